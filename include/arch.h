@@ -1,0 +1,35 @@
+/*
+ * The arch hooks: everything generic code needs from the machine. Both
+ * arch/x86_64 (the real machine) and arch/host (a user process that runs the
+ * generic code for unit tests) implement every function here; a missing hook
+ * is a link error, never a silent fallback.
+ */
+#ifndef FOLIUM_ARCH_H
+#define FOLIUM_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Wait until an interrupt (or input) may have arrived; may return at once. */
+void arch_idle(void);
+/* Stop this CPU for good, interrupts off. */
+void arch_halt(void) __attribute__((noreturn));
+/* Disable interrupts. Return: a cookie for arch_irq_restore(). */
+unsigned long arch_irq_save(void);
+void arch_irq_restore(unsigned long flags);
+
+/* A cycle counter and its calibrated rate (TSC on x86_64). */
+uint64_t arch_cycles(void);
+uint64_t arch_cycles_per_sec(void);
+/* Nanoseconds since boot, from the cycle counter. */
+uint64_t arch_uptime_ns(void);
+
+/* Return only if the machine could not be reset or powered off. */
+void arch_reboot(void);
+void arch_poweroff(void);
+
+/* Print "  <symbol>+0xoff" for each frame of the caller's stack. */
+void arch_dump_stack(void);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * The kernel core's public contract: formatting, printk, consoles, panic,
+ * the command line. Everything here is plain C that also builds on the host
+ * (arch/host), so the pieces can be unit-tested there. Declarations are
+ * grouped by the file that implements them.
+ */
+#ifndef FOLIUM_KERNEL_H
+#define FOLIUM_KERNEL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <generated/config.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define ALIGN_UP(x, a) (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
+#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#define __noreturn __attribute__((noreturn))
+#define __unused __attribute__((unused))
+#define __packed __attribute__((packed))
+#define KIB (1024ull)
+#define MIB (1024ull * KIB)
+#define GIB (1024ull * MIB)
+
+/* kernel/lib/format.c: printf-style formatting, no floating point. */
+int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int ksnprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
+/* Parse a decimal or 0x-hex unsigned number that fills all of s.
+ * Return: 0 on success, -1 if s is empty, malformed or overflows. */
+int kstrtou64(const char *s, uint64_t *out);
+/* Parse a size like 512, 64K, 16M, 2G (binary units).
+ * Return: 0 on success, -1 if malformed or overflows. */
+int kparse_size(const char *s, uint64_t *out);
+/* Format a byte count as "512 B", "64 KiB", "1.5 GiB" into buf. */
+const char *kformat_size(char *buf, size_t size, uint64_t bytes);
+
+/* kernel/printk.c: leveled log into a ring buffer, echoed to consoles. */
+#define KERN_EMERG "\0010"
+#define KERN_ALERT "\0011"
+#define KERN_CRIT "\0012"
+#define KERN_ERR "\0013"
+#define KERN_WARNING "\0014"
+#define KERN_NOTICE "\0015"
+#define KERN_INFO "\0016"
+#define KERN_DEBUG "\0017"
+#define LOGLEVEL_DEFAULT 6 /* KERN_INFO, used when no level is given */
+int printk(const char *fmt, ...) __printf(1, 2);
+int vprintk(const char *fmt, va_list ap);
+#define pr_emerg(...) printk(KERN_EMERG __VA_ARGS__)
+#define pr_err(...) printk(KERN_ERR __VA_ARGS__)
+#define pr_warn(...) printk(KERN_WARNING __VA_ARGS__)
+#define pr_notice(...) printk(KERN_NOTICE __VA_ARGS__)
+#define pr_info(...) printk(KERN_INFO __VA_ARGS__)
+#define pr_debug(...) printk(KERN_DEBUG __VA_ARGS__)
+/* Messages at a level numerically above this are logged but not echoed. */
+void printk_set_console_loglevel(int level);
+/* Copy the log from sequence number *seq on: each record as one
+ * "[    1.234567] text\n" line. Return: bytes stored; *seq advances past
+ * the records copied (records overwritten meanwhile are skipped). */
+size_t printk_log_read(uint64_t *seq, char *buf, size_t size);
+uint64_t printk_first_seq(void);
+
+/* kernel/console.c: output to every registered console, input from any. */
+struct console {
+	const char *name;
+	void (*write)(struct console *con, const char *s, size_t n);
+	struct console *next;
+};
+void console_register(struct console *con);
+/* Write raw bytes to every console ("\n" is sent as-is; consoles that need
+ * "\r\n" translate themselves). */
+void console_write(const char *s, size_t n);
+void console_puts(const char *s);
+/* Unformatted printf to the consoles only (not the log): shell output. */
+int kprintf(const char *fmt, ...) __printf(1, 2);
+/* Input: drivers push bytes from interrupt context; the shell pulls.
+ * Keys that are not bytes arrive as ANSI sequences (ESC [ A for up). */
+void console_input(uint8_t c);
+/* Return: the next input byte, or -1 if none is queued. */
+int console_trygetc(void);
+/* Block (idling the CPU) until a byte arrives. Return: that byte. */
+int console_getc(void);
+
+/* kernel/panic.c */
+void __noreturn panic(const char *fmt, ...) __printf(1, 2);
+#define BUG_ON(cond)                                                          \
+	do {                                                                  \
+		if (cond)                                                     \
+			panic("BUG_ON(%s) at %s:%d", #cond, __FILE__,         \
+			      __LINE__);                                      \
+	} while (0)
+
+/* kernel/cmdline.c: key=value words, values may be "quoted with spaces". */
+#define CMDLINE_VALUE_MAX 1024
+struct cmdline_param {
+	char key[32];
+	char value[CMDLINE_VALUE_MAX];
+};
+#define CMDLINE_MAX_PARAMS 32
+struct cmdline {
+	int nparams;
+	struct cmdline_param params[CMDLINE_MAX_PARAMS];
+	char error[128]; /* first parse error, "" if none */
+};
+/* Parse text into cl. Return: 0, or -1 with cl->error describing the
+ * problem (unterminated quote, key or value too long, too many words);
+ * the words before the error are kept. */
+int cmdline_parse(struct cmdline *cl, const char *text);
+/* Return: the value of the last key=value (or "" for a bare key), or NULL. */
+const char *cmdline_get(const struct cmdline *cl, const char *key);
+/* The boot command line, parsed once at boot. */
+extern struct cmdline boot_cmdline;
+extern char boot_cmdline_text[];
+
+#endif
