@@ -11,6 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct boot_info;
+/* Boot steps kmain calls, in this order. arch_early_console: output on
+ * the machine's simplest console (serial), before anything else works.
+ * arch_setup: CPU tables, the kernel's page tables, the cycle counter.
+ * arch_late_setup: input devices and interrupts, the last step before the
+ * shell. */
+void arch_early_console(void);
+void arch_setup(const struct boot_info *bi);
+void arch_late_setup(void);
+/* A human-readable CPU name ("Intel(R) Core(TM) i5-..."). */
+const char *arch_cpu_name(void);
+
 /* Wait until an interrupt (or input) may have arrived; may return at once. */
 void arch_idle(void);
 /* Stop this CPU for good, interrupts off. */

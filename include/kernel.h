@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <generated/config.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -58,11 +59,21 @@ int vprintk(const char *fmt, va_list ap);
 #define pr_debug(...) printk(KERN_DEBUG __VA_ARGS__)
 /* Messages at a level numerically above this are logged but not echoed. */
 void printk_set_console_loglevel(int level);
-/* Copy the log from sequence number *seq on: each record as one
- * "[    1.234567] text\n" line. Return: bytes stored; *seq advances past
- * the records copied (records overwritten meanwhile are skipped). */
+/* Copy the log from byte position *seq on, as "[    1.234567] text\n"
+ * lines. Return: bytes stored; *seq advances past them (a position whose
+ * bytes were overwritten meanwhile moves to the oldest whole line). */
 size_t printk_log_read(uint64_t *seq, char *buf, size_t size);
-uint64_t printk_first_seq(void);
+
+/* The byte ring under printk, usable on its own (tests use private ones). */
+struct log_ring {
+	char *buf;
+	size_t size;
+	uint64_t head; /* bytes ever appended */
+	uint64_t tail; /* first byte of the oldest whole line kept */
+};
+void log_ring_append(struct log_ring *r, const char *s, size_t n);
+uint64_t log_ring_first_seq(const struct log_ring *r);
+size_t log_ring_read(const struct log_ring *r, uint64_t *seq, char *buf, size_t size);
 
 /* kernel/console.c: output to every registered console, input from any. */
 struct console {
@@ -71,6 +82,7 @@ struct console {
 	struct console *next;
 };
 void console_register(struct console *con);
+void console_unregister(struct console *con);
 /* Write raw bytes to every console ("\n" is sent as-is; consoles that need
  * "\r\n" translate themselves). */
 void console_write(const char *s, size_t n);

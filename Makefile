@@ -1,0 +1,182 @@
+# Folium: the one build. `make` builds the loader, the kernel and the disk
+# image; `make run` boots it in QEMU; `make test` runs every test and ends
+# with "N passed, N failed". Config knobs: see config.mk (`make config`).
+# Everything the build writes goes under build/.
+
+B := build
+# V=1 shows every command.
+Q := $(if $(filter 1,$(V)),,@)
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-builtin-rules
+
+include config.mk
+
+# --- knob checks: each CONFIG_KNOBS entry is NAME:default:min:max:help ------
+knob_name = $(word 1,$(subst :, ,$(1)))
+knob_min = $(word 3,$(subst :, ,$(1)))
+knob_max = $(word 4,$(subst :, ,$(1)))
+knob_help = $(subst _, ,$(word 5,$(subst :, ,$(1))))
+knob_value = $($(call knob_name,$(1)))
+knob_in_range = $(shell echo '$(call knob_value,$(1))' | grep -qx '[0-9][0-9]*' && \
+	[ '$(call knob_value,$(1))' -ge $(call knob_min,$(1)) ] && \
+	[ '$(call knob_value,$(1))' -le $(call knob_max,$(1)) ] && echo ok)
+check_knob = $(if $(call knob_in_range,$(1)),,$(error $(call knob_name,$(1))=$(call \
+	knob_value,$(1)) is out of range: must be an integer in $(call \
+	knob_min,$(1))..$(call knob_max,$(1)) ($(call knob_help,$(1))); see config.mk))
+$(foreach k,$(CONFIG_KNOBS),$(call check_knob,$(k)))
+KNOB_NAMES := $(foreach k,$(CONFIG_KNOBS),$(call knob_name,$(k)))
+
+# --- toolchain -------------------------------------------------------------
+KCC := clang
+NASM := nasm
+KLD := ld.lld
+HOSTCC ?= cc
+HOST_TEST_CC := clang
+
+COMMON_WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+KCFLAGS := --target=x86_64-unknown-none-elf -std=gnu11 -ffreestanding \
+	-fno-builtin -nostdlib -mno-red-zone -mcmodel=kernel -fno-pic -fno-pie \
+	-mno-mmx -mno-sse -mno-sse2 -mno-3dnow -mno-avx -fno-stack-protector \
+	-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-asynchronous-unwind-tables -O2 -g $(COMMON_WARN) \
+	-Iinclude -Iinclude/klibc -Iarch/x86_64/include -I$(B)/include \
+	-DFOLIUM_KERNEL -MMD -MP
+HOST_TEST_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all $(COMMON_WARN) \
+	-Iinclude -Iarch/host/include -I$(B)/include -DFOLIUM_HOST -MMD -MP
+
+KERNEL_GENERIC_SRCS :=
+KERNEL_ONLY_SRCS :=
+ARCH_X86_SRCS :=
+ARCH_X86_ASMS :=
+HOST_ARCH_SRCS :=
+TEST_SRCS :=
+KERNEL_ONLY_TEST_SRCS :=
+include kernel/kernel.mk arch/x86_64/arch.mk arch/host/host.mk
+include boot/boot.mk tools/tools.mk
+
+# --- dependencies (Debian packages) ------------------------------------------
+DEPS_STAMP := $(B)/.deps-ok
+$(DEPS_STAMP): tools/deps.sh
+	@sh tools/deps.sh
+	@mkdir -p $(@D) && touch $@
+.PHONY: deps
+deps:
+	@sh tools/deps.sh
+
+# --- generated config header (rewritten only when a value changes) ----------
+CONFIG_H := $(B)/include/generated/config.h
+$(CONFIG_H): FORCE
+	@mkdir -p $(@D)
+	@{ echo '/* Generated from config.mk by make: do not edit. */'; \
+	   echo '#ifndef FOLIUM_GENERATED_CONFIG_H'; \
+	   echo '#define FOLIUM_GENERATED_CONFIG_H'; \
+	   $(foreach n,$(KNOB_NAMES),echo '#define $(n) $($(n))';) \
+	   echo '#define CONFIG_SUMMARY "$(foreach n,$(KNOB_NAMES),$(n)=$($(n)))"'; \
+	   echo '#endif'; } > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+# The version gets its own header so a new commit rebuilds one object.
+FOLIUM_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+VERSION_H := $(B)/include/version.h
+$(VERSION_H): FORCE
+	@mkdir -p $(@D)
+	@echo '#define FOLIUM_VERSION "$(FOLIUM_VERSION)"' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+.PHONY: config
+config:
+	@$(foreach k,$(CONFIG_KNOBS),printf '%-24s %-6s (%s..%s) %s\n' \
+		'$(call knob_name,$(k))' '$($(call knob_name,$(k)))' \
+		'$(call knob_min,$(k))' '$(call knob_max,$(k))' '$(call knob_help,$(k))';)
+
+# --- kernel ----------------------------------------------------------------
+KSRCS := $(KERNEL_GENERIC_SRCS) $(KERNEL_ONLY_SRCS) $(ARCH_X86_SRCS) \
+	$(BOOT_GENERIC_SRCS) $(TEST_SRCS) $(BOOT_TEST_SRCS) $(KERNEL_ONLY_TEST_SRCS)
+KOBJS := $(patsubst %.c,$(B)/kernel-obj/%.o,$(KSRCS)) \
+	$(patsubst %.asm,$(B)/kernel-obj/%.o,$(ARCH_X86_ASMS))
+FONT := /usr/share/consolefonts/Uni2-Fixed16.psf.gz
+
+$(B)/kernel-obj/%.o: %.c | $(CONFIG_H) $(VERSION_H) $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(KCC) $(KCFLAGS) -c $< -o $@
+$(B)/kernel-obj/%.o: %.asm | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@echo "  NASM    $<"
+	$(Q)$(NASM) -f elf64 -g -F dwarf -MD $(@:.o=.d) -MP -I$(B)/ -o $@ $<
+
+# Two links: the first with an empty symbol table, the second with the
+# table generated from the first. .ksyms is last in linker.ld, so code
+# addresses cannot move; the check below proves it on every build.
+$(B)/kernel-obj/ksyms0.c: tools/ksyms.sh
+	@mkdir -p $(@D)
+	$(Q)sh tools/ksyms.sh > $@
+$(B)/folium.elf.0: $(KOBJS) $(B)/kernel-obj/ksyms0.o linker.ld
+	@echo "  LD      $@"
+	$(Q)$(KLD) -T linker.ld -nostdlib -z max-page-size=4096 -o $@ $(KOBJS) $(B)/kernel-obj/ksyms0.o
+$(B)/kernel-obj/ksyms1.c: $(B)/folium.elf.0 tools/ksyms.sh
+	@echo "  KSYMS   $@"
+	$(Q)sh tools/ksyms.sh $< > $@
+$(B)/kernel-obj/ksyms%.o: $(B)/kernel-obj/ksyms%.c
+	$(Q)$(KCC) $(KCFLAGS) -c $< -o $@
+$(B)/folium.elf: $(KOBJS) $(B)/kernel-obj/ksyms1.o linker.ld
+	@echo "  LD      $@"
+	$(Q)$(KLD) -T linker.ld -nostdlib -z max-page-size=4096 -o $@ $(KOBJS) $(B)/kernel-obj/ksyms1.o
+	@sh tools/ksyms.sh $(B)/folium.elf.0 | cmp -s - $(B)/kernel-obj/ksyms1.c || \
+		{ echo "ksyms: code moved between links; check linker.ld" >&2; rm -f $@; exit 1; }
+
+# --- disk image ------------------------------------------------------------
+CMDLINE ?=
+$(B)/cmdline.txt: FORCE
+	@mkdir -p $(@D)
+	@printf '%s\n' '$(CMDLINE)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(B)/folium.img: $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/cmdline.txt tools/mkimage.sh
+	sh tools/mkimage.sh $@ $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/cmdline.txt
+
+.PHONY: all
+all: $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/folium.img
+
+# --- running ---------------------------------------------------------------
+QEMU_MEM ?= 512M
+QEMU_CPUS ?= 1
+QEMU_RUN := sh tools/qemu-run.sh --mem $(QEMU_MEM) --cpus $(QEMU_CPUS)
+.PHONY: run run-usb debug
+run: all
+	$(QEMU_RUN) --interactive --image $(B)/folium.img
+run-usb: all
+	$(QEMU_RUN) --interactive --usb --image $(B)/folium.img
+debug: all
+	@echo "In another terminal: gdb $(B)/folium.elf -ex 'target remote :1234'"
+	$(QEMU_RUN) --interactive --gdb --image $(B)/folium.img
+
+# --- host test program -----------------------------------------------------
+HOST_TEST_SRCS := $(KERNEL_GENERIC_SRCS) $(BOOT_GENERIC_SRCS) $(TEST_SRCS) \
+	$(BOOT_TEST_SRCS) $(HOST_ARCH_SRCS)
+HOST_TEST_OBJS := $(patsubst %.c,$(B)/host-obj/%.o,$(HOST_TEST_SRCS))
+$(B)/host-obj/%.o: %.c | $(CONFIG_H) $(VERSION_H) $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	@echo "  HOSTCC  $<"
+	$(Q)$(HOST_TEST_CC) $(HOST_TEST_CFLAGS) -c $< -o $@
+$(B)/host-tests: $(HOST_TEST_OBJS)
+	@echo "  LINK    $@"
+	$(Q)$(HOST_TEST_CC) $(HOST_TEST_CFLAGS) -o $@ $^
+
+# --- tests -----------------------------------------------------------------
+.PHONY: test host-test
+host-test: $(B)/host-tests $(B)/tools/ktap
+	$(B)/host-tests > $(B)/host-tests.ktap; $(B)/tools/ktap $(B)/host-tests.ktap
+test: all $(B)/host-tests $(TOOLS_BINS)
+	@sh tools/run-tests.sh
+
+.PHONY: clean
+clean:
+	rm -rf $(B)
+
+.PHONY: FORCE
+FORCE:
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,90 @@
+/*
+ * The arch hooks as an ordinary process, so generic code runs in the host
+ * test program (under ASan/UBSan). There are no interrupts, so "irq save"
+ * is a no-op; the cycle counter is CLOCK_MONOTONIC in nanoseconds; the
+ * consoles are stdout. Halting a host process means aborting it loudly.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <arch.h>
+#include <kernel.h>
+#include <ksyms.h>
+#include <ktest.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* The host binary embeds no symbol table: backtraces print addresses. */
+const unsigned long ksyms_count = 0;
+const struct ksym ksyms_table[1];
+const char ksyms_names[1];
+
+static uint64_t host_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void arch_idle(void)
+{
+	struct timespec ts = { 0, 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+void arch_halt(void)
+{
+	fflush(stdout);
+	abort();
+}
+
+unsigned long arch_irq_save(void)
+{
+	return 0;
+}
+
+void arch_irq_restore(unsigned long flags)
+{
+}
+
+uint64_t arch_cycles(void)
+{
+	return host_ns();
+}
+
+uint64_t arch_cycles_per_sec(void)
+{
+	return 1000000000ull;
+}
+
+uint64_t arch_uptime_ns(void)
+{
+	static uint64_t start;
+
+	if (!start)
+		start = host_ns();
+	return host_ns() - start;
+}
+
+void arch_reboot(void)
+{
+}
+
+void arch_poweroff(void)
+{
+}
+
+void arch_dump_stack(void)
+{
+	fprintf(stderr, "  (host: no kernel backtrace; run under a debugger)\n");
+}
+
+void ktest_print(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+}

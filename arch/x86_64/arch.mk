@@ -1,0 +1,20 @@
+# arch/x86_64/: the real machine.
+ARCH_X86_SRCS += \
+	arch/x86_64/setup.c \
+	arch/x86_64/cpu.c \
+	arch/x86_64/gdt.c \
+	arch/x86_64/traps.c \
+	arch/x86_64/paging.c \
+	arch/x86_64/serial.c \
+	arch/x86_64/irq.c \
+	arch/x86_64/tsc.c \
+	arch/x86_64/stacktrace.c \
+	arch/x86_64/bootmem.c \
+	arch/x86_64/crash.c
+
+ARCH_X86_ASMS += \
+	arch/x86_64/entry.asm \
+	arch/x86_64/trap_entry.asm
+
+KERNEL_ONLY_TEST_SRCS += \
+	arch/x86_64/tests/paging_test.c

@@ -1,0 +1,81 @@
+/*
+ * `crash KIND`: raise an exception on purpose, to see (and test) what a
+ * kernel fault reports: vector, decoded error code, CR2, registers and a
+ * symbolized backtrace on every console, then a clean halt. Each kind is
+ * its own noinline function so the backtrace names it.
+ */
+#include <shell.h>
+#include "x86.h"
+
+#define CRASH_ADDRESS 0xdeadbeef000ull /* user half, never mapped */
+
+static void __attribute__((noinline)) crash_page_fault(void)
+{
+	*(volatile uint64_t *)CRASH_ADDRESS = 1;
+}
+
+static void __attribute__((noinline)) crash_invalid_opcode(void)
+{
+	__asm__ volatile("ud2");
+}
+
+static void __attribute__((noinline)) crash_general_protection(void)
+{
+	/* A non-canonical address: #GP, not #PF. */
+	*(volatile uint64_t *)0x8000000000000000ull = 1;
+}
+
+static void __attribute__((noinline)) crash_divide_error(void)
+{
+	__asm__ volatile("xor %%ecx, %%ecx; div %%ecx" : : : "eax", "ecx", "edx");
+}
+
+static void __attribute__((noinline)) crash_breakpoint(void)
+{
+	__asm__ volatile("int3");
+}
+
+/* Recurse into the guard page below the boot stack: the #PF cannot be
+ * delivered on the dead stack, so the CPU raises #DF on its IST stack. */
+static unsigned __attribute__((noinline)) crash_stack_overflow(volatile unsigned depth)
+{
+	volatile char pad[256];
+
+	pad[0] = (char)depth;
+	if (depth == UINT32_MAX) /* never: keeps the compiler from objecting */
+		return 0;
+	return crash_stack_overflow(depth + 1) + pad[0];
+}
+
+static int cmd_crash(int argc, char **argv)
+{
+	static const struct {
+		const char *kind;
+		void (*fn)(void);
+	} kinds[] = {
+		{ "pf", crash_page_fault },
+		{ "ud", crash_invalid_opcode },
+		{ "gp", crash_general_protection },
+		{ "de", crash_divide_error },
+		{ "bp", crash_breakpoint },
+	};
+
+	if (argc != 2)
+		return CMD_USAGE;
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (strcmp(argv[1], kinds[i].kind) == 0)
+			kinds[i].fn();
+	if (strcmp(argv[1], "stack") == 0)
+		crash_stack_overflow(0);
+	if (strcmp(argv[1], "panic") == 0)
+		panic("crash: panic requested from the shell");
+	return CMD_USAGE;
+}
+
+static const struct shell_command crash_command = {
+	.name = "crash",
+	.usage = "crash pf|ud|gp|de|bp|stack|panic",
+	.help = "raise an exception on purpose to see the fault report (halts)",
+	.run = cmd_crash,
+};
+SHELL_COMMAND(crash_command);

@@ -1,0 +1,78 @@
+/*
+ * GDT and TSS. Long mode ignores segment bases and limits, so the GDT only
+ * needs a 64-bit code segment, a data segment and the TSS, whose one job
+ * here is the Interrupt Stack Table: a double fault (often a kernel stack
+ * overflow) and an NMI switch to stacks of their own, so they can still be
+ * reported when the current stack is unusable.
+ */
+#include "x86.h"
+
+struct tss {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7];	/* ist[0] is IST1 */
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+} __packed;
+
+#define IST_STACK_SIZE 16384
+static uint8_t ist_stacks[2][IST_STACK_SIZE] __attribute__((aligned(16)));
+static struct tss tss;
+
+/*
+ * Descriptor layout (SDM vol. 3A, 3.4.5): for code/data only the access
+ * byte (bits 40-47) and flags (52-55, L = bit 53) matter in long mode.
+ *   0x00af9a000000ffff: present, ring 0, code, exec/read, L=1, G=1
+ *   0x00cf92000000ffff: present, ring 0, data, read/write, G=1
+ * The TSS descriptor is 16 bytes (index 3 and 4), type 0x9 (available).
+ */
+static uint64_t gdt[5] = {
+	0,
+	0x00af9a000000ffffull,
+	0x00cf92000000ffffull,
+	0, 0,
+};
+
+static void set_tss_descriptor(void)
+{
+	uint64_t base = (uint64_t)&tss;
+	uint64_t limit = sizeof(tss) - 1;
+
+	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
+		 (0x89ull << 40) | (((limit >> 16) & 0xf) << 48) |
+		 (((base >> 24) & 0xff) << 56);
+	gdt[4] = base >> 32;
+}
+
+void gdt_init(void)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __packed gdtr = { sizeof(gdt) - 1, (uint64_t)gdt };
+
+	tss.ist[IST_DOUBLE_FAULT - 1] = (uint64_t)(ist_stacks[0] + IST_STACK_SIZE);
+	tss.ist[IST_NMI - 1] = (uint64_t)(ist_stacks[1] + IST_STACK_SIZE);
+	tss.iomap_base = sizeof(tss); /* no I/O permission bitmap */
+	set_tss_descriptor();
+
+	/* Reload CS with a far return, then the data segments and TR. */
+	__asm__ volatile("lgdt %0\n\t"
+			 "pushq %1\n\t"
+			 "leaq 1f(%%rip), %%rax\n\t"
+			 "pushq %%rax\n\t"
+			 "lretq\n"
+			 "1:\n\t"
+			 "movw %w2, %%ax\n\t"
+			 "movw %%ax, %%ds\n\t"
+			 "movw %%ax, %%es\n\t"
+			 "movw %%ax, %%ss\n\t"
+			 "movw %%ax, %%fs\n\t"
+			 "movw %%ax, %%gs\n\t"
+			 "ltr %w3"
+			 :
+			 : "m"(gdtr), "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(TSS_SEL)
+			 : "rax", "memory");
+}

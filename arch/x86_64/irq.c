@@ -1,0 +1,153 @@
+/*
+ * Hardware interrupts through the legacy path every PC still has: the two
+ * 8259 PICs (remapped to vectors 32..47) behind the local APIC in "virtual
+ * wire" mode (LINT0 = ExtINT), and the PIT's channel 0 ticking at
+ * CONFIG_HZ. The tick is what bounds every hlt: input drivers that lose an
+ * interrupt are still polled once per tick.
+ */
+#include <arch.h>
+#include <asm/io.h>
+#include <asm/page.h>
+#include "x86.h"
+
+#define PIC1_CMD 0x20
+#define PIC1_DATA 0x21
+#define PIC2_CMD 0xa0
+#define PIC2_DATA 0xa1
+#define PIC_EOI 0x20
+#define PIT_CH0 0x40
+#define PIT_CMD 0x43
+#define PIT_HZ 1193182
+#define IA32_APIC_BASE 0x1b
+/* Local APIC registers (SDM vol. 3A, table 11-1), offsets from its base. */
+#define APIC_TPR 0x80
+#define APIC_SVR 0xf0
+#define APIC_LVT_LINT0 0x350
+#define APIC_LVT_LINT1 0x360
+#define APIC_DELIVERY_EXTINT (7 << 8)
+#define APIC_DELIVERY_NMI (4 << 8)
+
+volatile uint64_t jiffies;
+static irq_handler_t handlers[NR_LEGACY_IRQS];
+static uint16_t irq_mask = 0xffff & ~(1u << 2); /* cascade always open */
+
+static void pic_write_mask(void)
+{
+	outb(PIC1_DATA, irq_mask & 0xff);
+	outb(PIC2_DATA, irq_mask >> 8);
+}
+
+/* ICW1..ICW4: edge triggered, cascade on IRQ 2, 8086 mode. */
+static void pic_remap(void)
+{
+	outb(PIC1_CMD, 0x11);
+	io_delay();
+	outb(PIC2_CMD, 0x11);
+	io_delay();
+	outb(PIC1_DATA, IRQ_BASE);
+	outb(PIC2_DATA, IRQ_BASE + 8);
+	outb(PIC1_DATA, 1 << 2);
+	outb(PIC2_DATA, 2);
+	outb(PIC1_DATA, 0x01);
+	outb(PIC2_DATA, 0x01);
+	io_delay();
+	pic_write_mask();
+}
+
+static void lapic_virtual_wire(void)
+{
+	uint64_t base = rdmsr(IA32_APIC_BASE);
+	volatile uint32_t *apic;
+
+	if (!cpu.apic)
+		return;
+	/* Enable the APIC (global bit 11); paging_init mapped its page. */
+	wrmsr(IA32_APIC_BASE, base | (1u << 11));
+	apic = __va(base & ~0xfffull);
+	apic[APIC_TPR / 4] = 0;
+	apic[APIC_LVT_LINT0 / 4] = APIC_DELIVERY_EXTINT;
+	apic[APIC_LVT_LINT1 / 4] = APIC_DELIVERY_NMI;
+	apic[APIC_SVR / 4] = 0x100 | 0xff; /* software enable, spurious 0xff */
+}
+
+static void pit_start_tick(void)
+{
+	uint16_t divisor = PIT_HZ / CONFIG_HZ;
+
+	outb(PIT_CMD, 0x34); /* channel 0, lo/hi byte, mode 2 (rate gen) */
+	outb(PIT_CH0, divisor & 0xff);
+	outb(PIT_CH0, divisor >> 8);
+}
+
+static void timer_tick(struct trap_frame *frame)
+{
+	jiffies++;
+	serial_poll();
+}
+
+void irq_register(unsigned irq, irq_handler_t handler)
+{
+	handlers[irq] = handler;
+	irq_mask &= ~(1u << irq);
+	if (irq >= 8)
+		irq_mask &= ~(1u << 2);
+	pic_write_mask();
+}
+
+void irq_dispatch(struct trap_frame *frame)
+{
+	unsigned irq = frame->vector - IRQ_BASE;
+
+	/* IRQ 7/15 with no bit in the ISR are spurious: no EOI for them. */
+	if (irq == 7 || irq == 15) {
+		uint16_t cmd = irq == 7 ? PIC1_CMD : PIC2_CMD;
+
+		outb(cmd, 0x0b); /* read ISR */
+		if (!(inb(cmd) & 0x80)) {
+			if (irq == 15)
+				outb(PIC1_CMD, PIC_EOI);
+			return;
+		}
+	}
+	if (handlers[irq])
+		handlers[irq](frame);
+	if (irq >= 8)
+		outb(PIC2_CMD, PIC_EOI);
+	outb(PIC1_CMD, PIC_EOI);
+}
+
+void irq_init(void)
+{
+	pic_remap();
+	lapic_virtual_wire();
+	pit_start_tick();
+	irq_register(0, timer_tick);
+	__asm__ volatile("sti");
+}
+
+void arch_idle(void)
+{
+	/* sti takes effect after the next instruction, so no interrupt can
+	 * slip in between enabling and halting. */
+	__asm__ volatile("sti; hlt" ::: "memory");
+}
+
+void arch_halt(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+unsigned long arch_irq_save(void)
+{
+	unsigned long flags;
+
+	__asm__ volatile("pushfq; popq %0; cli" : "=r"(flags) : : "memory");
+	return flags;
+}
+
+void arch_irq_restore(unsigned long flags)
+{
+	if (flags & (1ul << 9)) /* IF */
+		__asm__ volatile("sti" ::: "memory");
+}

@@ -1,0 +1,228 @@
+/*
+ * The kernel's own page tables, replacing the loader's identity map:
+ *   - the direct map: every RAM range of the UEFI map at PAGE_OFFSET + pa,
+ *     read/write, never executable, with the largest pages that fit
+ *     (1 GiB if the CPU has PDPE1GB, else 2 MiB, 4 KiB at the edges);
+ *   - the kernel image with 4 KiB pages and W^X per section: text RX,
+ *     rodata R, data/bss RW, ksyms R; the page below the boot stack is left
+ *     unmapped so a stack overflow faults instead of corrupting .bss;
+ *   - device memory (framebuffer write-combining, local APIC uncached).
+ * The lower half stays empty: it belongs to per-workload address spaces.
+ */
+#include <asm/io.h>
+#include <asm/page.h>
+#include <asm/pgtable.h>
+#include "x86.h"
+
+#define IA32_EFER 0xc0000080
+#define EFER_NXE (1ull << 11)
+#define IA32_PAT 0x277
+#define CR0_WP (1ull << 16)
+/* PAT entry 1 becomes write-combining; PWT alone then selects it. */
+#define PAT_WC 0x01
+#define CACHE_WC _PAGE_PWT
+#define CACHE_UC (_PAGE_PCD | _PAGE_PWT)
+
+extern char __text_start[], __text_end[], __rodata_start[], __data_start[];
+extern char __data_end[], __ksyms_start[], __kernel_end[];
+extern char boot_stack_guard[];
+
+static uint64_t *kernel_pml4;
+static const struct boot_info *boot;
+static uint64_t nx_bit; /* _PAGE_NX, or 0 on a CPU without NX */
+
+static uint64_t *table_at(uint64_t entry)
+{
+	return __va(entry & PTE_ADDR_MASK);
+}
+
+/* Return the table that entry points to, allocating it if empty. */
+static uint64_t *next_table(uint64_t *entry)
+{
+	if (!(*entry & _PAGE_PRESENT))
+		*entry = bootmem_alloc_page() | _PAGE_PRESENT | _PAGE_RW;
+	BUG_ON(*entry & _PAGE_PSE); /* would split a large page: never needed */
+	return table_at(*entry);
+}
+
+static unsigned index_at(uint64_t va, unsigned shift)
+{
+	return (va >> shift) & (PTRS_PER_TABLE - 1);
+}
+
+/* Map one page of 4 KiB, 2 MiB (level 2) or 1 GiB (level 3). */
+static void map_page(uint64_t va, uint64_t pa, int level, uint64_t flags)
+{
+	uint64_t *pud = next_table(&kernel_pml4[index_at(va, PGDIR_SHIFT)]);
+	uint64_t *pmd, *pte;
+
+	if (level == 3) {
+		pud[index_at(va, PUD_SHIFT)] = pa | flags | _PAGE_PSE;
+		return;
+	}
+	pmd = next_table(&pud[index_at(va, PUD_SHIFT)]);
+	if (level == 2) {
+		pmd[index_at(va, PMD_SHIFT)] = pa | flags | _PAGE_PSE;
+		return;
+	}
+	pte = next_table(&pmd[index_at(va, PMD_SHIFT)]);
+	pte[index_at(va, PAGE_SHIFT)] = pa | flags;
+}
+
+/* Map [pa, pa + size) at va with the largest pages alignment allows. */
+static void map_range(uint64_t va, uint64_t pa, uint64_t size, uint64_t flags)
+{
+	uint64_t end = pa + size;
+
+	while (pa < end) {
+		int level = 1;
+		uint64_t step = PAGE_SIZE;
+
+		if (cpu.pdpe1gb && !(pa & (GIB - 1)) && !(va & (GIB - 1)) && end - pa >= GIB)
+			level = 3, step = GIB;
+		else if (!(pa & (2 * MIB - 1)) && !(va & (2 * MIB - 1)) && end - pa >= 2 * MIB)
+			level = 2, step = 2 * MIB;
+		map_page(va, pa, level, flags | _PAGE_PRESENT);
+		va += step;
+		pa += step;
+	}
+}
+
+static bool is_ram(uint32_t type)
+{
+	switch (type) {
+	case EFI_LOADER_CODE: case EFI_LOADER_DATA:
+	case EFI_BOOT_SERVICES_CODE: case EFI_BOOT_SERVICES_DATA:
+	case EFI_RUNTIME_SERVICES_CODE: case EFI_RUNTIME_SERVICES_DATA:
+	case EFI_CONVENTIONAL_MEMORY: case EFI_ACPI_RECLAIM_MEMORY:
+	case EFI_ACPI_MEMORY_NVS: case EFI_PERSISTENT_MEMORY:
+	case EFI_FOLIUM_KERNEL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Direct-map every RAM range, merging neighbours so large pages fit. */
+static void map_direct(void)
+{
+	uint64_t n = boot->mmap_size / boot->mmap_desc_size;
+	uint64_t run_start = 0, run_end = 0;
+
+	for (uint64_t i = 0; i <= n; i++) {
+		const struct efi_memory_desc *d = NULL;
+
+		if (i < n)
+			d = (const void *)((const char *)__va(boot->mmap) + i * boot->mmap_desc_size);
+		if (d && is_ram(d->type) && d->phys_start == run_end && run_end) {
+			run_end += d->num_pages * PAGE_SIZE;
+			continue;
+		}
+		if (run_end > run_start)
+			map_range((uint64_t)__va(run_start), run_start, run_end - run_start,
+				  _PAGE_RW | nx_bit);
+		run_start = run_end = 0;
+		if (d && is_ram(d->type)) {
+			run_start = d->phys_start;
+			run_end = run_start + d->num_pages * PAGE_SIZE;
+		}
+	}
+}
+
+static void map_kernel_section(char *start, char *end, uint64_t flags)
+{
+	uint64_t va = (uint64_t)start;
+
+	for (; va < (uint64_t)end; va += PAGE_SIZE) {
+		if (va == (uint64_t)boot_stack_guard)
+			continue;
+		map_page(va, boot->kernel_phys + (va - boot->kernel_virt), 1,
+			 flags | _PAGE_PRESENT | _PAGE_GLOBAL);
+	}
+}
+
+static void map_kernel(void)
+{
+	map_kernel_section(__text_start, __rodata_start, 0);
+	map_kernel_section(__rodata_start, __data_start, nx_bit);
+	map_kernel_section(__data_start, __data_end, _PAGE_RW | nx_bit);
+	map_kernel_section(__ksyms_start, __kernel_end, nx_bit);
+}
+
+/* Map device memory into the direct map with 4 KiB pages. */
+static void map_device(uint64_t pa, uint64_t size, uint64_t cache)
+{
+	uint64_t start = ALIGN_DOWN(pa, PAGE_SIZE);
+	uint64_t end = ALIGN_UP(pa + size, PAGE_SIZE);
+
+	for (uint64_t p = start; p < end; p += PAGE_SIZE) {
+		int level;
+
+		if (!paging_lookup((uint64_t)__va(p), &level))
+			map_page((uint64_t)__va(p), p, 1, _PAGE_PRESENT | _PAGE_RW | nx_bit | cache);
+	}
+}
+
+void *ioremap(uint64_t phys, uint64_t size)
+{
+	map_device(phys, size, CACHE_UC);
+	return __va(phys);
+}
+
+void *memremap(uint64_t phys, uint64_t size)
+{
+	map_device(phys, size, 0);
+	return __va(phys);
+}
+
+static void setup_pat_and_nx(void)
+{
+	if (cpu.pat) {
+		uint64_t pat = rdmsr(IA32_PAT);
+
+		wrmsr(IA32_PAT, (pat & ~(0xffull << 8)) | ((uint64_t)PAT_WC << 8));
+	}
+	if (cpu.nx) {
+		wrmsr(IA32_EFER, rdmsr(IA32_EFER) | EFER_NXE);
+		nx_bit = _PAGE_NX;
+	}
+}
+
+void paging_init(const struct boot_info *bi)
+{
+	uint64_t cr0;
+
+	boot = bi;
+	setup_pat_and_nx();
+	kernel_pml4 = __va(bootmem_alloc_page());
+	map_direct();
+	map_kernel();
+	__asm__ volatile("mov %0, %%cr3" : : "r"(__pa(kernel_pml4)) : "memory");
+	/* From here on the loader's identity map is gone. */
+	if (bi->fb.format != BOOT_FB_NONE)
+		map_device(bi->fb.base, bi->fb.size, cpu.pat ? CACHE_WC : CACHE_UC);
+	if (cpu.apic)
+		map_device(rdmsr(0x1b) & ~0xfffull, PAGE_SIZE, CACHE_UC);
+	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
+	__asm__ volatile("mov %0, %%cr0" : : "r"(cr0 | CR0_WP));
+}
+
+uint64_t paging_lookup(uint64_t va, int *level)
+{
+	uint64_t cr3 = read_cr3() & PTE_ADDR_MASK;
+	uint64_t *table = __va(cr3);
+	unsigned shifts[4] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT };
+
+	for (int l = 4; l >= 1; l--) {
+		uint64_t e = table[index_at(va, shifts[4 - l])];
+
+		if (!(e & _PAGE_PRESENT))
+			return 0;
+		if (l == 1 || (l <= 3 && (e & _PAGE_PSE))) {
+			*level = l;
+			return e;
+		}
+		table = table_at(e);
+	}
+	return 0;
+}

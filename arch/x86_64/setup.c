@@ -1,0 +1,40 @@
+/*
+ * The x86_64 half of the boot sequence (kernel/main.c calls these in
+ * order). CPU features are read before the page tables are built, because
+ * they decide NX, PAT and 1 GiB pages.
+ */
+#include <arch.h>
+#include "x86.h"
+
+void i8042_init(void);
+
+void arch_early_console(void)
+{
+	serial_console_init();
+}
+
+void arch_setup(const struct boot_info *bi)
+{
+	cpu_detect();
+	gdt_init();
+	idt_init();
+	bootmem_init(bi);
+	paging_init(bi);
+	tsc_calibrate();
+}
+
+void arch_late_setup(void)
+{
+	pr_info("Serial console: %s\n",
+		serial_present() ? "COM1 at 0x3f8, 115200 8N1" : "none found");
+	pr_info("TSC: %llu.%03llu MHz%s\n", (unsigned long long)(tsc_hz / 1000000),
+		(unsigned long long)(tsc_hz / 1000 % 1000),
+		cpu.hypervisor ? " (under a hypervisor or emulator)" : "");
+	i8042_init();
+	irq_init();
+}
+
+const char *arch_cpu_name(void)
+{
+	return cpu.brand[0] ? cpu.brand : cpu.vendor;
+}

@@ -1,0 +1,75 @@
+; Trap entry stubs. Every vector pushes the same frame, struct trap_frame
+; in <asm/trap.h>: the CPU's (ss, rsp, rflags, cs, rip), an error code (a
+; zero for vectors without one, so the layout never varies), the vector
+; number, then all general-purpose registers. trap_dispatch() gets a
+; pointer to it; iretq resumes whatever the frame says.
+bits 64
+default rel
+
+section .text
+extern trap_dispatch
+
+; Vectors that push an error code themselves (SDM vol. 3, table 6-1).
+%define HAS_ERROR(v) (v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 || v == 29 || v == 30)
+
+%macro TRAP_STUB 1
+trap_stub_%1:
+%if !HAS_ERROR(%1)
+	push 0
+%endif
+	push %1
+	jmp trap_common
+%endmacro
+
+%assign v 0
+%rep 256
+	TRAP_STUB v
+%assign v v+1
+%endrep
+
+trap_common:
+	push rax
+	push rbx
+	push rcx
+	push rdx
+	push rsi
+	push rdi
+	push rbp
+	push r8
+	push r9
+	push r10
+	push r11
+	push r12
+	push r13
+	push r14
+	push r15
+	cld
+	mov rdi, rsp
+	call trap_dispatch
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop r11
+	pop r10
+	pop r9
+	pop r8
+	pop rbp
+	pop rdi
+	pop rsi
+	pop rdx
+	pop rcx
+	pop rbx
+	pop rax
+	add rsp, 16		; vector and error code
+	iretq
+
+section .rodata
+global trap_stubs
+align 8
+trap_stubs:
+%assign v 0
+%rep 256
+	dq trap_stub_ %+ v
+%assign v v+1
+%endrep

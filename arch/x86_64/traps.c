@@ -1,0 +1,219 @@
+/*
+ * The IDT and what happens on a CPU exception. Every exception is fatal in
+ * this kernel: it is reported on every console (vector name, decoded error
+ * code, CR2 for page faults, all registers, a symbolized backtrace) and the
+ * CPU halts with interrupts off. Hardware interrupts go to irq_dispatch().
+ */
+#include <arch.h>
+#include <ksyms.h>
+#include "x86.h"
+
+struct idt_gate {
+	uint16_t offset_low;
+	uint16_t selector;
+	uint8_t ist;
+	uint8_t type_attr; /* 0x8e: present, ring 0, 64-bit interrupt gate */
+	uint16_t offset_mid;
+	uint32_t offset_high;
+	uint32_t reserved;
+} __packed;
+
+static struct idt_gate idt[256];
+extern const uint64_t trap_stubs[256];
+
+static const char *const exception_names[32] = {
+	[0] = "Divide Error (#DE)",
+	[1] = "Debug (#DB)",
+	[2] = "Non-Maskable Interrupt (NMI)",
+	[3] = "Breakpoint (#BP)",
+	[4] = "Overflow (#OF)",
+	[5] = "BOUND Range Exceeded (#BR)",
+	[6] = "Invalid Opcode (#UD)",
+	[7] = "Device Not Available (#NM)",
+	[8] = "Double Fault (#DF)",
+	[9] = "Coprocessor Segment Overrun",
+	[10] = "Invalid TSS (#TS)",
+	[11] = "Segment Not Present (#NP)",
+	[12] = "Stack-Segment Fault (#SS)",
+	[13] = "General Protection (#GP)",
+	[14] = "Page Fault (#PF)",
+	[16] = "x87 Floating-Point Error (#MF)",
+	[17] = "Alignment Check (#AC)",
+	[18] = "Machine Check (#MC)",
+	[19] = "SIMD Floating-Point Exception (#XM)",
+	[20] = "Virtualization Exception (#VE)",
+	[21] = "Control Protection (#CP)",
+	[28] = "Hypervisor Injection (#HV)",
+	[29] = "VMM Communication (#VC)",
+	[30] = "Security Exception (#SX)",
+};
+
+static void set_gate(unsigned vector, uint64_t handler, unsigned ist)
+{
+	idt[vector] = (struct idt_gate){
+		.offset_low = handler & 0xffff,
+		.selector = KERNEL_CS,
+		.ist = ist,
+		.type_attr = 0x8e,
+		.offset_mid = (handler >> 16) & 0xffff,
+		.offset_high = handler >> 32,
+	};
+}
+
+void idt_init(void)
+{
+	struct {
+		uint16_t limit;
+		uint64_t base;
+	} __packed idtr = { sizeof(idt) - 1, (uint64_t)idt };
+
+	for (unsigned v = 0; v < 256; v++)
+		set_gate(v, trap_stubs[v], 0);
+	set_gate(8, trap_stubs[8], IST_DOUBLE_FAULT);
+	set_gate(2, trap_stubs[2], IST_NMI);
+	__asm__ volatile("lidt %0" : : "m"(idtr));
+}
+
+/*
+ * Page-fault error code (SDM vol. 3A, 4.7):
+ *   bit 0 P     0 = page not present, 1 = protection violation
+ *   bit 1 W/R   access was a write
+ *   bit 2 U/S   access came from user mode
+ *   bit 3 RSVD  a reserved bit was set in a paging entry
+ *   bit 4 I/D   instruction fetch
+ *   bit 5 PK    protection key   bit 6 SS  shadow stack   bit 15 SGX
+ */
+static void decode_page_fault(uint64_t err, char *buf, size_t size)
+{
+	ksnprintf(buf, size, "%s, %s, %s mode%s%s%s%s",
+		  err & 1 ? "protection violation" : "page not present",
+		  err & 16 ? "instruction fetch" : err & 2 ? "write" : "read",
+		  err & 4 ? "user" : "kernel",
+		  err & 8 ? ", reserved bit set" : "",
+		  err & 32 ? ", protection key" : "",
+		  err & 64 ? ", shadow stack" : "",
+		  err & 0x8000 ? ", SGX" : "");
+}
+
+/*
+ * Selector error code (#TS #NP #SS #GP, SDM vol. 3A, 6.13):
+ *   bit 0 EXT (external event), bit 1 IDT, bit 2 TI (LDT), bits 3-15 index
+ */
+static void decode_selector_error(uint64_t err, char *buf, size_t size)
+{
+	if (err == 0) {
+		ksnprintf(buf, size, "no segment selector involved");
+		return;
+	}
+	ksnprintf(buf, size, "%s entry %llu%s", err & 2 ? "IDT" : err & 4 ? "LDT" : "GDT",
+		  (unsigned long long)((err >> 3) & 0x1fff),
+		  err & 1 ? ", external event" : "");
+}
+
+static void report_error_code(const struct trap_frame *f)
+{
+	char why[128] = "";
+	unsigned v = f->vector;
+
+	if (v == 14)
+		decode_page_fault(f->error_code, why, sizeof(why));
+	else if (v == 10 || v == 11 || v == 12 || v == 13)
+		decode_selector_error(f->error_code, why, sizeof(why));
+	else if (v == 8 || v == 17)
+		ksnprintf(why, sizeof(why), "always zero");
+	else if (v == 21)
+		ksnprintf(why, sizeof(why), "control-protection kind %llu",
+			  (unsigned long long)(f->error_code & 0x7fff));
+	else
+		ksnprintf(why, sizeof(why), "none pushed by this exception");
+	pr_emerg("error code: 0x%llx (%s)\n", (unsigned long long)f->error_code, why);
+}
+
+static uint64_t read_cr(int n)
+{
+	uint64_t v = 0;
+
+	if (n == 0)
+		__asm__ volatile("mov %%cr0, %0" : "=r"(v));
+	else if (n == 2)
+		__asm__ volatile("mov %%cr2, %0" : "=r"(v));
+	else if (n == 3)
+		__asm__ volatile("mov %%cr3, %0" : "=r"(v));
+	else if (n == 4)
+		__asm__ volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
+
+uint64_t read_cr2(void)
+{
+	return read_cr(2);
+}
+
+uint64_t read_cr3(void)
+{
+	return read_cr(3);
+}
+
+static void report_registers(const struct trap_frame *f)
+{
+	uint64_t off = 0;
+	const char *sym = ksym_lookup(f->rip, &off);
+
+	pr_emerg("RIP: %04llx:%016llx %s+0x%llx\n", (unsigned long long)f->cs,
+		 (unsigned long long)f->rip, sym ? sym : "?", (unsigned long long)off);
+	pr_emerg("RSP: %04llx:%016llx RFLAGS: %016llx\n", (unsigned long long)f->ss,
+		 (unsigned long long)f->rsp, (unsigned long long)f->rflags);
+	pr_emerg("RAX: %016llx RBX: %016llx RCX: %016llx\n", (unsigned long long)f->rax,
+		 (unsigned long long)f->rbx, (unsigned long long)f->rcx);
+	pr_emerg("RDX: %016llx RSI: %016llx RDI: %016llx\n", (unsigned long long)f->rdx,
+		 (unsigned long long)f->rsi, (unsigned long long)f->rdi);
+	pr_emerg("RBP: %016llx R08: %016llx R09: %016llx\n", (unsigned long long)f->rbp,
+		 (unsigned long long)f->r8, (unsigned long long)f->r9);
+	pr_emerg("R10: %016llx R11: %016llx R12: %016llx\n", (unsigned long long)f->r10,
+		 (unsigned long long)f->r11, (unsigned long long)f->r12);
+	pr_emerg("R13: %016llx R14: %016llx R15: %016llx\n", (unsigned long long)f->r13,
+		 (unsigned long long)f->r14, (unsigned long long)f->r15);
+	pr_emerg("CR0: %016llx CR3: %016llx CR4: %016llx\n", (unsigned long long)read_cr(0),
+		 (unsigned long long)read_cr(3), (unsigned long long)read_cr(4));
+}
+
+/* Report an exception on every console and halt. Never returns. */
+static void __noreturn die(const struct trap_frame *f)
+{
+	static bool dying;
+	const char *name = f->vector < 32 ? exception_names[f->vector] : NULL;
+
+	if (dying) {
+		/* The report itself faulted: fall back to the barest output. */
+		static const char msg[] =
+			"\r\n*** nested exception while reporting a fault; halting\r\n";
+		serial_write_raw(msg, sizeof(msg) - 1);
+		arch_halt();
+	}
+	dying = true;
+	pr_emerg("------------[ cut here ]------------\n");
+	pr_emerg("Exception %llu: %s\n", (unsigned long long)f->vector,
+		 name ? name : "Reserved");
+	report_error_code(f);
+	if (f->vector == 14)
+		pr_emerg("CR2 (faulting address): 0x%016llx\n", (unsigned long long)read_cr(2));
+	report_registers(f);
+	pr_emerg("Backtrace:\n");
+	dump_stack_from(f->rip, f->rbp);
+	pr_emerg("---[ end trace: system halted, reset the machine to continue ]---\n");
+	arch_halt();
+}
+
+void trap_dispatch(struct trap_frame *frame);
+
+void trap_dispatch(struct trap_frame *frame)
+{
+	if (frame->vector < IRQ_BASE)
+		die(frame);
+	if (frame->vector < IRQ_BASE + NR_LEGACY_IRQS)
+		irq_dispatch(frame);
+	/* 0xff is the local APIC's spurious vector: no EOI, nothing to do. */
+	else if (frame->vector != 0xff)
+		pr_warn("unexpected interrupt vector %llu\n",
+			(unsigned long long)frame->vector);
+}

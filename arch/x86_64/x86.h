@@ -1,0 +1,79 @@
+/*
+ * What the files of arch/x86_64 share with each other and with kmain:
+ * bring-up steps, interrupt plumbing, CPU features. Grouped by the file
+ * that implements them.
+ */
+#ifndef FOLIUM_X86_H
+#define FOLIUM_X86_H
+
+#include <boot_info.h>
+#include <kernel.h>
+#include <asm/trap.h>
+
+/* cpu.c: CPUID feature detection. */
+struct cpu_features {
+	char vendor[13];
+	char brand[49];
+	uint32_t family, model, stepping;
+	bool erms, fsrm, nx, pdpe1gb, la57, invariant_tsc, hypervisor;
+	bool x2apic, apic, pat, tsc_deadline;
+	char hypervisor_vendor[13]; /* "TCGTCGTCGTCG" under QEMU TCG */
+	uint32_t tsc_crystal_hz; /* CPUID 0x15, 0 if not reported */
+	uint32_t tsc_ratio_num, tsc_ratio_den;
+	uint32_t phys_addr_bits, virt_addr_bits;
+};
+extern struct cpu_features cpu;
+void cpu_detect(void);
+void cpu_print_info(void);
+
+/* gdt.c: GDT, TSS and the double-fault IST stack. */
+#define KERNEL_CS 0x08
+#define KERNEL_DS 0x10
+#define TSS_SEL 0x18
+#define IST_DOUBLE_FAULT 1
+#define IST_NMI 2
+void gdt_init(void);
+
+/* traps.c: the IDT and the exception reporter. */
+void idt_init(void);
+typedef void (*irq_handler_t)(struct trap_frame *frame);
+
+/* irq.c: legacy PIC (8259) + local APIC virtual wire + PIT tick. */
+void irq_init(void);
+void irq_register(unsigned irq, irq_handler_t handler);
+void irq_dispatch(struct trap_frame *frame);
+extern volatile uint64_t jiffies;
+
+/* tsc.c: calibrate the TSC against the PIT. */
+void tsc_calibrate(void);
+extern uint64_t tsc_hz;
+
+/* serial.c: 16550 UART on COM1. */
+bool serial_init(void);
+void serial_console_init(void); /* probe, register, enable IRQ 4 */
+bool serial_present(void);
+void serial_poll(void);
+void serial_write_raw(const char *s, size_t n); /* usable in any state */
+
+/* paging.c: the kernel's own page tables. */
+void paging_init(const struct boot_info *bi);
+uint64_t read_cr2(void);
+uint64_t read_cr3(void);
+/* Return: the PTE-level flags mapping va in the current tables, 0 if
+ * unmapped; *level gets 1 (4K), 2 (2M) or 3 (1G). For tests and dumps. */
+uint64_t paging_lookup(uint64_t va, int *level);
+/* Map a device or firmware range into the direct map (uncached / write-
+ * back) if it is not mapped yet. Return: its virtual address, __va(phys). */
+void *ioremap(uint64_t phys, uint64_t size);
+void *memremap(uint64_t phys, uint64_t size);
+
+/* bootmem.c: page allocator over the UEFI map, before the buddy exists. */
+void bootmem_init(const struct boot_info *bi);
+/* Return: physical address of a zeroed 4 KiB page; panics when memory is
+ * exhausted, which at boot means the machine cannot run Folium at all. */
+uint64_t bootmem_alloc_page(void);
+
+/* stacktrace.c */
+void dump_stack_from(uint64_t rip, uint64_t rbp);
+
+#endif

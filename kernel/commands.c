@@ -1,0 +1,208 @@
+/*
+ * The core shell commands: what the machine is and how it booted
+ * (version, cmdline, config, mem, dmesg, uptime), running the in-kernel
+ * tests, and leaving (reboot, poweroff). Subsystems register their own
+ * commands in their own files.
+ */
+#include <arch.h>
+#include <asm/page.h>
+#include <boot_info.h>
+#include <ktest.h>
+#include <shell.h>
+#include <version.h>
+
+extern const struct boot_info *boot_info;
+
+static int cmd_version(int argc, char **argv)
+{
+	if (argc != 1)
+		return CMD_USAGE;
+	kprintf("Folium %s, built with clang %s\n", FOLIUM_VERSION, __clang_version__);
+	return CMD_OK;
+}
+
+static int cmd_cmdline(int argc, char **argv)
+{
+	if (argc != 1)
+		return CMD_USAGE;
+	kprintf("%s\n", boot_cmdline_text);
+	for (int i = 0; i < boot_cmdline.nparams; i++)
+		kprintf("  %s = \"%s\"\n", boot_cmdline.params[i].key,
+			boot_cmdline.params[i].value);
+	if (boot_cmdline.error[0])
+		kprintf("  parse error: %s\n", boot_cmdline.error);
+	return CMD_OK;
+}
+
+static int cmd_config(int argc, char **argv)
+{
+	const char *p = CONFIG_SUMMARY;
+
+	if (argc != 1)
+		return CMD_USAGE;
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		int len = sp ? (int)(sp - p) : (int)strlen(p);
+
+		kprintf("%.*s\n", len, p);
+		p += len + (sp ? 1 : 0);
+	}
+	return CMD_OK;
+}
+
+static const char *efi_type_name(uint32_t type)
+{
+	static const char *const names[EFI_MEMORY_TYPE_MAX] = {
+		"reserved", "loader code", "loader data", "boot code",
+		"boot data", "runtime code", "runtime data", "conventional",
+		"unusable", "ACPI reclaim", "ACPI NVS", "MMIO", "MMIO port",
+		"PAL code", "persistent",
+	};
+
+	if (type == EFI_FOLIUM_KERNEL)
+		return "folium kernel";
+	return type < EFI_MEMORY_TYPE_MAX ? names[type] : "OS/OEM defined";
+}
+
+/* Usable after boot: what Linux would hand to its page allocator. */
+static bool efi_type_usable(uint32_t type)
+{
+	return type == EFI_CONVENTIONAL_MEMORY || type == EFI_BOOT_SERVICES_CODE ||
+	       type == EFI_BOOT_SERVICES_DATA || type == EFI_LOADER_CODE ||
+	       type == EFI_LOADER_DATA || type == EFI_FOLIUM_KERNEL;
+}
+
+static int cmd_mem(int argc, char **argv)
+{
+	uint64_t n = boot_info->mmap_size / boot_info->mmap_desc_size;
+	uint64_t usable = 0, reserved = 0, total_ram = 0;
+	bool verbose = argc == 2 && strcmp(argv[1], "-v") == 0;
+	char size[32];
+
+	if (argc > 2 || (argc == 2 && !verbose))
+		return CMD_USAGE;
+	if (verbose)
+		kprintf("%-18s %-18s %10s  %s\n", "start", "end", "size", "type");
+	for (uint64_t i = 0; i < n; i++) {
+		const struct efi_memory_desc *d = (const void *)((const char *)__va(boot_info->mmap) +
+							     i * boot_info->mmap_desc_size);
+		uint64_t bytes = d->num_pages * PAGE_SIZE;
+
+		if (verbose)
+			kprintf("%#018llx %#018llx %10s  %s\n",
+				(unsigned long long)d->phys_start,
+				(unsigned long long)(d->phys_start + bytes - 1),
+				kformat_size(size, sizeof(size), bytes), efi_type_name(d->type));
+		if (efi_type_usable(d->type))
+			usable += bytes;
+		else if (d->type != EFI_MEMORY_MAPPED_IO && d->type != EFI_MEMORY_MAPPED_IO_PORT_SPACE)
+			reserved += bytes;
+	}
+	total_ram = usable + reserved;
+	kprintf("firmware memory map: %llu entries (mem -v lists them)\n", (unsigned long long)n);
+	kprintf("  RAM total:   %s\n", kformat_size(size, sizeof(size), total_ram));
+	kprintf("  usable:      %s (conventional, boot services, loader, kernel)\n",
+		kformat_size(size, sizeof(size), usable));
+	kprintf("  reserved:    %s (firmware, ACPI, runtime services)\n",
+		kformat_size(size, sizeof(size), reserved));
+	kprintf("  kernel:      %s at %#llx\n",
+		kformat_size(size, sizeof(size), boot_info->kernel_size),
+		(unsigned long long)boot_info->kernel_phys);
+	return CMD_OK;
+}
+
+static int cmd_dmesg(int argc, char **argv)
+{
+	uint64_t seq = 0;
+	char buf[256];
+	size_t n;
+
+	if (argc != 1)
+		return CMD_USAGE;
+	while ((n = printk_log_read(&seq, buf, sizeof(buf))) > 0)
+		console_write(buf, n);
+	return CMD_OK;
+}
+
+static int cmd_uptime(int argc, char **argv)
+{
+	uint64_t ns = arch_uptime_ns(), s = ns / 1000000000;
+
+	if (argc != 1)
+		return CMD_USAGE;
+	kprintf("up %llu:%02llu:%02llu.%03llu (%llu ns)\n", (unsigned long long)(s / 3600),
+		(unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60),
+		(unsigned long long)(ns / 1000000 % 1000), (unsigned long long)ns);
+	return CMD_OK;
+}
+
+/* In the kernel, KTAP goes to the consoles only: a test run should not
+ * push the boot messages out of the printk ring. */
+void ktest_print(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = kvsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	console_write(line, MIN((size_t)n, sizeof(line) - 1));
+}
+
+static int cmd_test(int argc, char **argv)
+{
+	int failed;
+
+	if (argc > 2)
+		return CMD_USAGE;
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		ktest_list();
+		return CMD_OK;
+	}
+	if (argc == 2 && argv[1][0] == '-')
+		return CMD_USAGE;
+	failed = ktest_run(argc == 2 ? argv[1] : NULL);
+	if (failed < 0) {
+		kprintf("test: no suite '%s'; 'test --list' shows the suites\n", argv[1]);
+		return CMD_ERROR;
+	}
+	kprintf("test: %d case%s failed\n", failed, failed == 1 ? "" : "s");
+	return failed ? CMD_ERROR : CMD_OK;
+}
+
+static int cmd_reboot(int argc, char **argv)
+{
+	if (argc != 1)
+		return CMD_USAGE;
+	kprintf("Rebooting...\n");
+	arch_reboot();
+	kprintf("reboot: every reset method failed; reset the machine by hand\n");
+	return CMD_ERROR;
+}
+
+static int cmd_poweroff(int argc, char **argv)
+{
+	if (argc != 1)
+		return CMD_USAGE;
+	kprintf("Power down.\n");
+	arch_poweroff();
+	kprintf("poweroff: ACPI S5 did not power the machine off; it is safe to switch it off now\n");
+	return CMD_ERROR;
+}
+
+#define CORE_COMMAND(cmdname, use, text)                                      \
+	static const struct shell_command cmdname##_command = {               \
+		.name = #cmdname, .usage = use, .help = text, .run = cmd_##cmdname, \
+	};                                                                    \
+	SHELL_COMMAND(cmdname##_command)
+
+CORE_COMMAND(version, "version", "Folium version and compiler");
+CORE_COMMAND(cmdline, "cmdline", "the boot command line and its parameters");
+CORE_COMMAND(config, "config", "build-time configuration knobs");
+CORE_COMMAND(mem, "mem [-v]", "the firmware memory map: totals, -v for every entry");
+CORE_COMMAND(dmesg, "dmesg", "the kernel log");
+CORE_COMMAND(uptime, "uptime", "time since boot");
+CORE_COMMAND(test, "test [SUITE | --list]", "run the in-kernel tests (KTAP output)");
+CORE_COMMAND(reboot, "reboot", "reset the machine");
+CORE_COMMAND(poweroff, "poweroff", "switch the machine off (ACPI S5)");

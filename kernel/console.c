@@ -1,0 +1,91 @@
+/*
+ * Consoles: output goes to every registered console (UART, framebuffer, the
+ * host's stdout); input from any of them lands in one queue the shell reads.
+ * Producers push from interrupt context, so the queue is touched only with
+ * interrupts off. A full queue drops the newest byte: the shell sees a short
+ * line rather than a corrupted one.
+ */
+#include <arch.h>
+#include <kernel.h>
+
+#define INPUT_QUEUE_SIZE 1024
+
+static struct console *consoles;
+static uint8_t input_queue[INPUT_QUEUE_SIZE];
+static unsigned input_head, input_tail; /* head: next write, tail: next read */
+
+void console_register(struct console *con)
+{
+	struct console **p = &consoles;
+
+	while (*p)
+		p = &(*p)->next;
+	con->next = NULL;
+	*p = con;
+}
+
+void console_unregister(struct console *con)
+{
+	for (struct console **p = &consoles; *p; p = &(*p)->next) {
+		if (*p == con) {
+			*p = con->next;
+			return;
+		}
+	}
+}
+
+void console_write(const char *s, size_t n)
+{
+	for (struct console *con = consoles; con; con = con->next)
+		con->write(con, s, n);
+}
+
+void console_puts(const char *s)
+{
+	console_write(s, strlen(s));
+}
+
+int kprintf(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	console_write(buf, MIN((size_t)n, sizeof(buf) - 1));
+	return n;
+}
+
+void console_input(uint8_t c)
+{
+	unsigned next = (input_head + 1) % INPUT_QUEUE_SIZE;
+
+	if (next == input_tail)
+		return;
+	input_queue[input_head] = c;
+	input_head = next;
+}
+
+int console_trygetc(void)
+{
+	unsigned long flags = arch_irq_save();
+	int c = -1;
+
+	if (input_tail != input_head) {
+		c = input_queue[input_tail];
+		input_tail = (input_tail + 1) % INPUT_QUEUE_SIZE;
+	}
+	arch_irq_restore(flags);
+	return c;
+}
+
+int console_getc(void)
+{
+	int c;
+
+	while ((c = console_trygetc()) < 0)
+		arch_idle();
+	return c;
+}

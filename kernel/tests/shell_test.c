@@ -1,0 +1,224 @@
+/*
+ * The shell as a user meets it: line editing keys, history, refusing an
+ * over-long line, argument splitting, unknown commands and usage errors.
+ * Echo and command output are captured (a recording echo hook and a
+ * capture console) and compared with what a terminal would show.
+ */
+#include <ktest.h>
+#include <shell.h>
+
+static char echoed[4 * SHELL_LINE_MAX];
+static size_t echoed_len;
+
+static void record_echo(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && echoed_len + 1 < sizeof(echoed); i++)
+		echoed[echoed_len++] = s[i];
+	echoed[echoed_len] = '\0';
+}
+
+static struct line_editor le;
+
+static enum le_result feed(const char *keys)
+{
+	enum le_result r = LE_CONTINUE;
+
+	for (; *keys; keys++)
+		r = le_feed(&le, (unsigned char)*keys);
+	return r;
+}
+
+static int shell_test_init(struct kunit *test)
+{
+	le_init(&le, record_echo);
+	echoed_len = 0;
+	echoed[0] = '\0';
+	return 0;
+}
+
+static void typed_line_is_echoed_and_returned(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, feed("help\r"), LE_LINE);
+	KUNIT_EXPECT_STREQ(test, le.buf, "help");
+	KUNIT_EXPECT_STREQ(test, echoed, "help\n");
+}
+
+static void crlf_counts_as_one_enter(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, feed("a\r"), LE_LINE);
+	KUNIT_EXPECT_EQ(test, le_feed(&le, '\n'), LE_CONTINUE);
+	KUNIT_EXPECT_EQ(test, feed("\n"), LE_LINE); /* a lone \n is Enter */
+}
+
+static void backspace_erases_one_character(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, feed("helpx\x7f\r"), LE_LINE);
+	KUNIT_EXPECT_STREQ(test, le.buf, "help");
+	KUNIT_EXPECT_NOT_NULL(test, strstr(echoed, "x\b \b"));
+	shell_test_init(test);
+	KUNIT_EXPECT_EQ(test, feed("\x7f\x7f\r"), LE_LINE); /* on empty line */
+	KUNIT_EXPECT_STREQ(test, le.buf, "");
+}
+
+static void ctrl_u_erases_the_line(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, feed("garbage\x15mem\r"), LE_LINE);
+	KUNIT_EXPECT_STREQ(test, le.buf, "mem");
+	KUNIT_EXPECT_NOT_NULL(test, strstr(echoed, "\033[K"));
+}
+
+static void ctrl_c_cancels_the_line(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, feed("poweroff\x03"), LE_CANCEL);
+	KUNIT_EXPECT_EQ(test, le.len, 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(echoed, "^C\n"));
+}
+
+static void up_and_down_walk_the_history(struct kunit *test)
+{
+	feed("first\r");
+	feed("second\r");
+	KUNIT_EXPECT_EQ(test, feed("\033[A\r"), LE_LINE);
+	KUNIT_EXPECT_STREQ(test, le.buf, "second");
+	KUNIT_EXPECT_EQ(test, feed("\033[A\033[A\033[A\r"), LE_LINE);
+	KUNIT_EXPECT_STREQ(test, le.buf, "first"); /* stops at the oldest */
+	KUNIT_EXPECT_EQ(test, feed("\033[A\033[B\033[B\r"), LE_LINE);
+	KUNIT_EXPECT_STREQ(test, le.buf, ""); /* down past newest: empty */
+}
+
+static void history_keeps_only_the_newest_entries(struct kunit *test)
+{
+	char line[16];
+
+	for (int i = 0; i < SHELL_HISTORY + 3; i++) {
+		ksnprintf(line, sizeof(line), "cmd%d\r", i);
+		feed(line);
+	}
+	for (int i = 0; i < SHELL_HISTORY + 5; i++)
+		feed("\033[A");
+	KUNIT_EXPECT_EQ(test, feed("\r"), LE_LINE);
+	ksnprintf(line, sizeof(line), "cmd%d", 3);
+	KUNIT_EXPECT_STREQ(test, le.buf, line);
+}
+
+static void overlong_line_is_refused_not_truncated(struct kunit *test)
+{
+	for (int i = 0; i < SHELL_LINE_MAX + 10; i++)
+		le_feed(&le, 'a');
+	KUNIT_EXPECT_EQ(test, le.len, SHELL_LINE_MAX); /* never overflows */
+	KUNIT_EXPECT_EQ(test, feed("\r"), LE_TOO_LONG);
+	KUNIT_EXPECT_EQ(test, le.len, 0);
+	KUNIT_EXPECT_EQ(test, feed("ok\r"), LE_LINE); /* editor recovers */
+	KUNIT_EXPECT_STREQ(test, le.buf, "ok");
+}
+
+static void unknown_escape_sequences_are_swallowed(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, feed("a\033[1;5Db\033Oc\r"), LE_LINE);
+	KUNIT_EXPECT_STREQ(test, le.buf, "abc"); /* ESC O is a 2-byte escape */
+}
+
+static void split_handles_spaces_and_quotes(struct kunit *test)
+{
+	char line[] = "  usemem  \"16 M\"\tseq  ";
+	char *argv[SHELL_MAX_ARGS];
+
+	KUNIT_ASSERT_EQ(test, shell_split(line, argv, SHELL_MAX_ARGS), 3);
+	KUNIT_EXPECT_STREQ(test, argv[0], "usemem");
+	KUNIT_EXPECT_STREQ(test, argv[1], "16 M");
+	KUNIT_EXPECT_STREQ(test, argv[2], "seq");
+}
+
+static char captured[2048];
+static size_t captured_len;
+
+static void capture_write(struct console *con, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && captured_len + 1 < sizeof(captured); i++)
+		captured[captured_len++] = s[i];
+	captured[captured_len] = '\0';
+}
+
+static struct console capture_console = { .name = "ktest", .write = capture_write };
+
+static int run_captured(const char *line)
+{
+	int ret;
+
+	captured_len = 0;
+	captured[0] = '\0';
+	console_register(&capture_console);
+	ret = shell_run_line(line);
+	console_unregister(&capture_console);
+	return ret;
+}
+
+static void unknown_command_points_to_help(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, run_captured("frobnicate now"), CMD_ERROR);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "unknown command 'frobnicate'"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "help"));
+}
+
+static void bad_arguments_print_usage(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, run_captured("help a b"), CMD_USAGE);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "usage: help [COMMAND]"));
+	KUNIT_EXPECT_EQ(test, run_captured("help nosuch"), CMD_ERROR);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "no command 'nosuch'"));
+}
+
+static void help_lists_registered_commands(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, run_captured("help"), CMD_OK);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "  help "));
+	KUNIT_EXPECT_EQ(test, run_captured("   "), CMD_OK); /* empty line */
+	KUNIT_EXPECT_EQ(test, captured_len, 0);
+}
+
+static void too_many_arguments_are_refused(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, run_captured("help 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17"),
+			CMD_ERROR);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "too many arguments"));
+}
+
+static void autorun_echoes_and_runs_each_command(struct kunit *test)
+{
+	int failed;
+
+	captured_len = 0;
+	console_register(&capture_console);
+	failed = shell_autorun(" help help ;nosuch; ;help");
+	console_unregister(&capture_console);
+	KUNIT_EXPECT_EQ(test, failed, 1);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, SHELL_PROMPT "help help\nusage: help"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, SHELL_PROMPT "nosuch\nunknown command"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, SHELL_PROMPT "help\nCommands"));
+}
+
+static struct kunit_case shell_cases[] = {
+	KUNIT_CASE(typed_line_is_echoed_and_returned),
+	KUNIT_CASE(crlf_counts_as_one_enter),
+	KUNIT_CASE(backspace_erases_one_character),
+	KUNIT_CASE(ctrl_u_erases_the_line),
+	KUNIT_CASE(ctrl_c_cancels_the_line),
+	KUNIT_CASE(up_and_down_walk_the_history),
+	KUNIT_CASE(history_keeps_only_the_newest_entries),
+	KUNIT_CASE(overlong_line_is_refused_not_truncated),
+	KUNIT_CASE(unknown_escape_sequences_are_swallowed),
+	KUNIT_CASE(split_handles_spaces_and_quotes),
+	KUNIT_CASE(unknown_command_points_to_help),
+	KUNIT_CASE(bad_arguments_print_usage),
+	KUNIT_CASE(help_lists_registered_commands),
+	KUNIT_CASE(too_many_arguments_are_refused),
+	KUNIT_CASE(autorun_echoes_and_runs_each_command),
+	{}
+};
+
+static struct kunit_suite shell_suite = {
+	.name = "shell",
+	.init = shell_test_init,
+	.test_cases = shell_cases,
+};
+kunit_test_suite(shell_suite);

@@ -1,0 +1,129 @@
+#!/bin/sh
+# The one QEMU command line: boots a Folium disk image under OVMF, from an
+# AHCI disk or (--usb) a USB stick on an xHCI controller, with -cpu max
+# pinned because QEMU's default CPU model hides ERMS/FSRM.
+#
+# Interactive (make run): serial console on this terminal (Ctrl-A X quits),
+# plus a framebuffer window when $DISPLAY is set.
+# Batch (tests): serial output goes to --log; QEMU is stopped after
+# --timeout seconds (exit 124), or as soon as the log matches --expect
+# (exit 0); without --expect the exit status is QEMU's own (0 after the
+# guest powers off). QEMU is never left running when this script exits.
+set -eu
+
+usage() {
+	cat <<USAGE
+usage: qemu-run.sh --image IMG [options]
+  --image IMG        disk image to boot (required)
+  --usb              attach the image as a USB stick (qemu-xhci + usb-storage)
+  --mem SIZE         guest RAM (default 512M)
+  --cpus N           guest CPUs (default 1)
+  --interactive      serial console on this terminal (make run)
+  --serial-stdio     serial on stdin/stdout, nothing else (for serial-session)
+  --gdb              wait for gdb on tcp::1234 (with --interactive)
+  --log FILE         batch mode: write the serial output to FILE
+  --timeout SECONDS  batch mode: stop QEMU after SECONDS (exit 124)
+  --expect TEXT      batch mode: stop QEMU once the log contains TEXT (exit 0)
+USAGE
+}
+
+image= usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--image) image=$2; shift ;;
+	--usb) usb=1 ;;
+	--mem) mem=$2; shift ;;
+	--cpus) cpus=$2; shift ;;
+	--interactive) mode=interactive ;;
+	--serial-stdio) mode=stdio ;;
+	--gdb) gdb=1 ;;
+	--log) log=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--expect) expect=$2; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "qemu-run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+	shift
+done
+[ -n "$image" ] || { echo "qemu-run.sh: --image is required" >&2; usage >&2; exit 2; }
+[ -r "$image" ] || { echo "qemu-run.sh: cannot read image '$image'" >&2; exit 2; }
+case $timeout in ''|*[!0-9]*) echo "qemu-run.sh: --timeout needs whole seconds" >&2; exit 2 ;; esac
+
+OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
+OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+[ -r "$OVMF_CODE" ] || { echo "qemu-run.sh: $OVMF_CODE missing: run 'make deps'" >&2; exit 2; }
+
+rundir=$(mktemp -d "${TMPDIR:-/tmp}/folium-qemu.XXXXXX")
+cp "$OVMF_VARS" "$rundir/vars.fd"
+
+# The image is opened with snapshot=on: a run never modifies it.
+if [ "$usb" = 1 ]; then
+	disk="-device qemu-xhci,id=xhci -drive if=none,id=stick,format=raw,snapshot=on,file=$image -device usb-storage,bus=xhci.0,drive=stick,removable=on"
+else
+	disk="-drive if=none,id=disk0,format=raw,snapshot=on,file=$image -device ide-hd,drive=disk0,bus=ide.0"
+fi
+set -- qemu-system-x86_64 -machine q35 -cpu max -m "$mem" -smp "$cpus" \
+	-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE" \
+	-drive "if=pflash,format=raw,file=$rundir/vars.fd" \
+	-nic none -no-reboot $disk
+
+case $mode in
+interactive)
+	[ "$gdb" = 1 ] && set -- "$@" -s -S
+	if [ -n "${DISPLAY:-}" ]; then
+		set -- "$@" -serial mon:stdio
+	else
+		set -- "$@" -nographic
+	fi
+	"$@"
+	status=$?
+	rm -rf "$rundir"
+	exit $status ;;
+stdio)
+	set -- "$@" -display none -monitor none -serial stdio
+	trap 'rm -rf "$rundir"' EXIT
+	exec "$@" ;;
+esac
+
+[ -n "$log" ] || log=$rundir/serial.log
+: > "$log"
+set -- "$@" -display none -monitor none -serial "file:$log"
+"$@" </dev/null >"$rundir/qemu.out" 2>&1 &
+qemu_pid=$!
+stop_qemu() {
+	kill -TERM "$qemu_pid" 2>/dev/null || true
+	i=0
+	while kill -0 "$qemu_pid" 2>/dev/null && [ $i -lt 20 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	kill -KILL "$qemu_pid" 2>/dev/null || true
+	wait "$qemu_pid" 2>/dev/null || true
+}
+cleanup() {
+	stop_qemu
+	rm -rf "$rundir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+start=$(date +%s)
+while :; do
+	if [ -n "$expect" ] && grep -qF -- "$expect" "$log"; then
+		exit 0
+	fi
+	if ! kill -0 "$qemu_pid" 2>/dev/null; then
+		wait "$qemu_pid" && status=0 || status=$?
+		if [ -n "$expect" ]; then
+			grep -qF -- "$expect" "$log" && exit 0
+			echo "qemu-run.sh: QEMU exited (status $status) before the log showed '$expect'" >&2
+			exit 1
+		fi
+		[ "$status" = 0 ] || { echo "qemu-run.sh: QEMU failed (status $status):" >&2; cat "$rundir/qemu.out" >&2; }
+		exit "$status"
+	fi
+	if [ "$timeout" -gt 0 ] && [ $(($(date +%s) - start)) -ge "$timeout" ]; then
+		echo "qemu-run.sh: timeout after ${timeout}s${expect:+ waiting for '$expect'}; serial log: $log" >&2
+		exit 124
+	fi
+	sleep 0.2
+done

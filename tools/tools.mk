@@ -1,0 +1,16 @@
+# tools/tools.mk: host tools written in C, and their tests (make test-tools).
+# Included by the top-level Makefile; B is the build directory. Each tool is
+# one file, tools/NAME.c -> $(B)/tools/NAME, built warning-free as C11.
+
+HOSTCC ?= cc
+TOOLS_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2
+TOOLS_BINS := $(B)/tools/ktap $(B)/tools/serial-session
+
+$(TOOLS_BINS): $(B)/tools/%: tools/%.c tools/tools.mk
+	@mkdir -p $(@D)
+	$(HOSTCC) $(TOOLS_CFLAGS) -o $@ $<
+
+.PHONY: test-tools
+test-tools: $(TOOLS_BINS)
+	sh tools/tests/ktap-test.sh $(B)/tools/ktap
+	sh tools/tests/serial-session-test.sh $(B)/tools/serial-session
