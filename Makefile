@@ -58,10 +58,15 @@ include kernel/kernel.mk arch/x86_64/arch.mk arch/host/host.mk
 include boot/boot.mk tools/tools.mk
 
 # --- dependencies (Debian packages) ------------------------------------------
+# Checked once per build tree, before any rule runs, so a fresh Debian
+# machine needs nothing but `make run` or `make test`.
 DEPS_STAMP := $(B)/.deps-ok
-$(DEPS_STAMP): tools/deps.sh
-	@sh tools/deps.sh
-	@mkdir -p $(@D) && touch $@
+ifeq ($(filter deps clean config,$(MAKECMDGOALS)),)
+ifeq ($(wildcard $(DEPS_STAMP)),)
+DEPS_OK := $(shell sh tools/deps.sh >&2 && mkdir -p $(B) && touch $(DEPS_STAMP) && echo ok)
+$(if $(DEPS_OK),,$(error missing build dependencies: see the messages above))
+endif
+endif
 .PHONY: deps
 deps:
 	@sh tools/deps.sh
@@ -99,11 +104,11 @@ KOBJS := $(patsubst %.c,$(B)/kernel-obj/%.o,$(KSRCS)) \
 	$(patsubst %.asm,$(B)/kernel-obj/%.o,$(ARCH_X86_ASMS))
 FONT := /usr/share/consolefonts/Uni2-Fixed16.psf.gz
 
-$(B)/kernel-obj/%.o: %.c | $(CONFIG_H) $(VERSION_H) $(DEPS_STAMP)
+$(B)/kernel-obj/%.o: %.c | $(CONFIG_H) $(VERSION_H)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(KCC) $(KCFLAGS) -c $< -o $@
-$(B)/kernel-obj/%.o: %.asm | $(DEPS_STAMP)
+$(B)/kernel-obj/%.o: %.asm
 	@mkdir -p $(@D)
 	@echo "  NASM    $<"
 	$(Q)$(NASM) -f elf64 -g -F dwarf -MD $(@:.o=.d) -MP -I$(B)/ -o $@ $<
@@ -157,7 +162,7 @@ debug: all
 HOST_TEST_SRCS := $(KERNEL_GENERIC_SRCS) $(BOOT_GENERIC_SRCS) $(TEST_SRCS) \
 	$(BOOT_TEST_SRCS) $(HOST_ARCH_SRCS)
 HOST_TEST_OBJS := $(patsubst %.c,$(B)/host-obj/%.o,$(HOST_TEST_SRCS))
-$(B)/host-obj/%.o: %.c | $(CONFIG_H) $(VERSION_H) $(DEPS_STAMP)
+$(B)/host-obj/%.o: %.c | $(CONFIG_H) $(VERSION_H)
 	@mkdir -p $(@D)
 	@echo "  HOSTCC  $<"
 	$(Q)$(HOST_TEST_CC) $(HOST_TEST_CFLAGS) -c $< -o $@

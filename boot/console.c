@@ -3,6 +3,9 @@
  * COM1 by direct port I/O and, while boot services last, to ConOut. Serial
  * is driven directly (not through the firmware) so the same code keeps
  * working after ExitBootServices, right up to the jump into the kernel.
+ * Firmware that already mirrors ConOut to a UART (OVMF does) would print
+ * every line twice, so while ConOut works we write COM1 ourselves only
+ * when the ConOut device path has no UART in it.
  */
 #include "loader.h"
 
@@ -19,6 +22,7 @@
 
 static bool serial_ok;
 static bool conout_ok;
+static bool conout_has_uart; /* the firmware copies ConOut to a serial port */
 
 static inline void outb(UINT16 port, UINT8 v)
 {
@@ -55,9 +59,42 @@ static void uart_init(void)
 	outb(COM1 + UART_MCR, 0x03);
 }
 
+/*
+ * Device path nodes (UEFI 2.10, 10.3): { u8 type, u8 subtype, u16 length },
+ * a multi-instance path ends with type 0x7f. A UART node is messaging type
+ * 0x03, subtype 0x0e.
+ */
+static bool device_path_has_uart(const UINT8 *p, UINTN size)
+{
+	UINTN off = 0;
+
+	while (off + 4 <= size) {
+		UINT16 len = p[off + 2] | (p[off + 3] << 8);
+
+		if (p[off] == 0x03 && p[off + 1] == 0x0e)
+			return true;
+		if (len < 4 || (p[off] == 0x7f && p[off + 1] == 0xff))
+			return false;
+		off += len;
+	}
+	return false;
+}
+
+static bool firmware_console_on_uart(void)
+{
+	EFI_GUID global_variable = EFI_GLOBAL_VARIABLE;
+	UINT8 path[1024];
+	UINTN size = sizeof(path);
+	EFI_STATUS st = efi_st->RuntimeServices->GetVariable(
+		L"ConOut", &global_variable, NULL, &size, path);
+
+	return st == EFI_SUCCESS && device_path_has_uart(path, size);
+}
+
 void console_init(void)
 {
 	conout_ok = efi_st->ConOut != NULL;
+	conout_has_uart = conout_ok && firmware_console_on_uart();
 	serial_ok = uart_present();
 	if (serial_ok)
 		uart_init();
@@ -100,7 +137,7 @@ static void console_line(const char *s)
 {
 	const char *p;
 
-	if (serial_ok) {
+	if (serial_ok && !(conout_ok && conout_has_uart)) {
 		for (p = s; *p; p++)
 			serial_putc(*p);
 		serial_putc('\r');

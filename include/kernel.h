@@ -82,7 +82,9 @@ struct console {
 	struct console *next;
 };
 void console_register(struct console *con);
-void console_unregister(struct console *con);
+/* Send all output to one console only (tests capture command output this
+ * way), or to every console again when only is NULL. */
+void console_redirect(struct console *only);
 /* Write raw bytes to every console ("\n" is sent as-is; consoles that need
  * "\r\n" translate themselves). */
 void console_write(const char *s, size_t n);

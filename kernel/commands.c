@@ -64,18 +64,50 @@ static const char *efi_type_name(uint32_t type)
 	return type < EFI_MEMORY_TYPE_MAX ? names[type] : "OS/OEM defined";
 }
 
-/* Usable after boot: what Linux would hand to its page allocator. */
-static bool efi_type_usable(uint32_t type)
+/* How `mem` groups the UEFI types; usable is what Linux would give its page
+ * allocator once boot services are gone. */
+enum mem_class { MEM_USABLE, MEM_ACPI, MEM_RUNTIME, MEM_RESERVED, MEM_MMIO, MEM_NR_CLASSES };
+
+static enum mem_class efi_type_class(uint32_t type)
 {
-	return type == EFI_CONVENTIONAL_MEMORY || type == EFI_BOOT_SERVICES_CODE ||
-	       type == EFI_BOOT_SERVICES_DATA || type == EFI_LOADER_CODE ||
-	       type == EFI_LOADER_DATA || type == EFI_FOLIUM_KERNEL;
+	switch (type) {
+	case EFI_CONVENTIONAL_MEMORY: case EFI_BOOT_SERVICES_CODE:
+	case EFI_BOOT_SERVICES_DATA: case EFI_LOADER_CODE: case EFI_LOADER_DATA:
+	case EFI_FOLIUM_KERNEL:
+		return MEM_USABLE;
+	case EFI_ACPI_RECLAIM_MEMORY: case EFI_ACPI_MEMORY_NVS:
+		return MEM_ACPI;
+	case EFI_RUNTIME_SERVICES_CODE: case EFI_RUNTIME_SERVICES_DATA:
+		return MEM_RUNTIME;
+	case EFI_MEMORY_MAPPED_IO: case EFI_MEMORY_MAPPED_IO_PORT_SPACE:
+		return MEM_MMIO;
+	default:
+		return MEM_RESERVED;
+	}
+}
+
+static void mem_print_entry(const struct efi_memory_desc *d)
+{
+	uint64_t bytes = d->num_pages * PAGE_SIZE;
+	char size[32];
+
+	kprintf("%#018llx %#018llx %10s  %s\n", (unsigned long long)d->phys_start,
+		(unsigned long long)(d->phys_start + bytes - 1),
+		kformat_size(size, sizeof(size), bytes), efi_type_name(d->type));
 }
 
 static int cmd_mem(int argc, char **argv)
 {
+	static const char *const class_names[MEM_NR_CLASSES] = {
+		"usable:   ", "ACPI:     ", "runtime:  ", "reserved: ", "MMIO:     ",
+	};
+	static const char *const class_help[MEM_NR_CLASSES] = {
+		"conventional, boot services, loader, kernel",
+		"ACPI tables and NVS", "UEFI runtime services",
+		"firmware reserved, unusable", "device memory the firmware listed",
+	};
 	uint64_t n = boot_info->mmap_size / boot_info->mmap_desc_size;
-	uint64_t usable = 0, reserved = 0, total_ram = 0;
+	uint64_t bytes[MEM_NR_CLASSES] = { 0 };
 	bool verbose = argc == 2 && strcmp(argv[1], "-v") == 0;
 	char size[32];
 
@@ -86,26 +118,16 @@ static int cmd_mem(int argc, char **argv)
 	for (uint64_t i = 0; i < n; i++) {
 		const struct efi_memory_desc *d = (const void *)((const char *)__va(boot_info->mmap) +
 							     i * boot_info->mmap_desc_size);
-		uint64_t bytes = d->num_pages * PAGE_SIZE;
 
 		if (verbose)
-			kprintf("%#018llx %#018llx %10s  %s\n",
-				(unsigned long long)d->phys_start,
-				(unsigned long long)(d->phys_start + bytes - 1),
-				kformat_size(size, sizeof(size), bytes), efi_type_name(d->type));
-		if (efi_type_usable(d->type))
-			usable += bytes;
-		else if (d->type != EFI_MEMORY_MAPPED_IO && d->type != EFI_MEMORY_MAPPED_IO_PORT_SPACE)
-			reserved += bytes;
+			mem_print_entry(d);
+		bytes[efi_type_class(d->type)] += d->num_pages * PAGE_SIZE;
 	}
-	total_ram = usable + reserved;
 	kprintf("firmware memory map: %llu entries (mem -v lists them)\n", (unsigned long long)n);
-	kprintf("  RAM total:   %s\n", kformat_size(size, sizeof(size), total_ram));
-	kprintf("  usable:      %s (conventional, boot services, loader, kernel)\n",
-		kformat_size(size, sizeof(size), usable));
-	kprintf("  reserved:    %s (firmware, ACPI, runtime services)\n",
-		kformat_size(size, sizeof(size), reserved));
-	kprintf("  kernel:      %s at %#llx\n",
+	for (int c = 0; c < MEM_NR_CLASSES; c++)
+		kprintf("  %s %10s  (%s)\n", class_names[c],
+			kformat_size(size, sizeof(size), bytes[c]), class_help[c]);
+	kprintf("  kernel:    %10s  at %#llx\n",
 		kformat_size(size, sizeof(size), boot_info->kernel_size),
 		(unsigned long long)boot_info->kernel_phys);
 	return CMD_OK;

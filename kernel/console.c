@@ -11,6 +11,7 @@
 #define INPUT_QUEUE_SIZE 1024
 
 static struct console *consoles;
+static struct console *redirect; /* when set, the only console written */
 static uint8_t input_queue[INPUT_QUEUE_SIZE];
 static unsigned input_head, input_tail; /* head: next write, tail: next read */
 
@@ -24,18 +25,17 @@ void console_register(struct console *con)
 	*p = con;
 }
 
-void console_unregister(struct console *con)
+void console_redirect(struct console *only)
 {
-	for (struct console **p = &consoles; *p; p = &(*p)->next) {
-		if (*p == con) {
-			*p = con->next;
-			return;
-		}
-	}
+	redirect = only;
 }
 
 void console_write(const char *s, size_t n)
 {
+	if (redirect) {
+		redirect->write(redirect, s, n);
+		return;
+	}
 	for (struct console *con = consoles; con; con = con->next)
 		con->write(con, s, n);
 }

@@ -3,7 +3,7 @@
 # install what is missing from Debian's archive (as root, or through sudo).
 # On a machine without apt, print exactly what to install and fail.
 # Each line below: Debian package, then the file or command proving it is
-# installed.
+# installed. FOLIUM_DEPS_EXTRA adds lines of the same form (for tests).
 set -u
 
 REQUIREMENTS='
@@ -42,6 +42,7 @@ while read -r pkg what; do
 	fi
 done <<EOF_REQ
 $REQUIREMENTS
+${FOLIUM_DEPS_EXTRA:-}
 EOF_REQ
 
 [ -z "$missing" ] && exit 0

@@ -15,6 +15,7 @@ if [ -z "$elf" ]; then
 	exit 0
 fi
 nm -n --defined-only "$elf" | awk '
+BEGIN { n = 0 }
 $2 ~ /^[tTwW]$/ && $3 !~ /^\./ {
 	addr[n] = $1; name[n] = $3; n++
 }

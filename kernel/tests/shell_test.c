@@ -147,9 +147,9 @@ static int run_captured(const char *line)
 
 	captured_len = 0;
 	captured[0] = '\0';
-	console_register(&capture_console);
+	console_redirect(&capture_console);
 	ret = shell_run_line(line);
-	console_unregister(&capture_console);
+	console_redirect(NULL);
 	return ret;
 }
 
@@ -188,9 +188,9 @@ static void autorun_echoes_and_runs_each_command(struct kunit *test)
 	int failed;
 
 	captured_len = 0;
-	console_register(&capture_console);
+	console_redirect(&capture_console);
 	failed = shell_autorun(" help help ;nosuch; ;help");
-	console_unregister(&capture_console);
+	console_redirect(NULL);
 	KUNIT_EXPECT_EQ(test, failed, 1);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, SHELL_PROMPT "help help\nusage: help"));
 	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, SHELL_PROMPT "nosuch\nunknown command"));

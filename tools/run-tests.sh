@@ -1,0 +1,167 @@
+#!/bin/sh
+# Everything `make test` promises, in order: host unit tests, tool tests,
+# build-system checks, then QEMU boots (disk, USB, the serial shell,
+# loader failures, kernel faults). Each test's output is kept in
+# build/test-logs/NAME.log; a failure prints the log's tail. The last
+# line is "N passed, N failed". Run by `make test` after `make all`.
+set -u
+
+B=${B:-build}
+LOGS=$B/test-logs
+IMGS=$B/test-images
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
+rm -rf "$LOGS" "$IMGS"
+mkdir -p "$LOGS" "$IMGS"
+passed=0
+failed=0
+failed_names=
+
+# run_test NAME COMMAND...: one test; its output goes to the log.
+run_test() {
+	name=$1
+	shift
+	log=$LOGS/$name.log
+	start=$(date +%s)
+	if "$@" >"$log" 2>&1; then
+		passed=$((passed + 1))
+		echo "PASS  $name ($(($(date +%s) - start)) s)"
+	else
+		failed=$((failed + 1))
+		failed_names="$failed_names $name"
+		echo "FAIL  $name ($(($(date +%s) - start)) s), log: $log"
+		tail -n 25 "$log" | sed 's/^/      | /'
+	fi
+}
+
+# expect_in FILE TEXT...: every TEXT occurs in FILE (fixed strings).
+expect_in() {
+	file=$1
+	shift
+	for text in "$@"; do
+		grep -qF -- "$text" "$file" || { echo "missing from $file: '$text'"; return 1; }
+	done
+}
+
+# image NAME CMDLINE|-: a disk image with that command line (- = no file).
+image() {
+	if [ "$2" = - ]; then
+		sh tools/mkimage.sh "$IMGS/$1.img" "$B/BOOTX64.EFI" "$B/folium.elf" -
+	else
+		printf '%s\n' "$2" > "$IMGS/$1.cmdline"
+		sh tools/mkimage.sh "$IMGS/$1.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/$1.cmdline"
+	fi
+}
+
+qemu() {
+	sh tools/qemu-run.sh --timeout "$QEMU_TIMEOUT" "$@"
+}
+
+# --- host ---------------------------------------------------------------
+host_unit_tests() {
+	"$B/host-tests" > "$LOGS/host-tests.ktap"
+	cat "$LOGS/host-tests.ktap"
+	"$B/tools/ktap" "$LOGS/host-tests.ktap"
+}
+
+knob_out_of_range_fails_the_build() {
+	out=$(make -s config CONFIG_HZ=5 2>&1) && { echo "build accepted CONFIG_HZ=5"; return 1; }
+	echo "$out"
+	echo "$out" | grep -q "CONFIG_HZ=5 is out of range: must be an integer in 10..1000" || return 1
+	out=$(make -s config CONFIG_SHELL_HISTORY=lots 2>&1) && { echo "accepted a word"; return 1; }
+	echo "$out" | grep -q "CONFIG_SHELL_HISTORY=lots is out of range"
+}
+
+second_make_rebuilds_nothing() {
+	before=$(ls -l --time-style=+%s.%N "$B/folium.elf" "$B/BOOTX64.EFI" "$B/folium.img")
+	out=$(make all 2>&1) || { echo "$out"; return 1; }
+	echo "$out"
+	after=$(ls -l --time-style=+%s.%N "$B/folium.elf" "$B/BOOTX64.EFI" "$B/folium.img")
+	[ "$before" = "$after" ] || { echo "outputs were rebuilt"; return 1; }
+	! echo "$out" | grep -qE '^  (CC|LD|NASM|KSYMS) '
+}
+
+deps_without_apt_says_what_to_install() {
+	# A requirement that cannot be met, and a PATH without apt-get.
+	out=$(FOLIUM_DEPS_EXTRA='folium-test-package cmd:folium-no-such-command' \
+		PATH=/nonexistent /bin/sh tools/deps.sh 2>&1) && { echo "$out"; return 1; }
+	echo "$out"
+	echo "$out" | grep -q "no apt-get" && echo "$out" | grep -q "folium-test-package"
+}
+
+# --- QEMU ---------------------------------------------------------------
+kernel_tests_in_qemu() { # $1: --usb or empty
+	log=$LOGS/ktest$1.serial
+	qemu --image "$IMGS/ktest.img" --log "$log" $1 || return 1
+	expect_in "$log" "folium loader: jumping to the kernel" "Boot complete" \
+		"folium> test" "Power down." || return 1
+	"$B/tools/ktap" "$log"
+}
+
+shell_session() {
+	"$B/tools/serial-session" --boot-timeout 120 --timeout 60 \
+		--log "$LOGS/shell.serial" tools/tests/shell.session -- \
+		sh tools/qemu-run.sh --serial-stdio --image "$IMGS/nocmdline.img"
+}
+
+# loader_rejects NAME MESSAGE: the loader must print its error and give
+# control back to the firmware instead of jumping.
+loader_rejects() {
+	log=$LOGS/loader-$1.serial
+	qemu --image "$IMGS/$1.img" --log "$log" --expect "folium loader: error" || return 1
+	sleep 1 # let the rest of the message arrive
+	expect_in "$log" "folium loader: error" "$2" || return 1
+	! grep -q "Boot complete" "$log" || { echo "the kernel ran"; return 1; }
+}
+
+# fault_report NAME TEXT...: boot with run="crash NAME"; the report must
+# reach the serial console and the machine must halt.
+fault_report() {
+	kind=$1
+	shift
+	log=$LOGS/crash-$kind.serial
+	qemu --image "$IMGS/crash-$kind.img" --log "$log" --expect "system halted" || return 1
+	sleep 1
+	cat "$log"
+	expect_in "$log" "RIP:" "RSP:" "RAX:" "R15:" "CR3:" "Backtrace:" "$@"
+}
+
+echo "make test: host tests"
+run_test host-unit-tests host_unit_tests
+run_test ktap-parser sh tools/tests/ktap-test.sh "$B/tools/ktap"
+run_test serial-session-tool sh tools/tests/serial-session-test.sh "$B/tools/serial-session"
+run_test flash-usb-refusals sh tools/tests/flash-usb-test.sh
+run_test knob-out-of-range-fails-build knob_out_of_range_fails_the_build
+run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
+run_test deps-without-apt deps_without_apt_says_what_to_install
+
+echo "make test: QEMU boots (TCG, -cpu max; about 10 s each)"
+image ktest 'run="test; poweroff"' >/dev/null
+image nocmdline - >/dev/null
+for kind in pf stack panic; do
+	image crash-$kind "run=\"crash $kind\"" >/dev/null
+done
+run_test kernel-tests-disk kernel_tests_in_qemu ""
+run_test kernel-tests-usb kernel_tests_in_qemu --usb
+run_test shell-session shell_session
+run_test fault-page-fault fault_report pf "Exception 14: Page Fault (#PF)" \
+	"page not present, write, kernel mode" \
+	"CR2 (faulting address): 0x00000deadbeef000" "crash_page_fault+" \
+	"cmd_crash+" "shell_run_line+" "kmain+"
+run_test fault-double-fault-on-stack-overflow fault_report stack \
+	"Exception 8: Double Fault (#DF)" "crash_stack_overflow+"
+run_test fault-panic fault_report panic "Kernel panic: crash: panic requested from the shell" \
+	"cmd_crash+" "shell_run_line+" "kmain+"
+
+# Damaged kernels: none at all, a wrong ELF magic, cut off after 2000 bytes.
+sh tools/mkimage.sh "$IMGS/no-kernel.img" "$B/BOOTX64.EFI" - -
+cp "$B/folium.elf" "$IMGS/bad-magic.elf"
+printf 'XELF' | dd of="$IMGS/bad-magic.elf" bs=1 conv=notrunc 2>/dev/null
+sh tools/mkimage.sh "$IMGS/bad-magic.img" "$B/BOOTX64.EFI" "$IMGS/bad-magic.elf" -
+head -c 2000 "$B/folium.elf" > "$IMGS/truncated.elf"
+sh tools/mkimage.sh "$IMGS/truncated.img" "$B/BOOTX64.EFI" "$IMGS/truncated.elf" -
+run_test loader-missing-kernel loader_rejects no-kernel "/folium/folium.elf not found"
+run_test loader-bad-magic loader_rejects bad-magic "bad magic"
+run_test loader-truncated-kernel loader_rejects truncated "truncated"
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
