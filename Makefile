@@ -47,6 +47,8 @@ HOST_TEST_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all $(COMMON_WARN) \
 	-Iinclude -Iarch/host/include -I$(B)/include -DFOLIUM_HOST -MMD -MP
 
+# The console font: taken from Debian's console-setup-linux at build time.
+FONT := /usr/share/consolefonts/Uni2-Fixed16.psf.gz
 KERNEL_GENERIC_SRCS :=
 KERNEL_ONLY_SRCS :=
 ARCH_X86_SRCS :=
@@ -102,7 +104,6 @@ KSRCS := $(KERNEL_GENERIC_SRCS) $(KERNEL_ONLY_SRCS) $(ARCH_X86_SRCS) \
 	$(BOOT_GENERIC_SRCS) $(TEST_SRCS) $(BOOT_TEST_SRCS) $(KERNEL_ONLY_TEST_SRCS)
 KOBJS := $(patsubst %.c,$(B)/kernel-obj/%.o,$(KSRCS)) \
 	$(patsubst %.asm,$(B)/kernel-obj/%.o,$(ARCH_X86_ASMS))
-FONT := /usr/share/consolefonts/Uni2-Fixed16.psf.gz
 
 $(B)/kernel-obj/%.o: %.c | $(CONFIG_H) $(VERSION_H)
 	@mkdir -p $(@D)

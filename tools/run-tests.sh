@@ -122,7 +122,7 @@ fault_report() {
 	qemu --image "$IMGS/crash-$kind.img" --log "$log" --expect "system halted" || return 1
 	sleep 1
 	cat "$log"
-	expect_in "$log" "RIP:" "RSP:" "RAX:" "R15:" "CR3:" "Backtrace:" "$@"
+	expect_in "$log" "Backtrace:" "$@"
 }
 
 echo "make test: host tests"
@@ -143,11 +143,14 @@ done
 run_test kernel-tests-disk kernel_tests_in_qemu ""
 run_test kernel-tests-usb kernel_tests_in_qemu --usb
 run_test shell-session shell_session
-run_test fault-page-fault fault_report pf "Exception 14: Page Fault (#PF)" \
+REGS="RIP: 0008:ffffffff8 RSP: 0010: RFLAGS: RAX: RBX: RCX: RDX: RSI: RDI: RBP: R08: R15: CR0: CR3: CR4:"
+# shellcheck disable=SC2086
+run_test fault-page-fault fault_report pf $REGS "Exception 14: Page Fault (#PF)" \
 	"page not present, write, kernel mode" \
 	"CR2 (faulting address): 0x00000deadbeef000" "crash_page_fault+" \
 	"cmd_crash+" "shell_run_line+" "kmain+"
-run_test fault-double-fault-on-stack-overflow fault_report stack \
+# shellcheck disable=SC2086
+run_test fault-double-fault-on-stack-overflow fault_report stack $REGS \
 	"Exception 8: Double Fault (#DF)" "crash_stack_overflow+"
 run_test fault-panic fault_report panic "Kernel panic: crash: panic requested from the shell" \
 	"cmd_crash+" "shell_run_line+" "kmain+"

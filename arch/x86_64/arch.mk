@@ -18,3 +18,7 @@ ARCH_X86_ASMS += \
 
 KERNEL_ONLY_TEST_SRCS += \
 	arch/x86_64/tests/paging_test.c
+
+# Drivers: PS/2 keyboard, reboot/poweroff, the console font.
+ARCH_X86_SRCS += arch/x86_64/i8042.c arch/x86_64/power.c
+ARCH_X86_ASMS += arch/x86_64/font.asm

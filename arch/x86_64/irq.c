@@ -8,6 +8,7 @@
 #include <arch.h>
 #include <asm/io.h>
 #include <asm/page.h>
+#include <keymap.h>
 #include "x86.h"
 
 #define PIC1_CMD 0x20
@@ -83,6 +84,7 @@ static void timer_tick(struct trap_frame *frame)
 {
 	jiffies++;
 	serial_poll();
+	i8042_poll();
 }
 
 void irq_register(unsigned irq, irq_handler_t handler)

@@ -4,9 +4,8 @@
  * they decide NX, PAT and 1 GiB pages.
  */
 #include <arch.h>
+#include <keymap.h>
 #include "x86.h"
-
-void i8042_init(void);
 
 void arch_early_console(void)
 {
