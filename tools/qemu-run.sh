@@ -24,10 +24,12 @@ usage: qemu-run.sh --image IMG [options]
   --log FILE         batch mode: write the serial output to FILE
   --timeout SECONDS  batch mode: stop QEMU after SECONDS (exit 124)
   --expect TEXT      batch mode: stop QEMU once the log contains TEXT (exit 0)
+  --monitor-fifo P   batch mode: QEMU monitor on the FIFOs P.in / P.out
+                     (tests type on the PS/2 keyboard with "sendkey")
 USAGE
 }
 
-image= usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect=
+image= usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift ;;
@@ -40,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--expect) expect=$2; shift ;;
+	--monitor-fifo) monitor=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "qemu-run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -87,7 +90,14 @@ esac
 
 [ -n "$log" ] || log=$rundir/serial.log
 : > "$log"
-set -- "$@" -display none -monitor none -serial "file:$log"
+if [ -n "$monitor" ]; then
+	rm -f "$monitor.in" "$monitor.out"
+	mkfifo "$monitor.in" "$monitor.out"
+	set -- "$@" -chardev "pipe,id=mon0,path=$monitor" -mon chardev=mon0
+else
+	set -- "$@" -monitor none
+fi
+set -- "$@" -display none -serial "file:$log"
 "$@" </dev/null >"$rundir/qemu.out" 2>&1 &
 qemu_pid=$!
 stop_qemu() {

@@ -125,6 +125,59 @@ fault_report() {
 	expect_in "$log" "Backtrace:" "$@"
 }
 
+# type TEXT: send TEXT and Enter to the guest's PS/2 keyboard through the
+# QEMU monitor FIFO $MON.in (letters, digits, space and '-' are enough).
+type_keys() {
+	text=$1
+	while [ -n "$text" ]; do
+		c=${text%"${text#?}"}
+		text=${text#?}
+		case $c in
+		' ') key=spc ;;
+		'-') key=minus ;;
+		*) key=$c ;;
+		esac
+		echo "sendkey $key" > "$MON.in"
+		sleep 0.1
+	done
+	echo "sendkey ret" > "$MON.in"
+}
+
+# wait_for FILE TEXT SECONDS
+wait_for() {
+	i=0
+	while ! grep -qF -- "$2" "$1"; do
+		i=$((i + 1))
+		[ $i -le $(($3 * 5)) ] || { echo "timeout waiting for '$2' in $1"; return 1; }
+		sleep 0.2
+	done
+}
+
+ps2_keyboard_reaches_the_shell() {
+	log=$LOGS/ps2.serial
+	MON=$IMGS/ps2-monitor
+	qemu --image "$IMGS/nocmdline.img" --log "$log" --monitor-fifo "$MON" &
+	pid=$!
+	ok=0
+	if wait_for "$log" "Boot complete" 120; then
+		sleep 1
+		type_keys "help cpuinfo"
+		wait_for "$log" "usage: cpuinfo" 30 &&
+		type_keys "poweroff" && wait_for "$log" "Power down." 30 && ok=1
+	fi
+	wait $pid || ok=0
+	cat "$log"
+	[ $ok = 1 ]
+}
+
+reboot_resets_the_machine() {
+	log=$LOGS/reboot.serial
+	# -no-reboot turns the reset into QEMU exiting: a hang would time out.
+	QEMU_TIMEOUT=120 qemu --image "$IMGS/reboot.img" --log "$log" || return 1
+	cat "$log"
+	expect_in "$log" "Rebooting..." "reboot: trying"
+}
+
 echo "make test: host tests"
 run_test host-unit-tests host_unit_tests
 run_test ktap-parser sh tools/tests/ktap-test.sh "$B/tools/ktap"
@@ -137,18 +190,28 @@ run_test deps-without-apt deps_without_apt_says_what_to_install
 echo "make test: QEMU boots (TCG, -cpu max; about 10 s each)"
 image ktest 'run="test; poweroff"' >/dev/null
 image nocmdline - >/dev/null
-for kind in pf stack panic; do
+image reboot 'run="reboot"' >/dev/null
+for kind in pf ud gp stack panic; do
 	image crash-$kind "run=\"crash $kind\"" >/dev/null
 done
 run_test kernel-tests-disk kernel_tests_in_qemu ""
 run_test kernel-tests-usb kernel_tests_in_qemu --usb
 run_test shell-session shell_session
+run_test ps2-keyboard-reaches-the-shell ps2_keyboard_reaches_the_shell
+run_test reboot-resets-the-machine reboot_resets_the_machine
 REGS="RIP: 0008:ffffffff8 RSP: 0010: RFLAGS: RAX: RBX: RCX: RDX: RSI: RDI: RBP: R08: R15: CR0: CR3: CR4:"
 # shellcheck disable=SC2086
 run_test fault-page-fault fault_report pf $REGS "Exception 14: Page Fault (#PF)" \
 	"page not present, write, kernel mode" \
 	"CR2 (faulting address): 0x00000deadbeef000" "crash_page_fault+" \
 	"cmd_crash+" "shell_run_line+" "kmain+"
+# shellcheck disable=SC2086
+run_test fault-invalid-opcode fault_report ud $REGS "Exception 6: Invalid Opcode (#UD)" \
+	"error code: 0x0 (none pushed by this exception)" "crash_invalid_opcode+"
+# shellcheck disable=SC2086
+run_test fault-general-protection fault_report gp $REGS \
+	"Exception 13: General Protection (#GP)" \
+	"error code: 0x0 (no segment selector involved)" "crash_general_protection+"
 # shellcheck disable=SC2086
 run_test fault-double-fault-on-stack-overflow fault_report stack $REGS \
 	"Exception 8: Double Fault (#DF)" "crash_stack_overflow+"
