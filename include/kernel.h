@@ -91,6 +91,7 @@ void console_write(const char *s, size_t n);
 void console_puts(const char *s);
 /* Unformatted printf to the consoles only (not the log): shell output. */
 int kprintf(const char *fmt, ...) __printf(1, 2);
+int vkprintf(const char *fmt, va_list ap);
 /* Input: drivers push bytes from interrupt context; the shell pulls.
  * Keys that are not bytes arrive as ANSI sequences (ESC [ A for up). */
 void console_input(uint8_t c);

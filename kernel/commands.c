@@ -162,14 +162,11 @@ static int cmd_uptime(int argc, char **argv)
  * push the boot messages out of the printk ring. */
 void ktest_print(const char *fmt, ...)
 {
-	char line[512];
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = kvsnprintf(line, sizeof(line), fmt, ap);
+	vkprintf(fmt, ap);
 	va_end(ap);
-	console_write(line, MIN((size_t)n, sizeof(line) - 1));
 }
 
 static int cmd_test(int argc, char **argv)

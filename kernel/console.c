@@ -45,16 +45,23 @@ void console_puts(const char *s)
 	console_write(s, strlen(s));
 }
 
-int kprintf(const char *fmt, ...)
+int vkprintf(const char *fmt, va_list ap)
 {
 	char buf[1024];
+	int n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+
+	console_write(buf, MIN((size_t)n, sizeof(buf) - 1));
+	return n;
+}
+
+int kprintf(const char *fmt, ...)
+{
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = kvsnprintf(buf, sizeof(buf), fmt, ap);
+	n = vkprintf(fmt, ap);
 	va_end(ap);
-	console_write(buf, MIN((size_t)n, sizeof(buf) - 1));
 	return n;
 }
 
