@@ -3,7 +3,8 @@
 # with "N passed, N failed". Config knobs: see config.mk (`make config`).
 # Everything the build writes goes under build/.
 
-B := build
+# O=DIR puts every output under DIR instead of build/ (as Linux's O=).
+B := $(if $(O),$(O),build)
 # V=1 shows every command.
 Q := $(if $(filter 1,$(V)),,@)
 .DEFAULT_GOAL := all
@@ -17,14 +18,21 @@ include config.mk
 knob_name = $(word 1,$(subst :, ,$(1)))
 knob_min = $(word 3,$(subst :, ,$(1)))
 knob_max = $(word 4,$(subst :, ,$(1)))
-knob_help = $(subst _, ,$(word 5,$(subst :, ,$(1))))
+knob_help = $(subst ~, ,$(word 5,$(subst :, ,$(1))))
 knob_value = $($(call knob_name,$(1)))
-knob_in_range = $(shell echo '$(call knob_value,$(1))' | grep -qx '[0-9][0-9]*' && \
+knob_is_bool = $(filter n,$(call knob_min,$(1)))
+knob_in_range = $(if $(call knob_is_bool,$(1)),$(filter y n,$(call knob_value,$(1))),$(shell \
+	echo '$(call knob_value,$(1))' | grep -qx '[0-9][0-9]*' && \
 	[ '$(call knob_value,$(1))' -ge $(call knob_min,$(1)) ] && \
-	[ '$(call knob_value,$(1))' -le $(call knob_max,$(1)) ] && echo ok)
+	[ '$(call knob_value,$(1))' -le $(call knob_max,$(1)) ] && echo ok))
+knob_range = $(if $(call knob_is_bool,$(1)),y or n,an integer in $(call \
+	knob_min,$(1))..$(call knob_max,$(1)))
 check_knob = $(if $(call knob_in_range,$(1)),,$(error $(call knob_name,$(1))=$(call \
-	knob_value,$(1)) is out of range: must be an integer in $(call \
-	knob_min,$(1))..$(call knob_max,$(1)) ($(call knob_help,$(1))); see config.mk))
+	knob_value,$(1)) is out of range: must be $(call knob_range,$(1)) \
+	($(call knob_help,$(1))); see config.mk))
+# y/n knobs become 1/0 in config.h, so C code tests them with #if.
+knob_c_value = $(if $(call knob_is_bool,$(1)),$(if $(filter y,$(call \
+	knob_value,$(1))),1,0),$(call knob_value,$(1)))
 $(foreach k,$(CONFIG_KNOBS),$(call check_knob,$(k)))
 KNOB_NAMES := $(foreach k,$(CONFIG_KNOBS),$(call knob_name,$(k)))
 
@@ -80,7 +88,7 @@ $(CONFIG_H): FORCE
 	@{ echo '/* Generated from config.mk by make: do not edit. */'; \
 	   echo '#ifndef FOLIUM_GENERATED_CONFIG_H'; \
 	   echo '#define FOLIUM_GENERATED_CONFIG_H'; \
-	   $(foreach n,$(KNOB_NAMES),echo '#define $(n) $($(n))';) \
+	   $(foreach k,$(CONFIG_KNOBS),echo '#define $(call knob_name,$(k)) $(call knob_c_value,$(k))';) \
 	   echo '#define CONFIG_SUMMARY "$(foreach n,$(KNOB_NAMES),$(n)=$($(n)))"'; \
 	   echo '#endif'; } > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
@@ -95,9 +103,9 @@ $(VERSION_H): FORCE
 
 .PHONY: config
 config:
-	@$(foreach k,$(CONFIG_KNOBS),printf '%-24s %-6s (%s..%s) %s\n' \
-		'$(call knob_name,$(k))' '$($(call knob_name,$(k)))' \
-		'$(call knob_min,$(k))' '$(call knob_max,$(k))' '$(call knob_help,$(k))';)
+	@$(foreach k,$(CONFIG_KNOBS),printf '%-28s %-4s (%s) %s\n' \
+		'$(call knob_name,$(k))' '$(call knob_value,$(k))' \
+		'$(call knob_range,$(k))' '$(call knob_help,$(k))';)
 
 # --- kernel ----------------------------------------------------------------
 KSRCS := $(KERNEL_GENERIC_SRCS) $(KERNEL_ONLY_SRCS) $(ARCH_X86_SRCS) \

@@ -1,20 +1,42 @@
 # Folium configuration knobs: the one place they are documented.
 #
-# Set any of them on the make command line (make CONFIG_LOG_BUF_SHIFT=16) or
-# in the environment. Each knob is listed as
-#     NAME  default  min  max  description
-# and checked at build time: a value outside [min, max] stops the build with
-# a message naming the knob and its range. `make config` prints the values in
-# effect; the kernel prints them at boot and with the `config` shell command.
-# A changed value rewrites build/include/generated/config.h, so exactly the
-# objects that include it are rebuilt.
+# Set any of them on the make command line (make CONFIG_HZ=250) or in the
+# environment. Each knob is listed as
+#     NAME:default:min:max:description-with-~-for-spaces
+# (a knob whose min:max is n:y is a y/n switch) and checked at build time:
+# a value outside its range stops the build with a message naming the knob
+# and the range. `make config` prints the values in effect; the kernel
+# prints them at boot and with the `config` shell command. A changed value
+# rewrites build/include/generated/config.h, so exactly the objects that
+# include it are rebuilt.
+#
+# CONFIG_PAGE_BLOCK_ORDER is a ceiling, not the order itself: with
+# CONFIG_TRANSPARENT_HUGEPAGE=y the effective pageblock_order is
+# min(HPAGE_PMD_ORDER = 9, CONFIG_PAGE_BLOCK_ORDER), as in Linux. Linux
+# later renamed the knob CONFIG_PAGE_BLOCK_MAX_ORDER for that reason, so
+# PAGE_BLOCK_MAX_ORDER and CONFIG_PAGE_BLOCK_MAX_ORDER are accepted as
+# aliases of CONFIG_PAGE_BLOCK_ORDER here.
 
-CONFIG_KNOBS := \
-	CONFIG_LOG_BUF_SHIFT:15:12:22:printk_ring_buffer_size_as_a_power_of_two_(bytes) \
-	CONFIG_HZ:100:10:1000:timer_interrupts_per_second_(PIT_channel_0) \
-	CONFIG_SHELL_LINE_MAX:256:64:4096:longest_shell_line_in_bytes;_longer_lines_are_refused \
-	CONFIG_SHELL_HISTORY:16:1:128:shell_lines_kept_for_up/down_history
+CONFIG_KNOBS = \
+	CONFIG_MAX_PAGE_ORDER:10:9:12:largest~buddy~order;~the~biggest~block~is~2^N~pages~(order~9~is~needed~for~2~MiB~folios) \
+	CONFIG_PAGE_BLOCK_ORDER:$(CONFIG_MAX_PAGE_ORDER):1:$(CONFIG_MAX_PAGE_ORDER):pageblock~order~ceiling~(alias~PAGE_BLOCK_MAX_ORDER) \
+	CONFIG_TRANSPARENT_HUGEPAGE:y:n:y:large~anonymous~folios;~caps~pageblock~order~at~HPAGE_PMD_ORDER \
+	CONFIG_DEBUG_VM:y:n:y:poison~freed~pages~and~check~every~page~state~change \
+	CONFIG_LOG_BUF_SHIFT:15:12:22:printk~ring~buffer~size~as~a~power~of~two~(bytes) \
+	CONFIG_HZ:100:10:1000:timer~interrupts~per~second~(PIT~channel~0) \
+	CONFIG_SHELL_LINE_MAX:256:64:4096:longest~shell~line~in~bytes;~longer~lines~are~refused \
+	CONFIG_SHELL_HISTORY:16:1:128:shell~lines~kept~for~up/down~history
 
+CONFIG_MAX_PAGE_ORDER ?= 10
+ifdef PAGE_BLOCK_MAX_ORDER
+CONFIG_PAGE_BLOCK_ORDER ?= $(PAGE_BLOCK_MAX_ORDER)
+endif
+ifdef CONFIG_PAGE_BLOCK_MAX_ORDER
+CONFIG_PAGE_BLOCK_ORDER ?= $(CONFIG_PAGE_BLOCK_MAX_ORDER)
+endif
+CONFIG_PAGE_BLOCK_ORDER ?= $(CONFIG_MAX_PAGE_ORDER)
+CONFIG_TRANSPARENT_HUGEPAGE ?= y
+CONFIG_DEBUG_VM ?= y
 CONFIG_LOG_BUF_SHIFT ?= 15
 CONFIG_HZ ?= 100
 CONFIG_SHELL_LINE_MAX ?= 256

@@ -1,0 +1,16 @@
+/* Error numbers, the Linux values; functions return them negated. */
+#ifndef FOLIUM_ERRNO_H
+#define FOLIUM_ERRNO_H
+
+#define EPERM 1
+#define ENOENT 2
+#define EAGAIN 11
+#define ENOMEM 12
+#define EFAULT 14
+#define EBUSY 16
+#define EEXIST 17
+#define EINVAL 22
+#define ENOSPC 28
+#define ERANGE 34
+
+#endif

@@ -1,0 +1,306 @@
+/*
+ * The physical memory manager's public contract, grouped by the file in
+ * mm/ that implements each declaration (as xv6's defs.h). Types are in
+ * <mm_types.h>. Everything here is plain C that runs in the kernel and in
+ * the host test program; the machine is reached through <asm/page.h>
+ * (__va, vmemmap) and the arch hooks.
+ */
+#ifndef FOLIUM_MM_H
+#define FOLIUM_MM_H
+
+#include <errno.h>
+#include <mm_types.h>
+
+typedef uint64_t phys_addr_t;
+
+/* --- gfp flags: what an allocation may do and where it may come from ------ */
+typedef unsigned int gfp_t;
+#define __GFP_DMA32 0x01u		/* only ZONE_DMA32 (below 4 GiB) */
+#define __GFP_MOVABLE 0x02u		/* MIGRATE_MOVABLE; may use CMA blocks */
+#define __GFP_RECLAIMABLE 0x04u		/* MIGRATE_RECLAIMABLE */
+#define __GFP_HIGH 0x08u		/* may dip below the min watermark */
+#define __GFP_DIRECT_RECLAIM 0x10u	/* may run reclaim before failing */
+#define __GFP_ZERO 0x20u		/* return zeroed pages */
+#define __GFP_COMP 0x40u		/* a large folio: set up head/tails */
+#define __GFP_NOWARN 0x80u		/* do not log a failure */
+#define __GFP_HIGHATOMIC 0x100u		/* may use/create HIGHATOMIC reserves */
+
+#define GFP_NOWAIT 0u			/* "no reclaim": fail fast */
+#define GFP_ATOMIC (__GFP_HIGH | __GFP_HIGHATOMIC)
+#define GFP_KERNEL __GFP_DIRECT_RECLAIM
+#define GFP_DMA32 (GFP_KERNEL | __GFP_DMA32)
+#define GFP_HIGHUSER_MOVABLE (GFP_KERNEL | __GFP_MOVABLE)
+
+/* Return: the migratetype an allocation with these flags asks for. */
+static inline int gfp_migratetype(gfp_t gfp)
+{
+	if (gfp & __GFP_MOVABLE)
+		return MIGRATE_MOVABLE;
+	if (gfp & __GFP_RECLAIMABLE)
+		return MIGRATE_RECLAIMABLE;
+	return MIGRATE_UNMOVABLE;
+}
+
+/* --- pfn <-> struct page <-> address: O(1), through the vmemmap array ----- */
+#define PHYS_PFN(pa) ((unsigned long)((pa) >> PAGE_SHIFT))
+#define PFN_PHYS(pfn) ((phys_addr_t)(pfn) << PAGE_SHIFT)
+#define pfn_to_page(pfn) (vmemmap + (pfn))
+#define page_to_pfn(page) ((unsigned long)((page) - vmemmap))
+#define page_to_phys(page) PFN_PHYS(page_to_pfn(page))
+#define page_address(page) __va(page_to_phys(page))
+#define virt_to_page(addr) pfn_to_page(PHYS_PFN(__pa(addr)))
+
+static inline bool PageFlag(const struct page *page, enum pageflags f)
+{
+	return page->flags & (1ul << f);
+}
+static inline void SetPageFlag(struct page *page, enum pageflags f)
+{
+	page->flags |= 1ul << f;
+}
+static inline void ClearPageFlag(struct page *page, enum pageflags f)
+{
+	page->flags &= ~(1ul << f);
+}
+#define PageBuddy(p) PageFlag(p, PG_buddy)
+#define PageReserved(p) PageFlag(p, PG_reserved)
+#define PageHead(p) PageFlag(p, PG_head)
+#define PageTail(p) ((p)->compound_head & 1)
+
+static inline int page_to_nid(const struct page *page)
+{
+	return (int)((page->flags >> PAGE_FLAGS_NODE_SHIFT) & 0xff);
+}
+static inline enum zone_type page_zonenum(const struct page *page)
+{
+	return (enum zone_type)((page->flags >> PAGE_FLAGS_ZONE_SHIFT) & 0xff);
+}
+static inline struct zone *page_zone(const struct page *page)
+{
+	return &NODE_DATA(page_to_nid(page))->node_zones[page_zonenum(page)];
+}
+static inline int page_count(const struct page *page)
+{
+	return page->_refcount;
+}
+
+/* --- mm/memblock.c: the early allocator, from the firmware memory map ---- */
+#define MEMBLOCK_MAX_REGIONS 256
+struct memblock_region {
+	phys_addr_t base;
+	phys_addr_t size;
+};
+struct memblock_type {
+	const char *name;
+	unsigned long cnt;		/* regions in use, sorted, non-overlapping */
+	struct memblock_region regions[MEMBLOCK_MAX_REGIONS];
+};
+struct memblock {
+	struct memblock_type memory;	/* all RAM */
+	struct memblock_type reserved;	/* RAM that is not free */
+	phys_addr_t current_limit;	/* allocations stay below this */
+};
+extern struct memblock memblock;	/* the boot instance */
+
+/* Functions take an instance so tests can use private ones. Adding merges
+ * with overlapping and adjacent regions. Return: 0, or -1 when a type is
+ * full (the region is then not recorded and the caller is told). */
+void memblock_init(struct memblock *mb);
+int memblock_add(struct memblock *mb, phys_addr_t base, phys_addr_t size);
+int memblock_remove(struct memblock *mb, phys_addr_t base, phys_addr_t size);
+int memblock_reserve(struct memblock *mb, phys_addr_t base, phys_addr_t size);
+/* Return: base of a free, reserved-now range of size bytes aligned to
+ * align in [start, end), highest first (as Linux's top-down default), or
+ * 0 if there is none. */
+phys_addr_t memblock_phys_alloc_range(struct memblock *mb, phys_addr_t size,
+				      phys_addr_t align, phys_addr_t start,
+				      phys_addr_t end);
+phys_addr_t memblock_phys_alloc(struct memblock *mb, phys_addr_t size,
+				phys_addr_t align);
+/* Iterate memory minus reserved: *idx starts at 0. Return: false at end. */
+bool memblock_next_free_range(struct memblock *mb, unsigned long *idx,
+			      phys_addr_t *start, phys_addr_t *end);
+phys_addr_t memblock_start_of_DRAM(struct memblock *mb);
+phys_addr_t memblock_end_of_DRAM(struct memblock *mb);
+phys_addr_t memblock_phys_mem_size(struct memblock *mb);
+phys_addr_t memblock_reserved_size(struct memblock *mb);
+void memblock_dump(struct memblock *mb);
+
+/* --- mm/mm_init.c: struct pages, zones, handing memory to the buddy ------ */
+/* Bytes of pageblock_flags storage a node over [start_pfn, end_pfn) needs. */
+size_t pgdat_pageblock_flags_size(unsigned long start_pfn, unsigned long end_pfn);
+/*
+ * Set up a node over [start_pfn, end_pfn): zones split at 4 GiB, free
+ * lists, pcp lists, every struct page in the span initialised reserved
+ * with its node and zone, every pageblock MIGRATE_MOVABLE (as Linux at
+ * boot), and register it in node_data[nid]. flags_storage provides
+ * pgdat_pageblock_flags_size() bytes. Context: struct pages for the span
+ * exist (vmemmap populated).
+ */
+void pgdat_init(struct pglist_data *pgdat, int nid, unsigned long start_pfn,
+		unsigned long end_pfn, void *flags_storage);
+/* Give [start_pfn, end_pfn) to the buddy allocator in the largest aligned
+ * blocks, clearing PG_reserved (Linux: memblock_free_pages). */
+void free_pfn_range_to_buddy(unsigned long start_pfn, unsigned long end_pfn);
+/* Recompute watermarks from managed pages (Linux: min_free_kbytes rule). */
+void setup_per_zone_wmarks(struct pglist_data *pgdat);
+/* Unregister a private node; its memory returns to whoever lent it. */
+void pgdat_destroy(struct pglist_data *pgdat);
+/* Boot: build node 0 from the boot memblock, free all free memory. */
+void mm_init(void);
+/* A block of memory kept out of node 0 at boot for tests' private nodes.
+ * Return: 0 with the range, or -1 if none was set aside. */
+int mm_test_memory(unsigned long *start_pfn, unsigned long *nr_pages);
+
+/* --- mm/page_alloc.c: the buddy allocator ---------------------------------- */
+/* Return: 2^order pages, or NULL (counted in PGALLOC_FAIL; never panics). */
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
+struct page *alloc_pages(gfp_t gfp, unsigned int order);
+void __free_pages(struct page *page, unsigned int order);
+/* Return pcp pages to the buddy lists (Linux: drain_local_pages). */
+void drain_zone_pages(struct zone *zone);
+void drain_node_pages(struct pglist_data *pgdat);
+unsigned long node_free_pages(struct pglist_data *pgdat); /* incl. pcp */
+static inline void count_vm_event(struct pglist_data *pgdat, enum vm_event_item item)
+{
+	pgdat->vm_events[item]++;
+}
+/* Pageblock migratetype and isolation bit (Linux: get_pageblock_migratetype). */
+int get_pageblock_migratetype(const struct page *page); /* ISOLATE if isolated */
+int get_pageblock_type_raw(const struct page *page);	 /* ignoring isolation */
+bool get_pageblock_isolate(const struct page *page);
+
+/* --- mm/debug_vm.c: CONFIG_DEBUG_VM checks ------------------------------- */
+/* Print every field of a page and its pageblock, with the reason. */
+void dump_page(const struct page *page, const char *reason);
+/*
+ * The full invariant check of a node (tests call it after every step):
+ * every free block aligned to its order, marked PG_buddy with its order,
+ * on the list of its pageblock's type (or ISOLATE), no two free blocks
+ * overlapping, no buddy pair left unmerged, nr_free and per-zone counters
+ * exact, pcp counts exact. Return: 0, or -1 with the first violation in
+ * err.
+ */
+int buddy_check(struct pglist_data *pgdat, char *err, size_t errlen);
+
+/* --- mm/folio.c: folios ------------------------------------------------------ */
+static inline struct page *compound_head(const struct page *page)
+{
+	if (page->compound_head & 1)
+		return (struct page *)(page->compound_head - 1);
+	return (struct page *)page;
+}
+static inline struct folio *page_folio(const struct page *page)
+{
+	return (struct folio *)compound_head(page);
+}
+static inline struct page *folio_page(struct folio *folio, unsigned long n)
+{
+	return &folio->page + n;
+}
+static inline unsigned int folio_order(const struct folio *folio)
+{
+	if (!PageHead(&folio->page))
+		return 0;
+	return (folio->page.flags >> PAGE_FLAGS_ORDER_SHIFT) & 0xff;
+}
+static inline unsigned long folio_nr_pages(const struct folio *folio)
+{
+	return 1ul << folio_order(folio);
+}
+static inline size_t folio_size(const struct folio *folio)
+{
+	return PAGE_SIZE << folio_order(folio);
+}
+static inline unsigned long folio_pfn(const struct folio *folio)
+{
+	return page_to_pfn(&folio->page);
+}
+static inline void *folio_address(const struct folio *folio)
+{
+	return page_address(&folio->page);
+}
+static inline int folio_ref_count(const struct folio *folio)
+{
+	return folio->page._refcount;
+}
+#define FOLIO_FLAG_FNS(name, flag)                                            \
+	static inline bool folio_test_##name(const struct folio *f)           \
+	{                                                                     \
+		return PageFlag(&f->page, flag);                              \
+	}                                                                     \
+	static inline void folio_set_##name(struct folio *f)                  \
+	{                                                                     \
+		SetPageFlag(&f->page, flag);                                  \
+	}                                                                     \
+	static inline void folio_clear_##name(struct folio *f)                \
+	{                                                                     \
+		ClearPageFlag(&f->page, flag);                                \
+	}
+FOLIO_FLAG_FNS(locked, PG_locked)
+FOLIO_FLAG_FNS(referenced, PG_referenced)
+FOLIO_FLAG_FNS(dirty, PG_dirty)
+FOLIO_FLAG_FNS(lru, PG_lru)
+FOLIO_FLAG_FNS(anon, PG_anon)
+FOLIO_FLAG_FNS(swapbacked, PG_swapbacked)
+FOLIO_FLAG_FNS(large, PG_head)
+/* Linux: an anonymous folio without PG_swapbacked is lazyfree (MADV_FREE). */
+static inline bool folio_test_lazyfree(const struct folio *folio)
+{
+	return folio_test_anon(folio) && !folio_test_swapbacked(folio);
+}
+
+/* Return: a folio of 2^order pages with refcount 1, or NULL. */
+struct folio *folio_alloc(gfp_t gfp, unsigned int order);
+struct folio *folio_alloc_node(int nid, gfp_t gfp, unsigned int order);
+void folio_get(struct folio *folio);
+/* Drop a reference; at zero the folio is freed. */
+void folio_put(struct folio *folio);
+/* Split a large folio into 2^order order-0 folios, each with the
+ * folio's refcount and flags. Return: 0, or -EBUSY if it is locked or has
+ * extra references or mappings (as Linux, the caller then skips it). */
+int split_folio(struct folio *folio);
+
+/* --- mm/page_isolation.c and mm/migrate.c: moving pages out of the way ---- */
+/* Mark the pageblocks of [start_pfn, end_pfn) isolated and move their free
+ * pages to the ISOLATE lists. Return: 0 or -EBUSY (nothing changed). */
+int start_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn);
+void undo_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn);
+/*
+ * The migration hook: whoever owns movable folios (the anonymous memory
+ * code) copies src into dst and repoints its mappings at dst. Return: 0,
+ * or a negative errno if src cannot move now. Without a hook no in-use
+ * folio can be migrated and contiguous allocations over them fail cleanly.
+ */
+typedef int (*migrate_folio_fn)(struct folio *dst, struct folio *src);
+void set_migrate_folio_hook(migrate_folio_fn fn);
+/* Migrate every in-use folio in [start_pfn, end_pfn) elsewhere.
+ * Return: 0, or -EBUSY / -ENOMEM when one could not be moved. */
+int migrate_pfn_range(unsigned long start_pfn, unsigned long end_pfn);
+
+/* --- mm/cma.c: the contiguous memory allocator ------------------------------ */
+struct cma {
+	char name[16];
+	unsigned long base_pfn;
+	unsigned long count;		/* pages */
+	unsigned long *bitmap;		/* one bit per page: allocated */
+	unsigned long nr_allocated;
+};
+/* Boot: reserve `size` bytes aligned to CMA_MIN_ALIGNMENT_BYTES from the
+ * boot memblock (`cma=SIZE`). Return: 0, or -1 with the reason printed and
+ * boot going on without CMA. */
+int cma_declare_contiguous(struct memblock *mb, phys_addr_t size, const char *name);
+/* After the buddy owns the memory: mark the area's pageblocks MIGRATE_CMA.
+ * For tests: an area over [base_pfn, base_pfn + count) of a private node,
+ * both aligned to CMA_MIN_ALIGNMENT_PAGES. bitmap has count bits. */
+int cma_init_area(struct cma *cma, unsigned long base_pfn, unsigned long count,
+		  unsigned long *bitmap, const char *name);
+/* Return: the first page of nr_pages contiguous pages aligned to 2^align
+ * pages, or NULL (counted in CMA_ALLOC_FAIL). */
+struct page *cma_alloc(struct cma *cma, unsigned long nr_pages, unsigned int align_order);
+/* Return: true if pages came from this area and are now free again. */
+bool cma_release(struct cma *cma, struct page *pages, unsigned long nr_pages);
+/* The boot area from cma=SIZE, or NULL. */
+extern struct cma *boot_cma;
+
+#endif

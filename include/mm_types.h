@@ -1,0 +1,203 @@
+/*
+ * The physical memory manager's data: struct page, folios, zones, nodes.
+ * Names and meanings follow Linux (include/linux/mm_types.h, mmzone.h)
+ * so a reader can open Linux beside Folium; simplifications are noted
+ * where they differ. Every page frame of RAM has one struct page in the
+ * vmemmap array, indexed by PFN.
+ */
+#ifndef FOLIUM_MM_TYPES_H
+#define FOLIUM_MM_TYPES_H
+
+#include <kernel.h>
+#include <list.h>
+#include <asm/page.h>
+
+/* --- orders and pageblocks -------------------------------------------- */
+#define MAX_PAGE_ORDER CONFIG_MAX_PAGE_ORDER
+#define NR_PAGE_ORDERS (MAX_PAGE_ORDER + 1)
+#define MAX_ORDER_NR_PAGES (1ul << MAX_PAGE_ORDER)
+#define HPAGE_PMD_ORDER 9 /* a 2 MiB PMD leaf on x86_64 */
+#define HPAGE_PMD_NR (1ul << HPAGE_PMD_ORDER)
+/* Linux: "costly" orders above this get no pcp list (except PMD order). */
+#define PAGE_ALLOC_COSTLY_ORDER 3
+
+/* Linux's rule: with THP the pageblock never exceeds a PMD-sized page, so
+ * a THP can always be found in one pageblock; CONFIG_PAGE_BLOCK_ORDER is a
+ * ceiling (hence its later name, CONFIG_PAGE_BLOCK_MAX_ORDER). */
+#if CONFIG_TRANSPARENT_HUGEPAGE
+#define pageblock_order MIN(HPAGE_PMD_ORDER, CONFIG_PAGE_BLOCK_ORDER)
+#else
+#define pageblock_order CONFIG_PAGE_BLOCK_ORDER
+#endif
+#define pageblock_nr_pages (1ul << pageblock_order)
+#define pageblock_start_pfn(pfn) ALIGN_DOWN((pfn), pageblock_nr_pages)
+#define pageblock_end_pfn(pfn) (pageblock_start_pfn(pfn) + pageblock_nr_pages)
+/* CMA areas are made of whole pageblocks (Linux: CMA_MIN_ALIGNMENT_*). */
+#define CMA_MIN_ALIGNMENT_PAGES pageblock_nr_pages
+#define CMA_MIN_ALIGNMENT_BYTES (PAGE_SIZE * CMA_MIN_ALIGNMENT_PAGES)
+
+/* --- migratetypes -------------------------------------------------------- */
+/*
+ * Every pageblock has a migratetype; free pages sit on the free list of
+ * their block's type. ISOLATE is not stored as a type: as in current
+ * Linux it is a separate pageblock bit, and the free pages of an isolated
+ * block sit on the MIGRATE_ISOLATE list until the block is released.
+ */
+enum migratetype {
+	MIGRATE_UNMOVABLE,
+	MIGRATE_MOVABLE,
+	MIGRATE_RECLAIMABLE,
+	MIGRATE_PCPTYPES,	/* the types with per-CPU lists */
+	MIGRATE_HIGHATOMIC = MIGRATE_PCPTYPES,
+	MIGRATE_CMA,
+	MIGRATE_ISOLATE,	/* free-list index only, never a block's type */
+	MIGRATE_TYPES
+};
+extern const char *const migratetype_names[MIGRATE_TYPES];
+
+/* --- struct page ----------------------------------------------------------- */
+/*
+ * page->flags: the low bits are PG_* flags; the top bits hold the zone and
+ * node, so page_zone() needs no pointer (as Linux). The folio order of a
+ * head page lives in bits 32..39.
+ *
+ *  63   56 55   48 47  40 39   32 31                         0
+ *  [node ] [zone ] [ --- ] [order] [          PG_* flags      ]
+ */
+enum pageflags {
+	PG_locked,	/* folio is locked (cannot be split or migrated) */
+	PG_referenced,
+	PG_dirty,	/* contents differ from what reclaim may recreate */
+	PG_lru,		/* on an LRU list (anon or lazyfree) */
+	PG_head,	/* first page of a large folio */
+	PG_anon,	/* anonymous folio (mapping is its struct mm) */
+	PG_swapbacked,	/* anon without it is "lazyfree" (MADV_FREE) */
+	PG_reserved,	/* never handed to the buddy allocator */
+	PG_buddy,	/* head of a free buddy block (Linux: a page type) */
+	PG_pcp,		/* on a per-CPU free list */
+	PG_poisoned,	/* CONFIG_DEBUG_VM: filled with PAGE_POISON_BYTE */
+	PG_cma,		/* folio allocated by cma_alloc() */
+	NR_PAGEFLAGS
+};
+
+#define PAGE_FLAGS_ORDER_SHIFT 32
+#define PAGE_FLAGS_ZONE_SHIFT 48
+#define PAGE_FLAGS_NODE_SHIFT 56
+#define PAGE_POISON_BYTE 0xaa
+
+/*
+ * One per page frame, 64 bytes (static-asserted in mm/page_alloc.c).
+ * Which fields mean what depends on the page's state:
+ *   free block head (PG_buddy): lru on a free list, private = order
+ *   on a pcp list (PG_pcp):      lru on the pcp list, private = order
+ *   folio head:                  lru on an LRU list, mapping = owner mm,
+ *                                index = virtual address, refcount,
+ *                                mapcount = number of mappings (-1: none)
+ *   tail page of a folio:        compound_head = head | 1
+ */
+struct page {
+	unsigned long flags;
+	struct list_head lru;
+	void *mapping;
+	unsigned long index;
+	unsigned long private;
+	int _refcount;
+	int _mapcount;
+	unsigned long compound_head;
+};
+
+/* A folio is a head page seen as the whole group of 2^order pages. */
+struct folio {
+	struct page page;
+};
+
+/* --- zones and nodes ------------------------------------------------------- */
+enum zone_type {
+	ZONE_DMA32,	/* below 4 GiB, for devices with 32-bit DMA */
+	ZONE_NORMAL,
+	MAX_NR_ZONES
+};
+
+enum zone_watermarks {
+	WMARK_MIN,
+	WMARK_LOW,
+	WMARK_HIGH,
+	NR_WMARK
+};
+
+struct free_area {
+	struct list_head free_list[MIGRATE_TYPES];
+	unsigned long nr_free;	/* blocks of this order, all types */
+};
+
+/* Per-CPU page lists (Folium runs one CPU): a small cache in front of the
+ * buddy lists for orders 0..PAGE_ALLOC_COSTLY_ORDER and the PMD order. */
+#define NR_PCP_ORDERS (PAGE_ALLOC_COSTLY_ORDER + 2)
+#define NR_PCP_LISTS (MIGRATE_PCPTYPES * NR_PCP_ORDERS)
+struct per_cpu_pages {
+	int count;	/* pages on all lists */
+	int high;	/* drain down to high - batch above this */
+	int batch;	/* pages moved to/from the buddy lists at once */
+	struct list_head lists[NR_PCP_LISTS];
+};
+
+/* Event counters, named as Linux's /proc/vmstat where one exists. */
+enum vm_event_item {
+	PGALLOC,		/* pages allocated */
+	PGFREE,			/* pages freed */
+	PGALLOC_FAIL,		/* allocations that returned NULL */
+	PGALLOC_FALLBACK,	/* served from another migratetype's list */
+	PGALLOC_STEAL,		/* ... and took over that whole pageblock */
+	PGALLOC_PCP_HIT,	/* served by a per-CPU list */
+	PGALLOC_RECLAIM,	/* reclaim ran before an allocation */
+	CMA_ALLOC_SUCCESS,
+	CMA_ALLOC_FAIL,
+	PGMIGRATE_SUCCESS,
+	PGMIGRATE_FAIL,
+	THP_SPLIT_PAGE,		/* large folios split */
+	NR_VM_EVENT_ITEMS
+};
+extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
+
+struct pglist_data;
+
+struct zone {
+	const char *name;
+	struct pglist_data *zone_pgdat;
+	unsigned long zone_start_pfn;
+	unsigned long spanned_pages;	/* from start to end, holes included */
+	unsigned long present_pages;	/* RAM pages in the span */
+	unsigned long managed_pages;	/* handed to the buddy allocator */
+	unsigned long nr_free_pages;	/* NR_FREE_PAGES, pcp lists excluded */
+	unsigned long nr_free_cma;	/* NR_FREE_CMA_PAGES */
+	unsigned long nr_reserved_highatomic;
+	unsigned long _watermark[NR_WMARK];
+	struct free_area free_area[NR_PAGE_ORDERS];
+	struct per_cpu_pages pcp;
+	/* 4 bits per pageblock: bits 0-2 migratetype, bit 3 isolated. */
+	uint8_t *pageblock_flags;
+	unsigned long nr_pageblocks;
+	unsigned long cma_pages;	/* pages in MIGRATE_CMA pageblocks */
+};
+
+/*
+ * A node owns zones. Node 0 is the machine's RAM; tests build private
+ * nodes over their own memory (arch_test_memory), registered in
+ * node_data[] so page_zone() finds them from page->flags, as in Linux.
+ */
+#define MAX_NUMNODES 8
+struct pglist_data {
+	int node_id;
+	int nr_zones;
+	struct zone node_zones[MAX_NR_ZONES];
+	unsigned long node_start_pfn;
+	unsigned long node_spanned_pages;
+	unsigned long vm_events[NR_VM_EVENT_ITEMS];
+	unsigned long fallback_count[MIGRATE_TYPES][MIGRATE_TYPES];
+	unsigned long (*reclaim)(struct pglist_data *pgdat, unsigned int order,
+				 unsigned long nr_pages); /* may be NULL */
+};
+extern struct pglist_data *node_data[MAX_NUMNODES];
+#define NODE_DATA(nid) (node_data[nid])
+
+#endif

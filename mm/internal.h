@@ -1,0 +1,73 @@
+/*
+ * What only mm/ uses: the buddy allocator's internals that isolation, CMA,
+ * folios and the debug checks share. Context for all of them: the caller
+ * holds the zone (Folium runs one CPU with interrupts on, and no mm code
+ * runs in interrupt context, so "holding the zone" is implicit).
+ */
+#ifndef FOLIUM_MM_INTERNAL_H
+#define FOLIUM_MM_INTERNAL_H
+
+#include <mm.h>
+
+/* The order of a free buddy block (valid only when PageBuddy). */
+static inline unsigned int buddy_order(const struct page *page)
+{
+	return (unsigned int)page->private;
+}
+
+/* pfn of the buddy of the block at pfn: pfn 8, order 1 → 10. */
+static inline unsigned long __find_buddy_pfn(unsigned long pfn, unsigned int order)
+{
+	return pfn ^ (1ul << order);
+}
+
+static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
+{
+	return pfn >= zone->zone_start_pfn &&
+	       pfn < zone->zone_start_pfn + zone->spanned_pages;
+}
+
+/* page_alloc.c */
+void set_pageblock_migratetype(struct page *page, int migratetype);
+void set_pageblock_isolate(struct page *page, bool isolated);
+/* Move every free block inside the pageblock of page from its current list
+ * to the free lists of new_mt (MIGRATE_ISOLATE included).
+ * Return: pages moved. */
+unsigned long move_freepages_block(struct zone *zone, struct page *page, int new_mt);
+/* Unlink a free block from its list (it stays PageBuddy = false after). */
+void del_page_from_free_list(struct page *page, struct zone *zone, unsigned int order);
+/* Put a free block on its list (PageBuddy set, order recorded) without
+ * merging: for callers that already know its buddy is not free. */
+void add_to_free_list(struct page *page, struct zone *zone, unsigned int order,
+		      int migratetype, bool tail);
+/* Free a block into the buddy lists, merging with free buddies
+ * (Linux: __free_one_page). */
+void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
+		     unsigned int order, int migratetype);
+/* Split the free block at page (order `high`) down to `low`, returning the
+ * upper halves to the free lists (Linux: expand). */
+void expand(struct zone *zone, struct page *page, unsigned int low,
+	    unsigned int high, int migratetype);
+/* Make 2^order just-allocated pages ready for the caller: refcount 1,
+ * poison checked, zeroed for __GFP_ZERO, a folio head for __GFP_COMP. */
+void prep_new_page(struct page *page, unsigned int order, gfp_t gfp);
+/* Undo prep_new_page before the pages go back (debug checks, poison). */
+bool free_pages_prepare(struct page *page, unsigned int order);
+/* Take every free page in [start_pfn, end_pfn) off the free lists, splitting
+ * blocks that straddle the edges; they become allocated order-0 pages with
+ * refcount 1. Return: pages taken, or 0 if some page in the range is not
+ * free (nothing is taken then). Linux: isolate_freepages_range. */
+unsigned long take_free_pfn_range(unsigned long start_pfn, unsigned long end_pfn);
+
+/* folio.c */
+void prep_compound_page(struct page *page, unsigned int order);
+
+/* debug_vm.c (no-ops, returning "fine", without CONFIG_DEBUG_VM) */
+void poison_pages(struct page *page, unsigned int nr);
+/* Return: false (after dump_page) if a free page's poison was overwritten. */
+bool check_poison(struct page *page, unsigned int nr);
+/* Return: false (after dump_page) if page cannot be freed at this order:
+ * double free, a tail page, a page still mapped or still referenced. */
+bool check_free_page(struct page *page, unsigned int order);
+
+#endif
