@@ -1,4 +1,9 @@
-/* Host build: "physical" addresses are plain process addresses. */
+/*
+ * Host build: "physical memory" is one large anonymous mapping reserved at
+ * start-up (arch/host/phys.c) and touched only where used, so physical
+ * address p lives at host_phys_base + p, and the vmemmap array is a
+ * second reservation indexed by pfn, exactly as in the kernel.
+ */
 #ifndef FOLIUM_ASM_PAGE_H
 #define FOLIUM_ASM_PAGE_H
 
@@ -6,9 +11,16 @@
 
 #define PAGE_SHIFT 12
 #define PAGE_SIZE (1ul << PAGE_SHIFT)
-#define PAGE_OFFSET 0ul
 
-#define __va(phys) ((void *)(uintptr_t)(phys))
-#define __pa(virt) ((uintptr_t)(virt))
+extern uintptr_t host_phys_base;
+extern struct page *host_vmemmap;
+#define PAGE_OFFSET host_phys_base
+#define vmemmap host_vmemmap
+
+#define __va(phys) ((void *)((uintptr_t)(phys) + host_phys_base))
+#define __pa(virt) ((uintptr_t)(virt) - host_phys_base)
+
+/* Size of the simulated physical address space (holes cost nothing). */
+#define HOST_PHYS_SIZE (64ull << 30)
 
 #endif
