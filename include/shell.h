@@ -30,6 +30,14 @@ struct shell_command {
 	static const struct shell_command *__shell_ptr_##var                  \
 		__attribute__((used, section("shell_commands"))) = &(var)
 
+/* Define and register command `name` whose run() is cmd_<name>. */
+#define DEFINE_SHELL_COMMAND(cmdname, use, text)                              \
+	static const struct shell_command cmdname##_command = {               \
+		.name = #cmdname, .usage = use, .help = text,                 \
+		.run = cmd_##cmdname,                                         \
+	};                                                                    \
+	SHELL_COMMAND(cmdname##_command)
+
 /* Line editing, as a state machine so it can be tested without a tty. */
 enum le_result {
 	LE_CONTINUE,	/* keep feeding */

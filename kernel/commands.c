@@ -8,6 +8,7 @@
 #include <asm/page.h>
 #include <boot_info.h>
 #include <ktest.h>
+#include <mm_types.h>
 #include <shell.h>
 #include <version.h>
 
@@ -47,6 +48,12 @@ static int cmd_config(int argc, char **argv)
 		kprintf("%.*s\n", len, p);
 		p += len + (sp ? 1 : 0);
 	}
+	/* What the knobs come to (see include/mm_types.h). */
+	kprintf("MAX_PAGE_ORDER=%d (blocks up to %lu KiB)\n", MAX_PAGE_ORDER,
+		MAX_ORDER_NR_PAGES * PAGE_SIZE / 1024);
+	kprintf("pageblock_order=%d (pageblocks of %lu KiB)\n", (int)pageblock_order,
+		pageblock_nr_pages * PAGE_SIZE / 1024);
+	kprintf("CMA_MIN_ALIGNMENT_BYTES=%lu\n", (unsigned long)CMA_MIN_ALIGNMENT_BYTES);
 	return CMD_OK;
 }
 
@@ -210,18 +217,12 @@ static int cmd_poweroff(int argc, char **argv)
 	return CMD_ERROR;
 }
 
-#define CORE_COMMAND(cmdname, use, text)                                      \
-	static const struct shell_command cmdname##_command = {               \
-		.name = #cmdname, .usage = use, .help = text, .run = cmd_##cmdname, \
-	};                                                                    \
-	SHELL_COMMAND(cmdname##_command)
-
-CORE_COMMAND(version, "version", "Folium version and compiler");
-CORE_COMMAND(cmdline, "cmdline", "the boot command line and its parameters");
-CORE_COMMAND(config, "config", "build-time configuration knobs");
-CORE_COMMAND(mem, "mem [-v]", "the firmware memory map: totals, -v for every entry");
-CORE_COMMAND(dmesg, "dmesg", "the kernel log");
-CORE_COMMAND(uptime, "uptime", "time since boot");
-CORE_COMMAND(test, "test [SUITE | --list]", "run the in-kernel tests (KTAP output)");
-CORE_COMMAND(reboot, "reboot", "reset the machine");
-CORE_COMMAND(poweroff, "poweroff", "switch the machine off (ACPI S5)");
+DEFINE_SHELL_COMMAND(version, "version", "Folium version and compiler");
+DEFINE_SHELL_COMMAND(cmdline, "cmdline", "the boot command line and its parameters");
+DEFINE_SHELL_COMMAND(config, "config", "build-time configuration knobs");
+DEFINE_SHELL_COMMAND(mem, "mem [-v]", "the firmware memory map: totals, -v for every entry");
+DEFINE_SHELL_COMMAND(dmesg, "dmesg", "the kernel log");
+DEFINE_SHELL_COMMAND(uptime, "uptime", "time since boot");
+DEFINE_SHELL_COMMAND(test, "test [SUITE | --list]", "run the in-kernel tests (KTAP output)");
+DEFINE_SHELL_COMMAND(reboot, "reboot", "reset the machine");
+DEFINE_SHELL_COMMAND(poweroff, "poweroff", "switch the machine off (ACPI S5)");
