@@ -44,4 +44,9 @@ void arch_poweroff(void);
 /* Print "  <symbol>+0xoff" for each frame of the caller's stack. */
 void arch_dump_stack(void);
 
+/* Back the struct pages of pfns [start_pfn, end_pfn) in the vmemmap array
+ * with zeroed memory, keeping what is already backed (Linux:
+ * vmemmap_populate). Context: boot, before memblock hands memory over. */
+void arch_vmemmap_populate(unsigned long start_pfn, unsigned long end_pfn);
+
 #endif

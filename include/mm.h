@@ -49,6 +49,14 @@ static inline int gfp_migratetype(gfp_t gfp)
 #define page_to_phys(page) PFN_PHYS(page_to_pfn(page))
 #define page_address(page) __va(page_to_phys(page))
 #define virt_to_page(addr) pfn_to_page(PHYS_PFN(__pa(addr)))
+/*
+ * Return: whether pfn has a struct page. The vmemmap is backed per memory
+ * section (128 MiB, Linux: SECTION_SIZE_BITS 27) that holds RAM, so holes
+ * of whole sections cost nothing and have no struct pages: walkers over a
+ * zone's span must skip them (Linux: pfn_valid). Kernel: mm/boot.c; host:
+ * every simulated pfn (arch/host/phys.c).
+ */
+bool pfn_valid(unsigned long pfn);
 
 static inline bool PageFlag(const struct page *page, enum pageflags f)
 {
@@ -98,7 +106,9 @@ struct memblock_type {
 struct memblock {
 	struct memblock_type memory;	/* all RAM */
 	struct memblock_type reserved;	/* RAM that is not free */
-	phys_addr_t current_limit;	/* allocations stay below this */
+	phys_addr_t current_limit;	/* allocations stay below this; 0: none */
+	bool retired;			/* the buddy allocator owns memory now:
+					 * memblock_phys_alloc*() fail (mm_init) */
 };
 extern struct memblock memblock;	/* the boot instance */
 
@@ -272,6 +282,9 @@ void undo_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn);
  * or a negative errno if src cannot move now. Without a hook no in-use
  * folio can be migrated and contiguous allocations over them fail cleanly.
  */
+/* dst is a fresh folio of src's order with refcount 1, which the owner
+ * keeps. On success src must be left unmapped, off the owner's lists and
+ * with exactly one reference, which migration drops to free it. */
 typedef int (*migrate_folio_fn)(struct folio *dst, struct folio *src);
 void set_migrate_folio_hook(migrate_folio_fn fn);
 /* Migrate every in-use folio in [start_pfn, end_pfn) elsewhere.
@@ -300,7 +313,28 @@ int cma_init_area(struct cma *cma, unsigned long base_pfn, unsigned long count,
 struct page *cma_alloc(struct cma *cma, unsigned long nr_pages, unsigned int align_order);
 /* Return: true if pages came from this area and are now free again. */
 bool cma_release(struct cma *cma, struct page *pages, unsigned long nr_pages);
-/* The boot area from cma=SIZE, or NULL. */
+/* Return: free pages inside the area (buddy or per-CPU lists). */
+unsigned long cma_free_pages(const struct cma *cma);
+/* The boot area from cma=SIZE once active, or NULL. */
 extern struct cma *boot_cma;
+/* Boot, after mm_init handed free memory to the buddy allocator: type the
+ * areas cma_declare_contiguous reserved MIGRATE_CMA and free their pages
+ * into the CMA free lists; sets boot_cma. */
+void cma_activate_boot_area(void);
+#define CMA_BITMAP_LONGS(pages) (((pages) + 63) / 64)	/* cma_init_area */
+
+/* Placement, with the pageblock order as a parameter so tests can check
+ * every order on one build (the kernel passes pageblock_order): an area
+ * is whole pageblocks, aligned to one. */
+static inline phys_addr_t cma_alignment(unsigned int pb_order)
+{
+	return PAGE_SIZE << pb_order;
+}
+/* Return: size rounded up to whole pageblocks of order pb_order. */
+phys_addr_t cma_align_size(phys_addr_t size, unsigned int pb_order);
+/* Reserve cma_align_size(size) bytes from mb aligned to cma_alignment(),
+ * inside one zone (above 4 GiB first, then below). Return: base, or 0. */
+phys_addr_t cma_reserve_area(struct memblock *mb, phys_addr_t size,
+			     unsigned int pb_order);
 
 #endif

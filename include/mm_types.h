@@ -88,7 +88,8 @@ enum pageflags {
 /*
  * One per page frame, 64 bytes (static-asserted in mm/page_alloc.c).
  * Which fields mean what depends on the page's state:
- *   free block head (PG_buddy): lru on a free list, private = order
+ *   free block head (PG_buddy): lru on a free list, private = order,
+ *                                index = migratetype of that list
  *   on a pcp list (PG_pcp):      lru on the pcp list, private = order
  *   folio head:                  lru on an LRU list, mapping = owner mm,
  *                                index = virtual address, refcount,
@@ -155,6 +156,7 @@ enum vm_event_item {
 	PGMIGRATE_SUCCESS,
 	PGMIGRATE_FAIL,
 	THP_SPLIT_PAGE,		/* large folios split */
+	BAD_PAGE,		/* bad_page() reports: refused frees, poisoned blocks */
 	NR_VM_EVENT_ITEMS
 };
 extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];

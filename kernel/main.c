@@ -3,12 +3,14 @@
  * steps above it set up: arch_setup() brings up the serial console (so
  * everything after can report), the kernel's own page tables and the
  * cycle counter; the framebuffer console needs those page tables;
+ * mm_init turns memblock into the buddy allocator once cma= is known;
  * interrupts come last, when every handler they can reach exists.
  */
 #include <arch.h>
 #include <acpi.h>
 #include <asm/page.h>
 #include <fbcon.h>
+#include <mm.h>
 #include <shell.h>
 #include <version.h>
 
@@ -18,7 +20,7 @@ char boot_cmdline_text[BOOT_CMDLINE_MAX];
 void kmain(uint64_t boot_info_phys);
 
 /* Command-line keys the kernel understands; anything else gets a warning. */
-static const char *const known_params[] = { "run", "loglevel" };
+static const char *const known_params[] = { "run", "loglevel", "cma", "memblock" };
 
 static void check_boot_info(const struct boot_info *bi)
 {
@@ -77,6 +79,7 @@ void kmain(uint64_t boot_info_phys)
 	pr_info("Folium %s on %s\n", FOLIUM_VERSION, arch_cpu_name());
 	print_config();
 	parse_cmdline(bi);
+	mm_init();	/* after the command line: it reads cma= */
 	acpi_init(bi);
 	arch_late_setup();
 	pr_info("Boot complete in %llu ms; type 'help' for commands\n",

@@ -62,6 +62,18 @@ unsigned long take_free_pfn_range(unsigned long start_pfn, unsigned long end_pfn
 /* folio.c */
 void prep_compound_page(struct page *page, unsigned int order);
 
+/* page_isolation.c */
+/* Return: pages from pfn to the end of the free block (buddy or pcp) that
+ * holds pfn, or 0 if the page at pfn is in use (Linux: is_free_buddy_page). */
+unsigned long pfn_free_span(unsigned long pfn);
+/* If pfn's pageblock is inside a free block larger than a pageblock, split
+ * that block into pageblock-sized blocks on their own blocks' lists, so one
+ * pageblock can change type alone (Linux: split_large_buddy). */
+void split_large_buddy(struct zone *zone, unsigned long pfn);
+/* After a pageblock changed lists: if it is one free block, free it again
+ * so it merges with free neighbours of its new type mt. */
+void merge_free_pageblock(struct zone *zone, unsigned long pfn, int mt);
+
 /* debug_vm.c (no-ops, returning "fine", without CONFIG_DEBUG_VM) */
 void poison_pages(struct page *page, unsigned int nr);
 /* Return: false (after dump_page) if a free page's poison was overwritten. */
@@ -69,5 +81,9 @@ bool check_poison(struct page *page, unsigned int nr);
 /* Return: false (after dump_page) if page cannot be freed at this order:
  * double free, a tail page, a page still mapped or still referenced. */
 bool check_free_page(struct page *page, unsigned int order);
+/* Report a page that cannot be freed because it holds no reference to drop
+ * (already free, a tail page, ...): dump_page, pr_err naming fn, count
+ * BAD_PAGE. Always on: refusing such a free keeps the free lists intact. */
+void bad_free(struct page *page, unsigned int order, const char *fn);
 
 #endif

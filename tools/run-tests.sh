@@ -178,6 +178,42 @@ reboot_resets_the_machine() {
 	expect_in "$log" "Rebooting..." "reboot: trying"
 }
 
+# boot_and_test NAME IMAGE [qemu options]: boot an image whose command line
+# ends in "test; poweroff" and check its KTAP.
+boot_and_test() {
+	name=$1 img=$2
+	shift 2
+	log=$LOGS/$name.serial
+	qemu --image "$img" --log "$log" "$@" || return 1
+	expect_in "$log" "Boot complete" "Power down." || return 1
+	"$B/tools/ktap" "$log"
+}
+
+# config_matrix_entry PAGE_BLOCK_ORDER THP: build that kernel in its own
+# build directory, boot it, check the effective pageblock_order and run
+# every in-kernel suite.
+config_matrix_entry() {
+	pb=$1 thp=$2
+	dir=$B/matrix/pb$pb-thp$thp
+	make -s -j2 O="$dir" CONFIG_PAGE_BLOCK_ORDER="$pb" \
+		CONFIG_TRANSPARENT_HUGEPAGE="$thp" "$dir/folium.elf" || return 1
+	printf '%s\n' 'run="config; test; poweroff"' > "$dir/cmdline.txt"
+	sh tools/mkimage.sh "$dir/test.img" "$B/BOOTX64.EFI" "$dir/folium.elf" \
+		"$dir/cmdline.txt" || return 1
+	want=$pb
+	[ "$thp" = y ] && [ "$pb" -gt 9 ] && want=9
+	boot_and_test matrix-pb$pb-thp$thp "$dir/test.img" || return 1
+	expect_in "$LOGS/matrix-pb$pb-thp$thp.serial" "pageblock_order=$want " \
+		"CMA_MIN_ALIGNMENT_BYTES=$((4096 << want))"
+}
+
+cma_that_cannot_be_placed_is_reported() {
+	log=$LOGS/cma-too-big.serial
+	qemu --image "$IMGS/cma-too-big.img" --log "$log" || return 1
+	cat "$log"
+	expect_in "$log" "cma: cannot reserve" "Boot complete" "no CMA area" "Power down."
+}
+
 echo "make test: host tests"
 run_test host-unit-tests host_unit_tests
 run_test ktap-parser sh tools/tests/ktap-test.sh "$B/tools/ktap"
@@ -186,17 +222,28 @@ run_test flash-usb-refusals sh tools/tests/flash-usb-test.sh
 run_test knob-out-of-range-fails-build knob_out_of_range_fails_the_build
 run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
 run_test deps-without-apt deps_without_apt_says_what_to_install
+run_test fuzz-page-alloc-smoke make -s fuzz-smoke
 
 echo "make test: QEMU boots (TCG, -cpu max; about 10 s each)"
 image ktest 'run="test; poweroff"' >/dev/null
 image nocmdline - >/dev/null
 image reboot 'run="reboot"' >/dev/null
+image mem 'run="meminfo; test; poweroff"' >/dev/null
+image cma 'cma=16M' >/dev/null
+image cma-too-big 'cma=64G run="cma; poweroff"' >/dev/null
 for kind in pf ud gp stack panic; do
 	image crash-$kind "run=\"crash $kind\"" >/dev/null
 done
 run_test kernel-tests-disk kernel_tests_in_qemu ""
 run_test kernel-tests-usb kernel_tests_in_qemu --usb
 run_test shell-session shell_session
+run_test mm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 60 \
+	--log "$LOGS/mm-shell.serial" tools/tests/mm.session -- \
+	sh tools/qemu-run.sh --serial-stdio --image "$IMGS/cma.img"
+run_test cma-that-cannot-be-placed-is-reported cma_that_cannot_be_placed_is_reported
+for mem in 128M 1G 6G; do
+	run_test boot-with-$mem boot_and_test mem-$mem "$IMGS/mem.img" --mem $mem
+done
 run_test ps2-keyboard-reaches-the-shell ps2_keyboard_reaches_the_shell
 run_test reboot-resets-the-machine reboot_resets_the_machine
 REGS="RIP: 0008:ffffffff8 RSP: 0010: RFLAGS: RAX: RBX: RCX: RDX: RSI: RDI: RBP: R08: R15: CR0: CR3: CR4:"
@@ -228,6 +275,13 @@ sh tools/mkimage.sh "$IMGS/truncated.img" "$B/BOOTX64.EFI" "$IMGS/truncated.elf"
 run_test loader-missing-kernel loader_rejects no-kernel "/folium/folium.elf not found"
 run_test loader-bad-magic loader_rejects bad-magic "bad magic"
 run_test loader-truncated-kernel loader_rejects truncated "truncated"
+
+echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP)"
+for pb in 1 7 9 10; do
+	for thp in y n; do
+		run_test config-pb$pb-thp$thp config_matrix_entry $pb $thp
+	done
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -7,6 +7,7 @@
  * out a fresh range so tests never share pages.
  */
 #define _GNU_SOURCE
+#include <arch.h>
 #include <mm.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,4 +50,15 @@ int mm_test_memory(unsigned long *start_pfn, unsigned long *nr_pages)
 	madvise(pfn_to_page(*start_pfn), *nr_pages * sizeof(struct page), MADV_DONTNEED);
 	next_test_memory += TEST_MEMORY_SIZE;
 	return 0;
+}
+
+/* The host vmemmap is one reservation over all of HOST_PHYS_SIZE: every
+ * simulated pfn has a struct page and nothing needs populating. */
+bool pfn_valid(unsigned long pfn)
+{
+	return pfn < HOST_PHYS_SIZE / PAGE_SIZE;
+}
+
+void arch_vmemmap_populate(unsigned long start_pfn, unsigned long end_pfn)
+{
 }

@@ -9,7 +9,7 @@ ARCH_X86_SRCS += \
 	arch/x86_64/irq.c \
 	arch/x86_64/tsc.c \
 	arch/x86_64/stacktrace.c \
-	arch/x86_64/bootmem.c \
+	arch/x86_64/memmap.c \
 	arch/x86_64/crash.c
 
 ARCH_X86_ASMS += \

@@ -6,12 +6,15 @@
  *   - the kernel image with 4 KiB pages and W^X per section: text RX,
  *     rodata R, data/bss RW, ksyms R; the page below the boot stack is left
  *     unmapped so a stack overflow faults instead of corrupting .bss;
- *   - device memory (framebuffer write-combining, local APIC uncached).
+ *   - device memory (framebuffer write-combining, local APIC uncached);
+ *   - the vmemmap (struct page array), only where mm_init asks for it.
+ * Table pages come from memblock at boot, from the buddy allocator later.
  * The lower half stays empty: it belongs to per-workload address spaces.
  */
 #include <asm/io.h>
 #include <asm/page.h>
 #include <asm/pgtable.h>
+#include <mm.h>
 #include "x86.h"
 
 #define IA32_EFER 0xc0000080
@@ -31,6 +34,29 @@ static uint64_t *kernel_pml4;
 static const struct boot_info *boot;
 static uint64_t nx_bit; /* _PAGE_NX, or 0 on a CPU without NX */
 
+/*
+ * A zeroed 4 KiB page for a page table. At boot only memblock has memory;
+ * once mm_init() has handed it to the buddy allocator, pages come from
+ * there (Linux: spp_getpage). No table means no kernel, hence the panic.
+ */
+static uint64_t alloc_table_page(void)
+{
+	phys_addr_t pa = 0;
+
+	if (!memblock.retired) {
+		pa = memblock_phys_alloc(&memblock, PAGE_SIZE, PAGE_SIZE);
+	} else {
+		struct page *page = alloc_pages(GFP_KERNEL | __GFP_ZERO, 0);
+
+		pa = page ? page_to_phys(page) : 0;
+	}
+	if (!pa)
+		panic("alloc_table_page: no free page for a page table (%s)",
+		      memblock.retired ? "buddy allocator" : "memblock");
+	memset(__va(pa), 0, PAGE_SIZE);
+	return pa;
+}
+
 static uint64_t *table_at(uint64_t entry)
 {
 	return __va(entry & PTE_ADDR_MASK);
@@ -40,7 +66,7 @@ static uint64_t *table_at(uint64_t entry)
 static uint64_t *next_table(uint64_t *entry)
 {
 	if (!(*entry & _PAGE_PRESENT))
-		*entry = bootmem_alloc_page() | _PAGE_PRESENT | _PAGE_RW;
+		*entry = alloc_table_page() | _PAGE_PRESENT | _PAGE_RW;
 	BUG_ON(*entry & _PAGE_PSE); /* would split a large page: never needed */
 	return table_at(*entry);
 }
@@ -50,22 +76,30 @@ static unsigned index_at(uint64_t va, unsigned shift)
 	return (va >> shift) & (PTRS_PER_TABLE - 1);
 }
 
+/* Return: the PMD entry for va, allocating the tables above it. */
+static uint64_t *pmd_entry(uint64_t va)
+{
+	uint64_t *pud = next_table(&kernel_pml4[index_at(va, PGDIR_SHIFT)]);
+	uint64_t *pmd = next_table(&pud[index_at(va, PUD_SHIFT)]);
+
+	return &pmd[index_at(va, PMD_SHIFT)];
+}
+
 /* Map one page of 4 KiB, 2 MiB (level 2) or 1 GiB (level 3). */
 static void map_page(uint64_t va, uint64_t pa, int level, uint64_t flags)
 {
-	uint64_t *pud = next_table(&kernel_pml4[index_at(va, PGDIR_SHIFT)]);
-	uint64_t *pmd, *pte;
+	uint64_t *pud, *pte;
 
 	if (level == 3) {
+		pud = next_table(&kernel_pml4[index_at(va, PGDIR_SHIFT)]);
 		pud[index_at(va, PUD_SHIFT)] = pa | flags | _PAGE_PSE;
 		return;
 	}
-	pmd = next_table(&pud[index_at(va, PUD_SHIFT)]);
 	if (level == 2) {
-		pmd[index_at(va, PMD_SHIFT)] = pa | flags | _PAGE_PSE;
+		*pmd_entry(va) = pa | flags | _PAGE_PSE;
 		return;
 	}
-	pte = next_table(&pmd[index_at(va, PMD_SHIFT)]);
+	pte = next_table(pmd_entry(va));
 	pte[index_at(va, PAGE_SHIFT)] = pa | flags;
 }
 
@@ -194,7 +228,7 @@ void paging_init(const struct boot_info *bi)
 
 	boot = bi;
 	setup_pat_and_nx();
-	kernel_pml4 = __va(bootmem_alloc_page());
+	kernel_pml4 = __va(alloc_table_page());
 	map_direct();
 	map_kernel();
 	__asm__ volatile("mov %0, %%cr3" : : "r"(__pa(kernel_pml4)) : "memory");
@@ -205,6 +239,49 @@ void paging_init(const struct boot_info *bi)
 		map_device(rdmsr(0x1b) & ~0xfffull, PAGE_SIZE, CACHE_UC);
 	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
 	__asm__ volatile("mov %0, %%cr0" : : "r"(cr0 | CR0_WP));
+}
+
+/*
+ * Map one piece of the vmemmap at va (end: where the wanted part ends).
+ * A 2 MiB page when va starts an empty, wholly wanted 2 MiB and memblock
+ * has an aligned 2 MiB (Linux: vmemmap_populate_hugepages), else 4 KiB.
+ * Return: bytes of vmemmap now backed from va on.
+ */
+static uint64_t vmemmap_map_one(uint64_t va, uint64_t end)
+{
+	const uint64_t flags = _PAGE_PRESENT | _PAGE_RW | nx_bit;
+	uint64_t *pmd = pmd_entry(va);
+	int level;
+	phys_addr_t pa;
+
+	if (*pmd & _PAGE_PSE)
+		return 2 * MIB - (va & (2 * MIB - 1));
+	if (!(*pmd & _PAGE_PRESENT) && !(va & (2 * MIB - 1)) && end - va >= 2 * MIB) {
+		pa = memblock_phys_alloc(&memblock, 2 * MIB, 2 * MIB);
+		if (pa) {
+			memset(__va(pa), 0, 2 * MIB);
+			*pmd = pa | flags | _PAGE_PSE;
+			return 2 * MIB;
+		}
+	}
+	if (!paging_lookup(va, &level))
+		map_page(va, alloc_table_page(), 1, flags);
+	return PAGE_SIZE;
+}
+
+/*
+ * Back the struct pages of [start_pfn, end_pfn) with zeroed, writable,
+ * never-executable memory; parts already backed are kept, so callers may
+ * pass overlapping ranges. Context: boot, memblock still allocating; the
+ * mappings are new, so no TLB entry can be stale.
+ */
+void arch_vmemmap_populate(unsigned long start_pfn, unsigned long end_pfn)
+{
+	uint64_t va = ALIGN_DOWN((uint64_t)pfn_to_page(start_pfn), PAGE_SIZE);
+	uint64_t end = ALIGN_UP((uint64_t)pfn_to_page(end_pfn), PAGE_SIZE);
+
+	while (va < end)
+		va += vmemmap_map_one(va, end);
 }
 
 uint64_t paging_lookup(uint64_t va, int *level)

@@ -5,6 +5,7 @@
  */
 #include <arch.h>
 #include <keymap.h>
+#include <mm.h>
 #include "x86.h"
 
 void arch_early_console(void)
@@ -17,7 +18,7 @@ void arch_setup(const struct boot_info *bi)
 	cpu_detect();
 	gdt_init();
 	idt_init();
-	bootmem_init(bi);
+	memblock_from_efi(&memblock, bi);	/* paging_init allocates from it */
 	paging_init(bi);
 	tsc_calibrate();
 }

@@ -67,11 +67,9 @@ uint64_t paging_lookup(uint64_t va, int *level);
 void *ioremap(uint64_t phys, uint64_t size);
 void *memremap(uint64_t phys, uint64_t size);
 
-/* bootmem.c: page allocator over the UEFI map, before the buddy exists. */
-void bootmem_init(const struct boot_info *bi);
-/* Return: physical address of a zeroed 4 KiB page; panics when memory is
- * exhausted, which at boot means the machine cannot run Folium at all. */
-uint64_t bootmem_alloc_page(void);
+/* memmap.c: the UEFI memory map as memblock memory and reservations. */
+struct memblock;
+void memblock_from_efi(struct memblock *mb, const struct boot_info *bi);
 
 /* stacktrace.c */
 void dump_stack_from(uint64_t rip, uint64_t rbp);

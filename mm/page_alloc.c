@@ -1,0 +1,990 @@
+/*
+ * The buddy allocator (Linux: mm/page_alloc.c). Free memory is kept in
+ * naturally aligned blocks of 2^order pages on lists per order and
+ * migratetype. A block's buddy is the other half of the block one order up:
+ * pfn 8, order 1 -> buddy 10; if both are free they merge into the order-2
+ * block at 8, whose buddy is 12. Allocation takes the smallest block that
+ * fits and splits it (expand); freeing merges as far as buddies allow.
+ * Invariant: a free block sits on the list of its pageblock's type
+ * (ISOLATE if the block is isolated), recorded in its page->index.
+ */
+#include "internal.h"
+#include <arch.h>
+
+_Static_assert(sizeof(struct page) <= 64, "struct page must fit in 64 bytes");
+
+const char *const migratetype_names[MIGRATE_TYPES] = {
+	"Unmovable", "Movable", "Reclaimable", "HighAtomic", "CMA", "Isolate",
+};
+
+const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
+	[PGALLOC] = "pgalloc",
+	[PGFREE] = "pgfree",
+	[PGALLOC_FAIL] = "pgalloc_fail",
+	[PGALLOC_FALLBACK] = "pgalloc_fallback",
+	[PGALLOC_STEAL] = "pgalloc_steal",
+	[PGALLOC_PCP_HIT] = "pgalloc_pcp_hit",
+	[PGALLOC_RECLAIM] = "pgalloc_reclaim",
+	[CMA_ALLOC_SUCCESS] = "cma_alloc_success",
+	[CMA_ALLOC_FAIL] = "cma_alloc_fail",
+	[PGMIGRATE_SUCCESS] = "pgmigrate_success",
+	[PGMIGRATE_FAIL] = "pgmigrate_fail",
+	[THP_SPLIT_PAGE] = "thp_split_page",
+	[BAD_PAGE] = "bad_page",
+};
+
+/* Linux's alloc_flags: which watermark, and which reserves may be used. */
+#define ALLOC_WMARK_MIN WMARK_MIN
+#define ALLOC_WMARK_LOW WMARK_LOW
+#define ALLOC_WMARK_MASK 0x03u
+#define ALLOC_MIN_RESERVE 0x08u	/* half of the min watermark */
+#define ALLOC_CMA 0x80u		/* may use MIGRATE_CMA pageblocks */
+#define ALLOC_HIGHATOMIC 0x200u	/* may use and create HIGHATOMIC reserves */
+#define ALLOC_RESERVES (ALLOC_MIN_RESERVE | ALLOC_HIGHATOMIC)
+
+#define SWAP_CLUSTER_MAX 32ul	/* Linux: pages direct reclaim aims for */
+
+/* --- pageblock flags: 4 bits per pageblock, 2 per byte -------------------- */
+#define PB_MIGRATETYPE_MASK 0x7u
+#define PB_ISOLATE 0x8u
+
+static uint8_t *pageblock_byte(const struct page *page, unsigned int *shift)
+{
+	const struct zone *zone = page_zone(page);
+	unsigned long idx = (pageblock_start_pfn(page_to_pfn(page)) -
+			     pageblock_start_pfn(zone->zone_start_pfn)) >>
+			    pageblock_order;
+
+	*shift = (idx & 1) * 4;
+	return &zone->pageblock_flags[idx / 2];
+}
+
+static unsigned int get_pageblock_bits(const struct page *page)
+{
+	unsigned int shift;
+
+	return (*pageblock_byte(page, &shift) >> shift) & 0xfu;
+}
+
+static void set_pageblock_bits(struct page *page, unsigned int mask,
+			       unsigned int bits)
+{
+	unsigned int shift;
+	uint8_t *byte = pageblock_byte(page, &shift);
+
+	*byte = (uint8_t)((*byte & ~(mask << shift)) | (bits << shift));
+}
+
+int get_pageblock_type_raw(const struct page *page)
+{
+	return (int)(get_pageblock_bits(page) & PB_MIGRATETYPE_MASK);
+}
+
+bool get_pageblock_isolate(const struct page *page)
+{
+	return get_pageblock_bits(page) & PB_ISOLATE;
+}
+
+int get_pageblock_migratetype(const struct page *page)
+{
+	unsigned int bits = get_pageblock_bits(page);
+
+	return bits & PB_ISOLATE ? MIGRATE_ISOLATE : (int)(bits & PB_MIGRATETYPE_MASK);
+}
+
+/* The type of the pageblock (not its isolation, see set_pageblock_isolate). */
+void set_pageblock_migratetype(struct page *page, int migratetype)
+{
+	if (migratetype < 0 || migratetype >= MIGRATE_ISOLATE) {
+		pr_err("set_pageblock_migratetype: pfn %lx: bad type %d\n",
+		       page_to_pfn(page), migratetype);
+		return;
+	}
+	set_pageblock_bits(page, PB_MIGRATETYPE_MASK, (unsigned int)migratetype);
+}
+
+void set_pageblock_isolate(struct page *page, bool isolated)
+{
+	set_pageblock_bits(page, PB_ISOLATE, isolated ? PB_ISOLATE : 0);
+}
+
+/* Re-type every pageblock of the 2^order block at page (Linux:
+ * change_pageblock_range). */
+static void change_pageblock_range(struct page *page, unsigned int order, int mt)
+{
+	unsigned long nr = 1ul << order;
+
+	for (unsigned long i = 0; i < nr; i += pageblock_nr_pages)
+		set_pageblock_migratetype(page + i, mt);
+}
+
+/* Linux: migratetype_is_mergeable. CMA, HIGHATOMIC and ISOLATE blocks
+ * never merge with blocks of another type, so their counts stay exact. */
+static bool migratetype_is_mergeable(int mt)
+{
+	return mt < MIGRATE_PCPTYPES;
+}
+
+/* --- free lists ------------------------------------------------------------ */
+
+/* Linux: account_freepages. Isolated free pages are not allocatable, so
+ * they do not count as free (NR_FREE_PAGES excludes them, as in Linux). */
+static void account_freepages(struct zone *zone, long nr_pages, int mt)
+{
+	if (mt == MIGRATE_ISOLATE)
+		return;
+	zone->nr_free_pages += (unsigned long)nr_pages;
+	if (mt == MIGRATE_CMA)
+		zone->nr_free_cma += (unsigned long)nr_pages;
+}
+
+void add_to_free_list(struct page *page, struct zone *zone, unsigned int order,
+		      int migratetype, bool tail)
+{
+	struct free_area *area = &zone->free_area[order];
+
+	SetPageFlag(page, PG_buddy);
+	page->private = order;
+	page->index = (unsigned long)migratetype;
+	if (tail)
+		list_add_tail(&page->lru, &area->free_list[migratetype]);
+	else
+		list_add(&page->lru, &area->free_list[migratetype]);
+	area->nr_free++;
+	account_freepages(zone, 1l << order, migratetype);
+}
+
+void del_page_from_free_list(struct page *page, struct zone *zone, unsigned int order)
+{
+	int mt = (int)page->index;
+
+	list_del(&page->lru);
+	ClearPageFlag(page, PG_buddy);
+	page->private = 0;
+	page->index = 0;
+	zone->free_area[order].nr_free--;
+	account_freepages(zone, -(1l << order), mt);
+}
+
+static void move_to_free_list(struct page *page, struct zone *zone,
+			      unsigned int order, int new_mt)
+{
+	del_page_from_free_list(page, zone, order);
+	add_to_free_list(page, zone, order, new_mt, true);
+}
+
+/* Linux: page_is_buddy. The struct page exists: buddies of a valid pfn lie
+ * in the same MAX_PAGE_ORDER block, hence the same memory section. */
+static bool page_is_buddy(struct zone *zone, unsigned long buddy_pfn,
+			  unsigned int order)
+{
+	struct page *buddy;
+
+	if (!zone_spans_pfn(zone, buddy_pfn))
+		return false;
+	buddy = pfn_to_page(buddy_pfn);
+	return PageBuddy(buddy) && buddy_order(buddy) == order;
+}
+
+/*
+ * Linux: buddy_merge_likely. If the block one order up could merge soon
+ * (its buddy is free), queue this block at the tail so it is allocated
+ * last and has the best chance to merge.
+ */
+static bool buddy_merge_likely(struct zone *zone, unsigned long pfn,
+			       unsigned int order)
+{
+	unsigned long higher;
+
+	if (order >= MAX_PAGE_ORDER - 1)
+		return false;
+	higher = pfn & ~((2ul << order) - 1);
+	return page_is_buddy(zone, __find_buddy_pfn(higher, order + 1), order + 1);
+}
+
+void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
+		     unsigned int order, int migratetype)
+{
+	while (order < MAX_PAGE_ORDER) {
+		unsigned long buddy_pfn = __find_buddy_pfn(pfn, order);
+		struct page *buddy = pfn_to_page(buddy_pfn);
+		int buddy_mt;
+
+		if (!page_is_buddy(zone, buddy_pfn, order))
+			break;
+		buddy_mt = (int)buddy->index;
+		/* Linux: above a pageblock, blocks without fallbacks (CMA,
+		 * HIGHATOMIC, ISOLATE) never merge with other types. */
+		if (order >= pageblock_order && buddy_mt != migratetype &&
+		    (!migratetype_is_mergeable(migratetype) ||
+		     !migratetype_is_mergeable(buddy_mt)))
+			break;
+		del_page_from_free_list(buddy, zone, order);
+		if (buddy_mt != migratetype)
+			change_pageblock_range(buddy, order, migratetype);
+		pfn &= buddy_pfn;
+		page = pfn_to_page(pfn);
+		order++;
+	}
+	add_to_free_list(page, zone, order, migratetype,
+			 buddy_merge_likely(zone, pfn, order));
+}
+
+void expand(struct zone *zone, struct page *page, unsigned int low,
+	    unsigned int high, int migratetype)
+{
+	while (high > low) {
+		high--;
+		add_to_free_list(page + (1ul << high), zone, high, migratetype, false);
+	}
+}
+
+/* Take the smallest free block of type mt that holds 2^order pages. */
+static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order, int mt)
+{
+	for (unsigned int o = order; o < NR_PAGE_ORDERS; o++) {
+		struct list_head *list = &zone->free_area[o].free_list[mt];
+		struct page *page;
+
+		if (list_empty(list))
+			continue;
+		page = list_first_entry(list, struct page, lru);
+		del_page_from_free_list(page, zone, o);
+		expand(zone, page, order, o, mt);
+		return page;
+	}
+	return NULL;
+}
+
+/*
+ * Count the free pages and the in-use movable (LRU) pages of page's
+ * pageblock, clamped to the zone (Linux: prep_move_freepages_block).
+ * Return: false if the pageblock is not wholly inside the zone.
+ */
+static bool pageblock_census(struct zone *zone, struct page *page,
+			     unsigned long *nr_free, unsigned long *nr_movable)
+{
+	unsigned long start = pageblock_start_pfn(page_to_pfn(page));
+	unsigned long end = start + pageblock_nr_pages;
+
+	*nr_free = *nr_movable = 0;
+	if (!zone_spans_pfn(zone, start) || !zone_spans_pfn(zone, end - 1))
+		return false;
+	for (unsigned long pfn = start; pfn < end;) {
+		struct page *p = pfn_to_page(pfn);
+
+		if (PageBuddy(p)) {
+			*nr_free += 1ul << buddy_order(p);
+			pfn += 1ul << buddy_order(p);
+			continue;
+		}
+		if (PageFlag(p, PG_lru))
+			(*nr_movable)++;
+		pfn++;
+	}
+	return true;
+}
+
+/*
+ * Free blocks that start in the pageblock and end inside it move; a block
+ * bigger than a pageblock is the caller's to split first (split_large_buddy),
+ * as Linux's move_freepages_block_isolate does.
+ */
+unsigned long move_freepages_block(struct zone *zone, struct page *page, int new_mt)
+{
+	unsigned long start = pageblock_start_pfn(page_to_pfn(page));
+	unsigned long end = start + pageblock_nr_pages;
+	unsigned long moved = 0;
+
+	start = MAX(start, zone->zone_start_pfn);
+	end = MIN(end, zone->zone_start_pfn + zone->spanned_pages);
+	for (unsigned long pfn = start; pfn < end;) {
+		struct page *p = pfn_to_page(pfn);
+		unsigned int order;
+
+		if (!PageBuddy(p)) {
+			pfn++;
+			continue;
+		}
+		order = buddy_order(p);
+		if (order <= pageblock_order) {
+			move_to_free_list(p, zone, order, new_mt);
+			moved += 1ul << order;
+		}
+		pfn += 1ul << order;
+	}
+	return moved;
+}
+
+/* --- fallback: borrowing from other migratetypes --------------------------- */
+
+/* Linux's fallbacks[]: which lists a type borrows from, in order.
+ * HIGHATOMIC, CMA and ISOLATE never fall back. */
+static const int fallbacks[MIGRATE_PCPTYPES][MIGRATE_PCPTYPES - 1] = {
+	[MIGRATE_UNMOVABLE] = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE },
+	[MIGRATE_MOVABLE] = { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE },
+	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE, MIGRATE_MOVABLE },
+};
+
+/*
+ * Linux: can_steal_fallback. Large blocks, and any block an unmovable or
+ * reclaimable request borrows from, are worth claiming: mixing those types
+ * into movable blocks is what fragments memory for good.
+ */
+static bool can_steal_fallback(unsigned int order, int start_mt)
+{
+	return order >= pageblock_order / 2 || start_mt == MIGRATE_UNMOVABLE ||
+	       start_mt == MIGRATE_RECLAIMABLE;
+}
+
+/* Linux: find_suitable_fallback. Return: the type to borrow an order-`order`
+ * block from, or -1; *can_steal says whether to try to claim its pageblock. */
+static int find_suitable_fallback(struct free_area *area, unsigned int order,
+				  int start_mt, bool *can_steal)
+{
+	*can_steal = false;
+	if (!area->nr_free)
+		return -1;
+	for (int i = 0; i < MIGRATE_PCPTYPES - 1; i++) {
+		int mt = fallbacks[start_mt][i];
+
+		if (list_empty(&area->free_list[mt]))
+			continue;
+		*can_steal = can_steal_fallback(order, start_mt);
+		return mt;
+	}
+	return -1;
+}
+
+/*
+ * Linux: try_to_claim_block. A free block of a pageblock or more changes
+ * type whole; a smaller one takes its pageblock along if at least half of
+ * the block is free or already in use by pages of the requested kind
+ * (movable pages are those on an LRU list; in a movable block, other
+ * in-use pages are assumed to be unmovable, as Linux does).
+ * Return: the allocated block, or NULL if the pageblock was not claimed.
+ */
+static struct page *try_to_claim_block(struct zone *zone, struct page *page,
+				       unsigned int current_order,
+				       unsigned int order, int start_mt,
+				       int block_mt)
+{
+	unsigned long nr_free, nr_movable, alike = 0;
+
+	if (current_order >= pageblock_order) {
+		del_page_from_free_list(page, zone, current_order);
+		change_pageblock_range(page, current_order, start_mt);
+		expand(zone, page, order, current_order, start_mt);
+		return page;
+	}
+	if (!pageblock_census(zone, page, &nr_free, &nr_movable))
+		return NULL;
+	if (start_mt == MIGRATE_MOVABLE)
+		alike = nr_movable;
+	else if (block_mt == MIGRATE_MOVABLE)
+		alike = pageblock_nr_pages - nr_free - nr_movable;
+	if (nr_free + alike < pageblock_nr_pages / 2)
+		return NULL;
+	move_freepages_block(zone, page, start_mt);
+	set_pageblock_migratetype(page, start_mt);
+	return __rmqueue_smallest(zone, order, start_mt);
+}
+
+/* The order-current_order block of type `mt` at the head of its list,
+ * split for an order-`order` request; the rest stays on type mt's lists. */
+static struct page *take_fallback_block(struct zone *zone, unsigned int current_order,
+					unsigned int order, int mt)
+{
+	struct list_head *list = &zone->free_area[current_order].free_list[mt];
+	struct page *page = list_first_entry(list, struct page, lru);
+
+	del_page_from_free_list(page, zone, current_order);
+	expand(zone, page, order, current_order, mt);
+	return page;
+}
+
+/*
+ * Linux: __rmqueue_fallback. Borrow the largest free block of a fallback
+ * type (the largest block roughly marks the emptiest pageblock, the best
+ * one to claim). A movable request that may not claim takes the smallest
+ * block instead, so it fragments as little as possible.
+ */
+static struct page *__rmqueue_fallback(struct zone *zone, unsigned int order,
+				       int start_mt)
+{
+	struct pglist_data *pgdat = zone->zone_pgdat;
+	int current_order, mt = -1;
+	bool can_steal = false;
+	struct page *page;
+
+	for (current_order = MAX_PAGE_ORDER; current_order >= (int)order; current_order--) {
+		mt = find_suitable_fallback(&zone->free_area[current_order],
+					    current_order, start_mt, &can_steal);
+		if (mt != -1)
+			break;
+	}
+	if (mt == -1)
+		return NULL;
+	if (!can_steal && start_mt == MIGRATE_MOVABLE) {
+		for (current_order = order; current_order < NR_PAGE_ORDERS; current_order++) {
+			mt = find_suitable_fallback(&zone->free_area[current_order],
+						    current_order, start_mt, &can_steal);
+			if (mt != -1)
+				break;
+		}
+	}
+	count_vm_event(pgdat, PGALLOC_FALLBACK);
+	pgdat->fallback_count[start_mt][mt]++;
+	if (can_steal) {
+		struct list_head *list = &zone->free_area[current_order].free_list[mt];
+
+		page = try_to_claim_block(zone, list_first_entry(list, struct page, lru),
+					  current_order, order, start_mt, mt);
+		if (page) {
+			count_vm_event(pgdat, PGALLOC_STEAL);
+			return page;
+		}
+	}
+	return take_fallback_block(zone, current_order, order, mt);
+}
+
+/*
+ * Linux: __rmqueue. Movable requests balance between regular and CMA
+ * pageblocks by taking CMA first when over half of the zone's free pages
+ * are CMA; then the request's own type, then CMA, then fallback types.
+ */
+static struct page *__rmqueue(struct zone *zone, unsigned int order, int mt,
+			      unsigned int alloc_flags)
+{
+	struct page *page;
+
+	if ((alloc_flags & ALLOC_CMA) && zone->nr_free_cma > zone->nr_free_pages / 2) {
+		page = __rmqueue_smallest(zone, order, MIGRATE_CMA);
+		if (page)
+			return page;
+	}
+	page = __rmqueue_smallest(zone, order, mt);
+	if (!page && (alloc_flags & ALLOC_CMA))
+		page = __rmqueue_smallest(zone, order, MIGRATE_CMA);
+	if (!page)
+		page = __rmqueue_fallback(zone, order, mt);
+	return page;
+}
+
+/* --- HIGHATOMIC reserves ------------------------------------------------------ */
+
+/*
+ * Linux: reserve_highatomic_pageblock. After a high-order atomic allocation
+ * succeeds, set its pageblock aside for later ones: at least one pageblock,
+ * at most ~1% of the zone, none if 1% is less than a pageblock.
+ */
+static void reserve_highatomic_pageblock(struct page *page, unsigned int order,
+					 struct zone *zone)
+{
+	unsigned long max_managed = zone->managed_pages / 100;
+	int mt = get_pageblock_migratetype(page);
+
+	if (max_managed < pageblock_nr_pages)
+		return;
+	max_managed = ALIGN_UP(max_managed, pageblock_nr_pages);
+	if (zone->nr_reserved_highatomic >= max_managed || !migratetype_is_mergeable(mt))
+		return;
+	if (order < pageblock_order) {
+		move_freepages_block(zone, page, MIGRATE_HIGHATOMIC);
+		set_pageblock_migratetype(page, MIGRATE_HIGHATOMIC);
+		zone->nr_reserved_highatomic += pageblock_nr_pages;
+	} else {
+		change_pageblock_range(page, order, MIGRATE_HIGHATOMIC);
+		zone->nr_reserved_highatomic += 1ul << order;
+	}
+}
+
+/*
+ * Linux: unreserve_highatomic_pageblock. Before an allocation fails, give
+ * one reserved pageblock that has free pages back to the requested type.
+ * Return: true if a pageblock was released.
+ */
+static bool unreserve_highatomic_pageblock(struct zone *zone, int mt)
+{
+	for (int o = 0; o < NR_PAGE_ORDERS; o++) {
+		struct list_head *list = &zone->free_area[o].free_list[MIGRATE_HIGHATOMIC];
+		struct page *page;
+
+		if (list_empty(list))
+			continue;
+		page = list_first_entry(list, struct page, lru);
+		if (o > (int)pageblock_order) {
+			/* A merged run of reserved pageblocks: release them all. */
+			zone->nr_reserved_highatomic -= 1ul << o;
+			change_pageblock_range(page, o, mt);
+			move_to_free_list(page, zone, o, mt);
+			return true;
+		}
+		zone->nr_reserved_highatomic -= pageblock_nr_pages;
+		set_pageblock_migratetype(page, mt);
+		move_freepages_block(zone, page, mt);
+		return true;
+	}
+	return false;
+}
+
+/* --- per-CPU page lists -------------------------------------------------------- */
+
+/* Orders 0..PAGE_ALLOC_COSTLY_ORDER, and the PMD order with THP. */
+static bool pcp_allowed_order(unsigned int order)
+{
+	if (order <= PAGE_ALLOC_COSTLY_ORDER)
+		return true;
+	return CONFIG_TRANSPARENT_HUGEPAGE && order == HPAGE_PMD_ORDER;
+}
+
+/* Linux: order_to_pindex; the PMD order takes the slot after the costly ones. */
+static unsigned int order_to_pindex(int mt, unsigned int order)
+{
+	unsigned int slot = order <= PAGE_ALLOC_COSTLY_ORDER ? order
+							      : PAGE_ALLOC_COSTLY_ORDER + 1;
+
+	return MIGRATE_PCPTYPES * slot + (unsigned int)mt;
+}
+
+static unsigned int pindex_to_order(unsigned int pindex)
+{
+	unsigned int slot = pindex / MIGRATE_PCPTYPES;
+
+	return slot <= PAGE_ALLOC_COSTLY_ORDER ? slot : HPAGE_PMD_ORDER;
+}
+
+/*
+ * Linux: free_pcppages_bulk. Return about `count` pages to the buddy lists,
+ * oldest first, visiting the lists in turn. Each block goes to its
+ * pageblock's current type, which may have changed while it was cached.
+ */
+static void free_pcppages_bulk(struct zone *zone, int count)
+{
+	struct per_cpu_pages *pcp = &zone->pcp;
+	unsigned int pindex = 0;
+
+	while (count > 0 && pcp->count > 0) {
+		struct list_head *list = &pcp->lists[pindex];
+		unsigned int order = pindex_to_order(pindex);
+		struct page *page;
+
+		pindex = (pindex + 1) % NR_PCP_LISTS;
+		if (list_empty(list))
+			continue;
+		page = list_last_entry(list, struct page, lru);
+		list_del(&page->lru);
+		ClearPageFlag(page, PG_pcp);
+		pcp->count -= 1 << order;
+		count -= 1 << order;
+		__free_one_page(page, page_to_pfn(page), zone, order,
+				get_pageblock_migratetype(page));
+	}
+}
+
+void drain_zone_pages(struct zone *zone)
+{
+	free_pcppages_bulk(zone, zone->pcp.count);
+}
+
+void drain_node_pages(struct pglist_data *pgdat)
+{
+	for (int zt = 0; zt < MAX_NR_ZONES; zt++)
+		drain_zone_pages(&pgdat->node_zones[zt]);
+}
+
+/* Linux: free_frozen_page_commit. Isolated blocks bypass the pcp; CMA and
+ * HIGHATOMIC pages wait on the movable list. Above high, drain a batch. */
+static void free_to_pcp(struct zone *zone, struct page *page, unsigned int order)
+{
+	struct per_cpu_pages *pcp = &zone->pcp;
+	int mt = get_pageblock_migratetype(page);
+
+	if (mt == MIGRATE_ISOLATE) {
+		__free_one_page(page, page_to_pfn(page), zone, order, mt);
+		return;
+	}
+	if (mt >= MIGRATE_PCPTYPES)
+		mt = MIGRATE_MOVABLE;
+	SetPageFlag(page, PG_pcp);
+	page->private = order;
+	list_add(&page->lru, &pcp->lists[order_to_pindex(mt, order)]);
+	pcp->count += 1 << order;
+	if (pcp->count >= pcp->high)
+		free_pcppages_bulk(zone, pcp->count - (pcp->high - pcp->batch));
+}
+
+/* Linux: rmqueue_bulk, with nr_pcp_alloc's "fewer blocks for higher orders". */
+static void rmqueue_bulk(struct zone *zone, unsigned int order, int mt,
+			 unsigned int alloc_flags, struct list_head *list)
+{
+	int count = order ? MAX(zone->pcp.batch >> order, 2) : zone->pcp.batch;
+
+	while (count--) {
+		struct page *page = __rmqueue(zone, order, mt, alloc_flags);
+
+		if (!page)
+			break;
+		SetPageFlag(page, PG_pcp);
+		page->private = order;
+		list_add_tail(&page->lru, list);
+		zone->pcp.count += 1 << order;
+	}
+}
+
+/* Linux: rmqueue_pcplist. A "hit" is a request the list served without
+ * refilling from the buddy lists. */
+static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order,
+				    int mt, unsigned int alloc_flags)
+{
+	struct list_head *list = &zone->pcp.lists[order_to_pindex(mt, order)];
+	struct page *page;
+
+	if (list_empty(list))
+		rmqueue_bulk(zone, order, mt, alloc_flags, list);
+	else
+		count_vm_event(zone->zone_pgdat, PGALLOC_PCP_HIT);
+	if (list_empty(list))
+		return NULL;
+	page = list_first_entry(list, struct page, lru);
+	list_del(&page->lru);
+	ClearPageFlag(page, PG_pcp);
+	page->private = 0;
+	zone->pcp.count -= 1 << order;
+	return page;
+}
+
+/* --- allocation ------------------------------------------------------------- */
+
+/* Linux: rmqueue + rmqueue_buddy. */
+static struct page *rmqueue(struct zone *zone, unsigned int order, int mt,
+			    unsigned int alloc_flags)
+{
+	struct page *page = NULL;
+
+	if (pcp_allowed_order(order)) {
+		page = rmqueue_pcplist(zone, order, mt, alloc_flags);
+		if (page)
+			return page;
+	}
+	if (alloc_flags & ALLOC_HIGHATOMIC)
+		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
+	if (!page)
+		page = __rmqueue(zone, order, mt, alloc_flags);
+	if (!page && (alloc_flags & ALLOC_RESERVES))
+		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
+	return page;
+}
+
+/*
+ * Linux: __zone_watermark_ok. After taking 2^order pages the zone must keep
+ * more than `mark` free pages not counting reserves the request may not use
+ * (HIGHATOMIC unless ALLOC_RESERVES, CMA unless ALLOC_CMA), and for
+ * order > 0 a free block of at least that order must exist on a usable list.
+ */
+static bool zone_watermark_ok(struct zone *zone, unsigned int order,
+			      unsigned int alloc_flags)
+{
+	long mark = (long)zone->_watermark[alloc_flags & ALLOC_WMARK_MASK];
+	long free = (long)zone->nr_free_pages - ((1l << order) - 1);
+
+	if (!(alloc_flags & ALLOC_RESERVES))
+		free -= (long)zone->nr_reserved_highatomic;
+	if (!(alloc_flags & ALLOC_CMA))
+		free -= (long)zone->nr_free_cma;
+	if (alloc_flags & ALLOC_MIN_RESERVE)
+		mark -= mark / 2;
+	if (free <= mark)
+		return false;
+	for (unsigned int o = order; order && o < NR_PAGE_ORDERS; o++) {
+		struct free_area *area = &zone->free_area[o];
+
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+			if (!list_empty(&area->free_list[mt]))
+				return true;
+		if ((alloc_flags & ALLOC_CMA) && !list_empty(&area->free_list[MIGRATE_CMA]))
+			return true;
+		if ((alloc_flags & ALLOC_RESERVES) &&
+		    !list_empty(&area->free_list[MIGRATE_HIGHATOMIC]))
+			return true;
+	}
+	return order == 0;
+}
+
+/*
+ * Linux: gfp_to_alloc_flags, simplified (Folium has no kswapd, so there
+ * is one pass): normal requests keep the low watermark, __GFP_HIGH may go
+ * down to min, and __GFP_HIGH callers that cannot reclaim (GFP_ATOMIC) to
+ * half of min (Linux: ALLOC_MIN_RESERVE).
+ */
+static unsigned int gfp_to_alloc_flags(gfp_t gfp, unsigned int order)
+{
+	unsigned int alloc_flags = ALLOC_WMARK_LOW;
+
+	if (gfp & __GFP_HIGH) {
+		alloc_flags = ALLOC_WMARK_MIN;
+		if (!(gfp & __GFP_DIRECT_RECLAIM))
+			alloc_flags |= ALLOC_MIN_RESERVE;
+	}
+	if ((gfp & __GFP_HIGHATOMIC) && order > 0)
+		alloc_flags |= ALLOC_HIGHATOMIC;
+	if (gfp_migratetype(gfp) == MIGRATE_MOVABLE)
+		alloc_flags |= ALLOC_CMA;
+	return alloc_flags;
+}
+
+/* Take 2^order pages from zone, skipping (and leaking) any block whose
+ * poison was overwritten, as Linux's check_new_pages does. */
+static struct page *rmqueue_checked(struct zone *zone, unsigned int order,
+				    int mt, unsigned int alloc_flags)
+{
+	struct page *page;
+
+	while ((page = rmqueue(zone, order, mt, alloc_flags))) {
+		if (check_poison(page, 1u << order))
+			return page;
+	}
+	return NULL;
+}
+
+/* Linux: get_page_from_freelist over the zonelist: Normal, then DMA32;
+ * only DMA32 for __GFP_DMA32. No other node is tried. */
+static struct page *get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp,
+					   unsigned int order, unsigned int alloc_flags)
+{
+	static const enum zone_type zonelist[] = { ZONE_NORMAL, ZONE_DMA32 };
+
+	for (unsigned int i = (gfp & __GFP_DMA32) ? 1 : 0; i < ARRAY_SIZE(zonelist); i++) {
+		struct zone *zone = &pgdat->node_zones[zonelist[i]];
+		struct page *page;
+
+		if (!zone->managed_pages || !zone_watermark_ok(zone, order, alloc_flags))
+			continue;
+		page = rmqueue_checked(zone, order, gfp_migratetype(gfp), alloc_flags);
+		if (!page)
+			continue;
+		prep_new_page(page, order, gfp);
+		if (alloc_flags & ALLOC_HIGHATOMIC)
+			reserve_highatomic_pageblock(page, order, zone);
+		return page;
+	}
+	return NULL;
+}
+
+void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
+{
+	page->_refcount = 1;
+	page->private = 0;
+	page->index = 0;
+	if (gfp & __GFP_ZERO)
+		memset(page_address(page), 0, PAGE_SIZE << order);
+	if (order && (gfp & __GFP_COMP))
+		prep_compound_page(page, order);
+}
+
+/* Linux: warn_alloc, rate-limited to 10 messages per 5 seconds. */
+static void warn_alloc(struct pglist_data *pgdat, gfp_t gfp, unsigned int order)
+{
+	static uint64_t window_start;
+	static int printed;
+	uint64_t now = arch_uptime_ns();
+
+	if (gfp & __GFP_NOWARN)
+		return;
+	if (now - window_start > 5000000000ull) {
+		window_start = now;
+		printed = 0;
+	}
+	if (printed++ < 10)
+		pr_warn("page allocation failure: order:%u, mode:%#x, nid:%d, free:%lu\n",
+			order, gfp, pgdat->node_id, node_free_pages(pgdat));
+}
+
+/*
+ * Linux: __alloc_pages_slowpath, reduced to its rule: a caller that may
+ * reclaim gets one round of reclaim (the node's hook), the per-CPU pages
+ * and HIGHATOMIC reserves back, and one more try; then the allocation fails.
+ */
+static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp,
+					 unsigned int order, unsigned int alloc_flags)
+{
+	struct page *page;
+
+	if (!(gfp & __GFP_DIRECT_RECLAIM))
+		return NULL;
+	if (pgdat->reclaim) {
+		count_vm_event(pgdat, PGALLOC_RECLAIM);
+		pgdat->reclaim(pgdat, order, MAX(SWAP_CLUSTER_MAX, 1ul << order));
+	}
+	drain_node_pages(pgdat);
+	page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
+	for (int zt = 0; !page && zt < MAX_NR_ZONES; zt++) {
+		if (unreserve_highatomic_pageblock(&pgdat->node_zones[zt],
+						   gfp_migratetype(gfp)))
+			page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
+	}
+	return page;
+}
+
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	struct pglist_data *pgdat;
+	unsigned int alloc_flags = gfp_to_alloc_flags(gfp, order);
+	struct page *page;
+
+	if (nid < 0 || nid >= MAX_NUMNODES || !NODE_DATA(nid) || order > MAX_PAGE_ORDER) {
+		pr_warn("alloc_pages_node: bad node %d or order %u\n", nid, order);
+		return NULL;
+	}
+	pgdat = NODE_DATA(nid);
+	page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
+	if (!page)
+		page = alloc_pages_slowpath(pgdat, gfp, order, alloc_flags);
+	if (!page) {
+		count_vm_event(pgdat, PGALLOC_FAIL);
+		warn_alloc(pgdat, gfp, order);
+		return NULL;
+	}
+	pgdat->vm_events[PGALLOC] += 1ul << order;
+	return page;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	return alloc_pages_node(0, gfp, order);
+}
+
+/* --- freeing ------------------------------------------------------------------ */
+
+bool free_pages_prepare(struct page *page, unsigned int order)
+{
+	const unsigned long keep = ~((1ul << PAGE_FLAGS_ORDER_SHIFT) - 1) &
+				   ~(0xfful << PAGE_FLAGS_ORDER_SHIFT);
+
+	if (!check_free_page(page, order))
+		return false;
+	/* Only the node and zone survive; a folio head forgets its order. Tail
+	 * pages matter only for a folio (Linux: free_tail_page_prepare). */
+	if (PageHead(page))
+		for (unsigned long i = 1; i < (1ul << order); i++)
+			page[i].compound_head = 0;
+	page->flags &= keep;
+	page->mapping = NULL;
+	page->index = 0;
+	page->private = 0;
+	poison_pages(page, 1u << order);
+	return true;
+}
+
+/* Hand a prepared block to the pcp lists or straight to the buddy lists. */
+static void free_the_page(struct page *page, unsigned int order)
+{
+	struct zone *zone = page_zone(page);
+
+	zone->zone_pgdat->vm_events[PGFREE] += 1ul << order;
+	if (pcp_allowed_order(order))
+		free_to_pcp(zone, page, order);
+	else
+		__free_one_page(page, page_to_pfn(page), zone, order,
+				get_pageblock_migratetype(page));
+}
+
+/*
+ * Drop the caller's reference; the last one frees (Linux: put_page_testzero
+ * then free). A page with no reference to drop (already free, or a tail or
+ * inner page that never had one) is refused and reported, never freed, so
+ * the free lists stay intact. A page that fails the debug checks keeps its
+ * reference and stays allocated.
+ */
+void __free_pages(struct page *page, unsigned int order)
+{
+	if (order > MAX_PAGE_ORDER || PageTail(page) || page_count(page) <= 0) {
+		bad_free(page, order, "__free_pages");
+		return;
+	}
+	if (--page->_refcount)
+		return;
+	if (!free_pages_prepare(page, order)) {
+		page->_refcount = 1;
+		return;
+	}
+	free_the_page(page, order);
+}
+
+unsigned long node_free_pages(struct pglist_data *pgdat)
+{
+	unsigned long free = 0;
+
+	for (int zt = 0; zt < MAX_NR_ZONES; zt++)
+		free += pgdat->node_zones[zt].nr_free_pages +
+			(unsigned long)pgdat->node_zones[zt].pcp.count;
+	return free;
+}
+
+/* --- contiguous ranges (CMA) ------------------------------------------------------ */
+
+/* The free block holding pfn, or NULL (Linux: the walk in is_free_buddy_page). */
+static struct page *free_block_containing(struct zone *zone, unsigned long pfn)
+{
+	for (unsigned int order = 0; order < NR_PAGE_ORDERS; order++) {
+		unsigned long head_pfn = pfn & ~((1ul << order) - 1);
+		struct page *head = pfn_to_page(head_pfn);
+
+		if (!zone_spans_pfn(zone, head_pfn))
+			break;
+		if (PageBuddy(head) && buddy_order(head) >= order)
+			return head;
+	}
+	return NULL;
+}
+
+/* Give back the parts of the free block [pfn, pfn + 2^order) outside
+ * [start, end) and make the parts inside allocated order-0 pages. */
+static void split_block_around(struct zone *zone, unsigned long pfn,
+			       unsigned int order, int mt, unsigned long start,
+			       unsigned long end)
+{
+	unsigned long nr = 1ul << order;
+	struct page *page = pfn_to_page(pfn);
+
+	if (pfn >= end || pfn + nr <= start) {
+		add_to_free_list(page, zone, order, mt, false);
+	} else if (pfn >= start && pfn + nr <= end) {
+		check_poison(page, (unsigned int)nr);
+		for (unsigned long i = 0; i < nr; i++)
+			prep_new_page(page + i, 0, 0);
+	} else {
+		split_block_around(zone, pfn, order - 1, mt, start, end);
+		split_block_around(zone, pfn + nr / 2, order - 1, mt, start, end);
+	}
+}
+
+unsigned long take_free_pfn_range(unsigned long start_pfn, unsigned long end_pfn)
+{
+	struct zone *zone;
+	unsigned long pfn;
+
+	if (start_pfn >= end_pfn)
+		return 0;
+	zone = page_zone(pfn_to_page(start_pfn));
+	if (!zone_spans_pfn(zone, end_pfn - 1))
+		return 0;
+	drain_zone_pages(zone);
+	for (pfn = start_pfn; pfn < end_pfn;) {
+		struct page *head = free_block_containing(zone, pfn);
+
+		if (!head)
+			return 0;
+		pfn = page_to_pfn(head) + (1ul << buddy_order(head));
+	}
+	for (pfn = start_pfn; pfn < end_pfn;) {
+		struct page *head = free_block_containing(zone, pfn);
+		unsigned int order = buddy_order(head);
+		int mt = (int)head->index;
+
+		del_page_from_free_list(head, zone, order);
+		split_block_around(zone, page_to_pfn(head), order, mt, start_pfn, end_pfn);
+		pfn = page_to_pfn(head) + (1ul << order);
+	}
+	return end_pfn - start_pfn;
+}

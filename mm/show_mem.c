@@ -1,0 +1,284 @@
+/*
+ * The shell's window on physical memory, in the shape of Linux's /proc
+ * files: buddyinfo (free blocks per order), pagetypeinfo (per migratetype,
+ * and pageblocks per type), vmstat (counters), pageblocks (a map of every
+ * pageblock, the picture of fragmentation), and alloc/free to change that
+ * picture by hand. Every command reads all registered nodes.
+ */
+#include <mm.h>
+#include <shell.h>
+
+static const char pageblock_letters[MIGRATE_TYPES] = {
+	[MIGRATE_UNMOVABLE] = 'U', [MIGRATE_MOVABLE] = 'M',
+	[MIGRATE_RECLAIMABLE] = 'R', [MIGRATE_HIGHATOMIC] = 'H',
+	[MIGRATE_CMA] = 'C', [MIGRATE_ISOLATE] = 'I',
+};
+
+#define for_each_populated_zone(pgdat, zone)                                  \
+	for (zone = (pgdat)->node_zones;                                      \
+	     zone < (pgdat)->node_zones + MAX_NR_ZONES; zone++)               \
+		if (zone->spanned_pages)
+
+static unsigned long count_free_list(const struct list_head *list)
+{
+	const struct list_head *pos;
+	unsigned long n = 0;
+
+	list_for_each(pos, list)
+		n++;
+	return n;
+}
+
+static int cmd_buddyinfo(int argc, char **argv)
+{
+	struct zone *zone;
+
+	if (argc != 1)
+		return CMD_USAGE;
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (!NODE_DATA(nid))
+			continue;
+		for_each_populated_zone(NODE_DATA(nid), zone) {
+			kprintf("Node %d, zone %8s", nid, zone->name);
+			for (int order = 0; order < NR_PAGE_ORDERS; order++)
+				kprintf(" %6lu", zone->free_area[order].nr_free);
+			kprintf("\n");
+		}
+	}
+	return CMD_OK;
+}
+
+static void pagetypeinfo_free(int nid, struct zone *zone)
+{
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
+		kprintf("Node %4d, zone %8s, type %12s", nid, zone->name, migratetype_names[mt]);
+		for (int order = 0; order < NR_PAGE_ORDERS; order++)
+			kprintf(" %6lu", count_free_list(&zone->free_area[order].free_list[mt]));
+		kprintf("\n");
+	}
+}
+
+static void pagetypeinfo_blocks(int nid, struct zone *zone)
+{
+	unsigned long blocks[MIGRATE_TYPES] = { 0 };
+	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
+
+	for (unsigned long pfn = zone->zone_start_pfn; pfn < end; pfn += pageblock_nr_pages)
+		if (pfn_valid(pfn)) /* holes have no struct pages */
+			blocks[get_pageblock_migratetype(pfn_to_page(pfn))]++;
+	kprintf("Node %d, zone %8s", nid, zone->name);
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		kprintf(" %12lu", blocks[mt]);
+	kprintf("\n");
+}
+
+static int cmd_pagetypeinfo(int argc, char **argv)
+{
+	struct zone *zone;
+
+	if (argc != 1)
+		return CMD_USAGE;
+	kprintf("Page block order: %d\nPages per block:  %lu\n\n", (int)pageblock_order,
+		pageblock_nr_pages);
+	kprintf("Free pages count per migrate type at order       ");
+	for (int order = 0; order < NR_PAGE_ORDERS; order++)
+		kprintf(" %6d", order);
+	kprintf("\n");
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		if (NODE_DATA(nid))
+			for_each_populated_zone(NODE_DATA(nid), zone)
+				pagetypeinfo_free(nid, zone);
+	kprintf("\nNumber of blocks type     ");
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		kprintf(" %12s", migratetype_names[mt]);
+	kprintf("\n");
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		if (NODE_DATA(nid))
+			for_each_populated_zone(NODE_DATA(nid), zone)
+				pagetypeinfo_blocks(nid, zone);
+	return CMD_OK;
+}
+
+static void vmstat_node(struct pglist_data *pgdat)
+{
+	unsigned long free = 0, free_cma = 0;
+	struct zone *zone;
+
+	for_each_populated_zone(pgdat, zone) {
+		free += zone->nr_free_pages;
+		free_cma += zone->nr_free_cma;
+	}
+	kprintf("nr_free_pages %lu\nnr_free_cma %lu\n", free, free_cma);
+	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
+		kprintf("%s %lu\n", vm_event_names[i], pgdat->vm_events[i]);
+	for (int from = 0; from < MIGRATE_TYPES; from++)
+		for (int to = 0; to < MIGRATE_TYPES; to++)
+			if (pgdat->fallback_count[from][to])
+				kprintf("fallback %s->%s %lu\n", migratetype_names[from],
+					migratetype_names[to], pgdat->fallback_count[from][to]);
+}
+
+static int cmd_vmstat(int argc, char **argv)
+{
+	if (argc != 1)
+		return CMD_USAGE;
+	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
+		if (!NODE_DATA(nid))
+			continue;
+		if (nid)
+			kprintf("node %d:\n", nid);
+		vmstat_node(NODE_DATA(nid));
+	}
+	return CMD_OK;
+}
+
+/* One letter for a pageblock: its type, lower case when every page in it
+ * is free, '#' when none of it is managed by the buddy allocator, a blank
+ * for a hole in physical memory. */
+static char pageblock_letter(unsigned long start_pfn)
+{
+	unsigned long free = 0, reserved = 0;
+	int mt;
+
+	if (!pfn_valid(start_pfn))
+		return ' ';
+	mt = get_pageblock_migratetype(pfn_to_page(start_pfn));
+	for (unsigned long pfn = start_pfn; pfn < start_pfn + pageblock_nr_pages;) {
+		struct page *page = pfn_to_page(pfn);
+
+		if (!pfn_valid(pfn)) {
+			reserved++;
+			pfn++;
+			continue;
+		}
+		if (PageBuddy(page)) {
+			free += 1ul << page->private;
+			pfn += 1ul << page->private;
+			continue;
+		}
+		reserved += PageReserved(page);
+		pfn++;
+	}
+	if (reserved == pageblock_nr_pages)
+		return '#';
+	if (free == pageblock_nr_pages && mt != MIGRATE_ISOLATE)
+		return pageblock_letters[mt] - 'A' + 'a';
+	return pageblock_letters[mt];
+}
+
+#define PAGEBLOCKS_PER_LINE 64
+
+static void pageblocks_zone(int nid, struct zone *zone)
+{
+	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
+	unsigned long pfn = pageblock_start_pfn(zone->zone_start_pfn);
+	int col = 0;
+
+	kprintf("Node %d, zone %s:\n", nid, zone->name);
+	for (; pfn < end; pfn += pageblock_nr_pages) {
+		if (col == 0)
+			kprintf("%#10lx ", pfn);
+		kprintf("%c", pageblock_letter(pfn));
+		if (++col == PAGEBLOCKS_PER_LINE) {
+			kprintf("\n");
+			col = 0;
+		}
+	}
+	if (col)
+		kprintf("\n");
+}
+
+static int cmd_pageblocks(int argc, char **argv)
+{
+	struct zone *zone;
+
+	if (argc != 1)
+		return CMD_USAGE;
+	kprintf("One letter per pageblock of %lu pages: U unmovable, M movable, "
+		"R reclaimable,\nH highatomic, C CMA, I isolated; lower case: "
+		"entirely free; # reserved; blank: no RAM.\n", pageblock_nr_pages);
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		if (NODE_DATA(nid))
+			for_each_populated_zone(NODE_DATA(nid), zone)
+				pageblocks_zone(nid, zone);
+	return CMD_OK;
+}
+
+/* Blocks taken with `alloc`, linked through page->lru; page->private holds
+ * the order so `free` knows what to give back. */
+static struct list_head held_blocks = LIST_HEAD_INIT(held_blocks);
+static unsigned long held_pages;
+
+static int parse_migratetype(const char *s, gfp_t *gfp)
+{
+	if (strcmp(s, "unmovable") == 0)
+		*gfp = GFP_KERNEL;
+	else if (strcmp(s, "movable") == 0)
+		*gfp = GFP_HIGHUSER_MOVABLE;
+	else if (strcmp(s, "reclaimable") == 0)
+		*gfp = GFP_KERNEL | __GFP_RECLAIMABLE;
+	else
+		return -1;
+	return 0;
+}
+
+static int cmd_alloc(int argc, char **argv)
+{
+	uint64_t order, count, done = 0;
+	gfp_t gfp = GFP_KERNEL;
+
+	if (argc < 3 || argc > 4 || kstrtou64(argv[1], &order) || kstrtou64(argv[2], &count))
+		return CMD_USAGE;
+	if (order > MAX_PAGE_ORDER) {
+		kprintf("alloc: order %llu is above MAX_PAGE_ORDER %d\n",
+			(unsigned long long)order, MAX_PAGE_ORDER);
+		return CMD_ERROR;
+	}
+	if (argc == 4 && parse_migratetype(argv[3], &gfp))
+		return CMD_USAGE;
+	for (; done < count; done++) {
+		struct page *page = alloc_pages(gfp | __GFP_NOWARN, (unsigned int)order);
+
+		if (!page)
+			break;
+		page->private = order;
+		list_add(&page->lru, &held_blocks);
+		held_pages += 1ul << order;
+	}
+	kprintf("alloc: got %llu of %llu order-%llu blocks; holding %lu pages (free with 'free')\n",
+		(unsigned long long)done, (unsigned long long)count,
+		(unsigned long long)order, held_pages);
+	return done == count ? CMD_OK : CMD_ERROR;
+}
+
+static int cmd_free(int argc, char **argv)
+{
+	uint64_t limit = UINT64_MAX, freed = 0;
+	struct page *page, *next;
+
+	if (argc > 2 || (argc == 2 && kstrtou64(argv[1], &limit)))
+		return CMD_USAGE;
+	list_for_each_entry_safe(page, next, &held_blocks, lru) {
+		unsigned int order = (unsigned int)page->private;
+
+		if (freed == limit)
+			break;
+		list_del(&page->lru);
+		page->private = 0;
+		held_pages -= 1ul << order;
+		__free_pages(page, order);
+		freed++;
+	}
+	kprintf("free: returned %llu blocks; holding %lu pages\n",
+		(unsigned long long)freed, held_pages);
+	return CMD_OK;
+}
+
+DEFINE_SHELL_COMMAND(buddyinfo, "buddyinfo", "free blocks per zone and order (/proc/buddyinfo)");
+DEFINE_SHELL_COMMAND(pagetypeinfo, "pagetypeinfo",
+	   "free blocks per migratetype, pageblocks per type (/proc/pagetypeinfo)");
+DEFINE_SHELL_COMMAND(vmstat, "vmstat", "allocator counters (/proc/vmstat names)");
+DEFINE_SHELL_COMMAND(pageblocks, "pageblocks", "a map of every pageblock's migratetype");
+DEFINE_SHELL_COMMAND(alloc, "alloc ORDER COUNT [unmovable|movable|reclaimable]",
+	   "allocate COUNT blocks of 2^ORDER pages and hold them");
+DEFINE_SHELL_COMMAND(free, "free [COUNT]", "give back blocks taken with alloc (all, or COUNT)");

@@ -1,0 +1,109 @@
+/*
+ * Private nodes for mm tests: a few static slots (pgdat + pageblock flags)
+ * carved out of the test memory one after another, so two nodes can live at
+ * once; the carving restarts when none is alive. See mm_test_util.h.
+ */
+#include "mm_test_util.h"
+
+#define TEST_NODE_SLOTS 4
+#define TEST_NODE_FLAGS_BYTES 8192	/* 64 MiB at pageblock order 1 */
+
+static struct test_node_slot {
+	struct pglist_data pgdat;
+	uint8_t flags[TEST_NODE_FLAGS_BYTES];
+	bool used;
+} slots[TEST_NODE_SLOTS];
+static int live_nodes;
+static unsigned long carve_base, carve_used;	/* pages used from carve_base */
+
+/* A node id nobody uses (node 0 is the machine). Return: it, or -1. */
+static int free_nid(void)
+{
+	for (int nid = 1; nid < MAX_NUMNODES; nid++)
+		if (!NODE_DATA(nid))
+			return nid;
+	return -1;
+}
+
+static struct pglist_data *node_setup(struct kunit *test, unsigned long start_pfn,
+				      unsigned long nr_pages)
+{
+	int nid = free_nid();
+	struct test_node_slot *slot = NULL;
+
+	for (int i = 0; i < TEST_NODE_SLOTS && !slot; i++)
+		if (!slots[i].used)
+			slot = &slots[i];
+	if (!slot || nid < 0 ||
+	    pgdat_pageblock_flags_size(start_pfn, start_pfn + nr_pages) > TEST_NODE_FLAGS_BYTES) {
+		kunit_fail(test, __FILE__, __LINE__,
+			   "test_node_create: no slot, node id or flag space for %lu pages",
+			   nr_pages);
+		return NULL;
+	}
+	slot->used = true;
+	live_nodes++;
+	pgdat_init(&slot->pgdat, nid, start_pfn, start_pfn + nr_pages, slot->flags);
+	free_pfn_range_to_buddy(start_pfn, start_pfn + nr_pages);
+	return &slot->pgdat;
+}
+
+struct pglist_data *test_node_create(struct kunit *test, unsigned long nr_pages)
+{
+	unsigned long start, avail, first;
+
+	if (mm_test_memory(&start, &avail)) {
+		kunit_mark_skipped(test, "no test memory set aside");
+		return NULL;
+	}
+	if (start != carve_base || !live_nodes) {
+		carve_base = start;
+		carve_used = 0;
+	}
+	first = ALIGN_UP(start + carve_used, MAX_ORDER_NR_PAGES);
+	if (first + nr_pages > start + avail) {
+		kunit_mark_skipped(test, "test memory too small for this node");
+		return NULL;
+	}
+	carve_used = first + nr_pages - start;
+	return node_setup(test, first, nr_pages);
+}
+
+struct pglist_data *test_node_create_at(struct kunit *test, unsigned long start_pfn,
+					unsigned long nr_pages)
+{
+#ifndef FOLIUM_HOST
+	unsigned long start, avail;
+
+	if (mm_test_memory(&start, &avail) || start_pfn < start ||
+	    start_pfn + nr_pages > start + avail || live_nodes) {
+		kunit_mark_skipped(test, "range not inside the kernel's test memory");
+		return NULL;
+	}
+#endif
+	return node_setup(test, start_pfn, nr_pages);
+}
+
+void test_node_destroy(struct pglist_data *pgdat)
+{
+	if (!pgdat)
+		return;
+	pgdat_destroy(pgdat);
+	for (int i = 0; i < TEST_NODE_SLOTS; i++) {
+		if (&slots[i].pgdat == pgdat && slots[i].used) {
+			slots[i].used = false;
+			live_nodes--;
+		}
+	}
+}
+
+bool test_buddy_ok(struct kunit *test, struct pglist_data *pgdat, const char *file,
+		   int line, const char *what)
+{
+	char err[256];
+
+	if (!buddy_check(pgdat, err, sizeof(err)))
+		return true;
+	kunit_fail(test, file, line, "buddy_check: %s%s%s", err, *what ? " at " : "", what);
+	return false;
+}

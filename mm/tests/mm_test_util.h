@@ -1,0 +1,31 @@
+/*
+ * Private nodes for mm tests (Zircon-style: each test gets its own
+ * allocator instance). test_node_create(test, 4096) builds a node of 4096
+ * pages over the test memory (mm_test_memory), registers it under a free
+ * node id 1..MAX_NUMNODES-1 and hands all its pages to the buddy
+ * allocator; test_node_destroy() unregisters it.
+ */
+#ifndef FOLIUM_MM_TEST_UTIL_H
+#define FOLIUM_MM_TEST_UTIL_H
+
+#include <ktest.h>
+#include <mm.h>
+
+/* Return: the node, all pages free, start aligned to MAX_ORDER_NR_PAGES;
+ * or NULL with the case marked skipped when the test memory is too small. */
+struct pglist_data *test_node_create(struct kunit *test, unsigned long nr_pages);
+/* The same over [start_pfn, start_pfn + nr_pages): any simulated range on
+ * the host, only ranges inside the test memory in the kernel (else NULL,
+ * skipped). */
+struct pglist_data *test_node_create_at(struct kunit *test, unsigned long start_pfn,
+					unsigned long nr_pages);
+void test_node_destroy(struct pglist_data *pgdat);
+
+/* buddy_check() as an expectation: a violation fails the case with the
+ * checker's message and `what` (e.g. "seed 0x1234 step 17"). */
+bool test_buddy_ok(struct kunit *test, struct pglist_data *pgdat, const char *file,
+		   int line, const char *what);
+#define KUNIT_EXPECT_BUDDY_OK(test, pgdat)                                    \
+	test_buddy_ok(test, pgdat, __FILE__, __LINE__, "")
+
+#endif
