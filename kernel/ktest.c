@@ -99,7 +99,10 @@ static void run_case(const struct kunit_suite *suite, struct kunit_case *c,
 	if (suite->init && suite->init(&test) != 0) {
 		kunit_fail(&test, __FILE__, __LINE__, "suite init failed");
 	} else {
-		c->run_case(&test);
+		/* An init that marked the case skipped (no memory for it,
+		 * say) has decided: the body does not run. */
+		if (!test.skipped && !test.failed)
+			c->run_case(&test);
 		if (suite->exit)
 			suite->exit(&test);
 	}

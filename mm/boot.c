@@ -101,8 +101,9 @@ static void find_test_blocks(struct memblock *mb, phys_addr_t size, phys_addr_t 
 
 /*
  * Keep RAM out of node 0 for the in-kernel tests' private nodes. Rules:
- * 16 MiB or four max-order blocks if larger, 64 MiB (as the host gives)
- * from 768 MiB of RAM on (a "1 GiB" machine reports a little less);
+ * 16 MiB or four max-order blocks if larger; 32 MiB from 384 MiB of RAM
+ * on (room for the CMA suites at pageblock order 10), 64 MiB (as the host
+ * gives) from 768 MiB (a "1 GiB" machine reports a little less);
  * aligned to a max-order block; none under 96 MiB of RAM. Node 0 must
  * not span it (no node-0 walker may read the struct pages tests
  * rebuild), so it goes at the top or the bottom of RAM and
@@ -115,6 +116,8 @@ static void reserve_test_memory(struct memblock *mb)
 	phys_addr_t size = MAX(16 * MIB, 4 * align), low, high, base, waste_low, waste_high;
 	phys_addr_t dram_start = memblock_start_of_DRAM(mb), dram_end = memblock_end_of_DRAM(mb);
 
+	if (memblock_phys_mem_size(mb) >= 384 * MIB)
+		size = MAX(size, 32 * MIB);
 	if (memblock_phys_mem_size(mb) >= 768 * MIB)
 		size = MAX(size, 64 * MIB);
 	if (memblock_phys_mem_size(mb) < 96 * MIB) {

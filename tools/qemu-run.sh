@@ -24,12 +24,13 @@ usage: qemu-run.sh --image IMG [options]
   --log FILE         batch mode: write the serial output to FILE
   --timeout SECONDS  batch mode: stop QEMU after SECONDS (exit 124)
   --expect TEXT      batch mode: stop QEMU once the log contains TEXT (exit 0)
+  --fail-on TEXT     batch mode: stop QEMU once the log contains TEXT (exit 1)
   --monitor-fifo P   batch mode: QEMU monitor on the FIFOs P.in / P.out
                      (tests type on the PS/2 keyboard with "sendkey")
 USAGE
 }
 
-image= usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor=
+image= usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor= fail_on=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift ;;
@@ -43,6 +44,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift ;;
 	--expect) expect=$2; shift ;;
 	--monitor-fifo) monitor=$2; shift ;;
+	--fail-on) fail_on=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "qemu-run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -120,6 +122,10 @@ start=$(date +%s)
 while :; do
 	if [ -n "$expect" ] && grep -qF -- "$expect" "$log"; then
 		exit 0
+	fi
+	if [ -n "$fail_on" ] && grep -qF -- "$fail_on" "$log"; then
+		echo "qemu-run.sh: the log shows '$fail_on'; stopping QEMU; serial log: $log" >&2
+		exit 1
 	fi
 	if ! kill -0 "$qemu_pid" 2>/dev/null; then
 		wait "$qemu_pid" && status=0 || status=$?

@@ -162,8 +162,6 @@ static void cma_init_area_types_pageblocks_cma(struct kunit *test)
 {
 	unsigned long pfn;
 
-	if (test->skipped)
-		return;
 	for (pfn = test_cma.base_pfn; pfn < test_cma.base_pfn + test_cma.count;
 	     pfn += pageblock_nr_pages)
 		KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(pfn)),
@@ -184,8 +182,6 @@ static void cma_alloc_returns_aligned_ranges_inside_the_area(struct kunit *test)
 	unsigned long free0 = node_free_pages(pgdat());
 	struct page *got[ARRAY_SIZE(sizes)];
 
-	if (test->skipped)
-		return;
 	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
 		unsigned long pfn;
 
@@ -217,8 +213,6 @@ static void cma_alloc_whole_area_then_nothing_more(struct kunit *test)
 {
 	struct page *all, *none;
 
-	if (test->skipped)
-		return;
 	all = cma_alloc(&test_cma, test_cma.count, pageblock_order);
 	KUNIT_ASSERT_NOT_NULL(test, all);
 	KUNIT_EXPECT_EQ(test, page_to_pfn(all), test_cma.base_pfn);
@@ -264,8 +258,6 @@ static void movable_allocations_use_cma_but_unmovable_never_do(struct kunit *tes
 	struct list_head movable = LIST_HEAD_INIT(movable);
 	unsigned long free0 = node_free_pages(pgdat());
 
-	if (test->skipped)
-		return;
 	KUNIT_EXPECT_EQ(test, hog_pages(&unmovable, GFP_KERNEL, tn.nr_pages), 0);
 	EXPECT_BUDDY_OK(test);
 	KUNIT_EXPECT_GT(test, hog_pages(&movable, GFP_HIGHUSER_MOVABLE, tn.nr_pages), 0);
@@ -350,8 +342,6 @@ static void cma_alloc_migrates_movable_folios_out(struct kunit *test)
 	unsigned long free0 = node_free_pages(pgdat()), moved = 0;
 	struct page *range;
 
-	if (test->skipped)
-		return;
 	for (unsigned int i = 0; i < ARRAY_SIZE(orders); i++) {
 		KUNIT_ASSERT_NOT_NULL(test, anon_folio_at(test, area_pfn(offsets[i],
 								  orders[i]), orders[i]));
@@ -403,8 +393,6 @@ static void cma_alloc_fails_cleanly_without_a_migration_hook(struct kunit *test)
 	unsigned long pfn, free0;
 	struct folio *folio;
 
-	if (test->skipped)
-		return;
 	pfn = area_pfn(16, 2);
 	folio = anon_folio_at(test, pfn, 2);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
@@ -419,8 +407,6 @@ static void cma_alloc_fails_cleanly_when_the_hook_refuses(struct kunit *test)
 	unsigned long pfn, free0;
 	struct folio *folio;
 
-	if (test->skipped)
-		return;
 	pfn = area_pfn(32, 3);
 	folio = anon_folio_at(test, pfn, 3);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
@@ -440,8 +426,6 @@ static void cma_alloc_fails_cleanly_over_an_unmovable_page(struct kunit *test)
 	unsigned long pfn, free0;
 	struct folio *folio;
 
-	if (test->skipped)
-		return;
 	pfn = test_cma.base_pfn + test_cma.count - 1;
 	folio = anon_folio_at(test, pfn, 0);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
@@ -460,8 +444,6 @@ static void cma_alloc_skips_a_busy_range(struct kunit *test)
 	struct folio *folio;
 	struct page *range;
 
-	if (test->skipped)
-		return;
 	folio = anon_folio_at(test, pfn, 0);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	folio_clear_anon(folio);
@@ -518,8 +500,6 @@ static void cma_shell_command_allocates_releases_and_explains(struct kunit *test
 	char line[64];
 	uint64_t pfn;
 
-	if (test->skipped)
-		return;
 	boot_cma = NULL;
 	KUNIT_EXPECT_EQ(test, run_captured("cma"), CMD_ERROR);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "no CMA area: boot with cma=SIZE"));
@@ -605,8 +585,6 @@ static void isolated_block_never_serves_allocations(struct kunit *test)
 	unsigned long block, free0;
 	struct page *page;
 
-	if (test->skipped)
-		return;
 	block = test_block(2);
 	free0 = node_free_pages(pgdat());
 	KUNIT_ASSERT_EQ(test, start_isolate_page_range(block, block + 1), 0);
@@ -633,8 +611,6 @@ static void free_into_isolated_block_goes_to_the_isolate_list(struct kunit *test
 {
 	unsigned long block, pfn;
 
-	if (test->skipped)
-		return;
 	block = test_block(3);
 	pfn = block + pageblock_nr_pages - 1;
 	KUNIT_ASSERT_EQ(test, take_free_pfn_range(pfn, pfn + 1), 1);
@@ -653,8 +629,6 @@ static void isolation_refused_for_unmovable_block_in_use(struct kunit *test)
 {
 	unsigned long first, second;
 
-	if (test->skipped)
-		return;
 	first = test_block(1);
 	second = test_block(2);
 	split_large_buddy(test_zone(), second);
@@ -683,8 +657,6 @@ static void isolating_an_isolated_block_is_refused(struct kunit *test)
 {
 	unsigned long block;
 
-	if (test->skipped)
-		return;
 	block = test_block(2);
 	KUNIT_ASSERT_EQ(test, start_isolate_page_range(block, block + 1), 0);
 	KUNIT_EXPECT_EQ(test, start_isolate_page_range(block, block + 1), -EBUSY);
@@ -699,8 +671,6 @@ static void undo_isolation_restores_the_free_lists(struct kunit *test)
 	struct zone *zone;
 	unsigned long start;
 
-	if (test->skipped)
-		return;
 	zone = test_zone();
 	start = test_block(1);
 	drain_node_pages(pgdat());

@@ -35,8 +35,6 @@ static struct folio *alloc_test_folio(unsigned int order)
 
 static void folio_geometry_round_trips_for_every_order(struct kunit *test)
 {
-	if (test->skipped)
-		return;
 	for (unsigned int order = 0; order <= MAX_PAGE_ORDER; order++) {
 		struct folio *folio = alloc_test_folio(order);
 		unsigned long nr = 1ul << order;
@@ -68,8 +66,6 @@ static void folio_put_frees_only_at_refcount_zero(struct kunit *test)
 {
 	struct folio *folio;
 
-	if (test->skipped)
-		return;
 	folio = alloc_test_folio(3);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start - 8);
@@ -103,8 +99,6 @@ static void split_folio_makes_pages_that_free_one_by_one_and_coalesce(struct kun
 	struct folio *folio;
 	struct page *head;
 
-	if (test->skipped)
-		return;
 	snapshot_free_area(before);
 	folio = alloc_test_folio(order);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
@@ -142,8 +136,6 @@ static void split_folio_refuses_locked_referenced_or_mapped(struct kunit *test)
 {
 	struct folio *folio;
 
-	if (test->skipped)
-		return;
 	folio = alloc_test_folio(2);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	folio_set_locked(folio);
@@ -169,8 +161,6 @@ static void split_folio_of_order_zero_is_a_no_op(struct kunit *test)
 {
 	struct folio *folio;
 
-	if (test->skipped)
-		return;
 	folio = alloc_test_folio(0);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	KUNIT_EXPECT_EQ(test, split_folio(folio), 0);
@@ -183,8 +173,6 @@ static void lazyfree_is_anon_without_swapbacked(struct kunit *test)
 {
 	struct folio *folio;
 
-	if (test->skipped)
-		return;
 	folio = alloc_test_folio(2);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	KUNIT_EXPECT_FALSE(test, folio_test_lazyfree(folio)); /* not anon */
