@@ -187,6 +187,13 @@ host-test: $(B)/host-tests $(B)/tools/ktap
 test: all $(B)/host-tests $(TOOLS_BINS)
 	@sh tools/run-tests.sh
 
+# --- benchmarks (never part of make test) --------------------------------
+# The in-kernel run uses its own kernel with the DEBUG_VM checks off.
+.PHONY: bench
+bench: all $(B)/bench-page-alloc
+	$(Q)$(MAKE) -s O=$(B)/bench-kernel CONFIG_DEBUG_VM=n $(B)/bench-kernel/folium.elf
+	$(Q)B=$(B) sh tools/bench.sh
+
 .PHONY: clean
 clean:
 	rm -rf $(B)

@@ -22,6 +22,10 @@ void arch_setup(const struct boot_info *bi);
 void arch_late_setup(void);
 /* A human-readable CPU name ("Intel(R) Core(TM) i5-..."). */
 const char *arch_cpu_name(void);
+/* Return: the hypervisor or emulator we run under ("TCGTCGTCGTCG",
+ * "KVMKVMKVM"), or NULL on bare metal / as a host process. Benchmarks
+ * print it, because emulated timings only compare as ratios. */
+const char *arch_hypervisor(void);
 
 /* Wait until an interrupt (or input) may have arrived; may return at once. */
 void arch_idle(void);

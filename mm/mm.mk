@@ -15,8 +15,9 @@ TEST_SRCS += mm/tests/mm_test_util.c mm/tests/page_alloc_test.c
 # Folios, page isolation, migration and CMA.
 MM_GENERIC_SRCS += mm/folio.c mm/page_isolation.c mm/migrate.c mm/cma.c
 TEST_SRCS += mm/tests/folio_test.c mm/tests/cma_test.c
-# The hobby-kernel bitmap allocator, the benchmark's baseline.
-MM_GENERIC_SRCS += mm/bitmap_alloc.c
+# The hobby-kernel bitmap allocator, the benchmark's baseline, and the
+# benchmark itself (`bench alloc` in the kernel, make bench on the host).
+MM_GENERIC_SRCS += mm/bitmap_alloc.c mm/bench_page_alloc.c
 
 # --- fuzzing and benchmarking the buddy allocator (host only) ---------------
 # What the allocator needs to run as a process: the buddy core, folios
@@ -49,7 +50,7 @@ fuzz-smoke: $(B)/fuzz-page-alloc
 BENCH_CFLAGS := -std=gnu11 -O2 -g $(COMMON_WARN) -Iinclude -Iarch/host/include \
 	-I$(B)/bench/include -DFOLIUM_HOST -MMD -MP
 BENCH_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BUDDY_HOST_SRCS) \
-	mm/bitmap_alloc.c mm/bench_page_alloc.c)
+	mm/bitmap_alloc.c mm/bench_page_alloc.c arch/host/bench_main.c)
 $(B)/bench/include/generated/config.h: $(B)/include/generated/config.h
 	@mkdir -p $(@D)
 	$(Q)sed 's/^#define CONFIG_DEBUG_VM .*/#define CONFIG_DEBUG_VM 0/' $< > $@

@@ -38,3 +38,8 @@ const char *arch_cpu_name(void)
 {
 	return cpu.brand[0] ? cpu.brand : cpu.vendor;
 }
+
+const char *arch_hypervisor(void)
+{
+	return cpu.hypervisor ? cpu.hypervisor_vendor : NULL;
+}
