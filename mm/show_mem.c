@@ -7,6 +7,7 @@
  */
 #include <mm.h>
 #include <shell.h>
+#include "internal.h"
 
 static const char pageblock_letters[MIGRATE_TYPES] = {
 	[MIGRATE_UNMOVABLE] = 'U', [MIGRATE_MOVABLE] = 'M',
@@ -133,30 +134,26 @@ static int cmd_vmstat(int argc, char **argv)
 }
 
 /* One letter for a pageblock: its type, lower case when every page in it
- * is free, '#' when none of it is managed by the buddy allocator, a blank
- * for a hole in physical memory. */
+ * is free (free blocks may start in an earlier pageblock: pfn_free_span
+ * finds them), '#' when none of it is managed by the buddy allocator, a
+ * blank for a hole in physical memory. */
 static char pageblock_letter(unsigned long start_pfn)
 {
-	unsigned long free = 0, reserved = 0;
+	unsigned long end_pfn = start_pfn + pageblock_nr_pages, free = 0, reserved = 0;
 	int mt;
 
 	if (!pfn_valid(start_pfn))
 		return ' ';
 	mt = get_pageblock_migratetype(pfn_to_page(start_pfn));
-	for (unsigned long pfn = start_pfn; pfn < start_pfn + pageblock_nr_pages;) {
-		struct page *page = pfn_to_page(pfn);
+	for (unsigned long pfn = start_pfn; pfn < end_pfn;) {
+		unsigned long span = pfn_valid(pfn) ? pfn_free_span(pfn) : 0;
 
-		if (!pfn_valid(pfn)) {
-			reserved++;
-			pfn++;
+		if (span) {
+			free += MIN(span, end_pfn - pfn);
+			pfn += span;
 			continue;
 		}
-		if (PageBuddy(page)) {
-			free += 1ul << page->private;
-			pfn += 1ul << page->private;
-			continue;
-		}
-		reserved += PageReserved(page);
+		reserved += !pfn_valid(pfn) || PageReserved(pfn_to_page(pfn));
 		pfn++;
 	}
 	if (reserved == pageblock_nr_pages)
