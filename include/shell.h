@@ -78,4 +78,15 @@ int shell_autorun(const char *script);
 void shell_main(void) __attribute__((noreturn));
 const struct shell_command *shell_find(const char *name);
 
+/* Console output captured in memory, e.g. for tests of commands. */
+struct shell_capture {
+	char text[2048];	/* NUL-terminated; output beyond it is dropped */
+	size_t len;
+};
+/* Send all console output to cap (emptied first) until shell_capture_stop. */
+void shell_capture_start(struct shell_capture *cap);
+void shell_capture_stop(void);
+/* Run one line with its output captured. Return: shell_run_line's result. */
+int shell_run_captured(struct shell_capture *cap, const char *line);
+
 #endif

@@ -258,6 +258,41 @@ int shell_autorun(const char *script)
 	return failed;
 }
 
+static struct shell_capture *capture;
+
+static void capture_write(struct console *con, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && capture->len + 1 < sizeof(capture->text); i++)
+		capture->text[capture->len++] = s[i];
+	capture->text[capture->len] = '\0';
+}
+
+static struct console capture_console = { .name = "capture", .write = capture_write };
+
+void shell_capture_start(struct shell_capture *cap)
+{
+	cap->len = 0;
+	cap->text[0] = '\0';
+	capture = cap;
+	console_redirect(&capture_console);
+}
+
+void shell_capture_stop(void)
+{
+	console_redirect(NULL);
+	capture = NULL;
+}
+
+int shell_run_captured(struct shell_capture *cap, const char *line)
+{
+	int ret;
+
+	shell_capture_start(cap);
+	ret = shell_run_line(line);
+	shell_capture_stop();
+	return ret;
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	const struct shell_command *cmd;

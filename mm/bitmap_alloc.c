@@ -3,10 +3,10 @@
  * <bitmap_alloc.h>). An order-3 request on bits 0b00001111.. skips index 0
  * (pages 0-3 in use) and takes pages 8-15, the first aligned run of 8.
  */
+#include <bitmap.h>
 #include <bitmap_alloc.h>
 #include <kernel.h>
 
-#define BITS_PER_LONG 64
 
 void bitmap_alloc_init(struct bitmap_alloc *ba, unsigned long base_pfn,
 		       unsigned long nr_pages, unsigned long *bitmap)
@@ -31,19 +31,6 @@ static bool run_is_free(const struct bitmap_alloc *ba, unsigned long i, unsigned
 	return true;
 }
 
-/* Set (in_use) or clear the n bits at i. */
-static void mark_run(struct bitmap_alloc *ba, unsigned long i, unsigned long n, bool in_use)
-{
-	for (unsigned long b = i; b < i + n; b++) {
-		unsigned long bit = 1ul << (b % BITS_PER_LONG);
-
-		if (in_use)
-			ba->bitmap[b / BITS_PER_LONG] |= bit;
-		else
-			ba->bitmap[b / BITS_PER_LONG] &= ~bit;
-	}
-}
-
 unsigned long bitmap_alloc_pages(struct bitmap_alloc *ba, unsigned int order)
 {
 	unsigned long n = 1ul << order;
@@ -55,7 +42,7 @@ unsigned long bitmap_alloc_pages(struct bitmap_alloc *ba, unsigned int order)
 			continue;
 		}
 		if (run_is_free(ba, i, n)) {
-			mark_run(ba, i, n, true);
+			bitmap_set(ba->bitmap, i, n);
 			return ba->base_pfn + i;
 		}
 	}
@@ -64,5 +51,5 @@ unsigned long bitmap_alloc_pages(struct bitmap_alloc *ba, unsigned int order)
 
 void bitmap_free_pages(struct bitmap_alloc *ba, unsigned long pfn, unsigned int order)
 {
-	mark_run(ba, pfn - ba->base_pfn, 1ul << order, false);
+	bitmap_clear(ba->bitmap, pfn - ba->base_pfn, 1ul << order);
 }

@@ -8,6 +8,7 @@
  * kernel's mm_test_memory, and the `meminfo` shell command.
  */
 #include <arch.h>
+#include <bitmap.h>
 #include <boot_info.h>
 #include <mm.h>
 #include <shell.h>
@@ -18,12 +19,11 @@
 #define PAGES_PER_SECTION (1ul << PFN_SECTION_SHIFT)
 #define MAX_PHYSMEM_BITS 46
 #define NR_MEM_SECTIONS (1ul << (MAX_PHYSMEM_BITS - SECTION_SIZE_BITS))
-#define BITS_PER_LONG 64
 #define PFN_UP(pa) PHYS_PFN((pa) + PAGE_SIZE - 1)
 
 extern const struct boot_info *boot_info;
 
-static unsigned long present_sections[NR_MEM_SECTIONS / BITS_PER_LONG];
+static unsigned long present_sections[BITS_TO_LONGS(NR_MEM_SECTIONS)];
 /* Linux's name for the one node of a machine without NUMA. */
 static struct pglist_data contig_page_data;
 
@@ -39,7 +39,7 @@ bool pfn_valid(unsigned long pfn)
 	unsigned long nr = pfn >> PFN_SECTION_SHIFT;
 
 	return nr < NR_MEM_SECTIONS &&
-	       (present_sections[nr / BITS_PER_LONG] >> (nr % BITS_PER_LONG)) & 1;
+	       test_bit(nr, present_sections);
 }
 
 /*
@@ -61,7 +61,7 @@ static void sparse_init(struct memblock *mb)
 				continue;
 			arch_vmemmap_populate(nr << PFN_SECTION_SHIFT,
 					      (nr + 1) << PFN_SECTION_SHIFT);
-			present_sections[nr / BITS_PER_LONG] |= 1ul << (nr % BITS_PER_LONG);
+			bitmap_set(present_sections, nr, 1);
 		}
 	}
 	boot_mem.memmap += memblock_reserved_size(mb) - before;

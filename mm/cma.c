@@ -7,11 +7,11 @@
  * handed out. Example, pageblock_order 9: cma=6M is rounded up to 8 MiB
  * (four 2 MiB pageblocks) and placed at a 2 MiB-aligned base.
  */
+#include <bitmap.h>
 #include <shell.h>
 #include "internal.h"
 
 #define MAX_CMA_AREAS 4
-#define BITS_PER_LONG (8 * sizeof(unsigned long))
 
 static struct cma cma_areas[MAX_CMA_AREAS];
 static unsigned int cma_area_count;
@@ -188,24 +188,6 @@ void cma_activate_boot_area(void)
 
 /* --- the bitmap ---------------------------------------------------------- */
 
-static bool cma_test_bit(const struct cma *cma, unsigned long bit)
-{
-	return cma->bitmap[bit / BITS_PER_LONG] & (1ul << (bit % BITS_PER_LONG));
-}
-
-static void cma_set_bits(struct cma *cma, unsigned long bit, unsigned long nr,
-			 bool value)
-{
-	for (unsigned long i = bit; i < bit + nr; i++) {
-		unsigned long mask = 1ul << (i % BITS_PER_LONG);
-
-		if (value)
-			cma->bitmap[i / BITS_PER_LONG] |= mask;
-		else
-			cma->bitmap[i / BITS_PER_LONG] &= ~mask;
-	}
-}
-
 /*
  * Return: the first bit >= start opening nr clear bits whose pfn is a
  * multiple of mask + 1 (alignment is physical, as Linux's
@@ -219,7 +201,7 @@ static unsigned long cma_find_free_range(const struct cma *cma, unsigned long st
 	while (bit + nr <= cma->count) {
 		unsigned long i = 0;
 
-		while (i < nr && !cma_test_bit(cma, bit + i))
+		while (i < nr && !test_bit(bit + i, cma->bitmap))
 			i++;
 		if (i == nr)
 			return bit;
@@ -291,11 +273,11 @@ struct page *cma_alloc(struct cma *cma, unsigned long nr_pages, unsigned int ali
 		if (bit >= cma->count)
 			break;
 		pfn = cma->base_pfn + bit;
-		cma_set_bits(cma, bit, nr_pages, true);
+		bitmap_set(cma->bitmap, bit, nr_pages);
 		err = alloc_contig_range(pfn, pfn + nr_pages);
 		if (!err)
 			return cma_alloc_done(cma, pfn, nr_pages);
-		cma_set_bits(cma, bit, nr_pages, false);
+		bitmap_clear(cma->bitmap, bit, nr_pages);
 		if (err != -EBUSY)
 			break;
 		start = bit + mask + 1;
@@ -319,13 +301,13 @@ bool cma_release(struct cma *cma, struct page *pages, unsigned long nr_pages)
 		return false;
 	bit = pfn - cma->base_pfn;
 	for (unsigned long i = 0; i < nr_pages; i++)
-		if (!cma_test_bit(cma, bit + i))
+		if (!test_bit(bit + i, cma->bitmap))
 			return false;
 	for (unsigned long i = 0; i < nr_pages; i++) {
 		ClearPageFlag(pages + i, PG_cma);
 		__free_pages(pages + i, 0);
 	}
-	cma_set_bits(cma, bit, nr_pages, false);
+	bitmap_clear(cma->bitmap, bit, nr_pages);
 	cma->nr_allocated -= nr_pages;
 	return true;
 }

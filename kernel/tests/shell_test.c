@@ -129,72 +129,54 @@ static void split_handles_spaces_and_quotes(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, argv[2], "seq");
 }
 
-static char captured[2048];
-static size_t captured_len;
-
-static void capture_write(struct console *con, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n && captured_len + 1 < sizeof(captured); i++)
-		captured[captured_len++] = s[i];
-	captured[captured_len] = '\0';
-}
-
-static struct console capture_console = { .name = "ktest", .write = capture_write };
+static struct shell_capture out;
 
 static int run_captured(const char *line)
 {
-	int ret;
-
-	captured_len = 0;
-	captured[0] = '\0';
-	console_redirect(&capture_console);
-	ret = shell_run_line(line);
-	console_redirect(NULL);
-	return ret;
+	return shell_run_captured(&out, line);
 }
 
 static void unknown_command_points_to_help(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, run_captured("frobnicate now"), CMD_ERROR);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "unknown command 'frobnicate'"));
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "help"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "unknown command 'frobnicate'"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "help"));
 }
 
 static void bad_arguments_print_usage(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, run_captured("help a b"), CMD_USAGE);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "usage: help [COMMAND]"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "usage: help [COMMAND]"));
 	KUNIT_EXPECT_EQ(test, run_captured("help nosuch"), CMD_ERROR);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "no command 'nosuch'"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "no command 'nosuch'"));
 }
 
 static void help_lists_registered_commands(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, run_captured("help"), CMD_OK);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "  help "));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "  help "));
 	KUNIT_EXPECT_EQ(test, run_captured("   "), CMD_OK); /* empty line */
-	KUNIT_EXPECT_EQ(test, captured_len, 0);
+	KUNIT_EXPECT_EQ(test, out.len, 0);
 }
 
 static void too_many_arguments_are_refused(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, run_captured("help 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17"),
 			CMD_ERROR);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "too many arguments"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "too many arguments"));
 }
 
 static void autorun_echoes_and_runs_each_command(struct kunit *test)
 {
 	int failed;
 
-	captured_len = 0;
-	console_redirect(&capture_console);
+	shell_capture_start(&out);
 	failed = shell_autorun(" help help ;nosuch; ;help");
-	console_redirect(NULL);
+	shell_capture_stop();
 	KUNIT_EXPECT_EQ(test, failed, 1);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, SHELL_PROMPT "help help\nusage: help"));
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, SHELL_PROMPT "nosuch\nunknown command"));
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, SHELL_PROMPT "help\nCommands"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, SHELL_PROMPT "help help\nusage: help"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, SHELL_PROMPT "nosuch\nunknown command"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, SHELL_PROMPT "help\nCommands"));
 }
 
 static struct kunit_case shell_cases[] = {

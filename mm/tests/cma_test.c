@@ -457,34 +457,17 @@ static void cma_alloc_skips_a_busy_range(struct kunit *test)
 
 /* --- the shell command ------------------------------------------------------ */
 
-static char captured[1024];
-static size_t captured_len;
-
-static void capture_write(struct console *con, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n && captured_len + 1 < sizeof(captured); i++)
-		captured[captured_len++] = s[i];
-	captured[captured_len] = '\0';
-}
-
-static struct console capture_console = { .name = "ktest", .write = capture_write };
+static struct shell_capture out;
 
 static int run_captured(const char *line)
 {
-	int ret;
-
-	captured_len = 0;
-	captured[0] = '\0';
-	console_redirect(&capture_console);
-	ret = shell_run_line(line);
-	console_redirect(NULL);
-	return ret;
+	return shell_run_captured(&out, line);
 }
 
 /* The pfn in "cma: 8 pages at pfn 0x1234\n", or 0. */
 static uint64_t captured_pfn(void)
 {
-	char *p = strstr(captured, "pfn "), *nl;
+	char *p = strstr(out.text, "pfn "), *nl;
 	uint64_t pfn;
 
 	if (!p || !(nl = strchr(p, '\n')))
@@ -502,18 +485,18 @@ static void cma_shell_command_allocates_releases_and_explains(struct kunit *test
 
 	boot_cma = NULL;
 	KUNIT_EXPECT_EQ(test, run_captured("cma"), CMD_ERROR);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "no CMA area: boot with cma=SIZE"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "no CMA area: boot with cma=SIZE"));
 	boot_cma = &test_cma;
 	KUNIT_EXPECT_EQ(test, run_captured("cma alloc 8 3"), CMD_OK);
 	pfn = captured_pfn();
 	KUNIT_EXPECT_TRUE(test, pfn_in_area(pfn));
 	KUNIT_EXPECT_EQ(test, pfn % 8, 0);
 	KUNIT_EXPECT_EQ(test, run_captured("cma"), CMD_OK);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "allocated 8 pages"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "allocated 8 pages"));
 	ksnprintf(line, sizeof(line), "cma release %#llx 8", (unsigned long long)pfn);
 	KUNIT_EXPECT_EQ(test, run_captured(line), CMD_OK);
 	KUNIT_EXPECT_EQ(test, run_captured(line), CMD_ERROR);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(captured, "is not an allocation"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "is not an allocation"));
 	KUNIT_EXPECT_EQ(test, run_captured("cma alloc"), CMD_USAGE);
 	KUNIT_EXPECT_EQ(test, run_captured("cma alloc lots"), CMD_USAGE);
 	KUNIT_EXPECT_EQ(test, run_captured("cma alloc 1 99"), CMD_USAGE);
