@@ -45,6 +45,16 @@ uint64_t arch_uptime_ns(void);
 void arch_reboot(void);
 void arch_poweroff(void);
 
+/* Virtual memory (mm/ calls these; <vm.h> has the rest): */
+/* Invalidate one page's translation, or all of the current mm's. */
+void arch_flush_tlb_one(unsigned long addr);
+void arch_flush_tlb_all(void);
+/* Make the top table at physical address pgd the active one (CR3). */
+void arch_switch_mm(uint64_t pgd);
+/* Fill a new top-level table's kernel half (entries 256..511) so every
+ * address space shares the kernel; the lower half stays empty. */
+void arch_pgd_init(uint64_t *pgd);
+
 /* Print "  <symbol>+0xoff" for each frame of the caller's stack. */
 void arch_dump_stack(void);
 

@@ -13,7 +13,7 @@
  */
 #include <asm/io.h>
 #include <asm/page.h>
-#include <asm/pgtable.h>
+#include <pgtable_bits.h>
 #include <mm.h>
 #include "x86.h"
 

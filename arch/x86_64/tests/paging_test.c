@@ -4,7 +4,7 @@
  * empty lower half, and the embedded symbol table naming real functions.
  */
 #include <asm/page.h>
-#include <asm/pgtable.h>
+#include <pgtable_bits.h>
 #include <ksyms.h>
 #include <ktest.h>
 #include "../x86.h"

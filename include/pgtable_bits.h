@@ -1,5 +1,7 @@
 /*
- * x86_64 4-level paging entry bits (SDM vol. 3A, 4.5):
+ * The page-table entry format, x86_64 4-level paging (SDM vol. 3A, 4.5).
+ * It is data both arches share: the kernel's tables are read by the CPU,
+ * the host's by arch/host's software MMU, which walks them the same way.
  *
  *  63  62..52  51..12       11..9  8  7   6  5  4   3   2  1  0
  *  NX  avail   phys addr    avail  G  PS  D  A  PCD PWT US RW P
@@ -7,8 +9,8 @@
  * PS is set in a PDPT entry for a 1 GiB page and in a PD entry for a
  * 2 MiB page; in a 4 KiB PTE bit 7 is PAT. In large pages PAT is bit 12.
  */
-#ifndef FOLIUM_ASM_PGTABLE_H
-#define FOLIUM_ASM_PGTABLE_H
+#ifndef FOLIUM_PGTABLE_BITS_H
+#define FOLIUM_PGTABLE_BITS_H
 
 #include <stdint.h>
 

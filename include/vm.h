@@ -1,0 +1,213 @@
+/*
+ * Virtual memory: address spaces (mm_struct, VMAs), 4-level page tables
+ * and their accessors, TLB flushing, anonymous faults with large folios,
+ * folio_zero_user, and access to the lower ("user") half. Grouped by the
+ * file in mm/ that implements each declaration. Names follow Linux
+ * (include/linux/mm.h, pgtable.h, huge_mm.h) so the two read side by side.
+ *
+ * The lower half of every address space belongs to test and benchmark
+ * workloads; the kernel runs them in ring 0 on the mm's own tables, whose
+ * upper half is shared with the kernel's. On the host the same tables are
+ * walked by a software MMU (arch/host), so every test runs in both places.
+ */
+#ifndef FOLIUM_VM_H
+#define FOLIUM_VM_H
+
+#include <mm.h>
+#include <pgtable_bits.h>
+
+/* --- page-table entries (layout in <pgtable_bits.h>) ------------------------ */
+typedef uint64_t pgd_t, pud_t, pmd_t, pte_t;
+
+#define PMD_SIZE (1ul << PMD_SHIFT)			/* 2 MiB */
+#define PMD_MASK (~(PMD_SIZE - 1))
+#define USER_VA_END 0x0000800000000000ul		/* end of the lower half */
+#define USER_VA_START 0x0000000000200000ul		/* page 0..2 MiB stays unmapped */
+
+static inline unsigned int pgd_index(unsigned long a) { return (a >> PGDIR_SHIFT) & 511; }
+static inline unsigned int pud_index(unsigned long a) { return (a >> PUD_SHIFT) & 511; }
+static inline unsigned int pmd_index(unsigned long a) { return (a >> PMD_SHIFT) & 511; }
+static inline unsigned int pte_index(unsigned long a) { return (a >> PAGE_SHIFT) & 511; }
+
+/* PTE and PMD accessors, as Linux's pte_*() and pmd_*(). */
+static inline bool pte_none(pte_t pte) { return pte == 0; }
+static inline bool pte_present(pte_t pte) { return pte & _PAGE_PRESENT; }
+static inline bool pte_young(pte_t pte) { return pte & _PAGE_ACCESSED; }
+static inline bool pte_dirty(pte_t pte) { return pte & _PAGE_DIRTY; }
+static inline bool pte_write(pte_t pte) { return pte & _PAGE_RW; }
+static inline unsigned long pte_pfn(pte_t pte) { return (pte & PTE_ADDR_MASK) >> PAGE_SHIFT; }
+static inline pte_t pte_mkold(pte_t pte) { return pte & ~_PAGE_ACCESSED; }
+static inline pte_t pte_mkyoung(pte_t pte) { return pte | _PAGE_ACCESSED; }
+static inline pte_t pte_mkclean(pte_t pte) { return pte & ~_PAGE_DIRTY; }
+static inline pte_t pte_mkdirty(pte_t pte) { return pte | _PAGE_DIRTY; }
+static inline pte_t pte_mkwrite(pte_t pte) { return pte | _PAGE_RW; }
+static inline pte_t pte_wrprotect(pte_t pte) { return pte & ~_PAGE_RW; }
+/* prot: the flag bits of a VMA's pages (vm_get_page_prot). */
+static inline pte_t pfn_pte(unsigned long pfn, uint64_t prot)
+{
+	return ((uint64_t)pfn << PAGE_SHIFT) | prot;
+}
+static inline bool pmd_none(pmd_t pmd) { return pmd == 0; }
+static inline bool pmd_present(pmd_t pmd) { return pmd & _PAGE_PRESENT; }
+/* A PMD that maps 2 MiB itself instead of pointing to a PTE table. */
+static inline bool pmd_leaf(pmd_t pmd) { return (pmd & (_PAGE_PRESENT | _PAGE_PSE)) == (_PAGE_PRESENT | _PAGE_PSE); }
+static inline bool pmd_young(pmd_t pmd) { return pmd & _PAGE_ACCESSED; }
+static inline bool pmd_dirty(pmd_t pmd) { return pmd & _PAGE_DIRTY; }
+static inline bool pmd_write(pmd_t pmd) { return pmd & _PAGE_RW; }
+static inline unsigned long pmd_pfn(pmd_t pmd) { return (pmd & PTE_ADDR_MASK) >> PAGE_SHIFT; }
+static inline pmd_t pmd_mkold(pmd_t pmd) { return pmd & ~_PAGE_ACCESSED; }
+static inline pmd_t pmd_mkyoung(pmd_t pmd) { return pmd | _PAGE_ACCESSED; }
+static inline pmd_t pmd_mkclean(pmd_t pmd) { return pmd & ~_PAGE_DIRTY; }
+static inline pmd_t pmd_mkdirty(pmd_t pmd) { return pmd | _PAGE_DIRTY; }
+static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
+{
+	return ((uint64_t)pfn << PAGE_SHIFT) | prot | _PAGE_PSE;
+}
+
+/* --- address spaces (mm/mmap.c) ---------------------------------------------- */
+#define VM_READ 0x1ul
+#define VM_WRITE 0x2ul
+
+struct vm_area_struct {
+	unsigned long vm_start;		/* first byte */
+	unsigned long vm_end;		/* first byte after */
+	unsigned long vm_flags;		/* VM_READ, VM_WRITE */
+};
+
+/* Counters that are evidence, not statistics: the MADV_FREE issue asserts
+ * on them to prove batching. */
+enum mm_counter {
+	MM_PTE_WRITES,		/* entries written by set_ptes/set_pmd_at/clears */
+	MM_TLB_FLUSH_ONE,	/* single-page invalidations (invlpg) */
+	MM_TLB_FLUSH_ALL,	/* full flushes (CR3 reload) */
+	MM_PGTABLES,		/* page-table pages in use, top level included */
+	MM_ANONPAGES,		/* pages mapped (RSS) */
+	MM_FAULTS,		/* faults handled */
+	NR_MM_COUNTERS
+};
+
+#define MM_MAX_VMAS 64
+struct mm_struct {
+	phys_addr_t pgd;		/* physical address of the top table */
+	int nid;			/* node folios and tables come from */
+	int nr_vmas;
+	struct vm_area_struct vmas[MM_MAX_VMAS];	/* sorted, disjoint */
+	unsigned long counters[NR_MM_COUNTERS];
+	unsigned long mmap_base;	/* where vm_mmap(addr = 0) starts looking */
+};
+
+/* Return: an empty address space whose tables come from node nid, or
+ * NULL when memory is short. */
+struct mm_struct *mm_create(int nid);
+/* Unmap everything, free every folio and table, then the mm itself. */
+void mm_destroy(struct mm_struct *mm);
+/* Make mm the active address space (loads CR3 in the kernel). */
+void switch_mm(struct mm_struct *mm);
+extern struct mm_struct *current_mm;	/* NULL: none active */
+
+/* Return: the VMA containing addr, or NULL. */
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
+/* Create an anonymous VMA of len bytes (page-rounded). addr 0 picks a free
+ * range aligned to align (0: PMD_SIZE when len >= PMD_SIZE, else a page,
+ * as Linux's THP-friendly placement). Return: the start address, or a
+ * negative errno cast to unsigned long (-ENOMEM: no room; -EINVAL: bad
+ * arguments or overlap with an existing VMA). */
+unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		      unsigned long vm_flags, unsigned long align);
+#define IS_ERR_VALUE(x) ((unsigned long)(x) >= (unsigned long)-4095)
+/* Unmap [start, start + len): clear the PTEs/PMDs (batched), drop the
+ * folios, free tables left empty, one TLB flush for the range, split or
+ * remove VMAs. Return: 0 or -EINVAL. */
+int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
+/* The PTE flag bits for pages of a VMA: present, NX, RW if VM_WRITE. */
+uint64_t vm_get_page_prot(unsigned long vm_flags);
+
+/* --- page tables (mm/pgtable.c) ----------------------------------------------- */
+/* The PMD slot for addr, allocating the upper tables if alloc. Return:
+ * NULL when a table cannot be allocated (or !alloc and one is missing). */
+pmd_t *pmd_offset_mm(struct mm_struct *mm, unsigned long addr, bool alloc);
+/* The PTE slot for addr, allocating tables if alloc. Return: NULL when a
+ * table is missing or cannot be allocated, or the PMD is a leaf. */
+pte_t *pte_offset_mm(struct mm_struct *mm, unsigned long addr, bool alloc);
+/* Map nr consecutive pages: ptep[i] = pte with pfn + i, for addresses
+ * addr .. addr + (nr - 1) * PAGE_SIZE, all in one PTE table. Counts nr PTE
+ * writes. Context: the slots were empty (no flush needed). */
+void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte,
+	      unsigned int nr);
+/* Return: the old entry; the slot is now empty (one PTE write). */
+pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
+void set_pmd_at(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp, pmd_t pmd);
+pmd_t pmdp_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
+/* Free the page tables that map nothing in [start, end). */
+void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end);
+
+/* --- TLB (mm/tlb.c) ------------------------------------------------------------- */
+/* Linux's tlb_single_page_flush_ceiling: up to this many pages are
+ * invalidated one by one, a larger range reloads CR3. */
+#define TLB_SINGLE_PAGE_FLUSH_CEILING 33
+void flush_tlb_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+void flush_tlb_mm(struct mm_struct *mm);
+
+/* --- faults (mm/memory.c) ---------------------------------------------------------- */
+#define FAULT_FLAG_WRITE 0x1u
+#define FAULT_FLAG_INSTRUCTION 0x2u
+enum vm_fault_reason {
+	VM_FAULT_OK = 0,
+	VM_FAULT_NOVMA,		/* no VMA covers the address */
+	VM_FAULT_ACCESS,	/* the VMA does not allow this access */
+	VM_FAULT_OOM,		/* no memory even for an order-0 folio */
+};
+/* Resolve a fault at addr in mm. Return: VM_FAULT_OK (retry the access)
+ * or why not; the caller reports and ends the workload. */
+enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr,
+				     unsigned int flags);
+const char *vm_fault_reason_name(enum vm_fault_reason reason);
+
+/* --- large anonymous folios (mm/huge_memory.c) --------------------------------------- */
+/* Linux's hugepages-<size>kB/enabled, as one bitmask: bit n set = order n
+ * may be used for anonymous faults (order 0 is always possible). */
+extern unsigned long thp_orders_enabled;
+/* Parse "16K,64K,2M", "never" or "always" (every order up to PMD order).
+ * Return: 0 with *orders set, or -EINVAL with err describing the word. */
+int thp_parse_orders(const char *s, unsigned long *orders, char *err, size_t errlen);
+/* mTHP counters per order, named as Linux's per-size stats. */
+enum mthp_stat_item { MTHP_STAT_ANON_FAULT_ALLOC, MTHP_STAT_ANON_FAULT_FALLBACK, MTHP_STAT_NR };
+extern unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
+
+/* --- clearing (mm/clear.c; clear_pages is arch code) --------------------------------- */
+/* Zero npages pages at the kernel virtual address addr (arch: rep stosb
+ * with ERMS/FSRM, else rep stosq; see arch_clear_pages_name). */
+void clear_pages(void *addr, unsigned int npages);
+/* The instruction clear_pages uses now, and choosing it ("stosb"/"stosq",
+ * cmdline clear_pages=). Return of arch_clear_pages_select: 0 or -EINVAL. */
+const char *arch_clear_pages_name(void);
+int arch_clear_pages_select(const char *name);
+enum zero_strategy {
+	ZERO_NEIGHBOURHOOD,	/* upstream folio_zero_user: fault's neighbours last */
+	ZERO_CONTIGUOUS,	/* the whole folio in one clear_pages() */
+	ZERO_PAGE,		/* page by page, converging on the fault (older Linux) */
+};
+extern enum zero_strategy zero_strategy;	/* cmdline/shell zero= */
+/* Zero a folio about to be mapped at a user address; addr_hint is the
+ * faulting address. Every clear goes through clear_pages(). */
+void folio_zero_user(struct folio *folio, unsigned long addr_hint);
+/* Tests: see every clear_pages() call folio_zero_user makes, in order. */
+extern void (*clear_pages_recorder)(void *addr, unsigned int npages);
+
+/* --- reverse mapping and migration (mm/rmap.c) ------------------------------------- */
+/* Make folio the anonymous folio mapped at addr in mm (its one mapping). */
+void folio_add_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned long addr);
+/* The migration hook for anonymous folios: copy, remap, flush. */
+int anon_migrate_folio(struct folio *dst, struct folio *src);
+
+/* --- the lower half, from the kernel (arch: uaccess) -------------------------------- */
+/* Copy to/from the current mm's lower half through the MMU; faults are
+ * resolved by handle_mm_fault. Return: 0, or -EFAULT after a report
+ * ("bad access at ADDR: REASON") when an access cannot be resolved: the
+ * workload ends, the kernel goes on. */
+int copy_to_user(unsigned long dst, const void *src, size_t len);
+int copy_from_user(void *dst, unsigned long src, size_t len);
+/* One byte value into len bytes (usemem, poke). */
+int fill_user(unsigned long dst, int byte, size_t len);
+
+#endif
