@@ -49,7 +49,8 @@ void arch_poweroff(void);
 /* Invalidate one page's translation, or all of the current mm's. */
 void arch_flush_tlb_one(unsigned long addr);
 void arch_flush_tlb_all(void);
-/* Make the top table at physical address pgd the active one (CR3). */
+/* Make the top table at physical address pgd the active one (CR3);
+ * pgd 0 means the kernel's own top table. */
 void arch_switch_mm(uint64_t pgd);
 /* Fill a new top-level table's kernel half (entries 256..511) so every
  * address space shares the kernel; the lower half stays empty. */

@@ -286,7 +286,8 @@ void undo_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn);
  * keeps. On success src must be left unmapped, off the owner's lists and
  * with exactly one reference, which migration drops to free it. */
 typedef int (*migrate_folio_fn)(struct folio *dst, struct folio *src);
-void set_migrate_folio_hook(migrate_folio_fn fn);
+/* Return: the hook it replaces (tests put it back when they are done). */
+migrate_folio_fn set_migrate_folio_hook(migrate_folio_fn fn);
 /* Migrate every in-use folio in [start_pfn, end_pfn) elsewhere.
  * Return: 0, or -EBUSY / -ENOMEM when one could not be moved. */
 int migrate_pfn_range(unsigned long start_pfn, unsigned long end_pfn);

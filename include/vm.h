@@ -47,6 +47,10 @@ static inline pte_t pfn_pte(unsigned long pfn, uint64_t prot)
 {
 	return ((uint64_t)pfn << PAGE_SHIFT) | prot;
 }
+/* A directory entry (PGD/PUD/PMD pointing to a table) grants everything:
+ * the leaf decides. Linux: _PAGE_TABLE (without USER: workloads run in
+ * ring 0). */
+#define _PAGE_TABLE (_PAGE_PRESENT | _PAGE_RW)
 static inline bool pmd_none(pmd_t pmd) { return pmd == 0; }
 static inline bool pmd_present(pmd_t pmd) { return pmd & _PAGE_PRESENT; }
 /* A PMD that maps 2 MiB itself instead of pointing to a PTE table. */
@@ -101,7 +105,8 @@ struct mm_struct {
 struct mm_struct *mm_create(int nid);
 /* Unmap everything, free every folio and table, then the mm itself. */
 void mm_destroy(struct mm_struct *mm);
-/* Make mm the active address space (loads CR3 in the kernel). */
+/* Make mm the active address space (loads CR3 in the kernel); NULL goes
+ * back to the kernel's own tables (empty lower half). */
 void switch_mm(struct mm_struct *mm);
 extern struct mm_struct *current_mm;	/* NULL: none active */
 
@@ -117,10 +122,15 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 #define IS_ERR_VALUE(x) ((unsigned long)(x) >= (unsigned long)-4095)
 /* Unmap [start, start + len): clear the PTEs/PMDs (batched), drop the
  * folios, free tables left empty, one TLB flush for the range, split or
- * remove VMAs. Return: 0 or -EINVAL. */
+ * remove VMAs. Return: 0, -EINVAL (start not page-aligned, len 0, outside
+ * the lower half) or -ENOMEM (a split needs a free VMA slot or a PTE
+ * table to split a PMD leaf; nothing was unmapped). */
 int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
 /* The PTE flag bits for pages of a VMA: present, NX, RW if VM_WRITE. */
 uint64_t vm_get_page_prot(unsigned long vm_flags);
+/* The shell's address space (vmas, map, poke, usemem...): created on node
+ * 0 at first use and made current. Return: NULL when memory is short. */
+struct mm_struct *shell_mm(void);
 
 /* --- page tables (mm/pgtable.c) ----------------------------------------------- */
 /* The PMD slot for addr, allocating the upper tables if alloc. Return:
@@ -140,6 +150,24 @@ void set_pmd_at(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp, pmd_t pmd
 pmd_t pmdp_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
 /* Free the page tables that map nothing in [start, end). */
 void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end);
+/* A walk over the present leaves of [start, end), as Linux's pagewalk:
+ * pte_entry sees each present PTE, pmd_entry each PMD leaf (covering
+ * [addr, next) of the range). A non-zero return stops the walk and is
+ * returned by walk_page_range. Either callback may be NULL; a callback may
+ * clear its entry but not add tables. */
+struct mm_walk;
+struct mm_walk_ops {
+	int (*pte_entry)(pte_t *ptep, unsigned long addr, struct mm_walk *walk);
+	int (*pmd_entry)(pmd_t *pmdp, unsigned long addr, unsigned long next,
+			 struct mm_walk *walk);
+};
+struct mm_walk {
+	const struct mm_walk_ops *ops;
+	struct mm_struct *mm;
+	void *private;
+};
+int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+		    const struct mm_walk_ops *ops, void *private);
 
 /* --- TLB (mm/tlb.c) ------------------------------------------------------------- */
 /* Linux's tlb_single_page_flush_ceiling: up to this many pages are
@@ -162,6 +190,10 @@ enum vm_fault_reason {
 enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr,
 				     unsigned int flags);
 const char *vm_fault_reason_name(enum vm_fault_reason reason);
+/* Print "bad access at ADDR: REASON (read|write from FROM)", the one
+ * report for an access that ends a workload (both arches' uaccess). */
+void vm_fault_report(unsigned long addr, enum vm_fault_reason reason,
+		     unsigned int flags, const char *from);
 
 /* --- large anonymous folios (mm/huge_memory.c) --------------------------------------- */
 /* Linux's hugepages-<size>kB/enabled, as one bitmask: bit n set = order n
@@ -173,6 +205,10 @@ int thp_parse_orders(const char *s, unsigned long *orders, char *err, size_t err
 /* mTHP counters per order, named as Linux's per-size stats. */
 enum mthp_stat_item { MTHP_STAT_ANON_FAULT_ALLOC, MTHP_STAT_ANON_FAULT_FALLBACK, MTHP_STAT_NR };
 extern unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
+/* Boot, after mm_init: apply thp= (a bad value is reported and the
+ * default, PMD size only as Linux's, kept) and register
+ * anon_migrate_folio as the migration hook. Shell: `thp`. */
+void thp_init(void);
 
 /* --- clearing (mm/clear.c; clear_pages is arch code) --------------------------------- */
 /* Zero npages pages at the kernel virtual address addr (arch: rep stosb
@@ -193,6 +229,22 @@ extern enum zero_strategy zero_strategy;	/* cmdline/shell zero= */
 void folio_zero_user(struct folio *folio, unsigned long addr_hint);
 /* Tests: see every clear_pages() call folio_zero_user makes, in order. */
 extern void (*clear_pages_recorder)(void *addr, unsigned int npages);
+/* Pages [start, start + nr) of a folio: one clear_pages() call. */
+struct folio_zero_range {
+	unsigned long start;
+	unsigned long nr;
+};
+/* The ranges ZERO_NEIGHBOURHOOD clears, in clearing order, for a folio of
+ * nr_pages whose fault is in page fault_idx. Pure, so tests can ask about
+ * folios larger than the allocator gives. Return: how many (1..3). */
+unsigned int folio_zero_ranges(unsigned long nr_pages, unsigned long fault_idx,
+			       struct folio_zero_range r[3]);
+/* Return: "neighbourhood", "contiguous" or "page"; parse: 0 or -EINVAL. */
+const char *zero_strategy_name(enum zero_strategy strategy);
+int zero_strategy_parse(const char *name, enum zero_strategy *strategy);
+/* Boot, after mm_init: apply clear_pages= and zero= from the command line
+ * (a bad value is reported and the default kept). */
+void clear_pages_init(void);
 
 /* --- reverse mapping and migration (mm/rmap.c) ------------------------------------- */
 /* Make folio the anonymous folio mapped at addr in mm (its one mapping). */

@@ -13,6 +13,7 @@
 #include <mm.h>
 #include <shell.h>
 #include <version.h>
+#include <vm.h>
 
 const struct boot_info *boot_info;
 char boot_cmdline_text[BOOT_CMDLINE_MAX];
@@ -20,7 +21,8 @@ char boot_cmdline_text[BOOT_CMDLINE_MAX];
 void kmain(uint64_t boot_info_phys);
 
 /* Command-line keys the kernel understands; anything else gets a warning. */
-static const char *const known_params[] = { "run", "loglevel", "cma", "memblock" };
+static const char *const known_params[] = { "run", "loglevel", "cma", "memblock",
+					    "thp", "clear_pages", "zero" };
 
 static void check_boot_info(const struct boot_info *bi)
 {
@@ -80,6 +82,8 @@ void kmain(uint64_t boot_info_phys)
 	print_config();
 	parse_cmdline(bi);
 	mm_init();	/* after the command line: it reads cma= */
+	clear_pages_init();
+	thp_init();	/* thp=, the anonymous-folio migration hook */
 	acpi_init(bi);
 	arch_late_setup();
 	pr_info("Boot complete in %llu ms; type 'help' for commands\n",

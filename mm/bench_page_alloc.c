@@ -125,11 +125,15 @@ int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid,
 	return 0;
 }
 
+int bench_clear_command(void);	/* mm/bench_clear.c */
+
 static int cmd_bench(int argc, char **argv)
 {
 	unsigned long start_pfn, nr_pages;
 	const char *hv = arch_hypervisor();
 
+	if (argc == 2 && strcmp(argv[1], "clear") == 0)
+		return bench_clear_command();
 	if (argc != 2 || strcmp(argv[1], "alloc") != 0)
 		return CMD_USAGE;
 	if (mm_test_memory(&start_pfn, &nr_pages) < 0) {
@@ -144,5 +148,6 @@ static int cmd_bench(int argc, char **argv)
 	return bench_page_alloc(start_pfn, nr_pages, MAX_NUMNODES - 1, "cycles") ? CMD_ERROR
 										  : CMD_OK;
 }
-DEFINE_SHELL_COMMAND(bench, "bench alloc",
-		     "page allocator cost against a bitmap allocator, in TSC cycles");
+DEFINE_SHELL_COMMAND(bench, "bench alloc|clear",
+		     "page allocator against a bitmap allocator; clear_pages and "
+		     "folio_zero_user (TSC cycles)");

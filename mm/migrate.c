@@ -12,9 +12,12 @@
 
 static migrate_folio_fn migrate_folio_hook;
 
-void set_migrate_folio_hook(migrate_folio_fn fn)
+migrate_folio_fn set_migrate_folio_hook(migrate_folio_fn fn)
 {
+	migrate_folio_fn old = migrate_folio_hook;
+
 	migrate_folio_hook = fn;
+	return old;
 }
 
 /* Linux migrates LRU folios and those with movable_ops; Folium's movable

@@ -64,3 +64,22 @@ $(B)/bench-page-alloc: $(BENCH_OBJS)
 .PHONY: bench-host
 bench-host: $(B)/bench-page-alloc
 	$(B)/bench-page-alloc
+# Clearing: folio_zero_user's strategies (clear_pages is arch code), its
+# tests, and the clearing benchmark (`bench clear`, make bench).
+MM_GENERIC_SRCS += mm/clear.c mm/bench_clear.c
+TEST_SRCS += mm/tests/clear_test.c
+# Address spaces: page tables, TLB flushing, VMAs and munmap, their shell
+# commands (vmas, map, unmap, ptdump).
+MM_GENERIC_SRCS += mm/pgtable.c mm/tlb.c mm/mmap.c mm/vm_commands.c
+TEST_SRCS += mm/tests/pgtable_test.c mm/tests/mmap_test.c
+# The host-native clearing benchmark (make bench): clear_pages per
+# instruction and extent, folio_zero_user per strategy, in ns.
+BENCH_CLEAR_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BUDDY_HOST_SRCS) kernel/cmdline.c \
+	mm/clear.c mm/bench_clear.c arch/host/clear.c arch/host/bench_clear.c)
+$(B)/bench-clear: $(BENCH_CLEAR_OBJS)
+	@echo "  LINK    $@"
+	$(Q)clang -o $@ $^
+# Anonymous faults with large folios, mTHP orders and stats (`thp`), the
+# reverse map and migration hook, and the workloads (usemem, poke, peek).
+MM_GENERIC_SRCS += mm/memory.c mm/huge_memory.c mm/rmap.c mm/usemem.c
+TEST_SRCS += mm/tests/fault_test.c

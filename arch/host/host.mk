@@ -3,3 +3,9 @@ HOST_ARCH_SRCS += \
 	arch/host/arch.c \
 	arch/host/phys.c \
 	arch/host/test_main.c
+# clear_pages() on the host: the same two instructions.
+HOST_ARCH_SRCS += arch/host/clear.c
+# The TLB/CR3 hooks and the software MMU.
+HOST_ARCH_SRCS += arch/host/mmu.c
+# copy_to_user & co. over the software MMU, faulting pages in.
+HOST_ARCH_SRCS += arch/host/uaccess.c

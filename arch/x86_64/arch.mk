@@ -22,3 +22,10 @@ KERNEL_ONLY_TEST_SRCS += \
 # Drivers: PS/2 keyboard, reboot/poweroff, the console font.
 ARCH_X86_SRCS += arch/x86_64/i8042.c arch/x86_64/power.c
 ARCH_X86_ASMS += arch/x86_64/font.asm
+# clear_pages(): rep stosb / rep stosq.
+ARCH_X86_SRCS += arch/x86_64/clear.c
+# TLB flushes, CR3 switches and the kernel half of every mm's top table.
+ARCH_X86_SRCS += arch/x86_64/tlb.c
+# #PF in the lower half, exception-table fixups and the uaccess copies.
+ARCH_X86_SRCS += arch/x86_64/fault.c
+ARCH_X86_ASMS += arch/x86_64/uaccess.asm

@@ -5,6 +5,7 @@
  * test runner pins -cpu max so rep stosb is exercised.
  */
 #include <shell.h>
+#include <vm.h>
 #include "x86.h"
 
 struct cpu_features cpu;
@@ -101,6 +102,18 @@ static const char *yesno(bool b)
 	return b ? "yes" : "no";
 }
 
+/* Why clear_pages uses the instruction it does (clear.c picks it). */
+static const char *clear_pages_reason(void)
+{
+	bool stosb = strcmp(arch_clear_pages_name(), "stosb") == 0;
+
+	if (stosb && (cpu.erms || cpu.fsrm))
+		return cpu.erms ? "ERMS" : "FSRM";
+	if (!stosb && !cpu.erms && !cpu.fsrm)
+		return "no ERMS or FSRM";
+	return "clear_pages= on the command line";
+}
+
 void cpu_print_info(void)
 {
 	kprintf("vendor:        %s\n", cpu.vendor);
@@ -113,6 +126,7 @@ void cpu_print_info(void)
 		cpu.hypervisor ? "\")" : "");
 	kprintf("ERMS:          %s  (enhanced rep movsb/stosb)\n", yesno(cpu.erms));
 	kprintf("FSRM:          %s  (fast short rep mov)\n", yesno(cpu.fsrm));
+	kprintf("clear_pages:   rep %s (%s)\n", arch_clear_pages_name(), clear_pages_reason());
 	kprintf("NX:            %s\n", yesno(cpu.nx));
 	kprintf("PDPE1GB:       %s  (1 GiB pages)\n", yesno(cpu.pdpe1gb));
 	kprintf("LA57:          %s  (5-level paging; Folium uses 4 levels)\n",

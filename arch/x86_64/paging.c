@@ -284,6 +284,11 @@ void arch_vmemmap_populate(unsigned long start_pfn, unsigned long end_pfn)
 		va += vmemmap_map_one(va, end);
 }
 
+uint64_t *paging_kernel_pml4(void)
+{
+	return kernel_pml4;
+}
+
 uint64_t paging_lookup(uint64_t va, int *level)
 {
 	uint64_t cr3 = read_cr3() & PTE_ADDR_MASK;

@@ -1,7 +1,8 @@
 /*
- * The IDT and what happens on a CPU exception. Every exception is fatal in
- * this kernel: it is reported on every console (vector name, decoded error
- * code, CR2 for page faults, all registers, a symbolized backtrace) and the
+ * The IDT and what happens on a CPU exception. Every exception is fatal
+ * (but a page fault in the lower half that fault.c resolves or fixes
+ * up): it is reported on every console (vector name, decoded error code,
+ * CR2 for page faults, all registers, a symbolized backtrace) and the
  * CPU halts with interrupts off. Hardware interrupts go to irq_dispatch().
  */
 #include <arch.h>
@@ -208,6 +209,9 @@ void trap_dispatch(struct trap_frame *frame);
 
 void trap_dispatch(struct trap_frame *frame)
 {
+	/* A #PF in the lower half may be a workload's fault to resolve. */
+	if (frame->vector == 14 && do_page_fault(frame))
+		return;
 	if (frame->vector < IRQ_BASE)
 		die(frame);
 	if (frame->vector < IRQ_BASE + NR_LEGACY_IRQS)

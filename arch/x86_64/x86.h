@@ -38,6 +38,10 @@ void gdt_init(void);
 void idt_init(void);
 typedef void (*irq_handler_t)(struct trap_frame *frame);
 
+/* fault.c: a #PF in the lower half. Return: true if it was resolved
+ * (retry) or fixed up (resume in a uaccess fixup); false: fatal. */
+bool do_page_fault(struct trap_frame *frame);
+
 /* irq.c: legacy PIC (8259) + local APIC virtual wire + PIT tick. */
 void irq_init(void);
 void irq_register(unsigned irq, irq_handler_t handler);
@@ -62,6 +66,8 @@ uint64_t read_cr3(void);
 /* Return: the PTE-level flags mapping va in the current tables, 0 if
  * unmapped; *level gets 1 (4K), 2 (2M) or 3 (1G). For tests and dumps. */
 uint64_t paging_lookup(uint64_t va, int *level);
+/* The kernel's top table, whose upper half every mm shares (tlb.c). */
+uint64_t *paging_kernel_pml4(void);
 /* Map a device or firmware range into the direct map (uncached / write-
  * back) if it is not mapped yet. Return: its virtual address, __va(phys). */
 void *ioremap(uint64_t phys, uint64_t size);

@@ -111,6 +111,7 @@ static int mm_test_node_create(struct kunit *test, struct mm_test_node *n,
 }
 
 static struct mm_test_node tn;
+static migrate_folio_fn saved_hook; /* the system's hook, restored at exit */
 static struct cma test_cma;
 static unsigned long cma_bitmap[CMA_BITMAP_LONGS(2 * MAX_ORDER_NR_PAGES + 256)];
 
@@ -132,7 +133,7 @@ static int cma_test_init(struct kunit *test)
 {
 	unsigned long base;
 
-	set_migrate_folio_hook(NULL);
+	saved_hook = set_migrate_folio_hook(NULL);
 	if (mm_test_node_create(test, &tn, 4 * CMA_TEST_PAGES))
 		return 0;
 	if (tn.nr_pages < 2 * CMA_TEST_PAGES + 2 * pageblock_nr_pages) {
@@ -147,7 +148,7 @@ static int cma_test_init(struct kunit *test)
 
 static void cma_test_exit(struct kunit *test)
 {
-	set_migrate_folio_hook(NULL);
+	set_migrate_folio_hook(saved_hook);
 	if (tn.pgdat)
 		test_node_destroy(tn.pgdat);
 	tn.pgdat = NULL;

@@ -1,0 +1,463 @@
+/*
+ * Anonymous faults on a private node and address space: the order chosen
+ * for each enabled set, VMA edge and populated neighbourhood, fallback
+ * when large blocks run out, zeroed memory, one PMD for 2 MiB, migration
+ * of a mapped folio, bad accesses ending only the access, munmap giving
+ * every page back, and thp_parse_orders. Accesses go through
+ * copy_to_user & co., so the kernel takes real #PFs and the host its
+ * software MMU's. Addresses: A = 1 GiB, aligned for every order.
+ */
+#include <ktest.h>
+#include <vm.h>
+#include "../internal.h"
+#include "mm_test_util.h"
+
+#define A 0x40000000ul
+#define RW (VM_READ | VM_WRITE)
+#define ORDERS(...) orders_of((const unsigned int[]){ __VA_ARGS__ }, \
+			      sizeof((const unsigned int[]){ __VA_ARGS__ }) / sizeof(unsigned int))
+
+static struct pglist_data *node;
+static struct mm_struct *mm, *prev_mm;
+static unsigned long saved_orders, free_at_start;
+
+static unsigned long orders_of(const unsigned int *o, size_t n)
+{
+	unsigned long mask = 0;
+
+	for (size_t i = 0; i < n; i++)
+		mask |= 1ul << o[i];
+	return mask;
+}
+
+static int fault_test_init(struct kunit *test)
+{
+	node = test_node_create(test, 4 * MAX_ORDER_NR_PAGES);
+	if (!node)
+		return 0;
+	free_at_start = node_free_pages(node);
+	saved_orders = thp_orders_enabled;
+	prev_mm = current_mm;
+	mm = mm_create(node->node_id);
+	if (mm)
+		switch_mm(mm);
+	set_migrate_folio_hook(anon_migrate_folio);
+	return mm ? 0 : -1;
+}
+
+static void fault_test_exit(struct kunit *test)
+{
+	thp_orders_enabled = saved_orders;
+	if (mm) {
+		switch_mm(prev_mm);
+		mm_destroy(mm);
+		KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start);
+	}
+	if (node)
+		test_node_destroy(node);
+	mm = NULL;
+	node = NULL;
+}
+
+static unsigned long map(unsigned long addr, unsigned long len, unsigned long flags)
+{
+	return vm_mmap(mm, addr, len, flags, 0);
+}
+
+/* Write one byte at addr (the fault, if any, is a write fault). */
+static int touch(unsigned long addr)
+{
+	char c = 1;
+
+	return copy_to_user(addr, &c, 1);
+}
+
+/* Return: the folio mapping addr, by PMD leaf or PTE; NULL if none. */
+static struct folio *mapped_folio(unsigned long addr)
+{
+	pmd_t *pmd = pmd_offset_mm(mm, addr, false);
+	pte_t *pte;
+
+	if (!pmd || pmd_none(*pmd))
+		return NULL;
+	if (pmd_leaf(*pmd))
+		return page_folio(pfn_to_page(pmd_pfn(*pmd)));
+	pte = pte_offset_mm(mm, addr, false);
+	if (!pte || !pte_present(*pte))
+		return NULL;
+	return page_folio(pfn_to_page(pte_pfn(*pte)));
+}
+
+/* The order of the folio a write fault at addr maps, -1 if none. */
+static int fault_order(struct kunit *test, unsigned long addr)
+{
+	struct folio *folio;
+
+	KUNIT_EXPECT_EQ(test, touch(addr), 0);
+	folio = mapped_folio(addr);
+	if (!folio)
+		return -1;
+	/* Naturally aligned, and the rmap knows where. */
+	KUNIT_EXPECT_EQ(test, folio->page.index, ALIGN_DOWN(addr, folio_size(folio)));
+	KUNIT_EXPECT_TRUE(test, folio->page.mapping == mm);
+	KUNIT_EXPECT_TRUE(test, folio_test_anon(folio));
+	return (int)folio_order(folio);
+}
+
+static void fault_maps_largest_enabled_order_inside_vma(struct kunit *test)
+{
+	unsigned long alloc4 = mthp_stats[4][MTHP_STAT_ANON_FAULT_ALLOC];
+	struct folio *folio;
+	pte_t *pte;
+
+	thp_orders_enabled = ORDERS(2, 4);
+	KUNIT_ASSERT_EQ(test, map(A, 256 * 1024, RW), A);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x5000), 4);
+	folio = mapped_folio(A + 0x5000);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 15);
+	pte = pte_offset_mm(mm, A, false);
+	for (unsigned long i = 0; i < 16; i++)
+		KUNIT_EXPECT_EQ(test, pte_pfn(pte[i]), folio_pfn(folio) + i);
+	KUNIT_EXPECT_TRUE(test, pte_none(pte[16]));
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 16);
+	KUNIT_EXPECT_EQ(test, mthp_stats[4][MTHP_STAT_ANON_FAULT_ALLOC], alloc4 + 1);
+	/* A second access in the folio is no fault at all. */
+	KUNIT_EXPECT_EQ(test, touch(A + 0xf000), 0);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_FAULTS], 1);
+}
+
+static void fault_order_shrinks_at_vma_edges(struct kunit *test)
+{
+	thp_orders_enabled = ORDERS(2, 4);
+	/* [A, A + 84K): the last 64K range sticks out, a 16K one fits. */
+	KUNIT_ASSERT_EQ(test, map(A, 0x15000, RW), A);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x11000), 2);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x14000), 0);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x2000), 4);
+	/* A VMA starting 4K past alignment: its first 64K range is cut. */
+	KUNIT_ASSERT_EQ(test, map(A + 0x101000, 0x20000, RW), A + 0x101000);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x101000), 0);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x104000), 2);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x110000), 4);
+}
+
+static void fault_order_skips_ranges_with_a_mapped_pte(struct kunit *test)
+{
+	unsigned long alloc0 = mthp_stats[0][MTHP_STAT_ANON_FAULT_ALLOC];
+
+	KUNIT_ASSERT_EQ(test, map(A, 0x20000, RW), A);
+	thp_orders_enabled = 0;		/* thp never */
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x8000), 0);
+	KUNIT_EXPECT_EQ(test, mthp_stats[0][MTHP_STAT_ANON_FAULT_ALLOC], alloc0 + 1);
+	thp_orders_enabled = ORDERS(2, 4);
+	/* The 64K range [A, A + 64K) holds A + 0x8000: 16K it is. */
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x1000), 2);
+	/* [A + 0x8000, A + 0xc000) holds it too: one page. */
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x9000), 0);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x10000), 4);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 1 + 4 + 1 + 16);
+}
+
+/* Pages of the node a test holds back from the allocator, one bit each. */
+static unsigned long held[4 * MAX_ORDER_NR_PAGES / 64];
+
+/*
+ * Take every free page of the node (pcp lists drained first) and give
+ * back those for which keep(pfn) is false; the rest stay held. The
+ * pages given back are first filled with 0xab, as a previous user would
+ * leave them.
+ */
+static void hold_free_pages(bool (*keep)(unsigned long pfn))
+{
+	unsigned long start = node->node_start_pfn, end = start + node->node_spanned_pages;
+
+	memset(held, 0, sizeof(held));
+	drain_node_pages(node);
+	for (unsigned long pfn = start; pfn < end;) {
+		unsigned long span = pfn_free_span(pfn);
+
+		if (!span) {
+			pfn++;
+			continue;
+		}
+		take_free_pfn_range(pfn, pfn + span);
+		for (unsigned long p = pfn; p < pfn + span; p++) {
+			memset(page_address(pfn_to_page(p)), 0xab, PAGE_SIZE);
+			if (keep(p))
+				held[(p - start) / 64] |= 1ul << ((p - start) % 64);
+			else
+				__free_pages(pfn_to_page(p), 0);
+		}
+		pfn += span;
+	}
+	drain_node_pages(node);
+}
+
+static void release_held_pages(void)
+{
+	for (unsigned long i = 0; i < node->node_spanned_pages; i++)
+		if (held[i / 64] & (1ul << (i % 64)))
+			__free_pages(pfn_to_page(node->node_start_pfn + i), 0);
+	memset(held, 0, sizeof(held));
+}
+
+/* Pages 8..15 of every 16: what is left free are order-3 blocks. */
+static bool upper_half_of_16(unsigned long pfn)
+{
+	return pfn & 8;
+}
+
+static bool nothing(unsigned long pfn)
+{
+	return false;
+}
+
+static void fault_falls_back_when_large_blocks_run_out(struct kunit *test)
+{
+	unsigned long fb4 = mthp_stats[4][MTHP_STAT_ANON_FAULT_FALLBACK];
+	unsigned long alloc2 = mthp_stats[2][MTHP_STAT_ANON_FAULT_ALLOC];
+
+	KUNIT_ASSERT_EQ(test, map(A, 0x20000, RW), A);
+	thp_orders_enabled = ORDERS(2, 4);
+	hold_free_pages(upper_half_of_16);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x1000), 2);
+	KUNIT_EXPECT_EQ(test, mthp_stats[4][MTHP_STAT_ANON_FAULT_FALLBACK], fb4 + 1);
+	KUNIT_EXPECT_EQ(test, mthp_stats[2][MTHP_STAT_ANON_FAULT_ALLOC], alloc2 + 1);
+	release_held_pages();
+	KUNIT_EXPECT_BUDDY_OK(test, node);
+	/* Order-4 blocks are back: the next range gets 64K. */
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x10000), 4);
+}
+
+/* Return: how many bytes of [addr, addr + len) read back non-zero. */
+static unsigned long nonzero_bytes(struct kunit *test, unsigned long addr, unsigned long len)
+{
+	static uint8_t buf[PAGE_SIZE];
+	unsigned long bad = 0;
+
+	for (unsigned long off = 0; off < len; off += PAGE_SIZE) {
+		KUNIT_EXPECT_EQ(test, copy_from_user(buf, addr + off, PAGE_SIZE), 0);
+		for (size_t i = 0; i < PAGE_SIZE; i++)
+			bad += buf[i] != 0;
+	}
+	return bad;
+}
+
+static void fault_memory_is_zero_after_dirty_free_pages(struct kunit *test)
+{
+	unsigned long b = A + PMD_SIZE;
+
+	KUNIT_ASSERT_EQ(test, map(A, 2 * PMD_SIZE, RW), A);
+	hold_free_pages(nothing);	/* every free page now reads 0xab */
+	thp_orders_enabled = ORDERS(HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x1000), HPAGE_PMD_ORDER);
+	thp_orders_enabled = ORDERS(4);
+	KUNIT_EXPECT_EQ(test, fault_order(test, b + 0x3000), 4);
+	thp_orders_enabled = 0;
+	KUNIT_EXPECT_EQ(test, fault_order(test, b + 0x20000), 0);
+	/* The touched byte reads 1; everything else must be zero. */
+	KUNIT_EXPECT_EQ(test, nonzero_bytes(test, A, PMD_SIZE), 1);
+	KUNIT_EXPECT_EQ(test, nonzero_bytes(test, b, 0x10000), 1);
+	KUNIT_EXPECT_EQ(test, nonzero_bytes(test, b + 0x20000, PAGE_SIZE), 1);
+}
+
+static void fault_maps_pmd_order_with_one_pmd(struct kunit *test)
+{
+	unsigned long writes = mm->counters[MM_PTE_WRITES];
+	struct folio *folio;
+	pmd_t *pmd;
+
+	thp_orders_enabled = ORDERS(HPAGE_PMD_ORDER);
+	KUNIT_ASSERT_EQ(test, map(A, PMD_SIZE, RW), A);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x123456), HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_PTE_WRITES], writes + 1);
+	pmd = pmd_offset_mm(mm, A, false);
+	KUNIT_ASSERT_NOT_NULL(test, pmd);
+	KUNIT_EXPECT_TRUE(test, pmd_leaf(*pmd));
+	KUNIT_EXPECT_TRUE(test, pmd_dirty(*pmd) && pmd_young(*pmd) && pmd_write(*pmd));
+	folio = mapped_folio(A);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 0);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], HPAGE_PMD_NR);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_FAULTS], 1);
+}
+
+static void fault_marks_young_and_dirty_only_on_write(struct kunit *test)
+{
+	uint64_t word;
+	pte_t *pte, entry;
+
+	thp_orders_enabled = 0;
+	KUNIT_ASSERT_EQ(test, map(A, 0x2000, RW), A);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A, sizeof(word)), 0);
+	KUNIT_EXPECT_EQ(test, touch(A + PAGE_SIZE), 0);
+	pte = pte_offset_mm(mm, A, false);
+	KUNIT_ASSERT_NOT_NULL(test, pte);
+	KUNIT_EXPECT_TRUE(test, pte_young(pte[0]) && !pte_dirty(pte[0]) && pte_write(pte[0]));
+	KUNIT_EXPECT_TRUE(test, pte_young(pte[1]) && pte_dirty(pte[1]));
+	/* A read-only PTE in a writable VMA (no COW makes one): a write
+	 * fault makes it writable and dirty instead of failing. */
+	entry = ptep_get_and_clear(mm, A, pte);
+	set_ptes(mm, A, pte, pte_wrprotect(entry), 1);
+	flush_tlb_range(mm, A, A + PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, touch(A), 0);
+	KUNIT_EXPECT_TRUE(test, pte_write(pte[0]) && pte_dirty(pte[0]));
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 2);
+}
+
+/* Fill [addr, addr + len) with a pattern that differs in every page. */
+static void write_pattern(struct kunit *test, unsigned long addr, unsigned long len)
+{
+	for (unsigned long off = 0; off < len; off += PAGE_SIZE) {
+		uint64_t word = addr + off;
+
+		KUNIT_EXPECT_EQ(test, copy_to_user(addr + off + 8, &word, sizeof(word)), 0);
+	}
+}
+
+static unsigned long pattern_mismatches(struct kunit *test, unsigned long addr,
+					unsigned long len)
+{
+	unsigned long bad = 0;
+
+	for (unsigned long off = 0; off < len; off += PAGE_SIZE) {
+		uint64_t word = 0;
+
+		KUNIT_EXPECT_EQ(test, copy_from_user(&word, addr + off + 8, sizeof(word)), 0);
+		bad += word != addr + off;
+	}
+	return bad;
+}
+
+/* Migrate the folio at addr through migrate_pfn_range (the hook). */
+static void migrate_and_check(struct kunit *test, unsigned long addr, unsigned int order)
+{
+	struct folio *src = mapped_folio(addr), *dst;
+	unsigned long len = PAGE_SIZE << order, src_pfn;
+
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_ASSERT_EQ(test, folio_order(src), order);
+	src_pfn = folio_pfn(src);
+	write_pattern(test, addr, len);
+	KUNIT_EXPECT_EQ(test, migrate_pfn_range(src_pfn, src_pfn + (1ul << order)), 0);
+	dst = mapped_folio(addr);
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	KUNIT_EXPECT_NE(test, folio_pfn(dst), src_pfn);
+	KUNIT_EXPECT_EQ(test, folio_order(dst), order);
+	KUNIT_EXPECT_TRUE(test, dst->page.mapping == mm && folio_test_anon(dst));
+	KUNIT_EXPECT_EQ(test, dst->page.index, addr);
+	KUNIT_EXPECT_EQ(test, dst->page._mapcount, order == HPAGE_PMD_ORDER ? 0 : (1 << order) - 1);
+	KUNIT_EXPECT_EQ(test, pattern_mismatches(test, addr, len), 0);
+	KUNIT_EXPECT_BUDDY_OK(test, node);
+}
+
+static void migrating_anon_folio_keeps_data_and_remaps(struct kunit *test)
+{
+	unsigned long moved = node->vm_events[PGMIGRATE_SUCCESS];
+
+	KUNIT_ASSERT_EQ(test, map(A, 2 * PMD_SIZE, RW), A);
+	thp_orders_enabled = ORDERS(4);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A), 4);
+	migrate_and_check(test, A, 4);
+	thp_orders_enabled = ORDERS(HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + PMD_SIZE), HPAGE_PMD_ORDER);
+	migrate_and_check(test, A + PMD_SIZE, HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_EQ(test, node->vm_events[PGMIGRATE_SUCCESS], moved + 16 + HPAGE_PMD_NR);
+}
+
+static void bad_access_returns_efault_and_goes_on(struct kunit *test)
+{
+	uint64_t word = 0xdead;
+
+	KUNIT_ASSERT_EQ(test, map(A, 0x4000, VM_READ), A);
+	KUNIT_ASSERT_EQ(test, map(A + 0x10000, 0x4000, RW), A + 0x10000);
+	/* Outside every VMA, and a write to a read-only one. */
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + 0x8000, &word, sizeof(word)), -EFAULT);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + 0x8000, sizeof(word)), -EFAULT);
+	KUNIT_EXPECT_EQ(test, fill_user(A, 0xff, 16), -EFAULT);
+	/* Reading the read-only VMA works and reads zero. */
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + 8, sizeof(word)), 0);
+	KUNIT_EXPECT_EQ(test, word, 0);
+	/* A copy that runs off the end of a VMA fails part way. */
+	KUNIT_EXPECT_EQ(test, fill_user(A + 0x13000, 0x11, 2 * PAGE_SIZE), -EFAULT);
+	/* And the next workload runs normally. */
+	KUNIT_EXPECT_EQ(test, fill_user(A + 0x10000, 0x22, 0x4000), 0);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + 0x13ff8, sizeof(word)), 0);
+	KUNIT_EXPECT_EQ(test, word, 0x2222222222222222ull);
+}
+
+static void munmap_after_faults_gives_back_every_page(struct kunit *test)
+{
+	unsigned long before = node_free_pages(node);
+
+	KUNIT_ASSERT_EQ(test, map(A, 2 * PMD_SIZE, RW), A);
+	thp_orders_enabled = ORDERS(2, 4, HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x1000), HPAGE_PMD_ORDER);
+	thp_orders_enabled = ORDERS(2, 4);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + PMD_SIZE), 4);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + PMD_SIZE + 0x44000), 4);
+	thp_orders_enabled = 0;
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 2 * PMD_SIZE - PAGE_SIZE), 0);
+	KUNIT_EXPECT_LT(test, node_free_pages(node), before);
+	KUNIT_EXPECT_EQ(test, vm_munmap(mm, A, 2 * PMD_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 0);
+	KUNIT_EXPECT_EQ(test, node_free_pages(node), before);
+	KUNIT_EXPECT_BUDDY_OK(test, node);
+}
+
+static void thp_parse_orders_accepts_sizes_never_always(struct kunit *test)
+{
+	unsigned long orders = 123;
+	char err[80];
+
+	KUNIT_EXPECT_EQ(test, thp_parse_orders("16K,64K,2M", &orders, err, sizeof(err)), 0);
+	KUNIT_EXPECT_EQ(test, orders, ORDERS(2, 4, 9));
+	KUNIT_EXPECT_EQ(test, thp_parse_orders("8K", &orders, err, sizeof(err)), 0);
+	KUNIT_EXPECT_EQ(test, orders, ORDERS(1));
+	KUNIT_EXPECT_EQ(test, thp_parse_orders("2048K,1M", &orders, err, sizeof(err)), 0);
+	KUNIT_EXPECT_EQ(test, orders, ORDERS(8, 9));
+	KUNIT_EXPECT_EQ(test, thp_parse_orders("never", &orders, err, sizeof(err)), 0);
+	KUNIT_EXPECT_EQ(test, orders, 0);
+	KUNIT_EXPECT_EQ(test, thp_parse_orders("always", &orders, err, sizeof(err)), 0);
+	KUNIT_EXPECT_EQ(test, orders, ORDERS(1, 2, 3, 4, 5, 6, 7, 8, 9));
+}
+
+static void thp_parse_orders_rejects_bad_lists(struct kunit *test)
+{
+	static const char *const bad[] = { "", "4K", "3K", "24K", "4M", "16X", "16K,",
+					   ",16K", "16K,,64K", "Never", "64K 2M" };
+	unsigned long orders = 0x55;
+	char err[80];
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		KUNIT_EXPECT_EQ(test, thp_parse_orders(bad[i], &orders, err, sizeof(err)), -EINVAL);
+		KUNIT_EXPECT_NE(test, err[0], '\0');
+	}
+	KUNIT_EXPECT_EQ(test, orders, 0x55);
+}
+
+static struct kunit_case fault_test_cases[] = {
+	KUNIT_CASE(fault_maps_largest_enabled_order_inside_vma),
+	KUNIT_CASE(fault_order_shrinks_at_vma_edges),
+	KUNIT_CASE(fault_order_skips_ranges_with_a_mapped_pte),
+	KUNIT_CASE(fault_falls_back_when_large_blocks_run_out),
+	KUNIT_CASE(fault_memory_is_zero_after_dirty_free_pages),
+	KUNIT_CASE(fault_maps_pmd_order_with_one_pmd),
+	KUNIT_CASE(fault_marks_young_and_dirty_only_on_write),
+	KUNIT_CASE(migrating_anon_folio_keeps_data_and_remaps),
+	KUNIT_CASE(bad_access_returns_efault_and_goes_on),
+	KUNIT_CASE(munmap_after_faults_gives_back_every_page),
+	KUNIT_CASE(thp_parse_orders_accepts_sizes_never_always),
+	KUNIT_CASE(thp_parse_orders_rejects_bad_lists),
+	{}
+};
+
+static struct kunit_suite fault_test_suite = {
+	.name = "fault",
+	.init = fault_test_init,
+	.exit = fault_test_exit,
+	.test_cases = fault_test_cases,
+};
+kunit_test_suite(fault_test_suite);
