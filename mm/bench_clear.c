@@ -8,6 +8,7 @@
  * analogue of the stime/utime table in the folio_zero_user patch).
  */
 #include <arch.h>
+#include <bench.h>
 #include <shell.h>
 #include <vm.h>
 

@@ -7,8 +7,8 @@
  * on the host. Reported, never judged: timing is not a test.
  */
 #include <arch.h>
+#include <bench.h>
 #include <bitmap_alloc.h>
-#include <shell.h>
 #include "internal.h"
 
 #define BENCH_MAX_PAGES 65536ul	/* 256 MiB */
@@ -125,29 +125,19 @@ int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid,
 	return 0;
 }
 
-int bench_clear_command(void);	/* mm/bench_clear.c */
-
-static int cmd_bench(int argc, char **argv)
+int bench_page_alloc_command(void)
 {
 	unsigned long start_pfn, nr_pages;
 	const char *hv = arch_hypervisor();
 
-	if (argc == 2 && strcmp(argv[1], "clear") == 0)
-		return bench_clear_command();
-	if (argc != 2 || strcmp(argv[1], "alloc") != 0)
-		return CMD_USAGE;
 	if (mm_test_memory(&start_pfn, &nr_pages) < 0) {
 		kprintf("bench: no test memory set aside (boot with more RAM)\n");
-		return CMD_ERROR;
+		return -1;
 	}
 	kprintf("Folium page allocator benchmark (in-kernel)\ncpu: %s\nrun: %s%s\n",
 		arch_cpu_name(), hv ? "under a hypervisor/emulator: " : "bare metal",
 		hv ? hv : "");
 	if (hv)
 		kprintf("     emulated times: compare ratios, not absolute cycles\n");
-	return bench_page_alloc(start_pfn, nr_pages, MAX_NUMNODES - 1, "cycles") ? CMD_ERROR
-										  : CMD_OK;
+	return bench_page_alloc(start_pfn, nr_pages, MAX_NUMNODES - 1, "cycles");
 }
-DEFINE_SHELL_COMMAND(bench, "bench alloc|clear",
-		     "page allocator against a bitmap allocator; clear_pages and "
-		     "folio_zero_user (TSC cycles)");

@@ -17,7 +17,7 @@ MM_GENERIC_SRCS += mm/folio.c mm/page_isolation.c mm/migrate.c mm/cma.c
 TEST_SRCS += mm/tests/folio_test.c mm/tests/cma_test.c
 # The hobby-kernel bitmap allocator, the benchmark's baseline, and the
 # benchmark itself (`bench alloc` in the kernel, make bench on the host).
-MM_GENERIC_SRCS += mm/bitmap_alloc.c mm/bench_page_alloc.c
+MM_GENERIC_SRCS += mm/bitmap_alloc.c mm/bench_page_alloc.c mm/bench.c
 
 # --- fuzzing and benchmarking the buddy allocator (host only) ---------------
 # What the allocator needs to run as a process: the buddy core, folios

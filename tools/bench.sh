@@ -1,16 +1,25 @@
 #!/bin/sh
 # make bench: every benchmark, written to build/bench/ and printed. Timing
-# is never a test; these numbers are for reading. Today: the page
-# allocator against a bitmap allocator, and clearing (clear_pages per
-# instruction, folio_zero_user per strategy), each host-native (ns) and in
-# the kernel under QEMU (TSC cycles), all built with CONFIG_DEBUG_VM=n.
-# Clearing conclusions come from the host-native run: under TCG rep stosb
-# is emulated at hundreds of times its native price.
+# is never a test; these numbers are for reading. The page allocator
+# against a bitmap allocator, clearing (clear_pages per instruction,
+# folio_zero_user per strategy) and usemem faults by folio size; host-native
+# in ns where the code runs as a process, in the kernel under QEMU in TSC
+# cycles; every kernel run built with CONFIG_DEBUG_VM=n. Clearing
+# conclusions come from the host-native run: under TCG rep stosb is
+# emulated at hundreds of times its native price.
 set -eu
 B=${B:-build}
 OUT=$B/bench
 KDIR=$B/bench-kernel
 mkdir -p "$OUT"
+
+# section SERIAL_LOG FIRST_LINE_PATTERN OUT: one command's output, from its
+# banner to the line before the next prompt.
+section() {
+	tr -d '\r' < "$1" | sed -n "/$2/,/^folium> /p" | sed '$d' | tee "$3"
+	[ -s "$3" ] || { echo "bench: no '$2' in $1" >&2; exit 1; }
+	echo
+}
 
 echo "== host-native =="
 "$B/bench-page-alloc" | tee "$OUT/page-alloc-host.txt"
@@ -19,19 +28,17 @@ echo
 
 echo
 echo "== in-kernel, QEMU (TCG unless KVM is available) =="
-printf '%s\n' 'run="bench alloc; bench clear; poweroff"' > "$OUT/cmdline.txt"
+USEMEM='usemem 128M seq write --order-stats'
+printf 'run="bench alloc; bench clear; thp never; %s; thp 64K; %s; thp 2M; %s; poweroff"\n' \
+	"$USEMEM" "$USEMEM" "$USEMEM" > "$OUT/cmdline.txt"
 sh tools/mkimage.sh "$OUT/bench.img" "$B/BOOTX64.EFI" "$KDIR/folium.elf" "$OUT/cmdline.txt"
-sh tools/qemu-run.sh --image "$OUT/bench.img" --mem 1G --timeout 600 \
-	--fail-on "system halted" --log "$OUT/page-alloc-kernel.serial"
-# The command's output: from its banner to the line before the next prompt.
-tr -d '\r' < "$OUT/page-alloc-kernel.serial" |
-	sed -n '/^Folium page allocator benchmark/,/^folium> /p' | sed '$d' |
-	tee "$OUT/page-alloc-kernel.txt"
-[ -s "$OUT/page-alloc-kernel.txt" ] || { echo "bench: no result in the serial log" >&2; exit 1; }
-echo
-tr -d '\r' < "$OUT/page-alloc-kernel.serial" |
-	sed -n '/^Folium clearing benchmark/,/^folium> /p' | sed '$d' |
-	tee "$OUT/clear-kernel.txt"
-[ -s "$OUT/clear-kernel.txt" ] || { echo "bench: no clearing result in the serial log" >&2; exit 1; }
+SERIAL=$OUT/kernel.serial
+sh tools/qemu-run.sh --image "$OUT/bench.img" --mem 1G --timeout 900 \
+	--fail-on "system halted" --log "$SERIAL"
+section "$SERIAL" '^Folium page allocator benchmark' "$OUT/page-alloc-kernel.txt"
+section "$SERIAL" '^Folium clearing benchmark' "$OUT/clear-kernel.txt"
+echo "usemem 128M seq write, folio sizes 4K / 64K / 2M (cycles; emulated under TCG)"
+tr -d '\r' < "$SERIAL" | sed -n '/^folium> thp /,/^folium> poweroff/p' |
+	grep -v '^folium> poweroff' | tee "$OUT/usemem-kernel.txt"
 echo
 echo "bench: results in $OUT/"

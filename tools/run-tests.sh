@@ -209,6 +209,12 @@ config_matrix_entry() {
 		"CMA_MIN_ALIGNMENT_BYTES=$((4096 << want))"
 }
 
+clear_pages_from_cmdline() {
+	boot_and_test stosq "$IMGS/stosq.img" || return 1
+	expect_in "$LOGS/stosq.serial" "clear_pages:   rep stosq (clear_pages= on the command line)" \
+		"folio_zero_user: page"
+}
+
 cma_that_cannot_be_placed_is_reported() {
 	log=$LOGS/cma-too-big.serial
 	qemu --image "$IMGS/cma-too-big.img" --log "$log" || return 1
@@ -225,6 +231,7 @@ run_test knob-out-of-range-fails-build knob_out_of_range_fails_the_build
 run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
 run_test deps-without-apt deps_without_apt_says_what_to_install
 run_test fuzz-page-alloc-smoke make -s fuzz-smoke
+run_test benchmark-programs-build make -s "$B/bench-page-alloc" "$B/bench-clear"
 
 echo "make test: QEMU boots (TCG, -cpu max; about 10 s each)"
 image ktest 'run="test; poweroff"' >/dev/null
@@ -232,6 +239,8 @@ image nocmdline - >/dev/null
 image reboot 'run="reboot"' >/dev/null
 image mem 'run="meminfo; test; poweroff"' >/dev/null
 image cma 'cma=16M' >/dev/null
+image vm 'thp=16K,64K,2M' >/dev/null
+image stosq 'clear_pages=stosq zero=page run="cpuinfo; zero; test fault; test clear; poweroff"' >/dev/null
 image cma-too-big 'cma=64G run="cma; poweroff"' >/dev/null
 for kind in pf ud gp stack panic; do
 	image crash-$kind "run=\"crash $kind\"" >/dev/null
@@ -242,6 +251,10 @@ run_test shell-session shell_session
 run_test mm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 60 \
 	--log "$LOGS/mm-shell.serial" tools/tests/mm.session -- \
 	sh tools/qemu-run.sh --serial-stdio --image "$IMGS/cma.img"
+run_test vm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 120 \
+	--log "$LOGS/vm-shell.serial" tools/tests/vm.session -- \
+	sh tools/qemu-run.sh --serial-stdio --image "$IMGS/vm.img"
+run_test clear-pages-stosq-and-zero-page-from-cmdline clear_pages_from_cmdline
 run_test cma-that-cannot-be-placed-is-reported cma_that_cannot_be_placed_is_reported
 for mem in 128M 1G 6G; do
 	run_test boot-with-$mem boot_and_test mem-$mem "$IMGS/mem.img" --mem $mem

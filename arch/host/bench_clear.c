@@ -13,14 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arch.h>
+#include <bench.h>
 #include <emmintrin.h>
 #include <sys/mman.h>
 #include <vm.h>
 
-void bench_clear_extents(void *buf, const unsigned long *extents, unsigned int n,
-			 uint64_t budget, const char *unit);
-void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations,
-		      const char *unit);
 
 #define BUF_BYTES (1ul << 30)
 #define NODE_PAGES 32768ul	/* 128 MiB: the 64 MiB pool and slack */

@@ -3,13 +3,12 @@
  * the kernel's `bench alloc`, run as a process over simulated physical
  * memory, with costs in nanoseconds.
  */
+#include <bench.h>
 #include <kernel.h>
 #include <mm.h>
 #include <stdio.h>
 #include <string.h>
 
-int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid,
-		     const char *unit);
 
 static void stdout_write(struct console *con, const char *s, size_t n)
 {

@@ -1,0 +1,25 @@
+/*
+ * The benchmarks' shared entry points: each runs in the kernel (the
+ * `bench` shell command, costs in TSC cycles) and in a host program
+ * (make bench, costs in ns); `unit` names what arch_cycles() counts.
+ * Benchmarks report, they never judge: timing is not a test.
+ */
+#ifndef FOLIUM_BENCH_H
+#define FOLIUM_BENCH_H
+
+#include <stdint.h>
+
+/* mm/bench_page_alloc.c: buddy vs bitmap allocator over a private node. */
+int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid,
+		     const char *unit);
+int bench_page_alloc_command(void);
+
+/* mm/bench_clear.c: clear_pages per instruction and extent, and
+ * folio_zero_user per strategy followed by touching the fault's pages. */
+void bench_clear_extents(void *buf, const unsigned long *extents, unsigned int n,
+			 uint64_t budget, const char *unit);
+void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations,
+		      const char *unit);
+int bench_clear_command(void);
+
+#endif
