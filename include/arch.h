@@ -56,6 +56,12 @@ void arch_switch_mm(uint64_t pgd);
  * address space shares the kernel; the lower half stays empty. */
 void arch_pgd_init(uint64_t *pgd);
 
+/* The clearing instructions clear_pages() (mm/clear.c) chooses between,
+ * and whether the CPU makes `rep stosb` the fast one (ERMS or FSRM). */
+void arch_clear_stosb(void *addr, unsigned long bytes);
+void arch_clear_stosq(void *addr, unsigned long bytes);
+bool arch_has_fast_stosb(void);
+
 /* Print "  <symbol>+0xoff" for each frame of the caller's stack. */
 void arch_dump_stack(void);
 

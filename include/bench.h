@@ -22,4 +22,8 @@ void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations
 		      const char *unit);
 int bench_clear_command(void);
 
+/* arch/host/bench_host.c: a host benchmark program's first line, CPU
+ * model and kprintf to stdout. */
+void bench_host_start(const char *title);
+
 #endif

@@ -210,14 +210,14 @@ extern unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
  * anon_migrate_folio as the migration hook. Shell: `thp`. */
 void thp_init(void);
 
-/* --- clearing (mm/clear.c; clear_pages is arch code) --------------------------------- */
-/* Zero npages pages at the kernel virtual address addr (arch: rep stosb
- * with ERMS/FSRM, else rep stosq; see arch_clear_pages_name). */
+/* --- clearing (mm/clear.c over the arch instructions) --------------------------------- */
+/* Zero npages pages at the kernel virtual address addr with `rep stosb`
+ * when the CPU has ERMS or FSRM, `rep stosq` otherwise, unless
+ * clear_pages_select() chose ("stosb"/"stosq", cmdline clear_pages=).
+ * Return of clear_pages_select: 0 or -EINVAL. */
 void clear_pages(void *addr, unsigned int npages);
-/* The instruction clear_pages uses now, and choosing it ("stosb"/"stosq",
- * cmdline clear_pages=). Return of arch_clear_pages_select: 0 or -EINVAL. */
-const char *arch_clear_pages_name(void);
-int arch_clear_pages_select(const char *name);
+const char *clear_pages_insn_name(void);
+int clear_pages_select(const char *name);
 enum zero_strategy {
 	ZERO_NEIGHBOURHOOD,	/* upstream folio_zero_user: fault's neighbours last */
 	ZERO_CONTIGUOUS,	/* the whole folio in one clear_pages() */

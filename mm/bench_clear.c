@@ -51,7 +51,7 @@ static uint64_t fill_rate(enum fill_method m, void *buf, unsigned long bytes, ui
 	uint64_t reps = 1, elapsed;
 
 	if (m == FILL_STOSB || m == FILL_STOSQ)
-		arch_clear_pages_select(m == FILL_STOSB ? "stosb" : "stosq");
+		clear_pages_select(m == FILL_STOSB ? "stosb" : "stosq");
 	fill(m, buf, bytes);	/* warm-up: TLB, and pages settled before timing */
 	for (;;) {
 		uint64_t t0 = arch_cycles();
@@ -75,7 +75,7 @@ static void print_extent(unsigned long bytes)
 void bench_clear_extents(void *buf, const unsigned long *extents, unsigned int n,
 			 uint64_t budget, const char *unit)
 {
-	const char *saved = arch_clear_pages_name();
+	const char *saved = clear_pages_insn_name();
 
 	kprintf("clear_pages() throughput, bytes per %s; 8B loop = volatile 8-byte stores\n", unit);
 	kprintf("%-10s", "extent");
@@ -92,7 +92,7 @@ void bench_clear_extents(void *buf, const unsigned long *extents, unsigned int n
 		}
 		kprintf("\n");
 	}
-	arch_clear_pages_select(saved);
+	clear_pages_select(saved);
 }
 
 /* Read one word per cache line of the fault's page ±2, as the returning
@@ -198,7 +198,7 @@ void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations
 	enum zero_strategy saved = zero_strategy;
 
 	kprintf("folio_zero_user() then reading the fault's page +-2 pages (%s, median; "
-		"clear_pages: rep %s)\n", unit, arch_clear_pages_name());
+		"clear_pages: rep %s)\n", unit, clear_pages_insn_name());
 	kprintf("%-8s %-11s %-14s %12s %12s\n", "folio", "fault", "strategy", "clear", "touch");
 	bench_order(nid, HPAGE_PMD_ORDER, pool_bytes, iterations);
 	bench_order(nid, 4, pool_bytes, iterations * 8);

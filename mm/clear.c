@@ -6,6 +6,7 @@
  * side. Example: order 4, fault in page 5 → [8..15], [0..2], then [3..7].
  * Folios above MAX_ORDER_NR_PAGES are cleared in one straight run.
  */
+#include <arch.h>
 #include <shell.h>
 #include <vm.h>
 
@@ -145,18 +146,59 @@ void folio_zero_user(struct folio *folio, unsigned long addr_hint)
 	}
 }
 
+/* The instruction clear_pages() uses: CPUID's choice until clear_pages=
+ * (or a test) picks one. */
+enum clear_insn { CLEAR_STOSB, CLEAR_STOSQ };
+static const char *const clear_insn_names[] = { "stosb", "stosq" };
+static bool clear_insn_chosen;
+static enum clear_insn clear_insn;
+
+static enum clear_insn current_insn(void)
+{
+	if (clear_insn_chosen)
+		return clear_insn;
+	return arch_has_fast_stosb() ? CLEAR_STOSB : CLEAR_STOSQ;
+}
+
+void clear_pages(void *addr, unsigned int npages)
+{
+	unsigned long bytes = (unsigned long)npages * PAGE_SIZE;
+
+	if (current_insn() == CLEAR_STOSB)
+		arch_clear_stosb(addr, bytes);
+	else
+		arch_clear_stosq(addr, bytes);
+}
+
+const char *clear_pages_insn_name(void)
+{
+	return clear_insn_names[current_insn()];
+}
+
+int clear_pages_select(const char *name)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(clear_insn_names); i++) {
+		if (strcmp(name, clear_insn_names[i]) == 0) {
+			clear_insn = (enum clear_insn)i;
+			clear_insn_chosen = true;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 void clear_pages_init(void)
 {
 	const char *insn = cmdline_get(&boot_cmdline, "clear_pages");
 	const char *zero = cmdline_get(&boot_cmdline, "zero");
 
-	if (insn && arch_clear_pages_select(insn) < 0)
+	if (insn && clear_pages_select(insn) < 0)
 		pr_err("cmdline: clear_pages=%s is not stosb or stosq; keeping %s\n", insn,
-		       arch_clear_pages_name());
+		       clear_pages_insn_name());
 	if (zero && zero_strategy_parse(zero, &zero_strategy) < 0)
 		pr_err("cmdline: zero=%s is not neighbourhood, contiguous or page; keeping %s\n",
 		       zero, zero_strategy_name(zero_strategy));
-	pr_info("clear_pages: rep %s; folio_zero_user: %s\n", arch_clear_pages_name(),
+	pr_info("clear_pages: rep %s; folio_zero_user: %s\n", clear_pages_insn_name(),
 		zero_strategy_name(zero_strategy));
 }
 
@@ -167,7 +209,7 @@ static int cmd_zero(int argc, char **argv)
 	if (argc == 2 && zero_strategy_parse(argv[1], &zero_strategy) < 0)
 		return CMD_USAGE;
 	kprintf("folio_zero_user: %s (clear_pages: rep %s)\n", zero_strategy_name(zero_strategy),
-		arch_clear_pages_name());
+		clear_pages_insn_name());
 	return CMD_OK;
 }
 DEFINE_SHELL_COMMAND(zero, "zero [neighbourhood|contiguous|page]",

@@ -50,7 +50,7 @@ fuzz-smoke: $(B)/fuzz-page-alloc
 BENCH_CFLAGS := -std=gnu11 -O2 -g $(COMMON_WARN) -Iinclude -Iarch/host/include \
 	-I$(B)/bench/include -DFOLIUM_HOST -MMD -MP
 BENCH_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BUDDY_HOST_SRCS) \
-	mm/bitmap_alloc.c mm/bench_page_alloc.c arch/host/bench_main.c)
+	mm/bitmap_alloc.c mm/bench_page_alloc.c arch/host/bench_main.c arch/host/bench_host.c)
 $(B)/bench/include/generated/config.h: $(B)/include/generated/config.h
 	@mkdir -p $(@D)
 	$(Q)sed 's/^#define CONFIG_DEBUG_VM .*/#define CONFIG_DEBUG_VM 0/' $< > $@
@@ -75,7 +75,7 @@ TEST_SRCS += mm/tests/pgtable_test.c mm/tests/mmap_test.c
 # The host-native clearing benchmark (make bench): clear_pages per
 # instruction and extent, folio_zero_user per strategy, in ns.
 BENCH_CLEAR_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BUDDY_HOST_SRCS) kernel/cmdline.c \
-	mm/clear.c mm/bench_clear.c arch/host/clear.c arch/host/bench_clear.c)
+	mm/clear.c mm/bench_clear.c arch/host/clear.c arch/host/bench_clear.c arch/host/bench_host.c)
 $(B)/bench-clear: $(BENCH_CLEAR_OBJS)
 	@echo "  LINK    $@"
 	$(Q)clang -o $@ $^

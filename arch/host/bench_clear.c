@@ -25,28 +25,6 @@
 static struct pglist_data bench_node;
 static uint8_t bench_flags[NODE_PAGES];
 
-static void stdout_write(struct console *con, const char *s, size_t n)
-{
-	fwrite(s, 1, n, stdout);
-}
-
-static struct console stdout_console = { .name = "stdout", .write = stdout_write };
-
-static void print_cpu(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10) == 0) {
-			printf("cpu: %s", strchr(line, ':') + 2);
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
 /* One 1 GiB buffer, faulted in before timing (huge pages if THP allows). */
 static void *alloc_buffer(void)
 {
@@ -110,10 +88,8 @@ static void bench_strategies(void)
 
 int main(void)
 {
-	console_register(&stdout_console);
-	printf("Folium clearing benchmark (host-native process, -O2)\n");
-	print_cpu();
-	printf("run: host-native; clear_pages default: rep %s\n\n", arch_clear_pages_name());
+	bench_host_start("Folium clearing benchmark");
+	printf("run: host-native; clear_pages default: rep %s\n\n", clear_pages_insn_name());
 	if (bench_extents())
 		return 1;
 	printf("\n");

@@ -105,7 +105,7 @@ static const char *yesno(bool b)
 /* Why clear_pages uses the instruction it does (clear.c picks it). */
 static const char *clear_pages_reason(void)
 {
-	bool stosb = strcmp(arch_clear_pages_name(), "stosb") == 0;
+	bool stosb = strcmp(clear_pages_insn_name(), "stosb") == 0;
 
 	if (stosb && (cpu.erms || cpu.fsrm))
 		return cpu.erms ? "ERMS" : "FSRM";
@@ -126,7 +126,7 @@ void cpu_print_info(void)
 		cpu.hypervisor ? "\")" : "");
 	kprintf("ERMS:          %s  (enhanced rep movsb/stosb)\n", yesno(cpu.erms));
 	kprintf("FSRM:          %s  (fast short rep mov)\n", yesno(cpu.fsrm));
-	kprintf("clear_pages:   rep %s (%s)\n", arch_clear_pages_name(), clear_pages_reason());
+	kprintf("clear_pages:   rep %s (%s)\n", clear_pages_insn_name(), clear_pages_reason());
 	kprintf("NX:            %s\n", yesno(cpu.nx));
 	kprintf("PDPE1GB:       %s  (1 GiB pages)\n", yesno(cpu.pdpe1gb));
 	kprintf("LA57:          %s  (5-level paging; Folium uses 4 levels)\n",

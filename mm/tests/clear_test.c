@@ -83,7 +83,7 @@ static void expect_ranges(struct kunit *test, const struct folio_zero_range *wan
 static void clear_pages_clears_exactly_npages_with_each_instruction(struct kunit *test)
 {
 	static const char *const insns[] = { "stosb", "stosq" };
-	const char *saved = arch_clear_pages_name();
+	const char *saved = clear_pages_insn_name();
 	struct folio *folio;
 	char *p;
 
@@ -95,8 +95,8 @@ static void clear_pages_clears_exactly_npages_with_each_instruction(struct kunit
 	for (unsigned int i = 0; i < ARRAY_SIZE(insns); i++) {
 		for (unsigned int npages = 1; npages <= 5; npages += 2) {
 			memset(p, 0xab, 8 * PAGE_SIZE);
-			KUNIT_ASSERT_EQ(test, arch_clear_pages_select(insns[i]), 0);
-			KUNIT_EXPECT_STREQ(test, arch_clear_pages_name(), insns[i]);
+			KUNIT_ASSERT_EQ(test, clear_pages_select(insns[i]), 0);
+			KUNIT_EXPECT_STREQ(test, clear_pages_insn_name(), insns[i]);
 			clear_pages(p + PAGE_SIZE, npages);
 			KUNIT_EXPECT_EQ(test, first_word_not(p, PAGE_SIZE, POISON), PAGE_SIZE / 8);
 			KUNIT_EXPECT_EQ(test, first_word_not(p + PAGE_SIZE, npages * PAGE_SIZE, 0),
@@ -106,8 +106,8 @@ static void clear_pages_clears_exactly_npages_with_each_instruction(struct kunit
 					(7 - npages) * PAGE_SIZE / 8);
 		}
 	}
-	KUNIT_EXPECT_EQ(test, arch_clear_pages_select("rep movsb"), -EINVAL);
-	arch_clear_pages_select(saved);
+	KUNIT_EXPECT_EQ(test, clear_pages_select("rep movsb"), -EINVAL);
+	clear_pages_select(saved);
 	folio_put(folio);
 }
 

@@ -107,3 +107,29 @@ bool test_buddy_ok(struct kunit *test, struct pglist_data *pgdat, const char *fi
 	kunit_fail(test, file, line, "buddy_check: %s%s%s", err, *what ? " at " : "", what);
 	return false;
 }
+
+int test_mm_create(struct kunit *test, struct test_mm *t, unsigned long nr_pages)
+{
+	t->mm = NULL;
+	t->node = test_node_create(test, nr_pages);
+	if (!t->node)
+		return 0;
+	t->free_at_start = node_free_pages(t->node);
+	t->mm = mm_create(t->node->node_id);
+	if (!t->mm)
+		kunit_mark_skipped(test, "mm_create: no memory");
+	return 0;
+}
+
+void test_mm_destroy(struct kunit *test, struct test_mm *t)
+{
+	if (t->mm)
+		mm_destroy(t->mm);
+	if (t->node) {
+		KUNIT_EXPECT_EQ(test, node_free_pages(t->node), t->free_at_start);
+		KUNIT_EXPECT_BUDDY_OK(test, t->node);
+		test_node_destroy(t->node);
+	}
+	t->mm = NULL;
+	t->node = NULL;
+}

@@ -10,6 +10,7 @@
 
 #include <ktest.h>
 #include <mm.h>
+#include <vm.h>
 
 /* Return: the node, all pages free, start aligned to MAX_ORDER_NR_PAGES;
  * or NULL with the case marked skipped when the test memory is too small. */
@@ -20,6 +21,18 @@ struct pglist_data *test_node_create(struct kunit *test, unsigned long nr_pages)
 struct pglist_data *test_node_create_at(struct kunit *test, unsigned long start_pfn,
 					unsigned long nr_pages);
 void test_node_destroy(struct pglist_data *pgdat);
+
+/* A private node with an empty address space on it, for vm tests. */
+struct test_mm {
+	struct pglist_data *node;
+	struct mm_struct *mm;
+	unsigned long free_at_start;	/* node's free pages before the mm */
+};
+/* Build t over nr_pages; a shortage marks the case skipped. Return: 0. */
+int test_mm_create(struct kunit *test, struct test_mm *t, unsigned long nr_pages);
+/* Destroy the mm, expect every page back free and buddy_check clean,
+ * destroy the node. */
+void test_mm_destroy(struct kunit *test, struct test_mm *t);
 
 /* buddy_check() as an expectation: a violation fails the case with the
  * checker's message and `what` (e.g. "seed 0x1234 step 17"). */

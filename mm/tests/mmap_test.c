@@ -16,54 +16,37 @@
 #define BASE 0x100000000ul	/* mm/mmap.c's MMAP_BASE */
 #define RW (VM_READ | VM_WRITE)
 
-static struct pglist_data *node;
-static struct mm_struct *mm;
-static unsigned long free_at_start;
+static struct test_mm t;
 
 static int mmap_test_init(struct kunit *test)
 {
-	node = test_node_create(test, 4 * MAX_ORDER_NR_PAGES);
-	if (!node)
-		return 0;
-	free_at_start = node_free_pages(node);
-	mm = mm_create(node->node_id);
-	if (!mm)
-		kunit_mark_skipped(test, "mm_create: no memory");
-	return 0;
+	return test_mm_create(test, &t, 4 * MAX_ORDER_NR_PAGES);
 }
 
 static void mmap_test_exit(struct kunit *test)
 {
-	if (mm)
-		mm_destroy(mm);
-	if (node) {
-		KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start);
-		KUNIT_EXPECT_BUDDY_OK(test, node);
-		test_node_destroy(node);
-	}
-	mm = NULL;
-	node = NULL;
+	test_mm_destroy(test, &t);
 }
 
 /* Fault in by hand: a folio of 2^order pages mapped at addr with PTEs
  * (or one PMD for pmd), as handle_mm_fault would. */
 static struct folio *map_folio(unsigned long addr, unsigned int order, bool pmd)
 {
-	struct folio *folio = folio_alloc_node(node->node_id, GFP_KERNEL, order);
+	struct folio *folio = folio_alloc_node(t.node->node_id, GFP_KERNEL, order);
 	uint64_t prot = vm_get_page_prot(RW);
 	pte_t *ptep;
 
 	if (!folio)
 		return NULL;
 	if (pmd) {
-		set_pmd_at(mm, addr, pmd_offset_mm(mm, addr, true),
+		set_pmd_at(t.mm, addr, pmd_offset_mm(t.mm, addr, true),
 			   pfn_pmd(folio_pfn(folio), prot));
 	} else {
-		ptep = pte_offset_mm(mm, addr, true);
-		set_ptes(mm, addr, ptep, pfn_pte(folio_pfn(folio), prot), 1u << order);
+		ptep = pte_offset_mm(t.mm, addr, true);
+		set_ptes(t.mm, addr, ptep, pfn_pte(folio_pfn(folio), prot), 1u << order);
 	}
-	folio_add_anon_rmap(folio, mm, addr);
-	mm->counters[MM_ANONPAGES] += 1ul << order;
+	folio_add_anon_rmap(folio, t.mm, addr);
+	t.mm->counters[MM_ANONPAGES] += 1ul << order;
 	return folio;
 }
 
@@ -71,200 +54,200 @@ static void vm_mmap_places_from_mmap_base_with_thp_alignment(struct kunit *test)
 {
 	unsigned long a, b, c, d;
 
-	a = vm_mmap(mm, 0, 5 * PAGE_SIZE, RW, 0);
+	a = vm_mmap(t.mm, 0, 5 * PAGE_SIZE, RW, 0);
 	KUNIT_EXPECT_EQ(test, a, BASE);
-	b = vm_mmap(mm, 0, 100, RW, 0);		/* rounded up to a page */
+	b = vm_mmap(t.mm, 0, 100, RW, 0);		/* rounded up to a page */
 	KUNIT_EXPECT_EQ(test, b, BASE + 5 * PAGE_SIZE);
-	c = vm_mmap(mm, 0, PMD_SIZE, RW, 0);	/* 2 MiB: PMD-aligned */
+	c = vm_mmap(t.mm, 0, PMD_SIZE, RW, 0);	/* 2 MiB: PMD-aligned */
 	KUNIT_EXPECT_EQ(test, c, BASE + PMD_SIZE);
-	d = vm_mmap(mm, 0, PAGE_SIZE, VM_READ, 64 * 1024);
+	d = vm_mmap(t.mm, 0, PAGE_SIZE, VM_READ, 64 * 1024);
 	KUNIT_EXPECT_EQ(test, d, BASE + 0x10000);
-	KUNIT_ASSERT_EQ(test, mm->nr_vmas, 4);
-	KUNIT_EXPECT_EQ(test, mm->vmas[1].vm_start, b);
-	KUNIT_EXPECT_EQ(test, mm->vmas[1].vm_end, b + PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->vmas[2].vm_start, d);
-	KUNIT_EXPECT_EQ(test, mm->vmas[2].vm_flags, VM_READ);
-	KUNIT_EXPECT_TRUE(test, find_vma(mm, c + PMD_SIZE - 1) == &mm->vmas[3]);
-	KUNIT_EXPECT_NULL(test, find_vma(mm, c + PMD_SIZE));
-	KUNIT_EXPECT_NULL(test, find_vma(mm, BASE - 1));
+	KUNIT_ASSERT_EQ(test, t.mm->nr_vmas, 4);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[1].vm_start, b);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[1].vm_end, b + PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[2].vm_start, d);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[2].vm_flags, VM_READ);
+	KUNIT_EXPECT_TRUE(test, find_vma(t.mm, c + PMD_SIZE - 1) == &t.mm->vmas[3]);
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, c + PMD_SIZE));
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, BASE - 1));
 	/* A fixed address below mmap_base is taken as given. */
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, USER_VA_START, PAGE_SIZE, RW, 0), USER_VA_START);
-	KUNIT_EXPECT_EQ(test, mm->vmas[0].vm_start, USER_VA_START);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, USER_VA_START, PAGE_SIZE, RW, 0), USER_VA_START);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[0].vm_start, USER_VA_START);
 }
 
 static void vm_mmap_refuses_bad_arguments_and_overlap(struct kunit *test)
 {
-	unsigned long a = vm_mmap(mm, 0, 4 * PAGE_SIZE, RW, 0);
+	unsigned long a = vm_mmap(t.mm, 0, 4 * PAGE_SIZE, RW, 0);
 
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, 0, 0, RW, 0), (unsigned long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, a + 3 * PAGE_SIZE, 2 * PAGE_SIZE, RW, 0),
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, 0, RW, 0), (unsigned long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, a + 3 * PAGE_SIZE, 2 * PAGE_SIZE, RW, 0),
 			(unsigned long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, a - PAGE_SIZE, 2 * PAGE_SIZE, RW, 0),
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, a - PAGE_SIZE, 2 * PAGE_SIZE, RW, 0),
 			(unsigned long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, BASE + 0x123, PAGE_SIZE, RW, 0), (unsigned long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, PAGE_SIZE, PAGE_SIZE, RW, 0), (unsigned long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, USER_VA_END - PAGE_SIZE, 2 * PAGE_SIZE, RW, 0),
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, BASE + 0x123, PAGE_SIZE, RW, 0), (unsigned long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, PAGE_SIZE, PAGE_SIZE, RW, 0), (unsigned long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, USER_VA_END - PAGE_SIZE, 2 * PAGE_SIZE, RW, 0),
 			(unsigned long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, 0, PAGE_SIZE, RW, 3 * PAGE_SIZE), (unsigned long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, 0, PAGE_SIZE, 0x10, 0), (unsigned long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, 0, USER_VA_END, RW, 0), (unsigned long)-ENOMEM);
-	KUNIT_EXPECT_EQ(test, mm->nr_vmas, 1);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, PAGE_SIZE, RW, 3 * PAGE_SIZE), (unsigned long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, PAGE_SIZE, 0x10, 0), (unsigned long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, USER_VA_END, RW, 0), (unsigned long)-ENOMEM);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 1);
 	/* Right after the VMA is free. */
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, a + 4 * PAGE_SIZE, PAGE_SIZE, RW, 0), a + 4 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, a + 4 * PAGE_SIZE, PAGE_SIZE, RW, 0), a + 4 * PAGE_SIZE);
 }
 
 static void vm_mmap_returns_enomem_when_every_slot_is_used(struct kunit *test)
 {
 	for (int i = 0; i < MM_MAX_VMAS; i++)
-		KUNIT_ASSERT_EQ(test, vm_mmap(mm, 0, 3 * PAGE_SIZE, RW, 4 * PAGE_SIZE),
+		KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, 0, 3 * PAGE_SIZE, RW, 4 * PAGE_SIZE),
 				BASE + i * 4 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, vm_mmap(mm, 0, PAGE_SIZE, RW, 0), (unsigned long)-ENOMEM);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0), (unsigned long)-ENOMEM);
 	/* Splitting a VMA needs a slot too: refused, nothing changed. */
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, BASE + PAGE_SIZE, PAGE_SIZE), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, mm->vmas[0].vm_end, BASE + 3 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, BASE + PAGE_SIZE, PAGE_SIZE), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[0].vm_end, BASE + 3 * PAGE_SIZE);
 	/* Trimming needs none. */
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, BASE, PAGE_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, mm->vmas[0].vm_start, BASE + PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->nr_vmas, MM_MAX_VMAS);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, BASE, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[0].vm_start, BASE + PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, MM_MAX_VMAS);
 }
 
 static void vm_munmap_trims_splits_and_removes_vmas(struct kunit *test)
 {
-	unsigned long a = vm_mmap(mm, 0, 16 * PAGE_SIZE, RW, 0);
-	unsigned long b = vm_mmap(mm, 0, 16 * PAGE_SIZE, RW, 0);
-	unsigned long c = vm_mmap(mm, 0, 16 * PAGE_SIZE, RW, 0);
+	unsigned long a = vm_mmap(t.mm, 0, 16 * PAGE_SIZE, RW, 0);
+	unsigned long b = vm_mmap(t.mm, 0, 16 * PAGE_SIZE, RW, 0);
+	unsigned long c = vm_mmap(t.mm, 0, 16 * PAGE_SIZE, RW, 0);
 
 	KUNIT_ASSERT_EQ(test, b, a + 16 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, a + 0x123, PAGE_SIZE), -EINVAL);
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, a, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a + 0x123, PAGE_SIZE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a, 0), -EINVAL);
 	/* The middle of a: split in two (the length rounds up to a page). */
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, a + 4 * PAGE_SIZE, 4 * PAGE_SIZE - 100), 0);
-	KUNIT_ASSERT_EQ(test, mm->nr_vmas, 4);
-	KUNIT_EXPECT_EQ(test, mm->vmas[0].vm_end, a + 4 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->vmas[1].vm_start, a + 8 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->vmas[1].vm_end, b);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a + 4 * PAGE_SIZE, 4 * PAGE_SIZE - 100), 0);
+	KUNIT_ASSERT_EQ(test, t.mm->nr_vmas, 4);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[0].vm_end, a + 4 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[1].vm_start, a + 8 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[1].vm_end, b);
 	/* From a's tail, all of b, into c's head. */
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, a + 12 * PAGE_SIZE, 24 * PAGE_SIZE), 0);
-	KUNIT_ASSERT_EQ(test, mm->nr_vmas, 3);
-	KUNIT_EXPECT_EQ(test, mm->vmas[1].vm_end, a + 12 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->vmas[2].vm_start, c + 4 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->vmas[2].vm_end, c + 16 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a + 12 * PAGE_SIZE, 24 * PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, t.mm->nr_vmas, 3);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[1].vm_end, a + 12 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[2].vm_start, c + 4 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[2].vm_end, c + 16 * PAGE_SIZE);
 	/* Unmapping nothing is not an error; nothing to flush either. */
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, c + 64 * PAGE_SIZE, PAGE_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ONE] + mm->counters[MM_TLB_FLUSH_ALL], 0);
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, a, c + 16 * PAGE_SIZE - a), 0);
-	KUNIT_EXPECT_EQ(test, mm->nr_vmas, 0);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, c + 64 * PAGE_SIZE, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE] + t.mm->counters[MM_TLB_FLUSH_ALL], 0);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a, c + 16 * PAGE_SIZE - a), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 0);
 }
 
 static void munmap_frees_every_folio_and_table_with_one_flush(struct kunit *test)
 {
-	unsigned long a = vm_mmap(mm, 0, 4 * PMD_SIZE, RW, 0);
+	unsigned long a = vm_mmap(t.mm, 0, 4 * PMD_SIZE, RW, 0);
 	unsigned long before_folios;
 
 	KUNIT_ASSERT_EQ(test, a & ~PMD_MASK, 0);
-	before_folios = node_free_pages(node);
+	before_folios = node_free_pages(t.node);
 	KUNIT_ASSERT_NOT_NULL(test, map_folio(a, 4, false));			/* 64K */
 	KUNIT_ASSERT_NOT_NULL(test, map_folio(a + 16 * PAGE_SIZE, 0, false));
 	KUNIT_ASSERT_NOT_NULL(test, map_folio(a + PMD_SIZE - 8 * PAGE_SIZE, 3, false));
 	KUNIT_ASSERT_NOT_NULL(test, map_folio(a + 2 * PMD_SIZE, HPAGE_PMD_ORDER, true));
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 16 + 1 + 8 + HPAGE_PMD_NR);
-	KUNIT_EXPECT_LT(test, node_free_pages(node), before_folios);
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, a, 4 * PMD_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 0);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ALL], 1);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ONE], 0);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PGTABLES], 1);
-	KUNIT_EXPECT_EQ(test, mm->nr_vmas, 0);
-	KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start - 2);
-	KUNIT_EXPECT_BUDDY_OK(test, node);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 16 + 1 + 8 + HPAGE_PMD_NR);
+	KUNIT_EXPECT_LT(test, node_free_pages(t.node), before_folios);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a, 4 * PMD_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL], 1);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 0);
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start - 2);
+	KUNIT_EXPECT_BUDDY_OK(test, t.node);
 }
 
 static void partial_munmap_keeps_a_large_folio_until_its_last_pte(struct kunit *test)
 {
-	unsigned long a = vm_mmap(mm, 0, 16 * PAGE_SIZE, RW, 0);
+	unsigned long a = vm_mmap(t.mm, 0, 16 * PAGE_SIZE, RW, 0);
 	struct folio *folio = map_folio(a, 4, false);
 
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 15);
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, a + 4 * PAGE_SIZE, 4 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a + 4 * PAGE_SIZE, 4 * PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 11);
 	KUNIT_EXPECT_EQ(test, folio_ref_count(folio), 1);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ONE], 4);	/* 4 <= 33 */
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 12);
-	KUNIT_EXPECT_TRUE(test, pte_present(*pte_offset_mm(mm, a + 3 * PAGE_SIZE, false)));
-	KUNIT_EXPECT_TRUE(test, pte_none(*pte_offset_mm(mm, a + 4 * PAGE_SIZE, false)));
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, a, 16 * PAGE_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ONE], 4 + 16);
-	KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start - 2);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], 4);	/* 4 <= 33 */
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 12);
+	KUNIT_EXPECT_TRUE(test, pte_present(*pte_offset_mm(t.mm, a + 3 * PAGE_SIZE, false)));
+	KUNIT_EXPECT_TRUE(test, pte_none(*pte_offset_mm(t.mm, a + 4 * PAGE_SIZE, false)));
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a, 16 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], 4 + 16);
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start - 2);
 }
 
 static void munmap_splits_a_pmd_leaf_it_cuts(struct kunit *test)
 {
-	unsigned long a = vm_mmap(mm, 0, PMD_SIZE, RW, 0);
+	unsigned long a = vm_mmap(t.mm, 0, PMD_SIZE, RW, 0);
 	struct folio *folio = map_folio(a, HPAGE_PMD_ORDER, true);
 	pte_t *ptep;
 
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 0);
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, a + PAGE_SIZE, 2 * PAGE_SIZE), 0);
-	ptep = pte_offset_mm(mm, a, false);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a + PAGE_SIZE, 2 * PAGE_SIZE), 0);
+	ptep = pte_offset_mm(t.mm, a, false);
 	KUNIT_ASSERT_NOT_NULL(test, ptep);	/* the leaf became a PTE table */
 	KUNIT_EXPECT_EQ(test, pte_pfn(ptep[0]), folio_pfn(folio));
 	KUNIT_EXPECT_TRUE(test, pte_none(ptep[1]) && pte_none(ptep[2]));
 	KUNIT_EXPECT_EQ(test, pte_pfn(ptep[511]), folio_pfn(folio) + 511);
 	KUNIT_EXPECT_FALSE(test, ptep[3] & _PAGE_PSE);
 	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 509);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], HPAGE_PMD_NR - 2);
-	KUNIT_EXPECT_EQ(test, mm->nr_vmas, 2);
-	KUNIT_EXPECT_EQ(test, vm_munmap(mm, a, PMD_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PGTABLES], 1);
-	KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start - 2);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], HPAGE_PMD_NR - 2);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 2);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a, PMD_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start - 2);
 }
 
 static void mm_destroy_returns_every_page(struct kunit *test)
 {
-	unsigned long a = vm_mmap(mm, 0, 4 * PMD_SIZE, RW, 0);
+	unsigned long a = vm_mmap(t.mm, 0, 4 * PMD_SIZE, RW, 0);
 
 	KUNIT_ASSERT_NOT_NULL(test, map_folio(a + 5 * PAGE_SIZE, 0, false));
 	KUNIT_ASSERT_NOT_NULL(test, map_folio(a + PMD_SIZE, HPAGE_PMD_ORDER, true));
-	mm_destroy(mm);
-	mm = NULL;
-	KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start);
+	mm_destroy(t.mm);
+	t.mm = NULL;
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start);
 }
 
 #ifdef FOLIUM_HOST
 static void software_mmu_sets_accessed_dirty_and_refuses_readonly_writes(struct kunit *test)
 {
-	unsigned long rw = vm_mmap(mm, 0, PAGE_SIZE, RW, 0);
-	unsigned long ro = vm_mmap(mm, 0, PAGE_SIZE, VM_READ, 0);
+	unsigned long rw = vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0);
+	unsigned long ro = vm_mmap(t.mm, 0, PAGE_SIZE, VM_READ, 0);
 	struct folio *folio = map_folio(rw, 0, false);
-	pte_t *ptep = pte_offset_mm(mm, rw, false);
-	pte_t *ro_ptep = pte_offset_mm(mm, ro, true);
+	pte_t *ptep = pte_offset_mm(t.mm, rw, false);
+	pte_t *ro_ptep = pte_offset_mm(t.mm, ro, true);
 	void *p;
 
 	KUNIT_ASSERT_NOT_NULL(test, folio);
-	set_ptes(mm, ro, ro_ptep, pfn_pte(folio_pfn(folio), vm_get_page_prot(VM_READ)), 1);
+	set_ptes(t.mm, ro, ro_ptep, pfn_pte(folio_pfn(folio), vm_get_page_prot(VM_READ)), 1);
 	KUNIT_EXPECT_FALSE(test, pte_young(*ptep));
-	KUNIT_EXPECT_EQ(test, host_mmu_translate(mm, rw + 0x123, false, &p), 0);
+	KUNIT_EXPECT_EQ(test, host_mmu_translate(t.mm, rw + 0x123, false, &p), 0);
 	KUNIT_EXPECT_TRUE(test, p == (char *)folio_address(folio) + 0x123);
 	KUNIT_EXPECT_TRUE(test, pte_young(*ptep));
 	KUNIT_EXPECT_FALSE(test, pte_dirty(*ptep));
-	KUNIT_EXPECT_TRUE(test, *pmd_offset_mm(mm, rw, false) & _PAGE_ACCESSED);
-	KUNIT_EXPECT_EQ(test, host_mmu_translate(mm, rw, true, &p), 0);
+	KUNIT_EXPECT_TRUE(test, *pmd_offset_mm(t.mm, rw, false) & _PAGE_ACCESSED);
+	KUNIT_EXPECT_EQ(test, host_mmu_translate(t.mm, rw, true, &p), 0);
 	KUNIT_EXPECT_TRUE(test, pte_dirty(*ptep));
-	KUNIT_EXPECT_EQ(test, host_mmu_translate(mm, ro, true, &p), -1);
+	KUNIT_EXPECT_EQ(test, host_mmu_translate(t.mm, ro, true, &p), -1);
 	KUNIT_EXPECT_FALSE(test, pte_young(*ro_ptep));
-	KUNIT_EXPECT_EQ(test, host_mmu_translate(mm, ro, false, &p), 0);
+	KUNIT_EXPECT_EQ(test, host_mmu_translate(t.mm, ro, false, &p), 0);
 	KUNIT_EXPECT_TRUE(test, pte_young(*ro_ptep) && !pte_dirty(*ro_ptep));
-	KUNIT_EXPECT_EQ(test, host_mmu_translate(mm, rw + PAGE_SIZE * 4, false, &p), -1);
+	KUNIT_EXPECT_EQ(test, host_mmu_translate(t.mm, rw + PAGE_SIZE * 4, false, &p), -1);
 	/* ro's PTE is a second mapping of the folio, by hand. */
-	ptep_get_and_clear(mm, ro, ro_ptep);
+	ptep_get_and_clear(t.mm, ro, ro_ptep);
 }
 #define ARCH_MMU_CASE KUNIT_CASE(software_mmu_sets_accessed_dirty_and_refuses_readonly_writes),
 #else
 static void switch_mm_makes_a_user_address_reach_its_page(struct kunit *test)
 {
-	unsigned long a = vm_mmap(mm, 0, PAGE_SIZE, RW, 0);
+	unsigned long a = vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0);
 	struct folio *folio = map_folio(a, 0, false);
 	struct mm_struct *prev = current_mm;
 	volatile uint64_t *user = (volatile uint64_t *)(a + 64);
@@ -274,15 +257,15 @@ static void switch_mm_makes_a_user_address_reach_its_page(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	direct = (uint64_t *)((char *)folio_address(folio) + 64);
 	*direct = 0x0123456789abcdefull;
-	switch_mm(mm);
+	switch_mm(t.mm);
 	seen = *user;
 	*user = 0xfeedfacecafebeefull;
 	switch_mm(prev);
 	KUNIT_EXPECT_EQ(test, seen, 0x0123456789abcdefull);
 	KUNIT_EXPECT_EQ(test, *direct, 0xfeedfacecafebeefull);
 	/* The CPU set A and D in the PTE. */
-	KUNIT_EXPECT_TRUE(test, pte_young(*pte_offset_mm(mm, a, false)));
-	KUNIT_EXPECT_TRUE(test, pte_dirty(*pte_offset_mm(mm, a, false)));
+	KUNIT_EXPECT_TRUE(test, pte_young(*pte_offset_mm(t.mm, a, false)));
+	KUNIT_EXPECT_TRUE(test, pte_dirty(*pte_offset_mm(t.mm, a, false)));
 }
 #define ARCH_MMU_CASE KUNIT_CASE(switch_mm_makes_a_user_address_reach_its_page),
 #endif

@@ -11,33 +11,16 @@
 
 #define TEST_ADDR 0x7f0000000000ul	/* pgd 254: no table shared with anything */
 
-static struct pglist_data *node;
-static struct mm_struct *mm;
-static unsigned long free_at_start;
+static struct test_mm t;
 
 static int pgtable_test_init(struct kunit *test)
 {
-	node = test_node_create(test, 4 * MAX_ORDER_NR_PAGES);
-	if (!node)
-		return 0;
-	free_at_start = node_free_pages(node);
-	mm = mm_create(node->node_id);
-	if (!mm)
-		kunit_mark_skipped(test, "mm_create: no memory");
-	return 0;
+	return test_mm_create(test, &t, 4 * MAX_ORDER_NR_PAGES);
 }
 
 static void pgtable_test_exit(struct kunit *test)
 {
-	if (mm)
-		mm_destroy(mm);
-	if (node) {
-		KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start);
-		KUNIT_EXPECT_BUDDY_OK(test, node);
-		test_node_destroy(node);
-	}
-	mm = NULL;
-	node = NULL;
+	test_mm_destroy(test, &t);
 }
 
 static const uint64_t rw_prot = _PAGE_PRESENT | _PAGE_RW | _PAGE_NX;
@@ -45,60 +28,60 @@ static const uint64_t rw_prot = _PAGE_PRESENT | _PAGE_RW | _PAGE_NX;
 static void set_ptes_writes_nr_consecutive_pfns_and_counts_nr_writes(struct kunit *test)
 {
 	unsigned long addr = TEST_ADDR + 3 * PAGE_SIZE;
-	pte_t *ptep = pte_offset_mm(mm, addr, true);
+	pte_t *ptep = pte_offset_mm(t.mm, addr, true);
 
 	KUNIT_ASSERT_NOT_NULL(test, ptep);
-	set_ptes(mm, addr, ptep, pfn_pte(0x1230, rw_prot), 16);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PTE_WRITES], 16);
+	set_ptes(t.mm, addr, ptep, pfn_pte(0x1230, rw_prot), 16);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES], 16);
 	KUNIT_EXPECT_TRUE(test, pte_none(ptep[-1]));
 	KUNIT_EXPECT_TRUE(test, pte_none(ptep[16]));
 	for (unsigned int i = 0; i < 16; i++) {
 		KUNIT_EXPECT_EQ(test, pte_pfn(ptep[i]), 0x1230 + i);
 		KUNIT_EXPECT_EQ(test, ptep[i] & ~PTE_ADDR_MASK, rw_prot);
-		KUNIT_EXPECT_TRUE(test, pte_offset_mm(mm, addr + i * PAGE_SIZE, false) == ptep + i);
+		KUNIT_EXPECT_TRUE(test, pte_offset_mm(t.mm, addr + i * PAGE_SIZE, false) == ptep + i);
 	}
 	for (unsigned int i = 0; i < 16; i++)
-		ptep_get_and_clear(mm, addr + i * PAGE_SIZE, ptep + i);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PTE_WRITES], 32);
-	free_pgtables(mm, addr, addr + 16 * PAGE_SIZE);
+		ptep_get_and_clear(t.mm, addr + i * PAGE_SIZE, ptep + i);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES], 32);
+	free_pgtables(t.mm, addr, addr + 16 * PAGE_SIZE);
 }
 
 static void tables_are_allocated_on_demand_and_freed_when_empty(struct kunit *test)
 {
 	pte_t *a, *b;
 
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PGTABLES], 1);
-	KUNIT_EXPECT_NULL(test, pte_offset_mm(mm, TEST_ADDR, false));
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PGTABLES], 1);
-	a = pte_offset_mm(mm, TEST_ADDR, true);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
+	KUNIT_EXPECT_NULL(test, pte_offset_mm(t.mm, TEST_ADDR, false));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
+	a = pte_offset_mm(t.mm, TEST_ADDR, true);
 	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PGTABLES], 4);	/* PUD, PMD, PTE */
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 4);	/* PUD, PMD, PTE */
 	/* The next 2 MiB needs only a PTE table. */
-	b = pte_offset_mm(mm, TEST_ADDR + PMD_SIZE, true);
+	b = pte_offset_mm(t.mm, TEST_ADDR + PMD_SIZE, true);
 	KUNIT_ASSERT_NOT_NULL(test, b);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PGTABLES], 5);
-	KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start - 2 - 4);
-	set_ptes(mm, TEST_ADDR, a, pfn_pte(0x2000, rw_prot), 1);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 5);
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start - 2 - 4);
+	set_ptes(t.mm, TEST_ADDR, a, pfn_pte(0x2000, rw_prot), 1);
 	/* Only b's table is empty: it goes, a's and the ones above stay. */
-	free_pgtables(mm, TEST_ADDR, TEST_ADDR + 2 * PMD_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PGTABLES], 4);
-	KUNIT_EXPECT_NULL(test, pte_offset_mm(mm, TEST_ADDR + PMD_SIZE, false));
-	ptep_get_and_clear(mm, TEST_ADDR, a);
-	free_pgtables(mm, TEST_ADDR, TEST_ADDR + PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PGTABLES], 1);
-	KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start - 2);
-	KUNIT_EXPECT_BUDDY_OK(test, node);
+	free_pgtables(t.mm, TEST_ADDR, TEST_ADDR + 2 * PMD_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 4);
+	KUNIT_EXPECT_NULL(test, pte_offset_mm(t.mm, TEST_ADDR + PMD_SIZE, false));
+	ptep_get_and_clear(t.mm, TEST_ADDR, a);
+	free_pgtables(t.mm, TEST_ADDR, TEST_ADDR + PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start - 2);
+	KUNIT_EXPECT_BUDDY_OK(test, t.node);
 }
 
 static void pmd_leaf_accessors_round_trip(struct kunit *test)
 {
-	pmd_t *pmdp = pmd_offset_mm(mm, TEST_ADDR, true);
+	pmd_t *pmdp = pmd_offset_mm(t.mm, TEST_ADDR, true);
 	pmd_t pmd;
 
 	KUNIT_ASSERT_NOT_NULL(test, pmdp);
 	KUNIT_EXPECT_TRUE(test, pmd_none(*pmdp));
-	set_pmd_at(mm, TEST_ADDR, pmdp, pfn_pmd(0x40000, rw_prot));
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PTE_WRITES], 1);
+	set_pmd_at(t.mm, TEST_ADDR, pmdp, pfn_pmd(0x40000, rw_prot));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES], 1);
 	KUNIT_EXPECT_TRUE(test, pmd_leaf(*pmdp));
 	KUNIT_EXPECT_EQ(test, pmd_pfn(*pmdp), 0x40000);
 	KUNIT_EXPECT_TRUE(test, pmd_write(*pmdp));
@@ -106,13 +89,13 @@ static void pmd_leaf_accessors_round_trip(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pmd_young(pmd_mkyoung(*pmdp)));
 	KUNIT_EXPECT_TRUE(test, pmd_dirty(pmd_mkdirty(*pmdp)));
 	/* A leaf has no PTE table below it. */
-	KUNIT_EXPECT_NULL(test, pte_offset_mm(mm, TEST_ADDR + PAGE_SIZE, true));
-	pmd = pmdp_get_and_clear(mm, TEST_ADDR, pmdp);
+	KUNIT_EXPECT_NULL(test, pte_offset_mm(t.mm, TEST_ADDR + PAGE_SIZE, true));
+	pmd = pmdp_get_and_clear(t.mm, TEST_ADDR, pmdp);
 	KUNIT_EXPECT_EQ(test, pmd_pfn(pmd), 0x40000);
 	KUNIT_EXPECT_TRUE(test, pmd_none(*pmdp));
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PTE_WRITES], 2);
-	free_pgtables(mm, TEST_ADDR, TEST_ADDR + PMD_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PGTABLES], 1);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES], 2);
+	free_pgtables(t.mm, TEST_ADDR, TEST_ADDR + PMD_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
 }
 
 struct walk_log {
@@ -143,23 +126,23 @@ static void walker_visits_present_ptes_and_pmd_leaves_in_range(struct kunit *tes
 	static const struct mm_walk_ops ops = { .pte_entry = log_pte, .pmd_entry = log_pmd };
 	unsigned long leaf = TEST_ADDR + PMD_SIZE;
 	struct walk_log log = { 0 };
-	pte_t *ptep = pte_offset_mm(mm, TEST_ADDR, true);
+	pte_t *ptep = pte_offset_mm(t.mm, TEST_ADDR, true);
 
 	KUNIT_ASSERT_NOT_NULL(test, ptep);
-	set_ptes(mm, TEST_ADDR + 8 * PAGE_SIZE, ptep + 8, pfn_pte(0x3000, rw_prot), 4);
-	set_pmd_at(mm, leaf, pmd_offset_mm(mm, leaf, true), pfn_pmd(0x40000, rw_prot));
+	set_ptes(t.mm, TEST_ADDR + 8 * PAGE_SIZE, ptep + 8, pfn_pte(0x3000, rw_prot), 4);
+	set_pmd_at(t.mm, leaf, pmd_offset_mm(t.mm, leaf, true), pfn_pmd(0x40000, rw_prot));
 	/* From page 9 to the middle of the leaf: 3 PTEs, one part of a PMD. */
-	walk_page_range(mm, TEST_ADDR + 9 * PAGE_SIZE, leaf + 5 * PAGE_SIZE, &ops, &log);
+	walk_page_range(t.mm, TEST_ADDR + 9 * PAGE_SIZE, leaf + 5 * PAGE_SIZE, &ops, &log);
 	KUNIT_EXPECT_EQ(test, log.ptes, 3);
 	KUNIT_EXPECT_EQ(test, log.first_pte, TEST_ADDR + 9 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, log.pmds, 1);
 	KUNIT_EXPECT_EQ(test, log.pmd_addr, leaf);
 	KUNIT_EXPECT_EQ(test, log.pmd_next, leaf + 5 * PAGE_SIZE);
 	for (int i = 8; i < 12; i++)
-		ptep_get_and_clear(mm, TEST_ADDR + i * PAGE_SIZE, ptep + i);
-	pmdp_get_and_clear(mm, leaf, pmd_offset_mm(mm, leaf, false));
-	free_pgtables(mm, TEST_ADDR, TEST_ADDR + 2 * PMD_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_PGTABLES], 1);
+		ptep_get_and_clear(t.mm, TEST_ADDR + i * PAGE_SIZE, ptep + i);
+	pmdp_get_and_clear(t.mm, leaf, pmd_offset_mm(t.mm, leaf, false));
+	free_pgtables(t.mm, TEST_ADDR, TEST_ADDR + 2 * PMD_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
 }
 
 static void flush_tlb_range_follows_the_single_page_ceiling(struct kunit *test)
@@ -167,16 +150,16 @@ static void flush_tlb_range_follows_the_single_page_ceiling(struct kunit *test)
 	unsigned long ceiling = TLB_SINGLE_PAGE_FLUSH_CEILING;
 
 	KUNIT_EXPECT_EQ(test, ceiling, 33);
-	flush_tlb_range(mm, TEST_ADDR, TEST_ADDR + ceiling * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ONE], ceiling);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ALL], 0);
-	flush_tlb_range(mm, TEST_ADDR, TEST_ADDR + (ceiling + 1) * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ONE], ceiling);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ALL], 1);
-	flush_tlb_range(mm, TEST_ADDR, TEST_ADDR);
-	flush_tlb_mm(mm);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ONE], ceiling);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ALL], 2);
+	flush_tlb_range(t.mm, TEST_ADDR, TEST_ADDR + ceiling * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], ceiling);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL], 0);
+	flush_tlb_range(t.mm, TEST_ADDR, TEST_ADDR + (ceiling + 1) * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], ceiling);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL], 1);
+	flush_tlb_range(t.mm, TEST_ADDR, TEST_ADDR);
+	flush_tlb_mm(t.mm);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], ceiling);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL], 2);
 }
 
 static struct kunit_case pgtable_test_cases[] = {
