@@ -6,7 +6,7 @@
 #include <bench.h>
 #include <kernel.h>
 #include <mm.h>
-
+#include <stdio.h>
 
 int main(void)
 {
