@@ -157,6 +157,9 @@ enum vm_event_item {
 	PGMIGRATE_FAIL,
 	THP_SPLIT_PAGE,		/* large folios split */
 	BAD_PAGE,		/* bad_page() reports: refused frees, poisoned blocks */
+	PGLAZYFREE,		/* pages marked lazyfree by MADV_FREE */
+	PGLAZYFREED,		/* lazyfree pages reclaimed (freed) */
+	PGSCAN_ANON,		/* anonymous pages reclaim looked at */
 	NR_VM_EVENT_ITEMS
 };
 extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
@@ -198,6 +201,14 @@ struct pglist_data {
 	unsigned long fallback_count[MIGRATE_TYPES][MIGRATE_TYPES];
 	unsigned long (*reclaim)(struct pglist_data *pgdat, unsigned int order,
 				 unsigned long nr_pages); /* may be NULL */
+	/* LRU lists of in-use anonymous folios (mm/vmscan.c): swapbacked ones
+	 * on lru_anon, MADV_FREE'd ones on lru_lazyfree (Linux keeps lazyfree
+	 * folios on the file LRU; one list of their own reads clearer). */
+	struct list_head lru_anon;
+	struct list_head lru_lazyfree;
+	unsigned long nr_lru_anon;	/* folios */
+	unsigned long nr_lru_lazyfree;	/* folios */
+	unsigned long split_count[NR_PAGE_ORDERS]; /* large folios split, by order */
 };
 extern struct pglist_data *node_data[MAX_NUMNODES];
 #define NODE_DATA(nid) (node_data[nid])

@@ -252,6 +252,46 @@ void folio_add_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned lon
 /* The migration hook for anonymous folios: copy, remap, flush. */
 int anon_migrate_folio(struct folio *dst, struct folio *src);
 
+/* --- batched PTE operations for large folios (mm/pgtable.c) ------------------- */
+/* Return: how many PTEs from ptep (at most max_nr) map consecutive pages of
+ * folio starting with pte's page, with the same permission bits (young and
+ * dirty may differ), as Linux's folio_pte_batch(). */
+unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte,
+			     unsigned int max_nr);
+#define CYDP_CLEAR_YOUNG 0x1u
+#define CYDP_CLEAR_DIRTY 0x2u
+/* Clear the accessed and/or dirty bits of nr PTEs in one pass (Linux:
+ * clear_young_dirty_ptes). Counts nr PTE writes; the caller flushes. */
+void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
+			    unsigned int nr, unsigned int cydp_flags);
+
+/* --- madvise (mm/madvise.c) ------------------------------------------------------ */
+#define MADV_DONTNEED 4
+#define MADV_FREE 8
+/* Linux's rules: start must be page aligned (-EINVAL), len is rounded up
+ * to pages, len 0 is a no-op, bad advice is -EINVAL, and a range partly
+ * outside every VMA is applied to the covered parts and returns -ENOMEM. */
+int madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice);
+/* MADV_FREE's implementation: batched (default, current Linux) or split
+ * (every large folio split, then PTE by PTE with a flush per page, as
+ * before "mm/madvise: optimize lazyfreeing with mTHP in madvise_free"). */
+enum lazyfree_mode { LAZYFREE_BATCHED, LAZYFREE_SPLIT };
+extern enum lazyfree_mode lazyfree_mode;	/* cmdline/shell lazyfree= */
+
+/* --- LRU lists and reclaim (mm/vmscan.c) ------------------------------------------ */
+/* New anonymous folio: onto its node's lru_anon (PG_lru set). */
+void folio_add_lru(struct folio *folio);
+/* Off whichever LRU list it is on (unmap, migration, split). */
+void folio_del_lru(struct folio *folio);
+/* MADV_FREE: clear dirty and swapbacked, move to lru_lazyfree, count
+ * PGLAZYFREE by the folio's pages. */
+void folio_mark_lazyfree(struct folio *folio);
+/* Reclaim from pgdat's lazyfree list: a folio whose PTEs are all clean
+ * and old is unmapped (batched) and freed; a young one is aged and gets a
+ * second chance; a written one (dirty PTE or folio) becomes swapbacked
+ * and returns to lru_anon with its data. Return: pages freed. */
+unsigned long reclaim_lazyfree(struct pglist_data *pgdat, unsigned long nr_to_reclaim);
+
 /* --- the lower half, from the kernel (arch: uaccess) -------------------------------- */
 /* Copy to/from the current mm's lower half through the MMU; faults are
  * resolved by handle_mm_fault. Return: 0, or -EFAULT after a report

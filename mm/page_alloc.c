@@ -31,6 +31,9 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[PGMIGRATE_FAIL] = "pgmigrate_fail",
 	[THP_SPLIT_PAGE] = "thp_split_page",
 	[BAD_PAGE] = "bad_page",
+	[PGLAZYFREE] = "pglazyfree",
+	[PGLAZYFREED] = "pglazyfreed",
+	[PGSCAN_ANON] = "pgscan_anon",
 };
 
 /* Linux's alloc_flags: which watermark, and which reserves may be used. */
