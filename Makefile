@@ -190,7 +190,7 @@ test: all $(B)/host-tests $(TOOLS_BINS)
 # --- benchmarks (never part of make test) --------------------------------
 # The in-kernel run uses its own kernel with the DEBUG_VM checks off.
 .PHONY: bench
-bench: all $(B)/bench-page-alloc $(B)/bench-clear
+bench: all $(B)/bench-page-alloc $(B)/bench-clear $(B)/bench-madvise
 	$(Q)$(MAKE) -s O=$(B)/bench-kernel CONFIG_DEBUG_VM=n $(B)/bench-kernel/folium.elf
 	$(Q)B=$(B) sh tools/bench.sh
 

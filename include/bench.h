@@ -22,6 +22,13 @@ void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations
 		      const char *unit);
 int bench_clear_command(void);
 
+/* mm/bench_madvise.c: madvise(MADV_FREE) split vs batched per folio size
+ * over a bytes-long VMA of node nid, reclaim and the PTE-read floor;
+ * unit names what arch_cycles() counts ("ns", "cycles"), time_unit a
+ * million of it ("ms", "Mcycles"). Return: 0 or -1. */
+int bench_madvise(int nid, unsigned long bytes, const char *unit, const char *time_unit);
+int bench_madvise_command(void);
+
 /* arch/host/bench_host.c: a host benchmark program's first line, CPU
  * model and kprintf to stdout. */
 void bench_host_start(const char *title);

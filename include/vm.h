@@ -126,6 +126,16 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
  * the lower half) or -ENOMEM (a split needs a free VMA slot or a PTE
  * table to split a PMD leaf; nothing was unmapped). */
 int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
+/* Clear and free what [start, end) maps (page aligned), VMAs untouched:
+ * the unmap half of vm_munmap, also MADV_DONTNEED's (Linux:
+ * zap_page_range_single). One TLB flush. Return: 0, or -ENOMEM when a PMD
+ * leaf cut by an end cannot be split (nothing unmapped). */
+int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+/* Replace the PMD leaf at pmdp by a PTE table with the same translations
+ * (mapcount 0 → 511). split_huge_pmd: only if a leaf maps addr and addr is
+ * not its first byte (a range end cutting it). Return: 0 or -ENOMEM. */
+int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr);
+int split_huge_pmd(struct mm_struct *mm, unsigned long addr);
 /* The PTE flag bits for pages of a VMA: present, NX, RW if VM_WRITE. */
 uint64_t vm_get_page_prot(unsigned long vm_flags);
 /* The shell's address space (vmas, map, poke, usemem...): created on node
@@ -271,12 +281,21 @@ void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *pte
 /* Linux's rules: start must be page aligned (-EINVAL), len is rounded up
  * to pages, len 0 is a no-op, bad advice is -EINVAL, and a range partly
  * outside every VMA is applied to the covered parts and returns -ENOMEM. */
-int madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice);
+int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice);
 /* MADV_FREE's implementation: batched (default, current Linux) or split
  * (every large folio split, then PTE by PTE with a flush per page, as
  * before "mm/madvise: optimize lazyfreeing with mTHP in madvise_free"). */
 enum lazyfree_mode { LAZYFREE_BATCHED, LAZYFREE_SPLIT };
 extern enum lazyfree_mode lazyfree_mode;	/* cmdline/shell lazyfree= */
+/* Boot, after thp_init: apply lazyfree= (a bad value keeps batched) and
+ * make node 0 reclaim lazyfree folios before an allocation fails. */
+void lazyfree_init(void);
+/* Split a large anon folio that is still PTE-mapped by its mm into order-0
+ * folios: a piece whose PTE is present keeps it (_mapcount 0), a piece no
+ * longer mapped is freed. Counts THP_SPLIT_PAGE and split_count[order].
+ * Return: 0, or -EBUSY (locked, extra references, PMD-mapped, or the PTEs
+ * do not match the mapcount): nothing changed. */
+int split_anon_folio_mapped(struct folio *folio);
 
 /* --- LRU lists and reclaim (mm/vmscan.c) ------------------------------------------ */
 /* New anonymous folio: onto its node's lru_anon (PG_lru set). */
@@ -286,11 +305,22 @@ void folio_del_lru(struct folio *folio);
 /* MADV_FREE: clear dirty and swapbacked, move to lru_lazyfree, count
  * PGLAZYFREE by the folio's pages. */
 void folio_mark_lazyfree(struct folio *folio);
+/* Return: the pages of the folios on list (meminfo's AnonLRU, LazyFree). */
+unsigned long lru_list_pages(const struct list_head *list);
 /* Reclaim from pgdat's lazyfree list: a folio whose PTEs are all clean
  * and old is unmapped (batched) and freed; a young one is aged and gets a
  * second chance; a written one (dirty PTE or folio) becomes swapbacked
  * and returns to lru_anon with its data. Return: pages freed. */
 unsigned long reclaim_lazyfree(struct pglist_data *pgdat, unsigned long nr_to_reclaim);
+/* What one reclaim_lazyfree pass did, in pages (shell `reclaim`). */
+struct lazyfree_reclaim_stat {
+	unsigned long scanned, freed, reactivated, second_chance;
+};
+unsigned long reclaim_lazyfree_stat(struct pglist_data *pgdat, unsigned long nr_to_reclaim,
+				    struct lazyfree_reclaim_stat *stat);
+/* Make pgdat's allocations run reclaim_lazyfree before failing (node 0 at
+ * boot; tests' private nodes). */
+void pgdat_set_lazyfree_reclaim(struct pglist_data *pgdat);
 
 /* --- the lower half, from the kernel (arch: uaccess) -------------------------------- */
 /* Copy to/from the current mm's lower half through the MMU; faults are

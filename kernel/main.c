@@ -22,7 +22,7 @@ void kmain(uint64_t boot_info_phys);
 
 /* Command-line keys the kernel understands; anything else gets a warning. */
 static const char *const known_params[] = { "run", "loglevel", "cma", "memblock",
-					    "thp", "clear_pages", "zero" };
+					    "thp", "clear_pages", "zero", "lazyfree" };
 
 static void check_boot_info(const struct boot_info *bi)
 {
@@ -84,6 +84,7 @@ void kmain(uint64_t boot_info_phys)
 	mm_init();	/* after the command line: it reads cma= */
 	clear_pages_init();
 	thp_init();	/* thp=, the anonymous-folio migration hook */
+	lazyfree_init();	/* lazyfree=, reclaim of MADV_FREE'd folios */
 	acpi_init(bi);
 	arch_late_setup();
 	pr_info("Boot complete in %llu ms; type 'help' for commands\n",

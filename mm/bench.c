@@ -14,8 +14,10 @@ static int cmd_bench(int argc, char **argv)
 		return bench_page_alloc_command() ? CMD_ERROR : CMD_OK;
 	if (strcmp(argv[1], "clear") == 0)
 		return bench_clear_command();
+	if (strcmp(argv[1], "madvise") == 0)
+		return bench_madvise_command();
 	return CMD_USAGE;
 }
-DEFINE_SHELL_COMMAND(bench, "bench alloc|clear",
+DEFINE_SHELL_COMMAND(bench, "bench alloc|clear|madvise",
 		     "page allocator against a bitmap allocator; clear_pages and "
-		     "folio_zero_user (TSC cycles)");
+		     "folio_zero_user; MADV_FREE split vs batched (TSC cycles)");

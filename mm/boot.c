@@ -12,6 +12,7 @@
 #include <boot_info.h>
 #include <mm.h>
 #include <shell.h>
+#include <vm.h>
 
 /* Linux x86_64 SPARSEMEM: 128 MiB sections, 46 physical address bits. */
 #define SECTION_SIZE_BITS 27
@@ -322,6 +323,8 @@ static int cmd_meminfo(int argc, char **argv)
 	}
 	kprintf("MemTotal:      %10lu kB\n", kb(node_managed_pages(pgdat)));
 	kprintf("MemFree:       %10lu kB\n", kb(node_free_pages(pgdat)));
+	kprintf("AnonLRU:       %10lu kB\n", kb(lru_list_pages(&pgdat->lru_anon)));
+	kprintf("LazyFree:      %10lu kB\n", kb(lru_list_pages(&pgdat->lru_lazyfree)));
 	meminfo_zones(pgdat);
 	if (boot_cma) {
 		kprintf("CmaTotal:      %10lu kB\n", kb(boot_cma->count));

@@ -74,6 +74,10 @@ void folio_put(struct folio *folio)
 		page->_refcount--;
 		return;
 	}
+	if (CONFIG_DEBUG_VM && folio_test_lru(folio)) {
+		dump_page(page, "folio_put: last reference of a folio on an LRU list, not freed");
+		return;
+	}
 	page->flags &= ~((1ul << PG_dirty) | (1ul << PG_referenced) |
 			 (1ul << PG_anon) | (1ul << PG_swapbacked) |
 			 (1ul << PG_lru) | (1ul << PG_cma));
@@ -97,6 +101,23 @@ static bool folio_can_split(const struct folio *folio)
 #define SPLIT_INHERITED_FLAGS                                                 \
 	((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) |     \
 	 (1ul << PG_swapbacked) | (1ul << PG_cma))
+
+/* A split's counters: the event, the per-order count, and the pieces
+ * now on the head's LRU list (nr_lru_* count folios). */
+static void split_count_lru(struct folio *folio, unsigned int order)
+{
+	struct pglist_data *pgdat = NODE_DATA(page_to_nid(&folio->page));
+	unsigned long pieces = (1ul << order) - 1;
+
+	count_vm_event(pgdat, THP_SPLIT_PAGE);
+	pgdat->split_count[order]++;
+	if (!folio_test_lru(folio))
+		return;
+	if (folio_test_lazyfree(folio))
+		pgdat->nr_lru_lazyfree += pieces;
+	else
+		pgdat->nr_lru_anon += pieces;
+}
 
 /*
  * Split a large folio into order-0 folios, each with refcount 1 so the
@@ -131,6 +152,6 @@ int split_folio(struct folio *folio)
 			list_add(&page->lru, &page[-1].lru);
 		}
 	}
-	count_vm_event(NODE_DATA(page_to_nid(head)), THP_SPLIT_PAGE);
+	split_count_lru(folio, order);
 	return 0;
 }

@@ -140,8 +140,9 @@ static enum vm_fault_reason do_anonymous_page(struct mm_struct *mm,
 		set_ptes(mm, start, pte, pfn_pte(folio_pfn(folio), prot), nr);
 	}
 	folio_set_anon(folio);
-	folio_set_swapbacked(folio);	/* PG_lru: the LRU lists come later */
+	folio_set_swapbacked(folio);
 	folio_add_anon_rmap(folio, mm, start);
+	folio_add_lru(folio);
 	mm->counters[MM_ANONPAGES] += nr;
 	return VM_FAULT_OK;
 }

@@ -27,7 +27,7 @@ BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
 	arch/host/arch.c arch/host/phys.c
 
 # libFuzzer: every object instrumented for coverage, ASan and UBSan.
-# `make fuzz` runs 10 minutes, `make fuzz-smoke` 20 seconds (make test).
+# `make fuzz` runs 10 minutes, `make fuzz-smoke` 10 seconds (make test).
 FUZZ_CFLAGS = $(HOST_TEST_CFLAGS) -fsanitize=fuzzer-no-link
 FUZZ_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(BUDDY_HOST_SRCS) mm/tests/fuzz_page_alloc.c)
 $(B)/fuzz-obj/%.o: %.c | $(B)/include/generated/config.h $(B)/include/version.h
@@ -43,7 +43,7 @@ fuzz: $(B)/fuzz-page-alloc
 	$(B)/fuzz-page-alloc -max_total_time=600 -max_len=4096 $(B)/fuzz-corpus
 fuzz-smoke: $(B)/fuzz-page-alloc
 	@mkdir -p $(B)/fuzz-corpus
-	$(B)/fuzz-page-alloc -max_total_time=20 -max_len=4096 $(B)/fuzz-corpus
+	$(B)/fuzz-page-alloc -max_total_time=10 -max_len=4096 $(B)/fuzz-corpus
 
 # The host-native benchmark: -O2, no sanitizers, DEBUG_VM off (its own
 # copy of config.h), so it measures the allocator rather than the checks.
@@ -83,3 +83,46 @@ $(B)/bench-clear: $(BENCH_CLEAR_OBJS)
 # reverse map and migration hook, and the workloads (usemem, poke, peek).
 MM_GENERIC_SRCS += mm/memory.c mm/huge_memory.c mm/rmap.c mm/usemem.c
 TEST_SRCS += mm/tests/fault_test.c
+# MADV_FREE/MADV_DONTNEED (batched or split, `madvise`, `lazyfree`), the
+# anon/lazyfree LRU lists and lazyfree reclaim (`reclaim`), their tests.
+MM_GENERIC_SRCS += mm/madvise.c mm/vmscan.c
+TEST_SRCS += mm/tests/madvise_test.c
+# Random sequences over several VMAs checked against a byte model (the
+# model is shared with the fuzz target below).
+TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
+
+# --- fuzzing and benchmarking virtual memory (host only) --------------------
+# What an mm needs to run as a process: the buddy core, page tables, VMAs,
+# faults, clearing, madvise and reclaim, and the host MMU and uaccess.
+VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c mm/page_isolation.c mm/migrate.c \
+	mm/pgtable.c mm/tlb.c mm/mmap.c mm/memory.c mm/huge_memory.c mm/rmap.c \
+	mm/clear.c mm/madvise.c mm/vmscan.c \
+	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c
+FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \
+	mm/tests/vm_model.c mm/tests/fuzz_vm.c)
+$(B)/fuzz-vm: $(FUZZ_VM_OBJS)
+	@echo "  LINK    $@"
+	$(Q)clang $(HOST_TEST_CFLAGS) -fsanitize=fuzzer -o $@ $^
+# `make fuzz` and `make fuzz-smoke` run this target too, before the
+# allocator's (10 minutes / 10 seconds, its own corpus; inputs of up to
+# 1 KiB from the start, about 250 model steps each).
+.PHONY: fuzz-vm fuzz-vm-smoke
+fuzz-vm: $(B)/fuzz-vm
+	@mkdir -p $(B)/fuzz-vm-corpus
+	$(B)/fuzz-vm -max_total_time=600 -max_len=1024 -len_control=0 $(B)/fuzz-vm-corpus
+fuzz-vm-smoke: $(B)/fuzz-vm
+	@mkdir -p $(B)/fuzz-vm-corpus
+	$(B)/fuzz-vm -max_total_time=10 -max_len=1024 -len_control=0 $(B)/fuzz-vm-corpus
+fuzz: fuzz-vm
+fuzz-smoke: fuzz-vm-smoke
+# The host-native MADV_FREE benchmark (make bench): split vs batched
+# MADV_FREE of 1 GiB per folio size, reclaim and the PTE floor, in ns.
+BENCH_MADVISE_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(VM_HOST_SRCS) \
+	mm/bench_madvise.c arch/host/bench_madvise.c arch/host/bench_host.c)
+$(B)/bench-madvise: $(BENCH_MADVISE_OBJS)
+	@echo "  LINK    $@"
+	$(Q)clang -o $@ $^
+# ... and its generic half, the kernel's `bench madvise`.
+MM_GENERIC_SRCS += mm/bench_madvise.c
+# The model is the oracle, not the target: no coverage feedback from it.
+$(B)/fuzz-obj/mm/tests/vm_model.o: FUZZ_CFLAGS = $(HOST_TEST_CFLAGS)

@@ -115,6 +115,8 @@ void pgdat_init(struct pglist_data *pgdat, int nid, unsigned long start_pfn,
 	pgdat->nr_zones = MAX_NR_ZONES;
 	pgdat->node_start_pfn = start_pfn;
 	pgdat->node_spanned_pages = end_pfn - start_pfn;
+	INIT_LIST_HEAD(&pgdat->lru_anon);
+	INIT_LIST_HEAD(&pgdat->lru_lazyfree);
 	for (int zt = 0; zt < MAX_NR_ZONES; zt++) {
 		zone_range(zt, start_pfn, end_pfn, &s, &e);
 		zone_init(&pgdat->node_zones[zt], pgdat, zt, s, e, flags);

@@ -226,6 +226,7 @@ static void zap_folio_mapping(struct mmu_gather *tlb, struct folio *folio)
 		folio->page._mapcount = -1;
 		return;
 	}
+	folio_del_lru(folio);	/* never freed while on an LRU list */
 	if (tlb->nr == MMU_GATHER_BATCH)
 		tlb_flush_mmu(tlb);
 	tlb->folios[tlb->nr++] = folio;
@@ -262,24 +263,18 @@ static const struct mm_walk_ops zap_walk_ops = {
 };
 
 /*
- * If a PMD leaf maps addr, replace it by a PTE table with the same 512
- * translations, so part of it can be unmapped; its one PMD mapping becomes
- * 512 PTE mappings. The old 2 MiB TLB entry maps exactly what the PTEs do,
- * so the range's flush after the unmap suffices. Linux: __split_huge_pmd.
+ * Replace the PMD leaf at pmdp (mapping the 2 MiB at addr & PMD_MASK) by a
+ * PTE table with the same 512 translations; its one PMD mapping becomes
+ * 512 PTE mappings. The old 2 MiB TLB entry maps exactly what the PTEs
+ * do, so no flush is needed for the split itself. Linux: __split_huge_pmd.
  * Return: 0, or -ENOMEM without a page for the table.
  */
-static int split_huge_pmd(struct mm_struct *mm, unsigned long addr)
+int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr)
 {
 	struct folio *folio;
 	struct page *table;
-	pmd_t *pmdp;
 	pmd_t pmd;
 
-	if (!(addr & ~PMD_MASK))
-		return 0;	/* a boundary between leaves cuts none */
-	pmdp = pmd_offset_mm(mm, addr, false);
-	if (!pmdp || !pmd_leaf(*pmdp))
-		return 0;
 	table = alloc_pages_node(mm->nid, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
 	if (!table)
 		return -ENOMEM;
@@ -293,6 +288,18 @@ static int split_huge_pmd(struct mm_struct *mm, unsigned long addr)
 	return 0;
 }
 
+int split_huge_pmd(struct mm_struct *mm, unsigned long addr)
+{
+	pmd_t *pmdp;
+
+	if (!(addr & ~PMD_MASK))
+		return 0;	/* a boundary between leaves cuts none */
+	pmdp = pmd_offset_mm(mm, addr, false);
+	if (!pmdp || !pmd_leaf(*pmdp))
+		return 0;
+	return __split_huge_pmd(mm, pmdp, addr);
+}
+
 /* Return: true if unmapping [start, end) splits a VMA in two. */
 static bool unmap_splits_vma(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
@@ -301,9 +308,22 @@ static bool unmap_splits_vma(struct mm_struct *mm, unsigned long start, unsigned
 	return vma && vma->vm_start < start && vma->vm_end > end;
 }
 
+int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct mmu_gather tlb = { .mm = mm, .start = start, .end = end };
+
+	/* Only the two ends can cut a PMD leaf. A split alone changes no
+	 * translation, so failing after the first one is harmless. */
+	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end))
+		return -ENOMEM;
+	walk_page_range(mm, start, end, &zap_walk_ops, &tlb);
+	tlb_flush_mmu(&tlb);
+	free_pgtables(mm, start, end);
+	return 0;
+}
+
 int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
-	struct mmu_gather tlb = { .mm = mm };
 	unsigned long end;
 
 	if ((start & (PAGE_SIZE - 1)) || !len || start >= USER_VA_END ||
@@ -312,15 +332,8 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	end = ALIGN_UP(start + len, PAGE_SIZE);
 	if (unmap_splits_vma(mm, start, end) && mm->nr_vmas == MM_MAX_VMAS)
 		return -ENOMEM;
-	/* Only the two ends can cut a PMD leaf. A split alone changes no
-	 * translation, so failing after the first one is harmless. */
-	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end))
+	if (zap_page_range(mm, start, end))
 		return -ENOMEM;
-	tlb.start = start;
-	tlb.end = end;
-	walk_page_range(mm, start, end, &zap_walk_ops, &tlb);
-	tlb_flush_mmu(&tlb);
-	free_pgtables(mm, start, end);
 	vma_unmap_range(mm, start, end);
 	return 0;
 }

@@ -215,3 +215,44 @@ void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end)
 	if (start < end)
 		free_table_range(mm, __va(mm->pgd), PGDIR_SHIFT, start, end);
 }
+
+/* --- batched PTE operations for large folios ------------------------------------ */
+
+/* Flags that may differ inside one batch: hardware sets them per PTE. */
+#define PTE_BATCH_IGNORED (_PAGE_ACCESSED | _PAGE_DIRTY)
+
+/*
+ * Example: a 64K folio at pfn 0x400 mapped by 16 PTEs, pte maps pfn 0x403:
+ * at most 13 PTEs (0x403..0x40f) can follow; a hole or a PTE with other
+ * permissions ends the run earlier. Linux: folio_pte_batch (mm/internal.h).
+ */
+unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte,
+			     unsigned int max_nr)
+{
+	unsigned long left = folio_pfn(folio) + folio_nr_pages(folio) - pte_pfn(pte);
+	pte_t expected = pte & ~PTE_BATCH_IGNORED;
+	unsigned int nr = 1;
+
+	if (max_nr > left)
+		max_nr = (unsigned int)left;
+	for (; nr < max_nr; nr++) {
+		expected += PAGE_SIZE;	/* the next pfn, same flags */
+		if (!pte_present(ptep[nr]) || (ptep[nr] & ~PTE_BATCH_IGNORED) != expected)
+			break;
+	}
+	return nr;
+}
+
+void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
+			    unsigned int nr, unsigned int cydp_flags)
+{
+	pte_t mask = 0;
+
+	if (cydp_flags & CYDP_CLEAR_YOUNG)
+		mask |= _PAGE_ACCESSED;
+	if (cydp_flags & CYDP_CLEAR_DIRTY)
+		mask |= _PAGE_DIRTY;
+	for (unsigned int i = 0; i < nr; i++)
+		ptep[i] &= ~mask;
+	mm->counters[MM_PTE_WRITES] += nr;
+}

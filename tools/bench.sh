@@ -2,9 +2,10 @@
 # make bench: every benchmark, written to build/bench/ and printed. Timing
 # is never a test; these numbers are for reading. The page allocator
 # against a bitmap allocator, clearing (clear_pages per instruction,
-# folio_zero_user per strategy) and usemem faults by folio size; host-native
-# in ns where the code runs as a process, in the kernel under QEMU in TSC
-# cycles; every kernel run built with CONFIG_DEBUG_VM=n. Clearing
+# folio_zero_user per strategy), MADV_FREE split vs batched per folio size
+# and usemem faults by folio size; host-native in ns where the code runs as
+# a process, in the kernel under QEMU in TSC cycles; every kernel run
+# built with CONFIG_DEBUG_VM=n. Clearing
 # conclusions come from the host-native run: under TCG rep stosb is
 # emulated at hundreds of times its native price.
 set -eu
@@ -25,11 +26,13 @@ echo "== host-native =="
 "$B/bench-page-alloc" | tee "$OUT/page-alloc-host.txt"
 echo
 "$B/bench-clear" | tee "$OUT/clear-host.txt"
+echo
+"$B/bench-madvise" | tee "$OUT/madvise-host.txt"
 
 echo
 echo "== in-kernel, QEMU (TCG unless KVM is available) =="
 USEMEM='usemem 128M seq write --order-stats'
-printf 'run="bench alloc; bench clear; thp never; %s; thp 64K; %s; thp 2M; %s; poweroff"\n' \
+printf 'run="bench alloc; bench clear; bench madvise; thp never; %s; thp 64K; %s; thp 2M; %s; poweroff"\n' \
 	"$USEMEM" "$USEMEM" "$USEMEM" > "$OUT/cmdline.txt"
 sh tools/mkimage.sh "$OUT/bench.img" "$B/BOOTX64.EFI" "$KDIR/folium.elf" "$OUT/cmdline.txt"
 SERIAL=$OUT/kernel.serial
@@ -37,6 +40,7 @@ sh tools/qemu-run.sh --image "$OUT/bench.img" --mem 1G --timeout 900 \
 	--fail-on "system halted" --log "$SERIAL"
 section "$SERIAL" '^Folium page allocator benchmark' "$OUT/page-alloc-kernel.txt"
 section "$SERIAL" '^Folium clearing benchmark' "$OUT/clear-kernel.txt"
+section "$SERIAL" '^Folium MADV_FREE benchmark' "$OUT/madvise-kernel.txt"
 echo "usemem 128M seq write, folio sizes 4K / 64K / 2M (cycles; emulated under TCG)"
 tr -d '\r' < "$SERIAL" | sed -n '/^folium> thp /,/^folium> poweroff/p' |
 	grep -v '^folium> poweroff' | tee "$OUT/usemem-kernel.txt"

@@ -231,7 +231,8 @@ run_test knob-out-of-range-fails-build knob_out_of_range_fails_the_build
 run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
 run_test deps-without-apt deps_without_apt_says_what_to_install
 run_test fuzz-page-alloc-smoke make -s fuzz-smoke
-run_test benchmark-programs-build make -s "$B/bench-page-alloc" "$B/bench-clear"
+run_test benchmark-programs-build make -s "$B/bench-page-alloc" "$B/bench-clear" \
+	"$B/bench-madvise"
 
 echo "make test: QEMU boots (TCG, -cpu max; about 10 s each)"
 image ktest 'run="test; poweroff"' >/dev/null

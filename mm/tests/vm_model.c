@@ -1,0 +1,348 @@
+/*
+ * The byte model behind madvise_random_test and fuzz_vm. The span is cut
+ * into 64-byte cells; each holds the value its bytes must read and a
+ * "maybe zero" bit (mz). A write sets cells exactly; MADV_DONTNEED sets
+ * them to zero; MADV_FREE marks every cell of the pages it covers mz:
+ * until reclaim frees the folio they still read their value, after it
+ * zero, and a page is replaced whole. So a page whose mz cells were all
+ * set by one MADV_FREE (page_whole) reads all-old or all-zero there;
+ * cells written since are exact either way. A second MADV_FREE before
+ * that is resolved drops page_whole (old, written, zero mixes are then
+ * possible) and cells are checked one by one. A cell observed zero
+ * stays zero (the folio was freed, the new one is zero-filled); a cell
+ * observed old is not pinned: reclaim may still free it later.
+ * Example: write 0x11 over page P, MADV_FREE P, write 0x22 to cell 3:
+ * P reads 0x11 everywhere but cell 3 (folio kept), or 0 everywhere but
+ * cell 3 (freed before the write) — never a mix of 0x11 and 0.
+ */
+#include <kernel.h>
+#include "vm_model.h"
+
+#define NR_CELLS (VM_MODEL_SPAN / VM_MODEL_CELL)
+#define NR_PAGES (VM_MODEL_SPAN / PAGE_SIZE)
+#define CELLS_PER_PAGE (PAGE_SIZE / VM_MODEL_CELL)
+#define READ_MAX (4 * PAGE_SIZE)
+#define RW (VM_READ | VM_WRITE)
+
+/* Offsets in the span: PMD-aligned 2 MiB (PMD-mapped at order 9), 4K
+ * past alignment (every large order cut at its start), 256K aligned, and
+ * 68K at an odd page (edges on both sides). Gaps between them make
+ * madvise ranges that run off a VMA (-ENOMEM). */
+static const struct { unsigned long off, len; } vm_model_vmas[] = {
+	{ 0x000000, 0x200000 },
+	{ 0x401000, 0x0fd000 },
+	{ 0x600000, 0x040000 },
+	{ 0x683000, 0x011000 },
+};
+#define NR_VMAS ARRAY_SIZE(vm_model_vmas)
+
+static uint8_t cell_val[NR_CELLS];
+static bool cell_mz[NR_CELLS];
+static bool page_whole[NR_PAGES];
+static uint8_t read_buf[READ_MAX];
+
+static int fail(struct vm_model *m, const char *fmt, ...) __printf(2, 3);
+static int fail(struct vm_model *m, const char *fmt, ...)
+{
+	va_list ap;
+	int n = ksnprintf(m->err, sizeof(m->err), "step %lu: ", m->step);
+
+	va_start(ap, fmt);
+	kvsnprintf(m->err + n, sizeof(m->err) - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Return: a decision in [0, bound): fuzzer bytes (0 once used up) or
+ * xorshift64*. */
+static unsigned long rnd(struct vm_model *m, unsigned long bound)
+{
+	unsigned long v = 0;
+
+	if (m->data) {
+		for (unsigned long b = bound - 1; b; b >>= 8)
+			v = v << 8 | (m->pos < m->len ? m->data[m->pos++] : 0);
+	} else {
+		m->state ^= m->state >> 12;
+		m->state ^= m->state << 25;
+		m->state ^= m->state >> 27;
+		v = (m->state * 0x2545f4914f6cdd1dull) >> 16;
+	}
+	return bound ? v % bound : 0;
+}
+
+bool vm_model_exhausted(const struct vm_model *m)
+{
+	return m->data && m->pos >= m->len;
+}
+
+static unsigned long cell_of(unsigned long addr)
+{
+	return (addr - VM_MODEL_BASE) / VM_MODEL_CELL;
+}
+
+static unsigned long vma_start(unsigned int v)
+{
+	return VM_MODEL_BASE + vm_model_vmas[v].off;
+}
+
+static unsigned long vma_end(unsigned int v)
+{
+	return vma_start(v) + vm_model_vmas[v].len;
+}
+
+/* Bit n of the result: order n enabled; any of orders 1..PMD order. */
+static void pick_thp_orders(struct vm_model *m)
+{
+	thp_orders_enabled = rnd(m, 1ul << HPAGE_PMD_ORDER) << 1;
+}
+
+int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *node,
+		  uint64_t seed, const uint8_t *data, size_t len)
+{
+	*m = (struct vm_model){ .mm = mm, .node = node, .data = data, .len = len,
+				.state = seed ? seed : 1 };
+	memset(cell_val, 0, sizeof(cell_val));
+	memset(cell_mz, 0, sizeof(cell_mz));
+	memset(page_whole, 0, sizeof(page_whole));
+	for (unsigned int v = 0; v < NR_VMAS; v++)
+		if (vm_mmap(mm, vma_start(v), vm_model_vmas[v].len, RW, 0) != vma_start(v))
+			return fail(m, "vm_mmap %lx+%lx failed", vma_start(v),
+				    vm_model_vmas[v].len);
+	pick_thp_orders(m);
+	return 0;
+}
+
+/* A cell-aligned range inside VMA v: [*addr, *addr + *len). */
+static void pick_cells(struct vm_model *m, unsigned int v, unsigned long max_len,
+		       unsigned long *addr, unsigned long *len)
+{
+	unsigned long cells = vm_model_vmas[v].len / VM_MODEL_CELL;
+	unsigned long first = rnd(m, cells);
+	unsigned long n = 1 + rnd(m, MIN(cells - first, max_len / VM_MODEL_CELL));
+
+	*addr = vma_start(v) + first * VM_MODEL_CELL;
+	*len = n * VM_MODEL_CELL;
+}
+
+/* A page range around VMA v that may stick out of it by two pages on
+ * either side; a quarter of the time exactly the VMA. */
+static void pick_pages(struct vm_model *m, unsigned int v, unsigned long *start,
+		       unsigned long *end)
+{
+	unsigned long pages = vm_model_vmas[v].len / PAGE_SIZE;
+
+	if (rnd(m, 4) == 0) {
+		*start = vma_start(v);
+		*end = vma_end(v);
+		return;
+	}
+	*start = vma_start(v) - 2 * PAGE_SIZE + rnd(m, pages + 2) * PAGE_SIZE;
+	*end = *start + (1 + rnd(m, pages + 4)) * PAGE_SIZE;
+	*start = MAX(*start, VM_MODEL_BASE);
+	*end = MAX(MIN(*end, VM_MODEL_BASE + VM_MODEL_SPAN), *start + PAGE_SIZE);
+}
+
+/* Return: whether every byte of a cell equals its first (word compares:
+ * this loop is most of the model's time). */
+static bool cell_uniform(const uint8_t *cell)
+{
+	uint64_t want = cell[0] * 0x0101010101010101ull, w;
+
+	for (unsigned int i = 0; i < VM_MODEL_CELL; i += sizeof(w)) {
+		memcpy(&w, cell + i, sizeof(w));
+		if (w != want)
+			return false;
+	}
+	return true;
+}
+
+/* Compare the cells of one page that [addr, addr + len) covers with
+ * what was read into buf, collapsing mz cells seen zero. */
+static int check_page(struct vm_model *m, unsigned long addr, unsigned long len,
+		      const uint8_t *buf)
+{
+	unsigned long page = (addr - VM_MODEL_BASE) / PAGE_SIZE;
+	bool seen_old = false, seen_zero = false;
+
+	for (unsigned long off = 0; off < len; off += VM_MODEL_CELL) {
+		unsigned long c = cell_of(addr + off);
+		uint8_t b = buf[off];
+
+		if (!cell_uniform(buf + off))
+			return fail(m, "read %lx: cell of mixed bytes, first %02x", addr + off, b);
+		if (b == cell_val[c]) {
+			seen_old |= cell_mz[c] && b;
+			continue;
+		}
+		if (b || !cell_mz[c])
+			return fail(m, "read %lx: %02x, expected %02x%s", addr + off, b,
+				    cell_val[c], cell_mz[c] ? " or 00 (lazyfree)" : "");
+		seen_zero = true;
+		cell_val[c] = 0;
+		cell_mz[c] = false;
+	}
+	if (!page_whole[page] || !seen_zero)
+		return 0;
+	if (seen_old)
+		return fail(m, "read %lx: lazyfree page half old, half zero", addr);
+	/* Freed: the page's other lazy cells are zero too. */
+	for (unsigned long c = page * CELLS_PER_PAGE; c < (page + 1) * CELLS_PER_PAGE; c++)
+		if (cell_mz[c])
+			cell_val[c] = 0, cell_mz[c] = false;
+	page_whole[page] = false;
+	return 0;
+}
+
+/* Read a cell-aligned range of at most READ_MAX bytes and check it. */
+static int check_chunk(struct vm_model *m, unsigned long addr, unsigned long len)
+{
+	int ret = copy_from_user(read_buf, addr, len);
+
+	if (ret)
+		return fail(m, "copy_from_user %lx+%lx: %d", addr, len, ret);
+	for (unsigned long off = 0; off < len;) {
+		unsigned long n = MIN(len - off, PAGE_SIZE - ((addr + off) & (PAGE_SIZE - 1)));
+
+		if (check_page(m, addr + off, n, read_buf + off))
+			return -1;
+		off += n;
+	}
+	return 0;
+}
+
+static int check_range(struct vm_model *m, unsigned long addr, unsigned long len)
+{
+	for (unsigned long off = 0; off < len; off += READ_MAX)
+		if (check_chunk(m, addr + off, MIN(READ_MAX, len - off)))
+			return -1;
+	return 0;
+}
+
+int vm_model_check_all(struct vm_model *m)
+{
+	for (unsigned int v = 0; v < NR_VMAS; v++)
+		if (check_range(m, vma_start(v), vm_model_vmas[v].len))
+			return -1;
+	return 0;
+}
+
+static int op_write(struct vm_model *m, unsigned int v)
+{
+	unsigned long addr, len;
+	uint8_t val = 1 + rnd(m, 255);
+	int ret;
+
+	pick_cells(m, v, 16 * PAGE_SIZE, &addr, &len);
+	ret = fill_user(addr, val, len);
+	if (ret)
+		return fail(m, "fill_user %lx+%lx %02x: %d", addr, len, val, ret);
+	memset(&cell_val[cell_of(addr)], val, len / VM_MODEL_CELL);
+	memset(&cell_mz[cell_of(addr)], 0, len / VM_MODEL_CELL);
+	return 0;
+}
+
+/* Return: what madvise must return for [start, end): 0 if VMAs cover it,
+ * -ENOMEM if any page of it is outside every VMA. */
+static int covered(unsigned long start, unsigned long end)
+{
+	unsigned long bytes = 0;
+
+	for (unsigned int v = 0; v < NR_VMAS; v++)
+		if (vma_start(v) < end && start < vma_end(v))
+			bytes += MIN(end, vma_end(v)) - MAX(start, vma_start(v));
+	return bytes == end - start ? 0 : -ENOMEM;
+}
+
+/* The model's side of madvise on the pages of [start, end) in a VMA. */
+static void model_advise(unsigned long start, unsigned long end, int advice)
+{
+	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
+		unsigned long page = (a - VM_MODEL_BASE) / PAGE_SIZE, c0 = cell_of(a);
+		bool in_vma = covered(a, a + PAGE_SIZE) == 0, any_mz = false;
+
+		if (!in_vma)
+			continue;
+		for (unsigned long c = c0; c < c0 + CELLS_PER_PAGE; c++)
+			any_mz |= cell_mz[c];
+		if (advice == MADV_DONTNEED)
+			memset(&cell_val[c0], 0, CELLS_PER_PAGE);
+		memset(&cell_mz[c0], advice == MADV_FREE, CELLS_PER_PAGE);
+		page_whole[page] = advice == MADV_FREE && !any_mz;
+	}
+}
+
+static int op_madvise(struct vm_model *m, unsigned int v, int advice)
+{
+	unsigned long start, end;
+	int ret, want;
+
+	pick_pages(m, v, &start, &end);
+	lazyfree_mode = rnd(m, 2) ? LAZYFREE_SPLIT : LAZYFREE_BATCHED;
+	want = covered(start, end);
+	ret = do_madvise(m->mm, start, end - start, advice);
+	if (ret != want)
+		return fail(m, "madvise %lx+%lx %s (%s): %d, expected %d", start, end - start,
+			    advice == MADV_FREE ? "free" : "dontneed",
+			    lazyfree_mode == LAZYFREE_SPLIT ? "split" : "batched", ret, want);
+	model_advise(start, end, advice);
+	return 0;
+}
+
+/* Arguments Linux refuses or ignores: nothing may change. */
+static int op_bad_madvise(struct vm_model *m, unsigned int v)
+{
+	unsigned long start = vma_start(v) + rnd(m, vm_model_vmas[v].len);
+	int ret;
+
+	if (!(start & (PAGE_SIZE - 1)))
+		start++;
+	ret = do_madvise(m->mm, start, PAGE_SIZE, MADV_FREE);
+	if (ret != -EINVAL)
+		return fail(m, "madvise unaligned %lx: %d, expected -EINVAL", start, ret);
+	ret = do_madvise(m->mm, vma_start(v), PAGE_SIZE, 999);
+	if (ret != -EINVAL)
+		return fail(m, "madvise advice 999: %d, expected -EINVAL", ret);
+	ret = do_madvise(m->mm, vma_start(v), 0, MADV_DONTNEED);
+	if (ret)
+		return fail(m, "madvise len 0: %d, expected 0", ret);
+	return 0;
+}
+
+static int run_op(struct vm_model *m, unsigned int op, unsigned int v)
+{
+	switch (op) {
+	case 0: case 1: case 2: case 3:
+		return op_write(m, v);
+	case 4: case 5:
+		return op_madvise(m, v, MADV_FREE);
+	case 6:
+		return op_madvise(m, v, MADV_DONTNEED);
+	case 7: case 8:
+		reclaim_lazyfree(m->node, 1 + rnd(m, 1024));
+		return 0;
+	case 9:
+		return check_range(m, vma_start(v), vm_model_vmas[v].len);
+	case 10:
+		pick_thp_orders(m);
+		return 0;
+	default:
+		return op_bad_madvise(m, v);
+	}
+}
+
+int vm_model_step(struct vm_model *m)
+{
+	unsigned int op = rnd(m, 12), v = rnd(m, NR_VMAS);
+	unsigned long addr, len;
+	char err[200];
+
+	m->step++;
+	if (run_op(m, op, v))
+		return -1;
+	if (buddy_check(m->node, err, sizeof(err)))
+		return fail(m, "after op %u: buddy_check: %s", op, err);
+	v = rnd(m, NR_VMAS);
+	pick_cells(m, v, READ_MAX, &addr, &len);
+	return check_chunk(m, addr, len);
+}

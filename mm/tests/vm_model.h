@@ -1,0 +1,46 @@
+/*
+ * A byte model of four anonymous VMAs for random operation sequences:
+ * write (fill_user), MADV_FREE, MADV_DONTNEED, lazyfree reclaim and read,
+ * each checked against what every byte may read. Driven by a PRNG (the
+ * seeded ktest) or by fuzzer bytes (fuzz_vm); both share this code, so a
+ * fuzzer crash replays as a seed-free input and a ktest failure prints
+ * its seed and step.
+ */
+#ifndef FOLIUM_VM_MODEL_H
+#define FOLIUM_VM_MODEL_H
+
+#include <vm.h>
+
+/* The modelled span: [VM_MODEL_BASE, VM_MODEL_BASE + VM_MODEL_SPAN). */
+#define VM_MODEL_BASE 0x40000000ul
+#define VM_MODEL_SPAN 0x700000ul
+/* Bytes per model cell: writes and reads are cell-granular. */
+#define VM_MODEL_CELL 64
+
+struct vm_model {
+	struct mm_struct *mm;
+	struct pglist_data *node;
+	const uint8_t *data;	/* fuzzer bytes, or NULL: use the PRNG */
+	size_t len, pos;
+	uint64_t state;		/* xorshift64 state (seed) */
+	unsigned long step;
+	char err[256];		/* the first violation */
+};
+
+/*
+ * Map the four VMAs in mm (current, empty, tables on node) and reset the
+ * model; thp_orders_enabled gets a random set. Take decisions from
+ * data[0..len) when data is set, else from a PRNG seeded with seed.
+ * Return: 0, or -1 with m->err set.
+ */
+int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *node,
+		  uint64_t seed, const uint8_t *data, size_t len);
+/* One random operation, then buddy_check and a random read. Return: 0,
+ * or -1 with m->err naming the operation and step. */
+int vm_model_step(struct vm_model *m);
+/* Return: true when fuzzer bytes are used up (never for the PRNG). */
+bool vm_model_exhausted(const struct vm_model *m);
+/* Read every mapped byte and compare. Return: 0, or -1 with m->err. */
+int vm_model_check_all(struct vm_model *m);
+
+#endif
