@@ -112,6 +112,10 @@ static void vmstat_node(struct pglist_data *pgdat)
 	kprintf("nr_free_pages %lu\nnr_free_cma %lu\n", free, free_cma);
 	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
 		kprintf("%s %lu\n", vm_event_names[i], pgdat->vm_events[i]);
+	/* Linux reports splits per size in the mTHP stats ("split"). */
+	for (int order = 1; order < NR_PAGE_ORDERS; order++)
+		if (pgdat->split_count[order])
+			kprintf("thp_split_page_order_%d %lu\n", order, pgdat->split_count[order]);
 	for (int from = 0; from < MIGRATE_TYPES; from++)
 		for (int to = 0; to < MIGRATE_TYPES; to++)
 			if (pgdat->fallback_count[from][to])
