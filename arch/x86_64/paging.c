@@ -122,44 +122,15 @@ static void map_range(uint64_t va, uint64_t pa, uint64_t size, uint64_t flags)
 	}
 }
 
-static bool is_ram(uint32_t type)
-{
-	switch (type) {
-	case EFI_LOADER_CODE: case EFI_LOADER_DATA:
-	case EFI_BOOT_SERVICES_CODE: case EFI_BOOT_SERVICES_DATA:
-	case EFI_RUNTIME_SERVICES_CODE: case EFI_RUNTIME_SERVICES_DATA:
-	case EFI_CONVENTIONAL_MEMORY: case EFI_ACPI_RECLAIM_MEMORY:
-	case EFI_ACPI_MEMORY_NVS: case EFI_PERSISTENT_MEMORY:
-	case EFI_FOLIUM_KERNEL:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Direct-map every RAM range, merging neighbours so large pages fit. */
+/* Direct-map every RAM range. memblock already holds them sorted and
+ * merged (memblock_from_efi runs first), so large pages fit wherever the
+ * firmware's map had adjacent RAM descriptors. */
 static void map_direct(void)
 {
-	uint64_t n = boot->mmap_size / boot->mmap_desc_size;
-	uint64_t run_start = 0, run_end = 0;
+	for (unsigned long i = 0; i < memblock.memory.cnt; i++) {
+		const struct memblock_region *r = &memblock.memory.regions[i];
 
-	for (uint64_t i = 0; i <= n; i++) {
-		const struct efi_memory_desc *d = NULL;
-
-		if (i < n)
-			d = (const void *)((const char *)__va(boot->mmap) + i * boot->mmap_desc_size);
-		if (d && is_ram(d->type) && d->phys_start == run_end && run_end) {
-			run_end += d->num_pages * PAGE_SIZE;
-			continue;
-		}
-		if (run_end > run_start)
-			map_range((uint64_t)__va(run_start), run_start, run_end - run_start,
-				  _PAGE_RW | nx_bit);
-		run_start = run_end = 0;
-		if (d && is_ram(d->type)) {
-			run_start = d->phys_start;
-			run_end = run_start + d->num_pages * PAGE_SIZE;
-		}
+		map_range((uint64_t)__va(r->base), r->base, r->size, _PAGE_RW | nx_bit);
 	}
 }
 
