@@ -94,6 +94,19 @@ struct boot_info {
 	char cmdline[BOOT_CMDLINE_MAX]; /* NUL-terminated, may be empty */
 };
 
+/* Descriptors in the memory map, and the i-th one; map is where the
+ * caller sees the map's bytes (the kernel: __va(bi->mmap)). */
+static inline uint64_t boot_mmap_count(const struct boot_info *bi)
+{
+	return bi->mmap_size / bi->mmap_desc_size;
+}
+
+static inline const struct efi_memory_desc *boot_mmap_desc(const struct boot_info *bi,
+							   const void *map, uint64_t i)
+{
+	return (const struct efi_memory_desc *)((const char *)map + i * bi->mmap_desc_size);
+}
+
 enum boot_cmdline_source {
 	BOOT_CMDLINE_DEFAULT = 0,	/* no file, no load options */
 	BOOT_CMDLINE_FILE = 1,		/* /folium/cmdline.txt */

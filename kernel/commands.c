@@ -113,7 +113,7 @@ static int cmd_mem(int argc, char **argv)
 		"ACPI tables and NVS", "UEFI runtime services",
 		"firmware reserved, unusable", "device memory the firmware listed",
 	};
-	uint64_t n = boot_info->mmap_size / boot_info->mmap_desc_size;
+	uint64_t n = boot_mmap_count(boot_info);
 	uint64_t bytes[MEM_NR_CLASSES] = { 0 };
 	bool verbose = argc == 2 && strcmp(argv[1], "-v") == 0;
 	char size[32];
@@ -123,8 +123,7 @@ static int cmd_mem(int argc, char **argv)
 	if (verbose)
 		kprintf("%-18s %-18s %10s  %s\n", "start", "end", "size", "type");
 	for (uint64_t i = 0; i < n; i++) {
-		const struct efi_memory_desc *d = (const void *)((const char *)__va(boot_info->mmap) +
-							     i * boot_info->mmap_desc_size);
+		const struct efi_memory_desc *d = boot_mmap_desc(boot_info, __va(boot_info->mmap), i);
 
 		if (verbose)
 			mem_print_entry(d);

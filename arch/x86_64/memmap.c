@@ -41,11 +41,6 @@ static enum efi_use efi_type_use(uint32_t type)
 	}
 }
 
-static const struct efi_memory_desc *efi_desc(const struct boot_info *bi, uint64_t i)
-{
-	return (const void *)((const char *)__va(bi->mmap) + i * bi->mmap_desc_size);
-}
-
 /*
  * Fill mb from the firmware map in bi. A region that memblock cannot
  * record (its lists are full) was already reported by memblock; the
@@ -54,11 +49,9 @@ static const struct efi_memory_desc *efi_desc(const struct boot_info *bi, uint64
  */
 void memblock_from_efi(struct memblock *mb, const struct boot_info *bi)
 {
-	uint64_t n = bi->mmap_size / bi->mmap_desc_size;
-
 	memblock_init(mb);
-	for (uint64_t i = 0; i < n; i++) {
-		const struct efi_memory_desc *d = efi_desc(bi, i);
+	for (uint64_t i = 0; i < boot_mmap_count(bi); i++) {
+		const struct efi_memory_desc *d = boot_mmap_desc(bi, __va(bi->mmap), i);
 		enum efi_use use = efi_type_use(d->type);
 		uint64_t size = d->num_pages * PAGE_SIZE;
 
