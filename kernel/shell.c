@@ -315,13 +315,8 @@ static int cmd_help(int argc, char **argv)
 	return CMD_OK;
 }
 
-static const struct shell_command help_command = {
-	.name = "help",
-	.usage = "help [COMMAND]",
-	.help = "list commands, or show one command's usage",
-	.run = cmd_help,
-};
-SHELL_COMMAND(help_command);
+DEFINE_SHELL_COMMAND(help, "help [COMMAND]",
+		     "list commands, or show one command's usage");
 
 static struct line_editor shell_editor;
 

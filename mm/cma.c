@@ -377,7 +377,7 @@ static int cma_cmd_release(int argc, char **argv)
 	return CMD_OK;
 }
 
-static int cma_cmd(int argc, char **argv)
+static int cmd_cma(int argc, char **argv)
 {
 	if (!boot_cma) {
 		kprintf("no CMA area: boot with cma=SIZE\n");
@@ -397,10 +397,5 @@ static int cma_cmd(int argc, char **argv)
 	return CMD_USAGE;
 }
 
-static const struct shell_command cma_command = {
-	.name = "cma",
-	.usage = "cma [alloc PAGES [ALIGN_ORDER] | release PFN PAGES]",
-	.help = "the CMA area: status, allocate or release a contiguous range",
-	.run = cma_cmd,
-};
-SHELL_COMMAND(cma_command);
+DEFINE_SHELL_COMMAND(cma, "cma [alloc PAGES [ALIGN_ORDER] | release PFN PAGES]",
+		     "the CMA area: status, allocate or release a contiguous range");

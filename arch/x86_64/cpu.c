@@ -150,10 +150,5 @@ static int cmd_cpuinfo(int argc, char **argv)
 	return CMD_OK;
 }
 
-static const struct shell_command cpuinfo_command = {
-	.name = "cpuinfo",
-	.usage = "cpuinfo",
-	.help = "CPU model, features (ERMS, FSRM, NX, ...) and TSC rate",
-	.run = cmd_cpuinfo,
-};
-SHELL_COMMAND(cpuinfo_command);
+DEFINE_SHELL_COMMAND(cpuinfo, "cpuinfo",
+		     "CPU model, features (ERMS, FSRM, NX, ...) and TSC rate");

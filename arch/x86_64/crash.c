@@ -72,10 +72,5 @@ static int cmd_crash(int argc, char **argv)
 	return CMD_USAGE;
 }
 
-static const struct shell_command crash_command = {
-	.name = "crash",
-	.usage = "crash pf|ud|gp|de|bp|stack|panic",
-	.help = "raise an exception on purpose to see the fault report (halts)",
-	.run = cmd_crash,
-};
-SHELL_COMMAND(crash_command);
+DEFINE_SHELL_COMMAND(crash, "crash pf|ud|gp|de|bp|stack|panic",
+		     "raise an exception on purpose to see the fault report (halts)");
