@@ -212,6 +212,9 @@ extern unsigned long thp_orders_enabled;
 /* Parse "16K,64K,2M", "never" or "always" (every order up to PMD order).
  * Return: 0 with *orders set, or -EINVAL with err describing the word. */
 int thp_parse_orders(const char *s, unsigned long *orders, char *err, size_t errlen);
+/* "4K", "64K", "2M": an order's folio size, as Linux names the sysfs
+ * dirs. Return: buf. */
+const char *thp_order_name(unsigned int order, char *buf, size_t len);
 /* mTHP counters per order, named as Linux's per-size stats. */
 enum mthp_stat_item { MTHP_STAT_ANON_FAULT_ALLOC, MTHP_STAT_ANON_FAULT_FALLBACK, MTHP_STAT_NR };
 extern unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];

@@ -1,23 +1,51 @@
 /*
  * The `bench` shell command: one entry for every in-kernel benchmark, so
  * scripted runs (run="bench alloc; bench clear") name them the same way.
- * Each prints its own banner with the CPU and whether it is emulated.
+ * `--quick` shrinks every workload to a smoke run of seconds, for tests
+ * of the tooling; its numbers are not worth reading.
  */
 #include <bench.h>
 #include <shell.h>
 
+struct bench_entry {
+	const char *name;
+	int (*run)(bool quick);	/* Return: 0 or -1 */
+};
+
+static const struct bench_entry benches[] = {
+	{ "alloc", bench_page_alloc_command },
+	{ "clear", bench_clear_command },
+	{ "madvise", bench_madvise_command },
+	{ "pageblock", bench_pageblock_command },
+};
+
 static int cmd_bench(int argc, char **argv)
 {
-	if (argc != 2)
+	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+	bool all, found = false;
+	const char *which;
+	int ret = 0;
+
+	if (argc != (quick ? 3 : 2))
 		return CMD_USAGE;
-	if (strcmp(argv[1], "alloc") == 0)
-		return bench_page_alloc_command() ? CMD_ERROR : CMD_OK;
-	if (strcmp(argv[1], "clear") == 0)
-		return bench_clear_command();
-	if (strcmp(argv[1], "madvise") == 0)
-		return bench_madvise_command();
-	return CMD_USAGE;
+	which = argv[argc - 1];
+	all = strcmp(which, "all") == 0;
+	for (unsigned int i = 0; i < ARRAY_SIZE(benches); i++) {
+		if (!all && strcmp(which, benches[i].name) != 0)
+			continue;
+		found = true;
+		if (all)
+			kprintf("\n");
+		if (benches[i].run(quick))
+			ret = -1;
+	}
+	if (!found) {
+		kprintf("bench: no benchmark '%s'\n", which);
+		return CMD_USAGE;
+	}
+	return ret ? CMD_ERROR : CMD_OK;
 }
-DEFINE_SHELL_COMMAND(bench, "bench alloc|clear|madvise",
+DEFINE_SHELL_COMMAND(bench, "bench [--quick] alloc|clear|madvise|pageblock|all",
 		     "page allocator against a bitmap allocator; clear_pages and "
-		     "folio_zero_user; MADV_FREE split vs batched (TSC cycles)");
+		     "folio_zero_user; MADV_FREE split vs batched; pageblock order under a "
+		     "mixed workload; all of them. Prints tables and @bench records.");

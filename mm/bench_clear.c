@@ -5,10 +5,12 @@
  * store loop, per extent (on the host bytes/ns is GB/s); (2) for each
  * zero_strategy, the cost of folio_zero_user() and then of reading the
  * faulting page ±2 pages, as the user does when the fault returns (the
- * analogue of the stime/utime table in the folio_zero_user patch).
+ * analogue of the stime/utime table in the folio_zero_user patch). Each
+ * table is followed by its bench record (clear_pages, folio_zero_user).
  */
 #include <arch.h>
 #include <bench.h>
+#include <benchrec.h>
 #include <shell.h>
 #include <vm.h>
 
@@ -27,6 +29,7 @@ static void store_loop(void *addr, unsigned long bytes)
 
 enum fill_method { FILL_STOSB, FILL_STOSQ, FILL_MEMSET, FILL_STORES, NR_FILL_METHODS };
 static const char *const fill_names[] = { "rep stosb", "rep stosq", "memset", "8B loop" };
+static const char *const fill_cols[] = { "stosb", "stosq", "memset", "loop8" };
 
 static void fill(enum fill_method m, void *addr, unsigned long bytes)
 {
@@ -72,11 +75,45 @@ static void print_extent(unsigned long bytes)
 	kprintf("%-10s", kformat_size(size, sizeof(size), bytes));
 }
 
+#define MAX_EXTENTS 8
+
+/* A rate x100 as "12.34". */
+static const char *hundredths(char *buf, size_t len, uint64_t v)
+{
+	ksnprintf(buf, len, "%llu.%02llu", (unsigned long long)(v / 100),
+		  (unsigned long long)(v % 100));
+	return buf;
+}
+
+static void print_extents_record(const unsigned long *extents, unsigned int n,
+				 uint64_t rates[][NR_FILL_METHODS], const char *unit)
+{
+	char cols[160], a[24], b[24], c[24], d[24];
+	struct benchrec rec;
+	size_t used;
+
+	used = ksnprintf(cols, sizeof(cols), "extent[bytes]");
+	for (unsigned int m = 0; m < NR_FILL_METHODS; m++)
+		used += ksnprintf(cols + used, sizeof(cols) - used, " %s[bytes/%s]", fill_cols[m],
+				  unit);
+	benchrec_begin(&rec, "clear_pages", cols, NULL);
+	for (unsigned int i = 0; i < n; i++)
+		benchrec_row(&rec, "%lu %s %s %s %s", extents[i], hundredths(a, sizeof(a), rates[i][0]),
+			     hundredths(b, sizeof(b), rates[i][1]),
+			     hundredths(c, sizeof(c), rates[i][2]),
+			     hundredths(d, sizeof(d), rates[i][3]));
+	benchrec_end(&rec);
+}
+
+/* unit: what arch_cycles() counts, singular ("cycle", "ns"). */
 void bench_clear_extents(void *buf, const unsigned long *extents, unsigned int n,
 			 uint64_t budget, const char *unit)
 {
 	const char *saved = clear_pages_insn_name();
+	uint64_t rates[MAX_EXTENTS][NR_FILL_METHODS];
+	char rate[24];
 
+	n = MIN(n, MAX_EXTENTS);
 	kprintf("clear_pages() throughput, bytes per %s; 8B loop = volatile 8-byte stores\n", unit);
 	kprintf("%-10s", "extent");
 	for (unsigned int m = 0; m < NR_FILL_METHODS; m++)
@@ -85,14 +122,13 @@ void bench_clear_extents(void *buf, const unsigned long *extents, unsigned int n
 	for (unsigned int i = 0; i < n; i++) {
 		print_extent(extents[i]);
 		for (unsigned int m = 0; m < NR_FILL_METHODS; m++) {
-			uint64_t r = fill_rate(m, buf, extents[i], budget);
-
-			kprintf(" %9llu.%02llu", (unsigned long long)(r / 100),
-				(unsigned long long)(r % 100));
+			rates[i][m] = fill_rate(m, buf, extents[i], budget);
+			kprintf(" %12s", hundredths(rate, sizeof(rate), rates[i][m]));
 		}
 		kprintf("\n");
 	}
 	clear_pages_select(saved);
+	print_extents_record(extents, n, rates, unit);
 }
 
 /* Read one word per cache line of the fault's page ±2, as the returning
@@ -163,6 +199,14 @@ static unsigned int fill_pool(int nid, unsigned int order, unsigned long pool_by
 	return n;
 }
 
+/* The strategy table's rows, for its record after the human table. */
+static struct zero_row {
+	unsigned long folio_kib, fault;
+	const char *where, *strategy;
+	uint64_t clear, touch;
+} zero_rows[2 * 3 * 3];
+static unsigned int nr_zero_rows;
+
 static void bench_order(int nid, unsigned int order, unsigned long pool_bytes,
 			unsigned int iterations)
 {
@@ -182,6 +226,10 @@ static void bench_order(int nid, unsigned int order, unsigned long pool_bytes,
 
 			zero_strategy = s;
 			bench_one(n, faults[f], iterations, &clear, &touch);
+			zero_rows[nr_zero_rows++] = (struct zero_row){
+				(PAGE_SIZE << order) / KIB, faults[f], where[f],
+				zero_strategy_name(s), clear, touch
+			};
 			kprintf("%-8s %-6s %-4lu %-14s %12llu %12llu\n", size, where[f], faults[f],
 				zero_strategy_name(s), (unsigned long long)clear,
 				(unsigned long long)touch);
@@ -192,11 +240,29 @@ static void bench_order(int nid, unsigned int order, unsigned long pool_bytes,
 		folio_put(pool[--n]);
 }
 
+static void print_zero_record(const char *unit)
+{
+	struct benchrec rec;
+	char cols[128];
+
+	ksnprintf(cols, sizeof(cols),
+		  "folio[KiB] fault[-] fault_page[index] strategy[-] clear[%s] touch[%s]", unit, unit);
+	benchrec_begin(&rec, "folio_zero_user", cols, NULL);
+	for (unsigned int i = 0; i < nr_zero_rows; i++) {
+		const struct zero_row *r = &zero_rows[i];
+
+		benchrec_row(&rec, "%lu %s %lu %s %llu %llu", r->folio_kib, r->where, r->fault,
+			     r->strategy, (unsigned long long)r->clear, (unsigned long long)r->touch);
+	}
+	benchrec_end(&rec);
+}
+
 void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations,
 		      const char *unit)
 {
 	enum zero_strategy saved = zero_strategy;
 
+	nr_zero_rows = 0;
 	kprintf("folio_zero_user() then reading the fault's page +-2 pages (%s, median; "
 		"clear_pages: rep %s)\n", unit, clear_pages_insn_name());
 	kprintf("%-8s %-11s %-14s %12s %12s\n", "folio", "fault", "strategy", "clear", "touch");
@@ -205,30 +271,30 @@ void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations
 	kprintf("clear: the fault's share of kernel time (Linux: stime); touch: the user's "
 		"first reads after it (utime)\n");
 	zero_strategy = saved;
+	print_zero_record(unit);
 }
 
 /* `bench clear`: both tables in the kernel, in TSC cycles. */
-int bench_clear_command(void)
+int bench_clear_command(bool quick)
 {
 	static const unsigned long extents[] = { 4 * KIB, 64 * KIB, 2 * MIB };
 	const char *hv = arch_hypervisor();
 	struct folio *buf = folio_alloc(GFP_KERNEL | __GFP_NOWARN, HPAGE_PMD_ORDER);
 
-	kprintf("Folium clearing benchmark (in-kernel)\ncpu: %s\nrun: %s%s\n", arch_cpu_name(),
-		hv ? "EMULATED under " : "bare metal", hv ? hv : "");
+	bench_banner("Folium clearing benchmark");
 	if (hv)
 		kprintf("note: under QEMU's TCG rep stosb costs hundreds of times its native price\n"
 			"      and ranks the clearing instructions backwards: take clearing\n"
 			"      conclusions from the host-native run (make bench), not this one\n");
 	if (!buf) {
 		kprintf("bench: no 2 MiB folio free\n");
-		return CMD_ERROR;
+		return -1;
 	}
 	kprintf("\n");
 	bench_clear_extents(folio_address(buf), extents, ARRAY_SIZE(extents),
-			    arch_cycles_per_sec() / 50, "cycle");
+			    arch_cycles_per_sec() / (quick ? 1000 : 50), "cycle");
 	folio_put(buf);
 	kprintf("\n");
-	bench_folio_zero(0, 16 * MIB, 4, "cycles");
-	return CMD_OK;
+	bench_folio_zero(0, quick ? 4 * MIB : 16 * MIB, quick ? 1 : 4, "cycles");
+	return 0;
 }

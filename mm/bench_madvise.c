@@ -8,10 +8,12 @@
  * after MADV_DONTNEED and a rewrite, with the batched path (one
  * clear_young_dirty_ptes per folio, one flush), each with its counter
  * deltas; then reclaim_lazyfree of the lazyfree range. The floor: one bare
- * read of every PTE of the range, the least any PTE walk costs.
+ * read of every PTE of the range, the least any PTE walk costs. The
+ * records madvise_free and madvise_pte_floor follow the human table.
  */
 #include <arch.h>
 #include <bench.h>
+#include <benchrec.h>
 #include <shell.h>
 #include <vm.h>
 
@@ -62,21 +64,28 @@ static void time_free(struct mm_struct *mm, unsigned long addr, unsigned long by
 }
 
 /* t in the unit's millions (ns → ms, cycles → Mcycles), 3 decimals. */
+static const char *millions(char *buf, size_t len, uint64_t t)
+{
+	ksnprintf(buf, len, "%llu.%03llu", (unsigned long long)(t / 1000000),
+		  (unsigned long long)(t / 1000 % 1000));
+	return buf;
+}
+
 static void print_time(uint64_t t)
 {
-	kprintf(" %7llu.%03llu", (unsigned long long)(t / 1000000),
-		(unsigned long long)(t / 1000 % 1000));
+	char buf[24];
+
+	kprintf(" %11s", millions(buf, sizeof(buf), t));
 }
 
 /* The change from split to batched, in percent with one decimal. */
-static void print_change(uint64_t split, uint64_t batched)
+static const char *format_change(char *buf, size_t len, uint64_t split, uint64_t batched)
 {
 	long tenths = split ? (long)((batched * 1000 + split / 2) / split) - 1000 : 0;
 	long mag = tenths < 0 ? -tenths : tenths;
-	char buf[24];
 
-	ksnprintf(buf, sizeof(buf), "%s%ld.%ld%%", tenths < 0 ? "-" : "+", mag / 10, mag % 10);
-	kprintf(" %7s", buf);
+	ksnprintf(buf, len, "%s%ld.%ld", tenths < 0 ? "-" : "+", mag / 10, mag % 10);
+	return buf;
 }
 
 static void print_counters(const struct free_run *r)
@@ -112,23 +121,66 @@ static uint64_t best_pte_floor(struct mm_struct *mm, unsigned long addr, unsigne
 	return best;
 }
 
-static void print_row(unsigned int order, const struct free_run *split,
-		      const struct free_run *batched, uint64_t reclaim, unsigned long freed,
-		      bool fell_back)
-{
-	char size[16];
+/* One folio size's results, kept for the record after the table. */
+struct madvise_row {
+	unsigned int order;
+	struct free_run split, batched;
+	uint64_t reclaim;
+	unsigned long freed;
+};
+static struct madvise_row rows[ARRAY_SIZE(bench_orders)];
+static unsigned int nr_rows;
 
-	ksnprintf(size, sizeof(size), "%luK", (unsigned long)(PAGE_SIZE << order) / 1024);
+static void print_row(const struct madvise_row *r, bool fell_back)
+{
+	char size[16], change[24];
+
+	ksnprintf(size, sizeof(size), "%luK", (unsigned long)(PAGE_SIZE << r->order) / 1024);
 	kprintf("%-6s", size);
-	print_time(split->time);
-	print_time(batched->time);
-	print_change(split->time, batched->time);
-	print_counters(split);
-	print_counters(batched);
+	print_time(r->split.time);
+	print_time(r->batched.time);
+	kprintf(" %6s%%", format_change(change, sizeof(change), r->split.time, r->batched.time));
+	print_counters(&r->split);
+	print_counters(&r->batched);
 	kprintf(" |");
-	print_time(reclaim);
-	kprintf(" %6lu%s%s\n", freed, split->ret || batched->ret ? " madvise failed" : "",
+	print_time(r->reclaim);
+	kprintf(" %6lu%s%s\n", r->freed, r->split.ret || r->batched.ret ? " madvise failed" : "",
 		fell_back ? " (some folios fell back to smaller orders)" : "");
+}
+
+static void print_record(unsigned long bytes, uint64_t floor, const char *unit,
+			 const char *time_unit)
+{
+	char cols[400], env[40], a[24], b[24], c[24], d[24];
+	unsigned long nr = bytes / PAGE_SIZE;
+	struct benchrec rec;
+
+	ksnprintf(cols, sizeof(cols),
+		  "folio[KiB] split[%s] batched[%s] change[%%] split_pte_writes[count] "
+		  "split_splits[count] split_flushes[count] split_full_flushes[count] "
+		  "batched_pte_writes[count] batched_splits[count] batched_flushes[count] "
+		  "batched_full_flushes[count] reclaim[%s] freed[pages]",
+		  time_unit, time_unit, time_unit);
+	ksnprintf(env, sizeof(env), " range_bytes=%lu", bytes);
+	benchrec_begin(&rec, "madvise_free", cols, env);
+	for (unsigned int i = 0; i < nr_rows; i++) {
+		const struct madvise_row *r = &rows[i];
+
+		benchrec_row(&rec, "%lu %s %s %s %lu %lu %lu %lu %lu %lu %lu %lu %s %lu",
+			     (unsigned long)((PAGE_SIZE << r->order) / KIB), millions(a, sizeof(a), r->split.time),
+			     millions(b, sizeof(b), r->batched.time),
+			     format_change(c, sizeof(c), r->split.time, r->batched.time),
+			     r->split.pte_writes, r->split.splits, r->split.flush_one,
+			     r->split.flush_all, r->batched.pte_writes, r->batched.splits,
+			     r->batched.flush_one, r->batched.flush_all,
+			     millions(d, sizeof(d), r->reclaim), r->freed);
+	}
+	benchrec_end(&rec);
+	ksnprintf(cols, sizeof(cols), "ptes[count] time[%s] per_pte[%s]", time_unit, unit);
+	benchrec_begin(&rec, "madvise_pte_floor", cols, env);
+	benchrec_row(&rec, "%lu %s %llu.%03llu", nr, millions(a, sizeof(a), floor),
+		     (unsigned long long)(floor / nr), (unsigned long long)(floor * 1000 / nr % 1000));
+	benchrec_end(&rec);
 }
 
 /* One row: fault in at order, split MADV_FREE, refault, batched
@@ -137,25 +189,24 @@ static int bench_order(struct mm_struct *mm, unsigned long addr, unsigned long b
 		       unsigned int order, uint64_t *floor)
 {
 	unsigned long fallback = mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK];
-	struct free_run split, batched;
-	uint64_t t0, reclaim;
-	unsigned long freed;
+	struct madvise_row *r = &rows[nr_rows++];
+	uint64_t t0;
 
 	thp_orders_enabled = order ? 1ul << order : 0;
 	if (fault_in(addr, bytes))
 		return -1;
 	if (order == 0)
 		*floor = best_pte_floor(mm, addr, bytes);
-	time_free(mm, addr, bytes, LAZYFREE_SPLIT, &split);
+	r->order = order;
+	time_free(mm, addr, bytes, LAZYFREE_SPLIT, &r->split);
 	/* Re-fault: the split left order-0 folios behind. */
 	if (do_madvise(mm, addr, bytes, MADV_DONTNEED) || fault_in(addr, bytes))
 		return -1;
-	time_free(mm, addr, bytes, LAZYFREE_BATCHED, &batched);
+	time_free(mm, addr, bytes, LAZYFREE_BATCHED, &r->batched);
 	t0 = arch_cycles();
-	freed = reclaim_lazyfree(NODE_DATA(mm->nid), bytes / PAGE_SIZE);
-	reclaim = arch_cycles() - t0;
-	print_row(order, &split, &batched, reclaim, freed,
-		  mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK] != fallback);
+	r->freed = reclaim_lazyfree(NODE_DATA(mm->nid), bytes / PAGE_SIZE);
+	r->reclaim = arch_cycles() - t0;
+	print_row(r, mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK] != fallback);
 	return do_madvise(mm, addr, bytes, MADV_DONTNEED) ? -1 : 0;
 }
 
@@ -201,6 +252,7 @@ int bench_madvise(int nid, unsigned long bytes, const char *unit, const char *ti
 	addr = vm_mmap(mm, 0, bytes, RW, 0);
 	if (IS_ERR_VALUE(addr))
 		ret = -1;
+	nr_rows = 0;
 	if (!ret)
 		print_header(bytes, time_unit);
 	for (unsigned int i = 0; i < ARRAY_SIZE(bench_orders) && !ret; i++)
@@ -213,7 +265,9 @@ int bench_madvise(int nid, unsigned long bytes, const char *unit, const char *ti
 		"per page; batched: one clear_young_dirty_ptes per folio, one flush for the range\n"
 		"(all = full flushes). A 2 MiB folio on one PMD is aged on the PMD in both, as\n"
 		"Linux did before and after the change. reclaim: reclaim_lazyfree of the range\n"
-		"after the batched MADV_FREE; freed = pages it freed. Each row is one run.\n");
+		"after the batched MADV_FREE; freed = pages it freed. Each row is one run.\n\n");
+	if (!ret)
+		print_record(bytes, floor, unit, time_unit);
 	thp_orders_enabled = saved_orders;
 	lazyfree_mode = saved_mode;
 	switch_mm(prev);
@@ -221,19 +275,19 @@ int bench_madvise(int nid, unsigned long bytes, const char *unit, const char *ti
 	return ret;
 }
 
-/* `bench madvise`: up to 256 MiB of node 0, half of what is free. */
-int bench_madvise_command(void)
+/* `bench madvise`: up to 256 MiB of node 0 (4 MiB quick), half of what
+ * is free. */
+int bench_madvise_command(bool quick)
 {
-	unsigned long bytes = 256 * MIB, avail = node_free_pages(NODE_DATA(0)) * PAGE_SIZE;
-	const char *hv = arch_hypervisor();
+	unsigned long bytes = quick ? 4 * MIB : 256 * MIB;
+	unsigned long avail = node_free_pages(NODE_DATA(0)) * PAGE_SIZE;
 
-	kprintf("Folium MADV_FREE benchmark (in-kernel)\ncpu: %s\nrun: %s%s\n", arch_cpu_name(),
-		hv ? "EMULATED under " : "bare metal", hv ? hv : "");
-	if (hv)
-		kprintf("note: emulated: TSC cycles here are not a native CPU's; compare the\n"
-			"      columns with each other, not with upstream's seconds\n");
+	bench_banner("Folium MADV_FREE benchmark");
+	if (arch_hypervisor())
+		kprintf("note: TSC cycles under a hypervisor are not a native CPU's; compare\n"
+			"      the columns with each other, not with upstream's seconds\n");
 	while (bytes > PMD_SIZE && bytes > avail / 2)
 		bytes /= 2;
 	kprintf("\n");
-	return bench_madvise(0, bytes, "cycles", "Mcycles (TSC)") ? CMD_ERROR : CMD_OK;
+	return bench_madvise(0, bytes, "cycles", "Mcycles");
 }

@@ -1,13 +1,15 @@
 /*
  * The page allocator benchmark: cost of one alloc + free with the buddy
  * allocator against the hobby-kernel bitmap allocator (mm/bitmap_alloc.c),
- * side by side over the same number of pages, for orders 0, 3 and 9,
+ * side by side over the same number of pages, for every order,
  * "single" (alloc, free, repeat) and "batched" (alloc a batch, then free
  * it). Costs are in arch_cycles(): TSC cycles in the kernel, nanoseconds
- * on the host. Reported, never judged: timing is not a test.
+ * on the host. Reported, never judged: timing is not a test. The table
+ * is printed twice: for people, and as the page_alloc bench record.
  */
 #include <arch.h>
 #include <bench.h>
+#include <benchrec.h>
 #include <bitmap_alloc.h>
 #include "internal.h"
 
@@ -20,6 +22,15 @@ static struct bitmap_alloc bitmap;
 static unsigned long bitmap_words[BITMAP_ALLOC_LONGS(BENCH_MAX_PAGES)];
 static unsigned long batch[BENCH_BATCH_MAX];
 static int bench_nid;
+
+/* The rows as measured, printed as a record after the human table (a
+ * record must not be interleaved with other output the host may want). */
+static struct {
+	unsigned int order;
+	const char *pattern;
+	char text[72];
+} rows[2 * NR_PAGE_ORDERS];
+static unsigned int nr_rows;
 
 /* One allocator behind two function pointers; a block is its first pfn. */
 struct allocator {
@@ -75,12 +86,28 @@ static uint64_t bench_batched(const struct allocator *a, unsigned int order,
 	return (arch_cycles() - t0) * 10 / (rounds * n);
 }
 
-static void print_row(unsigned int order, const char *pattern, uint64_t buddy, uint64_t bm)
+/* A cost x10 as "123.4". */
+static const char *tenths(char *buf, size_t len, uint64_t v)
 {
-	kprintf("%-6u %-8s %12llu.%llu %12llu.%llu %6llu.%llux\n", order, pattern,
-		(unsigned long long)(buddy / 10), (unsigned long long)(buddy % 10),
-		(unsigned long long)(bm / 10), (unsigned long long)(bm % 10),
-		(unsigned long long)(bm / buddy), (unsigned long long)(bm * 10 / buddy % 10));
+	ksnprintf(buf, len, "%llu.%llu", (unsigned long long)(v / 10), (unsigned long long)(v % 10));
+	return buf;
+}
+
+/* One measured row: a line of the human table and a record row. */
+static void report_row(unsigned int order, const char *pattern, uint64_t buddy, uint64_t bm)
+{
+	uint64_t ratio100 = buddy ? bm * 100 / buddy : 0;
+	char b[24], m[24], ratio[24];
+
+	tenths(b, sizeof(b), buddy);
+	tenths(m, sizeof(m), bm);
+	ksnprintf(ratio, sizeof(ratio), "%llu.%02llu", (unsigned long long)(ratio100 / 100),
+		  (unsigned long long)(ratio100 % 100));
+	kprintf("%-6u %-8s %14s %14s %7sx\n", order, pattern, b, m, ratio);
+	rows[nr_rows].order = order;
+	rows[nr_rows].pattern = pattern;
+	ksnprintf(rows[nr_rows].text, sizeof(rows[nr_rows].text), "%s %s %s", b, m, ratio);
+	nr_rows++;
 }
 
 /* Batches take a quarter of the memory, so the buddy allocator (whose
@@ -90,19 +117,35 @@ static unsigned long batch_blocks(unsigned long nr_pages, unsigned int order)
 	return MIN(BENCH_BATCH_MAX, (nr_pages / 4) >> order);
 }
 
-int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid,
-		     const char *unit)
+static void print_record(unsigned long nr_pages, const char *unit)
 {
-	static const unsigned int orders[] = { 0, 3, HPAGE_PMD_ORDER };
+	struct benchrec rec;
+	char cols[128], env[48];
+
+	ksnprintf(cols, sizeof(cols), "order[order] pattern[-] buddy[%s/op] bitmap[%s/op] ratio[x]",
+		  unit, unit);
+	ksnprintf(env, sizeof(env), " node_bytes=%lu", nr_pages * PAGE_SIZE);
+	benchrec_begin(&rec, "page_alloc", cols, env);
+	for (unsigned int i = 0; i < nr_rows; i++)
+		benchrec_row(&rec, "%u %s %s", rows[i].order, rows[i].pattern, rows[i].text);
+	benchrec_end(&rec);
+}
+
+int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid,
+		     const char *unit, bool quick)
+{
 	const struct allocator buddy = { buddy_alloc, buddy_free };
 	const struct allocator bm = { bm_alloc, bm_free };
+	unsigned long base_rounds = quick ? 10000 : 200000;
 
 	nr_pages = MIN(ALIGN_DOWN(nr_pages, MAX_ORDER_NR_PAGES), BENCH_MAX_PAGES);
-	if (nr_pages < 4 * HPAGE_PMD_NR || NODE_DATA(nid)) {
-		kprintf("bench: need %lu free pages and node %d unused\n", 4 * HPAGE_PMD_NR, nid);
+	if (nr_pages < 4 * MAX_ORDER_NR_PAGES || NODE_DATA(nid)) {
+		kprintf("bench: need %lu free pages and node %d unused\n", 4 * MAX_ORDER_NR_PAGES,
+			nid);
 		return -1;
 	}
 	bench_nid = nid;
+	nr_rows = 0;
 	pgdat_init(&bench_node, nid, start_pfn, start_pfn + nr_pages, bench_pageblock_flags);
 	free_pfn_range_to_buddy(start_pfn, start_pfn + nr_pages);
 	bitmap_alloc_init(&bitmap, start_pfn, nr_pages, bitmap_words);
@@ -111,33 +154,30 @@ int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid,
 		(int)pageblock_order, CONFIG_DEBUG_VM, CONFIG_TRANSPARENT_HUGEPAGE);
 	kprintf("%-6s %-8s %11s/op %11s/op %8s\n", "order", "pattern", unit, unit, "ratio");
 	kprintf("%-6s %-8s %14s %14s\n", "", "", "buddy", "bitmap");
-	for (unsigned int i = 0; i < ARRAY_SIZE(orders); i++) {
-		unsigned int o = orders[i];
-		unsigned long rounds = 200000ul >> o, n = batch_blocks(nr_pages, o);
+	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
+		unsigned long rounds = MAX(base_rounds >> o, 20ul), n = batch_blocks(nr_pages, o);
+		unsigned long batch_rounds = quick ? 2 : 20;
 
-		print_row(o, "single", bench_single(&buddy, o, rounds), bench_single(&bm, o, rounds));
-		print_row(o, "batched", bench_batched(&buddy, o, n, 20),
-			  bench_batched(&bm, o, n, 20));
+		report_row(o, "single", bench_single(&buddy, o, rounds),
+			   bench_single(&bm, o, rounds));
+		report_row(o, "batched", bench_batched(&buddy, o, n, batch_rounds),
+			   bench_batched(&bm, o, n, batch_rounds));
 	}
-	kprintf("\n%s/op = one alloc + one free; ratio = bitmap / buddy (higher: buddy faster)\n",
+	kprintf("\n%s/op = one alloc + one free; ratio = bitmap / buddy (higher: buddy faster)\n\n",
 		unit);
+	print_record(nr_pages, unit);
 	pgdat_destroy(&bench_node);
 	return 0;
 }
 
-int bench_page_alloc_command(void)
+int bench_page_alloc_command(bool quick)
 {
 	unsigned long start_pfn, nr_pages;
-	const char *hv = arch_hypervisor();
 
+	bench_banner("Folium page allocator benchmark");
 	if (mm_test_memory(&start_pfn, &nr_pages) < 0) {
 		kprintf("bench: no test memory set aside (boot with more RAM)\n");
 		return -1;
 	}
-	kprintf("Folium page allocator benchmark (in-kernel)\ncpu: %s\nrun: %s%s\n",
-		arch_cpu_name(), hv ? "under a hypervisor/emulator: " : "bare metal",
-		hv ? hv : "");
-	if (hv)
-		kprintf("     emulated times: compare ratios, not absolute cycles\n");
-	return bench_page_alloc(start_pfn, nr_pages, MAX_NUMNODES - 1, "cycles");
+	return bench_page_alloc(start_pfn, nr_pages, MAX_NUMNODES - 1, "cycles", quick);
 }

@@ -72,7 +72,7 @@ int thp_parse_orders(const char *s, unsigned long *orders, char *err, size_t err
 }
 
 /* "4K", "64K", "2M": the size of an order, as Linux names the sysfs dirs. */
-static const char *order_size_name(unsigned int order, char *buf, size_t len)
+const char *thp_order_name(unsigned int order, char *buf, size_t len)
 {
 	unsigned long kib = (PAGE_SIZE << order) >> 10;
 
@@ -90,14 +90,14 @@ static void thp_show(void)
 	kprintf("enabled:");
 	for (unsigned int order = 1; order <= HPAGE_PMD_ORDER; order++)
 		if (thp_orders_enabled & (1ul << order))
-			kprintf(" %s", order_size_name(order, name, sizeof(name)));
+			kprintf(" %s", thp_order_name(order, name, sizeof(name)));
 	kprintf("%s (4K always)\n", thp_orders_enabled ? "" : " never");
 	kprintf("%-6s %-8s %16s %19s\n", "size", "enabled", "anon_fault_alloc",
 		"anon_fault_fallback");
 	for (unsigned int order = 0; order <= HPAGE_PMD_ORDER; order++) {
 		bool on = !order || (thp_orders_enabled & (1ul << order));
 
-		kprintf("%-6s %-8s %16lu %19lu\n", order_size_name(order, name, sizeof(name)),
+		kprintf("%-6s %-8s %16lu %19lu\n", thp_order_name(order, name, sizeof(name)),
 			order ? (on ? "yes" : "never") : "always",
 			mthp_stats[order][MTHP_STAT_ANON_FAULT_ALLOC],
 			mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK]);

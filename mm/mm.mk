@@ -24,7 +24,7 @@ MM_GENERIC_SRCS += mm/bitmap_alloc.c mm/bench_page_alloc.c mm/bench.c
 # (prep_compound_page), printk and the host arch hooks.
 BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
 	kernel/lib/format.c kernel/printk.c kernel/console.c \
-	arch/host/arch.c arch/host/phys.c
+	arch/host/arch.c arch/host/cpu.c arch/host/phys.c
 
 # libFuzzer: every object instrumented for coverage, ASan and UBSan.
 # `make fuzz` runs 10 minutes, `make fuzz-smoke` 10 seconds (make test).
@@ -48,9 +48,7 @@ fuzz-smoke: $(B)/fuzz-page-alloc
 # The host-native benchmark: -O2, no sanitizers, DEBUG_VM off (its own
 # copy of config.h), so it measures the allocator rather than the checks.
 BENCH_CFLAGS := -std=gnu11 -O2 -g $(COMMON_WARN) -Iinclude -Iarch/host/include \
-	-I$(B)/bench/include -DFOLIUM_HOST -MMD -MP
-BENCH_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BUDDY_HOST_SRCS) \
-	mm/bitmap_alloc.c mm/bench_page_alloc.c arch/host/bench_main.c arch/host/bench_host.c)
+	-I$(B)/bench/include -I$(B)/include -DFOLIUM_HOST -MMD -MP
 $(B)/bench/include/generated/config.h: $(B)/include/generated/config.h
 	@mkdir -p $(@D)
 	$(Q)sed 's/^#define CONFIG_DEBUG_VM .*/#define CONFIG_DEBUG_VM 0/' $< > $@
@@ -58,12 +56,6 @@ $(B)/bench-obj/%.o: %.c $(B)/bench/include/generated/config.h | $(B)/include/ver
 	@mkdir -p $(@D)
 	@echo "  BENCHCC $<"
 	$(Q)clang $(BENCH_CFLAGS) -c $< -o $@
-$(B)/bench-page-alloc: $(BENCH_OBJS)
-	@echo "  LINK    $@"
-	$(Q)clang -o $@ $^
-.PHONY: bench-host
-bench-host: $(B)/bench-page-alloc
-	$(B)/bench-page-alloc
 # Clearing: folio_zero_user's strategies (clear_pages is arch code), its
 # tests, and the clearing benchmark (`bench clear`, make bench).
 MM_GENERIC_SRCS += mm/clear.c mm/bench_clear.c
@@ -72,13 +64,6 @@ TEST_SRCS += mm/tests/clear_test.c
 # commands (vmas, map, unmap, ptdump).
 MM_GENERIC_SRCS += mm/pgtable.c mm/tlb.c mm/mmap.c mm/vm_commands.c
 TEST_SRCS += mm/tests/pgtable_test.c mm/tests/mmap_test.c
-# The host-native clearing benchmark (make bench): clear_pages per
-# instruction and extent, folio_zero_user per strategy, in ns.
-BENCH_CLEAR_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BUDDY_HOST_SRCS) kernel/cmdline.c \
-	mm/clear.c mm/bench_clear.c arch/host/clear.c arch/host/bench_clear.c arch/host/bench_host.c)
-$(B)/bench-clear: $(BENCH_CLEAR_OBJS)
-	@echo "  LINK    $@"
-	$(Q)clang -o $@ $^
 # Anonymous faults with large folios, mTHP orders and stats (`thp`), the
 # reverse map and migration hook, and the workloads (usemem, poke, peek).
 MM_GENERIC_SRCS += mm/memory.c mm/huge_memory.c mm/rmap.c mm/usemem.c
@@ -115,14 +100,31 @@ fuzz-vm-smoke: $(B)/fuzz-vm
 	$(B)/fuzz-vm -max_total_time=10 -max_len=1024 -len_control=0 $(B)/fuzz-vm-corpus
 fuzz: fuzz-vm
 fuzz-smoke: fuzz-vm-smoke
-# The host-native MADV_FREE benchmark (make bench): split vs batched
-# MADV_FREE of 1 GiB per folio size, reclaim and the PTE floor, in ns.
-BENCH_MADVISE_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(VM_HOST_SRCS) \
-	mm/bench_madvise.c arch/host/bench_madvise.c arch/host/bench_host.c)
-$(B)/bench-madvise: $(BENCH_MADVISE_OBJS)
+# The benchmarks' generic halves: `bench madvise` and `bench pageblock`,
+# and the machine-readable records every benchmark prints.
+MM_GENERIC_SRCS += mm/bench_madvise.c mm/bench_pageblock.c mm/benchrec.c
+TEST_SRCS += mm/tests/benchrec_test.c
+
+# --- host-native benchmarks (make bench) -------------------------------------
+# Each program runs one benchmark's generic half as a process, in ns:
+# bench-page-alloc (buddy vs bitmap), bench-clear (clear_pages per
+# instruction and extent, folio_zero_user per strategy), bench-madvise
+# (split vs batched MADV_FREE of 1 GiB), bench-pageblock (the mixed-size
+# workload at this build's pageblock order).
+BENCH_HOST_SRCS := $(VM_HOST_SRCS) mm/benchrec.c mm/bitmap_alloc.c mm/memblock.c mm/cma.c \
+	kernel/shell.c \
+	mm/bench_page_alloc.c mm/bench_clear.c mm/bench_madvise.c mm/bench_pageblock.c \
+	arch/host/bench_host.c
+BENCH_HOST_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BENCH_HOST_SRCS))
+BENCH_PROGRAMS := $(addprefix $(B)/bench-,page-alloc clear madvise pageblock)
+$(B)/bench-page-alloc: $(B)/bench-obj/arch/host/bench_page_alloc.o
+$(B)/bench-clear: $(B)/bench-obj/arch/host/bench_clear.o
+$(B)/bench-madvise: $(B)/bench-obj/arch/host/bench_madvise.o
+$(B)/bench-pageblock: $(B)/bench-obj/arch/host/bench_pageblock.o
+$(BENCH_PROGRAMS): $(BENCH_HOST_OBJS)
 	@echo "  LINK    $@"
 	$(Q)clang -o $@ $^
-# ... and its generic half, the kernel's `bench madvise`.
-MM_GENERIC_SRCS += mm/bench_madvise.c
+.PHONY: bench-host
+bench-host: $(BENCH_PROGRAMS)
 # The model is the oracle, not the target: no coverage feedback from it.
 $(B)/fuzz-obj/mm/tests/vm_model.o: FUZZ_CFLAGS = $(HOST_TEST_CFLAGS)

@@ -67,16 +67,6 @@ uint64_t arch_uptime_ns(void)
 	return host_ns() - start;
 }
 
-const char *arch_cpu_name(void)
-{
-	return "host process";
-}
-
-const char *arch_hypervisor(void)
-{
-	return NULL;
-}
-
 void arch_reboot(void)
 {
 }

@@ -1,11 +1,12 @@
 /*
  * What every host-native benchmark program does first: send kprintf to
- * stdout and say what it runs on, so each table carries its machine.
+ * stdout and say what it runs on, so each table carries its machine (the
+ * bench records carry it too, in their @env line).
  */
+#include <arch.h>
 #include <bench.h>
 #include <kernel.h>
 #include <stdio.h>
-#include <string.h>
 
 static void stdout_write(struct console *con, const char *s, size_t n)
 {
@@ -14,24 +15,13 @@ static void stdout_write(struct console *con, const char *s, size_t n)
 
 static struct console stdout_console = { .name = "stdout", .write = stdout_write };
 
-static void print_cpu(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "model name", 10) == 0) {
-			printf("cpu: %s", strchr(line, ':') + 2);
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
 void bench_host_start(const char *title)
 {
+	const char *hv = arch_hypervisor();
+
 	console_register(&stdout_console);
-	printf("%s (host-native process, -O2)\n", title);
-	print_cpu();
+	printf("%s (host-native process, -O2)\ncpu: %s\nrun: native", title, arch_cpu_name());
+	if (hv)
+		printf(" in a virtual machine (%s): other guests may share the CPU", hv);
+	printf("\n");
 }

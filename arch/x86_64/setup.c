@@ -13,12 +13,15 @@ void arch_early_console(void)
 	serial_console_init();
 }
 
+static uint64_t ram_bytes;	/* RAM in the firmware's map, for arch_machine_info */
+
 void arch_setup(const struct boot_info *bi)
 {
 	cpu_detect();
 	gdt_init();
 	idt_init();
 	memblock_from_efi(&memblock, bi);	/* paging_init allocates from it */
+	ram_bytes = memblock_phys_mem_size(&memblock);
 	paging_init(bi);
 	tsc_calibrate();
 }
@@ -32,6 +35,14 @@ void arch_late_setup(void)
 		cpu.hypervisor ? " (under a hypervisor or emulator)" : "");
 	i8042_init();
 	irq_init();
+}
+
+void arch_machine_info(struct arch_machine_info *info)
+{
+	info->source = "kernel";
+	info->features = cpu.erms ? (cpu.fsrm ? "erms,fsrm" : "erms") : cpu.fsrm ? "fsrm" : "none";
+	info->tsc_hz = tsc_hz;
+	info->ram_bytes = ram_bytes;
 }
 
 const char *arch_cpu_name(void)

@@ -11,6 +11,6 @@
 int main(void)
 {
 	bench_host_start("Folium page allocator benchmark");
-	printf("run: host-native\n");
-	return bench_page_alloc(PHYS_PFN(8ull << 30), 65536, 1, "ns") ? 1 : 0;
+	printf("\n");
+	return bench_page_alloc(PHYS_PFN(8ull << 30), 65536, 1, "ns", false) ? 1 : 0;
 }
