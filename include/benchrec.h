@@ -41,10 +41,10 @@ struct benchrec {
 
 /*
  * Print "@bench name", the "@env" line and "@cols cols". The env line
- * holds, in this order: source (kernel|host), cpu, features (the CPU
- * features the benchmarks depend on: erms, fsrm; "none"), clear_pages
- * (stosb|stosq), tsc_hz (0: unknown), hypervisor ("none" or its CPUID
- * vendor), emulated (yes under TCG, no otherwise), mem_bytes (RAM the
+ * holds, in this order: source (kernel|host), cpu (quoted), features (the
+ * CPU features the benchmarks depend on: erms, fsrm; "none"), clear_pages
+ * (stosb|stosq), tsc_hz (0: unknown), hypervisor (quoted: "none" or its
+ * CPUID vendor, which may hold spaces: "Microsoft Hv"), emulated (yes under TCG, no otherwise), mem_bytes (RAM the
  * system has), version, max_page_order, pageblock_order, thp (y|n),
  * thp_orders (the enabled folio sizes, "64K,2M"; "none"), debug_vm (y|n);
  * then extra_env if not NULL (" key=value..." pairs of this benchmark).

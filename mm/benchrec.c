@@ -71,7 +71,7 @@ static void format_env(char *buf, size_t len, const char *extra_env)
 	format_thp_orders(orders, sizeof(orders));
 	ksnprintf(buf, len,
 		  "@env source=%s cpu=\"%s\" features=%s clear_pages=%s tsc_hz=%llu "
-		  "hypervisor=%s emulated=%s mem_bytes=%llu version=%s max_page_order=%d "
+		  "hypervisor=\"%s\" emulated=%s mem_bytes=%llu version=%s max_page_order=%d "
 		  "pageblock_order=%d thp=%s thp_orders=%s debug_vm=%s%s",
 		  m.source, arch_cpu_name(), m.features, clear_pages_insn_name(),
 		  (unsigned long long)m.tsc_hz, hv ? hv : "none",

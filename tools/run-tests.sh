@@ -226,6 +226,8 @@ echo "make test: host tests"
 run_test host-unit-tests host_unit_tests
 run_test ktap-parser sh tools/tests/ktap-test.sh "$B/tools/ktap"
 run_test serial-session-tool sh tools/tests/serial-session-test.sh "$B/tools/serial-session"
+run_test benchrec-tool sh tools/tests/benchrec-test.sh "$B/tools/benchrec"
+run_test bench-report-tool sh tools/tests/bench-report-test.sh
 run_test flash-usb-refusals sh tools/tests/flash-usb-test.sh
 run_test knob-out-of-range-fails-build knob_out_of_range_fails_the_build
 run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
