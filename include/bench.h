@@ -31,10 +31,11 @@ int bench_madvise(int nid, unsigned long bytes, const char *unit, const char *ti
 int bench_madvise_command(bool quick);
 
 /* mm/bench_pageblock.c: this build's pageblock order under the upstream
- * patch's mixed-size workload (allocs in a FIFO over node nid's
- * nr_pages), with the CMA alignment it implies; one row. Return: 0 or -1. */
+ * patch's mixed-size workload (allocs allocations over a private node nid
+ * of nr_pages, runs times; median costs), with the CMA alignment it
+ * implies; one row. Return: 0 or -1. */
 int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid,
-		    unsigned long allocs, const char *unit);
+		    unsigned long allocs, unsigned int runs, const char *unit);
 int bench_pageblock_command(bool quick);
 
 /* mm/benchrec.c: an in-kernel benchmark's first lines: its title, the CPU,

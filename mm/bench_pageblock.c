@@ -166,51 +166,95 @@ static unsigned long smallest_cma(unsigned long start_pfn, unsigned long nr_page
 	return memblock_reserved_size(&cma_memblock);
 }
 
-static void print_result(unsigned long nr_pages, unsigned long allocs, const char *unit,
-			 const struct mixed_result *res, unsigned long cma_bytes)
-{
-	struct pglist_data *pgdat = &bench_node;
-	unsigned long blocks_2m, unusable = unusable_2m(pgdat, &blocks_2m);
-	uint64_t alloc = res->allocs ? res->alloc_time * 10 / res->allocs : 0;
-	uint64_t free = res->frees ? res->free_time * 10 / res->frees : 0;
-	char cols[400], env[48];
-	struct benchrec rec;
+/* One row of the table: the config, the last run's counters, and the
+ * median per-call costs (x10) over the runs. */
+struct pageblock_row {
+	unsigned long nr_pages, cma_bytes, allocs, failures;
+	unsigned long fallbacks, steals, unusable, blocks_2m;
+	uint64_t alloc, free;
+};
 
+static void print_row(const struct pageblock_row *r, unsigned int runs, const char *unit)
+{
 	kprintf("pageblock_order %u: pageblock %lu KiB, CMA_MIN_ALIGNMENT_BYTES %lu, %lu pageblocks,\n"
 		"smallest CMA area %lu KiB\n", (unsigned int)pageblock_order,
 		(unsigned long)(pageblock_nr_pages * PAGE_SIZE / KIB),
-		(unsigned long)CMA_MIN_ALIGNMENT_BYTES, nr_pages >> pageblock_order,
-		(unsigned long)(cma_bytes / KIB));
-	kprintf("mixed workload: %lu allocations (%lu failed), %llu.%llu %s/alloc, %llu.%llu %s/free\n"
-		"fallbacks %lu, pageblock steals %lu; after it: %lu.%lu%% of free memory unusable\n"
-		"for 2 MiB, %lu free 2 MiB blocks\n\n", res->allocs, res->failures,
-		(unsigned long long)(alloc / 10), (unsigned long long)(alloc % 10), unit,
-		(unsigned long long)(free / 10), (unsigned long long)(free % 10), unit,
-		pgdat->vm_events[PGALLOC_FALLBACK], pgdat->vm_events[PGALLOC_STEAL],
-		unusable / 10, unusable % 10, blocks_2m);
+		(unsigned long)CMA_MIN_ALIGNMENT_BYTES, r->nr_pages >> pageblock_order,
+		(unsigned long)(r->cma_bytes / KIB));
+	kprintf("mixed workload: %lu allocations (%lu failed), median of %u runs: %llu.%llu %s/alloc,\n"
+		"%llu.%llu %s/free; fallbacks %lu, pageblock steals %lu; after it %lu.%lu%% of free\n"
+		"memory is unusable for 2 MiB, %lu free 2 MiB blocks\n\n", r->allocs, r->failures,
+		runs, (unsigned long long)(r->alloc / 10), (unsigned long long)(r->alloc % 10), unit,
+		(unsigned long long)(r->free / 10), (unsigned long long)(r->free % 10), unit,
+		r->fallbacks, r->steals, r->unusable / 10, r->unusable % 10, r->blocks_2m);
+}
+
+static void print_record(const struct pageblock_row *r, unsigned int runs, const char *unit)
+{
+	char cols[400], env[80];
+	struct benchrec rec;
+
 	ksnprintf(cols, sizeof(cols),
 		  "pageblock_order[order] pageblock[bytes] cma_min_alignment[bytes] "
 		  "pageblocks[count] smallest_cma[bytes] allocs[count] alloc[%s/alloc] "
 		  "free[%s/free] fallbacks[count] steals[count] unusable_2m[%%] "
 		  "free_2m_blocks[count] failures[count]", unit, unit);
-	ksnprintf(env, sizeof(env), " node_bytes=%lu workload_allocs=%lu", nr_pages * PAGE_SIZE,
-		  allocs);
+	ksnprintf(env, sizeof(env), " node_bytes=%lu runs=%u", r->nr_pages * PAGE_SIZE, runs);
 	benchrec_begin(&rec, "pageblock", cols, env);
 	benchrec_row(&rec, "%u %lu %lu %lu %lu %lu %llu.%llu %llu.%llu %lu %lu %lu.%lu %lu %lu",
 		     (unsigned int)pageblock_order, (unsigned long)(pageblock_nr_pages * PAGE_SIZE),
-		     (unsigned long)CMA_MIN_ALIGNMENT_BYTES, nr_pages >> pageblock_order, cma_bytes, res->allocs,
-		     (unsigned long long)(alloc / 10), (unsigned long long)(alloc % 10),
-		     (unsigned long long)(free / 10), (unsigned long long)(free % 10),
-		     pgdat->vm_events[PGALLOC_FALLBACK], pgdat->vm_events[PGALLOC_STEAL],
-		     unusable / 10, unusable % 10, blocks_2m, res->failures);
+		     (unsigned long)CMA_MIN_ALIGNMENT_BYTES, r->nr_pages >> pageblock_order,
+		     r->cma_bytes, r->allocs, (unsigned long long)(r->alloc / 10),
+		     (unsigned long long)(r->alloc % 10), (unsigned long long)(r->free / 10),
+		     (unsigned long long)(r->free % 10), r->fallbacks, r->steals,
+		     r->unusable / 10, r->unusable % 10, r->blocks_2m, r->failures);
 	benchrec_end(&rec);
 }
 
-int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid,
-		    unsigned long allocs, const char *unit)
+static uint64_t median_of(uint64_t *v, unsigned int n)
+{
+	for (unsigned int i = 1; i < n; i++)
+		for (unsigned int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return v[n / 2];
+}
+
+/* One run on a fresh node: the workload, the fragmentation it leaves with
+ * the live set held, then everything freed. Fills r's counters; returns
+ * the per-call costs (x10) in *alloc and *free. */
+static void run_once(unsigned long start_pfn, int nid, unsigned long allocs,
+		     struct pageblock_row *r, uint64_t *alloc, uint64_t *free)
 {
 	struct mixed_result res = { 0 };
-	unsigned long cma_bytes;
+
+	pgdat_init(&bench_node, nid, start_pfn, start_pfn + r->nr_pages, bench_pageblock_flags);
+	free_pfn_range_to_buddy(start_pfn, start_pfn + r->nr_pages);
+	run_mixed(nid, r->nr_pages, allocs, &res);
+	r->unusable = unusable_2m(&bench_node, &r->blocks_2m);
+	r->fallbacks = bench_node.vm_events[PGALLOC_FALLBACK];
+	r->steals = bench_node.vm_events[PGALLOC_STEAL];
+	r->allocs = res.allocs;
+	r->failures = res.failures;
+	*alloc = res.allocs ? res.alloc_time * 10 / res.allocs : 0;
+	*free = res.frees ? res.free_time * 10 / res.frees : 0;
+	while (movable.count)
+		free_oldest(&movable, &res);
+	while (unmovable.count)
+		free_oldest(&unmovable, &res);
+	pgdat_destroy(&bench_node);
+}
+
+#define MAX_RUNS 9
+
+int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid,
+		    unsigned long allocs, unsigned int runs, const char *unit)
+{
+	uint64_t alloc[MAX_RUNS], free[MAX_RUNS];
+	struct pageblock_row row = { 0 };
 
 	nr_pages = MIN(ALIGN_DOWN(nr_pages, MAX_ORDER_NR_PAGES), BENCH_MAX_PAGES);
 	if (nr_pages < 8 * MAX_ORDER_NR_PAGES || NODE_DATA(nid)) {
@@ -218,21 +262,22 @@ int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid,
 			nid);
 		return -1;
 	}
-	cma_bytes = smallest_cma(start_pfn, nr_pages);
-	pgdat_init(&bench_node, nid, start_pfn, start_pfn + nr_pages, bench_pageblock_flags);
-	free_pfn_range_to_buddy(start_pfn, start_pfn + nr_pages);
-	run_mixed(nid, nr_pages, allocs, &res);
-	print_result(nr_pages, allocs, unit, &res, cma_bytes);
-	while (movable.count)
-		free_oldest(&movable, &res);
-	while (unmovable.count)
-		free_oldest(&unmovable, &res);
-	pgdat_destroy(&bench_node);
+	runs = MAX(1u, MIN(runs, (unsigned int)MAX_RUNS));
+	row.nr_pages = nr_pages;
+	row.cma_bytes = smallest_cma(start_pfn, nr_pages);
+	/* The workload is deterministic: every run leaves the same counters. */
+	for (unsigned int i = 0; i < runs; i++)
+		run_once(start_pfn, nid, allocs, &row, &alloc[i], &free[i]);
+	row.alloc = median_of(alloc, runs);
+	row.free = median_of(free, runs);
+	print_row(&row, runs, unit);
+	print_record(&row, runs, unit);
 	return 0;
 }
 
-/* `bench pageblock`: the workload over the test memory as a private node
- * (100K allocations; 700, the sizes 100 times, quick). */
+/* `bench pageblock`: the workload over the test memory as a private node,
+ * 100K allocations, median of 3 runs (quick: 700, the sizes 100 times,
+ * once). */
 int bench_pageblock_command(bool quick)
 {
 	unsigned long start_pfn, nr_pages;
@@ -244,5 +289,5 @@ int bench_pageblock_command(bool quick)
 	}
 	kprintf("\n");
 	return bench_pageblock(start_pfn, nr_pages, MAX_NUMNODES - 1, quick ? 700 : 100000,
-			       "cycles");
+			       quick ? 1 : 3, "cycles");
 }
