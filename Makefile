@@ -188,11 +188,19 @@ test: all $(B)/host-tests $(TOOLS_BINS)
 	@sh tools/run-tests.sh
 
 # --- benchmarks (never part of make test) --------------------------------
-# The in-kernel run uses its own kernel with the DEBUG_VM checks off.
+# The in-kernel run uses its own kernel with the DEBUG_VM checks off. The
+# pageblock table needs one host program per CONFIG_PAGE_BLOCK_ORDER, with
+# THP off so pageblock_order is the knob's value (THP caps it at the PMD
+# order, as Linux does).
+BENCH_PAGEBLOCK_ORDERS := 1 4 7 9 10
 .PHONY: bench
-bench: all $(B)/bench-page-alloc $(B)/bench-clear $(B)/bench-madvise
+bench: all $(BENCH_PROGRAMS) $(B)/tools/benchrec $(B)/tools/linux-madvise-free
 	$(Q)$(MAKE) -s O=$(B)/bench-kernel CONFIG_DEBUG_VM=n $(B)/bench-kernel/folium.elf
-	$(Q)B=$(B) sh tools/bench.sh
+	$(Q)for o in $(BENCH_PAGEBLOCK_ORDERS); do \
+		$(MAKE) -s O=$(B)/bench-pbo$$o CONFIG_PAGE_BLOCK_ORDER=$$o \
+			CONFIG_TRANSPARENT_HUGEPAGE=n $(B)/bench-pbo$$o/bench-pageblock || exit 1; \
+	done
+	$(Q)B=$(B) BENCH_PAGEBLOCK_ORDERS="$(BENCH_PAGEBLOCK_ORDERS)" sh tools/bench.sh
 
 .PHONY: clean
 clean:

@@ -20,8 +20,13 @@ die() {
 	exit 1
 }
 
-# columns TABLE: the columns a table's header must have (its fixed names).
+# columns TABLE [SOURCE]: the columns a table's header must have (its fixed
+# names). Source linux (tools/linux-madvise-free) has only the batched path.
 columns() {
+	if [ "${2:-}" = linux ]; then
+		[ "$1" = madvise_free ] && echo folio batched min max folios fallbacks
+		return
+	fi
 	case $1 in
 	madvise_free) echo folio split batched change split_pte_writes split_splits \
 		split_flushes split_full_flushes batched_pte_writes batched_splits \
@@ -76,7 +81,7 @@ function env(line, e,    i, k, v) {
 # table's columns, every row has as many fields, numeric columns hold
 # numbers, every env says this source, and there is at least one row.
 check_csv() {
-	awk -v file="$1" -v source="$2" -v need="$(columns "$3")" "$AWK_CSV"'
+	awk -v file="$1" -v source="$2" -v need="$(columns "$3" "$2")" "$AWK_CSV"'
 	function fail(msg) { print "bench-report: " file ": " msg > "/dev/stderr"; bad = 1; exit 1 }
 	/^# env:/ {
 		split("", e)
@@ -303,7 +308,7 @@ machines() {
 			add(s, k, e[k])
 	}
 	END {
-		nk = split("cpu features clear_pages tsc_hz hypervisor emulated mem_bytes version " \
+		nk = split("cpu kernel features clear_pages tsc_hz hypervisor emulated mem_bytes version " \
 			   "max_page_order pageblock_order thp thp_orders debug_vm", keys, " ")
 		line = "| |"; rule = "|---|"
 		for (j = 1; j <= ns; j++) { line = line " " order[j] " |"; rule = rule "---|" }
@@ -397,6 +402,12 @@ plot_madvise() {
 	f=$(csv "$1" madvise_free)
 	u=$(unit_get "$f" split)
 	select_cols "$f" folio,split,batched "" "" positive >"$TMP/mf.dat"
+	linux=
+	if [ "$1" = host ] && have linux madvise_free; then
+		select_cols "$(csv linux madvise_free)" folio,batched "" "" positive >"$TMP/mf-linux.dat"
+		linux=", '$TMP/mf-linux.dat' using 1:2 with linespoints dt 2 \
+title 'Linux $(env_get "$(csv linux madvise_free)" kernel) on this machine ($(unit_get "$(csv linux madvise_free)" batched))'"
+	fi
 	panels=1
 	if [ "$1" = host ] && [ -f "$UPSTREAM/upstream-madvise_free.csv" ]; then
 		panels=2
@@ -409,7 +420,7 @@ plot_madvise() {
 		echo "set xlabel 'folio size (KiB)'"
 		echo "set title 'Folium, $(who "$f")'; set ylabel 'time ($u)'"
 		echo "plot '$TMP/mf.dat' using 1:2:xtic(1) with linespoints title 'split', \\"
-		echo "     '' using 1:3 with linespoints title 'batched'"
+		echo "     '' using 1:3 with linespoints title 'batched'$linux"
 		if [ $panels = 2 ]; then
 			echo "set title 'upstream: Intel i5, 1 GiB (Lance Yang, 2024)'"
 			echo "set ylabel 'time ($(unit_get "$UPSTREAM/upstream-madvise_free.csv" upstream_split))'"
@@ -597,6 +608,13 @@ section_madvise() {
 	echo
 }
 
+# linux_column: linux-madvise_free.csv as folio,linux_batched, for joining.
+linux_column() {
+	select_cols "$(csv linux madvise_free)" folio,batched | awk -v u="$(unit_get \
+		"$(csv linux madvise_free)" batched)" 'BEGIN { print "folio[KiB],linux_batched[" u "]" }
+		{ print $1 "," $2 }'
+}
+
 # madvise_record SOURCE: the three MADV_FREE tables of one source and its plot.
 madvise_record() {
 	f=$(csv "$1" madvise_free)
@@ -605,8 +623,22 @@ madvise_record() {
 	echo
 	if [ -f "$UPSTREAM/upstream-madvise_free.csv" ]; then
 		join_upstream "$f" "$UPSTREAM/upstream-madvise_free.csv" >"$TMP/mf-join.csv"
-		md_table "$TMP/mf-join.csv" \
-			folio,split,batched,change,upstream_split,upstream_batched,reclaim,freed
+		cols=folio,split,batched,change,upstream_split,upstream_batched
+		if [ "$1" = host ] && have linux madvise_free; then
+			linux_column >"$TMP/mf-linux.csv"
+			join_upstream "$TMP/mf-join.csv" "$TMP/mf-linux.csv" >"$TMP/mf-join2.csv"
+			mv "$TMP/mf-join2.csv" "$TMP/mf-join.csv"
+			cols=$cols,linux_batched
+		fi
+		md_table "$TMP/mf-join.csv" "$cols,reclaim,freed"
+		if [ "$1" = host ] && have linux madvise_free; then
+			echo
+			lf=$(csv linux madvise_free)
+			echo "linux_batched: the same workload on the build machine's own Linux" \
+				"$(env_get "$lf" kernel) — a different kernel, on the machine's real" \
+				"page tables and TLB; batched only (tools/linux-madvise-free, median of" \
+				"$(env_get "$lf" runs) runs)."
+		fi
 	else
 		md_table "$f" folio,split,batched,change,reclaim,freed
 	fi
@@ -734,8 +766,10 @@ for f in "$@"; do
 	src=${base%%-*}
 	table=${base#*-}
 	table=${table%.csv}
-	case $src in host | kernel) ;; *)
-		die "$f: not named host-TABLE.csv or kernel-TABLE.csv" ;;
+	case $src in host | kernel) ;; linux)
+		[ "$table" = madvise_free ] || die "$f: source linux has only madvise_free" ;;
+	*)
+		die "$f: not named host-TABLE.csv, kernel-TABLE.csv or linux-madvise_free.csv" ;;
 	esac
 	columns "$table" >/dev/null || die "$f: unknown table \"$table\" (known: madvise_free" \
 		"madvise_pte_floor folio_zero_user clear_pages fill_bandwidth pageblock page_alloc)"

@@ -1,48 +1,62 @@
 #!/bin/sh
-# make bench: every benchmark, written to build/bench/ and printed. Timing
-# is never a test; these numbers are for reading. The page allocator
-# against a bitmap allocator, clearing (clear_pages per instruction,
-# folio_zero_user per strategy), MADV_FREE split vs batched per folio size
-# and usemem faults by folio size; host-native in ns where the code runs as
-# a process, in the kernel under QEMU in TSC cycles; every kernel run
-# built with CONFIG_DEBUG_VM=n. Clearing
-# conclusions come from the host-native run: under TCG rep stosb is
-# emulated at hundreds of times its native price.
+# make bench: every benchmark, its tables printed as it runs, then
+# build/bench/: the raw outputs (*.txt, kernel/serial.log), one CSV per
+# table and source (tools/benchrec turns the @bench records into CSV and
+# rejects a truncated or corrupted stream), PNG plots and REPORT.md
+# (tools/bench-report.sh). Sources: host-native programs (ns; the
+# pageblock table once per CONFIG_PAGE_BLOCK_ORDER build), the kernel
+# under QEMU (TSC cycles; emulated under TCG: compare ratios), and, when
+# run as root on a Linux with mTHP controls, that Linux itself. Every
+# kernel and program here is built with CONFIG_DEBUG_VM=n. Timing is
+# never a test; these numbers are for reading.
 set -eu
 B=${B:-build}
 OUT=$B/bench
-KDIR=$B/bench-kernel
+ORDERS=${BENCH_PAGEBLOCK_ORDERS:-1 4 7 9 10}
+BENCHREC=$B/tools/benchrec
+# A fresh directory: a report must never mix two runs.
+rm -rf "$OUT"
 mkdir -p "$OUT"
 
-# section SERIAL_LOG FIRST_LINE_PATTERN OUT: one command's output, from its
-# banner to the line before the next prompt.
-section() {
-	tr -d '\r' < "$1" | sed -n "/$2/,/^folium> /p" | sed '$d' | tee "$3"
-	[ -s "$3" ] || { echo "bench: no '$2' in $1" >&2; exit 1; }
-	echo
-}
-
 echo "== host-native =="
-"$B/bench-page-alloc" | tee "$OUT/page-alloc-host.txt"
+"$B/bench-page-alloc" | tee "$OUT/host-page-alloc.txt"
 echo
-"$B/bench-clear" | tee "$OUT/clear-host.txt"
+"$B/bench-clear" | tee "$OUT/host-clear.txt"
 echo
-"$B/bench-madvise" | tee "$OUT/madvise-host.txt"
+"$B/bench-madvise" | tee "$OUT/host-madvise.txt"
+for order in $ORDERS; do
+	echo
+	"$B/bench-pbo$order/bench-pageblock" | tee "$OUT/host-pageblock-$order.txt"
+done
+
+echo
+echo "== this machine's Linux (optional) =="
+status=0
+"$B/tools/linux-madvise-free" > "$OUT/linux-madvise-free.txt" || status=$?
+cat "$OUT/linux-madvise-free.txt"
+case $status in
+0) ;;
+77) rm -f "$OUT/linux-madvise-free.txt" ;;	# skipped: it said why
+*) echo "bench: linux-madvise-free failed (exit $status)" >&2; exit 1 ;;
+esac
 
 echo
 echo "== in-kernel, QEMU (TCG unless KVM is available) =="
-USEMEM='usemem 128M seq write --order-stats'
-printf 'run="bench alloc; bench clear; bench madvise; thp never; %s; thp 64K; %s; thp 2M; %s; poweroff"\n' \
-	"$USEMEM" "$USEMEM" "$USEMEM" > "$OUT/cmdline.txt"
-sh tools/mkimage.sh "$OUT/bench.img" "$B/BOOTX64.EFI" "$KDIR/folium.elf" "$OUT/cmdline.txt"
-SERIAL=$OUT/kernel.serial
-sh tools/qemu-run.sh --image "$OUT/bench.img" --mem 1G --timeout 900 \
-	--fail-on "system halted" --log "$SERIAL"
-section "$SERIAL" '^Folium page allocator benchmark' "$OUT/page-alloc-kernel.txt"
-section "$SERIAL" '^Folium clearing benchmark' "$OUT/clear-kernel.txt"
-section "$SERIAL" '^Folium MADV_FREE benchmark' "$OUT/madvise-kernel.txt"
-echo "usemem 128M seq write, folio sizes 4K / 64K / 2M (cycles; emulated under TCG)"
-tr -d '\r' < "$SERIAL" | sed -n '/^folium> thp /,/^folium> poweroff/p' |
-	grep -v '^folium> poweroff' | tee "$OUT/usemem-kernel.txt"
+sh tools/experiment.sh qemu --kernel "$B/bench-kernel/folium.elf" --mem 1G --timeout 900 \
+	--outdir "$OUT/kernel" tools/experiments/bench.txt
+cat "$OUT"/kernel/[0-9]*.txt
+
 echo
-echo "bench: results in $OUT/"
+echo "== CSV, plots, report =="
+host_logs="$OUT/host-page-alloc.txt $OUT/host-clear.txt $OUT/host-madvise.txt"
+for order in $ORDERS; do
+	host_logs="$host_logs $OUT/host-pageblock-$order.txt"	# rows in order
+done
+# shellcheck disable=SC2086 # the paths have no spaces: they are ours
+"$BENCHREC" csv --prefix host- "$OUT" $host_logs
+"$BENCHREC" csv --prefix kernel- "$OUT" "$OUT/kernel/serial.log"
+if [ -f "$OUT/linux-madvise-free.txt" ]; then
+	"$BENCHREC" csv --prefix linux- "$OUT" "$OUT/linux-madvise-free.txt"
+fi
+sh tools/bench-report.sh "$OUT"
+echo "bench: results in $OUT/, report: $OUT/REPORT.md"

@@ -222,19 +222,91 @@ cma_that_cannot_be_placed_is_reported() {
 	expect_in "$log" "cma: cannot reserve" "Boot complete" "no CMA area" "Power down."
 }
 
+# rows CSV: the number of data rows (not comments, not the header).
+rows() {
+	grep -v '^#' "$1" | tail -n +2 | wc -l | tr -d ' '
+}
+
+# expect_rows DIR NAME=ROWS...: each DIR/NAME.csv exists with ROWS rows.
+expect_rows() {
+	dir=$1
+	shift
+	for want in "$@"; do
+		got=$(rows "$dir/${want%=*}.csv") || return 1
+		[ "$got" = "${want#*=}" ] || { echo "$dir/${want%=*}.csv: $got rows, want ${want#*=}"; return 1; }
+	done
+}
+
+# The host benchmark programs print records that convert to CSV (the two
+# that take well under a second; timing is never checked).
+host_bench_records_convert() {
+	make -s "$B/bench-page-alloc" "$B/bench-clear" "$B/bench-madvise" \
+		"$B/bench-pageblock" || return 1
+	out=$LOGS/host-bench
+	rm -rf "$out"
+	mkdir -p "$out"
+	"$B/bench-page-alloc" > "$out/page-alloc.txt" || return 1
+	"$B/bench-pageblock" > "$out/pageblock.txt" || return 1
+	"$B/tools/benchrec" csv --prefix host- "$out" "$out/page-alloc.txt" \
+		"$out/pageblock.txt" || return 1
+	max_order=$(sed -n 's/^#define CONFIG_MAX_PAGE_ORDER \([0-9]*\)/\1/p' \
+		"$B/include/generated/config.h")
+	expect_rows "$out" host-page_alloc=$((2 * (max_order + 1))) host-pageblock=1 || return 1
+	expect_in "$out/host-pageblock.csv" "# env: source=host cpu=" "pageblock_order[order],"
+}
+
+# One real scripted run, the short preset: tools/experiment.sh boots
+# QEMU, runs `bench --quick all`, keeps each command's output; benchrec
+# turns the records into CSV, bench-report into plots and REPORT.md. Then
+# the same serial log with one digit changed, or cut mid-record, must be
+# refused with a clear error and no CSV.
+bench_quick_in_qemu() {
+	out=$B/experiments/quick
+	sh tools/experiment.sh qemu --outdir "$out" tools/experiments/quick.txt || return 1
+	expect_in "$out/02-bench-quick-all.txt" "emulated (TCG): compare ratios" \
+		"@end page_alloc " "@end pageblock 1 " || return 1
+	report=$out/report
+	rm -rf "$report"
+	"$B/tools/benchrec" csv --prefix kernel- "$report" "$out/serial.log" || return 1
+	expect_rows "$report" kernel-madvise_free=9 kernel-madvise_pte_floor=1 \
+		kernel-folio_zero_user=18 kernel-clear_pages=3 kernel-pageblock=1 || return 1
+	expect_in "$report/kernel-madvise_free.csv" "emulated=yes" "thp_orders=2M" || return 1
+	sh tools/bench-report.sh "$report" || return 1
+	expect_in "$report/REPORT.md" "## 1. MADV_FREE" "emulated (TCG): compare ratios" || return 1
+	[ -s "$report/kernel-madvise_free.png" ] || { echo "no kernel-madvise_free.png"; return 1; }
+	bad=$out/bad
+	rm -rf "$bad"
+	mkdir -p "$bad"
+	tr -d '\r' < "$out/serial.log" | awk '/^@row 64 / && !done { sub(/ [0-9]/, " 9"); done = 1 } 1' \
+		> "$bad/corrupted.log"
+	if "$B/tools/benchrec" csv "$bad/csv" "$bad/corrupted.log" > "$bad/corrupted.out" 2>&1; then
+		echo "a corrupted row was accepted"; return 1
+	fi
+	expect_in "$bad/corrupted.out" "stream corrupted" || return 1
+	tr -d '\r' < "$out/serial.log" | sed '/^@row 2048 /q' > "$bad/truncated.log"
+	if "$B/tools/benchrec" csv "$bad/csv" "$bad/truncated.log" > "$bad/truncated.out" 2>&1; then
+		echo "a truncated log was accepted"; return 1
+	fi
+	expect_in "$bad/truncated.out" "truncated: no @end" || return 1
+	[ ! -e "$bad/csv" ] || [ -z "$(ls "$bad/csv")" ] || { echo "CSV written from bad input"; return 1; }
+	cat "$bad/corrupted.out" "$bad/truncated.out"
+}
+
 echo "make test: host tests"
 run_test host-unit-tests host_unit_tests
 run_test ktap-parser sh tools/tests/ktap-test.sh "$B/tools/ktap"
 run_test serial-session-tool sh tools/tests/serial-session-test.sh "$B/tools/serial-session"
 run_test benchrec-tool sh tools/tests/benchrec-test.sh "$B/tools/benchrec"
 run_test bench-report-tool sh tools/tests/bench-report-test.sh
+run_test experiment-tool sh tools/tests/experiment-test.sh "$B/tools/serial-session"
+run_test linux-madvise-free-tool sh tools/tests/linux-madvise-free-test.sh \
+	"$B/tools/linux-madvise-free"
 run_test flash-usb-refusals sh tools/tests/flash-usb-test.sh
 run_test knob-out-of-range-fails-build knob_out_of_range_fails_the_build
 run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
 run_test deps-without-apt deps_without_apt_says_what_to_install
 run_test fuzz-page-alloc-smoke make -s fuzz-smoke
-run_test benchmark-programs-build make -s "$B/bench-page-alloc" "$B/bench-clear" \
-	"$B/bench-madvise"
+run_test host-bench-records-convert host_bench_records_convert
 
 echo "make test: QEMU boots (TCG, -cpu max; about 10 s each)"
 image ktest 'run="test; poweroff"' >/dev/null
@@ -251,6 +323,7 @@ done
 run_test kernel-tests-disk kernel_tests_in_qemu ""
 run_test kernel-tests-usb kernel_tests_in_qemu --usb
 run_test shell-session shell_session
+run_test bench-quick-in-qemu bench_quick_in_qemu
 run_test mm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 60 \
 	--log "$LOGS/mm-shell.serial" tools/tests/mm.session -- \
 	sh tools/qemu-run.sh --serial-stdio --image "$IMGS/cma.img"

@@ -7,6 +7,8 @@
  * part not consumed yet: "> help" sends "help\r" and takes everything up to
  * the next "folium> " at a line start as command 1's output (minus the echoed
  * line). Every exit path kills the child's whole group: TERM, then KILL.
+ * --fail-on TEXT ends any wait as soon as TEXT appears (a kernel fault halts
+ * without a prompt: no need to sit out the timeout).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,11 +54,12 @@ struct buf {
 	size_t len, cap;
 };
 
-enum wait_result { W_FOUND, W_TIMEOUT, W_EXITED };
+enum wait_result { W_FOUND, W_TIMEOUT, W_EXITED, W_FAILED };
 
 static struct {
 	double timeout, boot_timeout;
 	const char *log_path, *outdir;
+	const char *fail_on; /* --fail-on TEXT, or NULL */
 	bool verbose;
 	FILE *log;
 	pid_t pid;	   /* 0 once reaped */
@@ -324,15 +327,43 @@ static bool find(const char *pat, size_t len, size_t from, bool line_start,
 	return false;
 }
 
-/* Wait until `pat` appears at or after `from`; *at is where it starts. */
+/*
+ * Whether the --fail-on text appears at or after *scanned; moves *scanned.
+ * On a hit, the rest of the report (the kernel stops right after it) is
+ * read for up to a second, so the log and the tail shown end complete.
+ */
+static bool fail_text_since(size_t *scanned)
+{
+	double deadline = now() + 1;
+	size_t len, at;
+
+	if (!S.fail_on)
+		return false;
+	len = strlen(S.fail_on);
+	if (find(S.fail_on, len, *scanned, false, &at)) {
+		while (now() < deadline && read_some(SETTLE_MS) > 0)
+			;
+		return true;
+	}
+	if (S.tr.len >= *scanned + len)
+		*scanned = S.tr.len - len + 1;
+	return false;
+}
+
+/*
+ * Wait until `pat` appears at or after `from`; *at is where it starts.
+ * Return: W_FAILED if the --fail-on text shows up first.
+ */
 static enum wait_result wait_for(const char *pat, size_t len, size_t from,
 				 bool line_start, double deadline, size_t *at)
 {
-	size_t scanned = from;
+	size_t scanned = from, fail_scanned = from;
 
 	for (;;) {
 		if (find(pat, len, scanned, line_start, at))
 			return W_FOUND;
+		if (fail_text_since(&fail_scanned))
+			return W_FAILED;
 		/* only the new bytes (and a pattern straddling them) are new */
 		if (S.tr.len >= from + len)
 			scanned = S.tr.len - len + 1;
@@ -415,6 +446,9 @@ static void abort_wait(const struct directive *d, enum wait_result r,
 	if (r == W_TIMEOUT)
 		verdict(d, false, "timeout after %g s waiting for %s", secs,
 			what);
+	else if (r == W_FAILED)
+		verdict(d, false, "the child printed \"%s\" while waiting for %s",
+			S.fail_on, what);
 	else
 		verdict(d, false, "child %s while waiting for %s",
 			child_state(), what);
@@ -775,7 +809,8 @@ static int usage(void)
 	fputs("usage: serial-session [-v] [--timeout SECONDS] "
 	      "[--boot-timeout SECONDS]\n"
 	      "                      [--log FILE] [--outdir DIR] "
-	      "SCRIPT -- COMMAND [ARGS...]\n",
+	      "[--fail-on TEXT]\n"
+	      "                      SCRIPT -- COMMAND [ARGS...]\n",
 	      stderr);
 	return 2;
 }
@@ -812,6 +847,8 @@ static int parse_args(int argc, char **argv, const char **script)
 			S.log_path = argv[++i];
 		else if (!strcmp(a, "--outdir"))
 			S.outdir = argv[++i];
+		else if (!strcmp(a, "--fail-on") && *v)
+			S.fail_on = argv[++i];
 		else if (a[0] == '-' || *script)
 			return 0;
 		else

@@ -4,7 +4,8 @@
 
 HOSTCC ?= cc
 TOOLS_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2
-TOOLS_BINS := $(B)/tools/ktap $(B)/tools/serial-session $(B)/tools/benchrec
+TOOLS_BINS := $(B)/tools/ktap $(B)/tools/serial-session $(B)/tools/benchrec \
+	$(B)/tools/linux-madvise-free
 
 $(TOOLS_BINS): $(B)/tools/%: tools/%.c tools/tools.mk
 	@mkdir -p $(@D)
@@ -15,3 +16,4 @@ test-tools: $(TOOLS_BINS)
 	sh tools/tests/ktap-test.sh $(B)/tools/ktap
 	sh tools/tests/serial-session-test.sh $(B)/tools/serial-session
 	sh tools/tests/benchrec-test.sh $(B)/tools/benchrec
+	sh tools/tests/experiment-test.sh $(B)/tools/serial-session

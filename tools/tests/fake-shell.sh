@@ -3,7 +3,9 @@
 # without QEMU. Usage: sh fake-shell.sh [normal|hang|hang-ignore-term] [MARKER]
 # normal: boot lines, then "folium> "; input lines end with \r as on a serial
 # console, typed bytes are echoed, Ctrl-C drops the line, backspace and Ctrl-U
-# edit it. Commands: help, echo X, crash (exit 3), poweroff ("Power down").
+# edit it. Commands: help, echo X, crash (exit 3), poweroff ("Power down"),
+# hang (prints a line, then never returns), halt (prints a fault report's
+# last line, "system halted", then never returns).
 # hang: boot lines and never a prompt; -ignore-term also shrugs off SIGTERM.
 # MARKER is unused: it only makes this process easy to find with pgrep -f.
 
@@ -48,6 +50,15 @@ run() {
 	crash)
 		out "PANIC: fake crash"
 		exit 3
+		;;
+	hang)
+		out "working..."
+		while :; do sleep 1; done
+		;;
+	halt)
+		out "Kernel panic: fake fault"
+		out "---[ end Kernel panic: system halted, reset the machine to continue ]---"
+		while :; do sleep 1; done
 		;;
 	"") ;;
 	*) out "unknown command '${1%% *}' (try help)" ;;

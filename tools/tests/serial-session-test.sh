@@ -2,9 +2,10 @@
 # serial-session-test.sh: run serial-session against fake-shell.sh (no QEMU).
 # Usage: sh tools/tests/serial-session-test.sh [path/to/serial-session]
 # Cases: a passing session, a failing '<' check, boot and directive timeouts
-# (which must leave no process behind, even one that ignores SIGTERM), an
-# unexpected child exit, SIGTERM to the tool, bad usage. One line per check,
-# then "serial-session-test: N passed, N failed"; exits 1 on any mismatch.
+# (which must leave no process behind, even one that ignores SIGTERM), a
+# --fail-on text ending a wait early, an unexpected child exit, SIGTERM to
+# the tool, bad usage. One line per check, then
+# "serial-session-test: N passed, N failed"; exits 1 on any mismatch.
 
 SS=${1:-build/tools/serial-session}
 FAKE="$(dirname "$0")/fake-shell.sh"
@@ -125,6 +126,18 @@ session wait.txt -v --timeout 1 "$TMP/wait.txt" -- sh "$FAKE" normal "$MARK"
 expect "directive timeout" 1 "line 2: wait never-printed: timeout after 1 s"
 expect "directive timeout shows the tail" 1 "    | folium> echo x"
 nothing_left "directive timeout"
+
+cat > "$TMP/halt.txt" << 'END'
+> echo before
+> halt
+> echo unreachable
+END
+session halt.txt -v --timeout 30 --fail-on "system halted" "$TMP/halt.txt" \
+	-- sh "$FAKE" normal "$MARK"
+expect "--fail-on" 1 'line 2: > halt: the child printed "system halted"'
+[ "$took" -le 6 ] && ok "--fail-on took ${took}s, not the timeout" ||
+	bad "--fail-on took ${took}s"
+nothing_left "--fail-on"
 
 cat > "$TMP/crash.txt" << 'END'
 > crash
