@@ -708,15 +708,21 @@ section_clearing() {
 section_pageblock() {
 	echo "## 3. Pageblock order"
 	echo
-	echo "One row per build (CONFIG_PAGE_BLOCK_ORDER). The workload: 100K allocations"
+	echo "One row per build (CONFIG_PAGE_BLOCK_ORDER; the host builds have THP off,"
+	echo "which would cap pageblock_order at 9). smallest_cma is what cma_reserve_area()"
+	echo "really reserved when asked for one page. The workload: 100K allocations"
 	echo "cycling through 8M, 4M, 2M, 1M, 64 B, 8 B and 4 B (2048, 1024, 512, 256, 1,"
-	echo "1, 1 pages; the large ones movable, the small ones unmovable) with a FIFO of"
-	echo "live allocations holding about 60% of the node. alloc and free are mean"
-	echo "costs; fallbacks and steals count allocations served from another"
-	echo "migratetype and pageblocks taken over; unusable_2m is the percent of free"
-	echo "memory not in free blocks of >= 2 MiB with the live set held (Linux's"
-	echo "unusable free space index at order 9): lower is better. cma_min_alignment"
-	echo "is CMA_MIN_ALIGNMENT_BYTES, the last column of upstream's table."
+	echo "1, 1 pages); the large ones are movable and held in a FIFO of about 55% of"
+	echo "the node, the small ones unmovable in a FIFO of 6%, so they outlive many"
+	echo "large ones. alloc and free are per-call costs (the median over the runs in"
+	echo "the env line); fallbacks count allocations served from another"
+	echo "migratetype's list and steals the fallbacks that took over whole"
+	echo "pageblocks; unusable_2m is the percent of free memory not in free blocks of"
+	echo ">= 2 MiB with the live set held (Linux's unusable free space index at order"
+	echo "9): lower is better. Equal fallbacks, steals and unusable_2m across orders"
+	echo "mean the unmovable pages landed in the same places: a fallback takes the"
+	echo "largest free block and claims every pageblock in it, whatever their size."
+	echo "cma_min_alignment is CMA_MIN_ALIGNMENT_BYTES, the last column of upstream's table."
 	echo
 	if measured pageblock; then
 		for s in $SOURCES; do
