@@ -41,6 +41,8 @@ int bench_pageblock_command(bool quick);
 /* mm/benchrec.c: an in-kernel benchmark's first lines: its title, the CPU,
  * and whether its times are emulated. */
 void bench_banner(const char *title);
+/* mm/benchrec.c: the median of n samples; sorts them (n is small). */
+uint64_t bench_median(uint64_t *v, unsigned int n);
 
 /* arch/host/bench_host.c: a host benchmark program's first line, CPU
  * model and kprintf to stdout. */

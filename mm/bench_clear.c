@@ -147,19 +147,6 @@ static void touch_neighbourhood(struct folio *folio, unsigned long fault)
 
 static uint64_t clear_samples[BENCH_POOL_MAX], touch_samples[BENCH_POOL_MAX];
 
-/* Return: the median of n samples (sorts them; n is small). */
-static uint64_t median(uint64_t *v, unsigned int n)
-{
-	for (unsigned int i = 1; i < n; i++)
-		for (unsigned int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			uint64_t t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return v[n / 2];
-}
-
 /* Median cost of folio_zero_user() and of the touch after it, cycling
  * through the pool so each folio is cold (not used for pool_bytes). The
  * median, not the mean: a timer interrupt or a noisy neighbour on the
@@ -181,8 +168,8 @@ static void bench_one(unsigned int nr_pool, unsigned long fault, unsigned int it
 		clear_samples[i] = t1 - t0;
 		touch_samples[i] = t2 - t1;
 	}
-	*clear = median(clear_samples, iterations);
-	*touch = median(touch_samples, iterations);
+	*clear = bench_median(clear_samples, iterations);
+	*touch = bench_median(touch_samples, iterations);
 }
 
 static unsigned int fill_pool(int nid, unsigned int order, unsigned long pool_bytes)

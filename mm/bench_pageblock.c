@@ -211,18 +211,6 @@ static void print_record(const struct pageblock_row *r, unsigned int runs, const
 	benchrec_end(&rec);
 }
 
-static uint64_t median_of(uint64_t *v, unsigned int n)
-{
-	for (unsigned int i = 1; i < n; i++)
-		for (unsigned int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			uint64_t t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-	return v[n / 2];
-}
-
 /* One run on a fresh node: the workload, the fragmentation it leaves with
  * the live set held, then everything freed. Fills r's counters; returns
  * the per-call costs (x10) in *alloc and *free. */
@@ -268,8 +256,8 @@ int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid,
 	/* The workload is deterministic: every run leaves the same counters. */
 	for (unsigned int i = 0; i < runs; i++)
 		run_once(start_pfn, nid, allocs, &row, &alloc[i], &free[i]);
-	row.alloc = median_of(alloc, runs);
-	row.free = median_of(free, runs);
+	row.alloc = bench_median(alloc, runs);
+	row.free = bench_median(free, runs);
 	print_row(&row, runs, unit);
 	print_record(&row, runs, unit);
 	return 0;

@@ -141,3 +141,15 @@ void bench_banner(const char *title)
 		kprintf("run: under a hypervisor (%s): near-native, but other guests share the CPU\n",
 			hv);
 }
+
+uint64_t bench_median(uint64_t *v, unsigned int n)
+{
+	for (unsigned int i = 1; i < n; i++)
+		for (unsigned int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return v[n / 2];
+}
