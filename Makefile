@@ -194,7 +194,7 @@ test: all $(B)/host-tests $(TOOLS_BINS)
 # order, as Linux does).
 BENCH_PAGEBLOCK_ORDERS := 1 4 7 9 10
 .PHONY: bench
-bench: all $(BENCH_PROGRAMS) $(B)/tools/benchrec $(B)/tools/linux-madvise-free
+bench: all $(BENCH_PROGRAMS) $(TOOLS_BINS)
 	$(Q)$(MAKE) -s O=$(B)/bench-kernel CONFIG_DEBUG_VM=n $(B)/bench-kernel/folium.elf
 	$(Q)for o in $(BENCH_PAGEBLOCK_ORDERS); do \
 		$(MAKE) -s O=$(B)/bench-pbo$$o CONFIG_PAGE_BLOCK_ORDER=$$o \
