@@ -19,21 +19,7 @@ BR=${1:-build/tools/benchrec}
 DIR=$(dirname "$0")/benchrec
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok   $1"
-}
-
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL $1"
-	for f in "$TMP/out" "$TMP/err"; do
-		[ -s "$f" ] && sed "s/^/    ${f##*/}| /" "$f"
-	done
-}
+. "$(dirname "$0")/checks.sh"
 
 # run ARGS...: run benchrec; sets status, keeps stdout in out and stderr in err.
 run() {
@@ -220,5 +206,4 @@ for args in "" "check" "check --bogus" "csv $TMP/x" "csv --prefix" "env $CSV" \
 	expect "usage: '$args'" 2 err "usage: benchrec check LOG..."
 done
 
-echo "benchrec-test: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary benchrec-test

@@ -21,19 +21,7 @@ MARK="experiment-test-marker-$$"
 # a build directory of its own: no benchrec, no kernel unless a case adds one
 export B="$TMP/b"
 mkdir -p "$B/tools"
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok   $1"
-}
-
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL $1"
-	[ -f "$TMP/out" ] && sed 's/^/    | /' "$TMP/out"
-}
+. "$(dirname "$0")/checks.sh"
 
 # run ARGS...: experiment.sh ARGS, its stdout and stderr in $TMP/out.
 run() {
@@ -266,5 +254,4 @@ expect "qemu, a kernel fault" 1 "command 01 'halt' ($TMP/halt.txt:1) did not fin
 [ "$took" -le 10 ] && ok "qemu fault took ${took}s, not the timeout" || bad "qemu fault took ${took}s"
 nothing_left "qemu fault"
 
-echo "experiment-test: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary experiment-test

@@ -12,19 +12,7 @@ FAKE="$(dirname "$0")/fake-shell.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 MARK="fake-shell-marker-$$"
-pass=0
-fail=0
-
-ok() {
-	pass=$((pass + 1))
-	echo "ok   $1"
-}
-
-bad() {
-	fail=$((fail + 1))
-	echo "FAIL $1"
-	[ -f "$TMP/out" ] && sed 's/^/    | /' "$TMP/out"
-}
+. "$(dirname "$0")/checks.sh"
 
 # expect NAME STATUS TEXT: the last run exited STATUS and printed TEXT.
 expect() {
@@ -163,5 +151,4 @@ printf '> ok\nbogus directive\n' > "$TMP/bad.txt"
 session bad.txt "$TMP/bad.txt" -- sh "$FAKE"
 expect "bad directive" 2 "bad.txt:2: bad directive"
 
-echo "serial-session-test: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+summary serial-session-test
