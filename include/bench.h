@@ -10,12 +10,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* mm/bench_page_alloc.c: buddy vs bitmap allocator over a private node. */
+/* bench/page_alloc.c: buddy vs bitmap allocator over a private node. */
 int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid,
 		     const char *unit, bool quick);
 int bench_page_alloc_command(bool quick);
 
-/* mm/bench_clear.c: clear_pages per instruction and extent, and
+/* bench/clear.c: clear_pages per instruction and extent, and
  * folio_zero_user per strategy followed by touching the fault's pages. */
 void bench_clear_extents(void *buf, const unsigned long *extents, unsigned int n,
 			 uint64_t budget, const char *unit);
@@ -23,14 +23,14 @@ void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations
 		      const char *unit);
 int bench_clear_command(bool quick);
 
-/* mm/bench_madvise.c: madvise(MADV_FREE) split vs batched per folio size
+/* bench/madvise.c: madvise(MADV_FREE) split vs batched per folio size
  * over a bytes-long VMA of node nid, reclaim and the PTE-read floor;
  * unit names what arch_cycles() counts ("ns", "cycles"), time_unit a
  * million of it ("ms", "Mcycles"). Return: 0 or -1. */
 int bench_madvise(int nid, unsigned long bytes, const char *unit, const char *time_unit);
 int bench_madvise_command(bool quick);
 
-/* mm/bench_pageblock.c: this build's pageblock order under the upstream
+/* bench/pageblock.c: this build's pageblock order under the upstream
  * patch's mixed-size workload (allocs allocations over a private node nid
  * of nr_pages, runs times; median costs), with the CMA alignment it
  * implies; one row. Return: 0 or -1. */
@@ -38,13 +38,13 @@ int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid,
 		    unsigned long allocs, unsigned int runs, const char *unit);
 int bench_pageblock_command(bool quick);
 
-/* mm/benchrec.c: an in-kernel benchmark's first lines: its title, the CPU,
+/* bench/benchrec.c: an in-kernel benchmark's first lines: its title, the CPU,
  * and whether its times are emulated. */
 void bench_banner(const char *title);
-/* mm/benchrec.c: the median of n samples; sorts them (n is small). */
+/* bench/benchrec.c: the median of n samples; sorts them (n is small). */
 uint64_t bench_median(uint64_t *v, unsigned int n);
 
-/* arch/host/bench_host.c: a host benchmark program's first line, CPU
+/* bench/host/start.c: a host benchmark program's first line, CPU
  * model and kprintf to stdout. */
 void bench_host_start(const char *title);
 

@@ -1,6 +1,6 @@
 /*
  * A bitmap page allocator of the kind many hobby kernels use, kept as the
- * baseline the buddy allocator is measured against (mm/bench_page_alloc.c).
+ * baseline the buddy allocator is measured against (bench/page_alloc.c).
  * One bit per page, 1 = in use; allocation is a first-fit scan from the
  * start for 2^order clear bits at a multiple of 2^order, so a request costs
  * O(pages) in the worst case where the buddy allocator's costs O(orders).

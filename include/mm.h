@@ -158,6 +158,11 @@ void setup_per_zone_wmarks(struct pglist_data *pgdat);
 void pgdat_destroy(struct pglist_data *pgdat);
 /* Boot: build node 0 from the boot memblock, free all free memory. */
 void mm_init(void);
+/* Where boot memory went, in bytes (kernel: mm/boot.c; meminfo). */
+struct boot_mem_stats {
+	phys_addr_t total, available, reserved, kernel, memmap, tests, cma;
+};
+extern struct boot_mem_stats boot_mem;
 /* A block of memory kept out of node 0 at boot for tests' private nodes.
  * Return: 0 with the range, or -1 if none was set aside. */
 int mm_test_memory(unsigned long *start_pfn, unsigned long *nr_pages);
@@ -272,6 +277,9 @@ void folio_put(struct folio *folio);
 int split_folio(struct folio *folio);
 
 /* --- mm/page_isolation.c and mm/migrate.c: moving pages out of the way ---- */
+/* Return: pages from pfn to the end of the free block (buddy or pcp) that
+ * holds pfn, or 0 if the page at pfn is in use (Linux: is_free_buddy_page). */
+unsigned long pfn_free_span(unsigned long pfn);
 /* Mark the pageblocks of [start_pfn, end_pfn) isolated and move their free
  * pages to the ISOLATE lists. Return: 0 or -EBUSY (nothing changed). */
 int start_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn);
@@ -318,6 +326,10 @@ bool cma_release(struct cma *cma, struct page *pages, unsigned long nr_pages);
 unsigned long cma_free_pages(const struct cma *cma);
 /* The boot area from cma=SIZE once active, or NULL. */
 extern struct cma *boot_cma;
+/* Every declared area (Linux: cma_areas, cma_area_count in mm/cma.h). */
+#define MAX_CMA_AREAS 4
+extern struct cma cma_areas[MAX_CMA_AREAS];
+extern unsigned int cma_area_count;
 /* Boot, after mm_init handed free memory to the buddy allocator: type the
  * areas cma_declare_contiguous reserved MIGRATE_CMA and free their pages
  * into the CMA free lists; sets boot_cma. */

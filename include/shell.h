@@ -1,8 +1,9 @@
 /*
  * The serial/framebuffer shell: a line editor, a command registry and the
- * autorun of `run="CMD; CMD"` from the command line. Commands live in the
- * file of the subsystem they drive and register themselves with
- * SHELL_COMMAND(); the shell only knows the table.
+ * autorun of `run="CMD; CMD"` from the command line. Commands live in
+ * files named cmd_<subject>.c (shell/, or arch/x86_64/ for the ones that
+ * need the machine), never in the subsystem they drive, and register
+ * themselves with SHELL_COMMAND(); the shell only knows the table.
  */
 #ifndef FOLIUM_SHELL_H
 #define FOLIUM_SHELL_H
@@ -88,5 +89,11 @@ void shell_capture_start(struct shell_capture *cap);
 void shell_capture_stop(void);
 /* Run one line with its output captured. Return: shell_run_line's result. */
 int shell_run_captured(struct shell_capture *cap, const char *line);
+
+/* shell/cmd_vm.c: the shell's address space (vmas, map, poke, usemem,
+ * madvise...): created on node 0 at first use and made current.
+ * Return: NULL when memory is short. */
+struct mm_struct;
+struct mm_struct *shell_mm(void);
 
 #endif

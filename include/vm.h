@@ -138,9 +138,6 @@ int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr);
 int split_huge_pmd(struct mm_struct *mm, unsigned long addr);
 /* The PTE flag bits for pages of a VMA: present, NX, RW if VM_WRITE. */
 uint64_t vm_get_page_prot(unsigned long vm_flags);
-/* The shell's address space (vmas, map, poke, usemem...): created on node
- * 0 at first use and made current. Return: NULL when memory is short. */
-struct mm_struct *shell_mm(void);
 
 /* --- page tables (mm/pgtable.c) ----------------------------------------------- */
 /* The PMD slot for addr, allocating the upper tables if alloc. Return:
@@ -290,6 +287,9 @@ int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice
  * before "mm/madvise: optimize lazyfreeing with mTHP in madvise_free"). */
 enum lazyfree_mode { LAZYFREE_BATCHED, LAZYFREE_SPLIT };
 extern enum lazyfree_mode lazyfree_mode;	/* cmdline/shell lazyfree= */
+/* Return: "batched" or "split"; parse: 0, or -EINVAL for another word. */
+const char *lazyfree_mode_name(enum lazyfree_mode mode);
+int lazyfree_mode_parse(const char *s, enum lazyfree_mode *mode);
 /* Boot, after thp_init: apply lazyfree= (a bad value keeps batched) and
  * make node 0 reclaim lazyfree folios before an allocation fails. */
 void lazyfree_init(void);

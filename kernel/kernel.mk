@@ -6,20 +6,17 @@ KERNEL_GENERIC_SRCS += \
 	kernel/console.c \
 	kernel/cmdline.c \
 	kernel/ktest.c \
-	kernel/shell.c \
 	kernel/ksyms.c
 
 KERNEL_ONLY_SRCS += \
 	kernel/lib/string.c \
 	kernel/main.c \
-	kernel/panic.c \
-	kernel/commands.c
+	kernel/panic.c
 
 TEST_SRCS += \
 	kernel/tests/format_test.c \
 	kernel/tests/cmdline_test.c \
 	kernel/tests/printk_test.c \
-	kernel/tests/shell_test.c \
 	kernel/tests/ksyms_test.c
 
 # Drivers: framebuffer console, keyboard translation, ACPI tables.

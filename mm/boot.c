@@ -4,14 +4,13 @@
  * the vmemmap one 128 MiB section at a time where RAM exists (2 MiB of
  * struct pages each: RAM [0, 2G) + [4G, 6G) backs sections 0-15 and 32-47,
  * and the hole between costs nothing), builds node 0, frees every free
- * memblock range into it and retires memblock. Also: pfn_valid, the
- * kernel's mm_test_memory, and the `meminfo` shell command.
+ * memblock range into it and retires memblock. Also: pfn_valid and the
+ * kernel's mm_test_memory.
  */
 #include <arch.h>
 #include <bitmap.h>
 #include <boot_info.h>
 #include <mm.h>
-#include <shell.h>
 #include <vm.h>
 
 /* Linux x86_64 SPARSEMEM: 128 MiB sections, 46 physical address bits. */
@@ -28,10 +27,7 @@ static unsigned long present_sections[BITS_TO_LONGS(NR_MEM_SECTIONS)];
 /* Linux's name for the one node of a machine without NUMA. */
 static struct pglist_data contig_page_data;
 
-/* Where boot memory went, in bytes, for the summary line and meminfo. */
-static struct {
-	phys_addr_t total, available, reserved, kernel, memmap, tests, cma;
-} boot_mem;
+struct boot_mem_stats boot_mem;
 static unsigned long test_start_pfn, test_nr_pages;
 static bool test_at_top;	/* node 0 ends below the test memory, else starts above */
 
@@ -279,61 +275,3 @@ int mm_test_memory(unsigned long *start_pfn, unsigned long *nr_pages)
 	memset(pfn_to_page(test_start_pfn), 0, test_nr_pages * sizeof(struct page));
 	return 0;
 }
-
-static unsigned long kb(unsigned long pages)
-{
-	return pages * (PAGE_SIZE / KIB);
-}
-
-static unsigned long node_managed_pages(const struct pglist_data *pgdat)
-{
-	unsigned long managed = 0;
-
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		managed += pgdat->node_zones[z].managed_pages;
-	return managed;
-}
-
-/* Per zone: free pages (per-CPU lists included) of the managed ones. */
-static void meminfo_zones(const struct pglist_data *pgdat)
-{
-	for (int z = 0; z < MAX_NR_ZONES; z++) {
-		const struct zone *zone = &pgdat->node_zones[z];
-		char label[24];
-
-		if (!zone->spanned_pages)
-			continue;
-		ksnprintf(label, sizeof(label), "%sFree:", zone->name);
-		kprintf("%-15s%10lu kB of %lu kB managed\n", label,
-			kb(zone->nr_free_pages + (unsigned long)zone->pcp.count),
-			kb(zone->managed_pages));
-	}
-}
-
-/* meminfo: /proc/meminfo's first lines, then where boot memory went. */
-static int cmd_meminfo(int argc, char **argv)
-{
-	struct pglist_data *pgdat = NODE_DATA(0);
-
-	if (argc != 1)
-		return CMD_USAGE;
-	if (!pgdat) {
-		kprintf("meminfo: the page allocator is not set up\n");
-		return CMD_ERROR;
-	}
-	kprintf("MemTotal:      %10lu kB\n", kb(node_managed_pages(pgdat)));
-	kprintf("MemFree:       %10lu kB\n", kb(node_free_pages(pgdat)));
-	kprintf("AnonLRU:       %10lu kB\n", kb(lru_list_pages(&pgdat->lru_anon)));
-	kprintf("LazyFree:      %10lu kB\n", kb(lru_list_pages(&pgdat->lru_lazyfree)));
-	meminfo_zones(pgdat);
-	if (boot_cma) {
-		kprintf("CmaTotal:      %10lu kB\n", kb(boot_cma->count));
-		kprintf("CmaFree:       %10lu kB\n", kb(cma_free_pages(boot_cma)));
-	}
-	kprintf("PhysMem:       %10llu kB\n", (unsigned long long)(boot_mem.total / KIB));
-	kprintf("Reserved:      %10llu kB\n", (unsigned long long)(boot_mem.reserved / KIB));
-	kprintf("Memmap:        %10llu kB\n", (unsigned long long)(boot_mem.memmap / KIB));
-	kprintf("TestMem:       %10llu kB\n", (unsigned long long)(boot_mem.tests / KIB));
-	return CMD_OK;
-}
-DEFINE_SHELL_COMMAND(meminfo, "meminfo", "memory totals, like /proc/meminfo");

@@ -7,7 +7,6 @@
  * Folios above MAX_ORDER_NR_PAGES are cleared in one straight run.
  */
 #include <arch.h>
-#include <shell.h>
 #include <vm.h>
 
 /* Linux: FOLIO_ZERO_LOCALITY_RADIUS in mm/memory.c. */
@@ -201,16 +200,3 @@ void clear_pages_init(void)
 	pr_info("clear_pages: rep %s; folio_zero_user: %s\n", clear_pages_insn_name(),
 		zero_strategy_name(zero_strategy));
 }
-
-static int cmd_zero(int argc, char **argv)
-{
-	if (argc > 2)
-		return CMD_USAGE;
-	if (argc == 2 && zero_strategy_parse(argv[1], &zero_strategy) < 0)
-		return CMD_USAGE;
-	kprintf("folio_zero_user: %s (clear_pages: rep %s)\n", zero_strategy_name(zero_strategy),
-		clear_pages_insn_name());
-	return CMD_OK;
-}
-DEFINE_SHELL_COMMAND(zero, "zero [neighbourhood|contiguous|page]",
-		     "how folio_zero_user orders its clears (fault's neighbours last by default)");

@@ -6,7 +6,6 @@
  * 2 MiB-aligned VMA then tries order 9, then 4, then 2, then order 0,
  * which is always possible and never listed.
  */
-#include <shell.h>
 #include <vm.h>
 
 /* Every order a fault may use: 8K (order 1) up to the PMD size. Linux
@@ -82,47 +81,6 @@ const char *thp_order_name(unsigned int order, char *buf, size_t len)
 		ksnprintf(buf, len, "%luK", kib);
 	return buf;
 }
-
-static void thp_show(void)
-{
-	char name[8];
-
-	kprintf("enabled:");
-	for (unsigned int order = 1; order <= HPAGE_PMD_ORDER; order++)
-		if (thp_orders_enabled & (1ul << order))
-			kprintf(" %s", thp_order_name(order, name, sizeof(name)));
-	kprintf("%s (4K always)\n", thp_orders_enabled ? "" : " never");
-	kprintf("%-6s %-8s %16s %19s\n", "size", "enabled", "anon_fault_alloc",
-		"anon_fault_fallback");
-	for (unsigned int order = 0; order <= HPAGE_PMD_ORDER; order++) {
-		bool on = !order || (thp_orders_enabled & (1ul << order));
-
-		kprintf("%-6s %-8s %16lu %19lu\n", thp_order_name(order, name, sizeof(name)),
-			order ? (on ? "yes" : "never") : "always",
-			mthp_stats[order][MTHP_STAT_ANON_FAULT_ALLOC],
-			mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK]);
-	}
-}
-
-static int cmd_thp(int argc, char **argv)
-{
-	unsigned long orders;
-	char err[80];
-
-	if (argc > 2)
-		return CMD_USAGE;
-	if (argc == 2) {
-		if (thp_parse_orders(argv[1], &orders, err, sizeof(err))) {
-			kprintf("thp: %s\n", err);
-			return CMD_USAGE;
-		}
-		thp_orders_enabled = orders;
-	}
-	thp_show();
-	return CMD_OK;
-}
-DEFINE_SHELL_COMMAND(thp, "thp [SIZES | never | always]  (SIZES: e.g. 16K,64K,2M)",
-		     "large folio sizes for anonymous faults, and their counters");
 
 /* Boot: thp= from the command line (a bad value keeps the default), and
  * the migration hook: anonymous folios are the movable ones. */

@@ -63,9 +63,6 @@ unsigned long take_free_pfn_range(unsigned long start_pfn, unsigned long end_pfn
 void prep_compound_page(struct page *page, unsigned int order);
 
 /* page_isolation.c */
-/* Return: pages from pfn to the end of the free block (buddy or pcp) that
- * holds pfn, or 0 if the page at pfn is in use (Linux: is_free_buddy_page). */
-unsigned long pfn_free_span(unsigned long pfn);
 /* If pfn's pageblock is inside a free block larger than a pageblock, split
  * that block into pageblock-sized blocks on their own blocks' lists, so one
  * pageblock can change type alone (Linux: split_large_buddy). */

@@ -9,7 +9,6 @@
  * same folio is split into 16 pages, each PTE cleared and flushed alone.
  * A folio only partly inside the range is split in both modes.
  */
-#include <shell.h>
 #include <vm.h>
 
 enum lazyfree_mode lazyfree_mode = LAZYFREE_BATCHED;
@@ -306,14 +305,19 @@ int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice
 	return err;
 }
 
-/* --- boot and shell -------------------------------------------------------------------- */
+/* --- boot -------------------------------------------------------------------- */
 
 static const char *const lazyfree_mode_names[] = {
 	[LAZYFREE_BATCHED] = "batched",
 	[LAZYFREE_SPLIT] = "split",
 };
 
-static int lazyfree_mode_parse(const char *s, enum lazyfree_mode *mode)
+const char *lazyfree_mode_name(enum lazyfree_mode mode)
+{
+	return lazyfree_mode_names[mode];
+}
+
+int lazyfree_mode_parse(const char *s, enum lazyfree_mode *mode)
 {
 	for (unsigned int m = 0; m < ARRAY_SIZE(lazyfree_mode_names); m++) {
 		if (strcmp(s, lazyfree_mode_names[m]) == 0) {
@@ -333,39 +337,3 @@ void lazyfree_init(void)
 	if (arg && lazyfree_mode_parse(arg, &lazyfree_mode))
 		pr_err("cmdline: lazyfree=%s is not split|batched; keeping batched\n", arg);
 }
-
-static int cmd_lazyfree(int argc, char **argv)
-{
-	if (argc > 2 || (argc == 2 && lazyfree_mode_parse(argv[1], &lazyfree_mode)))
-		return CMD_USAGE;
-	kprintf("lazyfree: %s\n", lazyfree_mode_names[lazyfree_mode]);
-	return CMD_OK;
-}
-DEFINE_SHELL_COMMAND(lazyfree, "lazyfree [split|batched]",
-		     "how MADV_FREE treats large folios: batched (Linux now) or split");
-
-static int cmd_madvise(int argc, char **argv)
-{
-	uint64_t addr, len;
-	struct mm_struct *mm;
-	int advice, err;
-
-	if (argc != 4 || kstrtou64(argv[1], &addr) || kparse_size(argv[2], &len))
-		return CMD_USAGE;
-	if (strcmp(argv[3], "free") == 0)
-		advice = MADV_FREE;
-	else if (strcmp(argv[3], "dontneed") == 0)
-		advice = MADV_DONTNEED;
-	else
-		return CMD_USAGE;
-	mm = shell_mm();
-	if (!mm)
-		return CMD_ERROR;
-	err = do_madvise(mm, addr, len, advice);
-	if (err)
-		kprintf("madvise: %s\n", err == -EINVAL ? "ADDR must be page-aligned"
-						       : "part of the range has no mapping");
-	return err ? CMD_ERROR : CMD_OK;
-}
-DEFINE_SHELL_COMMAND(madvise, "madvise ADDR LEN free|dontneed",
-		     "MADV_FREE or MADV_DONTNEED on the shell's address space");

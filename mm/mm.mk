@@ -1,12 +1,8 @@
 # mm/: generic memory management, built into the kernel and the host
 # test program (no x86 or libc knowledge), and its tests.
-MM_GENERIC_SRCS +=
-
-TEST_SRCS +=
 MM_GENERIC_SRCS += mm/memblock.c
 TEST_SRCS += mm/tests/memblock_test.c
-MM_GENERIC_SRCS += mm/show_mem.c
-# Boot-time memory (node 0, vmemmap sections, mm_test_memory, meminfo):
+# Boot-time memory (node 0, vmemmap sections, mm_test_memory):
 # kernel only, the host has its own mm_test_memory in arch/host/phys.c.
 KERNEL_ONLY_SRCS += mm/boot.c
 # The buddy allocator, node/zone set-up and the DEBUG_VM checks.
@@ -15,11 +11,8 @@ TEST_SRCS += mm/tests/mm_test_util.c mm/tests/page_alloc_test.c
 # Folios, page isolation, migration and CMA.
 MM_GENERIC_SRCS += mm/folio.c mm/page_isolation.c mm/migrate.c mm/cma.c
 TEST_SRCS += mm/tests/folio_test.c mm/tests/cma_test.c
-# The hobby-kernel bitmap allocator, the benchmark's baseline, and the
-# benchmark itself (`bench alloc` in the kernel, make bench on the host).
-MM_GENERIC_SRCS += mm/bitmap_alloc.c mm/bench_page_alloc.c mm/bench.c
 
-# --- fuzzing and benchmarking the buddy allocator (host only) ---------------
+# --- fuzzing the buddy allocator (host only) ---------------------------------
 # What the allocator needs to run as a process: the buddy core, folios
 # (prep_compound_page), printk and the host arch hooks.
 BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
@@ -45,38 +38,26 @@ fuzz-smoke: $(B)/fuzz-page-alloc
 	@mkdir -p $(B)/fuzz-corpus
 	$(B)/fuzz-page-alloc -max_total_time=10 -max_len=4096 $(B)/fuzz-corpus
 
-# The host-native benchmark: -O2, no sanitizers, DEBUG_VM off (its own
-# copy of config.h), so it measures the allocator rather than the checks.
-BENCH_CFLAGS := -std=gnu11 -O2 -g $(COMMON_WARN) -Iinclude -Iarch/host/include \
-	-I$(B)/bench/include -I$(B)/include -DFOLIUM_HOST -MMD -MP
-$(B)/bench/include/generated/config.h: $(B)/include/generated/config.h
-	@mkdir -p $(@D)
-	$(Q)sed 's/^#define CONFIG_DEBUG_VM .*/#define CONFIG_DEBUG_VM 0/' $< > $@
-$(B)/bench-obj/%.o: %.c $(B)/bench/include/generated/config.h | $(B)/include/version.h
-	@mkdir -p $(@D)
-	@echo "  BENCHCC $<"
-	$(Q)clang $(BENCH_CFLAGS) -c $< -o $@
 # Clearing: folio_zero_user's strategies (clear_pages is arch code), its
-# tests, and the clearing benchmark (`bench clear`, make bench).
-MM_GENERIC_SRCS += mm/clear.c mm/bench_clear.c
+# tests.
+MM_GENERIC_SRCS += mm/clear.c
 TEST_SRCS += mm/tests/clear_test.c
-# Address spaces: page tables, TLB flushing, VMAs and munmap, their shell
-# commands (vmas, map, unmap, ptdump).
-MM_GENERIC_SRCS += mm/pgtable.c mm/tlb.c mm/mmap.c mm/vm_commands.c
+# Address spaces: page tables, TLB flushing, VMAs and munmap.
+MM_GENERIC_SRCS += mm/pgtable.c mm/tlb.c mm/mmap.c
 TEST_SRCS += mm/tests/pgtable_test.c mm/tests/mmap_test.c
-# Anonymous faults with large folios, mTHP orders and stats (`thp`), the
-# reverse map and migration hook, and the workloads (usemem, poke, peek).
-MM_GENERIC_SRCS += mm/memory.c mm/huge_memory.c mm/rmap.c mm/usemem.c
+# Anonymous faults with large folios, mTHP orders and stats, THP
+# splitting, the reverse map and the migration hook.
+MM_GENERIC_SRCS += mm/memory.c mm/huge_memory.c mm/rmap.c
 TEST_SRCS += mm/tests/fault_test.c
-# MADV_FREE/MADV_DONTNEED (batched or split, `madvise`, `lazyfree`), the
-# anon/lazyfree LRU lists and lazyfree reclaim (`reclaim`), their tests.
+# MADV_FREE/MADV_DONTNEED (batched or split), the anon/lazyfree LRU
+# lists and lazyfree reclaim, their tests.
 MM_GENERIC_SRCS += mm/madvise.c mm/vmscan.c
 TEST_SRCS += mm/tests/madvise_test.c
 # Random sequences over several VMAs checked against a byte model (the
 # model is shared with the fuzz target below).
 TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 
-# --- fuzzing and benchmarking virtual memory (host only) --------------------
+# --- fuzzing virtual memory (host only) --------------------------------------
 # What an mm needs to run as a process: the buddy core, page tables, VMAs,
 # faults, clearing, madvise and reclaim, and the host MMU and uaccess.
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c mm/page_isolation.c mm/migrate.c \
@@ -100,31 +81,5 @@ fuzz-vm-smoke: $(B)/fuzz-vm
 	$(B)/fuzz-vm -max_total_time=10 -max_len=1024 -len_control=0 $(B)/fuzz-vm-corpus
 fuzz: fuzz-vm
 fuzz-smoke: fuzz-vm-smoke
-# The benchmarks' generic halves: `bench madvise` and `bench pageblock`,
-# and the machine-readable records every benchmark prints.
-MM_GENERIC_SRCS += mm/bench_madvise.c mm/bench_pageblock.c mm/benchrec.c
-TEST_SRCS += mm/tests/benchrec_test.c
-
-# --- host-native benchmarks (make bench) -------------------------------------
-# Each program runs one benchmark's generic half as a process, in ns:
-# bench-page-alloc (buddy vs bitmap), bench-clear (clear_pages per
-# instruction and extent, folio_zero_user per strategy), bench-madvise
-# (split vs batched MADV_FREE of 1 GiB), bench-pageblock (the mixed-size
-# workload at this build's pageblock order).
-BENCH_HOST_SRCS := $(VM_HOST_SRCS) mm/benchrec.c mm/bitmap_alloc.c mm/memblock.c mm/cma.c \
-	kernel/shell.c \
-	mm/bench_page_alloc.c mm/bench_clear.c mm/bench_madvise.c mm/bench_pageblock.c \
-	arch/host/bench_host.c
-BENCH_HOST_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BENCH_HOST_SRCS))
-BENCH_PROGRAMS := $(addprefix $(B)/bench-,page-alloc clear madvise pageblock)
-$(B)/bench-page-alloc: $(B)/bench-obj/arch/host/bench_page_alloc.o
-$(B)/bench-clear: $(B)/bench-obj/arch/host/bench_clear.o
-$(B)/bench-madvise: $(B)/bench-obj/arch/host/bench_madvise.o
-$(B)/bench-pageblock: $(B)/bench-obj/arch/host/bench_pageblock.o
-$(BENCH_PROGRAMS): $(BENCH_HOST_OBJS)
-	@echo "  LINK    $@"
-	$(Q)clang -o $@ $^
-.PHONY: bench-host
-bench-host: $(BENCH_PROGRAMS)
 # The model is the oracle, not the target: no coverage feedback from it.
 $(B)/fuzz-obj/mm/tests/vm_model.o: FUZZ_CFLAGS = $(HOST_TEST_CFLAGS)

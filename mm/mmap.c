@@ -337,16 +337,3 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	vma_unmap_range(mm, start, end);
 	return 0;
 }
-
-/* --- the shell's address space ----------------------------------------------------- */
-
-struct mm_struct *shell_mm(void)
-{
-	static struct mm_struct *mm;
-
-	if (!mm && NODE_DATA(0))
-		mm = mm_create(0);
-	if (mm && current_mm != mm)
-		switch_mm(mm);
-	return mm;
-}

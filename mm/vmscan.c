@@ -10,7 +10,6 @@
  * lru_anon with its data; an untouched one is unmapped and its 16 pages
  * freed (pglazyfreed += 16). Linux: mm/swap.c, mm/vmscan.c, mm/rmap.c.
  */
-#include <shell.h>
 #include <vm.h>
 
 static struct list_head *folio_lru_list(struct pglist_data *pgdat, struct folio *folio,
@@ -257,25 +256,3 @@ void pgdat_set_lazyfree_reclaim(struct pglist_data *pgdat)
 {
 	pgdat->reclaim = lazyfree_reclaim_hook;
 }
-
-static int cmd_reclaim(int argc, char **argv)
-{
-	struct pglist_data *pgdat = NODE_DATA(0);
-	struct lazyfree_reclaim_stat stat;
-	uint64_t pages = ~0ull;
-
-	if (argc > 2 || (argc == 2 && kstrtou64(argv[1], &pages)))
-		return CMD_USAGE;
-	if (!pgdat) {
-		kprintf("reclaim: the page allocator is not set up\n");
-		return CMD_ERROR;
-	}
-	reclaim_lazyfree_stat(pgdat, pages, &stat);
-	kprintf("reclaim: scanned %lu freed %lu reactivated %lu second-chance %lu pages\n",
-		stat.scanned, stat.freed, stat.reactivated, stat.second_chance);
-	kprintf("lru: anon %lu folios, lazyfree %lu folios\n", pgdat->nr_lru_anon,
-		pgdat->nr_lru_lazyfree);
-	return CMD_OK;
-}
-DEFINE_SHELL_COMMAND(reclaim, "reclaim [PAGES]",
-		     "free clean lazyfree (MADV_FREE) folios of node 0, oldest first");

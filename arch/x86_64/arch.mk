@@ -10,8 +10,8 @@ ARCH_X86_SRCS += \
 	arch/x86_64/tsc.c \
 	arch/x86_64/stacktrace.c \
 	arch/x86_64/memmap.c \
-	arch/x86_64/crash.c \
-	arch/x86_64/hwreport.c
+	arch/x86_64/cmd_crash.c \
+	arch/x86_64/cmd_machine.c
 
 ARCH_X86_ASMS += \
 	arch/x86_64/entry.asm \

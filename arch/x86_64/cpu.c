@@ -4,7 +4,6 @@
  * leaf 0x80000007 EDX. QEMU's default CPU model hides ERMS and FSRM; the
  * test runner pins -cpu max so rep stosb is exercised.
  */
-#include <shell.h>
 #include <vm.h>
 #include "x86.h"
 
@@ -141,14 +140,3 @@ void cpu_print_info(void)
 				cpu.tsc_ratio_den,
 			cpu.tsc_crystal_hz, cpu.tsc_ratio_num, cpu.tsc_ratio_den);
 }
-
-static int cmd_cpuinfo(int argc, char **argv)
-{
-	if (argc != 1)
-		return CMD_USAGE;
-	cpu_print_info();
-	return CMD_OK;
-}
-
-DEFINE_SHELL_COMMAND(cpuinfo, "cpuinfo",
-		     "CPU model, features (ERMS, FSRM, NX, ...) and TSC rate");

@@ -1,5 +1,5 @@
 /*
- * Bench records (mm/benchrec.c): the hash is FNV-1a 32 (checked against
+ * Bench records (bench/benchrec.c): the hash is FNV-1a 32 (checked against
  * the published test vectors, so host tool and kernel agree by
  * construction), a record's lines come in the documented order with every
  * environment key, and @end carries the row count and the hash of the

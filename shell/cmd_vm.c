@@ -207,3 +207,15 @@ DEFINE_SHELL_COMMAND(unmap, "unmap ADDR [LEN]",
 		     "unmap the VMA starting at ADDR, or LEN bytes from ADDR");
 DEFINE_SHELL_COMMAND(ptdump, "ptdump ADDR [LEN]",
 		     "dump the page tables: PTE/PMD runs with pfn, flags, folio order");
+
+/* The shell's address space: created on node 0 at first use, made current. */
+struct mm_struct *shell_mm(void)
+{
+	static struct mm_struct *mm;
+
+	if (!mm && NODE_DATA(0))
+		mm = mm_create(0);
+	if (mm && current_mm != mm)
+		switch_mm(mm);
+	return mm;
+}

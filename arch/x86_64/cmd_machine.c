@@ -1,5 +1,6 @@
 /*
- * `hwreport`: everything a bare-metal bug report needs on one screen —
+ * `cpuinfo`: what cpu_detect() found. `hwreport`: everything a bare-metal
+ * bug report needs on one screen —
  * firmware, framebuffer, serial port, ACPI tables, then the output of the
  * version, config, cpuinfo and mem commands (run through the shell, so the
  * report always says exactly what those commands say).
@@ -9,6 +10,17 @@
 #include "x86.h"
 
 extern const struct boot_info *boot_info;
+
+static int cmd_cpuinfo(int argc, char **argv)
+{
+	if (argc != 1)
+		return CMD_USAGE;
+	cpu_print_info();
+	return CMD_OK;
+}
+
+DEFINE_SHELL_COMMAND(cpuinfo, "cpuinfo",
+		     "CPU model, features (ERMS, FSRM, NX, ...) and TSC rate");
 
 static void report_firmware(const struct boot_info *bi)
 {

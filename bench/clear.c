@@ -11,7 +11,6 @@
 #include <arch.h>
 #include <bench.h>
 #include <benchrec.h>
-#include <shell.h>
 #include <vm.h>
 
 #define BENCH_POOL_MAX 1024	/* folios the strategy table cycles through */

@@ -1,13 +1,14 @@
 /*
  * The shell's window on physical memory, in the shape of Linux's /proc
- * files: buddyinfo (free blocks per order), pagetypeinfo (per migratetype,
+ * files: meminfo (totals, and where boot memory went), buddyinfo (free
+ * blocks per order), pagetypeinfo (per migratetype,
  * and pageblocks per type), vmstat (counters), pageblocks (a map of every
  * pageblock, the picture of fragmentation), and alloc/free to change that
  * picture by hand. Every command reads all registered nodes.
  */
 #include <mm.h>
 #include <shell.h>
-#include "internal.h"
+#include <vm.h>
 
 static const char pageblock_letters[MIGRATE_TYPES] = {
 	[MIGRATE_UNMOVABLE] = 'U', [MIGRATE_MOVABLE] = 'M',
@@ -204,6 +205,65 @@ static int cmd_pageblocks(int argc, char **argv)
 				pageblocks_zone(nid, zone);
 	return CMD_OK;
 }
+
+static unsigned long kb(unsigned long pages)
+{
+	return pages * (PAGE_SIZE / KIB);
+}
+
+static unsigned long node_managed_pages(const struct pglist_data *pgdat)
+{
+	unsigned long managed = 0;
+
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		managed += pgdat->node_zones[z].managed_pages;
+	return managed;
+}
+
+/* Per zone: free pages (per-CPU lists included) of the managed ones. */
+static void meminfo_zones(const struct pglist_data *pgdat)
+{
+	for (int z = 0; z < MAX_NR_ZONES; z++) {
+		const struct zone *zone = &pgdat->node_zones[z];
+		char label[24];
+
+		if (!zone->spanned_pages)
+			continue;
+		ksnprintf(label, sizeof(label), "%sFree:", zone->name);
+		kprintf("%-15s%10lu kB of %lu kB managed\n", label,
+			kb(zone->nr_free_pages + (unsigned long)zone->pcp.count),
+			kb(zone->managed_pages));
+	}
+}
+
+/* meminfo: /proc/meminfo's first lines, then where boot memory went. */
+static int cmd_meminfo(int argc, char **argv)
+{
+	struct pglist_data *pgdat = NODE_DATA(0);
+
+	if (argc != 1)
+		return CMD_USAGE;
+	if (!pgdat) {
+		kprintf("meminfo: the page allocator is not set up\n");
+		return CMD_ERROR;
+	}
+	kprintf("MemTotal:      %10lu kB\n", kb(node_managed_pages(pgdat)));
+	kprintf("MemFree:       %10lu kB\n", kb(node_free_pages(pgdat)));
+	kprintf("AnonLRU:       %10lu kB\n", kb(lru_list_pages(&pgdat->lru_anon)));
+	kprintf("LazyFree:      %10lu kB\n", kb(lru_list_pages(&pgdat->lru_lazyfree)));
+	meminfo_zones(pgdat);
+	if (boot_cma) {
+		kprintf("CmaTotal:      %10lu kB\n", kb(boot_cma->count));
+		kprintf("CmaFree:       %10lu kB\n", kb(cma_free_pages(boot_cma)));
+	}
+	kprintf("PhysMem:       %10llu kB\n", (unsigned long long)(boot_mem.total / KIB));
+	kprintf("Reserved:      %10llu kB\n", (unsigned long long)(boot_mem.reserved / KIB));
+	kprintf("Memmap:        %10llu kB\n", (unsigned long long)(boot_mem.memmap / KIB));
+	kprintf("TestMem:       %10llu kB\n", (unsigned long long)(boot_mem.tests / KIB));
+	return CMD_OK;
+}
+
+DEFINE_SHELL_COMMAND(meminfo, "meminfo", "memory totals, like /proc/meminfo");
 
 /* Blocks taken with `alloc`, linked through page->lru; page->private holds
  * the order so `free` knows what to give back. */

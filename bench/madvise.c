@@ -14,7 +14,6 @@
 #include <arch.h>
 #include <bench.h>
 #include <benchrec.h>
-#include <shell.h>
 #include <vm.h>
 
 #define RW (VM_READ | VM_WRITE)

@@ -17,7 +17,7 @@
 #include <arch.h>
 #include <bench.h>
 #include <benchrec.h>
-#include "internal.h"
+#include <mm.h>
 
 #define BENCH_MAX_PAGES (512ul * MIB / PAGE_SIZE)
 #define MAX_CHUNKS 4		/* 8 MiB in blocks of at least order 9 */

@@ -11,7 +11,7 @@
 #include <bench.h>
 #include <benchrec.h>
 #include <bitmap_alloc.h>
-#include "internal.h"
+#include <mm.h>
 
 #define BENCH_MAX_PAGES 65536ul	/* 256 MiB */
 #define BENCH_BATCH_MAX 4096ul	/* blocks per batch */
