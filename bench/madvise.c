@@ -92,14 +92,14 @@ static void print_counters(const struct free_run *r)
 	kprintf(" | %8lu %6lu %7lu %4lu", r->pte_writes, r->splits, r->flush_one, r->flush_all);
 }
 
-/* Read every PTE of [addr, addr + bytes), one pte_offset_mm per table.
+/* Read every PTE of [addr, addr + bytes), one mm_find_pte per table.
  * Return: the time, or 0 if a table is missing (PMD-mapped range). */
 static uint64_t time_pte_floor(struct mm_struct *mm, unsigned long addr, unsigned long bytes)
 {
 	uint64_t t0 = arch_cycles(), sum = 0;
 
 	for (unsigned long a = addr; a < addr + bytes; a += PMD_SIZE) {
-		const volatile pte_t *pte = pte_offset_mm(mm, a, false);
+		const volatile pte_t *pte = mm_find_pte(mm, a);
 
 		if (!pte)
 			return 0;
@@ -230,7 +230,7 @@ static void print_floor(uint64_t floor, unsigned long bytes, const char *unit,
 {
 	unsigned long nr = bytes / PAGE_SIZE;
 
-	kprintf("floor: reading the %lu PTEs (one pte_offset_mm per table, best of 3):", nr);
+	kprintf("floor: reading the %lu PTEs (one mm_find_pte per table, best of 3):", nr);
 	print_time(floor);
 	kprintf(" %s = %llu.%03llu %s per PTE\n", time_unit, (unsigned long long)(floor / nr),
 		(unsigned long long)(floor * 1000 / nr % 1000), unit);

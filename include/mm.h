@@ -239,6 +239,67 @@ static inline int folio_ref_count(const struct folio *folio)
 {
 	return folio->page._refcount;
 }
+
+/*
+ * Mappings. _mapcount is the number of page-table entries that map the
+ * folio, minus one: -1 is unmapped, one PMD counts once, each PTE once.
+ * Only the rmap functions (mm/rmap.c) change it. Linux: folio_mapcount,
+ * folio_mapped, page_mapcount_reset.
+ */
+static inline int page_mapcount(const struct page *page)
+{
+	return page->_mapcount + 1;
+}
+static inline void page_mapcount_reset(struct page *page)
+{
+	page->_mapcount = -1;
+}
+static inline int folio_mapcount(const struct folio *folio)
+{
+	return page_mapcount(&folio->page);
+}
+static inline bool folio_mapped(const struct folio *folio)
+{
+	return folio_mapcount(folio) > 0;
+}
+/* For the rmap functions only: nr more (negative: fewer) mappings. */
+static inline void folio_mapcount_add(struct folio *folio, int nr)
+{
+	folio->page._mapcount += nr;
+}
+
+/*
+ * The reverse map of an anonymous folio. Without fork a folio has one
+ * owner: mapping holds its mm and index the user address of its first
+ * page (Linux: folio->mapping is the anon_vma and folio->index the page
+ * offset; the owner of a folio in Folium is one mm). Set by
+ * folio_add_new_anon_rmap, cleared when the folio is freed.
+ */
+struct mm_struct;
+static inline struct mm_struct *folio_anon_mm(const struct folio *folio)
+{
+	return folio->page.mapping;
+}
+static inline unsigned long folio_anon_addr(const struct folio *folio)
+{
+	return folio->page.index;
+}
+static inline void folio_set_anon_owner(struct folio *folio, struct mm_struct *mm,
+					unsigned long addr)
+{
+	folio->page.mapping = mm;
+	folio->page.index = addr;
+}
+static inline void folio_clear_anon_owner(struct folio *folio)
+{
+	folio_set_anon_owner(folio, NULL, 0);
+}
+/* Is folio mapped by mm alone? Without fork every mapping of an anon
+ * folio is in its owner's mm (Linux asks !folio_maybe_mapped_shared). */
+static inline bool folio_mapped_only_by(const struct folio *folio, const struct mm_struct *mm)
+{
+	return folio_mapped(folio) && folio_anon_mm(folio) == mm;
+}
 #define FOLIO_FLAG_FNS(name, flag)                                            \
 	static inline bool folio_test_##name(const struct folio *f)           \
 	{                                                                     \
@@ -271,10 +332,6 @@ struct folio *folio_alloc_node(int nid, gfp_t gfp, unsigned int order);
 void folio_get(struct folio *folio);
 /* Drop a reference; at zero the folio is freed. */
 void folio_put(struct folio *folio);
-/* Split a large folio into 2^order order-0 folios, each with the
- * folio's refcount and flags. Return: 0, or -EBUSY if it is locked or has
- * extra references or mappings (as Linux, the caller then skips it). */
-int split_folio(struct folio *folio);
 
 /* --- mm/page_isolation.c and mm/migrate.c: moving pages out of the way ---- */
 /* Return: pages from pfn to the end of the free block (buddy or pcp) that

@@ -29,6 +29,31 @@ static inline unsigned int pud_index(unsigned long a) { return (a >> PUD_SHIFT) 
 static inline unsigned int pmd_index(unsigned long a) { return (a >> PMD_SHIFT) & 511; }
 static inline unsigned int pte_index(unsigned long a) { return (a >> PAGE_SHIFT) & 511; }
 
+/* The end of the chunk of [addr, end) that one entry at this level
+ * covers: the next boundary, or end. Linux: pgd_addr_end, pud_addr_end,
+ * pmd_addr_end ("boundary - 1 < end - 1" also works when end is 0, the
+ * top of the address space). Example: pmd_addr_end(0x201000, 0x800000)
+ * = 0x400000. */
+static inline unsigned long addr_end_at(unsigned long addr, unsigned long end,
+					unsigned int shift)
+{
+	unsigned long boundary = (addr + (1ul << shift)) & ~((1ul << shift) - 1);
+
+	return boundary - 1 < end - 1 ? boundary : end;
+}
+static inline unsigned long pgd_addr_end(unsigned long addr, unsigned long end)
+{
+	return addr_end_at(addr, end, PGDIR_SHIFT);
+}
+static inline unsigned long pud_addr_end(unsigned long addr, unsigned long end)
+{
+	return addr_end_at(addr, end, PUD_SHIFT);
+}
+static inline unsigned long pmd_addr_end(unsigned long addr, unsigned long end)
+{
+	return addr_end_at(addr, end, PMD_SHIFT);
+}
+
 /* PTE and PMD accessors, as Linux's pte_*() and pmd_*(). */
 static inline bool pte_none(pte_t pte) { return pte == 0; }
 static inline bool pte_present(pte_t pte) { return pte & _PAGE_PRESENT; }
@@ -67,6 +92,11 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
 {
 	return ((uint64_t)pfn << PAGE_SHIFT) | prot | _PAGE_PSE;
 }
+/* The page a present entry maps, and a PMD leaf's folio (Linux: pte_page,
+ * pmd_page, pmd_folio). */
+#define pte_page(pte) pfn_to_page(pte_pfn(pte))
+#define pmd_page(pmd) pfn_to_page(pmd_pfn(pmd))
+#define pmd_folio(pmd) page_folio(pmd_page(pmd))
 
 /* --- address spaces (mm/mmap.c) ---------------------------------------------- */
 #define VM_READ 0x1ul
@@ -131,21 +161,36 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
  * zap_page_range_single). One TLB flush. Return: 0, or -ENOMEM when a PMD
  * leaf cut by an end cannot be split (nothing unmapped). */
 int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
-/* Replace the PMD leaf at pmdp by a PTE table with the same translations
- * (mapcount 0 → 511). split_huge_pmd: only if a leaf maps addr and addr is
- * not its first byte (a range end cutting it). Return: 0 or -ENOMEM. */
-int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr);
-int split_huge_pmd(struct mm_struct *mm, unsigned long addr);
 /* The PTE flag bits for pages of a VMA: present, NX, RW if VM_WRITE. */
 uint64_t vm_get_page_prot(unsigned long vm_flags);
 
 /* --- page tables (mm/pgtable.c) ----------------------------------------------- */
-/* The PMD slot for addr, allocating the upper tables if alloc. Return:
- * NULL when a table cannot be allocated (or !alloc and one is missing). */
-pmd_t *pmd_offset_mm(struct mm_struct *mm, unsigned long addr, bool alloc);
-/* The PTE slot for addr, allocating tables if alloc. Return: NULL when a
- * table is missing or cannot be allocated, or the PMD is a leaf. */
-pte_t *pte_offset_mm(struct mm_struct *mm, unsigned long addr, bool alloc);
+/* Page-table pages: every one comes from the mm's node, zeroed and
+ * unmovable, and is counted in MM_PGTABLES (the top table included).
+ * pgd_alloc: the top table of a new mm; pte_alloc_one: one table for
+ * below it. Return: false / NULL when memory is short (nothing counted). */
+bool pgd_alloc(struct mm_struct *mm);
+void pgd_free(struct mm_struct *mm);
+struct page *pte_alloc_one(struct mm_struct *mm);
+void pte_free(struct mm_struct *mm, struct page *table);
+/* Lookup, never allocating. mm_find_pmd: the PMD slot for addr, or NULL
+ * when an upper table is missing. pte_offset_map: the PTE slot for addr
+ * in the table pmd points to, or NULL when pmd maps no table (none, or a
+ * leaf). mm_find_pte: both steps. Linux: mm_find_pmd, pte_offset_map. */
+pmd_t *mm_find_pmd(struct mm_struct *mm, unsigned long addr);
+pte_t *pte_offset_map(pmd_t *pmd, unsigned long addr);
+static inline pte_t *mm_find_pte(struct mm_struct *mm, unsigned long addr)
+{
+	pmd_t *pmd = mm_find_pmd(mm, addr);
+
+	return pmd ? pte_offset_map(pmd, addr) : NULL;
+}
+/* Allocation. pmd_alloc: the PMD slot for addr, allocating the upper
+ * tables. pte_alloc_map: the PTE slot for addr, allocating the table pmd
+ * should point to. Return: NULL when memory is short, or (pte_alloc_map)
+ * when pmd is a leaf. Linux: pmd_alloc, pte_alloc_map. */
+pmd_t *pmd_alloc(struct mm_struct *mm, unsigned long addr);
+pte_t *pte_alloc_map(struct mm_struct *mm, pmd_t *pmd, unsigned long addr);
 /* Map nr consecutive pages: ptep[i] = pte with pfn + i, for addresses
  * addr .. addr + (nr - 1) * PAGE_SIZE, all in one PTE table. Counts nr PTE
  * writes. Context: the slots were empty (no flush needed). */
@@ -157,21 +202,34 @@ void set_pmd_at(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp, pmd_t pmd
 pmd_t pmdp_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
 /* Free the page tables that map nothing in [start, end). */
 void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end);
-/* A walk over the present leaves of [start, end), as Linux's pagewalk:
- * pte_entry sees each present PTE, pmd_entry each PMD leaf (covering
- * [addr, next) of the range). A non-zero return stops the walk and is
- * returned by walk_page_range. Either callback may be NULL; a callback may
- * clear its entry but not add tables. */
+/*
+ * The one page-table walker (Linux: mm/pagewalk.c, walk_page_range). For
+ * [start, end): pmd_entry sees every present PMD, a leaf or a table,
+ * covering [addr, next) of the range, and says what comes next through
+ * walk->action: ACTION_SUBTREE (default) walks the PMD's PTE table with
+ * pte_entry, ACTION_CONTINUE skips it, ACTION_AGAIN looks at the PMD
+ * again (after it changed, e.g. was split). pte_entry sees each present
+ * PTE. A PMD leaf has no subtree: only pmd_entry sees it. A non-zero
+ * return stops the walk and is returned by walk_page_range. Either
+ * callback may be NULL; they may change or clear entries, and pmd_entry
+ * may turn a leaf into a table, but neither may free tables.
+ */
+enum page_walk_action {
+	ACTION_SUBTREE = 0,
+	ACTION_CONTINUE = 1,
+	ACTION_AGAIN = 2,
+};
 struct mm_walk;
 struct mm_walk_ops {
-	int (*pte_entry)(pte_t *ptep, unsigned long addr, struct mm_walk *walk);
 	int (*pmd_entry)(pmd_t *pmdp, unsigned long addr, unsigned long next,
 			 struct mm_walk *walk);
+	int (*pte_entry)(pte_t *ptep, unsigned long addr, struct mm_walk *walk);
 };
 struct mm_walk {
 	const struct mm_walk_ops *ops;
 	struct mm_struct *mm;
 	void *private;
+	enum page_walk_action action;	/* set by pmd_entry */
 };
 int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    const struct mm_walk_ops *ops, void *private);
@@ -182,6 +240,33 @@ int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
 #define TLB_SINGLE_PAGE_FLUSH_CEILING 33
 void flush_tlb_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void flush_tlb_mm(struct mm_struct *mm);
+
+/* --- batching flushes and frees (mm/mmu_gather.c) ---------------------------------- */
+/*
+ * Linux's mmu_gather: whoever clears or changes entries records their
+ * addresses (tlb_remove_tlb_entries), and folios whose last mapping went
+ * are freed only after the recorded range is flushed, so no stale
+ * translation can reach a page that already belongs to someone else. One
+ * flush at tlb_finish_mmu, or earlier when the folio batch fills.
+ */
+#define MMU_GATHER_BATCH 32
+struct mmu_gather {
+	struct mm_struct *mm;
+	unsigned long start, end;	/* changed entries; start >= end: none */
+	unsigned int nr;
+	struct folio *folios[MMU_GATHER_BATCH];
+};
+void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm);
+/* nr PTEs from addr changed (Linux: tlb_remove_tlb_entries), or one PMD
+ * leaf at addr (Linux: tlb_remove_pmd_tlb_entry). */
+void tlb_remove_tlb_entries(struct mmu_gather *tlb, unsigned long addr, unsigned long nr);
+void tlb_remove_pmd_tlb_entry(struct mmu_gather *tlb, unsigned long addr);
+/* Drop the mapping's reference to folio after the flush (Linux:
+ * tlb_remove_folio). */
+void tlb_remove_folio(struct mmu_gather *tlb, struct folio *folio);
+/* Flush the recorded range, then free the gathered folios. */
+void tlb_flush_mmu(struct mmu_gather *tlb);
+void tlb_finish_mmu(struct mmu_gather *tlb);
 
 /* --- faults (mm/memory.c) ---------------------------------------------------------- */
 #define FAULT_FLAG_WRITE 0x1u
@@ -202,7 +287,7 @@ const char *vm_fault_reason_name(enum vm_fault_reason reason);
 void vm_fault_report(unsigned long addr, enum vm_fault_reason reason,
 		     unsigned int flags, const char *from);
 
-/* --- large anonymous folios (mm/huge_memory.c) --------------------------------------- */
+/* --- large anonymous folios and THP splitting (mm/huge_memory.c) ----------------------- */
 /* Linux's hugepages-<size>kB/enabled, as one bitmask: bit n set = order n
  * may be used for anonymous faults (order 0 is always possible). */
 extern unsigned long thp_orders_enabled;
@@ -219,6 +304,33 @@ extern unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
  * default, PMD size only as Linux's, kept) and register
  * anon_migrate_folio as the migration hook. Shell: `thp`. */
 void thp_init(void);
+/* Split a large folio that nobody maps into 2^order order-0 folios, each
+ * with refcount 1, the folio's data flags and owner, in its place on its
+ * LRU list. Counts THP_SPLIT_PAGE and split_count[order]. Return: 0 (an
+ * order-0 folio is already split), or -EBUSY if it is locked or has
+ * extra references or mappings (as Linux, the caller then skips it). */
+int split_folio(struct folio *folio);
+/* Split a large anon folio that is still PTE-mapped by its mm into
+ * order-0 folios: a piece whose PTE is present keeps that mapping, a
+ * piece no longer mapped is freed. Return: 0, or -EBUSY (locked, extra
+ * references, PMD-mapped, or the PTEs do not match the mapcount):
+ * nothing changed. Linux: split_folio after unmapping the folio to
+ * migration entries and remapping the pieces. */
+int split_anon_folio_mapped(struct folio *folio);
+/* Replace the PMD leaf at pmdp by a PTE table with the same translations
+ * (one PMD mapping becomes 512 PTE mappings). split_huge_pmd: only if a
+ * leaf maps addr and addr is not its first byte (a range end cutting it).
+ * Return: 0 or -ENOMEM. */
+int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr);
+int split_huge_pmd(struct mm_struct *mm, unsigned long addr);
+/* MADV_FREE of the PMD leaf at pmdp for [addr, next): a leaf wholly
+ * inside is aged, cleaned and lazyfreed on the PMD, without a split; one
+ * only partly inside becomes a PTE table for the caller to handle.
+ * Return: true when the PMD was handled here (or skipped: not mapped
+ * only by this mm, or no memory to split), false when the caller goes on
+ * with the PTE table now at pmdp. */
+bool madvise_free_huge_pmd(struct mmu_gather *tlb, pmd_t *pmdp, unsigned long addr,
+			   unsigned long next);
 
 /* --- clearing (mm/clear.c over the arch instructions) --------------------------------- */
 /* Zero npages pages at the kernel virtual address addr with `rep stosb`
@@ -257,8 +369,43 @@ int zero_strategy_parse(const char *name, enum zero_strategy *strategy);
 void clear_pages_init(void);
 
 /* --- reverse mapping and migration (mm/rmap.c) ------------------------------------- */
-/* Make folio the anonymous folio mapped at addr in mm (its one mapping). */
-void folio_add_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned long addr);
+/* A new anonymous folio mapped at addr in mm: mm becomes the owner, and
+ * the mapcount counts one PMD for a PMD-order folio, else one PTE per
+ * page (Linux: folio_add_new_anon_rmap). */
+void folio_add_new_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned long addr);
+/* nr more (fewer) PTEs map the folio; a PMD mapping went (Linux:
+ * folio_add_anon_rmap_ptes, folio_remove_rmap_ptes, _pmd). */
+void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr);
+void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr);
+void folio_remove_rmap_pmd(struct folio *folio);
+/*
+ * Where a folio is mapped: rmap_walk calls rmap_one for every entry that
+ * maps it in its owner's mm, through walk_page_range over the folio's
+ * range: pvmw->pte is a PTE mapping page (address - start) / PAGE_SIZE
+ * of the folio, or pvmw->pmd the PMD leaf mapping all of it. After a
+ * partial munmap some pages have no PTE; a PTE that maps another folio
+ * is not the folio's. A non-zero return of rmap_one stops the walk.
+ * Return: rmap_one's non-zero value, or 0. Linux: rmap_walk, rmap_one
+ * and page_vma_mapped_walk.
+ */
+struct page_vma_mapped_walk {
+	struct folio *folio;
+	struct mm_struct *mm;
+	unsigned long address;	/* of this entry */
+	pmd_t *pmd;		/* set for a PMD leaf (pte NULL) */
+	pte_t *pte;		/* set for a PTE */
+};
+struct rmap_walk_control {
+	void *arg;
+	int (*rmap_one)(struct page_vma_mapped_walk *pvmw, void *arg);
+};
+int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc);
+/* Return: how many entries map folio (0 when it has no owner). */
+unsigned int folio_count_mappings(struct folio *folio);
+/* Unmap every entry mapping folio, one flush for its range, and drop
+ * the mappings from mapcount and MM_ANONPAGES (Linux: try_to_unmap; the
+ * caller has decided the contents may go, as for a clean lazyfree folio). */
+void try_to_unmap(struct folio *folio);
 /* The migration hook for anonymous folios: copy, remap, flush. */
 int anon_migrate_folio(struct folio *dst, struct folio *src);
 
@@ -293,12 +440,6 @@ int lazyfree_mode_parse(const char *s, enum lazyfree_mode *mode);
 /* Boot, after thp_init: apply lazyfree= (a bad value keeps batched) and
  * make node 0 reclaim lazyfree folios before an allocation fails. */
 void lazyfree_init(void);
-/* Split a large anon folio that is still PTE-mapped by its mm into order-0
- * folios: a piece whose PTE is present keeps it (_mapcount 0), a piece no
- * longer mapped is freed. Counts THP_SPLIT_PAGE and split_count[order].
- * Return: 0, or -EBUSY (locked, extra references, PMD-mapped, or the PTEs
- * do not match the mapcount): nothing changed. */
-int split_anon_folio_mapped(struct folio *folio);
 
 /* --- LRU lists and reclaim (mm/vmscan.c) ------------------------------------------ */
 /* New anonymous folio: onto its node's lru_anon (PG_lru set). */

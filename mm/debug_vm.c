@@ -34,7 +34,7 @@ void dump_page(const struct page *page, const char *reason)
 
 	format_pageflags(flags, sizeof(flags), page->flags);
 	pr_err("page: pfn %lx refcount %d mapcount %d order/private %lu\n",
-	       page_to_pfn(page), page->_refcount, page->_mapcount, page->private);
+	       page_to_pfn(page), page->_refcount, page_mapcount(page), page->private);
 	pr_err("page: mapping %p index %lx compound_head %lx\n", page->mapping,
 	       page->index, page->compound_head);
 	pr_err("page: flags %#lx(%s) folio order %lu\n", page->flags, flags,
@@ -137,8 +137,8 @@ static const char *free_page_problem(const struct page *page, unsigned int order
 		return "misaligned: pfn is not a multiple of 2^order";
 	if (PageReserved(page))
 		return "reserved page: never given to the buddy allocator";
-	if (page->_mapcount >= 0)
-		return "still mapped (mapcount >= 0)";
+	if (page_mapcount(page) > 0)
+		return "still mapped (mapcount > 0)";
 	if (page->_refcount != 0)
 		return "still referenced (refcount != 0)";
 	if (PageFlag(page, PG_lru) || PageFlag(page, PG_locked))
@@ -156,7 +156,7 @@ bool check_free_page(struct page *page, unsigned int order)
 	if (!why)
 		return true;
 	pr_err("free_pages_prepare: pfn %lx order %u refcount %d mapcount %d: %s\n",
-	       page_to_pfn(page), order, page->_refcount, page->_mapcount, why);
+	       page_to_pfn(page), order, page->_refcount, page_mapcount(page), why);
 	dump_page(page, why);
 	count_bad_page(page);
 	return false;

@@ -1,12 +1,19 @@
 /*
- * Which large folio orders anonymous faults may use, and how often each
- * one was used: Linux's /sys/kernel/mm/transparent_hugepage/
- * hugepages-<size>kB/enabled and .../stats, as one bitmask and one table.
- * Example: `thp 16K,64K,2M` sets bits 2, 4 and 9 (0x214); a fault in a
- * 2 MiB-aligned VMA then tries order 9, then 4, then 2, then order 0,
- * which is always possible and never listed.
+ * Transparent huge pages (Linux: mm/huge_memory.c). Which large folio
+ * orders anonymous faults may use, and how often each one was used:
+ * Linux's /sys/kernel/mm/transparent_hugepage/hugepages-<size>kB/enabled
+ * and .../stats, as one bitmask and one table. Example: `thp 16K,64K,2M`
+ * sets bits 2, 4 and 9 (0x214); a fault in a 2 MiB-aligned VMA then tries
+ * order 9, then 4, then 2, then order 0, always possible, never listed.
+ * And splitting: a folio into order-0 folios (unmapped, or PTE-mapped by
+ * its mm), and a PMD leaf into a PTE table of the same translations.
+ * Example: a 64K folio mapped by 16 PTEs splits into 16 order-0 folios,
+ * each mapped by its own PTE (mapcount 16 → 16 × 1); a PMD leaf splits
+ * into 512 PTEs mapping the same order-9 folio (mapcount 1 → 512).
  */
+#include <bitmap.h>
 #include <vm.h>
+#include "internal.h"
 
 /* Every order a fault may use: 8K (order 1) up to the PMD size. Linux
  * leaves order 1 out for anon (THP_ORDERS_ALL_ANON); Folium accepts it so
@@ -98,4 +105,196 @@ void thp_init(void)
 		return;
 	}
 	thp_orders_enabled = orders;
+}
+
+/* --- splitting a folio ------------------------------------------------------------ */
+
+/* Can folio be split? Linux's rule (split_huge_page_to_list_to_order):
+ * nobody else may hold it, lock it or map it while its pages change
+ * hands. */
+static bool folio_can_split(const struct folio *folio)
+{
+	return !folio_test_locked(folio) && folio_ref_count(folio) == 1 &&
+	       !folio_mapped(folio);
+}
+
+/* Flags that describe the data, not the grouping: each piece inherits
+ * them (Linux: __split_folio_to_order copies the same set). */
+#define SPLIT_INHERITED_FLAGS                                                 \
+	((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) |     \
+	 (1ul << PG_swapbacked) | (1ul << PG_cma))
+
+/* A split's counters: the event, the per-order count, and the pieces
+ * now on the head's LRU list (nr_lru_* count folios). */
+static void split_count_lru(struct folio *folio, unsigned int order)
+{
+	struct pglist_data *pgdat = NODE_DATA(page_to_nid(&folio->page));
+	unsigned long pieces = (1ul << order) - 1;
+
+	count_vm_event(pgdat, THP_SPLIT_PAGE);
+	pgdat->split_count[order]++;
+	if (!folio_test_lru(folio))
+		return;
+	if (folio_test_lazyfree(folio))
+		pgdat->nr_lru_lazyfree += pieces;
+	else
+		pgdat->nr_lru_anon += pieces;
+}
+
+/*
+ * Split a large folio into order-0 folios, each with refcount 1 so the
+ * caller owns every page and may free them one by one. Pieces inherit
+ * the data flags and the owner; page n's index is the head's + n pages.
+ * A folio on an LRU list leaves its pieces on that list right after the
+ * head, in address order (Linux: lru_add_split_folio).
+ * Return: 0 (an order-0 folio is already split), or -EBUSY if the folio
+ * is locked, has references besides the caller's, or is mapped.
+ */
+int split_folio(struct folio *folio)
+{
+	unsigned int order = folio_order(folio);
+	struct page *head = &folio->page;
+	unsigned long inherit = head->flags & SPLIT_INHERITED_FLAGS;
+
+	if (!order)
+		return 0;
+	if (!folio_can_split(folio))
+		return -EBUSY;
+	destroy_large_folio(folio, order);
+	for (unsigned long i = 1; i < (1ul << order); i++) {
+		struct page *page = head + i;
+
+		page->flags = (page->flags & ~SPLIT_INHERITED_FLAGS) | inherit;
+		folio_set_anon_owner((struct folio *)page, folio_anon_mm(folio),
+				     folio_anon_addr(folio) + (i << PAGE_SHIFT));
+		page->_refcount = 1;
+		page_mapcount_reset(page);
+		if (folio_test_lru(folio)) {
+			SetPageFlag(page, PG_lru);
+			list_add(&page->lru, &page[-1].lru);
+		}
+	}
+	split_count_lru(folio, order);
+	return 0;
+}
+
+/* The PTEs that map the folio being split: page n mapped iff bit n. */
+struct split_mapped {
+	unsigned long nr;
+	unsigned long bits[BITS_TO_LONGS(HPAGE_PMD_NR)];
+};
+
+static int split_note_pte(struct page_vma_mapped_walk *pvmw, void *arg)
+{
+	struct split_mapped *m = arg;
+	unsigned long n = (pvmw->address - folio_anon_addr(pvmw->folio)) >> PAGE_SHIFT;
+
+	if (!pvmw->pte)
+		return -EBUSY;	/* PMD-mapped: split the PMD first */
+	bitmap_set(m->bits, n, 1);
+	m->nr++;
+	return 0;
+}
+
+/*
+ * split_folio() splits only unmapped folios; here the one mapping is PTEs
+ * rmap can see, so their mappings are taken off the folio for the split
+ * and handed to the pieces: page n keeps its PTE's mapping if it has one,
+ * and a piece no PTE maps any more (an earlier partial munmap) is freed.
+ */
+int split_anon_folio_mapped(struct folio *folio)
+{
+	struct split_mapped mapped = { 0 };
+	const struct rmap_walk_control rwc = { .rmap_one = split_note_pte, .arg = &mapped };
+	unsigned long nr = folio_nr_pages(folio);
+
+	if (!folio_test_large(folio))
+		return 0;
+	if (!folio_test_anon(folio) || !folio_anon_mm(folio) || folio_test_locked(folio) ||
+	    folio_ref_count(folio) != 1 || nr > HPAGE_PMD_NR)
+		return -EBUSY;
+	if (rmap_walk(folio, &rwc) || !mapped.nr)
+		return -EBUSY;	/* PMD-mapped, or not mapped at all */
+	if (mapped.nr != (unsigned long)folio_mapcount(folio))
+		return -EBUSY;	/* mapped elsewhere too */
+	folio_remove_rmap_ptes(folio, mapped.nr);
+	if (split_folio(folio)) {
+		folio_add_anon_rmap_ptes(folio, mapped.nr);
+		return -EBUSY;
+	}
+	for (unsigned long n = 0; n < nr; n++) {
+		struct folio *piece = (struct folio *)folio_page(folio, n);
+
+		if (test_bit(n, mapped.bits)) {
+			folio_add_anon_rmap_ptes(piece, 1);
+			continue;
+		}
+		folio_del_lru(piece);	/* unmapped by an earlier partial munmap */
+		folio_put(piece);
+	}
+	return 0;
+}
+
+/* --- splitting a PMD ------------------------------------------------------------------ */
+
+/*
+ * Replace the PMD leaf at pmdp (mapping the 2 MiB at addr & PMD_MASK) by a
+ * PTE table with the same 512 translations; its one PMD mapping becomes
+ * 512 PTE mappings. The old 2 MiB TLB entry maps exactly what the PTEs
+ * do, so no flush is needed for the split itself. Linux: __split_huge_pmd.
+ * Return: 0, or -ENOMEM without a page for the table.
+ */
+int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr)
+{
+	struct page *table = pte_alloc_one(mm);
+	struct folio *folio;
+	pmd_t pmd;
+
+	if (!table)
+		return -ENOMEM;
+	pmd = *pmdp;
+	folio = pmd_folio(pmd);
+	/* In a 4 KiB PTE bit 7 is PAT, not PSE: clear it. */
+	set_ptes(mm, addr & PMD_MASK, page_address(table), pmd & ~_PAGE_PSE, HPAGE_PMD_NR);
+	folio_add_anon_rmap_ptes(folio, HPAGE_PMD_NR);
+	folio_remove_rmap_pmd(folio);
+	set_pmd_at(mm, addr & PMD_MASK, pmdp, page_to_phys(table) | _PAGE_TABLE);
+	return 0;
+}
+
+int split_huge_pmd(struct mm_struct *mm, unsigned long addr)
+{
+	pmd_t *pmdp;
+
+	if (!(addr & ~PMD_MASK))
+		return 0;	/* a boundary between leaves cuts none */
+	pmdp = mm_find_pmd(mm, addr);
+	if (!pmdp || !pmd_leaf(*pmdp))
+		return 0;
+	return __split_huge_pmd(mm, pmdp, addr);
+}
+
+/* --- MADV_FREE on a PMD leaf -------------------------------------------------------- */
+
+/*
+ * Both MADV_FREE modes handle a leaf wholly inside the range on the PMD:
+ * Linux has had madvise_free_huge_pmd since 4.5, long before the batching
+ * change. A leaf only partly inside becomes a PTE table first; without
+ * memory for it the PMD is skipped.
+ */
+bool madvise_free_huge_pmd(struct mmu_gather *tlb, pmd_t *pmdp, unsigned long addr,
+			   unsigned long next)
+{
+	struct folio *folio = pmd_folio(*pmdp);
+
+	if ((addr & ~PMD_MASK) || next - addr != PMD_SIZE)
+		return __split_huge_pmd(tlb->mm, pmdp, addr) != 0;
+	if (!folio_mapped_only_by(folio, tlb->mm))
+		return true;
+	if (pmd_young(*pmdp) || pmd_dirty(*pmdp)) {
+		set_pmd_at(tlb->mm, addr, pmdp, pmd_mkclean(pmd_mkold(*pmdp)));
+		tlb_remove_pmd_tlb_entry(tlb, addr);
+	}
+	folio_mark_lazyfree(folio);
+	return true;
 }

@@ -59,8 +59,11 @@ bool free_pages_prepare(struct page *page, unsigned int order);
  * free (nothing is taken then). Linux: isolate_freepages_range. */
 unsigned long take_free_pfn_range(unsigned long start_pfn, unsigned long end_pfn);
 
-/* folio.c */
+/* Make page the head of a 2^order folio, and back (Linux:
+ * prep_compound_page; destroy_large_folio for a folio being freed or
+ * split). */
 void prep_compound_page(struct page *page, unsigned int order);
+void destroy_large_folio(struct folio *folio, unsigned int order);
 
 /* page_isolation.c */
 /* If pfn's pageblock is inside a free block larger than a pageblock, split

@@ -7,79 +7,13 @@
  * folio_pte_batch() + one clear_young_dirty_ptes() (16 PTE writes), and a
  * 1 MiB range gets one TLB flush at the end. Split (the older path): the
  * same folio is split into 16 pages, each PTE cleared and flushed alone.
- * A folio only partly inside the range is split in both modes.
+ * A folio only partly inside the range is split in both modes. Both run
+ * as the walker's pmd_entry; PMD leaves and splitting are THP code
+ * (mm/huge_memory.c).
  */
 #include <vm.h>
 
 enum lazyfree_mode lazyfree_mode = LAZYFREE_BATCHED;
-
-/* The range MADV_FREE changed entries in, flushed once at the end
- * (Linux: the mmu_gather of madvise_free_single_vma). */
-struct madv_free {
-	struct mm_struct *mm;
-	unsigned long flush_start, flush_end;	/* empty: nothing to flush */
-};
-
-static void madv_free_changed(struct madv_free *mf, unsigned long start, unsigned long end)
-{
-	if (mf->flush_start >= mf->flush_end) {
-		mf->flush_start = start;
-		mf->flush_end = end;
-		return;
-	}
-	mf->flush_start = MIN(mf->flush_start, start);
-	mf->flush_end = MAX(mf->flush_end, end);
-}
-
-/* --- splitting a mapped folio ------------------------------------------------------ */
-
-static bool pte_maps_page(pte_t pte, struct folio *folio, unsigned long n)
-{
-	return pte_present(pte) && pte_pfn(pte) == folio_pfn(folio) + n;
-}
-
-/*
- * split_folio() splits only unmapped folios; here the one mapping is
- * PTEs we can see, so the mapcount is handed to the pieces: page n keeps
- * _mapcount 0 if a PTE maps it. Linux: split_folio after unmapping to
- * migration entries and remapping the pieces (remap_page).
- */
-int split_anon_folio_mapped(struct folio *folio)
-{
-	struct mm_struct *mm = folio->page.mapping;
-	unsigned long nr = folio_nr_pages(folio), mapped = 0;
-	int mapcount = folio->page._mapcount;
-	pte_t *ptep;
-
-	if (!folio_test_large(folio))
-		return 0;
-	if (!folio_test_anon(folio) || !mm || folio_test_locked(folio) ||
-	    folio_ref_count(folio) != 1)
-		return -EBUSY;
-	ptep = pte_offset_mm(mm, folio->page.index, false);
-	if (!ptep)
-		return -EBUSY;	/* PMD-mapped: split the PMD first */
-	for (unsigned long n = 0; n < nr; n++)
-		mapped += pte_maps_page(ptep[n], folio, n);
-	if (mapped != (unsigned long)mapcount + 1)
-		return -EBUSY;	/* mapped elsewhere too */
-	folio->page._mapcount = -1;
-	if (split_folio(folio)) {
-		folio->page._mapcount = mapcount;
-		return -EBUSY;
-	}
-	for (unsigned long n = 0; n < nr; n++) {
-		struct folio *piece = (struct folio *)folio_page(folio, n);
-
-		if (pte_maps_page(ptep[n], piece, 0)) {
-			piece->page._mapcount = 0;
-			continue;
-		}
-		folio_del_lru(piece);	/* unmapped by an earlier partial munmap */
-		folio_put(piece);
-	}
-	return 0;
-}
 
 /* --- MADV_FREE, batched -------------------------------------------------------------- */
 
@@ -88,11 +22,11 @@ static bool folio_run_is_whole(struct folio *folio, struct mm_struct *mm, pte_t 
 			       unsigned int nr)
 {
 	return pte_pfn(pte) == folio_pfn(folio) && nr == folio_nr_pages(folio) &&
-	       folio->page._mapcount + 1 == (int)nr && folio->page.mapping == mm;
+	       folio_mapcount(folio) == (int)nr && folio_anon_mm(folio) == mm;
 }
 
 /* Clear young and dirty on a run of nr PTEs mapping folio, mark it lazyfree. */
-static void madvise_free_run(struct madv_free *mf, struct folio *folio, unsigned long addr,
+static void madvise_free_run(struct mmu_gather *tlb, struct folio *folio, unsigned long addr,
 			     pte_t *ptep, unsigned int nr)
 {
 	const unsigned int cydp_flags = CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY;
@@ -101,8 +35,8 @@ static void madvise_free_run(struct madv_free *mf, struct folio *folio, unsigned
 	for (unsigned int i = 0; i < nr; i++)
 		bits |= ptep[i];
 	if (bits & (_PAGE_ACCESSED | _PAGE_DIRTY)) {
-		clear_young_dirty_ptes(mf->mm, addr, ptep, nr, cydp_flags);
-		madv_free_changed(mf, addr, addr + nr * PAGE_SIZE);
+		clear_young_dirty_ptes(tlb->mm, addr, ptep, nr, cydp_flags);
+		tlb_remove_tlb_entries(tlb, addr, nr);
 	}
 	folio_mark_lazyfree(folio);
 }
@@ -112,103 +46,63 @@ static void madvise_free_run(struct madv_free *mf, struct folio *folio, unsigned
  * folio's run, or a skipped one), or 0 after a split: look again, the PTE
  * now maps an order-0 folio. Linux: the loop body of madvise_free_pte_range.
  */
-static unsigned int madvise_free_pte(struct madv_free *mf, pte_t *ptep, unsigned long addr,
+static unsigned int madvise_free_pte(struct mmu_gather *tlb, pte_t *ptep, unsigned long addr,
 				     unsigned long end)
 {
-	struct folio *folio = page_folio(pfn_to_page(pte_pfn(*ptep)));
+	struct folio *folio = page_folio(pte_page(*ptep));
 	unsigned int nr = 1;
 
 	if (folio_test_large(folio)) {
 		nr = folio_pte_batch(folio, ptep, *ptep, (end - addr) >> PAGE_SHIFT);
-		if (!folio_run_is_whole(folio, mf->mm, *ptep, nr))
+		if (!folio_run_is_whole(folio, tlb->mm, *ptep, nr))
 			return split_anon_folio_mapped(folio) ? nr : 0;
-	} else if (folio->page._mapcount != 0 || folio->page.mapping != mf->mm) {
+	} else if (!folio_mapped_only_by(folio, tlb->mm)) {
 		return 1;	/* not exclusively ours */
 	}
-	madvise_free_run(mf, folio, addr, ptep, nr);
+	madvise_free_run(tlb, folio, addr, ptep, nr);
 	return nr;
 }
 
-/* [addr, end) inside one PTE table. */
-static void madvise_free_pte_range(struct madv_free *mf, pte_t *ptep, unsigned long addr,
-				   unsigned long end)
+/* The walker's pmd_entry for [addr, end) of one PMD: a leaf is THP code's
+ * (madvise_free_huge_pmd), a PTE table is done here, batch by batch.
+ * Linux: madvise_free_pte_range. */
+static int madvise_free_pte_range(pmd_t *pmdp, unsigned long addr, unsigned long end,
+				  struct mm_walk *walk)
 {
+	struct mmu_gather *tlb = walk->private;
 	unsigned int nr;
+	pte_t *ptep;
 
-	for (; addr < end; addr += nr * PAGE_SIZE, ptep += nr) {
+	walk->action = ACTION_CONTINUE;
+	if (pmd_leaf(*pmdp) && madvise_free_huge_pmd(tlb, pmdp, addr, end))
+		return 0;
+	ptep = pte_offset_map(pmdp, addr);
+	for (; ptep && addr < end; addr += nr * PAGE_SIZE, ptep += nr) {
 		nr = 1;
 		if (pte_present(*ptep))
-			nr = madvise_free_pte(mf, ptep, addr, end);
+			nr = madvise_free_pte(tlb, ptep, addr, end);
 	}
+	return 0;
 }
 
-/* A PMD leaf wholly inside the range: age and clean the one entry, no
- * split. Linux: madvise_free_huge_pmd. */
-static void madvise_free_huge_pmd(struct madv_free *mf, pmd_t *pmdp, unsigned long addr)
-{
-	struct folio *folio = page_folio(pfn_to_page(pmd_pfn(*pmdp)));
-
-	if (folio->page._mapcount != 0 || folio->page.mapping != mf->mm)
-		return;
-	if (pmd_young(*pmdp) || pmd_dirty(*pmdp)) {
-		set_pmd_at(mf->mm, addr, pmdp, pmd_mkclean(pmd_mkold(*pmdp)));
-		madv_free_changed(mf, addr, addr + PMD_SIZE);
-	}
-	folio_mark_lazyfree(folio);
-}
-
-static unsigned long pmd_chunk_end(unsigned long addr, unsigned long end)
-{
-	unsigned long next = (addr & PMD_MASK) + PMD_SIZE;
-
-	return next < end ? next : end;
-}
-
-/*
- * The PMD covering [addr, next): a leaf wholly inside is handled on the
- * PMD (both paths: Linux has had madvise_free_huge_pmd since 4.5, long
- * before the batching change); a leaf only partly inside becomes a PTE
- * table first. Return: true when nothing is left for the PTE level (no
- * table, done on the PMD, or no memory to split: skipped).
- */
-static bool madvise_free_pmd(struct madv_free *mf, pmd_t *pmdp, unsigned long addr,
-			     unsigned long next)
-{
-	if (!pmdp || !pmd_present(*pmdp))
-		return true;
-	if (!pmd_leaf(*pmdp))
-		return false;
-	if (!(addr & ~PMD_MASK) && next - addr == PMD_SIZE) {
-		madvise_free_huge_pmd(mf, pmdp, addr);
-		return true;
-	}
-	return __split_huge_pmd(mf->mm, pmdp, addr) != 0;
-}
-
-static void madvise_free_range(struct madv_free *mf, unsigned long start, unsigned long end)
-{
-	for (unsigned long addr = start, next; addr < end; addr = next) {
-		next = pmd_chunk_end(addr, end);
-		if (!madvise_free_pmd(mf, pmd_offset_mm(mf->mm, addr, false), addr, next))
-			madvise_free_pte_range(mf, pte_offset_mm(mf->mm, addr, false), addr, next);
-	}
-}
+static const struct mm_walk_ops madvise_free_walk_ops = {
+	.pmd_entry = madvise_free_pte_range,
+};
 
 /* --- MADV_FREE, split (before the batching change) ---------------------------------- */
 
 /* Split every large folio mapped in the PTE table's [addr, end); a folio
  * that cannot be split is left as it is (and skipped by the clearing). */
-static void split_folios_in_pte_range(struct mm_struct *mm, pte_t *ptep, unsigned long addr,
-				      unsigned long end)
+static void split_folios_in_pte_range(pte_t *ptep, unsigned long addr, unsigned long end)
 {
 	for (; addr < end; addr += PAGE_SIZE, ptep++) {
 		if (pte_present(*ptep))
-			split_anon_folio_mapped(page_folio(pfn_to_page(pte_pfn(*ptep))));
+			split_anon_folio_mapped(page_folio(pte_page(*ptep)));
 	}
 }
 
 /* One PTE at a time: clear, rewrite old and clean, flush that page. */
-static void madvise_free_pte_range_split(struct mm_struct *mm, pte_t *ptep,
+static void madvise_free_ptes_one_by_one(struct mm_struct *mm, pte_t *ptep,
 					 unsigned long addr, unsigned long end)
 {
 	for (; addr < end; addr += PAGE_SIZE, ptep++) {
@@ -217,8 +111,8 @@ static void madvise_free_pte_range_split(struct mm_struct *mm, pte_t *ptep,
 
 		if (!pte_present(*ptep))
 			continue;
-		folio = page_folio(pfn_to_page(pte_pfn(*ptep)));
-		if (folio_test_large(folio) || folio->page._mapcount != 0)
+		folio = page_folio(pte_page(*ptep));
+		if (folio_test_large(folio) || folio_mapcount(folio) != 1)
 			continue;	/* could not be split, or shared */
 		if (pte_young(*ptep) || pte_dirty(*ptep)) {
 			old = ptep_get_and_clear(mm, addr, ptep);
@@ -229,46 +123,55 @@ static void madvise_free_pte_range_split(struct mm_struct *mm, pte_t *ptep,
 	}
 }
 
-static void madvise_free_range_split(struct madv_free *mf, unsigned long start,
-				     unsigned long end)
+/* The split mode's pmd_entry: a PMD leaf as in the batched mode, a PTE
+ * table by splitting its large folios, then PTE by PTE. */
+static int madvise_free_pte_range_split(pmd_t *pmdp, unsigned long addr, unsigned long end,
+					struct mm_walk *walk)
 {
-	for (unsigned long addr = start, next; addr < end; addr = next) {
-		pte_t *ptep;
+	struct mmu_gather *tlb = walk->private;
+	pte_t *ptep;
 
-		next = pmd_chunk_end(addr, end);
-		if (madvise_free_pmd(mf, pmd_offset_mm(mf->mm, addr, false), addr, next))
-			continue;
-		ptep = pte_offset_mm(mf->mm, addr, false);
-		split_folios_in_pte_range(mf->mm, ptep, addr, next);
-		madvise_free_pte_range_split(mf->mm, ptep, addr, next);
-	}
+	walk->action = ACTION_CONTINUE;
+	if (pmd_leaf(*pmdp) && madvise_free_huge_pmd(tlb, pmdp, addr, end))
+		return 0;
+	ptep = pte_offset_map(pmdp, addr);
+	if (!ptep)
+		return 0;
+	split_folios_in_pte_range(ptep, addr, end);
+	madvise_free_ptes_one_by_one(walk->mm, ptep, addr, end);
+	return 0;
 }
+
+static const struct mm_walk_ops madvise_free_split_walk_ops = {
+	.pmd_entry = madvise_free_pte_range_split,
+};
 
 /* --- madvise ---------------------------------------------------------------------------- */
 
-static int madvise_vma_range(struct madv_free *mf, unsigned long start, unsigned long end,
+static int madvise_vma_range(struct mmu_gather *tlb, unsigned long start, unsigned long end,
 			     int advice)
 {
+	const struct mm_walk_ops *ops = &madvise_free_walk_ops;
+
 	if (advice == MADV_DONTNEED)
-		return zap_page_range(mf->mm, start, end);
+		return zap_page_range(tlb->mm, start, end);
 	if (lazyfree_mode == LAZYFREE_SPLIT)
-		madvise_free_range_split(mf, start, end);
-	else
-		madvise_free_range(mf, start, end);
+		ops = &madvise_free_split_walk_ops;
+	walk_page_range(tlb->mm, start, end, ops, tlb);
 	return 0;
 }
 
 /* Apply advice to every VMA part of [start, end). Return: 0, -ENOMEM if
  * part of the range has no VMA (Linux: unmapped_error), or the first
  * error of a VMA part. */
-static int madvise_walk_vmas(struct madv_free *mf, unsigned long start, unsigned long end,
+static int madvise_walk_vmas(struct mmu_gather *tlb, unsigned long start, unsigned long end,
 			     int advice)
 {
 	unsigned long addr = start;
 	int err = 0;
 
-	for (int i = 0; i < mf->mm->nr_vmas && addr < end; i++) {
-		struct vm_area_struct *vma = &mf->mm->vmas[i];
+	for (int i = 0; i < tlb->mm->nr_vmas && addr < end; i++) {
+		struct vm_area_struct *vma = &tlb->mm->vmas[i];
 
 		if (vma->vm_end <= addr)
 			continue;
@@ -277,7 +180,7 @@ static int madvise_walk_vmas(struct madv_free *mf, unsigned long start, unsigned
 		if (vma->vm_start > addr)
 			err = -ENOMEM;	/* a hole before this VMA */
 		addr = MAX(addr, vma->vm_start);
-		if (madvise_vma_range(mf, addr, MIN(end, vma->vm_end), advice))
+		if (madvise_vma_range(tlb, addr, MIN(end, vma->vm_end), advice))
 			return -ENOMEM;
 		addr = MIN(end, vma->vm_end);
 	}
@@ -286,7 +189,7 @@ static int madvise_walk_vmas(struct madv_free *mf, unsigned long start, unsigned
 
 int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice)
 {
-	struct madv_free mf = { .mm = mm };
+	struct mmu_gather tlb;
 	unsigned long end;
 	int err;
 
@@ -299,9 +202,11 @@ int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice
 		return -EINVAL;	/* the rounding or the range overflowed */
 	if (end == start)
 		return 0;
-	err = madvise_walk_vmas(&mf, start, end, advice);
-	if (mf.flush_start < mf.flush_end)
-		flush_tlb_range(mm, mf.flush_start, mf.flush_end);
+	/* MADV_FREE changes entries without freeing: the gather only
+	 * collects the range to flush once, at the end. */
+	tlb_gather_mmu(&tlb, mm);
+	err = madvise_walk_vmas(&tlb, start, end, advice);
+	tlb_finish_mmu(&tlb);
 	return err;
 }
 

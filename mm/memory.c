@@ -115,7 +115,7 @@ static enum vm_fault_reason do_anonymous_page(struct mm_struct *mm,
 					      unsigned long addr, pmd_t *pmd,
 					      unsigned int flags)
 {
-	pte_t *table = pmd_none(*pmd) ? NULL : pte_offset_mm(mm, addr & PMD_MASK, false);
+	pte_t *table = pte_offset_map(pmd, addr & PMD_MASK);
 	uint64_t prot = vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED;
 	struct folio *folio;
 	unsigned long nr, start;
@@ -132,7 +132,7 @@ static enum vm_fault_reason do_anonymous_page(struct mm_struct *mm,
 	if (folio_order(folio) == HPAGE_PMD_ORDER) {
 		set_pmd_at(mm, start, pmd, pfn_pmd(folio_pfn(folio), prot));
 	} else {
-		pte = pte_offset_mm(mm, start, true);
+		pte = pte_alloc_map(mm, pmd, start);
 		if (!pte) {
 			folio_put(folio);
 			return VM_FAULT_OOM;
@@ -141,7 +141,7 @@ static enum vm_fault_reason do_anonymous_page(struct mm_struct *mm,
 	}
 	folio_set_anon(folio);
 	folio_set_swapbacked(folio);
-	folio_add_anon_rmap(folio, mm, start);
+	folio_add_new_anon_rmap(folio, mm, start);
 	folio_add_lru(folio);
 	mm->counters[MM_ANONPAGES] += nr;
 	return VM_FAULT_OK;
@@ -186,12 +186,12 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr,
 	    ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_WRITE)))
 		return VM_FAULT_ACCESS;
 	mm->counters[MM_FAULTS]++;
-	pmd = pmd_offset_mm(mm, addr, true);
+	pmd = pmd_alloc(mm, addr);
 	if (!pmd)
 		return VM_FAULT_OOM;
 	if (pmd_leaf(*pmd))
 		return fault_present(mm, addr, pmd, NULL, flags);
-	pte = pmd_none(*pmd) ? NULL : pte_offset_mm(mm, addr, false);
+	pte = pte_offset_map(pmd, addr);
 	if (pte && pte_present(*pte))
 		return fault_present(mm, addr, pmd, pte, flags);
 	return do_anonymous_page(mm, vma, addr, pmd, flags);

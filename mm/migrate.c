@@ -34,11 +34,10 @@ static bool folio_movable(const struct folio *folio)
  */
 static bool migrate_src_released(struct folio *src)
 {
-	if (folio_ref_count(src) == 1 && src->page._mapcount < 0 &&
-	    !folio_test_lru(src))
+	if (folio_ref_count(src) == 1 && !folio_mapped(src) && !folio_test_lru(src))
 		return true;
 	pr_err("migrate: hook left pfn %lx with refcount %d mapcount %d%s\n",
-	       folio_pfn(src), folio_ref_count(src), src->page._mapcount,
+	       folio_pfn(src), folio_ref_count(src), folio_mapcount(src),
 	       folio_test_lru(src) ? " on an LRU list" : "");
 	return false;
 }

@@ -42,8 +42,9 @@ fuzz-smoke: $(B)/fuzz-page-alloc
 # tests.
 MM_GENERIC_SRCS += mm/clear.c
 TEST_SRCS += mm/tests/clear_test.c
-# Address spaces: page tables, TLB flushing, VMAs and munmap.
-MM_GENERIC_SRCS += mm/pgtable.c mm/tlb.c mm/mmap.c
+# Address spaces: page tables and the walker, TLB flushing and the
+# mmu_gather that batches it, VMAs and munmap.
+MM_GENERIC_SRCS += mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c
 TEST_SRCS += mm/tests/pgtable_test.c mm/tests/mmap_test.c
 # Anonymous faults with large folios, mTHP orders and stats, THP
 # splitting, the reverse map and the migration hook.
@@ -61,7 +62,7 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # What an mm needs to run as a process: the buddy core, page tables, VMAs,
 # faults, clearing, madvise and reclaim, and the host MMU and uaccess.
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c mm/page_isolation.c mm/migrate.c \
-	mm/pgtable.c mm/tlb.c mm/mmap.c mm/memory.c mm/huge_memory.c mm/rmap.c \
+	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/memory.c mm/huge_memory.c mm/rmap.c \
 	mm/clear.c mm/madvise.c mm/vmscan.c \
 	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c
 FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \

@@ -99,7 +99,7 @@ static void init_struct_pages(int nid, enum zone_type zt, unsigned long start,
 		page = pfn_to_page(pfn);
 		memset(page, 0, sizeof(*page));
 		page->flags = flags;
-		page->_mapcount = -1;
+		page_mapcount_reset(page);
 		INIT_LIST_HEAD(&page->lru);
 	}
 }

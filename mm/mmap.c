@@ -5,8 +5,7 @@
  * mapping, one TLB flush, then free the folios and the emptied tables.
  * Example: VMA [0x100000000, 0x100010000), munmap(0x100004000, 0x4000)
  * → VMAs [..0x100004000) and [0x100008000..), 4 PTEs cleared, 4 invlpg.
- * Mapcount rule (no fork: one mapping per folio): _mapcount is the number
- * of PTEs mapping the folio minus 1, or 0 for one PMD; at -1 it is put.
+ * A folio whose mapcount drops to 0 is freed after the flush.
  */
 #include <arch.h>
 #include <vm.h>
@@ -22,24 +21,18 @@ _Static_assert(sizeof(struct mm_struct) <= PAGE_SIZE, "mm_struct must fit in a p
 
 struct mm_struct *mm_create(int nid)
 {
-	gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN;
-	struct page *mm_page, *pgd_page;
+	struct page *mm_page = alloc_pages_node(nid, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
 	struct mm_struct *mm;
 
-	mm_page = alloc_pages_node(nid, gfp, 0);
 	if (!mm_page)
 		return NULL;
-	pgd_page = alloc_pages_node(nid, gfp, 0);
-	if (!pgd_page) {
+	mm = page_address(mm_page);
+	mm->nid = nid;
+	mm->mmap_base = MMAP_BASE;
+	if (!pgd_alloc(mm)) {
 		__free_pages(mm_page, 0);
 		return NULL;
 	}
-	mm = page_address(mm_page);
-	mm->nid = nid;
-	mm->pgd = page_to_phys(pgd_page);
-	mm->mmap_base = MMAP_BASE;
-	mm->counters[MM_PGTABLES] = 1;
-	arch_pgd_init(page_address(pgd_page));
 	return mm;
 }
 
@@ -52,7 +45,7 @@ void mm_destroy(struct mm_struct *mm)
 	if (mm->counters[MM_PGTABLES] != 1)
 		pr_err("mm_destroy: %lu page tables still in use (entries below USER_VA_START?)\n",
 		       mm->counters[MM_PGTABLES] - 1);
-	__free_pages(pfn_to_page(PHYS_PFN(mm->pgd)), 0);
+	pgd_free(mm);
 	__free_pages(virt_to_page(mm), 0);
 }
 
@@ -188,117 +181,62 @@ static void vma_unmap_range(struct mm_struct *mm, unsigned long start, unsigned 
 	}
 }
 
-/* --- unmapping: Linux's zap_page_range + mmu_gather, simplified ------------------ */
+/* --- unmapping: Linux's zap_page_range with an mmu_gather ------------------------ */
 
-/*
- * Folios whose last mapping went are freed only after the TLB flush, so no
- * stale translation can reach a page that already belongs to someone else.
- * A full batch forces an early flush, as Linux's tlb_flush_mmu.
- */
-#define MMU_GATHER_BATCH 32
-struct mmu_gather {
-	struct mm_struct *mm;
-	unsigned long start, end;	/* the range being unmapped */
-	bool need_flush;		/* an entry was cleared since the last flush */
-	unsigned int nr;
-	struct folio *folios[MMU_GATHER_BATCH];
-};
-
-static void tlb_flush_mmu(struct mmu_gather *tlb)
-{
-	if (tlb->need_flush)
-		flush_tlb_range(tlb->mm, tlb->start, tlb->end);
-	tlb->need_flush = false;
-	for (unsigned int i = 0; i < tlb->nr; i++)
-		folio_put(tlb->folios[i]);
-	tlb->nr = 0;
-}
-
-/* One mapping of folio (a PTE, or a PMD) was cleared. At -1 the folio is
- * mapped nowhere and the mapping's reference goes, after the flush. */
+/* One mapping of folio went. The last one hands the folio to the gather,
+ * which frees it after the flush. */
 static void zap_folio_mapping(struct mmu_gather *tlb, struct folio *folio)
 {
-	tlb->need_flush = true;
-	if (--folio->page._mapcount >= 0)
+	if (folio_mapped(folio))
 		return;
-	if (folio->page._mapcount < -1) {	/* mapped more often than counted */
-		dump_page(&folio->page, "zap_folio_mapping: mapcount below -1, not freed");
-		folio->page._mapcount = -1;
+	if (folio_mapcount(folio) < 0) {	/* mapped more often than counted */
+		dump_page(&folio->page, "zap_folio_mapping: mapcount below zero, not freed");
+		page_mapcount_reset(&folio->page);
 		return;
 	}
 	folio_del_lru(folio);	/* never freed while on an LRU list */
-	if (tlb->nr == MMU_GATHER_BATCH)
-		tlb_flush_mmu(tlb);
-	tlb->folios[tlb->nr++] = folio;
+	tlb_remove_folio(tlb, folio);
 }
 
 static int zap_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 {
 	pte_t pte = ptep_get_and_clear(walk->mm, addr, ptep);
+	struct folio *folio = page_folio(pte_page(pte));
 
 	walk->mm->counters[MM_ANONPAGES]--;
-	zap_folio_mapping(walk->private, page_folio(pfn_to_page(pte_pfn(pte))));
+	tlb_remove_tlb_entries(walk->private, addr, 1);
+	folio_remove_rmap_ptes(folio, 1);
+	zap_folio_mapping(walk->private, folio);
 	return 0;
 }
 
-static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next,
-		   struct mm_walk *walk)
+/* A PMD leaf goes whole; a PTE table is left to zap_pte. */
+static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
 {
+	struct folio *folio;
 	pmd_t pmd;
 
+	if (!pmd_leaf(*pmdp))
+		return 0;
+	walk->action = ACTION_CONTINUE;
 	/* split_huge_pmd() left only leaves wholly inside the range. */
 	if ((addr & ~PMD_MASK) || next - addr != PMD_SIZE) {
 		pr_err("zap_pmd: leaf at %lx cut at %lx, left mapped\n", addr, next);
 		return 0;
 	}
 	pmd = pmdp_get_and_clear(walk->mm, addr, pmdp);
+	folio = pmd_folio(pmd);
 	walk->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
-	zap_folio_mapping(walk->private, page_folio(pfn_to_page(pmd_pfn(pmd))));
+	tlb_remove_pmd_tlb_entry(walk->private, addr);
+	folio_remove_rmap_pmd(folio);
+	zap_folio_mapping(walk->private, folio);
 	return 0;
 }
 
 static const struct mm_walk_ops zap_walk_ops = {
-	.pte_entry = zap_pte,
 	.pmd_entry = zap_pmd,
+	.pte_entry = zap_pte,
 };
-
-/*
- * Replace the PMD leaf at pmdp (mapping the 2 MiB at addr & PMD_MASK) by a
- * PTE table with the same 512 translations; its one PMD mapping becomes
- * 512 PTE mappings. The old 2 MiB TLB entry maps exactly what the PTEs
- * do, so no flush is needed for the split itself. Linux: __split_huge_pmd.
- * Return: 0, or -ENOMEM without a page for the table.
- */
-int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr)
-{
-	struct folio *folio;
-	struct page *table;
-	pmd_t pmd;
-
-	table = alloc_pages_node(mm->nid, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
-	if (!table)
-		return -ENOMEM;
-	mm->counters[MM_PGTABLES]++;
-	pmd = *pmdp;
-	folio = page_folio(pfn_to_page(pmd_pfn(pmd)));
-	/* In a 4 KiB PTE bit 7 is PAT, not PSE: clear it. */
-	set_ptes(mm, addr & PMD_MASK, page_address(table), pmd & ~_PAGE_PSE, HPAGE_PMD_NR);
-	folio->page._mapcount += HPAGE_PMD_NR - 1;
-	set_pmd_at(mm, addr & PMD_MASK, pmdp, page_to_phys(table) | _PAGE_TABLE);
-	return 0;
-}
-
-int split_huge_pmd(struct mm_struct *mm, unsigned long addr)
-{
-	pmd_t *pmdp;
-
-	if (!(addr & ~PMD_MASK))
-		return 0;	/* a boundary between leaves cuts none */
-	pmdp = pmd_offset_mm(mm, addr, false);
-	if (!pmdp || !pmd_leaf(*pmdp))
-		return 0;
-	return __split_huge_pmd(mm, pmdp, addr);
-}
 
 /* Return: true if unmapping [start, end) splits a VMA in two. */
 static bool unmap_splits_vma(struct mm_struct *mm, unsigned long start, unsigned long end)
@@ -310,14 +248,15 @@ static bool unmap_splits_vma(struct mm_struct *mm, unsigned long start, unsigned
 
 int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
-	struct mmu_gather tlb = { .mm = mm, .start = start, .end = end };
+	struct mmu_gather tlb;
 
 	/* Only the two ends can cut a PMD leaf. A split alone changes no
 	 * translation, so failing after the first one is harmless. */
 	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end))
 		return -ENOMEM;
+	tlb_gather_mmu(&tlb, mm);
 	walk_page_range(mm, start, end, &zap_walk_ops, &tlb);
-	tlb_flush_mmu(&tlb);
+	tlb_finish_mmu(&tlb);
 	free_pgtables(mm, start, end);
 	return 0;
 }

@@ -774,6 +774,36 @@ static struct page *get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp,
 	return NULL;
 }
 
+#define PAGE_FLAGS_ORDER_MASK (0xfful << PAGE_FLAGS_ORDER_SHIFT)
+
+/* Make page the head of a 2^order folio (Linux: prep_compound_page). */
+void prep_compound_page(struct page *page, unsigned int order)
+{
+	unsigned long nr = 1ul << order;
+
+	if (!order)
+		return;	/* an order-0 folio is a plain page */
+	page->flags &= ~PAGE_FLAGS_ORDER_MASK;
+	page->flags |= (unsigned long)order << PAGE_FLAGS_ORDER_SHIFT;
+	SetPageFlag(page, PG_head);
+	for (unsigned long i = 1; i < nr; i++) {
+		page[i].compound_head = (unsigned long)page | 1;
+		page[i]._refcount = 0;
+	}
+}
+
+/* Undo prep_compound_page: the head and tails become plain pages again
+ * (the folio is being freed or split). */
+void destroy_large_folio(struct folio *folio, unsigned int order)
+{
+	struct page *page = &folio->page;
+
+	page->flags &= ~PAGE_FLAGS_ORDER_MASK;
+	ClearPageFlag(page, PG_head);
+	for (unsigned long i = 1; i < (1ul << order); i++)
+		page[i].compound_head = 0;
+}
+
 void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 {
 	page->_refcount = 1;
@@ -872,8 +902,7 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 		for (unsigned long i = 1; i < (1ul << order); i++)
 			page[i].compound_head = 0;
 	page->flags &= keep;
-	page->mapping = NULL;
-	page->index = 0;
+	folio_clear_anon_owner((struct folio *)page);
 	page->private = 0;
 	poison_pages(page, 1u << order);
 	return true;

@@ -1,12 +1,14 @@
 /*
- * An address space's 4-level page tables: finding and allocating the slot
- * for an address, writing leaf entries (counted as MM_PTE_WRITES), a small
- * walker over the present leaves, and freeing tables that map nothing.
- * Invariant: every table page below the top one came from the mm's node,
- * unmovable (never from a CMA block), and is counted in MM_PGTABLES.
+ * An address space's 4-level page tables: allocating and freeing table
+ * pages (counted as MM_PGTABLES), finding the slot for an address with or
+ * without allocating, writing leaf entries (counted as MM_PTE_WRITES),
+ * the one walker every range operation uses, and freeing tables that map
+ * nothing. Invariant: every table page came from the mm's node, unmovable
+ * (never from a CMA block), and is counted in MM_PGTABLES.
  * Example: addr 0x7f0000201000 → pgd 254, pud 0, pmd 1, pte 1; a first
  * fault there allocates 3 tables (PUD, PMD, PTE), MM_PGTABLES 1 → 4.
  */
+#include <arch.h>
 #include <vm.h>
 
 static uint64_t *table_va(uint64_t entry)
@@ -14,51 +16,112 @@ static uint64_t *table_va(uint64_t entry)
 	return __va(entry & PTE_ADDR_MASK);
 }
 
-/* Return: the table *entry points to, allocated zeroed if missing and
- * alloc; NULL if missing (or no memory). Linux: __pte_alloc and friends. */
-static uint64_t *table_next(struct mm_struct *mm, uint64_t *entry, bool alloc)
+/* --- table pages ------------------------------------------------------------ */
+
+/* GFP_KERNEL is unmovable: a table pinned in a CMA block would make that
+ * block impossible to empty. */
+static struct page *table_page_alloc(struct mm_struct *mm)
+{
+	struct page *page = alloc_pages_node(mm->nid, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
+
+	if (page)
+		mm->counters[MM_PGTABLES]++;
+	return page;
+}
+
+static void table_page_free(struct mm_struct *mm, struct page *page)
+{
+	__free_pages(page, 0);
+	mm->counters[MM_PGTABLES]--;
+}
+
+/* The top table shares the kernel half with every other mm (arch hook). */
+bool pgd_alloc(struct mm_struct *mm)
+{
+	struct page *page = table_page_alloc(mm);
+
+	if (!page)
+		return false;
+	mm->pgd = page_to_phys(page);
+	arch_pgd_init(page_address(page));
+	return true;
+}
+
+void pgd_free(struct mm_struct *mm)
+{
+	table_page_free(mm, pfn_to_page(PHYS_PFN(mm->pgd)));
+	mm->pgd = 0;
+}
+
+struct page *pte_alloc_one(struct mm_struct *mm)
+{
+	return table_page_alloc(mm);
+}
+
+void pte_free(struct mm_struct *mm, struct page *table)
+{
+	table_page_free(mm, table);
+}
+
+/* --- finding a slot ----------------------------------------------------------- */
+
+/* Return: the table *entry points to, or NULL if none. */
+static uint64_t *table_lookup(const uint64_t *entry)
+{
+	return (*entry & _PAGE_PRESENT) ? table_va(*entry) : NULL;
+}
+
+/* Return: the table *entry points to, allocated zeroed if missing; NULL
+ * when memory is short. Linux: __pud_alloc, __pmd_alloc, __pte_alloc. */
+static uint64_t *table_alloc(struct mm_struct *mm, uint64_t *entry)
 {
 	struct page *page;
 
 	if (*entry & _PAGE_PRESENT)
 		return table_va(*entry);
-	if (!alloc)
-		return NULL;
-	/* GFP_KERNEL is unmovable: a table pinned in a CMA block would
-	 * make that block impossible to empty. */
-	page = alloc_pages_node(mm->nid, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
+	page = table_page_alloc(mm);
 	if (!page)
 		return NULL;
-	mm->counters[MM_PGTABLES]++;
 	*entry = page_to_phys(page) | _PAGE_TABLE;
 	return table_va(*entry);
 }
 
-pmd_t *pmd_offset_mm(struct mm_struct *mm, unsigned long addr, bool alloc)
+pmd_t *mm_find_pmd(struct mm_struct *mm, unsigned long addr)
 {
 	pgd_t *pgd = __va(mm->pgd);
-	pud_t *pud;
-	pmd_t *pmd;
+	pud_t *pud = table_lookup(&pgd[pgd_index(addr)]);
+	pmd_t *pmd = pud ? table_lookup(&pud[pud_index(addr)]) : NULL;
 
-	pud = table_next(mm, &pgd[pgd_index(addr)], alloc);
-	if (!pud)
-		return NULL;
-	pmd = table_next(mm, &pud[pud_index(addr)], alloc);
-	if (!pmd)
-		return NULL;
-	return &pmd[pmd_index(addr)];
+	return pmd ? &pmd[pmd_index(addr)] : NULL;
 }
 
-pte_t *pte_offset_mm(struct mm_struct *mm, unsigned long addr, bool alloc)
+pte_t *pte_offset_map(pmd_t *pmd, unsigned long addr)
 {
-	pmd_t *pmdp = pmd_offset_mm(mm, addr, alloc);
-	pte_t *pte;
-
-	if (!pmdp || pmd_leaf(*pmdp))
+	if (!pmd_present(*pmd) || pmd_leaf(*pmd))
 		return NULL;
-	pte = table_next(mm, pmdp, alloc);
-	return pte ? &pte[pte_index(addr)] : NULL;
+	return &((pte_t *)table_va(*pmd))[pte_index(addr)];
 }
+
+pmd_t *pmd_alloc(struct mm_struct *mm, unsigned long addr)
+{
+	pgd_t *pgd = __va(mm->pgd);
+	pud_t *pud = table_alloc(mm, &pgd[pgd_index(addr)]);
+	pmd_t *pmd = pud ? table_alloc(mm, &pud[pud_index(addr)]) : NULL;
+
+	return pmd ? &pmd[pmd_index(addr)] : NULL;
+}
+
+pte_t *pte_alloc_map(struct mm_struct *mm, pmd_t *pmd, unsigned long addr)
+{
+	pte_t *table;
+
+	if (pmd_leaf(*pmd))
+		return NULL;
+	table = table_alloc(mm, pmd);
+	return table ? &table[pte_index(addr)] : NULL;
+}
+
+/* --- writing entries ------------------------------------------------------------ */
 
 void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte,
 	      unsigned int nr)
@@ -99,24 +162,20 @@ pmd_t pmdp_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 
 /* --- the walker -------------------------------------------------------------- */
 
-static unsigned long level_end(unsigned long addr, unsigned long end, unsigned int shift)
-{
-	unsigned long next = (addr | ((1ul << shift) - 1)) + 1;
-
-	return next && next < end ? next : end;
-}
-
-static int walk_pte_range(pte_t *pte, unsigned long addr, unsigned long end,
+static int walk_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 			  struct mm_walk *walk)
 {
+	pte_t *pte = pte_offset_map(pmd, addr);
 	int err = 0;
 
-	for (; addr < end && !err; addr += PAGE_SIZE)
-		if (pte_present(pte[pte_index(addr)]) && walk->ops->pte_entry)
-			err = walk->ops->pte_entry(&pte[pte_index(addr)], addr, walk);
+	for (; pte && addr < end && !err; addr += PAGE_SIZE, pte++)
+		if (pte_present(*pte))
+			err = walk->ops->pte_entry(pte, addr, walk);
 	return err;
 }
 
+/* Every present PMD goes to pmd_entry, which decides whether its PTE
+ * table is walked (Linux: walk_pmd_range; its ACTION_* rules). */
 static int walk_pmd_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 			  struct mm_walk *walk)
 {
@@ -126,34 +185,36 @@ static int walk_pmd_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 	for (; addr < end && !err; addr = next) {
 		pmd_t *pmdp = &pmd[pmd_index(addr)];
 
-		next = level_end(addr, end, PMD_SHIFT);
-		if (pmd_leaf(*pmdp)) {
-			if (walk->ops->pmd_entry)
-				err = walk->ops->pmd_entry(pmdp, addr, next, walk);
-		} else if (pmd_present(*pmdp)) {
-			err = walk_pte_range(table_va(*pmdp), addr, next, walk);
-		}
+		next = pmd_addr_end(addr, end);
+again:
+		if (!pmd_present(*pmdp))
+			continue;
+		walk->action = ACTION_SUBTREE;
+		if (walk->ops->pmd_entry)
+			err = walk->ops->pmd_entry(pmdp, addr, next, walk);
+		if (err || walk->action == ACTION_CONTINUE)
+			continue;
+		if (walk->action == ACTION_AGAIN)
+			goto again;
+		if (walk->ops->pte_entry)
+			err = walk_pte_range(pmdp, addr, next, walk);
 	}
 	return err;
 }
 
 /* The two upper levels have no leaves in Folium (no 1 GiB user pages). */
-static int walk_upper(uint64_t *table, unsigned int shift, unsigned long addr,
-		      unsigned long end, struct mm_walk *walk)
+static int walk_pud_range(pud_t *pud, unsigned long addr, unsigned long end,
+			  struct mm_walk *walk)
 {
 	unsigned long next;
 	int err = 0;
 
 	for (; addr < end && !err; addr = next) {
-		uint64_t entry = table[(addr >> shift) & (PTRS_PER_TABLE - 1)];
+		pmd_t *pmd = table_lookup(&pud[pud_index(addr)]);
 
-		next = level_end(addr, end, shift);
-		if (!(entry & _PAGE_PRESENT))
-			continue;
-		if (shift == PGDIR_SHIFT)
-			err = walk_upper(table_va(entry), PUD_SHIFT, addr, next, walk);
-		else
-			err = walk_pmd_range(table_va(entry), addr, next, walk);
+		next = pud_addr_end(addr, end);
+		if (pmd)
+			err = walk_pmd_range(pmd, addr, next, walk);
 	}
 	return err;
 }
@@ -162,8 +223,18 @@ int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
 		    const struct mm_walk_ops *ops, void *private)
 {
 	struct mm_walk walk = { .ops = ops, .mm = mm, .private = private };
+	pgd_t *pgd = __va(mm->pgd);
+	unsigned long addr, next;
+	int err = 0;
 
-	return walk_upper(__va(mm->pgd), PGDIR_SHIFT, start, end, &walk);
+	for (addr = start; addr < end && !err; addr = next) {
+		pud_t *pud = table_lookup(&pgd[pgd_index(addr)]);
+
+		next = pgd_addr_end(addr, end);
+		if (pud)
+			err = walk_pud_range(pud, addr, next, &walk);
+	}
+	return err;
 }
 
 /* --- freeing empty tables ------------------------------------------------------- */
@@ -190,7 +261,7 @@ static void free_table_range(struct mm_struct *mm, uint64_t *table, unsigned int
 		uint64_t *entry = &table[(addr >> shift) & (PTRS_PER_TABLE - 1)];
 		uint64_t *child;
 
-		next = level_end(addr, end, shift);
+		next = addr_end_at(addr, end, shift);
 		if (!(*entry & _PAGE_PRESENT) || (*entry & _PAGE_PSE))
 			continue;
 		child = table_va(*entry);
@@ -199,8 +270,7 @@ static void free_table_range(struct mm_struct *mm, uint64_t *table, unsigned int
 		if (!table_empty(child))
 			continue;
 		*entry = 0;
-		__free_pages(virt_to_page(child), 0);
-		mm->counters[MM_PGTABLES]--;
+		table_page_free(mm, virt_to_page(child));
 	}
 }
 

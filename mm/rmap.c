@@ -1,127 +1,208 @@
 /*
- * Reverse mapping of anonymous folios, and migrating them. Without fork a
- * folio has one owner: mapping = its mm, index = the address of its first
- * page; _mapcount = PTEs mapping it - 1, or 0 for one PMD (mm/mmap.c
- * unmaps by the same rule). Example: a 64K folio faulted in at 0x40003000
- * has index 0x40000000 and _mapcount 15; migrating it copies 64K and
- * rewrites those 16 PTEs to the new pfns with their old flags.
- * Linux: mm/rmap.c (folio_add_new_anon_rmap) and mm/migrate.c.
+ * Reverse mapping of anonymous folios: who maps a folio, where, and how
+ * often (Linux: mm/rmap.c), and migrating them. Without fork a folio has
+ * one owner, its mm, and the user address of its first page
+ * (folio_anon_mm, folio_anon_addr); its mapcount counts the entries that
+ * map it: one per PTE, one for a PMD. Example: a 64K folio faulted in at
+ * 0x40003000 has address 0x40000000 and mapcount 16; rmap_walk visits
+ * those 16 PTEs, and migrating it copies 64K and rewrites them to the new
+ * pfns with their old flags.
  */
 #include <vm.h>
 
-void folio_add_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned long addr)
+void folio_add_new_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned long addr)
 {
-	struct page *head = &folio->page;
-
-	head->mapping = mm;
-	head->index = ALIGN_DOWN(addr, folio_size(folio));
+	folio_set_anon_owner(folio, mm, ALIGN_DOWN(addr, folio_size(folio)));
+	page_mapcount_reset(&folio->page);
 	/* A PMD-order folio is mapped by one PMD when it is faulted in. */
 	if (folio_order(folio) == HPAGE_PMD_ORDER)
-		head->_mapcount = 0;
+		folio_mapcount_add(folio, 1);
 	else
-		head->_mapcount = (int)folio_nr_pages(folio) - 1;
+		folio_mapcount_add(folio, (int)folio_nr_pages(folio));
 }
 
-/* Return: the PMD leaf mapping folio, or NULL if it is PTE-mapped. */
-static pmd_t *folio_pmd(struct folio *folio, struct mm_struct *mm, unsigned long addr)
+void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr)
 {
-	pmd_t *pmd;
-
-	if (folio_order(folio) != HPAGE_PMD_ORDER)
-		return NULL;
-	pmd = pmd_offset_mm(mm, addr, false);
-	if (!pmd || !pmd_leaf(*pmd) || pmd_pfn(*pmd) != folio_pfn(folio))
-		return NULL;
-	return pmd;
+	folio_mapcount_add(folio, (int)nr);
 }
 
-/* Does the PTE at ptep map page n of src? (After a partial munmap some
- * of a folio's PTEs are gone or belong to no folio.) */
-static bool pte_maps(const pte_t *ptep, struct folio *src, unsigned long n)
+void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr)
 {
-	return ptep && pte_present(*ptep) && pte_pfn(*ptep) == folio_pfn(src) + n;
+	folio_mapcount_add(folio, -(int)nr);
 }
 
-/*
- * Replace every PTE that maps src with one mapping the same page of dst,
- * keeping its flags (young, dirty, RW), then one flush for the range.
- * Linux unmaps to migration entries before copying because other CPUs
- * may write meanwhile; Folium has one CPU and the caller does not touch
- * the user half while migrating, so copy, swap and flush suffice.
- * Return: 0, or -EBUSY if the PTEs found do not match src's mapcount
- * (nothing changed).
- */
-static int migrate_ptes(struct folio *dst, struct folio *src, struct mm_struct *mm)
+void folio_remove_rmap_pmd(struct folio *folio)
 {
-	unsigned long addr = src->page.index, nr = folio_nr_pages(src), found = 0;
-	pte_t *ptep = pte_offset_mm(mm, addr, false);
+	folio_mapcount_add(folio, -1);
+}
 
-	for (unsigned long n = 0; n < nr; n++)
-		found += pte_maps(ptep ? ptep + n : NULL, src, n);
-	if (found != (unsigned long)src->page._mapcount + 1)
-		return -EBUSY;
-	memcpy(folio_address(dst), folio_address(src), folio_size(src));
-	for (unsigned long n = 0; n < nr; n++) {
-		unsigned long a = addr + n * PAGE_SIZE;
-		pte_t old;
+/* --- rmap_walk: every entry that maps a folio ------------------------------------ */
 
-		if (!pte_maps(ptep + n, src, n))
-			continue;
-		old = ptep_get_and_clear(mm, a, ptep + n);
-		set_ptes(mm, a, ptep + n, pfn_pte(folio_pfn(dst) + n, old & ~PTE_ADDR_MASK), 1);
-	}
-	flush_tlb_range(mm, addr, addr + nr * PAGE_SIZE);
+struct rmap_walk_state {
+	struct page_vma_mapped_walk pvmw;
+	const struct rmap_walk_control *rwc;
+};
+
+/* A PTE in the folio's range maps it only if it maps the page at the
+ * same offset: after a partial munmap and a new fault it may map another
+ * folio. */
+static int rmap_walk_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	struct rmap_walk_state *s = walk->private;
+	struct folio *folio = s->pvmw.folio;
+	unsigned long n = (addr - folio_anon_addr(folio)) >> PAGE_SHIFT;
+
+	if (pte_pfn(*ptep) != folio_pfn(folio) + n)
+		return 0;
+	s->pvmw.address = addr;
+	s->pvmw.pte = ptep;
+	s->pvmw.pmd = NULL;
+	return s->rwc->rmap_one(&s->pvmw, s->rwc->arg);
+}
+
+static int rmap_walk_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next,
+			 struct mm_walk *walk)
+{
+	struct rmap_walk_state *s = walk->private;
+
+	if (!pmd_leaf(*pmdp))
+		return 0;
+	walk->action = ACTION_CONTINUE;
+	if (pmd_pfn(*pmdp) != folio_pfn(s->pvmw.folio))
+		return 0;
+	s->pvmw.address = addr & PMD_MASK;
+	s->pvmw.pte = NULL;
+	s->pvmw.pmd = pmdp;
+	return s->rwc->rmap_one(&s->pvmw, s->rwc->arg);
+}
+
+static const struct mm_walk_ops rmap_walk_ops = {
+	.pmd_entry = rmap_walk_pmd,
+	.pte_entry = rmap_walk_pte,
+};
+
+int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc)
+{
+	struct rmap_walk_state s = {
+		.pvmw = { .folio = folio, .mm = folio_anon_mm(folio) },
+		.rwc = rwc,
+	};
+	unsigned long start = folio_anon_addr(folio);
+
+	if (!s.pvmw.mm || !folio_mapped(folio))
+		return 0;
+	return walk_page_range(s.pvmw.mm, start, start + folio_size(folio), &rmap_walk_ops, &s);
+}
+
+static int count_one(struct page_vma_mapped_walk *pvmw, void *arg)
+{
+	(*(unsigned int *)arg)++;
 	return 0;
 }
 
-/* The same for a PMD-mapped folio: one entry to swap. */
-static void migrate_pmd(struct folio *dst, struct folio *src, struct mm_struct *mm,
-			pmd_t *pmd)
+unsigned int folio_count_mappings(struct folio *folio)
 {
-	unsigned long addr = src->page.index;
-	pmd_t old;
+	unsigned int count = 0;
+	const struct rmap_walk_control rwc = { .rmap_one = count_one, .arg = &count };
 
-	memcpy(folio_address(dst), folio_address(src), folio_size(src));
-	old = pmdp_get_and_clear(mm, addr, pmd);
-	set_pmd_at(mm, addr, pmd, pfn_pmd(folio_pfn(dst), old & ~PTE_ADDR_MASK));
-	flush_tlb_range(mm, addr, addr + PMD_SIZE);
+	rmap_walk(folio, &rwc);
+	return count;
 }
 
-/* The owner's state moves from src to dst: mapping, index, mapcount, the
- * data flags and the LRU position; src keeps only migration's reference. */
+/* --- unmapping --------------------------------------------------------------------- */
+
+static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
+{
+	if (pvmw->pmd) {
+		pmdp_get_and_clear(pvmw->mm, pvmw->address, pvmw->pmd);
+		folio_remove_rmap_pmd(pvmw->folio);
+		pvmw->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
+	} else {
+		ptep_get_and_clear(pvmw->mm, pvmw->address, pvmw->pte);
+		folio_remove_rmap_ptes(pvmw->folio, 1);
+		pvmw->mm->counters[MM_ANONPAGES]--;
+	}
+	return 0;
+}
+
+/* One flush for the folio's range, before the caller frees the pages. */
+void try_to_unmap(struct folio *folio)
+{
+	const struct rmap_walk_control rwc = { .rmap_one = unmap_one };
+	struct mm_struct *mm = folio_anon_mm(folio);
+	unsigned long addr = folio_anon_addr(folio);
+
+	if (!mm)
+		return;
+	rmap_walk(folio, &rwc);
+	flush_tlb_range(mm, addr, addr + folio_size(folio));
+}
+
+/* --- migration ------------------------------------------------------------------------ */
+
+/* Point the entry at the same page of dst (arg), keeping its flags. */
+static int remap_one(struct page_vma_mapped_walk *pvmw, void *arg)
+{
+	struct folio *dst = arg;
+	unsigned long n = (pvmw->address - folio_anon_addr(pvmw->folio)) >> PAGE_SHIFT;
+	uint64_t old;
+
+	if (pvmw->pmd) {
+		old = pmdp_get_and_clear(pvmw->mm, pvmw->address, pvmw->pmd);
+		set_pmd_at(pvmw->mm, pvmw->address, pvmw->pmd,
+			   pfn_pmd(folio_pfn(dst), old & ~PTE_ADDR_MASK));
+	} else {
+		old = ptep_get_and_clear(pvmw->mm, pvmw->address, pvmw->pte);
+		set_ptes(pvmw->mm, pvmw->address, pvmw->pte,
+			 pfn_pte(folio_pfn(dst) + n, old & ~PTE_ADDR_MASK), 1);
+	}
+	return 0;
+}
+
+/* The owner's state moves from src to dst: owner, mapcount, the data
+ * flags and the LRU position; src keeps only migration's reference. */
 static void move_anon_state(struct folio *dst, struct folio *src)
 {
 	const unsigned long moved = (1ul << PG_anon) | (1ul << PG_swapbacked) |
 				    (1ul << PG_dirty) | (1ul << PG_referenced) |
 				    (1ul << PG_lru);
+	int mapcount = folio_mapcount(src);
 
-	dst->page.mapping = src->page.mapping;
-	dst->page.index = src->page.index;
-	dst->page._mapcount = src->page._mapcount;
+	folio_set_anon_owner(dst, folio_anon_mm(src), folio_anon_addr(src));
+	folio_mapcount_add(dst, mapcount);
 	dst->page.flags |= src->page.flags & moved;
 	if (folio_test_lru(src)) {
 		list_add(&dst->page.lru, &src->page.lru);
 		list_del(&src->page.lru);
 	}
 	src->page.flags &= ~moved;
-	src->page.mapping = NULL;
-	src->page.index = 0;
-	src->page._mapcount = -1;
+	folio_clear_anon_owner(src);
+	folio_mapcount_add(src, -mapcount);
 }
 
+/*
+ * Copy src into dst, point every entry that maps src at the same page of
+ * dst with its old flags (young, dirty, RW), then one flush for the
+ * range. Linux unmaps to migration entries before copying because other
+ * CPUs may write meanwhile; Folium has one CPU and the caller does not
+ * touch the user half while migrating, so copy, swap and flush suffice.
+ * Return: 0, or -EBUSY if src is not a mapped anon folio of dst's order
+ * or the entries found do not match its mapcount (nothing changed).
+ */
 int anon_migrate_folio(struct folio *dst, struct folio *src)
 {
-	struct mm_struct *mm = src->page.mapping;
-	pmd_t *pmd;
+	const struct rmap_walk_control rwc = { .rmap_one = remap_one, .arg = dst };
+	struct mm_struct *mm = folio_anon_mm(src);
+	unsigned long addr = folio_anon_addr(src);
 
-	if (!folio_test_anon(src) || !mm || src->page._mapcount < 0 ||
+	if (!folio_test_anon(src) || !mm || !folio_mapped(src) ||
 	    folio_order(dst) != folio_order(src))
 		return -EBUSY;
-	pmd = folio_pmd(src, mm, src->page.index);
-	if (pmd)
-		migrate_pmd(dst, src, mm, pmd);
-	else if (migrate_ptes(dst, src, mm))
+	if (folio_count_mappings(src) != (unsigned int)folio_mapcount(src))
 		return -EBUSY;
+	memcpy(folio_address(dst), folio_address(src), folio_size(src));
+	rmap_walk(src, &rwc);
+	flush_tlb_range(mm, addr, addr + folio_size(src));
 	move_anon_state(dst, src);
 	return 0;
 }

@@ -2,7 +2,7 @@
  * LRU lists of anonymous folios and lazyfree reclaim. A new folio goes to
  * the head of its node's lru_anon; MADV_FREE moves it to lru_lazyfree;
  * reclaim takes folios from the lazyfree tail (oldest first) and looks at
- * their mappings through mapping (the mm) and index (the address).
+ * their mappings through the reverse map (rmap_walk, try_to_unmap).
  * Invariant: PG_lru is set exactly when the folio is on one of the two
  * lists, lru_lazyfree holds only lazyfree (!swapbacked) folios, and the
  * nr_lru_* counters match the lists. Example: a 64K folio written after
@@ -94,97 +94,44 @@ void folio_mark_lazyfree(struct folio *folio)
 	pgdat->vm_events[PGLAZYFREE] += folio_nr_pages(folio);
 }
 
-/* --- looking at a folio's mappings ------------------------------------------------ */
+/* --- looking at a folio's mappings (through rmap_walk) ---------------------------- */
 
-/* Where a folio is mapped: one PMD leaf, or up to nr PTEs from ptep
- * (after a partial munmap some of them map nothing of it). */
-struct folio_maps {
-	struct mm_struct *mm;
-	unsigned long addr;
-	pmd_t *pmd;
-	pte_t *ptep;
-};
-
-static bool folio_find_maps(struct folio *folio, struct folio_maps *m)
+static int or_young_dirty_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
-	pmd_t *pmd;
+	uint64_t entry = pvmw->pmd ? *pvmw->pmd : *pvmw->pte;
 
-	m->mm = folio->page.mapping;
-	m->addr = folio->page.index;
-	m->pmd = NULL;
-	m->ptep = NULL;
-	if (!m->mm || folio->page._mapcount < 0)
-		return false;
-	pmd = pmd_offset_mm(m->mm, m->addr, false);
-	if (!pmd || !pmd_present(*pmd))
-		return false;
-	if (pmd_leaf(*pmd)) {
-		m->pmd = pmd_pfn(*pmd) == folio_pfn(folio) ? pmd : NULL;
-		return m->pmd;
-	}
-	m->ptep = pte_offset_mm(m->mm, m->addr, false);
-	return m->ptep;
-}
-
-static bool pte_maps_page(pte_t pte, struct folio *folio, unsigned long n)
-{
-	return pte_present(pte) && pte_pfn(pte) == folio_pfn(folio) + n;
+	*(pte_t *)arg |= entry & (_PAGE_ACCESSED | _PAGE_DIRTY);
+	return 0;
 }
 
 /* OR of the young/dirty bits of every entry mapping folio. */
-static pte_t folio_maps_bits(struct folio *folio, const struct folio_maps *m)
+static pte_t folio_young_dirty(struct folio *folio)
 {
 	pte_t bits = 0;
+	const struct rmap_walk_control rwc = { .rmap_one = or_young_dirty_one, .arg = &bits };
 
-	if (m->pmd)
-		return *m->pmd & (_PAGE_ACCESSED | _PAGE_DIRTY);
-	for (unsigned long n = 0; n < folio_nr_pages(folio); n++)
-		if (pte_maps_page(m->ptep[n], folio, n))
-			bits |= m->ptep[n] & (_PAGE_ACCESSED | _PAGE_DIRTY);
+	rmap_walk(folio, &rwc);
 	return bits;
 }
 
-/* Age every entry mapping folio (Linux: folio_referenced clears young). */
-static void folio_mkold(struct folio *folio, const struct folio_maps *m)
+static int mkold_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
-	unsigned long nr = folio_nr_pages(folio);
-
-	if (m->pmd) {
-		set_pmd_at(m->mm, m->addr, m->pmd, pmd_mkold(*m->pmd));
-	} else {
-		for (unsigned long n = 0; n < nr; n++)
-			if (pte_maps_page(m->ptep[n], folio, n))
-				clear_young_dirty_ptes(m->mm, m->addr + n * PAGE_SIZE,
-						       m->ptep + n, 1, CYDP_CLEAR_YOUNG);
-	}
-	flush_tlb_range(m->mm, m->addr, m->addr + nr * PAGE_SIZE);
+	if (pvmw->pmd)
+		set_pmd_at(pvmw->mm, pvmw->address, pvmw->pmd, pmd_mkold(*pvmw->pmd));
+	else
+		clear_young_dirty_ptes(pvmw->mm, pvmw->address, pvmw->pte, 1, CYDP_CLEAR_YOUNG);
+	return 0;
 }
 
-/*
- * Unmap a clean, old lazyfree folio and free it: its contents may be
- * dropped, a later read faults in zeros. One flush for the folio, before
- * the pages go back. Linux: try_to_unmap_one's lazyfree branch.
- */
-static void folio_unmap_lazyfree(struct folio *folio, const struct folio_maps *m)
+/* Age every entry mapping folio, one flush for its range (Linux:
+ * folio_referenced clears young). */
+static void folio_mkold(struct folio *folio)
 {
-	unsigned long nr = folio_nr_pages(folio), mapped = 0;
+	const struct rmap_walk_control rwc = { .rmap_one = mkold_one };
+	unsigned long addr = folio_anon_addr(folio);
 
-	if (m->pmd) {
-		pmdp_get_and_clear(m->mm, m->addr, m->pmd);
-		mapped = HPAGE_PMD_NR;
-	} else {
-		for (unsigned long n = 0; n < nr; n++) {
-			if (!pte_maps_page(m->ptep[n], folio, n))
-				continue;
-			ptep_get_and_clear(m->mm, m->addr + n * PAGE_SIZE, m->ptep + n);
-			mapped++;
-		}
-	}
-	flush_tlb_range(m->mm, m->addr, m->addr + nr * PAGE_SIZE);
-	m->mm->counters[MM_ANONPAGES] -= mapped;
-	folio->page._mapcount = -1;
-	folio_del_lru(folio);
-	folio_put(folio);
+	rmap_walk(folio, &rwc);
+	flush_tlb_range(folio_anon_mm(folio), addr, addr + folio_size(folio));
 }
 
 /* --- reclaim ------------------------------------------------------------------------ */
@@ -194,28 +141,31 @@ static void shrink_lazyfree_folio(struct pglist_data *pgdat, struct folio *folio
 				  struct lazyfree_reclaim_stat *stat)
 {
 	unsigned long nr = folio_nr_pages(folio);
-	struct folio_maps m;
 	pte_t bits;
 
 	stat->scanned += nr;
 	pgdat->vm_events[PGSCAN_ANON] += nr;
 	if (folio_test_locked(folio) || folio_ref_count(folio) != 1 ||
-	    !folio_find_maps(folio, &m)) {
+	    !folio_count_mappings(folio)) {
 		list_move(&folio->page.lru, &pgdat->lru_lazyfree);	/* busy: later */
 		return;
 	}
-	bits = folio_maps_bits(folio, &m);
+	bits = folio_young_dirty(folio);
 	if ((bits & _PAGE_DIRTY) || folio_test_dirty(folio)) {
 		/* Written after MADV_FREE: the data is live again. */
 		folio_set_swapbacked(folio);
 		folio_move_lru(folio, &pgdat->nr_lru_lazyfree);
 		stat->reactivated += nr;
 	} else if (bits & _PAGE_ACCESSED) {
-		folio_mkold(folio, &m);
+		folio_mkold(folio);
 		list_move(&folio->page.lru, &pgdat->lru_lazyfree);
 		stat->second_chance += nr;
 	} else {
-		folio_unmap_lazyfree(folio, &m);
+		/* Clean and old: the contents may go, a later read faults in
+		 * zeros (Linux: try_to_unmap_one's lazyfree branch). */
+		try_to_unmap(folio);
+		folio_del_lru(folio);
+		folio_put(folio);
 		pgdat->vm_events[PGLAZYFREED] += nr;
 		stat->freed += nr;
 	}

@@ -26,7 +26,8 @@ static int count_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 static int count_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next,
 		     struct mm_walk *walk)
 {
-	*(unsigned long *)walk->private += HPAGE_PMD_NR;
+	if (pmd_leaf(*pmdp))
+		*(unsigned long *)walk->private += HPAGE_PMD_NR;
 	return 0;
 }
 
@@ -166,7 +167,8 @@ static int ptdump_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 static int ptdump_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next,
 		      struct mm_walk *walk)
 {
-	ptdump_entry(walk->private, addr & PMD_MASK, PMD_SIZE, *pmdp, true);
+	if (pmd_leaf(*pmdp))
+		ptdump_entry(walk->private, addr & PMD_MASK, PMD_SIZE, *pmdp, true);
 	return 0;
 }
 

@@ -75,14 +75,14 @@ static int touch(unsigned long addr)
 /* Return: the folio mapping addr, by PMD leaf or PTE; NULL if none. */
 static struct folio *mapped_folio(unsigned long addr)
 {
-	pmd_t *pmd = pmd_offset_mm(mm, addr, false);
+	pmd_t *pmd = mm_find_pmd(mm, addr);
 	pte_t *pte;
 
 	if (!pmd || pmd_none(*pmd))
 		return NULL;
 	if (pmd_leaf(*pmd))
 		return page_folio(pfn_to_page(pmd_pfn(*pmd)));
-	pte = pte_offset_mm(mm, addr, false);
+	pte = mm_find_pte(mm, addr);
 	if (!pte || !pte_present(*pte))
 		return NULL;
 	return page_folio(pfn_to_page(pte_pfn(*pte)));
@@ -98,8 +98,8 @@ static int fault_order(struct kunit *test, unsigned long addr)
 	if (!folio)
 		return -1;
 	/* Naturally aligned, and the rmap knows where. */
-	KUNIT_EXPECT_EQ(test, folio->page.index, ALIGN_DOWN(addr, folio_size(folio)));
-	KUNIT_EXPECT_TRUE(test, folio->page.mapping == mm);
+	KUNIT_EXPECT_EQ(test, folio_anon_addr(folio), ALIGN_DOWN(addr, folio_size(folio)));
+	KUNIT_EXPECT_TRUE(test, folio_anon_mm(folio) == mm);
 	KUNIT_EXPECT_TRUE(test, folio_test_anon(folio));
 	return (int)folio_order(folio);
 }
@@ -115,8 +115,8 @@ static void fault_maps_largest_enabled_order_inside_vma(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x5000), 4);
 	folio = mapped_folio(A + 0x5000);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
-	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 15);
-	pte = pte_offset_mm(mm, A, false);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 16);
+	pte = mm_find_pte(mm, A);
 	for (unsigned long i = 0; i < 16; i++)
 		KUNIT_EXPECT_EQ(test, pte_pfn(pte[i]), folio_pfn(folio) + i);
 	KUNIT_EXPECT_TRUE(test, pte_none(pte[16]));
@@ -272,13 +272,13 @@ static void fault_maps_pmd_order_with_one_pmd(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, map(A, PMD_SIZE, RW), A);
 	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x123456), HPAGE_PMD_ORDER);
 	KUNIT_EXPECT_EQ(test, mm->counters[MM_PTE_WRITES], writes + 1);
-	pmd = pmd_offset_mm(mm, A, false);
+	pmd = mm_find_pmd(mm, A);
 	KUNIT_ASSERT_NOT_NULL(test, pmd);
 	KUNIT_EXPECT_TRUE(test, pmd_leaf(*pmd));
 	KUNIT_EXPECT_TRUE(test, pmd_dirty(*pmd) && pmd_young(*pmd) && pmd_write(*pmd));
 	folio = mapped_folio(A);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
-	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 0);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 1);
 	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], HPAGE_PMD_NR);
 	KUNIT_EXPECT_EQ(test, mm->counters[MM_FAULTS], 1);
 }
@@ -292,7 +292,7 @@ static void fault_marks_young_and_dirty_only_on_write(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, map(A, 0x2000, RW), A);
 	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A, sizeof(word)), 0);
 	KUNIT_EXPECT_EQ(test, touch(A + PAGE_SIZE), 0);
-	pte = pte_offset_mm(mm, A, false);
+	pte = mm_find_pte(mm, A);
 	KUNIT_ASSERT_NOT_NULL(test, pte);
 	KUNIT_EXPECT_TRUE(test, pte_young(pte[0]) && !pte_dirty(pte[0]) && pte_write(pte[0]));
 	KUNIT_EXPECT_TRUE(test, pte_young(pte[1]) && pte_dirty(pte[1]));
@@ -345,9 +345,9 @@ static void migrate_and_check(struct kunit *test, unsigned long addr, unsigned i
 	KUNIT_ASSERT_NOT_NULL(test, dst);
 	KUNIT_EXPECT_NE(test, folio_pfn(dst), src_pfn);
 	KUNIT_EXPECT_EQ(test, folio_order(dst), order);
-	KUNIT_EXPECT_TRUE(test, dst->page.mapping == mm && folio_test_anon(dst));
-	KUNIT_EXPECT_EQ(test, dst->page.index, addr);
-	KUNIT_EXPECT_EQ(test, dst->page._mapcount, order == HPAGE_PMD_ORDER ? 0 : (1 << order) - 1);
+	KUNIT_EXPECT_TRUE(test, folio_anon_mm(dst) == mm && folio_test_anon(dst));
+	KUNIT_EXPECT_EQ(test, folio_anon_addr(dst), addr);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(dst), order == HPAGE_PMD_ORDER ? 1 : 1 << order);
 	KUNIT_EXPECT_EQ(test, pattern_mismatches(test, addr, len), 0);
 	KUNIT_EXPECT_BUDDY_OK(test, node);
 }

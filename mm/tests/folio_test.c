@@ -144,9 +144,9 @@ static void split_folio_refuses_locked_referenced_or_mapped(struct kunit *test)
 	folio_get(folio);
 	KUNIT_EXPECT_EQ(test, split_folio(folio), -EBUSY);
 	folio_put(folio);
-	folio->page._mapcount = 0;
+	folio_mapcount_add(folio, 1);
 	KUNIT_EXPECT_EQ(test, split_folio(folio), -EBUSY);
-	folio->page._mapcount = -1;
+	folio_mapcount_add(folio, -1);
 	/* Refused means untouched: still one order-2 folio. */
 	KUNIT_EXPECT_EQ(test, folio_order(folio), 2);
 	KUNIT_EXPECT_TRUE(test, page_folio(folio_page(folio, 3)) == folio);

@@ -73,14 +73,14 @@ static bool reads_as(unsigned long addr, unsigned long len, uint8_t byte)
 
 static struct folio *mapped_folio(unsigned long addr)
 {
-	pmd_t *pmd = pmd_offset_mm(t.mm, addr, false);
+	pmd_t *pmd = mm_find_pmd(t.mm, addr);
 	pte_t *pte;
 
 	if (!pmd || pmd_none(*pmd))
 		return NULL;
 	if (pmd_leaf(*pmd))
 		return page_folio(pfn_to_page(pmd_pfn(*pmd)));
-	pte = pte_offset_mm(t.mm, addr, false);
+	pte = mm_find_pte(t.mm, addr);
 	if (!pte || !pte_present(*pte))
 		return NULL;
 	return page_folio(pfn_to_page(pte_pfn(*pte)));
@@ -169,7 +169,7 @@ static void partial_range_splits_folios_at_both_ends(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.node->split_count[4] - split4, 2);
 	KUNIT_EXPECT_EQ(test, ev(PGLAZYFREE) - lazyfree, 16);
 	KUNIT_EXPECT_EQ(test, folio_order(mapped_folio(A)), 0);
-	KUNIT_EXPECT_EQ(test, mapped_folio(A)->page._mapcount, 0);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(mapped_folio(A)), 1);
 	KUNIT_EXPECT_EQ(test, folio_order(mapped_folio(A + 2 * K64)), 4);
 	/* 30 order-0 folios and 2 untouched 64K ones; 16 of them lazyfree. */
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_anon, 16 + 2);
@@ -207,7 +207,7 @@ static void pmd_folio_inside_range_is_not_split(struct kunit *test)
 	SKIP_WITHOUT_MM(test);
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
 	map_and_fill(test, A, PMD_SIZE, 0x5a);
-	pmd = pmd_offset_mm(t.mm, A, false);
+	pmd = mm_find_pmd(t.mm, A);
 	KUNIT_ASSERT_TRUE(test, pmd && pmd_leaf(*pmd));
 	KUNIT_EXPECT_TRUE(test, pmd_dirty(*pmd) && pmd_young(*pmd));
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE, MADV_FREE), 0);
@@ -228,7 +228,7 @@ static void pmd_folio_partly_inside_is_split_to_ptes(struct kunit *test)
 	map_and_fill(test, A, PMD_SIZE, 0x5a);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + PMD_SIZE / 2, PMD_SIZE / 2, MADV_FREE), 0);
 	KUNIT_EXPECT_EQ(test, t.node->split_count[HPAGE_PMD_ORDER] - split9, 1);
-	KUNIT_EXPECT_FALSE(test, pmd_leaf(*pmd_offset_mm(t.mm, A, false)));
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(*mm_find_pmd(t.mm, A)));
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, HPAGE_PMD_NR / 2);
 	expect_lru_ok(test);
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), HPAGE_PMD_NR / 2);

@@ -41,4 +41,13 @@ bool test_buddy_ok(struct kunit *test, struct pglist_data *pgdat, const char *fi
 #define KUNIT_EXPECT_BUDDY_OK(test, pgdat)                                    \
 	test_buddy_ok(test, pgdat, __FILE__, __LINE__, "")
 
+/* The PTE slot for addr, allocating the tables on the way (NULL: no
+ * memory, or a PMD leaf maps addr). */
+static inline pte_t *test_pte_alloc(struct mm_struct *mm, unsigned long addr)
+{
+	pmd_t *pmd = pmd_alloc(mm, addr);
+
+	return pmd ? pte_alloc_map(mm, pmd, addr) : NULL;
+}
+
 #endif

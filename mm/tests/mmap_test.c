@@ -39,13 +39,13 @@ static struct folio *map_folio(unsigned long addr, unsigned int order, bool pmd)
 	if (!folio)
 		return NULL;
 	if (pmd) {
-		set_pmd_at(t.mm, addr, pmd_offset_mm(t.mm, addr, true),
+		set_pmd_at(t.mm, addr, pmd_alloc(t.mm, addr),
 			   pfn_pmd(folio_pfn(folio), prot));
 	} else {
-		ptep = pte_offset_mm(t.mm, addr, true);
+		ptep = test_pte_alloc(t.mm, addr);
 		set_ptes(t.mm, addr, ptep, pfn_pte(folio_pfn(folio), prot), 1u << order);
 	}
-	folio_add_anon_rmap(folio, t.mm, addr);
+	folio_add_new_anon_rmap(folio, t.mm, addr);
 	t.mm->counters[MM_ANONPAGES] += 1ul << order;
 	return folio;
 }
@@ -168,14 +168,14 @@ static void partial_munmap_keeps_a_large_folio_until_its_last_pte(struct kunit *
 	struct folio *folio = map_folio(a, 4, false);
 
 	KUNIT_ASSERT_NOT_NULL(test, folio);
-	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 15);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 16);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a + 4 * PAGE_SIZE, 4 * PAGE_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 11);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 12);
 	KUNIT_EXPECT_EQ(test, folio_ref_count(folio), 1);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], 4);	/* 4 <= 33 */
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 12);
-	KUNIT_EXPECT_TRUE(test, pte_present(*pte_offset_mm(t.mm, a + 3 * PAGE_SIZE, false)));
-	KUNIT_EXPECT_TRUE(test, pte_none(*pte_offset_mm(t.mm, a + 4 * PAGE_SIZE, false)));
+	KUNIT_EXPECT_TRUE(test, pte_present(*mm_find_pte(t.mm, a + 3 * PAGE_SIZE)));
+	KUNIT_EXPECT_TRUE(test, pte_none(*mm_find_pte(t.mm, a + 4 * PAGE_SIZE)));
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a, 16 * PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], 4 + 16);
 	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start - 2);
@@ -188,15 +188,15 @@ static void munmap_splits_a_pmd_leaf_it_cuts(struct kunit *test)
 	pte_t *ptep;
 
 	KUNIT_ASSERT_NOT_NULL(test, folio);
-	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 0);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 1);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a + PAGE_SIZE, 2 * PAGE_SIZE), 0);
-	ptep = pte_offset_mm(t.mm, a, false);
+	ptep = mm_find_pte(t.mm, a);
 	KUNIT_ASSERT_NOT_NULL(test, ptep);	/* the leaf became a PTE table */
 	KUNIT_EXPECT_EQ(test, pte_pfn(ptep[0]), folio_pfn(folio));
 	KUNIT_EXPECT_TRUE(test, pte_none(ptep[1]) && pte_none(ptep[2]));
 	KUNIT_EXPECT_EQ(test, pte_pfn(ptep[511]), folio_pfn(folio) + 511);
 	KUNIT_EXPECT_FALSE(test, ptep[3] & _PAGE_PSE);
-	KUNIT_EXPECT_EQ(test, folio->page._mapcount, 509);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 510);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], HPAGE_PMD_NR - 2);
 	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 2);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a, PMD_SIZE), 0);
@@ -221,8 +221,8 @@ static void software_mmu_sets_accessed_dirty_and_refuses_readonly_writes(struct 
 	unsigned long rw = vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0);
 	unsigned long ro = vm_mmap(t.mm, 0, PAGE_SIZE, VM_READ, 0);
 	struct folio *folio = map_folio(rw, 0, false);
-	pte_t *ptep = pte_offset_mm(t.mm, rw, false);
-	pte_t *ro_ptep = pte_offset_mm(t.mm, ro, true);
+	pte_t *ptep = mm_find_pte(t.mm, rw);
+	pte_t *ro_ptep = test_pte_alloc(t.mm, ro);
 	void *p;
 
 	KUNIT_ASSERT_NOT_NULL(test, folio);
@@ -232,7 +232,7 @@ static void software_mmu_sets_accessed_dirty_and_refuses_readonly_writes(struct 
 	KUNIT_EXPECT_TRUE(test, p == (char *)folio_address(folio) + 0x123);
 	KUNIT_EXPECT_TRUE(test, pte_young(*ptep));
 	KUNIT_EXPECT_FALSE(test, pte_dirty(*ptep));
-	KUNIT_EXPECT_TRUE(test, *pmd_offset_mm(t.mm, rw, false) & _PAGE_ACCESSED);
+	KUNIT_EXPECT_TRUE(test, *mm_find_pmd(t.mm, rw) & _PAGE_ACCESSED);
 	KUNIT_EXPECT_EQ(test, host_mmu_translate(t.mm, rw, true, &p), 0);
 	KUNIT_EXPECT_TRUE(test, pte_dirty(*ptep));
 	KUNIT_EXPECT_EQ(test, host_mmu_translate(t.mm, ro, true, &p), -1);
@@ -264,8 +264,8 @@ static void switch_mm_makes_a_user_address_reach_its_page(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen, 0x0123456789abcdefull);
 	KUNIT_EXPECT_EQ(test, *direct, 0xfeedfacecafebeefull);
 	/* The CPU set A and D in the PTE. */
-	KUNIT_EXPECT_TRUE(test, pte_young(*pte_offset_mm(t.mm, a, false)));
-	KUNIT_EXPECT_TRUE(test, pte_dirty(*pte_offset_mm(t.mm, a, false)));
+	KUNIT_EXPECT_TRUE(test, pte_young(*mm_find_pte(t.mm, a)));
+	KUNIT_EXPECT_TRUE(test, pte_dirty(*mm_find_pte(t.mm, a)));
 }
 #define ARCH_MMU_CASE KUNIT_CASE(switch_mm_makes_a_user_address_reach_its_page),
 #endif

@@ -736,11 +736,11 @@ static void freeing_a_mapped_page_is_refused(struct kunit *test)
 		return;
 	page = alloc_pages_node(pgdat->node_id, GFP_KERNEL, 0);
 	KUNIT_ASSERT_NOT_NULL(test, page);
-	page->_mapcount = 0;
+	folio_mapcount_add(page_folio(page), 1);
 	__free_pages(page, 0);
 	KUNIT_EXPECT_EQ(test, ev(pgdat, BAD_PAGE), 1);
 	KUNIT_EXPECT_EQ(test, page_count(page), 1);
-	page->_mapcount = -1;
+	folio_mapcount_add(page_folio(page), -1);
 	__free_pages(page, 0);
 	drain_node_pages(pgdat);
 	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), 2048);

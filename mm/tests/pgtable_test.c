@@ -28,7 +28,7 @@ static const uint64_t rw_prot = _PAGE_PRESENT | _PAGE_RW | _PAGE_NX;
 static void set_ptes_writes_nr_consecutive_pfns_and_counts_nr_writes(struct kunit *test)
 {
 	unsigned long addr = TEST_ADDR + 3 * PAGE_SIZE;
-	pte_t *ptep = pte_offset_mm(t.mm, addr, true);
+	pte_t *ptep = test_pte_alloc(t.mm, addr);
 
 	KUNIT_ASSERT_NOT_NULL(test, ptep);
 	set_ptes(t.mm, addr, ptep, pfn_pte(0x1230, rw_prot), 16);
@@ -38,7 +38,7 @@ static void set_ptes_writes_nr_consecutive_pfns_and_counts_nr_writes(struct kuni
 	for (unsigned int i = 0; i < 16; i++) {
 		KUNIT_EXPECT_EQ(test, pte_pfn(ptep[i]), 0x1230 + i);
 		KUNIT_EXPECT_EQ(test, ptep[i] & ~PTE_ADDR_MASK, rw_prot);
-		KUNIT_EXPECT_TRUE(test, pte_offset_mm(t.mm, addr + i * PAGE_SIZE, false) == ptep + i);
+		KUNIT_EXPECT_TRUE(test, mm_find_pte(t.mm, addr + i * PAGE_SIZE) == ptep + i);
 	}
 	for (unsigned int i = 0; i < 16; i++)
 		ptep_get_and_clear(t.mm, addr + i * PAGE_SIZE, ptep + i);
@@ -51,13 +51,13 @@ static void tables_are_allocated_on_demand_and_freed_when_empty(struct kunit *te
 	pte_t *a, *b;
 
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
-	KUNIT_EXPECT_NULL(test, pte_offset_mm(t.mm, TEST_ADDR, false));
+	KUNIT_EXPECT_NULL(test, mm_find_pte(t.mm, TEST_ADDR));
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
-	a = pte_offset_mm(t.mm, TEST_ADDR, true);
+	a = test_pte_alloc(t.mm, TEST_ADDR);
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 4);	/* PUD, PMD, PTE */
 	/* The next 2 MiB needs only a PTE table. */
-	b = pte_offset_mm(t.mm, TEST_ADDR + PMD_SIZE, true);
+	b = test_pte_alloc(t.mm, TEST_ADDR + PMD_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 5);
 	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start - 2 - 4);
@@ -65,7 +65,7 @@ static void tables_are_allocated_on_demand_and_freed_when_empty(struct kunit *te
 	/* Only b's table is empty: it goes, a's and the ones above stay. */
 	free_pgtables(t.mm, TEST_ADDR, TEST_ADDR + 2 * PMD_SIZE);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 4);
-	KUNIT_EXPECT_NULL(test, pte_offset_mm(t.mm, TEST_ADDR + PMD_SIZE, false));
+	KUNIT_EXPECT_NULL(test, mm_find_pte(t.mm, TEST_ADDR + PMD_SIZE));
 	ptep_get_and_clear(t.mm, TEST_ADDR, a);
 	free_pgtables(t.mm, TEST_ADDR, TEST_ADDR + PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
@@ -75,7 +75,7 @@ static void tables_are_allocated_on_demand_and_freed_when_empty(struct kunit *te
 
 static void pmd_leaf_accessors_round_trip(struct kunit *test)
 {
-	pmd_t *pmdp = pmd_offset_mm(t.mm, TEST_ADDR, true);
+	pmd_t *pmdp = pmd_alloc(t.mm, TEST_ADDR);
 	pmd_t pmd;
 
 	KUNIT_ASSERT_NOT_NULL(test, pmdp);
@@ -89,7 +89,7 @@ static void pmd_leaf_accessors_round_trip(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pmd_young(pmd_mkyoung(*pmdp)));
 	KUNIT_EXPECT_TRUE(test, pmd_dirty(pmd_mkdirty(*pmdp)));
 	/* A leaf has no PTE table below it. */
-	KUNIT_EXPECT_NULL(test, pte_offset_mm(t.mm, TEST_ADDR + PAGE_SIZE, true));
+	KUNIT_EXPECT_NULL(test, test_pte_alloc(t.mm, TEST_ADDR + PAGE_SIZE));
 	pmd = pmdp_get_and_clear(t.mm, TEST_ADDR, pmdp);
 	KUNIT_EXPECT_EQ(test, pmd_pfn(pmd), 0x40000);
 	KUNIT_EXPECT_TRUE(test, pmd_none(*pmdp));
@@ -99,7 +99,8 @@ static void pmd_leaf_accessors_round_trip(struct kunit *test)
 }
 
 struct walk_log {
-	unsigned long ptes, pmds, first_pte, pmd_addr, pmd_next;
+	unsigned long ptes, pmds, leaves, first_pte, pmd_addr, pmd_next;
+	bool skip_tables;	/* pmd_entry says ACTION_CONTINUE for tables */
 };
 
 static int log_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
@@ -116,31 +117,46 @@ static int log_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	struct walk_log *log = walk->private;
 
 	log->pmds++;
+	if (!pmd_leaf(*pmdp)) {
+		if (log->skip_tables)
+			walk->action = ACTION_CONTINUE;
+		return 0;
+	}
+	log->leaves++;
 	log->pmd_addr = addr;
 	log->pmd_next = next;
 	return 0;
 }
 
-static void walker_visits_present_ptes_and_pmd_leaves_in_range(struct kunit *test)
+/* pmd_entry sees every present PMD (the table and the leaf here), the
+ * leaf with its part of the range; pte_entry the present PTEs below. */
+static void walker_visits_every_present_pmd_then_its_ptes(struct kunit *test)
 {
 	static const struct mm_walk_ops ops = { .pte_entry = log_pte, .pmd_entry = log_pmd };
 	unsigned long leaf = TEST_ADDR + PMD_SIZE;
 	struct walk_log log = { 0 };
-	pte_t *ptep = pte_offset_mm(t.mm, TEST_ADDR, true);
+	pte_t *ptep = test_pte_alloc(t.mm, TEST_ADDR);
 
 	KUNIT_ASSERT_NOT_NULL(test, ptep);
 	set_ptes(t.mm, TEST_ADDR + 8 * PAGE_SIZE, ptep + 8, pfn_pte(0x3000, rw_prot), 4);
-	set_pmd_at(t.mm, leaf, pmd_offset_mm(t.mm, leaf, true), pfn_pmd(0x40000, rw_prot));
+	set_pmd_at(t.mm, leaf, pmd_alloc(t.mm, leaf), pfn_pmd(0x40000, rw_prot));
 	/* From page 9 to the middle of the leaf: 3 PTEs, one part of a PMD. */
 	walk_page_range(t.mm, TEST_ADDR + 9 * PAGE_SIZE, leaf + 5 * PAGE_SIZE, &ops, &log);
 	KUNIT_EXPECT_EQ(test, log.ptes, 3);
 	KUNIT_EXPECT_EQ(test, log.first_pte, TEST_ADDR + 9 * PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, log.pmds, 1);
+	KUNIT_EXPECT_EQ(test, log.pmds, 2);
+	KUNIT_EXPECT_EQ(test, log.leaves, 1);
 	KUNIT_EXPECT_EQ(test, log.pmd_addr, leaf);
 	KUNIT_EXPECT_EQ(test, log.pmd_next, leaf + 5 * PAGE_SIZE);
+	/* ACTION_CONTINUE from pmd_entry: the table's PTEs are not walked. */
+	log = (struct walk_log){ .skip_tables = true };
+	walk_page_range(t.mm, TEST_ADDR, leaf + PMD_SIZE, &ops, &log);
+	KUNIT_EXPECT_EQ(test, log.ptes, 0);
+	KUNIT_EXPECT_EQ(test, log.pmds, 2);
+	KUNIT_EXPECT_EQ(test, log.leaves, 1);
 	for (int i = 8; i < 12; i++)
 		ptep_get_and_clear(t.mm, TEST_ADDR + i * PAGE_SIZE, ptep + i);
-	pmdp_get_and_clear(t.mm, leaf, pmd_offset_mm(t.mm, leaf, false));
+	pmdp_get_and_clear(t.mm, leaf, mm_find_pmd(t.mm, leaf));
 	free_pgtables(t.mm, TEST_ADDR, TEST_ADDR + 2 * PMD_SIZE);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
 }
@@ -166,7 +182,7 @@ static struct kunit_case pgtable_test_cases[] = {
 	KUNIT_CASE(set_ptes_writes_nr_consecutive_pfns_and_counts_nr_writes),
 	KUNIT_CASE(tables_are_allocated_on_demand_and_freed_when_empty),
 	KUNIT_CASE(pmd_leaf_accessors_round_trip),
-	KUNIT_CASE(walker_visits_present_ptes_and_pmd_leaves_in_range),
+	KUNIT_CASE(walker_visits_every_present_pmd_then_its_ptes),
 	KUNIT_CASE(flush_tlb_range_follows_the_single_page_ceiling),
 	{}
 };
