@@ -57,6 +57,7 @@ HOST_TEST_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer \
 
 # The console font: taken from Debian's console-setup-linux at build time.
 FONT := /usr/share/consolefonts/Uni2-Fixed16.psf.gz
+LIB_GENERIC_SRCS :=
 KERNEL_GENERIC_SRCS :=
 MM_GENERIC_SRCS :=
 BENCH_GENERIC_SRCS :=
@@ -67,7 +68,7 @@ ARCH_X86_ASMS :=
 HOST_ARCH_SRCS :=
 TEST_SRCS :=
 KERNEL_ONLY_TEST_SRCS :=
-include kernel/kernel.mk mm/mm.mk arch/x86_64/arch.mk arch/host/host.mk
+include lib/lib.mk init/init.mk kernel/kernel.mk mm/mm.mk arch/x86_64/arch.mk arch/host/host.mk
 include boot/boot.mk shell/shell.mk bench/bench.mk tools/tools.mk
 
 # --- dependencies (Debian packages) ------------------------------------------
@@ -111,7 +112,7 @@ config:
 		'$(call knob_range,$(k))' '$(call knob_help,$(k))';)
 
 # --- kernel ----------------------------------------------------------------
-KSRCS := $(KERNEL_GENERIC_SRCS) $(MM_GENERIC_SRCS) $(BENCH_GENERIC_SRCS) $(SHELL_GENERIC_SRCS) $(KERNEL_ONLY_SRCS) $(ARCH_X86_SRCS) \
+KSRCS := $(LIB_GENERIC_SRCS) $(KERNEL_GENERIC_SRCS) $(MM_GENERIC_SRCS) $(BENCH_GENERIC_SRCS) $(SHELL_GENERIC_SRCS) $(KERNEL_ONLY_SRCS) $(ARCH_X86_SRCS) \
 	$(BOOT_GENERIC_SRCS) $(TEST_SRCS) $(BOOT_TEST_SRCS) $(KERNEL_ONLY_TEST_SRCS)
 KOBJS := $(patsubst %.c,$(B)/kernel-obj/%.o,$(KSRCS)) \
 	$(patsubst %.asm,$(B)/kernel-obj/%.o,$(ARCH_X86_ASMS))
@@ -171,7 +172,7 @@ debug: all
 	$(QEMU_RUN) --interactive --gdb --image $(B)/folium.img
 
 # --- host test program -----------------------------------------------------
-HOST_TEST_SRCS := $(KERNEL_GENERIC_SRCS) $(MM_GENERIC_SRCS) $(BENCH_GENERIC_SRCS) $(SHELL_GENERIC_SRCS) $(BOOT_GENERIC_SRCS) $(TEST_SRCS) \
+HOST_TEST_SRCS := $(LIB_GENERIC_SRCS) $(KERNEL_GENERIC_SRCS) $(MM_GENERIC_SRCS) $(BENCH_GENERIC_SRCS) $(SHELL_GENERIC_SRCS) $(BOOT_GENERIC_SRCS) $(TEST_SRCS) \
 	$(BOOT_TEST_SRCS) $(HOST_ARCH_SRCS)
 HOST_TEST_OBJS := $(patsubst %.c,$(B)/host-obj/%.o,$(HOST_TEST_SRCS))
 $(B)/host-obj/%.o: %.c | $(CONFIG_H) $(VERSION_H)

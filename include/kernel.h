@@ -1,8 +1,9 @@
 /*
- * The kernel core's public contract: formatting, printk, consoles, panic,
- * the command line. Everything here is plain C that also builds on the host
- * (arch/host), so the pieces can be unit-tested there. Declarations are
- * grouped by the file that implements them.
+ * The kernel core's public contract: formatting (lib/), printk, consoles,
+ * panic, the command line and its registered keys. Everything here is
+ * plain C that also builds on the host (arch/host), so the pieces can be
+ * unit-tested there. Declarations are grouped by the file that
+ * implements them.
  */
 #ifndef FOLIUM_KERNEL_H
 #define FOLIUM_KERNEL_H
@@ -27,7 +28,7 @@
 #define MIB (1024ull * KIB)
 #define GIB (1024ull * MIB)
 
-/* kernel/lib/format.c: printf-style formatting, no floating point. */
+/* lib/format.c: printf-style formatting, no floating point. */
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int ksnprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 /* Parse a decimal or 0x-hex unsigned number that fills all of s.
@@ -130,5 +131,30 @@ const char *cmdline_get(const struct cmdline *cl, const char *key);
 /* The boot command line, parsed once at boot. */
 extern struct cmdline boot_cmdline;
 extern char boot_cmdline_text[];
+
+/*
+ * The keys a boot command line may hold. Each is registered once, with
+ * CMDLINE_KEY() at file scope next to the code that reads it, e.g.
+ *     CMDLINE_KEY(loglevel, "0..7: console log level (default 7)");
+ *     ... const char *level = boot_cmdline_get(loglevel);
+ * and the boot warns about any word whose key nobody registered (Linux:
+ * early_param()/__setup(), without the callback: the owner reads its
+ * value when it initialises). Keys are C identifiers.
+ */
+struct cmdline_key {
+	const char *name;
+	const char *help;	/* one line: the values, then what they do */
+};
+#define CMDLINE_KEY(key, helptext)                                            \
+	static const struct cmdline_key __cmdline_key_##key = { #key, helptext }; \
+	static const struct cmdline_key *__cmdline_key_ptr_##key              \
+		__attribute__((used, section("cmdline_keys"))) = &__cmdline_key_##key
+/* Return: the boot command line's value for a key this file registered
+ * ("" for a bare key), or NULL if the command line does not have it. */
+#define boot_cmdline_get(key) cmdline_get(&boot_cmdline, __cmdline_key_##key.name)
+/* Return: the registered key called name, or NULL. */
+const struct cmdline_key *cmdline_key_find(const char *name);
+/* Return: the nth registered key (link order), or NULL past the last. */
+const struct cmdline_key *cmdline_key_nth(size_t n);
 
 #endif

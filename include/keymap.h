@@ -38,12 +38,4 @@ void keymap_init(struct keymap_state *s);
 int keymap_feed(struct keymap_state *s, uint8_t scancode,
 		uint8_t out[KEYMAP_OUT_MAX]);
 
-/* arch/x86_64/i8042.c: the PS/2 keyboard controller, feeding keymap_feed()
- * output to console_input(). i8042_init() probes quietly (no controller is
- * normal on new PCs) and registers IRQ 1; i8042_poll() reads whatever is
- * pending and is safe to call from the timer tick as a fallback.
- * Context: both run with interrupts off (IRQ or tick context). */
-void i8042_init(void);
-void i8042_poll(void);
-
 #endif

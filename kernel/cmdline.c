@@ -4,11 +4,18 @@
  *     run="test; poweroff" console=serial
  * which parses to {run: "test; poweroff"}, {console: "serial"}. Later
  * words win over earlier ones with the same key (cmdline_get looks from
- * the end), so appending to a command line overrides it.
+ * the end), so appending to a command line overrides it. The keys the
+ * kernel knows are the ones registered with CMDLINE_KEY(), collected in
+ * the "cmdline_keys" section (linker.ld; on the host the linker makes
+ * __start_/__stop_ itself).
  */
 #include <kernel.h>
 
 struct cmdline boot_cmdline;
+
+/* Weak: a host program may link this file without registering any key. */
+extern const struct cmdline_key *const __start_cmdline_keys[] __attribute__((weak));
+extern const struct cmdline_key *const __stop_cmdline_keys[] __attribute__((weak));
 
 static bool is_blank(char c)
 {
@@ -102,5 +109,23 @@ const char *cmdline_get(const struct cmdline *cl, const char *key)
 	for (int i = cl->nparams - 1; i >= 0; i--)
 		if (strcmp(cl->params[i].key, key) == 0)
 			return cl->params[i].value;
+	return NULL;
+}
+
+const struct cmdline_key *cmdline_key_find(const char *name)
+{
+	for (const struct cmdline_key *const *k = __start_cmdline_keys;
+	     k < __stop_cmdline_keys; k++)
+		if (strcmp((*k)->name, name) == 0)
+			return *k;
+	return NULL;
+}
+
+const struct cmdline_key *cmdline_key_nth(size_t n)
+{
+	for (const struct cmdline_key *const *k = __start_cmdline_keys;
+	     k < __stop_cmdline_keys; k++)
+		if (n-- == 0)
+			return *k;
 	return NULL;
 }

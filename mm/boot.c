@@ -146,10 +146,12 @@ static void reserve_test_memory(struct memblock *mb)
 		test_at_top ? "above" : "below");
 }
 
+CMDLINE_KEY(cma, "SIZE: reserve a CMA area (e.g. 64M)");
+
 /* `cma=SIZE`: ask mm/cma.c to place the area; a bad value only costs CMA. */
 static void reserve_cma(struct memblock *mb)
 {
-	const char *arg = cmdline_get(&boot_cmdline, "cma");
+	const char *arg = boot_cmdline_get(cma);
 	phys_addr_t before = memblock_reserved_size(mb);
 	uint64_t size;
 
@@ -226,6 +228,8 @@ static void print_summary(void)
 		(unsigned long)CMA_MIN_ALIGNMENT_BYTES);
 }
 
+CMDLINE_KEY(memblock, "debug: print the early memory map (memblock regions)");
+
 /*
  * Context: kmain, after arch_setup built memblock and the kernel's page
  * tables and after the command line was parsed (cma=). Allocations that
@@ -242,8 +246,8 @@ void mm_init(void)
 		memblock_remove(mb, 1ull << MAX_PHYSMEM_BITS, ~0ull);
 	}
 	/* Linux: memblock=debug shows the lists as the firmware left them. */
-	if (cmdline_get(&boot_cmdline, "memblock") &&
-	    !strcmp(cmdline_get(&boot_cmdline, "memblock"), "debug"))
+	if (boot_cmdline_get(memblock) &&
+	    !strcmp(boot_cmdline_get(memblock), "debug"))
 		memblock_dump(mb);
 	boot_mem.total = memblock_phys_mem_size(mb);
 	boot_mem.kernel = ALIGN_UP(boot_info->kernel_size, PAGE_SIZE);

@@ -186,10 +186,13 @@ int clear_pages_select(const char *name)
 	return -EINVAL;
 }
 
+CMDLINE_KEY(clear_pages, "stosb|stosq: the clearing instruction (default: stosb if ERMS or FSRM)");
+CMDLINE_KEY(zero, "neighbourhood|contiguous|page: the folio_zero_user() strategy");
+
 void clear_pages_init(void)
 {
-	const char *insn = cmdline_get(&boot_cmdline, "clear_pages");
-	const char *zero = cmdline_get(&boot_cmdline, "zero");
+	const char *insn = boot_cmdline_get(clear_pages);
+	const char *zero = boot_cmdline_get(zero);
 
 	if (insn && clear_pages_select(insn) < 0)
 		pr_err("cmdline: clear_pages=%s is not stosb or stosq; keeping %s\n", insn,

@@ -89,11 +89,13 @@ const char *thp_order_name(unsigned int order, char *buf, size_t len)
 	return buf;
 }
 
+CMDLINE_KEY(thp, "SIZES|never|always: enabled anonymous folio sizes (e.g. 16K,64K,2M)");
+
 /* Boot: thp= from the command line (a bad value keeps the default), and
  * the migration hook: anonymous folios are the movable ones. */
 void thp_init(void)
 {
-	const char *arg = cmdline_get(&boot_cmdline, "thp");
+	const char *arg = boot_cmdline_get(thp);
 	unsigned long orders;
 	char err[80];
 
@@ -144,7 +146,7 @@ static void split_count_lru(struct folio *folio, unsigned int order)
 /*
  * Split a large folio into order-0 folios, each with refcount 1 so the
  * caller owns every page and may free them one by one. Pieces inherit
- * the data flags and the owner; page n's index is the head's + n pages.
+ * the data flags and the owner; piece n's address is the folio's + n pages.
  * A folio on an LRU list leaves its pieces on that list right after the
  * head, in address order (Linux: lru_add_split_folio).
  * Return: 0 (an order-0 folio is already split), or -EBUSY if the folio

@@ -233,9 +233,11 @@ int lazyfree_mode_parse(const char *s, enum lazyfree_mode *mode)
 	return -EINVAL;
 }
 
+CMDLINE_KEY(lazyfree, "batched|split: MADV_FREE's implementation");
+
 void lazyfree_init(void)
 {
-	const char *arg = cmdline_get(&boot_cmdline, "lazyfree");
+	const char *arg = boot_cmdline_get(lazyfree);
 
 	if (NODE_DATA(0))
 		pgdat_set_lazyfree_reclaim(NODE_DATA(0));

@@ -16,7 +16,7 @@ TEST_SRCS += mm/tests/folio_test.c mm/tests/cma_test.c
 # What the allocator needs to run as a process: the buddy core, folios
 # (prep_compound_page), printk and the host arch hooks.
 BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
-	kernel/lib/format.c kernel/printk.c kernel/console.c \
+	lib/format.c kernel/printk.c kernel/console.c \
 	arch/host/arch.c arch/host/cpu.c arch/host/phys.c
 
 # libFuzzer: every object instrumented for coverage, ASan and UBSan.

@@ -2,7 +2,9 @@
 ARCH_X86_SRCS += \
 	arch/x86_64/setup.c \
 	arch/x86_64/cpu.c \
+	arch/x86_64/cpuinfo.c \
 	arch/x86_64/gdt.c \
+	arch/x86_64/idt.c \
 	arch/x86_64/traps.c \
 	arch/x86_64/paging.c \
 	arch/x86_64/serial.c \

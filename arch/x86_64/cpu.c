@@ -4,7 +4,6 @@
  * leaf 0x80000007 EDX. QEMU's default CPU model hides ERMS and FSRM; the
  * test runner pins -cpu max so rep stosb is exercised.
  */
-#include <vm.h>
 #include "x86.h"
 
 struct cpu_features cpu;
@@ -94,49 +93,4 @@ void cpu_detect(void)
 		uint32_t hv[3] = { r[1], r[2], r[3] };
 		copy_regs(cpu.hypervisor_vendor, hv, 3);
 	}
-}
-
-static const char *yesno(bool b)
-{
-	return b ? "yes" : "no";
-}
-
-/* Why clear_pages uses the instruction it does (clear.c picks it). */
-static const char *clear_pages_reason(void)
-{
-	bool stosb = strcmp(clear_pages_insn_name(), "stosb") == 0;
-
-	if (stosb && (cpu.erms || cpu.fsrm))
-		return cpu.erms ? "ERMS" : "FSRM";
-	if (!stosb && !cpu.erms && !cpu.fsrm)
-		return "no ERMS or FSRM";
-	return "clear_pages= on the command line";
-}
-
-void cpu_print_info(void)
-{
-	kprintf("vendor:        %s\n", cpu.vendor);
-	kprintf("model:         %s\n", cpu.brand[0] ? cpu.brand : "(no brand string)");
-	kprintf("family/model:  %u/%u stepping %u\n", cpu.family, cpu.model, cpu.stepping);
-	kprintf("address bits:  %u physical, %u virtual\n", cpu.phys_addr_bits,
-		cpu.virt_addr_bits);
-	kprintf("hypervisor:    %s%s%s%s\n", yesno(cpu.hypervisor),
-		cpu.hypervisor ? " (\"" : "", cpu.hypervisor_vendor,
-		cpu.hypervisor ? "\")" : "");
-	kprintf("ERMS:          %s  (enhanced rep movsb/stosb)\n", yesno(cpu.erms));
-	kprintf("FSRM:          %s  (fast short rep mov)\n", yesno(cpu.fsrm));
-	kprintf("clear_pages:   rep %s (%s)\n", clear_pages_insn_name(), clear_pages_reason());
-	kprintf("NX:            %s\n", yesno(cpu.nx));
-	kprintf("PDPE1GB:       %s  (1 GiB pages)\n", yesno(cpu.pdpe1gb));
-	kprintf("LA57:          %s  (5-level paging; Folium uses 4 levels)\n",
-		yesno(cpu.la57));
-	kprintf("invariant TSC: %s\n", yesno(cpu.invariant_tsc));
-	kprintf("TSC:           %llu.%03llu MHz (calibrated against the PIT)\n",
-		(unsigned long long)(tsc_hz / 1000000),
-		(unsigned long long)(tsc_hz / 1000 % 1000));
-	if (cpu.tsc_crystal_hz && cpu.tsc_ratio_den)
-		kprintf("TSC (CPUID):   %llu Hz (crystal %u Hz x %u/%u)\n",
-			(unsigned long long)cpu.tsc_crystal_hz * cpu.tsc_ratio_num /
-				cpu.tsc_ratio_den,
-			cpu.tsc_crystal_hz, cpu.tsc_ratio_num, cpu.tsc_ratio_den);
 }

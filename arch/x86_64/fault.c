@@ -10,6 +10,7 @@
  */
 #include <ksyms.h>
 #include <vm.h>
+#include <asm/special_insns.h>
 #include "x86.h"
 
 /* Page-fault error code bits used here (full layout in traps.c). */

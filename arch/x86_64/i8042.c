@@ -34,7 +34,6 @@
 #define FLUSH_LIMIT 64		/* the output buffer holds 16 bytes at most */
 #define IRQ_KEYBOARD 1
 
-static bool present;
 static struct keymap_state keys;
 
 static bool wait_input_empty(void)
@@ -71,14 +70,13 @@ static void flush_output(void)
 	}
 }
 
-/* Read every byte the controller holds; mouse bytes are dropped. The
- * bound keeps a stuck status bit from pinning the CPU in the handler. */
-void i8042_poll(void)
+/* IRQ 1, and the tick's poll: read every byte the controller holds;
+ * mouse bytes are dropped. The bound keeps a stuck status bit from
+ * pinning the CPU in the handler. */
+static void i8042_irq(struct trap_frame *frame)
 {
 	uint8_t out[KEYMAP_OUT_MAX];
 
-	if (!present)
-		return;
 	for (int i = 0; i < FLUSH_LIMIT; i++) {
 		uint8_t status = inb(I8042_STATUS), sc;
 		int n;
@@ -92,11 +90,6 @@ void i8042_poll(void)
 		for (int j = 0; j < n; j++)
 			console_input(out[j]);
 	}
-}
-
-static void i8042_irq(struct trap_frame *frame)
-{
-	i8042_poll();
 }
 
 /* Port 1 interrupts on, its clock on, set 2 -> set 1 translation on. */
@@ -132,7 +125,6 @@ void i8042_init(void)
 		pr_info("i8042: no ACK to enable-scanning (no keyboard?)\n");
 	flush_output();
 	keymap_init(&keys);
-	present = true;
-	irq_register(IRQ_KEYBOARD, i8042_irq);
+	request_irq(IRQ_KEYBOARD, i8042_irq, IRQF_TICK_POLL);
 	pr_info("i8042: PS/2 keyboard on IRQ %d\n", IRQ_KEYBOARD);
 }

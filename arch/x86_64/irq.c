@@ -2,13 +2,16 @@
  * Hardware interrupts through the legacy path every PC still has: the two
  * 8259 PICs (remapped to vectors 32..47) behind the local APIC in "virtual
  * wire" mode (LINT0 = ExtINT), and the PIT's channel 0 ticking at
- * CONFIG_HZ. The tick is what bounds every hlt: input drivers that lose an
- * interrupt are still polled once per tick.
+ * CONFIG_HZ. Drivers hand their handler to request_irq(); irq_dispatch()
+ * only knows this table, never a driver by name. The tick is what bounds
+ * every hlt: a handler requested with IRQF_TICK_POLL (an input device that
+ * may lose its interrupt) also runs once per tick. Example: the UART asks
+ * for IRQ 4 with IRQF_TICK_POLL, so typed bytes arrive within 1/CONFIG_HZ
+ * even when the firmware left IRQ 4 unrouted.
  */
 #include <arch.h>
 #include <asm/io.h>
 #include <asm/page.h>
-#include <keymap.h>
 #include "x86.h"
 
 #define PIC1_CMD 0x20
@@ -29,7 +32,10 @@
 #define APIC_DELIVERY_NMI (4 << 8)
 
 volatile uint64_t jiffies;
-static irq_handler_t handlers[NR_LEGACY_IRQS];
+static struct irq_action {
+	irq_handler_t handler;
+	unsigned int flags;	/* IRQF_* */
+} irq_actions[NR_LEGACY_IRQS];
 static uint16_t irq_mask = 0xffff & ~(1u << 2); /* cascade always open */
 
 static void pic_write_mask(void)
@@ -83,13 +89,17 @@ static void pit_start_tick(void)
 static void timer_tick(struct trap_frame *frame)
 {
 	jiffies++;
-	serial_poll();
-	i8042_poll();
+	for (unsigned irq = 0; irq < NR_LEGACY_IRQS; irq++)
+		if (irq_actions[irq].flags & IRQF_TICK_POLL)
+			irq_actions[irq].handler(frame);
 }
 
-void irq_register(unsigned irq, irq_handler_t handler)
+void request_irq(unsigned irq, irq_handler_t handler, unsigned int flags)
 {
-	handlers[irq] = handler;
+	if (irq >= NR_LEGACY_IRQS || irq_actions[irq].handler)
+		panic("request_irq: irq %u %s", irq,
+		      irq >= NR_LEGACY_IRQS ? "out of range" : "already taken");
+	irq_actions[irq] = (struct irq_action){ handler, flags };
 	irq_mask &= ~(1u << irq);
 	if (irq >= 8)
 		irq_mask &= ~(1u << 2);
@@ -111,8 +121,8 @@ void irq_dispatch(struct trap_frame *frame)
 			return;
 		}
 	}
-	if (handlers[irq])
-		handlers[irq](frame);
+	if (irq_actions[irq].handler)
+		irq_actions[irq].handler(frame);
 	if (irq >= 8)
 		outb(PIC2_CMD, PIC_EOI);
 	outb(PIC1_CMD, PIC_EOI);
@@ -123,7 +133,7 @@ void irq_init(void)
 	pic_remap();
 	lapic_virtual_wire();
 	pit_start_tick();
-	irq_register(0, timer_tick);
+	request_irq(0, timer_tick, 0);
 	__asm__ volatile("sti");
 }
 

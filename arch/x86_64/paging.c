@@ -13,6 +13,7 @@
  */
 #include <asm/io.h>
 #include <asm/page.h>
+#include <asm/special_insns.h>
 #include <pgtable_bits.h>
 #include <mm.h>
 #include "x86.h"
@@ -195,21 +196,18 @@ static void setup_pat_and_nx(void)
 
 void paging_init(const struct boot_info *bi)
 {
-	uint64_t cr0;
-
 	boot = bi;
 	setup_pat_and_nx();
 	kernel_pml4 = __va(alloc_table_page());
 	map_direct();
 	map_kernel();
-	__asm__ volatile("mov %0, %%cr3" : : "r"(__pa(kernel_pml4)) : "memory");
+	write_cr3(__pa(kernel_pml4));
 	/* From here on the loader's identity map is gone. */
 	if (bi->fb.format != BOOT_FB_NONE)
 		map_device(bi->fb.base, bi->fb.size, cpu.pat ? CACHE_WC : CACHE_UC);
 	if (cpu.apic)
 		map_device(rdmsr(0x1b) & ~0xfffull, PAGE_SIZE, CACHE_UC);
-	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
-	__asm__ volatile("mov %0, %%cr0" : : "r"(cr0 | CR0_WP));
+	write_cr0(read_cr0() | CR0_WP);
 }
 
 /*

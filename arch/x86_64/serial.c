@@ -2,8 +2,9 @@
  * 16550 UART on COM1 (I/O port 0x3f8), 115200 8N1, receive interrupts on
  * IRQ 4. The port is probed first (scratch register, then loopback), so a
  * PC without a serial port boots with the framebuffer console alone.
- * Output translates "\n" to "\r\n"; the timer tick also polls the receiver
- * in case the firmware left IRQ 4 unrouted.
+ * Output translates "\n" to "\r\n"; the receive handler is requested with
+ * IRQF_TICK_POLL, so the timer tick also drains the receiver in case the
+ * firmware left IRQ 4 unrouted.
  *
  * Registers (offset from 0x3f8, DLAB = LCR bit 7):
  *   0 RBR/THR (DLAB=0), DLL (DLAB=1)   1 IER, DLM (DLAB=1)
@@ -14,6 +15,7 @@
 #include "x86.h"
 
 #define COM1 0x3f8
+#define IRQ_COM1 4
 #define UART_CLOCK 115200
 #define BAUD 115200
 #define LSR_DATA_READY 0x01
@@ -36,7 +38,7 @@ static bool uart_probe(void)
 	return false;
 }
 
-bool serial_init(void)
+static bool serial_init(void)
 {
 	uint16_t divisor = UART_CLOCK / BAUD;
 
@@ -80,17 +82,11 @@ void serial_write_raw(const char *s, size_t n)
 	}
 }
 
-void serial_poll(void)
-{
-	if (!present)
-		return;
-	while (inb(COM1 + 5) & LSR_DATA_READY)
-		console_input(inb(COM1));
-}
-
+/* Receive interrupt, and the tick's poll: drain the receiver. */
 static void serial_irq(struct trap_frame *frame)
 {
-	serial_poll();
+	while (inb(COM1 + 5) & LSR_DATA_READY)
+		console_input(inb(COM1));
 }
 
 static void serial_console_write(struct console *con, const char *s, size_t n)
@@ -108,5 +104,5 @@ void serial_console_init(void)
 	if (!serial_init())
 		return;
 	console_register(&serial_console);
-	irq_register(4, serial_irq);
+	request_irq(IRQ_COM1, serial_irq, IRQF_TICK_POLL);
 }

@@ -1,10 +1,9 @@
 /*
- * The x86_64 half of the boot sequence (kernel/main.c calls these in
+ * The x86_64 half of the boot sequence (init/main.c calls these in
  * order). CPU features are read before the page tables are built, because
  * they decide NX, PAT and 1 GiB pages.
  */
 #include <arch.h>
-#include <keymap.h>
 #include <mm.h>
 #include "x86.h"
 

@@ -10,14 +10,10 @@
 #include <kernel.h>
 #include <pgtable_bits.h>
 #include <asm/page.h>
+#include <asm/special_insns.h>
 #include "x86.h"
 
 #define KERNEL_PGD_FIRST (PTRS_PER_TABLE / 2)
-
-static void write_cr3(uint64_t pgd)
-{
-	__asm__ volatile("mov %0, %%cr3" : : "r"(pgd) : "memory");
-}
 
 void arch_flush_tlb_one(unsigned long addr)
 {

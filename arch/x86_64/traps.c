@@ -1,26 +1,15 @@
 /*
- * The IDT and what happens on a CPU exception. Every exception is fatal
- * (but a page fault in the lower half that fault.c resolves or fixes
- * up): it is reported on every console (vector name, decoded error code,
- * CR2 for page faults, all registers, a symbolized backtrace) and the
- * CPU halts with interrupts off. Hardware interrupts go to irq_dispatch().
+ * What happens on a trap: trap_entry.asm's stubs (the IDT, idt.c, points
+ * at them) call trap_dispatch(). Every exception is fatal (but a page
+ * fault in the lower half that fault.c resolves or fixes up): it is
+ * reported on every console (vector name, decoded error code, CR2 for
+ * page faults, all registers, a symbolized backtrace) and the CPU halts
+ * with interrupts off. Hardware interrupts go to irq_dispatch().
  */
 #include <arch.h>
 #include <ksyms.h>
+#include <asm/special_insns.h>
 #include "x86.h"
-
-struct idt_gate {
-	uint16_t offset_low;
-	uint16_t selector;
-	uint8_t ist;
-	uint8_t type_attr; /* 0x8e: present, ring 0, 64-bit interrupt gate */
-	uint16_t offset_mid;
-	uint32_t offset_high;
-	uint32_t reserved;
-} __packed;
-
-static struct idt_gate idt[256];
-extern const uint64_t trap_stubs[256];
 
 static const char *const exception_names[32] = {
 	[0] = "Divide Error (#DE)",
@@ -48,32 +37,6 @@ static const char *const exception_names[32] = {
 	[29] = "VMM Communication (#VC)",
 	[30] = "Security Exception (#SX)",
 };
-
-static void set_gate(unsigned vector, uint64_t handler, unsigned ist)
-{
-	idt[vector] = (struct idt_gate){
-		.offset_low = handler & 0xffff,
-		.selector = KERNEL_CS,
-		.ist = ist,
-		.type_attr = 0x8e,
-		.offset_mid = (handler >> 16) & 0xffff,
-		.offset_high = handler >> 32,
-	};
-}
-
-void idt_init(void)
-{
-	struct {
-		uint16_t limit;
-		uint64_t base;
-	} __packed idtr = { sizeof(idt) - 1, (uint64_t)idt };
-
-	for (unsigned v = 0; v < 256; v++)
-		set_gate(v, trap_stubs[v], 0);
-	set_gate(8, trap_stubs[8], IST_DOUBLE_FAULT);
-	set_gate(2, trap_stubs[2], IST_NMI);
-	__asm__ volatile("lidt %0" : : "m"(idtr));
-}
 
 /*
  * Page-fault error code (SDM vol. 3A, 4.7):
@@ -130,31 +93,6 @@ static void report_error_code(const struct trap_frame *f)
 	pr_emerg("error code: 0x%llx (%s)\n", (unsigned long long)f->error_code, why);
 }
 
-static uint64_t read_cr(int n)
-{
-	uint64_t v = 0;
-
-	if (n == 0)
-		__asm__ volatile("mov %%cr0, %0" : "=r"(v));
-	else if (n == 2)
-		__asm__ volatile("mov %%cr2, %0" : "=r"(v));
-	else if (n == 3)
-		__asm__ volatile("mov %%cr3, %0" : "=r"(v));
-	else if (n == 4)
-		__asm__ volatile("mov %%cr4, %0" : "=r"(v));
-	return v;
-}
-
-uint64_t read_cr2(void)
-{
-	return read_cr(2);
-}
-
-uint64_t read_cr3(void)
-{
-	return read_cr(3);
-}
-
 static void report_registers(const struct trap_frame *f)
 {
 	uint64_t off = 0;
@@ -174,8 +112,8 @@ static void report_registers(const struct trap_frame *f)
 		 (unsigned long long)f->r11, (unsigned long long)f->r12);
 	pr_emerg("R13: %016llx R14: %016llx R15: %016llx\n", (unsigned long long)f->r13,
 		 (unsigned long long)f->r14, (unsigned long long)f->r15);
-	pr_emerg("CR0: %016llx CR3: %016llx CR4: %016llx\n", (unsigned long long)read_cr(0),
-		 (unsigned long long)read_cr(3), (unsigned long long)read_cr(4));
+	pr_emerg("CR0: %016llx CR3: %016llx CR4: %016llx\n", (unsigned long long)read_cr0(),
+		 (unsigned long long)read_cr3(), (unsigned long long)read_cr4());
 }
 
 /* Report an exception on every console and halt. Never returns. */
@@ -197,7 +135,7 @@ static void __noreturn die(const struct trap_frame *f)
 		 name ? name : "Reserved");
 	report_error_code(f);
 	if (f->vector == 14)
-		pr_emerg("CR2 (faulting address): 0x%016llx\n", (unsigned long long)read_cr(2));
+		pr_emerg("CR2 (faulting address): 0x%016llx\n", (unsigned long long)read_cr2());
 	report_registers(f);
 	pr_emerg("Backtrace:\n");
 	dump_stack_from(f->rip, f->rbp);

@@ -1,7 +1,10 @@
 /*
  * What the files of arch/x86_64 share with each other and with kmain:
  * bring-up steps, interrupt plumbing, CPU features. Grouped by the file
- * that implements them.
+ * that implements them. Instructions with side effects are static inline
+ * in <asm/...>: control registers in special_insns.h, port I/O and MSRs
+ * in io.h. Drivers are reached through what they register (consoles,
+ * request_irq), so no two files here call each other by name.
  */
 #ifndef FOLIUM_X86_H
 #define FOLIUM_X86_H
@@ -24,6 +27,8 @@ struct cpu_features {
 };
 extern struct cpu_features cpu;
 void cpu_detect(void);
+
+/* cpuinfo.c: the `cpuinfo` view of cpu, clear_pages' choice and tsc_hz. */
 void cpu_print_info(void);
 
 /* gdt.c: GDT, TSS and the double-fault IST stack. */
@@ -34,17 +39,26 @@ void cpu_print_info(void);
 #define IST_NMI 2
 void gdt_init(void);
 
-/* traps.c: the IDT and the exception reporter. */
+/* idt.c: every vector to its trap_entry.asm stub, which calls
+ * trap_dispatch() (traps.c, the exception reporter). */
 void idt_init(void);
-typedef void (*irq_handler_t)(struct trap_frame *frame);
 
 /* fault.c: a #PF in the lower half. Return: true if it was resolved
  * (retry) or fixed up (resume in a uaccess fixup); false: fatal. */
 bool do_page_fault(struct trap_frame *frame);
 
 /* irq.c: legacy PIC (8259) + local APIC virtual wire + PIT tick. */
+typedef void (*irq_handler_t)(struct trap_frame *frame);
+/* Also call the handler on every timer tick: for an input device whose
+ * interrupt the firmware may have left unrouted. The handler must then
+ * cope with finding nothing to do. */
+#define IRQF_TICK_POLL 0x1
 void irq_init(void);
-void irq_register(unsigned irq, irq_handler_t handler);
+/* Route legacy IRQ irq (0..15) to handler and unmask it (Linux:
+ * request_irq(), without sharing: a second request for a line panics).
+ * Context: boot, before or after irq_init(); handlers run with
+ * interrupts off. */
+void request_irq(unsigned irq, irq_handler_t handler, unsigned int flags);
 void irq_dispatch(struct trap_frame *frame);
 extern volatile uint64_t jiffies;
 
@@ -53,16 +67,17 @@ void tsc_calibrate(void);
 extern uint64_t tsc_hz;
 
 /* serial.c: 16550 UART on COM1. */
-bool serial_init(void);
-void serial_console_init(void); /* probe, register, enable IRQ 4 */
+void serial_console_init(void); /* probe, register, request IRQ 4 */
 bool serial_present(void);
-void serial_poll(void);
 void serial_write_raw(const char *s, size_t n); /* usable in any state */
+
+/* i8042.c: the PS/2 keyboard controller, feeding keymap_feed() output to
+ * console_input(). Probes quietly (no controller is normal on new PCs)
+ * and requests IRQ 1, polled on the tick too. */
+void i8042_init(void);
 
 /* paging.c: the kernel's own page tables. */
 void paging_init(const struct boot_info *bi);
-uint64_t read_cr2(void);
-uint64_t read_cr3(void);
 /* Return: the PTE-level flags mapping va in the current tables, 0 if
  * unmapped; *level gets 1 (4K), 2 (2M) or 3 (1G). For tests and dumps. */
 uint64_t paging_lookup(uint64_t va, int *level);

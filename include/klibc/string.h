@@ -1,4 +1,4 @@
-/* The C string functions the kernel provides itself (kernel/lib/string.c).
+/* The C string functions the kernel provides itself (lib/string.c).
  * Only the kernel build sees this header; the host build uses libc's. */
 #ifndef FOLIUM_KLIBC_STRING_H
 #define FOLIUM_KLIBC_STRING_H

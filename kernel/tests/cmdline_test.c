@@ -1,4 +1,5 @@
-/* The boot command line parser: words, quotes, overrides and errors. */
+/* The boot command line parser: words, quotes, overrides and errors; the
+ * registry of known keys (CMDLINE_KEY). */
 #include <kernel.h>
 #include <ktest.h>
 
@@ -64,6 +65,28 @@ static void cmdline_rejects_too_many_words(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, strstr(cl.error, "too many parameters"));
 }
 
+/* One place per key: a second CMDLINE_KEY of the same name would be
+ * shadowed by the first, so find() must return every key itself. */
+static void cmdline_keys_are_registered_once_with_help(struct kunit *test)
+{
+	const struct cmdline_key *k;
+
+	for (size_t n = 0; (k = cmdline_key_nth(n)); n++) {
+		if (!k->help || !k->help[0])
+			kunit_fail(test, __FILE__, __LINE__,
+				   "cmdline key '%s' has no help line", k->name);
+		if (cmdline_key_find(k->name) != k)
+			kunit_fail(test, __FILE__, __LINE__,
+				   "cmdline key '%s' is registered more than once", k->name);
+	}
+}
+
+static void cmdline_key_find_rejects_unregistered_keys(struct kunit *test)
+{
+	KUNIT_EXPECT_NULL(test, cmdline_key_find("no_such_key"));
+	KUNIT_EXPECT_NULL(test, cmdline_key_find(""));
+}
+
 static struct kunit_case cmdline_cases[] = {
 	KUNIT_CASE(cmdline_parses_keys_values_and_quotes),
 	KUNIT_CASE(cmdline_later_words_override_earlier),
@@ -71,6 +94,8 @@ static struct kunit_case cmdline_cases[] = {
 	KUNIT_CASE(cmdline_reports_unterminated_quote_and_keeps_earlier_words),
 	KUNIT_CASE(cmdline_rejects_overlong_key_value_and_missing_name),
 	KUNIT_CASE(cmdline_rejects_too_many_words),
+	KUNIT_CASE(cmdline_keys_are_registered_once_with_help),
+	KUNIT_CASE(cmdline_key_find_rejects_unregistered_keys),
 	{}
 };
 

@@ -1,0 +1,121 @@
+/*
+ * kmain: the boot sequence, in order. Each step may use only what the
+ * steps above it set up: arch_early_console() brings up the serial
+ * console (so everything after can report), arch_setup() the kernel's
+ * own page tables and the cycle counter; the framebuffer console needs
+ * those page tables; mm_init turns memblock into the buddy allocator once
+ * cma= is known; interrupts come last, when every handler they can reach
+ * exists. Command-line keys are registered (CMDLINE_KEY) by the code that
+ * reads them; this file owns loglevel= and run=.
+ */
+#include <arch.h>
+#include <acpi.h>
+#include <asm/page.h>
+#include <fbcon.h>
+#include <mm.h>
+#include <shell.h>
+#include <version.h>
+#include <vm.h>
+
+const struct boot_info *boot_info;
+char boot_cmdline_text[BOOT_CMDLINE_MAX];
+
+void kmain(uint64_t boot_info_phys);
+
+static void check_boot_info(const struct boot_info *bi)
+{
+	if (bi->magic != BOOT_INFO_MAGIC || bi->version != BOOT_INFO_VERSION ||
+	    bi->size != sizeof(*bi))
+		panic("kmain: boot_info magic %llx version %u size %u; expected "
+		      "%llx version %u size %zu: loader and kernel do not match",
+		      (unsigned long long)bi->magic, bi->version, bi->size,
+		      BOOT_INFO_MAGIC, BOOT_INFO_VERSION, sizeof(*bi));
+}
+
+static void print_banner(void)
+{
+	pr_info("Folium %s on %s\n", FOLIUM_VERSION, arch_cpu_name());
+	pr_info("Config: %s\n", CONFIG_SUMMARY);
+}
+
+static void parse_cmdline(const struct boot_info *bi)
+{
+	static const char *const sources[] = { "defaults", "/folium/cmdline.txt",
+					       "UEFI load options" };
+
+	memcpy(boot_cmdline_text, bi->cmdline, BOOT_CMDLINE_MAX);
+	boot_cmdline_text[BOOT_CMDLINE_MAX - 1] = '\0';
+	pr_info("Command line (%s): %s\n",
+		sources[bi->cmdline_source < 3 ? bi->cmdline_source : 0], boot_cmdline_text);
+	if (cmdline_parse(&boot_cmdline, boot_cmdline_text) < 0)
+		pr_err("cmdline: %s; using the parameters before it\n", boot_cmdline.error);
+}
+
+/* A key no file registered with CMDLINE_KEY is a typo or a parameter of
+ * another kernel: say so, and list the keys this one knows. */
+static void check_cmdline_keys(void)
+{
+	const struct cmdline_key *k;
+	int unknown = 0;
+
+	for (int i = 0; i < boot_cmdline.nparams; i++) {
+		if (cmdline_key_find(boot_cmdline.params[i].key))
+			continue;
+		pr_warn("cmdline: unknown parameter '%s' ignored\n", boot_cmdline.params[i].key);
+		unknown++;
+	}
+	if (!unknown)
+		return;
+	pr_info("cmdline: known parameters:\n");
+	for (size_t n = 0; (k = cmdline_key_nth(n)); n++)
+		pr_info("  %-12s %s\n", k->name, k->help);
+}
+
+CMDLINE_KEY(loglevel, "0..7: console log level; messages above it only go to dmesg");
+
+static void set_loglevel(void)
+{
+	const char *level = boot_cmdline_get(loglevel);
+	uint64_t v;
+
+	if (level && (kstrtou64(level, &v) < 0 || v > 7))
+		pr_err("cmdline: loglevel=%s is not 0..7; keeping 7\n", level);
+	else if (level)
+		printk_set_console_loglevel((int)v);
+}
+
+CMDLINE_KEY(run, "\"CMD; CMD; ...\": shell commands to run at boot, in order");
+
+/* Run the command line's run= script, then the interactive shell. */
+static void __noreturn start_shell(void)
+{
+	const char *script = boot_cmdline_get(run);
+
+	if (script)
+		shell_autorun(script);
+	shell_main();
+}
+
+void kmain(uint64_t boot_info_phys)
+{
+	const struct boot_info *bi = __va(boot_info_phys);
+
+	boot_info = bi;
+	arch_early_console();	/* serial: from here on, errors are seen */
+	check_boot_info(bi);
+	arch_setup(bi);		/* CPU tables, page tables, TSC */
+	fbcon_boot_init(bi);
+	print_banner();
+	parse_cmdline(bi);
+	check_cmdline_keys();	/* warn about keys no file registered */
+	set_loglevel();		/* loglevel= */
+	mm_init();		/* after the command line: it reads cma= */
+	clear_pages_init();	/* clear_pages=, zero= */
+	thp_init();		/* thp=, the anonymous-folio migration hook */
+	lazyfree_init();	/* lazyfree=, reclaim of MADV_FREE'd folios */
+	acpi_init(bi);
+	arch_late_setup();	/* keyboard and interrupts, last */
+	pr_info("Boot complete in %llu ms; type 'help' for commands\n",
+		(unsigned long long)(arch_uptime_ns() / 1000000));
+	start_shell();		/* run=, then the prompt; never returns */
+}
