@@ -184,6 +184,13 @@ $(B)/host-tests: $(HOST_TEST_OBJS)
 	$(Q)$(HOST_TEST_CC) $(HOST_TEST_CFLAGS) -o $@ $^
 
 # --- tests -----------------------------------------------------------------
+# The C sources follow .clang-format (make test checks it).
+.PHONY: format format-check
+format:
+	@sh tools/check-format.sh --fix
+format-check:
+	@sh tools/check-format.sh
+
 .PHONY: test host-test
 host-test: $(B)/host-tests $(B)/tools/ktap
 	$(B)/host-tests > $(B)/host-tests.ktap; $(B)/tools/ktap $(B)/host-tests.ktap

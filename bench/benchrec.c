@@ -91,8 +91,7 @@ static unsigned int count_words(const char *s)
 	return n;
 }
 
-void benchrec_begin(struct benchrec *r, const char *name, const char *cols,
-		    const char *extra_env)
+void benchrec_begin(struct benchrec *r, const char *name, const char *cols, const char *extra_env)
 {
 	char line[LINE_MAX_LEN];
 
@@ -138,7 +137,8 @@ void bench_banner(const char *title)
 	else if (strncmp(hv, "TCG", 3) == 0)
 		kprintf("run: emulated (TCG): compare ratios, not absolute times\n");
 	else
-		kprintf("run: under a hypervisor (%s): near-native, but other guests share the CPU\n",
+		kprintf("run: under a hypervisor (%s): near-native, but other guests share the "
+			"CPU\n",
 			hv);
 }
 

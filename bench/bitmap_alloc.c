@@ -7,9 +7,8 @@
 #include <bitmap_alloc.h>
 #include <kernel.h>
 
-
-void bitmap_alloc_init(struct bitmap_alloc *ba, unsigned long base_pfn,
-		       unsigned long nr_pages, unsigned long *bitmap)
+void bitmap_alloc_init(struct bitmap_alloc *ba, unsigned long base_pfn, unsigned long nr_pages,
+		       unsigned long *bitmap)
 {
 	ba->base_pfn = base_pfn;
 	ba->nr_pages = nr_pages;

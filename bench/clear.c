@@ -13,7 +13,7 @@
 #include <benchrec.h>
 #include <vm.h>
 
-#define BENCH_POOL_MAX 1024	/* folios the strategy table cycles through */
+#define BENCH_POOL_MAX 1024 /* folios the strategy table cycles through */
 static struct folio *pool[BENCH_POOL_MAX];
 static volatile uint64_t bench_sink;
 
@@ -26,9 +26,15 @@ static void store_loop(void *addr, unsigned long bytes)
 		w[i] = 0;
 }
 
-enum fill_method { FILL_STOSB, FILL_STOSQ, FILL_MEMSET, FILL_STORES, NR_FILL_METHODS };
-static const char *const fill_names[] = { "rep stosb", "rep stosq", "memset", "8B loop" };
-static const char *const fill_cols[] = { "stosb", "stosq", "memset", "loop8" };
+enum fill_method {
+	FILL_STOSB,
+	FILL_STOSQ,
+	FILL_MEMSET,
+	FILL_STORES,
+	NR_FILL_METHODS
+};
+static const char *const fill_names[] = {"rep stosb", "rep stosq", "memset", "8B loop"};
+static const char *const fill_cols[] = {"stosb", "stosq", "memset", "loop8"};
 
 static void fill(enum fill_method m, void *addr, unsigned long bytes)
 {
@@ -54,7 +60,7 @@ static uint64_t fill_rate(enum fill_method m, void *buf, unsigned long bytes, ui
 
 	if (m == FILL_STOSB || m == FILL_STOSQ)
 		clear_pages_select(m == FILL_STOSB ? "stosb" : "stosq");
-	fill(m, buf, bytes);	/* warm-up: TLB, and pages settled before timing */
+	fill(m, buf, bytes); /* warm-up: TLB, and pages settled before timing */
 	for (;;) {
 		uint64_t t0 = arch_cycles();
 
@@ -97,7 +103,8 @@ static void print_extents_record(const unsigned long *extents, unsigned int n,
 				  unit);
 	benchrec_begin(&rec, "clear_pages", cols, NULL);
 	for (unsigned int i = 0; i < n; i++)
-		benchrec_row(&rec, "%lu %s %s %s %s", extents[i], hundredths(a, sizeof(a), rates[i][0]),
+		benchrec_row(&rec, "%lu %s %s %s %s", extents[i],
+			     hundredths(a, sizeof(a), rates[i][0]),
 			     hundredths(b, sizeof(b), rates[i][1]),
 			     hundredths(c, sizeof(c), rates[i][2]),
 			     hundredths(d, sizeof(d), rates[i][3]));
@@ -105,8 +112,8 @@ static void print_extents_record(const unsigned long *extents, unsigned int n,
 }
 
 /* unit: what arch_cycles() counts, singular ("cycle", "ns"). */
-void bench_clear_extents(void *buf, const unsigned long *extents, unsigned int n,
-			 uint64_t budget, const char *unit)
+void bench_clear_extents(void *buf, const unsigned long *extents, unsigned int n, uint64_t budget,
+			 const char *unit)
 {
 	const char *saved = clear_pages_insn_name();
 	uint64_t rates[MAX_EXTENTS][NR_FILL_METHODS];
@@ -196,8 +203,8 @@ static unsigned int nr_zero_rows;
 static void bench_order(int nid, unsigned int order, unsigned long pool_bytes,
 			unsigned int iterations)
 {
-	static const char *const where[] = { "start", "middle", "end" };
-	const unsigned long nr = 1ul << order, faults[] = { 0, nr / 2, nr - 1 };
+	static const char *const where[] = {"start", "middle", "end"};
+	const unsigned long nr = 1ul << order, faults[] = {0, nr / 2, nr - 1};
 	unsigned int n = fill_pool(nid, order, pool_bytes);
 	char size[24];
 
@@ -212,10 +219,9 @@ static void bench_order(int nid, unsigned int order, unsigned long pool_bytes,
 
 			zero_strategy = s;
 			bench_one(n, faults[f], iterations, &clear, &touch);
-			zero_rows[nr_zero_rows++] = (struct zero_row){
-				(PAGE_SIZE << order) / KIB, faults[f], where[f],
-				zero_strategy_name(s), clear, touch
-			};
+			zero_rows[nr_zero_rows++] =
+				(struct zero_row){(PAGE_SIZE << order) / KIB, faults[f], where[f],
+						  zero_strategy_name(s),      clear,	 touch};
 			kprintf("%-8s %-6s %-4lu %-14s %12llu %12llu\n", size, where[f], faults[f],
 				zero_strategy_name(s), (unsigned long long)clear,
 				(unsigned long long)touch);
@@ -232,25 +238,27 @@ static void print_zero_record(const char *unit)
 	char cols[128];
 
 	ksnprintf(cols, sizeof(cols),
-		  "folio[KiB] fault[-] fault_page[index] strategy[-] clear[%s] touch[%s]", unit, unit);
+		  "folio[KiB] fault[-] fault_page[index] strategy[-] clear[%s] touch[%s]", unit,
+		  unit);
 	benchrec_begin(&rec, "folio_zero_user", cols, NULL);
 	for (unsigned int i = 0; i < nr_zero_rows; i++) {
 		const struct zero_row *r = &zero_rows[i];
 
 		benchrec_row(&rec, "%lu %s %lu %s %llu %llu", r->folio_kib, r->where, r->fault,
-			     r->strategy, (unsigned long long)r->clear, (unsigned long long)r->touch);
+			     r->strategy, (unsigned long long)r->clear,
+			     (unsigned long long)r->touch);
 	}
 	benchrec_end(&rec);
 }
 
-void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations,
-		      const char *unit)
+void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations, const char *unit)
 {
 	enum zero_strategy saved = zero_strategy;
 
 	nr_zero_rows = 0;
 	kprintf("folio_zero_user() then reading the fault's page +-2 pages (%s, median; "
-		"clear_pages: rep %s)\n", unit, clear_pages_insn_name());
+		"clear_pages: rep %s)\n",
+		unit, clear_pages_insn_name());
 	kprintf("%-8s %-11s %-14s %12s %12s\n", "folio", "fault", "strategy", "clear", "touch");
 	bench_order(nid, HPAGE_PMD_ORDER, pool_bytes, iterations);
 	bench_order(nid, 4, pool_bytes, iterations * 8);
@@ -263,13 +271,14 @@ void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations
 /* `bench clear`: both tables in the kernel, in TSC cycles. */
 int bench_clear_command(bool quick)
 {
-	static const unsigned long extents[] = { 4 * KIB, 64 * KIB, 2 * MIB };
+	static const unsigned long extents[] = {4 * KIB, 64 * KIB, 2 * MIB};
 	const char *hv = arch_hypervisor();
 	struct folio *buf = folio_alloc(GFP_KERNEL | __GFP_NOWARN, HPAGE_PMD_ORDER);
 
 	bench_banner("Folium clearing benchmark");
 	if (hv)
-		kprintf("note: under QEMU's TCG rep stosb costs hundreds of times its native price\n"
+		kprintf("note: under QEMU's TCG rep stosb costs hundreds of times its native "
+			"price\n"
 			"      and ranks the clearing instructions backwards: take clearing\n"
 			"      conclusions from the host-native run (make bench), not this one\n");
 	if (!buf) {

@@ -18,7 +18,7 @@
 
 #define RW (VM_READ | VM_WRITE)
 
-static const unsigned int bench_orders[] = { 0, 2, 3, 4, 5, 6, 7, 8, 9 };
+static const unsigned int bench_orders[] = {0, 2, 3, 4, 5, 6, 7, 8, 9};
 static volatile uint64_t bench_sink;
 
 /* What one timed MADV_FREE did: time and the evidence counters. */
@@ -166,7 +166,8 @@ static void print_record(unsigned long bytes, uint64_t floor, const char *unit,
 		const struct madvise_row *r = &rows[i];
 
 		benchrec_row(&rec, "%lu %s %s %s %lu %lu %lu %lu %lu %lu %lu %lu %s %lu",
-			     (unsigned long)((PAGE_SIZE << r->order) / KIB), millions(a, sizeof(a), r->split.time),
+			     (unsigned long)((PAGE_SIZE << r->order) / KIB),
+			     millions(a, sizeof(a), r->split.time),
 			     millions(b, sizeof(b), r->batched.time),
 			     format_change(c, sizeof(c), r->split.time, r->batched.time),
 			     r->split.pte_writes, r->split.splits, r->split.flush_one,
@@ -178,7 +179,8 @@ static void print_record(unsigned long bytes, uint64_t floor, const char *unit,
 	ksnprintf(cols, sizeof(cols), "ptes[count] time[%s] per_pte[%s]", time_unit, unit);
 	benchrec_begin(&rec, "madvise_pte_floor", cols, env);
 	benchrec_row(&rec, "%lu %s %llu.%03llu", nr, millions(a, sizeof(a), floor),
-		     (unsigned long long)(floor / nr), (unsigned long long)(floor * 1000 / nr % 1000));
+		     (unsigned long long)(floor / nr),
+		     (unsigned long long)(floor * 1000 / nr % 1000));
 	benchrec_end(&rec);
 }
 

@@ -13,7 +13,7 @@
 #include <bitmap_alloc.h>
 #include <mm.h>
 
-#define BENCH_MAX_PAGES 65536ul	/* 256 MiB */
+#define BENCH_MAX_PAGES 65536ul /* 256 MiB */
 #define BENCH_BATCH_MAX 4096ul	/* blocks per batch */
 
 static struct pglist_data bench_node;
@@ -61,8 +61,7 @@ static void bm_free(unsigned long pfn, unsigned int order)
 }
 
 /* Return: cycles x10 per alloc+free pair, alloc then free, `rounds` times. */
-static uint64_t bench_single(const struct allocator *a, unsigned int order,
-			     unsigned long rounds)
+static uint64_t bench_single(const struct allocator *a, unsigned int order, unsigned long rounds)
 {
 	uint64_t t0 = arch_cycles();
 
@@ -72,8 +71,8 @@ static uint64_t bench_single(const struct allocator *a, unsigned int order,
 }
 
 /* Return: cycles x10 per pair, n allocs then n frees, `rounds` times. */
-static uint64_t bench_batched(const struct allocator *a, unsigned int order,
-			      unsigned long n, unsigned long rounds)
+static uint64_t bench_batched(const struct allocator *a, unsigned int order, unsigned long n,
+			      unsigned long rounds)
 {
 	uint64_t t0 = arch_cycles();
 
@@ -89,7 +88,8 @@ static uint64_t bench_batched(const struct allocator *a, unsigned int order,
 /* A cost x10 as "123.4". */
 static const char *tenths(char *buf, size_t len, uint64_t v)
 {
-	ksnprintf(buf, len, "%llu.%llu", (unsigned long long)(v / 10), (unsigned long long)(v % 10));
+	ksnprintf(buf, len, "%llu.%llu", (unsigned long long)(v / 10),
+		  (unsigned long long)(v % 10));
 	return buf;
 }
 
@@ -131,11 +131,11 @@ static void print_record(unsigned long nr_pages, const char *unit)
 	benchrec_end(&rec);
 }
 
-int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid,
-		     const char *unit, bool quick)
+int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid, const char *unit,
+		     bool quick)
 {
-	const struct allocator buddy = { buddy_alloc, buddy_free };
-	const struct allocator bm = { bm_alloc, bm_free };
+	const struct allocator buddy = {buddy_alloc, buddy_free};
+	const struct allocator bm = {bm_alloc, bm_free};
 	unsigned long base_rounds = quick ? 10000 : 200000;
 
 	nr_pages = MIN(ALIGN_DOWN(nr_pages, MAX_ORDER_NR_PAGES), BENCH_MAX_PAGES);
@@ -150,8 +150,9 @@ int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid,
 	free_pfn_range_to_buddy(start_pfn, start_pfn + nr_pages);
 	bitmap_alloc_init(&bitmap, start_pfn, nr_pages, bitmap_words);
 	kprintf("memory: %lu MiB per allocator; config: MAX_PAGE_ORDER=%d pageblock_order=%d "
-		"DEBUG_VM=%d THP=%d\n\n", nr_pages * PAGE_SIZE >> 20, MAX_PAGE_ORDER,
-		(int)pageblock_order, CONFIG_DEBUG_VM, CONFIG_TRANSPARENT_HUGEPAGE);
+		"DEBUG_VM=%d THP=%d\n\n",
+		nr_pages * PAGE_SIZE >> 20, MAX_PAGE_ORDER, (int)pageblock_order, CONFIG_DEBUG_VM,
+		CONFIG_TRANSPARENT_HUGEPAGE);
 	kprintf("%-6s %-8s %11s/op %11s/op %8s\n", "order", "pattern", unit, unit, "ratio");
 	kprintf("%-6s %-8s %14s %14s\n", "", "", "buddy", "bitmap");
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {

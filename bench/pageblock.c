@@ -20,11 +20,11 @@
 #include <mm.h>
 
 #define BENCH_MAX_PAGES (512ul * MIB / PAGE_SIZE)
-#define MAX_CHUNKS 4		/* 8 MiB in blocks of at least order 9 */
+#define MAX_CHUNKS 4 /* 8 MiB in blocks of at least order 9 */
 #define MOVABLE_SLOTS 1024
 #define UNMOVABLE_SLOTS 8192
 
-static const unsigned long mixed_pages[] = { 2048, 1024, 512, 256, 1, 1, 1 };
+static const unsigned long mixed_pages[] = {2048, 1024, 512, 256, 1, 1, 1};
 
 /* One live allocation: up to MAX_CHUNKS blocks of one order. */
 struct mixed_alloc {
@@ -36,7 +36,7 @@ struct mixed_alloc {
 struct mixed_fifo {
 	struct mixed_alloc *slots;
 	unsigned int cap, head, count;
-	unsigned long live_pages, budget;	/* pages held; most it may hold */
+	unsigned long live_pages, budget; /* pages held; most it may hold */
 };
 
 /* What one run measured. */
@@ -71,7 +71,8 @@ static bool alloc_mixed(int nid, unsigned long nr_pages, struct mixed_alloc *a,
 {
 	gfp_t gfp = (nr_pages > 1 ? GFP_HIGHUSER_MOVABLE : GFP_KERNEL) | __GFP_NOWARN;
 	/* The sizes are powers of two: their order is their trailing zeros. */
-	unsigned int order = MIN((unsigned int)__builtin_ctzl(nr_pages), (unsigned int)MAX_PAGE_ORDER);
+	unsigned int order =
+		MIN((unsigned int)__builtin_ctzl(nr_pages), (unsigned int)MAX_PAGE_ORDER);
 	uint64_t t0 = arch_cycles();
 
 	a->order = order;
@@ -91,8 +92,7 @@ static bool alloc_mixed(int nid, unsigned long nr_pages, struct mixed_alloc *a,
 
 /* One allocation into fifo f: make room, allocate; when fragmentation
  * defeats a request, free more of the oldest, as reclaim would. */
-static void mixed_step(int nid, struct mixed_fifo *f, unsigned long nr,
-		       struct mixed_result *res)
+static void mixed_step(int nid, struct mixed_fifo *f, unsigned long nr, struct mixed_result *res)
 {
 	struct mixed_alloc *slot;
 
@@ -116,7 +116,7 @@ static void mixed_step(int nid, struct mixed_fifo *f, unsigned long nr,
 static void fifo_init(struct mixed_fifo *f, struct mixed_alloc *slots, unsigned int cap,
 		      unsigned long budget)
 {
-	*f = (struct mixed_fifo){ .slots = slots, .cap = cap, .budget = budget };
+	*f = (struct mixed_fifo){.slots = slots, .cap = cap, .budget = budget};
 }
 
 static struct mixed_fifo movable, unmovable;
@@ -176,17 +176,22 @@ struct pageblock_row {
 
 static void print_row(const struct pageblock_row *r, unsigned int runs, const char *unit)
 {
-	kprintf("pageblock_order %u: pageblock %lu KiB, CMA_MIN_ALIGNMENT_BYTES %lu, %lu pageblocks,\n"
-		"smallest CMA area %lu KiB\n", (unsigned int)pageblock_order,
+	kprintf("pageblock_order %u: pageblock %lu KiB, CMA_MIN_ALIGNMENT_BYTES %lu, %lu "
+		"pageblocks,\n"
+		"smallest CMA area %lu KiB\n",
+		(unsigned int)pageblock_order,
 		(unsigned long)(pageblock_nr_pages * PAGE_SIZE / KIB),
 		(unsigned long)CMA_MIN_ALIGNMENT_BYTES, r->nr_pages >> pageblock_order,
 		(unsigned long)(r->cma_bytes / KIB));
-	kprintf("mixed workload: %lu allocations (%lu failed), median of %u runs: %llu.%llu %s/alloc,\n"
-		"%llu.%llu %s/free; fallbacks %lu, pageblock steals %lu; after it %lu.%lu%% of free\n"
-		"memory is unusable for 2 MiB, %lu free 2 MiB blocks\n\n", r->allocs, r->failures,
-		runs, (unsigned long long)(r->alloc / 10), (unsigned long long)(r->alloc % 10), unit,
-		(unsigned long long)(r->free / 10), (unsigned long long)(r->free % 10), unit,
-		r->fallbacks, r->steals, r->unusable / 10, r->unusable % 10, r->blocks_2m);
+	kprintf("mixed workload: %lu allocations (%lu failed), median of %u runs: %llu.%llu "
+		"%s/alloc,\n"
+		"%llu.%llu %s/free; fallbacks %lu, pageblock steals %lu; after it %lu.%lu%% of "
+		"free\n"
+		"memory is unusable for 2 MiB, %lu free 2 MiB blocks\n\n",
+		r->allocs, r->failures, runs, (unsigned long long)(r->alloc / 10),
+		(unsigned long long)(r->alloc % 10), unit, (unsigned long long)(r->free / 10),
+		(unsigned long long)(r->free % 10), unit, r->fallbacks, r->steals, r->unusable / 10,
+		r->unusable % 10, r->blocks_2m);
 }
 
 static void print_record(const struct pageblock_row *r, unsigned int runs, const char *unit)
@@ -198,7 +203,8 @@ static void print_record(const struct pageblock_row *r, unsigned int runs, const
 		  "pageblock_order[order] pageblock[bytes] cma_min_alignment[bytes] "
 		  "pageblocks[count] smallest_cma[bytes] allocs[count] alloc[%s/alloc] "
 		  "free[%s/free] fallbacks[count] steals[count] unusable_2m[%%] "
-		  "free_2m_blocks[count] failures[count]", unit, unit);
+		  "free_2m_blocks[count] failures[count]",
+		  unit, unit);
 	ksnprintf(env, sizeof(env), " node_bytes=%lu runs=%u", r->nr_pages * PAGE_SIZE, runs);
 	benchrec_begin(&rec, "pageblock", cols, env);
 	benchrec_row(&rec, "%u %lu %lu %lu %lu %lu %llu.%llu %llu.%llu %lu %lu %lu.%lu %lu %lu",
@@ -206,8 +212,8 @@ static void print_record(const struct pageblock_row *r, unsigned int runs, const
 		     (unsigned long)CMA_MIN_ALIGNMENT_BYTES, r->nr_pages >> pageblock_order,
 		     r->cma_bytes, r->allocs, (unsigned long long)(r->alloc / 10),
 		     (unsigned long long)(r->alloc % 10), (unsigned long long)(r->free / 10),
-		     (unsigned long long)(r->free % 10), r->fallbacks, r->steals,
-		     r->unusable / 10, r->unusable % 10, r->blocks_2m, r->failures);
+		     (unsigned long long)(r->free % 10), r->fallbacks, r->steals, r->unusable / 10,
+		     r->unusable % 10, r->blocks_2m, r->failures);
 	benchrec_end(&rec);
 }
 
@@ -217,7 +223,7 @@ static void print_record(const struct pageblock_row *r, unsigned int runs, const
 static void run_once(unsigned long start_pfn, int nid, unsigned long allocs,
 		     struct pageblock_row *r, uint64_t *alloc, uint64_t *free)
 {
-	struct mixed_result res = { 0 };
+	struct mixed_result res = {0};
 
 	pgdat_init(&bench_node, nid, start_pfn, start_pfn + r->nr_pages, bench_pageblock_flags);
 	free_pfn_range_to_buddy(start_pfn, start_pfn + r->nr_pages);
@@ -238,11 +244,11 @@ static void run_once(unsigned long start_pfn, int nid, unsigned long allocs,
 
 #define MAX_RUNS 9
 
-int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid,
-		    unsigned long allocs, unsigned int runs, const char *unit)
+int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid, unsigned long allocs,
+		    unsigned int runs, const char *unit)
 {
 	uint64_t alloc[MAX_RUNS], free[MAX_RUNS];
-	struct pageblock_row row = { 0 };
+	struct pageblock_row row = {0};
 
 	nr_pages = MIN(ALIGN_DOWN(nr_pages, MAX_ORDER_NR_PAGES), BENCH_MAX_PAGES);
 	if (nr_pages < 8 * MAX_ORDER_NR_PAGES || NODE_DATA(nid)) {

@@ -10,13 +10,13 @@
 #include "loader.h"
 
 #define COM1 0x3f8
-#define UART_THR 0	/* transmit holding register */
+#define UART_THR 0 /* transmit holding register */
 #define UART_IER 1
 #define UART_FCR 2
 #define UART_LCR 3
 #define UART_MCR 4
 #define UART_LSR 5
-#define UART_SCR 7	/* scratch: no side effects, so a safe probe */
+#define UART_SCR 7 /* scratch: no side effects, so a safe probe */
 #define UART_LSR_THRE 0x20
 #define LINE_MAX 320
 
@@ -51,7 +51,7 @@ static bool uart_present(void)
 static void uart_init(void)
 {
 	outb(COM1 + UART_IER, 0x00);
-	outb(COM1 + UART_LCR, 0x80);	/* DLAB: next two are the divisor */
+	outb(COM1 + UART_LCR, 0x80); /* DLAB: next two are the divisor */
 	outb(COM1 + 0, 0x01);
 	outb(COM1 + 1, 0x00);
 	outb(COM1 + UART_LCR, 0x03);
@@ -85,8 +85,8 @@ static bool firmware_console_on_uart(void)
 	EFI_GUID global_variable = EFI_GLOBAL_VARIABLE;
 	UINT8 path[1024];
 	UINTN size = sizeof(path);
-	EFI_STATUS st = efi_st->RuntimeServices->GetVariable(
-		L"ConOut", &global_variable, NULL, &size, path);
+	EFI_STATUS st = efi_st->RuntimeServices->GetVariable(L"ConOut", &global_variable, NULL,
+							     &size, path);
 
 	return st == EFI_SUCCESS && device_path_has_uart(path, size);
 }
@@ -221,7 +221,7 @@ static void format(struct line *l, const char *fmt, va_list ap)
 
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {
-	struct line l = { .len = 0 };
+	struct line l = {.len = 0};
 
 	put_str(&l, prefix);
 	format(&l, fmt, ap);
@@ -250,21 +250,36 @@ void loader_error(const char *fmt, ...)
 const char *efi_strerror(EFI_STATUS status)
 {
 	switch (status) {
-	case EFI_SUCCESS: return "success";
-	case EFI_NOT_FOUND: return "not found";
-	case EFI_OUT_OF_RESOURCES: return "out of memory";
-	case EFI_DEVICE_ERROR: return "device error";
-	case EFI_VOLUME_CORRUPTED: return "volume corrupted";
-	case EFI_NO_MEDIA: return "no media";
-	case EFI_MEDIA_CHANGED: return "media changed";
-	case EFI_ACCESS_DENIED: return "access denied";
-	case EFI_UNSUPPORTED: return "unsupported";
-	case EFI_INVALID_PARAMETER: return "invalid parameter";
-	case EFI_BUFFER_TOO_SMALL: return "buffer too small";
-	case EFI_BAD_BUFFER_SIZE: return "too large";
-	case EFI_END_OF_FILE: return "unexpected end of file";
-	case EFI_LOAD_ERROR: return "load error";
-	default: return "firmware error";
+	case EFI_SUCCESS:
+		return "success";
+	case EFI_NOT_FOUND:
+		return "not found";
+	case EFI_OUT_OF_RESOURCES:
+		return "out of memory";
+	case EFI_DEVICE_ERROR:
+		return "device error";
+	case EFI_VOLUME_CORRUPTED:
+		return "volume corrupted";
+	case EFI_NO_MEDIA:
+		return "no media";
+	case EFI_MEDIA_CHANGED:
+		return "media changed";
+	case EFI_ACCESS_DENIED:
+		return "access denied";
+	case EFI_UNSUPPORTED:
+		return "unsupported";
+	case EFI_INVALID_PARAMETER:
+		return "invalid parameter";
+	case EFI_BUFFER_TOO_SMALL:
+		return "buffer too small";
+	case EFI_BAD_BUFFER_SIZE:
+		return "too large";
+	case EFI_END_OF_FILE:
+		return "unexpected end of file";
+	case EFI_LOAD_ERROR:
+		return "load error";
+	default:
+		return "firmware error";
 	}
 }
 

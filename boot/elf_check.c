@@ -60,10 +60,9 @@ static char *put_num(char *p, char *end, uint64_t v, unsigned base)
  * with the next of @a, @b, @c. Always returns -1 so a check reads
  * "return fail(...)".
  */
-static int fail(char *err, size_t errlen, const char *fmt,
-		uint64_t a, uint64_t b, uint64_t c)
+static int fail(char *err, size_t errlen, const char *fmt, uint64_t a, uint64_t b, uint64_t c)
 {
-	uint64_t args[3] = { a, b, c };
+	uint64_t args[3] = {a, b, c};
 	char *p = err, *end;
 	int next = 0;
 
@@ -71,8 +70,7 @@ static int fail(char *err, size_t errlen, const char *fmt,
 		return -1;
 	end = err + errlen - 1;
 	for (; *fmt; fmt++) {
-		if (fmt[0] == '%' && (fmt[1] == 'u' || fmt[1] == 'x') &&
-		    next < 3) {
+		if (fmt[0] == '%' && (fmt[1] == 'u' || fmt[1] == 'x') && next < 3) {
 			p = put_num(p, end, args[next++], fmt[1] == 'u' ? 10 : 16);
 			fmt++;
 		} else {
@@ -83,32 +81,30 @@ static int fail(char *err, size_t errlen, const char *fmt,
 	return -1;
 }
 
-static int check_ehdr(const unsigned char *e, size_t size, char *err,
-		      size_t errlen)
+static int check_ehdr(const unsigned char *e, size_t size, char *err, size_t errlen)
 {
 	uint64_t phoff, phnum;
 
 	if (size < EHDR_SIZE)
-		return fail(err, errlen, "file of %u bytes is too small for an ELF header",
-			    size, 0, 0);
+		return fail(err, errlen, "file of %u bytes is too small for an ELF header", size, 0,
+			    0);
 	if (e[0] != 0x7f || e[1] != 'E' || e[2] != 'L' || e[3] != 'F')
 		return fail(err, errlen, "bad magic (not an ELF file)", 0, 0, 0);
 	if (e[4] != ELFCLASS64)
 		return fail(err, errlen, "not a 64-bit ELF (class %u)", e[4], 0, 0);
 	if (e[5] != ELFDATA2LSB)
-		return fail(err, errlen, "not a little-endian ELF (data encoding %u)",
-			    e[5], 0, 0);
+		return fail(err, errlen, "not a little-endian ELF (data encoding %u)", e[5], 0, 0);
 	if (e[6] != EV_CURRENT)
 		return fail(err, errlen, "bad ELF version %u", e[6], 0, 0);
 	if (load_le(e + 18, 2) != EM_X86_64)
-		return fail(err, errlen, "not an x86_64 ELF (machine %u)",
-			    load_le(e + 18, 2), 0, 0);
+		return fail(err, errlen, "not an x86_64 ELF (machine %u)", load_le(e + 18, 2), 0,
+			    0);
 	if (load_le(e + 16, 2) != ET_EXEC)
 		return fail(err, errlen, "not an executable ELF (type %u, want ET_EXEC)",
 			    load_le(e + 16, 2), 0, 0);
 	if (load_le(e + 54, 2) != PHDR_SIZE)
-		return fail(err, errlen, "bad program header size %u (want 56)",
-			    load_le(e + 54, 2), 0, 0);
+		return fail(err, errlen, "bad program header size %u (want 56)", load_le(e + 54, 2),
+			    0, 0);
 	phoff = load_le(e + 32, 8);
 	phnum = load_le(e + 56, 2);
 	if (phnum == 0)
@@ -121,26 +117,24 @@ static int check_ehdr(const unsigned char *e, size_t size, char *err,
 }
 
 /* Check one PT_LOAD in isolation: file range, sizes, higher-half placement. */
-static int check_segment(const struct elf_segment *s, size_t size, char *err,
-			 size_t errlen)
+static int check_segment(const struct elf_segment *s, size_t size, char *err, size_t errlen)
 {
 	unsigned i = s->phdr_index;
 
 	if (s->offset > size || s->filesz > size - s->offset)
 		return fail(err, errlen,
-			    "truncated: segment %u file data ends at %x past file size %x",
-			    i, s->offset + s->filesz, size);
+			    "truncated: segment %u file data ends at %x past file size %x", i,
+			    s->offset + s->filesz, size);
 	if (s->filesz > s->memsz)
 		return fail(err, errlen,
-			    "segment %u file size %x is larger than its memory size %x",
-			    i, s->filesz, s->memsz);
+			    "segment %u file size %x is larger than its memory size %x", i,
+			    s->filesz, s->memsz);
 	if (s->vaddr < ELF_KERNEL_BASE)
 		return fail(err, errlen,
 			    "segment %u at %x is not in the higher half (below 0xffffffff80000000)",
 			    i, s->vaddr, 0);
 	if (s->memsz > LAST_PAGE - s->vaddr || s->vaddr > LAST_PAGE)
-		return fail(err, errlen,
-			    "segment %u at %x size %x wraps around the address space",
+		return fail(err, errlen, "segment %u at %x size %x wraps around the address space",
 			    i, s->vaddr, s->memsz);
 	return 0;
 }
@@ -162,8 +156,7 @@ static int check_overlap(const struct elf_layout *l, char *err, size_t errlen)
 
 	for (a = l->segments; a < l->segments + l->nr_segments; a++)
 		for (b = a + 1; b < l->segments + l->nr_segments; b++)
-			if (page_start(a) < page_end(b) &&
-			    page_start(b) < page_end(a))
+			if (page_start(a) < page_end(b) && page_start(b) < page_end(a))
 				return fail(err, errlen, "segments %u and %u overlap",
 					    a->phdr_index, b->phdr_index, 0);
 	return 0;
@@ -174,16 +167,13 @@ static int check_entry(const struct elf_layout *l, char *err, size_t errlen)
 	const struct elf_segment *s;
 
 	for (s = l->segments; s < l->segments + l->nr_segments; s++)
-		if ((s->flags & ELF_PF_X) && l->entry >= s->vaddr &&
-		    l->entry - s->vaddr < s->memsz)
+		if ((s->flags & ELF_PF_X) && l->entry >= s->vaddr && l->entry - s->vaddr < s->memsz)
 			return 0;
-	return fail(err, errlen,
-		    "entry point %x is not inside an executable segment",
-		    l->entry, 0, 0);
+	return fail(err, errlen, "entry point %x is not inside an executable segment", l->entry, 0,
+		    0);
 }
 
-static void read_phdr(const unsigned char *ph, unsigned index,
-		      struct elf_segment *s)
+static void read_phdr(const unsigned char *ph, unsigned index, struct elf_segment *s)
 {
 	s->flags = (uint32_t)load_le(ph + 4, 4);
 	s->offset = load_le(ph + 8, 8);
@@ -194,8 +184,8 @@ static void read_phdr(const unsigned char *ph, unsigned index,
 }
 
 /* Collect and individually check the PT_LOAD segments into @l. */
-static int collect_segments(const unsigned char *e, size_t size,
-			    struct elf_layout *l, char *err, size_t errlen)
+static int collect_segments(const unsigned char *e, size_t size, struct elf_layout *l, char *err,
+			    size_t errlen)
 {
 	const unsigned char *ph = e + load_le(e + 32, 8);
 	unsigned i, phnum = (unsigned)load_le(e + 56, 2);
@@ -211,8 +201,8 @@ static int collect_segments(const unsigned char *e, size_t size,
 		if (check_segment(&s, size, err, errlen))
 			return -1;
 		if (l->nr_segments == ELF_MAX_LOAD)
-			return fail(err, errlen, "more than %u PT_LOAD segments",
-				    ELF_MAX_LOAD, 0, 0);
+			return fail(err, errlen, "more than %u PT_LOAD segments", ELF_MAX_LOAD, 0,
+				    0);
 		l->segments[l->nr_segments++] = s;
 	}
 	if (l->nr_segments == 0)
@@ -234,20 +224,17 @@ static void compute_span(struct elf_layout *l)
 	}
 }
 
-int elf_check(const void *image, size_t size, struct elf_layout *out,
-	      char *err, size_t errlen)
+int elf_check(const void *image, size_t size, struct elf_layout *out, char *err, size_t errlen)
 {
 	const unsigned char *e = image;
 	struct elf_layout l;
 
-	if (check_ehdr(e, size, err, errlen) ||
-	    collect_segments(e, size, &l, err, errlen) ||
+	if (check_ehdr(e, size, err, errlen) || collect_segments(e, size, &l, err, errlen) ||
 	    check_overlap(&l, err, errlen))
 		return -1;
 	compute_span(&l);
 	if (l.vaddr_end - l.vaddr_start > ELF_MAX_SPAN)
-		return fail(err, errlen,
-			    "kernel spans %x bytes, more than the 64 MiB limit",
+		return fail(err, errlen, "kernel spans %x bytes, more than the 64 MiB limit",
 			    l.vaddr_end - l.vaddr_start, 0, 0);
 	l.entry = load_le(e + 24, 8);
 	if (check_entry(&l, err, errlen))

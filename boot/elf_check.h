@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 #define ELF_KERNEL_BASE 0xffffffff80000000ull /* lowest allowed vaddr */
-#define ELF_MAX_SPAN (64ull << 20)	/* vaddr_end - vaddr_start limit */
-#define ELF_MAX_LOAD 16			/* PT_LOAD segments kept */
+#define ELF_MAX_SPAN (64ull << 20)	      /* vaddr_end - vaddr_start limit */
+#define ELF_MAX_LOAD 16			      /* PT_LOAD segments kept */
 
 #define ELF_PF_X 0x1
 #define ELF_PF_W 0x2
@@ -25,14 +25,14 @@ struct elf_segment {
 	uint64_t filesz;
 	uint64_t vaddr;
 	uint64_t memsz;
-	uint32_t flags;		/* ELF_PF_* */
-	uint32_t phdr_index;	/* index in the program header table */
+	uint32_t flags;	     /* ELF_PF_* */
+	uint32_t phdr_index; /* index in the program header table */
 };
 
 struct elf_layout {
-	uint64_t vaddr_start;	/* lowest PT_LOAD vaddr, rounded down to 4 KiB */
-	uint64_t vaddr_end;	/* highest PT_LOAD end, rounded up to 4 KiB */
-	uint64_t entry;		/* e_entry, inside an executable segment */
+	uint64_t vaddr_start; /* lowest PT_LOAD vaddr, rounded down to 4 KiB */
+	uint64_t vaddr_end;   /* highest PT_LOAD end, rounded up to 4 KiB */
+	uint64_t entry;	      /* e_entry, inside an executable segment */
 	uint32_t nr_segments;
 	struct elf_segment segments[ELF_MAX_LOAD]; /* in program header order */
 };
@@ -48,7 +48,6 @@ struct elf_layout {
  * looked at beyond their type.
  * Return: 0 if the image is valid, -1 otherwise.
  */
-int elf_check(const void *image, size_t size, struct elf_layout *out,
-	      char *err, size_t errlen);
+int elf_check(const void *image, size_t size, struct elf_layout *out, char *err, size_t errlen);
 
 #endif

@@ -41,8 +41,7 @@ static void find_rsdp(struct boot_info *bi)
 	}
 	bi->acpi_rsdp = (UINT64)(UINTN)rsdp;
 	bi->acpi_rsdp_revision = rsdp[15]; /* RSDP "Revision" byte */
-	loader_log("ACPI RSDP at 0x%lx, revision %u", bi->acpi_rsdp,
-		   bi->acpi_rsdp_revision);
+	loader_log("ACPI RSDP at 0x%lx, revision %u", bi->acpi_rsdp, bi->acpi_rsdp_revision);
 }
 
 /* UCS-2 to ASCII, '?' for anything else; always NUL-terminated. */
@@ -60,7 +59,7 @@ void describe_firmware(struct boot_info *bi)
 	copy_vendor(bi->fw_vendor, efi_st->FirmwareVendor);
 	bi->fw_revision = efi_st->FirmwareRevision;
 	bi->uefi_revision = efi_st->Hdr.Revision;
-	loader_log("firmware \"%s\" revision 0x%x, UEFI revision 0x%x",
-		   bi->fw_vendor, bi->fw_revision, bi->uefi_revision);
+	loader_log("firmware \"%s\" revision 0x%x, UEFI revision 0x%x", bi->fw_vendor,
+		   bi->fw_revision, bi->uefi_revision);
 	find_rsdp(bi);
 }

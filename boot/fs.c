@@ -16,8 +16,7 @@ static EFI_LOADED_IMAGE *loaded_image(void)
 {
 	EFI_LOADED_IMAGE *li = NULL;
 
-	if (efi_bs->HandleProtocol(efi_image, &loaded_image_guid,
-				   (void **)&li) != EFI_SUCCESS)
+	if (efi_bs->HandleProtocol(efi_image, &loaded_image_guid, (void **)&li) != EFI_SUCCESS)
 		return NULL;
 	return li;
 }
@@ -84,8 +83,7 @@ static EFI_STATUS read_all(EFI_FILE_HANDLE fh, UINT8 *buf, UINTN size)
 	return EFI_SUCCESS;
 }
 
-EFI_STATUS read_file(EFI_FILE_HANDLE root, const char *path, UINTN max,
-		     void **data, UINTN *size)
+EFI_STATUS read_file(EFI_FILE_HANDLE root, const char *path, UINTN max, void **data, UINTN *size)
 {
 	CHAR16 path16[128];
 	EFI_FILE_HANDLE fh;
@@ -134,8 +132,8 @@ static bool is_program_name(const CHAR16 *s, UINTN n)
 	for (i = 0; i < n; i++)
 		if (s[i] == '\\')
 			return true;
-	if (n >= 4 && s[n - 4] == '.' && lower(s[n - 3]) == 'e' &&
-	    lower(s[n - 2]) == 'f' && lower(s[n - 1]) == 'i')
+	if (n >= 4 && s[n - 4] == '.' && lower(s[n - 3]) == 'e' && lower(s[n - 2]) == 'f' &&
+	    lower(s[n - 1]) == 'i')
 		return true;
 	if (n != sizeof(bootx64) - 1)
 		return false;
@@ -210,8 +208,7 @@ static EFI_STATUS cmdline_file(EFI_FILE_HANDLE root, struct boot_info *bi)
 
 	st = read_file(root, CMDLINE_PATH, CMDLINE_FILE_MAX, &data, &size);
 	if (st == EFI_NOT_FOUND) {
-		loader_log("no %s, using the default (empty) command line",
-			   CMDLINE_PATH);
+		loader_log("no %s, using the default (empty) command line", CMDLINE_PATH);
 		return EFI_SUCCESS;
 	}
 	if (st == EFI_SUCCESS) {
@@ -223,8 +220,8 @@ static EFI_STATUS cmdline_file(EFI_FILE_HANDLE root, struct boot_info *bi)
 		return st;
 	}
 	if (len < 0) {
-		loader_error("%s is longer than %u characters; shorten it",
-			     CMDLINE_PATH, BOOT_CMDLINE_MAX - 1);
+		loader_error("%s is longer than %u characters; shorten it", CMDLINE_PATH,
+			     BOOT_CMDLINE_MAX - 1);
 		return EFI_BAD_BUFFER_SIZE;
 	}
 	bi->cmdline_source = BOOT_CMDLINE_FILE;

@@ -22,8 +22,7 @@ static void *alloc_pages(UINTN bytes, UINT32 type)
 {
 	EFI_PHYSICAL_ADDRESS addr;
 
-	if (efi_bs->AllocatePages(AllocateAnyPages, type, PAGES(bytes),
-				  &addr) != EFI_SUCCESS)
+	if (efi_bs->AllocatePages(AllocateAnyPages, type, PAGES(bytes), &addr) != EFI_SUCCESS)
 		return NULL;
 	mem_zero((void *)(UINTN)addr, PAGES(bytes) * PAGE_SIZE);
 	return (void *)(UINTN)addr;
@@ -31,8 +30,7 @@ static void *alloc_pages(UINTN bytes, UINT32 type)
 
 /* Read and check the kernel ELF. Return: EFI_SUCCESS with the file in a
  * pool buffer, or an error already printed together with KERNEL_HINT. */
-static EFI_STATUS read_kernel(EFI_FILE_HANDLE root, void **elf,
-			      struct elf_layout *l)
+static EFI_STATUS read_kernel(EFI_FILE_HANDLE root, void **elf, struct elf_layout *l)
 {
 	char why[160];
 	UINTN size;
@@ -44,13 +42,12 @@ static EFI_STATUS read_kernel(EFI_FILE_HANDLE root, void **elf,
 		loader_error("%s: %s", KERNEL_PATH, why);
 		st = EFI_LOAD_ERROR;
 	} else if (st == EFI_BAD_BUFFER_SIZE) {
-		loader_error("%s is %lu bytes, more than the %lu MiB limit",
-			     KERNEL_PATH, (UINT64)size, KERNEL_FILE_MAX >> 20);
+		loader_error("%s is %lu bytes, more than the %lu MiB limit", KERNEL_PATH,
+			     (UINT64)size, KERNEL_FILE_MAX >> 20);
 	} else if (st == EFI_NOT_FOUND) {
 		loader_error("%s not found on the boot volume", KERNEL_PATH);
 	} else if (st != EFI_SUCCESS) {
-		loader_error("cannot read %s: %s", KERNEL_PATH,
-			     efi_strerror(st));
+		loader_error("cannot read %s: %s", KERNEL_PATH, efi_strerror(st));
 	}
 	if (st != EFI_SUCCESS)
 		loader_log("%s", KERNEL_HINT);
@@ -58,8 +55,7 @@ static EFI_STATUS read_kernel(EFI_FILE_HANDLE root, void **elf,
 }
 
 /* Place every PT_LOAD at (vaddr - vaddr_start) in one zeroed block. */
-static EFI_STATUS load_kernel(EFI_FILE_HANDLE root, struct boot_info *bi,
-			      UINT64 *entry)
+static EFI_STATUS load_kernel(EFI_FILE_HANDLE root, struct boot_info *bi, UINT64 *entry)
 {
 	struct elf_layout l;
 	struct elf_segment *s;
@@ -79,20 +75,17 @@ static EFI_STATUS load_kernel(EFI_FILE_HANDLE root, struct boot_info *bi,
 	}
 	if (!image) {
 		efi_bs->FreePool(elf);
-		loader_error("no memory for the %lu-byte kernel image",
-			     bi->kernel_size);
+		loader_error("no memory for the %lu-byte kernel image", bi->kernel_size);
 		return EFI_OUT_OF_RESOURCES;
 	}
 	for (s = l.segments; s < l.segments + l.nr_segments; s++)
-		mem_copy(image + (s->vaddr - l.vaddr_start),
-			 (UINT8 *)elf + s->offset, s->filesz);
+		mem_copy(image + (s->vaddr - l.vaddr_start), (UINT8 *)elf + s->offset, s->filesz);
 	efi_bs->FreePool(elf);
 	bi->kernel_phys = (UINT64)(UINTN)image;
 	bi->kernel_virt = l.vaddr_start;
 	*entry = l.entry;
 	loader_log("kernel: %u segments, 0x%lx bytes at phys 0x%lx, virt 0x%lx, entry 0x%lx",
-		   l.nr_segments, bi->kernel_size, bi->kernel_phys,
-		   bi->kernel_virt, *entry);
+		   l.nr_segments, bi->kernel_size, bi->kernel_phys, bi->kernel_virt, *entry);
 	return EFI_SUCCESS;
 }
 
@@ -152,8 +145,7 @@ static EFI_STATUS exit_boot_services(struct boot_info *bi)
 	cap = size + EXTRA_DESCS * dsize;
 	map = alloc_pages(cap, EfiLoaderData);
 	if (!map) {
-		loader_error("no memory for the memory map (%lu bytes)",
-			     (UINT64)cap);
+		loader_error("no memory for the memory map (%lu bytes)", (UINT64)cap);
 		return EFI_OUT_OF_RESOURCES;
 	}
 	loader_log("exiting boot services");
@@ -185,8 +177,8 @@ static EFI_STATUS exit_boot_services(struct boot_info *bi)
  * %rbp = 0 to end backtraces. This code and the stack stay reachable across
  * the CR3 load through the identity map.
  */
-static void __attribute__((noreturn)) enter_kernel(UINT64 pml4, UINT64 entry,
-						   UINT64 bi, UINT64 stack_top)
+static void __attribute__((noreturn))
+enter_kernel(UINT64 pml4, UINT64 entry, UINT64 bi, UINT64 stack_top)
 {
 	__asm__ volatile("cli\n\t"
 			 "mov %0, %%cr3\n\t"
@@ -201,8 +193,7 @@ static void __attribute__((noreturn)) enter_kernel(UINT64 pml4, UINT64 entry,
 
 static EFI_STATUS give_up(EFI_STATUS st)
 {
-	loader_log("returning to the firmware in %u seconds",
-		   ERROR_DELAY_US / 1000000);
+	loader_log("returning to the firmware in %u seconds", ERROR_DELAY_US / 1000000);
 	efi_bs->Stall(ERROR_DELAY_US);
 	return st;
 }
@@ -259,7 +250,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *st)
 		status = exit_boot_services(bi);
 	if (status != EFI_SUCCESS)
 		return give_up(status);
-	loader_log("jumping to the kernel at 0x%lx, boot_info at 0x%lx", entry,
-		   (UINT64)(UINTN)bi);
+	loader_log("jumping to the kernel at 0x%lx, boot_info at 0x%lx", entry, (UINT64)(UINTN)bi);
 	enter_kernel(pml4, entry, (UINT64)(UINTN)bi, stack + STACK_SIZE);
 }

@@ -16,7 +16,7 @@
 #define PAGES(bytes) (((bytes) + PAGE_SIZE - 1) / PAGE_SIZE)
 #define KERNEL_PATH "/folium/folium.elf"
 #define CMDLINE_PATH "/folium/cmdline.txt"
-#define KERNEL_HINT \
+#define KERNEL_HINT                                               \
 	"the kernel file " KERNEL_PATH " is missing or damaged; " \
 	"rebuild with make or re-flash the stick"
 
@@ -45,8 +45,7 @@ EFI_STATUS open_boot_volume(EFI_FILE_HANDLE *root);
  * larger than @max (*size is then the file size), or a firmware error.
  * Prints nothing: the caller knows what the file means.
  */
-EFI_STATUS read_file(EFI_FILE_HANDLE root, const char *path, UINTN max,
-		     void **data, UINTN *size);
+EFI_STATUS read_file(EFI_FILE_HANDLE root, const char *path, UINTN max, void **data, UINTN *size);
 /* Fill bi->cmdline and bi->cmdline_source from load options or the file. */
 EFI_STATUS load_cmdline(EFI_FILE_HANDLE root, struct boot_info *bi);
 
@@ -64,7 +63,6 @@ EFI_STATUS check_paging_mode(void);
  * pages. All tables are zeroed EfiLoaderData pages.
  * Return: EFI_SUCCESS with *pml4 set, or an allocation error (printed).
  */
-EFI_STATUS build_page_tables(uint64_t phys_end, const struct boot_info *bi,
-			     uint64_t *pml4);
+EFI_STATUS build_page_tables(uint64_t phys_end, const struct boot_info *bi, uint64_t *pml4);
 
 #endif

@@ -11,17 +11,17 @@
 
 #define PTE_P (1ull << 0)
 #define PTE_W (1ull << 1)
-#define PTE_PS (1ull << 7)		/* in a PD entry: 2 MiB page */
+#define PTE_PS (1ull << 7) /* in a PD entry: 2 MiB page */
 #define PTE_ADDR 0x000ffffffffff000ull
 #define DIRECT_MAP ((UINT64)0xffff888000000000)
-#define MAP_LIMIT (64ull << 40)		/* PML4 slots 273..400 at most */
+#define MAP_LIMIT (64ull << 40) /* PML4 slots 273..400 at most */
 #define SZ_2M (2ull << 20)
 #define SZ_1G (1ull << 30)
 #define SZ_512G (512ull << 30)
 #define CR4_LA57 (1ull << 12)
 
 struct table_pool {
-	UINT64 next;	/* physical = virtual: boot services identity-map */
+	UINT64 next; /* physical = virtual: boot services identity-map */
 	UINT64 end;
 };
 
@@ -50,8 +50,7 @@ static UINT64 *next_table(struct table_pool *pool, UINT64 *entry)
 
 /* Map @va -> @pa, a 2 MiB page if @huge else 4 KiB. Return: false if out
  * of table pages (a sizing bug). */
-static bool map(struct table_pool *pool, UINT64 *pml4, UINT64 va, UINT64 pa,
-		bool huge)
+static bool map(struct table_pool *pool, UINT64 *pml4, UINT64 va, UINT64 pa, bool huge)
 {
 	UINT64 *pdpt, *pd, *pt;
 
@@ -86,18 +85,15 @@ static bool map_all(struct table_pool *pool, UINT64 *pml4, UINT64 phys_end,
 	UINT64 a;
 
 	for (a = 0; a < phys_end; a += SZ_2M)
-		if (!map(pool, pml4, a, a, true) ||
-		    !map(pool, pml4, DIRECT_MAP + a, a, true))
+		if (!map(pool, pml4, a, a, true) || !map(pool, pml4, DIRECT_MAP + a, a, true))
 			return false;
 	for (a = 0; a < bi->kernel_size; a += PAGE_SIZE)
-		if (!map(pool, pml4, bi->kernel_virt + a, bi->kernel_phys + a,
-			 false))
+		if (!map(pool, pml4, bi->kernel_virt + a, bi->kernel_phys + a, false))
 			return false;
 	return true;
 }
 
-EFI_STATUS build_page_tables(UINT64 phys_end, const struct boot_info *bi,
-			     UINT64 *pml4)
+EFI_STATUS build_page_tables(UINT64 phys_end, const struct boot_info *bi, UINT64 *pml4)
 {
 	UINTN pages;
 	struct table_pool pool;
@@ -111,11 +107,10 @@ EFI_STATUS build_page_tables(UINT64 phys_end, const struct boot_info *bi,
 		return EFI_UNSUPPORTED;
 	}
 	pages = tables_needed(phys_end, bi->kernel_size);
-	st = efi_bs->AllocatePages(AllocateAnyPages, EfiLoaderData, pages,
-				   &base);
+	st = efi_bs->AllocatePages(AllocateAnyPages, EfiLoaderData, pages, &base);
 	if (st != EFI_SUCCESS) {
-		loader_error("cannot allocate %lu page-table pages: %s",
-			     (UINT64)pages, efi_strerror(st));
+		loader_error("cannot allocate %lu page-table pages: %s", (UINT64)pages,
+			     efi_strerror(st));
 		return st;
 	}
 	mem_zero((void *)(UINTN)base, pages * PAGE_SIZE);
@@ -126,8 +121,8 @@ EFI_STATUS build_page_tables(UINT64 phys_end, const struct boot_info *bi,
 		loader_error("page-table pool too small (loader bug)");
 		return EFI_BUFFER_TOO_SMALL;
 	}
-	loader_log("page tables at 0x%lx: [0, 0x%lx) identity and at 0x%lx, kernel at 0x%lx",
-		   *pml4, phys_end, DIRECT_MAP, bi->kernel_virt);
+	loader_log("page tables at 0x%lx: [0, 0x%lx) identity and at 0x%lx, kernel at 0x%lx", *pml4,
+		   phys_end, DIRECT_MAP, bi->kernel_virt);
 	return EFI_SUCCESS;
 }
 
@@ -139,6 +134,7 @@ EFI_STATUS check_paging_mode(void)
 	__asm__ volatile("mov %%cr4, %0" : "=r"(cr4));
 	if (!(cr4 & CR4_LA57))
 		return EFI_SUCCESS;
-	loader_error("the firmware runs with 5-level paging (CR4.LA57); folium needs 4-level paging");
+	loader_error(
+		"the firmware runs with 5-level paging (CR4.LA57); folium needs 4-level paging");
 	return EFI_UNSUPPORTED;
 }

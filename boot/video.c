@@ -10,14 +10,13 @@ static EFI_GUID gop_guid = EFI_GRAPHICS_OUTPUT_PROTOCOL_GUID;
 
 static bool fits(const EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *m)
 {
-	return m->PixelFormat != PixelBltOnly &&
-	       m->HorizontalResolution <= 1920 && m->VerticalResolution <= 1080;
+	return m->PixelFormat != PixelBltOnly && m->HorizontalResolution <= 1920 &&
+	       m->VerticalResolution <= 1080;
 }
 
 static bool acceptable(const EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *m)
 {
-	return fits(m) && m->HorizontalResolution >= 800 &&
-	       m->VerticalResolution >= 600;
+	return fits(m) && m->HorizontalResolution >= 800 && m->VerticalResolution >= 600;
 }
 
 /* Return: the largest mode that fits, or the current one if none does. */
@@ -31,11 +30,10 @@ static UINT32 best_mode(EFI_GRAPHICS_OUTPUT_PROTOCOL *gop)
 	for (i = 0; i < gop->Mode->MaxMode; i++) {
 		if (gop->QueryMode(gop, i, &size, &m) != EFI_SUCCESS)
 			continue;
-		if (fits(m) && (UINT64)m->HorizontalResolution *
-				       m->VerticalResolution > best_pixels) {
+		if (fits(m) &&
+		    (UINT64)m->HorizontalResolution * m->VerticalResolution > best_pixels) {
 			best = i;
-			best_pixels = (UINT64)m->HorizontalResolution *
-				      m->VerticalResolution;
+			best_pixels = (UINT64)m->HorizontalResolution * m->VerticalResolution;
 		}
 		efi_bs->FreePool(m);
 	}
@@ -54,12 +52,11 @@ static void choose_mode(EFI_GRAPHICS_OUTPUT_PROTOCOL *gop)
 		return;
 	st = gop->SetMode(gop, mode);
 	if (st != EFI_SUCCESS)
-		loader_log("cannot set GOP mode %u (%s), keeping mode %u", mode,
-			   efi_strerror(st), gop->Mode->Mode);
+		loader_log("cannot set GOP mode %u (%s), keeping mode %u", mode, efi_strerror(st),
+			   gop->Mode->Mode);
 }
 
-static void set_masks(struct boot_framebuffer *fb, UINT32 r, UINT32 g,
-		      UINT32 b, UINT32 x)
+static void set_masks(struct boot_framebuffer *fb, UINT32 r, UINT32 g, UINT32 b, UINT32 x)
 {
 	fb->red_mask = r;
 	fb->green_mask = g;
@@ -67,8 +64,7 @@ static void set_masks(struct boot_framebuffer *fb, UINT32 r, UINT32 g,
 	fb->reserved_mask = x;
 }
 
-static void describe(EFI_GRAPHICS_OUTPUT_PROTOCOL *gop,
-		     struct boot_framebuffer *fb)
+static void describe(EFI_GRAPHICS_OUTPUT_PROTOCOL *gop, struct boot_framebuffer *fb)
 {
 	EFI_GRAPHICS_OUTPUT_MODE_INFORMATION *m = gop->Mode->Info;
 
@@ -88,10 +84,8 @@ static void describe(EFI_GRAPHICS_OUTPUT_PROTOCOL *gop,
 		break;
 	case PixelBitMask:
 		fb->format = BOOT_FB_BITMASK;
-		set_masks(fb, m->PixelInformation.RedMask,
-			  m->PixelInformation.GreenMask,
-			  m->PixelInformation.BlueMask,
-			  m->PixelInformation.ReservedMask);
+		set_masks(fb, m->PixelInformation.RedMask, m->PixelInformation.GreenMask,
+			  m->PixelInformation.BlueMask, m->PixelInformation.ReservedMask);
 		break;
 	default:
 		fb->format = BOOT_FB_NONE;
@@ -103,8 +97,8 @@ void setup_framebuffer(struct boot_framebuffer *fb)
 	EFI_GRAPHICS_OUTPUT_PROTOCOL *gop = NULL;
 
 	mem_zero(fb, sizeof(*fb));
-	if (efi_bs->LocateProtocol(&gop_guid, NULL, (void **)&gop) !=
-		    EFI_SUCCESS || !gop || !gop->Mode || !gop->Mode->Info) {
+	if (efi_bs->LocateProtocol(&gop_guid, NULL, (void **)&gop) != EFI_SUCCESS || !gop ||
+	    !gop->Mode || !gop->Mode->Info) {
 		loader_log("no graphics (GOP); the kernel will use serial only");
 		return;
 	}
@@ -115,6 +109,6 @@ void setup_framebuffer(struct boot_framebuffer *fb)
 		loader_log("GOP mode has no framebuffer (BLT only)");
 		return;
 	}
-	loader_log("framebuffer %ux%u (stride %u) at 0x%lx", fb->width,
-		   fb->height, fb->pixels_per_scanline, fb->base);
+	loader_log("framebuffer %ux%u (stride %u) at 0x%lx", fb->width, fb->height,
+		   fb->pixels_per_scanline, fb->base);
 }

@@ -19,9 +19,9 @@
 #define ACPI_SPACE_PCI_CONFIG 2
 
 struct acpi_gas {
-	uint8_t space_id;	/* ACPI_SPACE_* */
+	uint8_t space_id; /* ACPI_SPACE_* */
 	uint8_t bit_width, bit_offset, access_size;
-	uint64_t address;	/* 0: not present */
+	uint64_t address; /* 0: not present */
 };
 
 struct acpi_table {
@@ -30,23 +30,23 @@ struct acpi_table {
 	uint64_t phys;
 	uint32_t length;
 	uint8_t revision;
-	bool checksum_ok;	/* tables with a bad checksum are not used */
+	bool checksum_ok; /* tables with a bad checksum are not used */
 };
 
 struct acpi_info {
-	uint8_t revision;	/* RSDP revision: 0 = ACPI 1.0, 2+ = XSDT */
+	uint8_t revision; /* RSDP revision: 0 = ACPI 1.0, 2+ = XSDT */
 	char oem_id[7];
-	bool xsdt;		/* tables came from the XSDT (else RSDT) */
+	bool xsdt; /* tables came from the XSDT (else RSDT) */
 	int ntables;
 	struct acpi_table tables[ACPI_MAX_TABLES];
-	int nerrors;		/* problems that did not stop the walk */
-	char error[128];	/* the first of them, "" if none */
+	int nerrors;	 /* problems that did not stop the walk */
+	char error[128]; /* the first of them, "" if none */
 
 	bool fadt_found;
 	struct acpi_gas pm1a_cnt, pm1b_cnt; /* address 0 if absent */
-	uint32_t smi_cmd;	/* port to write acpi_enable to, 0 if none */
+	uint32_t smi_cmd;		    /* port to write acpi_enable to, 0 if none */
 	uint8_t acpi_enable;
-	bool reset_supported;	/* FADT flags RESET_REG_SUP */
+	bool reset_supported; /* FADT flags RESET_REG_SUP */
 	struct acpi_gas reset_reg;
 	uint8_t reset_value;
 	uint64_t dsdt_phys;
@@ -63,12 +63,11 @@ typedef void *(*acpi_map_fn)(uint64_t phys, uint64_t size);
  * checksums are recorded, counted in out->nerrors and otherwise skipped.
  * Return: 0, or -1 with err naming the problem if the RSDP or the
  * RSDT/XSDT itself is unusable (out then holds what was found so far). */
-int acpi_parse(uint64_t rsdp_phys, acpi_map_fn map, struct acpi_info *out,
-	       char *err, size_t errlen);
+int acpi_parse(uint64_t rsdp_phys, acpi_map_fn map, struct acpi_info *out, char *err,
+	       size_t errlen);
 /* Find \_S5 in AML: NameOp '_S5_' PackageOp PkgLength NumElements
  * SLP_TYPa SLP_TYPb. Return: true and the two values if found. */
-bool acpi_find_s5(const uint8_t *aml, size_t len, uint8_t *slp_typa,
-		  uint8_t *slp_typb);
+bool acpi_find_s5(const uint8_t *aml, size_t len, uint8_t *slp_typa, uint8_t *slp_typb);
 /* Print info's tables, one per line, with kprintf. */
 void acpi_info_print(const struct acpi_info *info);
 

@@ -28,10 +28,10 @@ const char *arch_cpu_name(void);
 const char *arch_hypervisor(void);
 /* What benchmark records say about the machine (include/benchrec.h). */
 struct arch_machine_info {
-	const char *source;	/* "kernel" on the machine, "host" as a process */
-	const char *features;	/* CPU features clearing depends on: "erms,fsrm", "none" */
-	uint64_t tsc_hz;	/* the TSC's rate; 0 if unknown */
-	uint64_t ram_bytes;	/* RAM the machine has */
+	const char *source;   /* "kernel" on the machine, "host" as a process */
+	const char *features; /* CPU features clearing depends on: "erms,fsrm", "none" */
+	uint64_t tsc_hz;      /* the TSC's rate; 0 if unknown */
+	uint64_t ram_bytes;   /* RAM the machine has */
 };
 void arch_machine_info(struct arch_machine_info *info);
 

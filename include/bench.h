@@ -11,16 +11,15 @@
 #include <stdint.h>
 
 /* bench/page_alloc.c: buddy vs bitmap allocator over a private node. */
-int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid,
-		     const char *unit, bool quick);
+int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid, const char *unit,
+		     bool quick);
 int bench_page_alloc_command(bool quick);
 
 /* bench/clear.c: clear_pages per instruction and extent, and
  * folio_zero_user per strategy followed by touching the fault's pages. */
-void bench_clear_extents(void *buf, const unsigned long *extents, unsigned int n,
-			 uint64_t budget, const char *unit);
-void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations,
-		      const char *unit);
+void bench_clear_extents(void *buf, const unsigned long *extents, unsigned int n, uint64_t budget,
+			 const char *unit);
+void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations, const char *unit);
 int bench_clear_command(bool quick);
 
 /* bench/madvise.c: madvise(MADV_FREE) split vs batched per folio size
@@ -34,8 +33,8 @@ int bench_madvise_command(bool quick);
  * patch's mixed-size workload (allocs allocations over a private node nid
  * of nr_pages, runs times; median costs), with the CMA alignment it
  * implies; one row. Return: 0 or -1. */
-int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid,
-		    unsigned long allocs, unsigned int runs, const char *unit);
+int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid, unsigned long allocs,
+		    unsigned int runs, const char *unit);
 int bench_pageblock_command(bool quick);
 
 /* bench/benchrec.c: an in-kernel benchmark's first lines: its title, the CPU,

@@ -34,9 +34,9 @@
 /* One record being printed. */
 struct benchrec {
 	const char *name;
-	uint32_t hash;		/* FNV-1a over the lines printed so far */
+	uint32_t hash; /* FNV-1a over the lines printed so far */
 	unsigned int rows;
-	unsigned int cols;	/* @row checks its value count against this */
+	unsigned int cols; /* @row checks its value count against this */
 };
 
 /*
@@ -44,13 +44,12 @@ struct benchrec {
  * holds, in this order: source (kernel|host), cpu (quoted), features (the
  * CPU features the benchmarks depend on: erms, fsrm; "none"), clear_pages
  * (stosb|stosq), tsc_hz (0: unknown), hypervisor (quoted: "none" or its
- * CPUID vendor, which may hold spaces: "Microsoft Hv"), emulated (yes under TCG, no otherwise), mem_bytes (RAM the
- * system has), version, max_page_order, pageblock_order, thp (y|n),
- * thp_orders (the enabled folio sizes, "64K,2M"; "none"), debug_vm (y|n);
- * then extra_env if not NULL (" key=value..." pairs of this benchmark).
+ * CPUID vendor, which may hold spaces: "Microsoft Hv"), emulated (yes under TCG, no otherwise),
+ * mem_bytes (RAM the system has), version, max_page_order, pageblock_order, thp (y|n), thp_orders
+ * (the enabled folio sizes, "64K,2M"; "none"), debug_vm (y|n); then extra_env if not NULL ("
+ * key=value..." pairs of this benchmark).
  */
-void benchrec_begin(struct benchrec *r, const char *name, const char *cols,
-		    const char *extra_env);
+void benchrec_begin(struct benchrec *r, const char *name, const char *cols, const char *extra_env);
 /* Print one "@row": fmt (kprintf's) must produce exactly r->cols values
  * separated by single spaces. A row that does not is still printed (the
  * host tool rejects the record) and an error names the benchmark. */

@@ -17,12 +17,12 @@
 struct bitmap_alloc {
 	unsigned long base_pfn;
 	unsigned long nr_pages;
-	unsigned long *bitmap;	/* BITMAP_ALLOC_LONGS(nr_pages) longs */
+	unsigned long *bitmap; /* BITMAP_ALLOC_LONGS(nr_pages) longs */
 };
 
 /* Every page of [base_pfn, base_pfn + nr_pages) starts free. */
-void bitmap_alloc_init(struct bitmap_alloc *ba, unsigned long base_pfn,
-		       unsigned long nr_pages, unsigned long *bitmap);
+void bitmap_alloc_init(struct bitmap_alloc *ba, unsigned long base_pfn, unsigned long nr_pages,
+		       unsigned long *bitmap);
 /* Return: the first pfn of 2^order free pages, now in use, or BITMAP_ALLOC_FAIL. */
 unsigned long bitmap_alloc_pages(struct bitmap_alloc *ba, unsigned int order);
 void bitmap_free_pages(struct bitmap_alloc *ba, unsigned long pfn, unsigned int order);

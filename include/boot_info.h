@@ -49,29 +49,29 @@ struct efi_memory_desc {
 };
 
 enum boot_fb_format {
-	BOOT_FB_NONE = 0,     /* no GOP framebuffer (or BLT-only mode) */
-	BOOT_FB_RGBX = 1,     /* byte 0 red, 1 green, 2 blue */
-	BOOT_FB_BGRX = 2,     /* byte 0 blue, 1 green, 2 red */
-	BOOT_FB_BITMASK = 3,  /* see the masks */
+	BOOT_FB_NONE = 0,    /* no GOP framebuffer (or BLT-only mode) */
+	BOOT_FB_RGBX = 1,    /* byte 0 red, 1 green, 2 blue */
+	BOOT_FB_BGRX = 2,    /* byte 0 blue, 1 green, 2 red */
+	BOOT_FB_BITMASK = 3, /* see the masks */
 };
 
 struct boot_framebuffer {
 	uint64_t base;		/* physical address */
 	uint64_t size;		/* bytes */
-	uint32_t width, height;	/* visible pixels */
+	uint32_t width, height; /* visible pixels */
 	uint32_t pixels_per_scanline;
-	uint32_t format;	/* enum boot_fb_format */
+	uint32_t format; /* enum boot_fb_format */
 	uint32_t red_mask, green_mask, blue_mask, reserved_mask;
 };
 
 struct boot_info {
-	uint64_t magic;		/* BOOT_INFO_MAGIC */
-	uint32_t version;	/* BOOT_INFO_VERSION */
-	uint32_t size;		/* sizeof(struct boot_info) */
+	uint64_t magic;	  /* BOOT_INFO_MAGIC */
+	uint32_t version; /* BOOT_INFO_VERSION */
+	uint32_t size;	  /* sizeof(struct boot_info) */
 
 	/* The final UEFI memory map, as returned before ExitBootServices. */
-	uint64_t mmap;		/* physical address of the first descriptor */
-	uint64_t mmap_size;	/* bytes */
+	uint64_t mmap;	    /* physical address of the first descriptor */
+	uint64_t mmap_size; /* bytes */
 	uint64_t mmap_desc_size;
 	uint32_t mmap_desc_version;
 	uint32_t pad0;
@@ -84,12 +84,12 @@ struct boot_info {
 
 	struct boot_framebuffer fb;
 
-	uint64_t acpi_rsdp;	/* physical address of the RSDP, 0 if none */
-	uint32_t acpi_rsdp_revision; /* 0: ACPI 1.0 (RSDT), 2+: XSDT */
-	uint32_t fw_revision;	/* EFI_SYSTEM_TABLE.FirmwareRevision */
+	uint64_t acpi_rsdp;		    /* physical address of the RSDP, 0 if none */
+	uint32_t acpi_rsdp_revision;	    /* 0: ACPI 1.0 (RSDT), 2+: XSDT */
+	uint32_t fw_revision;		    /* EFI_SYSTEM_TABLE.FirmwareRevision */
 	char fw_vendor[BOOT_FW_VENDOR_MAX]; /* ASCII, NUL-terminated */
-	uint32_t uefi_revision;	/* EFI_SYSTEM_TABLE.Hdr.Revision */
-	uint32_t cmdline_source; /* enum boot_cmdline_source */
+	uint32_t uefi_revision;		    /* EFI_SYSTEM_TABLE.Hdr.Revision */
+	uint32_t cmdline_source;	    /* enum boot_cmdline_source */
 
 	char cmdline[BOOT_CMDLINE_MAX]; /* NUL-terminated, may be empty */
 };
@@ -108,9 +108,9 @@ static inline const struct efi_memory_desc *boot_mmap_desc(const struct boot_inf
 }
 
 enum boot_cmdline_source {
-	BOOT_CMDLINE_DEFAULT = 0,	/* no file, no load options */
-	BOOT_CMDLINE_FILE = 1,		/* /folium/cmdline.txt */
-	BOOT_CMDLINE_LOAD_OPTIONS = 2,	/* UEFI load options override */
+	BOOT_CMDLINE_DEFAULT = 0,      /* no file, no load options */
+	BOOT_CMDLINE_FILE = 1,	       /* /folium/cmdline.txt */
+	BOOT_CMDLINE_LOAD_OPTIONS = 2, /* UEFI load options override */
 };
 
 #endif

@@ -12,39 +12,38 @@
 
 /* kernel/psf.c: PC Screen Font versions 1 and 2. */
 struct psf_font {
-	const uint8_t *glyphs;	/* glyph 0; each glyph is height * stride bytes */
+	const uint8_t *glyphs; /* glyph 0; each glyph is height * stride bytes */
 	uint32_t nglyphs;
-	uint32_t width, height;	/* pixels */
+	uint32_t width, height; /* pixels */
 	uint32_t stride;	/* bytes per glyph row: (width + 7) / 8 */
 	uint32_t glyph_size;	/* bytes per glyph */
 	/* The unicode table (PSF1: u16 entries, PSF2: UTF-8), NULL if none. */
 	const uint8_t *utab;
 	size_t utab_size;
-	int version;		/* 1 or 2 */
-	uint16_t latin1[256];	/* glyph for code points 0..255 */
-	uint16_t replacement;	/* glyph for anything unmapped: '?' */
+	int version;	      /* 1 or 2 */
+	uint16_t latin1[256]; /* glyph for code points 0..255 */
+	uint16_t replacement; /* glyph for anything unmapped: '?' */
 };
 
 /* Validate a PSF1 or PSF2 image of size bytes at data and describe it in
  * out. out->glyphs and out->utab point into data, which must outlive it.
  * Return: 0, or -1 with a message naming the problem in err. */
-int psf_parse(const void *data, size_t size, struct psf_font *out, char *err,
-	      size_t errlen);
+int psf_parse(const void *data, size_t size, struct psf_font *out, char *err, size_t errlen);
 /* Return: the glyph index for Unicode code point cp (the replacement glyph
  * if the font has none). Code points above 255 scan the unicode table. */
 uint32_t psf_glyph_index(const struct psf_font *font, uint32_t cp);
 
 /* kernel/fbcon.c: a console drawing into a framebuffer in memory. */
 struct fbcon {
-	struct console con;	/* first: the write hook casts back */
+	struct console con; /* first: the write hook casts back */
 	uint32_t *pixels;
 	uint32_t width, height, pitch; /* pitch in pixels, >= width */
 	const struct psf_font *font;
-	uint32_t cols, rows;	/* text cells that fit */
-	uint32_t cx, cy;	/* the insertion point */
-	uint32_t fg, bg;	/* encoded pixel values */
-	uint32_t format;	/* enum boot_fb_format */
-	uint32_t masks[3];	/* red, green, blue (BOOT_FB_BITMASK only) */
+	uint32_t cols, rows; /* text cells that fit */
+	uint32_t cx, cy;     /* the insertion point */
+	uint32_t fg, bg;     /* encoded pixel values */
+	uint32_t format;     /* enum boot_fb_format */
+	uint32_t masks[3];   /* red, green, blue (BOOT_FB_BITMASK only) */
 	bool cursor_shown;
 	/* Escape sequence parser and UTF-8 decoder state. */
 	uint8_t esc_state;
@@ -57,9 +56,8 @@ struct fbcon {
  * in format (enum boot_fb_format; masks used for BOOT_FB_BITMASK), with
  * font. Clears the screen and shows the cursor at the top left.
  * Return: 0, or -1 if the format is unknown or not one cell fits. */
-int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width,
-	       uint32_t height, uint32_t pitch, uint32_t format,
-	       uint32_t red_mask, uint32_t green_mask, uint32_t blue_mask,
+int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width, uint32_t height, uint32_t pitch,
+	       uint32_t format, uint32_t red_mask, uint32_t green_mask, uint32_t blue_mask,
 	       const struct psf_font *font);
 /* Colors as 0xRRGGBB; takes effect for text drawn from now on. */
 void fbcon_set_colors(struct fbcon *fc, uint32_t fg_rgb, uint32_t bg_rgb);

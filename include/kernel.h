@@ -18,8 +18,8 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
-#define ALIGN_UP(x, a) (((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
-#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a) - 1))
+#define ALIGN_UP(x, a) (((x) + (a)-1) & ~((__typeof__(x))(a)-1))
+#define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a)-1))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define __noreturn __attribute__((noreturn))
 #define __unused __attribute__((unused))
@@ -103,11 +103,10 @@ int console_getc(void);
 
 /* kernel/panic.c */
 void __noreturn panic(const char *fmt, ...) __printf(1, 2);
-#define BUG_ON(cond)                                                          \
-	do {                                                                  \
-		if (cond)                                                     \
-			panic("BUG_ON(%s) at %s:%d", #cond, __FILE__,         \
-			      __LINE__);                                      \
+#define BUG_ON(cond)                                                             \
+	do {                                                                     \
+		if (cond)                                                        \
+			panic("BUG_ON(%s) at %s:%d", #cond, __FILE__, __LINE__); \
 	} while (0)
 
 /* kernel/cmdline.c: key=value words, values may be "quoted with spaces". */
@@ -143,11 +142,11 @@ extern char boot_cmdline_text[];
  */
 struct cmdline_key {
 	const char *name;
-	const char *help;	/* one line: the values, then what they do */
+	const char *help; /* one line: the values, then what they do */
 };
-#define CMDLINE_KEY(key, helptext)                                            \
-	static const struct cmdline_key __cmdline_key_##key = { #key, helptext }; \
-	static const struct cmdline_key *__cmdline_key_ptr_##key              \
+#define CMDLINE_KEY(key, helptext)                                              \
+	static const struct cmdline_key __cmdline_key_##key = {#key, helptext}; \
+	static const struct cmdline_key *__cmdline_key_ptr_##key                \
 		__attribute__((used, section("cmdline_keys"))) = &__cmdline_key_##key
 /* Return: the boot command line's value for a key this file registered
  * ("" for a bare key), or NULL if the command line does not have it. */

@@ -21,9 +21,9 @@
 #define KM_RALT 0x20
 
 struct keymap_state {
-	uint8_t mods;		/* KM_* keys held down */
-	bool e0;		/* the previous byte was the 0xE0 prefix */
-	uint8_t skip;		/* bytes left of a Pause (0xE1) sequence */
+	uint8_t mods; /* KM_* keys held down */
+	bool e0;      /* the previous byte was the 0xE0 prefix */
+	uint8_t skip; /* bytes left of a Pause (0xE1) sequence */
 	bool caps_lock, num_lock;
 	bool caps_down, num_down; /* held: typematic repeats do not toggle */
 };
@@ -35,7 +35,6 @@ void keymap_init(struct keymap_state *s);
  * prefixes, releases, modifiers and keys with no byte meaning). Arrows give
  * ESC [ A/B/C/D, Home/End ESC [ H/F, Delete ESC [ 3 ~; Enter gives '\r',
  * Backspace 0x7f, Ctrl+letter 0x01..0x1a, Alt+key ESC then the key. */
-int keymap_feed(struct keymap_state *s, uint8_t scancode,
-		uint8_t out[KEYMAP_OUT_MAX]);
+int keymap_feed(struct keymap_state *s, uint8_t scancode, uint8_t out[KEYMAP_OUT_MAX]);
 
 #endif

@@ -19,13 +19,12 @@ struct ksym_table {
 	unsigned long count;
 	const struct ksym *syms; /* sorted by addr */
 	const char *names;
-	uint64_t text_end;	 /* first address past the last symbol's code */
+	uint64_t text_end; /* first address past the last symbol's code */
 };
 
 /* Find the symbol containing addr. Return: its name, with *offset set, or
  * NULL when addr is before the first symbol or at/after text_end. */
-const char *ksym_table_lookup(const struct ksym_table *t, uint64_t addr,
-			      uint64_t *offset);
+const char *ksym_table_lookup(const struct ksym_table *t, uint64_t addr, uint64_t *offset);
 /* ksym_table_lookup() on the kernel's own table. */
 const char *ksym_lookup(uint64_t addr, uint64_t *offset);
 

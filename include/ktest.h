@@ -14,11 +14,11 @@
 #include <stdint.h>
 
 struct kunit {
-	const char *name;	/* the running case */
+	const char *name; /* the running case */
 	bool failed;
 	bool skipped;
 	const char *skip_reason;
-	void *priv;		/* for the suite's init/exit */
+	void *priv; /* for the suite's init/exit */
 };
 
 struct kunit_case {
@@ -28,16 +28,21 @@ struct kunit_case {
 
 struct kunit_suite {
 	const char *name;
-	int (*init)(struct kunit *test);	/* before each case; may be NULL */
-	void (*exit)(struct kunit *test);	/* after each case; may be NULL */
-	struct kunit_case *test_cases;		/* ends with an empty entry */
+	int (*init)(struct kunit *test);  /* before each case; may be NULL */
+	void (*exit)(struct kunit *test); /* after each case; may be NULL */
+	struct kunit_case *test_cases;	  /* ends with an empty entry */
 };
 
-#define KUNIT_CASE(fn) { .run_case = fn, .name = #fn }
+/* clang-format off: an initializer, not a block */
+#define KUNIT_CASE(fn)                      \
+	{                                   \
+		.run_case = fn, .name = #fn \
+	}
+/* clang-format on */
 
 /* Registers a suite in the "ktest_suites" section that the runner walks. */
-#define kunit_test_suite(suite)                                               \
-	static const struct kunit_suite *__ktest_ptr_##suite                  \
+#define kunit_test_suite(suite)                              \
+	static const struct kunit_suite *__ktest_ptr_##suite \
 		__attribute__((used, section("ktest_suites"))) = &(suite)
 
 /* Run every suite (name == NULL) or the one named. Return: number of failed
@@ -49,47 +54,43 @@ void ktest_list(void);
  * stdout. Implemented once per environment. */
 void ktest_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-void kunit_fail(struct kunit *test, const char *file, int line,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void kunit_fail(struct kunit *test, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* A failed string comparison; both strings are shown C-escaped. */
-void kunit_fail_streq(struct kunit *test, const char *file, int line,
-		      const char *expr_a, const char *expr_b, const char *a,
-		      const char *b);
+void kunit_fail_streq(struct kunit *test, const char *file, int line, const char *expr_a,
+		      const char *expr_b, const char *a, const char *b);
 void kunit_mark_skipped(struct kunit *test, const char *reason);
 
-#define __KUNIT_BINARY(test, a, op, b, on_fail)                               \
-	do {                                                                  \
-		long long __a = (long long)(a), __b = (long long)(b);         \
-		if (!(__a op __b)) {                                          \
-			kunit_fail(test, __FILE__, __LINE__,                  \
-				   "Expected %s %s %s, but\n"                 \
-				   "    %s == %lld (0x%llx)\n"                \
-				   "    %s == %lld (0x%llx)",                 \
-				   #a, #op, #b, #a, __a,                      \
-				   (unsigned long long)__a, #b, __b,          \
-				   (unsigned long long)__b);                  \
-			on_fail;                                              \
-		}                                                             \
+#define __KUNIT_BINARY(test, a, op, b, on_fail)                                            \
+	do {                                                                               \
+		long long __a = (long long)(a), __b = (long long)(b);                      \
+		if (!(__a op __b)) {                                                       \
+			kunit_fail(test, __FILE__, __LINE__,                               \
+				   "Expected %s %s %s, but\n"                              \
+				   "    %s == %lld (0x%llx)\n"                             \
+				   "    %s == %lld (0x%llx)",                              \
+				   #a, #op, #b, #a, __a, (unsigned long long)__a, #b, __b, \
+				   (unsigned long long)__b);                               \
+			on_fail;                                                           \
+		}                                                                          \
 	} while (0)
 
-#define __KUNIT_TRUE(test, cond, want, on_fail)                               \
-	do {                                                                  \
-		if (!!(cond) != (want)) {                                     \
-			kunit_fail(test, __FILE__, __LINE__,                  \
-				   "Expected %s to be %s", #cond,             \
-				   (want) ? "true" : "false");                \
-			on_fail;                                              \
-		}                                                             \
+#define __KUNIT_TRUE(test, cond, want, on_fail)                                             \
+	do {                                                                                \
+		if (!!(cond) != (want)) {                                                   \
+			kunit_fail(test, __FILE__, __LINE__, "Expected %s to be %s", #cond, \
+				   (want) ? "true" : "false");                              \
+			on_fail;                                                            \
+		}                                                                           \
 	} while (0)
 
-#define __KUNIT_STREQ(test, a, b, on_fail)                                    \
-	do {                                                                  \
-		const char *__sa = (a), *__sb = (b);                          \
-		if (!__sa || !__sb || ktest_strcmp(__sa, __sb) != 0) {        \
-			kunit_fail_streq(test, __FILE__, __LINE__, #a, #b,    \
-					 __sa, __sb);                         \
-			on_fail;                                              \
-		}                                                             \
+#define __KUNIT_STREQ(test, a, b, on_fail)                                              \
+	do {                                                                            \
+		const char *__sa = (a), *__sb = (b);                                    \
+		if (!__sa || !__sb || ktest_strcmp(__sa, __sb) != 0) {                  \
+			kunit_fail_streq(test, __FILE__, __LINE__, #a, #b, __sa, __sb); \
+			on_fail;                                                        \
+		}                                                                       \
 	} while (0)
 
 int ktest_strcmp(const char *a, const char *b);
@@ -106,15 +107,15 @@ int ktest_strcmp(const char *a, const char *b);
 #define KUNIT_EXPECT_NOT_NULL(t, p) __KUNIT_TRUE(t, (p) != NULL, true, (void)0)
 #define KUNIT_EXPECT_STREQ(t, a, b) __KUNIT_STREQ(t, a, b, (void)0)
 
-#define KUNIT_ASSERT_EQ(t, a, b) __KUNIT_BINARY(t, a, ==, b, return)
-#define KUNIT_ASSERT_NE(t, a, b) __KUNIT_BINARY(t, a, !=, b, return)
-#define KUNIT_ASSERT_LT(t, a, b) __KUNIT_BINARY(t, a, <, b, return)
-#define KUNIT_ASSERT_LE(t, a, b) __KUNIT_BINARY(t, a, <=, b, return)
-#define KUNIT_ASSERT_GT(t, a, b) __KUNIT_BINARY(t, a, >, b, return)
-#define KUNIT_ASSERT_GE(t, a, b) __KUNIT_BINARY(t, a, >=, b, return)
-#define KUNIT_ASSERT_TRUE(t, c) __KUNIT_TRUE(t, c, true, return)
-#define KUNIT_ASSERT_FALSE(t, c) __KUNIT_TRUE(t, c, false, return)
-#define KUNIT_ASSERT_NOT_NULL(t, p) __KUNIT_TRUE(t, (p) != NULL, true, return)
-#define KUNIT_ASSERT_STREQ(t, a, b) __KUNIT_STREQ(t, a, b, return)
+#define KUNIT_ASSERT_EQ(t, a, b) __KUNIT_BINARY(t, a, ==, b, return )
+#define KUNIT_ASSERT_NE(t, a, b) __KUNIT_BINARY(t, a, !=, b, return )
+#define KUNIT_ASSERT_LT(t, a, b) __KUNIT_BINARY(t, a, <, b, return )
+#define KUNIT_ASSERT_LE(t, a, b) __KUNIT_BINARY(t, a, <=, b, return )
+#define KUNIT_ASSERT_GT(t, a, b) __KUNIT_BINARY(t, a, >, b, return )
+#define KUNIT_ASSERT_GE(t, a, b) __KUNIT_BINARY(t, a, >=, b, return )
+#define KUNIT_ASSERT_TRUE(t, c) __KUNIT_TRUE(t, c, true, return )
+#define KUNIT_ASSERT_FALSE(t, c) __KUNIT_TRUE(t, c, false, return )
+#define KUNIT_ASSERT_NOT_NULL(t, p) __KUNIT_TRUE(t, (p) != NULL, true, return )
+#define KUNIT_ASSERT_STREQ(t, a, b) __KUNIT_STREQ(t, a, b, return )
 
 #endif

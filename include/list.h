@@ -13,24 +13,22 @@ struct list_head {
 	struct list_head *next, *prev;
 };
 
-#define LIST_HEAD_INIT(name) { &(name), &(name) }
-#define container_of(ptr, type, member)                                       \
-	((type *)((char *)(ptr) - offsetof(type, member)))
+#define LIST_HEAD_INIT(name)     \
+	{                        \
+		&(name), &(name) \
+	}
+#define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
-#define list_first_entry(head, type, member)                                  \
-	list_entry((head)->next, type, member)
-#define list_last_entry(head, type, member)                                   \
-	list_entry((head)->prev, type, member)
-#define list_for_each(pos, head)                                              \
-	for (pos = (head)->next; pos != (head); pos = pos->next)
-#define list_for_each_entry(pos, head, member)                                \
-	for (pos = list_entry((head)->next, __typeof__(*pos), member);        \
-	     &pos->member != (head);                                          \
+#define list_first_entry(head, type, member) list_entry((head)->next, type, member)
+#define list_last_entry(head, type, member) list_entry((head)->prev, type, member)
+#define list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = pos->next)
+#define list_for_each_entry(pos, head, member)                                                 \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member); &pos->member != (head); \
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
-#define list_for_each_entry_safe(pos, n, head, member)                        \
-	for (pos = list_entry((head)->next, __typeof__(*pos), member),        \
-	    n = list_entry(pos->member.next, __typeof__(*pos), member);       \
-	     &pos->member != (head);                                          \
+#define list_for_each_entry_safe(pos, n, head, member)                  \
+	for (pos = list_entry((head)->next, __typeof__(*pos), member),  \
+	    n = list_entry(pos->member.next, __typeof__(*pos), member); \
+	     &pos->member != (head);                                    \
 	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
 
 static inline void INIT_LIST_HEAD(struct list_head *list)

@@ -15,17 +15,17 @@ typedef uint64_t phys_addr_t;
 
 /* --- gfp flags: what an allocation may do and where it may come from ------ */
 typedef unsigned int gfp_t;
-#define __GFP_DMA32 0x01u		/* only ZONE_DMA32 (below 4 GiB) */
-#define __GFP_MOVABLE 0x02u		/* MIGRATE_MOVABLE; may use CMA blocks */
-#define __GFP_RECLAIMABLE 0x04u		/* MIGRATE_RECLAIMABLE */
-#define __GFP_HIGH 0x08u		/* may dip below the min watermark */
-#define __GFP_DIRECT_RECLAIM 0x10u	/* may run reclaim before failing */
-#define __GFP_ZERO 0x20u		/* return zeroed pages */
-#define __GFP_COMP 0x40u		/* a large folio: set up head/tails */
-#define __GFP_NOWARN 0x80u		/* do not log a failure */
-#define __GFP_HIGHATOMIC 0x100u		/* may use/create HIGHATOMIC reserves */
+#define __GFP_DMA32 0x01u	   /* only ZONE_DMA32 (below 4 GiB) */
+#define __GFP_MOVABLE 0x02u	   /* MIGRATE_MOVABLE; may use CMA blocks */
+#define __GFP_RECLAIMABLE 0x04u	   /* MIGRATE_RECLAIMABLE */
+#define __GFP_HIGH 0x08u	   /* may dip below the min watermark */
+#define __GFP_DIRECT_RECLAIM 0x10u /* may run reclaim before failing */
+#define __GFP_ZERO 0x20u	   /* return zeroed pages */
+#define __GFP_COMP 0x40u	   /* a large folio: set up head/tails */
+#define __GFP_NOWARN 0x80u	   /* do not log a failure */
+#define __GFP_HIGHATOMIC 0x100u	   /* may use/create HIGHATOMIC reserves */
 
-#define GFP_NOWAIT 0u			/* "no reclaim": fail fast */
+#define GFP_NOWAIT 0u /* "no reclaim": fail fast */
 #define GFP_ATOMIC (__GFP_HIGH | __GFP_HIGHATOMIC)
 #define GFP_KERNEL __GFP_DIRECT_RECLAIM
 #define GFP_DMA32 (GFP_KERNEL | __GFP_DMA32)
@@ -45,7 +45,7 @@ static inline int gfp_migratetype(gfp_t gfp)
 #define PHYS_PFN(pa) ((unsigned long)((pa) >> PAGE_SHIFT))
 #define PFN_PHYS(pfn) ((phys_addr_t)(pfn) << PAGE_SHIFT)
 #define pfn_to_page(pfn) (vmemmap + (pfn))
-#define page_to_pfn(page) ((unsigned long)((page) - vmemmap))
+#define page_to_pfn(page) ((unsigned long)((page)-vmemmap))
 #define page_to_phys(page) PFN_PHYS(page_to_pfn(page))
 #define page_address(page) __va(page_to_phys(page))
 #define virt_to_page(addr) pfn_to_page(PHYS_PFN(__pa(addr)))
@@ -100,17 +100,17 @@ struct memblock_region {
 };
 struct memblock_type {
 	const char *name;
-	unsigned long cnt;		/* regions in use, sorted, non-overlapping */
+	unsigned long cnt; /* regions in use, sorted, non-overlapping */
 	struct memblock_region regions[MEMBLOCK_MAX_REGIONS];
 };
 struct memblock {
-	struct memblock_type memory;	/* all RAM */
-	struct memblock_type reserved;	/* RAM that is not free */
-	phys_addr_t current_limit;	/* allocations stay below this; 0: none */
-	bool retired;			/* the buddy allocator owns memory now:
-					 * memblock_phys_alloc*() fail (mm_init) */
+	struct memblock_type memory;   /* all RAM */
+	struct memblock_type reserved; /* RAM that is not free */
+	phys_addr_t current_limit;     /* allocations stay below this; 0: none */
+	bool retired;		       /* the buddy allocator owns memory now:
+					* memblock_phys_alloc*() fail (mm_init) */
 };
-extern struct memblock memblock;	/* the boot instance */
+extern struct memblock memblock; /* the boot instance */
 
 /* Functions take an instance so tests can use private ones. Adding merges
  * with overlapping and adjacent regions. Return: 0, or -1 when a type is
@@ -122,14 +122,12 @@ int memblock_reserve(struct memblock *mb, phys_addr_t base, phys_addr_t size);
 /* Return: base of a free, reserved-now range of size bytes aligned to
  * align in [start, end), highest first (as Linux's top-down default), or
  * 0 if there is none. */
-phys_addr_t memblock_phys_alloc_range(struct memblock *mb, phys_addr_t size,
-				      phys_addr_t align, phys_addr_t start,
-				      phys_addr_t end);
-phys_addr_t memblock_phys_alloc(struct memblock *mb, phys_addr_t size,
-				phys_addr_t align);
+phys_addr_t memblock_phys_alloc_range(struct memblock *mb, phys_addr_t size, phys_addr_t align,
+				      phys_addr_t start, phys_addr_t end);
+phys_addr_t memblock_phys_alloc(struct memblock *mb, phys_addr_t size, phys_addr_t align);
 /* Iterate memory minus reserved: *idx starts at 0. Return: false at end. */
-bool memblock_next_free_range(struct memblock *mb, unsigned long *idx,
-			      phys_addr_t *start, phys_addr_t *end);
+bool memblock_next_free_range(struct memblock *mb, unsigned long *idx, phys_addr_t *start,
+			      phys_addr_t *end);
 phys_addr_t memblock_start_of_DRAM(struct memblock *mb);
 phys_addr_t memblock_end_of_DRAM(struct memblock *mb);
 phys_addr_t memblock_phys_mem_size(struct memblock *mb);
@@ -147,8 +145,8 @@ size_t pgdat_pageblock_flags_size(unsigned long start_pfn, unsigned long end_pfn
  * pgdat_pageblock_flags_size() bytes. Context: struct pages for the span
  * exist (vmemmap populated).
  */
-void pgdat_init(struct pglist_data *pgdat, int nid, unsigned long start_pfn,
-		unsigned long end_pfn, void *flags_storage);
+void pgdat_init(struct pglist_data *pgdat, int nid, unsigned long start_pfn, unsigned long end_pfn,
+		void *flags_storage);
 /* Give [start_pfn, end_pfn) to the buddy allocator in the largest aligned
  * blocks, clearing PG_reserved (Linux: memblock_free_pages). */
 void free_pfn_range_to_buddy(unsigned long start_pfn, unsigned long end_pfn);
@@ -182,7 +180,7 @@ static inline void count_vm_event(struct pglist_data *pgdat, enum vm_event_item 
 }
 /* Pageblock migratetype and isolation bit (Linux: get_pageblock_migratetype). */
 int get_pageblock_migratetype(const struct page *page); /* ISOLATE if isolated */
-int get_pageblock_type_raw(const struct page *page);	 /* ignoring isolation */
+int get_pageblock_type_raw(const struct page *page);	/* ignoring isolation */
 bool get_pageblock_isolate(const struct page *page);
 
 /* --- mm/debug_vm.c: CONFIG_DEBUG_VM checks ------------------------------- */
@@ -300,18 +298,18 @@ static inline bool folio_mapped_only_by(const struct folio *folio, const struct 
 {
 	return folio_mapped(folio) && folio_anon_mm(folio) == mm;
 }
-#define FOLIO_FLAG_FNS(name, flag)                                            \
-	static inline bool folio_test_##name(const struct folio *f)           \
-	{                                                                     \
-		return PageFlag(&f->page, flag);                              \
-	}                                                                     \
-	static inline void folio_set_##name(struct folio *f)                  \
-	{                                                                     \
-		SetPageFlag(&f->page, flag);                                  \
-	}                                                                     \
-	static inline void folio_clear_##name(struct folio *f)                \
-	{                                                                     \
-		ClearPageFlag(&f->page, flag);                                \
+#define FOLIO_FLAG_FNS(name, flag)                                  \
+	static inline bool folio_test_##name(const struct folio *f) \
+	{                                                           \
+		return PageFlag(&f->page, flag);                    \
+	}                                                           \
+	static inline void folio_set_##name(struct folio *f)        \
+	{                                                           \
+		SetPageFlag(&f->page, flag);                        \
+	}                                                           \
+	static inline void folio_clear_##name(struct folio *f)      \
+	{                                                           \
+		ClearPageFlag(&f->page, flag);                      \
 	}
 FOLIO_FLAG_FNS(locked, PG_locked)
 FOLIO_FLAG_FNS(referenced, PG_referenced)
@@ -361,8 +359,8 @@ int migrate_pfn_range(unsigned long start_pfn, unsigned long end_pfn);
 struct cma {
 	char name[16];
 	unsigned long base_pfn;
-	unsigned long count;		/* pages */
-	unsigned long *bitmap;		/* one bit per page: allocated */
+	unsigned long count;   /* pages */
+	unsigned long *bitmap; /* one bit per page: allocated */
 	unsigned long nr_allocated;
 };
 /* Boot: reserve `size` bytes aligned to CMA_MIN_ALIGNMENT_BYTES from the
@@ -391,7 +389,7 @@ extern unsigned int cma_area_count;
  * areas cma_declare_contiguous reserved MIGRATE_CMA and free their pages
  * into the CMA free lists; sets boot_cma. */
 void cma_activate_boot_area(void);
-#define CMA_BITMAP_LONGS(pages) (((pages) + 63) / 64)	/* cma_init_area */
+#define CMA_BITMAP_LONGS(pages) (((pages) + 63) / 64) /* cma_init_area */
 
 /* Placement, with the pageblock order as a parameter so tests can check
  * every order on one build (the kernel passes pageblock_order): an area
@@ -404,7 +402,6 @@ static inline phys_addr_t cma_alignment(unsigned int pb_order)
 phys_addr_t cma_align_size(phys_addr_t size, unsigned int pb_order);
 /* Reserve cma_align_size(size) bytes from mb aligned to cma_alignment(),
  * inside one zone (above 4 GiB first, then below). Return: base, or 0. */
-phys_addr_t cma_reserve_area(struct memblock *mb, phys_addr_t size,
-			     unsigned int pb_order);
+phys_addr_t cma_reserve_area(struct memblock *mb, phys_addr_t size, unsigned int pb_order);
 
 #endif

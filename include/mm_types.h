@@ -47,10 +47,10 @@ enum migratetype {
 	MIGRATE_UNMOVABLE,
 	MIGRATE_MOVABLE,
 	MIGRATE_RECLAIMABLE,
-	MIGRATE_PCPTYPES,	/* the types with per-CPU lists */
+	MIGRATE_PCPTYPES, /* the types with per-CPU lists */
 	MIGRATE_HIGHATOMIC = MIGRATE_PCPTYPES,
 	MIGRATE_CMA,
-	MIGRATE_ISOLATE,	/* free-list index only, never a block's type */
+	MIGRATE_ISOLATE, /* free-list index only, never a block's type */
 	MIGRATE_TYPES
 };
 extern const char *const migratetype_names[MIGRATE_TYPES];
@@ -65,18 +65,18 @@ extern const char *const migratetype_names[MIGRATE_TYPES];
  *  [node ] [zone ] [ --- ] [order] [          PG_* flags      ]
  */
 enum pageflags {
-	PG_locked,	/* folio is locked (cannot be split or migrated) */
+	PG_locked, /* folio is locked (cannot be split or migrated) */
 	PG_referenced,
-	PG_dirty,	/* contents differ from what reclaim may recreate */
-	PG_lru,		/* on an LRU list (anon or lazyfree) */
-	PG_head,	/* first page of a large folio */
-	PG_anon,	/* anonymous folio (mapping is its struct mm) */
-	PG_swapbacked,	/* anon without it is "lazyfree" (MADV_FREE) */
-	PG_reserved,	/* never handed to the buddy allocator */
-	PG_buddy,	/* head of a free buddy block (Linux: a page type) */
-	PG_pcp,		/* on a per-CPU free list */
-	PG_poisoned,	/* CONFIG_DEBUG_VM: filled with PAGE_POISON_BYTE */
-	PG_cma,		/* folio allocated by cma_alloc() */
+	PG_dirty,      /* contents differ from what reclaim may recreate */
+	PG_lru,	       /* on an LRU list (anon or lazyfree) */
+	PG_head,       /* first page of a large folio */
+	PG_anon,       /* anonymous folio (mapping is its struct mm) */
+	PG_swapbacked, /* anon without it is "lazyfree" (MADV_FREE) */
+	PG_reserved,   /* never handed to the buddy allocator */
+	PG_buddy,      /* head of a free buddy block (Linux: a page type) */
+	PG_pcp,	       /* on a per-CPU free list */
+	PG_poisoned,   /* CONFIG_DEBUG_VM: filled with PAGE_POISON_BYTE */
+	PG_cma,	       /* folio allocated by cma_alloc() */
 	NR_PAGEFLAGS
 };
 
@@ -114,7 +114,7 @@ struct folio {
 
 /* --- zones and nodes ------------------------------------------------------- */
 enum zone_type {
-	ZONE_DMA32,	/* below 4 GiB, for devices with 32-bit DMA */
+	ZONE_DMA32, /* below 4 GiB, for devices with 32-bit DMA */
 	ZONE_NORMAL,
 	MAX_NR_ZONES
 };
@@ -128,7 +128,7 @@ enum zone_watermarks {
 
 struct free_area {
 	struct list_head free_list[MIGRATE_TYPES];
-	unsigned long nr_free;	/* blocks of this order, all types */
+	unsigned long nr_free; /* blocks of this order, all types */
 };
 
 /* Per-CPU page lists (Folium runs one CPU): a small cache in front of the
@@ -136,30 +136,30 @@ struct free_area {
 #define NR_PCP_ORDERS (PAGE_ALLOC_COSTLY_ORDER + 2)
 #define NR_PCP_LISTS (MIGRATE_PCPTYPES * NR_PCP_ORDERS)
 struct per_cpu_pages {
-	int count;	/* pages on all lists */
-	int high;	/* drain down to high - batch above this */
-	int batch;	/* pages moved to/from the buddy lists at once */
+	int count; /* pages on all lists */
+	int high;  /* drain down to high - batch above this */
+	int batch; /* pages moved to/from the buddy lists at once */
 	struct list_head lists[NR_PCP_LISTS];
 };
 
 /* Event counters, named as Linux's /proc/vmstat where one exists. */
 enum vm_event_item {
-	PGALLOC,		/* pages allocated */
-	PGFREE,			/* pages freed */
-	PGALLOC_FAIL,		/* allocations that returned NULL */
-	PGALLOC_FALLBACK,	/* served from another migratetype's list */
-	PGALLOC_STEAL,		/* ... and took over that whole pageblock */
-	PGALLOC_PCP_HIT,	/* served by a per-CPU list */
-	PGALLOC_RECLAIM,	/* reclaim ran before an allocation */
+	PGALLOC,	  /* pages allocated */
+	PGFREE,		  /* pages freed */
+	PGALLOC_FAIL,	  /* allocations that returned NULL */
+	PGALLOC_FALLBACK, /* served from another migratetype's list */
+	PGALLOC_STEAL,	  /* ... and took over that whole pageblock */
+	PGALLOC_PCP_HIT,  /* served by a per-CPU list */
+	PGALLOC_RECLAIM,  /* reclaim ran before an allocation */
 	CMA_ALLOC_SUCCESS,
 	CMA_ALLOC_FAIL,
 	PGMIGRATE_SUCCESS,
 	PGMIGRATE_FAIL,
-	THP_SPLIT_PAGE,		/* large folios split */
-	BAD_PAGE,		/* bad_page() reports: refused frees, poisoned blocks */
-	PGLAZYFREE,		/* pages marked lazyfree by MADV_FREE */
-	PGLAZYFREED,		/* lazyfree pages reclaimed (freed) */
-	PGSCAN_ANON,		/* anonymous pages reclaim looked at */
+	THP_SPLIT_PAGE, /* large folios split */
+	BAD_PAGE,	/* bad_page() reports: refused frees, poisoned blocks */
+	PGLAZYFREE,	/* pages marked lazyfree by MADV_FREE */
+	PGLAZYFREED,	/* lazyfree pages reclaimed (freed) */
+	PGSCAN_ANON,	/* anonymous pages reclaim looked at */
 	NR_VM_EVENT_ITEMS
 };
 extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
@@ -170,11 +170,11 @@ struct zone {
 	const char *name;
 	struct pglist_data *zone_pgdat;
 	unsigned long zone_start_pfn;
-	unsigned long spanned_pages;	/* from start to end, holes included */
-	unsigned long present_pages;	/* RAM pages in the span */
-	unsigned long managed_pages;	/* handed to the buddy allocator */
-	unsigned long nr_free_pages;	/* NR_FREE_PAGES, pcp lists excluded */
-	unsigned long nr_free_cma;	/* NR_FREE_CMA_PAGES */
+	unsigned long spanned_pages; /* from start to end, holes included */
+	unsigned long present_pages; /* RAM pages in the span */
+	unsigned long managed_pages; /* handed to the buddy allocator */
+	unsigned long nr_free_pages; /* NR_FREE_PAGES, pcp lists excluded */
+	unsigned long nr_free_cma;   /* NR_FREE_CMA_PAGES */
 	unsigned long nr_reserved_highatomic;
 	unsigned long _watermark[NR_WMARK];
 	struct free_area free_area[NR_PAGE_ORDERS];
@@ -182,7 +182,7 @@ struct zone {
 	/* 4 bits per pageblock: bits 0-2 migratetype, bit 3 isolated. */
 	uint8_t *pageblock_flags;
 	unsigned long nr_pageblocks;
-	unsigned long cma_pages;	/* pages in MIGRATE_CMA pageblocks */
+	unsigned long cma_pages; /* pages in MIGRATE_CMA pageblocks */
 };
 
 /*
@@ -206,8 +206,8 @@ struct pglist_data {
 	 * folios on the file LRU; one list of their own reads clearer). */
 	struct list_head lru_anon;
 	struct list_head lru_lazyfree;
-	unsigned long nr_lru_anon;	/* folios */
-	unsigned long nr_lru_lazyfree;	/* folios */
+	unsigned long nr_lru_anon;		   /* folios */
+	unsigned long nr_lru_lazyfree;		   /* folios */
 	unsigned long split_count[NR_PAGE_ORDERS]; /* large folios split, by order */
 };
 extern struct pglist_data *node_data[MAX_NUMNODES];

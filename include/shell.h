@@ -17,47 +17,49 @@
 
 /* Return values of a command's run(). */
 #define CMD_OK 0
-#define CMD_ERROR 1	/* the command printed what went wrong */
-#define CMD_USAGE 2	/* bad arguments: the shell prints the usage line */
+#define CMD_ERROR 1 /* the command printed what went wrong */
+#define CMD_USAGE 2 /* bad arguments: the shell prints the usage line */
 
 struct shell_command {
 	const char *name;
-	const char *usage;	/* e.g. "test [SUITE | --list]" */
-	const char *help;	/* one line for `help` */
+	const char *usage; /* e.g. "test [SUITE | --list]" */
+	const char *help;  /* one line for `help` */
 	int (*run)(int argc, char **argv);
 };
 
-#define SHELL_COMMAND(var)                                                    \
-	static const struct shell_command *__shell_ptr_##var                  \
+#define SHELL_COMMAND(var)                                   \
+	static const struct shell_command *__shell_ptr_##var \
 		__attribute__((used, section("shell_commands"))) = &(var)
 
 /* Define and register command `name` whose run() is cmd_<name>. */
-#define DEFINE_SHELL_COMMAND(cmdname, use, text)                              \
-	static const struct shell_command cmdname##_command = {               \
-		.name = #cmdname, .usage = use, .help = text,                 \
-		.run = cmd_##cmdname,                                         \
-	};                                                                    \
+#define DEFINE_SHELL_COMMAND(cmdname, use, text)                \
+	static const struct shell_command cmdname##_command = { \
+		.name = #cmdname,                               \
+		.usage = use,                                   \
+		.help = text,                                   \
+		.run = cmd_##cmdname,                           \
+	};                                                      \
 	SHELL_COMMAND(cmdname##_command)
 
 /* Line editing, as a state machine so it can be tested without a tty. */
 enum le_result {
-	LE_CONTINUE,	/* keep feeding */
-	LE_LINE,	/* le->buf holds a complete line */
-	LE_CANCEL,	/* Ctrl-C: line dropped */
-	LE_TOO_LONG,	/* Enter after an over-long line: refused */
+	LE_CONTINUE, /* keep feeding */
+	LE_LINE,     /* le->buf holds a complete line */
+	LE_CANCEL,   /* Ctrl-C: line dropped */
+	LE_TOO_LONG, /* Enter after an over-long line: refused */
 };
 
 struct line_editor {
 	char buf[SHELL_LINE_MAX + 1];
 	size_t len;
-	bool overlong;		/* typed past SHELL_LINE_MAX: refuse at Enter */
-	bool line_done;		/* buf holds a finished line until next feed */
-	bool last_was_cr;	/* swallow the \n of a \r\n pair */
-	int esc_state;		/* 0 none, 1 after ESC, 2 inside ESC [ */
+	bool overlong;	  /* typed past SHELL_LINE_MAX: refuse at Enter */
+	bool line_done;	  /* buf holds a finished line until next feed */
+	bool last_was_cr; /* swallow the \n of a \r\n pair */
+	int esc_state;	  /* 0 none, 1 after ESC, 2 inside ESC [ */
 	char history[SHELL_HISTORY][SHELL_LINE_MAX + 1];
-	int hist_count;		/* entries stored, up to SHELL_HISTORY */
-	int hist_newest;	/* slot of the newest entry */
-	int hist_browse;	/* 0: editing; n: showing the nth newest */
+	int hist_count;	 /* entries stored, up to SHELL_HISTORY */
+	int hist_newest; /* slot of the newest entry */
+	int hist_browse; /* 0: editing; n: showing the nth newest */
 	void (*echo)(const char *s, size_t n);
 };
 
@@ -81,7 +83,7 @@ const struct shell_command *shell_find(const char *name);
 
 /* Console output captured in memory, e.g. for tests of commands. */
 struct shell_capture {
-	char text[2048];	/* NUL-terminated; output beyond it is dropped */
+	char text[2048]; /* NUL-terminated; output beyond it is dropped */
 	size_t len;
 };
 /* Send all console output to cap (emptied first) until shell_capture_stop. */

@@ -19,23 +19,36 @@
 /* --- page-table entries (layout in <pgtable_bits.h>) ------------------------ */
 typedef uint64_t pgd_t, pud_t, pmd_t, pte_t;
 
-#define PMD_SIZE (1ul << PMD_SHIFT)			/* 2 MiB */
+#define PMD_SIZE (1ul << PMD_SHIFT) /* 2 MiB */
 #define PMD_MASK (~(PMD_SIZE - 1))
-#define USER_VA_END 0x0000800000000000ul		/* end of the lower half */
-#define USER_VA_START 0x0000000000200000ul		/* page 0..2 MiB stays unmapped */
+#define USER_VA_END 0x0000800000000000ul   /* end of the lower half */
+#define USER_VA_START 0x0000000000200000ul /* page 0..2 MiB stays unmapped */
 
-static inline unsigned int pgd_index(unsigned long a) { return (a >> PGDIR_SHIFT) & 511; }
-static inline unsigned int pud_index(unsigned long a) { return (a >> PUD_SHIFT) & 511; }
-static inline unsigned int pmd_index(unsigned long a) { return (a >> PMD_SHIFT) & 511; }
-static inline unsigned int pte_index(unsigned long a) { return (a >> PAGE_SHIFT) & 511; }
+/* clang-format off: accessor tables read one per line, as in Linux's pgtable.h */
+static inline unsigned int pgd_index(unsigned long a)
+{
+	return (a >> PGDIR_SHIFT) & 511;
+}
+static inline unsigned int pud_index(unsigned long a)
+{
+	return (a >> PUD_SHIFT) & 511;
+}
+static inline unsigned int pmd_index(unsigned long a)
+{
+	return (a >> PMD_SHIFT) & 511;
+}
+static inline unsigned int pte_index(unsigned long a)
+{
+	return (a >> PAGE_SHIFT) & 511;
+}
+/* clang-format on */
 
 /* The end of the chunk of [addr, end) that one entry at this level
  * covers: the next boundary, or end. Linux: pgd_addr_end, pud_addr_end,
  * pmd_addr_end ("boundary - 1 < end - 1" also works when end is 0, the
  * top of the address space). Example: pmd_addr_end(0x201000, 0x800000)
  * = 0x400000. */
-static inline unsigned long addr_end_at(unsigned long addr, unsigned long end,
-					unsigned int shift)
+static inline unsigned long addr_end_at(unsigned long addr, unsigned long end, unsigned int shift)
 {
 	unsigned long boundary = (addr + (1ul << shift)) & ~((1ul << shift) - 1);
 
@@ -55,6 +68,7 @@ static inline unsigned long pmd_addr_end(unsigned long addr, unsigned long end)
 }
 
 /* PTE and PMD accessors, as Linux's pte_*() and pmd_*(). */
+/* clang-format off */
 static inline bool pte_none(pte_t pte) { return pte == 0; }
 static inline bool pte_present(pte_t pte) { return pte & _PAGE_PRESENT; }
 static inline bool pte_young(pte_t pte) { return pte & _PAGE_ACCESSED; }
@@ -67,6 +81,7 @@ static inline pte_t pte_mkclean(pte_t pte) { return pte & ~_PAGE_DIRTY; }
 static inline pte_t pte_mkdirty(pte_t pte) { return pte | _PAGE_DIRTY; }
 static inline pte_t pte_mkwrite(pte_t pte) { return pte | _PAGE_RW; }
 static inline pte_t pte_wrprotect(pte_t pte) { return pte & ~_PAGE_RW; }
+/* clang-format on */
 /* prot: the flag bits of a VMA's pages (vm_get_page_prot). */
 static inline pte_t pfn_pte(unsigned long pfn, uint64_t prot)
 {
@@ -76,6 +91,7 @@ static inline pte_t pfn_pte(unsigned long pfn, uint64_t prot)
  * the leaf decides. Linux: _PAGE_TABLE (without USER: workloads run in
  * ring 0). */
 #define _PAGE_TABLE (_PAGE_PRESENT | _PAGE_RW)
+/* clang-format off */
 static inline bool pmd_none(pmd_t pmd) { return pmd == 0; }
 static inline bool pmd_present(pmd_t pmd) { return pmd & _PAGE_PRESENT; }
 /* A PMD that maps 2 MiB itself instead of pointing to a PTE table. */
@@ -88,6 +104,7 @@ static inline pmd_t pmd_mkold(pmd_t pmd) { return pmd & ~_PAGE_ACCESSED; }
 static inline pmd_t pmd_mkyoung(pmd_t pmd) { return pmd | _PAGE_ACCESSED; }
 static inline pmd_t pmd_mkclean(pmd_t pmd) { return pmd & ~_PAGE_DIRTY; }
 static inline pmd_t pmd_mkdirty(pmd_t pmd) { return pmd | _PAGE_DIRTY; }
+/* clang-format on */
 static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
 {
 	return ((uint64_t)pfn << PAGE_SHIFT) | prot | _PAGE_PSE;
@@ -103,31 +120,31 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
 #define VM_WRITE 0x2ul
 
 struct vm_area_struct {
-	unsigned long vm_start;		/* first byte */
-	unsigned long vm_end;		/* first byte after */
-	unsigned long vm_flags;		/* VM_READ, VM_WRITE */
+	unsigned long vm_start; /* first byte */
+	unsigned long vm_end;	/* first byte after */
+	unsigned long vm_flags; /* VM_READ, VM_WRITE */
 };
 
 /* Counters that are evidence, not statistics: the MADV_FREE issue asserts
  * on them to prove batching. */
 enum mm_counter {
-	MM_PTE_WRITES,		/* entries written by set_ptes/set_pmd_at/clears */
-	MM_TLB_FLUSH_ONE,	/* single-page invalidations (invlpg) */
-	MM_TLB_FLUSH_ALL,	/* full flushes (CR3 reload) */
-	MM_PGTABLES,		/* page-table pages in use, top level included */
-	MM_ANONPAGES,		/* pages mapped (RSS) */
-	MM_FAULTS,		/* faults handled */
+	MM_PTE_WRITES,	  /* entries written by set_ptes/set_pmd_at/clears */
+	MM_TLB_FLUSH_ONE, /* single-page invalidations (invlpg) */
+	MM_TLB_FLUSH_ALL, /* full flushes (CR3 reload) */
+	MM_PGTABLES,	  /* page-table pages in use, top level included */
+	MM_ANONPAGES,	  /* pages mapped (RSS) */
+	MM_FAULTS,	  /* faults handled */
 	NR_MM_COUNTERS
 };
 
 #define MM_MAX_VMAS 64
 struct mm_struct {
-	phys_addr_t pgd;		/* physical address of the top table */
-	int nid;			/* node folios and tables come from */
+	phys_addr_t pgd; /* physical address of the top table */
+	int nid;	 /* node folios and tables come from */
 	int nr_vmas;
-	struct vm_area_struct vmas[MM_MAX_VMAS];	/* sorted, disjoint */
+	struct vm_area_struct vmas[MM_MAX_VMAS]; /* sorted, disjoint */
 	unsigned long counters[NR_MM_COUNTERS];
-	unsigned long mmap_base;	/* where vm_mmap(addr = 0) starts looking */
+	unsigned long mmap_base; /* where vm_mmap(addr = 0) starts looking */
 };
 
 /* Return: an empty address space whose tables come from node nid, or
@@ -138,7 +155,7 @@ void mm_destroy(struct mm_struct *mm);
 /* Make mm the active address space (loads CR3 in the kernel); NULL goes
  * back to the kernel's own tables (empty lower half). */
 void switch_mm(struct mm_struct *mm);
-extern struct mm_struct *current_mm;	/* NULL: none active */
+extern struct mm_struct *current_mm; /* NULL: none active */
 
 /* Return: the VMA containing addr, or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
@@ -194,8 +211,7 @@ pte_t *pte_alloc_map(struct mm_struct *mm, pmd_t *pmd, unsigned long addr);
 /* Map nr consecutive pages: ptep[i] = pte with pfn + i, for addresses
  * addr .. addr + (nr - 1) * PAGE_SIZE, all in one PTE table. Counts nr PTE
  * writes. Context: the slots were empty (no flush needed). */
-void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte,
-	      unsigned int nr);
+void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte, unsigned int nr);
 /* Return: the old entry; the slot is now empty (one PTE write). */
 pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
 void set_pmd_at(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp, pmd_t pmd);
@@ -221,15 +237,14 @@ enum page_walk_action {
 };
 struct mm_walk;
 struct mm_walk_ops {
-	int (*pmd_entry)(pmd_t *pmdp, unsigned long addr, unsigned long next,
-			 struct mm_walk *walk);
+	int (*pmd_entry)(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk);
 	int (*pte_entry)(pte_t *ptep, unsigned long addr, struct mm_walk *walk);
 };
 struct mm_walk {
 	const struct mm_walk_ops *ops;
 	struct mm_struct *mm;
 	void *private;
-	enum page_walk_action action;	/* set by pmd_entry */
+	enum page_walk_action action; /* set by pmd_entry */
 };
 int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    const struct mm_walk_ops *ops, void *private);
@@ -252,7 +267,7 @@ void flush_tlb_mm(struct mm_struct *mm);
 #define MMU_GATHER_BATCH 32
 struct mmu_gather {
 	struct mm_struct *mm;
-	unsigned long start, end;	/* changed entries; start >= end: none */
+	unsigned long start, end; /* changed entries; start >= end: none */
 	unsigned int nr;
 	struct folio *folios[MMU_GATHER_BATCH];
 };
@@ -273,19 +288,18 @@ void tlb_finish_mmu(struct mmu_gather *tlb);
 #define FAULT_FLAG_INSTRUCTION 0x2u
 enum vm_fault_reason {
 	VM_FAULT_OK = 0,
-	VM_FAULT_NOVMA,		/* no VMA covers the address */
-	VM_FAULT_ACCESS,	/* the VMA does not allow this access */
-	VM_FAULT_OOM,		/* no memory even for an order-0 folio */
+	VM_FAULT_NOVMA,	 /* no VMA covers the address */
+	VM_FAULT_ACCESS, /* the VMA does not allow this access */
+	VM_FAULT_OOM,	 /* no memory even for an order-0 folio */
 };
 /* Resolve a fault at addr in mm. Return: VM_FAULT_OK (retry the access)
  * or why not; the caller reports and ends the workload. */
-enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr,
-				     unsigned int flags);
+enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, unsigned int flags);
 const char *vm_fault_reason_name(enum vm_fault_reason reason);
 /* Print "bad access at ADDR: REASON (read|write from FROM)", the one
  * report for an access that ends a workload (both arches' uaccess). */
-void vm_fault_report(unsigned long addr, enum vm_fault_reason reason,
-		     unsigned int flags, const char *from);
+void vm_fault_report(unsigned long addr, enum vm_fault_reason reason, unsigned int flags,
+		     const char *from);
 
 /* --- large anonymous folios and THP splitting (mm/huge_memory.c) ----------------------- */
 /* Linux's hugepages-<size>kB/enabled, as one bitmask: bit n set = order n
@@ -298,7 +312,11 @@ int thp_parse_orders(const char *s, unsigned long *orders, char *err, size_t err
  * dirs. Return: buf. */
 const char *thp_order_name(unsigned int order, char *buf, size_t len);
 /* mTHP counters per order, named as Linux's per-size stats. */
-enum mthp_stat_item { MTHP_STAT_ANON_FAULT_ALLOC, MTHP_STAT_ANON_FAULT_FALLBACK, MTHP_STAT_NR };
+enum mthp_stat_item {
+	MTHP_STAT_ANON_FAULT_ALLOC,
+	MTHP_STAT_ANON_FAULT_FALLBACK,
+	MTHP_STAT_NR
+};
 extern unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
 /* Boot, after mm_init: apply thp= (a bad value is reported and the
  * default, PMD size only as Linux's, kept) and register
@@ -341,11 +359,11 @@ void clear_pages(void *addr, unsigned int npages);
 const char *clear_pages_insn_name(void);
 int clear_pages_select(const char *name);
 enum zero_strategy {
-	ZERO_NEIGHBOURHOOD,	/* upstream folio_zero_user: fault's neighbours last */
-	ZERO_CONTIGUOUS,	/* the whole folio in one clear_pages() */
-	ZERO_PAGE,		/* page by page, converging on the fault (older Linux) */
+	ZERO_NEIGHBOURHOOD, /* upstream folio_zero_user: fault's neighbours last */
+	ZERO_CONTIGUOUS,    /* the whole folio in one clear_pages() */
+	ZERO_PAGE,	    /* page by page, converging on the fault (older Linux) */
 };
-extern enum zero_strategy zero_strategy;	/* cmdline/shell zero= */
+extern enum zero_strategy zero_strategy; /* cmdline/shell zero= */
 /* Zero a folio about to be mapped at a user address; addr_hint is the
  * faulting address. Every clear goes through clear_pages(). */
 void folio_zero_user(struct folio *folio, unsigned long addr_hint);
@@ -391,9 +409,9 @@ void folio_remove_rmap_pmd(struct folio *folio);
 struct page_vma_mapped_walk {
 	struct folio *folio;
 	struct mm_struct *mm;
-	unsigned long address;	/* of this entry */
-	pmd_t *pmd;		/* set for a PMD leaf (pte NULL) */
-	pte_t *pte;		/* set for a PTE */
+	unsigned long address; /* of this entry */
+	pmd_t *pmd;	       /* set for a PMD leaf (pte NULL) */
+	pte_t *pte;	       /* set for a PTE */
 };
 struct rmap_walk_control {
 	void *arg;
@@ -413,14 +431,13 @@ int anon_migrate_folio(struct folio *dst, struct folio *src);
 /* Return: how many PTEs from ptep (at most max_nr) map consecutive pages of
  * folio starting with pte's page, with the same permission bits (young and
  * dirty may differ), as Linux's folio_pte_batch(). */
-unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte,
-			     unsigned int max_nr);
+unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte, unsigned int max_nr);
 #define CYDP_CLEAR_YOUNG 0x1u
 #define CYDP_CLEAR_DIRTY 0x2u
 /* Clear the accessed and/or dirty bits of nr PTEs in one pass (Linux:
  * clear_young_dirty_ptes). Counts nr PTE writes; the caller flushes. */
-void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
-			    unsigned int nr, unsigned int cydp_flags);
+void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsigned int nr,
+			    unsigned int cydp_flags);
 
 /* --- madvise (mm/madvise.c) ------------------------------------------------------ */
 #define MADV_DONTNEED 4
@@ -432,8 +449,11 @@ int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice
 /* MADV_FREE's implementation: batched (default, current Linux) or split
  * (every large folio split, then PTE by PTE with a flush per page, as
  * before "mm/madvise: optimize lazyfreeing with mTHP in madvise_free"). */
-enum lazyfree_mode { LAZYFREE_BATCHED, LAZYFREE_SPLIT };
-extern enum lazyfree_mode lazyfree_mode;	/* cmdline/shell lazyfree= */
+enum lazyfree_mode {
+	LAZYFREE_BATCHED,
+	LAZYFREE_SPLIT
+};
+extern enum lazyfree_mode lazyfree_mode; /* cmdline/shell lazyfree= */
 /* Return: "batched" or "split"; parse: 0, or -EINVAL for another word. */
 const char *lazyfree_mode_name(enum lazyfree_mode mode);
 int lazyfree_mode_parse(const char *s, enum lazyfree_mode *mode);

@@ -28,8 +28,8 @@ static void check_boot_info(const struct boot_info *bi)
 	    bi->size != sizeof(*bi))
 		panic("kmain: boot_info magic %llx version %u size %u; expected "
 		      "%llx version %u size %zu: loader and kernel do not match",
-		      (unsigned long long)bi->magic, bi->version, bi->size,
-		      BOOT_INFO_MAGIC, BOOT_INFO_VERSION, sizeof(*bi));
+		      (unsigned long long)bi->magic, bi->version, bi->size, BOOT_INFO_MAGIC,
+		      BOOT_INFO_VERSION, sizeof(*bi));
 }
 
 static void print_banner(void)
@@ -40,13 +40,13 @@ static void print_banner(void)
 
 static void parse_cmdline(const struct boot_info *bi)
 {
-	static const char *const sources[] = { "defaults", "/folium/cmdline.txt",
-					       "UEFI load options" };
+	static const char *const sources[] = {"defaults", "/folium/cmdline.txt",
+					      "UEFI load options"};
 
 	memcpy(boot_cmdline_text, bi->cmdline, BOOT_CMDLINE_MAX);
 	boot_cmdline_text[BOOT_CMDLINE_MAX - 1] = '\0';
-	pr_info("Command line (%s): %s\n",
-		sources[bi->cmdline_source < 3 ? bi->cmdline_source : 0], boot_cmdline_text);
+	pr_info("Command line (%s): %s\n", sources[bi->cmdline_source < 3 ? bi->cmdline_source : 0],
+		boot_cmdline_text);
 	if (cmdline_parse(&boot_cmdline, boot_cmdline_text) < 0)
 		pr_err("cmdline: %s; using the parameters before it\n", boot_cmdline.error);
 }
@@ -101,21 +101,21 @@ void kmain(uint64_t boot_info_phys)
 	const struct boot_info *bi = __va(boot_info_phys);
 
 	boot_info = bi;
-	arch_early_console();	/* serial: from here on, errors are seen */
+	arch_early_console(); /* serial: from here on, errors are seen */
 	check_boot_info(bi);
-	arch_setup(bi);		/* CPU tables, page tables, TSC */
+	arch_setup(bi); /* CPU tables, page tables, TSC */
 	fbcon_boot_init(bi);
 	print_banner();
 	parse_cmdline(bi);
-	check_cmdline_keys();	/* warn about keys no file registered */
-	set_loglevel();		/* loglevel= */
-	mm_init();		/* after the command line: it reads cma= */
-	clear_pages_init();	/* clear_pages=, zero= */
-	thp_init();		/* thp=, the anonymous-folio migration hook */
-	lazyfree_init();	/* lazyfree=, reclaim of MADV_FREE'd folios */
+	check_cmdline_keys(); /* warn about keys no file registered */
+	set_loglevel();	      /* loglevel= */
+	mm_init();	      /* after the command line: it reads cma= */
+	clear_pages_init();   /* clear_pages=, zero= */
+	thp_init();	      /* thp=, the anonymous-folio migration hook */
+	lazyfree_init();      /* lazyfree=, reclaim of MADV_FREE'd folios */
 	acpi_init(bi);
-	arch_late_setup();	/* keyboard and interrupts, last */
+	arch_late_setup(); /* keyboard and interrupts, last */
 	pr_info("Boot complete in %llu ms; type 'help' for commands\n",
 		(unsigned long long)(arch_uptime_ns() / 1000000));
-	start_shell();		/* run=, then the prompt; never returns */
+	start_shell(); /* run=, then the prompt; never returns */
 }

@@ -11,7 +11,7 @@
 #define SDT_HEADER_SIZE 36
 #define RSDP_V1_SIZE 20
 #define RSDP_V2_SIZE 36
-#define ACPI_TABLE_MAX (16 * MIB)	/* sanity bound on a table's length */
+#define ACPI_TABLE_MAX (16 * MIB) /* sanity bound on a table's length */
 #define FADT_RESET_REG_SUP (1u << 10)
 #define AML_NAME_OP 0x08
 #define AML_PACKAGE_OP 0x12
@@ -55,8 +55,7 @@ static void copy_ident(char *dst, const uint8_t *src, size_t n)
 }
 
 /* Record a problem that does not stop the walk; keep the first message. */
-static void __printf(2, 3) note_error(struct acpi_info *out, const char *fmt,
-				      ...)
+static void __printf(2, 3) note_error(struct acpi_info *out, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -73,15 +72,13 @@ static void __printf(2, 3) note_error(struct acpi_info *out, const char *fmt,
  *   16 RSDT address (u32)  -- ACPI 2.0+: --  20 length  24 XSDT address
  *   (u64)  32 extended checksum (bytes 0..35)  33 reserved[3]
  */
-static const uint8_t *rsdp_check(uint64_t phys, acpi_map_fn map,
-				 struct acpi_info *out, char *err,
+static const uint8_t *rsdp_check(uint64_t phys, acpi_map_fn map, struct acpi_info *out, char *err,
 				 size_t errlen)
 {
 	const uint8_t *p = map(phys, RSDP_V1_SIZE);
 
 	if (!p) {
-		ksnprintf(err, errlen, "acpi: cannot map RSDP at 0x%llx",
-			  (unsigned long long)phys);
+		ksnprintf(err, errlen, "acpi: cannot map RSDP at 0x%llx", (unsigned long long)phys);
 		return NULL;
 	}
 	if (memcmp(p, "RSD PTR ", 8) != 0) {
@@ -100,8 +97,7 @@ static const uint8_t *rsdp_check(uint64_t phys, acpi_map_fn map,
 		return p;
 	p = map(phys, RSDP_V2_SIZE);
 	if (!p || checksum(p, RSDP_V2_SIZE) != 0) {
-		ksnprintf(err, errlen,
-			  "acpi: RSDP revision %u extended checksum mismatch",
+		ksnprintf(err, errlen, "acpi: RSDP revision %u extended checksum mismatch",
 			  out->revision);
 		return NULL;
 	}
@@ -116,32 +112,29 @@ static const uint8_t *rsdp_check(uint64_t phys, acpi_map_fn map,
  * Return: the whole table mapped, or NULL (with *len 0) if it cannot be
  * mapped or its length is impossible.
  */
-static const uint8_t *map_table(uint64_t phys, acpi_map_fn map,
-				uint32_t *len)
+static const uint8_t *map_table(uint64_t phys, acpi_map_fn map, uint32_t *len)
 {
 	const uint8_t *p = map(phys, SDT_HEADER_SIZE);
 
 	*len = 0;
-	if (!p || get32(p + 4) < SDT_HEADER_SIZE ||
-	    get32(p + 4) > ACPI_TABLE_MAX)
+	if (!p || get32(p + 4) < SDT_HEADER_SIZE || get32(p + 4) > ACPI_TABLE_MAX)
 		return NULL;
 	*len = get32(p + 4);
 	return map(phys, *len);
 }
 
 /* Add a table to out's list. Return: whether its checksum is good. */
-static bool record_table(struct acpi_info *out, const uint8_t *p,
-			 uint64_t phys, uint32_t len)
+static bool record_table(struct acpi_info *out, const uint8_t *p, uint64_t phys, uint32_t len)
 {
 	bool ok = checksum(p, len) == 0;
 	struct acpi_table *t;
 
 	if (!ok)
-		note_error(out, "acpi: %.4s at 0x%llx: bad checksum, skipped",
-			   (const char *)p, (unsigned long long)phys);
+		note_error(out, "acpi: %.4s at 0x%llx: bad checksum, skipped", (const char *)p,
+			   (unsigned long long)phys);
 	if (out->ntables == ACPI_MAX_TABLES) {
-		note_error(out, "acpi: more than %d tables, %.4s not listed",
-			   ACPI_MAX_TABLES, (const char *)p);
+		note_error(out, "acpi: more than %d tables, %.4s not listed", ACPI_MAX_TABLES,
+			   (const char *)p);
 		return ok;
 	}
 	t = &out->tables[out->ntables++];
@@ -171,13 +164,13 @@ static void gas_read(struct acpi_gas *gas, const uint8_t *p)
 	gas->address = get64(p + 4);
 }
 
-static void pm1_cnt_read(struct acpi_gas *gas, const uint8_t *fadt,
-			 uint32_t len, uint32_t legacy, uint32_t x_off)
+static void pm1_cnt_read(struct acpi_gas *gas, const uint8_t *fadt, uint32_t len, uint32_t legacy,
+			 uint32_t x_off)
 {
 	struct acpi_gas x;
 
-	*gas = (struct acpi_gas){ .space_id = ACPI_SPACE_IO, .bit_width = 16,
-				  .address = get32(fadt + legacy) };
+	*gas = (struct acpi_gas){
+		.space_id = ACPI_SPACE_IO, .bit_width = 16, .address = get32(fadt + legacy)};
 	if (len < x_off + 12)
 		return;
 	gas_read(&x, fadt + x_off);
@@ -223,35 +216,33 @@ static void dsdt_parse(struct acpi_info *out, acpi_map_fn map)
 	}
 	if (!record_table(out, p, out->dsdt_phys, len))
 		return;
-	out->s5_found = acpi_find_s5(p + SDT_HEADER_SIZE,
-				     len - SDT_HEADER_SIZE, &out->slp_typa,
+	out->s5_found = acpi_find_s5(p + SDT_HEADER_SIZE, len - SDT_HEADER_SIZE, &out->slp_typa,
 				     &out->slp_typb);
 }
 
 /* Visit every entry of the XSDT (esize 8) or RSDT (esize 4). */
-static void root_walk(struct acpi_info *out, const uint8_t *root,
-		      uint32_t len, size_t esize, acpi_map_fn map)
+static void root_walk(struct acpi_info *out, const uint8_t *root, uint32_t len, size_t esize,
+		      acpi_map_fn map)
 {
 	for (size_t off = SDT_HEADER_SIZE; off + esize <= len; off += esize) {
-		uint64_t phys = esize == 8 ? get64(root + off)
-					   : get32(root + off);
+		uint64_t phys = esize == 8 ? get64(root + off) : get32(root + off);
 		uint32_t tlen;
 		const uint8_t *t = phys ? map_table(phys, map, &tlen) : NULL;
 
 		if (!t) {
-			note_error(out, "acpi: table at 0x%llx unreadable "
+			note_error(out,
+				   "acpi: table at 0x%llx unreadable "
 				   "(unmapped or bad length)",
 				   (unsigned long long)phys);
 			continue;
 		}
-		if (record_table(out, t, phys, tlen) &&
-		    memcmp(t, "FACP", 4) == 0 && !out->fadt_found)
+		if (record_table(out, t, phys, tlen) && memcmp(t, "FACP", 4) == 0 &&
+		    !out->fadt_found)
 			fadt_parse(out, t, tlen);
 	}
 }
 
-int acpi_parse(uint64_t rsdp_phys, acpi_map_fn map, struct acpi_info *out,
-	       char *err, size_t errlen)
+int acpi_parse(uint64_t rsdp_phys, acpi_map_fn map, struct acpi_info *out, char *err, size_t errlen)
 {
 	const uint8_t *rsdp, *root;
 	const char *sig;
@@ -267,10 +258,10 @@ int acpi_parse(uint64_t rsdp_phys, acpi_map_fn map, struct acpi_info *out,
 	sig = out->xsdt ? "XSDT" : "RSDT";
 	root = map_table(root_phys, map, &len);
 	if (!root || memcmp(root, sig, 4) != 0 || checksum(root, len) != 0) {
-		ksnprintf(err, errlen, "acpi: %s at 0x%llx: %s", sig,
-			  (unsigned long long)root_phys,
-			  !root ? "cannot map" : memcmp(root, sig, 4) ?
-			  "bad signature" : "bad checksum");
+		ksnprintf(err, errlen, "acpi: %s at 0x%llx: %s", sig, (unsigned long long)root_phys,
+			  !root			 ? "cannot map"
+			  : memcmp(root, sig, 4) ? "bad signature"
+						 : "bad checksum");
 		return -1;
 	}
 	root_walk(out, root, len, out->xsdt ? 8 : 4, map);
@@ -285,8 +276,7 @@ int acpi_parse(uint64_t rsdp_phys, acpi_map_fn map, struct acpi_info *out,
  * QWordPrefix 0e followed by that many little-endian bytes. The low byte
  * is kept: SLP_TYP is a 3-bit field.
  */
-static bool aml_integer(const uint8_t *aml, size_t *pos, size_t end,
-			uint8_t *val)
+static bool aml_integer(const uint8_t *aml, size_t *pos, size_t end, uint8_t *val)
 {
 	size_t p = *pos, n;
 
@@ -302,10 +292,18 @@ static bool aml_integer(const uint8_t *aml, size_t *pos, size_t end,
 		*val = 0xff;
 		*pos = p + 1;
 		return true;
-	case 0x0a: n = 1; break;
-	case 0x0b: n = 2; break;
-	case 0x0c: n = 4; break;
-	case 0x0e: n = 8; break;
+	case 0x0a:
+		n = 1;
+		break;
+	case 0x0b:
+		n = 2;
+		break;
+	case 0x0c:
+		n = 4;
+		break;
+	case 0x0e:
+		n = 8;
+		break;
 	default:
 		return false;
 	}
@@ -349,13 +347,11 @@ static bool s5_package(const uint8_t *p, size_t n, uint8_t *a, uint8_t *b)
 	return true;
 }
 
-bool acpi_find_s5(const uint8_t *aml, size_t len, uint8_t *slp_typa,
-		  uint8_t *slp_typb)
+bool acpi_find_s5(const uint8_t *aml, size_t len, uint8_t *slp_typa, uint8_t *slp_typb)
 {
 	for (size_t i = 1; i + 4 <= len; i++) {
 		bool named = aml[i - 1] == AML_NAME_OP ||
-			     (i >= 2 && aml[i - 1] == AML_ROOT_CHAR &&
-			      aml[i - 2] == AML_NAME_OP);
+			     (i >= 2 && aml[i - 1] == AML_ROOT_CHAR && aml[i - 2] == AML_NAME_OP);
 
 		if (named && memcmp(aml + i, "_S5_", 4) == 0 &&
 		    s5_package(aml + i + 4, len - i - 4, slp_typa, slp_typb))
@@ -366,9 +362,10 @@ bool acpi_find_s5(const uint8_t *aml, size_t len, uint8_t *slp_typa,
 
 static const char *gas_space(const struct acpi_gas *gas)
 {
-	return gas->space_id == ACPI_SPACE_IO ? "io"
-	       : gas->space_id == ACPI_SPACE_MEMORY ? "mem"
-	       : gas->space_id == ACPI_SPACE_PCI_CONFIG ? "pci" : "other";
+	return gas->space_id == ACPI_SPACE_IO		? "io"
+	       : gas->space_id == ACPI_SPACE_MEMORY	? "mem"
+	       : gas->space_id == ACPI_SPACE_PCI_CONFIG ? "pci"
+							: "other";
 }
 
 void acpi_info_print(const struct acpi_info *info)
@@ -377,33 +374,27 @@ void acpi_info_print(const struct acpi_info *info)
 		kprintf("ACPI: no tables\n");
 		return;
 	}
-	kprintf("ACPI revision %u, OEM %s, %d tables from the %s:\n",
-		info->revision, info->oem_id, info->ntables,
-		info->xsdt ? "XSDT" : "RSDT");
+	kprintf("ACPI revision %u, OEM %s, %d tables from the %s:\n", info->revision, info->oem_id,
+		info->ntables, info->xsdt ? "XSDT" : "RSDT");
 	for (int i = 0; i < info->ntables; i++) {
 		const struct acpi_table *t = &info->tables[i];
 
-		kprintf("  %s  0x%012llx  %7u bytes  rev %u  OEM %-6s%s\n",
-			t->signature, (unsigned long long)t->phys, t->length,
-			t->revision, t->oem_id,
+		kprintf("  %s  0x%012llx  %7u bytes  rev %u  OEM %-6s%s\n", t->signature,
+			(unsigned long long)t->phys, t->length, t->revision, t->oem_id,
 			t->checksum_ok ? "" : "  BAD CHECKSUM");
 	}
 	if (info->fadt_found)
 		kprintf("  PM1a_CNT %s 0x%llx, PM1b_CNT %s 0x%llx, reset %s "
-			"%s 0x%llx value 0x%02x\n", gas_space(&info->pm1a_cnt),
-			(unsigned long long)info->pm1a_cnt.address,
-			gas_space(&info->pm1b_cnt),
-			(unsigned long long)info->pm1b_cnt.address,
+			"%s 0x%llx value 0x%02x\n",
+			gas_space(&info->pm1a_cnt), (unsigned long long)info->pm1a_cnt.address,
+			gas_space(&info->pm1b_cnt), (unsigned long long)info->pm1b_cnt.address,
 			info->reset_supported ? "supported" : "unsupported",
-			gas_space(&info->reset_reg),
-			(unsigned long long)info->reset_reg.address,
+			gas_space(&info->reset_reg), (unsigned long long)info->reset_reg.address,
 			info->reset_value);
 	if (info->s5_found)
-		kprintf("  \\_S5: SLP_TYPa %u, SLP_TYPb %u\n", info->slp_typa,
-			info->slp_typb);
+		kprintf("  \\_S5: SLP_TYPa %u, SLP_TYPb %u\n", info->slp_typa, info->slp_typb);
 	if (info->nerrors)
-		kprintf("  %d problem(s), first: %s\n", info->nerrors,
-			info->error);
+		kprintf("  %d problem(s), first: %s\n", info->nerrors, info->error);
 }
 
 void acpi_print_tables(void)

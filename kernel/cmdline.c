@@ -28,8 +28,7 @@ static void set_error(struct cmdline *cl, const char *what, const char *at)
 }
 
 /* Copy one word's key into p->key; return the first byte after it. */
-static const char *parse_key(struct cmdline *cl, struct cmdline_param *p,
-			     const char *s)
+static const char *parse_key(struct cmdline *cl, struct cmdline_param *p, const char *s)
 {
 	size_t n = 0;
 
@@ -45,8 +44,7 @@ static const char *parse_key(struct cmdline *cl, struct cmdline_param *p,
 }
 
 /* Copy a value, dropping the quotes; return the first byte after it. */
-static const char *parse_value(struct cmdline *cl, struct cmdline_param *p,
-			       const char *s)
+static const char *parse_value(struct cmdline *cl, struct cmdline_param *p, const char *s)
 {
 	const char *start = s;
 	bool quoted = false;
@@ -114,8 +112,8 @@ const char *cmdline_get(const struct cmdline *cl, const char *key)
 
 const struct cmdline_key *cmdline_key_find(const char *name)
 {
-	for (const struct cmdline_key *const *k = __start_cmdline_keys;
-	     k < __stop_cmdline_keys; k++)
+	for (const struct cmdline_key *const *k = __start_cmdline_keys; k < __stop_cmdline_keys;
+	     k++)
 		if (strcmp((*k)->name, name) == 0)
 			return *k;
 	return NULL;
@@ -123,8 +121,8 @@ const struct cmdline_key *cmdline_key_find(const char *name)
 
 const struct cmdline_key *cmdline_key_nth(size_t n)
 {
-	for (const struct cmdline_key *const *k = __start_cmdline_keys;
-	     k < __stop_cmdline_keys; k++)
+	for (const struct cmdline_key *const *k = __start_cmdline_keys; k < __stop_cmdline_keys;
+	     k++)
 		if (n-- == 0)
 			return *k;
 	return NULL;

@@ -9,12 +9,16 @@
  */
 #include <fbcon.h>
 
-#define DEFAULT_FG 0xaaaaaa	/* light grey, VGA color 7 */
+#define DEFAULT_FG 0xaaaaaa /* light grey, VGA color 7 */
 #define DEFAULT_BG 0x000000
 #define TAB_WIDTH 8
 #define ESC_PARAM_MAX 9999
 
-enum { ESC_NONE, ESC_SEEN, ESC_CSI };
+enum {
+	ESC_NONE,
+	ESC_SEEN,
+	ESC_CSI
+};
 
 /* Scale an 8-bit channel into the bits of mask (BOOT_FB_BITMASK). */
 static uint32_t channel_to_mask(uint32_t c, uint32_t mask)
@@ -45,8 +49,7 @@ uint32_t fbcon_pixel(const struct fbcon *fc, uint32_t rgb)
 	case BOOT_FB_BGRX:
 		return b | g << 8 | r << 16;
 	default:
-		return channel_to_mask(r, fc->masks[0]) |
-		       channel_to_mask(g, fc->masks[1]) |
+		return channel_to_mask(r, fc->masks[0]) | channel_to_mask(g, fc->masks[1]) |
 		       channel_to_mask(b, fc->masks[2]);
 	}
 }
@@ -74,14 +77,12 @@ static void draw_glyph(struct fbcon *fc, uint32_t glyph)
 
 		/* Glyph rows are MSB first: bit 7 of byte 0 is x = 0. */
 		for (uint32_t x = 0; x < f->width; x++)
-			line[x] = row[x / 8] & (0x80 >> (x % 8)) ? fc->fg
-								   : fc->bg;
+			line[x] = row[x / 8] & (0x80 >> (x % 8)) ? fc->fg : fc->bg;
 	}
 }
 
 /* Fill cells [col0, col1) of row with the background. */
-static void clear_cells(struct fbcon *fc, uint32_t row, uint32_t col0,
-			uint32_t col1)
+static void clear_cells(struct fbcon *fc, uint32_t row, uint32_t col0, uint32_t col1)
 {
 	uint32_t *line = cell_origin(fc, col0, row);
 	uint32_t n = (col1 - col0) * fc->font->width;
@@ -95,8 +96,7 @@ static void clear_cells(struct fbcon *fc, uint32_t row, uint32_t col0,
 static void toggle_cursor(struct fbcon *fc)
 {
 	uint32_t h = fc->font->height, thick = MAX(h / 8, 1u);
-	uint32_t *line = cell_origin(fc, fc->cx, fc->cy) + (h - thick) *
-			 fc->pitch;
+	uint32_t *line = cell_origin(fc, fc->cx, fc->cy) + (h - thick) * fc->pitch;
 	uint32_t mask = fc->fg ^ fc->bg;
 
 	for (uint32_t y = 0; y < thick; y++, line += fc->pitch)
@@ -206,8 +206,7 @@ static void escape_byte(struct fbcon *fc, uint8_t c)
 		return;
 	}
 	if (c >= '0' && c <= '9') {
-		fc->esc_param = MIN(fc->esc_param * 10 + (c - '0'),
-				    (uint32_t)ESC_PARAM_MAX);
+		fc->esc_param = MIN(fc->esc_param * 10 + (c - '0'), (uint32_t)ESC_PARAM_MAX);
 		return;
 	}
 	if (c >= 0x20 && c <= 0x3f)
@@ -232,7 +231,7 @@ static void utf8_byte(struct fbcon *fc, uint8_t c)
 	if (fc->utf8_left) {
 		fc->utf8_left = 0;
 		put_codepoint(fc, '?');
-		fbcon_putb(fc, c);	/* c starts afresh */
+		fbcon_putb(fc, c); /* c starts afresh */
 		return;
 	}
 	if (c >= 0xc0 && c < 0xf8) {
@@ -269,14 +268,13 @@ static void fbcon_con_write(struct console *con, const char *s, size_t n)
 	fbcon_write((struct fbcon *)con, s, n);
 }
 
-int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width,
-	       uint32_t height, uint32_t pitch, uint32_t format,
-	       uint32_t red_mask, uint32_t green_mask, uint32_t blue_mask,
+int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width, uint32_t height, uint32_t pitch,
+	       uint32_t format, uint32_t red_mask, uint32_t green_mask, uint32_t blue_mask,
 	       const struct psf_font *font)
 {
 	memset(fc, 0, sizeof(*fc));
-	if (format < BOOT_FB_RGBX || format > BOOT_FB_BITMASK ||
-	    pitch < width || width < font->width || height < font->height)
+	if (format < BOOT_FB_RGBX || format > BOOT_FB_BITMASK || pitch < width ||
+	    width < font->width || height < font->height)
 		return -1;
 	fc->con.name = "fbcon";
 	fc->con.write = fbcon_con_write;

@@ -19,21 +19,18 @@ void fbcon_boot_init(const struct boot_info *bi)
 
 	if (fb->format == BOOT_FB_NONE)
 		return;
-	if (psf_parse(font_psf_start, font_psf_end - font_psf_start,
-		      &boot_font, err, sizeof(err))) {
+	if (psf_parse(font_psf_start, font_psf_end - font_psf_start, &boot_font, err,
+		      sizeof(err))) {
 		pr_warn("fbcon: built-in font: %s\n", err);
 		return;
 	}
-	if (fbcon_init(&boot_fbcon, __va(fb->base), fb->width, fb->height,
-		       fb->pixels_per_scanline, fb->format, fb->red_mask,
-		       fb->green_mask, fb->blue_mask, &boot_font)) {
-		pr_warn("fbcon: unusable framebuffer %ux%u pitch %u format %u\n",
-			fb->width, fb->height, fb->pixels_per_scanline,
-			fb->format);
+	if (fbcon_init(&boot_fbcon, __va(fb->base), fb->width, fb->height, fb->pixels_per_scanline,
+		       fb->format, fb->red_mask, fb->green_mask, fb->blue_mask, &boot_font)) {
+		pr_warn("fbcon: unusable framebuffer %ux%u pitch %u format %u\n", fb->width,
+			fb->height, fb->pixels_per_scanline, fb->format);
 		return;
 	}
 	console_register(&boot_fbcon.con);
-	pr_info("fbcon: %ux%u framebuffer, %ux%u text cells of %ux%u\n",
-		fb->width, fb->height, boot_fbcon.cols, boot_fbcon.rows,
-		boot_font.width, boot_font.height);
+	pr_info("fbcon: %ux%u framebuffer, %ux%u text cells of %ux%u\n", fb->width, fb->height,
+		boot_fbcon.cols, boot_fbcon.rows, boot_font.width, boot_font.height);
 }

@@ -8,8 +8,7 @@
 /* Defined by linker.ld in the kernel; absent (NULL) on the host. */
 extern const char __text_end[] __attribute__((weak));
 
-const char *ksym_table_lookup(const struct ksym_table *t, uint64_t addr,
-			      uint64_t *offset)
+const char *ksym_table_lookup(const struct ksym_table *t, uint64_t addr, uint64_t *offset)
 {
 	unsigned long lo = 0, hi = t->count;
 

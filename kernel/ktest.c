@@ -24,8 +24,7 @@ int ktest_strcmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-void kunit_fail(struct kunit *test, const char *file, int line,
-		const char *fmt, ...)
+void kunit_fail(struct kunit *test, const char *file, int line, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -70,15 +69,13 @@ static const char *escape(char *buf, size_t size, const char *s)
 	return buf;
 }
 
-void kunit_fail_streq(struct kunit *test, const char *file, int line,
-		      const char *expr_a, const char *expr_b, const char *a,
-		      const char *b)
+void kunit_fail_streq(struct kunit *test, const char *file, int line, const char *expr_a,
+		      const char *expr_b, const char *a, const char *b)
 {
 	char qa[160], qb[160];
 
-	kunit_fail(test, file, line, "Expected %s == %s, but\n    %s == %s\n    %s == %s",
-		   expr_a, expr_b, expr_a, escape(qa, sizeof(qa), a), expr_b,
-		   escape(qb, sizeof(qb), b));
+	kunit_fail(test, file, line, "Expected %s == %s, but\n    %s == %s\n    %s == %s", expr_a,
+		   expr_b, expr_a, escape(qa, sizeof(qa), a), expr_b, escape(qb, sizeof(qb), b));
 }
 
 void kunit_mark_skipped(struct kunit *test, const char *reason)
@@ -91,10 +88,10 @@ struct suite_counts {
 	int passed, failed, skipped;
 };
 
-static void run_case(const struct kunit_suite *suite, struct kunit_case *c,
-		     int index, struct suite_counts *counts)
+static void run_case(const struct kunit_suite *suite, struct kunit_case *c, int index,
+		     struct suite_counts *counts)
 {
-	struct kunit test = { .name = c->name };
+	struct kunit test = {.name = c->name};
 
 	if (suite->init && suite->init(&test) != 0) {
 		kunit_fail(&test, __FILE__, __LINE__, "suite init failed");
@@ -121,17 +118,16 @@ static void run_case(const struct kunit_suite *suite, struct kunit_case *c,
 
 static int run_suite(const struct kunit_suite *suite, int index)
 {
-	struct suite_counts counts = { 0 };
+	struct suite_counts counts = {0};
 	int ncases = 0;
 
 	while (suite->test_cases[ncases].run_case)
 		ncases++;
-	ktest_print("    KTAP version 1\n    # Subtest: %s\n    1..%d\n",
-		    suite->name, ncases);
+	ktest_print("    KTAP version 1\n    # Subtest: %s\n    1..%d\n", suite->name, ncases);
 	for (int i = 0; i < ncases; i++)
 		run_case(suite, &suite->test_cases[i], i + 1, &counts);
-	ktest_print("# %s: pass:%d fail:%d skip:%d total:%d\n", suite->name,
-		    counts.passed, counts.failed, counts.skipped, ncases);
+	ktest_print("# %s: pass:%d fail:%d skip:%d total:%d\n", suite->name, counts.passed,
+		    counts.failed, counts.skipped, ncases);
 	ktest_print("%s %d %s\n", counts.failed ? "not ok" : "ok", index, suite->name);
 	return counts.failed;
 }
@@ -159,7 +155,7 @@ int ktest_run(const char *name)
 
 void ktest_list(void)
 {
-	for (const struct kunit_suite *const *s = __start_ktest_suites;
-	     s < __stop_ktest_suites; s++)
+	for (const struct kunit_suite *const *s = __start_ktest_suites; s < __stop_ktest_suites;
+	     s++)
 		ktest_print("%s\n", (*s)->name);
 }

@@ -15,7 +15,7 @@
 #define PSF1_MODEHASSEQ 0x04
 #define PSF1_SEPARATOR 0xffff
 #define PSF1_STARTSEQ 0xfffe
-#define PSF2_MAGIC 0x864ab572u	/* bytes 72 b5 4a 86 */
+#define PSF2_MAGIC 0x864ab572u /* bytes 72 b5 4a 86 */
 #define PSF2_HAS_UNICODE_TABLE 0x01
 #define PSF2_SEPARATOR 0xff
 #define PSF2_STARTSEQ 0xfe
@@ -34,8 +34,7 @@ static uint32_t get_le32(const uint8_t *p)
  *   0 magic 36 04   2 mode (bit 0: 512 glyphs, bit 1: table, bit 2: seqs)
  *   3 charsize = height; width is always 8, one byte per row
  */
-static int psf1_parse(const uint8_t *p, size_t size, struct psf_font *f,
-		      char *err, size_t errlen)
+static int psf1_parse(const uint8_t *p, size_t size, struct psf_font *f, char *err, size_t errlen)
 {
 	uint8_t mode = p[2];
 
@@ -54,11 +53,9 @@ static int psf1_parse(const uint8_t *p, size_t size, struct psf_font *f,
 	f->glyph_size = p[3];
 	f->glyphs = p + 4;
 	if ((uint64_t)f->nglyphs * f->glyph_size > size - 4) {
-		ksnprintf(err, errlen,
-			  "psf1: %u glyphs of %u bytes need %llu bytes, have %zu",
+		ksnprintf(err, errlen, "psf1: %u glyphs of %u bytes need %llu bytes, have %zu",
 			  f->nglyphs, f->glyph_size,
-			  4 + (unsigned long long)f->nglyphs * f->glyph_size,
-			  size);
+			  4 + (unsigned long long)f->nglyphs * f->glyph_size, size);
 		return -1;
 	}
 	if (mode & (PSF1_MODEHASTAB | PSF1_MODEHASSEQ)) {
@@ -73,8 +70,7 @@ static int psf1_parse(const uint8_t *p, size_t size, struct psf_font *f,
  *   0 magic 72 b5 4a 86   4 version (0)   8 headersize   12 flags (bit 0:
  *   unicode table)   16 length (glyphs)   20 charsize   24 height   28 width
  */
-static int psf2_parse(const uint8_t *p, size_t size, struct psf_font *f,
-		      char *err, size_t errlen)
+static int psf2_parse(const uint8_t *p, size_t size, struct psf_font *f, char *err, size_t errlen)
 {
 	uint32_t hdr = get_le32(p + 8), flags = get_le32(p + 12);
 	uint32_t len = get_le32(p + 16), charsize = get_le32(p + 20);
@@ -82,21 +78,19 @@ static int psf2_parse(const uint8_t *p, size_t size, struct psf_font *f,
 	uint64_t end;
 
 	if (hdr < PSF2_HEADER_SIZE || hdr > size) {
-		ksnprintf(err, errlen, "psf2: bad header size %u (file %zu)",
-			  hdr, size);
+		ksnprintf(err, errlen, "psf2: bad header size %u (file %zu)", hdr, size);
 		return -1;
 	}
-	if (!width || width > PSF_MAX_WIDTH || !height ||
-	    height > PSF_MAX_HEIGHT || charsize != height * ((width + 7) / 8)) {
-		ksnprintf(err, errlen, "psf2: bad geometry %ux%u charsize %u",
-			  width, height, charsize);
+	if (!width || width > PSF_MAX_WIDTH || !height || height > PSF_MAX_HEIGHT ||
+	    charsize != height * ((width + 7) / 8)) {
+		ksnprintf(err, errlen, "psf2: bad geometry %ux%u charsize %u", width, height,
+			  charsize);
 		return -1;
 	}
 	end = hdr + (uint64_t)len * charsize;
 	if (!len || end > size) {
-		ksnprintf(err, errlen,
-			  "psf2: %u glyphs of %u bytes need %llu bytes, have %zu",
-			  len, charsize, (unsigned long long)end, size);
+		ksnprintf(err, errlen, "psf2: %u glyphs of %u bytes need %llu bytes, have %zu", len,
+			  charsize, (unsigned long long)end, size);
 		return -1;
 	}
 	f->version = 2;
@@ -115,8 +109,11 @@ static int psf2_parse(const uint8_t *p, size_t size, struct psf_font *f,
 /* Decode one UTF-8 sequence. Return: bytes used, 0 if malformed/truncated. */
 static size_t utf8_decode(const uint8_t *s, size_t n, uint32_t *cp)
 {
-	size_t len = s[0] < 0x80 ? 1 : s[0] >> 5 == 6 ? 2 : s[0] >> 4 == 14 ? 3
-		   : s[0] >> 3 == 30 ? 4 : 0;
+	size_t len = s[0] < 0x80       ? 1
+		     : s[0] >> 5 == 6  ? 2
+		     : s[0] >> 4 == 14 ? 3
+		     : s[0] >> 3 == 30 ? 4
+				       : 0;
 	uint32_t v;
 
 	if (!len || len > n)
@@ -141,8 +138,7 @@ struct utab_iter {
 	bool in_seq;
 };
 
-static bool utab_read(struct utab_iter *it, uint32_t *cp, bool *sep,
-		      bool *seq)
+static bool utab_read(struct utab_iter *it, uint32_t *cp, bool *sep, bool *seq)
 {
 	const struct psf_font *f = it->font;
 	const uint8_t *p = f->utab + it->pos;
@@ -163,8 +159,8 @@ static bool utab_read(struct utab_iter *it, uint32_t *cp, bool *sep,
 	*seq = p[0] == PSF2_STARTSEQ;
 	used = *sep || *seq ? 1 : utf8_decode(p, left, cp);
 	if (!used) {
-		used = 1;	/* skip a malformed byte, and ignore the rest of
-				 * this glyph's entries as a sequence */
+		used = 1; /* skip a malformed byte, and ignore the rest of
+			   * this glyph's entries as a sequence */
 		*seq = true;
 	}
 	it->pos += used;
@@ -191,7 +187,7 @@ static bool utab_next(struct utab_iter *it, uint32_t *glyph, uint32_t *cp)
 
 static void psf_build_latin1(struct psf_font *f)
 {
-	struct utab_iter it = { .font = f };
+	struct utab_iter it = {.font = f};
 	uint32_t glyph, cp;
 
 	for (uint32_t c = 0; c < 256; c++)
@@ -200,15 +196,13 @@ static void psf_build_latin1(struct psf_font *f)
 		while (utab_next(&it, &glyph, &cp))
 			if (cp < 256 && f->latin1[cp] == UNMAPPED)
 				f->latin1[cp] = glyph;
-	f->replacement = f->latin1['?'] != UNMAPPED ? f->latin1['?']
-			 : '?' < f->nglyphs ? '?' : 0;
+	f->replacement = f->latin1['?'] != UNMAPPED ? f->latin1['?'] : '?' < f->nglyphs ? '?' : 0;
 	for (uint32_t c = 0; c < 256; c++)
 		if (f->latin1[c] == UNMAPPED)
 			f->latin1[c] = f->replacement;
 }
 
-int psf_parse(const void *data, size_t size, struct psf_font *out, char *err,
-	      size_t errlen)
+int psf_parse(const void *data, size_t size, struct psf_font *out, char *err, size_t errlen)
 {
 	const uint8_t *p = data;
 	int ret;
@@ -219,8 +213,7 @@ int psf_parse(const void *data, size_t size, struct psf_font *out, char *err,
 	} else if (size >= PSF2_HEADER_SIZE && get_le32(p) == PSF2_MAGIC) {
 		ret = psf2_parse(p, size, out, err, errlen);
 	} else {
-		ksnprintf(err, errlen, "psf: no PSF1/PSF2 magic (%zu bytes)",
-			  size);
+		ksnprintf(err, errlen, "psf: no PSF1/PSF2 magic (%zu bytes)", size);
 		return -1;
 	}
 	if (ret)
@@ -232,7 +225,7 @@ int psf_parse(const void *data, size_t size, struct psf_font *out, char *err,
 
 uint32_t psf_glyph_index(const struct psf_font *font, uint32_t cp)
 {
-	struct utab_iter it = { .font = font };
+	struct utab_iter it = {.font = font};
 	uint32_t glyph, c;
 
 	if (cp < 256)

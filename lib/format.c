@@ -36,8 +36,8 @@ struct spec {
 };
 
 /* Emit a converted field: sign/prefix, zero or space padding, digits. */
-static void out_field(struct outbuf *o, const struct spec *sp,
-		      const char *prefix, const char *digits, int ndigits)
+static void out_field(struct outbuf *o, const struct spec *sp, const char *prefix,
+		      const char *digits, int ndigits)
 {
 	int plen = 0, zeros = 0, pad;
 
@@ -61,8 +61,7 @@ static void out_field(struct outbuf *o, const struct spec *sp,
 		out_repeat(o, ' ', pad);
 }
 
-static void out_number(struct outbuf *o, const struct spec *sp,
-		       unsigned long long v, bool negative)
+static void out_number(struct outbuf *o, const struct spec *sp, unsigned long long v, bool negative)
 {
 	static const char lower[] = "0123456789abcdef";
 	static const char upper[] = "0123456789ABCDEF";
@@ -119,7 +118,7 @@ static void parse_spec(const char **fmt, va_list *ap, struct spec *sp)
 {
 	const char *f = *fmt;
 
-	*sp = (struct spec){ .precision = -1 };
+	*sp = (struct spec){.precision = -1};
 	for (;; f++) {
 		if (*f == '-')
 			sp->left = true;
@@ -226,8 +225,8 @@ static void format_one(struct outbuf *o, const struct spec *sp, va_list *ap)
 		break;
 	case 'c':
 		c = (char)va_arg(*ap, int);
-		out_field(o, &(struct spec){ .left = sp->left, .width = sp->width,
-					     .precision = -1 }, "", &c, 1);
+		out_field(o, &(struct spec){.left = sp->left, .width = sp->width, .precision = -1},
+			  "", &c, 1);
 		break;
 	case '%':
 		out_char(o, '%');
@@ -242,7 +241,7 @@ static void format_one(struct outbuf *o, const struct spec *sp, va_list *ap)
 
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	struct outbuf o = { .buf = buf, .size = size };
+	struct outbuf o = {.buf = buf, .size = size};
 	struct spec sp;
 	va_list args;
 
@@ -324,10 +323,22 @@ int kparse_size(const char *s, uint64_t *out)
 		num[i] = s[i];
 	num[n] = '\0';
 	switch (num[n - 1]) {
-	case 'k': case 'K': shift = 10; break;
-	case 'm': case 'M': shift = 20; break;
-	case 'g': case 'G': shift = 30; break;
-	case 't': case 'T': shift = 40; break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		break;
+	case 't':
+	case 'T':
+		shift = 40;
+		break;
 	}
 	if (shift)
 		num[n - 1] = '\0';
@@ -339,7 +350,7 @@ int kparse_size(const char *s, uint64_t *out)
 
 const char *kformat_size(char *buf, size_t size, uint64_t bytes)
 {
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
 	unsigned u = 0;
 	uint64_t scale = 1;
 

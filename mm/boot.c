@@ -29,14 +29,13 @@ static struct pglist_data contig_page_data;
 
 struct boot_mem_stats boot_mem;
 static unsigned long test_start_pfn, test_nr_pages;
-static bool test_at_top;	/* node 0 ends below the test memory, else starts above */
+static bool test_at_top; /* node 0 ends below the test memory, else starts above */
 
 bool pfn_valid(unsigned long pfn)
 {
 	unsigned long nr = pfn >> PFN_SECTION_SHIFT;
 
-	return nr < NR_MEM_SECTIONS &&
-	       test_bit(nr, present_sections);
+	return nr < NR_MEM_SECTIONS && test_bit(nr, present_sections);
 }
 
 /*
@@ -125,7 +124,8 @@ static void reserve_test_memory(struct memblock *mb)
 	find_test_blocks(mb, size, align, &low, &high);
 	if (!low) {
 		pr_warn("mm: no free %llu MiB block for the in-kernel mm tests "
-			"(they will be skipped)\n", (unsigned long long)(size / MIB));
+			"(they will be skipped)\n",
+			(unsigned long long)(size / MIB));
 		return;
 	}
 	waste_low = free_bytes_in(mb, dram_start, low);
@@ -140,8 +140,9 @@ static void reserve_test_memory(struct memblock *mb)
 	test_start_pfn = PHYS_PFN(base);
 	test_nr_pages = size / PAGE_SIZE;
 	pr_info("mm: test memory %#llx-%#llx (%llu MiB) kept out of node 0, with "
-		"%llu KiB of free scraps %s it\n", (unsigned long long)base,
-		(unsigned long long)(base + size - 1), (unsigned long long)(size / MIB),
+		"%llu KiB of free scraps %s it\n",
+		(unsigned long long)base, (unsigned long long)(base + size - 1),
+		(unsigned long long)(size / MIB),
 		(unsigned long long)((boot_mem.tests - size) / KIB),
 		test_at_top ? "above" : "below");
 }
@@ -207,8 +208,9 @@ static phys_addr_t free_to_buddy(struct memblock *mb, unsigned long start_pfn,
 /* Linux's mem_init line, plus the allocator geometry the issue asks for. */
 static void print_summary(void)
 {
-	phys_addr_t firmware = boot_mem.reserved - MIN(boot_mem.reserved,
-		boot_mem.kernel + boot_mem.memmap + boot_mem.tests);
+	phys_addr_t firmware =
+		boot_mem.reserved -
+		MIN(boot_mem.reserved, boot_mem.kernel + boot_mem.memmap + boot_mem.tests);
 
 	pr_info("Memory: %llu KiB available / %llu KiB total, %llu KiB reserved "
 		"(kernel %llu, firmware %llu, memmap %llu, tests %llu KiB), "
@@ -216,8 +218,7 @@ static void print_summary(void)
 		(unsigned long long)(boot_mem.available / KIB),
 		(unsigned long long)(boot_mem.total / KIB),
 		(unsigned long long)(boot_mem.reserved / KIB),
-		(unsigned long long)(boot_mem.kernel / KIB),
-		(unsigned long long)(firmware / KIB),
+		(unsigned long long)(boot_mem.kernel / KIB), (unsigned long long)(firmware / KIB),
 		(unsigned long long)(boot_mem.memmap / KIB),
 		(unsigned long long)(boot_mem.tests / KIB),
 		(unsigned long long)(boot_mem.cma / KIB));
@@ -246,8 +247,7 @@ void mm_init(void)
 		memblock_remove(mb, 1ull << MAX_PHYSMEM_BITS, ~0ull);
 	}
 	/* Linux: memblock=debug shows the lists as the firmware left them. */
-	if (boot_cmdline_get(memblock) &&
-	    !strcmp(boot_cmdline_get(memblock), "debug"))
+	if (boot_cmdline_get(memblock) && !strcmp(boot_cmdline_get(memblock), "debug"))
 		memblock_dump(mb);
 	boot_mem.total = memblock_phys_mem_size(mb);
 	boot_mem.kernel = ALIGN_UP(boot_info->kernel_size, PAGE_SIZE);

@@ -53,11 +53,10 @@ static long clamp_long(long v, long lo, long hi)
 }
 
 /* Append the inclusive run [first, last] to r unless it is empty. */
-static unsigned int add_range(struct folio_zero_range *r, unsigned int n, long first,
-			      long last)
+static unsigned int add_range(struct folio_zero_range *r, unsigned int n, long first, long last)
 {
 	if (last >= first)
-		r[n++] = (struct folio_zero_range){ first, last - first + 1 };
+		r[n++] = (struct folio_zero_range){first, last - first + 1};
 	return n;
 }
 
@@ -80,8 +79,8 @@ unsigned int folio_zero_ranges(unsigned long nr_pages, unsigned long fault_idx,
 		return add_range(r, 0, 0, last);
 	nb_start = clamp_long(fault - radius, 0, last);
 	nb_end = clamp_long(fault + radius, 0, last);
-	n = add_range(r, n, nb_end + 1, last);	/* right of the fault */
-	n = add_range(r, n, 0, nb_start - 1);	/* left of the fault */
+	n = add_range(r, n, nb_end + 1, last); /* right of the fault */
+	n = add_range(r, n, 0, nb_start - 1);  /* left of the fault */
 	return add_range(r, n, nb_start, nb_end);
 }
 
@@ -147,8 +146,11 @@ void folio_zero_user(struct folio *folio, unsigned long addr_hint)
 
 /* The instruction clear_pages() uses: CPUID's choice until clear_pages=
  * (or a test) picks one. */
-enum clear_insn { CLEAR_STOSB, CLEAR_STOSQ };
-static const char *const clear_insn_names[] = { "stosb", "stosq" };
+enum clear_insn {
+	CLEAR_STOSB,
+	CLEAR_STOSQ
+};
+static const char *const clear_insn_names[] = {"stosb", "stosq"};
 static bool clear_insn_chosen;
 static enum clear_insn clear_insn;
 

@@ -27,8 +27,7 @@ phys_addr_t cma_align_size(phys_addr_t size, unsigned int pb_order)
  * memblock allocates top-down and CMA prefers high memory), then below.
  * The search starts at one alignment unit so base 0 can mean "none".
  */
-phys_addr_t cma_reserve_area(struct memblock *mb, phys_addr_t size,
-			     unsigned int pb_order)
+phys_addr_t cma_reserve_area(struct memblock *mb, phys_addr_t size, unsigned int pb_order)
 {
 	phys_addr_t align = cma_alignment(pb_order);
 	phys_addr_t end = memblock_end_of_DRAM(mb);
@@ -40,8 +39,7 @@ phys_addr_t cma_reserve_area(struct memblock *mb, phys_addr_t size,
 	if (end > zone_edge)
 		base = memblock_phys_alloc_range(mb, size, align, zone_edge, end);
 	if (!base)
-		base = memblock_phys_alloc_range(mb, size, align, align,
-						 MIN(end, zone_edge));
+		base = memblock_phys_alloc_range(mb, size, align, align, MIN(end, zone_edge));
 	return base;
 }
 
@@ -73,8 +71,8 @@ int cma_declare_contiguous(struct memblock *mb, phys_addr_t size, const char *na
 	base = cma_reserve_area(mb, aligned, pageblock_order);
 	if (!base) {
 		kformat_size(largest, sizeof(largest), largest_free_range(mb));
-		pr_err("cma: cannot reserve %s aligned to %s: largest free range is %s\n",
-		       want, align, largest);
+		pr_err("cma: cannot reserve %s aligned to %s: largest free range is %s\n", want,
+		       align, largest);
 		return -1;
 	}
 	cma = &cma_areas[cma_area_count++];
@@ -99,8 +97,7 @@ int cma_init_area(struct cma *cma, unsigned long base_pfn, unsigned long count,
 	struct zone *zone = page_zone(pfn_to_page(base_pfn));
 
 	if (!count || (base_pfn | count) & (CMA_MIN_ALIGNMENT_PAGES - 1) ||
-	    !zone_spans_pfn(zone, base_pfn) ||
-	    !zone_spans_pfn(zone, base_pfn + count - 1))
+	    !zone_spans_pfn(zone, base_pfn) || !zone_spans_pfn(zone, base_pfn + count - 1))
 		return -EINVAL;
 	if (cma->name != name)
 		ksnprintf(cma->name, sizeof(cma->name), "%s", name);
@@ -109,8 +106,7 @@ int cma_init_area(struct cma *cma, unsigned long base_pfn, unsigned long count,
 	cma->bitmap = bitmap;
 	cma->nr_allocated = 0;
 	memset(bitmap, 0, CMA_BITMAP_LONGS(count) * sizeof(unsigned long));
-	for (unsigned long pfn = base_pfn; pfn < base_pfn + count;
-	     pfn += pageblock_nr_pages) {
+	for (unsigned long pfn = base_pfn; pfn < base_pfn + count; pfn += pageblock_nr_pages) {
 		struct page *page = pfn_to_page(pfn);
 
 		split_large_buddy(zone, pfn);
@@ -160,14 +156,13 @@ static int cma_activate_area(struct cma *cma)
 	struct page *page;
 
 	if (!cma_area_in_one_zone(cma)) {
-		pr_err("cma: %s at pfn %#lx is not inside one zone; left reserved\n",
-		       cma->name, cma->base_pfn);
+		pr_err("cma: %s at pfn %#lx is not inside one zone; left reserved\n", cma->name,
+		       cma->base_pfn);
 		return -1;
 	}
 	page = alloc_pages(GFP_KERNEL, bytes_order(bytes));
 	if (!page) {
-		pr_err("cma: no memory for the bitmap of %s; its memory is not CMA\n",
-		       cma->name);
+		pr_err("cma: no memory for the bitmap of %s; its memory is not CMA\n", cma->name);
 		free_pfn_range_to_buddy(cma->base_pfn, end_pfn);
 		return -1;
 	}
@@ -235,8 +230,7 @@ static int alloc_contig_range(unsigned long start, unsigned long end)
 
 /* The pages of a cleared range are the caller's: order-0, refcount 1,
  * marked PG_cma so migration leaves them alone. */
-static struct page *cma_alloc_done(struct cma *cma, unsigned long pfn,
-				   unsigned long nr_pages)
+static struct page *cma_alloc_done(struct cma *cma, unsigned long pfn, unsigned long nr_pages)
 {
 	struct page *page = pfn_to_page(pfn);
 

@@ -11,8 +11,8 @@
 #include "internal.h"
 
 static const char *const pageflag_names[NR_PAGEFLAGS] = {
-	"locked", "referenced", "dirty", "lru", "head", "anon", "swapbacked",
-	"reserved", "buddy", "pcp", "poisoned", "cma",
+	"locked",     "referenced", "dirty", "lru", "head",	"anon",
+	"swapbacked", "reserved",   "buddy", "pcp", "poisoned", "cma",
 };
 
 /* "reserved|buddy" for the PG_* bits of flags. */
@@ -33,20 +33,19 @@ void dump_page(const struct page *page, const char *reason)
 	char flags[128];
 
 	format_pageflags(flags, sizeof(flags), page->flags);
-	pr_err("page: pfn %lx refcount %d mapcount %d order/private %lu\n",
-	       page_to_pfn(page), page->_refcount, page_mapcount(page), page->private);
-	pr_err("page: mapping %p index %lx compound_head %lx\n", page->mapping,
-	       page->index, page->compound_head);
+	pr_err("page: pfn %lx refcount %d mapcount %d order/private %lu\n", page_to_pfn(page),
+	       page->_refcount, page_mapcount(page), page->private);
+	pr_err("page: mapping %p index %lx compound_head %lx\n", page->mapping, page->index,
+	       page->compound_head);
 	pr_err("page: flags %#lx(%s) folio order %lu\n", page->flags, flags,
 	       (page->flags >> PAGE_FLAGS_ORDER_SHIFT) & 0xff);
 	if (pgdat && zone_spans_pfn(page_zone(page), page_to_pfn(page)))
 		pr_err("page: node %d zone %s pageblock %s%s\n", page_to_nid(page),
-		       page_zone(page)->name,
-		       migratetype_names[get_pageblock_type_raw(page)],
+		       page_zone(page)->name, migratetype_names[get_pageblock_type_raw(page)],
 		       get_pageblock_isolate(page) ? " isolated" : "");
 	else
-		pr_err("page: node %d zone %d (no such node or zone)\n",
-		       page_to_nid(page), page_zonenum(page));
+		pr_err("page: node %d zone %d (no such node or zone)\n", page_to_nid(page),
+		       page_zonenum(page));
 	pr_err("page dumped because: %s\n", reason);
 }
 
@@ -68,8 +67,8 @@ void bad_free(struct page *page, unsigned int order, const char *fn)
 		why = "double free: the page is already free";
 	else if (order > MAX_PAGE_ORDER)
 		why = "order above MAX_PAGE_ORDER";
-	pr_err("%s: pfn %lx order %u refcount %d: %s\n", fn, page_to_pfn(page),
-	       order, page->_refcount, why);
+	pr_err("%s: pfn %lx order %u refcount %d: %s\n", fn, page_to_pfn(page), order,
+	       page->_refcount, why);
 	dump_page(page, why);
 	count_bad_page(page);
 }
@@ -191,8 +190,8 @@ struct census {
 
 /* The free block at pfn: aligned, in the zone, on its pageblocks' list,
  * no free block inside it, not left unmerged with its buddy. */
-static int check_free_block(struct zone *zone, unsigned long pfn,
-			    struct census *c, char *err, size_t errlen)
+static int check_free_block(struct zone *zone, unsigned long pfn, struct census *c, char *err,
+			    size_t errlen)
 {
 	struct page *page = pfn_to_page(pfn);
 	unsigned int order = buddy_order(page);
@@ -200,17 +199,18 @@ static int check_free_block(struct zone *zone, unsigned long pfn,
 	int mt = (int)page->index;
 
 	if (order > MAX_PAGE_ORDER || mt < 0 || mt >= MIGRATE_TYPES)
-		return FAIL("zone %s: pfn %lx: free block with order %u type %d",
-			    zone->name, pfn, order, mt);
+		return FAIL("zone %s: pfn %lx: free block with order %u type %d", zone->name, pfn,
+			    order, mt);
 	if ((pfn & (nr - 1)) || !zone_spans_pfn(zone, pfn + nr - 1))
-		return FAIL("zone %s: pfn %lx order %u: misaligned or past the zone",
-			    zone->name, pfn, order);
+		return FAIL("zone %s: pfn %lx order %u: misaligned or past the zone", zone->name,
+			    pfn, order);
 	for (unsigned long i = 0; i < nr; i += pageblock_nr_pages)
 		if (get_pageblock_migratetype(page + i) != mt)
-			return FAIL("zone %s: pfn %lx order %u: on the %s list, pageblock at %lx is %s",
-				    zone->name, pfn, order, migratetype_names[mt],
-				    pageblock_start_pfn(pfn + i),
-				    migratetype_names[get_pageblock_migratetype(page + i)]);
+			return FAIL(
+				"zone %s: pfn %lx order %u: on the %s list, pageblock at %lx is %s",
+				zone->name, pfn, order, migratetype_names[mt],
+				pageblock_start_pfn(pfn + i),
+				migratetype_names[get_pageblock_migratetype(page + i)]);
 	for (unsigned long i = 1; i < nr; i++)
 		if (PageBuddy(page + i) || PageFlag(page + i, PG_pcp) || PageReserved(page + i))
 			return FAIL("zone %s: pfn %lx inside free block %lx order %u is %s",
@@ -219,7 +219,8 @@ static int check_free_block(struct zone *zone, unsigned long pfn,
 	if (order < MAX_PAGE_ORDER && zone_spans_pfn(zone, buddy_pfn) &&
 	    PageBuddy(pfn_to_page(buddy_pfn)) && buddy_order(pfn_to_page(buddy_pfn)) == order &&
 	    (int)pfn_to_page(buddy_pfn)->index == mt)
-		return FAIL("zone %s: pfn %lx and its buddy %lx: both free at order %u on %s, not merged",
+		return FAIL("zone %s: pfn %lx and its buddy %lx: both free at order %u on %s, not "
+			    "merged",
 			    zone->name, pfn, buddy_pfn, order, migratetype_names[mt]);
 	c->blocks[order][mt]++;
 	if (mt != MIGRATE_ISOLATE)
@@ -286,14 +287,17 @@ static int check_free_lists(struct zone *zone, struct census *c, char *err, size
 						    zone->name, o, migratetype_names[mt]);
 				if (!zone_spans_pfn(zone, page_to_pfn(page)) || !PageBuddy(page) ||
 				    buddy_order(page) != o || (int)page->index != mt)
-					return FAIL("zone %s: free_area[%u] %s holds pfn %lx (buddy %d order %lu type %lu)",
+					return FAIL("zone %s: free_area[%u] %s holds pfn %lx "
+						    "(buddy %d order %lu type %lu)",
 						    zone->name, o, migratetype_names[mt],
 						    page_to_pfn(page), PageBuddy(page),
 						    page->private, page->index);
 			}
 			if (n != c->blocks[o][mt])
-				return FAIL("zone %s: free_area[%u] %s: %lu on the list, %lu free blocks found",
-					    zone->name, o, migratetype_names[mt], n, c->blocks[o][mt]);
+				return FAIL("zone %s: free_area[%u] %s: %lu on the list, %lu free "
+					    "blocks found",
+					    zone->name, o, migratetype_names[mt], n,
+					    c->blocks[o][mt]);
 			total += n;
 		}
 		if (total != zone->free_area[o].nr_free)
@@ -312,7 +316,8 @@ static int check_pcp(struct zone *zone, struct census *c, char *err, size_t errl
 		struct page *page;
 		unsigned long n = 0;
 
-		list_for_each_entry(page, &zone->pcp.lists[i], lru) {
+		list_for_each_entry(page, &zone->pcp.lists[i], lru)
+		{
 			unsigned int order = (unsigned int)(i / MIGRATE_PCPTYPES);
 
 			if (order > PAGE_ALLOC_COSTLY_ORDER)
@@ -325,20 +330,21 @@ static int check_pcp(struct zone *zone, struct census *c, char *err, size_t errl
 		}
 	}
 	if (pages != (unsigned long)zone->pcp.count || pages != c->pcp_pages)
-		return FAIL("zone %s: pcp count %d, lists hold %lu, PG_pcp pages %lu",
-			    zone->name, zone->pcp.count, pages, c->pcp_pages);
+		return FAIL("zone %s: pcp count %d, lists hold %lu, PG_pcp pages %lu", zone->name,
+			    zone->pcp.count, pages, c->pcp_pages);
 	return 0;
 }
 
 static int check_zone_counters(struct zone *zone, struct census *c, char *err, size_t errlen)
 {
 	if (zone->nr_free_pages != c->free_pages || zone->nr_free_cma != c->free_cma)
-		return FAIL("zone %s: nr_free_pages %lu nr_free_cma %lu, free blocks hold %lu and %lu",
-			    zone->name, zone->nr_free_pages, zone->nr_free_cma,
-			    c->free_pages, c->free_cma);
+		return FAIL(
+			"zone %s: nr_free_pages %lu nr_free_cma %lu, free blocks hold %lu and %lu",
+			zone->name, zone->nr_free_pages, zone->nr_free_cma, c->free_pages,
+			c->free_cma);
 	if (zone->managed_pages != c->managed)
-		return FAIL("zone %s: managed_pages %lu, %lu pages not reserved",
-			    zone->name, zone->managed_pages, c->managed);
+		return FAIL("zone %s: managed_pages %lu, %lu pages not reserved", zone->name,
+			    zone->managed_pages, c->managed);
 	if (zone->nr_reserved_highatomic != c->highatomic_blocks * pageblock_nr_pages)
 		return FAIL("zone %s: nr_reserved_highatomic %lu, %lu HighAtomic pageblocks",
 			    zone->name, zone->nr_reserved_highatomic, c->highatomic_blocks);
@@ -353,8 +359,7 @@ int buddy_check(struct pglist_data *pgdat, char *err, size_t errlen)
 
 		memset(&c, 0, sizeof(c));
 		if (check_zone_pfns(zone, &c, err, errlen) ||
-		    check_free_lists(zone, &c, err, errlen) ||
-		    check_pcp(zone, &c, err, errlen) ||
+		    check_free_lists(zone, &c, err, errlen) || check_pcp(zone, &c, err, errlen) ||
 		    check_zone_counters(zone, &c, err, errlen))
 			return -1;
 	}

@@ -50,9 +50,8 @@ void folio_put(struct folio *folio)
 		dump_page(page, "folio_put: last reference of a folio on an LRU list, not freed");
 		return;
 	}
-	page->flags &= ~((1ul << PG_dirty) | (1ul << PG_referenced) |
-			 (1ul << PG_anon) | (1ul << PG_swapbacked) |
-			 (1ul << PG_lru) | (1ul << PG_cma));
+	page->flags &= ~((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) |
+			 (1ul << PG_swapbacked) | (1ul << PG_lru) | (1ul << PG_cma));
 	folio_clear_anon_owner(folio);
 	destroy_large_folio(folio, order);
 	__free_pages(page, order);

@@ -26,15 +26,13 @@ unsigned long thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
 unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
 
 /* One word of the list: a power-of-two size from 8K to 2M → its order. */
-static int parse_one_size(const char *word, unsigned long *orders, char *err,
-			  size_t errlen)
+static int parse_one_size(const char *word, unsigned long *orders, char *err, size_t errlen)
 {
 	uint64_t size;
 
 	if (kparse_size(word, &size) < 0 || size < 2 * PAGE_SIZE ||
 	    size > (PAGE_SIZE << HPAGE_PMD_ORDER) || (size & (size - 1))) {
-		ksnprintf(err, errlen, "'%s' is not a power-of-two size from 8K to 2M",
-			  word);
+		ksnprintf(err, errlen, "'%s' is not a power-of-two size from 8K to 2M", word);
 		return -EINVAL;
 	}
 	*orders |= 1ul << __builtin_ctzll(size >> PAGE_SHIFT);
@@ -116,15 +114,14 @@ void thp_init(void)
  * hands. */
 static bool folio_can_split(const struct folio *folio)
 {
-	return !folio_test_locked(folio) && folio_ref_count(folio) == 1 &&
-	       !folio_mapped(folio);
+	return !folio_test_locked(folio) && folio_ref_count(folio) == 1 && !folio_mapped(folio);
 }
 
 /* Flags that describe the data, not the grouping: each piece inherits
  * them (Linux: __split_folio_to_order copies the same set). */
-#define SPLIT_INHERITED_FLAGS                                                 \
-	((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) |     \
-	 (1ul << PG_swapbacked) | (1ul << PG_cma))
+#define SPLIT_INHERITED_FLAGS                                                                     \
+	((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) | (1ul << PG_swapbacked) | \
+	 (1ul << PG_cma))
 
 /* A split's counters: the event, the per-order count, and the pieces
  * now on the head's LRU list (nr_lru_* count folios). */
@@ -192,7 +189,7 @@ static int split_note_pte(struct page_vma_mapped_walk *pvmw, void *arg)
 	unsigned long n = (pvmw->address - folio_anon_addr(pvmw->folio)) >> PAGE_SHIFT;
 
 	if (!pvmw->pte)
-		return -EBUSY;	/* PMD-mapped: split the PMD first */
+		return -EBUSY; /* PMD-mapped: split the PMD first */
 	bitmap_set(m->bits, n, 1);
 	m->nr++;
 	return 0;
@@ -206,8 +203,8 @@ static int split_note_pte(struct page_vma_mapped_walk *pvmw, void *arg)
  */
 int split_anon_folio_mapped(struct folio *folio)
 {
-	struct split_mapped mapped = { 0 };
-	const struct rmap_walk_control rwc = { .rmap_one = split_note_pte, .arg = &mapped };
+	struct split_mapped mapped = {0};
+	const struct rmap_walk_control rwc = {.rmap_one = split_note_pte, .arg = &mapped};
 	unsigned long nr = folio_nr_pages(folio);
 
 	if (!folio_test_large(folio))
@@ -216,9 +213,9 @@ int split_anon_folio_mapped(struct folio *folio)
 	    folio_ref_count(folio) != 1 || nr > HPAGE_PMD_NR)
 		return -EBUSY;
 	if (rmap_walk(folio, &rwc) || !mapped.nr)
-		return -EBUSY;	/* PMD-mapped, or not mapped at all */
+		return -EBUSY; /* PMD-mapped, or not mapped at all */
 	if (mapped.nr != (unsigned long)folio_mapcount(folio))
-		return -EBUSY;	/* mapped elsewhere too */
+		return -EBUSY; /* mapped elsewhere too */
 	folio_remove_rmap_ptes(folio, mapped.nr);
 	if (split_folio(folio)) {
 		folio_add_anon_rmap_ptes(folio, mapped.nr);
@@ -231,7 +228,7 @@ int split_anon_folio_mapped(struct folio *folio)
 			folio_add_anon_rmap_ptes(piece, 1);
 			continue;
 		}
-		folio_del_lru(piece);	/* unmapped by an earlier partial munmap */
+		folio_del_lru(piece); /* unmapped by an earlier partial munmap */
 		folio_put(piece);
 	}
 	return 0;
@@ -269,7 +266,7 @@ int split_huge_pmd(struct mm_struct *mm, unsigned long addr)
 	pmd_t *pmdp;
 
 	if (!(addr & ~PMD_MASK))
-		return 0;	/* a boundary between leaves cuts none */
+		return 0; /* a boundary between leaves cuts none */
 	pmdp = mm_find_pmd(mm, addr);
 	if (!pmdp || !pmd_leaf(*pmdp))
 		return 0;

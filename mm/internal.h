@@ -23,8 +23,7 @@ static inline unsigned long __find_buddy_pfn(unsigned long pfn, unsigned int ord
 
 static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
 {
-	return pfn >= zone->zone_start_pfn &&
-	       pfn < zone->zone_start_pfn + zone->spanned_pages;
+	return pfn >= zone->zone_start_pfn && pfn < zone->zone_start_pfn + zone->spanned_pages;
 }
 
 /* page_alloc.c */
@@ -38,16 +37,16 @@ unsigned long move_freepages_block(struct zone *zone, struct page *page, int new
 void del_page_from_free_list(struct page *page, struct zone *zone, unsigned int order);
 /* Put a free block on its list (PageBuddy set, order recorded) without
  * merging: for callers that already know its buddy is not free. */
-void add_to_free_list(struct page *page, struct zone *zone, unsigned int order,
-		      int migratetype, bool tail);
+void add_to_free_list(struct page *page, struct zone *zone, unsigned int order, int migratetype,
+		      bool tail);
 /* Free a block into the buddy lists, merging with free buddies
  * (Linux: __free_one_page). */
-void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
-		     unsigned int order, int migratetype);
+void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order,
+		     int migratetype);
 /* Split the free block at page (order `high`) down to `low`, returning the
  * upper halves to the free lists (Linux: expand). */
-void expand(struct zone *zone, struct page *page, unsigned int low,
-	    unsigned int high, int migratetype);
+void expand(struct zone *zone, struct page *page, unsigned int low, unsigned int high,
+	    int migratetype);
 /* Make 2^order just-allocated pages ready for the caller: refcount 1,
  * poison checked, zeroed for __GFP_ZERO, a folio head for __GFP_COMP. */
 void prep_new_page(struct page *page, unsigned int order, gfp_t gfp);

@@ -57,7 +57,7 @@ static unsigned int madvise_free_pte(struct mmu_gather *tlb, pte_t *ptep, unsign
 		if (!folio_run_is_whole(folio, tlb->mm, *ptep, nr))
 			return split_anon_folio_mapped(folio) ? nr : 0;
 	} else if (!folio_mapped_only_by(folio, tlb->mm)) {
-		return 1;	/* not exclusively ours */
+		return 1; /* not exclusively ours */
 	}
 	madvise_free_run(tlb, folio, addr, ptep, nr);
 	return nr;
@@ -102,8 +102,8 @@ static void split_folios_in_pte_range(pte_t *ptep, unsigned long addr, unsigned 
 }
 
 /* One PTE at a time: clear, rewrite old and clean, flush that page. */
-static void madvise_free_ptes_one_by_one(struct mm_struct *mm, pte_t *ptep,
-					 unsigned long addr, unsigned long end)
+static void madvise_free_ptes_one_by_one(struct mm_struct *mm, pte_t *ptep, unsigned long addr,
+					 unsigned long end)
 {
 	for (; addr < end; addr += PAGE_SIZE, ptep++) {
 		struct folio *folio;
@@ -113,7 +113,7 @@ static void madvise_free_ptes_one_by_one(struct mm_struct *mm, pte_t *ptep,
 			continue;
 		folio = page_folio(pte_page(*ptep));
 		if (folio_test_large(folio) || folio_mapcount(folio) != 1)
-			continue;	/* could not be split, or shared */
+			continue; /* could not be split, or shared */
 		if (pte_young(*ptep) || pte_dirty(*ptep)) {
 			old = ptep_get_and_clear(mm, addr, ptep);
 			set_ptes(mm, addr, ptep, pte_mkclean(pte_mkold(old)), 1);
@@ -178,7 +178,7 @@ static int madvise_walk_vmas(struct mmu_gather *tlb, unsigned long start, unsign
 		if (vma->vm_start >= end)
 			break;
 		if (vma->vm_start > addr)
-			err = -ENOMEM;	/* a hole before this VMA */
+			err = -ENOMEM; /* a hole before this VMA */
 		addr = MAX(addr, vma->vm_start);
 		if (madvise_vma_range(tlb, addr, MIN(end, vma->vm_end), advice))
 			return -ENOMEM;
@@ -199,7 +199,7 @@ int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice
 		return -EINVAL;
 	end = start + ALIGN_UP(len, PAGE_SIZE);
 	if ((len && end == start) || end < start)
-		return -EINVAL;	/* the rounding or the range overflowed */
+		return -EINVAL; /* the rounding or the range overflowed */
 	if (end == start)
 		return 0;
 	/* MADV_FREE changes entries without freeing: the gather only

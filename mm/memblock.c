@@ -37,22 +37,20 @@ void memblock_init(struct memblock *mb)
  * and fitting between the neighbours of the run).
  * Return: 0, or -1 with nothing changed if the list would overflow.
  */
-static int replace_run(struct memblock_type *type, unsigned long first,
-		       unsigned long last, const struct memblock_region *repl,
-		       unsigned long n)
+static int replace_run(struct memblock_type *type, unsigned long first, unsigned long last,
+		       const struct memblock_region *repl, unsigned long n)
 {
 	unsigned long new_cnt = type->cnt - (last - first) + n;
 	unsigned long tail = type->cnt - last;
 
 	if (new_cnt > MEMBLOCK_MAX_REGIONS) {
 		pr_err("memblock: %s list is full (%d regions); range %#llx-%#llx "
-		       "not recorded\n", type->name, MEMBLOCK_MAX_REGIONS,
-		       (unsigned long long)repl[0].base,
+		       "not recorded\n",
+		       type->name, MEMBLOCK_MAX_REGIONS, (unsigned long long)repl[0].base,
 		       (unsigned long long)region_end(&repl[n - 1]) - 1);
 		return -1;
 	}
-	memmove(&type->regions[first + n], &type->regions[last],
-		tail * sizeof(type->regions[0]));
+	memmove(&type->regions[first + n], &type->regions[last], tail * sizeof(type->regions[0]));
 	memcpy(&type->regions[first], repl, n * sizeof(repl[0]));
 	type->cnt = new_cnt;
 	return 0;
@@ -72,7 +70,7 @@ static int add_range(struct memblock_type *type, phys_addr_t base, phys_addr_t s
 	size = cap_size(base, size);
 	if (!size)
 		return 0;
-	merged = (struct memblock_region){ base, size };
+	merged = (struct memblock_region){base, size};
 	while (first < type->cnt && region_end(&type->regions[first]) < base)
 		first++;
 	last = first;
@@ -82,7 +80,7 @@ static int add_range(struct memblock_type *type, phys_addr_t base, phys_addr_t s
 		phys_addr_t lo = MIN(base, type->regions[first].base);
 		phys_addr_t hi = MAX(base + size, region_end(&type->regions[last - 1]));
 
-		merged = (struct memblock_region){ lo, hi - lo };
+		merged = (struct memblock_region){lo, hi - lo};
 	}
 	return replace_run(type, first, last, &merged, 1);
 }
@@ -109,11 +107,11 @@ static int remove_range(struct memblock_type *type, phys_addr_t base, phys_addr_
 	if (!size || last == first)
 		return 0;
 	if (type->regions[first].base < base)
-		keep[n++] = (struct memblock_region){
-			type->regions[first].base, base - type->regions[first].base };
+		keep[n++] = (struct memblock_region){type->regions[first].base,
+						     base - type->regions[first].base};
 	if (region_end(&type->regions[last - 1]) > end)
-		keep[n++] = (struct memblock_region){
-			end, region_end(&type->regions[last - 1]) - end };
+		keep[n++] =
+			(struct memblock_region){end, region_end(&type->regions[last - 1]) - end};
 	return replace_run(type, first, last, keep, n);
 }
 
@@ -142,8 +140,8 @@ int memblock_reserve(struct memblock *mb, phys_addr_t base, phys_addr_t size)
  * top). Each answer is one memory region cut by one gap; then whichever
  * of the two ends first is advanced.
  */
-bool memblock_next_free_range(struct memblock *mb, unsigned long *idx,
-			      phys_addr_t *start, phys_addr_t *end)
+bool memblock_next_free_range(struct memblock *mb, unsigned long *idx, phys_addr_t *start,
+			      phys_addr_t *end)
 {
 	const struct memblock_type *mem = &mb->memory, *rsv = &mb->reserved;
 	unsigned long m = *idx & 0xffffffffu, g = *idx >> 32;
@@ -180,9 +178,8 @@ bool memblock_next_free_range(struct memblock *mb, unsigned long *idx,
  * it, round its last fitting base down to the alignment; the highest
  * candidate wins, so early allocations stay away from low (DMA) memory.
  */
-static phys_addr_t find_top_down(struct memblock *mb, phys_addr_t size,
-				 phys_addr_t align, phys_addr_t start,
-				 phys_addr_t end)
+static phys_addr_t find_top_down(struct memblock *mb, phys_addr_t size, phys_addr_t align,
+				 phys_addr_t start, phys_addr_t end)
 {
 	phys_addr_t best = 0, r_start, r_end;
 	unsigned long idx = 0;
@@ -200,9 +197,8 @@ static phys_addr_t find_top_down(struct memblock *mb, phys_addr_t size,
 	return best;
 }
 
-phys_addr_t memblock_phys_alloc_range(struct memblock *mb, phys_addr_t size,
-				      phys_addr_t align, phys_addr_t start,
-				      phys_addr_t end)
+phys_addr_t memblock_phys_alloc_range(struct memblock *mb, phys_addr_t size, phys_addr_t align,
+				      phys_addr_t start, phys_addr_t end)
 {
 	phys_addr_t base;
 
@@ -269,9 +265,8 @@ static void dump_type(const struct memblock_type *type)
 	for (unsigned long i = 0; i < type->cnt; i++) {
 		const struct memblock_region *r = &type->regions[i];
 
-		printk(" %s[%#lx]\t[%#018llx-%#018llx], %#018llx bytes\n",
-		       type->name, i, (unsigned long long)r->base,
-		       (unsigned long long)region_end(r) - 1,
+		printk(" %s[%#lx]\t[%#018llx-%#018llx], %#018llx bytes\n", type->name, i,
+		       (unsigned long long)r->base, (unsigned long long)region_end(r) - 1,
 		       (unsigned long long)r->size);
 	}
 }

@@ -23,8 +23,8 @@ const char *vm_fault_reason_name(enum vm_fault_reason reason)
 	return "?";
 }
 
-void vm_fault_report(unsigned long addr, enum vm_fault_reason reason,
-		     unsigned int flags, const char *from)
+void vm_fault_report(unsigned long addr, enum vm_fault_reason reason, unsigned int flags,
+		     const char *from)
 {
 	pr_err("bad access at 0x%lx: %s (%s from %s)\n", addr, vm_fault_reason_name(reason),
 	       flags & FAULT_FLAG_WRITE ? "write" : "read", from);
@@ -32,8 +32,8 @@ void vm_fault_report(unsigned long addr, enum vm_fault_reason reason,
 
 /* Does the naturally aligned 2^order range around addr lie inside the
  * VMA? Linux: thp_vma_suitable_order. */
-static bool thp_vma_suitable_order(const struct vm_area_struct *vma,
-				   unsigned long addr, unsigned int order)
+static bool thp_vma_suitable_order(const struct vm_area_struct *vma, unsigned long addr,
+				   unsigned int order)
 {
 	unsigned long start = ALIGN_DOWN(addr, PAGE_SIZE << order);
 
@@ -55,9 +55,8 @@ static bool pte_range_none(const pte_t *ptep, unsigned long nr)
  * the PTE table covering addr (its first slot), or NULL when the PMD is
  * none (then every PTE order fits). The PMD order needs the PMD none.
  */
-static unsigned long anon_suitable_orders(const struct vm_area_struct *vma,
-					  unsigned long addr, const pmd_t *pmd,
-					  const pte_t *table)
+static unsigned long anon_suitable_orders(const struct vm_area_struct *vma, unsigned long addr,
+					  const pmd_t *pmd, const pte_t *table)
 {
 	unsigned long orders = 1;
 
@@ -71,8 +70,7 @@ static unsigned long anon_suitable_orders(const struct vm_area_struct *vma,
 		if (order == HPAGE_PMD_ORDER)
 			empty = pmd_none(*pmd);
 		else
-			empty = !table ||
-				pte_range_none(table + (pte_index(addr) & ~(nr - 1)), nr);
+			empty = !table || pte_range_none(table + (pte_index(addr) & ~(nr - 1)), nr);
 		if (empty)
 			orders |= 1ul << order;
 	}
@@ -110,10 +108,8 @@ static struct folio *alloc_anon_folio(struct mm_struct *mm, unsigned long orders
  * anon PTE of a writable VMA dirty, Folium leaves a read fault's clean so
  * the dirty bit shows who wrote.
  */
-static enum vm_fault_reason do_anonymous_page(struct mm_struct *mm,
-					      struct vm_area_struct *vma,
-					      unsigned long addr, pmd_t *pmd,
-					      unsigned int flags)
+static enum vm_fault_reason do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma,
+					      unsigned long addr, pmd_t *pmd, unsigned int flags)
 {
 	pte_t *table = pte_offset_map(pmd, addr & PMD_MASK);
 	uint64_t prot = vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED;
@@ -154,8 +150,8 @@ static enum vm_fault_reason do_anonymous_page(struct mm_struct *mm,
  * do_wp_page would for an exclusive anon page. Anything else is a stale
  * TLB entry (Linux: spurious fault): flush it and retry.
  */
-static enum vm_fault_reason fault_present(struct mm_struct *mm, unsigned long addr,
-					  pmd_t *pmd, pte_t *pte, unsigned int flags)
+static enum vm_fault_reason fault_present(struct mm_struct *mm, unsigned long addr, pmd_t *pmd,
+					  pte_t *pte, unsigned int flags)
 {
 	unsigned long page = addr & ~(PAGE_SIZE - 1);
 
@@ -172,8 +168,7 @@ static enum vm_fault_reason fault_present(struct mm_struct *mm, unsigned long ad
 	return VM_FAULT_OK;
 }
 
-enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr,
-				     unsigned int flags)
+enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, unsigned int flags)
 {
 	struct vm_area_struct *vma = find_vma(mm, addr);
 	pmd_t *pmd;

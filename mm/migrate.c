@@ -36,8 +36,8 @@ static bool migrate_src_released(struct folio *src)
 {
 	if (folio_ref_count(src) == 1 && !folio_mapped(src) && !folio_test_lru(src))
 		return true;
-	pr_err("migrate: hook left pfn %lx with refcount %d mapcount %d%s\n",
-	       folio_pfn(src), folio_ref_count(src), folio_mapcount(src),
+	pr_err("migrate: hook left pfn %lx with refcount %d mapcount %d%s\n", folio_pfn(src),
+	       folio_ref_count(src), folio_mapcount(src),
 	       folio_test_lru(src) ? " on an LRU list" : "");
 	return false;
 }
@@ -57,8 +57,7 @@ static int migrate_one_folio(struct folio *src)
 
 	if (!migrate_folio_hook || !folio_movable(src) || folio_test_locked(src))
 		goto fail;
-	dst = folio_alloc_node(nid, GFP_HIGHUSER_MOVABLE | __GFP_NOWARN,
-			       folio_order(src));
+	dst = folio_alloc_node(nid, GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, folio_order(src));
 	if (!dst) {
 		err = -ENOMEM;
 		goto fail;
@@ -101,7 +100,7 @@ int migrate_pfn_range(unsigned long start_pfn, unsigned long end_pfn)
 		folio = page_folio(pfn_to_page(pfn));
 		next = folio_pfn(folio) + folio_nr_pages(folio);
 		if (PageReserved(&folio->page))
-			err = -EBUSY;	/* never the allocator's page */
+			err = -EBUSY; /* never the allocator's page */
 		else
 			err = migrate_one_folio(folio);
 		if (err)

@@ -17,9 +17,8 @@ struct pglist_data *node_data[MAX_NUMNODES];
 #define PCP_BATCH_MAX_PAGES ((1ul << 20) / PAGE_SIZE)
 
 /* [*start, *end) of zone type zt inside a node over [start_pfn, end_pfn). */
-static void zone_range(enum zone_type zt, unsigned long start_pfn,
-		       unsigned long end_pfn, unsigned long *start,
-		       unsigned long *end)
+static void zone_range(enum zone_type zt, unsigned long start_pfn, unsigned long end_pfn,
+		       unsigned long *start, unsigned long *end)
 {
 	if (zt == ZONE_DMA32) {
 		*start = MIN(start_pfn, DMA32_END_PFN);
@@ -35,8 +34,7 @@ static unsigned long nr_pageblocks_in(unsigned long start, unsigned long end)
 {
 	if (start == end)
 		return 0;
-	return (ALIGN_UP(end, pageblock_nr_pages) - pageblock_start_pfn(start)) >>
-	       pageblock_order;
+	return (ALIGN_UP(end, pageblock_nr_pages) - pageblock_start_pfn(start)) >> pageblock_order;
 }
 
 /* Two pageblocks per byte: 4 bits each. */
@@ -58,11 +56,10 @@ size_t pgdat_pageblock_flags_size(unsigned long start_pfn, unsigned long end_pfn
 }
 
 /* Empty lists, no memory managed yet, every pageblock MIGRATE_MOVABLE. */
-static void zone_init(struct zone *zone, struct pglist_data *pgdat,
-		      enum zone_type zt, unsigned long start, unsigned long end,
-		      uint8_t *flags)
+static void zone_init(struct zone *zone, struct pglist_data *pgdat, enum zone_type zt,
+		      unsigned long start, unsigned long end, uint8_t *flags)
 {
-	static const char *const names[MAX_NR_ZONES] = { "DMA32", "Normal" };
+	static const char *const names[MAX_NR_ZONES] = {"DMA32", "Normal"};
 	/* Linux: every pageblock starts MOVABLE (memmap_init_range). */
 	const uint8_t movable_pair = MIGRATE_MOVABLE | MIGRATE_MOVABLE << 4;
 
@@ -84,11 +81,9 @@ static void zone_init(struct zone *zone, struct pglist_data *pgdat,
 
 /* Reserved, refcount 0, unmapped, in its zone and node (Linux:
  * __init_single_page). Holes without struct pages are skipped. */
-static void init_struct_pages(int nid, enum zone_type zt, unsigned long start,
-			      unsigned long end)
+static void init_struct_pages(int nid, enum zone_type zt, unsigned long start, unsigned long end)
 {
-	unsigned long flags = 1ul << PG_reserved |
-			      (unsigned long)zt << PAGE_FLAGS_ZONE_SHIFT |
+	unsigned long flags = 1ul << PG_reserved | (unsigned long)zt << PAGE_FLAGS_ZONE_SHIFT |
 			      (unsigned long)nid << PAGE_FLAGS_NODE_SHIFT;
 
 	for (unsigned long pfn = start; pfn < end; pfn++) {
@@ -104,8 +99,8 @@ static void init_struct_pages(int nid, enum zone_type zt, unsigned long start,
 	}
 }
 
-void pgdat_init(struct pglist_data *pgdat, int nid, unsigned long start_pfn,
-		unsigned long end_pfn, void *flags_storage)
+void pgdat_init(struct pglist_data *pgdat, int nid, unsigned long start_pfn, unsigned long end_pfn,
+		void *flags_storage)
 {
 	uint8_t *flags = flags_storage;
 	unsigned long s, e;

@@ -101,8 +101,7 @@ static bool range_in_use(struct mm_struct *mm, unsigned long start, unsigned lon
 
 /* First fit from mmap_base upwards, each candidate aligned to align.
  * Return: the address, or -ENOMEM. Linux: get_unmapped_area. */
-static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len,
-				       unsigned long align)
+static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len, unsigned long align)
 {
 	unsigned long addr = ALIGN_UP(MAX(mm->mmap_base, USER_VA_START), align);
 
@@ -137,15 +136,15 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	if (mm->nr_vmas == MM_MAX_VMAS)
 		return (unsigned long)-ENOMEM;
 	if (addr) {
-		if ((addr & (PAGE_SIZE - 1)) || addr < USER_VA_START ||
-		    addr > USER_VA_END - len || range_in_use(mm, addr, addr + len))
+		if ((addr & (PAGE_SIZE - 1)) || addr < USER_VA_START || addr > USER_VA_END - len ||
+		    range_in_use(mm, addr, addr + len))
 			return (unsigned long)-EINVAL;
 	} else {
 		addr = get_unmapped_area(mm, len, align);
 		if (IS_ERR_VALUE(addr))
 			return addr;
 	}
-	vma = (struct vm_area_struct){ addr, addr + len, vm_flags };
+	vma = (struct vm_area_struct){addr, addr + len, vm_flags};
 	for (i = 0; i < mm->nr_vmas && mm->vmas[i].vm_start < addr; i++)
 		;
 	vma_insert_at(mm, i, &vma);
@@ -164,7 +163,7 @@ static void vma_unmap_range(struct mm_struct *mm, unsigned long start, unsigned 
 		} else if (vma->vm_start >= end) {
 			break;
 		} else if (vma->vm_start < start && vma->vm_end > end) {
-			struct vm_area_struct tail = { end, vma->vm_end, vma->vm_flags };
+			struct vm_area_struct tail = {end, vma->vm_end, vma->vm_flags};
 
 			vma->vm_end = start;
 			vma_insert_at(mm, i + 1, &tail);
@@ -189,12 +188,12 @@ static void zap_folio_mapping(struct mmu_gather *tlb, struct folio *folio)
 {
 	if (folio_mapped(folio))
 		return;
-	if (folio_mapcount(folio) < 0) {	/* mapped more often than counted */
+	if (folio_mapcount(folio) < 0) { /* mapped more often than counted */
 		dump_page(&folio->page, "zap_folio_mapping: mapcount below zero, not freed");
 		page_mapcount_reset(&folio->page);
 		return;
 	}
-	folio_del_lru(folio);	/* never freed while on an LRU list */
+	folio_del_lru(folio); /* never freed while on an LRU list */
 	tlb_remove_folio(tlb, folio);
 }
 
@@ -265,8 +264,7 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
 	unsigned long end;
 
-	if ((start & (PAGE_SIZE - 1)) || !len || start >= USER_VA_END ||
-	    len > USER_VA_END - start)
+	if ((start & (PAGE_SIZE - 1)) || !len || start >= USER_VA_END || len > USER_VA_END - start)
 		return -EINVAL;
 	end = ALIGN_UP(start + len, PAGE_SIZE);
 	if (unmap_splits_vma(mm, start, end) && mm->nr_vmas == MM_MAX_VMAS)

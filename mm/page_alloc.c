@@ -40,12 +40,12 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 #define ALLOC_WMARK_MIN WMARK_MIN
 #define ALLOC_WMARK_LOW WMARK_LOW
 #define ALLOC_WMARK_MASK 0x03u
-#define ALLOC_MIN_RESERVE 0x08u	/* half of the min watermark */
+#define ALLOC_MIN_RESERVE 0x08u /* half of the min watermark */
 #define ALLOC_CMA 0x80u		/* may use MIGRATE_CMA pageblocks */
-#define ALLOC_HIGHATOMIC 0x200u	/* may use and create HIGHATOMIC reserves */
+#define ALLOC_HIGHATOMIC 0x200u /* may use and create HIGHATOMIC reserves */
 #define ALLOC_RESERVES (ALLOC_MIN_RESERVE | ALLOC_HIGHATOMIC)
 
-#define SWAP_CLUSTER_MAX 32ul	/* Linux: pages direct reclaim aims for */
+#define SWAP_CLUSTER_MAX 32ul /* Linux: pages direct reclaim aims for */
 
 /* --- pageblock flags: 4 bits per pageblock, 2 per byte -------------------- */
 #define PB_MIGRATETYPE_MASK 0x7u
@@ -69,8 +69,7 @@ static unsigned int get_pageblock_bits(const struct page *page)
 	return (*pageblock_byte(page, &shift) >> shift) & 0xfu;
 }
 
-static void set_pageblock_bits(struct page *page, unsigned int mask,
-			       unsigned int bits)
+static void set_pageblock_bits(struct page *page, unsigned int mask, unsigned int bits)
 {
 	unsigned int shift;
 	uint8_t *byte = pageblock_byte(page, &shift);
@@ -99,8 +98,8 @@ int get_pageblock_migratetype(const struct page *page)
 void set_pageblock_migratetype(struct page *page, int migratetype)
 {
 	if (migratetype < 0 || migratetype >= MIGRATE_ISOLATE) {
-		pr_err("set_pageblock_migratetype: pfn %lx: bad type %d\n",
-		       page_to_pfn(page), migratetype);
+		pr_err("set_pageblock_migratetype: pfn %lx: bad type %d\n", page_to_pfn(page),
+		       migratetype);
 		return;
 	}
 	set_pageblock_bits(page, PB_MIGRATETYPE_MASK, (unsigned int)migratetype);
@@ -141,8 +140,8 @@ static void account_freepages(struct zone *zone, long nr_pages, int mt)
 		zone->nr_free_cma += (unsigned long)nr_pages;
 }
 
-void add_to_free_list(struct page *page, struct zone *zone, unsigned int order,
-		      int migratetype, bool tail)
+void add_to_free_list(struct page *page, struct zone *zone, unsigned int order, int migratetype,
+		      bool tail)
 {
 	struct free_area *area = &zone->free_area[order];
 
@@ -169,8 +168,7 @@ void del_page_from_free_list(struct page *page, struct zone *zone, unsigned int 
 	account_freepages(zone, -(1l << order), mt);
 }
 
-static void move_to_free_list(struct page *page, struct zone *zone,
-			      unsigned int order, int new_mt)
+static void move_to_free_list(struct page *page, struct zone *zone, unsigned int order, int new_mt)
 {
 	del_page_from_free_list(page, zone, order);
 	add_to_free_list(page, zone, order, new_mt, true);
@@ -178,8 +176,7 @@ static void move_to_free_list(struct page *page, struct zone *zone,
 
 /* Linux: page_is_buddy. The struct page exists: buddies of a valid pfn lie
  * in the same MAX_PAGE_ORDER block, hence the same memory section. */
-static bool page_is_buddy(struct zone *zone, unsigned long buddy_pfn,
-			  unsigned int order)
+static bool page_is_buddy(struct zone *zone, unsigned long buddy_pfn, unsigned int order)
 {
 	struct page *buddy;
 
@@ -194,8 +191,7 @@ static bool page_is_buddy(struct zone *zone, unsigned long buddy_pfn,
  * (its buddy is free), queue this block at the tail so it is allocated
  * last and has the best chance to merge.
  */
-static bool buddy_merge_likely(struct zone *zone, unsigned long pfn,
-			       unsigned int order)
+static bool buddy_merge_likely(struct zone *zone, unsigned long pfn, unsigned int order)
 {
 	unsigned long higher;
 
@@ -205,8 +201,8 @@ static bool buddy_merge_likely(struct zone *zone, unsigned long pfn,
 	return page_is_buddy(zone, __find_buddy_pfn(higher, order + 1), order + 1);
 }
 
-void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
-		     unsigned int order, int migratetype)
+void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order,
+		     int migratetype)
 {
 	while (order < MAX_PAGE_ORDER) {
 		unsigned long buddy_pfn = __find_buddy_pfn(pfn, order);
@@ -219,8 +215,7 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 		/* Linux: above a pageblock, blocks without fallbacks (CMA,
 		 * HIGHATOMIC, ISOLATE) never merge with other types. */
 		if (order >= pageblock_order && buddy_mt != migratetype &&
-		    (!migratetype_is_mergeable(migratetype) ||
-		     !migratetype_is_mergeable(buddy_mt)))
+		    (!migratetype_is_mergeable(migratetype) || !migratetype_is_mergeable(buddy_mt)))
 			break;
 		del_page_from_free_list(buddy, zone, order);
 		if (buddy_mt != migratetype)
@@ -229,12 +224,11 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone,
 		page = pfn_to_page(pfn);
 		order++;
 	}
-	add_to_free_list(page, zone, order, migratetype,
-			 buddy_merge_likely(zone, pfn, order));
+	add_to_free_list(page, zone, order, migratetype, buddy_merge_likely(zone, pfn, order));
 }
 
-void expand(struct zone *zone, struct page *page, unsigned int low,
-	    unsigned int high, int migratetype)
+void expand(struct zone *zone, struct page *page, unsigned int low, unsigned int high,
+	    int migratetype)
 {
 	while (high > low) {
 		high--;
@@ -264,8 +258,8 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order, in
  * pageblock, clamped to the zone (Linux: prep_move_freepages_block).
  * Return: false if the pageblock is not wholly inside the zone.
  */
-static bool pageblock_census(struct zone *zone, struct page *page,
-			     unsigned long *nr_free, unsigned long *nr_movable)
+static bool pageblock_census(struct zone *zone, struct page *page, unsigned long *nr_free,
+			     unsigned long *nr_movable)
 {
 	unsigned long start = pageblock_start_pfn(page_to_pfn(page));
 	unsigned long end = start + pageblock_nr_pages;
@@ -324,9 +318,9 @@ unsigned long move_freepages_block(struct zone *zone, struct page *page, int new
 /* Linux's fallbacks[]: which lists a type borrows from, in order.
  * HIGHATOMIC, CMA and ISOLATE never fall back. */
 static const int fallbacks[MIGRATE_PCPTYPES][MIGRATE_PCPTYPES - 1] = {
-	[MIGRATE_UNMOVABLE] = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE },
-	[MIGRATE_MOVABLE] = { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE },
-	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE, MIGRATE_MOVABLE },
+	[MIGRATE_UNMOVABLE] = {MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE},
+	[MIGRATE_MOVABLE] = {MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE},
+	[MIGRATE_RECLAIMABLE] = {MIGRATE_UNMOVABLE, MIGRATE_MOVABLE},
 };
 
 /*
@@ -342,8 +336,8 @@ static bool can_steal_fallback(unsigned int order, int start_mt)
 
 /* Linux: find_suitable_fallback. Return: the type to borrow an order-`order`
  * block from, or -1; *can_steal says whether to try to claim its pageblock. */
-static int find_suitable_fallback(struct free_area *area, unsigned int order,
-				  int start_mt, bool *can_steal)
+static int find_suitable_fallback(struct free_area *area, unsigned int order, int start_mt,
+				  bool *can_steal)
 {
 	*can_steal = false;
 	if (!area->nr_free)
@@ -368,8 +362,7 @@ static int find_suitable_fallback(struct free_area *area, unsigned int order,
  * Return: the allocated block, or NULL if the pageblock was not claimed.
  */
 static struct page *try_to_claim_block(struct zone *zone, struct page *page,
-				       unsigned int current_order,
-				       unsigned int order, int start_mt,
+				       unsigned int current_order, unsigned int order, int start_mt,
 				       int block_mt)
 {
 	unsigned long nr_free, nr_movable, alike = 0;
@@ -412,8 +405,7 @@ static struct page *take_fallback_block(struct zone *zone, unsigned int current_
  * one to claim). A movable request that may not claim takes the smallest
  * block instead, so it fragments as little as possible.
  */
-static struct page *__rmqueue_fallback(struct zone *zone, unsigned int order,
-				       int start_mt)
+static struct page *__rmqueue_fallback(struct zone *zone, unsigned int order, int start_mt)
 {
 	struct pglist_data *pgdat = zone->zone_pgdat;
 	int current_order, mt = -1;
@@ -421,8 +413,8 @@ static struct page *__rmqueue_fallback(struct zone *zone, unsigned int order,
 	struct page *page;
 
 	for (current_order = MAX_PAGE_ORDER; current_order >= (int)order; current_order--) {
-		mt = find_suitable_fallback(&zone->free_area[current_order],
-					    current_order, start_mt, &can_steal);
+		mt = find_suitable_fallback(&zone->free_area[current_order], current_order,
+					    start_mt, &can_steal);
 		if (mt != -1)
 			break;
 	}
@@ -430,8 +422,8 @@ static struct page *__rmqueue_fallback(struct zone *zone, unsigned int order,
 		return NULL;
 	if (!can_steal && start_mt == MIGRATE_MOVABLE) {
 		for (current_order = order; current_order < NR_PAGE_ORDERS; current_order++) {
-			mt = find_suitable_fallback(&zone->free_area[current_order],
-						    current_order, start_mt, &can_steal);
+			mt = find_suitable_fallback(&zone->free_area[current_order], current_order,
+						    start_mt, &can_steal);
 			if (mt != -1)
 				break;
 		}
@@ -481,8 +473,7 @@ static struct page *__rmqueue(struct zone *zone, unsigned int order, int mt,
  * succeeds, set its pageblock aside for later ones: at least one pageblock,
  * at most ~1% of the zone, none if 1% is less than a pageblock.
  */
-static void reserve_highatomic_pageblock(struct page *page, unsigned int order,
-					 struct zone *zone)
+static void reserve_highatomic_pageblock(struct page *page, unsigned int order, struct zone *zone)
 {
 	unsigned long max_managed = zone->managed_pages / 100;
 	int mt = get_pageblock_migratetype(page);
@@ -544,8 +535,7 @@ static bool pcp_allowed_order(unsigned int order)
 /* Linux: order_to_pindex; the PMD order takes the slot after the costly ones. */
 static unsigned int order_to_pindex(int mt, unsigned int order)
 {
-	unsigned int slot = order <= PAGE_ALLOC_COSTLY_ORDER ? order
-							      : PAGE_ALLOC_COSTLY_ORDER + 1;
+	unsigned int slot = order <= PAGE_ALLOC_COSTLY_ORDER ? order : PAGE_ALLOC_COSTLY_ORDER + 1;
 
 	return MIGRATE_PCPTYPES * slot + (unsigned int)mt;
 }
@@ -618,8 +608,8 @@ static void free_to_pcp(struct zone *zone, struct page *page, unsigned int order
 }
 
 /* Linux: rmqueue_bulk, with nr_pcp_alloc's "fewer blocks for higher orders". */
-static void rmqueue_bulk(struct zone *zone, unsigned int order, int mt,
-			 unsigned int alloc_flags, struct list_head *list)
+static void rmqueue_bulk(struct zone *zone, unsigned int order, int mt, unsigned int alloc_flags,
+			 struct list_head *list)
 {
 	int count = order ? MAX(zone->pcp.batch >> order, 2) : zone->pcp.batch;
 
@@ -637,8 +627,8 @@ static void rmqueue_bulk(struct zone *zone, unsigned int order, int mt,
 
 /* Linux: rmqueue_pcplist. A "hit" is a request the list served without
  * refilling from the buddy lists. */
-static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order,
-				    int mt, unsigned int alloc_flags)
+static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order, int mt,
+				    unsigned int alloc_flags)
 {
 	struct list_head *list = &zone->pcp.lists[order_to_pindex(mt, order)];
 	struct page *page;
@@ -660,8 +650,7 @@ static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order,
 /* --- allocation ------------------------------------------------------------- */
 
 /* Linux: rmqueue + rmqueue_buddy. */
-static struct page *rmqueue(struct zone *zone, unsigned int order, int mt,
-			    unsigned int alloc_flags)
+static struct page *rmqueue(struct zone *zone, unsigned int order, int mt, unsigned int alloc_flags)
 {
 	struct page *page = NULL;
 
@@ -685,8 +674,7 @@ static struct page *rmqueue(struct zone *zone, unsigned int order, int mt,
  * (HIGHATOMIC unless ALLOC_RESERVES, CMA unless ALLOC_CMA), and for
  * order > 0 a free block of at least that order must exist on a usable list.
  */
-static bool zone_watermark_ok(struct zone *zone, unsigned int order,
-			      unsigned int alloc_flags)
+static bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned int alloc_flags)
 {
 	long mark = (long)zone->_watermark[alloc_flags & ALLOC_WMARK_MASK];
 	long free = (long)zone->nr_free_pages - ((1l << order) - 1);
@@ -738,8 +726,8 @@ static unsigned int gfp_to_alloc_flags(gfp_t gfp, unsigned int order)
 
 /* Take 2^order pages from zone, skipping (and leaking) any block whose
  * poison was overwritten, as Linux's check_new_pages does. */
-static struct page *rmqueue_checked(struct zone *zone, unsigned int order,
-				    int mt, unsigned int alloc_flags)
+static struct page *rmqueue_checked(struct zone *zone, unsigned int order, int mt,
+				    unsigned int alloc_flags)
 {
 	struct page *page;
 
@@ -752,10 +740,10 @@ static struct page *rmqueue_checked(struct zone *zone, unsigned int order,
 
 /* Linux: get_page_from_freelist over the zonelist: Normal, then DMA32;
  * only DMA32 for __GFP_DMA32. No other node is tried. */
-static struct page *get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp,
-					   unsigned int order, unsigned int alloc_flags)
+static struct page *get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp, unsigned int order,
+					   unsigned int alloc_flags)
 {
-	static const enum zone_type zonelist[] = { ZONE_NORMAL, ZONE_DMA32 };
+	static const enum zone_type zonelist[] = {ZONE_NORMAL, ZONE_DMA32};
 
 	for (unsigned int i = (gfp & __GFP_DMA32) ? 1 : 0; i < ARRAY_SIZE(zonelist); i++) {
 		struct zone *zone = &pgdat->node_zones[zonelist[i]];
@@ -782,7 +770,7 @@ void prep_compound_page(struct page *page, unsigned int order)
 	unsigned long nr = 1ul << order;
 
 	if (!order)
-		return;	/* an order-0 folio is a plain page */
+		return; /* an order-0 folio is a plain page */
 	page->flags &= ~PAGE_FLAGS_ORDER_MASK;
 	page->flags |= (unsigned long)order << PAGE_FLAGS_ORDER_SHIFT;
 	SetPageFlag(page, PG_head);
@@ -829,8 +817,8 @@ static void warn_alloc(struct pglist_data *pgdat, gfp_t gfp, unsigned int order)
 		printed = 0;
 	}
 	if (printed++ < 10)
-		pr_warn("page allocation failure: order:%u, mode:%#x, nid:%d, free:%lu\n",
-			order, gfp, pgdat->node_id, node_free_pages(pgdat));
+		pr_warn("page allocation failure: order:%u, mode:%#x, nid:%d, free:%lu\n", order,
+			gfp, pgdat->node_id, node_free_pages(pgdat));
 }
 
 /*
@@ -838,8 +826,8 @@ static void warn_alloc(struct pglist_data *pgdat, gfp_t gfp, unsigned int order)
  * reclaim gets one round of reclaim (the node's hook), the per-CPU pages
  * and HIGHATOMIC reserves back, and one more try; then the allocation fails.
  */
-static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp,
-					 unsigned int order, unsigned int alloc_flags)
+static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, unsigned int order,
+					 unsigned int alloc_flags)
 {
 	struct page *page;
 
@@ -852,8 +840,7 @@ static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp,
 	drain_node_pages(pgdat);
 	page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
 	for (int zt = 0; !page && zt < MAX_NR_ZONES; zt++) {
-		if (unreserve_highatomic_pageblock(&pgdat->node_zones[zt],
-						   gfp_migratetype(gfp)))
+		if (unreserve_highatomic_pageblock(&pgdat->node_zones[zt], gfp_migratetype(gfp)))
 			page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
 	}
 	return page;
@@ -891,8 +878,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 
 bool free_pages_prepare(struct page *page, unsigned int order)
 {
-	const unsigned long keep = ~((1ul << PAGE_FLAGS_ORDER_SHIFT) - 1) &
-				   ~(0xfful << PAGE_FLAGS_ORDER_SHIFT);
+	const unsigned long keep =
+		~((1ul << PAGE_FLAGS_ORDER_SHIFT) - 1) & ~(0xfful << PAGE_FLAGS_ORDER_SHIFT);
 
 	if (!check_free_page(page, order))
 		return false;
@@ -972,9 +959,8 @@ static struct page *free_block_containing(struct zone *zone, unsigned long pfn)
 
 /* Give back the parts of the free block [pfn, pfn + 2^order) outside
  * [start, end) and make the parts inside allocated order-0 pages. */
-static void split_block_around(struct zone *zone, unsigned long pfn,
-			       unsigned int order, int mt, unsigned long start,
-			       unsigned long end)
+static void split_block_around(struct zone *zone, unsigned long pfn, unsigned int order, int mt,
+			       unsigned long start, unsigned long end)
 {
 	unsigned long nr = 1ul << order;
 	struct page *page = pfn_to_page(pfn);

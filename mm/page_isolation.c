@@ -26,8 +26,7 @@ unsigned long pfn_free_span(unsigned long pfn)
 
 		if (!zone_spans_pfn(zone, head_pfn))
 			break;
-		if ((PageBuddy(head) || PageFlag(head, PG_pcp)) &&
-		    head->private >= order)
+		if ((PageBuddy(head) || PageFlag(head, PG_pcp)) && head->private >= order)
 			return head_pfn + (1ul << head->private) - pfn;
 	}
 	return 0;
@@ -92,8 +91,7 @@ void split_large_buddy(struct zone *zone, unsigned long pfn)
 			add_to_free_list(pfn_to_page(head_pfn), zone, order, mt, false);
 			head_pfn += half;
 		} else {
-			add_to_free_list(pfn_to_page(head_pfn + half), zone, order, mt,
-					 false);
+			add_to_free_list(pfn_to_page(head_pfn + half), zone, order, mt, false);
 		}
 	}
 	add_to_free_list(pfn_to_page(head_pfn), zone, order, mt, false);

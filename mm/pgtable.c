@@ -123,8 +123,7 @@ pte_t *pte_alloc_map(struct mm_struct *mm, pmd_t *pmd, unsigned long addr)
 
 /* --- writing entries ------------------------------------------------------------ */
 
-void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte,
-	      unsigned int nr)
+void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte, unsigned int nr)
 {
 	/* One PTE table: the run may not cross a PMD boundary. */
 	if (pte_index(addr) + nr > PTRS_PER_TABLE) {
@@ -162,8 +161,7 @@ pmd_t pmdp_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 
 /* --- the walker -------------------------------------------------------------- */
 
-static int walk_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
-			  struct mm_walk *walk)
+static int walk_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end, struct mm_walk *walk)
 {
 	pte_t *pte = pte_offset_map(pmd, addr);
 	int err = 0;
@@ -176,8 +174,7 @@ static int walk_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 
 /* Every present PMD goes to pmd_entry, which decides whether its PTE
  * table is walked (Linux: walk_pmd_range; its ACTION_* rules). */
-static int walk_pmd_range(pmd_t *pmd, unsigned long addr, unsigned long end,
-			  struct mm_walk *walk)
+static int walk_pmd_range(pmd_t *pmd, unsigned long addr, unsigned long end, struct mm_walk *walk)
 {
 	unsigned long next;
 	int err = 0;
@@ -186,7 +183,7 @@ static int walk_pmd_range(pmd_t *pmd, unsigned long addr, unsigned long end,
 		pmd_t *pmdp = &pmd[pmd_index(addr)];
 
 		next = pmd_addr_end(addr, end);
-again:
+	again:
 		if (!pmd_present(*pmdp))
 			continue;
 		walk->action = ACTION_SUBTREE;
@@ -203,8 +200,7 @@ again:
 }
 
 /* The two upper levels have no leaves in Folium (no 1 GiB user pages). */
-static int walk_pud_range(pud_t *pud, unsigned long addr, unsigned long end,
-			  struct mm_walk *walk)
+static int walk_pud_range(pud_t *pud, unsigned long addr, unsigned long end, struct mm_walk *walk)
 {
 	unsigned long next;
 	int err = 0;
@@ -222,7 +218,7 @@ static int walk_pud_range(pud_t *pud, unsigned long addr, unsigned long end,
 int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    const struct mm_walk_ops *ops, void *private)
 {
-	struct mm_walk walk = { .ops = ops, .mm = mm, .private = private };
+	struct mm_walk walk = {.ops = ops, .mm = mm, .private = private};
 	pgd_t *pgd = __va(mm->pgd);
 	unsigned long addr, next;
 	int err = 0;
@@ -296,8 +292,7 @@ void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end)
  * at most 13 PTEs (0x403..0x40f) can follow; a hole or a PTE with other
  * permissions ends the run earlier. Linux: folio_pte_batch (mm/internal.h).
  */
-unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte,
-			     unsigned int max_nr)
+unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte, unsigned int max_nr)
 {
 	unsigned long left = folio_pfn(folio) + folio_nr_pages(folio) - pte_pfn(pte);
 	pte_t expected = pte & ~PTE_BATCH_IGNORED;
@@ -306,15 +301,15 @@ unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte,
 	if (max_nr > left)
 		max_nr = (unsigned int)left;
 	for (; nr < max_nr; nr++) {
-		expected += PAGE_SIZE;	/* the next pfn, same flags */
+		expected += PAGE_SIZE; /* the next pfn, same flags */
 		if (!pte_present(ptep[nr]) || (ptep[nr] & ~PTE_BATCH_IGNORED) != expected)
 			break;
 	}
 	return nr;
 }
 
-void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
-			    unsigned int nr, unsigned int cydp_flags)
+void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsigned int nr,
+			    unsigned int cydp_flags)
 {
 	pte_t mask = 0;
 

@@ -12,9 +12,8 @@ static void cma_show(const struct cma *cma)
 	kformat_size(size, sizeof(size), (uint64_t)cma->count * PAGE_SIZE);
 	kprintf("cma %s: base %#llx (pfn %#lx), size %s (%lu pages), allocated %lu pages, "
 		"free %lu pages\n",
-		cma->name, (unsigned long long)PFN_PHYS(cma->base_pfn),
-		cma->base_pfn, size, cma->count, cma->nr_allocated,
-		cma_free_pages(cma));
+		cma->name, (unsigned long long)PFN_PHYS(cma->base_pfn), cma->base_pfn, size,
+		cma->count, cma->nr_allocated, cma_free_pages(cma));
 }
 
 static int cma_cmd_alloc(int argc, char **argv)
@@ -31,8 +30,7 @@ static int cma_cmd_alloc(int argc, char **argv)
 			(unsigned long long)nr, (unsigned long long)align);
 		return CMD_ERROR;
 	}
-	kprintf("cma: %llu pages at pfn %#lx\n", (unsigned long long)nr,
-		page_to_pfn(page));
+	kprintf("cma: %llu pages at pfn %#lx\n", (unsigned long long)nr, page_to_pfn(page));
 	return CMD_OK;
 }
 

@@ -37,7 +37,7 @@ static int cmd_madvise(int argc, char **argv)
 	err = do_madvise(mm, addr, len, advice);
 	if (err)
 		kprintf("madvise: %s\n", err == -EINVAL ? "ADDR must be page-aligned"
-						       : "part of the range has no mapping");
+							: "part of the range has no mapping");
 	return err ? CMD_ERROR : CMD_OK;
 }
 DEFINE_SHELL_COMMAND(madvise, "madvise ADDR LEN free|dontneed",

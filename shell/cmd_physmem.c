@@ -11,14 +11,12 @@
 #include <vm.h>
 
 static const char pageblock_letters[MIGRATE_TYPES] = {
-	[MIGRATE_UNMOVABLE] = 'U', [MIGRATE_MOVABLE] = 'M',
-	[MIGRATE_RECLAIMABLE] = 'R', [MIGRATE_HIGHATOMIC] = 'H',
-	[MIGRATE_CMA] = 'C', [MIGRATE_ISOLATE] = 'I',
+	[MIGRATE_UNMOVABLE] = 'U',  [MIGRATE_MOVABLE] = 'M', [MIGRATE_RECLAIMABLE] = 'R',
+	[MIGRATE_HIGHATOMIC] = 'H', [MIGRATE_CMA] = 'C',     [MIGRATE_ISOLATE] = 'I',
 };
 
-#define for_each_populated_zone(pgdat, zone)                                  \
-	for (zone = (pgdat)->node_zones;                                      \
-	     zone < (pgdat)->node_zones + MAX_NR_ZONES; zone++)               \
+#define for_each_populated_zone(pgdat, zone)                                                \
+	for (zone = (pgdat)->node_zones; zone < (pgdat)->node_zones + MAX_NR_ZONES; zone++) \
 		if (zone->spanned_pages)
 
 static unsigned long count_free_list(const struct list_head *list)
@@ -26,8 +24,7 @@ static unsigned long count_free_list(const struct list_head *list)
 	const struct list_head *pos;
 	unsigned long n = 0;
 
-	list_for_each(pos, list)
-		n++;
+	list_for_each(pos, list) n++;
 	return n;
 }
 
@@ -40,7 +37,8 @@ static int cmd_buddyinfo(int argc, char **argv)
 	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
 		if (!NODE_DATA(nid))
 			continue;
-		for_each_populated_zone(NODE_DATA(nid), zone) {
+		for_each_populated_zone(NODE_DATA(nid), zone)
+		{
 			kprintf("Node %d, zone %8s", nid, zone->name);
 			for (int order = 0; order < NR_PAGE_ORDERS; order++)
 				kprintf(" %6lu", zone->free_area[order].nr_free);
@@ -62,7 +60,7 @@ static void pagetypeinfo_free(int nid, struct zone *zone)
 
 static void pagetypeinfo_blocks(int nid, struct zone *zone)
 {
-	unsigned long blocks[MIGRATE_TYPES] = { 0 };
+	unsigned long blocks[MIGRATE_TYPES] = {0};
 	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
 
 	for (unsigned long pfn = zone->zone_start_pfn; pfn < end; pfn += pageblock_nr_pages)
@@ -88,8 +86,7 @@ static int cmd_pagetypeinfo(int argc, char **argv)
 	kprintf("\n");
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		if (NODE_DATA(nid))
-			for_each_populated_zone(NODE_DATA(nid), zone)
-				pagetypeinfo_free(nid, zone);
+			for_each_populated_zone(NODE_DATA(nid), zone) pagetypeinfo_free(nid, zone);
 	kprintf("\nNumber of blocks type     ");
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 		kprintf(" %12s", migratetype_names[mt]);
@@ -106,7 +103,8 @@ static void vmstat_node(struct pglist_data *pgdat)
 	unsigned long free = 0, free_cma = 0;
 	struct zone *zone;
 
-	for_each_populated_zone(pgdat, zone) {
+	for_each_populated_zone(pgdat, zone)
+	{
 		free += zone->nr_free_pages;
 		free_cma += zone->nr_free_cma;
 	}
@@ -198,11 +196,11 @@ static int cmd_pageblocks(int argc, char **argv)
 		return CMD_USAGE;
 	kprintf("One letter per pageblock of %lu pages: U unmovable, M movable, "
 		"R reclaimable,\nH highatomic, C CMA, I isolated; lower case: "
-		"entirely free; # reserved; blank: no RAM.\n", pageblock_nr_pages);
+		"entirely free; # reserved; blank: no RAM.\n",
+		pageblock_nr_pages);
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		if (NODE_DATA(nid))
-			for_each_populated_zone(NODE_DATA(nid), zone)
-				pageblocks_zone(nid, zone);
+			for_each_populated_zone(NODE_DATA(nid), zone) pageblocks_zone(nid, zone);
 	return CMD_OK;
 }
 
@@ -291,8 +289,8 @@ static int cmd_alloc(int argc, char **argv)
 	if (argc < 3 || argc > 4 || kstrtou64(argv[1], &order) || kstrtou64(argv[2], &count))
 		return CMD_USAGE;
 	if (order > MAX_PAGE_ORDER) {
-		kprintf("alloc: order %llu is above MAX_PAGE_ORDER %d\n",
-			(unsigned long long)order, MAX_PAGE_ORDER);
+		kprintf("alloc: order %llu is above MAX_PAGE_ORDER %d\n", (unsigned long long)order,
+			MAX_PAGE_ORDER);
 		return CMD_ERROR;
 	}
 	if (argc == 4 && parse_migratetype(argv[3], &gfp))
@@ -307,8 +305,8 @@ static int cmd_alloc(int argc, char **argv)
 		held_pages += 1ul << order;
 	}
 	kprintf("alloc: got %llu of %llu order-%llu blocks; holding %lu pages (free with 'free')\n",
-		(unsigned long long)done, (unsigned long long)count,
-		(unsigned long long)order, held_pages);
+		(unsigned long long)done, (unsigned long long)count, (unsigned long long)order,
+		held_pages);
 	return done == count ? CMD_OK : CMD_ERROR;
 }
 
@@ -319,7 +317,8 @@ static int cmd_free(int argc, char **argv)
 
 	if (argc > 2 || (argc == 2 && kstrtou64(argv[1], &limit)))
 		return CMD_USAGE;
-	list_for_each_entry_safe(page, next, &held_blocks, lru) {
+	list_for_each_entry_safe(page, next, &held_blocks, lru)
+	{
 		unsigned int order = (unsigned int)page->private;
 
 		if (freed == limit)
@@ -330,16 +329,16 @@ static int cmd_free(int argc, char **argv)
 		__free_pages(page, order);
 		freed++;
 	}
-	kprintf("free: returned %llu blocks; holding %lu pages\n",
-		(unsigned long long)freed, held_pages);
+	kprintf("free: returned %llu blocks; holding %lu pages\n", (unsigned long long)freed,
+		held_pages);
 	return CMD_OK;
 }
 
 DEFINE_SHELL_COMMAND(buddyinfo, "buddyinfo", "free blocks per zone and order (/proc/buddyinfo)");
 DEFINE_SHELL_COMMAND(pagetypeinfo, "pagetypeinfo",
-	   "free blocks per migratetype, pageblocks per type (/proc/pagetypeinfo)");
+		     "free blocks per migratetype, pageblocks per type (/proc/pagetypeinfo)");
 DEFINE_SHELL_COMMAND(vmstat, "vmstat", "allocator counters (/proc/vmstat names)");
 DEFINE_SHELL_COMMAND(pageblocks, "pageblocks", "a map of every pageblock's migratetype");
 DEFINE_SHELL_COMMAND(alloc, "alloc ORDER COUNT [unmovable|movable|reclaimable]",
-	   "allocate COUNT blocks of 2^ORDER pages and hold them");
+		     "allocate COUNT blocks of 2^ORDER pages and hold them");
 DEFINE_SHELL_COMMAND(free, "free [COUNT]", "give back blocks taken with alloc (all, or COUNT)");

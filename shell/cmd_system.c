@@ -60,10 +60,9 @@ static int cmd_config(int argc, char **argv)
 static const char *efi_type_name(uint32_t type)
 {
 	static const char *const names[EFI_MEMORY_TYPE_MAX] = {
-		"reserved", "loader code", "loader data", "boot code",
-		"boot data", "runtime code", "runtime data", "conventional",
-		"unusable", "ACPI reclaim", "ACPI NVS", "MMIO", "MMIO port",
-		"PAL code", "persistent",
+		"reserved",	"loader code",	"loader data",	"boot code", "boot data",
+		"runtime code", "runtime data", "conventional", "unusable",  "ACPI reclaim",
+		"ACPI NVS",	"MMIO",		"MMIO port",	"PAL code",  "persistent",
 	};
 
 	if (type == EFI_FOLIUM_KERNEL)
@@ -73,20 +72,33 @@ static const char *efi_type_name(uint32_t type)
 
 /* How `mem` groups the UEFI types; usable is what Linux would give its page
  * allocator once boot services are gone. */
-enum mem_class { MEM_USABLE, MEM_ACPI, MEM_RUNTIME, MEM_RESERVED, MEM_MMIO, MEM_NR_CLASSES };
+enum mem_class {
+	MEM_USABLE,
+	MEM_ACPI,
+	MEM_RUNTIME,
+	MEM_RESERVED,
+	MEM_MMIO,
+	MEM_NR_CLASSES
+};
 
 static enum mem_class efi_type_class(uint32_t type)
 {
 	switch (type) {
-	case EFI_CONVENTIONAL_MEMORY: case EFI_BOOT_SERVICES_CODE:
-	case EFI_BOOT_SERVICES_DATA: case EFI_LOADER_CODE: case EFI_LOADER_DATA:
+	case EFI_CONVENTIONAL_MEMORY:
+	case EFI_BOOT_SERVICES_CODE:
+	case EFI_BOOT_SERVICES_DATA:
+	case EFI_LOADER_CODE:
+	case EFI_LOADER_DATA:
 	case EFI_FOLIUM_KERNEL:
 		return MEM_USABLE;
-	case EFI_ACPI_RECLAIM_MEMORY: case EFI_ACPI_MEMORY_NVS:
+	case EFI_ACPI_RECLAIM_MEMORY:
+	case EFI_ACPI_MEMORY_NVS:
 		return MEM_ACPI;
-	case EFI_RUNTIME_SERVICES_CODE: case EFI_RUNTIME_SERVICES_DATA:
+	case EFI_RUNTIME_SERVICES_CODE:
+	case EFI_RUNTIME_SERVICES_DATA:
 		return MEM_RUNTIME;
-	case EFI_MEMORY_MAPPED_IO: case EFI_MEMORY_MAPPED_IO_PORT_SPACE:
+	case EFI_MEMORY_MAPPED_IO:
+	case EFI_MEMORY_MAPPED_IO_PORT_SPACE:
 		return MEM_MMIO;
 	default:
 		return MEM_RESERVED;
@@ -110,11 +122,13 @@ static int cmd_mem(int argc, char **argv)
 	};
 	static const char *const class_help[MEM_NR_CLASSES] = {
 		"conventional, boot services, loader, kernel",
-		"ACPI tables and NVS", "UEFI runtime services",
-		"firmware reserved, unusable", "device memory the firmware listed",
+		"ACPI tables and NVS",
+		"UEFI runtime services",
+		"firmware reserved, unusable",
+		"device memory the firmware listed",
 	};
 	uint64_t n = boot_mmap_count(boot_info);
-	uint64_t bytes[MEM_NR_CLASSES] = { 0 };
+	uint64_t bytes[MEM_NR_CLASSES] = {0};
 	bool verbose = argc == 2 && strcmp(argv[1], "-v") == 0;
 	char size[32];
 
@@ -123,7 +137,8 @@ static int cmd_mem(int argc, char **argv)
 	if (verbose)
 		kprintf("%-18s %-18s %10s  %s\n", "start", "end", "size", "type");
 	for (uint64_t i = 0; i < n; i++) {
-		const struct efi_memory_desc *d = boot_mmap_desc(boot_info, __va(boot_info->mmap), i);
+		const struct efi_memory_desc *d =
+			boot_mmap_desc(boot_info, __va(boot_info->mmap), i);
 
 		if (verbose)
 			mem_print_entry(d);
@@ -212,7 +227,8 @@ static int cmd_poweroff(int argc, char **argv)
 		return CMD_USAGE;
 	kprintf("Power down.\n");
 	arch_poweroff();
-	kprintf("poweroff: ACPI S5 did not power the machine off; it is safe to switch it off now\n");
+	kprintf("poweroff: ACPI S5 did not power the machine off; it is safe to switch it off "
+		"now\n");
 	return CMD_ERROR;
 }
 

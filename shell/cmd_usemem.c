@@ -11,14 +11,14 @@
 #include <shell.h>
 #include <vm.h>
 
-#define USEMEM_BYTE 0x5a	/* what `usemem ... write` fills pages with */
-#define USEMEM_SEED 0x5eedul	/* fixed, so rand runs are repeatable */
+#define USEMEM_BYTE 0x5a     /* what `usemem ... write` fills pages with */
+#define USEMEM_SEED 0x5eedul /* fixed, so rand runs are repeatable */
 
 struct usemem_run {
 	unsigned long addr, npages;
 	bool rand, write;
 	unsigned long faults;
-	unsigned long stats[NR_PAGE_ORDERS][MTHP_STAT_NR];	/* before, then delta */
+	unsigned long stats[NR_PAGE_ORDERS][MTHP_STAT_NR]; /* before, then delta */
 	uint64_t cycles;
 };
 
@@ -66,9 +66,9 @@ static void usemem_print(const struct usemem_run *r, bool order_stats)
 	char size[24];
 
 	kprintf("usemem: %s %s %s: %lu pages, %lu faults, %llu cycles, %llu ns\n",
-		kformat_size(size, sizeof(size), r->npages * PAGE_SIZE),
-		r->rand ? "rand" : "seq", r->write ? "write" : "read", r->npages,
-		r->faults, (unsigned long long)r->cycles, (unsigned long long)ns);
+		kformat_size(size, sizeof(size), r->npages * PAGE_SIZE), r->rand ? "rand" : "seq",
+		r->write ? "write" : "read", r->npages, r->faults, (unsigned long long)r->cycles,
+		(unsigned long long)ns);
 	kprintf("usemem: %llu cycles/page, %llu cycles/fault\n",
 		(unsigned long long)(r->cycles / r->npages),
 		(unsigned long long)(r->faults ? r->cycles / r->faults : 0));
@@ -109,7 +109,7 @@ static int usemem_parse(int argc, char **argv, struct usemem_run *r, bool *order
 
 static int cmd_usemem(int argc, char **argv)
 {
-	struct usemem_run r = { 0 };
+	struct usemem_run r = {0};
 	bool order_stats = false;
 	struct mm_struct *mm;
 	unsigned long faults;

@@ -23,15 +23,14 @@ static int count_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 	return 0;
 }
 
-static int count_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next,
-		     struct mm_walk *walk)
+static int count_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
 {
 	if (pmd_leaf(*pmdp))
 		*(unsigned long *)walk->private += HPAGE_PMD_NR;
 	return 0;
 }
 
-static const struct mm_walk_ops count_ops = { .pte_entry = count_pte, .pmd_entry = count_pmd };
+static const struct mm_walk_ops count_ops = {.pte_entry = count_pte, .pmd_entry = count_pmd};
 
 static int cmd_vmas(int argc, char **argv)
 {
@@ -51,8 +50,8 @@ static int cmd_vmas(int argc, char **argv)
 		walk_page_range(mm, vma->vm_start, vma->vm_end, &count_ops, &resident);
 		kprintf("0x%012lx-0x%012lx %10s    %c%c %9lu\n", vma->vm_start, vma->vm_end,
 			kformat_size(size, sizeof(size), vma->vm_end - vma->vm_start),
-			vma->vm_flags & VM_READ ? 'r' : '-',
-			vma->vm_flags & VM_WRITE ? 'w' : '-', resident);
+			vma->vm_flags & VM_READ ? 'r' : '-', vma->vm_flags & VM_WRITE ? 'w' : '-',
+			resident);
 	}
 	kprintf("%d vmas, %lu pages resident, %lu page tables\n", mm->nr_vmas,
 		mm->counters[MM_ANONPAGES], mm->counters[MM_PGTABLES]);
@@ -118,11 +117,11 @@ static int cmd_unmap(int argc, char **argv)
 
 /* The run of entries being folded into one line. */
 struct ptdump_run {
-	unsigned long start, end;	/* virtual range so far */
-	unsigned long pfn, next_pfn;	/* first pfn, pfn the next entry needs */
-	uint64_t flags;			/* entry bits without the address */
+	unsigned long start, end;    /* virtual range so far */
+	unsigned long pfn, next_pfn; /* first pfn, pfn the next entry needs */
+	uint64_t flags;		     /* entry bits without the address */
 	struct folio *folio;
-	unsigned long nr;		/* entries */
+	unsigned long nr; /* entries */
 	bool huge;
 };
 
@@ -133,11 +132,10 @@ static void ptdump_print(const struct ptdump_run *run)
 
 	if (!run->nr)
 		return;
-	kprintf("0x%lx-0x%lx %lu %s%s pfn 0x%lx..0x%lx %s%s%s%s order %u\n", run->start,
-		run->end, run->nr, what, run->nr > 1 ? "s" : "",
-		run->pfn, run->next_pfn - 1, f & _PAGE_RW ? "RW" : "R-",
-		f & _PAGE_ACCESSED ? " A" : "", f & _PAGE_DIRTY ? " D" : "",
-		run->huge ? " huge" : "", folio_order(run->folio));
+	kprintf("0x%lx-0x%lx %lu %s%s pfn 0x%lx..0x%lx %s%s%s%s order %u\n", run->start, run->end,
+		run->nr, what, run->nr > 1 ? "s" : "", run->pfn, run->next_pfn - 1,
+		f & _PAGE_RW ? "RW" : "R-", f & _PAGE_ACCESSED ? " A" : "",
+		f & _PAGE_DIRTY ? " D" : "", run->huge ? " huge" : "", folio_order(run->folio));
 }
 
 static void ptdump_entry(struct ptdump_run *run, unsigned long addr, unsigned long size,
@@ -150,8 +148,8 @@ static void ptdump_entry(struct ptdump_run *run, unsigned long addr, unsigned lo
 	if (!(run->nr && addr == run->end && pfn == run->next_pfn && flags == run->flags &&
 	      folio == run->folio && huge == run->huge)) {
 		ptdump_print(run);
-		*run = (struct ptdump_run){ .start = addr, .pfn = pfn, .flags = flags,
-					    .folio = folio, .huge = huge };
+		*run = (struct ptdump_run){
+			.start = addr, .pfn = pfn, .flags = flags, .folio = folio, .huge = huge};
 	}
 	run->end = addr + size;
 	run->next_pfn = pfn + (size >> PAGE_SHIFT);
@@ -164,19 +162,18 @@ static int ptdump_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 	return 0;
 }
 
-static int ptdump_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next,
-		      struct mm_walk *walk)
+static int ptdump_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
 {
 	if (pmd_leaf(*pmdp))
 		ptdump_entry(walk->private, addr & PMD_MASK, PMD_SIZE, *pmdp, true);
 	return 0;
 }
 
-static const struct mm_walk_ops ptdump_ops = { .pte_entry = ptdump_pte, .pmd_entry = ptdump_pmd };
+static const struct mm_walk_ops ptdump_ops = {.pte_entry = ptdump_pte, .pmd_entry = ptdump_pmd};
 
 static int cmd_ptdump(int argc, char **argv)
 {
-	struct ptdump_run run = { 0 };
+	struct ptdump_run run = {0};
 	struct vm_area_struct *vma;
 	uint64_t addr, len = PAGE_SIZE;
 	struct mm_struct *mm;
@@ -193,7 +190,7 @@ static int cmd_ptdump(int argc, char **argv)
 		return CMD_ERROR;
 	vma = find_vma(mm, addr);
 	if (argc == 2 && vma)
-		len = vma->vm_end - addr;	/* default: the rest of the VMA */
+		len = vma->vm_end - addr; /* default: the rest of the VMA */
 	walk_page_range(mm, ALIGN_DOWN(addr, PAGE_SIZE), addr + len, &ptdump_ops, &run);
 	ptdump_print(&run);
 	if (!run.nr)

@@ -41,8 +41,7 @@ static void history_add(struct line_editor *le)
 {
 	if (le->len == 0)
 		return;
-	if (le->hist_count &&
-	    strcmp(le->history[le->hist_newest], le->buf) == 0)
+	if (le->hist_count && strcmp(le->history[le->hist_newest], le->buf) == 0)
 		return;
 	le->hist_newest = (le->hist_newest + 1) % SHELL_HISTORY;
 	memcpy(le->history[le->hist_newest], le->buf, le->len + 1);
@@ -267,7 +266,7 @@ static void capture_write(struct console *con, const char *s, size_t n)
 	capture->text[capture->len] = '\0';
 }
 
-static struct console capture_console = { .name = "capture", .write = capture_write };
+static struct console capture_console = {.name = "capture", .write = capture_write};
 
 void shell_capture_start(struct shell_capture *cap)
 {
@@ -315,8 +314,7 @@ static int cmd_help(int argc, char **argv)
 	return CMD_OK;
 }
 
-DEFINE_SHELL_COMMAND(help, "help [COMMAND]",
-		     "list commands, or show one command's usage");
+DEFINE_SHELL_COMMAND(help, "help [COMMAND]", "list commands, or show one command's usage");
 
 static struct line_editor shell_editor;
 

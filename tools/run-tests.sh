@@ -303,6 +303,7 @@ run_test linux-madvise-free-tool sh tools/tests/linux-madvise-free-test.sh \
 	"$B/tools/linux-madvise-free"
 run_test flash-usb-refusals sh tools/tests/flash-usb-test.sh
 run_test layering sh tools/tests/check-layering-test.sh
+run_test c-formatting sh tools/tests/check-format-test.sh
 run_test knob-out-of-range-fails-build knob_out_of_range_fails_the_build
 run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
 run_test deps-without-apt deps_without_apt_says_what_to_install

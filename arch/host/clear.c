@@ -1,9 +1,9 @@
 /*
  * clear_pages() for the host process: the host is x86_64 too, so it runs
  * the kernel's two instructions, `rep stosb` when CPUID leaf 7 reports
- * ERMS or FSRM, `rep stosq` otherwise (the choice is mm/clear.c's). Host-native benchmarks of the instructions are
- * the ones to believe: under QEMU's TCG `rep stosb` is emulated.
- * Example: clear_pages(p, 16) is one `rep stosb` with rcx = 65536.
+ * ERMS or FSRM, `rep stosq` otherwise (the choice is mm/clear.c's). Host-native benchmarks of the
+ * instructions are the ones to believe: under QEMU's TCG `rep stosb` is emulated. Example:
+ * clear_pages(p, 16) is one `rep stosb` with rcx = 65536.
  */
 #include <arch.h>
 #include <cpuid.h>

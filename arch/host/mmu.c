@@ -40,10 +40,9 @@ static bool mmu_use_entry(uint64_t *entry, bool write)
 	return true;
 }
 
-int host_mmu_translate(struct mm_struct *mm, unsigned long addr, bool write,
-		       void **host_ptr)
+int host_mmu_translate(struct mm_struct *mm, unsigned long addr, bool write, void **host_ptr)
 {
-	static const unsigned int shifts[] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT };
+	static const unsigned int shifts[] = {PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT};
 	uint64_t *table = __va(mm->pgd);
 
 	if (addr >= USER_VA_END)
@@ -51,8 +50,7 @@ int host_mmu_translate(struct mm_struct *mm, unsigned long addr, bool write,
 	for (unsigned int level = 0; level < ARRAY_SIZE(shifts); level++) {
 		unsigned int shift = shifts[level];
 		uint64_t *entry = &table[(addr >> shift) & (PTRS_PER_TABLE - 1)];
-		bool leaf = shift == PAGE_SHIFT ||
-			    (shift != PGDIR_SHIFT && (*entry & _PAGE_PSE));
+		bool leaf = shift == PAGE_SHIFT || (shift != PGDIR_SHIFT && (*entry & _PAGE_PSE));
 
 		if (!mmu_use_entry(entry, write))
 			return -1;

@@ -19,16 +19,15 @@
 #define PF_INSTR (1u << 4)
 
 struct exception_table_entry {
-	uint64_t insn;		/* an instruction that may fault on the lower half */
-	uint64_t fixup;		/* where it resumes if the fault is not resolved */
+	uint64_t insn;	/* an instruction that may fault on the lower half */
+	uint64_t fixup; /* where it resumes if the fault is not resolved */
 };
 extern const struct exception_table_entry __start___ex_table[], __stop___ex_table[];
 
 /* Return: the fixup address for rip, or 0 if rip has none. */
 static uint64_t search_exception_tables(uint64_t rip)
 {
-	for (const struct exception_table_entry *e = __start___ex_table;
-	     e < __stop___ex_table; e++)
+	for (const struct exception_table_entry *e = __start___ex_table; e < __stop___ex_table; e++)
 		if (e->insn == rip)
 			return e->fixup;
 	return 0;
@@ -58,7 +57,7 @@ bool do_page_fault(struct trap_frame *f)
 	vm_fault_report(addr, reason, flags, from);
 	fixup = search_exception_tables(f->rip);
 	if (!fixup)
-		return false;	/* kernel code outside uaccess: die() reports it */
+		return false; /* kernel code outside uaccess: die() reports it */
 	f->rip = fixup;
 	return true;
 }

@@ -11,7 +11,7 @@ struct tss {
 	uint32_t reserved0;
 	uint64_t rsp[3];
 	uint64_t reserved1;
-	uint64_t ist[7];	/* ist[0] is IST1 */
+	uint64_t ist[7]; /* ist[0] is IST1 */
 	uint64_t reserved2;
 	uint16_t reserved3;
 	uint16_t iomap_base;
@@ -29,10 +29,7 @@ static struct tss tss;
  * The TSS descriptor is 16 bytes (index 3 and 4), type 0x9 (available).
  */
 static uint64_t gdt[5] = {
-	0,
-	0x00af9a000000ffffull,
-	0x00cf92000000ffffull,
-	0, 0,
+	0, 0x00af9a000000ffffull, 0x00cf92000000ffffull, 0, 0,
 };
 
 static void set_tss_descriptor(void)
@@ -40,9 +37,8 @@ static void set_tss_descriptor(void)
 	uint64_t base = (uint64_t)&tss;
 	uint64_t limit = sizeof(tss) - 1;
 
-	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
-		 (0x89ull << 40) | (((limit >> 16) & 0xf) << 48) |
-		 (((base >> 24) & 0xff) << 56);
+	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ull << 40) |
+		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[4] = base >> 32;
 }
 
@@ -51,7 +47,7 @@ void gdt_init(void)
 	struct {
 		uint16_t limit;
 		uint64_t base;
-	} __packed gdtr = { sizeof(gdt) - 1, (uint64_t)gdt };
+	} __packed gdtr = {sizeof(gdt) - 1, (uint64_t)gdt};
 
 	tss.ist[IST_DOUBLE_FAULT - 1] = (uint64_t)(ist_stacks[0] + IST_STACK_SIZE);
 	tss.ist[IST_NMI - 1] = (uint64_t)(ist_stacks[1] + IST_STACK_SIZE);

@@ -30,8 +30,8 @@
 #define CFG_TRANSLATE 0x40
 #define KBD_ENABLE_SCANNING 0xf4
 #define KBD_ACK 0xfa
-#define SPIN_LIMIT 100000	/* ~0.1 s of port reads */
-#define FLUSH_LIMIT 64		/* the output buffer holds 16 bytes at most */
+#define SPIN_LIMIT 100000 /* ~0.1 s of port reads */
+#define FLUSH_LIMIT 64	  /* the output buffer holds 16 bytes at most */
 #define IRQ_KEYBOARD 1
 
 static struct keymap_state keys;
@@ -103,8 +103,7 @@ static bool configure(void)
 	if (cfg < 0)
 		return false;
 	cfg = (cfg | CFG_PORT1_IRQ | CFG_TRANSLATE) & ~CFG_PORT1_CLOCK_OFF;
-	return write_port(I8042_CMD, CMD_WRITE_CONFIG) &&
-	       write_port(I8042_DATA, cfg) &&
+	return write_port(I8042_CMD, CMD_WRITE_CONFIG) && write_port(I8042_DATA, cfg) &&
 	       write_port(I8042_CMD, CMD_ENABLE_PORT1);
 }
 

@@ -14,7 +14,11 @@
  * remnants, option ROM shadows) and is never given to the page allocator. */
 #define LOW_RESERVED_END (1 * MIB)
 
-enum efi_use { EFI_NOT_RAM, EFI_FREE, EFI_KEEP };
+enum efi_use {
+	EFI_NOT_RAM,
+	EFI_FREE,
+	EFI_KEEP
+};
 
 /* What a descriptor of this type is to the kernel once boot services are
  * gone (Linux: efi_reserve_boot_services runs before, we run after). */
@@ -23,21 +27,21 @@ static enum efi_use efi_type_use(uint32_t type)
 	switch (type) {
 	case EFI_CONVENTIONAL_MEMORY:
 	case EFI_BOOT_SERVICES_CODE:
-	case EFI_BOOT_SERVICES_DATA:	/* ExitBootServices was called */
-	case EFI_LOADER_CODE:		/* the loader is not coming back */
+	case EFI_BOOT_SERVICES_DATA: /* ExitBootServices was called */
+	case EFI_LOADER_CODE:	     /* the loader is not coming back */
 	case EFI_PERSISTENT_MEMORY:
 		return EFI_FREE;
-	case EFI_RUNTIME_SERVICES_CODE:	/* firmware may still run these */
+	case EFI_RUNTIME_SERVICES_CODE: /* firmware may still run these */
 	case EFI_RUNTIME_SERVICES_DATA:
-	case EFI_ACPI_RECLAIM_MEMORY:	/* kept: the kernel reads ACPI tables */
+	case EFI_ACPI_RECLAIM_MEMORY: /* kept: the kernel reads ACPI tables */
 	case EFI_ACPI_MEMORY_NVS:
-	case EFI_FOLIUM_KERNEL:		/* the kernel image */
+	case EFI_FOLIUM_KERNEL: /* the kernel image */
 	/* Loader data holds boot_info, this memory map, the loader's page
 	 * tables and the stack kmain started on; all are live until the end. */
 	case EFI_LOADER_DATA:
 		return EFI_KEEP;
 	default:
-		return EFI_NOT_RAM;	/* reserved, unusable, MMIO, PAL code */
+		return EFI_NOT_RAM; /* reserved, unusable, MMIO, PAL code */
 	}
 }
 
@@ -60,8 +64,7 @@ void memblock_from_efi(struct memblock *mb, const struct boot_info *bi)
 		memblock_add(mb, d->phys_start, size);
 		if (use == EFI_KEEP && memblock_reserve(mb, d->phys_start, size) < 0)
 			panic("memblock_from_efi: cannot reserve %#llx+%#llx (type %u)",
-			      (unsigned long long)d->phys_start,
-			      (unsigned long long)size, d->type);
+			      (unsigned long long)d->phys_start, (unsigned long long)size, d->type);
 	}
 	/* The loader marks the image EFI_FOLIUM_KERNEL, or loader data when
 	 * the firmware refuses that type; either way it stays reserved. */

@@ -17,12 +17,12 @@
 #define PM1_SLP_TYP_SHIFT 10
 #define PM1_SLP_TYP_MASK (7u << PM1_SLP_TYP_SHIFT)
 #define PM1_SLP_EN (1u << 13)
-#define RESET_CONTROL 0xcf9	/* Intel PCH/ICH and most others */
-#define RST_SYS_RST 0x02	/* next write of RST_CPU does a full reset */
+#define RESET_CONTROL 0xcf9 /* Intel PCH/ICH and most others */
+#define RST_SYS_RST 0x02    /* next write of RST_CPU does a full reset */
 #define RST_CPU 0x04
 #define KBC_STATUS 0x64
 #define KBC_INPUT_FULL 0x02
-#define KBC_PULSE_RESET 0xfe	/* pulse output line 0: CPU reset */
+#define KBC_PULSE_RESET 0xfe /* pulse output line 0: CPU reset */
 #define PCI_CONFIG_ADDR 0xcf8
 #define PCI_CONFIG_DATA 0xcfc
 #define ACPI_ENABLE_WAIT_MS 3000
@@ -31,7 +31,7 @@ static void mdelay(unsigned int ms)
 {
 	uint64_t start = arch_uptime_ns();
 
-	if (!tsc_hz) {	/* not calibrated: ~1 us per port 0x80 write */
+	if (!tsc_hz) { /* not calibrated: ~1 us per port 0x80 write */
 		for (unsigned int i = 0; i < ms * 1000; i++)
 			io_delay();
 		return;
@@ -60,20 +60,19 @@ void acpi_init(const struct boot_info *bi)
 		return;
 	}
 	pr_info("acpi: revision %u, OEM %s, %d tables (%s), FADT %s, "
-		"\\_S5 %s SLP_TYPa %u SLP_TYPb %u\n", a->revision, a->oem_id,
-		a->ntables, a->xsdt ? "XSDT" : "RSDT",
+		"\\_S5 %s SLP_TYPa %u SLP_TYPb %u\n",
+		a->revision, a->oem_id, a->ntables, a->xsdt ? "XSDT" : "RSDT",
 		a->fadt_found ? "found" : "missing",
 		a->s5_found ? "found:" : "missing:", a->slp_typa, a->slp_typb);
 	if (a->nerrors)
-		pr_warn("acpi: %d problem(s) in the tables, first: %s\n",
-			a->nerrors, a->error);
+		pr_warn("acpi: %d problem(s) in the tables, first: %s\n", a->nerrors, a->error);
 }
 
 /* A GAS address in system I/O or memory space; others are not used here. */
 static bool gas_usable(const struct acpi_gas *gas)
 {
-	return gas->address && (gas->space_id == ACPI_SPACE_IO ||
-				gas->space_id == ACPI_SPACE_MEMORY);
+	return gas->address &&
+	       (gas->space_id == ACPI_SPACE_IO || gas->space_id == ACPI_SPACE_MEMORY);
 }
 
 static uint16_t gas_read16(const struct acpi_gas *gas)
@@ -96,8 +95,7 @@ static void gas_write16(const struct acpi_gas *gas, uint16_t v)
  * boot. The firmware sets SCI_EN when the handover is done. */
 static void acpi_enable_mode(const struct acpi_info *a)
 {
-	if (gas_read16(&a->pm1a_cnt) & PM1_SCI_EN || !a->smi_cmd ||
-	    !a->acpi_enable)
+	if (gas_read16(&a->pm1a_cnt) & PM1_SCI_EN || !a->smi_cmd || !a->acpi_enable)
 		return;
 	outb(a->smi_cmd, a->acpi_enable);
 	for (int ms = 0; ms < ACPI_ENABLE_WAIT_MS; ms += 10) {
@@ -105,8 +103,7 @@ static void acpi_enable_mode(const struct acpi_info *a)
 			return;
 		mdelay(10);
 	}
-	pr_warn("poweroff: firmware did not enter ACPI mode (SMI_CMD 0x%x)\n",
-		a->smi_cmd);
+	pr_warn("poweroff: firmware did not enter ACPI mode (SMI_CMD 0x%x)\n", a->smi_cmd);
 }
 
 /* Set SLP_TYP first, then SLP_EN in a second write, as ACPICA does: some
@@ -129,8 +126,8 @@ void arch_poweroff(void)
 		pr_info("poweroff: no usable ACPI \\_S5 and PM1a_CNT\n");
 		return;
 	}
-	pr_info("poweroff: ACPI S5, SLP_TYP %u via PM1a_CNT 0x%llx\n",
-		a->slp_typa, (unsigned long long)a->pm1a_cnt.address);
+	pr_info("poweroff: ACPI S5, SLP_TYP %u via PM1a_CNT 0x%llx\n", a->slp_typa,
+		(unsigned long long)a->pm1a_cnt.address);
 	acpi_enable_mode(a);
 	flags = arch_irq_save();
 	for (int go = 0; go <= 1; go++) {
@@ -162,8 +159,9 @@ static void reset_acpi(const struct acpi_info *a)
 	if (!a->reset_supported || !r->address)
 		return;
 	pr_info("reboot: trying the ACPI reset register (%s 0x%llx <- 0x%02x)\n",
-		r->space_id == ACPI_SPACE_IO ? "io" :
-		r->space_id == ACPI_SPACE_MEMORY ? "mem" : "pci",
+		r->space_id == ACPI_SPACE_IO	   ? "io"
+		: r->space_id == ACPI_SPACE_MEMORY ? "mem"
+						   : "pci",
 		(unsigned long long)r->address, a->reset_value);
 	if (r->space_id == ACPI_SPACE_IO)
 		outb(r->address, a->reset_value);
@@ -178,8 +176,7 @@ static void reset_cf9(void)
 {
 	uint8_t keep = inb(RESET_CONTROL) & ~(RST_SYS_RST | RST_CPU);
 
-	pr_info("reboot: trying the reset control register (port 0x%x)\n",
-		RESET_CONTROL);
+	pr_info("reboot: trying the reset control register (port 0x%x)\n", RESET_CONTROL);
 	outb(RESET_CONTROL, keep | RST_SYS_RST);
 	mdelay(1);
 	outb(RESET_CONTROL, keep | RST_SYS_RST | RST_CPU);
@@ -203,7 +200,7 @@ static void reset_triple_fault(void)
 	struct {
 		uint16_t limit;
 		uint64_t base;
-	} __packed idtr = { 0, 0 };
+	} __packed idtr = {0, 0};
 
 	pr_info("reboot: trying a triple fault\n");
 	__asm__ volatile("lidt %0; int3" : : "m"(idtr) : "memory");

@@ -42,19 +42,19 @@ static bool serial_init(void)
 {
 	uint16_t divisor = UART_CLOCK / BAUD;
 
-	outb(COM1 + 1, 0x00);	/* interrupts off while programming */
-	outb(COM1 + 3, 0x80);	/* DLAB on */
+	outb(COM1 + 1, 0x00); /* interrupts off while programming */
+	outb(COM1 + 3, 0x80); /* DLAB on */
 	outb(COM1 + 0, divisor & 0xff);
 	outb(COM1 + 1, divisor >> 8);
-	outb(COM1 + 3, 0x03);	/* 8N1, DLAB off */
-	outb(COM1 + 2, 0xc7);	/* FIFO on, cleared, 14-byte threshold */
+	outb(COM1 + 3, 0x03); /* 8N1, DLAB off */
+	outb(COM1 + 2, 0xc7); /* FIFO on, cleared, 14-byte threshold */
 	present = uart_probe();
 	if (!present)
 		return false;
-	outb(COM1 + 4, 0x0b);	/* normal mode: DTR, RTS, OUT2 (IRQ gate) */
+	outb(COM1 + 4, 0x0b); /* normal mode: DTR, RTS, OUT2 (IRQ gate) */
 	while (inb(COM1 + 5) & LSR_DATA_READY)
 		inb(COM1 + 0);
-	outb(COM1 + 1, 0x01);	/* interrupt on received data */
+	outb(COM1 + 1, 0x01); /* interrupt on received data */
 	return true;
 }
 

@@ -12,14 +12,14 @@ void arch_early_console(void)
 	serial_console_init();
 }
 
-static uint64_t ram_bytes;	/* RAM in the firmware's map, for arch_machine_info */
+static uint64_t ram_bytes; /* RAM in the firmware's map, for arch_machine_info */
 
 void arch_setup(const struct boot_info *bi)
 {
 	cpu_detect();
 	gdt_init();
 	idt_init();
-	memblock_from_efi(&memblock, bi);	/* paging_init allocates from it */
+	memblock_from_efi(&memblock, bi); /* paging_init allocates from it */
 	ram_bytes = memblock_phys_mem_size(&memblock);
 	paging_init(bi);
 	tsc_calibrate();

@@ -51,11 +51,11 @@ static void decode_page_fault(uint64_t err, char *buf, size_t size)
 {
 	ksnprintf(buf, size, "%s, %s, %s mode%s%s%s%s",
 		  err & 1 ? "protection violation" : "page not present",
-		  err & 16 ? "instruction fetch" : err & 2 ? "write" : "read",
-		  err & 4 ? "user" : "kernel",
-		  err & 8 ? ", reserved bit set" : "",
-		  err & 32 ? ", protection key" : "",
-		  err & 64 ? ", shadow stack" : "",
+		  err & 16  ? "instruction fetch"
+		  : err & 2 ? "write"
+			    : "read",
+		  err & 4 ? "user" : "kernel", err & 8 ? ", reserved bit set" : "",
+		  err & 32 ? ", protection key" : "", err & 64 ? ", shadow stack" : "",
 		  err & 0x8000 ? ", SGX" : "");
 }
 
@@ -69,9 +69,11 @@ static void decode_selector_error(uint64_t err, char *buf, size_t size)
 		ksnprintf(buf, size, "no segment selector involved");
 		return;
 	}
-	ksnprintf(buf, size, "%s entry %llu%s", err & 2 ? "IDT" : err & 4 ? "LDT" : "GDT",
-		  (unsigned long long)((err >> 3) & 0x1fff),
-		  err & 1 ? ", external event" : "");
+	ksnprintf(buf, size, "%s entry %llu%s",
+		  err & 2   ? "IDT"
+		  : err & 4 ? "LDT"
+			    : "GDT",
+		  (unsigned long long)((err >> 3) & 0x1fff), err & 1 ? ", external event" : "");
 }
 
 static void report_error_code(const struct trap_frame *f)
@@ -131,8 +133,7 @@ static void __noreturn die(const struct trap_frame *f)
 	}
 	dying = true;
 	pr_emerg("------------[ cut here ]------------\n");
-	pr_emerg("Exception %llu: %s\n", (unsigned long long)f->vector,
-		 name ? name : "Reserved");
+	pr_emerg("Exception %llu: %s\n", (unsigned long long)f->vector, name ? name : "Reserved");
 	report_error_code(f);
 	if (f->vector == 14)
 		pr_emerg("CR2 (faulting address): 0x%016llx\n", (unsigned long long)read_cr2());
@@ -156,6 +157,5 @@ void trap_dispatch(struct trap_frame *frame)
 		irq_dispatch(frame);
 	/* 0xff is the local APIC's spurious vector: no EOI, nothing to do. */
 	else if (frame->vector != 0xff)
-		pr_warn("unexpected interrupt vector %llu\n",
-			(unsigned long long)frame->vector);
+		pr_warn("unexpected interrupt vector %llu\n", (unsigned long long)frame->vector);
 }

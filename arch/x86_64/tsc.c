@@ -26,7 +26,7 @@ static uint64_t measure_once(void)
 	uint32_t spins = 0;
 
 	outb(PORT_B, (inb(PORT_B) & ~0x02) | 0x01); /* gate on, speaker off */
-	outb(PIT_CMD, 0xb0); /* channel 2, lo/hi byte, mode 0 */
+	outb(PIT_CMD, 0xb0);			    /* channel 2, lo/hi byte, mode 0 */
 	outb(PIT_CH2, count & 0xff);
 	outb(PIT_CH2, count >> 8);
 	start = rdtsc();

@@ -21,7 +21,7 @@ struct cpu_features {
 	bool erms, fsrm, nx, pdpe1gb, la57, invariant_tsc, hypervisor;
 	bool x2apic, apic, pat, tsc_deadline;
 	char hypervisor_vendor[13]; /* "TCGTCGTCGTCG" under QEMU TCG */
-	uint32_t tsc_crystal_hz; /* CPUID 0x15, 0 if not reported */
+	uint32_t tsc_crystal_hz;    /* CPUID 0x15, 0 if not reported */
 	uint32_t tsc_ratio_num, tsc_ratio_den;
 	uint32_t phys_addr_bits, virt_addr_bits;
 };

@@ -20,7 +20,7 @@
 #include <vm.h>
 
 #define BUF_BYTES (1ul << 30)
-#define NODE_PAGES 32768ul	/* 128 MiB: the 64 MiB pool and slack */
+#define NODE_PAGES 32768ul /* 128 MiB: the 64 MiB pool and slack */
 
 static struct pglist_data bench_node;
 static uint8_t bench_flags[NODE_PAGES];
@@ -28,8 +28,8 @@ static uint8_t bench_flags[NODE_PAGES];
 /* One 1 GiB buffer, faulted in before timing (huge pages if THP allows). */
 static void *alloc_buffer(void)
 {
-	void *buf = mmap(NULL, BUF_BYTES, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *buf =
+		mmap(NULL, BUF_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (buf == MAP_FAILED)
 		return NULL;
@@ -58,7 +58,7 @@ static double fill_bandwidth(void *buf)
 
 static int bench_extents(void)
 {
-	static const unsigned long extents[] = { 4 * KIB, 64 * KIB, 2 * MIB, 64 * MIB, GIB };
+	static const unsigned long extents[] = {4 * KIB, 64 * KIB, 2 * MIB, 64 * MIB, GIB};
 	void *buf = alloc_buffer();
 	struct benchrec rec;
 	double bandwidth;
@@ -71,9 +71,10 @@ static int bench_extents(void)
 	bench_clear_extents(buf, extents, ARRAY_SIZE(extents), 200000000ull, "ns");
 	bandwidth = fill_bandwidth(buf);
 	printf("(bytes per ns = GB/s)\nfill bandwidth: %.2f GB/s (16-byte SSE2 stores over 1 GiB, "
-	       "best of 3)\n", bandwidth);
+	       "best of 3)\n",
+	       bandwidth);
 	benchrec_begin(&rec, "fill_bandwidth", "method[-] rate[bytes/ns]", NULL);
-	snprintf(rate, sizeof(rate), "%.2f", bandwidth);	/* kprintf has no %f */
+	snprintf(rate, sizeof(rate), "%.2f", bandwidth); /* kprintf has no %f */
 	benchrec_row(&rec, "sse2_stores %s", rate);
 	benchrec_end(&rec);
 	printf("Each cell repeats one fill over the same bytes for >= 0.2 s after one\n"

@@ -13,5 +13,6 @@ int main(void)
 {
 	bench_host_start("Folium pageblock order benchmark");
 	printf("\n");
-	return bench_pageblock(PHYS_PFN(8ull << 30), PHYS_PFN(512 * MIB), 1, 100000, 5, "ns") ? 1 : 0;
+	return bench_pageblock(PHYS_PFN(8ull << 30), PHYS_PFN(512 * MIB), 1, 100000, 5, "ns") ? 1
+											      : 0;
 }

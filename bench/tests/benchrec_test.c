@@ -48,7 +48,7 @@ static void benchrec_prints_lines_in_order_with_count_and_hash(struct kunit *tes
 	KUNIT_ASSERT_EQ(test, strncmp(cap.text, "@bench demo\n@env source=", 24), 0);
 	env = cap.text + 12;
 	KUNIT_EXPECT_NOT_NULL(test, strstr(env, "\n@cols size[KiB] name[-]\n@row 4 four\n"
-					   "@row 64 sixtyfour\n@end demo 2 "));
+						"@row 64 sixtyfour\n@end demo 2 "));
 	end = strstr(cap.text, "@end ");
 	KUNIT_ASSERT_NOT_NULL(test, end);
 	ksnprintf(expect, sizeof(expect), "@end demo 2 %08x\n",
@@ -59,9 +59,10 @@ static void benchrec_prints_lines_in_order_with_count_and_hash(struct kunit *tes
 static void benchrec_env_names_machine_and_config(struct kunit *test)
 {
 	static const char *const keys[] = {
-		" cpu=\"", " features=", " clear_pages=", " tsc_hz=", " hypervisor=",
-		" emulated=", " mem_bytes=", " version=", " max_page_order=",
-		" pageblock_order=", " thp=", " thp_orders=", " debug_vm=",
+		" cpu=\"",	    " features=",	 " clear_pages=", " tsc_hz=",
+		" hypervisor=",	    " emulated=",	 " mem_bytes=",	  " version=",
+		" max_page_order=", " pageblock_order=", " thp=",	  " thp_orders=",
+		" debug_vm=",
 	};
 	const char *prev = cap.text;
 
@@ -111,8 +112,7 @@ static struct kunit_case benchrec_test_cases[] = {
 	KUNIT_CASE(benchrec_env_names_machine_and_config),
 	KUNIT_CASE(benchrec_env_lists_enabled_folio_sizes),
 	KUNIT_CASE(benchrec_row_with_wrong_value_count_is_counted_and_reported),
-	{}
-};
+	{}};
 
 static struct kunit_suite benchrec_test_suite = {
 	.name = "benchrec",

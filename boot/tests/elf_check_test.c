@@ -40,9 +40,8 @@ static unsigned char *phdr(unsigned char *img, int i)
 	return img + PHOFF + 56 * i;
 }
 
-static void put_load(unsigned char *img, int i, uint32_t flags,
-		     uint64_t offset, uint64_t vaddr, uint64_t filesz,
-		     uint64_t memsz)
+static void put_load(unsigned char *img, int i, uint32_t flags, uint64_t offset, uint64_t vaddr,
+		     uint64_t filesz, uint64_t memsz)
 {
 	unsigned char *ph = phdr(img, i);
 
@@ -79,8 +78,7 @@ static void build_kernel(unsigned char *img)
 	put_le(img + 54, 56, 2);
 	put_le(img + E_PHNUM, 2, 2);
 	put_load(img, 0, ELF_PF_R | ELF_PF_X, 0x200, KBASE, 0x100, 0x100);
-	put_load(img, 1, ELF_PF_R | ELF_PF_W, 0x300, KBASE + 0x1000, 0x80,
-		 0x2000);
+	put_load(img, 1, ELF_PF_R | ELF_PF_W, 0x300, KBASE + 0x1000, 0x80, 0x2000);
 }
 
 static void elf_check_accepts_valid_kernel(struct kunit *test)
@@ -103,8 +101,7 @@ static void elf_check_accepts_valid_kernel(struct kunit *test)
 }
 
 /* Run elf_check on @img of @size bytes and expect failure with @msg. */
-static void expect_reject(struct kunit *test, unsigned char *img, size_t size,
-			  const char *msg)
+static void expect_reject(struct kunit *test, unsigned char *img, size_t size, const char *msg)
 {
 	struct elf_layout l;
 	char err[128];
@@ -128,8 +125,7 @@ static void elf_check_rejects_file_smaller_than_header(struct kunit *test)
 	unsigned char img[IMG_SIZE];
 
 	build_kernel(img);
-	expect_reject(test, img, 10,
-		      "file of 10 bytes is too small for an ELF header");
+	expect_reject(test, img, 10, "file of 10 bytes is too small for an ELF header");
 }
 
 static void elf_check_rejects_32bit_class(struct kunit *test)
@@ -147,8 +143,7 @@ static void elf_check_rejects_big_endian(struct kunit *test)
 
 	build_kernel(img);
 	img[E_DATA] = 2;
-	expect_reject(test, img, IMG_SIZE,
-		      "not a little-endian ELF (data encoding 2)");
+	expect_reject(test, img, IMG_SIZE, "not a little-endian ELF (data encoding 2)");
 }
 
 static void elf_check_rejects_wrong_machine(struct kunit *test)
@@ -166,8 +161,7 @@ static void elf_check_rejects_shared_object(struct kunit *test)
 
 	build_kernel(img);
 	put_le(img + E_TYPE, 3, 2); /* ET_DYN */
-	expect_reject(test, img, IMG_SIZE,
-		      "not an executable ELF (type 3, want ET_EXEC)");
+	expect_reject(test, img, IMG_SIZE, "not an executable ELF (type 3, want ET_EXEC)");
 }
 
 static void elf_check_rejects_truncated_phdr_table(struct kunit *test)
@@ -289,8 +283,7 @@ static struct kunit_case elf_check_cases[] = {
 	KUNIT_CASE(elf_check_rejects_image_without_pt_load),
 	KUNIT_CASE(elf_check_rejects_span_over_64mib),
 	KUNIT_CASE(elf_check_truncates_long_message),
-	{}
-};
+	{}};
 
 static struct kunit_suite elf_check_suite = {
 	.name = "elf_check",

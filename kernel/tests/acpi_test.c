@@ -9,8 +9,14 @@
 
 #define FAKE_BASE 0x100000ull
 #define MEM_SIZE 0x1000
-enum { RSDP = 0x000, RSDT = 0x040, XSDT = 0x080, FADT = 0x100,
-       APIC = 0x240, DSDT = 0x300 };
+enum {
+	RSDP = 0x000,
+	RSDT = 0x040,
+	XSDT = 0x080,
+	FADT = 0x100,
+	APIC = 0x240,
+	DSDT = 0x300
+};
 #define FADT_V6_LEN 276
 #define FADT_V1_LEN 116
 
@@ -20,8 +26,7 @@ static char err[128];
 
 static void *fake_map(uint64_t phys, uint64_t size)
 {
-	if (phys < FAKE_BASE || phys - FAKE_BASE > MEM_SIZE ||
-	    size > MEM_SIZE - (phys - FAKE_BASE))
+	if (phys < FAKE_BASE || phys - FAKE_BASE > MEM_SIZE || size > MEM_SIZE - (phys - FAKE_BASE))
 		return NULL;
 	return mem + (phys - FAKE_BASE);
 }
@@ -92,16 +97,16 @@ static void build_fadt(uint32_t len, size_t dsdt)
 {
 	sdt_header(FADT, "FACP", len);
 	put32(FADT + 40, FAKE_BASE + dsdt);
-	put32(FADT + 48, 0xb2);		/* SMI_CMD */
-	mem[FADT + 52] = 0xf1;		/* ACPI_ENABLE */
-	put32(FADT + 64, 0x604);	/* PM1a_CNT_BLK */
-	put32(FADT + 112, 1u << 10);	/* RESET_REG_SUP */
+	put32(FADT + 48, 0xb2);	     /* SMI_CMD */
+	mem[FADT + 52] = 0xf1;	     /* ACPI_ENABLE */
+	put32(FADT + 64, 0x604);     /* PM1a_CNT_BLK */
+	put32(FADT + 112, 1u << 10); /* RESET_REG_SUP */
 	if (len >= 129) {
 		mem[FADT + 116] = ACPI_SPACE_IO;
 		mem[FADT + 117] = 8;
 		put64(FADT + 120, 0xcf9);
 		mem[FADT + 128] = 0x06;
-		put64(FADT + 140, FAKE_BASE + dsdt);	/* X_DSDT */
+		put64(FADT + 140, FAKE_BASE + dsdt); /* X_DSDT */
 	}
 	seal_table(FADT);
 }
@@ -141,8 +146,8 @@ static bool contains(const char *s, const char *word)
 /* Name (_S5, Package (4) { Zero, Zero, Zero, Zero }), as QEMU writes it,
  * after a Scope opcode and a "_S5_" that is a reference, not a name. */
 static const uint8_t aml_zero_ops[] = {
-	0x10, 0x05, '_', 'S', 'B', '_', 0x70, '_', 'S', '5', '_', 0x60,
-	0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04, 0x00, 0x00, 0x00, 0x00,
+	0x10, 0x05, '_', 'S', 'B', '_',	 0x70, '_',  'S',  '5',	 '_',  0x60,
+	0x08, '_',  'S', '5', '_', 0x12, 0x06, 0x04, 0x00, 0x00, 0x00, 0x00,
 };
 
 static void acpi_xsdt_fadt_and_s5_are_found(struct kunit *test)
@@ -179,9 +184,8 @@ static void acpi_xsdt_fadt_and_s5_are_found(struct kunit *test)
 
 static void acpi_s5_byte_prefix_and_root_prefix(struct kunit *test)
 {
-	static const uint8_t aml[] = { 0x08, '\\', '_', 'S', '5', '_', 0x12,
-				       0x08, 0x04, 0x0a, 0x05, 0x0a, 0x07,
-				       0x00, 0x00 };
+	static const uint8_t aml[] = {0x08, '\\', '_',	'S',  '5',  '_',  0x12, 0x08,
+				      0x04, 0x0a, 0x05, 0x0a, 0x07, 0x00, 0x00};
 
 	build(2, aml, sizeof(aml));
 	KUNIT_ASSERT_EQ(test, parse(), 0);
@@ -192,8 +196,8 @@ static void acpi_s5_byte_prefix_and_root_prefix(struct kunit *test)
 
 static void acpi_s5_one_op_and_word_prefix(struct kunit *test)
 {
-	static const uint8_t aml[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x06,
-				       0x02, 0x01, 0x0b, 0x03, 0x00 };
+	static const uint8_t aml[] = {0x08, '_',  'S',	'5',  '_',  0x12,
+				      0x06, 0x02, 0x01, 0x0b, 0x03, 0x00};
 
 	build(2, aml, sizeof(aml));
 	KUNIT_ASSERT_EQ(test, parse(), 0);
@@ -207,8 +211,8 @@ static void acpi_s5_one_op_and_word_prefix(struct kunit *test)
 static void acpi_s5_two_byte_pkglength(struct kunit *test)
 {
 	static uint8_t aml[6 + 75];
-	static const uint8_t head[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x4b,
-					0x04, 70, 0x0a, 0x03, 0x0a, 0x04 };
+	static const uint8_t head[] = {0x08, '_', 'S',	'5',  '_',  0x12, 0x4b,
+				       0x04, 70,  0x0a, 0x03, 0x0a, 0x04};
 
 	memset(aml, 0, sizeof(aml));
 	memcpy(aml, head, sizeof(head));
@@ -230,14 +234,13 @@ static void acpi_bad_rsdp_checksum_is_an_error(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, parse(), -1);
 	KUNIT_EXPECT_TRUE(test, contains(err, "RSDP checksum mismatch"));
 	build(2, aml_zero_ops, sizeof(aml_zero_ops));
-	mem[RSDP + 33] = 1;	/* only the extended checksum breaks */
+	mem[RSDP + 33] = 1; /* only the extended checksum breaks */
 	KUNIT_EXPECT_EQ(test, parse(), -1);
 	KUNIT_EXPECT_TRUE(test, contains(err, "extended checksum"));
 	mem[RSDP] = 'X';
 	KUNIT_EXPECT_EQ(test, parse(), -1);
 	KUNIT_EXPECT_TRUE(test, contains(err, "no RSDP signature"));
-	KUNIT_EXPECT_EQ(test, acpi_parse(0x42, fake_map, &info, err,
-					 sizeof(err)), -1);
+	KUNIT_EXPECT_EQ(test, acpi_parse(0x42, fake_map, &info, err, sizeof(err)), -1);
 	KUNIT_EXPECT_TRUE(test, contains(err, "cannot map RSDP at 0x42"));
 }
 
@@ -255,8 +258,7 @@ static void acpi_bad_table_checksum_skips_that_table(struct kunit *test)
 	mem[APIC + 40] = 0x55;
 	KUNIT_ASSERT_EQ(test, parse(), 0);
 	KUNIT_EXPECT_EQ(test, info.nerrors, 1);
-	KUNIT_EXPECT_TRUE(test, contains(info.error,
-					 "APIC at 0x100240: bad checksum"));
+	KUNIT_EXPECT_TRUE(test, contains(info.error, "APIC at 0x100240: bad checksum"));
 	KUNIT_EXPECT_FALSE(test, info.tables[1].checksum_ok);
 	KUNIT_EXPECT_TRUE(test, info.fadt_found);
 	KUNIT_EXPECT_TRUE(test, info.s5_found);
@@ -275,7 +277,7 @@ static void acpi_unmappable_table_is_recorded_as_error(struct kunit *test)
 	build(2, aml_zero_ops, sizeof(aml_zero_ops));
 	put64(XSDT + 44, 0x7000000);
 	seal_table(XSDT);
-	put32(FADT + 4, 20);	/* a length shorter than the header */
+	put32(FADT + 4, 20); /* a length shorter than the header */
 	KUNIT_ASSERT_EQ(test, parse(), 0);
 	KUNIT_EXPECT_EQ(test, info.ntables, 0);
 	KUNIT_EXPECT_EQ(test, info.nerrors, 2);
@@ -286,7 +288,7 @@ static void acpi_unmappable_table_is_recorded_as_error(struct kunit *test)
  * bytes: any read past it is an ASan report on the host. */
 static void acpi_s5_at_end_of_truncated_dsdt_not_found(struct kunit *test)
 {
-	static const uint8_t aml[] = { 0x08, '_', 'S', '5', '_' };
+	static const uint8_t aml[] = {0x08, '_', 'S', '5', '_'};
 	size_t at = MEM_SIZE - 36 - sizeof(aml);
 
 	build(2, aml_zero_ops, sizeof(aml_zero_ops));
@@ -300,30 +302,23 @@ static void acpi_s5_at_end_of_truncated_dsdt_not_found(struct kunit *test)
 
 static void acpi_find_s5_rejects_truncated_packages(struct kunit *test)
 {
-	static const uint8_t no_pkglen[] = { 0x08, '_', 'S', '5', '_', 0x12 };
-	static const uint8_t short_pkglen[] = { 0x08, '_', 'S', '5', '_',
-						0x12, 0x4b };
-	static const uint8_t long_pkg[] = { 0x08, '_', 'S', '5', '_', 0x12,
-					    0x0a, 0x04, 0x0a };
-	static const uint8_t cut_byte[] = { 0x08, '_', 'S', '5', '_', 0x12,
-					    0x03, 0x02, 0x0a };
+	static const uint8_t no_pkglen[] = {0x08, '_', 'S', '5', '_', 0x12};
+	static const uint8_t short_pkglen[] = {0x08, '_', 'S', '5', '_', 0x12, 0x4b};
+	static const uint8_t long_pkg[] = {0x08, '_', 'S', '5', '_', 0x12, 0x0a, 0x04, 0x0a};
+	static const uint8_t cut_byte[] = {0x08, '_', 'S', '5', '_', 0x12, 0x03, 0x02, 0x0a};
 	uint8_t a = 9, b = 9;
 
-	KUNIT_EXPECT_FALSE(test, acpi_find_s5(no_pkglen, sizeof(no_pkglen),
-					      &a, &b));
-	KUNIT_EXPECT_FALSE(test, acpi_find_s5(short_pkglen,
-					      sizeof(short_pkglen), &a, &b));
-	KUNIT_EXPECT_FALSE(test, acpi_find_s5(long_pkg, sizeof(long_pkg),
-					      &a, &b));
-	KUNIT_EXPECT_FALSE(test, acpi_find_s5(cut_byte, sizeof(cut_byte),
-					      &a, &b));
+	KUNIT_EXPECT_FALSE(test, acpi_find_s5(no_pkglen, sizeof(no_pkglen), &a, &b));
+	KUNIT_EXPECT_FALSE(test, acpi_find_s5(short_pkglen, sizeof(short_pkglen), &a, &b));
+	KUNIT_EXPECT_FALSE(test, acpi_find_s5(long_pkg, sizeof(long_pkg), &a, &b));
+	KUNIT_EXPECT_FALSE(test, acpi_find_s5(cut_byte, sizeof(cut_byte), &a, &b));
 	KUNIT_EXPECT_EQ(test, a, 9);
 }
 
 static void acpi_revision_0_uses_rsdt(struct kunit *test)
 {
 	build(0, aml_zero_ops, sizeof(aml_zero_ops));
-	mem[XSDT] = 'X' + 1;	/* must not be looked at */
+	mem[XSDT] = 'X' + 1; /* must not be looked at */
 	KUNIT_ASSERT_EQ(test, parse(), 0);
 	KUNIT_EXPECT_EQ(test, info.revision, 0);
 	KUNIT_EXPECT_FALSE(test, info.xsdt);
@@ -348,21 +343,19 @@ static void acpi_x_pm1_block_overrides_legacy_port(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.pm1a_cnt.bit_width, 16);
 }
 
-static struct kunit_case acpi_cases[] = {
-	KUNIT_CASE(acpi_xsdt_fadt_and_s5_are_found),
-	KUNIT_CASE(acpi_s5_byte_prefix_and_root_prefix),
-	KUNIT_CASE(acpi_s5_one_op_and_word_prefix),
-	KUNIT_CASE(acpi_s5_two_byte_pkglength),
-	KUNIT_CASE(acpi_bad_rsdp_checksum_is_an_error),
-	KUNIT_CASE(acpi_bad_xsdt_checksum_is_an_error),
-	KUNIT_CASE(acpi_bad_table_checksum_skips_that_table),
-	KUNIT_CASE(acpi_unmappable_table_is_recorded_as_error),
-	KUNIT_CASE(acpi_s5_at_end_of_truncated_dsdt_not_found),
-	KUNIT_CASE(acpi_find_s5_rejects_truncated_packages),
-	KUNIT_CASE(acpi_revision_0_uses_rsdt),
-	KUNIT_CASE(acpi_x_pm1_block_overrides_legacy_port),
-	{}
-};
+static struct kunit_case acpi_cases[] = {KUNIT_CASE(acpi_xsdt_fadt_and_s5_are_found),
+					 KUNIT_CASE(acpi_s5_byte_prefix_and_root_prefix),
+					 KUNIT_CASE(acpi_s5_one_op_and_word_prefix),
+					 KUNIT_CASE(acpi_s5_two_byte_pkglength),
+					 KUNIT_CASE(acpi_bad_rsdp_checksum_is_an_error),
+					 KUNIT_CASE(acpi_bad_xsdt_checksum_is_an_error),
+					 KUNIT_CASE(acpi_bad_table_checksum_skips_that_table),
+					 KUNIT_CASE(acpi_unmappable_table_is_recorded_as_error),
+					 KUNIT_CASE(acpi_s5_at_end_of_truncated_dsdt_not_found),
+					 KUNIT_CASE(acpi_find_s5_rejects_truncated_packages),
+					 KUNIT_CASE(acpi_revision_0_uses_rsdt),
+					 KUNIT_CASE(acpi_x_pm1_block_overrides_legacy_port),
+					 {}};
 
 static struct kunit_suite acpi_suite = {
 	.name = "acpi",

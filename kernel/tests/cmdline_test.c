@@ -73,8 +73,8 @@ static void cmdline_keys_are_registered_once_with_help(struct kunit *test)
 
 	for (size_t n = 0; (k = cmdline_key_nth(n)); n++) {
 		if (!k->help || !k->help[0])
-			kunit_fail(test, __FILE__, __LINE__,
-				   "cmdline key '%s' has no help line", k->name);
+			kunit_fail(test, __FILE__, __LINE__, "cmdline key '%s' has no help line",
+				   k->name);
 		if (cmdline_key_find(k->name) != k)
 			kunit_fail(test, __FILE__, __LINE__,
 				   "cmdline key '%s' is registered more than once", k->name);
@@ -96,8 +96,7 @@ static struct kunit_case cmdline_cases[] = {
 	KUNIT_CASE(cmdline_rejects_too_many_words),
 	KUNIT_CASE(cmdline_keys_are_registered_once_with_help),
 	KUNIT_CASE(cmdline_key_find_rejects_unregistered_keys),
-	{}
-};
+	{}};
 
 static struct kunit_suite cmdline_suite = {
 	.name = "cmdline",

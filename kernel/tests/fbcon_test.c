@@ -44,7 +44,7 @@ static void make_psf1_plain(void)
 {
 	psf1_plain[0] = 0x36;
 	psf1_plain[1] = 0x04;
-	psf1_plain[2] = 0;	/* 256 glyphs, no table */
+	psf1_plain[2] = 0; /* 256 glyphs, no table */
 	psf1_plain[3] = 8;
 	for (uint32_t g = 0; g < 256; g++)
 		for (uint32_t y = 0; y < 8; y++)
@@ -64,7 +64,7 @@ static void make_psf1_tab(void)
 	uint8_t *t;
 
 	memcpy(psf1_tab, psf1_plain, sizeof(psf1_plain));
-	psf1_tab[2] = 0x02;	/* PSF1_MODEHASTAB */
+	psf1_tab[2] = 0x02; /* PSF1_MODEHASTAB */
 	t = psf1_tab + sizeof(psf1_plain);
 	for (uint32_t g = 0; g < 256; g++) {
 		if (g != 10) {
@@ -73,7 +73,7 @@ static void make_psf1_tab(void)
 		}
 		if (g == 0) {
 			put_u16(t, 0x2500);
-			put_u16(t + 2, 0xfffe);	/* sequence: 'e' + U+0301 */
+			put_u16(t + 2, 0xfffe); /* sequence: 'e' + U+0301 */
 			put_u16(t + 4, 'e');
 			put_u16(t + 6, 0x0301);
 			t += 8;
@@ -94,14 +94,13 @@ static void put_u32(uint8_t *p, uint32_t v)
  * 'A' and U+00E9, glyph 2 only a sequence, glyph 3 U+20AC. */
 static void make_psf2(void)
 {
-	static const uint8_t utab[] = { '?', 0xff, 'A', 0xc3, 0xa9, 0xff,
-					0xfe, 'A', 0xcc, 0x81, 0xff,
-					0xe2, 0x82, 0xac, 0xff };
+	static const uint8_t utab[] = {'?',  0xff, 'A',	 0xc3, 0xa9, 0xff, 0xfe, 'A',
+				       0xcc, 0x81, 0xff, 0xe2, 0x82, 0xac, 0xff};
 
 	memset(psf2, 0, sizeof(psf2));
 	put_u32(psf2, 0x864ab572);
-	put_u32(psf2 + 8, 32);	/* header size */
-	put_u32(psf2 + 12, 1);	/* PSF2_HAS_UNICODE_TABLE */
+	put_u32(psf2 + 8, 32); /* header size */
+	put_u32(psf2 + 12, 1); /* PSF2_HAS_UNICODE_TABLE */
 	put_u32(psf2 + 16, 4);
 	put_u32(psf2 + 20, 20);
 	put_u32(psf2 + 24, 10);
@@ -122,8 +121,8 @@ static int fbcon_suite_init(struct kunit *test)
 
 static void psf1_plain_font_maps_ascii_to_itself(struct kunit *test)
 {
-	KUNIT_ASSERT_EQ(test, psf_parse(psf1_plain, sizeof(psf1_plain), &font,
-					err, sizeof(err)), 0);
+	KUNIT_ASSERT_EQ(test, psf_parse(psf1_plain, sizeof(psf1_plain), &font, err, sizeof(err)),
+			0);
 	KUNIT_EXPECT_EQ(test, font.version, 1);
 	KUNIT_EXPECT_EQ(test, font.nglyphs, 256);
 	KUNIT_EXPECT_EQ(test, font.width, 8);
@@ -136,8 +135,7 @@ static void psf1_plain_font_maps_ascii_to_itself(struct kunit *test)
 
 static void psf1_unicode_table_reorders_glyphs(struct kunit *test)
 {
-	KUNIT_ASSERT_EQ(test, psf_parse(psf1_tab, psf1_tab_size, &font, err,
-					sizeof(err)), 0);
+	KUNIT_ASSERT_EQ(test, psf_parse(psf1_tab, psf1_tab_size, &font, err, sizeof(err)), 0);
 	KUNIT_EXPECT_TRUE(test, font.utab != NULL);
 	KUNIT_EXPECT_EQ(test, psf_glyph_index(&font, 'A'), 255 - 'A');
 	KUNIT_EXPECT_EQ(test, psf_glyph_index(&font, 0xe9), 255 - 0xe9);
@@ -152,8 +150,7 @@ static void psf1_unicode_table_reorders_glyphs(struct kunit *test)
 
 static void psf2_font_with_utf8_table_parses(struct kunit *test)
 {
-	KUNIT_ASSERT_EQ(test, psf_parse(psf2, psf2_size, &font, err,
-					sizeof(err)), 0);
+	KUNIT_ASSERT_EQ(test, psf_parse(psf2, psf2_size, &font, err, sizeof(err)), 0);
 	KUNIT_EXPECT_EQ(test, font.version, 2);
 	KUNIT_EXPECT_EQ(test, font.nglyphs, 4);
 	KUNIT_EXPECT_EQ(test, font.width, 12);
@@ -169,48 +166,42 @@ static void psf2_font_with_utf8_table_parses(struct kunit *test)
 
 static void psf_rejects_truncated_glyph_data(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, psf_parse(psf1_plain, sizeof(psf1_plain) - 1,
-					&font, err, sizeof(err)), -1);
+	KUNIT_EXPECT_EQ(test,
+			psf_parse(psf1_plain, sizeof(psf1_plain) - 1, &font, err, sizeof(err)), -1);
 	KUNIT_EXPECT_TRUE(test, contains(err, "psf1: 256 glyphs of 8 bytes"));
-	KUNIT_EXPECT_EQ(test, psf_parse(psf2, 32 + 79, &font, err,
-					sizeof(err)), -1);
+	KUNIT_EXPECT_EQ(test, psf_parse(psf2, 32 + 79, &font, err, sizeof(err)), -1);
 	KUNIT_EXPECT_TRUE(test, contains(err, "psf2: 4 glyphs of 20 bytes"));
-	KUNIT_EXPECT_EQ(test, psf_parse(psf2, 20, &font, err, sizeof(err)),
-			-1);
+	KUNIT_EXPECT_EQ(test, psf_parse(psf2, 20, &font, err, sizeof(err)), -1);
 }
 
 static void psf_rejects_bad_magic_and_headers(struct kunit *test)
 {
 	psf1_plain[1] = 0x05;
-	KUNIT_EXPECT_EQ(test, psf_parse(psf1_plain, sizeof(psf1_plain), &font,
-					err, sizeof(err)), -1);
+	KUNIT_EXPECT_EQ(test, psf_parse(psf1_plain, sizeof(psf1_plain), &font, err, sizeof(err)),
+			-1);
 	KUNIT_EXPECT_TRUE(test, contains(err, "magic"));
 	psf1_plain[1] = 0x04;
 	psf1_plain[3] = 0;
-	KUNIT_EXPECT_EQ(test, psf_parse(psf1_plain, sizeof(psf1_plain), &font,
-					err, sizeof(err)), -1);
+	KUNIT_EXPECT_EQ(test, psf_parse(psf1_plain, sizeof(psf1_plain), &font, err, sizeof(err)),
+			-1);
 	KUNIT_EXPECT_TRUE(test, contains(err, "charsize 0"));
 	put_u32(psf2 + 8, 16);
-	KUNIT_EXPECT_EQ(test, psf_parse(psf2, psf2_size, &font, err,
-					sizeof(err)), -1);
+	KUNIT_EXPECT_EQ(test, psf_parse(psf2, psf2_size, &font, err, sizeof(err)), -1);
 	KUNIT_EXPECT_TRUE(test, contains(err, "bad header size 16"));
 	put_u32(psf2 + 8, 4096);
-	KUNIT_EXPECT_EQ(test, psf_parse(psf2, psf2_size, &font, err,
-					sizeof(err)), -1);
+	KUNIT_EXPECT_EQ(test, psf_parse(psf2, psf2_size, &font, err, sizeof(err)), -1);
 	put_u32(psf2 + 8, 32);
-	put_u32(psf2 + 20, 19);	/* charsize != height * stride */
-	KUNIT_EXPECT_EQ(test, psf_parse(psf2, psf2_size, &font, err,
-					sizeof(err)), -1);
+	put_u32(psf2 + 20, 19); /* charsize != height * stride */
+	KUNIT_EXPECT_EQ(test, psf_parse(psf2, psf2_size, &font, err, sizeof(err)), -1);
 	KUNIT_EXPECT_TRUE(test, contains(err, "bad geometry 12x10"));
 }
 
 /* Set up fc over fb with the plain 8x8 font (glyph = code point). */
 static int start(struct kunit *test, uint32_t format)
 {
-	KUNIT_EXPECT_EQ(test, psf_parse(psf1_plain, sizeof(psf1_plain), &font,
-					err, sizeof(err)), 0);
-	return fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, format, 0, 0, 0,
-			  &font);
+	KUNIT_EXPECT_EQ(test, psf_parse(psf1_plain, sizeof(psf1_plain), &font, err, sizeof(err)),
+			0);
+	return fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, format, 0, 0, 0, &font);
 }
 
 static void out(const char *s)
@@ -220,8 +211,7 @@ static void out(const char *s)
 
 /* Return: how many of the cell's pixels differ from glyph (or from the
  * background if glyph < 0). Rows from skip_from on are not compared. */
-static int cell_mismatches(uint32_t col, uint32_t row, int glyph,
-			   uint32_t skip_from)
+static int cell_mismatches(uint32_t col, uint32_t row, int glyph, uint32_t skip_from)
 {
 	int bad = 0;
 
@@ -235,10 +225,10 @@ static int cell_mismatches(uint32_t col, uint32_t row, int glyph,
 	return bad;
 }
 
-#define EXPECT_CELL(test, col, row, glyph)                                    \
+#define EXPECT_CELL(test, col, row, glyph) \
 	KUNIT_EXPECT_EQ(test, cell_mismatches(col, row, glyph, 8), 0)
 /* The cursor's cell: compare all but its underline row. */
-#define EXPECT_CURSOR_CELL(test, col, row, glyph)                             \
+#define EXPECT_CURSOR_CELL(test, col, row, glyph) \
 	KUNIT_EXPECT_EQ(test, cell_mismatches(col, row, glyph, 7), 0)
 
 /* The cursor is at (col, row) and inverts row 7 of the glyph there (-1:
@@ -286,7 +276,7 @@ static void fbcon_newline_and_wrap_move_to_next_row(struct kunit *test)
 	out("A\nB");
 	EXPECT_CELL(test, 0, 1, 'B');
 	KUNIT_EXPECT_TRUE(test, cursor_at(1, 1, -1));
-	EXPECT_CELL(test, 1, 0, -1);	/* the old cursor was removed */
+	EXPECT_CELL(test, 1, 0, -1); /* the old cursor was removed */
 	out("\r");
 	KUNIT_EXPECT_TRUE(test, cursor_at(0, 1, 'B'));
 	EXPECT_CURSOR_CELL(test, 0, 1, 'B');
@@ -314,9 +304,9 @@ static void fbcon_backspace_moves_and_erase_clears(struct kunit *test)
 {
 	KUNIT_ASSERT_EQ(test, start(test, BOOT_FB_RGBX), 0);
 	out("ABC\b");
-	EXPECT_CURSOR_CELL(test, 2, 0, 'C');	/* \b alone does not erase */
+	EXPECT_CURSOR_CELL(test, 2, 0, 'C'); /* \b alone does not erase */
 	KUNIT_EXPECT_TRUE(test, cursor_at(2, 0, 'C'));
-	out("\033[C\b \b");			/* the shell's erase of 'C' */
+	out("\033[C\b \b"); /* the shell's erase of 'C' */
 	EXPECT_CELL(test, 0, 0, 'A');
 	EXPECT_CELL(test, 1, 0, 'B');
 	EXPECT_CURSOR_CELL(test, 2, 0, ' ');
@@ -348,7 +338,7 @@ static void fbcon_unknown_escape_sequences_draw_nothing(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cursor_at(0, 0, -1));
 	for (uint32_t col = 1; col < 16; col++)
 		EXPECT_CELL(test, col, 0, -1);
-	out("2JX");	/* the split sequence ends at 'J' */
+	out("2JX"); /* the split sequence ends at 'J' */
 	EXPECT_CELL(test, 0, 0, 'X');
 	KUNIT_EXPECT_TRUE(test, cursor_at(1, 0, -1));
 }
@@ -369,7 +359,7 @@ static void fbcon_pixel_byte_order_follows_format(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, start(test, BOOT_FB_RGBX), 0);
 	fbcon_set_colors(&fc, 0xff8000, 0x000040);
 	out("A");
-	KUNIT_EXPECT_EQ(test, fb[1], 0x000080ff);	/* R G B x */
+	KUNIT_EXPECT_EQ(test, fb[1], 0x000080ff); /* R G B x */
 	KUNIT_EXPECT_EQ(test, px[4], 0xff);
 	KUNIT_EXPECT_EQ(test, px[5], 0x80);
 	KUNIT_EXPECT_EQ(test, px[6], 0x00);
@@ -378,53 +368,51 @@ static void fbcon_pixel_byte_order_follows_format(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fc.fg, GREY_RGBX);
 	fbcon_set_colors(&fc, 0xff8000, 0x000040);
 	out("A");
-	KUNIT_EXPECT_EQ(test, fb[1], 0x00ff8000);	/* B G R x */
+	KUNIT_EXPECT_EQ(test, fb[1], 0x00ff8000); /* B G R x */
 	KUNIT_EXPECT_EQ(test, px[4], 0x00);
 	KUNIT_EXPECT_EQ(test, px[6], 0xff);
 	KUNIT_EXPECT_EQ(test, fb[0], 0x00000040);
 	/* BITMASK, 5:6:5 in the low 16 bits. */
-	KUNIT_ASSERT_EQ(test, fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH,
-					 BOOT_FB_BITMASK, 0xf800, 0x07e0,
-					 0x001f, &font), 0);
+	KUNIT_ASSERT_EQ(test,
+			fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, BOOT_FB_BITMASK, 0xf800, 0x07e0,
+				   0x001f, &font),
+			0);
 	KUNIT_EXPECT_EQ(test, fbcon_pixel(&fc, 0xff8000), 0xfc00);
 	KUNIT_EXPECT_EQ(test, fbcon_pixel(&fc, 0xffffff), 0xffff);
-	KUNIT_EXPECT_EQ(test, fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH,
-					 BOOT_FB_NONE, 0, 0, 0, &font), -1);
+	KUNIT_EXPECT_EQ(
+		test, fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, BOOT_FB_NONE, 0, 0, 0, &font), -1);
 }
 
 static void fbcon_utf8_goes_through_unicode_table(struct kunit *test)
 {
-	KUNIT_ASSERT_EQ(test, psf_parse(psf1_tab, psf1_tab_size, &font, err,
-					sizeof(err)), 0);
-	KUNIT_ASSERT_EQ(test, fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH,
-					 BOOT_FB_RGBX, 0, 0, 0, &font), 0);
+	KUNIT_ASSERT_EQ(test, psf_parse(psf1_tab, psf1_tab_size, &font, err, sizeof(err)), 0);
+	KUNIT_ASSERT_EQ(test,
+			fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, BOOT_FB_RGBX, 0, 0, 0, &font), 0);
 	out("A\xc3\xa9\xe2\x94\x80\xc3Z\xff");
 	EXPECT_CELL(test, 0, 0, 255 - 'A');
 	EXPECT_CELL(test, 1, 0, 255 - 0xe9);
-	EXPECT_CELL(test, 2, 0, 0);		/* U+2500 */
-	EXPECT_CELL(test, 3, 0, 255 - '?');	/* broken sequence */
+	EXPECT_CELL(test, 2, 0, 0);	    /* U+2500 */
+	EXPECT_CELL(test, 3, 0, 255 - '?'); /* broken sequence */
 	EXPECT_CELL(test, 4, 0, 255 - 'Z');
-	EXPECT_CELL(test, 5, 0, 255 - '?');	/* invalid byte */
+	EXPECT_CELL(test, 5, 0, 255 - '?'); /* invalid byte */
 	KUNIT_EXPECT_TRUE(test, cursor_at(6, 0, -1));
 }
 
-static struct kunit_case fbcon_cases[] = {
-	KUNIT_CASE(psf1_plain_font_maps_ascii_to_itself),
-	KUNIT_CASE(psf1_unicode_table_reorders_glyphs),
-	KUNIT_CASE(psf2_font_with_utf8_table_parses),
-	KUNIT_CASE(psf_rejects_truncated_glyph_data),
-	KUNIT_CASE(psf_rejects_bad_magic_and_headers),
-	KUNIT_CASE(fbcon_draws_glyph_pixels_in_its_cell),
-	KUNIT_CASE(fbcon_newline_and_wrap_move_to_next_row),
-	KUNIT_CASE(fbcon_scrolls_up_one_line_past_last_row),
-	KUNIT_CASE(fbcon_backspace_moves_and_erase_clears),
-	KUNIT_CASE(fbcon_erase_line_keeps_text_left_of_cursor),
-	KUNIT_CASE(fbcon_unknown_escape_sequences_draw_nothing),
-	KUNIT_CASE(fbcon_tab_advances_to_multiple_of_8),
-	KUNIT_CASE(fbcon_pixel_byte_order_follows_format),
-	KUNIT_CASE(fbcon_utf8_goes_through_unicode_table),
-	{}
-};
+static struct kunit_case fbcon_cases[] = {KUNIT_CASE(psf1_plain_font_maps_ascii_to_itself),
+					  KUNIT_CASE(psf1_unicode_table_reorders_glyphs),
+					  KUNIT_CASE(psf2_font_with_utf8_table_parses),
+					  KUNIT_CASE(psf_rejects_truncated_glyph_data),
+					  KUNIT_CASE(psf_rejects_bad_magic_and_headers),
+					  KUNIT_CASE(fbcon_draws_glyph_pixels_in_its_cell),
+					  KUNIT_CASE(fbcon_newline_and_wrap_move_to_next_row),
+					  KUNIT_CASE(fbcon_scrolls_up_one_line_past_last_row),
+					  KUNIT_CASE(fbcon_backspace_moves_and_erase_clears),
+					  KUNIT_CASE(fbcon_erase_line_keeps_text_left_of_cursor),
+					  KUNIT_CASE(fbcon_unknown_escape_sequences_draw_nothing),
+					  KUNIT_CASE(fbcon_tab_advances_to_multiple_of_8),
+					  KUNIT_CASE(fbcon_pixel_byte_order_follows_format),
+					  KUNIT_CASE(fbcon_utf8_goes_through_unicode_table),
+					  {}};
 
 static struct kunit_suite fbcon_suite = {
 	.name = "fbcon",

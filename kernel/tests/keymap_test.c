@@ -31,15 +31,13 @@ static int feed(const uint8_t *codes, size_t n)
 	return ngot - before;
 }
 
-#define FEED(...)                                                             \
-	feed((const uint8_t[]){ __VA_ARGS__ },                                \
-	     sizeof((const uint8_t[]){ __VA_ARGS__ }))
+#define FEED(...) feed((const uint8_t[]){__VA_ARGS__}, sizeof((const uint8_t[]){__VA_ARGS__}))
 
 static void keymap_letter_press_gives_lowercase(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, FEED(0x1e), 1);
 	KUNIT_EXPECT_EQ(test, got[0], 'a');
-	KUNIT_EXPECT_EQ(test, FEED(0x9e), 0);	/* release */
+	KUNIT_EXPECT_EQ(test, FEED(0x9e), 0); /* release */
 	KUNIT_EXPECT_EQ(test, FEED(0x02, 0x0b, 0x39, 0x35, 0x28), 5);
 	KUNIT_EXPECT_EQ(test, memcmp(got + 1, "10 /'", 5), 0);
 }
@@ -60,9 +58,9 @@ static void keymap_shift_gives_uppercase_until_released(struct kunit *test)
 static void keymap_ctrl_letter_gives_control_code(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, FEED(0x1d, 0x2e, 0xae), 1);
-	KUNIT_EXPECT_EQ(test, got[0], 0x03);	/* Ctrl-C */
+	KUNIT_EXPECT_EQ(test, got[0], 0x03); /* Ctrl-C */
 	KUNIT_EXPECT_EQ(test, FEED(0x16), 1);
-	KUNIT_EXPECT_EQ(test, got[1], 0x15);	/* Ctrl-U */
+	KUNIT_EXPECT_EQ(test, got[1], 0x15); /* Ctrl-U */
 	/* Right ctrl is E0 1D; releasing the left one leaves it held. */
 	KUNIT_EXPECT_EQ(test, FEED(0xe0, 0x1d, 0x9d, 0x1e), 1);
 	KUNIT_EXPECT_EQ(test, got[2], 0x01);
@@ -76,7 +74,7 @@ static void keymap_caps_lock_toggles_letters_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, FEED(0x1e, 0x02), 2);
 	KUNIT_EXPECT_EQ(test, got[0], 'A');
 	KUNIT_EXPECT_EQ(test, got[1], '1');
-	KUNIT_EXPECT_EQ(test, FEED(0x2a, 0x1e, 0xaa), 1);	/* shift undoes */
+	KUNIT_EXPECT_EQ(test, FEED(0x2a, 0x1e, 0xaa), 1); /* shift undoes */
 	KUNIT_EXPECT_EQ(test, got[2], 'a');
 	KUNIT_EXPECT_EQ(test, FEED(0x3a, 0xba, 0x1e), 1);
 	KUNIT_EXPECT_EQ(test, got[3], 'a');
@@ -86,7 +84,7 @@ static void keymap_arrows_give_ansi_sequences(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, FEED(0xe0, 0x48), 3);
 	KUNIT_EXPECT_EQ(test, memcmp(got, "\033[A", 3), 0);
-	KUNIT_EXPECT_EQ(test, FEED(0xe0, 0xc8), 0);	/* release */
+	KUNIT_EXPECT_EQ(test, FEED(0xe0, 0xc8), 0); /* release */
 	KUNIT_EXPECT_EQ(test, FEED(0xe0, 0x50, 0xe0, 0x4d, 0xe0, 0x4b), 9);
 	KUNIT_EXPECT_EQ(test, memcmp(got + 3, "\033[B\033[C\033[D", 9), 0);
 	KUNIT_EXPECT_EQ(test, FEED(0xe0, 0x53), 4);
@@ -129,8 +127,7 @@ static struct kunit_case keymap_cases[] = {
 	KUNIT_CASE(keymap_enter_backspace_tab_escape),
 	KUNIT_CASE(keymap_unknown_codes_and_prefixes_give_nothing),
 	KUNIT_CASE(keymap_alt_prefixes_escape),
-	{}
-};
+	{}};
 
 static struct kunit_suite keymap_suite = {
 	.name = "keymap",

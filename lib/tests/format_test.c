@@ -2,12 +2,12 @@
 #include <kernel.h>
 #include <ktest.h>
 
-#define EXPECT_FORMAT(test, want, ...)                                        \
-	do {                                                                  \
-		char __buf[128];                                              \
-		int __n = ksnprintf(__buf, sizeof(__buf), __VA_ARGS__);       \
-		KUNIT_EXPECT_STREQ(test, __buf, want);                        \
-		KUNIT_EXPECT_EQ(test, __n, (int)strlen(want));                \
+#define EXPECT_FORMAT(test, want, ...)                                  \
+	do {                                                            \
+		char __buf[128];                                        \
+		int __n = ksnprintf(__buf, sizeof(__buf), __VA_ARGS__); \
+		KUNIT_EXPECT_STREQ(test, __buf, want);                  \
+		KUNIT_EXPECT_EQ(test, __n, (int)strlen(want));          \
 	} while (0)
 
 static void format_integers(struct kunit *test)
@@ -97,16 +97,14 @@ static void format_sizes(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, kformat_size(buf, sizeof(buf), 1023), "1023 B");
 }
 
-static struct kunit_case format_cases[] = {
-	KUNIT_CASE(format_integers),
-	KUNIT_CASE(format_width_precision_flags),
-	KUNIT_CASE(format_strings_and_chars),
-	KUNIT_CASE(format_truncates_and_reports_full_length),
-	KUNIT_CASE(parse_numbers),
-	KUNIT_CASE(parse_sizes),
-	KUNIT_CASE(format_sizes),
-	{}
-};
+static struct kunit_case format_cases[] = {KUNIT_CASE(format_integers),
+					   KUNIT_CASE(format_width_precision_flags),
+					   KUNIT_CASE(format_strings_and_chars),
+					   KUNIT_CASE(format_truncates_and_reports_full_length),
+					   KUNIT_CASE(parse_numbers),
+					   KUNIT_CASE(parse_sizes),
+					   KUNIT_CASE(format_sizes),
+					   {}};
 
 static struct kunit_suite format_suite = {
 	.name = "format",

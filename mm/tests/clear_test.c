@@ -22,7 +22,7 @@ static void record_clear(void *addr, unsigned int npages)
 	unsigned long start = ((char *)addr - (char *)folio_address(recorded_folio)) / PAGE_SIZE;
 
 	if (nr_records < MAX_RECORDS)
-		records[nr_records] = (struct folio_zero_range){ start, npages };
+		records[nr_records] = (struct folio_zero_range){start, npages};
 	nr_records++;
 }
 
@@ -45,7 +45,7 @@ static void clear_test_exit(struct kunit *test)
 static void zero_and_record(struct folio *folio, enum zero_strategy strategy,
 			    unsigned long fault_idx)
 {
-	const unsigned long user_base = 0x40000000ul;	/* aligned to any folio */
+	const unsigned long user_base = 0x40000000ul; /* aligned to any folio */
 
 	recorded_folio = folio;
 	nr_records = 0;
@@ -70,8 +70,7 @@ static size_t first_word_not(const void *p, size_t bytes, uint64_t pattern)
 
 #define POISON 0xabababababababab
 
-static void expect_ranges(struct kunit *test, const struct folio_zero_range *want,
-			  unsigned int n)
+static void expect_ranges(struct kunit *test, const struct folio_zero_range *want, unsigned int n)
 {
 	KUNIT_EXPECT_EQ(test, nr_records, n);
 	for (unsigned int i = 0; i < n && i < nr_records; i++) {
@@ -82,7 +81,7 @@ static void expect_ranges(struct kunit *test, const struct folio_zero_range *wan
 
 static void clear_pages_clears_exactly_npages_with_each_instruction(struct kunit *test)
 {
-	static const char *const insns[] = { "stosb", "stosq" };
+	static const char *const insns[] = {"stosb", "stosq"};
 	const char *saved = clear_pages_insn_name();
 	struct folio *folio;
 	char *p;
@@ -101,8 +100,9 @@ static void clear_pages_clears_exactly_npages_with_each_instruction(struct kunit
 			KUNIT_EXPECT_EQ(test, first_word_not(p, PAGE_SIZE, POISON), PAGE_SIZE / 8);
 			KUNIT_EXPECT_EQ(test, first_word_not(p + PAGE_SIZE, npages * PAGE_SIZE, 0),
 					npages * PAGE_SIZE / 8);
-			KUNIT_EXPECT_EQ(test, first_word_not(p + (1 + npages) * PAGE_SIZE,
-							     (7 - npages) * PAGE_SIZE, POISON),
+			KUNIT_EXPECT_EQ(test,
+					first_word_not(p + (1 + npages) * PAGE_SIZE,
+						       (7 - npages) * PAGE_SIZE, POISON),
 					(7 - npages) * PAGE_SIZE / 8);
 		}
 	}
@@ -113,26 +113,26 @@ static void clear_pages_clears_exactly_npages_with_each_instruction(struct kunit
 
 static void folio_zero_user_clears_every_byte(struct kunit *test)
 {
-	static const unsigned int orders[] = { 1, 4, 9, MAX_PAGE_ORDER };
-	static const enum zero_strategy strategies[] = { ZERO_NEIGHBOURHOOD, ZERO_CONTIGUOUS,
-							 ZERO_PAGE };
+	static const unsigned int orders[] = {1, 4, 9, MAX_PAGE_ORDER};
+	static const enum zero_strategy strategies[] = {ZERO_NEIGHBOURHOOD, ZERO_CONTIGUOUS,
+							ZERO_PAGE};
 
 	if (!node)
 		return;
 	for (unsigned int o = 0; o < ARRAY_SIZE(orders); o++) {
 		struct folio *folio = folio_alloc_node(node->node_id, GFP_KERNEL, orders[o]);
 		unsigned long nr = 1ul << orders[o];
-		const unsigned long faults[] = { 0, nr / 2, nr - 1 };
+		const unsigned long faults[] = {0, nr / 2, nr - 1};
 
 		KUNIT_ASSERT_NOT_NULL(test, folio);
 		for (unsigned int s = 0; s < ARRAY_SIZE(strategies); s++) {
 			for (unsigned int f = 0; f < ARRAY_SIZE(faults); f++) {
 				memset(folio_address(folio), 0xab, folio_size(folio));
 				zero_and_record(folio, strategies[s], faults[f]);
-				KUNIT_EXPECT_EQ(test,
-						first_word_not(folio_address(folio),
-							       folio_size(folio), 0),
-						folio_size(folio) / 8);
+				KUNIT_EXPECT_EQ(
+					test,
+					first_word_not(folio_address(folio), folio_size(folio), 0),
+					folio_size(folio) / 8);
 			}
 		}
 		folio_put(folio);
@@ -149,38 +149,36 @@ static void folio_zero_user_clears_fault_neighbourhood_last(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	/* Fault in the middle: right, left, then the fault ±2. */
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 5);
-	expect_ranges(test, (const struct folio_zero_range[]){ { 8, 8 }, { 0, 3 }, { 3, 5 } }, 3);
+	expect_ranges(test, (const struct folio_zero_range[]){{8, 8}, {0, 3}, {3, 5}}, 3);
 	/* First page: nothing on the left; the neighbourhood is clamped. */
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 0);
-	expect_ranges(test, (const struct folio_zero_range[]){ { 3, 13 }, { 0, 3 } }, 2);
+	expect_ranges(test, (const struct folio_zero_range[]){{3, 13}, {0, 3}}, 2);
 	/* Page 1: the left run would be empty, the neighbourhood is [0..3]. */
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 1);
-	expect_ranges(test, (const struct folio_zero_range[]){ { 4, 12 }, { 0, 4 } }, 2);
+	expect_ranges(test, (const struct folio_zero_range[]){{4, 12}, {0, 4}}, 2);
 	/* Last page: nothing on the right. */
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 15);
-	expect_ranges(test, (const struct folio_zero_range[]){ { 0, 13 }, { 13, 3 } }, 2);
+	expect_ranges(test, (const struct folio_zero_range[]){{0, 13}, {13, 3}}, 2);
 	folio_put(folio);
 
 	/* Order 1: the neighbourhood is the whole folio. */
 	folio = folio_alloc_node(node->node_id, GFP_KERNEL, 1);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 1);
-	expect_ranges(test, (const struct folio_zero_range[]){ { 0, 2 } }, 1);
+	expect_ranges(test, (const struct folio_zero_range[]){{0, 2}}, 1);
 	folio_put(folio);
 
 	/* 2 MiB, fault in page 256: [259..511], [0..253], [254..258]. */
 	folio = folio_alloc_node(node->node_id, GFP_KERNEL, 9);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 256);
-	expect_ranges(test,
-		      (const struct folio_zero_range[]){ { 259, 253 }, { 0, 254 }, { 254, 5 } },
-		      3);
+	expect_ranges(test, (const struct folio_zero_range[]){{259, 253}, {0, 254}, {254, 5}}, 3);
 	folio_put(folio);
 }
 
 static void folio_zero_user_contiguous_is_one_call(struct kunit *test)
 {
-	static const unsigned int orders[] = { 1, 4, 9, MAX_PAGE_ORDER };
+	static const unsigned int orders[] = {1, 4, 9, MAX_PAGE_ORDER};
 
 	if (!node)
 		return;
@@ -189,8 +187,7 @@ static void folio_zero_user_contiguous_is_one_call(struct kunit *test)
 
 		KUNIT_ASSERT_NOT_NULL(test, folio);
 		zero_and_record(folio, ZERO_CONTIGUOUS, (1ul << orders[o]) - 1);
-		expect_ranges(test,
-			      (const struct folio_zero_range[]){ { 0, 1ul << orders[o] } }, 1);
+		expect_ranges(test, (const struct folio_zero_range[]){{0, 1ul << orders[o]}}, 1);
 		folio_put(folio);
 	}
 }
@@ -213,8 +210,10 @@ static void expect_page_by_page(struct kunit *test, unsigned long nr, unsigned l
 static void folio_zero_user_page_converges_on_the_fault(struct kunit *test)
 {
 	/* process_huge_page()'s order for 16 pages. */
-	static const unsigned long fault5[] = { 15, 14, 13, 12, 11, 10, 0, 9, 1, 8, 2, 7, 3, 6, 4, 5 };
-	static const unsigned long fault12[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 15, 9, 14, 10, 13, 11, 12 };
+	static const unsigned long fault5[] = {15, 14, 13, 12, 11, 10, 0, 9,
+					       1,  8,  2,  7,  3,  6,  4, 5};
+	static const unsigned long fault12[] = {0, 1,  2, 3,  4,  5,  6,  7,
+						8, 15, 9, 14, 10, 13, 11, 12};
 	struct folio *folio;
 
 	if (!node)
@@ -263,7 +262,7 @@ static void folio_zero_ranges_cover_folio_with_fault_last(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, covered, nr);
 			KUNIT_EXPECT_EQ(test, r[n - 1].start, nb_start);
 			KUNIT_EXPECT_EQ(test, r[n - 1].start + r[n - 1].nr - 1, nb_end);
-			if (n == 3) {	/* right of the fault, then left of it */
+			if (n == 3) { /* right of the fault, then left of it */
 				KUNIT_EXPECT_EQ(test, r[0].start, nb_end + 1);
 				KUNIT_EXPECT_EQ(test, r[1].start, 0);
 			}
@@ -309,8 +308,7 @@ static struct kunit_case clear_test_cases[] = {
 	KUNIT_CASE(folio_zero_ranges_cover_folio_with_fault_last),
 	KUNIT_CASE(folio_zero_ranges_larger_than_max_order_is_one_run),
 	KUNIT_CASE(zero_strategy_names_round_trip),
-	{}
-};
+	{}};
 
 static struct kunit_suite clear_test_suite = {
 	.name = "clear",

@@ -98,8 +98,7 @@ struct mm_test_node {
 
 /* Return: 0 with n describing a fresh node of nr_pages, or -1 (the case
  * is then marked skipped by test_node_create). */
-static int mm_test_node_create(struct kunit *test, struct mm_test_node *n,
-			       unsigned long nr_pages)
+static int mm_test_node_create(struct kunit *test, struct mm_test_node *n, unsigned long nr_pages)
 {
 	n->pgdat = test_node_create(test, nr_pages);
 	if (!n->pgdat)
@@ -165,21 +164,19 @@ static void cma_init_area_types_pageblocks_cma(struct kunit *test)
 
 	for (pfn = test_cma.base_pfn; pfn < test_cma.base_pfn + test_cma.count;
 	     pfn += pageblock_nr_pages)
-		KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(pfn)),
-				MIGRATE_CMA);
-	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(pfn)),
-			MIGRATE_MOVABLE);
+		KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(pfn)), MIGRATE_CMA);
+	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(pfn)), MIGRATE_MOVABLE);
 	KUNIT_EXPECT_EQ(test, test_zone()->cma_pages, test_cma.count);
 	KUNIT_EXPECT_EQ(test, cma_free_pages(&test_cma), test_cma.count);
-	KUNIT_EXPECT_EQ(test, cma_init_area(&test_cma, test_cma.base_pfn + 1, 1,
-					    cma_bitmap, "bad"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cma_init_area(&test_cma, test_cma.base_pfn + 1, 1, cma_bitmap, "bad"),
+			-EINVAL);
 	EXPECT_BUDDY_OK(test);
 }
 
 static void cma_alloc_returns_aligned_ranges_inside_the_area(struct kunit *test)
 {
-	static const unsigned int aligns[] = { 0, 3, 0, 5, 1 };
-	static const unsigned long sizes[] = { 3, 8, 1, 32, 5 };
+	static const unsigned int aligns[] = {0, 3, 0, 5, 1};
+	static const unsigned long sizes[] = {3, 8, 1, 32, 5};
 	unsigned long free0 = node_free_pages(pgdat());
 	struct page *got[ARRAY_SIZE(sizes)];
 
@@ -247,7 +244,8 @@ static void free_hog(struct list_head *hog)
 {
 	struct page *page, *next;
 
-	list_for_each_entry_safe(page, next, hog, lru) {
+	list_for_each_entry_safe(page, next, hog, lru)
+	{
 		list_del(&page->lru);
 		__free_pages(page, 0);
 	}
@@ -263,8 +261,8 @@ static void movable_allocations_use_cma_but_unmovable_never_do(struct kunit *tes
 	EXPECT_BUDDY_OK(test);
 	KUNIT_EXPECT_GT(test, hog_pages(&movable, GFP_HIGHUSER_MOVABLE, tn.nr_pages), 0);
 	EXPECT_BUDDY_OK(test);
-	for (unsigned long pfn = test_cma.base_pfn;
-	     pfn < test_cma.base_pfn + test_cma.count; pfn += pageblock_nr_pages)
+	for (unsigned long pfn = test_cma.base_pfn; pfn < test_cma.base_pfn + test_cma.count;
+	     pfn += pageblock_nr_pages)
 		KUNIT_EXPECT_EQ(test, get_pageblock_type_raw(pfn_to_page(pfn)),
 				MIGRATE_CMA); /* never stolen */
 	free_hog(&movable);
@@ -309,8 +307,7 @@ static unsigned long area_pfn(unsigned long off, unsigned int order)
 
 /* An anonymous folio placed at pfn (free, aligned to the order), filled
  * with a pattern derived from its pfn. */
-static struct folio *anon_folio_at(struct kunit *test, unsigned long pfn,
-				   unsigned int order)
+static struct folio *anon_folio_at(struct kunit *test, unsigned long pfn, unsigned int order)
 {
 	unsigned long nr = 1ul << order;
 	struct page *page = pfn_to_page(pfn);
@@ -338,14 +335,14 @@ static bool folio_holds_pattern(struct folio *folio, unsigned long pfn)
 
 static void cma_alloc_migrates_movable_folios_out(struct kunit *test)
 {
-	static const unsigned long offsets[] = { 1, 8, 64 };
-	static const unsigned int orders[] = { 0, 2, 3 };
+	static const unsigned long offsets[] = {1, 8, 64};
+	static const unsigned int orders[] = {0, 2, 3};
 	unsigned long free0 = node_free_pages(pgdat()), moved = 0;
 	struct page *range;
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(orders); i++) {
-		KUNIT_ASSERT_NOT_NULL(test, anon_folio_at(test, area_pfn(offsets[i],
-								  orders[i]), orders[i]));
+		KUNIT_ASSERT_NOT_NULL(
+			test, anon_folio_at(test, area_pfn(offsets[i], orders[i]), orders[i]));
 		moved += 1ul << orders[i];
 	}
 	nr_moves = 0;
@@ -373,8 +370,8 @@ static void cma_alloc_migrates_movable_folios_out(struct kunit *test)
 }
 
 /* After a failed cma_alloc nothing may have changed but the counters. */
-static void expect_clean_failure(struct kunit *test, struct folio *folio,
-				 unsigned long pfn, unsigned long free0)
+static void expect_clean_failure(struct kunit *test, struct folio *folio, unsigned long pfn,
+				 unsigned long free0)
 {
 	KUNIT_EXPECT_EQ(test, pgdat()->vm_events[CMA_ALLOC_FAIL], 1);
 	KUNIT_EXPECT_EQ(test, test_cma.nr_allocated, 0);
@@ -430,7 +427,7 @@ static void cma_alloc_fails_cleanly_over_an_unmovable_page(struct kunit *test)
 	pfn = test_cma.base_pfn + test_cma.count - 1;
 	folio = anon_folio_at(test, pfn, 0);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
-	folio_clear_anon(folio);	/* a kernel page: nobody can move it */
+	folio_clear_anon(folio); /* a kernel page: nobody can move it */
 	folio_clear_swapbacked(folio);
 	free0 = node_free_pages(pgdat());
 	set_migrate_folio_hook(recording_migrate_hook);
@@ -523,8 +520,7 @@ static struct kunit_case cma_test_cases[] = {
 	KUNIT_CASE(cma_alloc_fails_cleanly_over_an_unmovable_page),
 	KUNIT_CASE(cma_alloc_skips_a_busy_range),
 	KUNIT_CASE(cma_shell_command_allocates_releases_and_explains),
-	{}
-};
+	{}};
 
 static struct kunit_suite cma_test_suite = {
 	.name = "cma",
@@ -558,8 +554,7 @@ static unsigned long free_list_pages(int mt)
 	struct page *page;
 
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-		list_for_each_entry(page, &zone->free_area[o].free_list[mt], lru)
-			nr += 1ul << o;
+		list_for_each_entry(page, &zone->free_area[o].free_list[mt], lru) nr += 1ul << o;
 	return nr;
 }
 
@@ -573,10 +568,8 @@ static void isolated_block_never_serves_allocations(struct kunit *test)
 	free0 = node_free_pages(pgdat());
 	KUNIT_ASSERT_EQ(test, start_isolate_page_range(block, block + 1), 0);
 	KUNIT_EXPECT_TRUE(test, get_pageblock_isolate(pfn_to_page(block)));
-	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(block)),
-			MIGRATE_ISOLATE);
-	KUNIT_EXPECT_EQ(test, get_pageblock_type_raw(pfn_to_page(block)),
-			MIGRATE_MOVABLE);
+	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(block)), MIGRATE_ISOLATE);
+	KUNIT_EXPECT_EQ(test, get_pageblock_type_raw(pfn_to_page(block)), MIGRATE_MOVABLE);
 	KUNIT_EXPECT_EQ(test, free_list_pages(MIGRATE_ISOLATE), pageblock_nr_pages);
 	EXPECT_BUDDY_OK(test);
 	hog_pages(&hog, GFP_HIGHUSER_MOVABLE, tn.nr_pages);
@@ -633,8 +626,7 @@ static void isolation_refused_for_unmovable_block_in_use(struct kunit *test)
 	EXPECT_BUDDY_OK(test);
 	undo_isolate_page_range(first, second + 1);
 	EXPECT_BUDDY_OK(test);
-	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(second)),
-			MIGRATE_UNMOVABLE);
+	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(second)), MIGRATE_UNMOVABLE);
 }
 
 static void isolating_an_isolated_block_is_refused(struct kunit *test)
@@ -662,8 +654,8 @@ static void undo_isolation_restores_the_free_lists(struct kunit *test)
 		before[o] = zone->free_area[o].nr_free;
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 		by_type[mt] = free_list_pages(mt);
-	KUNIT_ASSERT_EQ(test, start_isolate_page_range(start + 1,
-						       start + 3 * pageblock_nr_pages), 0);
+	KUNIT_ASSERT_EQ(test, start_isolate_page_range(start + 1, start + 3 * pageblock_nr_pages),
+			0);
 	EXPECT_BUDDY_OK(test);
 	KUNIT_EXPECT_EQ(test, free_list_pages(MIGRATE_ISOLATE), 3 * pageblock_nr_pages);
 	undo_isolate_page_range(start + 1, start + 3 * pageblock_nr_pages);
@@ -680,8 +672,7 @@ static struct kunit_case isolation_test_cases[] = {
 	KUNIT_CASE(isolation_refused_for_unmovable_block_in_use),
 	KUNIT_CASE(isolating_an_isolated_block_is_refused),
 	KUNIT_CASE(undo_isolation_restores_the_free_lists),
-	{}
-};
+	{}};
 
 static struct kunit_suite isolation_test_suite = {
 	.name = "page_isolation",

@@ -14,8 +14,9 @@
 
 #define A 0x40000000ul
 #define RW (VM_READ | VM_WRITE)
-#define ORDERS(...) orders_of((const unsigned int[]){ __VA_ARGS__ }, \
-			      sizeof((const unsigned int[]){ __VA_ARGS__ }) / sizeof(unsigned int))
+#define ORDERS(...)                                    \
+	orders_of((const unsigned int[]){__VA_ARGS__}, \
+		  sizeof((const unsigned int[]){__VA_ARGS__}) / sizeof(unsigned int))
 
 static struct pglist_data *node;
 static struct mm_struct *mm, *prev_mm;
@@ -147,7 +148,7 @@ static void fault_order_skips_ranges_with_a_mapped_pte(struct kunit *test)
 	unsigned long alloc0 = mthp_stats[0][MTHP_STAT_ANON_FAULT_ALLOC];
 
 	KUNIT_ASSERT_EQ(test, map(A, 0x20000, RW), A);
-	thp_orders_enabled = 0;		/* thp never */
+	thp_orders_enabled = 0; /* thp never */
 	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x8000), 0);
 	KUNIT_EXPECT_EQ(test, mthp_stats[0][MTHP_STAT_ANON_FAULT_ALLOC], alloc0 + 1);
 	thp_orders_enabled = ORDERS(2, 4);
@@ -249,7 +250,7 @@ static void fault_memory_is_zero_after_dirty_free_pages(struct kunit *test)
 	unsigned long b = A + PMD_SIZE;
 
 	KUNIT_ASSERT_EQ(test, map(A, 2 * PMD_SIZE, RW), A);
-	hold_free_pages(nothing);	/* every free page now reads 0xab */
+	hold_free_pages(nothing); /* every free page now reads 0xab */
 	thp_orders_enabled = ORDERS(HPAGE_PMD_ORDER);
 	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x1000), HPAGE_PMD_ORDER);
 	thp_orders_enabled = ORDERS(4);
@@ -316,8 +317,7 @@ static void write_pattern(struct kunit *test, unsigned long addr, unsigned long 
 	}
 }
 
-static unsigned long pattern_mismatches(struct kunit *test, unsigned long addr,
-					unsigned long len)
+static unsigned long pattern_mismatches(struct kunit *test, unsigned long addr, unsigned long len)
 {
 	unsigned long bad = 0;
 
@@ -425,8 +425,8 @@ static void thp_parse_orders_accepts_sizes_never_always(struct kunit *test)
 
 static void thp_parse_orders_rejects_bad_lists(struct kunit *test)
 {
-	static const char *const bad[] = { "", "4K", "3K", "24K", "4M", "16X", "16K,",
-					   ",16K", "16K,,64K", "Never", "64K 2M" };
+	static const char *const bad[] = {"",	  "4K",	  "3K",	      "24K",   "4M",	"16X",
+					  "16K,", ",16K", "16K,,64K", "Never", "64K 2M"};
 	unsigned long orders = 0x55;
 	char err[80];
 
@@ -451,8 +451,7 @@ static struct kunit_case fault_test_cases[] = {
 	KUNIT_CASE(munmap_after_faults_gives_back_every_page),
 	KUNIT_CASE(thp_parse_orders_accepts_sizes_never_always),
 	KUNIT_CASE(thp_parse_orders_rejects_bad_lists),
-	{}
-};
+	{}};
 
 static struct kunit_suite fault_test_suite = {
 	.name = "fault",

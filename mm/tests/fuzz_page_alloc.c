@@ -42,8 +42,7 @@ static void free_slot(struct slot *s)
 }
 
 /* The reclaim hook: give back the first slot in use, as reclaim would. */
-static unsigned long fuzz_reclaim(struct pglist_data *p, unsigned int order,
-				  unsigned long nr_pages)
+static unsigned long fuzz_reclaim(struct pglist_data *p, unsigned int order, unsigned long nr_pages)
 {
 	for (int i = 0; i < FUZZ_SLOTS; i++) {
 		if (slots[i].page) {
@@ -59,8 +58,7 @@ static unsigned long fuzz_reclaim(struct pglist_data *p, unsigned int order,
 static void fuzz_alloc(struct slot *s, uint8_t order_byte, uint8_t gfp_byte)
 {
 	gfp_t gfp = (gfp_t)gfp_byte & (__GFP_DMA32 | __GFP_MOVABLE | __GFP_RECLAIMABLE |
-				       __GFP_HIGH | __GFP_DIRECT_RECLAIM | __GFP_ZERO |
-				       __GFP_COMP);
+				       __GFP_HIGH | __GFP_DIRECT_RECLAIM | __GFP_ZERO | __GFP_COMP);
 
 	free_slot(s);
 	if (gfp_byte & 0x80)
@@ -77,11 +75,11 @@ static void fuzz_misuse(struct slot *s, uint8_t how)
 	if (!page)
 		return;
 	if ((how & 1) && s->order && PageHead(page)) {
-		__free_pages(page + 1, 0);	/* a tail page */
+		__free_pages(page + 1, 0); /* a tail page */
 		return;
 	}
 	free_slot(s);
-	__free_pages(page, s->order);		/* a double free */
+	__free_pages(page, s->order); /* a double free */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -95,16 +93,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (i + 3 <= size) {
 		uint8_t op = data[i], a = data[i + 1], b = data[i + 2];
 		struct slot *s = &slots[a % FUZZ_SLOTS];
-		static const char *const names[] = { "alloc", "alloc", "alloc", "free",
-						     "drain", "misuse" };
+		static const char *const names[] = {"alloc", "alloc", "alloc",
+						    "free",  "drain", "misuse"};
 
 		switch (op % 6) {
-		case 0: case 1: case 2:
+		case 0:
+		case 1:
+		case 2:
 			fuzz_alloc(&slots[op / 6 % FUZZ_SLOTS], a, b);
 			break;
-		case 3: free_slot(s); break;
-		case 4: drain_node_pages(&pgdat); break;
-		case 5: fuzz_misuse(s, b); break;
+		case 3:
+			free_slot(s);
+			break;
+		case 4:
+			drain_node_pages(&pgdat);
+			break;
+		case 5:
+			fuzz_misuse(s, b);
+			break;
 		}
 		check(names[op % 6], i);
 		i += (op % 6) < 3 ? 3 : 2;

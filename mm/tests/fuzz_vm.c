@@ -35,8 +35,8 @@ static void check_node_empty(void)
 	if (buddy_check(&pgdat, err, sizeof(err)))
 		die("after mm_destroy", err);
 	if (node_free_pages(&pgdat) != FUZZ_PAGES) {
-		snprintf(err, sizeof(err), "%lu of %lu pages free",
-			 node_free_pages(&pgdat), (unsigned long)FUZZ_PAGES);
+		snprintf(err, sizeof(err), "%lu of %lu pages free", node_free_pages(&pgdat),
+			 (unsigned long)FUZZ_PAGES);
 		die("after mm_destroy", err);
 	}
 }

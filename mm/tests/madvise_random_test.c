@@ -21,8 +21,8 @@
 #endif
 
 static const uint64_t seeds[8] = {
-	0x5eed0001, 0x9e3779b97f4a7c15ull, 0x1234567, 0xdeadbeefcafeull,
-	0x42, 0xfeedface, 0x0badc0de5eedull, 0x7777777777ull,
+	0x5eed0001, 0x9e3779b97f4a7c15ull, 0x1234567,	    0xdeadbeefcafeull, 0x42,
+	0xfeedface, 0x0badc0de5eedull,	   0x7777777777ull,
 };
 
 /* Run one seed on a fresh node and mm. Return: false after a failure. */
@@ -43,8 +43,8 @@ static bool run_seed(struct kunit *test, uint64_t seed, unsigned int steps)
 	if (!ret)
 		ret = vm_model_check_all(&model);
 	if (ret)
-		kunit_fail(test, __FILE__, __LINE__, "seed %#llx: %s",
-			   (unsigned long long)seed, model.err);
+		kunit_fail(test, __FILE__, __LINE__, "seed %#llx: %s", (unsigned long long)seed,
+			   model.err);
 	switch_mm(prev_mm);
 	test_mm_destroy(test, &t);
 	return !ret && !test->failed;
@@ -63,9 +63,7 @@ static void madvise_random_sequences_match_byte_model(struct kunit *test)
 }
 
 static struct kunit_case madvise_random_test_cases[] = {
-	KUNIT_CASE(madvise_random_sequences_match_byte_model),
-	{}
-};
+	KUNIT_CASE(madvise_random_sequences_match_byte_model), {}};
 
 static struct kunit_suite madvise_random_test_suite = {
 	.name = "madvise_random",

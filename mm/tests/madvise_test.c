@@ -31,7 +31,7 @@ static int madvise_test_init(struct kunit *test)
 		return 0;
 	pgdat_set_lazyfree_reclaim(t.node);
 	switch_mm(t.mm);
-	thp_orders_enabled = 1ul << 4;	/* 64K folios unless a case says */
+	thp_orders_enabled = 1ul << 4; /* 64K folios unless a case says */
 	lazyfree_mode = LAZYFREE_BATCHED;
 	return 0;
 }
@@ -45,10 +45,10 @@ static void madvise_test_exit(struct kunit *test)
 	test_mm_destroy(test, &t);
 }
 
-#define SKIP_WITHOUT_MM(test)                                                 \
-	do {                                                                  \
-		if (!t.mm)                                                    \
-			return;                                               \
+#define SKIP_WITHOUT_MM(test)   \
+	do {                    \
+		if (!t.mm)      \
+			return; \
 	} while (0)
 
 static unsigned long ev(enum vm_event_item item)
@@ -92,13 +92,15 @@ static void expect_lru_ok(struct kunit *test)
 	unsigned long n = 0;
 	struct page *page;
 
-	list_for_each_entry(page, &t.node->lru_anon, lru) {
+	list_for_each_entry(page, &t.node->lru_anon, lru)
+	{
 		KUNIT_EXPECT_TRUE(test, PageFlag(page, PG_lru) && PageFlag(page, PG_swapbacked));
 		n++;
 	}
 	KUNIT_EXPECT_EQ(test, n, t.node->nr_lru_anon);
 	n = 0;
-	list_for_each_entry(page, &t.node->lru_lazyfree, lru) {
+	list_for_each_entry(page, &t.node->lru_lazyfree, lru)
+	{
 		KUNIT_EXPECT_TRUE(test, PageFlag(page, PG_lru) && !PageFlag(page, PG_swapbacked));
 		n++;
 	}
@@ -188,7 +190,7 @@ static void split_after_partial_munmap_frees_unmapped_pieces(struct kunit *test)
 
 	SKIP_WITHOUT_MM(test);
 	map_and_fill(test, A, K64, 0x5a);
-	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A + 0x4000, 0x4000), 0);	/* 4 pages gone */
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A + 0x4000, 0x4000), 0); /* 4 pages gone */
 	free_before = node_free_pages(t.node);
 	/* The folio is only partly mapped: split, its 4 unmapped pages freed. */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 0x4000, MADV_FREE), 0);
@@ -267,8 +269,9 @@ static void dontneed_frees_now_and_keeps_the_vma(struct kunit *test)
 	map_and_fill(test, A, 16 * K64, 0x5a);
 	flushes = t.mm->counters[MM_TLB_FLUSH_ALL] + t.mm->counters[MM_TLB_FLUSH_ONE];
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 16 * K64, MADV_DONTNEED), 0);
-	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL] +
-			t.mm->counters[MM_TLB_FLUSH_ONE] - flushes, 1);
+	KUNIT_EXPECT_EQ(
+		test, t.mm->counters[MM_TLB_FLUSH_ALL] + t.mm->counters[MM_TLB_FLUSH_ONE] - flushes,
+		1);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 0);
 	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), free_before);
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_anon, 0);
@@ -347,7 +350,7 @@ static void young_folio_gets_a_second_chance(struct kunit *test)
 	SKIP_WITHOUT_MM(test);
 	map_and_fill(test, A, K64, 0x77);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, K64, MADV_FREE), 0);
-	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 0x3000, 1), 0);	/* read: young */
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 0x3000, 1), 0); /* read: young */
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree_stat(t.node, ALL, &stat), 0);
 	KUNIT_EXPECT_EQ(test, stat.second_chance, 16);
 	KUNIT_EXPECT_NOT_NULL(test, mapped_folio(A));
@@ -369,8 +372,7 @@ static struct kunit_case madvise_test_cases[] = {
 	KUNIT_CASE(split_mode_splits_every_folio_and_flushes_per_page),
 	KUNIT_CASE(allocation_under_pressure_reclaims_lazyfree),
 	KUNIT_CASE(young_folio_gets_a_second_chance),
-	{}
-};
+	{}};
 
 static struct kunit_suite madvise_test_suite = {
 	.name = "madvise",

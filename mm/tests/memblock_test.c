@@ -28,8 +28,7 @@ static void expect_regions(struct kunit *test, const struct memblock_type *type,
 
 static void memblock_sorts_unsorted_firmware_entries(struct kunit *test)
 {
-	static const phys_addr_t want[] = { 0x1000, 0x1000, 0x10000, 0x4000,
-					    0x100000, 0x100000 };
+	static const phys_addr_t want[] = {0x1000, 0x1000, 0x10000, 0x4000, 0x100000, 0x100000};
 
 	KUNIT_EXPECT_EQ(test, memblock_add(&mb, 0x100000, 0x100000), 0);
 	KUNIT_EXPECT_EQ(test, memblock_add(&mb, 0x1000, 0x1000), 0);
@@ -39,7 +38,7 @@ static void memblock_sorts_unsorted_firmware_entries(struct kunit *test)
 
 static void memblock_merges_adjacent_entries(struct kunit *test)
 {
-	static const phys_addr_t want[] = { 0x1000, 0x5000 };
+	static const phys_addr_t want[] = {0x1000, 0x5000};
 
 	memblock_add(&mb, 0x3000, 0x1000);
 	memblock_add(&mb, 0x1000, 0x2000); /* ends where the first starts */
@@ -50,22 +49,22 @@ static void memblock_merges_adjacent_entries(struct kunit *test)
 
 static void memblock_merges_overlapping_entries_into_one(struct kunit *test)
 {
-	static const phys_addr_t want[] = { 0x1000, 0xf000 };
+	static const phys_addr_t want[] = {0x1000, 0xf000};
 
 	memblock_add(&mb, 0x2000, 0x1000);
 	memblock_add(&mb, 0x6000, 0x1000);
 	memblock_add(&mb, 0xa000, 0x1000);
-	memblock_add(&mb, 0x1000, 0xa000);  /* swallows the first two, touches the third */
-	memblock_add(&mb, 0x8000, 0x8000);  /* overlaps the merged region's tail */
+	memblock_add(&mb, 0x1000, 0xa000); /* swallows the first two, touches the third */
+	memblock_add(&mb, 0x8000, 0x8000); /* overlaps the merged region's tail */
 	expect_regions(test, &mb.memory, want, 1);
-	memblock_add(&mb, 0x3000, 0x1000);  /* entirely inside: no change */
+	memblock_add(&mb, 0x3000, 0x1000); /* entirely inside: no change */
 	expect_regions(test, &mb.memory, want, 1);
 }
 
 static void memblock_keeps_tiny_regions_and_large_holes(struct kunit *test)
 {
-	static const phys_addr_t want[] = { 0x9f000, 0x1000, 0x100000000ull, 0x1000,
-					    0x4000000000ull, 0x40000000ull };
+	static const phys_addr_t want[] = {0x9f000, 0x1000,	     0x100000000ull,
+					   0x1000,  0x4000000000ull, 0x40000000ull};
 
 	memblock_add(&mb, 0x4000000000ull, 0x40000000ull); /* 1 GiB at 256 GiB */
 	memblock_add(&mb, 0x100000000ull, PAGE_SIZE);	   /* one page at 4 GiB */
@@ -78,12 +77,12 @@ static void memblock_keeps_tiny_regions_and_large_holes(struct kunit *test)
 
 static void memblock_reserve_may_straddle_the_edges_of_memory(struct kunit *test)
 {
-	static const phys_addr_t rsv[] = { 0x0, 0x3000, 0x9000, 0x3000 };
+	static const phys_addr_t rsv[] = {0x0, 0x3000, 0x9000, 0x3000};
 	phys_addr_t start, end;
 	unsigned long idx = 0;
 
 	memblock_add(&mb, 0x2000, 0x8000);
-	KUNIT_EXPECT_EQ(test, memblock_reserve(&mb, 0x0, 0x3000), 0);    /* left edge */
+	KUNIT_EXPECT_EQ(test, memblock_reserve(&mb, 0x0, 0x3000), 0);	 /* left edge */
 	KUNIT_EXPECT_EQ(test, memblock_reserve(&mb, 0x9000, 0x3000), 0); /* right edge */
 	expect_regions(test, &mb.reserved, rsv, 2);
 	KUNIT_ASSERT_TRUE(test, memblock_next_free_range(&mb, &idx, &start, &end));
@@ -94,16 +93,15 @@ static void memblock_reserve_may_straddle_the_edges_of_memory(struct kunit *test
 
 static void memblock_remove_splits_a_region(struct kunit *test)
 {
-	static const phys_addr_t want[] = { 0x1000, 0x2000, 0x5000, 0x5000,
-					    0x20000, 0x1000 };
+	static const phys_addr_t want[] = {0x1000, 0x2000, 0x5000, 0x5000, 0x20000, 0x1000};
 
 	memblock_add(&mb, 0x1000, 0x9000);
 	memblock_add(&mb, 0x20000, 0x2000);
-	KUNIT_EXPECT_EQ(test, memblock_remove(&mb, 0x3000, 0x2000), 0);  /* a hole */
+	KUNIT_EXPECT_EQ(test, memblock_remove(&mb, 0x3000, 0x2000), 0);	 /* a hole */
 	KUNIT_EXPECT_EQ(test, memblock_remove(&mb, 0x21000, 0x8000), 0); /* a tail */
 	KUNIT_EXPECT_EQ(test, memblock_remove(&mb, 0x40000, 0x1000), 0); /* nothing */
 	expect_regions(test, &mb.memory, want, 3);
-	KUNIT_EXPECT_EQ(test, memblock_remove(&mb, 0x0, 0x100000), 0);   /* everything */
+	KUNIT_EXPECT_EQ(test, memblock_remove(&mb, 0x0, 0x100000), 0); /* everything */
 	KUNIT_EXPECT_EQ(test, mb.memory.cnt, 0);
 }
 
@@ -126,8 +124,8 @@ static void memblock_alloc_honours_alignment(struct kunit *test)
 {
 	phys_addr_t a;
 
-	memblock_add(&mb, 0x1000, 0x7ff000);		/* up to 8 MiB */
-	memblock_reserve(&mb, 0x7ff000, 0x1000);	/* spoil the top page */
+	memblock_add(&mb, 0x1000, 0x7ff000);	 /* up to 8 MiB */
+	memblock_reserve(&mb, 0x7ff000, 0x1000); /* spoil the top page */
 	a = memblock_phys_alloc(&mb, 0x200000, 0x200000);
 	KUNIT_EXPECT_EQ(test, a, 0x400000);
 	a = memblock_phys_alloc(&mb, 0x1000, 0x10000);
@@ -143,8 +141,10 @@ static void memblock_alloc_stays_in_range_and_below_limit(struct kunit *test)
 			0x1f000);
 	mb.current_limit = 0x100000000ull;
 	KUNIT_EXPECT_EQ(test, memblock_phys_alloc(&mb, 0x1000, 0x1000), 0xfffff000);
-	KUNIT_EXPECT_EQ(test, memblock_phys_alloc_range(&mb, 0x1000, 0x1000, 0x180000000ull,
-							0x1c0000000ull), 0); /* above limit */
+	KUNIT_EXPECT_EQ(
+		test,
+		memblock_phys_alloc_range(&mb, 0x1000, 0x1000, 0x180000000ull, 0x1c0000000ull),
+		0); /* above limit */
 	/* Page 0 is never handed out, so 0 can mean failure (as Linux). */
 	KUNIT_EXPECT_EQ(test, memblock_phys_alloc_range(&mb, 0x1000, 0x1000, 0, 0x1000), 0);
 	KUNIT_EXPECT_EQ(test, memblock_phys_alloc_range(&mb, 0x1000, 0x1000, 0, 0x2000), 0x1000);
@@ -184,9 +184,8 @@ static void memblock_full_region_array_returns_error(struct kunit *test)
 static void memblock_free_ranges_are_exact_and_ascending(struct kunit *test)
 {
 	static const phys_addr_t want[][2] = {
-		{ 0x1000, 0x2000 }, { 0x3000, 0x8000 }, { 0x9000, 0xa000 },
-		{ 0x100000, 0x180000 }, { 0x1c0000, 0x200000 },
-		{ 0x100000000ull, 0x140000000ull },
+		{0x1000, 0x2000},     {0x3000, 0x8000},	    {0x9000, 0xa000},
+		{0x100000, 0x180000}, {0x1c0000, 0x200000}, {0x100000000ull, 0x140000000ull},
 	};
 	phys_addr_t start, end;
 	unsigned long idx = 0, n = 0;
@@ -194,9 +193,9 @@ static void memblock_free_ranges_are_exact_and_ascending(struct kunit *test)
 	memblock_add(&mb, 0x100000000ull, 0x40000000ull);
 	memblock_add(&mb, 0x100000, 0x100000);
 	memblock_add(&mb, 0x1000, 0x9000);
-	memblock_reserve(&mb, 0x2000, 0x1000);	 /* inside region 0 */
-	memblock_reserve(&mb, 0x8000, 0x1000);	 /* inside region 0 */
-	memblock_reserve(&mb, 0xa000, 0x20000);	 /* in the hole after it */
+	memblock_reserve(&mb, 0x2000, 0x1000);	  /* inside region 0 */
+	memblock_reserve(&mb, 0x8000, 0x1000);	  /* inside region 0 */
+	memblock_reserve(&mb, 0xa000, 0x20000);	  /* in the hole after it */
 	memblock_reserve(&mb, 0x180000, 0x40000); /* inside region 1 */
 	while (memblock_next_free_range(&mb, &idx, &start, &end)) {
 		KUNIT_ASSERT_LT(test, n, ARRAY_SIZE(want));
@@ -233,8 +232,7 @@ static struct kunit_case memblock_cases[] = {
 	KUNIT_CASE(memblock_full_region_array_returns_error),
 	KUNIT_CASE(memblock_free_ranges_are_exact_and_ascending),
 	KUNIT_CASE(memblock_fully_reserved_memory_has_no_free_range),
-	{}
-};
+	{}};
 
 static struct kunit_suite memblock_suite = {
 	.name = "memblock",

@@ -6,7 +6,7 @@
 #include "mm_test_util.h"
 
 #define TEST_NODE_SLOTS 4
-#define TEST_NODE_FLAGS_BYTES 8192	/* 64 MiB at pageblock order 1 */
+#define TEST_NODE_FLAGS_BYTES 8192 /* 64 MiB at pageblock order 1 */
 
 static struct test_node_slot {
 	struct pglist_data pgdat;
@@ -14,7 +14,7 @@ static struct test_node_slot {
 	bool used;
 } slots[TEST_NODE_SLOTS];
 static int live_nodes;
-static unsigned long carve_base, carve_used;	/* pages used from carve_base */
+static unsigned long carve_base, carve_used; /* pages used from carve_base */
 
 /* A node id nobody uses (node 0 is the machine). Return: it, or -1. */
 static int free_nid(void)
@@ -97,8 +97,8 @@ void test_node_destroy(struct pglist_data *pgdat)
 	}
 }
 
-bool test_buddy_ok(struct kunit *test, struct pglist_data *pgdat, const char *file,
-		   int line, const char *what)
+bool test_buddy_ok(struct kunit *test, struct pglist_data *pgdat, const char *file, int line,
+		   const char *what)
 {
 	char err[256];
 

@@ -26,7 +26,7 @@ void test_node_destroy(struct pglist_data *pgdat);
 struct test_mm {
 	struct pglist_data *node;
 	struct mm_struct *mm;
-	unsigned long free_at_start;	/* node's free pages before the mm */
+	unsigned long free_at_start; /* node's free pages before the mm */
 };
 /* Build t over nr_pages; a shortage marks the case skipped. Return: 0. */
 int test_mm_create(struct kunit *test, struct test_mm *t, unsigned long nr_pages);
@@ -36,10 +36,9 @@ void test_mm_destroy(struct kunit *test, struct test_mm *t);
 
 /* buddy_check() as an expectation: a violation fails the case with the
  * checker's message and `what` (e.g. "seed 0x1234 step 17"). */
-bool test_buddy_ok(struct kunit *test, struct pglist_data *pgdat, const char *file,
-		   int line, const char *what);
-#define KUNIT_EXPECT_BUDDY_OK(test, pgdat)                                    \
-	test_buddy_ok(test, pgdat, __FILE__, __LINE__, "")
+bool test_buddy_ok(struct kunit *test, struct pglist_data *pgdat, const char *file, int line,
+		   const char *what);
+#define KUNIT_EXPECT_BUDDY_OK(test, pgdat) test_buddy_ok(test, pgdat, __FILE__, __LINE__, "")
 
 /* The PTE slot for addr, allocating the tables on the way (NULL: no
  * memory, or a PMD leaf maps addr). */

@@ -13,7 +13,7 @@
 #include <asm/mmu.h>
 #endif
 
-#define BASE 0x100000000ul	/* mm/mmap.c's MMAP_BASE */
+#define BASE 0x100000000ul /* mm/mmap.c's MMAP_BASE */
 #define RW (VM_READ | VM_WRITE)
 
 static struct test_mm t;
@@ -39,8 +39,7 @@ static struct folio *map_folio(unsigned long addr, unsigned int order, bool pmd)
 	if (!folio)
 		return NULL;
 	if (pmd) {
-		set_pmd_at(t.mm, addr, pmd_alloc(t.mm, addr),
-			   pfn_pmd(folio_pfn(folio), prot));
+		set_pmd_at(t.mm, addr, pmd_alloc(t.mm, addr), pfn_pmd(folio_pfn(folio), prot));
 	} else {
 		ptep = test_pte_alloc(t.mm, addr);
 		set_ptes(t.mm, addr, ptep, pfn_pte(folio_pfn(folio), prot), 1u << order);
@@ -56,9 +55,9 @@ static void vm_mmap_places_from_mmap_base_with_thp_alignment(struct kunit *test)
 
 	a = vm_mmap(t.mm, 0, 5 * PAGE_SIZE, RW, 0);
 	KUNIT_EXPECT_EQ(test, a, BASE);
-	b = vm_mmap(t.mm, 0, 100, RW, 0);		/* rounded up to a page */
+	b = vm_mmap(t.mm, 0, 100, RW, 0); /* rounded up to a page */
 	KUNIT_EXPECT_EQ(test, b, BASE + 5 * PAGE_SIZE);
-	c = vm_mmap(t.mm, 0, PMD_SIZE, RW, 0);	/* 2 MiB: PMD-aligned */
+	c = vm_mmap(t.mm, 0, PMD_SIZE, RW, 0); /* 2 MiB: PMD-aligned */
 	KUNIT_EXPECT_EQ(test, c, BASE + PMD_SIZE);
 	d = vm_mmap(t.mm, 0, PAGE_SIZE, VM_READ, 64 * 1024);
 	KUNIT_EXPECT_EQ(test, d, BASE + 0x10000);
@@ -84,16 +83,19 @@ static void vm_mmap_refuses_bad_arguments_and_overlap(struct kunit *test)
 			(unsigned long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, a - PAGE_SIZE, 2 * PAGE_SIZE, RW, 0),
 			(unsigned long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, BASE + 0x123, PAGE_SIZE, RW, 0), (unsigned long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, BASE + 0x123, PAGE_SIZE, RW, 0),
+			(unsigned long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, PAGE_SIZE, PAGE_SIZE, RW, 0), (unsigned long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, USER_VA_END - PAGE_SIZE, 2 * PAGE_SIZE, RW, 0),
 			(unsigned long)-EINVAL);
-	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, PAGE_SIZE, RW, 3 * PAGE_SIZE), (unsigned long)-EINVAL);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, PAGE_SIZE, RW, 3 * PAGE_SIZE),
+			(unsigned long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, PAGE_SIZE, 0x10, 0), (unsigned long)-EINVAL);
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, USER_VA_END, RW, 0), (unsigned long)-ENOMEM);
 	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 1);
 	/* Right after the VMA is free. */
-	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, a + 4 * PAGE_SIZE, PAGE_SIZE, RW, 0), a + 4 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, a + 4 * PAGE_SIZE, PAGE_SIZE, RW, 0),
+			a + 4 * PAGE_SIZE);
 }
 
 static void vm_mmap_returns_enomem_when_every_slot_is_used(struct kunit *test)
@@ -134,7 +136,8 @@ static void vm_munmap_trims_splits_and_removes_vmas(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->vmas[2].vm_end, c + 16 * PAGE_SIZE);
 	/* Unmapping nothing is not an error; nothing to flush either. */
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, c + 64 * PAGE_SIZE, PAGE_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE] + t.mm->counters[MM_TLB_FLUSH_ALL], 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE] + t.mm->counters[MM_TLB_FLUSH_ALL],
+			0);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a, c + 16 * PAGE_SIZE - a), 0);
 	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 0);
 }
@@ -146,7 +149,7 @@ static void munmap_frees_every_folio_and_table_with_one_flush(struct kunit *test
 
 	KUNIT_ASSERT_EQ(test, a & ~PMD_MASK, 0);
 	before_folios = node_free_pages(t.node);
-	KUNIT_ASSERT_NOT_NULL(test, map_folio(a, 4, false));			/* 64K */
+	KUNIT_ASSERT_NOT_NULL(test, map_folio(a, 4, false)); /* 64K */
 	KUNIT_ASSERT_NOT_NULL(test, map_folio(a + 16 * PAGE_SIZE, 0, false));
 	KUNIT_ASSERT_NOT_NULL(test, map_folio(a + PMD_SIZE - 8 * PAGE_SIZE, 3, false));
 	KUNIT_ASSERT_NOT_NULL(test, map_folio(a + 2 * PMD_SIZE, HPAGE_PMD_ORDER, true));
@@ -172,7 +175,7 @@ static void partial_munmap_keeps_a_large_folio_until_its_last_pte(struct kunit *
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a + 4 * PAGE_SIZE, 4 * PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 12);
 	KUNIT_EXPECT_EQ(test, folio_ref_count(folio), 1);
-	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], 4);	/* 4 <= 33 */
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], 4); /* 4 <= 33 */
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 12);
 	KUNIT_EXPECT_TRUE(test, pte_present(*mm_find_pte(t.mm, a + 3 * PAGE_SIZE)));
 	KUNIT_EXPECT_TRUE(test, pte_none(*mm_find_pte(t.mm, a + 4 * PAGE_SIZE)));
@@ -191,7 +194,7 @@ static void munmap_splits_a_pmd_leaf_it_cuts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 1);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a + PAGE_SIZE, 2 * PAGE_SIZE), 0);
 	ptep = mm_find_pte(t.mm, a);
-	KUNIT_ASSERT_NOT_NULL(test, ptep);	/* the leaf became a PTE table */
+	KUNIT_ASSERT_NOT_NULL(test, ptep); /* the leaf became a PTE table */
 	KUNIT_EXPECT_EQ(test, pte_pfn(ptep[0]), folio_pfn(folio));
 	KUNIT_EXPECT_TRUE(test, pte_none(ptep[1]) && pte_none(ptep[2]));
 	KUNIT_EXPECT_EQ(test, pte_pfn(ptep[511]), folio_pfn(folio) + 511);
@@ -279,9 +282,7 @@ static struct kunit_case mmap_test_cases[] = {
 	KUNIT_CASE(partial_munmap_keeps_a_large_folio_until_its_last_pte),
 	KUNIT_CASE(munmap_splits_a_pmd_leaf_it_cuts),
 	KUNIT_CASE(mm_destroy_returns_every_page),
-	ARCH_MMU_CASE
-	{}
-};
+	ARCH_MMU_CASE{}};
 
 static struct kunit_suite mmap_test_suite = {
 	.name = "mmap",

@@ -38,11 +38,10 @@ static void take_picture(struct pglist_data *pgdat, struct free_picture *p)
 	for (int zt = 0; zt < MAX_NR_ZONES; zt++)
 		for (int o = 0; o < NR_PAGE_ORDERS; o++)
 			for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
-				struct list_head *pos, *head =
-					&pgdat->node_zones[zt].free_area[o].free_list[mt];
+				struct list_head *pos,
+					*head = &pgdat->node_zones[zt].free_area[o].free_list[mt];
 
-				list_for_each(pos, head)
-					p->n[zt][o][mt]++;
+				list_for_each(pos, head) p->n[zt][o][mt]++;
 			}
 }
 
@@ -65,7 +64,8 @@ static void expect_same_picture(struct kunit *test, const struct free_picture *a
 			}
 			if (sa != sb)
 				kunit_fail(test, __FILE__, __LINE__,
-					   "zone %d order %d: %lu free blocks, was %lu", zt, o, sb, sa);
+					   "zone %d order %d: %lu free blocks, was %lu", zt, o, sb,
+					   sa);
 		}
 }
 
@@ -96,7 +96,7 @@ struct slot {
 /* Random gfp: mostly movable, some unmovable/reclaimable, zero, comp, high. */
 static gfp_t random_gfp(uint64_t r, bool movable_only)
 {
-	static const gfp_t types[] = { __GFP_MOVABLE, __GFP_MOVABLE, 0, __GFP_RECLAIMABLE };
+	static const gfp_t types[] = {__GFP_MOVABLE, __GFP_MOVABLE, 0, __GFP_RECLAIMABLE};
 	gfp_t gfp = __GFP_NOWARN | (movable_only ? __GFP_MOVABLE : types[r % 4]);
 
 	if ((r >> 4) % 5 == 0)
@@ -136,8 +136,7 @@ static int random_steps(struct kunit *test, struct pglist_data *pgdat, uint64_t 
 		}
 		if ((r >> 40) % 50 == 0)
 			drain_node_pages(pgdat);
-		ksnprintf(what, sizeof(what), "seed %#llx step %d",
-			  (unsigned long long)seed, step);
+		ksnprintf(what, sizeof(what), "seed %#llx step %d", (unsigned long long)seed, step);
 		if (!test_buddy_ok(test, pgdat, __FILE__, __LINE__, what))
 			return -1;
 	}
@@ -154,7 +153,7 @@ static void free_slots(struct slot *slots)
 
 static void random_alloc_free_keeps_every_invariant(struct kunit *test)
 {
-	static const uint64_t seeds[] = { 0x5eed0001, 0xf011a5, 0xdeadbeefcafe };
+	static const uint64_t seeds[] = {0x5eed0001, 0xf011a5, 0xdeadbeefcafe};
 	static struct slot slots[RANDOM_SLOTS];
 	static struct free_picture before, after;
 
@@ -281,8 +280,7 @@ static void unmovable_request_steals_a_mostly_free_pageblock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pageblock_start_pfn(page_to_pfn(page)), base + 2 * pb);
 	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(base + 2 * pb)),
 			MIGRATE_UNMOVABLE);
-	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(base + pb)),
-			MIGRATE_MOVABLE);
+	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(base + pb)), MIGRATE_MOVABLE);
 	KUNIT_EXPECT_EQ(test, ev(pgdat, PGALLOC_STEAL), 1);
 	KUNIT_EXPECT_EQ(test, ev(pgdat, PGALLOC_FALLBACK), 1);
 	KUNIT_EXPECT_EQ(test, pgdat->fallback_count[MIGRATE_UNMOVABLE][MIGRATE_MOVABLE], 1);
@@ -411,8 +409,7 @@ static void allocation_below_the_watermark_fails_and_is_counted(struct kunit *te
 	/* __GFP_HIGH may go down to the min watermark. */
 	high = alloc_pages_node(pgdat->node_id, GFP_NOWAIT | __GFP_HIGH, 0);
 	KUNIT_EXPECT_NOT_NULL(test, high);
-	KUNIT_EXPECT_NULL(test, alloc_pages_node(pgdat->node_id, __GFP_NOWARN,
-						 MAX_PAGE_ORDER + 1));
+	KUNIT_EXPECT_NULL(test, alloc_pages_node(pgdat->node_id, __GFP_NOWARN, MAX_PAGE_ORDER + 1));
 	if (high)
 		__free_pages(high, 0);
 	free_filled();
@@ -586,8 +583,7 @@ static void atomic_high_order_success_reserves_a_pageblock(struct kunit *test)
 	atomic = alloc_pages_node(pgdat->node_id, GFP_ATOMIC, 1);
 	KUNIT_ASSERT_NOT_NULL(test, atomic);
 	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(atomic), MIGRATE_HIGHATOMIC);
-	KUNIT_EXPECT_EQ(test, node_zone(pgdat)->nr_reserved_highatomic,
-			pageblock_nr_pages);
+	KUNIT_EXPECT_EQ(test, node_zone(pgdat)->nr_reserved_highatomic, pageblock_nr_pages);
 	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 	drain_node_pages(pgdat);
 	normal = alloc_pages_node(pgdat->node_id, GFP_KERNEL, 1);
@@ -689,12 +685,12 @@ static void double_free_is_refused_with_free_lists_intact(struct kunit *test)
 	page = alloc_pages_node(pgdat->node_id, GFP_KERNEL, 2);
 	KUNIT_ASSERT_NOT_NULL(test, page);
 	__free_pages(page, 2);
-	__free_pages(page, 2);	/* still on the pcp list */
+	__free_pages(page, 2); /* still on the pcp list */
 	KUNIT_EXPECT_EQ(test, ev(pgdat, BAD_PAGE), 1);
 	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 	drain_node_pages(pgdat);
 	free = node_free_pages(pgdat);
-	__free_pages(page, 2);	/* now in the buddy lists */
+	__free_pages(page, 2); /* now in the buddy lists */
 	KUNIT_EXPECT_EQ(test, ev(pgdat, BAD_PAGE), 2);
 	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), free);
 	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), 2048);
@@ -767,8 +763,7 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(double_free_is_refused_with_free_lists_intact),
 	KUNIT_CASE(freeing_a_tail_page_or_the_wrong_order_is_refused),
 	KUNIT_CASE(freeing_a_mapped_page_is_refused),
-	{}
-};
+	{}};
 
 static struct kunit_suite page_alloc_suite = {
 	.name = "page_alloc",

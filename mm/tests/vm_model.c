@@ -28,11 +28,13 @@
  * past alignment (every large order cut at its start), 256K aligned, and
  * 68K at an odd page (edges on both sides). Gaps between them make
  * madvise ranges that run off a VMA (-ENOMEM). */
-static const struct { unsigned long off, len; } vm_model_vmas[] = {
-	{ 0x000000, 0x200000 },
-	{ 0x401000, 0x0fd000 },
-	{ 0x600000, 0x040000 },
-	{ 0x683000, 0x011000 },
+static const struct {
+	unsigned long off, len;
+} vm_model_vmas[] = {
+	{0x000000, 0x200000},
+	{0x401000, 0x0fd000},
+	{0x600000, 0x040000},
+	{0x683000, 0x011000},
 };
 #define NR_VMAS ARRAY_SIZE(vm_model_vmas)
 
@@ -97,11 +99,11 @@ static void pick_thp_orders(struct vm_model *m)
 	thp_orders_enabled = rnd(m, 1ul << HPAGE_PMD_ORDER) << 1;
 }
 
-int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *node,
-		  uint64_t seed, const uint8_t *data, size_t len)
+int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *node, uint64_t seed,
+		  const uint8_t *data, size_t len)
 {
-	*m = (struct vm_model){ .mm = mm, .node = node, .data = data, .len = len,
-				.state = seed ? seed : 1 };
+	*m = (struct vm_model){
+		.mm = mm, .node = node, .data = data, .len = len, .state = seed ? seed : 1};
 	memset(cell_val, 0, sizeof(cell_val));
 	memset(cell_mz, 0, sizeof(cell_mz));
 	memset(page_whole, 0, sizeof(page_whole));
@@ -127,8 +129,7 @@ static void pick_cells(struct vm_model *m, unsigned int v, unsigned long max_len
 
 /* A page range around VMA v that may stick out of it by two pages on
  * either side; a quarter of the time exactly the VMA. */
-static void pick_pages(struct vm_model *m, unsigned int v, unsigned long *start,
-		       unsigned long *end)
+static void pick_pages(struct vm_model *m, unsigned int v, unsigned long *start, unsigned long *end)
 {
 	unsigned long pages = vm_model_vmas[v].len / PAGE_SIZE;
 
@@ -159,8 +160,7 @@ static bool cell_uniform(const uint8_t *cell)
 
 /* Compare the cells of one page that [addr, addr + len) covers with
  * what was read into buf, collapsing mz cells seen zero. */
-static int check_page(struct vm_model *m, unsigned long addr, unsigned long len,
-		      const uint8_t *buf)
+static int check_page(struct vm_model *m, unsigned long addr, unsigned long len, const uint8_t *buf)
 {
 	unsigned long page = (addr - VM_MODEL_BASE) / PAGE_SIZE;
 	bool seen_old = false, seen_zero = false;
@@ -312,13 +312,18 @@ static int op_bad_madvise(struct vm_model *m, unsigned int v)
 static int run_op(struct vm_model *m, unsigned int op, unsigned int v)
 {
 	switch (op) {
-	case 0: case 1: case 2: case 3:
+	case 0:
+	case 1:
+	case 2:
+	case 3:
 		return op_write(m, v);
-	case 4: case 5:
+	case 4:
+	case 5:
 		return op_madvise(m, v, MADV_FREE);
 	case 6:
 		return op_madvise(m, v, MADV_DONTNEED);
-	case 7: case 8:
+	case 7:
+	case 8:
 		reclaim_lazyfree(m->node, 1 + rnd(m, 1024));
 		return 0;
 	case 9:

@@ -20,11 +20,11 @@
 struct vm_model {
 	struct mm_struct *mm;
 	struct pglist_data *node;
-	const uint8_t *data;	/* fuzzer bytes, or NULL: use the PRNG */
+	const uint8_t *data; /* fuzzer bytes, or NULL: use the PRNG */
 	size_t len, pos;
-	uint64_t state;		/* xorshift64 state (seed) */
+	uint64_t state; /* xorshift64 state (seed) */
 	unsigned long step;
-	char err[256];		/* the first violation */
+	char err[256]; /* the first violation */
 };
 
 /*
@@ -33,8 +33,8 @@ struct vm_model {
  * data[0..len) when data is set, else from a PRNG seeded with seed.
  * Return: 0, or -1 with m->err set.
  */
-int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *node,
-		  uint64_t seed, const uint8_t *data, size_t len);
+int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *node, uint64_t seed,
+		  const uint8_t *data, size_t len);
 /* One random operation, then buddy_check and a random read. Return: 0,
  * or -1 with m->err naming the operation and step. */
 int vm_model_step(struct vm_model *m);

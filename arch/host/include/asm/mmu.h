@@ -15,8 +15,7 @@ struct mm_struct;
  * RW at every level for a write; sets A in each entry used and D in the
  * leaf on a write. Return: 0 with *host_ptr the byte's host address, or
  * -1 (not present, or a write to a read-only mapping). */
-int host_mmu_translate(struct mm_struct *mm, unsigned long addr, bool write,
-		       void **host_ptr);
+int host_mmu_translate(struct mm_struct *mm, unsigned long addr, bool write, void **host_ptr);
 
 /* The pgd last passed to arch_switch_mm (0: the "kernel's" tables). */
 extern uint64_t host_active_pgd;

@@ -18,7 +18,7 @@ extern struct page *host_vmemmap;
 #define vmemmap host_vmemmap
 
 #define __va(phys) ((void *)((uintptr_t)(phys) + host_phys_base))
-#define __pa(virt) ((uintptr_t)(virt) - host_phys_base)
+#define __pa(virt) ((uintptr_t)(virt)-host_phys_base)
 
 /* Size of the simulated physical address space (holes cost nothing). */
 #define HOST_PHYS_SIZE (64ull << 30)
