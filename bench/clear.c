@@ -33,8 +33,8 @@ enum fill_method {
 	FILL_STORES,
 	NR_FILL_METHODS
 };
-static const char *const fill_names[] = {"rep stosb", "rep stosq", "memset", "8B loop"};
-static const char *const fill_cols[] = {"stosb", "stosq", "memset", "loop8"};
+static const char *const fill_names[] = { "rep stosb", "rep stosq", "memset", "8B loop" };
+static const char *const fill_cols[] = { "stosb", "stosq", "memset", "loop8" };
 
 static void fill(enum fill_method m, void *addr, unsigned long bytes)
 {
@@ -203,8 +203,8 @@ static unsigned int nr_zero_rows;
 static void bench_order(int nid, unsigned int order, unsigned long pool_bytes,
 			unsigned int iterations)
 {
-	static const char *const where[] = {"start", "middle", "end"};
-	const unsigned long nr = 1ul << order, faults[] = {0, nr / 2, nr - 1};
+	static const char *const where[] = { "start", "middle", "end" };
+	const unsigned long nr = 1ul << order, faults[] = { 0, nr / 2, nr - 1 };
 	unsigned int n = fill_pool(nid, order, pool_bytes);
 	char size[24];
 
@@ -220,8 +220,8 @@ static void bench_order(int nid, unsigned int order, unsigned long pool_bytes,
 			zero_strategy = s;
 			bench_one(n, faults[f], iterations, &clear, &touch);
 			zero_rows[nr_zero_rows++] =
-				(struct zero_row){(PAGE_SIZE << order) / KIB, faults[f], where[f],
-						  zero_strategy_name(s),      clear,	 touch};
+				(struct zero_row){ (PAGE_SIZE << order) / KIB, faults[f], where[f],
+						   zero_strategy_name(s),      clear,	  touch };
 			kprintf("%-8s %-6s %-4lu %-14s %12llu %12llu\n", size, where[f], faults[f],
 				zero_strategy_name(s), (unsigned long long)clear,
 				(unsigned long long)touch);
@@ -271,7 +271,7 @@ void bench_folio_zero(int nid, unsigned long pool_bytes, unsigned int iterations
 /* `bench clear`: both tables in the kernel, in TSC cycles. */
 int bench_clear_command(bool quick)
 {
-	static const unsigned long extents[] = {4 * KIB, 64 * KIB, 2 * MIB};
+	static const unsigned long extents[] = { 4 * KIB, 64 * KIB, 2 * MIB };
 	const char *hv = arch_hypervisor();
 	struct folio *buf = folio_alloc(GFP_KERNEL | __GFP_NOWARN, HPAGE_PMD_ORDER);
 

@@ -18,7 +18,7 @@
 
 #define RW (VM_READ | VM_WRITE)
 
-static const unsigned int bench_orders[] = {0, 2, 3, 4, 5, 6, 7, 8, 9};
+static const unsigned int bench_orders[] = { 0, 2, 3, 4, 5, 6, 7, 8, 9 };
 static volatile uint64_t bench_sink;
 
 /* What one timed MADV_FREE did: time and the evidence counters. */

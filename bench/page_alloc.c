@@ -134,8 +134,8 @@ static void print_record(unsigned long nr_pages, const char *unit)
 int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid, const char *unit,
 		     bool quick)
 {
-	const struct allocator buddy = {buddy_alloc, buddy_free};
-	const struct allocator bm = {bm_alloc, bm_free};
+	const struct allocator buddy = { buddy_alloc, buddy_free };
+	const struct allocator bm = { bm_alloc, bm_free };
 	unsigned long base_rounds = quick ? 10000 : 200000;
 
 	nr_pages = MIN(ALIGN_DOWN(nr_pages, MAX_ORDER_NR_PAGES), BENCH_MAX_PAGES);

@@ -24,7 +24,7 @@
 #define MOVABLE_SLOTS 1024
 #define UNMOVABLE_SLOTS 8192
 
-static const unsigned long mixed_pages[] = {2048, 1024, 512, 256, 1, 1, 1};
+static const unsigned long mixed_pages[] = { 2048, 1024, 512, 256, 1, 1, 1 };
 
 /* One live allocation: up to MAX_CHUNKS blocks of one order. */
 struct mixed_alloc {
@@ -116,7 +116,7 @@ static void mixed_step(int nid, struct mixed_fifo *f, unsigned long nr, struct m
 static void fifo_init(struct mixed_fifo *f, struct mixed_alloc *slots, unsigned int cap,
 		      unsigned long budget)
 {
-	*f = (struct mixed_fifo){.slots = slots, .cap = cap, .budget = budget};
+	*f = (struct mixed_fifo){ .slots = slots, .cap = cap, .budget = budget };
 }
 
 static struct mixed_fifo movable, unmovable;
@@ -223,7 +223,7 @@ static void print_record(const struct pageblock_row *r, unsigned int runs, const
 static void run_once(unsigned long start_pfn, int nid, unsigned long allocs,
 		     struct pageblock_row *r, uint64_t *alloc, uint64_t *free)
 {
-	struct mixed_result res = {0};
+	struct mixed_result res = { 0 };
 
 	pgdat_init(&bench_node, nid, start_pfn, start_pfn + r->nr_pages, bench_pageblock_flags);
 	free_pfn_range_to_buddy(start_pfn, start_pfn + r->nr_pages);
@@ -248,7 +248,7 @@ int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid, un
 		    unsigned int runs, const char *unit)
 {
 	uint64_t alloc[MAX_RUNS], free[MAX_RUNS];
-	struct pageblock_row row = {0};
+	struct pageblock_row row = { 0 };
 
 	nr_pages = MIN(ALIGN_DOWN(nr_pages, MAX_ORDER_NR_PAGES), BENCH_MAX_PAGES);
 	if (nr_pages < 8 * MAX_ORDER_NR_PAGES || NODE_DATA(nid)) {

@@ -221,7 +221,7 @@ static void format(struct line *l, const char *fmt, va_list ap)
 
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {
-	struct line l = {.len = 0};
+	struct line l = { .len = 0 };
 
 	put_str(&l, prefix);
 	format(&l, fmt, ap);

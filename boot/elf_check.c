@@ -62,7 +62,7 @@ static char *put_num(char *p, char *end, uint64_t v, unsigned base)
  */
 static int fail(char *err, size_t errlen, const char *fmt, uint64_t a, uint64_t b, uint64_t c)
 {
-	uint64_t args[3] = {a, b, c};
+	uint64_t args[3] = { a, b, c };
 	char *p = err, *end;
 	int next = 0;
 

@@ -39,6 +39,9 @@ int kstrtou64(const char *s, uint64_t *out);
 int kparse_size(const char *s, uint64_t *out);
 /* Format a byte count as "512 B", "64 KiB", "1.5 GiB" into buf. */
 const char *kformat_size(char *buf, size_t size, uint64_t bytes);
+/* Return: the index of s in array[0..n), or -EINVAL (Linux: match_string;
+ * NULL entries are skipped). */
+int match_string(const char *const *array, size_t n, const char *s);
 
 /* kernel/printk.c: leveled log into a ring buffer, echoed to consoles. */
 #define KERN_EMERG "\0010"
@@ -144,9 +147,9 @@ struct cmdline_key {
 	const char *name;
 	const char *help; /* one line: the values, then what they do */
 };
-#define CMDLINE_KEY(key, helptext)                                              \
-	static const struct cmdline_key __cmdline_key_##key = {#key, helptext}; \
-	static const struct cmdline_key *__cmdline_key_ptr_##key                \
+#define CMDLINE_KEY(key, helptext)                                                \
+	static const struct cmdline_key __cmdline_key_##key = { #key, helptext }; \
+	static const struct cmdline_key *__cmdline_key_ptr_##key                  \
 		__attribute__((used, section("cmdline_keys"))) = &__cmdline_key_##key
 /* Return: the boot command line's value for a key this file registered
  * ("" for a bare key), or NULL if the command line does not have it. */

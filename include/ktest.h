@@ -33,11 +33,9 @@ struct kunit_suite {
 	struct kunit_case *test_cases;	  /* ends with an empty entry */
 };
 
-/* clang-format off: an initializer, not a block */
-#define KUNIT_CASE(fn)                      \
-	{                                   \
-		.run_case = fn, .name = #fn \
-	}
+/* An initializer, not a block: */
+/* clang-format off */
+#define KUNIT_CASE(fn) { .run_case = fn, .name = #fn }
 /* clang-format on */
 
 /* Registers a suite in the "ktest_suites" section that the runner walks. */

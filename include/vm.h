@@ -24,23 +24,12 @@ typedef uint64_t pgd_t, pud_t, pmd_t, pte_t;
 #define USER_VA_END 0x0000800000000000ul   /* end of the lower half */
 #define USER_VA_START 0x0000000000200000ul /* page 0..2 MiB stays unmapped */
 
-/* clang-format off: accessor tables read one per line, as in Linux's pgtable.h */
-static inline unsigned int pgd_index(unsigned long a)
-{
-	return (a >> PGDIR_SHIFT) & 511;
-}
-static inline unsigned int pud_index(unsigned long a)
-{
-	return (a >> PUD_SHIFT) & 511;
-}
-static inline unsigned int pmd_index(unsigned long a)
-{
-	return (a >> PMD_SHIFT) & 511;
-}
-static inline unsigned int pte_index(unsigned long a)
-{
-	return (a >> PAGE_SHIFT) & 511;
-}
+/* The accessor tables below read one per line, as in Linux's pgtable.h. */
+/* clang-format off */
+static inline unsigned int pgd_index(unsigned long a) { return (a >> PGDIR_SHIFT) & 511; }
+static inline unsigned int pud_index(unsigned long a) { return (a >> PUD_SHIFT) & 511; }
+static inline unsigned int pmd_index(unsigned long a) { return (a >> PMD_SHIFT) & 511; }
+static inline unsigned int pte_index(unsigned long a) { return (a >> PAGE_SHIFT) & 511; }
 /* clang-format on */
 
 /* The end of the chunk of [addr, end) that one entry at this level

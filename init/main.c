@@ -40,8 +40,8 @@ static void print_banner(void)
 
 static void parse_cmdline(const struct boot_info *bi)
 {
-	static const char *const sources[] = {"defaults", "/folium/cmdline.txt",
-					      "UEFI load options"};
+	static const char *const sources[] = { "defaults", "/folium/cmdline.txt",
+					       "UEFI load options" };
 
 	memcpy(boot_cmdline_text, bi->cmdline, BOOT_CMDLINE_MAX);
 	boot_cmdline_text[BOOT_CMDLINE_MAX - 1] = '\0';

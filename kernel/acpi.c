@@ -169,8 +169,9 @@ static void pm1_cnt_read(struct acpi_gas *gas, const uint8_t *fadt, uint32_t len
 {
 	struct acpi_gas x;
 
-	*gas = (struct acpi_gas){
-		.space_id = ACPI_SPACE_IO, .bit_width = 16, .address = get32(fadt + legacy)};
+	*gas = (struct acpi_gas){ .space_id = ACPI_SPACE_IO,
+				  .bit_width = 16,
+				  .address = get32(fadt + legacy) };
 	if (len < x_off + 12)
 		return;
 	gas_read(&x, fadt + x_off);

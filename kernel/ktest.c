@@ -91,7 +91,7 @@ struct suite_counts {
 static void run_case(const struct kunit_suite *suite, struct kunit_case *c, int index,
 		     struct suite_counts *counts)
 {
-	struct kunit test = {.name = c->name};
+	struct kunit test = { .name = c->name };
 
 	if (suite->init && suite->init(&test) != 0) {
 		kunit_fail(&test, __FILE__, __LINE__, "suite init failed");
@@ -118,7 +118,7 @@ static void run_case(const struct kunit_suite *suite, struct kunit_case *c, int 
 
 static int run_suite(const struct kunit_suite *suite, int index)
 {
-	struct suite_counts counts = {0};
+	struct suite_counts counts = { 0 };
 	int ncases = 0;
 
 	while (suite->test_cases[ncases].run_case)

@@ -14,7 +14,7 @@
 #define PRINTK_LINE_MAX 512
 
 static char log_buf[1u << CONFIG_LOG_BUF_SHIFT];
-static struct log_ring log = {.buf = log_buf, .size = sizeof(log_buf)};
+static struct log_ring log = { .buf = log_buf, .size = sizeof(log_buf) };
 static int console_loglevel = 7; /* echo everything up to KERN_DEBUG */
 
 void printk_set_console_loglevel(int level)

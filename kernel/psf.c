@@ -187,7 +187,7 @@ static bool utab_next(struct utab_iter *it, uint32_t *glyph, uint32_t *cp)
 
 static void psf_build_latin1(struct psf_font *f)
 {
-	struct utab_iter it = {.font = f};
+	struct utab_iter it = { .font = f };
 	uint32_t glyph, cp;
 
 	for (uint32_t c = 0; c < 256; c++)
@@ -225,7 +225,7 @@ int psf_parse(const void *data, size_t size, struct psf_font *out, char *err, si
 
 uint32_t psf_glyph_index(const struct psf_font *font, uint32_t cp)
 {
-	struct utab_iter it = {.font = font};
+	struct utab_iter it = { .font = font };
 	uint32_t glyph, c;
 
 	if (cp < 256)

@@ -6,6 +6,7 @@
  * SSE. Output is always NUL-terminated when size > 0; the return value is
  * the length the full output would have had, as C's snprintf.
  */
+#include <errno.h>
 #include <kernel.h>
 
 struct outbuf {
@@ -118,7 +119,7 @@ static void parse_spec(const char **fmt, va_list *ap, struct spec *sp)
 {
 	const char *f = *fmt;
 
-	*sp = (struct spec){.precision = -1};
+	*sp = (struct spec){ .precision = -1 };
 	for (;; f++) {
 		if (*f == '-')
 			sp->left = true;
@@ -225,7 +226,8 @@ static void format_one(struct outbuf *o, const struct spec *sp, va_list *ap)
 		break;
 	case 'c':
 		c = (char)va_arg(*ap, int);
-		out_field(o, &(struct spec){.left = sp->left, .width = sp->width, .precision = -1},
+		out_field(o,
+			  &(struct spec){ .left = sp->left, .width = sp->width, .precision = -1 },
 			  "", &c, 1);
 		break;
 	case '%':
@@ -241,7 +243,7 @@ static void format_one(struct outbuf *o, const struct spec *sp, va_list *ap)
 
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	struct outbuf o = {.buf = buf, .size = size};
+	struct outbuf o = { .buf = buf, .size = size };
 	struct spec sp;
 	va_list args;
 
@@ -350,7 +352,7 @@ int kparse_size(const char *s, uint64_t *out)
 
 const char *kformat_size(char *buf, size_t size, uint64_t bytes)
 {
-	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	unsigned u = 0;
 	uint64_t scale = 1;
 
@@ -362,4 +364,12 @@ const char *kformat_size(char *buf, size_t size, uint64_t bytes)
 		ksnprintf(buf, size, "%llu.%llu %s", (unsigned long long)(bytes / scale),
 			  (unsigned long long)(bytes % scale * 10 / scale), units[u]);
 	return buf;
+}
+
+int match_string(const char *const *array, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (array[i] && strcmp(array[i], s) == 0)
+			return (int)i;
+	return -EINVAL;
 }

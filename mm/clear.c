@@ -28,13 +28,12 @@ const char *zero_strategy_name(enum zero_strategy strategy)
 
 int zero_strategy_parse(const char *name, enum zero_strategy *strategy)
 {
-	for (unsigned int i = 0; i < ARRAY_SIZE(zero_strategy_names); i++) {
-		if (strcmp(name, zero_strategy_names[i]) == 0) {
-			*strategy = (enum zero_strategy)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	int i = match_string(zero_strategy_names, ARRAY_SIZE(zero_strategy_names), name);
+
+	if (i < 0)
+		return i;
+	*strategy = (enum zero_strategy)i;
+	return 0;
 }
 
 /* Every clear of this file goes through here, so tests see each call. */
@@ -56,7 +55,7 @@ static long clamp_long(long v, long lo, long hi)
 static unsigned int add_range(struct folio_zero_range *r, unsigned int n, long first, long last)
 {
 	if (last >= first)
-		r[n++] = (struct folio_zero_range){first, last - first + 1};
+		r[n++] = (struct folio_zero_range){ first, last - first + 1 };
 	return n;
 }
 
@@ -150,7 +149,7 @@ enum clear_insn {
 	CLEAR_STOSB,
 	CLEAR_STOSQ
 };
-static const char *const clear_insn_names[] = {"stosb", "stosq"};
+static const char *const clear_insn_names[] = { "stosb", "stosq" };
 static bool clear_insn_chosen;
 static enum clear_insn clear_insn;
 
@@ -178,14 +177,13 @@ const char *clear_pages_insn_name(void)
 
 int clear_pages_select(const char *name)
 {
-	for (unsigned int i = 0; i < ARRAY_SIZE(clear_insn_names); i++) {
-		if (strcmp(name, clear_insn_names[i]) == 0) {
-			clear_insn = (enum clear_insn)i;
-			clear_insn_chosen = true;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	int i = match_string(clear_insn_names, ARRAY_SIZE(clear_insn_names), name);
+
+	if (i < 0)
+		return i;
+	clear_insn = (enum clear_insn)i;
+	clear_insn_chosen = true;
+	return 0;
 }
 
 CMDLINE_KEY(clear_pages, "stosb|stosq: the clearing instruction (default: stosb if ERMS or FSRM)");

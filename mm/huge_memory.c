@@ -203,8 +203,8 @@ static int split_note_pte(struct page_vma_mapped_walk *pvmw, void *arg)
  */
 int split_anon_folio_mapped(struct folio *folio)
 {
-	struct split_mapped mapped = {0};
-	const struct rmap_walk_control rwc = {.rmap_one = split_note_pte, .arg = &mapped};
+	struct split_mapped mapped = { 0 };
+	const struct rmap_walk_control rwc = { .rmap_one = split_note_pte, .arg = &mapped };
 	unsigned long nr = folio_nr_pages(folio);
 
 	if (!folio_test_large(folio))

@@ -224,13 +224,12 @@ const char *lazyfree_mode_name(enum lazyfree_mode mode)
 
 int lazyfree_mode_parse(const char *s, enum lazyfree_mode *mode)
 {
-	for (unsigned int m = 0; m < ARRAY_SIZE(lazyfree_mode_names); m++) {
-		if (strcmp(s, lazyfree_mode_names[m]) == 0) {
-			*mode = (enum lazyfree_mode)m;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	int i = match_string(lazyfree_mode_names, ARRAY_SIZE(lazyfree_mode_names), s);
+
+	if (i < 0)
+		return i;
+	*mode = (enum lazyfree_mode)i;
+	return 0;
 }
 
 CMDLINE_KEY(lazyfree, "batched|split: MADV_FREE's implementation");

@@ -70,7 +70,7 @@ static int add_range(struct memblock_type *type, phys_addr_t base, phys_addr_t s
 	size = cap_size(base, size);
 	if (!size)
 		return 0;
-	merged = (struct memblock_region){base, size};
+	merged = (struct memblock_region){ base, size };
 	while (first < type->cnt && region_end(&type->regions[first]) < base)
 		first++;
 	last = first;
@@ -80,7 +80,7 @@ static int add_range(struct memblock_type *type, phys_addr_t base, phys_addr_t s
 		phys_addr_t lo = MIN(base, type->regions[first].base);
 		phys_addr_t hi = MAX(base + size, region_end(&type->regions[last - 1]));
 
-		merged = (struct memblock_region){lo, hi - lo};
+		merged = (struct memblock_region){ lo, hi - lo };
 	}
 	return replace_run(type, first, last, &merged, 1);
 }
@@ -107,11 +107,11 @@ static int remove_range(struct memblock_type *type, phys_addr_t base, phys_addr_
 	if (!size || last == first)
 		return 0;
 	if (type->regions[first].base < base)
-		keep[n++] = (struct memblock_region){type->regions[first].base,
-						     base - type->regions[first].base};
+		keep[n++] = (struct memblock_region){ type->regions[first].base,
+						      base - type->regions[first].base };
 	if (region_end(&type->regions[last - 1]) > end)
 		keep[n++] =
-			(struct memblock_region){end, region_end(&type->regions[last - 1]) - end};
+			(struct memblock_region){ end, region_end(&type->regions[last - 1]) - end };
 	return replace_run(type, first, last, keep, n);
 }
 

@@ -59,7 +59,7 @@ size_t pgdat_pageblock_flags_size(unsigned long start_pfn, unsigned long end_pfn
 static void zone_init(struct zone *zone, struct pglist_data *pgdat, enum zone_type zt,
 		      unsigned long start, unsigned long end, uint8_t *flags)
 {
-	static const char *const names[MAX_NR_ZONES] = {"DMA32", "Normal"};
+	static const char *const names[MAX_NR_ZONES] = { "DMA32", "Normal" };
 	/* Linux: every pageblock starts MOVABLE (memmap_init_range). */
 	const uint8_t movable_pair = MIGRATE_MOVABLE | MIGRATE_MOVABLE << 4;
 

@@ -144,7 +144,7 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 		if (IS_ERR_VALUE(addr))
 			return addr;
 	}
-	vma = (struct vm_area_struct){addr, addr + len, vm_flags};
+	vma = (struct vm_area_struct){ addr, addr + len, vm_flags };
 	for (i = 0; i < mm->nr_vmas && mm->vmas[i].vm_start < addr; i++)
 		;
 	vma_insert_at(mm, i, &vma);
@@ -163,7 +163,7 @@ static void vma_unmap_range(struct mm_struct *mm, unsigned long start, unsigned 
 		} else if (vma->vm_start >= end) {
 			break;
 		} else if (vma->vm_start < start && vma->vm_end > end) {
-			struct vm_area_struct tail = {end, vma->vm_end, vma->vm_flags};
+			struct vm_area_struct tail = { end, vma->vm_end, vma->vm_flags };
 
 			vma->vm_end = start;
 			vma_insert_at(mm, i + 1, &tail);

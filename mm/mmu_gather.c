@@ -11,7 +11,7 @@
 
 void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm)
 {
-	*tlb = (struct mmu_gather){.mm = mm};
+	*tlb = (struct mmu_gather){ .mm = mm };
 }
 
 /* Grow the recorded range to cover [start, end) (Linux: __tlb_adjust_range). */

@@ -318,9 +318,9 @@ unsigned long move_freepages_block(struct zone *zone, struct page *page, int new
 /* Linux's fallbacks[]: which lists a type borrows from, in order.
  * HIGHATOMIC, CMA and ISOLATE never fall back. */
 static const int fallbacks[MIGRATE_PCPTYPES][MIGRATE_PCPTYPES - 1] = {
-	[MIGRATE_UNMOVABLE] = {MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE},
-	[MIGRATE_MOVABLE] = {MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE},
-	[MIGRATE_RECLAIMABLE] = {MIGRATE_UNMOVABLE, MIGRATE_MOVABLE},
+	[MIGRATE_UNMOVABLE] = { MIGRATE_RECLAIMABLE, MIGRATE_MOVABLE },
+	[MIGRATE_MOVABLE] = { MIGRATE_RECLAIMABLE, MIGRATE_UNMOVABLE },
+	[MIGRATE_RECLAIMABLE] = { MIGRATE_UNMOVABLE, MIGRATE_MOVABLE },
 };
 
 /*
@@ -743,7 +743,7 @@ static struct page *rmqueue_checked(struct zone *zone, unsigned int order, int m
 static struct page *get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp, unsigned int order,
 					   unsigned int alloc_flags)
 {
-	static const enum zone_type zonelist[] = {ZONE_NORMAL, ZONE_DMA32};
+	static const enum zone_type zonelist[] = { ZONE_NORMAL, ZONE_DMA32 };
 
 	for (unsigned int i = (gfp & __GFP_DMA32) ? 1 : 0; i < ARRAY_SIZE(zonelist); i++) {
 		struct zone *zone = &pgdat->node_zones[zonelist[i]];

@@ -218,7 +218,7 @@ static int walk_pud_range(pud_t *pud, unsigned long addr, unsigned long end, str
 int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 		    const struct mm_walk_ops *ops, void *private)
 {
-	struct mm_walk walk = {.ops = ops, .mm = mm, .private = private};
+	struct mm_walk walk = { .ops = ops, .mm = mm, .private = private };
 	pgd_t *pgd = __va(mm->pgd);
 	unsigned long addr, next;
 	int err = 0;

@@ -83,7 +83,7 @@ static const struct mm_walk_ops rmap_walk_ops = {
 int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc)
 {
 	struct rmap_walk_state s = {
-		.pvmw = {.folio = folio, .mm = folio_anon_mm(folio)},
+		.pvmw = { .folio = folio, .mm = folio_anon_mm(folio) },
 		.rwc = rwc,
 	};
 	unsigned long start = folio_anon_addr(folio);
@@ -102,7 +102,7 @@ static int count_one(struct page_vma_mapped_walk *pvmw, void *arg)
 unsigned int folio_count_mappings(struct folio *folio)
 {
 	unsigned int count = 0;
-	const struct rmap_walk_control rwc = {.rmap_one = count_one, .arg = &count};
+	const struct rmap_walk_control rwc = { .rmap_one = count_one, .arg = &count };
 
 	rmap_walk(folio, &rwc);
 	return count;
@@ -127,7 +127,7 @@ static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 /* One flush for the folio's range, before the caller frees the pages. */
 void try_to_unmap(struct folio *folio)
 {
-	const struct rmap_walk_control rwc = {.rmap_one = unmap_one};
+	const struct rmap_walk_control rwc = { .rmap_one = unmap_one };
 	struct mm_struct *mm = folio_anon_mm(folio);
 	unsigned long addr = folio_anon_addr(folio);
 
@@ -189,7 +189,7 @@ static void move_anon_state(struct folio *dst, struct folio *src)
  */
 int anon_migrate_folio(struct folio *dst, struct folio *src)
 {
-	const struct rmap_walk_control rwc = {.rmap_one = remap_one, .arg = dst};
+	const struct rmap_walk_control rwc = { .rmap_one = remap_one, .arg = dst };
 	struct mm_struct *mm = folio_anon_mm(src);
 	unsigned long addr = folio_anon_addr(src);
 

@@ -108,7 +108,7 @@ static int or_young_dirty_one(struct page_vma_mapped_walk *pvmw, void *arg)
 static pte_t folio_young_dirty(struct folio *folio)
 {
 	pte_t bits = 0;
-	const struct rmap_walk_control rwc = {.rmap_one = or_young_dirty_one, .arg = &bits};
+	const struct rmap_walk_control rwc = { .rmap_one = or_young_dirty_one, .arg = &bits };
 
 	rmap_walk(folio, &rwc);
 	return bits;
@@ -127,7 +127,7 @@ static int mkold_one(struct page_vma_mapped_walk *pvmw, void *arg)
  * folio_referenced clears young). */
 static void folio_mkold(struct folio *folio)
 {
-	const struct rmap_walk_control rwc = {.rmap_one = mkold_one};
+	const struct rmap_walk_control rwc = { .rmap_one = mkold_one };
 	unsigned long addr = folio_anon_addr(folio);
 
 	rmap_walk(folio, &rwc);
@@ -178,7 +178,7 @@ unsigned long reclaim_lazyfree_stat(struct pglist_data *pgdat, unsigned long nr_
 {
 	unsigned long budget = pgdat->nr_lru_lazyfree;
 
-	*stat = (struct lazyfree_reclaim_stat){0};
+	*stat = (struct lazyfree_reclaim_stat){ 0 };
 	while (budget-- && stat->freed < nr_to_reclaim && !list_empty(&pgdat->lru_lazyfree)) {
 		struct page *page = list_last_entry(&pgdat->lru_lazyfree, struct page, lru);
 

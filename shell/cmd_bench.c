@@ -13,10 +13,10 @@ struct bench_entry {
 };
 
 static const struct bench_entry benches[] = {
-	{"alloc", bench_page_alloc_command},
-	{"clear", bench_clear_command},
-	{"madvise", bench_madvise_command},
-	{"pageblock", bench_pageblock_command},
+	{ "alloc", bench_page_alloc_command },
+	{ "clear", bench_clear_command },
+	{ "madvise", bench_madvise_command },
+	{ "pageblock", bench_pageblock_command },
 };
 
 static int cmd_bench(int argc, char **argv)

@@ -60,7 +60,7 @@ static void pagetypeinfo_free(int nid, struct zone *zone)
 
 static void pagetypeinfo_blocks(int nid, struct zone *zone)
 {
-	unsigned long blocks[MIGRATE_TYPES] = {0};
+	unsigned long blocks[MIGRATE_TYPES] = { 0 };
 	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
 
 	for (unsigned long pfn = zone->zone_start_pfn; pfn < end; pfn += pageblock_nr_pages)

@@ -128,7 +128,7 @@ static int cmd_mem(int argc, char **argv)
 		"device memory the firmware listed",
 	};
 	uint64_t n = boot_mmap_count(boot_info);
-	uint64_t bytes[MEM_NR_CLASSES] = {0};
+	uint64_t bytes[MEM_NR_CLASSES] = { 0 };
 	bool verbose = argc == 2 && strcmp(argv[1], "-v") == 0;
 	char size[32];
 

@@ -109,7 +109,7 @@ static int usemem_parse(int argc, char **argv, struct usemem_run *r, bool *order
 
 static int cmd_usemem(int argc, char **argv)
 {
-	struct usemem_run r = {0};
+	struct usemem_run r = { 0 };
 	bool order_stats = false;
 	struct mm_struct *mm;
 	unsigned long faults;

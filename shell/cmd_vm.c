@@ -30,7 +30,7 @@ static int count_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct
 	return 0;
 }
 
-static const struct mm_walk_ops count_ops = {.pte_entry = count_pte, .pmd_entry = count_pmd};
+static const struct mm_walk_ops count_ops = { .pte_entry = count_pte, .pmd_entry = count_pmd };
 
 static int cmd_vmas(int argc, char **argv)
 {
@@ -149,7 +149,8 @@ static void ptdump_entry(struct ptdump_run *run, unsigned long addr, unsigned lo
 	      folio == run->folio && huge == run->huge)) {
 		ptdump_print(run);
 		*run = (struct ptdump_run){
-			.start = addr, .pfn = pfn, .flags = flags, .folio = folio, .huge = huge};
+			.start = addr, .pfn = pfn, .flags = flags, .folio = folio, .huge = huge
+		};
 	}
 	run->end = addr + size;
 	run->next_pfn = pfn + (size >> PAGE_SHIFT);
@@ -169,11 +170,11 @@ static int ptdump_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struc
 	return 0;
 }
 
-static const struct mm_walk_ops ptdump_ops = {.pte_entry = ptdump_pte, .pmd_entry = ptdump_pmd};
+static const struct mm_walk_ops ptdump_ops = { .pte_entry = ptdump_pte, .pmd_entry = ptdump_pmd };
 
 static int cmd_ptdump(int argc, char **argv)
 {
-	struct ptdump_run run = {0};
+	struct ptdump_run run = { 0 };
 	struct vm_area_struct *vma;
 	uint64_t addr, len = PAGE_SIZE;
 	struct mm_struct *mm;

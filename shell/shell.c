@@ -266,7 +266,7 @@ static void capture_write(struct console *con, const char *s, size_t n)
 	capture->text[capture->len] = '\0';
 }
 
-static struct console capture_console = {.name = "capture", .write = capture_write};
+static struct console capture_console = { .name = "capture", .write = capture_write };
 
 void shell_capture_start(struct shell_capture *cap)
 {

@@ -28,7 +28,7 @@ static uint64_t host_ns(void)
 
 void arch_idle(void)
 {
-	struct timespec ts = {0, 1000000};
+	struct timespec ts = { 0, 1000000 };
 
 	nanosleep(&ts, NULL);
 }

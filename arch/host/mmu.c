@@ -42,7 +42,7 @@ static bool mmu_use_entry(uint64_t *entry, bool write)
 
 int host_mmu_translate(struct mm_struct *mm, unsigned long addr, bool write, void **host_ptr)
 {
-	static const unsigned int shifts[] = {PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT};
+	static const unsigned int shifts[] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT };
 	uint64_t *table = __va(mm->pgd);
 
 	if (addr >= USER_VA_END)

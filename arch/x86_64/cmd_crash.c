@@ -53,9 +53,9 @@ static int cmd_crash(int argc, char **argv)
 		const char *kind;
 		void (*fn)(void);
 	} kinds[] = {
-		{"pf", crash_page_fault},	  {"ud", crash_invalid_opcode},
-		{"gp", crash_general_protection}, {"de", crash_divide_error},
-		{"bp", crash_breakpoint},
+		{ "pf", crash_page_fault },	    { "ud", crash_invalid_opcode },
+		{ "gp", crash_general_protection }, { "de", crash_divide_error },
+		{ "bp", crash_breakpoint },
 	};
 
 	if (argc != 2)

@@ -23,7 +23,7 @@ DEFINE_SHELL_COMMAND(cpuinfo, "cpuinfo", "CPU model, features (ERMS, FSRM, NX, .
 
 static void report_firmware(const struct boot_info *bi)
 {
-	static const char *const fb_formats[] = {"none", "RGBX", "BGRX", "bitmask"};
+	static const char *const fb_formats[] = { "none", "RGBX", "BGRX", "bitmask" };
 	const struct boot_framebuffer *fb = &bi->fb;
 
 	kprintf("firmware:    %s, revision %#x, UEFI %u.%u\n", bi->fw_vendor, bi->fw_revision,
@@ -39,7 +39,7 @@ static void report_firmware(const struct boot_info *bi)
 
 static int cmd_hwreport(int argc, char **argv)
 {
-	static const char *const sections[] = {"version", "config", "cpuinfo", "mem"};
+	static const char *const sections[] = { "version", "config", "cpuinfo", "mem" };
 
 	if (argc != 1)
 		return CMD_USAGE;

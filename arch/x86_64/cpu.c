@@ -26,7 +26,7 @@ static void detect_identity(uint32_t max_leaf, uint32_t max_ext)
 	uint32_t r[4];
 
 	cpuid(0, 0, r);
-	uint32_t vendor[3] = {r[1], r[3], r[2]}; /* EBX, EDX, ECX */
+	uint32_t vendor[3] = { r[1], r[3], r[2] }; /* EBX, EDX, ECX */
 	copy_regs(cpu.vendor, vendor, 3);
 	cpuid(1, 0, r);
 	cpu.stepping = r[0] & 0xf;
@@ -90,7 +90,7 @@ void cpu_detect(void)
 	}
 	if (cpu.hypervisor) {
 		cpuid(0x40000000, 0, r);
-		uint32_t hv[3] = {r[1], r[2], r[3]};
+		uint32_t hv[3] = { r[1], r[2], r[3] };
 		copy_regs(cpu.hypervisor_vendor, hv, 3);
 	}
 }

@@ -47,7 +47,7 @@ void gdt_init(void)
 	struct {
 		uint16_t limit;
 		uint64_t base;
-	} __packed gdtr = {sizeof(gdt) - 1, (uint64_t)gdt};
+	} __packed gdtr = { sizeof(gdt) - 1, (uint64_t)gdt };
 
 	tss.ist[IST_DOUBLE_FAULT - 1] = (uint64_t)(ist_stacks[0] + IST_STACK_SIZE);
 	tss.ist[IST_NMI - 1] = (uint64_t)(ist_stacks[1] + IST_STACK_SIZE);

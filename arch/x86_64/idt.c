@@ -36,7 +36,7 @@ void idt_init(void)
 	struct {
 		uint16_t limit;
 		uint64_t base;
-	} __packed idtr = {sizeof(idt) - 1, (uint64_t)idt};
+	} __packed idtr = { sizeof(idt) - 1, (uint64_t)idt };
 
 	for (unsigned v = 0; v < 256; v++)
 		set_gate(v, trap_stubs[v], 0);

@@ -99,7 +99,7 @@ void request_irq(unsigned irq, irq_handler_t handler, unsigned int flags)
 	if (irq >= NR_LEGACY_IRQS || irq_actions[irq].handler)
 		panic("request_irq: irq %u %s", irq,
 		      irq >= NR_LEGACY_IRQS ? "out of range" : "already taken");
-	irq_actions[irq] = (struct irq_action){handler, flags};
+	irq_actions[irq] = (struct irq_action){ handler, flags };
 	irq_mask &= ~(1u << irq);
 	if (irq >= 8)
 		irq_mask &= ~(1u << 2);

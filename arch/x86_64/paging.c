@@ -263,7 +263,7 @@ uint64_t paging_lookup(uint64_t va, int *level)
 {
 	uint64_t cr3 = read_cr3() & PTE_ADDR_MASK;
 	uint64_t *table = __va(cr3);
-	unsigned shifts[4] = {PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT};
+	unsigned shifts[4] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT };
 
 	for (int l = 4; l >= 1; l--) {
 		uint64_t e = table[index_at(va, shifts[4 - l])];

@@ -200,7 +200,7 @@ static void reset_triple_fault(void)
 	struct {
 		uint16_t limit;
 		uint64_t base;
-	} __packed idtr = {0, 0};
+	} __packed idtr = { 0, 0 };
 
 	pr_info("reboot: trying a triple fault\n");
 	__asm__ volatile("lidt %0; int3" : : "m"(idtr) : "memory");

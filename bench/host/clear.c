@@ -58,7 +58,7 @@ static double fill_bandwidth(void *buf)
 
 static int bench_extents(void)
 {
-	static const unsigned long extents[] = {4 * KIB, 64 * KIB, 2 * MIB, 64 * MIB, GIB};
+	static const unsigned long extents[] = { 4 * KIB, 64 * KIB, 2 * MIB, 64 * MIB, GIB };
 	void *buf = alloc_buffer();
 	struct benchrec rec;
 	double bandwidth;

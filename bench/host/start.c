@@ -13,7 +13,7 @@ static void stdout_write(struct console *con, const char *s, size_t n)
 	fwrite(s, 1, n, stdout);
 }
 
-static struct console stdout_console = {.name = "stdout", .write = stdout_write};
+static struct console stdout_console = { .name = "stdout", .write = stdout_write };
 
 void bench_host_start(const char *title)
 {

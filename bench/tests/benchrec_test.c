@@ -112,7 +112,8 @@ static struct kunit_case benchrec_test_cases[] = {
 	KUNIT_CASE(benchrec_env_names_machine_and_config),
 	KUNIT_CASE(benchrec_env_lists_enabled_folio_sizes),
 	KUNIT_CASE(benchrec_row_with_wrong_value_count_is_counted_and_reported),
-	{}};
+	{},
+};
 
 static struct kunit_suite benchrec_test_suite = {
 	.name = "benchrec",

@@ -283,7 +283,8 @@ static struct kunit_case elf_check_cases[] = {
 	KUNIT_CASE(elf_check_rejects_image_without_pt_load),
 	KUNIT_CASE(elf_check_rejects_span_over_64mib),
 	KUNIT_CASE(elf_check_truncates_long_message),
-	{}};
+	{},
+};
 
 static struct kunit_suite elf_check_suite = {
 	.name = "elf_check",

@@ -184,8 +184,8 @@ static void acpi_xsdt_fadt_and_s5_are_found(struct kunit *test)
 
 static void acpi_s5_byte_prefix_and_root_prefix(struct kunit *test)
 {
-	static const uint8_t aml[] = {0x08, '\\', '_',	'S',  '5',  '_',  0x12, 0x08,
-				      0x04, 0x0a, 0x05, 0x0a, 0x07, 0x00, 0x00};
+	static const uint8_t aml[] = { 0x08, '\\', '_',	 'S',  '5',  '_',  0x12, 0x08,
+				       0x04, 0x0a, 0x05, 0x0a, 0x07, 0x00, 0x00 };
 
 	build(2, aml, sizeof(aml));
 	KUNIT_ASSERT_EQ(test, parse(), 0);
@@ -196,8 +196,8 @@ static void acpi_s5_byte_prefix_and_root_prefix(struct kunit *test)
 
 static void acpi_s5_one_op_and_word_prefix(struct kunit *test)
 {
-	static const uint8_t aml[] = {0x08, '_',  'S',	'5',  '_',  0x12,
-				      0x06, 0x02, 0x01, 0x0b, 0x03, 0x00};
+	static const uint8_t aml[] = { 0x08, '_',  'S',	 '5',  '_',  0x12,
+				       0x06, 0x02, 0x01, 0x0b, 0x03, 0x00 };
 
 	build(2, aml, sizeof(aml));
 	KUNIT_ASSERT_EQ(test, parse(), 0);
@@ -211,8 +211,8 @@ static void acpi_s5_one_op_and_word_prefix(struct kunit *test)
 static void acpi_s5_two_byte_pkglength(struct kunit *test)
 {
 	static uint8_t aml[6 + 75];
-	static const uint8_t head[] = {0x08, '_', 'S',	'5',  '_',  0x12, 0x4b,
-				       0x04, 70,  0x0a, 0x03, 0x0a, 0x04};
+	static const uint8_t head[] = { 0x08, '_', 'S',	 '5',  '_',  0x12, 0x4b,
+					0x04, 70,  0x0a, 0x03, 0x0a, 0x04 };
 
 	memset(aml, 0, sizeof(aml));
 	memcpy(aml, head, sizeof(head));
@@ -288,7 +288,7 @@ static void acpi_unmappable_table_is_recorded_as_error(struct kunit *test)
  * bytes: any read past it is an ASan report on the host. */
 static void acpi_s5_at_end_of_truncated_dsdt_not_found(struct kunit *test)
 {
-	static const uint8_t aml[] = {0x08, '_', 'S', '5', '_'};
+	static const uint8_t aml[] = { 0x08, '_', 'S', '5', '_' };
 	size_t at = MEM_SIZE - 36 - sizeof(aml);
 
 	build(2, aml_zero_ops, sizeof(aml_zero_ops));
@@ -302,10 +302,10 @@ static void acpi_s5_at_end_of_truncated_dsdt_not_found(struct kunit *test)
 
 static void acpi_find_s5_rejects_truncated_packages(struct kunit *test)
 {
-	static const uint8_t no_pkglen[] = {0x08, '_', 'S', '5', '_', 0x12};
-	static const uint8_t short_pkglen[] = {0x08, '_', 'S', '5', '_', 0x12, 0x4b};
-	static const uint8_t long_pkg[] = {0x08, '_', 'S', '5', '_', 0x12, 0x0a, 0x04, 0x0a};
-	static const uint8_t cut_byte[] = {0x08, '_', 'S', '5', '_', 0x12, 0x03, 0x02, 0x0a};
+	static const uint8_t no_pkglen[] = { 0x08, '_', 'S', '5', '_', 0x12 };
+	static const uint8_t short_pkglen[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x4b };
+	static const uint8_t long_pkg[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x0a, 0x04, 0x0a };
+	static const uint8_t cut_byte[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x03, 0x02, 0x0a };
 	uint8_t a = 9, b = 9;
 
 	KUNIT_EXPECT_FALSE(test, acpi_find_s5(no_pkglen, sizeof(no_pkglen), &a, &b));
@@ -343,19 +343,21 @@ static void acpi_x_pm1_block_overrides_legacy_port(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.pm1a_cnt.bit_width, 16);
 }
 
-static struct kunit_case acpi_cases[] = {KUNIT_CASE(acpi_xsdt_fadt_and_s5_are_found),
-					 KUNIT_CASE(acpi_s5_byte_prefix_and_root_prefix),
-					 KUNIT_CASE(acpi_s5_one_op_and_word_prefix),
-					 KUNIT_CASE(acpi_s5_two_byte_pkglength),
-					 KUNIT_CASE(acpi_bad_rsdp_checksum_is_an_error),
-					 KUNIT_CASE(acpi_bad_xsdt_checksum_is_an_error),
-					 KUNIT_CASE(acpi_bad_table_checksum_skips_that_table),
-					 KUNIT_CASE(acpi_unmappable_table_is_recorded_as_error),
-					 KUNIT_CASE(acpi_s5_at_end_of_truncated_dsdt_not_found),
-					 KUNIT_CASE(acpi_find_s5_rejects_truncated_packages),
-					 KUNIT_CASE(acpi_revision_0_uses_rsdt),
-					 KUNIT_CASE(acpi_x_pm1_block_overrides_legacy_port),
-					 {}};
+static struct kunit_case acpi_cases[] = {
+	KUNIT_CASE(acpi_xsdt_fadt_and_s5_are_found),
+	KUNIT_CASE(acpi_s5_byte_prefix_and_root_prefix),
+	KUNIT_CASE(acpi_s5_one_op_and_word_prefix),
+	KUNIT_CASE(acpi_s5_two_byte_pkglength),
+	KUNIT_CASE(acpi_bad_rsdp_checksum_is_an_error),
+	KUNIT_CASE(acpi_bad_xsdt_checksum_is_an_error),
+	KUNIT_CASE(acpi_bad_table_checksum_skips_that_table),
+	KUNIT_CASE(acpi_unmappable_table_is_recorded_as_error),
+	KUNIT_CASE(acpi_s5_at_end_of_truncated_dsdt_not_found),
+	KUNIT_CASE(acpi_find_s5_rejects_truncated_packages),
+	KUNIT_CASE(acpi_revision_0_uses_rsdt),
+	KUNIT_CASE(acpi_x_pm1_block_overrides_legacy_port),
+	{},
+};
 
 static struct kunit_suite acpi_suite = {
 	.name = "acpi",

@@ -96,7 +96,8 @@ static struct kunit_case cmdline_cases[] = {
 	KUNIT_CASE(cmdline_rejects_too_many_words),
 	KUNIT_CASE(cmdline_keys_are_registered_once_with_help),
 	KUNIT_CASE(cmdline_key_find_rejects_unregistered_keys),
-	{}};
+	{},
+};
 
 static struct kunit_suite cmdline_suite = {
 	.name = "cmdline",

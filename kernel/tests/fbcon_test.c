@@ -94,8 +94,8 @@ static void put_u32(uint8_t *p, uint32_t v)
  * 'A' and U+00E9, glyph 2 only a sequence, glyph 3 U+20AC. */
 static void make_psf2(void)
 {
-	static const uint8_t utab[] = {'?',  0xff, 'A',	 0xc3, 0xa9, 0xff, 0xfe, 'A',
-				       0xcc, 0x81, 0xff, 0xe2, 0x82, 0xac, 0xff};
+	static const uint8_t utab[] = { '?',  0xff, 'A',  0xc3, 0xa9, 0xff, 0xfe, 'A',
+					0xcc, 0x81, 0xff, 0xe2, 0x82, 0xac, 0xff };
 
 	memset(psf2, 0, sizeof(psf2));
 	put_u32(psf2, 0x864ab572);
@@ -398,21 +398,23 @@ static void fbcon_utf8_goes_through_unicode_table(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cursor_at(6, 0, -1));
 }
 
-static struct kunit_case fbcon_cases[] = {KUNIT_CASE(psf1_plain_font_maps_ascii_to_itself),
-					  KUNIT_CASE(psf1_unicode_table_reorders_glyphs),
-					  KUNIT_CASE(psf2_font_with_utf8_table_parses),
-					  KUNIT_CASE(psf_rejects_truncated_glyph_data),
-					  KUNIT_CASE(psf_rejects_bad_magic_and_headers),
-					  KUNIT_CASE(fbcon_draws_glyph_pixels_in_its_cell),
-					  KUNIT_CASE(fbcon_newline_and_wrap_move_to_next_row),
-					  KUNIT_CASE(fbcon_scrolls_up_one_line_past_last_row),
-					  KUNIT_CASE(fbcon_backspace_moves_and_erase_clears),
-					  KUNIT_CASE(fbcon_erase_line_keeps_text_left_of_cursor),
-					  KUNIT_CASE(fbcon_unknown_escape_sequences_draw_nothing),
-					  KUNIT_CASE(fbcon_tab_advances_to_multiple_of_8),
-					  KUNIT_CASE(fbcon_pixel_byte_order_follows_format),
-					  KUNIT_CASE(fbcon_utf8_goes_through_unicode_table),
-					  {}};
+static struct kunit_case fbcon_cases[] = {
+	KUNIT_CASE(psf1_plain_font_maps_ascii_to_itself),
+	KUNIT_CASE(psf1_unicode_table_reorders_glyphs),
+	KUNIT_CASE(psf2_font_with_utf8_table_parses),
+	KUNIT_CASE(psf_rejects_truncated_glyph_data),
+	KUNIT_CASE(psf_rejects_bad_magic_and_headers),
+	KUNIT_CASE(fbcon_draws_glyph_pixels_in_its_cell),
+	KUNIT_CASE(fbcon_newline_and_wrap_move_to_next_row),
+	KUNIT_CASE(fbcon_scrolls_up_one_line_past_last_row),
+	KUNIT_CASE(fbcon_backspace_moves_and_erase_clears),
+	KUNIT_CASE(fbcon_erase_line_keeps_text_left_of_cursor),
+	KUNIT_CASE(fbcon_unknown_escape_sequences_draw_nothing),
+	KUNIT_CASE(fbcon_tab_advances_to_multiple_of_8),
+	KUNIT_CASE(fbcon_pixel_byte_order_follows_format),
+	KUNIT_CASE(fbcon_utf8_goes_through_unicode_table),
+	{},
+};
 
 static struct kunit_suite fbcon_suite = {
 	.name = "fbcon",

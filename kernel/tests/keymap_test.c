@@ -31,7 +31,7 @@ static int feed(const uint8_t *codes, size_t n)
 	return ngot - before;
 }
 
-#define FEED(...) feed((const uint8_t[]){__VA_ARGS__}, sizeof((const uint8_t[]){__VA_ARGS__}))
+#define FEED(...) feed((const uint8_t[]){ __VA_ARGS__ }, sizeof((const uint8_t[]){ __VA_ARGS__ }))
 
 static void keymap_letter_press_gives_lowercase(struct kunit *test)
 {
@@ -127,7 +127,8 @@ static struct kunit_case keymap_cases[] = {
 	KUNIT_CASE(keymap_enter_backspace_tab_escape),
 	KUNIT_CASE(keymap_unknown_codes_and_prefixes_give_nothing),
 	KUNIT_CASE(keymap_alt_prefixes_escape),
-	{}};
+	{},
+};
 
 static struct kunit_suite keymap_suite = {
 	.name = "keymap",

@@ -3,9 +3,9 @@
 #include <ktest.h>
 
 static const struct ksym syms[] = {
-	{0x100, 0}, /* a */
-	{0x180, 2}, /* b */
-	{0x1c0, 4}, /* c */
+	{ 0x100, 0 }, /* a */
+	{ 0x180, 2 }, /* b */
+	{ 0x1c0, 4 }, /* c */
 };
 static const struct ksym_table table = {
 	.count = 3,
@@ -28,7 +28,7 @@ static void ksym_finds_the_enclosing_symbol(struct kunit *test)
 
 static void ksym_rejects_addresses_outside_the_text(struct kunit *test)
 {
-	const struct ksym_table empty = {.count = 0, .text_end = 0x200};
+	const struct ksym_table empty = { .count = 0, .text_end = 0x200 };
 	uint64_t off = 0;
 
 	KUNIT_EXPECT_NULL(test, ksym_table_lookup(&table, 0xff, &off));
@@ -36,9 +36,11 @@ static void ksym_rejects_addresses_outside_the_text(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, ksym_table_lookup(&empty, 0x150, &off));
 }
 
-static struct kunit_case ksyms_cases[] = {KUNIT_CASE(ksym_finds_the_enclosing_symbol),
-					  KUNIT_CASE(ksym_rejects_addresses_outside_the_text),
-					  {}};
+static struct kunit_case ksyms_cases[] = {
+	KUNIT_CASE(ksym_finds_the_enclosing_symbol),
+	KUNIT_CASE(ksym_rejects_addresses_outside_the_text),
+	{},
+};
 
 static struct kunit_suite ksyms_suite = {
 	.name = "ksyms",

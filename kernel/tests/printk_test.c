@@ -15,7 +15,7 @@ static size_t read_all(const struct log_ring *r, uint64_t seq, char *out, size_t
 static void log_ring_reads_back_what_was_appended(struct kunit *test)
 {
 	char buf[64], out[64];
-	struct log_ring r = {.buf = buf, .size = sizeof(buf)};
+	struct log_ring r = { .buf = buf, .size = sizeof(buf) };
 
 	log_ring_append(&r, "one\n", 4);
 	log_ring_append(&r, "two\n", 4);
@@ -30,7 +30,7 @@ static void log_ring_reads_back_what_was_appended(struct kunit *test)
 static void log_ring_wraps_to_the_oldest_whole_line(struct kunit *test)
 {
 	char buf[16], out[64];
-	struct log_ring r = {.buf = buf, .size = sizeof(buf)};
+	struct log_ring r = { .buf = buf, .size = sizeof(buf) };
 
 	log_ring_append(&r, "aaaaaaaaa\n", 10);
 	log_ring_append(&r, "bbbbbbbbb\n", 10);
@@ -42,7 +42,7 @@ static void log_ring_wraps_to_the_oldest_whole_line(struct kunit *test)
 static void log_ring_read_respects_the_callers_buffer(struct kunit *test)
 {
 	char buf[32], out[4];
-	struct log_ring r = {.buf = buf, .size = sizeof(buf)};
+	struct log_ring r = { .buf = buf, .size = sizeof(buf) };
 	uint64_t seq = 0;
 
 	log_ring_append(&r, "0123456789\n", 11);
@@ -105,7 +105,8 @@ static struct kunit_case printk_cases[] = {
 	KUNIT_CASE(log_ring_read_respects_the_callers_buffer),
 	KUNIT_CASE(printk_writes_one_timestamped_line_per_message),
 	KUNIT_CASE(printk_ends_an_overlong_message_with_a_newline),
-	{}};
+	{},
+};
 
 static struct kunit_suite printk_suite = {
 	.name = "printk",

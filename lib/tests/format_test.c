@@ -1,4 +1,5 @@
 /* ksnprintf, kstrtou64, kparse_size and kformat_size against known strings. */
+#include <errno.h>
 #include <kernel.h>
 #include <ktest.h>
 
@@ -97,14 +98,29 @@ static void format_sizes(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, kformat_size(buf, sizeof(buf), 1023), "1023 B");
 }
 
-static struct kunit_case format_cases[] = {KUNIT_CASE(format_integers),
-					   KUNIT_CASE(format_width_precision_flags),
-					   KUNIT_CASE(format_strings_and_chars),
-					   KUNIT_CASE(format_truncates_and_reports_full_length),
-					   KUNIT_CASE(parse_numbers),
-					   KUNIT_CASE(parse_sizes),
-					   KUNIT_CASE(format_sizes),
-					   {}};
+/* Linux's match_string: the index of the word, -EINVAL for another. */
+static void match_string_finds_the_index_or_refuses(struct kunit *test)
+{
+	static const char *const names[] = { "batched", NULL, "split" };
+
+	KUNIT_EXPECT_EQ(test, match_string(names, ARRAY_SIZE(names), "batched"), 0);
+	KUNIT_EXPECT_EQ(test, match_string(names, ARRAY_SIZE(names), "split"), 2);
+	KUNIT_EXPECT_EQ(test, match_string(names, ARRAY_SIZE(names), "Split"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, match_string(names, ARRAY_SIZE(names), ""), -EINVAL);
+	KUNIT_EXPECT_EQ(test, match_string(names, 1, "split"), -EINVAL);
+}
+
+static struct kunit_case format_cases[] = {
+	KUNIT_CASE(format_integers),
+	KUNIT_CASE(format_width_precision_flags),
+	KUNIT_CASE(format_strings_and_chars),
+	KUNIT_CASE(format_truncates_and_reports_full_length),
+	KUNIT_CASE(parse_numbers),
+	KUNIT_CASE(parse_sizes),
+	KUNIT_CASE(format_sizes),
+	KUNIT_CASE(match_string_finds_the_index_or_refuses),
+	{},
+};
 
 static struct kunit_suite format_suite = {
 	.name = "format",

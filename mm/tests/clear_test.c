@@ -22,7 +22,7 @@ static void record_clear(void *addr, unsigned int npages)
 	unsigned long start = ((char *)addr - (char *)folio_address(recorded_folio)) / PAGE_SIZE;
 
 	if (nr_records < MAX_RECORDS)
-		records[nr_records] = (struct folio_zero_range){start, npages};
+		records[nr_records] = (struct folio_zero_range){ start, npages };
 	nr_records++;
 }
 
@@ -81,7 +81,7 @@ static void expect_ranges(struct kunit *test, const struct folio_zero_range *wan
 
 static void clear_pages_clears_exactly_npages_with_each_instruction(struct kunit *test)
 {
-	static const char *const insns[] = {"stosb", "stosq"};
+	static const char *const insns[] = { "stosb", "stosq" };
 	const char *saved = clear_pages_insn_name();
 	struct folio *folio;
 	char *p;
@@ -113,16 +113,16 @@ static void clear_pages_clears_exactly_npages_with_each_instruction(struct kunit
 
 static void folio_zero_user_clears_every_byte(struct kunit *test)
 {
-	static const unsigned int orders[] = {1, 4, 9, MAX_PAGE_ORDER};
-	static const enum zero_strategy strategies[] = {ZERO_NEIGHBOURHOOD, ZERO_CONTIGUOUS,
-							ZERO_PAGE};
+	static const unsigned int orders[] = { 1, 4, 9, MAX_PAGE_ORDER };
+	static const enum zero_strategy strategies[] = { ZERO_NEIGHBOURHOOD, ZERO_CONTIGUOUS,
+							 ZERO_PAGE };
 
 	if (!node)
 		return;
 	for (unsigned int o = 0; o < ARRAY_SIZE(orders); o++) {
 		struct folio *folio = folio_alloc_node(node->node_id, GFP_KERNEL, orders[o]);
 		unsigned long nr = 1ul << orders[o];
-		const unsigned long faults[] = {0, nr / 2, nr - 1};
+		const unsigned long faults[] = { 0, nr / 2, nr - 1 };
 
 		KUNIT_ASSERT_NOT_NULL(test, folio);
 		for (unsigned int s = 0; s < ARRAY_SIZE(strategies); s++) {
@@ -149,36 +149,37 @@ static void folio_zero_user_clears_fault_neighbourhood_last(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	/* Fault in the middle: right, left, then the fault ±2. */
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 5);
-	expect_ranges(test, (const struct folio_zero_range[]){{8, 8}, {0, 3}, {3, 5}}, 3);
+	expect_ranges(test, (const struct folio_zero_range[]){ { 8, 8 }, { 0, 3 }, { 3, 5 } }, 3);
 	/* First page: nothing on the left; the neighbourhood is clamped. */
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 0);
-	expect_ranges(test, (const struct folio_zero_range[]){{3, 13}, {0, 3}}, 2);
+	expect_ranges(test, (const struct folio_zero_range[]){ { 3, 13 }, { 0, 3 } }, 2);
 	/* Page 1: the left run would be empty, the neighbourhood is [0..3]. */
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 1);
-	expect_ranges(test, (const struct folio_zero_range[]){{4, 12}, {0, 4}}, 2);
+	expect_ranges(test, (const struct folio_zero_range[]){ { 4, 12 }, { 0, 4 } }, 2);
 	/* Last page: nothing on the right. */
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 15);
-	expect_ranges(test, (const struct folio_zero_range[]){{0, 13}, {13, 3}}, 2);
+	expect_ranges(test, (const struct folio_zero_range[]){ { 0, 13 }, { 13, 3 } }, 2);
 	folio_put(folio);
 
 	/* Order 1: the neighbourhood is the whole folio. */
 	folio = folio_alloc_node(node->node_id, GFP_KERNEL, 1);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 1);
-	expect_ranges(test, (const struct folio_zero_range[]){{0, 2}}, 1);
+	expect_ranges(test, (const struct folio_zero_range[]){ { 0, 2 } }, 1);
 	folio_put(folio);
 
 	/* 2 MiB, fault in page 256: [259..511], [0..253], [254..258]. */
 	folio = folio_alloc_node(node->node_id, GFP_KERNEL, 9);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	zero_and_record(folio, ZERO_NEIGHBOURHOOD, 256);
-	expect_ranges(test, (const struct folio_zero_range[]){{259, 253}, {0, 254}, {254, 5}}, 3);
+	expect_ranges(test,
+		      (const struct folio_zero_range[]){ { 259, 253 }, { 0, 254 }, { 254, 5 } }, 3);
 	folio_put(folio);
 }
 
 static void folio_zero_user_contiguous_is_one_call(struct kunit *test)
 {
-	static const unsigned int orders[] = {1, 4, 9, MAX_PAGE_ORDER};
+	static const unsigned int orders[] = { 1, 4, 9, MAX_PAGE_ORDER };
 
 	if (!node)
 		return;
@@ -187,7 +188,8 @@ static void folio_zero_user_contiguous_is_one_call(struct kunit *test)
 
 		KUNIT_ASSERT_NOT_NULL(test, folio);
 		zero_and_record(folio, ZERO_CONTIGUOUS, (1ul << orders[o]) - 1);
-		expect_ranges(test, (const struct folio_zero_range[]){{0, 1ul << orders[o]}}, 1);
+		expect_ranges(test, (const struct folio_zero_range[]){ { 0, 1ul << orders[o] } },
+			      1);
 		folio_put(folio);
 	}
 }
@@ -210,10 +212,11 @@ static void expect_page_by_page(struct kunit *test, unsigned long nr, unsigned l
 static void folio_zero_user_page_converges_on_the_fault(struct kunit *test)
 {
 	/* process_huge_page()'s order for 16 pages. */
-	static const unsigned long fault5[] = {15, 14, 13, 12, 11, 10, 0, 9,
-					       1,  8,  2,  7,  3,  6,  4, 5};
-	static const unsigned long fault12[] = {0, 1,  2, 3,  4,  5,  6,  7,
-						8, 15, 9, 14, 10, 13, 11, 12};
+	static const unsigned long fault5[] = {
+		15, 14, 13, 12, 11, 10, 0, 9, 1, 8, 2, 7, 3, 6, 4, 5
+	};
+	static const unsigned long fault12[] = { 0, 1,	2, 3,  4,  5,  6,  7,
+						 8, 15, 9, 14, 10, 13, 11, 12 };
 	struct folio *folio;
 
 	if (!node)
@@ -308,7 +311,8 @@ static struct kunit_case clear_test_cases[] = {
 	KUNIT_CASE(folio_zero_ranges_cover_folio_with_fault_last),
 	KUNIT_CASE(folio_zero_ranges_larger_than_max_order_is_one_run),
 	KUNIT_CASE(zero_strategy_names_round_trip),
-	{}};
+	{},
+};
 
 static struct kunit_suite clear_test_suite = {
 	.name = "clear",

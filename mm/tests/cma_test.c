@@ -175,8 +175,8 @@ static void cma_init_area_types_pageblocks_cma(struct kunit *test)
 
 static void cma_alloc_returns_aligned_ranges_inside_the_area(struct kunit *test)
 {
-	static const unsigned int aligns[] = {0, 3, 0, 5, 1};
-	static const unsigned long sizes[] = {3, 8, 1, 32, 5};
+	static const unsigned int aligns[] = { 0, 3, 0, 5, 1 };
+	static const unsigned long sizes[] = { 3, 8, 1, 32, 5 };
 	unsigned long free0 = node_free_pages(pgdat());
 	struct page *got[ARRAY_SIZE(sizes)];
 
@@ -335,8 +335,8 @@ static bool folio_holds_pattern(struct folio *folio, unsigned long pfn)
 
 static void cma_alloc_migrates_movable_folios_out(struct kunit *test)
 {
-	static const unsigned long offsets[] = {1, 8, 64};
-	static const unsigned int orders[] = {0, 2, 3};
+	static const unsigned long offsets[] = { 1, 8, 64 };
+	static const unsigned int orders[] = { 0, 2, 3 };
 	unsigned long free0 = node_free_pages(pgdat()), moved = 0;
 	struct page *range;
 
@@ -520,7 +520,8 @@ static struct kunit_case cma_test_cases[] = {
 	KUNIT_CASE(cma_alloc_fails_cleanly_over_an_unmovable_page),
 	KUNIT_CASE(cma_alloc_skips_a_busy_range),
 	KUNIT_CASE(cma_shell_command_allocates_releases_and_explains),
-	{}};
+	{},
+};
 
 static struct kunit_suite cma_test_suite = {
 	.name = "cma",
@@ -672,7 +673,8 @@ static struct kunit_case isolation_test_cases[] = {
 	KUNIT_CASE(isolation_refused_for_unmovable_block_in_use),
 	KUNIT_CASE(isolating_an_isolated_block_is_refused),
 	KUNIT_CASE(undo_isolation_restores_the_free_lists),
-	{}};
+	{},
+};
 
 static struct kunit_suite isolation_test_suite = {
 	.name = "page_isolation",

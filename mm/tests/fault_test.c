@@ -14,9 +14,9 @@
 
 #define A 0x40000000ul
 #define RW (VM_READ | VM_WRITE)
-#define ORDERS(...)                                    \
-	orders_of((const unsigned int[]){__VA_ARGS__}, \
-		  sizeof((const unsigned int[]){__VA_ARGS__}) / sizeof(unsigned int))
+#define ORDERS(...)                                      \
+	orders_of((const unsigned int[]){ __VA_ARGS__ }, \
+		  sizeof((const unsigned int[]){ __VA_ARGS__ }) / sizeof(unsigned int))
 
 static struct pglist_data *node;
 static struct mm_struct *mm, *prev_mm;
@@ -425,8 +425,9 @@ static void thp_parse_orders_accepts_sizes_never_always(struct kunit *test)
 
 static void thp_parse_orders_rejects_bad_lists(struct kunit *test)
 {
-	static const char *const bad[] = {"",	  "4K",	  "3K",	      "24K",   "4M",	"16X",
-					  "16K,", ",16K", "16K,,64K", "Never", "64K 2M"};
+	static const char *const bad[] = {
+		"", "4K", "3K", "24K", "4M", "16X", "16K,", ",16K", "16K,,64K", "Never", "64K 2M",
+	};
 	unsigned long orders = 0x55;
 	char err[80];
 
@@ -451,7 +452,8 @@ static struct kunit_case fault_test_cases[] = {
 	KUNIT_CASE(munmap_after_faults_gives_back_every_page),
 	KUNIT_CASE(thp_parse_orders_accepts_sizes_never_always),
 	KUNIT_CASE(thp_parse_orders_rejects_bad_lists),
-	{}};
+	{},
+};
 
 static struct kunit_suite fault_test_suite = {
 	.name = "fault",

@@ -194,7 +194,8 @@ static struct kunit_case folio_test_cases[] = {
 	KUNIT_CASE(split_folio_refuses_locked_referenced_or_mapped),
 	KUNIT_CASE(split_folio_of_order_zero_is_a_no_op),
 	KUNIT_CASE(lazyfree_is_anon_without_swapbacked),
-	{}};
+	{},
+};
 
 static struct kunit_suite folio_test_suite = {
 	.name = "folio",

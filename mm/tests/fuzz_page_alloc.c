@@ -93,8 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while (i + 3 <= size) {
 		uint8_t op = data[i], a = data[i + 1], b = data[i + 2];
 		struct slot *s = &slots[a % FUZZ_SLOTS];
-		static const char *const names[] = {"alloc", "alloc", "alloc",
-						    "free",  "drain", "misuse"};
+		static const char *const names[] = { "alloc", "alloc", "alloc",
+						     "free",  "drain", "misuse" };
 
 		switch (op % 6) {
 		case 0:

@@ -63,7 +63,9 @@ static void madvise_random_sequences_match_byte_model(struct kunit *test)
 }
 
 static struct kunit_case madvise_random_test_cases[] = {
-	KUNIT_CASE(madvise_random_sequences_match_byte_model), {}};
+	KUNIT_CASE(madvise_random_sequences_match_byte_model),
+	{},
+};
 
 static struct kunit_suite madvise_random_test_suite = {
 	.name = "madvise_random",

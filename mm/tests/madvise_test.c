@@ -372,7 +372,8 @@ static struct kunit_case madvise_test_cases[] = {
 	KUNIT_CASE(split_mode_splits_every_folio_and_flushes_per_page),
 	KUNIT_CASE(allocation_under_pressure_reclaims_lazyfree),
 	KUNIT_CASE(young_folio_gets_a_second_chance),
-	{}};
+	{},
+};
 
 static struct kunit_suite madvise_test_suite = {
 	.name = "madvise",

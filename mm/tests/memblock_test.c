@@ -28,7 +28,7 @@ static void expect_regions(struct kunit *test, const struct memblock_type *type,
 
 static void memblock_sorts_unsorted_firmware_entries(struct kunit *test)
 {
-	static const phys_addr_t want[] = {0x1000, 0x1000, 0x10000, 0x4000, 0x100000, 0x100000};
+	static const phys_addr_t want[] = { 0x1000, 0x1000, 0x10000, 0x4000, 0x100000, 0x100000 };
 
 	KUNIT_EXPECT_EQ(test, memblock_add(&mb, 0x100000, 0x100000), 0);
 	KUNIT_EXPECT_EQ(test, memblock_add(&mb, 0x1000, 0x1000), 0);
@@ -38,7 +38,7 @@ static void memblock_sorts_unsorted_firmware_entries(struct kunit *test)
 
 static void memblock_merges_adjacent_entries(struct kunit *test)
 {
-	static const phys_addr_t want[] = {0x1000, 0x5000};
+	static const phys_addr_t want[] = { 0x1000, 0x5000 };
 
 	memblock_add(&mb, 0x3000, 0x1000);
 	memblock_add(&mb, 0x1000, 0x2000); /* ends where the first starts */
@@ -49,7 +49,7 @@ static void memblock_merges_adjacent_entries(struct kunit *test)
 
 static void memblock_merges_overlapping_entries_into_one(struct kunit *test)
 {
-	static const phys_addr_t want[] = {0x1000, 0xf000};
+	static const phys_addr_t want[] = { 0x1000, 0xf000 };
 
 	memblock_add(&mb, 0x2000, 0x1000);
 	memblock_add(&mb, 0x6000, 0x1000);
@@ -63,8 +63,8 @@ static void memblock_merges_overlapping_entries_into_one(struct kunit *test)
 
 static void memblock_keeps_tiny_regions_and_large_holes(struct kunit *test)
 {
-	static const phys_addr_t want[] = {0x9f000, 0x1000,	     0x100000000ull,
-					   0x1000,  0x4000000000ull, 0x40000000ull};
+	static const phys_addr_t want[] = { 0x9f000, 0x1000,	      0x100000000ull,
+					    0x1000,  0x4000000000ull, 0x40000000ull };
 
 	memblock_add(&mb, 0x4000000000ull, 0x40000000ull); /* 1 GiB at 256 GiB */
 	memblock_add(&mb, 0x100000000ull, PAGE_SIZE);	   /* one page at 4 GiB */
@@ -77,7 +77,7 @@ static void memblock_keeps_tiny_regions_and_large_holes(struct kunit *test)
 
 static void memblock_reserve_may_straddle_the_edges_of_memory(struct kunit *test)
 {
-	static const phys_addr_t rsv[] = {0x0, 0x3000, 0x9000, 0x3000};
+	static const phys_addr_t rsv[] = { 0x0, 0x3000, 0x9000, 0x3000 };
 	phys_addr_t start, end;
 	unsigned long idx = 0;
 
@@ -93,7 +93,7 @@ static void memblock_reserve_may_straddle_the_edges_of_memory(struct kunit *test
 
 static void memblock_remove_splits_a_region(struct kunit *test)
 {
-	static const phys_addr_t want[] = {0x1000, 0x2000, 0x5000, 0x5000, 0x20000, 0x1000};
+	static const phys_addr_t want[] = { 0x1000, 0x2000, 0x5000, 0x5000, 0x20000, 0x1000 };
 
 	memblock_add(&mb, 0x1000, 0x9000);
 	memblock_add(&mb, 0x20000, 0x2000);
@@ -184,8 +184,8 @@ static void memblock_full_region_array_returns_error(struct kunit *test)
 static void memblock_free_ranges_are_exact_and_ascending(struct kunit *test)
 {
 	static const phys_addr_t want[][2] = {
-		{0x1000, 0x2000},     {0x3000, 0x8000},	    {0x9000, 0xa000},
-		{0x100000, 0x180000}, {0x1c0000, 0x200000}, {0x100000000ull, 0x140000000ull},
+		{ 0x1000, 0x2000 },	{ 0x3000, 0x8000 },	{ 0x9000, 0xa000 },
+		{ 0x100000, 0x180000 }, { 0x1c0000, 0x200000 }, { 0x100000000ull, 0x140000000ull },
 	};
 	phys_addr_t start, end;
 	unsigned long idx = 0, n = 0;
@@ -232,7 +232,8 @@ static struct kunit_case memblock_cases[] = {
 	KUNIT_CASE(memblock_full_region_array_returns_error),
 	KUNIT_CASE(memblock_free_ranges_are_exact_and_ascending),
 	KUNIT_CASE(memblock_fully_reserved_memory_has_no_free_range),
-	{}};
+	{},
+};
 
 static struct kunit_suite memblock_suite = {
 	.name = "memblock",

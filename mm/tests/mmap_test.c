@@ -246,7 +246,7 @@ static void software_mmu_sets_accessed_dirty_and_refuses_readonly_writes(struct 
 	/* ro's PTE is a second mapping of the folio, by hand. */
 	ptep_get_and_clear(t.mm, ro, ro_ptep);
 }
-#define ARCH_MMU_CASE KUNIT_CASE(software_mmu_sets_accessed_dirty_and_refuses_readonly_writes),
+#define ARCH_MMU_CASE KUNIT_CASE(software_mmu_sets_accessed_dirty_and_refuses_readonly_writes)
 #else
 static void switch_mm_makes_a_user_address_reach_its_page(struct kunit *test)
 {
@@ -270,7 +270,7 @@ static void switch_mm_makes_a_user_address_reach_its_page(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pte_young(*mm_find_pte(t.mm, a)));
 	KUNIT_EXPECT_TRUE(test, pte_dirty(*mm_find_pte(t.mm, a)));
 }
-#define ARCH_MMU_CASE KUNIT_CASE(switch_mm_makes_a_user_address_reach_its_page),
+#define ARCH_MMU_CASE KUNIT_CASE(switch_mm_makes_a_user_address_reach_its_page)
 #endif
 
 static struct kunit_case mmap_test_cases[] = {
@@ -282,7 +282,9 @@ static struct kunit_case mmap_test_cases[] = {
 	KUNIT_CASE(partial_munmap_keeps_a_large_folio_until_its_last_pte),
 	KUNIT_CASE(munmap_splits_a_pmd_leaf_it_cuts),
 	KUNIT_CASE(mm_destroy_returns_every_page),
-	ARCH_MMU_CASE{}};
+	ARCH_MMU_CASE,
+	{},
+};
 
 static struct kunit_suite mmap_test_suite = {
 	.name = "mmap",

@@ -96,7 +96,7 @@ struct slot {
 /* Random gfp: mostly movable, some unmovable/reclaimable, zero, comp, high. */
 static gfp_t random_gfp(uint64_t r, bool movable_only)
 {
-	static const gfp_t types[] = {__GFP_MOVABLE, __GFP_MOVABLE, 0, __GFP_RECLAIMABLE};
+	static const gfp_t types[] = { __GFP_MOVABLE, __GFP_MOVABLE, 0, __GFP_RECLAIMABLE };
 	gfp_t gfp = __GFP_NOWARN | (movable_only ? __GFP_MOVABLE : types[r % 4]);
 
 	if ((r >> 4) % 5 == 0)
@@ -153,7 +153,7 @@ static void free_slots(struct slot *slots)
 
 static void random_alloc_free_keeps_every_invariant(struct kunit *test)
 {
-	static const uint64_t seeds[] = {0x5eed0001, 0xf011a5, 0xdeadbeefcafe};
+	static const uint64_t seeds[] = { 0x5eed0001, 0xf011a5, 0xdeadbeefcafe };
 	static struct slot slots[RANDOM_SLOTS];
 	static struct free_picture before, after;
 
@@ -763,7 +763,8 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(double_free_is_refused_with_free_lists_intact),
 	KUNIT_CASE(freeing_a_tail_page_or_the_wrong_order_is_refused),
 	KUNIT_CASE(freeing_a_mapped_page_is_refused),
-	{}};
+	{},
+};
 
 static struct kunit_suite page_alloc_suite = {
 	.name = "page_alloc",

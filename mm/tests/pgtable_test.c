@@ -132,9 +132,9 @@ static int log_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
  * leaf with its part of the range; pte_entry the present PTEs below. */
 static void walker_visits_every_present_pmd_then_its_ptes(struct kunit *test)
 {
-	static const struct mm_walk_ops ops = {.pte_entry = log_pte, .pmd_entry = log_pmd};
+	static const struct mm_walk_ops ops = { .pte_entry = log_pte, .pmd_entry = log_pmd };
 	unsigned long leaf = TEST_ADDR + PMD_SIZE;
-	struct walk_log log = {0};
+	struct walk_log log = { 0 };
 	pte_t *ptep = test_pte_alloc(t.mm, TEST_ADDR);
 
 	KUNIT_ASSERT_NOT_NULL(test, ptep);
@@ -149,7 +149,7 @@ static void walker_visits_every_present_pmd_then_its_ptes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, log.pmd_addr, leaf);
 	KUNIT_EXPECT_EQ(test, log.pmd_next, leaf + 5 * PAGE_SIZE);
 	/* ACTION_CONTINUE from pmd_entry: the table's PTEs are not walked. */
-	log = (struct walk_log){.skip_tables = true};
+	log = (struct walk_log){ .skip_tables = true };
 	walk_page_range(t.mm, TEST_ADDR, leaf + PMD_SIZE, &ops, &log);
 	KUNIT_EXPECT_EQ(test, log.ptes, 0);
 	KUNIT_EXPECT_EQ(test, log.pmds, 2);
@@ -184,7 +184,8 @@ static struct kunit_case pgtable_test_cases[] = {
 	KUNIT_CASE(pmd_leaf_accessors_round_trip),
 	KUNIT_CASE(walker_visits_every_present_pmd_then_its_ptes),
 	KUNIT_CASE(flush_tlb_range_follows_the_single_page_ceiling),
-	{}};
+	{},
+};
 
 static struct kunit_suite pgtable_test_suite = {
 	.name = "pgtable",

@@ -31,10 +31,10 @@
 static const struct {
 	unsigned long off, len;
 } vm_model_vmas[] = {
-	{0x000000, 0x200000},
-	{0x401000, 0x0fd000},
-	{0x600000, 0x040000},
-	{0x683000, 0x011000},
+	{ 0x000000, 0x200000 },
+	{ 0x401000, 0x0fd000 },
+	{ 0x600000, 0x040000 },
+	{ 0x683000, 0x011000 },
 };
 #define NR_VMAS ARRAY_SIZE(vm_model_vmas)
 
@@ -103,7 +103,8 @@ int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *
 		  const uint8_t *data, size_t len)
 {
 	*m = (struct vm_model){
-		.mm = mm, .node = node, .data = data, .len = len, .state = seed ? seed : 1};
+		.mm = mm, .node = node, .data = data, .len = len, .state = seed ? seed : 1
+	};
 	memset(cell_val, 0, sizeof(cell_val));
 	memset(cell_mz, 0, sizeof(cell_mz));
 	memset(page_whole, 0, sizeof(page_whole));

@@ -179,22 +179,24 @@ static void autorun_echoes_and_runs_each_command(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, SHELL_PROMPT "help\nCommands"));
 }
 
-static struct kunit_case shell_cases[] = {KUNIT_CASE(typed_line_is_echoed_and_returned),
-					  KUNIT_CASE(crlf_counts_as_one_enter),
-					  KUNIT_CASE(backspace_erases_one_character),
-					  KUNIT_CASE(ctrl_u_erases_the_line),
-					  KUNIT_CASE(ctrl_c_cancels_the_line),
-					  KUNIT_CASE(up_and_down_walk_the_history),
-					  KUNIT_CASE(history_keeps_only_the_newest_entries),
-					  KUNIT_CASE(overlong_line_is_refused_not_truncated),
-					  KUNIT_CASE(unknown_escape_sequences_are_swallowed),
-					  KUNIT_CASE(split_handles_spaces_and_quotes),
-					  KUNIT_CASE(unknown_command_points_to_help),
-					  KUNIT_CASE(bad_arguments_print_usage),
-					  KUNIT_CASE(help_lists_registered_commands),
-					  KUNIT_CASE(too_many_arguments_are_refused),
-					  KUNIT_CASE(autorun_echoes_and_runs_each_command),
-					  {}};
+static struct kunit_case shell_cases[] = {
+	KUNIT_CASE(typed_line_is_echoed_and_returned),
+	KUNIT_CASE(crlf_counts_as_one_enter),
+	KUNIT_CASE(backspace_erases_one_character),
+	KUNIT_CASE(ctrl_u_erases_the_line),
+	KUNIT_CASE(ctrl_c_cancels_the_line),
+	KUNIT_CASE(up_and_down_walk_the_history),
+	KUNIT_CASE(history_keeps_only_the_newest_entries),
+	KUNIT_CASE(overlong_line_is_refused_not_truncated),
+	KUNIT_CASE(unknown_escape_sequences_are_swallowed),
+	KUNIT_CASE(split_handles_spaces_and_quotes),
+	KUNIT_CASE(unknown_command_points_to_help),
+	KUNIT_CASE(bad_arguments_print_usage),
+	KUNIT_CASE(help_lists_registered_commands),
+	KUNIT_CASE(too_many_arguments_are_refused),
+	KUNIT_CASE(autorun_echoes_and_runs_each_command),
+	{},
+};
 
 static struct kunit_suite shell_suite = {
 	.name = "shell",

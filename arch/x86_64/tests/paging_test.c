@@ -96,7 +96,8 @@ static struct kunit_case paging_cases[] = {
 	KUNIT_CASE(direct_map_is_writable_not_executable),
 	KUNIT_CASE(lower_half_is_empty),
 	KUNIT_CASE(embedded_symbols_name_kernel_functions),
-	{}};
+	{},
+};
 
 static struct kunit_suite paging_suite = {
 	.name = "x86_paging",
