@@ -73,20 +73,9 @@ static int touch(unsigned long addr)
 	return copy_to_user(addr, &c, 1);
 }
 
-/* Return: the folio mapping addr, by PMD leaf or PTE; NULL if none. */
 static struct folio *mapped_folio(unsigned long addr)
 {
-	pmd_t *pmd = mm_find_pmd(mm, addr);
-	pte_t *pte;
-
-	if (!pmd || pmd_none(*pmd))
-		return NULL;
-	if (pmd_leaf(*pmd))
-		return page_folio(pfn_to_page(pmd_pfn(*pmd)));
-	pte = mm_find_pte(mm, addr);
-	if (!pte || !pte_present(*pte))
-		return NULL;
-	return page_folio(pfn_to_page(pte_pfn(*pte)));
+	return test_mapped_folio(mm, addr);
 }
 
 /* The order of the folio a write fault at addr maps, -1 if none. */

@@ -73,17 +73,7 @@ static bool reads_as(unsigned long addr, unsigned long len, uint8_t byte)
 
 static struct folio *mapped_folio(unsigned long addr)
 {
-	pmd_t *pmd = mm_find_pmd(t.mm, addr);
-	pte_t *pte;
-
-	if (!pmd || pmd_none(*pmd))
-		return NULL;
-	if (pmd_leaf(*pmd))
-		return page_folio(pfn_to_page(pmd_pfn(*pmd)));
-	pte = mm_find_pte(t.mm, addr);
-	if (!pte || !pte_present(*pte))
-		return NULL;
-	return page_folio(pfn_to_page(pte_pfn(*pte)));
+	return test_mapped_folio(t.mm, addr);
 }
 
 /* The LRU invariant: counters match the lists, flags match the list. */

@@ -133,3 +133,18 @@ void test_mm_destroy(struct kunit *test, struct test_mm *t)
 	t->mm = NULL;
 	t->node = NULL;
 }
+
+struct folio *test_mapped_folio(struct mm_struct *mm, unsigned long addr)
+{
+	pmd_t *pmd = mm_find_pmd(mm, addr);
+	pte_t *pte;
+
+	if (!pmd || !pmd_present(*pmd))
+		return NULL;
+	if (pmd_leaf(*pmd))
+		return pmd_folio(*pmd);
+	pte = pte_offset_map(pmd, addr);
+	if (!pte || !pte_present(*pte))
+		return NULL;
+	return page_folio(pte_page(*pte));
+}

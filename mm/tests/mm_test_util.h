@@ -40,6 +40,9 @@ bool test_buddy_ok(struct kunit *test, struct pglist_data *pgdat, const char *fi
 		   const char *what);
 #define KUNIT_EXPECT_BUDDY_OK(test, pgdat) test_buddy_ok(test, pgdat, __FILE__, __LINE__, "")
 
+/* Return: the folio mapping addr in mm, by PMD leaf or PTE; NULL if none. */
+struct folio *test_mapped_folio(struct mm_struct *mm, unsigned long addr);
+
 /* The PTE slot for addr, allocating the tables on the way (NULL: no
  * memory, or a PMD leaf maps addr). */
 static inline pte_t *test_pte_alloc(struct mm_struct *mm, unsigned long addr)
