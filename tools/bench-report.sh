@@ -1,352 +1,474 @@
 #!/bin/sh
-# bench-report: the CSV records of a `make bench` run (OUTDIR/SOURCE-NAME.csv,
-# SOURCE host|kernel, written by tools/benchrec; record format in
-# include/benchrec.h) become one PNG per table and source and OUTDIR/REPORT.md,
-# beside the upstream figures kept in tools/bench/. Every unit comes from a
-# header cell NAME[UNIT]; none is assumed. Kernel records (TSC cycles, usually
-# under TCG) get their own plots (kernel-NAME.png), never host axes.
-# Any CSV may be missing: its part of the report says so. A malformed CSV
-# stops the report with the file, line and reason.
+# bench-report: the bench records of a run, OUTDIR/SOURCE-NAME.csv (SOURCE
+# host, kernel or linux; written by tools/benchrec, format in
+# include/benchrec.h), become OUTDIR/REPORT.md and a PNG per record and
+# source. No column is named here: a table is its CSV, each header cell
+# NAME[UNIT] shown as "NAME (UNIT)", and the rest follows from the units:
+# - [count] columns (evidence counters) form a second table, keyed by the
+#   first column;
+# - tools/bench/upstream-NAME.csv is joined on its first column, and so are
+#   the columns of linux-NAME.csv that host-NAME.csv also has (as linux_*);
+# - a plot's x is the first column, its lines the columns timed in ns, us,
+#   ms, s or cycles (alone or in a ratio: ns/op, bytes/cycle), one set per
+#   value of the text columns (unit "-").
+# Section prose and plot styles are keyed by record name (below); a record
+# without prose goes under "Other records". Miller (mlr) checks, joins and
+# tabulates the CSVs, gnuplot draws. A malformed CSV stops the report with
+# the file, line and reason. Kernel records (TSC cycles, usually under TCG)
+# get their own plots (kernel-NAME.png), never host axes.
 # Usage: sh tools/bench-report.sh OUTDIR    Exit: 0 REPORT.md written, 1 error.
-set -eu
+# shellcheck disable=SC1010,SC2016,SC2086 # mlr's verbs chain with "then"; its DSL
+# is single-quoted; lists of header cells are split into words on purpose.
+set -euf	# no globbing: header cells hold [ ]
 
 UPSTREAM=$(cd "$(dirname "$0")" && pwd)/bench
-SOURCES="host kernel"
 NOT_MEASURED="not measured in this run"
 EMULATED="emulated (TCG): compare ratios, not absolute times."
+# The env keys every record carries (bench/benchrec.c), and linux's kernel.
+MACHINE_KEYS="cpu kernel features clear_pages tsc_hz hypervisor emulated mem_bytes version
+max_page_order pageblock_order thp thp_orders debug_vm"
+tab=$(printf '\t')
+IFS0=$(printf ' \t\nx')	# the default IFS, restored after splitting on commas
+IFS0=${IFS0%x}
 
 die() {
 	echo "bench-report: $*" >&2
 	exit 1
 }
 
-# columns TABLE [SOURCE]: the columns a table's header must have (its fixed
-# names). Source linux (tools/linux-madvise-free) has only the batched path.
-columns() {
-	if [ "${2:-}" = linux ]; then
-		[ "$1" = madvise_free ] && echo folio batched min max folios fallbacks
-		return
-	fi
+# --- what is keyed by record name: sections, prose, plot styles -------------
+
+# Number | heading | the records it shows, in order.
+SECTIONS='1|MADV_FREE: split vs batched|madvise_free madvise_pte_floor
+2|Clearing: folio_zero_user and clear_pages|folio_zero_user clear_pages fill_bandwidth
+3|Pageblock order|pageblock
+4|Page allocator: buddy vs bitmap|page_alloc'
+OTHER=5	# the section of every other record
+
+# prose N: how to read section N's tables.
+prose() {
 	case $1 in
-	madvise_free) echo folio split batched change split_pte_writes split_splits \
-		split_flushes split_full_flushes batched_pte_writes batched_splits \
-		batched_flushes batched_full_flushes reclaim freed ;;
-	madvise_pte_floor) echo ptes time per_pte ;;
-	folio_zero_user) echo folio fault fault_page strategy clear touch ;;
-	clear_pages) echo extent stosb stosq memset loop8 ;;
-	fill_bandwidth) echo method rate ;;
-	pageblock) echo pageblock_order pageblock cma_min_alignment pageblocks \
-		smallest_cma allocs alloc free fallbacks steals unusable_2m free_2m_blocks ;;
-	page_alloc) echo order pattern buddy bitmap ratio ;;
-	*) return 1 ;;
+	1) cat <<'EOF'
+Each row is one madvise(MADV_FREE) of the whole range, faulted in with
+writes in folios of one size: split = every large folio split, then PTE by
+PTE with a flush per page (Linux before the change); batched = one
+clear_young_dirty_ptes() per folio and one flush; change = batched against
+split. upstream_* are upstream's seconds on its own machine: compare the
+shape across folio sizes, not the values. The counter deltas (the second
+table) are the evidence of each path; madvise_pte_floor is one bare read of
+every PTE.
+EOF
+	;;
+	2) cat <<'EOF'
+folio_zero_user: clear = the call (the fault's kernel time, upstream's
+stime); touch = reading the faulting page and two pages either side right
+after it (the user's first accesses, upstream's utime); medians, lower is
+better. A strategy that clears the fault's neighbourhood last should keep
+touch low wherever the fault lands. clear_pages: throughput of each way to
+fill an extent, higher is better; the dashed line is the machine's fill
+bandwidth (fill_bandwidth, host only). Small extents show start-up cost,
+large ones memory bandwidth.
+EOF
+	;;
+	3) cat <<'EOF'
+One row per build (CONFIG_PAGE_BLOCK_ORDER; the host builds have THP off,
+which would cap pageblock_order at 9). smallest_cma is what cma_reserve_area()
+really reserved when asked for one page. The workload: 100K allocations
+cycling through 8M, 4M, 2M, 1M, 64 B, 8 B and 4 B (2048, 1024, 512, 256, 1,
+1, 1 pages); the large ones are movable and held in a FIFO of about 55% of
+the node, the small ones unmovable in a FIFO of 6%, so they outlive many
+large ones. alloc and free are per-call costs (the median over the runs in
+the env line); fallbacks count allocations served from another
+migratetype's list and steals the fallbacks that took over whole
+pageblocks; unusable_2m is the percent of free memory not in free blocks of
+>= 2 MiB with the live set held (Linux's unusable free space index at order
+9): lower is better. Equal fallbacks, steals and unusable_2m across orders
+mean the unmovable pages landed in the same places: a fallback takes the
+largest free block and claims every pageblock in it, whatever their size.
+cma_min_alignment is CMA_MIN_ALIGNMENT_BYTES, the last column of upstream's table.
+EOF
+	;;
+	4) cat <<'EOF'
+Cost of one alloc + one free: single = alloc, free, repeat; batched = a
+batch of allocs, then their frees. ratio = bitmap / buddy (above 1: the
+buddy allocator is faster). The plots' y axis is logarithmic: equal
+distances are equal ratios.
+EOF
+	;;
+	*) echo "Records without a section of their own: each table is its CSV." ;;
+	esac
+	echo
+}
+
+# style NAME: set title and style, how record NAME is shown: "lines" with
+# logx, logy, right=% (% columns on a right axis), ref=RECORD (RECORD's rows
+# as dashed levels, its table after the plot); "bars" (a panel per
+# first-column value and timed column, bars per the last text column
+# grouped by the first); "none" (no plot); "ref" (only with its referrer).
+style() {
+	title=$1
+	case $1 in
+	madvise_free) title="madvise(MADV_FREE) of the range, split vs batched"
+		style="lines logx logy" ;;
+	folio_zero_user) title="folio_zero_user() per strategy and fault position"
+		style=bars ;;
+	clear_pages) title="clear_pages() throughput per extent"
+		style="lines logx ref=fill_bandwidth" ;;
+	pageblock) title="100K allocations (8M..4 B) per pageblock order"
+		style="lines right=%" ;;
+	page_alloc) title="one alloc + one free, buddy vs bitmap" style="lines logy" ;;
+	madvise_pte_floor) style=none ;;
+	fill_bandwidth) style=ref ;;
+	*) style=lines ;;
 	esac
 }
 
-csv() { echo "$OUT/$1-$2.csv"; }
-have() { [ -f "$OUT/$1-$2.csv" ]; }
+# --- reading and checking the CSVs ------------------------------------------
 
-# Shared awk: the CSV reader every program below starts from. A data line is
-# any line not starting with '#'; the first is the header; a later line equal
-# to it is a merged record's repeated header. env() parses "# env:" lines.
-AWK_CSV='
-function colname(cell) { sub(/\[.*/, "", cell); return cell }
-function unitof(cell) { sub(/^[^[]*\[/, "", cell); sub(/\]$/, "", cell); return cell }
-function env(line, e,    i, k, v) {
-	sub(/^# env: */, "", line)
-	while ((i = index(line, "=")) > 0) {
-		k = substr(line, 1, i - 1)
-		line = substr(line, i + 1)
-		if (substr(line, 1, 1) == "\"") {
-			line = substr(line, 2)
-			i = index(line, "\"")
-			if (!i)
-				i = length(line) + 1
-			v = substr(line, 1, i - 1)
-			line = substr(line, i + 1)
-		} else {
-			i = index(line, " ")
-			if (!i)
-				i = length(line) + 1
-			v = substr(line, 1, i - 1)
-			line = substr(line, i)
-		}
-		sub(/^ +/, "", line)
-		e[k] = v
-	}
-}
-{ sub(/\r$/, "") }
-'
-
-# check_csv FILE SOURCE TABLE: the header is NAME[UNIT] cells holding the
-# table's columns, every row has as many fields, numeric columns hold
-# numbers, every env says this source, and there is at least one row.
-check_csv() {
-	awk -v file="$1" -v source="$2" -v need="$(columns "$3" "$2")" "$AWK_CSV"'
-	function fail(msg) { print "bench-report: " file ": " msg > "/dev/stderr"; bad = 1; exit 1 }
-	/^# env:/ {
-		split("", e)
-		env($0, e)
-		if (e["source"] != source)
-			fail("line " NR ": env says source=" e["source"] ", the file name says " source)
-		next
-	}
-	/^#/ || /^[ \t]*$/ { next }
-	!ncols {
-		header = $0
-		ncols = split($0, h, ",")
-		for (i = 1; i <= ncols; i++) {
-			if (h[i] !~ /\]$/ || index(h[i], "[") < 2)
-				fail("line " NR ": header cell \"" h[i] "\" has no [unit] (want NAME[UNIT])")
-			if (colname(h[i]) !~ /^[A-Za-z0-9_]+$/ || unitof(h[i]) == "")
-				fail("line " NR ": header cell \"" h[i] "\" is not NAME[UNIT]")
-			text[i] = unitof(h[i]) == "-"
-			has[colname(h[i])] = 1
-		}
-		next
-	}
-	$0 == header { next }
-	{
-		if ((n = split($0, f, ",")) != ncols)
-			fail("line " NR ": " n " fields, the header has " ncols)
-		for (i = 1; i <= ncols; i++)
-			if (!text[i] && f[i] !~ /^[-+]?[0-9]+(\.[0-9]+)?$/)
-				fail("line " NR ": " h[i] " is \"" f[i] "\", not a number")
-		rows++
-	}
-	END {
-		if (bad)
-			exit 1
-		if (!ncols)
-			fail("no header row")
-		n = split(need, want, " ")
-		for (i = 1; i <= n; i++)
-			if (!(want[i] in has))
-				fail("no column \"" want[i] "\" (this table needs: " need ")")
-		if (!rows)
-			fail("no data rows")
-	}' "$1"
+# columns CSV: read a normalized CSV's header into X (the first cell), NAMES
+# (every name, unit dropped) and lists of the other cells by unit: TEXTS
+# ("-"), TIMED (ns, us, ms, s or cycles, alone or in a ratio: ns/op,
+# bytes/cycle), PCTS (%), COUNTS ("count", comma-separated). Header cells hold
+# no space or comma, so the lists are words. Shell builtins only: it runs for
+# every table and plot.
+columns() {
+	IFS= read -r h <"$1" || true
+	X=${h%%,*} NAMES='' TEXTS='' TIMED='' PCTS='' COUNTS=''
+	IFS=,
+	for c in $h; do
+		NAMES="${NAMES:+$NAMES }${c%%[*}"
+		u=${c#*[}
+		u=${u%]}
+		[ "$c" != "$X" ] || continue
+		case /$u/ in
+		/-/) TEXTS="$TEXTS $c" ;;
+		/%/) PCTS="$PCTS $c" ;;
+		/count/) COUNTS="${COUNTS:+$COUNTS,}$c" ;;
+		*/ns/* | */us/* | */ms/* | */s/* | */cycle/* | */cycles/* | */[KMG]cycles/*)
+			TIMED="$TIMED $c" ;;
+		esac
+	done
+	IFS=$IFS0
 }
 
-# env_get FILE KEY: KEY's value in the first env line of FILE.
-env_get() {
-	awk -v key="$2" "$AWK_CSV"'
-	/^# env:/ { env($0, e); if (key in e) print e[key]; exit }' "$1"
+unit() { u=${1#*[}; echo "${u%]}"; }
+list() { echo $1 | tr ' ' ,; }
+
+# env_of BASE KEY: KEY's value in the first env line of BASE.csv.
+env_of() {
+	while IFS=$tab read -r k v; do
+		[ "$k" != "$2" ] || { printf '%s\n' "$v"; return 0; }
+	done <"$TMP/$1.env1"
 }
 
-# unit_get FILE COLUMN: COLUMN's unit.
-unit_get() {
-	awk -v col="$2" "$AWK_CSV"'
-	/^#/ || /^[ \t]*$/ { next }
-	{
-		n = split($0, h, ",")
-		for (i = 1; i <= n; i++)
-			if (colname(h[i]) == col)
-				print unitof(h[i])
-		exit
-	}' "$1"
+# path BASE: the CSV a base name came from.
+path() {
+	case $1 in upstream-*) echo "$UPSTREAM/$1.csv" ;; *) echo "$OUT/$1.csv" ;; esac
 }
 
-# md_table FILE [COLS]: the rows as a markdown table, COLS (comma-separated
-# names) or all columns; header cells "name (unit)", numbers right-aligned.
-md_table() {
-	awk -v cols="${2:-}" "$AWK_CSV"'
-	/^#/ || /^[ \t]*$/ { next }
-	!header {
-		header = $0
-		nh = split($0, h, ",")
-		for (i = 1; i <= nh; i++)
-			idx[colname(h[i])] = i
-		if (cols == "")
-			for (i = 1; i <= nh; i++)
-				cols = cols (i > 1 ? "," : "") colname(h[i])
-		n = split(cols, want, ",")
-		line = "|"
-		rule = "|"
-		for (j = 1; j <= n; j++) {
-			if (!(want[j] in idx)) {
-				print "bench-report: " FILENAME ": no column " want[j] > "/dev/stderr"
-				exit 1
+# check_header BASE: BASE.raw's first line that is not a comment is the
+# header, every cell NAME[UNIT].
+check_header() {
+	hl=$(grep -n -m 1 -v '^#' "$TMP/$1.raw") || die "$(path "$1"): no header row"
+	case $hl in *,) hl="$hl,-" ;; esac	# a last, empty cell
+	IFS=,
+	for c in ${hl#*:}; do
+		n=${c%%[*} u=${c#*[}
+		u=${u%]}
+		case $c in
+		?*\[*\]) case $n in "" | *[!A-Za-z0-9_]*) ;; *) case $u in "" | *]* | *" "*) ;; *) continue ;; esac ;; esac
+			why="is not NAME[UNIT]" ;;
+		*) why="has no [unit] (want NAME[UNIT])" ;;
+		esac
+		die "$(path "$1"): line ${hl%%:*}: header cell \"${c%-}\" $why"
+	done
+	IFS=$IFS0
+}
+
+# check BASE...: OUTDIR/BASE.csv (or tools/bench/BASE.csv) has NAME[UNIT]
+# header cells, as many fields and a number (unit not "-") in every row, at
+# least one row, and env lines that say its source (BASE up to "-"; not for
+# upstream-*). Writes $TMP/BASE.csv (no comments, no repeated headers, which
+# concatenated records have), $TMP/BASE.env (LINE TAB KEY TAB VALUE per env
+# pair, quotes removed) and $TMP/BASE.env1 (KEY TAB VALUE, the first env line).
+check() {
+	for b; do
+		sed 's/\r$//; s/^[[:space:]]*$/#/' "$(path "$b")" >"$TMP/$b.raw"	# same line numbers
+		check_header "$b"
+		: >"$TMP/$b.env"
+		: >"$TMP/$b.env1"
+	done
+	msg=$(cd "$TMP" && for b; do echo "$b.raw"; done | xargs mlr -S --icsvlite --skip-comments \
+		--ocsv filter -x 'joink($*, ",") == joinv($*, ",")' then put -q '
+		b = sub(FILENAME, "\.raw$", "");
+		for (k, v in $*) {
+			if (!(k =~ "\[-\]$") && !(v =~ "^[-+]?[0-9]+(\.[0-9]+)?$")) {
+				print b . " " . FNR . " " . k . " is \"" . v . "\", not a number"
 			}
-			sel[j] = i = idx[want[j]]
-			u = unitof(h[i])
-			line = line " " colname(h[i]) (u == "-" ? "" : " (" u ")") " |"
-			rule = rule (u == "-" ? "---|" : "---:|")
 		}
-		print line
-		print rule
-		next
-	}
-	$0 == header { next }
-	{
-		split($0, f, ",")
-		line = "|"
-		for (j = 1; j <= n; j++)
-			line = line " " f[sel[j]] " |"
-		print line
-	}' "$1"
-}
-
-# select_cols FILE COLS [WHERE_COL WHERE_VALUE] [positive]: the chosen
-# columns of the rows (where WHERE_COL is WHERE_VALUE), space-separated, for
-# gnuplot. Empty cells become "?"; with "positive" (a log y axis) so do
-# values <= 0 after the first column (the x values).
-select_cols() {
-	awk -v cols="$2" -v wcol="${3:-}" -v wval="${4:-}" -v positive="${5:-}" "$AWK_CSV"'
-	/^#/ || /^[ \t]*$/ { next }
-	!header {
-		header = $0
-		nh = split($0, h, ",")
-		for (i = 1; i <= nh; i++)
-			idx[colname(h[i])] = i
-		n = split(cols, want, ",")
-		next
-	}
-	$0 == header { next }
-	{
-		split($0, f, ",")
-		if (wcol != "" && f[idx[wcol]] != wval)
-			next
-		line = ""
-		for (j = 1; j <= n; j++) {
-			v = f[idx[want[j]]]
-			if (v == "" || (positive && j > 1 && unitof(h[idx[want[j]]]) != "-" && v + 0 <= 0))
-				v = "?"
-			line = line (j > 1 ? " " : "") v
+		tee > b . ".csv", $*' 2>&1 |
+		sed 's/.*mismatch \([0-9]*\) != \([0-9]*\) at filename \(.*\)\.raw line *\([0-9]*\).*/\3 @\4: \2 fields, the header has \1/' |
+		head -n 1)
+	b=${msg%% *} msg=${msg#* }
+	case $msg in
+	"") ;;
+	@*) die "$(path "$b"): line ${msg#@}" ;;
+	[1-9]*) die "$(path "$b"): line $(grep -n -v '^#' "$TMP/$b.raw" | cut -d: -f1 |
+		sed -n "$((${msg%% *} + 1))p"): ${msg#* }" ;;
+	*) die "$b $msg" ;;
+	esac
+	for b; do [ -f "$TMP/$b.csv" ] || die "$(path "$b"): no data rows"; done
+	# One env line a record, fields 1 BASE, 2 LINE, then "KEY=VALUE" (quotes
+	# moved around the pair), under a header of 999 fields: mlr's reader
+	# fills a shorter line, and would drop the pairs of a longer one.
+	(cd "$TMP" && { seq -s ' ' 999; for b; do echo "$b.raw"; done | xargs grep -H -n '^# env: ' |
+		sed 's/^\(.*\)\.raw:\([0-9]*\):# env: /\1 \2 /; s/\([^ =]*\)="\([^"]*\)"/"\1=\2"/g'; } |
+	mlr -S --icsv --allow-ragged-csv-input --ifs space --onidx put -q '
+		m = {"source": ""};
+		for (k, v in mapexcept($*, "1", "2")) {
+			if (v != "") { m[sub(v, "=.*", "")] = sub(v, "^[^=]*=", "") }
 		}
-		print line
-	}' "$1"
-}
-
-# distinct FILE COL: the values of COL in row order, each once, one a line.
-distinct() {
-	select_cols "$1" "$2" | awk '!seen[$0]++'
-}
-
-# join_upstream FILE UPSTREAM_CSV: FILE with the upstream columns appended,
-# joined on the upstream's first column (same name and unit); rows upstream
-# lacks get empty cells.
-join_upstream() {
-	awk "$AWK_CSV"'
-	FNR == 1 { file++ }
-	/^#/ || /^[ \t]*$/ { next }
-	file == 1 && !up {
-		up = $0
-		nu = split($0, uh, ",")
-		for (i = 2; i < nu; i++)
-			empty = empty ","
-		next
-	}
-	file == 1 { split($0, f, ","); extra[f[1] + 0] = substr($0, length(f[1]) + 2); next }
-	!header {
-		header = $0
-		n = split($0, h, ",")
-		for (i = 1; i <= n; i++)
-			if (h[i] == uh[1])
-				key = i
-		if (!key) {
-			print "bench-report: " FILENAME ": no column " uh[1] " to join upstream on" > "/dev/stderr"
-			exit 1
+		@first[$1] = is_present(@first[$1]) ? @first[$1] : $2;
+		for (k, v in m) {
+			print > $1 . ".env", $2 . "\t" . k . "\t" . v;
+			if ($2 == @first[$1]) { print > $1 . ".env1", k . "\t" . v }
 		}
-		print $0 "," substr(up, length(uh[1]) + 2)
-		next
-	}
-	$0 == header { next }
-	{ split($0, f, ","); print $0 "," ((f[key] + 0) in extra ? extra[f[key] + 0] : empty) }' "$2" "$1"
+		src = sub($1, "-.*", "");
+		if (src != "upstream" && m["source"] != src) {
+			print $1 . " " . $2 . ": env says source=" . m["source"] . ", the file name says " . src
+		}' >wrong) || die "$OUT: an env line mlr cannot read (see above)"
+	read -r b msg <"$TMP/wrong" || return 0
+	die "$(path "$b"): line $msg"
 }
 
-# --- the report's prose -------------------------------------------------
+# load: check every OUTDIR/*.csv and the upstream CSVs for them; set RECORDS
+# (each record name once, in file order) and BASES (SOURCE-NAME).
+load() {
+	RECORDS='' BASES='' ups=''
+	set +f
+	set -- "$OUT"/*.csv
+	set -f
+	for f; do
+		b=${f##*/}
+		b=${b%.csv}
+		case $b in
+		host-?* | kernel-?* | linux-?*) ;;
+		*) die "$f: not named SOURCE-NAME.csv, SOURCE host, kernel or linux" ;;
+		esac
+		BASES="$BASES $b"
+		case " $RECORDS " in *" ${b#*-} "*) continue ;; esac
+		RECORDS="$RECORDS ${b#*-}"
+		[ ! -f "$UPSTREAM/upstream-${b#*-}.csv" ] || ups="$ups upstream-${b#*-}"
+	done
+	check $BASES $ups
+	for b in $BASES; do
+		host=$TMP/host-${b#*-}.csv
+		case $b in
+		linux-*) [ -f "$host" ] || die "$OUT/$b.csv: no ${host##*/} to set it beside" ;;
+		kernel-*)
+			[ -f "$host" ] || continue
+			columns "$host"
+			hn=$NAMES
+			columns "$TMP/$b.csv"
+			[ "$NAMES" = "$hn" ] || die "$OUT/$b.csv: columns $(list "$NAMES") differ from" \
+				"${host##*/}'s $(list "$hn")" ;;
+		esac
+	done
+}
 
-# ran_on FILE: which machine a record ran on, in one paragraph.
+# --- tables -------------------------------------------------------------------
+
+# md CSV VERB...: CSV through mlr VERB... as a Markdown table, header cells
+# "name (unit)" ("name" for text), numbers right-aligned.
+md() {
+	mdf=$1
+	shift
+	mlr -S --icsv --omd "$@" then rename -r '^(.*)\[-\]$,\1' \
+		then rename -r '^(.*)\[(.*)\]$,\1 (\2)' "$mdf" | align
+	echo
+}
+
+# align: a Markdown table's rule row made from its header: "---:" under a
+# "name (unit)" cell, "---" under the others.
+align() {
+	sed '1h; 2{ g; s/[^|]*)[[:space:]]*|/---:|/g; s/|[^|:-][^|]*/|---/g; }'
+}
+
+# join_onto CSV OTHER: OTHER's columns added to CSV's rows, matched on
+# OTHER's first column; rows OTHER lacks get empty cells.
+join_onto() {
+	columns "$1"
+	names=$NAMES
+	columns "$2"
+	case " $names " in *" ${X%%[*} "*) ;; *) die "$1: no column $X to join ${2##*/} on" ;; esac
+	IFS= read -r h <"$2"
+	mlr -S --csv join --ur -j "$X" -f "$2" then unsparsify then reorder -e -f "${h#*,}" \
+		"$1" >"$1.new"
+	mv "$1.new" "$1"
+}
+
+# linux_columns NAME: linux-NAME.csv's first column and the columns
+# host-NAME.csv also has, renamed linux_*; nothing if there are none.
+linux_columns() {
+	columns "$TMP/host-$1.csv"
+	names=$NAMES
+	columns "$TMP/linux-$1.csv"
+	same=
+	for nm in ${NAMES#* }; do
+		case " ${names#* } " in *" $nm "*) same="${same:+$same|}$nm" ;; esac
+	done
+	[ -n "$same" ] || return 0
+	mlr -S --csv cut -r -f "^(${X%%[*}|$same)\\[" then rename -r "^($same)\\[,linux_\\1[" \
+		"$TMP/linux-$1.csv"
+}
+
+# tables SOURCE NAME: the record's table with what is joined to it, the
+# sentence on Linux's columns, the plot, the table of its counters.
+tables() {
+	f=$TMP/$1-$2.csv
+	cp "$f" "$TMP/joined.csv"
+	[ ! -f "$TMP/upstream-$2.csv" ] || join_onto "$TMP/joined.csv" "$TMP/upstream-$2.csv"
+	if [ "$1" = host ] && [ -f "$TMP/linux-$2.csv" ]; then
+		linux_columns "$2" >"$TMP/linux.csv"
+		[ ! -s "$TMP/linux.csv" ] || join_onto "$TMP/joined.csv" "$TMP/linux.csv"
+	fi
+	columns "$f"
+	if [ -n "$COUNTS" ]; then
+		md "$TMP/joined.csv" cut -x -f "$COUNTS"
+	else
+		md "$TMP/joined.csv" cat
+	fi
+	IFS= read -r h <"$TMP/joined.csv"
+	if case ,$h in *,linux_*) true ;; *) false ;; esac then
+		echo "linux_*: the same workload on the build machine's own Linux" \
+			"$(env_of "linux-$2" kernel) — a different kernel, on the machine's real" \
+			"page tables and TLB; batched only (tools/linux-madvise-free, median of" \
+			"$(env_of "linux-$2" runs) runs)."
+		echo
+	fi
+	png=$(png_name "$1" "$2")
+	if [ -f "$OUT/$png.png" ]; then
+		printf '![%s, %s](%s.png)\n\n' "$title" "$1" "$png"
+	elif [ "$style" != none ]; then
+		printf 'One %s value only: no plot.\n\n' "${X%%[*}"
+	fi
+	[ -z "$COUNTS" ] || md "$f" cut -o -f "$X,$COUNTS"
+	ref=${style#*ref=}
+	[ "$ref" = "$style" ] || [ ! -f "$TMP/$1-$ref.csv" ] || md "$TMP/$1-$ref.csv" cat
+}
+
+# --- the report's prose ---------------------------------------------------------
+
+# ran_on BASE: which machine a record ran on, and its own env parameters.
 ran_on() {
-	cpu=$(env_get "$1" cpu)
-	hv=$(env_get "$1" hypervisor)
-	case $(env_get "$1" source) in
-	host)
-		where="host-native (a Linux process) on $cpu"
+	hv=$(env_of "$1" hypervisor)
+	case $(env_of "$1" source) in
+	host) where="host-native (a Linux process) on $(env_of "$1" cpu)"
 		[ "$hv" = none ] || where="$where, under the hypervisor $hv" ;;
-	*)
-		where="the Folium kernel on \"$cpu\""
+	*) where="the Folium kernel on \"$(env_of "$1" cpu)\""
 		[ "$hv" = none ] || where="$where, under $hv" ;;
 	esac
 	printf 'Ran on: %s; clear_pages=%s, debug_vm=%s.' "$where" \
-		"$(env_get "$1" clear_pages)" "$(env_get "$1" debug_vm)"
-	[ "$(env_get "$1" emulated)" = yes ] && printf ' **%s**' "$EMULATED"
-	echo
-	echo
+		"$(env_of "$1" clear_pages)" "$(env_of "$1" debug_vm)"
+	[ "$(env_of "$1" emulated)" != yes ] || printf ' **%s**' "$EMULATED"
+	printf '\n\n'
+	while IFS=$tab read -r k v; do
+		case " source $MACHINE_KEYS " in *[[:space:]]"$k"[[:space:]]*) continue ;; esac
+		case $k in *bytes) v="$v ($(human_bytes "$v"))" ;; esac
+		printf '%s=%s\n' "$k" "$v"
+	done <"$TMP/$1.env1" | paste -s -d ';' - | sed -n 's/;/; /g; s/^./Parameters: &/p' |
+		sed 's/$/.\n/'
 }
 
-# machines CSV...: one column per source, one row per env key; several
-# values (records of different builds) are listed, numbers ascending.
+# human_bytes N: 1073741824 -> "1 GiB".
+human_bytes() {
+	size=$1
+	for u in bytes KiB MiB GiB TiB; do
+		if [ "$size" -lt 1024 ] || [ $((size % 1024)) != 0 ] || [ $u = TiB ]; then break; fi
+		size=$((size / 1024))
+	done
+	echo "$size $u"
+}
+
+# machines: one column per source, one row per MACHINE_KEYS key; several
+# values (records of different builds) listed, numbers ascending.
 machines() {
 	echo "## Machines"
 	echo
-	awk "$AWK_CSV"'
-	function human(k, v) {
-		if (k == "mem_bytes" && v > 0)
-			return v " (" sprintf("%.3g", v / 1073741824) " GiB)"
-		if (k == "tsc_hz")
-			return v > 0 ? v " (" sprintf("%.3g", v / 1e9) " GHz)" : "0 (unknown)"
-		return v
-	}
-	function add(s, k, v,    i, n, t) {
-		if ((s, k, v) in seen)
-			return
-		seen[s, k, v] = 1
-		n = ++count[s, k]
-		val[s, k, n] = v
-		for (i = n; i > 1 && val[s, k, i - 1] ~ /^[0-9]+$/ && v ~ /^[0-9]+$/ &&
-		     val[s, k, i - 1] + 0 > v + 0; i--) {
-			t = val[s, k, i - 1]; val[s, k, i - 1] = val[s, k, i]; val[s, k, i] = t
-		}
-	}
-	/^# env:/ {
-		split("", e)
-		env($0, e)
-		s = e["source"]
-		if (!(s in src)) { src[s] = 1; order[++ns] = s }
-		for (k in e)
-			add(s, k, e[k])
-	}
-	END {
-		nk = split("cpu kernel features clear_pages tsc_hz hypervisor emulated mem_bytes version " \
-			   "max_page_order pageblock_order thp thp_orders debug_vm", keys, " ")
-		line = "| |"; rule = "|---|"
-		for (j = 1; j <= ns; j++) { line = line " " order[j] " |"; rule = rule "---|" }
-		print line; print rule
-		for (i = 1; i <= nk; i++) {
-			line = "| " keys[i] " |"
-			for (j = 1; j <= ns; j++) {
-				cell = ""
-				for (n = 1; n <= count[order[j], keys[i]]; n++)
-					cell = cell (n > 1 ? ", " : "") human(keys[i], val[order[j], keys[i], n])
-				line = line " " cell " |"
-			}
-			print line
-		}
-	}' "$@"
+	for b in $BASES; do sed "s/^[0-9]*/${b%%-*}/" "$TMP/$b.env"; done |
+	mlr --itsv --implicit-tsv-header --omd label source,key,value \
+		then put -s keys=" $(echo "$MACHINE_KEYS" | tr '\n' ' ') " '
+			$rank = strlen(sub(@keys, " " . $key . " .*", ""));
+			filter $rank < strlen(@keys);
+			$n = is_numeric($value) ? $value : ""' \
+		then count-distinct -f rank,key,source,value,n then sort -nf n then put '
+			if ($key == "mem_bytes" && $value != 0) {
+				$value .= " (" . fmtnum($value / 1073741824, "%.3g") . " GiB)"
+			} elif ($key == "tsc_hz") {
+				$value .= $value == 0 ? " (unknown)" : " (" . fmtnum($value / 1e9, "%.3g") . " GHz)"
+			}' \
+		then cut -f rank,key,source,value then nest --ivar ", " -f value then sort -nf rank \
+		then reshape -s source,value then unsparsify then cut -x -f rank then rename key, |
+		align
 	echo
 	echo "A key with several values differs between records (e.g. one pageblock"
 	echo "record per build). The kernel's tsc_hz is the rate its cycle counts run at."
 	echo
 }
 
-# missing TABLE SOURCE: the sentence for a record that is not there.
-missing() {
-	echo "$2-$1.csv: $NOT_MEASURED."
+# upstream NAME...: the upstream figures kept for these records, or why none.
+upstream() {
+	echo "### Upstream"
 	echo
+	said=
+	for n in "$@"; do
+		if [ -f "$UPSTREAM/upstream-$n.csv" ]; then
+			echo "The upstream_* columns above, from:"
+			echo
+			sed -n '/^# title:/d; s/^# \([a-z]*\): /- \1: /p' "$UPSTREAM/upstream-$n.csv"
+			echo
+			said=1
+		fi
+		if [ -f "$UPSTREAM/upstream-$n.md" ]; then
+			cat "$UPSTREAM/upstream-$n.md"
+			echo
+			said=1
+		fi
+	done
+	[ -n "$said" ] || printf '%s\n\n' "upstream figures: not quoted — source not available offline."
 }
 
-# upstream_text TABLE: the quoted upstream figures for a table, or why not.
-upstream_text() {
-	if [ -f "$UPSTREAM/upstream-$1.md" ]; then
-		cat "$UPSTREAM/upstream-$1.md"
-	else
-		echo "upstream figures: not quoted — source not available offline."
-	fi
+# section N HEADING NAME...: the heading, prose, each record per source, upstream.
+section() {
+	echo "## $1. $2"
 	echo
+	prose "$1"
+	sec=$1
+	shift 2
+	for name; do
+		if [ ! -f "$TMP/host-$name.csv" ] && [ ! -f "$TMP/kernel-$name.csv" ]; then
+			echo "$name: $NOT_MEASURED (no host-$name.csv or kernel-$name.csv)."
+			echo
+			continue
+		fi
+		style "$name"
+		[ "$style" != ref ] || continue
+		for s in host kernel; do
+			echo "### $s: $name"
+			echo
+			if [ -f "$TMP/$s-$name.csv" ]; then
+				ran_on "$s-$name"
+				tables "$s" "$name"
+			else
+				echo "$s-$name.csv: $NOT_MEASURED."
+				echo
+			fi
+		done
+	done
+	[ "$sec" = "$OTHER" ] || upstream "$@"
 }
 
-# --- plots ----------------------------------------------------------------
+# --- plots ------------------------------------------------------------------
 
 # pick_terminal: pngcairo where gnuplot has it, else libgd's png.
 pick_terminal() {
@@ -363,9 +485,8 @@ pick_terminal() {
 }
 
 # plot NAME WIDTH HEIGHT < SCRIPT: run a gnuplot script into OUTDIR/NAME.png.
-# Callers pipe the script in; it is read to the end (and the data files it
-# names written) before gnuplot starts. A failure exits the pipeline's
-# subshell with status 1, which ends the report (set -e).
+# The script is read to the end (and the data files it names written)
+# before gnuplot starts. A failure ends the report.
 plot() {
 	{
 		echo "set terminal $PNG_TERM size $2,$3"
@@ -382,382 +503,171 @@ plot() {
 	[ -s "$OUT/$1.png" ] || die "gnuplot wrote no $1.png"
 }
 
-# png_name SOURCE TABLE: host plots are TABLE.png, the others SOURCE-TABLE.png.
+# png_name SOURCE NAME: host plots are NAME.png, the others SOURCE-NAME.png.
 png_name() {
 	if [ "$1" = host ]; then echo "$2"; else echo "$1-$2"; fi
 }
 
-# who FILE: a plot title's machine: the CPU, or the kernel and its emulator.
+# who BASE: a plot title's machine: the CPU, or the kernel and its emulator.
 who() {
-	if [ "$(env_get "$1" source)" = host ]; then
-		echo "host: $(env_get "$1" cpu)"
-	elif [ "$(env_get "$1" emulated)" = yes ]; then
+	if [ "$(env_of "$1" source)" = host ]; then
+		echo "host: $(env_of "$1" cpu)"
+	elif [ "$(env_of "$1" emulated)" = yes ]; then
 		echo "kernel under TCG (emulated): compare ratios only"
 	else
-		echo "kernel: $(env_get "$1" cpu)"
+		echo "kernel: $(env_of "$1" cpu)"
 	fi | tr -d "'"
 }
 
-plot_madvise() {
-	f=$(csv "$1" madvise_free)
-	u=$(unit_get "$f" split)
-	select_cols "$f" folio,split,batched "" "" positive >"$TMP/mf.dat"
-	linux=
-	if [ "$1" = host ] && have linux madvise_free; then
-		select_cols "$(csv linux madvise_free)" folio,batched "" "" positive >"$TMP/mf-linux.dat"
-		linux=", '$TMP/mf-linux.dat' using 1:2 with linespoints dt 2 \
-title 'Linux $(env_get "$(csv linux madvise_free)" kernel) on this machine ($(unit_get "$(csv linux madvise_free)" batched))'"
-	fi
-	panels=1
-	if [ "$1" = host ] && [ -f "$UPSTREAM/upstream-madvise_free.csv" ]; then
-		panels=2
-		select_cols "$UPSTREAM/upstream-madvise_free.csv" \
-			folio,upstream_split,upstream_batched "" "" positive >"$TMP/mf-up.dat"
-	fi
+# axis CELL: "name (unit)", or just "name" if it ends in its unit.
+axis() {
+	case ${1%%[*} in
+	*"$(unit "$1")") echo "${1%%[*}" ;;
+	*) echo "${1%%[*} ($(unit "$1"))" ;;
+	esac
+}
+
+# units CELL...: their units, each once, ", "-separated.
+units() {
+	us=
+	for c; do
+		case ", $us, " in *", $(unit "$c"), "*) ;; *) us="${us:+$us, }$(unit "$c")" ;; esac
+	done
+	echo "$us"
+}
+
+# series TAG CSV COLS STYLE [PREFIX]: plot clauses, one line per cell in COLS
+# (against CSV's first column) and per value of CSV's text columns, data in
+# $TMP/TAG-N.dat. A line's colour is its column's place in $COLOURS
+# (linux_ and upstream_ ignored), its dash the text value.
+series() {
+	tag=$1
+	columns "$2"
+	[ -n "$3" ] || return 0
+	set -- "$2" "$3" "$4" "${5:-}" "$(unit "$X")"
+	mlr -S --icsv --onidx --ofs ' ' put -q -s texts="$(list "$TEXTS")" -s pre="$TMP/$tag-" \
+		-s cols="$X,$(list "$2")" -s x="$X" -s bytes="$5" 'begin { @idx = {} }
+		g = joinv(mapselect($*, splitax(@texts, ",")), ", ");
+		if (!haskey(@idx, "=" . g)) { @idx["=" . g] = length(@idx) + 1; print @idx["=" . g] . "\t" . g }
+		n = @idx["=" . g];
+		$* = mapselect($*, splitax(@cols, ","));
+		v = $[@x];
+		e = 1;
+		if (@bytes == "bytes") {
+			v = int(v);
+			while (v >= 1024 && v % 1024 == 0 && e < 5) { v = v / 1024; e += 1 }
+		}
+		$tic = v . ["", "K", "M", "G", "T"][e];
+		tee > @pre . n . ".dat", $*' "$1" >"$TMP/$tag.groups"
+	n=$(($(echo $2 | wc -w) + 2))	# the tic column
+	while IFS=$tab read -r g vals; do
+		i=1
+		for y in $2; do
+			i=$((i + 1))
+			y=${y%%[*}
+			y=${y#linux_}
+			lc=1
+			for c in $COLOURS; do [ "$c" != "${y#upstream_}" ] || break; lc=$((lc + 1)); done
+			printf "'%s' using 1:%d:xtic(%d) with linespoints lc %s dt %s %s title '%s%s%s', " \
+				"$TMP/$tag-$g.dat" $i $n $lc "$g" "$3" "$4" "$y" "${vals:+, $vals}"
+		done
+	done <"$TMP/$tag.groups"
+}
+
+# plot_lines SOURCE NAME: x = the first column, a line per timed column and
+# text value; % on a right axis, linux's same columns dashed and reference
+# levels if the style says so; on the host, the upstream figures beside.
+plot_lines() {
+	f=$TMP/$1-$2.csv
+	columns "$f"
+	[ "$(mlr -S --icsv --onidx count-distinct -f "$X" then count "$f")" -ge 2 ] || return 0
+	up=$TMP/upstream-$2.csv
+	[ "$1" = host ] && [ -f "$up" ] || up=
+	case $style in *right=%*) ;; *) PCTS= ;; esac
+	COLOURS=$(echo $TIMED $PCTS | sed 's/\[[^ ]*//g')
 	{
-		echo "set multiplot layout 1,$panels title 'madvise(MADV_FREE) of the range, split vs batched'"
-		echo "set logscale x 2; set logscale y; set key top right"
-		echo "set xlabel 'folio size (KiB)'"
-		echo "set title 'Folium, $(who "$f")'; set ylabel 'time ($u)'"
-		echo "plot '$TMP/mf.dat' using 1:2:xtic(1) with linespoints title 'split', \\"
-		echo "     '' using 1:3 with linespoints title 'batched'$linux"
-		if [ $panels = 2 ]; then
-			echo "set title 'upstream: Intel i5, 1 GiB (Lance Yang, 2024)'"
-			echo "set ylabel 'time ($(unit_get "$UPSTREAM/upstream-madvise_free.csv" upstream_split))'"
-			echo "plot '$TMP/mf-up.dat' using 1:2:xtic(1) with linespoints title 'split (Old)', \\"
-			echo "     '' using 1:3 with linespoints title 'batched (New)'"
+		echo "set multiplot layout 1,$([ -n "$up" ] && echo 2 || echo 1) title '$title, $(who "$1-$2")'"
+		case $style in *logx*) echo "set logscale x 2" ;; esac
+		case $style in *logy*) echo "set logscale y" ;; *) echo "set yrange [0:*]" ;; esac
+		echo "set key below; set offsets graph 0.03, graph 0.03, 0, 0"
+		echo "set xlabel '$(axis "$X")'; set ylabel '$(units $TIMED)'"
+		[ -z "$PCTS" ] || echo "set y2label '%'; set y2range [0:*]; set y2tics; set ytics nomirror"
+		[ -z "$up" ] || echo "set title 'Folium'"
+		printf 'plot '
+		pcts=$PCTS
+		series main "$f" "$TIMED" ""
+		series right "$f" "$pcts" "lw 2 axes x1y2" "right axis: "
+		if [ "$1" = host ] && [ -f "$TMP/linux-$2.csv" ]; then
+			linux_columns "$2" >"$TMP/l.csv"
+			if [ -s "$TMP/l.csv" ]; then
+				columns "$TMP/l.csv"
+				series linux "$TMP/l.csv" "$TIMED" "" \
+					"Linux $(env_of "linux-$2" kernel) (this machine): " | sed 's/ dt [0-9]*/ dt 2/g'
+			fi
+		fi
+		ref=${style#*ref=}
+		[ "$ref" = "$style" ] || [ ! -f "$TMP/$1-$ref.csv" ] || levels "$TMP/$1-$ref.csv" "$f"
+		echo "NaN notitle"
+		if [ -n "$up" ]; then
+			columns "$up"
+			echo "set title 'upstream: $(sed -n 's/^# title: //p' "$UPSTREAM/upstream-$2.csv" | tr -d "'")'"
+			echo "set ylabel '$(units $TIMED)'; set y2label ''"
+			printf 'plot '
+			series up "$up" "$TIMED" ""
+			echo "NaN notitle"
 		fi
 		echo "unset multiplot"
-	} | plot "$(png_name "$1" madvise_free)" $((560 * panels)) 480
+	} | plot "$(png_name "$1" "$2")" "$([ -n "$up" ] && echo 1120 || echo 900)" 480
 }
 
-plot_clear_pages() {
-	f=$(csv "$1" clear_pages)
-	u=$(unit_get "$f" stosb)
-	select_cols "$f" extent,stosb,stosq,memset,loop8 | awk '{
-		b = $1; s = "B"
-		if (b >= 1024) { b /= 1024; s = "K" }
-		if (b >= 1024) { b /= 1024; s = "M" }
-		if (b >= 1024) { b /= 1024; s = "G" }
-		print $0, b s }' >"$TMP/cp.dat"
-	xrange=$(awk 'NR == 1 { lo = $1 } { hi = $1 }
-		END { print "[" lo / 1.5 ":" hi * 1.5 "]" }' "$TMP/cp.dat")
-	fill=
-	fb=$(csv "$1" fill_bandwidth)
-	if [ -f "$fb" ] && [ "$(unit_get "$fb" rate)" = "$u" ]; then
-		fill=", $(select_cols "$fb" rate | head -n 1) with lines lc black dt 2 lw 2 \
-title 'fill bandwidth ($(select_cols "$fb" method | head -n 1), $(unit_get "$fb" rate))'"
-	fi
-	label=$u
-	[ "$u" = bytes/ns ] && label="bytes/ns = GB/s"
-	{
-		echo "set title 'clear_pages() throughput per extent, $(who "$f")'"
-		echo "set logscale x 2; set xrange $xrange; set key top right"
-		echo "set xlabel 'extent (bytes)'; set ylabel 'throughput ($label)'; set yrange [0:*]"
-		echo "plot for [i=2:5] '$TMP/cp.dat' using 1:i:xtic(6) with linespoints \\"
-		echo "     title word('stosb stosq memset loop8', i-1)$fill"
-	} | plot "$(png_name "$1" clear_pages)" 900 480
+# levels CSV OF: a dashed level per row of CSV, at its first timed column if
+# OF's timed columns have that unit, titled with its text values.
+levels() {
+	columns "$2"
+	unit=$(units $TIMED)
+	columns "$1"
+	[ "$(unit "$X")" != - ] || TEXTS="$X $TEXTS"
+	ref=${1##*/}
+	ref=${ref#*-}
+	for y in $TIMED; do
+		[ "$(unit "$y")" = "$unit" ] || continue
+		mlr -S --icsv --onidx --ofs "$tab" cut -o -f "$(list "$TEXTS $y")" "$1" |
+		while IFS= read -r row; do
+			printf "%s with lines lc black dt 2 lw 2 title '%s: %s (%s)', " "${row##*"$tab"}" \
+				"${ref%.csv}" "$(echo "${row%"$tab"*}" | tr "$tab" ' ')" "$unit"
+		done
+		return
+	done
 }
 
-# pivot FILE FOLIO METRIC: rows fault, columns strategy, values METRIC, for
-# one folio size; the first line names the columns.
-pivot() {
-	awk -v folio="$2" -v metric="$3" "$AWK_CSV"'
-	/^#/ || /^[ \t]*$/ { next }
-	!header { header = $0; n = split($0, h, ","); for (i = 1; i <= n; i++) c[colname(h[i])] = i; next }
-	$0 == header { next }
-	{ split($0, f, ",") }
-	f[c["folio"]] != folio { next }
+# plot_bars SOURCE NAME: a panel per value of the first column and timed
+# column; bars per value of the last text column, grouped by the first.
+plot_bars() {
+	f=$TMP/$1-$2.csv
+	columns "$f"
+	set -- "$@" ${TEXTS% *}	# $3: the first text column
+	[ -n "${3:-}" ] && [ "$3" != "${TEXTS##* }" ] && [ -n "$TIMED" ] || return 0
+	values=$(mlr -S --icsv --onidx count-distinct -f "$X" then cut -f "$X" "$f")
+	rows=$(echo "$values" | wc -l)
 	{
-		r = f[c["fault"]]; s = f[c["strategy"]]
-		if (!(r in rseen)) { rseen[r] = 1; rows[++nr] = r }
-		if (!(s in sseen)) { sseen[s] = 1; strat[++ns] = s }
-		v[r, s] = f[c[metric]]
-	}
-	END {
-		line = "fault"
-		for (j = 1; j <= ns; j++) line = line " " strat[j]
-		print line
-		for (i = 1; i <= nr; i++) {
-			line = rows[i]
-			for (j = 1; j <= ns; j++) line = line " " ((rows[i], strat[j]) in v ? v[rows[i], strat[j]] : "?")
-			print line
-		}
-	}' "$1"
-}
-
-plot_folio_zero() {
-	f=$(csv "$1" folio_zero_user)
-	folios=$(distinct "$f" folio)
-	n=$(echo "$folios" | wc -l)
-	ns=$(distinct "$f" strategy | wc -l)
-	{
-		echo "set multiplot layout $n,2 \\"
-		echo "    title 'folio_zero_user() per strategy and fault position, $(who "$f")'"
+		echo "set multiplot layout $rows,$(echo $TIMED | wc -w) title '$title, $(who "$1-$2")'"
 		echo "set style data histograms; set style histogram clustered gap 1"
 		echo "set style fill solid 0.8 border -1; set boxwidth 0.9; set yrange [0:*]"
 		echo "set key below horizontal samplen 2; set format y '%.1s%c'"
-		for folio in $folios; do
-			for m in clear touch; do
-				pivot "$f" "$folio" "$m" >"$TMP/zf-$folio-$m.dat"
-				what="folio_zero_user()"
-				[ $m = touch ] && what="reading the fault page +-2 after it"
-				echo "set title '$folio KiB folio: $m = $what'"
-				echo "set ylabel '$m ($(unit_get "$f" "$m"))'"
-				echo "plot for [i=2:$((ns + 1))] '$TMP/zf-$folio-$m.dat' using i:xtic(1) title columnheader(i)"
+		echo "set datafile separator comma"
+		for v in $values; do
+			for y in $TIMED; do
+				dat=$TMP/bars-$v-${y%%[*}.csv
+				mlr -S --icsv --ocsv filter "\${$X} == \"$v\"" then cut -o -f "$3,${TEXTS##* },$y" \
+					then reshape -s "${TEXTS##* },$y" then unsparsify "$f" >"$dat"
+				IFS= read -r h <"$dat"
+				echo "set title '${X%%[*} $v $(unit "$X"): ${y%%[*}'"
+				echo "set ylabel '$(axis "$y")'"
+				echo "plot for [i=2:$(($(echo "$h" | tr , ' ' | wc -w)))] '$dat' using i:xtic(1) title columnheader(i)"
 			done
 		done
 		echo "unset multiplot"
-	} | plot "$(png_name "$1" folio_zero_user)" 1000 $((420 * n))
-}
-
-plot_pageblock() {
-	f=$(csv "$1" pageblock)
-	select_cols "$f" pageblock_order,alloc,free,unusable_2m | sort -n >"$TMP/pb.dat"
-	[ "$(wc -l <"$TMP/pb.dat")" -ge 2 ] || return 0	# one build: the table says it all
-	{
-		echo "set title '100K allocations (8M..4 B) per pageblock order, $(who "$f")'"
-		echo "set xlabel 'pageblock_order'; set xtics 1; set key top center"
-		echo "set ylabel 'cost ($(unit_get "$f" alloc), $(unit_get "$f" free))'; set yrange [0:*]"
-		echo "set y2label 'unusable_2m ($(unit_get "$f" unusable_2m))'"
-		echo "set y2range [0:*]; set y2tics; set ytics nomirror"
-		echo "plot '$TMP/pb.dat' using 1:2 with linespoints title 'alloc', \\"
-		echo "     '' using 1:3 with linespoints title 'free', \\"
-		echo "     '' using 1:4 axes x1y2 with linespoints dt 2 lw 2 title 'unusable_2m (right axis)'"
-	} | plot "$(png_name "$1" pageblock)" 900 480
-}
-
-plot_page_alloc() {
-	f=$(csv "$1" page_alloc)
-	series=
-	for p in $(distinct "$f" pattern); do
-		select_cols "$f" order,buddy,bitmap pattern "$p" positive >"$TMP/pa-$p.dat"
-		dt=1
-		[ "$p" = single ] || dt=2
-		series="$series${series:+, }'$TMP/pa-$p.dat' using 1:2 with linespoints lc 1 dt $dt \
-title 'buddy, $p', '' using 1:3 with linespoints lc 2 dt $dt title 'bitmap, $p'"
-	done
-	{
-		echo "set title 'one alloc + one free, buddy vs bitmap, $(who "$f")'"
-		echo "set logscale y; set xlabel 'order'; set xtics 1"
-		echo "set ylabel 'cost ($(unit_get "$f" buddy))'; set key outside right"
-		echo "plot $series"
-	} | plot "$(png_name "$1" page_alloc)" 900 480
-}
-
-# --- sections -----------------------------------------------------------
-
-# plot_link ALT PNG_NAME: the image link, if the plot was drawn.
-plot_link() {
-	if [ -f "$OUT/$2.png" ]; then
-		echo "![$1]($2.png)"
-		echo
-	fi
-}
-
-# measured TABLE: true if a source measured TABLE; if none did, say so.
-measured() {
-	if have host "$1" || have kernel "$1"; then
-		return 0
-	fi
-	echo "$1: $NOT_MEASURED (no host-$1.csv or kernel-$1.csv)."
-	echo
-	return 1
-}
-
-# human_bytes N: 1073741824 -> "1 GiB".
-human_bytes() {
-	awk -v b="$1" 'BEGIN {
-		n = split("bytes KiB MiB GiB TiB", u, " ")
-		for (i = 1; i < n && b >= 1024 && b % 1024 == 0; i++)
-			b /= 1024
-		print b " " u[i] }'
-}
-
-section_madvise() {
-	echo "## 1. MADV_FREE: split vs batched"
-	echo
-	echo "Each row is one madvise(MADV_FREE) of the whole range, faulted in with"
-	echo "writes in folios of one size: split = every large folio split, then PTE by"
-	echo "PTE with a flush per page (Linux before the change); batched = one"
-	echo "clear_young_dirty_ptes() per folio and one flush; change = batched against"
-	echo "split. upstream_* are upstream's seconds on its own machine: compare the"
-	echo "shape across folio sizes, not the values. The counter deltas are the"
-	echo "evidence of each path; the floor is one bare read of every PTE."
-	echo
-	if measured madvise_free; then
-		for s in $SOURCES; do
-			echo "### $s"
-			echo
-			if have "$s" madvise_free; then
-				madvise_record "$s"
-			else
-				missing madvise_free "$s"
-			fi
-		done
-	fi
-	echo "### Upstream"
-	echo
-	if [ -f "$UPSTREAM/upstream-madvise_free.csv" ]; then
-		echo "The upstream_* columns above, from:"
-		echo
-		sed -n 's/^# \([a-z]*\): /- \1: /p' "$UPSTREAM/upstream-madvise_free.csv"
-	else
-		echo "upstream figures: not quoted — source not available offline."
-	fi
-	echo
-}
-
-# linux_column: linux-madvise_free.csv as folio,linux_batched, for joining.
-linux_column() {
-	select_cols "$(csv linux madvise_free)" folio,batched | awk -v u="$(unit_get \
-		"$(csv linux madvise_free)" batched)" 'BEGIN { print "folio[KiB],linux_batched[" u "]" }
-		{ print $1 "," $2 }'
-}
-
-# madvise_record SOURCE: the three MADV_FREE tables of one source and its plot.
-madvise_record() {
-	f=$(csv "$1" madvise_free)
-	ran_on "$f"
-	echo "Range: $(human_bytes "$(env_get "$f" range_bytes)")."
-	echo
-	if [ -f "$UPSTREAM/upstream-madvise_free.csv" ]; then
-		join_upstream "$f" "$UPSTREAM/upstream-madvise_free.csv" >"$TMP/mf-join.csv"
-		cols=folio,split,batched,change,upstream_split,upstream_batched
-		if [ "$1" = host ] && have linux madvise_free; then
-			linux_column >"$TMP/mf-linux.csv"
-			join_upstream "$TMP/mf-join.csv" "$TMP/mf-linux.csv" >"$TMP/mf-join2.csv"
-			mv "$TMP/mf-join2.csv" "$TMP/mf-join.csv"
-			cols=$cols,linux_batched
-		fi
-		md_table "$TMP/mf-join.csv" "$cols,reclaim,freed"
-		if [ "$1" = host ] && have linux madvise_free; then
-			echo
-			lf=$(csv linux madvise_free)
-			echo "linux_batched: the same workload on the build machine's own Linux" \
-				"$(env_get "$lf" kernel) — a different kernel, on the machine's real" \
-				"page tables and TLB; batched only (tools/linux-madvise-free, median of" \
-				"$(env_get "$lf" runs) runs)."
-		fi
-	else
-		md_table "$f" folio,split,batched,change,reclaim,freed
-	fi
-	echo
-	plot_link "MADV_FREE split vs batched, $1" "$(png_name "$1" madvise_free)"
-	md_table "$f" "folio,split_pte_writes,split_splits,split_flushes,split_full_flushes,\
-batched_pte_writes,batched_splits,batched_flushes,batched_full_flushes"
-	echo
-	if have "$1" madvise_pte_floor; then
-		md_table "$(csv "$1" madvise_pte_floor)"
-	else
-		echo "madvise_pte_floor: $NOT_MEASURED."
-	fi
-	echo
-}
-
-# table_record SOURCE TABLE ALT: machine, table and plot of a one-table record.
-table_record() {
-	if ! have "$1" "$2"; then
-		missing "$2" "$1"
-		return 0
-	fi
-	f=$(csv "$1" "$2")
-	ran_on "$f"
-	md_table "$f"
-	echo
-	plot_link "$3, $1" "$(png_name "$1" "$2")"
-}
-
-section_clearing() {
-	echo "## 2. Clearing: folio_zero_user and clear_pages"
-	echo
-	echo "folio_zero_user: clear = the call (the fault's kernel time, upstream's"
-	echo "stime); touch = reading the faulting page and two pages either side right"
-	echo "after it (the user's first accesses, upstream's utime); medians, lower is"
-	echo "better. A strategy that clears the fault's neighbourhood last should keep"
-	echo "touch low wherever the fault lands. clear_pages: throughput of each way to"
-	echo "fill an extent, higher is better; the dashed line is the machine's fill"
-	echo "bandwidth. Small extents show start-up cost, large ones memory bandwidth."
-	echo
-	if measured folio_zero_user; then
-		for s in $SOURCES; do
-			echo "### $s: folio_zero_user"
-			echo
-			table_record "$s" folio_zero_user "folio_zero_user per strategy"
-		done
-	fi
-	if measured clear_pages; then
-		for s in $SOURCES; do
-			echo "### $s: clear_pages"
-			echo
-			table_record "$s" clear_pages "clear_pages throughput"
-			if have "$s" fill_bandwidth; then
-				md_table "$(csv "$s" fill_bandwidth)"
-				echo
-			elif have "$s" clear_pages && [ "$s" = host ]; then
-				echo "fill_bandwidth: $NOT_MEASURED."
-				echo
-			fi
-		done
-	fi
-	echo "### Upstream"
-	echo
-	upstream_text folio_zero_user
-}
-
-section_pageblock() {
-	echo "## 3. Pageblock order"
-	echo
-	echo "One row per build (CONFIG_PAGE_BLOCK_ORDER; the host builds have THP off,"
-	echo "which would cap pageblock_order at 9). smallest_cma is what cma_reserve_area()"
-	echo "really reserved when asked for one page. The workload: 100K allocations"
-	echo "cycling through 8M, 4M, 2M, 1M, 64 B, 8 B and 4 B (2048, 1024, 512, 256, 1,"
-	echo "1, 1 pages); the large ones are movable and held in a FIFO of about 55% of"
-	echo "the node, the small ones unmovable in a FIFO of 6%, so they outlive many"
-	echo "large ones. alloc and free are per-call costs (the median over the runs in"
-	echo "the env line); fallbacks count allocations served from another"
-	echo "migratetype's list and steals the fallbacks that took over whole"
-	echo "pageblocks; unusable_2m is the percent of free memory not in free blocks of"
-	echo ">= 2 MiB with the live set held (Linux's unusable free space index at order"
-	echo "9): lower is better. Equal fallbacks, steals and unusable_2m across orders"
-	echo "mean the unmovable pages landed in the same places: a fallback takes the"
-	echo "largest free block and claims every pageblock in it, whatever their size."
-	echo "cma_min_alignment is CMA_MIN_ALIGNMENT_BYTES, the last column of upstream's table."
-	echo
-	if measured pageblock; then
-		for s in $SOURCES; do
-			echo "### $s"
-			echo
-			table_record "$s" pageblock "pageblock order"
-			if have "$s" pageblock && [ ! -f "$OUT/$(png_name "$s" pageblock).png" ]; then
-				echo "One build only: no plot."
-				echo
-			fi
-		done
-	fi
-	echo "### Upstream"
-	echo
-	upstream_text pageblock
-}
-
-section_page_alloc() {
-	echo "## 4. Page allocator: buddy vs bitmap"
-	echo
-	echo "Cost of one alloc + one free: single = alloc, free, repeat; batched = a"
-	echo "batch of allocs, then their frees. ratio = bitmap / buddy (above 1: the"
-	echo "buddy allocator is faster). The plots' y axis is logarithmic: equal"
-	echo "distances are equal ratios."
-	echo
-	if measured page_alloc; then
-		for s in $SOURCES; do
-			echo "### $s"
-			echo
-			table_record "$s" page_alloc "buddy vs bitmap"
-		done
-	fi
-	echo "### Upstream"
-	echo
-	upstream_text page_alloc
+	} | plot "$(png_name "$1" "$2")" 1000 $((420 * rows))
 }
 
 # --- main -----------------------------------------------------------------
@@ -765,35 +675,23 @@ section_page_alloc() {
 [ $# -eq 1 ] || die "usage: sh tools/bench-report.sh OUTDIR"
 OUT=${1%/}
 [ -d "$OUT" ] || die "$OUT is not a directory"
+set +f
 set -- "$OUT"/*.csv
+set -f
 [ -f "$1" ] || die "$OUT has no *.csv — run make bench first"
-for f in "$@"; do
-	base=${f##*/}
-	src=${base%%-*}
-	table=${base#*-}
-	table=${table%.csv}
-	case $src in host | kernel) ;; linux)
-		[ "$table" = madvise_free ] || die "$f: source linux has only madvise_free" ;;
-	*)
-		die "$f: not named host-TABLE.csv, kernel-TABLE.csv or linux-madvise_free.csv" ;;
-	esac
-	columns "$table" >/dev/null || die "$f: unknown table \"$table\" (known: madvise_free" \
-		"madvise_pte_floor folio_zero_user clear_pages fill_bandwidth pageblock page_alloc)"
-	check_csv "$f" "$src" "$table" || exit 1
-done
-
+command -v mlr >/dev/null 2>&1 || die "mlr not found (Debian: apt-get install miller)"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT INT TERM
+load
 pick_terminal
-for s in $SOURCES; do
-	for t in madvise_free clear_pages folio_zero_user pageblock page_alloc; do
-		rm -f "$OUT/$(png_name "$s" "$t").png"
-	done
-	if have "$s" madvise_free; then plot_madvise "$s"; fi
-	if have "$s" clear_pages; then plot_clear_pages "$s"; fi
-	if have "$s" folio_zero_user; then plot_folio_zero "$s"; fi
-	if have "$s" pageblock; then plot_pageblock "$s"; fi
-	if have "$s" page_alloc; then plot_page_alloc "$s"; fi
+for b in $BASES; do
+	case $b in linux-*) continue ;; esac
+	rm -f "$OUT/$(png_name "${b%%-*}" "${b#*-}").png"
+	style "${b#*-}"
+	case $style in
+	lines*) plot_lines "${b%%-*}" "${b#*-}" ;;
+	bars) plot_bars "${b%%-*}" "${b#*-}" ;;
+	esac
 done
 
 {
@@ -803,11 +701,13 @@ done
 	echo "table names the machine it ran on. Host tables time a Linux process, kernel"
 	echo "tables run inside Folium in TSC cycles; the two never share a plot axis."
 	echo
-	machines "$@"
-	section_madvise
-	section_clearing
-	section_pageblock
-	section_page_alloc
+	machines
+	echo "$SECTIONS" | while IFS='|' read -r n heading names; do
+		section "$n" "$heading" $names
+	done
+	others=$(echo "$RECORDS" | tr ' ' '\n' | grep -v -x -F "$(echo "$SECTIONS" | cut -d '|' -f 3 |
+		tr ' ' '\n')" | grep . | paste -s -d ' ' -) || true
+	[ -z "$others" ] || section "$OTHER" "Other records" $others
 } >"$TMP/REPORT.md"
 mv "$TMP/REPORT.md" "$OUT/REPORT.md"
 echo "bench-report: wrote $OUT/REPORT.md and $(grep -c '^!\[' "$OUT/REPORT.md") PNG files"

@@ -1,12 +1,14 @@
 /*
- * benchrec: check the bench records in serial logs and turn them into CSV.
+ * benchrec: check the bench records in logs and turn them into CSV.
  *
  * A record (include/benchrec.h is the contract) is "@bench NAME", "@env k=v...",
  * "@cols name[unit]...", any number of "@row v...", then "@end NAME ROWS HASH";
  * lines not starting with '@' are noise. ROWS and HASH (FNV-1a 32 over the
  * lines @bench..last @row, each "\n"-ended: "@bench x\n" hashes 9 bytes) must
- * match what was read. Every input is checked before any CSV is written, so a
- * bad log leaves OUTDIR untouched. Exit: 0 ok, 1 bad input or lookup, 2 usage.
+ * match what was read. The records of one NAME become OUTDIR/PREFIX+NAME.csv:
+ * "# folium bench record NAME", then per record "# env: ..." and its rows, the
+ * header line after the first env. Every log is checked before any CSV is
+ * written, so a bad log leaves OUTDIR untouched. Exit: 0 ok, 1 bad input, 2 usage.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -22,26 +24,33 @@
 #define FNV1A32_PRIME 0x01000193u
 #define NAME_CHARS "abcdefghijklmnopqrstuvwxyz0123456789_" /* of a column */
 
-enum rec_kind { R_NONE, R_BENCH, R_ENV, R_COLS, R_ROW, R_END, R_UNKNOWN };
-static const char *const kind_name[] = {"", "@bench", "@env", "@cols", "@row", "@end"};
+enum rec_kind {
+	R_NONE,
+	R_BENCH,
+	R_ENV,
+	R_COLS,
+	R_ROW,
+	R_END,
+	R_UNKNOWN
+};
+static const char *const kind_name[] = { "", "@bench", "@env", "@cols", "@row", "@end" };
 
-struct vec {
-	void **v;
-	size_t n, cap;
+/* Every record of one name, as the text of its CSV file. */
+struct table {
+	char *name, *cols; /* cols: the @cols text of its first record */
+	const char *file;  /* where that record starts */
+	long line;
+	char *csv;
+	size_t len;
+	FILE *out;	  /* open_memstream on csv */
+	char *path, *tmp; /* the CSV file, and where it is written first */
+	struct table *next;
 };
 
-/* One complete record; the strings are the text after "@kind ". */
-struct record {
-	char *name, *env, *cols;
-	struct vec rows;
-	const char *file;
-	long line; /* of its @bench */
-};
-
-/* A column of the open record: its name points into record.cols. */
+/* A column of the open record: its name points into its table's cols. */
 struct col {
 	const char *name;
-	size_t len;
+	int len;
 	bool numeric; /* every unit but "-" */
 };
 
@@ -49,14 +58,17 @@ struct col {
 struct log {
 	const char *file;
 	long lineno;
-	struct vec *records; /* complete records of every log so far */
-	bool list;	     /* check: print each record as it ends */
-	struct record *rec;  /* NULL outside a record */
-	enum rec_kind last;  /* the open record's last line */
+	bool list;	    /* check: print each record as it ends */
+	char *name;	    /* of the open record; NULL outside one */
+	long start;	    /* its @bench line */
+	enum rec_kind last; /* its last line */
 	uint32_t hash;
+	size_t rows, ncols, records;
 	struct col *cols;
-	size_t ncols;
+	struct table *t; /* its table, from @cols on */
 };
+
+static struct table *tables; /* in the order their names first appear */
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die(const char *fmt, ...)
@@ -86,26 +98,16 @@ static void fail(struct log *lg, const char *fmt, ...)
 	exit(1);
 }
 
-static void *xrealloc(void *p, size_t n)
+static void *xalloc(void *p, size_t n)
 {
-	p = realloc(p, n);
-	if (!p)
+	if (!(p = realloc(p, n)))
 		die("out of memory");
 	return p;
 }
 
 static char *xstrdup(const char *s)
 {
-	return strcpy(xrealloc(NULL, strlen(s) + 1), s);
-}
-
-static void vec_push(struct vec *v, void *p)
-{
-	if (v->n == v->cap) {
-		v->cap = v->cap ? 2 * v->cap : 16;
-		v->v = xrealloc(v->v, v->cap * sizeof(*v->v));
-	}
-	v->v[v->n++] = p;
+	return strcpy(xalloc(NULL, strlen(s) + 1), s);
 }
 
 static uint32_t fnv1a32(uint32_t h, const char *s, size_t n)
@@ -115,23 +117,6 @@ static uint32_t fnv1a32(uint32_t h, const char *s, size_t n)
 		h *= FNV1A32_PRIME;
 	}
 	return h;
-}
-
-/*
- * Read one line into *buf without its "\n" and the "\r"s a serial console
- * puts before it. Return: its length, or -1 at the end of the file.
- */
-static long read_line(FILE *f, char **buf, size_t *cap)
-{
-	ssize_t n = getline(buf, cap, f);
-
-	if (n < 0)
-		return -1;
-	if (n && (*buf)[n - 1] == '\n')
-		(*buf)[--n] = '\0';
-	while (n && (*buf)[n - 1] == '\r')
-		(*buf)[--n] = '\0';
-	return n;
 }
 
 /* The field at *pp up to sep; *pp moves past sep, to NULL after the last. */
@@ -156,37 +141,29 @@ static size_t count_fields(const char *s, char sep)
 	return n;
 }
 
-/* One key=value of an env line; val excludes the quotes of "a b". */
-struct pair {
-	const char *key, *val;
-	int keylen, vallen;
-};
-
 /*
- * Read the pair at *pp and step past it and the single space after it.
+ * Step *pp past the key=value pair at it and the single space after it
+ * (key and keylen: the key). Value "a b" in quotes may hold spaces.
  * Return: 1 a pair, 0 the end of the line, -1 malformed (*why says how).
  */
-static int next_pair(const char **pp, struct pair *pr, const char **why)
+static int next_pair(const char **pp, const char **key, int *keylen, const char **why)
 {
-	const char *p = *pp, *eq = p + strcspn(p, "= \""), *end;
+	const char *p = *pp, *eq = p + strcspn(p, "= \""), *val = eq + 1, *end;
 
 	if (!*p)
 		return 0;
 	*why = "not key=value";
 	if (*eq != '=' || eq == p)
 		return -1;
-	pr->key = p;
-	pr->keylen = eq - p;
-	pr->val = eq + 1;
-	if (*pr->val == '"') {
+	*key = p;
+	*keylen = eq - p;
+	if (*val == '"') {
 		*why = "unterminated quote";
-		end = strchr(++pr->val, '"');
-		if (!end)
+		if (!(end = strchr(val + 1, '"')))
 			return -1;
-		pr->vallen = end++ - pr->val;
+		end++;
 	} else {
-		end = pr->val + strcspn(pr->val, " \"");
-		pr->vallen = end - pr->val;
+		end = val + strcspn(val, " \"");
 	}
 	*why = *end == ' ' ? "two spaces, or one at the end" : "a quote inside a value";
 	if ((*end && *end != ' ') || (*end == ' ' && (!end[1] || end[1] == ' ')))
@@ -195,85 +172,97 @@ static int next_pair(const char **pp, struct pair *pr, const char **why)
 	return 1;
 }
 
-/* The first pair of an env line's text with this key. Return: false if none. */
-static bool find_env(const char *text, const char *key, int keylen, struct pair *pr)
+/* Every token must be key=value, each key once. */
+static void check_env(struct log *lg, const char *text)
 {
-	const char *why;
+	const char *p = text, *at = p, *why, *key, *q, *k2;
+	int r, len, len2;
 
-	while (next_pair(&text, pr, &why) > 0)
-		if (pr->keylen == keylen && !strncmp(pr->key, key, keylen))
-			return true;
-	return false;
-}
-
-/* Every token must be key=value with unique keys, so `benchrec env` finds one. */
-static void parse_env(struct log *lg, const char *text)
-{
-	const char *p = text, *at = p, *why;
-	struct pair pr, first;
-	int r;
-
-	for (; (r = next_pair(&p, &pr, &why)) > 0; at = p) {
-		if (find_env(text, pr.key, pr.keylen, &first) && first.key != pr.key)
-			fail(lg, "record %s: malformed @env: duplicate key %.*s", lg->rec->name,
-			     pr.keylen, pr.key);
+	for (; (r = next_pair(&p, &key, &len, &why)) > 0; at = p) {
+		for (q = text; q < at && next_pair(&q, &k2, &len2, &why) > 0;)
+			if (len2 == len && !strncmp(k2, key, len))
+				fail(lg, "record %s: malformed @env: duplicate key %.*s", lg->name,
+				     len, key);
 	}
 	if (r < 0)
-		fail(lg, "record %s: malformed @env: %s at '%.40s'", lg->rec->name, why, at);
-	lg->rec->env = xstrdup(text);
+		fail(lg, "record %s: malformed @env: %s at '%.40s'", lg->name, why, at);
 }
 
-/* NAME[UNIT]: UNIT becomes part of a CSV header that pandas and gnuplot read. */
+/* NAME[UNIT]: UNIT becomes part of a CSV header that mlr and gnuplot read. */
 static void parse_col(struct log *lg, const char *s, size_t len, struct col *c)
 {
 	const char *open = memchr(s, '[', len);
 	size_t unit_len = open ? s + len - open - 2 : 0;
 
 	c->name = s;
-	c->len = open ? (size_t)(open - s) : len;
-	if (!open || !c->len || strspn(s, NAME_CHARS) < c->len || s[len - 1] != ']' ||
+	c->len = open ? open - s : (int)len;
+	if (!open || !c->len || strspn(s, NAME_CHARS) < (size_t)c->len || s[len - 1] != ']' ||
 	    len - c->len < 3 || strcspn(open + 1, " ,[]\"#") < unit_len)
 		fail(lg,
 		     "record %s: bad @cols entry '%.*s': want NAME[UNIT], NAME of a-z 0-9 _, "
 		     "UNIT without spaces , [ ] \" #",
-		     lg->rec->name, (int)len, s);
+		     lg->name, (int)len, s);
 	c->numeric = !(unit_len == 1 && open[1] == '-');
+	for (struct col *d = lg->cols; d < c; d++)
+		if (d->len == c->len && !strncmp(d->name, s, c->len))
+			fail(lg, "record %s: duplicate column %.*s", lg->name, c->len, s);
 }
 
-/* Columns of a name already seen must be the same, or the CSVs cannot merge. */
-static void check_same_columns(struct log *lg, const char *text)
+/* A CSV line of a record line: single spaces become commas. */
+static void put_csv(FILE *f, const char *s)
 {
-	size_t i;
-
-	for (i = 0; i < lg->records->n; i++) {
-		struct record *q = lg->records->v[i];
-
-		if (!strcmp(q->name, lg->rec->name) && strcmp(q->cols, text))
-			fail(lg, "record %s: columns differ from the earlier record at %s:%ld",
-			     q->name, q->file, q->line);
-	}
+	for (; *s; s++)
+		fputc(*s == ' ' ? ',' : *s, f);
+	fputc('\n', f);
 }
 
-/* Remember each column's name and kind; the names point into rec->cols. */
-static void parse_cols(struct log *lg, const char *text)
+/*
+ * The table of the open record (*made: it is new), from its @cols: a name
+ * seen before must have the same columns, or its CSV could not hold both.
+ */
+static struct table *table_for(struct log *lg, const char *cols, bool *made)
+{
+	struct table **tp, *t;
+
+	for (tp = &tables; (t = *tp); tp = &t->next) {
+		if (strcmp(t->name, lg->name))
+			continue;
+		if (strcmp(t->cols, cols))
+			fail(lg, "record %s: columns differ from the earlier record at %s:%ld",
+			     t->name, t->file, t->line);
+		*made = false;
+		return t;
+	}
+	t = *tp = xalloc(NULL, sizeof(*t));
+	*t = (struct table){ .name = xstrdup(lg->name),
+			     .cols = xstrdup(cols),
+			     .file = lg->file,
+			     .line = lg->start };
+	if (!(t->out = open_memstream(&t->csv, &t->len)))
+		die("out of memory");
+	fprintf(t->out, "# folium bench record %s\n", t->name);
+	*made = true;
+	return t;
+}
+
+/* Check the columns, then start the record's part of the CSV with env. */
+static void parse_cols(struct log *lg, const char *text, const char *env)
 {
 	const char *p, *s;
 	size_t len, i;
+	bool made;
 
-	p = lg->rec->cols = xstrdup(text);
-	lg->ncols = count_fields(text, ' ');
-	if (!lg->ncols)
-		fail(lg, "record %s: @cols has no columns", lg->rec->name);
-	lg->cols = xrealloc(lg->cols, lg->ncols * sizeof(*lg->cols));
-	for (i = 0; (s = next_field(&p, ' ', &len)); i++) {
+	if (!(lg->ncols = count_fields(text, ' ')))
+		fail(lg, "record %s: @cols has no columns", lg->name);
+	lg->cols = xalloc(lg->cols, lg->ncols * sizeof(*lg->cols));
+	for (p = text, i = 0; (s = next_field(&p, ' ', &len)); i++)
 		parse_col(lg, s, len, &lg->cols[i]);
-		for (size_t j = 0; j < i; j++)
-			if (lg->cols[j].len == lg->cols[i].len &&
-			    !strncmp(lg->cols[j].name, s, lg->cols[i].len))
-				fail(lg, "record %s: duplicate column %.*s", lg->rec->name,
-				     (int)lg->cols[i].len, s);
-	}
-	check_same_columns(lg, text);
+	lg->t = table_for(lg, text, &made);
+	for (i = 0; i < lg->ncols; i++) /* text is the line buffer, read over next */
+		lg->cols[i].name = lg->t->cols + (lg->cols[i].name - text);
+	fprintf(lg->t->out, "# env: %s\n", env);
+	if (made)
+		put_csv(lg->t->out, text);
 }
 
 static bool skip_digits(const char **s, const char *end)
@@ -285,7 +274,7 @@ static bool skip_digits(const char **s, const char *end)
 	return *s > start;
 }
 
-/* [+-]digits[.digits][(e|E)[+-]digits]: what strtod, pandas and gnuplot agree on. */
+/* [+-]digits[.digits][(e|E)[+-]digits]: what strtod, mlr and gnuplot agree on. */
 static bool is_number(const char *s, size_t len)
 {
 	const char *end = s + len;
@@ -294,11 +283,8 @@ static bool is_number(const char *s, size_t len)
 		s++;
 	if (!skip_digits(&s, end))
 		return false;
-	if (s < end && *s == '.') {
-		s++;
-		if (!skip_digits(&s, end))
-			return false;
-	}
+	if (s < end && *s == '.' && (++s, !skip_digits(&s, end)))
+		return false;
 	if (s < end && (*s == 'e' || *s == 'E')) {
 		s++;
 		if (s < end && (*s == '+' || *s == '-'))
@@ -315,8 +301,7 @@ static void check_row(struct log *lg, const char *text)
 	const char *p = text, *v, *why;
 
 	if (n != lg->ncols)
-		fail(lg, "record %s: row has %zu values, @cols has %zu", lg->rec->name, n,
-		     lg->ncols);
+		fail(lg, "record %s: row has %zu values, @cols has %zu", lg->name, n, lg->ncols);
 	for (i = 0; (v = next_field(&p, ' ', &len)); i++) {
 		struct col *c = &lg->cols[i];
 
@@ -328,10 +313,11 @@ static void check_row(struct log *lg, const char *text)
 			why = "is not a number";
 		else
 			continue;
-		fail(lg, "record %s: value %zu (%.*s) '%.*s' %s", lg->rec->name, i + 1, (int)c->len,
-		     c->name, (int)len, v, why);
+		fail(lg, "record %s: value %zu (%.*s) '%.*s' %s", lg->name, i + 1, c->len, c->name,
+		     (int)len, v, why);
 	}
-	vec_push(&lg->rec->rows, xstrdup(text));
+	put_csv(lg->t->out, text);
+	lg->rows++;
 }
 
 /* A record name becomes a file name: no '/', no leading dot. */
@@ -342,18 +328,16 @@ static void start_record(struct log *lg, const char *name)
 
 	if (!*name || name[ok] || name[0] == '.' || name[0] == '-')
 		fail(lg, "bad record name '%.40s': want letters, digits, _ . -", name);
-	lg->rec = xrealloc(NULL, sizeof(*lg->rec));
-	memset(lg->rec, 0, sizeof(*lg->rec));
-	lg->rec->name = xstrdup(name);
-	lg->rec->file = lg->file;
-	lg->rec->line = lg->lineno;
+	lg->name = xstrdup(name);
+	lg->start = lg->lineno;
+	lg->rows = 0;
 	lg->hash = FNV1A32_INIT;
 }
 
 static void truncated(struct log *lg, const char *where)
 {
-	fail(lg, "record %s truncated: no @end (%zu rows read) %s; it starts at line %ld",
-	     lg->rec->name, lg->rec->rows.n, where, lg->rec->line);
+	fail(lg, "record %s truncated: no @end (%zu rows read) %s; it starts at line %ld", lg->name,
+	     lg->rows, where, lg->start);
 }
 
 /* "@end NAME ROWS HASH": the only proof that nothing was lost in transit. */
@@ -366,25 +350,22 @@ static void end_record(struct log *lg, const char *text)
 	for (i = 0; i < 3; i++)
 		f[i] = next_field(&p, ' ', &len[i]);
 	if (!f[2] || p)
-		fail(lg, "record %s: malformed @end: want @end NAME ROWS HASH", lg->rec->name);
-	if (len[0] != strlen(lg->rec->name) || strncmp(f[0], lg->rec->name, len[0]))
-		fail(lg, "record %s: @end is for %.*s", lg->rec->name, (int)len[0], f[0]);
-	if (!len[1] || strspn(f[1], "0123456789") != len[1] ||
-	    strtoul(f[1], NULL, 10) != lg->rec->rows.n)
-		fail(lg, "record %s: @end says %.*s rows, %zu read", lg->rec->name, (int)len[1],
-		     f[1], lg->rec->rows.n);
+		fail(lg, "record %s: malformed @end: want @end NAME ROWS HASH", lg->name);
+	if (len[0] != strlen(lg->name) || strncmp(f[0], lg->name, len[0]))
+		fail(lg, "record %s: @end is for %.*s", lg->name, (int)len[0], f[0]);
+	if (!len[1] || strspn(f[1], "0123456789") != len[1] || strtoul(f[1], NULL, 10) != lg->rows)
+		fail(lg, "record %s: @end says %.*s rows, %zu read", lg->name, (int)len[1], f[1],
+		     lg->rows);
 	if (len[2] != 8 || strspn(f[2], "0123456789abcdef") < 8)
-		fail(lg, "record %s: @end hash '%s' is not 8 lowercase hex digits", lg->rec->name,
-		     f[2]);
+		fail(lg, "record %s: @end hash '%s' is not 8 lowercase hex digits", lg->name, f[2]);
 	snprintf(want, sizeof(want), "%08x", lg->hash);
 	if (strcmp(f[2], want))
-		fail(lg, "record %s: hash %s, computed %s: stream corrupted", lg->rec->name, f[2],
-		     want);
+		fail(lg, "record %s: hash %s, computed %s: stream corrupted", lg->name, f[2], want);
 	if (lg->list)
-		printf("%s: %s: %zu rows x %zu cols\n", lg->file, lg->rec->name, lg->rec->rows.n,
-		       lg->ncols);
-	vec_push(lg->records, lg->rec);
-	lg->rec = NULL;
+		printf("%s: %s: %zu rows x %zu cols\n", lg->file, lg->name, lg->rows, lg->ncols);
+	lg->records++;
+	free(lg->name);
+	lg->name = NULL;
 }
 
 /* Record lines come as @bench, @env, @cols, @row..., @end. */
@@ -395,9 +376,9 @@ static void check_order(struct log *lg, enum rec_kind k)
 	if (k == want || (want == R_ROW && k == R_END))
 		return;
 	if (k < want)
-		fail(lg, "record %s: duplicate %s", lg->rec->name, kind_name[k]);
+		fail(lg, "record %s: duplicate %s", lg->name, kind_name[k]);
 	fail(lg, "record %s: %s before %s: the order is @bench, @env, @cols, @row..., @end",
-	     lg->rec->name, kind_name[k], kind_name[want]);
+	     lg->name, kind_name[k], kind_name[want]);
 }
 
 /* Which record line this is; *rest is what follows "@kind ". */
@@ -415,22 +396,25 @@ static enum rec_kind classify(const char *line, const char **rest)
 	return R_UNKNOWN;
 }
 
-/* A line starting with '@': outside a record only @bench counts; inside one
- * every line must be the next record line, and is hashed. */
-static void process_line(struct log *lg, const char *line, size_t len)
+/*
+ * A line starting with '@': outside a record only @bench counts; inside one
+ * every line must be the next record line, and is hashed. env holds the
+ * open record's @env text until its @cols writes it.
+ */
+static void process_line(struct log *lg, const char *line, size_t len, char **env)
 {
 	const char *rest;
 	enum rec_kind k = classify(line, &rest);
 
-	if (!lg->rec && k == R_UNKNOWN)
+	if (!lg->name && k == R_UNKNOWN)
 		return;
 	if (strlen(line) != len)
 		fail(lg, "NUL byte in a record line");
-	if (!lg->rec && k != R_BENCH)
+	if (!lg->name && k != R_BENCH)
 		fail(lg, "%s outside a record (no @bench before it)", kind_name[k]);
-	if (lg->rec && k == R_UNKNOWN)
-		fail(lg, "record %s: unknown record line '%.40s'", lg->rec->name, line);
-	if (lg->rec && k == R_BENCH)
+	if (lg->name && k == R_UNKNOWN)
+		fail(lg, "record %s: unknown record line '%.40s'", lg->name, line);
+	if (lg->name && k == R_BENCH)
 		truncated(lg, "before this @bench");
 	if (k != R_BENCH)
 		check_order(lg, k);
@@ -439,10 +423,12 @@ static void process_line(struct log *lg, const char *line, size_t len)
 		start_record(lg, rest);
 		break;
 	case R_ENV:
-		parse_env(lg, rest);
+		check_env(lg, rest);
+		free(*env);
+		*env = xstrdup(rest);
 		break;
 	case R_COLS:
-		parse_cols(lg, rest);
+		parse_cols(lg, rest, *env);
 		break;
 	case R_ROW:
 		check_row(lg, rest);
@@ -456,68 +442,33 @@ static void process_line(struct log *lg, const char *line, size_t len)
 	lg->hash = fnv1a32(lg->hash, "\n", 1);
 }
 
-/* Check every record of one log ("-": stdin) and add it to records. */
-static void read_log(struct vec *records, const char *name, bool list)
+/* Check every record of one log ("-": stdin) and add it to its table. */
+static void read_log(const char *name, bool list)
 {
-	struct log lg = {.file = strcmp(name, "-") ? name : "stdin", .records = records};
-	size_t first = records->n, cap = 0;
+	struct log lg = { .file = strcmp(name, "-") ? name : "stdin", .list = list };
 	FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
-	char *buf = NULL;
-	long len;
+	char *buf = NULL, *env = NULL;
+	size_t cap = 0;
+	ssize_t n;
 
 	if (!f)
 		die("%s: %s", name, strerror(errno));
-	lg.list = list;
-	while ((len = read_line(f, &buf, &cap)) >= 0) {
+	while ((n = getline(&buf, &cap, f)) >= 0) {
 		lg.lineno++;
+		while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) /* serial: "\r\n" */
+			buf[--n] = '\0';
 		if (buf[0] == '@')
-			process_line(&lg, buf, len);
+			process_line(&lg, buf, n, &env);
 	}
-	if (lg.rec)
+	if (lg.name)
 		truncated(&lg, "before the end of the log");
-	if (records->n == first)
+	if (!lg.records)
 		die("%s: no bench records in %s (%ld lines read)", lg.file, lg.file, lg.lineno);
 	if (f != stdin)
 		fclose(f);
 	free(buf);
+	free(env);
 	free(lg.cols);
-}
-
-static void put_csv_line(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc(*s == ' ' ? ',' : *s, f);
-	fputc('\n', f);
-}
-
-/* The CSV of records[first] and of every later record with its name. */
-static void write_csv(FILE *f, struct vec *records, size_t first)
-{
-	struct record *r = records->v[first];
-	size_t i, j;
-
-	fprintf(f, "# folium bench record %s\n", r->name);
-	for (i = first; i < records->n; i++) {
-		struct record *q = records->v[i];
-
-		if (strcmp(q->name, r->name))
-			continue;
-		fprintf(f, "# env: %s\n", q->env);
-		if (i == first)
-			put_csv_line(f, q->cols);
-		for (j = 0; j < q->rows.n; j++)
-			put_csv_line(f, q->rows.v[j]);
-	}
-}
-
-static bool first_of_name(struct vec *records, size_t i)
-{
-	struct record *r = records->v[i];
-
-	while (i--)
-		if (!strcmp(((struct record *)records->v[i])->name, r->name))
-			return false;
-	return true;
 }
 
 /* mkstemp makes 0600 files; a CSV should get the umask's usual mode. */
@@ -533,269 +484,75 @@ static FILE *open_temp(char *tmpl)
 	return fdopen(fd, "w");
 }
 
-/* Return: false with errno set if tmp could not be written (it is removed). */
-static bool write_temp(char *tmp, struct vec *records, size_t first)
+/* Write t's CSV to t->tmp. Return: false with errno set if it could not. */
+static bool write_temp(struct table *t)
 {
-	FILE *f = open_temp(tmp);
-	int err;
+	FILE *f = open_temp(t->tmp);
 
-	if (!f)
-		return false;
-	write_csv(f, records, first);
-	if (!ferror(f) && !fclose(f))
-		return true;
-	err = errno;
-	unlink(tmp);
-	errno = err;
-	return false;
-}
-
-static void free_strings(struct vec *v, bool unlink_them)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++) {
-		if (unlink_them)
-			unlink(v->v[i]);
-		free(v->v[i]);
-	}
-	free(v->v);
+	fclose(t->out); /* csv and len are final now */
+	return f && fwrite(t->csv, 1, t->len, f) == t->len && !fclose(f);
 }
 
 /*
  * Write every CSV under a temporary name, then rename them all, so that a
  * full disk leaves no half-written CSV behind.
  */
-static void write_all(struct vec *records, const char *outdir, const char *prefix)
+static void write_all(const char *outdir, const char *prefix)
 {
-	struct vec tmps = {0}, paths = {0};
-	char *path, *tmp;
-	size_t i;
+	struct table *t, *u;
 
 	if (mkdir(outdir, 0777) && errno != EEXIST)
 		die("%s: %s", outdir, strerror(errno));
-	for (i = 0; i < records->n; i++) {
-		if (!first_of_name(records, i))
-			continue;
-		if (asprintf(&path, "%s/%s%s.csv", outdir, prefix,
-			     ((struct record *)records->v[i])->name) < 0 ||
-		    asprintf(&tmp, "%s.XXXXXX", path) < 0)
+	for (t = tables; t; t = t->next) {
+		if (asprintf(&t->path, "%s/%s%s.csv", outdir, prefix, t->name) < 0 ||
+		    asprintf(&t->tmp, "%s.XXXXXX", t->path) < 0)
 			die("out of memory");
-		if (!write_temp(tmp, records, i)) {
-			fprintf(stderr, "benchrec: %s: %s\n", path, strerror(errno));
-			free_strings(&tmps, true);
+		if (!write_temp(t)) {
+			fprintf(stderr, "benchrec: %s: %s\n", t->path, strerror(errno));
+			for (u = tables; u != t->next; u = u->next)
+				unlink(u->tmp);
 			exit(1);
 		}
-		vec_push(&paths, path);
-		vec_push(&tmps, tmp);
 	}
-	for (i = 0; i < paths.n; i++) {
-		if (rename(tmps.v[i], paths.v[i]))
-			die("%s: %s", (char *)paths.v[i], strerror(errno));
-		printf("%s\n", (char *)paths.v[i]);
+	for (t = tables; t; t = t->next) {
+		if (rename(t->tmp, t->path))
+			die("%s: %s", t->path, strerror(errno));
+		printf("%s\n", t->path);
 	}
-	free_strings(&tmps, false);
-	free_strings(&paths, false);
 }
 
 static int usage(void)
 {
 	fputs("usage: benchrec check LOG...\n"
 	      "       benchrec csv [--prefix P] OUTDIR LOG...\n"
-	      "       benchrec env [--all] CSV KEY\n"
-	      "       benchrec value CSV COL [MATCHCOL=VALUE]\n"
 	      "LOG - is stdin. See include/benchrec.h for the record format.\n",
 	      stderr);
 	return 2;
 }
 
-static bool is_option(const char *arg)
+/* check LOG... / csv [--prefix P] OUTDIR LOG... */
+int main(int argc, char **argv)
 {
-	return arg[0] == '-' && arg[1];
-}
-
-static void free_records(struct vec *records)
-{
-	size_t i;
-
-	for (i = 0; i < records->n; i++) {
-		struct record *r = records->v[i];
-
-		free(r->name);
-		free(r->env);
-		free(r->cols);
-		free_strings(&r->rows, false);
-		free(r);
-	}
-	free(records->v);
-}
-
-/* check LOG... / csv [--prefix P] OUTDIR LOG...: argv starts at the command. */
-static int cmd_records(int argc, char **argv, bool csv)
-{
-	struct vec records = {0};
+	bool csv = argc > 1 && !strcmp(argv[1], "csv");
 	const char *prefix = "", *outdir = NULL;
-	int i = 1;
+	int i = 2;
 
-	if (csv && argc > 2 && !strcmp(argv[1], "--prefix")) {
-		prefix = argv[2];
-		i = 3;
+	if (argc < 2 || (!csv && strcmp(argv[1], "check")))
+		return usage();
+	if (csv && argc > 3 && !strcmp(argv[2], "--prefix")) {
+		prefix = argv[3];
+		i = 4;
 	}
 	if (csv && i < argc)
 		outdir = argv[i++];
-	if (i >= argc || (outdir && is_option(outdir)))
+	if (i >= argc || (outdir && outdir[0] == '-' && outdir[1]))
 		return usage();
 	for (int j = i; j < argc; j++)
-		if (is_option(argv[j]))
+		if (argv[j][0] == '-' && argv[j][1])
 			return usage();
 	for (; i < argc; i++)
-		read_log(&records, argv[i], !csv);
+		read_log(argv[i], !csv);
 	if (csv)
-		write_all(&records, outdir, prefix);
-	free_records(&records);
+		write_all(outdir, prefix);
 	return 0;
-}
-
-static FILE *open_csv(const char *path)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	return f;
-}
-
-/* env [--all] CSV KEY: the value of KEY in the first (or every) "# env:" line. */
-static int cmd_env(int argc, char **argv)
-{
-	bool all = argc > 1 && !strcmp(argv[1], "--all");
-	const char *path, *key;
-	size_t cap = 0, found = 0;
-	char *buf = NULL;
-	long lineno = 0;
-	struct pair pr;
-	FILE *f;
-
-	if (argc != 3 + all)
-		return usage();
-	path = argv[1 + all];
-	key = argv[2 + all];
-	f = open_csv(path);
-	while ((all || !found) && read_line(f, &buf, &cap) >= 0) {
-		lineno++;
-		if (strncmp(buf, "# env: ", 7))
-			continue;
-		if (!find_env(buf + 7, key, strlen(key), &pr))
-			die("%s:%ld: no %s= in this env line", path, lineno, key);
-		printf("%.*s\n", pr.vallen, pr.val);
-		found++;
-	}
-	if (!found)
-		die("%s: no '# env:' line", path);
-	free(buf);
-	fclose(f);
-	return 0;
-}
-
-/* The index of the column named name (without its [unit]) in a header line. */
-static long column_index(const char *header, const char *name, size_t len)
-{
-	const char *p = header, *s;
-	size_t n;
-	long i;
-
-	for (i = 0; (s = next_field(&p, ',', &n)); i++)
-		if (n > len && s[len] == '[' && !strncmp(s, name, len))
-			return i;
-	return -1;
-}
-
-/* The idx-th field of a CSV line as a new string; NULL if the line is shorter. */
-static char *field_at(const char *line, long idx)
-{
-	const char *p = line, *s = NULL;
-	size_t n = 0;
-
-	while (idx-- >= 0 && (s = next_field(&p, ',', &n)))
-		;
-	return s ? strndup(s, n) : NULL;
-}
-
-/* The first line that is not a '#' comment: the column names. */
-static char *read_header(FILE *f, const char *path)
-{
-	char *buf = NULL;
-	size_t cap = 0;
-
-	while (read_line(f, &buf, &cap) >= 0)
-		if (buf[0] != '#')
-			return buf;
-	die("%s: no header line", path);
-}
-
-/* The first data row, or with mi >= 0 the first whose column mi is want. */
-static char *find_row(FILE *f, long mi, const char *want)
-{
-	char *buf = NULL, *v;
-	size_t cap = 0;
-	bool hit;
-
-	while (read_line(f, &buf, &cap) >= 0) {
-		if (buf[0] == '#')
-			continue;
-		v = mi < 0 ? NULL : field_at(buf, mi);
-		hit = mi < 0 || (v && !strcmp(v, want));
-		free(v);
-		if (hit)
-			return buf;
-	}
-	free(buf);
-	return NULL;
-}
-
-/* value CSV COL [MATCHCOL=VALUE]: one cell, for scripts that compare runs. */
-static int cmd_value(int argc, char **argv)
-{
-	const char *path, *col, *match = argc == 4 ? argv[3] : NULL;
-	const char *eq = match ? strchr(match, '=') : NULL;
-	char *header, *row, *v;
-	long ci, mi = -1;
-	FILE *f;
-
-	if (argc < 3 || argc > 4 || (match && !eq))
-		return usage();
-	path = argv[1];
-	col = argv[2];
-	f = open_csv(path);
-	header = read_header(f, path);
-	if ((ci = column_index(header, col, strlen(col))) < 0)
-		die("%s: no column %s in '%s'", path, col, header);
-	if (match && (mi = column_index(header, match, eq - match)) < 0)
-		die("%s: no column %.*s in '%s'", path, (int)(eq - match), match, header);
-	row = find_row(f, mi, eq ? eq + 1 : NULL);
-	if (!row)
-		die("%s: no data row%s%s", path, match ? " with " : "", match ? match : "");
-	if (!(v = field_at(row, ci)))
-		die("%s: row '%s' has no column %s", path, row, col);
-	printf("%s\n", v);
-	free(v);
-	free(row);
-	free(header);
-	fclose(f);
-	return 0;
-}
-
-int main(int argc, char **argv)
-{
-	if (argc < 2)
-		return usage();
-	if (!strcmp(argv[1], "check"))
-		return cmd_records(argc - 1, argv + 1, false);
-	if (!strcmp(argv[1], "csv"))
-		return cmd_records(argc - 1, argv + 1, true);
-	if (!strcmp(argv[1], "env"))
-		return cmd_env(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "value"))
-		return cmd_value(argc - 1, argv + 1);
-	return usage();
 }

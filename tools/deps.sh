@@ -1,7 +1,8 @@
 #!/bin/sh
 # Check for everything the build, `make run`, `make test` and `make bench`
-# (gnuplot draws its plots) need, and install what is missing from
-# Debian's archive (as root, or through sudo).
+# (Miller reads its CSVs, gnuplot draws its plots; clang-format checks the
+# C formatting) need, and install what
+# is missing from Debian's archive (as root, or through sudo).
 # On a machine without apt, print exactly what to install and fail.
 # Each line below: Debian package, then the file or command proving it is
 # installed. FOLIUM_DEPS_EXTRA adds lines of the same form (for tests).
@@ -24,6 +25,8 @@ gdisk              cmd:sgdisk
 console-setup-linux file:/usr/share/consolefonts/Uni2-Fixed16.psf.gz
 gzip               cmd:gzip
 gnuplot-nox        cmd:gnuplot
+miller             cmd:mlr
+clang-format       cmd:clang-format
 '
 
 have() {

@@ -2,8 +2,9 @@
 # benchrec-test.sh: run the bench record tool on saved logs and check each outcome.
 # Usage: sh tools/tests/benchrec-test.sh [path/to/benchrec]   (default build/tools/benchrec)
 # Good logs in benchrec/ (noise, CRLF, a stray kernel line inside a record, one
-# record name in two logs) must give benchrec/expected/*.csv byte for byte; each
-# bad log must fail with exit 1, "FILE:LINE: problem", and leave OUTDIR empty.
+# record name in two logs) must give benchrec/expected/*.csv byte for byte,
+# which mlr reads as tools/bench-report.sh does; each bad log must fail with
+# exit 1, "FILE:LINE: problem", and leave OUTDIR empty.
 # Prints one line per check, then "benchrec-test: N passed, N failed"; exits 1
 # on any mismatch.
 #
@@ -15,6 +16,7 @@
 # fixture_hashes recomputes them in awk, so benchrec's FNV-1a is checked against
 # two independent implementations, and an edited fixture cannot go stale.
 
+# shellcheck disable=SC1010,SC2016 # mlr's verbs chain with "then"; its DSL is single-quoted
 BR=${1:-build/tools/benchrec}
 DIR=$(dirname "$0")/benchrec
 TMP=$(mktemp -d)
@@ -84,15 +86,16 @@ fixture_hashes() {
 	' "$1"
 }
 
-# bad_log LOG TEXT: check and csv both reject LOG with "LOG:TEXT" on stderr;
-# csv, given a good log first, writes nothing at all.
+# bad_log LOG TEXT [DIR]: check and csv both reject DIR/LOG (DIR: benchrec/)
+# with "DIR/LOG:TEXT" on stderr; csv, given a good log first, writes nothing.
 bad_log() {
-	run check "$DIR/$1"
-	expect "check $1" 1 err "benchrec: $DIR/$1:$2"
+	log=${3:-$DIR}/$1
+	run check "$log"
+	expect "check $1" 1 err "benchrec: $log:$2"
 	rm -rf "$TMP/csv"
 	mkdir "$TMP/csv"
-	run csv "$TMP/csv" "$DIR/good.log" "$DIR/$1"
-	expect "csv good.log $1" 1 err "benchrec: $DIR/$1:$2"
+	run csv "$TMP/csv" "$DIR/good.log" "$log"
+	expect "csv good.log $1" 1 err "benchrec: $log:$2"
 	if [ -z "$(ls -A "$TMP/csv")" ] && [ ! -s "$TMP/out" ]; then
 		ok "csv good.log $1: OUTDIR left empty"
 	else
@@ -145,26 +148,31 @@ run csv --prefix run1- "$OUT" - < "$DIR/good.log"
 expect "csv --prefix, stdin" 0 out "$OUT/run1-page_alloc.csv"
 same "csv --prefix: run1-page_alloc.csv" "$OUT/run1-page_alloc.csv" "$DIR/expected/page_alloc.csv"
 
-# --- env and value on the CSVs ------------------------------------------
+# --- the CSVs as tools/bench-report.sh reads them: with mlr ---------------
+# mlr -S: values as written (1.5e-1 stays 1.5e-1); csvlite: comment lines
+# are skipped whole, even with the quotes of an env line.
+query() {
+	mlr -S --icsvlite --skip-comments --onidx "$@" > "$TMP/out" 2> "$TMP/err"
+	status=$?
+}
 CSV=$DIR/expected/madvise_free.csv
-run env "$CSV" cpu
-expect "env cpu: unquoted" 0 out "AMD EPYC 7B13"
-run env --all "$CSV" hypervisor
+query count "$CSV"
+expect "mlr: both records' rows under one header" 0 out "5"
+query head -n 1 then cut -f 'alloc[ns]' "$DIR/expected/page_alloc.csv"
+expect "mlr: first data row" 0 out "85"
+query filter '${folio[KiB]} == "2048"' then head -n 1 then cut -f 'batched[ms]' "$CSV"
+expect "mlr: row by column value, number as written" 0 out "1.5e-1"
+query filter '${strategy[-]} == "pmd"' then cut -f 'split[ms]' "$CSV"
+expect "mlr: match on a text column" 0 out "6.002"
+query filter '${folio[KiB]} == "3"' "$CSV"
+if [ "$status" = 0 ] && [ ! -s "$TMP/out" ]; then ok "mlr: no such row: nothing"
+else bad "mlr: no such row: exit $status, want nothing"; fi
+query cut -f speed "$CSV"
+if [ "$status" = 0 ] && [ -z "$(tr -d '\n' < "$TMP/out")" ]; then ok "mlr: no such column: nothing"
+else bad "mlr: no such column: exit $status, want nothing"; fi
+grep '^# env: ' "$CSV" | sed 's/.* hypervisor=\("[^"]*"\|[^ ]*\) .*/\1/' > "$TMP/out"
 printf 'none\nTCGTCGTCGTCG\n' > "$TMP/want"
-exit_is "env --all hypervisor" 0
-same "env --all hypervisor: one per env line" "$TMP/out" "$TMP/want"
-run env "$CSV" no_such_key
-expect "env missing key" 1 err "madvise_free.csv:2: no no_such_key= in this env line"
-run value "$DIR/expected/page_alloc.csv" alloc
-expect "value: first data row" 0 out "85"
-run value "$CSV" batched folio=2048
-expect "value: row by MATCHCOL=VALUE" 0 out "1.5e-1"
-run value "$CSV" split strategy=pmd
-expect "value: match on a text column" 0 out "6.002"
-run value "$CSV" split folio=3
-expect "value: no such row" 1 err "no data row with folio=3"
-run value "$CSV" speed
-expect "value: no such column" 1 err "no column speed in 'folio[KiB],split[ms]"
+same "env lines: one per record, above its rows" "$TMP/out" "$TMP/want"
 
 # --- bad logs: one per error class ----------------------------------------
 corrupted=$(fixture_hashes "$DIR/corrupted-digit.log" | awk '{ print $3 }')
@@ -195,6 +203,17 @@ run csv "$TMP/csv" "$DIR/good.log" "$DIR/columns-differ.log"
 expect "csv columns-differ.log: the earlier record is in another log" 1 err \
 	"columns differ from the earlier record at $DIR/good.log:8"
 bad_log no-records.log " no bench records in $DIR/no-records.log"
+bad_log bad-name.log "2: bad record name '../passwd': want letters, digits, _ . -"
+bad_log duplicate-env-key.log "2: record demo: malformed @env: duplicate key source"
+bad_log env-two-spaces.log \
+	"2: record demo: malformed @env: two spaces, or one at the end at 'source=kernel  cpu"
+bad_log env-quote-in-value.log \
+	"2: record demo: malformed @env: a quote inside a value at 'cpu=AMD\"EPYC\"'"
+bad_log cols-empty.log "3: record demo: @cols has no columns"
+bad_log empty-value.log "4: record demo: value 2 (alloc) '' is empty"
+bad_log end-malformed.log "5: record demo: malformed @end: want @end NAME ROWS HASH"
+printf '@bench demo\n@env source=kernel cpu="AMD\0EPYC"\n' > "$TMP/nul-byte.log"
+bad_log nul-byte.log "2: NUL byte in a record line" "$TMP"
 
 # --- usage and unreadable input -------------------------------------------
 run check "$DIR/no-such.log"
