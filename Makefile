@@ -72,11 +72,18 @@ include lib/lib.mk init/init.mk kernel/kernel.mk mm/mm.mk arch/x86_64/arch.mk ar
 include boot/boot.mk shell/shell.mk bench/bench.mk tools/tools.mk
 
 # --- dependencies (Debian packages) ------------------------------------------
-# Checked once per build tree, before any rule runs, so a fresh Debian
-# machine needs nothing but `make run` or `make test`.
+# Checked once per build tree (again when tools/deps.sh changes), before
+# any rule runs, so a fresh Debian machine needs nothing but `make run` or
+# `make test`.
 DEPS_STAMP := $(B)/.deps-ok
 ifeq ($(filter deps clean config,$(MAKECMDGOALS)),)
-ifeq ($(wildcard $(DEPS_STAMP)),)
+# A new package in tools/deps.sh makes an existing tree check again.
+ifneq ($(wildcard $(DEPS_STAMP)),)
+DEPS_STALE := $(shell [ tools/deps.sh -nt $(DEPS_STAMP) ] && echo stale)
+else
+DEPS_STALE := stale
+endif
+ifeq ($(DEPS_STALE),stale)
 DEPS_OK := $(shell sh tools/deps.sh >&2 && mkdir -p $(B) && touch $(DEPS_STAMP) && echo ok)
 $(if $(DEPS_OK),,$(error missing build dependencies: see the messages above))
 endif

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Check for everything the build, `make run`, `make test` and `make bench`
-# (Miller reads its CSVs, gnuplot draws its plots; clang-format checks the
-# C formatting) need, and install what
-# is missing from Debian's archive (as root, or through sudo).
+# need (Miller reads the bench CSVs, gnuplot draws the plots, clang-format
+# checks the C formatting), and install what is missing from Debian's
+# archive (as root, or through sudo).
 # On a machine without apt, print exactly what to install and fail.
 # Each line below: Debian package, then the file or command proving it is
 # installed. FOLIUM_DEPS_EXTRA adds lines of the same form (for tests).
