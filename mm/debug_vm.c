@@ -316,8 +316,7 @@ static int check_pcp(struct zone *zone, struct census *c, char *err, size_t errl
 		struct page *page;
 		unsigned long n = 0;
 
-		list_for_each_entry(page, &zone->pcp.lists[i], lru)
-		{
+		list_for_each_entry(page, &zone->pcp.lists[i], lru) {
 			unsigned int order = (unsigned int)(i / MIGRATE_PCPTYPES);
 
 			if (order > PAGE_ALLOC_COSTLY_ORDER)

@@ -60,8 +60,8 @@ unsigned long lru_list_pages(const struct list_head *list)
 	unsigned long pages = 0;
 	const struct list_head *pos;
 
-	list_for_each(pos, list) pages +=
-		folio_nr_pages(page_folio(list_entry(pos, struct page, lru)));
+	list_for_each(pos, list)
+		pages += folio_nr_pages(page_folio(list_entry(pos, struct page, lru)));
 	return pages;
 }
 

@@ -24,7 +24,8 @@ static unsigned long count_free_list(const struct list_head *list)
 	const struct list_head *pos;
 	unsigned long n = 0;
 
-	list_for_each(pos, list) n++;
+	list_for_each(pos, list)
+		n++;
 	return n;
 }
 
@@ -37,8 +38,7 @@ static int cmd_buddyinfo(int argc, char **argv)
 	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
 		if (!NODE_DATA(nid))
 			continue;
-		for_each_populated_zone(NODE_DATA(nid), zone)
-		{
+		for_each_populated_zone(NODE_DATA(nid), zone) {
 			kprintf("Node %d, zone %8s", nid, zone->name);
 			for (int order = 0; order < NR_PAGE_ORDERS; order++)
 				kprintf(" %6lu", zone->free_area[order].nr_free);
@@ -86,7 +86,8 @@ static int cmd_pagetypeinfo(int argc, char **argv)
 	kprintf("\n");
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		if (NODE_DATA(nid))
-			for_each_populated_zone(NODE_DATA(nid), zone) pagetypeinfo_free(nid, zone);
+			for_each_populated_zone(NODE_DATA(nid), zone)
+				pagetypeinfo_free(nid, zone);
 	kprintf("\nNumber of blocks type     ");
 	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
 		kprintf(" %12s", migratetype_names[mt]);
@@ -103,8 +104,7 @@ static void vmstat_node(struct pglist_data *pgdat)
 	unsigned long free = 0, free_cma = 0;
 	struct zone *zone;
 
-	for_each_populated_zone(pgdat, zone)
-	{
+	for_each_populated_zone(pgdat, zone) {
 		free += zone->nr_free_pages;
 		free_cma += zone->nr_free_cma;
 	}
@@ -200,7 +200,8 @@ static int cmd_pageblocks(int argc, char **argv)
 		pageblock_nr_pages);
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		if (NODE_DATA(nid))
-			for_each_populated_zone(NODE_DATA(nid), zone) pageblocks_zone(nid, zone);
+			for_each_populated_zone(NODE_DATA(nid), zone)
+				pageblocks_zone(nid, zone);
 	return CMD_OK;
 }
 
@@ -317,8 +318,7 @@ static int cmd_free(int argc, char **argv)
 
 	if (argc > 2 || (argc == 2 && kstrtou64(argv[1], &limit)))
 		return CMD_USAGE;
-	list_for_each_entry_safe(page, next, &held_blocks, lru)
-	{
+	list_for_each_entry_safe(page, next, &held_blocks, lru) {
 		unsigned int order = (unsigned int)page->private;
 
 		if (freed == limit)

@@ -244,8 +244,7 @@ static void free_hog(struct list_head *hog)
 {
 	struct page *page, *next;
 
-	list_for_each_entry_safe(page, next, hog, lru)
-	{
+	list_for_each_entry_safe(page, next, hog, lru) {
 		list_del(&page->lru);
 		__free_pages(page, 0);
 	}
@@ -555,7 +554,8 @@ static unsigned long free_list_pages(int mt)
 	struct page *page;
 
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
-		list_for_each_entry(page, &zone->free_area[o].free_list[mt], lru) nr += 1ul << o;
+		list_for_each_entry(page, &zone->free_area[o].free_list[mt], lru)
+			nr += 1ul << o;
 	return nr;
 }
 

@@ -82,15 +82,13 @@ static void expect_lru_ok(struct kunit *test)
 	unsigned long n = 0;
 	struct page *page;
 
-	list_for_each_entry(page, &t.node->lru_anon, lru)
-	{
+	list_for_each_entry(page, &t.node->lru_anon, lru) {
 		KUNIT_EXPECT_TRUE(test, PageFlag(page, PG_lru) && PageFlag(page, PG_swapbacked));
 		n++;
 	}
 	KUNIT_EXPECT_EQ(test, n, t.node->nr_lru_anon);
 	n = 0;
-	list_for_each_entry(page, &t.node->lru_lazyfree, lru)
-	{
+	list_for_each_entry(page, &t.node->lru_lazyfree, lru) {
 		KUNIT_EXPECT_TRUE(test, PageFlag(page, PG_lru) && !PageFlag(page, PG_swapbacked));
 		n++;
 	}

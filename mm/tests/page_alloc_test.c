@@ -41,7 +41,8 @@ static void take_picture(struct pglist_data *pgdat, struct free_picture *p)
 				struct list_head *pos,
 					*head = &pgdat->node_zones[zt].free_area[o].free_list[mt];
 
-				list_for_each(pos, head) p->n[zt][o][mt]++;
+				list_for_each(pos, head)
+					p->n[zt][o][mt]++;
 			}
 }
 
