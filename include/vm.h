@@ -174,11 +174,11 @@ uint64_t vm_get_page_prot(unsigned long vm_flags);
 /* Page-table pages: every one comes from the mm's node, zeroed and
  * unmovable, and is counted in MM_PGTABLES (the top table included).
  * pgd_alloc: the top table of a new mm; pte_alloc_one: one table for
- * below it. Return: false / NULL when memory is short (nothing counted). */
+ * below it (free_pgtables frees it once it maps nothing). Return: false /
+ * NULL when memory is short (nothing counted). */
 bool pgd_alloc(struct mm_struct *mm);
 void pgd_free(struct mm_struct *mm);
 struct page *pte_alloc_one(struct mm_struct *mm);
-void pte_free(struct mm_struct *mm, struct page *table);
 /* Lookup, never allocating. mm_find_pmd: the PMD slot for addr, or NULL
  * when an upper table is missing. pte_offset_map: the PTE slot for addr
  * in the table pmd points to, or NULL when pmd maps no table (none, or a

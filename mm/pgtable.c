@@ -58,11 +58,6 @@ struct page *pte_alloc_one(struct mm_struct *mm)
 	return table_page_alloc(mm);
 }
 
-void pte_free(struct mm_struct *mm, struct page *table)
-{
-	table_page_free(mm, table);
-}
-
 /* --- finding a slot ----------------------------------------------------------- */
 
 /* Return: the table *entry points to, or NULL if none. */

@@ -96,22 +96,30 @@ void folio_mark_lazyfree(struct folio *folio)
 
 /* --- looking at a folio's mappings (through rmap_walk) ---------------------------- */
 
-static int or_young_dirty_one(struct page_vma_mapped_walk *pvmw, void *arg)
+/* What one rmap_walk saw of a folio: how many entries map it, and the OR
+ * of their young/dirty bits. */
+struct folio_refs {
+	unsigned int mappings;
+	pte_t young_dirty;
+};
+
+static int folio_refs_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
+	struct folio_refs *refs = arg;
 	uint64_t entry = pvmw->pmd ? *pvmw->pmd : *pvmw->pte;
 
-	*(pte_t *)arg |= entry & (_PAGE_ACCESSED | _PAGE_DIRTY);
+	refs->mappings++;
+	refs->young_dirty |= entry & (_PAGE_ACCESSED | _PAGE_DIRTY);
 	return 0;
 }
 
-/* OR of the young/dirty bits of every entry mapping folio. */
-static pte_t folio_young_dirty(struct folio *folio)
+static struct folio_refs folio_refs(struct folio *folio)
 {
-	pte_t bits = 0;
-	const struct rmap_walk_control rwc = { .rmap_one = or_young_dirty_one, .arg = &bits };
+	struct folio_refs refs = { 0 };
+	const struct rmap_walk_control rwc = { .rmap_one = folio_refs_one, .arg = &refs };
 
 	rmap_walk(folio, &rwc);
-	return bits;
+	return refs;
 }
 
 static int mkold_one(struct page_vma_mapped_walk *pvmw, void *arg)
@@ -141,22 +149,22 @@ static void shrink_lazyfree_folio(struct pglist_data *pgdat, struct folio *folio
 				  struct lazyfree_reclaim_stat *stat)
 {
 	unsigned long nr = folio_nr_pages(folio);
-	pte_t bits;
+	struct folio_refs refs = { 0 };
 
 	stat->scanned += nr;
 	pgdat->vm_events[PGSCAN_ANON] += nr;
-	if (folio_test_locked(folio) || folio_ref_count(folio) != 1 ||
-	    !folio_count_mappings(folio)) {
-		list_move(&folio->page.lru, &pgdat->lru_lazyfree); /* busy: later */
+	if (!folio_test_locked(folio) && folio_ref_count(folio) == 1)
+		refs = folio_refs(folio);
+	if (!refs.mappings) { /* locked, held elsewhere or unmapped: later */
+		list_move(&folio->page.lru, &pgdat->lru_lazyfree);
 		return;
 	}
-	bits = folio_young_dirty(folio);
-	if ((bits & _PAGE_DIRTY) || folio_test_dirty(folio)) {
+	if ((refs.young_dirty & _PAGE_DIRTY) || folio_test_dirty(folio)) {
 		/* Written after MADV_FREE: the data is live again. */
 		folio_set_swapbacked(folio);
 		folio_move_lru(folio, &pgdat->nr_lru_lazyfree);
 		stat->reactivated += nr;
-	} else if (bits & _PAGE_ACCESSED) {
+	} else if (refs.young_dirty & _PAGE_ACCESSED) {
 		folio_mkold(folio);
 		list_move(&folio->page.lru, &pgdat->lru_lazyfree);
 		stat->second_chance += nr;
