@@ -207,6 +207,12 @@ static inline struct folio *page_folio(const struct page *page)
 {
 	return (struct folio *)compound_head(page);
 }
+/* PG_lru lives on the head: a tail page reads its folio's (Linux's
+ * PF_HEAD policy for PageLRU). */
+static inline bool PageLRU(const struct page *page)
+{
+	return PageFlag(&page_folio(page)->page, PG_lru);
+}
 static inline struct page *folio_page(struct folio *folio, unsigned long n)
 {
 	return &folio->page + n;

@@ -275,7 +275,7 @@ static bool pageblock_census(struct zone *zone, struct page *page, unsigned long
 			pfn += 1ul << buddy_order(p);
 			continue;
 		}
-		if (PageFlag(p, PG_lru))
+		if (PageLRU(p)) /* a tail counts as its LRU folio's page */
 			(*nr_movable)++;
 		pfn++;
 	}

@@ -322,6 +322,55 @@ static void small_movable_fallback_does_not_steal_a_mostly_used_block(struct kun
 	test_node_destroy(pgdat);
 }
 
+/*
+ * An unmovable pageblock (block 1) holding one LRU folio over its first
+ * half, a free quarter and an unmovable quarter: a movable request of
+ * order pageblock_order - 2 (large enough to claim) borrows the free
+ * quarter and claims the pageblock, because free + movable pages are at
+ * least half of it (Linux: prep_move_freepages_block counts PageLRU per
+ * page, and a tail page reads its head's flag).
+ */
+static void movable_fallback_counts_every_page_of_an_lru_folio(struct kunit *test)
+{
+	unsigned long nr = scenario_pages(), pb = pageblock_nr_pages, base;
+	unsigned int order = pageblock_order - 2;
+	struct pglist_data *pgdat;
+	struct folio *folio;
+	struct page *page;
+
+	if (pageblock_order < 4) {
+		kunit_mark_skipped(test, "pageblock_order < 4: no order both small and claiming");
+		return;
+	}
+	pgdat = full_node(test, nr, MIGRATE_UNMOVABLE);
+	if (!pgdat)
+		return;
+	base = pgdat->node_start_pfn;
+	for (unsigned long pfn = base + 4 * pb; pfn < base + nr; pfn += 2)
+		__free_pages(pfn_to_page(pfn), 0); /* singletons: the watermark's padding */
+	free_range(base + pb, base + pb + pb / 2);
+	drain_node_pages(pgdat);
+	folio = folio_alloc_node(pgdat->node_id, GFP_KERNEL, pageblock_order - 1);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_ASSERT_EQ(test, folio_pfn(folio), base + pb);
+	folio_set_lru(folio);
+	free_range(base + pb + pb / 2, base + pb + pb / 2 + pb / 4);
+	drain_node_pages(pgdat);
+
+	page = alloc_pages_node(pgdat->node_id, GFP_HIGHUSER_MOVABLE, order);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_EQ(test, page_to_pfn(page), base + pb + pb / 2);
+	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(page), MIGRATE_MOVABLE);
+	KUNIT_EXPECT_EQ(test, ev(pgdat, PGALLOC_STEAL), 1);
+	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(pfn_to_page(base)), MIGRATE_UNMOVABLE);
+	__free_pages(page, order);
+	folio_clear_lru(folio);
+	folio_put(folio);
+	drain_node_pages(pgdat);
+	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
+	test_node_destroy(pgdat);
+}
+
 /* Three quarters of the node CMA: movable requests take CMA first (over
  * half of the free pages are CMA), unmovable ones never touch it. */
 static void movable_requests_prefer_cma_when_it_holds_most_free_memory(struct kunit *test)
@@ -751,6 +800,7 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(freeing_everything_restores_the_free_area_picture),
 	KUNIT_CASE(unmovable_request_steals_a_mostly_free_pageblock),
 	KUNIT_CASE(small_movable_fallback_does_not_steal_a_mostly_used_block),
+	KUNIT_CASE(movable_fallback_counts_every_page_of_an_lru_folio),
 	KUNIT_CASE(movable_requests_prefer_cma_when_it_holds_most_free_memory),
 	KUNIT_CASE(watermarks_follow_the_min_free_kbytes_rule),
 	KUNIT_CASE(allocation_below_the_watermark_fails_and_is_counted),
