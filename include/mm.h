@@ -298,11 +298,19 @@ static inline void folio_clear_anon_owner(struct folio *folio)
 {
 	folio_set_anon_owner(folio, NULL, 0);
 }
-/* Is folio mapped by mm alone? Without fork every mapping of an anon
- * folio is in its owner's mm (Linux asks !folio_maybe_mapped_shared). */
-static inline bool folio_mapped_only_by(const struct folio *folio, const struct mm_struct *mm)
+/*
+ * Is folio likely mapped by more than one address space? Linux:
+ * folio_likely_mapped_shared. An order-0 folio mapped more than once is;
+ * a large folio mapped more times than it has pages is. Folium keeps one
+ * mapcount per folio (no per-page counts, no entire_mapcount), so Linux's
+ * last guess, from the first page's own count, is left out: a large
+ * folio whose pages are mapped by two mms, each page once, reads as
+ * exclusive, one of the wrong guesses Linux's "likely" allows for. A
+ * caller that knows the mapping is a PMD leaf asks mapcount > 1 itself.
+ */
+static inline bool folio_likely_mapped_shared(const struct folio *folio)
 {
-	return folio_mapped(folio) && folio_anon_mm(folio) == mm;
+	return folio_mapcount(folio) > (int)folio_nr_pages(folio);
 }
 #define FOLIO_FLAG_FNS(name, flag)                                  \
 	static inline bool folio_test_##name(const struct folio *f) \

@@ -205,6 +205,9 @@ void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte, 
 pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
 void set_pmd_at(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp, pmd_t pmd);
 pmd_t pmdp_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
+/* Mark the PMD leaf not present and flush its 2 MiB translation at once.
+ * Return: the entry as it was. Linux: pmdp_invalidate. */
+pmd_t pmdp_invalidate(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
 /* Free the page tables that map nothing in [start, end). */
 void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end);
 /*
@@ -244,6 +247,8 @@ int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
 #define TLB_SINGLE_PAGE_FLUSH_CEILING 33
 void flush_tlb_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void flush_tlb_mm(struct mm_struct *mm);
+/* The 2 MiB of the PMD leaf mapping addr: one invlpg (counted as one). */
+void flush_pmd_tlb_range(struct mm_struct *mm, unsigned long addr);
 
 /* --- batching flushes and frees (mm/mmu_gather.c) ---------------------------------- */
 /*
@@ -292,10 +297,12 @@ void vm_fault_report(unsigned long addr, enum vm_fault_reason reason, unsigned i
 
 /* --- large anonymous folios and THP splitting (mm/huge_memory.c) ----------------------- */
 /* Linux's hugepages-<size>kB/enabled, as one bitmask: bit n set = order n
- * may be used for anonymous faults (order 0 is always possible). */
+ * may be used for anonymous faults (order 0 is always possible). With
+ * CONFIG_TRANSPARENT_HUGEPAGE=n it is 0 and faults ignore it. */
 extern unsigned long thp_orders_enabled;
 /* Parse "16K,64K,2M", "never" or "always" (every order up to PMD order).
- * Return: 0 with *orders set, or -EINVAL with err describing the word. */
+ * Return: 0 with *orders set, or -EINVAL with err describing the word
+ * (with THP compiled out, every value but "never"). */
 int thp_parse_orders(const char *s, unsigned long *orders, char *err, size_t errlen);
 /* "4K", "64K", "2M": an order's folio size, as Linux names the sysfs
  * dirs. Return: buf. */
@@ -317,12 +324,13 @@ void thp_init(void);
  * order-0 folio is already split), or -EBUSY if it is locked or has
  * extra references or mappings (as Linux, the caller then skips it). */
 int split_folio(struct folio *folio);
-/* Split a large anon folio that is still PTE-mapped by its mm into
- * order-0 folios: a piece whose PTE is present keeps that mapping, a
- * piece no longer mapped is freed. Return: 0, or -EBUSY (locked, extra
- * references, PMD-mapped, or the PTEs do not match the mapcount):
- * nothing changed. Linux: split_folio after unmapping the folio to
- * migration entries and remapping the pieces. */
+/* Split a large anon folio still mapped by its mm (PTEs, or one PMD
+ * leaf, split into PTEs first) into order-0 folios: a piece whose PTE is
+ * present keeps that mapping, a piece no longer mapped is freed.
+ * Return: 0, -EBUSY (locked, extra references, or mapped where rmap
+ * cannot see: nothing changed, a PMD leaf included), or -ENOMEM (no
+ * page for the PTE table). Linux: split_folio after unmapping the folio
+ * to migration entries (splitting the PMD) and remapping the pieces. */
 int split_anon_folio_mapped(struct folio *folio);
 /* Replace the PMD leaf at pmdp by a PTE table with the same translations
  * (one PMD mapping becomes 512 PTE mappings). split_huge_pmd: only if a
@@ -331,11 +339,11 @@ int split_anon_folio_mapped(struct folio *folio);
 int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr);
 int split_huge_pmd(struct mm_struct *mm, unsigned long addr);
 /* MADV_FREE of the PMD leaf at pmdp for [addr, next): a leaf wholly
- * inside is aged, cleaned and lazyfreed on the PMD, without a split; one
- * only partly inside becomes a PTE table for the caller to handle.
- * Return: true when the PMD was handled here (or skipped: not mapped
- * only by this mm, or no memory to split), false when the caller goes on
- * with the PTE table now at pmdp. */
+ * inside is invalidated, rewritten old and clean and lazyfreed, without a
+ * split; one only partly inside has its folio split when it can be.
+ * Return: true when the leaf was lazyfreed here; false when the caller
+ * goes on with the PTE table at pmdp, if there is one (none when the
+ * folio was skipped: mapped elsewhere, locked, or not splittable). */
 bool madvise_free_huge_pmd(struct mmu_gather *tlb, pmd_t *pmdp, unsigned long addr,
 			   unsigned long next);
 
@@ -418,8 +426,9 @@ int anon_migrate_folio(struct folio *dst, struct folio *src);
 
 /* --- batched PTE operations for large folios (mm/pgtable.c) ------------------- */
 /* Return: how many PTEs from ptep (at most max_nr) map consecutive pages of
- * folio starting with pte's page, with the same permission bits (young and
- * dirty may differ), as Linux's folio_pte_batch(). */
+ * folio starting with pte's page, with the same flags except young, dirty
+ * and write, which may differ (Linux's folio_pte_batch() without
+ * FPB_RESPECT_WRITE). */
 unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte, unsigned int max_nr);
 #define CYDP_CLEAR_YOUNG 0x1u
 #define CYDP_CLEAR_DIRTY 0x2u
@@ -436,8 +445,9 @@ void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *pte
  * outside every VMA is applied to the covered parts and returns -ENOMEM. */
 int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice);
 /* MADV_FREE's implementation: batched (default, current Linux) or split
- * (every large folio split, then PTE by PTE with a flush per page, as
- * before "mm/madvise: optimize lazyfreeing with mTHP in madvise_free"). */
+ * (each large folio split where it is met, then PTE by PTE, the flush
+ * gathered, as before "mm/madvise: optimize lazyfreeing with mTHP in
+ * madvise_free"). */
 enum lazyfree_mode {
 	LAZYFREE_BATCHED,
 	LAZYFREE_SPLIT

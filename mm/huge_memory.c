@@ -21,8 +21,9 @@
 #define THP_ORDERS_ALL (((1ul << (HPAGE_PMD_ORDER + 1)) - 1) & ~1ul)
 
 /* Linux's default: only the PMD size ("inherit" with enabled=always), the
- * smaller mTHP sizes "never" until asked for (`thp 16K,64K,2M`). */
-unsigned long thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
+ * smaller mTHP sizes "never" until asked for (`thp 16K,64K,2M`). Without
+ * CONFIG_TRANSPARENT_HUGEPAGE there are no large anonymous folios at all. */
+unsigned long thp_orders_enabled = CONFIG_TRANSPARENT_HUGEPAGE ? 1ul << HPAGE_PMD_ORDER : 0;
 unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
 
 /* One word of the list: a power-of-two size from 8K to 2M → its order. */
@@ -44,8 +45,17 @@ int thp_parse_orders(const char *s, unsigned long *orders, char *err, size_t err
 	unsigned long parsed = 0;
 	char word[16];
 
-	if (!strcmp(s, "never") || !strcmp(s, "always")) {
-		*orders = s[0] == 'a' ? THP_ORDERS_ALL : 0;
+	if (!strcmp(s, "never")) {
+		*orders = 0;
+		return 0;
+	}
+	if (!CONFIG_TRANSPARENT_HUGEPAGE) {
+		ksnprintf(err, errlen,
+			  "large folios are compiled out (CONFIG_TRANSPARENT_HUGEPAGE=n)");
+		return -EINVAL;
+	}
+	if (!strcmp(s, "always")) {
+		*orders = THP_ORDERS_ALL;
 		return 0;
 	}
 	while (*s) {
@@ -177,34 +187,56 @@ int split_folio(struct folio *folio)
 	return 0;
 }
 
-/* The PTEs that map the folio being split: page n mapped iff bit n. */
+/* The entries that map the folio being split: page n is PTE-mapped iff
+ * bit n; pmd is set when one PMD leaf maps it all instead. */
 struct split_mapped {
 	unsigned long nr;
 	unsigned long bits[BITS_TO_LONGS(HPAGE_PMD_NR)];
+	pmd_t *pmd;
+	unsigned long pmd_addr;
 };
 
-static int split_note_pte(struct page_vma_mapped_walk *pvmw, void *arg)
+static int split_note_mapping(struct page_vma_mapped_walk *pvmw, void *arg)
 {
 	struct split_mapped *m = arg;
 	unsigned long n = (pvmw->address - folio_anon_addr(pvmw->folio)) >> PAGE_SHIFT;
 
-	if (!pvmw->pte)
-		return -EBUSY; /* PMD-mapped: split the PMD first */
+	if (!pvmw->pte) {
+		m->pmd = pvmw->pmd;
+		m->pmd_addr = pvmw->address;
+		return 0;
+	}
 	bitmap_set(m->bits, n, 1);
 	m->nr++;
 	return 0;
 }
 
+/* Where is folio mapped? Return: 0 with *m filled, or -EBUSY when rmap
+ * cannot see every mapping (mapped elsewhere too, or not at all). */
+static int split_find_mappings(struct folio *folio, struct split_mapped *m)
+{
+	const struct rmap_walk_control rwc = { .rmap_one = split_note_mapping, .arg = m };
+
+	*m = (struct split_mapped){ 0 };
+	if (rmap_walk(folio, &rwc))
+		return -EBUSY;
+	if (m->pmd)
+		return folio_mapcount(folio) == 1 && !m->nr ? 0 : -EBUSY;
+	return m->nr && m->nr == (unsigned long)folio_mapcount(folio) ? 0 : -EBUSY;
+}
+
 /*
- * split_folio() splits only unmapped folios; here the one mapping is PTEs
- * rmap can see, so their mappings are taken off the folio for the split
- * and handed to the pieces: page n keeps its PTE's mapping if it has one,
- * and a piece no PTE maps any more (an earlier partial munmap) is freed.
+ * split_folio() splits only unmapped folios; here the mappings are ones
+ * rmap can see in the folio's mm. A PMD leaf is split into PTEs first
+ * (Linux: unmap_folio with TTU_SPLIT_HUGE_PMD), but only once the folio is
+ * known to be splittable, so a refused split leaves the leaf as it was.
+ * Then the PTE mappings are taken off the folio for the split and handed
+ * to the pieces: page n keeps its PTE's mapping if it has one, and a piece
+ * no PTE maps any more (an earlier partial munmap) is freed.
  */
 int split_anon_folio_mapped(struct folio *folio)
 {
-	struct split_mapped mapped = { 0 };
-	const struct rmap_walk_control rwc = { .rmap_one = split_note_pte, .arg = &mapped };
+	struct split_mapped mapped;
 	unsigned long nr = folio_nr_pages(folio);
 
 	if (!folio_test_large(folio))
@@ -212,10 +244,14 @@ int split_anon_folio_mapped(struct folio *folio)
 	if (!folio_test_anon(folio) || !folio_anon_mm(folio) || folio_test_locked(folio) ||
 	    folio_ref_count(folio) != 1 || nr > HPAGE_PMD_NR)
 		return -EBUSY;
-	if (rmap_walk(folio, &rwc) || !mapped.nr)
-		return -EBUSY; /* PMD-mapped, or not mapped at all */
-	if (mapped.nr != (unsigned long)folio_mapcount(folio))
-		return -EBUSY; /* mapped elsewhere too */
+	if (split_find_mappings(folio, &mapped))
+		return -EBUSY;
+	if (mapped.pmd) {
+		if (__split_huge_pmd(folio_anon_mm(folio), mapped.pmd, mapped.pmd_addr))
+			return -ENOMEM;
+		if (split_find_mappings(folio, &mapped))
+			return -EBUSY; /* cannot happen: the PTEs were just made */
+	}
 	folio_remove_rmap_ptes(folio, mapped.nr);
 	if (split_folio(folio)) {
 		folio_add_anon_rmap_ptes(folio, mapped.nr);
@@ -239,25 +275,32 @@ int split_anon_folio_mapped(struct folio *folio)
 /*
  * Replace the PMD leaf at pmdp (mapping the 2 MiB at addr & PMD_MASK) by a
  * PTE table with the same 512 translations; its one PMD mapping becomes
- * 512 PTE mappings. The old 2 MiB TLB entry maps exactly what the PTEs
- * do, so no flush is needed for the split itself. Linux: __split_huge_pmd.
+ * 512 PTE mappings. The leaf is invalidated and its 2 MiB TLB entry
+ * flushed before the table goes in, so no CPU keeps using (or setting
+ * accessed/dirty through) the old translation while the PTEs take over;
+ * a dirty leaf makes the folio dirty, as its PTEs may later be cleaned
+ * one by one. Linux: __split_huge_pmd_locked (pmdp_invalidate,
+ * folio_set_dirty, pmd_populate).
  * Return: 0, or -ENOMEM without a page for the table.
  */
 int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr)
 {
 	struct page *table = pte_alloc_one(mm);
+	unsigned long haddr = addr & PMD_MASK;
 	struct folio *folio;
-	pmd_t pmd;
+	pmd_t old;
 
 	if (!table)
 		return -ENOMEM;
-	pmd = *pmdp;
-	folio = pmd_folio(pmd);
+	old = pmdp_invalidate(mm, haddr, pmdp);
+	folio = pmd_folio(old);
+	if (pmd_dirty(old))
+		folio_set_dirty(folio);
 	/* In a 4 KiB PTE bit 7 is PAT, not PSE: clear it. */
-	set_ptes(mm, addr & PMD_MASK, page_address(table), pmd & ~_PAGE_PSE, HPAGE_PMD_NR);
+	set_ptes(mm, haddr, page_address(table), old & ~_PAGE_PSE, HPAGE_PMD_NR);
 	folio_add_anon_rmap_ptes(folio, HPAGE_PMD_NR);
 	folio_remove_rmap_pmd(folio);
-	set_pmd_at(mm, addr & PMD_MASK, pmdp, page_to_phys(table) | _PAGE_TABLE);
+	set_pmd_at(mm, haddr, pmdp, page_to_phys(table) | _PAGE_TABLE);
 	return 0;
 }
 
@@ -276,22 +319,33 @@ int split_huge_pmd(struct mm_struct *mm, unsigned long addr)
 /* --- MADV_FREE on a PMD leaf -------------------------------------------------------- */
 
 /*
- * Both MADV_FREE modes handle a leaf wholly inside the range on the PMD:
- * Linux has had madvise_free_huge_pmd since 4.5, long before the batching
- * change. A leaf only partly inside becomes a PTE table first; without
- * memory for it the PMD is skipped.
+ * Both MADV_FREE modes handle a PMD leaf here: Linux has had
+ * madvise_free_huge_pmd since 4.5, long before the batching change. A
+ * folio mapped anywhere besides this leaf, or locked, is skipped (Linux:
+ * folio_likely_mapped_shared, folio_trylock). A leaf only partly inside
+ * the range has its folio split (PMD and folio, only if the folio can be
+ * split; else the leaf stays as it is) and the caller goes on with the
+ * PTEs. A leaf wholly inside is invalidated (one 2 MiB flush), rewritten
+ * old and clean, and recorded in the gather.
+ * Return: true when the leaf was handled; false when the caller should
+ * look for a PTE table (there is one only after a split).
  */
 bool madvise_free_huge_pmd(struct mmu_gather *tlb, pmd_t *pmdp, unsigned long addr,
 			   unsigned long next)
 {
 	struct folio *folio = pmd_folio(*pmdp);
+	pmd_t orig;
 
-	if ((addr & ~PMD_MASK) || next - addr != PMD_SIZE)
-		return __split_huge_pmd(tlb->mm, pmdp, addr) != 0;
-	if (!folio_mapped_only_by(folio, tlb->mm))
-		return true;
+	if (folio_mapcount(folio) != 1 || folio_test_locked(folio))
+		return false;
+	if (next - addr != PMD_SIZE) {
+		split_anon_folio_mapped(folio);
+		return false;
+	}
+	folio_clear_dirty(folio);
 	if (pmd_young(*pmdp) || pmd_dirty(*pmdp)) {
-		set_pmd_at(tlb->mm, addr, pmdp, pmd_mkclean(pmd_mkold(*pmdp)));
+		orig = pmdp_invalidate(tlb->mm, addr, pmdp);
+		set_pmd_at(tlb->mm, addr, pmdp, pmd_mkclean(pmd_mkold(orig)));
 		tlb_remove_pmd_tlb_entry(tlb, addr);
 	}
 	folio_mark_lazyfree(folio);

@@ -4,28 +4,40 @@
  * lazyfree list, so reclaim may drop it unless it is written again.
  * Batched (Linux since "mm/madvise: optimize lazyfreeing with mTHP in
  * madvise_free"): a 64K folio mapped by 16 PTEs inside the range is one
- * folio_pte_batch() + one clear_young_dirty_ptes() (16 PTE writes), and a
- * 1 MiB range gets one TLB flush at the end. Split (the older path): the
- * same folio is split into 16 pages, each PTE cleared and flushed alone.
- * A folio only partly inside the range is split in both modes. Both run
- * as the walker's pmd_entry; PMD leaves and splitting are THP code
- * (mm/huge_memory.c).
+ * folio_pte_batch() + one clear_young_dirty_ptes() (16 PTE writes).
+ * Split (the kernel before that change): the same folio is split into 16
+ * pages, then each PTE is cleared and rewritten old and clean (32 PTE
+ * writes). In both, changed entries are only recorded in the mmu_gather,
+ * so a 1 MiB range gets one TLB flush at the end; with 4K folios both do
+ * the same work. A folio only partly inside the range is split in both
+ * modes. Both run as the walker's pmd_entry; PMD leaves and splitting are
+ * THP code (mm/huge_memory.c).
  */
 #include <vm.h>
 
 enum lazyfree_mode lazyfree_mode = LAZYFREE_BATCHED;
 
-/* --- MADV_FREE, batched -------------------------------------------------------------- */
-
-/* Is folio mapped by exactly the nr PTEs of this run, all of it, by mm? */
-static bool folio_run_is_whole(struct folio *folio, struct mm_struct *mm, pte_t pte,
-			       unsigned int nr)
+/*
+ * Linux's rule for a folio about to be lazyfreed: its PG_dirty must go
+ * (else reclaim keeps it), which needs the folio lock, and a dirty folio
+ * mapped elsewhere too is skipped: the other mappings did not ask for
+ * MADV_FREE. A clean one is lazyfreed even when shared.
+ * Return: false to skip the folio.
+ */
+static bool madvise_free_clean_folio(struct folio *folio)
 {
-	return pte_pfn(pte) == folio_pfn(folio) && nr == folio_nr_pages(folio) &&
-	       folio_mapcount(folio) == (int)nr && folio_anon_mm(folio) == mm;
+	if (!folio_test_dirty(folio))
+		return true;
+	if (folio_test_locked(folio) || folio_likely_mapped_shared(folio))
+		return false; /* Linux: folio_trylock, folio_likely_mapped_shared */
+	folio_clear_dirty(folio);
+	return true;
 }
 
-/* Clear young and dirty on a run of nr PTEs mapping folio, mark it lazyfree. */
+/* --- MADV_FREE, batched -------------------------------------------------------------- */
+
+/* Clear young and dirty on a run of nr PTEs mapping folio, record them in
+ * the gather, mark the folio lazyfree. */
 static void madvise_free_run(struct mmu_gather *tlb, struct folio *folio, unsigned long addr,
 			     pte_t *ptep, unsigned int nr)
 {
@@ -54,12 +66,16 @@ static unsigned int madvise_free_pte(struct mmu_gather *tlb, pte_t *ptep, unsign
 
 	if (folio_test_large(folio)) {
 		nr = folio_pte_batch(folio, ptep, *ptep, (end - addr) >> PAGE_SHIFT);
-		if (!folio_run_is_whole(folio, tlb->mm, *ptep, nr))
+		/* Not the whole folio in this run: split it, unless it is
+		 * mapped elsewhere too or locked; a refused split skips the run. */
+		if (nr < folio_nr_pages(folio)) {
+			if (folio_likely_mapped_shared(folio) || folio_test_locked(folio))
+				return nr;
 			return split_anon_folio_mapped(folio) ? nr : 0;
-	} else if (!folio_mapped_only_by(folio, tlb->mm)) {
-		return 1; /* not exclusively ours */
+		}
 	}
-	madvise_free_run(tlb, folio, addr, ptep, nr);
+	if (madvise_free_clean_folio(folio))
+		madvise_free_run(tlb, folio, addr, ptep, nr);
 	return nr;
 }
 
@@ -91,54 +107,52 @@ static const struct mm_walk_ops madvise_free_walk_ops = {
 
 /* --- MADV_FREE, split (before the batching change) ---------------------------------- */
 
-/* Split every large folio mapped in the PTE table's [addr, end); a folio
- * that cannot be split is left as it is (and skipped by the clearing). */
-static void split_folios_in_pte_range(pte_t *ptep, unsigned long addr, unsigned long end)
-{
-	for (; addr < end; addr += PAGE_SIZE, ptep++) {
-		if (pte_present(*ptep))
-			split_anon_folio_mapped(page_folio(pte_page(*ptep)));
-	}
-}
-
-/* One PTE at a time: clear, rewrite old and clean, flush that page. */
-static void madvise_free_ptes_one_by_one(struct mm_struct *mm, pte_t *ptep, unsigned long addr,
-					 unsigned long end)
-{
-	for (; addr < end; addr += PAGE_SIZE, ptep++) {
-		struct folio *folio;
-		pte_t old;
-
-		if (!pte_present(*ptep))
-			continue;
-		folio = page_folio(pte_page(*ptep));
-		if (folio_test_large(folio) || folio_mapcount(folio) != 1)
-			continue; /* could not be split, or shared */
-		if (pte_young(*ptep) || pte_dirty(*ptep)) {
-			old = ptep_get_and_clear(mm, addr, ptep);
-			set_ptes(mm, addr, ptep, pte_mkclean(pte_mkold(old)), 1);
-			flush_tlb_range(mm, addr, addr + PAGE_SIZE);
-		}
-		folio_mark_lazyfree(folio);
-	}
-}
-
-/* The split mode's pmd_entry: a PMD leaf as in the batched mode, a PTE
- * table by splitting its large folios, then PTE by PTE. */
+/*
+ * The split mode's pmd_entry, the loop of madvise_free_pte_range before
+ * the batching change: a PMD leaf as in the batched mode; in a PTE table,
+ * each large folio met is split where it stands and its PTE looked at
+ * again; the first one that cannot be (mapped elsewhere, locked, extra
+ * references) ends this PMD's walk (the old loop's `break`). Each young
+ * or dirty PTE is cleared and rewritten old and clean
+ * (ptep_get_and_clear_full + set_pte_at) and recorded with
+ * tlb_remove_tlb_entry: the flush comes once, from the gather.
+ */
 static int madvise_free_pte_range_split(pmd_t *pmdp, unsigned long addr, unsigned long end,
 					struct mm_walk *walk)
 {
 	struct mmu_gather *tlb = walk->private;
+	struct mm_struct *mm = walk->mm;
 	pte_t *ptep;
 
 	walk->action = ACTION_CONTINUE;
 	if (pmd_leaf(*pmdp) && madvise_free_huge_pmd(tlb, pmdp, addr, end))
 		return 0;
 	ptep = pte_offset_map(pmdp, addr);
-	if (!ptep)
-		return 0;
-	split_folios_in_pte_range(ptep, addr, end);
-	madvise_free_ptes_one_by_one(walk->mm, ptep, addr, end);
+	while (ptep && addr < end) {
+		struct folio *folio;
+
+		if (!pte_present(*ptep))
+			goto next;
+		folio = page_folio(pte_page(*ptep));
+		if (folio_test_large(folio)) {
+			if (folio_likely_mapped_shared(folio) || folio_test_locked(folio) ||
+			    split_anon_folio_mapped(folio))
+				break;
+			continue; /* the same PTE, now mapping an order-0 folio */
+		}
+		if (!madvise_free_clean_folio(folio))
+			goto next;
+		if (pte_young(*ptep) || pte_dirty(*ptep)) {
+			pte_t old = ptep_get_and_clear(mm, addr, ptep);
+
+			set_ptes(mm, addr, ptep, pte_mkclean(pte_mkold(old)), 1);
+			tlb_remove_tlb_entries(tlb, addr, 1);
+		}
+		folio_mark_lazyfree(folio);
+	next:
+		addr += PAGE_SIZE;
+		ptep++;
+	}
 	return 0;
 }
 

@@ -60,6 +60,8 @@ static unsigned long anon_suitable_orders(const struct vm_area_struct *vma, unsi
 {
 	unsigned long orders = 1;
 
+	if (!CONFIG_TRANSPARENT_HUGEPAGE)
+		return orders; /* Linux: thp_vma_allowable_orders is 0 */
 	for (unsigned int order = 1; order <= HPAGE_PMD_ORDER; order++) {
 		unsigned long nr = 1ul << order;
 		bool empty;

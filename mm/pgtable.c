@@ -154,6 +154,22 @@ pmd_t pmdp_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 	return old;
 }
 
+/*
+ * Make the PMD leaf not present (the rest of the entry kept) and flush its
+ * 2 MiB translation, so no CPU goes on using a cached copy while the
+ * caller rewrites the entry. Linux: pmdp_invalidate (mm/pgtable-generic.c)
+ * = pmdp_establish(pmd_mkinvalid) + flush_pmd_tlb_range.
+ */
+pmd_t pmdp_invalidate(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
+{
+	pmd_t old = *pmdp;
+
+	*pmdp = old & ~_PAGE_PRESENT;
+	mm->counters[MM_PTE_WRITES]++;
+	flush_pmd_tlb_range(mm, addr & PMD_MASK);
+	return old;
+}
+
 /* --- the walker -------------------------------------------------------------- */
 
 static int walk_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end, struct mm_walk *walk)
@@ -279,13 +295,16 @@ void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end)
 
 /* --- batched PTE operations for large folios ------------------------------------ */
 
-/* Flags that may differ inside one batch: hardware sets them per PTE. */
-#define PTE_BATCH_IGNORED (_PAGE_ACCESSED | _PAGE_DIRTY)
+/* Bits that may differ inside one batch: accessed and dirty (hardware sets
+ * them per PTE) and write (Linux's folio_pte_batch ignores it unless the
+ * caller passes FPB_RESPECT_WRITE; no Folium caller needs to). */
+#define PTE_BATCH_IGNORED (_PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_RW)
 
 /*
  * Example: a 64K folio at pfn 0x400 mapped by 16 PTEs, pte maps pfn 0x403:
- * at most 13 PTEs (0x403..0x40f) can follow; a hole or a PTE with other
- * permissions ends the run earlier. Linux: folio_pte_batch (mm/internal.h).
+ * at most 13 PTEs (0x403..0x40f) can follow; a hole, another page or a PTE
+ * with other flags (NX, user, ...; not RW) ends the run earlier. Linux: folio_pte_batch
+ * (mm/internal.h).
  */
 unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte, unsigned int max_nr)
 {

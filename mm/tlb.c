@@ -43,3 +43,12 @@ void flush_tlb_mm(struct mm_struct *mm)
 	if (mm_is_active(mm))
 		arch_flush_tlb_all();
 }
+
+/* One PMD leaf's 2 MiB: one invlpg drops it (x86 flush_pmd_tlb_range uses
+ * a 2 MiB stride, so the ceiling sees one entry, not 512 pages). */
+void flush_pmd_tlb_range(struct mm_struct *mm, unsigned long addr)
+{
+	mm->counters[MM_TLB_FLUSH_ONE]++;
+	if (mm_is_active(mm))
+		arch_flush_tlb_one(addr & PMD_MASK);
+}

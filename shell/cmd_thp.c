@@ -11,6 +11,8 @@ static void thp_show(void)
 {
 	char name[8];
 
+	if (!CONFIG_TRANSPARENT_HUGEPAGE)
+		kprintf("large folios are compiled out (CONFIG_TRANSPARENT_HUGEPAGE=n): 4K only\n");
 	kprintf("enabled:");
 	for (unsigned int order = 1; order <= HPAGE_PMD_ORDER; order++)
 		if (thp_orders_enabled & (1ul << order))

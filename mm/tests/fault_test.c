@@ -100,6 +100,8 @@ static void fault_maps_largest_enabled_order_inside_vma(struct kunit *test)
 	struct folio *folio;
 	pte_t *pte;
 
+	if (test_skip_without_thp(test))
+		return;
 	thp_orders_enabled = ORDERS(2, 4);
 	KUNIT_ASSERT_EQ(test, map(A, 256 * 1024, RW), A);
 	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x5000), 4);
@@ -119,6 +121,8 @@ static void fault_maps_largest_enabled_order_inside_vma(struct kunit *test)
 
 static void fault_order_shrinks_at_vma_edges(struct kunit *test)
 {
+	if (test_skip_without_thp(test))
+		return;
 	thp_orders_enabled = ORDERS(2, 4);
 	/* [A, A + 84K): the last 64K range sticks out, a 16K one fits. */
 	KUNIT_ASSERT_EQ(test, map(A, 0x15000, RW), A);
@@ -136,6 +140,8 @@ static void fault_order_skips_ranges_with_a_mapped_pte(struct kunit *test)
 {
 	unsigned long alloc0 = mthp_stats[0][MTHP_STAT_ANON_FAULT_ALLOC];
 
+	if (test_skip_without_thp(test))
+		return;
 	KUNIT_ASSERT_EQ(test, map(A, 0x20000, RW), A);
 	thp_orders_enabled = 0; /* thp never */
 	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x8000), 0);
@@ -208,6 +214,8 @@ static void fault_falls_back_when_large_blocks_run_out(struct kunit *test)
 	unsigned long fb4 = mthp_stats[4][MTHP_STAT_ANON_FAULT_FALLBACK];
 	unsigned long alloc2 = mthp_stats[2][MTHP_STAT_ANON_FAULT_ALLOC];
 
+	if (test_skip_without_thp(test))
+		return;
 	KUNIT_ASSERT_EQ(test, map(A, 0x20000, RW), A);
 	thp_orders_enabled = ORDERS(2, 4);
 	hold_free_pages(upper_half_of_16);
@@ -238,6 +246,8 @@ static void fault_memory_is_zero_after_dirty_free_pages(struct kunit *test)
 {
 	unsigned long b = A + PMD_SIZE;
 
+	if (test_skip_without_thp(test))
+		return;
 	KUNIT_ASSERT_EQ(test, map(A, 2 * PMD_SIZE, RW), A);
 	hold_free_pages(nothing); /* every free page now reads 0xab */
 	thp_orders_enabled = ORDERS(HPAGE_PMD_ORDER);
@@ -258,6 +268,8 @@ static void fault_maps_pmd_order_with_one_pmd(struct kunit *test)
 	struct folio *folio;
 	pmd_t *pmd;
 
+	if (test_skip_without_thp(test))
+		return;
 	thp_orders_enabled = ORDERS(HPAGE_PMD_ORDER);
 	KUNIT_ASSERT_EQ(test, map(A, PMD_SIZE, RW), A);
 	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x123456), HPAGE_PMD_ORDER);
@@ -345,6 +357,8 @@ static void migrating_anon_folio_keeps_data_and_remaps(struct kunit *test)
 {
 	unsigned long moved = node->vm_events[PGMIGRATE_SUCCESS];
 
+	if (test_skip_without_thp(test))
+		return;
 	KUNIT_ASSERT_EQ(test, map(A, 2 * PMD_SIZE, RW), A);
 	thp_orders_enabled = ORDERS(4);
 	KUNIT_EXPECT_EQ(test, fault_order(test, A), 4);
@@ -380,6 +394,8 @@ static void munmap_after_faults_gives_back_every_page(struct kunit *test)
 {
 	unsigned long before = node_free_pages(node);
 
+	if (test_skip_without_thp(test))
+		return;
 	KUNIT_ASSERT_EQ(test, map(A, 2 * PMD_SIZE, RW), A);
 	thp_orders_enabled = ORDERS(2, 4, HPAGE_PMD_ORDER);
 	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x1000), HPAGE_PMD_ORDER);
@@ -400,6 +416,8 @@ static void thp_parse_orders_accepts_sizes_never_always(struct kunit *test)
 	unsigned long orders = 123;
 	char err[80];
 
+	if (test_skip_without_thp(test))
+		return;
 	KUNIT_EXPECT_EQ(test, thp_parse_orders("16K,64K,2M", &orders, err, sizeof(err)), 0);
 	KUNIT_EXPECT_EQ(test, orders, ORDERS(2, 4, 9));
 	KUNIT_EXPECT_EQ(test, thp_parse_orders("8K", &orders, err, sizeof(err)), 0);
@@ -410,6 +428,32 @@ static void thp_parse_orders_accepts_sizes_never_always(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, orders, 0);
 	KUNIT_EXPECT_EQ(test, thp_parse_orders("always", &orders, err, sizeof(err)), 0);
 	KUNIT_EXPECT_EQ(test, orders, ORDERS(1, 2, 3, 4, 5, 6, 7, 8, 9));
+}
+
+/* CONFIG_TRANSPARENT_HUGEPAGE=n: every size list is refused with a reason
+ * (thp= and the shell's thp print it), and a fault in a 2 MiB VMA maps
+ * order 0 even with every order forced into the enabled mask. */
+static void thp_compiled_out_means_order_0_only(struct kunit *test)
+{
+	unsigned long orders = 0x55;
+	char err[80] = "";
+
+	if (CONFIG_TRANSPARENT_HUGEPAGE) {
+		kunit_mark_skipped(test, "CONFIG_TRANSPARENT_HUGEPAGE=y");
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, thp_orders_enabled, 0);
+	KUNIT_EXPECT_EQ(test, thp_parse_orders("2M", &orders, err, sizeof(err)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, thp_parse_orders("always", &orders, err, sizeof(err)), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, strstr(err, "compiled out") != NULL);
+	KUNIT_EXPECT_EQ(test, orders, 0x55);
+	KUNIT_EXPECT_EQ(test, thp_parse_orders("never", &orders, err, sizeof(err)), 0);
+	KUNIT_EXPECT_EQ(test, orders, 0);
+	thp_orders_enabled = ORDERS(2, 4, 9);
+	KUNIT_ASSERT_EQ(test, map(A, PMD_SIZE, RW), A);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A), 0);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x10000), 0);
+	KUNIT_EXPECT_TRUE(test, pmd_leaf(*mm_find_pmd(mm, A)) == false);
 }
 
 static void thp_parse_orders_rejects_bad_lists(struct kunit *test)
@@ -441,6 +485,7 @@ static struct kunit_case fault_test_cases[] = {
 	KUNIT_CASE(munmap_after_faults_gives_back_every_page),
 	KUNIT_CASE(thp_parse_orders_accepts_sizes_never_always),
 	KUNIT_CASE(thp_parse_orders_rejects_bad_lists),
+	KUNIT_CASE(thp_compiled_out_means_order_0_only),
 	{},
 };
 

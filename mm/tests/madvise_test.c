@@ -4,8 +4,10 @@
  * after MADV_FREE keeps every byte, partial ranges split, PMD folios are
  * handled whole, Linux's argument rules, the batching evidence (a 1 MiB
  * range of 64K folios: 256 PTE writes, no split, one flush; the split
- * mode: 16 splits, 256 single-page flushes), reclaim under memory
- * pressure and the young second chance. A = 1 GiB, aligned for all orders.
+ * mode: 16 splits, 512 PTE writes, one flush), which folios Linux skips
+ * (locked, shared and dirty, unsplittable PMD leaves), reclaim under
+ * memory pressure and the young second chance. A = 1 GiB, aligned for
+ * all orders.
  */
 #include <ktest.h>
 #include <vm.h>
@@ -49,6 +51,12 @@ static void madvise_test_exit(struct kunit *test)
 	do {                    \
 		if (!t.mm)      \
 			return; \
+	} while (0)
+/* The cases about large folios (64K unless they say): none with THP=n. */
+#define SKIP_WITHOUT_LARGE_FOLIOS(test)                   \
+	do {                                              \
+		if (!t.mm || test_skip_without_thp(test)) \
+			return;                           \
 	} while (0)
 
 static unsigned long ev(enum vm_event_item item)
@@ -107,7 +115,7 @@ static void madv_free_then_reclaim_reads_zeros(struct kunit *test)
 {
 	unsigned long lazyfree = ev(PGLAZYFREE), lazyfreed = ev(PGLAZYFREED);
 
-	SKIP_WITHOUT_MM(test);
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	map_and_fill(test, A, 4 * K64, 0x5a);
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_anon, 4);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 4 * K64, MADV_FREE), 0);
@@ -128,7 +136,7 @@ static void rewritten_folios_keep_every_byte(struct kunit *test)
 {
 	uint8_t one = 0x22;
 
-	SKIP_WITHOUT_MM(test);
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	map_and_fill(test, A, 4 * K64, 0x11);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 4 * K64, MADV_FREE), 0);
 	/* One byte of folio 1, all of folio 3. */
@@ -151,7 +159,7 @@ static void partial_range_splits_folios_at_both_ends(struct kunit *test)
 	unsigned long splits = ev(THP_SPLIT_PAGE), split4 = t.node->split_count[4];
 	unsigned long lazyfree = ev(PGLAZYFREE);
 
-	SKIP_WITHOUT_MM(test);
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	map_and_fill(test, A, 4 * K64, 0x5a);
 	/* Second half of folio 0, first half of folio 1. */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + K64 / 2, K64, MADV_FREE), 0);
@@ -176,7 +184,7 @@ static void split_after_partial_munmap_frees_unmapped_pieces(struct kunit *test)
 {
 	unsigned long free_before;
 
-	SKIP_WITHOUT_MM(test);
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	map_and_fill(test, A, K64, 0x5a);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A + 0x4000, 0x4000), 0); /* 4 pages gone */
 	free_before = node_free_pages(t.node);
@@ -194,7 +202,7 @@ static void pmd_folio_inside_range_is_not_split(struct kunit *test)
 	unsigned long splits = ev(THP_SPLIT_PAGE);
 	pmd_t *pmd;
 
-	SKIP_WITHOUT_MM(test);
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
 	map_and_fill(test, A, PMD_SIZE, 0x5a);
 	pmd = mm_find_pmd(t.mm, A);
@@ -213,7 +221,7 @@ static void pmd_folio_partly_inside_is_split_to_ptes(struct kunit *test)
 {
 	unsigned long split9 = t.node->split_count[HPAGE_PMD_ORDER];
 
-	SKIP_WITHOUT_MM(test);
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
 	map_and_fill(test, A, PMD_SIZE, 0x5a);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + PMD_SIZE / 2, PMD_SIZE / 2, MADV_FREE), 0);
@@ -252,7 +260,7 @@ static void dontneed_frees_now_and_keeps_the_vma(struct kunit *test)
 {
 	unsigned long free_before, flushes;
 
-	SKIP_WITHOUT_MM(test);
+	SKIP_WITHOUT_LARGE_FOLIOS(test); /* 16 folios: one gather batch */
 	free_before = node_free_pages(t.node);
 	map_and_fill(test, A, 16 * K64, 0x5a);
 	flushes = t.mm->counters[MM_TLB_FLUSH_ALL] + t.mm->counters[MM_TLB_FLUSH_ONE];
@@ -273,7 +281,7 @@ static void batched_free_writes_each_pte_once_and_flushes_once(struct kunit *tes
 {
 	unsigned long writes, splits = ev(THP_SPLIT_PAGE), flush_all, flush_one;
 
-	SKIP_WITHOUT_MM(test);
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	map_and_fill(test, A, 16 * K64, 0x5a);
 	writes = t.mm->counters[MM_PTE_WRITES];
 	flush_all = t.mm->counters[MM_TLB_FLUSH_ALL];
@@ -286,23 +294,276 @@ static void batched_free_writes_each_pte_once_and_flushes_once(struct kunit *tes
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, 16);
 }
 
-static void split_mode_splits_every_folio_and_flushes_per_page(struct kunit *test)
+/* The kernel before the batching change: each folio split, each PTE
+ * cleared and rewritten (2 writes), every change gathered: one flush. */
+static void split_mode_splits_every_folio_and_flushes_once(struct kunit *test)
 {
-	unsigned long splits = ev(THP_SPLIT_PAGE), flush_all, flush_one;
+	unsigned long splits = ev(THP_SPLIT_PAGE), flush_all, flush_one, writes;
 
-	SKIP_WITHOUT_MM(test);
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	lazyfree_mode = LAZYFREE_SPLIT;
 	map_and_fill(test, A, 16 * K64, 0x5a);
 	flush_all = t.mm->counters[MM_TLB_FLUSH_ALL];
 	flush_one = t.mm->counters[MM_TLB_FLUSH_ONE];
+	writes = t.mm->counters[MM_PTE_WRITES];
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 16 * K64, MADV_FREE), 0);
 	KUNIT_EXPECT_EQ(test, ev(THP_SPLIT_PAGE) - splits, 16);
-	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE] - flush_one, 256);
-	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL], flush_all);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES] - writes, 2 * 256);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL] - flush_all, 1);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], flush_one);
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, 256);
 	expect_lru_ok(test);
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), 256);
 	KUNIT_EXPECT_TRUE(test, reads_as(A, 16 * K64, 0));
+}
+
+/* 4K folios: nothing to batch or split, so the two modes do the same
+ * work: the same folios lazyfreed, the same single flush (the split
+ * mode's PTE update is Linux's old clear + set, two writes for one). */
+static void both_modes_do_the_same_work_on_4k_folios(struct kunit *test)
+{
+	static const enum lazyfree_mode modes[] = { LAZYFREE_BATCHED, LAZYFREE_SPLIT };
+	unsigned long flushes[2], writes[2], lazyfree[2];
+
+	SKIP_WITHOUT_MM(test);
+	thp_orders_enabled = 0;
+	for (int m = 0; m < 2; m++) {
+		unsigned long addr = A + m * 0x1000000ul, f0, w0, l0 = ev(PGLAZYFREE);
+
+		lazyfree_mode = modes[m];
+		map_and_fill(test, addr, 16 * K64, 0x5a);
+		f0 = t.mm->counters[MM_TLB_FLUSH_ALL] + t.mm->counters[MM_TLB_FLUSH_ONE];
+		w0 = t.mm->counters[MM_PTE_WRITES];
+		KUNIT_EXPECT_EQ(test, do_madvise(t.mm, addr, 16 * K64, MADV_FREE), 0);
+		flushes[m] =
+			t.mm->counters[MM_TLB_FLUSH_ALL] + t.mm->counters[MM_TLB_FLUSH_ONE] - f0;
+		writes[m] = t.mm->counters[MM_PTE_WRITES] - w0;
+		lazyfree[m] = ev(PGLAZYFREE) - l0;
+	}
+	KUNIT_EXPECT_EQ(test, flushes[0], 1);
+	KUNIT_EXPECT_EQ(test, flushes[1], 1);
+	KUNIT_EXPECT_EQ(test, lazyfree[0], 256);
+	KUNIT_EXPECT_EQ(test, lazyfree[1], 256);
+	KUNIT_EXPECT_EQ(test, writes[0], 256);
+	KUNIT_EXPECT_EQ(test, writes[1], 2 * 256);
+	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, 512);
+	expect_lru_ok(test);
+}
+
+/* The old loop's `break`: a large folio it cannot lock ends the walk of
+ * its PTE table. The batched mode trylocks only to split or to clear
+ * PG_dirty, so there the same clean folio, wholly covered, is lazyfreed. */
+static void split_mode_stops_at_a_folio_it_cannot_split(struct kunit *test)
+{
+	static const enum lazyfree_mode modes[] = { LAZYFREE_SPLIT, LAZYFREE_BATCHED };
+
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
+	for (int m = 0; m < 2; m++) {
+		unsigned long addr = A + m * PMD_SIZE, lazyfree = ev(PGLAZYFREE);
+		struct folio *locked;
+
+		lazyfree_mode = modes[m];
+		map_and_fill(test, addr, 4 * K64, 0x5a);
+		locked = mapped_folio(addr + K64);
+		folio_set_locked(locked);
+		/* Folios 0 and 1 whole, half of folio 2; then folio 3. */
+		KUNIT_EXPECT_EQ(test, do_madvise(t.mm, addr, 2 * K64 + K64 / 2, MADV_FREE), 0);
+		KUNIT_EXPECT_EQ(test, do_madvise(t.mm, addr + 3 * K64, K64, MADV_FREE), 0);
+		folio_clear_locked(locked);
+		KUNIT_EXPECT_EQ(test, folio_order(locked), 4);
+		if (modes[m] == LAZYFREE_SPLIT) {
+			/* folio 0 split and lazyfreed, the walk broke at folio 1
+			 * (folio 2 untouched); folio 3 split and lazyfreed */
+			KUNIT_EXPECT_EQ(test, ev(PGLAZYFREE) - lazyfree, 16 + 16);
+			KUNIT_EXPECT_FALSE(test, folio_test_lazyfree(locked));
+			KUNIT_EXPECT_EQ(test, folio_order(mapped_folio(addr)), 0);
+			KUNIT_EXPECT_EQ(test, folio_order(mapped_folio(addr + 2 * K64)), 4);
+			KUNIT_EXPECT_FALSE(test, folio_test_lazyfree(mapped_folio(addr + 2 * K64)));
+		} else {
+			/* folios 0, 1, 3 whole, folio 2 split and half lazyfreed */
+			KUNIT_EXPECT_EQ(test, ev(PGLAZYFREE) - lazyfree, 3 * 16 + 8);
+			KUNIT_EXPECT_TRUE(test, folio_test_lazyfree(locked));
+			KUNIT_EXPECT_EQ(test, folio_order(mapped_folio(addr)), 4);
+			KUNIT_EXPECT_EQ(test, folio_order(mapped_folio(addr + 2 * K64)), 0);
+		}
+	}
+	expect_lru_ok(test);
+}
+
+/* --- fidelity: which folios MADV_FREE skips --------------------------------------------- */
+
+/* Linux's folio_pte_batch ignores the write bit: a read-only PTE inside
+ * a wholly covered folio does not end the batch, so there is no split. */
+static void write_protected_pte_does_not_break_the_batch(struct kunit *test)
+{
+	unsigned long splits = ev(THP_SPLIT_PAGE), lazyfree = ev(PGLAZYFREE);
+	pte_t *ptep;
+
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
+	map_and_fill(test, A, K64, 0x5a);
+	ptep = test_pte_alloc(t.mm, A + 3 * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, ptep);
+	*ptep &= ~(pte_t)_PAGE_RW;
+	flush_tlb_range(t.mm, A + 3 * PAGE_SIZE, A + 4 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, K64, MADV_FREE), 0);
+	KUNIT_EXPECT_EQ(test, ev(THP_SPLIT_PAGE), splits);
+	KUNIT_EXPECT_EQ(test, ev(PGLAZYFREE) - lazyfree, 16);
+	KUNIT_EXPECT_EQ(test, folio_order(mapped_folio(A)), 4);
+	KUNIT_EXPECT_TRUE(test, folio_test_lazyfree(mapped_folio(A)));
+	KUNIT_EXPECT_FALSE(test, pte_write(*ptep) || pte_dirty(*ptep) || pte_young(*ptep));
+}
+
+/* Map the order-0 folio at addr a second time, at alias, as another
+ * address space would (rmap does not see it): mapcount 2. */
+static void map_alias(struct kunit *test, unsigned long addr, unsigned long alias)
+{
+	struct folio *folio = mapped_folio(addr);
+	pte_t *ptep = test_pte_alloc(t.mm, alias);
+
+	KUNIT_ASSERT_TRUE(test, folio && ptep);
+	set_ptes(t.mm, alias, ptep, pfn_pte(folio_pfn(folio), _PAGE_PRESENT | _PAGE_USER), 1);
+	folio_add_anon_rmap_ptes(folio, 1);
+}
+
+static void unmap_alias(unsigned long alias)
+{
+	pte_t *ptep = test_pte_alloc(t.mm, alias);
+
+	folio_remove_rmap_ptes(page_folio(pte_page(*ptep)), 1);
+	ptep_get_and_clear(t.mm, alias, ptep);
+	flush_tlb_range(t.mm, alias, alias + PAGE_SIZE);
+}
+
+/* Linux skips a folio mapped elsewhere only when it is dirty (or in the
+ * swap cache): a clean shared folio is lazyfreed, a dirty one is not,
+ * and an exclusive dirty one is lazyfreed with PG_dirty cleared. */
+static void shared_folio_is_skipped_only_when_dirty(struct kunit *test)
+{
+	const unsigned long alias = A + 0x200000ul;
+	struct folio *clean, *dirty, *mine;
+
+	SKIP_WITHOUT_MM(test);
+	thp_orders_enabled = 0;
+	map_and_fill(test, A, 3 * PAGE_SIZE, 0x5a);
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, alias, 2 * PAGE_SIZE, VM_READ, 0), alias);
+	clean = mapped_folio(A);
+	dirty = mapped_folio(A + PAGE_SIZE);
+	mine = mapped_folio(A + 2 * PAGE_SIZE);
+	map_alias(test, A, alias);
+	map_alias(test, A + PAGE_SIZE, alias + PAGE_SIZE);
+	folio_set_dirty(dirty);
+	folio_set_dirty(mine);
+	KUNIT_EXPECT_TRUE(test, folio_likely_mapped_shared(clean));
+	KUNIT_EXPECT_FALSE(test, folio_likely_mapped_shared(mine));
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 3 * PAGE_SIZE, MADV_FREE), 0);
+	KUNIT_EXPECT_TRUE(test, folio_test_lazyfree(clean));
+	KUNIT_EXPECT_FALSE(test, folio_test_lazyfree(dirty));
+	KUNIT_EXPECT_TRUE(test, folio_test_dirty(dirty));
+	KUNIT_EXPECT_TRUE(test, pte_dirty(*test_pte_alloc(t.mm, A + PAGE_SIZE)));
+	KUNIT_EXPECT_TRUE(test, folio_test_lazyfree(mine));
+	KUNIT_EXPECT_FALSE(test, folio_test_dirty(mine));
+	unmap_alias(alias);
+	unmap_alias(alias + PAGE_SIZE);
+	folio_clear_dirty(dirty);
+	expect_lru_ok(test);
+}
+
+/* A locked PMD-mapped folio inside the range is skipped (Linux:
+ * folio_trylock fails): no lazyfree, the leaf keeps young and dirty. */
+static void locked_pmd_folio_is_skipped(struct kunit *test)
+{
+	struct folio *folio;
+	pmd_t *pmd;
+
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
+	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
+	map_and_fill(test, A, PMD_SIZE, 0x5a);
+	pmd = mm_find_pmd(t.mm, A);
+	folio = mapped_folio(A);
+	folio_set_locked(folio);
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE, MADV_FREE), 0);
+	folio_clear_locked(folio);
+	KUNIT_EXPECT_FALSE(test, folio_test_lazyfree(folio));
+	KUNIT_EXPECT_TRUE(test, pmd_leaf(*pmd) && pmd_dirty(*pmd) && pmd_young(*pmd));
+	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, 0);
+}
+
+enum pmd_hold {
+	HOLD_LOCK,
+	HOLD_REFERENCE,
+	HOLD_SHARED,
+	NR_HOLDS
+};
+
+static void pmd_hold(struct folio *folio, enum pmd_hold hold, bool on)
+{
+	if (hold == HOLD_LOCK)
+		on ? folio_set_locked(folio) : folio_clear_locked(folio);
+	else if (hold == HOLD_REFERENCE)
+		on ? folio_get(folio) : folio_put(folio);
+	else
+		folio_mapcount_add(folio, on ? 1 : -1); /* another mm's PMD, as fork's */
+}
+
+/* A PMD leaf only partly inside the range whose folio cannot be split
+ * (locked, an extra reference, mapped elsewhere) stays a leaf: no PMD
+ * split, no PTE-mapped order-9 folio left behind, nothing lazyfreed. */
+static void unsplittable_pmd_folio_keeps_its_leaf(struct kunit *test)
+{
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
+	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
+	for (int hold = 0; hold < NR_HOLDS; hold++) {
+		unsigned long addr = A + hold * PMD_SIZE,
+			      split9 = t.node->split_count[HPAGE_PMD_ORDER];
+		unsigned long tables;
+		struct folio *folio;
+		pmd_t *pmd;
+
+		map_and_fill(test, addr, PMD_SIZE, 0x5a);
+		tables = t.mm->counters[MM_PGTABLES];
+		pmd = mm_find_pmd(t.mm, addr);
+		folio = mapped_folio(addr);
+		pmd_hold(folio, hold, true);
+		KUNIT_EXPECT_EQ(test,
+				do_madvise(t.mm, addr + PMD_SIZE / 2, PMD_SIZE / 2, MADV_FREE), 0);
+		pmd_hold(folio, hold, false);
+		KUNIT_EXPECT_TRUE(test, pmd_leaf(*pmd));
+		KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 1);
+		KUNIT_EXPECT_EQ(test, t.node->split_count[HPAGE_PMD_ORDER], split9);
+		KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], tables);
+		KUNIT_EXPECT_FALSE(test, folio_test_lazyfree(folio));
+	}
+	/* Once nothing holds it, the same call splits PMD and folio. */
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + PMD_SIZE / 2, PMD_SIZE / 2, MADV_FREE), 0);
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(*mm_find_pmd(t.mm, A)));
+	KUNIT_EXPECT_EQ(test, folio_order(mapped_folio(A)), 0);
+	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, HPAGE_PMD_NR / 2);
+	expect_lru_ok(test);
+}
+
+/* __split_huge_pmd invalidates the leaf and flushes its 2 MiB before the
+ * PTE table goes in (Linux: pmdp_invalidate), and a dirty leaf makes the
+ * folio dirty, as the PTEs may later be cleaned one by one. */
+static void pmd_split_invalidates_and_flushes_the_leaf(struct kunit *test)
+{
+	unsigned long flush_one;
+	struct folio *folio;
+
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
+	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
+	map_and_fill(test, A, PMD_SIZE, 0x5a);
+	folio = mapped_folio(A);
+	KUNIT_EXPECT_FALSE(test, folio_test_dirty(folio));
+	flush_one = t.mm->counters[MM_TLB_FLUSH_ONE];
+	KUNIT_EXPECT_EQ(test, split_huge_pmd(t.mm, A + PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE] - flush_one, 1);
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(*mm_find_pmd(t.mm, A)));
+	KUNIT_EXPECT_TRUE(test, folio_test_dirty(folio));
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), HPAGE_PMD_NR);
+	/* Lazyfree clears PG_dirty again, or reclaim would keep the folio. */
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE, MADV_FREE), 0);
+	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), HPAGE_PMD_NR);
+	KUNIT_EXPECT_TRUE(test, reads_as(A, PMD_SIZE, 0));
 }
 
 /* --- reclaim ------------------------------------------------------------------------------ */
@@ -335,7 +596,7 @@ static void young_folio_gets_a_second_chance(struct kunit *test)
 	struct lazyfree_reclaim_stat stat;
 	uint8_t c;
 
-	SKIP_WITHOUT_MM(test);
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	map_and_fill(test, A, K64, 0x77);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, K64, MADV_FREE), 0);
 	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 0x3000, 1), 0); /* read: young */
@@ -357,7 +618,14 @@ static struct kunit_case madvise_test_cases[] = {
 	KUNIT_CASE(madvise_follows_linux_argument_rules),
 	KUNIT_CASE(dontneed_frees_now_and_keeps_the_vma),
 	KUNIT_CASE(batched_free_writes_each_pte_once_and_flushes_once),
-	KUNIT_CASE(split_mode_splits_every_folio_and_flushes_per_page),
+	KUNIT_CASE(split_mode_splits_every_folio_and_flushes_once),
+	KUNIT_CASE(both_modes_do_the_same_work_on_4k_folios),
+	KUNIT_CASE(split_mode_stops_at_a_folio_it_cannot_split),
+	KUNIT_CASE(write_protected_pte_does_not_break_the_batch),
+	KUNIT_CASE(shared_folio_is_skipped_only_when_dirty),
+	KUNIT_CASE(locked_pmd_folio_is_skipped),
+	KUNIT_CASE(unsplittable_pmd_folio_keeps_its_leaf),
+	KUNIT_CASE(pmd_split_invalidates_and_flushes_the_leaf),
 	KUNIT_CASE(allocation_under_pressure_reclaims_lazyfree),
 	KUNIT_CASE(young_folio_gets_a_second_chance),
 	{},

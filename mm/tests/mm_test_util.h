@@ -40,6 +40,16 @@ bool test_buddy_ok(struct kunit *test, struct pglist_data *pgdat, const char *fi
 		   const char *what);
 #define KUNIT_EXPECT_BUDDY_OK(test, pgdat) test_buddy_ok(test, pgdat, __FILE__, __LINE__, "")
 
+/* Cases about large folios: with CONFIG_TRANSPARENT_HUGEPAGE=n faults map
+ * order 0 only, so they are skipped. Return: true when skipped. */
+static inline bool test_skip_without_thp(struct kunit *test)
+{
+	if (CONFIG_TRANSPARENT_HUGEPAGE)
+		return false;
+	kunit_mark_skipped(test, "large folios are compiled out (CONFIG_TRANSPARENT_HUGEPAGE=n)");
+	return true;
+}
+
 /* Return: the folio mapping addr in mm, by PMD leaf or PTE; NULL if none. */
 struct folio *test_mapped_folio(struct mm_struct *mm, unsigned long addr);
 
