@@ -155,11 +155,13 @@ enum vm_event_item {
 	CMA_ALLOC_FAIL,
 	PGMIGRATE_SUCCESS,
 	PGMIGRATE_FAIL,
-	THP_SPLIT_PAGE, /* large folios split */
-	BAD_PAGE,	/* bad_page() reports: refused frees, poisoned blocks */
-	PGLAZYFREE,	/* pages marked lazyfree by MADV_FREE */
-	PGLAZYFREED,	/* lazyfree pages reclaimed (freed) */
-	PGSCAN_ANON,	/* anonymous pages reclaim looked at */
+	THP_SPLIT_PAGE,		    /* large folios split */
+	THP_ZERO_PAGE_ALLOC,	    /* the huge zero folio allocated */
+	THP_ZERO_PAGE_ALLOC_FAILED, /* ... or not: the read fault used 4K */
+	BAD_PAGE,		    /* bad_page() reports: refused frees, poisoned blocks */
+	PGLAZYFREE,		    /* pages marked lazyfree by MADV_FREE */
+	PGLAZYFREED,		    /* lazyfree pages reclaimed (freed) */
+	PGSCAN_ANON,		    /* anonymous pages reclaim looked at */
 	NR_VM_EVENT_ITEMS
 };
 extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];

@@ -134,7 +134,12 @@ struct mm_struct {
 	struct vm_area_struct vmas[MM_MAX_VMAS]; /* sorted, disjoint */
 	unsigned long counters[NR_MM_COUNTERS];
 	unsigned long mmap_base; /* where vm_mmap(addr = 0) starts looking */
+	unsigned long flags;	 /* MMF_* */
 };
+/* This mm holds a reference to the (huge) zero folio: taken at its first
+ * zero-page mapping, dropped by mm_destroy (Linux: MMF_HUGE_ZERO_PAGE). */
+#define MMF_ZERO_PAGE 0x1ul
+#define MMF_HUGE_ZERO_PAGE 0x2ul
 
 /* Return: an empty address space whose tables come from node nid, or
  * NULL when memory is short. */
@@ -289,6 +294,16 @@ enum vm_fault_reason {
 /* Resolve a fault at addr in mm. Return: VM_FAULT_OK (retry the access)
  * or why not; the caller reports and ends the workload. */
 enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, unsigned int flags);
+/* The zero page (mm/memory.c): one shared page of zeroes that read faults
+ * map read-only. is_zero_pfn: does pfn hold it (Linux: is_zero_pfn)?
+ * mm_get_zero_folio: it, with mm's reference taken the first time (it is
+ * allocated on first use); NULL when memory is short. mm_put_zero_folio:
+ * drop mm's reference (mm_destroy); the last one frees it.
+ * vm_zero_page_prot: the bits of a zero-page entry in vma (read-only). */
+bool is_zero_pfn(unsigned long pfn);
+struct folio *mm_get_zero_folio(struct mm_struct *mm);
+void mm_put_zero_folio(struct mm_struct *mm);
+uint64_t vm_zero_page_prot(const struct vm_area_struct *vma);
 const char *vm_fault_reason_name(enum vm_fault_reason reason);
 /* Print "bad access at ADDR: REASON (read|write from FROM)", the one
  * report for an access that ends a workload (both arches' uaccess). */
@@ -338,6 +353,16 @@ int split_anon_folio_mapped(struct folio *folio);
  * Return: 0 or -ENOMEM. */
 int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr);
 int split_huge_pmd(struct mm_struct *mm, unsigned long addr);
+/* The huge zero folio (mm/huge_memory.c): 2 MiB of zeroes a read fault
+ * maps by one read-only PMD where a PMD-size folio would fit. Like the
+ * zero page, allocated on first use (THP_ZERO_PAGE_ALLOC, or _FAILED) and
+ * freed with the last mm holding it. is_huge_zero_pmd: does the leaf map
+ * it? set_huge_zero_folio: map it at the empty pmd for addr; 0, or
+ * -ENOMEM. A split turns it into 512 zero-page PTEs. */
+bool is_huge_zero_pmd(pmd_t pmd);
+int set_huge_zero_folio(struct mm_struct *mm, struct vm_area_struct *vma, pmd_t *pmd,
+			unsigned long addr);
+void mm_put_huge_zero_folio(struct mm_struct *mm);
 /* MADV_FREE of the PMD leaf at pmdp for [addr, next): a leaf wholly
  * inside is invalidated, rewritten old and clean and lazyfreed, without a
  * split; one only partly inside has its folio split when it can be.

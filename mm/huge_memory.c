@@ -270,6 +270,81 @@ int split_anon_folio_mapped(struct folio *folio)
 	return 0;
 }
 
+/* --- the huge zero folio -------------------------------------------------------------- */
+
+static struct folio *huge_zero_folio;
+static unsigned long huge_zero_mms; /* mms holding a reference */
+
+bool is_huge_zero_pmd(pmd_t pmd)
+{
+	return huge_zero_folio && pmd_leaf(pmd) && pmd_pfn(pmd) == folio_pfn(huge_zero_folio);
+}
+
+/* The huge zero folio for mm, taking mm's reference the first time.
+ * Linux: mm_get_huge_zero_folio → get_huge_zero_folio, which allocates it
+ * zeroed and unmovable and counts THP_ZERO_PAGE_ALLOC(_FAILED). */
+static struct folio *mm_get_huge_zero_folio(struct mm_struct *mm)
+{
+	struct pglist_data *pgdat = NODE_DATA(mm->nid);
+
+	if (mm->flags & MMF_HUGE_ZERO_PAGE)
+		return huge_zero_folio;
+	if (!huge_zero_folio) {
+		huge_zero_folio = folio_alloc_node(mm->nid, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
+						   HPAGE_PMD_ORDER);
+		count_vm_event(pgdat,
+			       huge_zero_folio ? THP_ZERO_PAGE_ALLOC : THP_ZERO_PAGE_ALLOC_FAILED);
+		if (!huge_zero_folio)
+			return NULL;
+	}
+	huge_zero_mms++;
+	mm->flags |= MMF_HUGE_ZERO_PAGE;
+	return huge_zero_folio;
+}
+
+/* mm_destroy: drop mm's reference; the last one frees the folio (Linux
+ * keeps it until its shrinker runs). */
+void mm_put_huge_zero_folio(struct mm_struct *mm)
+{
+	if (!(mm->flags & MMF_HUGE_ZERO_PAGE))
+		return;
+	mm->flags &= ~MMF_HUGE_ZERO_PAGE;
+	if (--huge_zero_mms)
+		return;
+	folio_put(huge_zero_folio);
+	huge_zero_folio = NULL;
+}
+
+/* Linux: set_huge_zero_folio, from do_huge_pmd_anonymous_page on a read. */
+int set_huge_zero_folio(struct mm_struct *mm, struct vm_area_struct *vma, pmd_t *pmd,
+			unsigned long addr)
+{
+	struct folio *zero = mm_get_huge_zero_folio(mm);
+
+	if (!zero)
+		return -ENOMEM;
+	set_pmd_at(mm, addr & PMD_MASK, pmd, pfn_pmd(folio_pfn(zero), vm_zero_page_prot(vma)));
+	return 0;
+}
+
+/* A huge zero leaf becomes 512 PTEs of the 4K zero page, read-only as it
+ * was; no folio changes hands (Linux: __split_huge_zero_page_pmd). */
+static int __split_huge_zero_page_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long haddr)
+{
+	struct folio *zero = mm_get_zero_folio(mm);
+	struct page *table = zero ? pte_alloc_one(mm) : NULL;
+	pmd_t old;
+
+	if (!table)
+		return -ENOMEM;
+	old = pmdp_invalidate(mm, haddr, pmdp);
+	for (unsigned int i = 0; i < HPAGE_PMD_NR; i++)
+		set_ptes(mm, haddr + i * PAGE_SIZE, (pte_t *)page_address(table) + i,
+			 pfn_pte(folio_pfn(zero), old & ~(PTE_ADDR_MASK | _PAGE_PSE)), 1);
+	set_pmd_at(mm, haddr, pmdp, page_to_phys(table) | _PAGE_TABLE);
+	return 0;
+}
+
 /* --- splitting a PMD ------------------------------------------------------------------ */
 
 /*
@@ -285,10 +360,14 @@ int split_anon_folio_mapped(struct folio *folio)
  */
 int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr)
 {
-	struct page *table = pte_alloc_one(mm);
 	unsigned long haddr = addr & PMD_MASK;
 	struct folio *folio;
+	struct page *table;
 	pmd_t old;
+
+	if (is_huge_zero_pmd(*pmdp))
+		return __split_huge_zero_page_pmd(mm, pmdp, haddr);
+	table = pte_alloc_one(mm);
 
 	if (!table)
 		return -ENOMEM;
@@ -336,6 +415,8 @@ bool madvise_free_huge_pmd(struct mmu_gather *tlb, pmd_t *pmdp, unsigned long ad
 	struct folio *folio = pmd_folio(*pmdp);
 	pmd_t orig;
 
+	if (is_huge_zero_pmd(*pmdp))
+		return false; /* nothing to free; no PTE table either */
 	if (folio_mapcount(folio) != 1 || folio_test_locked(folio))
 		return false;
 	if (next - addr != PMD_SIZE) {

@@ -95,7 +95,7 @@ static int madvise_free_pte_range(pmd_t *pmdp, unsigned long addr, unsigned long
 	ptep = pte_offset_map(pmdp, addr);
 	for (; ptep && addr < end; addr += nr * PAGE_SIZE, ptep += nr) {
 		nr = 1;
-		if (pte_present(*ptep))
+		if (pte_present(*ptep) && !is_zero_pfn(pte_pfn(*ptep)))
 			nr = madvise_free_pte(tlb, ptep, addr, end);
 	}
 	return 0;
@@ -131,7 +131,7 @@ static int madvise_free_pte_range_split(pmd_t *pmdp, unsigned long addr, unsigne
 	while (ptep && addr < end) {
 		struct folio *folio;
 
-		if (!pte_present(*ptep))
+		if (!pte_present(*ptep) || is_zero_pfn(pte_pfn(*ptep)))
 			goto next;
 		folio = page_folio(pte_page(*ptep));
 		if (folio_test_large(folio)) {

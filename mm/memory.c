@@ -6,6 +6,10 @@
  * tries the 64K range 0x40000000..0x4000ffff (inside, PTEs none: order 4),
  * and a later fault at 0x40011000 finds its 64K range past the VMA end
  * and its 16K range 0x40010000..0x40013fff too, so it maps one page.
+ * A read of never-written memory allocates nothing: it maps the shared
+ * zero page read-only (the huge zero folio by one PMD when a PMD-size
+ * folio would fit), and the first write replaces it with a folio chosen
+ * as above, zero-page entries counting as empty.
  */
 #include <vm.h>
 
@@ -40,20 +44,76 @@ static bool thp_vma_suitable_order(const struct vm_area_struct *vma, unsigned lo
 	return start >= vma->vm_start && start + (PAGE_SIZE << order) <= vma->vm_end;
 }
 
-/* Are all nr PTEs from ptep empty? Linux: pte_range_none. */
-static bool pte_range_none(const pte_t *ptep, unsigned long nr)
+/* --- the zero page ----------------------------------------------------------------- */
+
+/*
+ * Linux's ZERO_PAGE is a static page of the kernel image. Folium allocates
+ * it on an mm's first read fault and frees it when the last such mm is
+ * destroyed (the way Linux keeps the huge zero folio: one reference per
+ * mm, MMF_HUGE_ZERO_PAGE), so the host, whose "kernel image" is not in
+ * simulated RAM, and the tests' private nodes, which must get every page
+ * back, need nothing special. It is unmovable, never on an LRU list, and
+ * has no rmap: entries mapping it are skipped by everything that works on
+ * folios (vm_normal_page returns NULL for it in Linux).
+ */
+static struct folio *zero_folio;
+static unsigned long zero_folio_mms; /* mms holding a reference */
+
+bool is_zero_pfn(unsigned long pfn)
+{
+	return zero_folio && pfn == folio_pfn(zero_folio);
+}
+
+struct folio *mm_get_zero_folio(struct mm_struct *mm)
+{
+	if (mm->flags & MMF_ZERO_PAGE)
+		return zero_folio;
+	if (!zero_folio)
+		zero_folio = folio_alloc_node(mm->nid, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
+	if (!zero_folio)
+		return NULL;
+	zero_folio_mms++;
+	mm->flags |= MMF_ZERO_PAGE;
+	return zero_folio;
+}
+
+void mm_put_zero_folio(struct mm_struct *mm)
+{
+	if (!(mm->flags & MMF_ZERO_PAGE))
+		return;
+	mm->flags &= ~MMF_ZERO_PAGE;
+	if (--zero_folio_mms)
+		return;
+	folio_put(zero_folio);
+	zero_folio = NULL;
+}
+
+/* The entry bits of a zero-page mapping in vma: read-only (a write faults
+ * and gets its own folio), not yet accessed. Linux: pte_mkspecial(
+ * pfn_pte(my_zero_pfn(addr), vma->vm_page_prot)), where a private
+ * mapping's vm_page_prot has no write bit. */
+uint64_t vm_zero_page_prot(const struct vm_area_struct *vma)
+{
+	return vm_get_page_prot(vma->vm_flags) & ~(uint64_t)_PAGE_RW;
+}
+
+/* Are all nr PTEs from ptep empty or mapping the zero page (which a new
+ * folio may replace)? Linux: pte_range_none, which only sees none because
+ * its do_wp_page copies a zero page into an order-0 folio. */
+static bool pte_range_none_or_zero(const pte_t *ptep, unsigned long nr)
 {
 	for (unsigned long i = 0; i < nr; i++)
-		if (!pte_none(ptep[i]))
+		if (!pte_none(ptep[i]) && !is_zero_pfn(pte_pfn(ptep[i])))
 			return false;
 	return true;
 }
 
 /*
- * The orders a fault at addr may use now, as a bitmask (order 0 always):
- * enabled, inside the VMA, and every entry of the range empty. table is
- * the PTE table covering addr (its first slot), or NULL when the PMD is
- * none (then every PTE order fits). The PMD order needs the PMD none.
+ * The orders a write fault at addr may use now, as a bitmask (order 0
+ * always): enabled, inside the VMA, and every entry of the range empty or
+ * the zero page. table is the PTE table covering addr (its first slot), or
+ * NULL when the PMD is none or the huge zero folio (then every PTE order
+ * fits). The PMD order needs the PMD none or the huge zero folio.
  */
 static unsigned long anon_suitable_orders(const struct vm_area_struct *vma, unsigned long addr,
 					  const pmd_t *pmd, const pte_t *table)
@@ -70,9 +130,10 @@ static unsigned long anon_suitable_orders(const struct vm_area_struct *vma, unsi
 		    !thp_vma_suitable_order(vma, addr, order))
 			continue;
 		if (order == HPAGE_PMD_ORDER)
-			empty = pmd_none(*pmd);
+			empty = pmd_none(*pmd) || is_huge_zero_pmd(*pmd);
 		else
-			empty = !table || pte_range_none(table + (pte_index(addr) & ~(nr - 1)), nr);
+			empty = !table ||
+				pte_range_none_or_zero(table + (pte_index(addr) & ~(nr - 1)), nr);
 		if (empty)
 			orders |= 1ul << order;
 	}
@@ -103,24 +164,40 @@ static struct folio *alloc_anon_folio(struct mm_struct *mm, unsigned long orders
 	return NULL;
 }
 
+/* Take the zero-page PTEs out of [start, start + nr pages) before a folio
+ * is mapped there, one flush for them (Linux: ptep_clear_flush in
+ * wp_page_copy). */
+static void clear_zero_ptes(struct mm_struct *mm, unsigned long start, pte_t *pte, unsigned long nr)
+{
+	bool any = false;
+
+	for (unsigned long i = 0; i < nr; i++) {
+		if (pte_none(pte[i]))
+			continue;
+		ptep_get_and_clear(mm, start + i * PAGE_SIZE, &pte[i]);
+		any = true;
+	}
+	if (any)
+		flush_tlb_range(mm, start, start + nr * PAGE_SIZE);
+}
+
 /*
- * Map a new folio for a fault in an empty slot: one set_ptes() for all its
- * pages, or one PMD leaf for a PMD-order folio. The entries are young (the
- * access is happening) and dirty for a write fault; Linux makes every
- * anon PTE of a writable VMA dirty, Folium leaves a read fault's clean so
- * the dirty bit shows who wrote.
+ * Map a new folio for a write fault in a slot that is empty or maps the
+ * zero page: one set_ptes() for all its pages, or one PMD leaf for a
+ * PMD-order folio (replacing the huge zero folio: Linux's
+ * do_huge_zero_wp_pmd; or, when a smaller folio is all it gets, splitting
+ * that into zero-page PTEs first). The entries are young and dirty (the
+ * write is happening).
  */
-static enum vm_fault_reason do_anonymous_page(struct mm_struct *mm, struct vm_area_struct *vma,
-					      unsigned long addr, pmd_t *pmd, unsigned int flags)
+static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_area_struct *vma,
+					       unsigned long addr, pmd_t *pmd)
 {
 	pte_t *table = pte_offset_map(pmd, addr & PMD_MASK);
-	uint64_t prot = vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED;
+	uint64_t prot = vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED | _PAGE_DIRTY;
 	struct folio *folio;
 	unsigned long nr, start;
 	pte_t *pte;
 
-	if (flags & FAULT_FLAG_WRITE)
-		prot |= _PAGE_DIRTY;
 	folio = alloc_anon_folio(mm, anon_suitable_orders(vma, addr, pmd, table));
 	if (!folio)
 		return VM_FAULT_OOM;
@@ -128,13 +205,22 @@ static enum vm_fault_reason do_anonymous_page(struct mm_struct *mm, struct vm_ar
 	start = ALIGN_DOWN(addr, nr * PAGE_SIZE);
 	folio_zero_user(folio, addr);
 	if (folio_order(folio) == HPAGE_PMD_ORDER) {
+		if (pmd_leaf(*pmd)) { /* the huge zero folio */
+			pmdp_get_and_clear(mm, start, pmd);
+			flush_pmd_tlb_range(mm, start);
+		}
 		set_pmd_at(mm, start, pmd, pfn_pmd(folio_pfn(folio), prot));
 	} else {
+		if (pmd_leaf(*pmd) && __split_huge_pmd(mm, pmd, addr)) {
+			folio_put(folio);
+			return VM_FAULT_OOM;
+		}
 		pte = pte_alloc_map(mm, pmd, start);
 		if (!pte) {
 			folio_put(folio);
 			return VM_FAULT_OOM;
 		}
+		clear_zero_ptes(mm, start, pte, nr);
 		set_ptes(mm, start, pte, pfn_pte(folio_pfn(folio), prot), nr);
 	}
 	folio_set_anon(folio);
@@ -142,6 +228,32 @@ static enum vm_fault_reason do_anonymous_page(struct mm_struct *mm, struct vm_ar
 	folio_add_new_anon_rmap(folio, mm, start);
 	folio_add_lru(folio);
 	mm->counters[MM_ANONPAGES] += nr;
+	return VM_FAULT_OK;
+}
+
+/*
+ * A read fault in an empty slot: map the zero page read-only, allocating
+ * nothing (Linux: do_anonymous_page's "use the zero-page for reads"). Where
+ * a PMD-size folio would fit, the huge zero folio is mapped by the PMD
+ * instead (Linux: do_huge_pmd_anonymous_page with use_zero_page); if it
+ * cannot be had, the 4K zero page.
+ */
+static enum vm_fault_reason do_anonymous_read(struct mm_struct *mm, struct vm_area_struct *vma,
+					      unsigned long addr, pmd_t *pmd)
+{
+	unsigned long pmd_order = 1ul << HPAGE_PMD_ORDER;
+	struct folio *zero;
+	pte_t *pte;
+
+	if (pmd_none(*pmd) && (anon_suitable_orders(vma, addr, pmd, NULL) & pmd_order) &&
+	    !set_huge_zero_folio(mm, vma, pmd, addr))
+		return VM_FAULT_OK;
+	zero = mm_get_zero_folio(mm);
+	pte = zero ? pte_alloc_map(mm, pmd, addr) : NULL;
+	if (!pte)
+		return VM_FAULT_OOM;
+	set_ptes(mm, ALIGN_DOWN(addr, PAGE_SIZE), pte,
+		 pfn_pte(folio_pfn(zero), vm_zero_page_prot(vma)), 1);
 	return VM_FAULT_OK;
 }
 
@@ -186,10 +298,19 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, u
 	pmd = pmd_alloc(mm, addr);
 	if (!pmd)
 		return VM_FAULT_OOM;
-	if (pmd_leaf(*pmd))
+	if (pmd_leaf(*pmd)) {
+		if ((flags & FAULT_FLAG_WRITE) && is_huge_zero_pmd(*pmd))
+			return do_anonymous_write(mm, vma, addr, pmd);
 		return fault_present(mm, addr, pmd, NULL, flags);
+	}
 	pte = pte_offset_map(pmd, addr);
-	if (pte && pte_present(*pte))
+	if (pte && pte_present(*pte)) {
+		if ((flags & FAULT_FLAG_WRITE) && is_zero_pfn(pte_pfn(*pte)))
+			return do_anonymous_write(mm, vma, addr, pmd);
 		return fault_present(mm, addr, pmd, pte, flags);
-	return do_anonymous_page(mm, vma, addr, pmd, flags);
+	}
+	/* Linux: do_anonymous_page, reads served by the zero page. */
+	if (flags & FAULT_FLAG_WRITE)
+		return do_anonymous_write(mm, vma, addr, pmd);
+	return do_anonymous_read(mm, vma, addr, pmd);
 }

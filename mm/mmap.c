@@ -42,6 +42,8 @@ void mm_destroy(struct mm_struct *mm)
 		switch_mm(NULL);
 	vm_munmap(mm, USER_VA_START, USER_VA_END - USER_VA_START);
 	free_pgtables(mm, 0, USER_VA_END);
+	mm_put_zero_folio(mm);
+	mm_put_huge_zero_folio(mm);
 	if (mm->counters[MM_PGTABLES] != 1)
 		pr_err("mm_destroy: %lu page tables still in use (entries below USER_VA_START?)\n",
 		       mm->counters[MM_PGTABLES] - 1);
@@ -202,8 +204,10 @@ static int zap_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 	pte_t pte = ptep_get_and_clear(walk->mm, addr, ptep);
 	struct folio *folio = page_folio(pte_page(pte));
 
-	walk->mm->counters[MM_ANONPAGES]--;
 	tlb_remove_tlb_entries(walk->private, addr, 1);
+	if (is_zero_pfn(pte_pfn(pte)))
+		return 0; /* no folio behind it (Linux: vm_normal_page is NULL) */
+	walk->mm->counters[MM_ANONPAGES]--;
 	folio_remove_rmap_ptes(folio, 1);
 	zap_folio_mapping(walk->private, folio);
 	return 0;
@@ -225,8 +229,10 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	}
 	pmd = pmdp_get_and_clear(walk->mm, addr, pmdp);
 	folio = pmd_folio(pmd);
-	walk->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
 	tlb_remove_pmd_tlb_entry(walk->private, addr);
+	if (is_huge_zero_pmd(pmd))
+		return 0; /* Linux: zap_huge_pmd's huge zero case */
+	walk->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
 	folio_remove_rmap_pmd(folio);
 	zap_folio_mapping(walk->private, folio);
 	return 0;

@@ -18,6 +18,7 @@ struct usemem_run {
 	unsigned long addr, npages;
 	bool rand, write;
 	unsigned long faults;
+	unsigned long zero_ptes, huge_zero_pmds;	   /* reads served without a folio */
 	unsigned long stats[NR_PAGE_ORDERS][MTHP_STAT_NR]; /* before, then delta */
 	uint64_t cycles;
 };
@@ -59,6 +60,26 @@ static int usemem_touch(struct usemem_run *r)
 	return 0;
 }
 
+/* Count the entries that map the zero page or the huge zero folio. */
+static int count_zero_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	struct usemem_run *r = walk->private;
+
+	r->zero_ptes += is_zero_pfn(pte_pfn(*ptep));
+	return 0;
+}
+
+static int count_zero_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	struct usemem_run *r = walk->private;
+
+	r->huge_zero_pmds += is_huge_zero_pmd(*pmdp);
+	return 0;
+}
+
+static const struct mm_walk_ops count_zero_ops = { .pte_entry = count_zero_pte,
+						   .pmd_entry = count_zero_pmd };
+
 static void usemem_print(const struct usemem_run *r, bool order_stats)
 {
 	uint64_t mhz = arch_cycles_per_sec() / 1000000;
@@ -84,6 +105,8 @@ static void usemem_print(const struct usemem_run *r, bool order_stats)
 				kformat_size(size, sizeof(size), PAGE_SIZE << o), alloc, fb,
 				alloc << o);
 	}
+	kprintf("%5s %6s %8lu %9s %8s  (reads: %lu zero-page PTEs, %lu huge zero PMDs)\n", "zero",
+		"-", r->zero_ptes + r->huge_zero_pmds, "-", "0", r->zero_ptes, r->huge_zero_pmds);
 }
 
 static int usemem_parse(int argc, char **argv, struct usemem_run *r, bool *order_stats)
@@ -135,6 +158,7 @@ static int cmd_usemem(int argc, char **argv)
 	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++)
 		for (int s = 0; s < MTHP_STAT_NR; s++)
 			r.stats[o][s] = mthp_stats[o][s] - r.stats[o][s];
+	walk_page_range(mm, r.addr, r.addr + r.npages * PAGE_SIZE, &count_zero_ops, &r);
 	if (!err)
 		usemem_print(&r, order_stats);
 	vm_munmap(mm, r.addr, r.npages * PAGE_SIZE);

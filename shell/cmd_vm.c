@@ -123,6 +123,7 @@ struct ptdump_run {
 	struct folio *folio;
 	unsigned long nr; /* entries */
 	bool huge;
+	bool zero; /* the zero page or the huge zero folio: every entry maps it */
 };
 
 static void ptdump_print(const struct ptdump_run *run)
@@ -132,6 +133,13 @@ static void ptdump_print(const struct ptdump_run *run)
 
 	if (!run->nr)
 		return;
+	if (run->zero) {
+		kprintf("0x%lx-0x%lx %lu %s%s pfn 0x%lx %s%s%s %szero page\n", run->start, run->end,
+			run->nr, what, run->nr > 1 ? "s" : "", run->pfn, f & _PAGE_RW ? "RW" : "R-",
+			f & _PAGE_ACCESSED ? " A" : "", f & _PAGE_DIRTY ? " D" : "",
+			run->huge ? "huge " : "");
+		return;
+	}
 	kprintf("0x%lx-0x%lx %lu %s%s pfn 0x%lx..0x%lx %s%s%s%s order %u\n", run->start, run->end,
 		run->nr, what, run->nr > 1 ? "s" : "", run->pfn, run->next_pfn - 1,
 		f & _PAGE_RW ? "RW" : "R-", f & _PAGE_ACCESSED ? " A" : "",
@@ -144,16 +152,21 @@ static void ptdump_entry(struct ptdump_run *run, unsigned long addr, unsigned lo
 	unsigned long pfn = (entry & PTE_ADDR_MASK) >> PAGE_SHIFT;
 	struct folio *folio = page_folio(pfn_to_page(pfn));
 	uint64_t flags = entry & ~PTE_ADDR_MASK;
+	bool zero = huge ? is_huge_zero_pmd(entry) : is_zero_pfn(pfn);
 
 	if (!(run->nr && addr == run->end && pfn == run->next_pfn && flags == run->flags &&
-	      folio == run->folio && huge == run->huge)) {
+	      folio == run->folio && huge == run->huge && zero == run->zero)) {
 		ptdump_print(run);
-		*run = (struct ptdump_run){
-			.start = addr, .pfn = pfn, .flags = flags, .folio = folio, .huge = huge
-		};
+		*run = (struct ptdump_run){ .start = addr,
+					    .pfn = pfn,
+					    .flags = flags,
+					    .folio = folio,
+					    .huge = huge,
+					    .zero = zero };
 	}
 	run->end = addr + size;
-	run->next_pfn = pfn + (size >> PAGE_SHIFT);
+	/* Zero-page entries all map the same page: a run of them folds too. */
+	run->next_pfn = zero ? pfn : pfn + (size >> PAGE_SHIFT);
 	run->nr++;
 }
 

@@ -10,3 +10,5 @@ HOST_ARCH_SRCS += arch/host/clear.c
 HOST_ARCH_SRCS += arch/host/mmu.c
 # copy_to_user & co. over the software MMU, faulting pages in.
 HOST_ARCH_SRCS += arch/host/uaccess.c
+# The TLB model's tests: host only, they look into the software TLB.
+HOST_ARCH_SRCS += mm/tests/tlb_model_test.c

@@ -1,7 +1,8 @@
 /*
  * The lower half from the host test program: copies go page by page
- * through the software MMU (asm/mmu.h), which sees the mm's page tables
- * as the CPU would. A page it cannot translate is a fault: handle_mm_fault
+ * through the software MMU and its TLB (asm/mmu.h), which see the mm's
+ * page tables as the CPU would, stale translations included until they
+ * are flushed. A page it cannot translate is a fault: handle_mm_fault
  * resolves it and the page is retried, or the access is reported and
  * -EFAULT returned, as the kernel's exception-table fixup does. Example:
  * copy_to_user(0x40000ff0, buf, 32) translates 0x40000ff0 (16 bytes) and

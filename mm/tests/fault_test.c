@@ -3,7 +3,8 @@
  * for each enabled set, VMA edge and populated neighbourhood, fallback
  * when large blocks run out, zeroed memory, one PMD for 2 MiB, migration
  * of a mapped folio, bad accesses ending only the access, munmap giving
- * every page back, and thp_parse_orders. Accesses go through
+ * every page back, reads served by the zero page and the huge zero folio,
+ * and thp_parse_orders. Accesses go through
  * copy_to_user & co., so the kernel takes real #PFs and the host its
  * software MMU's. Addresses: A = 1 GiB, aligned for every order.
  */
@@ -285,27 +286,119 @@ static void fault_maps_pmd_order_with_one_pmd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mm->counters[MM_FAULTS], 1);
 }
 
-static void fault_marks_young_and_dirty_only_on_write(struct kunit *test)
+/* Linux's do_anonymous_page: a read maps the shared zero page read-only
+ * and allocates nothing; the first write gets a folio, young and dirty,
+ * and the zero page stays zero. */
+static void read_fault_maps_the_zero_page_until_the_first_write(struct kunit *test)
 {
-	uint64_t word;
-	pte_t *pte, entry;
+	unsigned long free_pages;
+	uint64_t word = 1;
+	struct folio *folio;
+	pte_t *pte;
 
 	thp_orders_enabled = 0;
 	KUNIT_ASSERT_EQ(test, map(A, 0x2000, RW), A);
 	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A, sizeof(word)), 0);
-	KUNIT_EXPECT_EQ(test, touch(A + PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, word, 0);
 	pte = mm_find_pte(mm, A);
 	KUNIT_ASSERT_NOT_NULL(test, pte);
-	KUNIT_EXPECT_TRUE(test, pte_young(pte[0]) && !pte_dirty(pte[0]) && pte_write(pte[0]));
-	KUNIT_EXPECT_TRUE(test, pte_young(pte[1]) && pte_dirty(pte[1]));
-	/* A read-only PTE in a writable VMA (no COW makes one): a write
-	 * fault makes it writable and dirty instead of failing. */
-	entry = ptep_get_and_clear(mm, A, pte);
-	set_ptes(mm, A, pte, pte_wrprotect(entry), 1);
-	flush_tlb_range(mm, A, A + PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, touch(A), 0);
-	KUNIT_EXPECT_TRUE(test, pte_write(pte[0]) && pte_dirty(pte[0]));
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 2);
+	KUNIT_EXPECT_TRUE(test, is_zero_pfn(pte_pfn(pte[0])));
+	KUNIT_EXPECT_TRUE(test, !pte_write(pte[0]) && !pte_dirty(pte[0]));
+	KUNIT_EXPECT_NULL(test, mapped_folio(A));
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 0);
+	free_pages = node_free_pages(node);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + PAGE_SIZE, sizeof(word)), 0);
+	KUNIT_EXPECT_EQ(test, node_free_pages(node), free_pages); /* nothing allocated */
+	KUNIT_EXPECT_EQ(test, pte_pfn(pte[1]), pte_pfn(pte[0]));
+
+	KUNIT_EXPECT_EQ(test, touch(A + PAGE_SIZE), 0);
+	folio = mapped_folio(A + PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_EXPECT_FALSE(test, is_zero_pfn(pte_pfn(pte[1])));
+	KUNIT_EXPECT_TRUE(test, pte_young(pte[1]) && pte_dirty(pte[1]) && pte_write(pte[1]));
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 1);
+	KUNIT_EXPECT_TRUE(test, is_zero_pfn(pte_pfn(pte[0])));
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A, sizeof(word)), 0);
+	KUNIT_EXPECT_EQ(test, word, 0);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + PAGE_SIZE, sizeof(word)), 0);
+	KUNIT_EXPECT_EQ(test, word, 1);
+}
+
+/* A write among zero-page PTEs takes the largest enabled order whose
+ * range holds only empty or zero-page entries, and flushes the zero-page
+ * entries it replaces. */
+static void write_over_zero_ptes_takes_the_largest_order(struct kunit *test)
+{
+	unsigned long flushes;
+	uint64_t word;
+
+	if (test_skip_without_thp(test))
+		return;
+	thp_orders_enabled = ORDERS(4);
+	KUNIT_ASSERT_EQ(test, map(A, 0x10000, RW), A);
+	for (unsigned long off = 0; off < 0x10000; off += PAGE_SIZE)
+		KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + off, sizeof(word)), 0);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 0);
+	flushes = mm->counters[MM_TLB_FLUSH_ONE] + mm->counters[MM_TLB_FLUSH_ALL];
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x3000), 4);
+	KUNIT_EXPECT_GT(test, mm->counters[MM_TLB_FLUSH_ONE] + mm->counters[MM_TLB_FLUSH_ALL],
+			flushes);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(mapped_folio(A)), 16);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 16);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + 0x8000, sizeof(word)), 0);
+	KUNIT_EXPECT_EQ(test, word, 0);
+}
+
+/* A read where a PMD-size folio would fit maps the huge zero folio by one
+ * read-only PMD (allocated once: thp_zero_page_alloc); the first write
+ * replaces it by a PMD-mapped folio (Linux: do_huge_zero_wp_pmd). A
+ * partial munmap splits it into zero-page PTEs. */
+static void read_fault_in_a_pmd_range_maps_the_huge_zero_folio(struct kunit *test)
+{
+	unsigned long zero_alloc = node->vm_events[THP_ZERO_PAGE_ALLOC], flush_one;
+	unsigned long alloc9 = mthp_stats[HPAGE_PMD_ORDER][MTHP_STAT_ANON_FAULT_ALLOC], zero_pfn;
+	uint64_t word = 1;
+	pmd_t *pmd;
+	pte_t *pte;
+
+	if (test_skip_without_thp(test))
+		return;
+	thp_orders_enabled = ORDERS(HPAGE_PMD_ORDER);
+	KUNIT_ASSERT_EQ(test, map(A, 2 * PMD_SIZE, RW), A);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + 0x123456, sizeof(word)), 0);
+	KUNIT_EXPECT_EQ(test, word, 0);
+	pmd = mm_find_pmd(mm, A);
+	KUNIT_ASSERT_TRUE(test, pmd && pmd_leaf(*pmd));
+	KUNIT_EXPECT_TRUE(test, is_huge_zero_pmd(*pmd) && !pmd_write(*pmd));
+	zero_pfn = pmd_pfn(*pmd);
+	/* Allocated here unless another mm (the shell's) already holds it. */
+	KUNIT_EXPECT_LE(test, node->vm_events[THP_ZERO_PAGE_ALLOC] - zero_alloc, 1);
+	zero_alloc = node->vm_events[THP_ZERO_PAGE_ALLOC];
+	KUNIT_EXPECT_EQ(test, mthp_stats[HPAGE_PMD_ORDER][MTHP_STAT_ANON_FAULT_ALLOC], alloc9);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 0);
+
+	flush_one = mm->counters[MM_TLB_FLUSH_ONE];
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x1000), HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ONE] - flush_one, 1);
+	KUNIT_EXPECT_FALSE(test, is_huge_zero_pmd(*pmd));
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], HPAGE_PMD_NR);
+
+	/* The second 2 MiB: huge zero again (the same folio), then cut. */
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + PMD_SIZE, sizeof(word)), 0);
+	pmd = mm_find_pmd(mm, A + PMD_SIZE);
+	KUNIT_ASSERT_TRUE(test, pmd && is_huge_zero_pmd(*pmd));
+	KUNIT_EXPECT_EQ(test, pmd_pfn(*pmd), zero_pfn);
+	KUNIT_EXPECT_EQ(test, node->vm_events[THP_ZERO_PAGE_ALLOC], zero_alloc);
+	KUNIT_EXPECT_EQ(test, vm_munmap(mm, A + PMD_SIZE + 0x5000, PAGE_SIZE), 0);
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(*pmd));
+	pte = mm_find_pte(mm, A + PMD_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, pte);
+	KUNIT_EXPECT_TRUE(test, is_zero_pfn(pte_pfn(pte[0])) && !pte_write(pte[0]));
+	KUNIT_EXPECT_TRUE(test, is_zero_pfn(pte_pfn(pte[HPAGE_PMD_NR - 1])));
+	KUNIT_EXPECT_TRUE(test, pte_none(pte[5]));
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + PMD_SIZE + 0x6000, sizeof(word)), 0);
+	KUNIT_EXPECT_EQ(test, word, 0);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], HPAGE_PMD_NR);
 }
 
 /* Fill [addr, addr + len) with a pattern that differs in every page. */
@@ -479,7 +572,9 @@ static struct kunit_case fault_test_cases[] = {
 	KUNIT_CASE(fault_falls_back_when_large_blocks_run_out),
 	KUNIT_CASE(fault_memory_is_zero_after_dirty_free_pages),
 	KUNIT_CASE(fault_maps_pmd_order_with_one_pmd),
-	KUNIT_CASE(fault_marks_young_and_dirty_only_on_write),
+	KUNIT_CASE(read_fault_maps_the_zero_page_until_the_first_write),
+	KUNIT_CASE(write_over_zero_ptes_takes_the_largest_order),
+	KUNIT_CASE(read_fault_in_a_pmd_range_maps_the_huge_zero_folio),
 	KUNIT_CASE(migrating_anon_folio_keeps_data_and_remaps),
 	KUNIT_CASE(bad_access_returns_efault_and_goes_on),
 	KUNIT_CASE(munmap_after_faults_gives_back_every_page),

@@ -566,6 +566,35 @@ static void pmd_split_invalidates_and_flushes_the_leaf(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, reads_as(A, PMD_SIZE, 0));
 }
 
+/* Entries that map the zero page or the huge zero folio have no folio to
+ * lazyfree: MADV_FREE leaves them as they are (Linux: vm_normal_folio is
+ * NULL; madvise_free_huge_pmd skips is_huge_zero_pmd). */
+static void madv_free_leaves_the_zero_pages_alone(struct kunit *test)
+{
+	unsigned long lazyfree = ev(PGLAZYFREE), writes;
+	uint8_t c;
+	pmd_t *pmd;
+
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
+	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, PMD_SIZE + K64, VM_READ | VM_WRITE, 0), A);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A, 1), 0);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + PMD_SIZE, 1), 0);
+	pmd = mm_find_pmd(t.mm, A);
+	KUNIT_ASSERT_TRUE(test, pmd && is_huge_zero_pmd(*pmd));
+	KUNIT_ASSERT_TRUE(test, is_zero_pfn(pte_pfn(*mm_find_pte(t.mm, A + PMD_SIZE))));
+	writes = t.mm->counters[MM_PTE_WRITES];
+	for (int mode = 0; mode < 2; mode++) {
+		lazyfree_mode = mode ? LAZYFREE_SPLIT : LAZYFREE_BATCHED;
+		KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE + K64, MADV_FREE), 0);
+	}
+	KUNIT_EXPECT_EQ(test, ev(PGLAZYFREE), lazyfree);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES], writes);
+	KUNIT_EXPECT_TRUE(test, is_huge_zero_pmd(*pmd));
+	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree + t.node->nr_lru_anon, 0);
+	KUNIT_EXPECT_TRUE(test, reads_as(A, PMD_SIZE + K64, 0));
+}
+
 /* --- reclaim ------------------------------------------------------------------------------ */
 
 /* The node nearly full of lazyfree folios, three written again: a second
@@ -626,6 +655,7 @@ static struct kunit_case madvise_test_cases[] = {
 	KUNIT_CASE(locked_pmd_folio_is_skipped),
 	KUNIT_CASE(unsplittable_pmd_folio_keeps_its_leaf),
 	KUNIT_CASE(pmd_split_invalidates_and_flushes_the_leaf),
+	KUNIT_CASE(madv_free_leaves_the_zero_pages_alone),
 	KUNIT_CASE(allocation_under_pressure_reclaims_lazyfree),
 	KUNIT_CASE(young_folio_gets_a_second_chance),
 	{},

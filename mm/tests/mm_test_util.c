@@ -142,9 +142,9 @@ struct folio *test_mapped_folio(struct mm_struct *mm, unsigned long addr)
 	if (!pmd || !pmd_present(*pmd))
 		return NULL;
 	if (pmd_leaf(*pmd))
-		return pmd_folio(*pmd);
+		return is_huge_zero_pmd(*pmd) ? NULL : pmd_folio(*pmd);
 	pte = pte_offset_map(pmd, addr);
-	if (!pte || !pte_present(*pte))
-		return NULL;
+	if (!pte || !pte_present(*pte) || is_zero_pfn(pte_pfn(*pte)))
+		return NULL; /* the zero pages are no one's folio (vm_normal_folio) */
 	return page_folio(pte_page(*pte));
 }

@@ -50,7 +50,8 @@ static inline bool test_skip_without_thp(struct kunit *test)
 	return true;
 }
 
-/* Return: the folio mapping addr in mm, by PMD leaf or PTE; NULL if none. */
+/* Return: the folio mapping addr in mm, by PMD leaf or PTE; NULL if none
+ * or the (huge) zero page. */
 struct folio *test_mapped_folio(struct mm_struct *mm, unsigned long addr);
 
 /* The PTE slot for addr, allocating the tables on the way (NULL: no
