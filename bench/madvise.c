@@ -4,7 +4,8 @@
  * optimize lazyfreeing with mTHP in madvise_free". For each folio size
  * one VMA is faulted in with writes (thp_orders_enabled = that order
  * only), then madvise(MADV_FREE) of the whole range is timed with the
- * split path (every large folio split, PTE by PTE, a flush per page) and,
+ * split path (every large folio split, then PTE by PTE, the flush
+ * gathered: one for the range, as the kernel before the change) and,
  * after MADV_DONTNEED and a rewrite, with the batched path (one
  * clear_young_dirty_ptes per folio, one flush), each with its counter
  * deltas; then reclaim_lazyfree of the lazyfree range. The floor: one bare
@@ -147,10 +148,10 @@ static void print_row(const struct madvise_row *r, bool fell_back)
 		fell_back ? " (some folios fell back to smaller orders)" : "");
 }
 
-static void print_record(unsigned long bytes, uint64_t floor, const char *unit,
+static void print_record(unsigned long bytes, unsigned int runs, uint64_t floor, const char *unit,
 			 const char *time_unit)
 {
-	char cols[400], env[40], a[24], b[24], c[24], d[24];
+	char cols[400], env[64], a[24], b[24], c[24], d[24];
 	unsigned long nr = bytes / PAGE_SIZE;
 	struct benchrec rec;
 
@@ -160,7 +161,7 @@ static void print_record(unsigned long bytes, uint64_t floor, const char *unit,
 		  "batched_pte_writes[count] batched_splits[count] batched_flushes[count] "
 		  "batched_full_flushes[count] reclaim[%s] freed[pages]",
 		  time_unit, time_unit, time_unit);
-	ksnprintf(env, sizeof(env), " range_bytes=%lu", bytes);
+	ksnprintf(env, sizeof(env), " range_bytes=%lu runs=%u", bytes, runs);
 	benchrec_begin(&rec, "madvise_free", cols, env);
 	for (unsigned int i = 0; i < nr_rows; i++) {
 		const struct madvise_row *r = &rows[i];
@@ -184,26 +185,62 @@ static void print_record(unsigned long bytes, uint64_t floor, const char *unit,
 	benchrec_end(&rec);
 }
 
-/* One row: fault in at order, split MADV_FREE, refault, batched
- * MADV_FREE, reclaim. Return: 0, or -1 when the range cannot be faulted. */
-static int bench_order(struct mm_struct *mm, unsigned long addr, unsigned long bytes,
-		       unsigned int order, uint64_t *floor)
+/* The state every timed MADV_FREE starts from: the range freshly faulted
+ * in with writes after a MADV_DONTNEED of whatever was there, so neither
+ * mode inherits a warmer or colder layout from the other. */
+static int refault(struct mm_struct *mm, unsigned long addr, unsigned long bytes)
+{
+	if (do_madvise(mm, addr, bytes, MADV_DONTNEED))
+		return -1;
+	return fault_in(addr, bytes);
+}
+
+/* One timed MADV_FREE of the range in mode, from a fresh refault. */
+static int timed_run(struct mm_struct *mm, unsigned long addr, unsigned long bytes,
+		     enum lazyfree_mode mode, struct free_run *r, uint64_t *sample)
+{
+	if (refault(mm, addr, bytes))
+		return -1;
+	time_free(mm, addr, bytes, mode, r);
+	*sample = r->time;
+	return 0;
+}
+
+/* One row: split and batched MADV_FREE, `runs` times each, interleaved and
+ * in alternating order (split first, then batched first, ...), each from
+ * the same state, medians kept; then reclaim of the last batched range.
+ * The order alternates because successive refaults alternate between two
+ * physical layouts (the buddy hands out the other halves of the blocks it
+ * splits), and on the host one layout measured several times slower in
+ * the 2048K row whichever mode ran: each mode gets both. */
+*Return : 0, or -1 when the range cannot be faulted.* /
+			     static int bench_order(struct mm_struct *mm, unsigned long addr,
+						    unsigned long bytes, unsigned int order,
+						    unsigned int runs, uint64_t *floor)
 {
 	unsigned long fallback = mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK];
 	struct madvise_row *r = &rows[nr_rows++];
-	uint64_t t0;
+	uint64_t split[BENCH_MADVISE_MAX_RUNS], batched[BENCH_MADVISE_MAX_RUNS], t0;
 
 	thp_orders_enabled = order ? 1ul << order : 0;
-	if (fault_in(addr, bytes))
-		return -1;
-	if (order == 0)
-		*floor = best_pte_floor(mm, addr, bytes);
 	r->order = order;
-	time_free(mm, addr, bytes, LAZYFREE_SPLIT, &r->split);
-	/* Re-fault: the split left order-0 folios behind. */
-	if (do_madvise(mm, addr, bytes, MADV_DONTNEED) || fault_in(addr, bytes))
-		return -1;
-	time_free(mm, addr, bytes, LAZYFREE_BATCHED, &r->batched);
+	if (order == 0) {
+		if (refault(mm, addr, bytes))
+			return -1;
+		*floor = best_pte_floor(mm, addr, bytes);
+	}
+	for (unsigned int run = 0; run < runs; run++) {
+		bool split_first = !(run & 1);
+
+		if ((split_first &&
+		     timed_run(mm, addr, bytes, LAZYFREE_SPLIT, &r->split, &split[run])) ||
+		    timed_run(mm, addr, bytes, LAZYFREE_BATCHED, &r->batched, &batched[run]) ||
+		    (!split_first &&
+		     timed_run(mm, addr, bytes, LAZYFREE_SPLIT, &r->split, &split[run])))
+			return -1;
+	}
+	r->split.time = bench_median(split, runs);
+	r->batched.time = bench_median(batched, runs);
 	t0 = arch_cycles();
 	r->freed = reclaim_lazyfree(NODE_DATA(mm->nid), bytes / PAGE_SIZE);
 	r->reclaim = arch_cycles() - t0;
@@ -238,7 +275,8 @@ static void print_floor(uint64_t floor, unsigned long bytes, const char *unit,
 		(unsigned long long)(floor * 1000 / nr % 1000), unit);
 }
 
-int bench_madvise(int nid, unsigned long bytes, const char *unit, const char *time_unit)
+int bench_madvise(int nid, unsigned long bytes, unsigned int runs, const char *unit,
+		  const char *time_unit)
 {
 	unsigned long saved_orders = thp_orders_enabled;
 	enum lazyfree_mode saved_mode = lazyfree_mode;
@@ -256,19 +294,25 @@ int bench_madvise(int nid, unsigned long bytes, const char *unit, const char *ti
 	nr_rows = 0;
 	if (!ret)
 		print_header(bytes, time_unit);
+	runs = MIN(MAX(runs, 1u), (unsigned int)BENCH_MADVISE_MAX_RUNS);
 	for (unsigned int i = 0; i < ARRAY_SIZE(bench_orders) && !ret; i++)
-		ret = bench_order(mm, addr, bytes, bench_orders[i], &floor);
+		ret = bench_order(mm, addr, bytes, bench_orders[i], runs, &floor);
 	if (ret)
 		kprintf("bench madvise: cannot fault in %lu bytes\n", bytes);
 	else
 		print_floor(floor, bytes, unit, time_unit);
-	kprintf("split: every PTE-mapped large folio split, then PTE by PTE with an invalidation\n"
-		"per page; batched: one clear_young_dirty_ptes per folio, one flush for the range\n"
-		"(all = full flushes). A 2 MiB folio on one PMD is aged on the PMD in both, as\n"
-		"Linux did before and after the change. reclaim: reclaim_lazyfree of the range\n"
-		"after the batched MADV_FREE; freed = pages it freed. Each row is one run.\n\n");
+	kprintf("split: every PTE-mapped large folio split, then PTE by PTE, the flush gathered\n"
+		"(one for the range, as Linux before the change); batched: one\n"
+		"clear_young_dirty_ptes per folio, one flush (all = full flushes). With 4K folios\n"
+		"both do the same work. A 2 MiB folio on one PMD is aged on the PMD in both (one\n"
+		"invalidation each). reclaim: reclaim_lazyfree of the range after the last "
+		"batched\n"
+		"MADV_FREE; freed = pages it freed. Times: median of %u runs per mode, "
+		"interleaved\n"
+		"in alternating order, each from a freshly faulted range.\n\n",
+		runs);
 	if (!ret)
-		print_record(bytes, floor, unit, time_unit);
+		print_record(bytes, runs, floor, unit, time_unit);
 	thp_orders_enabled = saved_orders;
 	lazyfree_mode = saved_mode;
 	switch_mm(prev);
@@ -290,5 +334,5 @@ int bench_madvise_command(bool quick)
 	while (bytes > PMD_SIZE && bytes > avail / 2)
 		bytes /= 2;
 	kprintf("\n");
-	return bench_madvise(0, bytes, "cycles", "Mcycles");
+	return bench_madvise(0, bytes, quick ? 1 : 4, "cycles", "Mcycles");
 }

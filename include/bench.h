@@ -26,7 +26,9 @@ int bench_clear_command(bool quick);
  * over a bytes-long VMA of node nid, reclaim and the PTE-read floor;
  * unit names what arch_cycles() counts ("ns", "cycles"), time_unit a
  * million of it ("ms", "Mcycles"). Return: 0 or -1. */
-int bench_madvise(int nid, unsigned long bytes, const char *unit, const char *time_unit);
+#define BENCH_MADVISE_MAX_RUNS 9
+int bench_madvise(int nid, unsigned long bytes, unsigned int runs, const char *unit,
+		  const char *time_unit);
 int bench_madvise_command(bool quick);
 
 /* bench/pageblock.c: this build's pageblock order under the upstream

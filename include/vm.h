@@ -457,8 +457,9 @@ int anon_migrate_folio(struct folio *dst, struct folio *src);
 unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte, unsigned int max_nr);
 #define CYDP_CLEAR_YOUNG 0x1u
 #define CYDP_CLEAR_DIRTY 0x2u
-/* Clear the accessed and/or dirty bits of nr PTEs in one pass (Linux:
- * clear_young_dirty_ptes). Counts nr PTE writes; the caller flushes. */
+/* Clear the accessed and/or dirty bits of nr PTEs (Linux's generic
+ * clear_young_dirty_ptes, as on x86): young alone is one write per PTE,
+ * with dirty two (get and clear, set back). The caller flushes. */
 void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsigned int nr,
 			    unsigned int cydp_flags);
 

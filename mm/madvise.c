@@ -4,14 +4,15 @@
  * lazyfree list, so reclaim may drop it unless it is written again.
  * Batched (Linux since "mm/madvise: optimize lazyfreeing with mTHP in
  * madvise_free"): a 64K folio mapped by 16 PTEs inside the range is one
- * folio_pte_batch() + one clear_young_dirty_ptes() (16 PTE writes).
- * Split (the kernel before that change): the same folio is split into 16
- * pages, then each PTE is cleared and rewritten old and clean (32 PTE
- * writes). In both, changed entries are only recorded in the mmu_gather,
- * so a 1 MiB range gets one TLB flush at the end; with 4K folios both do
- * the same work. A folio only partly inside the range is split in both
- * modes. Both run as the walker's pmd_entry; PMD leaves and splitting are
- * THP code (mm/huge_memory.c).
+ * folio_pte_batch() + one clear_young_dirty_ptes() for its 16 PTEs and one
+ * LRU move. Split (the kernel before that change): the same folio is split
+ * into 16 pages, then each PTE is cleared and rewritten old and clean and
+ * each page moved. The PTE writes are the same (x86 has no cheaper
+ * clear_young_dirty_ptes); changed entries are only recorded in the
+ * mmu_gather, so a 1 MiB range gets one TLB flush at the end in both
+ * modes, and with 4K folios both do the same work. A folio only partly inside the range is split in
+ * both modes. Both run as the walker's pmd_entry; PMD leaves and splitting are THP code
+ * (mm/huge_memory.c).
  */
 #include <vm.h>
 

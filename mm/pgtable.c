@@ -303,8 +303,8 @@ void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end)
 /*
  * Example: a 64K folio at pfn 0x400 mapped by 16 PTEs, pte maps pfn 0x403:
  * at most 13 PTEs (0x403..0x40f) can follow; a hole, another page or a PTE
- * with other flags (NX, user, ...; not RW) ends the run earlier. Linux: folio_pte_batch
- * (mm/internal.h).
+ * with other flags (NX, user, ...; not RW) ends the run earlier.
+ * Linux: folio_pte_batch (mm/internal.h).
  */
 unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte, unsigned int max_nr)
 {
@@ -322,16 +322,31 @@ unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte, unsign
 	return nr;
 }
 
+/*
+ * Linux's generic clear_young_dirty_ptes (include/linux/pgtable.h), the one
+ * x86 uses: clearing young alone is a test-and-clear of each PTE (one
+ * write); with dirty, each PTE is taken out (ptep_get_and_clear) and put
+ * back old and clean (set_pte_at): two writes, the same per-PTE work as the
+ * kernel before the batching change did. What batching saves on x86 is
+ * the split and the per-page folio work, not PTE writes (arm64's contpte
+ * version also saves those).
+ */
 void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsigned int nr,
 			    unsigned int cydp_flags)
 {
-	pte_t mask = 0;
+	for (unsigned int i = 0; i < nr; i++, addr += PAGE_SIZE) {
+		pte_t pte;
 
-	if (cydp_flags & CYDP_CLEAR_YOUNG)
-		mask |= _PAGE_ACCESSED;
-	if (cydp_flags & CYDP_CLEAR_DIRTY)
-		mask |= _PAGE_DIRTY;
-	for (unsigned int i = 0; i < nr; i++)
-		ptep[i] &= ~mask;
-	mm->counters[MM_PTE_WRITES] += nr;
+		if (cydp_flags == CYDP_CLEAR_YOUNG) {
+			ptep[i] = pte_mkold(ptep[i]); /* ptep_test_and_clear_young */
+			mm->counters[MM_PTE_WRITES]++;
+			continue;
+		}
+		pte = ptep_get_and_clear(mm, addr, &ptep[i]);
+		if (cydp_flags & CYDP_CLEAR_YOUNG)
+			pte = pte_mkold(pte);
+		if (cydp_flags & CYDP_CLEAR_DIRTY)
+			pte = pte_mkclean(pte);
+		set_ptes(mm, addr, &ptep[i], pte, 1);
+	}
 }
