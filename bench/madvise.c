@@ -212,11 +212,10 @@ static int timed_run(struct mm_struct *mm, unsigned long addr, unsigned long byt
  * The order alternates because successive refaults alternate between two
  * physical layouts (the buddy hands out the other halves of the blocks it
  * splits), and on the host one layout measured several times slower in
- * the 2048K row whichever mode ran: each mode gets both. */
-*Return : 0, or -1 when the range cannot be faulted.* /
-			     static int bench_order(struct mm_struct *mm, unsigned long addr,
-						    unsigned long bytes, unsigned int order,
-						    unsigned int runs, uint64_t *floor)
+ * the 2048K row whichever mode ran: each mode gets both. Return: 0, or -1
+ * when the range cannot be faulted. */
+static int bench_order(struct mm_struct *mm, unsigned long addr, unsigned long bytes,
+		       unsigned int order, unsigned int runs, uint64_t *floor)
 {
 	unsigned long fallback = mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK];
 	struct madvise_row *r = &rows[nr_rows++];
