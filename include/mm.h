@@ -158,11 +158,13 @@ void pgdat_destroy(struct pglist_data *pgdat);
 void mm_init(void);
 /* Where boot memory went, in bytes (kernel: mm/boot.c; meminfo). */
 struct boot_mem_stats {
-	phys_addr_t total, available, reserved, kernel, memmap, tests, cma;
+	phys_addr_t total, available, reserved, kernel, memmap, cma;
 };
 extern struct boot_mem_stats boot_mem;
-/* A block of memory kept out of node 0 at boot for tests' private nodes.
- * Return: 0 with the range, or -1 if none was set aside. */
+/* Memory for tests' private nodes, its struct pages cleared. Kernel: the
+ * block test_memory_offline() took from node 0 for this `test` or `bench`
+ * run; host: a fresh simulated range each call (arch/host/phys.c).
+ * Return: 0 with the range, or -1 if there is none. */
 int mm_test_memory(unsigned long *start_pfn, unsigned long *nr_pages);
 
 /* --- mm/page_alloc.c: the buddy allocator ---------------------------------- */
@@ -368,6 +370,63 @@ migrate_folio_fn set_migrate_folio_hook(migrate_folio_fn fn);
 /* Migrate every in-use folio in [start_pfn, end_pfn) elsewhere.
  * Return: 0, or -EBUSY / -ENOMEM when one could not be moved. */
 int migrate_pfn_range(unsigned long start_pfn, unsigned long end_pfn);
+
+/* --- mm/memory_hotplug.c: taking memory away from a node and back --------- */
+/*
+ * Linux: offline_pages. Take [start_pfn, start_pfn + nr_pages), which lies
+ * in zone and reaches one of its edges, away from the allocator: movable
+ * folios migrate out, free pages are taken (PG_offline, no reference),
+ * reserved pages stay as they are; the zone's and node's spans shrink
+ * past the range and managed pages and watermarks drop. Nothing changes
+ * on failure. Return: 0, -EINVAL (not at an edge of one zone, or a pfn
+ * without struct page) or -EBUSY (a page that cannot move, a CMA or
+ * HIGHATOMIC pageblock).
+ */
+int offline_pages(unsigned long start_pfn, unsigned long nr_pages, struct zone *zone);
+/*
+ * Linux: online_pages. Grow zone over [pfn, pfn + nr_pages) again and give
+ * every PG_offline page in it to the buddy allocator as a fresh page of
+ * zone. Context: a range offline_pages took from zone (its PG_offline
+ * marks as it left them). Return: 0, or -EINVAL if the range does not
+ * touch the zone.
+ */
+int online_pages(unsigned long pfn, unsigned long nr_pages, struct zone *zone);
+/* A block taken from an edge of a node, with everything between it and
+ * that edge (free memory and reserved pages; Folium's zones are not made
+ * of sections that can go one by one, so the span must end at the block). */
+struct edge_block {
+	struct zone *zone;
+	bool top;				/* at the zone's top edge, else its bottom */
+	unsigned long start_pfn, nr_pages;	/* the block: the owner's to rebuild */
+	unsigned long region_start, region_end; /* what offline_pages took */
+	unsigned long nr_offline;		/* pages taken: block + free beyond it */
+};
+/*
+ * Offline a block of nr_pages (a multiple of MAX_ORDER_NR_PAGES, aligned
+ * to it, without reserved pages) at the top or bottom edge of pgdat: the
+ * edge with less free memory beyond its block first, then the other.
+ * Return: 0 with *b filled, -ENOSPC (no such block) or -EBUSY (pinned by
+ * pages that cannot move at both edges).
+ */
+int offline_edge_block(struct pglist_data *pgdat, unsigned long nr_pages, struct edge_block *b);
+/* Give the region back (online_pages), whatever the owner left in the
+ * block's struct pages. */
+void online_edge_block(const struct edge_block *b);
+
+/* The in-kernel tests' memory: sized at boot, taken from node 0 only while
+ * `test` (or a `bench` that needs a private node) runs. Rules: 16 MiB or
+ * four max-order blocks if larger; 32 MiB from 384 MiB of RAM on (room
+ * for the CMA suites at pageblock order 10), 64 MiB (as the host gives)
+ * from 768 MiB (a "1 GiB" machine reports a little less); none under
+ * 96 MiB. Return: bytes. */
+phys_addr_t test_memory_size(phys_addr_t ram);
+void test_memory_init(phys_addr_t ram); /* mm_init: size it */
+/* Take the block from node 0 (offline_edge_block); a failure is printed
+ * with its reason. Return: 0 (also if already taken) or an -errno. */
+int test_memory_offline(void);
+void test_memory_online(void); /* give it back, if taken */
+/* Return: the block while taken, else NULL. */
+const struct edge_block *test_memory_block(void);
 
 /* --- mm/cma.c: the contiguous memory allocator ------------------------------ */
 struct cma {

@@ -77,6 +77,7 @@ enum pageflags {
 	PG_pcp,	       /* on a per-CPU free list */
 	PG_poisoned,   /* CONFIG_DEBUG_VM: filled with PAGE_POISON_BYTE */
 	PG_cma,	       /* folio allocated by cma_alloc() */
+	PG_offline,    /* taken by offline_pages (Linux: PageOffline, a page type) */
 	NR_PAGEFLAGS
 };
 
@@ -181,15 +182,18 @@ struct zone {
 	unsigned long _watermark[NR_WMARK];
 	struct free_area free_area[NR_PAGE_ORDERS];
 	struct per_cpu_pages pcp;
-	/* 4 bits per pageblock: bits 0-2 migratetype, bit 3 isolated. */
+	/* 4 bits per pageblock: bits 0-2 migratetype, bit 3 isolated.
+	 * Entry 0 is the pageblock of pageblock_flags_pfn, the zone's start
+	 * when it was set up: offline_pages may move the start, not the flags. */
 	uint8_t *pageblock_flags;
+	unsigned long pageblock_flags_pfn;
 	unsigned long nr_pageblocks;
 	unsigned long cma_pages; /* pages in MIGRATE_CMA pageblocks */
 };
 
 /*
  * A node owns zones. Node 0 is the machine's RAM; tests build private
- * nodes over their own memory (arch_test_memory), registered in
+ * nodes over their own memory (mm_test_memory), registered in
  * node_data[] so page_zone() finds them from page->flags, as in Linux.
  */
 #define MAX_NUMNODES 8

@@ -1,11 +1,12 @@
 /*
  * From memblock to the buddy allocator (Linux: mm_core_init, up to
- * memblock_free_all). mm_init sets aside the tests' memory and CMA, backs
- * the vmemmap one 128 MiB section at a time where RAM exists (2 MiB of
- * struct pages each: RAM [0, 2G) + [4G, 6G) backs sections 0-15 and 32-47,
- * and the hole between costs nothing), builds node 0, frees every free
+ * memblock_free_all). mm_init sets aside CMA, backs the vmemmap one
+ * 128 MiB section at a time where RAM exists (2 MiB of struct pages each:
+ * RAM [0, 2G) + [4G, 6G) backs sections 0-15 and 32-47, and the hole
+ * between costs nothing), builds node 0 over all RAM, frees every free
  * memblock range into it and retires memblock. Also: pfn_valid and the
- * kernel's mm_test_memory.
+ * kernel's mm_test_memory (the tests take their memory from node 0 only
+ * while they run: mm/memory_hotplug.c).
  */
 #include <arch.h>
 #include <bitmap.h>
@@ -28,8 +29,6 @@ static unsigned long present_sections[BITS_TO_LONGS(NR_MEM_SECTIONS)];
 static struct pglist_data contig_page_data;
 
 struct boot_mem_stats boot_mem;
-static unsigned long test_start_pfn, test_nr_pages;
-static bool test_at_top; /* node 0 ends below the test memory, else starts above */
 
 bool pfn_valid(unsigned long pfn)
 {
@@ -61,90 +60,6 @@ static void sparse_init(struct memblock *mb)
 		}
 	}
 	boot_mem.memmap += memblock_reserved_size(mb) - before;
-}
-
-/* Return: bytes of free memory in [lo, hi). */
-static phys_addr_t free_bytes_in(struct memblock *mb, phys_addr_t lo, phys_addr_t hi)
-{
-	phys_addr_t start, end, bytes = 0;
-	unsigned long idx = 0;
-
-	while (memblock_next_free_range(mb, &idx, &start, &end))
-		if (MIN(end, hi) > MAX(start, lo))
-			bytes += MIN(end, hi) - MAX(start, lo);
-	return bytes;
-}
-
-/* The lowest and the highest free block of size bytes aligned to align
- * (0 when there is none; page 0 never counts, as in memblock). */
-static void find_test_blocks(struct memblock *mb, phys_addr_t size, phys_addr_t align,
-			     phys_addr_t *low, phys_addr_t *high)
-{
-	phys_addr_t start, end;
-	unsigned long idx = 0;
-
-	*low = *high = 0;
-	while (memblock_next_free_range(mb, &idx, &start, &end)) {
-		phys_addr_t lo = ALIGN_UP(MAX(start, PAGE_SIZE), align);
-
-		if (lo >= end || end - lo < size)
-			continue;
-		if (!*low)
-			*low = lo;
-		*high = ALIGN_DOWN(end - size, align);
-	}
-}
-
-/*
- * Keep RAM out of node 0 for the in-kernel tests' private nodes. Rules:
- * 16 MiB or four max-order blocks if larger; 32 MiB from 384 MiB of RAM
- * on (room for the CMA suites at pageblock order 10), 64 MiB (as the host
- * gives) from 768 MiB (a "1 GiB" machine reports a little less);
- * aligned to a max-order block; none under 96 MiB of RAM. Node 0 must
- * not span it (no node-0 walker may read the struct pages tests
- * rebuild), so it goes at the top or the bottom of RAM and
- * node 0 ends or starts at its edge; free scraps beyond it go with it, and
- * the side that strands fewer is chosen (firmware litters both ends).
- */
-static void reserve_test_memory(struct memblock *mb)
-{
-	phys_addr_t align = PAGE_SIZE << MAX_PAGE_ORDER;
-	phys_addr_t size = MAX(16 * MIB, 4 * align), low, high, base, waste_low, waste_high;
-	phys_addr_t dram_start = memblock_start_of_DRAM(mb), dram_end = memblock_end_of_DRAM(mb);
-
-	if (memblock_phys_mem_size(mb) >= 384 * MIB)
-		size = MAX(size, 32 * MIB);
-	if (memblock_phys_mem_size(mb) >= 768 * MIB)
-		size = MAX(size, 64 * MIB);
-	if (memblock_phys_mem_size(mb) < 96 * MIB) {
-		pr_warn("mm: under 96 MiB of RAM: no memory set aside for the "
-			"in-kernel mm tests (they will be skipped)\n");
-		return;
-	}
-	find_test_blocks(mb, size, align, &low, &high);
-	if (!low) {
-		pr_warn("mm: no free %llu MiB block for the in-kernel mm tests "
-			"(they will be skipped)\n",
-			(unsigned long long)(size / MIB));
-		return;
-	}
-	waste_low = free_bytes_in(mb, dram_start, low);
-	waste_high = free_bytes_in(mb, high + size, dram_end);
-	test_at_top = waste_high <= waste_low;
-	base = test_at_top ? high : low;
-	if (test_at_top)
-		memblock_reserve(mb, base, dram_end - base);
-	else
-		memblock_reserve(mb, dram_start, base + size - dram_start);
-	boot_mem.tests = size + (test_at_top ? waste_high : waste_low);
-	test_start_pfn = PHYS_PFN(base);
-	test_nr_pages = size / PAGE_SIZE;
-	pr_info("mm: test memory %#llx-%#llx (%llu MiB) kept out of node 0, with "
-		"%llu KiB of free scraps %s it\n",
-		(unsigned long long)base, (unsigned long long)(base + size - 1),
-		(unsigned long long)(size / MIB),
-		(unsigned long long)((boot_mem.tests - size) / KIB),
-		test_at_top ? "above" : "below");
 }
 
 CMDLINE_KEY(cma, "SIZE: reserve a CMA area (e.g. 64M)");
@@ -208,9 +123,9 @@ static phys_addr_t free_to_buddy(struct memblock *mb, unsigned long start_pfn,
 /* Linux's mem_init line, plus the allocator geometry the issue asks for. */
 static void print_summary(void)
 {
+	const struct edge_block *tests = test_memory_block();
 	phys_addr_t firmware =
-		boot_mem.reserved -
-		MIN(boot_mem.reserved, boot_mem.kernel + boot_mem.memmap + boot_mem.tests);
+		boot_mem.reserved - MIN(boot_mem.reserved, boot_mem.kernel + boot_mem.memmap);
 
 	pr_info("Memory: %llu KiB available / %llu KiB total, %llu KiB reserved "
 		"(kernel %llu, firmware %llu, memmap %llu, tests %llu KiB), "
@@ -220,7 +135,7 @@ static void print_summary(void)
 		(unsigned long long)(boot_mem.reserved / KIB),
 		(unsigned long long)(boot_mem.kernel / KIB), (unsigned long long)(firmware / KIB),
 		(unsigned long long)(boot_mem.memmap / KIB),
-		(unsigned long long)(boot_mem.tests / KIB),
+		(unsigned long long)(tests ? tests->nr_offline * (PAGE_SIZE / KIB) : 0),
 		(unsigned long long)(boot_mem.cma / KIB));
 	pr_info("Page allocator: MAX_PAGE_ORDER %d, pageblock_order %d "
 		"(pageblock %lu KiB), CMA_MIN_ALIGNMENT_BYTES %#lx\n",
@@ -251,15 +166,11 @@ void mm_init(void)
 		memblock_dump(mb);
 	boot_mem.total = memblock_phys_mem_size(mb);
 	boot_mem.kernel = ALIGN_UP(boot_info->kernel_size, PAGE_SIZE);
-	reserve_test_memory(mb);
+	test_memory_init(boot_mem.total);
 	reserve_cma(mb);
 	sparse_init(mb);
 	start_pfn = PHYS_PFN(memblock_start_of_DRAM(mb));
 	end_pfn = PHYS_PFN(memblock_end_of_DRAM(mb));
-	if (test_nr_pages && test_at_top)
-		end_pfn = test_start_pfn;
-	else if (test_nr_pages)
-		start_pfn = test_start_pfn + test_nr_pages;
 	pgdat = node0_init(mb, start_pfn, end_pfn);
 	boot_mem.available = free_to_buddy(mb, start_pfn, end_pfn);
 	boot_mem.reserved = boot_mem.total - boot_mem.available - boot_mem.cma;
@@ -268,14 +179,16 @@ void mm_init(void)
 	print_summary();
 }
 
-/* The kernel's test memory: the same block every time, its struct pages
- * cleared as the host clears its own (the contents are not cleared). */
+/* The kernel's test memory: the block test_memory_offline() took, its
+ * struct pages cleared as the host clears its own (not its contents). */
 int mm_test_memory(unsigned long *start_pfn, unsigned long *nr_pages)
 {
-	if (!test_nr_pages)
+	const struct edge_block *b = test_memory_block();
+
+	if (!b)
 		return -1;
-	*start_pfn = test_start_pfn;
-	*nr_pages = test_nr_pages;
-	memset(pfn_to_page(test_start_pfn), 0, test_nr_pages * sizeof(struct page));
+	*start_pfn = b->start_pfn;
+	*nr_pages = b->nr_pages;
+	memset(pfn_to_page(b->start_pfn), 0, b->nr_pages * sizeof(struct page));
 	return 0;
 }

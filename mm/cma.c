@@ -147,7 +147,7 @@ static bool cma_area_in_one_zone(const struct cma *cma)
  * The bitmap comes from the buddy allocator, as Linux's bitmap_zalloc at
  * activation; without one the area's memory becomes ordinary memory. An
  * area outside node 0's zones stays reserved (never seen in practice:
- * placement keeps it in one zone and below the tests' memory).
+ * placement keeps it in one zone).
  */
 static int cma_activate_area(struct cma *cma)
 {

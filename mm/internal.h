@@ -26,6 +26,12 @@ static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
 	return pfn >= zone->zone_start_pfn && pfn < zone->zone_start_pfn + zone->spanned_pages;
 }
 
+/* mm_init.c */
+/* Make the struct pages of [start, end) reserved, refcount 0, unmapped,
+ * in zone zt of node nid (Linux: memmap_init_range, __init_single_page).
+ * Holes without struct pages are skipped. */
+void memmap_init_range(int nid, enum zone_type zt, unsigned long start, unsigned long end);
+
 /* page_alloc.c */
 void set_pageblock_migratetype(struct page *page, int migratetype);
 void set_pageblock_isolate(struct page *page, bool isolated);

@@ -11,6 +11,10 @@ TEST_SRCS += mm/tests/mm_test_util.c mm/tests/page_alloc_test.c
 # Folios, page isolation, migration and CMA.
 MM_GENERIC_SRCS += mm/folio.c mm/page_isolation.c mm/migrate.c mm/cma.c
 TEST_SRCS += mm/tests/folio_test.c mm/tests/cma_test.c
+# Offlining and onlining a range at a zone's edge; the tests' memory,
+# taken from node 0 while they run.
+MM_GENERIC_SRCS += mm/memory_hotplug.c
+TEST_SRCS += mm/tests/memory_hotplug_test.c
 
 # --- fuzzing the buddy allocator (host only) ---------------------------------
 # What the allocator needs to run as a process: the buddy core, folios

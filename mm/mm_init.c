@@ -76,12 +76,12 @@ static void zone_init(struct zone *zone, struct pglist_data *pgdat, enum zone_ty
 	zone->pcp.high = 4;
 	zone->nr_pageblocks = nr_pageblocks_in(start, end);
 	zone->pageblock_flags = zone->nr_pageblocks ? flags : NULL;
+	zone->pageblock_flags_pfn = start;
 	memset(flags, movable_pair, pageblock_flags_bytes(start, end));
 }
 
-/* Reserved, refcount 0, unmapped, in its zone and node (Linux:
- * __init_single_page). Holes without struct pages are skipped. */
-static void init_struct_pages(int nid, enum zone_type zt, unsigned long start, unsigned long end)
+/* Linux: __init_single_page for each page; see mm/internal.h. */
+void memmap_init_range(int nid, enum zone_type zt, unsigned long start, unsigned long end)
 {
 	unsigned long flags = 1ul << PG_reserved | (unsigned long)zt << PAGE_FLAGS_ZONE_SHIFT |
 			      (unsigned long)nid << PAGE_FLAGS_NODE_SHIFT;
@@ -116,7 +116,7 @@ void pgdat_init(struct pglist_data *pgdat, int nid, unsigned long start_pfn, uns
 		zone_range(zt, start_pfn, end_pfn, &s, &e);
 		zone_init(&pgdat->node_zones[zt], pgdat, zt, s, e, flags);
 		flags += pageblock_flags_bytes(s, e);
-		init_struct_pages(nid, zt, s, e);
+		memmap_init_range(nid, zt, s, e);
 	}
 	node_data[nid] = pgdat;
 }

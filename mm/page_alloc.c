@@ -57,7 +57,7 @@ static uint8_t *pageblock_byte(const struct page *page, unsigned int *shift)
 {
 	const struct zone *zone = page_zone(page);
 	unsigned long idx = (pageblock_start_pfn(page_to_pfn(page)) -
-			     pageblock_start_pfn(zone->zone_start_pfn)) >>
+			     pageblock_start_pfn(zone->pageblock_flags_pfn)) >>
 			    pageblock_order;
 
 	*shift = (idx & 1) * 4;

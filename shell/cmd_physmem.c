@@ -239,6 +239,7 @@ static void meminfo_zones(const struct pglist_data *pgdat)
 static int cmd_meminfo(int argc, char **argv)
 {
 	struct pglist_data *pgdat = NODE_DATA(0);
+	const struct edge_block *tests = test_memory_block(); /* only while tests run */
 
 	if (argc != 1)
 		return CMD_USAGE;
@@ -258,7 +259,7 @@ static int cmd_meminfo(int argc, char **argv)
 	kprintf("PhysMem:       %10llu kB\n", (unsigned long long)(boot_mem.total / KIB));
 	kprintf("Reserved:      %10llu kB\n", (unsigned long long)(boot_mem.reserved / KIB));
 	kprintf("Memmap:        %10llu kB\n", (unsigned long long)(boot_mem.memmap / KIB));
-	kprintf("TestMem:       %10llu kB\n", (unsigned long long)(boot_mem.tests / KIB));
+	kprintf("TestMem:       %10lu kB\n", kb(tests ? tests->nr_offline : 0));
 	return CMD_OK;
 }
 

@@ -91,12 +91,20 @@ deps_without_apt_says_what_to_install() {
 }
 
 # --- QEMU ---------------------------------------------------------------
+# mm_suites_ran LOG: `test` took the tests' memory from node 0 and the mm
+# suites ran on it (none skipped for want of it).
+mm_suites_ran() {
+	expect_in "$1" "taken from node 0 for the tests" || return 1
+	tr -d '\r' < "$1" | grep -q '^# memory_hotplug: pass:[1-9][0-9]* fail:0 skip:0' ||
+		{ echo "the memory_hotplug suite did not run in full"; return 1; }
+}
+
 kernel_tests_in_qemu() { # $1: --usb or empty
 	log=$LOGS/ktest$1.serial
 	qemu --image "$IMGS/ktest.img" --log "$log" $1 || return 1
 	expect_in "$log" "folium loader: jumping to the kernel" "Boot complete" \
 		"folium> test" "Power down." || return 1
-	"$B/tools/ktap" "$log"
+	"$B/tools/ktap" "$log" && mm_suites_ran "$log"
 }
 
 shell_session() {
@@ -191,22 +199,55 @@ boot_and_test() {
 	"$B/tools/ktap" "$log"
 }
 
-# config_matrix_entry PAGE_BLOCK_ORDER THP: build that kernel in its own
-# build directory, boot it, check the effective pageblock_order and run
-# every in-kernel suite.
+# memtotal_near_usable LOG: meminfo's MemTotal before `test` is within 8%
+# of what the firmware map calls usable (`mem`), and the same after it: a
+# normal boot keeps its RAM, the tests take theirs only while they run.
+memtotal_near_usable() {
+	tr -d '\r' < "$1" | awk '
+		$1 == "usable:" {
+			usable = $2 * ($3 == "GiB" ? 1048576 : $3 == "MiB" ? 1024 : $3 == "KiB" ? 1 : 1 / 1024)
+		}
+		$1 == "MemTotal:" { if (!total) total = $2; last = $2 }
+		END {
+			if (!usable || !total) { print "no usable: or MemTotal: line"; exit 1 }
+			printf "MemTotal %d kB of %d KiB usable (%.1f%%), %d kB after the tests\n",
+				total, usable, 100 * total / usable, last
+			exit total < 0.92 * usable || last != total
+		}'
+}
+
+# boot_with_mem SIZE: `mem; meminfo; test; meminfo` with SIZE of RAM.
+boot_with_mem() {
+	boot_and_test "mem-$1" "$IMGS/mem.img" --mem "$1" || return 1
+	memtotal_near_usable "$LOGS/mem-$1.serial" && mm_suites_ran "$LOGS/mem-$1.serial"
+}
+
+# config_matrix_entry PAGE_BLOCK_ORDER THP [MAX_PAGE_ORDER]: build that
+# kernel in its own build directory, boot it, check the effective
+# pageblock_order and run every in-kernel suite. With MAX_PAGE_ORDER the
+# host tests of that configuration run too (test fixtures sized for the
+# default orders break there first).
 config_matrix_entry() {
-	pb=$1 thp=$2
-	dir=$B/matrix/pb$pb-thp$thp
-	make -s -j2 O="$dir" CONFIG_PAGE_BLOCK_ORDER="$pb" \
-		CONFIG_TRANSPARENT_HUGEPAGE="$thp" "$dir/folium.elf" || return 1
+	pb=$1 thp=$2 order=${3:-}
+	cfg=pb$pb-thp$thp${order:+-order$order}
+	dir=$B/matrix/$cfg
+	make -s -j2 O="$dir" CONFIG_PAGE_BLOCK_ORDER="$pb" CONFIG_TRANSPARENT_HUGEPAGE="$thp" \
+		${order:+CONFIG_MAX_PAGE_ORDER="$order"} "$dir/folium.elf" \
+		${order:+"$dir/host-tests"} || return 1
+	if [ -n "$order" ]; then
+		"$dir/host-tests" > "$LOGS/matrix-$cfg-host.ktap"
+		"$B/tools/ktap" "$LOGS/matrix-$cfg-host.ktap" || return 1
+	fi
 	printf '%s\n' 'run="config; test; poweroff"' > "$dir/cmdline.txt"
 	sh tools/mkimage.sh "$dir/test.img" "$B/BOOTX64.EFI" "$dir/folium.elf" \
 		"$dir/cmdline.txt" || return 1
 	want=$pb
 	[ "$thp" = y ] && [ "$pb" -gt 9 ] && want=9
-	boot_and_test matrix-pb$pb-thp$thp "$dir/test.img" || return 1
-	expect_in "$LOGS/matrix-pb$pb-thp$thp.serial" "pageblock_order=$want " \
-		"CMA_MIN_ALIGNMENT_BYTES=$((4096 << want))"
+	boot_and_test "matrix-$cfg" "$dir/test.img" || return 1
+	expect_in "$LOGS/matrix-$cfg.serial" "pageblock_order=$want " \
+		"CMA_MIN_ALIGNMENT_BYTES=$((4096 << want))" \
+		${order:+"MAX_PAGE_ORDER=$order "} || return 1
+	mm_suites_ran "$LOGS/matrix-$cfg.serial"
 }
 
 clear_pages_from_cmdline() {
@@ -314,7 +355,7 @@ echo "make test: QEMU boots (TCG, -cpu max; about 10 s each)"
 image ktest 'run="test; poweroff"' >/dev/null
 image nocmdline - >/dev/null
 image reboot 'run="reboot"' >/dev/null
-image mem 'run="meminfo; test; poweroff"' >/dev/null
+image mem 'run="mem; meminfo; test; meminfo; poweroff"' >/dev/null
 image cma 'cma=16M' >/dev/null
 image vm 'thp=16K,64K,2M' >/dev/null
 image stosq 'clear_pages=stosq zero=page run="cpuinfo; zero; test fault; test clear; poweroff"' >/dev/null
@@ -335,7 +376,7 @@ run_test vm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout
 run_test clear-pages-stosq-and-zero-page-from-cmdline clear_pages_from_cmdline
 run_test cma-that-cannot-be-placed-is-reported cma_that_cannot_be_placed_is_reported
 for mem in 128M 1G 6G; do
-	run_test boot-with-$mem boot_and_test mem-$mem "$IMGS/mem.img" --mem $mem
+	run_test boot-with-$mem boot_with_mem $mem
 done
 run_test ps2-keyboard-reaches-the-shell ps2_keyboard_reaches_the_shell
 run_test reboot-resets-the-machine reboot_resets_the_machine
@@ -369,12 +410,13 @@ run_test loader-missing-kernel loader_rejects no-kernel "/folium/folium.elf not 
 run_test loader-bad-magic loader_rejects bad-magic "bad magic"
 run_test loader-truncated-kernel loader_rejects truncated "truncated"
 
-echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP)"
+echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP, then MAX_PAGE_ORDER 12)"
 for pb in 1 7 9 10; do
 	for thp in y n; do
 		run_test config-pb$pb-thp$thp config_matrix_entry $pb $thp
 	done
 done
+run_test config-pb12-thpn-order12 config_matrix_entry 12 n 12
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -10,7 +10,8 @@
 #include <vm.h>
 #include "mm_test_util.h"
 
-#define MAX_RECORDS 2048
+/* ZERO_PAGE records one call per page of the largest folio. */
+#define MAX_RECORDS MAX_ORDER_NR_PAGES
 
 static struct pglist_data *node;
 static struct folio *recorded_folio;

@@ -53,7 +53,7 @@ struct pglist_data *test_node_create(struct kunit *test, unsigned long nr_pages)
 	unsigned long start, avail, first;
 
 	if (mm_test_memory(&start, &avail)) {
-		kunit_mark_skipped(test, "no test memory set aside");
+		kunit_mark_skipped(test, "no test memory (the mm: line before the tests says why)");
 		return NULL;
 	}
 	if (start != carve_base || !live_nodes) {

@@ -17,6 +17,10 @@
 #define RANDOM_NODE_PAGES 1024ul
 #endif
 #define RANDOM_SLOTS 64
+/* At least one whole pageblock: the first unmovable request claims it,
+ * so a page freed to the pcp list is the next one that request type gets
+ * (in a node smaller than its pageblock the claim is refused). */
+#define SMALL_NODE_PAGES MAX(2048ul, pageblock_nr_pages)
 
 /* Seeded xorshift64: the same seed gives the same sequence everywhere. */
 static uint64_t xorshift64(uint64_t *s)
@@ -223,10 +227,22 @@ static void buddies_merge_into_the_lower_block(struct kunit *test)
 	test_node_destroy(pgdat);
 }
 
+/* A node of nr pages: on the host anywhere in simulated memory (eight
+ * pageblocks are 128 MiB at pageblock order 12, twice its test memory), in
+ * the kernel in the test memory, or the case is skipped. */
+static struct pglist_data *big_node_create(struct kunit *test, unsigned long nr)
+{
+#ifdef FOLIUM_HOST
+	return test_node_create_at(test, PHYS_PFN(48ull << 30), nr);
+#else
+	return test_node_create(test, nr);
+#endif
+}
+
 /* A node whose pages are all allocated (order 0) and typed `mt`. */
 static struct pglist_data *full_node(struct kunit *test, unsigned long nr, int mt)
 {
-	struct pglist_data *pgdat = test_node_create(test, nr);
+	struct pglist_data *pgdat = big_node_create(test, nr);
 	unsigned long base;
 
 	if (!pgdat)
@@ -421,7 +437,7 @@ static void watermarks_follow_the_min_free_kbytes_rule(struct kunit *test)
 	test_node_destroy(pgdat);
 }
 
-#define FILL_MAX 4096
+#define FILL_MAX SMALL_NODE_PAGES /* more than the watermark lets through */
 static struct page *filled[FILL_MAX];
 static unsigned long nr_filled;
 
@@ -444,7 +460,7 @@ static void free_filled(void)
 
 static void allocation_below_the_watermark_fails_and_is_counted(struct kunit *test)
 {
-	struct pglist_data *pgdat = test_node_create(test, 2048);
+	struct pglist_data *pgdat = test_node_create(test, SMALL_NODE_PAGES);
 	struct zone *zone;
 	struct page *high;
 
@@ -452,7 +468,7 @@ static void allocation_below_the_watermark_fails_and_is_counted(struct kunit *te
 		return;
 	zone = node_zone(pgdat);
 	fill_to_watermark(pgdat);
-	KUNIT_EXPECT_LT(test, nr_filled, 2048);
+	KUNIT_EXPECT_LT(test, nr_filled, SMALL_NODE_PAGES);
 	KUNIT_EXPECT_EQ(test, ev(pgdat, PGALLOC_FAIL), 1);
 	KUNIT_EXPECT_LE(test, zone->nr_free_pages, zone->_watermark[WMARK_LOW] + 1);
 	KUNIT_EXPECT_GT(test, zone->nr_free_pages, zone->_watermark[WMARK_MIN]);
@@ -486,7 +502,7 @@ static unsigned long test_reclaim(struct pglist_data *pgdat, unsigned int order,
 
 static void reclaim_runs_before_failing_and_its_pages_are_used(struct kunit *test)
 {
-	struct pglist_data *pgdat = test_node_create(test, 2048);
+	struct pglist_data *pgdat = test_node_create(test, SMALL_NODE_PAGES);
 	struct page *page;
 
 	if (!pgdat)
@@ -523,7 +539,7 @@ static bool all_bytes(const struct page *page, unsigned int order, uint8_t byte)
 
 static void gfp_zero_returns_zeroed_pages(struct kunit *test)
 {
-	struct pglist_data *pgdat = test_node_create(test, 2048);
+	struct pglist_data *pgdat = test_node_create(test, SMALL_NODE_PAGES);
 
 	if (!pgdat)
 		return;
@@ -585,7 +601,7 @@ static void zone_choice_follows_gfp_dma32_and_the_zonelist(struct kunit *test)
 
 static void pcp_lists_cache_freed_pages_and_drain(struct kunit *test)
 {
-	struct pglist_data *pgdat = test_node_create(test, 2048);
+	struct pglist_data *pgdat = test_node_create(test, SMALL_NODE_PAGES);
 	struct zone *zone;
 	struct page *a, *b;
 
@@ -609,7 +625,7 @@ static void pcp_lists_cache_freed_pages_and_drain(struct kunit *test)
 	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 	drain_zone_pages(zone);
 	KUNIT_EXPECT_EQ(test, zone->pcp.count, 0);
-	KUNIT_EXPECT_EQ(test, zone->nr_free_pages, 2048);
+	KUNIT_EXPECT_EQ(test, zone->nr_free_pages, SMALL_NODE_PAGES);
 	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 	test_node_destroy(pgdat);
 }
@@ -623,11 +639,7 @@ static void atomic_high_order_success_reserves_a_pageblock(struct kunit *test)
 	struct pglist_data *pgdat;
 	struct page *atomic, *normal;
 
-#ifdef FOLIUM_HOST
-	pgdat = test_node_create_at(test, PHYS_PFN(48ull << 30), nr);
-#else
-	pgdat = test_node_create(test, nr);
-#endif
+	pgdat = big_node_create(test, nr);
 	if (!pgdat)
 		return;
 	atomic = alloc_pages_node(pgdat->node_id, GFP_ATOMIC, 1);
@@ -705,7 +717,7 @@ static void overwritten_poison_is_reported_and_the_page_skipped(struct kunit *te
 	char msg[96];
 	uint64_t seq;
 
-	if (!need_debug_vm(test) || !(pgdat = test_node_create(test, 2048)))
+	if (!need_debug_vm(test) || !(pgdat = test_node_create(test, SMALL_NODE_PAGES)))
 		return;
 	a = alloc_pages_node(pgdat->node_id, GFP_KERNEL, 0);
 	KUNIT_ASSERT_NOT_NULL(test, a);
@@ -726,7 +738,7 @@ static void overwritten_poison_is_reported_and_the_page_skipped(struct kunit *te
 
 static void double_free_is_refused_with_free_lists_intact(struct kunit *test)
 {
-	struct pglist_data *pgdat = test_node_create(test, 2048);
+	struct pglist_data *pgdat = test_node_create(test, SMALL_NODE_PAGES);
 	struct page *page;
 	unsigned long free;
 
@@ -743,7 +755,7 @@ static void double_free_is_refused_with_free_lists_intact(struct kunit *test)
 	__free_pages(page, 2); /* now in the buddy lists */
 	KUNIT_EXPECT_EQ(test, ev(pgdat, BAD_PAGE), 2);
 	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), free);
-	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), 2048);
+	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), SMALL_NODE_PAGES);
 	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 	test_node_destroy(pgdat);
 }
@@ -753,7 +765,7 @@ static void freeing_a_tail_page_or_the_wrong_order_is_refused(struct kunit *test
 	struct pglist_data *pgdat;
 	struct page *head;
 
-	if (!need_debug_vm(test) || !(pgdat = test_node_create(test, 2048)))
+	if (!need_debug_vm(test) || !(pgdat = test_node_create(test, SMALL_NODE_PAGES)))
 		return;
 	head = alloc_pages_node(pgdat->node_id, GFP_KERNEL | __GFP_COMP, 2);
 	KUNIT_ASSERT_NOT_NULL(test, head);
@@ -768,7 +780,7 @@ static void freeing_a_tail_page_or_the_wrong_order_is_refused(struct kunit *test
 	__free_pages(head, 2);
 	KUNIT_EXPECT_EQ(test, ev(pgdat, BAD_PAGE), 2);
 	drain_node_pages(pgdat);
-	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), 2048);
+	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), SMALL_NODE_PAGES);
 	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 	test_node_destroy(pgdat);
 }
@@ -778,7 +790,7 @@ static void freeing_a_mapped_page_is_refused(struct kunit *test)
 	struct pglist_data *pgdat;
 	struct page *page;
 
-	if (!need_debug_vm(test) || !(pgdat = test_node_create(test, 2048)))
+	if (!need_debug_vm(test) || !(pgdat = test_node_create(test, SMALL_NODE_PAGES)))
 		return;
 	page = alloc_pages_node(pgdat->node_id, GFP_KERNEL, 0);
 	KUNIT_ASSERT_NOT_NULL(test, page);
@@ -789,7 +801,7 @@ static void freeing_a_mapped_page_is_refused(struct kunit *test)
 	folio_mapcount_add(page_folio(page), -1);
 	__free_pages(page, 0);
 	drain_node_pages(pgdat);
-	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), 2048);
+	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), SMALL_NODE_PAGES);
 	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 	test_node_destroy(pgdat);
 }
