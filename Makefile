@@ -204,6 +204,12 @@ host-test: $(B)/host-tests $(B)/tools/ktap
 test: all $(B)/host-tests $(TOOLS_BINS)
 	@sh tools/run-tests.sh
 
+# Mutation checks (not part of make test: about a minute per mutant): each
+# one-line mutation in tools/mutants.txt must make a host test fail.
+.PHONY: mutants
+mutants: $(DEPS_STAMP)
+	@sh tools/mutants.sh --dir $(B)/mutants
+
 # --- benchmarks (never part of make test) --------------------------------
 # The in-kernel run uses its own kernel with the DEBUG_VM checks off. The
 # pageblock table needs one host program per CONFIG_PAGE_BLOCK_ORDER, with

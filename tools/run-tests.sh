@@ -238,7 +238,13 @@ config_matrix_entry() {
 		"$dir/host-tests" > "$LOGS/matrix-$cfg-host.ktap"
 		"$B/tools/ktap" "$LOGS/matrix-$cfg-host.ktap" || return 1
 	fi
-	printf '%s\n' 'run="config; test; poweroff"' > "$dir/cmdline.txt"
+	# THP n: thp= on the command line and `thp SIZES` are refused, and a
+	# 2 MiB read and write still map order 0 only.
+	if [ "$thp" = n ]; then
+		printf '%s\n' 'thp=2M run="config; thp 64K; thp; usemem 2M seq write --order-stats; test; poweroff"'
+	else
+		printf '%s\n' 'run="config; test; poweroff"'
+	fi > "$dir/cmdline.txt"
 	sh tools/mkimage.sh "$dir/test.img" "$B/BOOTX64.EFI" "$dir/folium.elf" \
 		"$dir/cmdline.txt" || return 1
 	want=$pb
@@ -247,6 +253,12 @@ config_matrix_entry() {
 	expect_in "$LOGS/matrix-$cfg.serial" "pageblock_order=$want " \
 		"CMA_MIN_ALIGNMENT_BYTES=$((4096 << want))" \
 		${order:+"MAX_PAGE_ORDER=$order "} || return 1
+	if [ "$thp" = n ]; then
+		expect_in "$LOGS/matrix-$cfg.serial" \
+			"cmdline: thp=2M: large folios are compiled out (CONFIG_TRANSPARENT_HUGEPAGE=n)" \
+			"thp: large folios are compiled out" "compiled out (CONFIG_TRANSPARENT_HUGEPAGE=n): 4K only" \
+			"usemem: 2 MiB seq write: 512 pages, 512 faults" || return 1
+	fi
 	mm_suites_ran "$LOGS/matrix-$cfg.serial"
 }
 
@@ -345,6 +357,7 @@ run_test linux-madvise-free-tool sh tools/tests/linux-madvise-free-test.sh \
 run_test flash-usb-refusals sh tools/tests/flash-usb-test.sh
 run_test layering sh tools/tests/check-layering-test.sh
 run_test c-formatting sh tools/tests/check-format-test.sh
+run_test mutants-tool sh tools/tests/mutants-test.sh
 run_test knob-out-of-range-fails-build knob_out_of_range_fails_the_build
 run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
 run_test deps-without-apt deps_without_apt_says_what_to_install
