@@ -49,14 +49,15 @@ OTHER=5	# the section of every other record
 prose() {
 	case $1 in
 	1) cat <<'EOF'
-Each row is one madvise(MADV_FREE) of the whole range, faulted in with
-writes in folios of one size: split = every large folio split, then PTE by
-PTE (clear, rewrite old and clean), the flush gathered into one for the
-range (Linux before the change); batched = one clear_young_dirty_ptes() per
-folio and one flush; change = batched against split. With 4K folios both
-do the same work and should agree within noise; at 2048K both age the PMD
-(one invalidation per PMD). upstream_* are upstream's seconds on its own machine: compare the
-shape across folio sizes, not the values. The counter deltas (the second
+Each row is madvise(MADV_FREE) of the whole range, faulted in with writes
+in folios of one size, the best of `runs` (see the env line) per mode,
+interleaved in alternating order: split = every large folio split, then
+PTE by PTE (clear, rewrite old and clean), the flush gathered into one for
+the range (Linux before the change); batched = one clear_young_dirty_ptes()
+per folio and one flush; change = batched against split. With 4K folios
+both do the same work and should agree within noise; at 2048K both age
+the PMD (one invalidation per PMD). upstream_* are upstream's seconds on
+its own machine: compare the shape across folio sizes, not the values. The counter deltas (the second
 table) are the evidence of each path; madvise_pte_floor is one bare read of
 every PTE.
 EOF
