@@ -346,5 +346,5 @@ int bench_madvise_command(bool quick)
 	while (bytes > PMD_SIZE && bytes > avail / 2)
 		bytes /= 2;
 	kprintf("\n");
-	return bench_madvise(0, bytes, quick ? 1 : 4, "cycles", "Mcycles");
+	return bench_madvise(0, bytes, quick ? 1 : 8, "cycles", "Mcycles");
 }

@@ -123,19 +123,18 @@ static phys_addr_t free_to_buddy(struct memblock *mb, unsigned long start_pfn,
 /* Linux's mem_init line, plus the allocator geometry the issue asks for. */
 static void print_summary(void)
 {
-	const struct edge_block *tests = test_memory_block();
 	phys_addr_t firmware =
 		boot_mem.reserved - MIN(boot_mem.reserved, boot_mem.kernel + boot_mem.memmap);
 
+	/* No "tests" share: the tests' memory is taken only while they run
+	 * (meminfo's TestMem then). */
 	pr_info("Memory: %llu KiB available / %llu KiB total, %llu KiB reserved "
-		"(kernel %llu, firmware %llu, memmap %llu, tests %llu KiB), "
-		"%llu KiB cma-reserved\n",
+		"(kernel %llu, firmware %llu, memmap %llu KiB), %llu KiB cma-reserved\n",
 		(unsigned long long)(boot_mem.available / KIB),
 		(unsigned long long)(boot_mem.total / KIB),
 		(unsigned long long)(boot_mem.reserved / KIB),
 		(unsigned long long)(boot_mem.kernel / KIB), (unsigned long long)(firmware / KIB),
 		(unsigned long long)(boot_mem.memmap / KIB),
-		(unsigned long long)(tests ? tests->nr_offline * (PAGE_SIZE / KIB) : 0),
 		(unsigned long long)(boot_mem.cma / KIB));
 	pr_info("Page allocator: MAX_PAGE_ORDER %d, pageblock_order %d "
 		"(pageblock %lu KiB), CMA_MIN_ALIGNMENT_BYTES %#lx\n",

@@ -23,7 +23,7 @@ int main(void)
 	printf("software MMU: a modelled TLB (arch/host/mmu.c); flushes drop its entries\n\n");
 	pgdat_init(&bench_node, 1, start_pfn, start_pfn + NODE_PAGES, bench_flags);
 	free_pfn_range_to_buddy(start_pfn, start_pfn + NODE_PAGES);
-	ret = bench_madvise(1, GIB, 4, "ns", "ms");
+	ret = bench_madvise(1, GIB, 8, "ns", "ms");
 	pgdat_destroy(&bench_node);
 	return ret ? 1 : 0;
 }
