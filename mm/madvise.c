@@ -10,9 +10,9 @@
  * each page moved. The PTE writes are the same (x86 has no cheaper
  * clear_young_dirty_ptes); changed entries are only recorded in the
  * mmu_gather, so a 1 MiB range gets one TLB flush at the end in both
- * modes, and with 4K folios both do the same work. A folio only partly inside the range is split in
- * both modes. Both run as the walker's pmd_entry; PMD leaves and splitting are THP code
- * (mm/huge_memory.c).
+ * modes, and with 4K folios both do the same work. A folio only partly
+ * inside the range is split in both modes. Both run as the walker's
+ * pmd_entry; PMD leaves and splitting are THP code (mm/huge_memory.c).
  */
 #include <vm.h>
 
