@@ -62,6 +62,7 @@ KERNEL_GENERIC_SRCS :=
 MM_GENERIC_SRCS :=
 BENCH_GENERIC_SRCS :=
 SHELL_GENERIC_SRCS :=
+FS_GENERIC_SRCS :=
 KERNEL_ONLY_SRCS :=
 ARCH_X86_SRCS :=
 ARCH_X86_ASMS :=
@@ -69,7 +70,7 @@ HOST_ARCH_SRCS :=
 TEST_SRCS :=
 KERNEL_ONLY_TEST_SRCS :=
 include lib/lib.mk init/init.mk kernel/kernel.mk mm/mm.mk arch/x86_64/arch.mk arch/host/host.mk
-include boot/boot.mk shell/shell.mk bench/bench.mk tools/tools.mk
+include boot/boot.mk shell/shell.mk bench/bench.mk tools/tools.mk fs/fs.mk fs/exec.mk
 
 # --- dependencies (Debian packages) ------------------------------------------
 # Checked once per build tree (again when tools/deps.sh changes), before
@@ -119,7 +120,7 @@ config:
 		'$(call knob_range,$(k))' '$(call knob_help,$(k))';)
 
 # --- kernel ----------------------------------------------------------------
-KSRCS := $(LIB_GENERIC_SRCS) $(KERNEL_GENERIC_SRCS) $(MM_GENERIC_SRCS) $(BENCH_GENERIC_SRCS) $(SHELL_GENERIC_SRCS) $(KERNEL_ONLY_SRCS) $(ARCH_X86_SRCS) \
+KSRCS := $(LIB_GENERIC_SRCS) $(KERNEL_GENERIC_SRCS) $(MM_GENERIC_SRCS) $(BENCH_GENERIC_SRCS) $(SHELL_GENERIC_SRCS) $(FS_GENERIC_SRCS) $(KERNEL_ONLY_SRCS) $(ARCH_X86_SRCS) \
 	$(BOOT_GENERIC_SRCS) $(TEST_SRCS) $(BOOT_TEST_SRCS) $(KERNEL_ONLY_TEST_SRCS)
 KOBJS := $(patsubst %.c,$(B)/kernel-obj/%.o,$(KSRCS)) \
 	$(patsubst %.asm,$(B)/kernel-obj/%.o,$(ARCH_X86_ASMS))
@@ -179,7 +180,7 @@ debug: all
 	$(QEMU_RUN) --interactive --gdb --image $(B)/folium.img
 
 # --- host test program -----------------------------------------------------
-HOST_TEST_SRCS := $(LIB_GENERIC_SRCS) $(KERNEL_GENERIC_SRCS) $(MM_GENERIC_SRCS) $(BENCH_GENERIC_SRCS) $(SHELL_GENERIC_SRCS) $(BOOT_GENERIC_SRCS) $(TEST_SRCS) \
+HOST_TEST_SRCS := $(LIB_GENERIC_SRCS) $(KERNEL_GENERIC_SRCS) $(MM_GENERIC_SRCS) $(BENCH_GENERIC_SRCS) $(SHELL_GENERIC_SRCS) $(FS_GENERIC_SRCS) $(BOOT_GENERIC_SRCS) $(TEST_SRCS) \
 	$(BOOT_TEST_SRCS) $(HOST_ARCH_SRCS)
 HOST_TEST_OBJS := $(patsubst %.c,$(B)/host-obj/%.o,$(HOST_TEST_SRCS))
 $(B)/host-obj/%.o: %.c | $(CONFIG_H) $(VERSION_H)

@@ -68,7 +68,7 @@ for f in $(find mm -name '*.[ch]' -not -path 'mm/tests/*' | sort); do
 done
 
 for f in $(grep -rl '^\(DEFINE_SHELL_COMMAND\|SHELL_COMMAND\)(' --include='*.c' \
-	arch boot init kernel lib mm shell bench 2>/dev/null | sort); do
+	arch boot init kernel lib mm shell bench fs 2>/dev/null | sort); do
 	case $f in
 	shell/*|bench/*|arch/*/cmd_*.c) ;;
 	*) echo "$f: defines a shell command outside shell/, bench/ and arch/*/cmd_*.c"; bad=1 ;;
