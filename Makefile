@@ -160,8 +160,23 @@ $(B)/cmdline.txt: FORCE
 	@mkdir -p $(@D)
 	@printf '%s\n' '$(CMDLINE)' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
-$(B)/folium.img: $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/cmdline.txt tools/mkimage.sh
-	sh tools/mkimage.sh $@ $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/cmdline.txt
+$(B)/folium.img: $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/cmdline.txt $(B)/initramfs.cpio \
+		tools/mkimage.sh
+	sh tools/mkimage.sh $@ $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/cmdline.txt \
+		$(B)/initramfs.cpio
+
+# --- initramfs: user/ (but its README) as a cpio "newc" archive -------------
+# Reproducible: a staging copy with mtimes 0, group/other write bits off,
+# names sorted, owners 0:0, inode numbers renumbered (--reproducible).
+INITRAMFS_INPUTS := $(shell find user 2>/dev/null)
+$(B)/initramfs.cpio: $(INITRAMFS_INPUTS)
+	@echo "  CPIO    $@"
+	$(Q)rm -rf $(B)/initramfs-root && mkdir -p $(B) && cp -R user $(B)/initramfs-root && \
+		rm -f $(B)/initramfs-root/README.md && \
+		chmod -R u+rwX,go+rX,go-w $(B)/initramfs-root && \
+		find $(B)/initramfs-root -exec touch -h -d @0 {} + && \
+		(cd $(B)/initramfs-root && find . -mindepth 1 | LC_ALL=C sort | \
+		 cpio -o -H newc --reproducible --owner=0:0 --quiet) > $@.tmp && mv $@.tmp $@
 
 .PHONY: all
 all: $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/folium.img

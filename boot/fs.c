@@ -7,6 +7,7 @@
 #include "loader.h"
 
 #define CMDLINE_FILE_MAX (64 * 1024)
+#define INITRAMFS_FILE_MAX ((UINT64)256 << 20)
 
 static EFI_GUID loaded_image_guid = LOADED_IMAGE_PROTOCOL;
 static EFI_GUID fs_guid = SIMPLE_FILE_SYSTEM_PROTOCOL;
@@ -247,4 +248,29 @@ EFI_STATUS load_cmdline(EFI_FILE_HANDLE root, struct boot_info *bi)
 	}
 	bi->cmdline[0] = '\0';
 	return cmdline_file(root, bi);
+}
+
+/* read_file's pool memory is EfiLoaderData, which the kernel keeps. */
+void load_initramfs(EFI_FILE_HANDLE root, struct boot_info *bi)
+{
+	void *data;
+	UINTN size;
+	EFI_STATUS st;
+
+	st = read_file(root, INITRAMFS_PATH, INITRAMFS_FILE_MAX, &data, &size);
+	if (st == EFI_NOT_FOUND) {
+		loader_log("no %s: no initramfs", INITRAMFS_PATH);
+	} else if (st == EFI_BAD_BUFFER_SIZE) {
+		loader_log("warning: %s is %lu bytes, more than the %lu MiB limit; "
+			   "booting without an initramfs",
+			   INITRAMFS_PATH, (UINT64)size, INITRAMFS_FILE_MAX >> 20);
+	} else if (st != EFI_SUCCESS) {
+		loader_log("warning: cannot read %s: %s; booting without an initramfs",
+			   INITRAMFS_PATH, efi_strerror(st));
+	} else {
+		bi->initrd_phys = (UINT64)(UINTN)data;
+		bi->initrd_size = size;
+		loader_log("initramfs: %s, %lu bytes at phys 0x%lx", INITRAMFS_PATH, (UINT64)size,
+			   bi->initrd_phys);
+	}
 }

@@ -213,6 +213,8 @@ static EFI_STATUS prepare(struct boot_info *bi, UINT64 *entry, UINT64 *pml4)
 	st = load_kernel(root, bi, entry);
 	if (st == EFI_SUCCESS)
 		st = load_cmdline(root, bi);
+	if (st == EFI_SUCCESS)
+		load_initramfs(root, bi);
 	root->Close(root);
 	if (st != EFI_SUCCESS)
 		return st;

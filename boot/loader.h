@@ -16,6 +16,7 @@
 #define PAGES(bytes) (((bytes) + PAGE_SIZE - 1) / PAGE_SIZE)
 #define KERNEL_PATH "/folium/folium.elf"
 #define CMDLINE_PATH "/folium/cmdline.txt"
+#define INITRAMFS_PATH "/folium/initramfs.cpio"
 #define KERNEL_HINT                                               \
 	"the kernel file " KERNEL_PATH " is missing or damaged; " \
 	"rebuild with make or re-flash the stick"
@@ -48,6 +49,10 @@ EFI_STATUS open_boot_volume(EFI_FILE_HANDLE *root);
 EFI_STATUS read_file(EFI_FILE_HANDLE root, const char *path, UINTN max, void **data, UINTN *size);
 /* Fill bi->cmdline and bi->cmdline_source from load options or the file. */
 EFI_STATUS load_cmdline(EFI_FILE_HANDLE root, struct boot_info *bi);
+/* Read INITRAMFS_PATH into loader data and fill bi->initrd_*. Never fails
+ * the boot: a missing file is one line, an unreadable one a warning, and
+ * the kernel then starts without programs. */
+void load_initramfs(EFI_FILE_HANDLE root, struct boot_info *bi);
 
 /* video.c: pick a GOP mode and describe its framebuffer (or BOOT_FB_NONE). */
 void setup_framebuffer(struct boot_framebuffer *fb);

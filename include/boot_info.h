@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define BOOT_INFO_MAGIC 0x49424d55494c4f46ull /* "FOLIUMBI" little-endian */
-#define BOOT_INFO_VERSION 1
+#define BOOT_INFO_VERSION 2
 #define BOOT_CMDLINE_MAX 1024
 #define BOOT_FW_VENDOR_MAX 64
 
@@ -81,6 +81,11 @@ struct boot_info {
 	uint64_t kernel_phys;
 	uint64_t kernel_size;
 	uint64_t kernel_virt;
+
+	/* /folium/initramfs.cpio as the loader read it, in loader data the
+	 * kernel keeps (Linux: ramdisk_image, ramdisk_size); 0 bytes: none. */
+	uint64_t initrd_phys;
+	uint64_t initrd_size;
 
 	struct boot_framebuffer fb;
 

@@ -13,6 +13,7 @@
 #include <asm/page.h>
 #include <fbcon.h>
 #include <mm.h>
+#include <ramfs.h>
 #include <shell.h>
 #include <version.h>
 #include <vm.h>
@@ -113,6 +114,8 @@ void kmain(uint64_t boot_info_phys)
 	clear_pages_init();   /* clear_pages=, zero= */
 	thp_init();	      /* thp=, the anonymous-folio migration hook */
 	lazyfree_init();      /* lazyfree=, reclaim of MADV_FREE'd folios */
+	/* The initramfs into rootfs (/): its files need the page allocator. */
+	populate_rootfs(bi->initrd_size ? __va(bi->initrd_phys) : NULL, bi->initrd_size);
 	acpi_init(bi);
 	arch_late_setup(); /* keyboard and interrupts, last */
 	pr_info("Boot complete in %llu ms; type 'help' for commands\n",

@@ -24,6 +24,7 @@ mtools             cmd:mformat
 gdisk              cmd:sgdisk
 console-setup-linux file:/usr/share/consolefonts/Uni2-Fixed16.psf.gz
 gzip               cmd:gzip
+cpio               cmd:cpio
 gnuplot-nox        cmd:gnuplot
 miller             cmd:mlr
 clang-format       cmd:clang-format

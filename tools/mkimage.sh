@@ -1,18 +1,21 @@
 #!/bin/sh
 # mkimage.sh: build a bootable 64 MiB GPT disk image holding one FAT32 EFI
 # System Partition with the loader, the kernel and (optionally) its command
-# line. Uses sgdisk and mtools on a plain file: no loop devices, no root.
+# line and initramfs. Uses sgdisk and mtools on a plain file: no loop
+# devices, no root.
 # Layout: GPT, ESP from 1 MiB (LBA 2048) to 63 MiB, FAT32 with 512 B clusters.
 # The GPT is written here with printf and dd (sgdisk sleeps a second per run).
 set -eu
 
 usage() {
 	cat <<USAGE
-usage: $0 OUT.img BOOTX64.EFI folium.elf [CMDLINE_FILE|-]
-  Writes OUT.img with /EFI/BOOT/BOOTX64.EFI, /folium/folium.elf and
-  /folium/cmdline.txt. With CMDLINE_FILE '-' or absent there is no
-  cmdline.txt (the kernel then boots with its defaults). folium.elf may be
-  '-' to leave the kernel out (to test the loader's error path).
+usage: $0 OUT.img BOOTX64.EFI folium.elf [CMDLINE_FILE|- [INITRAMFS|-]]
+  Writes OUT.img with /EFI/BOOT/BOOTX64.EFI, /folium/folium.elf,
+  /folium/cmdline.txt and /folium/initramfs.cpio. With CMDLINE_FILE '-' or
+  absent there is no cmdline.txt (the kernel then boots with its
+  defaults); with INITRAMFS '-' or absent there is no initramfs.cpio (the
+  kernel then has no files). folium.elf may be '-' to leave the kernel out
+  (to test the loader's error path).
 USAGE
 }
 
@@ -24,12 +27,13 @@ die() {
 case "${1:-}" in
 -h | --help) usage; exit 0 ;;
 esac
-[ $# -ge 3 ] && [ $# -le 4 ] || { usage >&2; exit 2; }
-out=$1 efi=$2 elf=$3 cmdline=${4:--}
+[ $# -ge 3 ] && [ $# -le 5 ] || { usage >&2; exit 2; }
+out=$1 efi=$2 elf=$3 cmdline=${4:--} initramfs=${5:--}
 
 [ -f "$efi" ] || die "loader $efi not found"
 [ "$elf" = - ] || [ -f "$elf" ] || die "kernel $elf not found"
 [ "$cmdline" = - ] || [ -f "$cmdline" ] || die "command line file $cmdline not found"
+[ "$initramfs" = - ] || [ -f "$initramfs" ] || die "initramfs $initramfs not found"
 
 DISK_MIB=64
 SECTORS=$(( DISK_MIB * 2048 ))
@@ -117,4 +121,8 @@ fi
 if [ "$cmdline" != - ]; then
 	mcopy -i "$fat" "$cmdline" ::/folium/cmdline.txt ||
 		die "cannot copy $cmdline"
+fi
+if [ "$initramfs" != - ]; then
+	mcopy -i "$fat" "$initramfs" ::/folium/initramfs.cpio ||
+		die "cannot copy $initramfs"
 fi

@@ -275,6 +275,61 @@ cma_that_cannot_be_placed_is_reported() {
 	expect_in "$log" "cma: cannot reserve" "Boot complete" "no CMA area" "Power down."
 }
 
+# newc_of DIR: the files under DIR as a cpio "newc" archive on stdout.
+newc_of() {
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet)
+}
+
+# initramfs_boot NAME ARCHIVE RUN: boot with ARCHIVE as the initramfs and
+# run="RUN; poweroff"; the serial log is $LOGS/initramfs-NAME.serial.
+initramfs_boot() {
+	printf 'run="%s; poweroff"\n' "$3" > "$IMGS/initramfs-$1.cmdline"
+	sh tools/mkimage.sh "$IMGS/initramfs-$1.img" "$B/BOOTX64.EFI" "$B/folium.elf" \
+		"$IMGS/initramfs-$1.cmdline" "$2" || return 1
+	qemu --image "$IMGS/initramfs-$1.img" --log "$LOGS/initramfs-$1.serial" || return 1
+	cat "$LOGS/initramfs-$1.serial"
+}
+
+# The default archive with a second one appended by cat, as a user adds
+# programs: both archives' files are there, the symlink too; the 64 empty
+# files take ramfs past its first page of inodes.
+initramfs_appended_archive_adds_files() {
+	dir=$IMGS/initramfs-extra
+	rm -rf "$dir" && mkdir -p "$dir/etc" "$dir/many" || return 1
+	printf 'appended with cat\n' > "$dir/etc/extra"
+	ln -s etc/extra "$dir/extra-link"
+	i=0
+	while [ $i -lt 64 ]; do
+		: > "$dir/many/file$i"
+		i=$((i + 1))
+	done
+	newc_of "$dir" > "$IMGS/extra.cpio" || return 1
+	cat "$B/initramfs.cpio" "$IMGS/extra.cpio" > "$IMGS/appended.cpio"
+	initramfs_boot appended "$IMGS/appended.cpio" \
+		"ls /; ls /etc; cat /etc/motd; cat /extra-link; ls /many" || return 1
+	expect_in "$LOGS/initramfs-appended.serial" "from 2 archive(s)" " file0" " file63" \
+		"lrwxrwxrwx        9 extra-link -> etc/extra" " extra" " motd" \
+		"appended with cat" "$(head -n 1 user/etc/motd)" "Power down."
+}
+
+# A header made absurd (etc/second's filesize 0x7fffffff): the kernel
+# names the entry, keeps etc/first and still reaches the shell.
+initramfs_damaged_archive_is_reported() {
+	dir=$IMGS/initramfs-bad
+	rm -rf "$dir" && mkdir -p "$dir/etc" || return 1
+	printf 'first\n' > "$dir/etc/first"
+	printf 'second\n' > "$dir/etc/second"
+	newc_of "$dir" > "$IMGS/bad.cpio" || return 1
+	off=$(($(grep -abo 'etc/second' "$IMGS/bad.cpio" | head -n 1 | cut -d: -f1) - 110))
+	printf 7fffffff | dd of="$IMGS/bad.cpio" bs=1 seek=$((off + 54)) conv=notrunc 2>/dev/null
+	initramfs_boot bad "$IMGS/bad.cpio" "ls /etc; cat /etc/first" || return 1
+	expect_in "$LOGS/initramfs-bad.serial" \
+		"initramfs: stopped at entry \"etc/second\" at offset $off: truncated data" \
+		"the entries before it are kept" "Boot complete" "first" "Power down." || return 1
+	! tr -d '\r' < "$LOGS/initramfs-bad.serial" | grep -q ' second$' ||
+		{ echo "etc/second was unpacked"; return 1; }
+}
+
 # rows CSV: the number of data rows (not comments, not the header).
 rows() {
 	grep -v '^#' "$1" | tail -n +2 | wc -l | tr -d ' '
@@ -422,6 +477,8 @@ sh tools/mkimage.sh "$IMGS/truncated.img" "$B/BOOTX64.EFI" "$IMGS/truncated.elf"
 run_test loader-missing-kernel loader_rejects no-kernel "/folium/folium.elf not found"
 run_test loader-bad-magic loader_rejects bad-magic "bad magic"
 run_test loader-truncated-kernel loader_rejects truncated "truncated"
+run_test initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
+run_test initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
 
 echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP, then MAX_PAGE_ORDER 12)"
 for pb in 1 7 9 10; do

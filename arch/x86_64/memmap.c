@@ -71,4 +71,12 @@ void memblock_from_efi(struct memblock *mb, const struct boot_info *bi)
 	if (memblock_reserve(mb, bi->kernel_phys, ALIGN_UP(bi->kernel_size, PAGE_SIZE)) < 0 ||
 	    memblock_reserve(mb, 0, LOW_RESERVED_END) < 0)
 		panic("memblock_from_efi: cannot reserve the kernel or the first 1 MiB");
+	/* The initramfs is in loader data, kept anyway; reserved by name too
+	 * (Linux: reserve_initrd), as the files' bytes stay in it for ever. */
+	if (bi->initrd_size &&
+	    memblock_reserve(mb, ALIGN_DOWN(bi->initrd_phys, PAGE_SIZE),
+			     ALIGN_UP(bi->initrd_phys + bi->initrd_size, PAGE_SIZE) -
+				     ALIGN_DOWN(bi->initrd_phys, PAGE_SIZE)) < 0)
+		panic("memblock_from_efi: cannot reserve the initramfs %#llx+%#llx",
+		      (unsigned long long)bi->initrd_phys, (unsigned long long)bi->initrd_size);
 }

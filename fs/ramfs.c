@@ -1,0 +1,377 @@
+/*
+ * ramfs: directories, regular files and symlinks in memory, rooted at "/"
+ * (Linux: fs/ramfs/inode.c, with fs/namei.c's path walk). A directory
+ * keeps its names in a list sorted by name; an inode may have several
+ * names (hard links) unless it is a directory, whose one parent is "..".
+ * File bytes are not copied: the creator keeps them alive (the initramfs
+ * archive is never freed); names and symlink targets are copied. Nothing is freed at all: the fs
+ * lives for ever.
+ *
+ * Path walk, worked example: with /bin -> usr/bin and /usr/bin/sh,
+ * "/bin/../etc" is "/" then "bin" (a link, followed: "usr/bin" from "/",
+ * one link of MAXSYMLINKS), then ".." (/usr), then "etc" in /usr.
+ */
+#include <kernel.h>
+#include <mm.h>
+#include <ramfs.h>
+
+struct ramfs rootfs;
+
+/* One lookup's state (Linux: struct nameidata): links followed so far. */
+struct nameidata {
+	struct ramfs *fs;
+	int links;
+};
+
+static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
+{
+	struct ramfs_inode *inode = fs->alloc(fs, sizeof(*inode));
+
+	if (inode) {
+		inode->mode = mode;
+		inode->nlink = 1;
+	}
+	return inode;
+}
+
+int ramfs_init(struct ramfs *fs, ramfs_alloc_t alloc, void *alloc_priv)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->alloc = alloc;
+	fs->alloc_priv = alloc_priv;
+	fs->root = new_inode(fs, S_IFDIR | 0755);
+	if (!fs->root)
+		return -ENOMEM;
+	fs->root->parent = fs->root;
+	fs->root->nlink = 2;
+	return 0;
+}
+
+/* Inodes, dentries and names are all far below a page: carve them from
+ * one page at a time; a larger request is a bug in the caller. */
+void *ramfs_page_alloc(struct ramfs *fs, size_t size)
+{
+	struct page *page;
+	void *p;
+
+	size = ALIGN_UP(size, 16);
+	if (size > PAGE_SIZE)
+		return NULL;
+	if (size > fs->chunk_left) {
+		page = alloc_pages(GFP_KERNEL | __GFP_ZERO, 0);
+		if (!page)
+			return NULL;
+		fs->chunk = page_address(page);
+		fs->chunk_left = PAGE_SIZE;
+	}
+	p = fs->chunk;
+	fs->chunk += size;
+	fs->chunk_left -= size;
+	return p;
+}
+
+/* Linux: simple_lookup. Return: the dentry named [name, +len) in dir. */
+static struct ramfs_dentry *find_child(const struct ramfs_inode *dir, const char *name, size_t len)
+{
+	struct ramfs_dentry *d;
+
+	for (d = dir->children; d; d = d->next)
+		if (!strncmp(d->name, name, len) && d->name[len] == '\0')
+			return d;
+	return NULL;
+}
+
+/* The next component of [*p, end), slashes skipped. Return: its length
+ * (0 at the end), *name its start; *p moves past it. */
+static size_t next_component(const char **p, const char *end, const char **name)
+{
+	while (*p < end && **p == '/')
+		(*p)++;
+	*name = *p;
+	while (*p < end && **p != '/')
+		(*p)++;
+	return (size_t)(*p - *name);
+}
+
+static bool is_dot_or_dotdot(const char *name, size_t len)
+{
+	return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
+}
+
+/*
+ * Walk [path, +len) from dir, or from the root if it starts with '/'
+ * (Linux: link_path_walk). A trailing slash makes the last component
+ * followed and requires a directory, as in Linux.
+ */
+static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path, size_t len,
+		bool follow, struct ramfs_inode **out)
+{
+	const char *p = path, *end = path + len, *name, *rest, *next;
+	struct ramfs_inode *cur = len && path[0] == '/' ? nd->fs->root : dir;
+	size_t n;
+
+	while ((n = next_component(&p, end, &name))) {
+		struct ramfs_dentry *d;
+		bool last, slash = p < end;
+		int err;
+
+		if (!S_ISDIR(cur->mode))
+			return -ENOTDIR;
+		if (n > NAME_MAX)
+			return -ENAMETOOLONG;
+		if (is_dot_or_dotdot(name, n)) {
+			cur = n == 2 ? cur->parent : cur;
+			continue;
+		}
+		d = find_child(cur, name, n);
+		if (!d)
+			return -ENOENT;
+		rest = p;
+		last = !next_component(&rest, end, &next);
+		if (S_ISLNK(d->inode->mode) && (!last || follow || slash)) {
+			if (++nd->links > MAXSYMLINKS)
+				return -ELOOP;
+			if (!d->inode->size)
+				return -ENOENT; /* Linux: an empty target names nothing */
+			err = walk(nd, cur, d->inode->data, d->inode->size, true, &cur);
+			if (err)
+				return err;
+		} else {
+			cur = d->inode;
+		}
+		if (last && slash && !S_ISDIR(cur->mode))
+			return -ENOTDIR;
+	}
+	*out = cur;
+	return 0;
+}
+
+int ramfs_lookup(struct ramfs *fs, const char *path, bool follow, struct ramfs_inode **out)
+{
+	struct nameidata nd = { .fs = fs };
+	size_t len = strnlen(path, PATH_MAX);
+
+	if (len == PATH_MAX)
+		return -ENAMETOOLONG;
+	if (!len)
+		return -ENOENT;
+	return walk(&nd, fs->root, path, len, follow, out);
+}
+
+/*
+ * Split path into its directory, looked up with links followed, and its
+ * last name [*name, +*len), trailing slashes dropped (Linux:
+ * filename_parentat). "/" and "" give an empty name.
+ */
+static int lookup_parent(struct ramfs *fs, const char *path, struct ramfs_inode **dir,
+			 const char **name, size_t *len)
+{
+	struct nameidata nd = { .fs = fs };
+	size_t end = strnlen(path, PATH_MAX), start;
+	int err;
+
+	if (end == PATH_MAX)
+		return -ENAMETOOLONG;
+	while (end > 0 && path[end - 1] == '/')
+		end--;
+	for (start = end; start > 0 && path[start - 1] != '/'; start--)
+		;
+	*name = path + start;
+	*len = end - start;
+	if (*len > NAME_MAX)
+		return -ENAMETOOLONG;
+	err = walk(&nd, fs->root, path, start, true, dir);
+	if (!err && !S_ISDIR((*dir)->mode))
+		err = -ENOTDIR;
+	return err;
+}
+
+/* Insert a name for inode into dir, keeping the list sorted. */
+static int add_dentry(struct ramfs *fs, struct ramfs_inode *dir, const char *name, size_t len,
+		      struct ramfs_inode *inode)
+{
+	struct ramfs_dentry *d = fs->alloc(fs, sizeof(*d)), **pp;
+	char *copy = fs->alloc(fs, len + 1); /* zeroed: the NUL is there */
+
+	if (!d || !copy)
+		return -ENOMEM;
+	memcpy(copy, name, len);
+	d->name = copy;
+	d->inode = inode;
+	for (pp = &dir->children; *pp && strcmp((*pp)->name, copy) < 0; pp = &(*pp)->next)
+		;
+	d->next = *pp;
+	*pp = d;
+	return 0;
+}
+
+/* A new inode of mode under a new name (Linux: ramfs_mknod). */
+static int make_node(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_inode **out)
+{
+	struct ramfs_inode *dir, *inode;
+	const char *name;
+	size_t len;
+	int err;
+
+	err = lookup_parent(fs, path, &dir, &name, &len);
+	if (err)
+		return err;
+	if (!len || is_dot_or_dotdot(name, len) || find_child(dir, name, len))
+		return -EEXIST;
+	inode = new_inode(fs, mode);
+	if (!inode)
+		return -ENOMEM;
+	if (S_ISDIR(mode)) {
+		inode->parent = dir;
+		inode->nlink = 2;
+	}
+	err = add_dentry(fs, dir, name, len, inode);
+	if (err)
+		return err;
+	if (S_ISDIR(mode))
+		dir->nlink++;
+	if (out)
+		*out = inode;
+	return 0;
+}
+
+int ramfs_mkdir(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_inode **out)
+{
+	return make_node(fs, path, S_IFDIR | (mode & 07777), out);
+}
+
+int ramfs_create(struct ramfs *fs, const char *path, uint32_t mode, const char *data, uint64_t size,
+		 struct ramfs_inode **out)
+{
+	struct ramfs_inode *dir, *inode;
+	struct ramfs_dentry *d;
+	const char *name;
+	size_t len;
+	int err;
+
+	err = lookup_parent(fs, path, &dir, &name, &len);
+	if (err)
+		return err;
+	d = len ? find_child(dir, name, len) : NULL;
+	if (!len || is_dot_or_dotdot(name, len) || (d && S_ISDIR(d->inode->mode)))
+		return -EISDIR;
+	if (d && !S_ISREG(d->inode->mode))
+		return -EEXIST;
+	if (d) {
+		inode = d->inode; /* O_TRUNC, then the new bytes; mode unchanged */
+	} else {
+		err = make_node(fs, path, S_IFREG | (mode & 07777), &inode);
+		if (err)
+			return err;
+	}
+	inode->data = data;
+	inode->size = size;
+	if (out)
+		*out = inode;
+	return 0;
+}
+
+int ramfs_symlink(struct ramfs *fs, const char *path, const char *target, size_t len,
+		  struct ramfs_inode **out)
+{
+	struct ramfs_inode *inode;
+	char *copy;
+	int err;
+
+	if (!len)
+		return -ENOENT;
+	if (len >= PATH_MAX)
+		return -ENAMETOOLONG;
+	copy = fs->alloc(fs, len);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, target, len);
+	err = make_node(fs, path, S_IFLNK | 0777, &inode);
+	if (err)
+		return err;
+	inode->data = copy;
+	inode->size = len;
+	if (out)
+		*out = inode;
+	return 0;
+}
+
+int ramfs_link(struct ramfs *fs, struct ramfs_inode *inode, const char *path)
+{
+	struct ramfs_inode *dir;
+	const char *name;
+	size_t len;
+	int err;
+
+	if (S_ISDIR(inode->mode))
+		return -EPERM;
+	err = lookup_parent(fs, path, &dir, &name, &len);
+	if (err)
+		return err;
+	if (!len || is_dot_or_dotdot(name, len) || find_child(dir, name, len))
+		return -EEXIST;
+	err = add_dentry(fs, dir, name, len, inode);
+	if (!err)
+		inode->nlink++;
+	return err;
+}
+
+int ramfs_unlink(struct ramfs *fs, const char *path)
+{
+	struct ramfs_inode *dir, *inode;
+	struct ramfs_dentry **pp;
+	const char *name;
+	size_t len;
+	int err;
+
+	err = lookup_parent(fs, path, &dir, &name, &len);
+	if (err)
+		return err;
+	if (!len || is_dot_or_dotdot(name, len))
+		return -EBUSY;
+	for (pp = &dir->children; *pp; pp = &(*pp)->next)
+		if (!strncmp((*pp)->name, name, len) && (*pp)->name[len] == '\0')
+			break;
+	if (!*pp)
+		return -ENOENT;
+	inode = (*pp)->inode;
+	if (S_ISDIR(inode->mode) && inode->children)
+		return -ENOTEMPTY;
+	*pp = (*pp)->next;
+	inode->nlink--;
+	if (S_ISDIR(inode->mode))
+		dir->nlink--;
+	return 0;
+}
+
+long ramfs_read(const struct ramfs_inode *inode, uint64_t off, void *buf, size_t len)
+{
+	if (S_ISDIR(inode->mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->mode))
+		return -EINVAL;
+	if (off >= inode->size)
+		return 0;
+	len = MIN(len, inode->size - off);
+	memcpy(buf, inode->data + off, len);
+	return (long)len;
+}
+
+/* Linux: ls's filemode(); "rws" and "rwS" for set-id without/with x off. */
+const char *ramfs_mode_string(uint32_t mode, char buf[11])
+{
+	static const char types[] = "?pc?d?b?-?l?s???";
+	static const char rwx[] = "rwxrwxrwx";
+
+	buf[0] = types[(mode & S_IFMT) >> 12];
+	for (int i = 0; i < 9; i++)
+		buf[1 + i] = mode & (0400 >> i) ? rwx[i] : '-';
+	if (mode & 04000)
+		buf[3] = buf[3] == 'x' ? 's' : 'S';
+	if (mode & 02000)
+		buf[6] = buf[6] == 'x' ? 's' : 'S';
+	if (mode & 01000)
+		buf[9] = buf[9] == 'x' ? 't' : 'T';
+	buf[10] = '\0';
+	return buf;
+}

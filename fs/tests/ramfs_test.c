@@ -1,0 +1,247 @@
+/*
+ * ramfs on private arenas: creating and finding files by path with "."
+ * and "..", symlinks followed relative to their directory and bounded by
+ * MAXSYMLINKS (ELOOP), each -errno the calls promise, hard links and
+ * unlinking, out-of-memory that keeps what was made before, the sorted
+ * directory listing and ls's mode strings.
+ */
+#include <ktest.h>
+#include "fs_test_util.h"
+
+static struct test_arena arena; /* 64 KiB: not on a kernel stack */
+static struct ramfs fs;
+
+static int ramfs_test_init(struct kunit *test)
+{
+	return test_fs_init(&fs, &arena, sizeof(arena.mem));
+}
+
+/* Expect path to resolve (following links) to want. */
+static void expect_resolves(struct kunit *test, const char *path, struct ramfs_inode *want)
+{
+	struct ramfs_inode *got = NULL;
+
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&fs, path, true, &got), 0);
+	KUNIT_EXPECT_TRUE(test, got == want);
+}
+
+static int lookup_err(const char *path, bool follow)
+{
+	struct ramfs_inode *got;
+
+	return ramfs_lookup(&fs, path, follow, &got);
+}
+
+static void ramfs_finds_a_file_by_every_spelling_of_its_path(struct kunit *test)
+{
+	struct ramfs_inode *etc, *motd;
+
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/etc", 0755, &etc), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/etc/motd", 0644, "hello", 5, &motd), 0);
+	expect_resolves(test, "/etc/motd", motd);
+	expect_resolves(test, "etc/motd", motd);
+	expect_resolves(test, "./etc/./motd", motd);
+	expect_resolves(test, "//etc//motd", motd);
+	expect_resolves(test, "/etc/../etc/motd", motd);
+	expect_resolves(test, "/../../etc/motd", motd); /* the root's ".." is the root */
+	expect_resolves(test, "/etc/", etc);
+	expect_resolves(test, "/", fs.root);
+	KUNIT_EXPECT_EQ(test, motd->mode, S_IFREG | 0644);
+	KUNIT_EXPECT_EQ(test, etc->mode, S_IFDIR | 0755);
+	KUNIT_EXPECT_TRUE(test, etc->parent == fs.root);
+	KUNIT_EXPECT_EQ(test, fs.root->nlink, 3); /* ".", "..", etc's ".." */
+}
+
+static void ramfs_read_copies_from_an_offset_and_stops_at_the_end(struct kunit *test)
+{
+	struct ramfs_inode *f, *d;
+	char buf[8] = { 0 };
+
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/f", 0644, "hello", 5, &f), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/d", 0755, &d), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_read(f, 2, buf, sizeof(buf)), 3);
+	KUNIT_EXPECT_STREQ(test, buf, "llo");
+	KUNIT_EXPECT_EQ(test, ramfs_read(f, 0, buf, 2), 2);
+	KUNIT_EXPECT_EQ(test, ramfs_read(f, 5, buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_read(f, 99, buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_read(d, 0, buf, sizeof(buf)), -EISDIR);
+}
+
+static void ramfs_lookup_errors_are_linux_errnos(struct kunit *test)
+{
+	static char long_path[PATH_MAX + 1];
+	char long_name[NAME_MAX + 3];
+
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/etc", 0755, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/etc/motd", 0644, "x", 1, NULL), 0);
+	KUNIT_EXPECT_EQ(test, lookup_err("/nope", true), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lookup_err("/etc/nope/x", true), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lookup_err("", true), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lookup_err("/etc/motd/x", true), -ENOTDIR);
+	KUNIT_EXPECT_EQ(test, lookup_err("/etc/motd/", true), -ENOTDIR);
+	KUNIT_EXPECT_EQ(test, lookup_err("/etc/motd/..", true), -ENOTDIR);
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	long_name[0] = '/';
+	long_name[sizeof(long_name) - 1] = '\0'; /* "/" and 256 letters */
+	KUNIT_EXPECT_EQ(test, lookup_err(long_name, true), -ENAMETOOLONG);
+	KUNIT_EXPECT_EQ(test, ramfs_mkdir(&fs, long_name, 0755, NULL), -ENAMETOOLONG);
+	for (size_t i = 0; i < PATH_MAX; i++)
+		long_path[i] = i % 2 ? '.' : '/'; /* "/./././..." of 4096 bytes */
+	long_path[PATH_MAX] = '\0';
+	KUNIT_EXPECT_EQ(test, lookup_err(long_path, true), -ENAMETOOLONG);
+	long_path[PATH_MAX - 1] = '\0'; /* 4095 bytes fit */
+	KUNIT_EXPECT_EQ(test, lookup_err(long_path, true), 0);
+}
+
+static void ramfs_follows_relative_and_absolute_symlinks(struct kunit *test)
+{
+	struct ramfs_inode *sh, *bin, *link;
+
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/usr", 0755, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/usr/bin", 0755, &bin), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/usr/bin/sh", 0755, "#!", 2, &sh), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/bin", "usr/bin", 7, &link), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/usr/bin/up", "../../bin/sh", 12, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/abs", "/usr/bin/sh", 11, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/dangling", "nowhere", 7, NULL), 0);
+	expect_resolves(test, "/bin/sh", sh);
+	expect_resolves(test, "/bin", bin);
+	expect_resolves(test, "/bin/", bin);
+	expect_resolves(test, "/usr/bin/up", sh);
+	expect_resolves(test, "/abs", sh);
+	expect_resolves(test, "/bin/../bin/sh", sh); /* ".." of /usr/bin is /usr */
+	KUNIT_EXPECT_EQ(test, lookup_err("/bin/../sh", true), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&fs, "/bin", false, &bin), 0);
+	KUNIT_EXPECT_TRUE(test, bin == link);
+	KUNIT_EXPECT_EQ(test, link->mode, S_IFLNK | 0777);
+	KUNIT_EXPECT_EQ(test, lookup_err("/dangling", true), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lookup_err("/dangling", false), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_symlink(&fs, "/empty", "", 0, NULL), -ENOENT);
+}
+
+static void ramfs_symlink_loops_end_in_eloop_after_maxsymlinks(struct kunit *test)
+{
+	char name[16], target[16];
+
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/a", "b", 1, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/b", "/a", 2, NULL), 0);
+	KUNIT_EXPECT_EQ(test, lookup_err("/a", true), -ELOOP);
+	KUNIT_EXPECT_EQ(test, lookup_err("/a/x", false), -ELOOP);
+	KUNIT_EXPECT_EQ(test, lookup_err("/a", false), 0);
+	/* A chain l0 -> l1 -> ... -> l40 -> f: 40 links are allowed, 41 not. */
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/f", 0644, "", 0, NULL), 0);
+	for (int i = 0; i <= MAXSYMLINKS; i++) {
+		ksnprintf(name, sizeof(name), "/l%d", i);
+		ksnprintf(target, sizeof(target), i == MAXSYMLINKS ? "f" : "l%d", i + 1);
+		KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, name, target, strlen(target), NULL), 0);
+	}
+	KUNIT_EXPECT_EQ(test, lookup_err("/l1", true), 0);
+	KUNIT_EXPECT_EQ(test, lookup_err("/l0", true), -ELOOP);
+}
+
+static void ramfs_create_refuses_what_linux_refuses(struct kunit *test)
+{
+	struct ramfs_inode *f, *again;
+
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/d", 0755, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_mkdir(&fs, "/d", 0755, NULL), -EEXIST);
+	KUNIT_EXPECT_EQ(test, ramfs_mkdir(&fs, "/", 0755, NULL), -EEXIST);
+	KUNIT_EXPECT_EQ(test, ramfs_mkdir(&fs, "/d/.", 0755, NULL), -EEXIST);
+	KUNIT_EXPECT_EQ(test, ramfs_mkdir(&fs, "/no/d", 0755, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ramfs_create(&fs, "/d", 0644, "x", 1, NULL), -EISDIR);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/d/f", 0600, "old", 3, &f), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_mkdir(&fs, "/d/f/g", 0755, NULL), -ENOTDIR);
+	KUNIT_EXPECT_EQ(test, ramfs_symlink(&fs, "/d/f", "x", 1, NULL), -EEXIST);
+	/* An existing file gets the new bytes (O_TRUNC), keeping its mode. */
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/d/f", 0644, "new!", 4, &again), 0);
+	KUNIT_EXPECT_TRUE(test, again == f);
+	KUNIT_EXPECT_EQ(test, f->size, 4);
+	KUNIT_EXPECT_EQ(test, f->mode, S_IFREG | 0600);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/d/l", "f", 1, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_create(&fs, "/d/l", 0644, "x", 1, NULL), -EEXIST);
+}
+
+static void ramfs_unlink_and_hard_links_keep_counts(struct kunit *test)
+{
+	struct ramfs_inode *f, *d, *got;
+
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/d", 0755, &d), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/d/f", 0644, "x", 1, &f), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_link(&fs, f, "/g"), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_link(&fs, f, "/g"), -EEXIST);
+	KUNIT_EXPECT_EQ(test, ramfs_link(&fs, d, "/d2"), -EPERM);
+	expect_resolves(test, "/g", f);
+	KUNIT_EXPECT_EQ(test, f->nlink, 2);
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&fs, "/d"), -ENOTEMPTY);
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&fs, "/"), -EBUSY);
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&fs, "/nope"), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&fs, "/d/f"), 0);
+	KUNIT_EXPECT_EQ(test, f->nlink, 1);
+	KUNIT_EXPECT_EQ(test, lookup_err("/d/f", true), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&fs, "/g", true, &got), 0);
+	KUNIT_EXPECT_EQ(test, fs.root->nlink, 3);
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&fs, "/d/"), 0);
+	KUNIT_EXPECT_EQ(test, fs.root->nlink, 2);
+	KUNIT_EXPECT_EQ(test, lookup_err("/d", true), -ENOENT);
+}
+
+static void ramfs_out_of_memory_is_enomem_and_keeps_the_rest(struct kunit *test)
+{
+	int err = 0, made = 0;
+	char name[16];
+
+	KUNIT_ASSERT_EQ(test, test_fs_init(&fs, &arena, 1024), 0);
+	while (!err && made < 100) {
+		ksnprintf(name, sizeof(name), "/dir%d", made);
+		err = ramfs_mkdir(&fs, name, 0755, NULL);
+		made += !err;
+	}
+	KUNIT_EXPECT_EQ(test, err, -ENOMEM);
+	KUNIT_EXPECT_GT(test, made, 2);
+	KUNIT_EXPECT_EQ(test, lookup_err("/dir0", true), 0);
+	ksnprintf(name, sizeof(name), "/dir%d", made - 1);
+	KUNIT_EXPECT_EQ(test, lookup_err(name, true), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_init(&fs, test_arena_alloc, &arena), -ENOMEM);
+}
+
+static void ramfs_lists_a_directory_sorted_with_ls_modes(struct kunit *test)
+{
+	static const char *const want[] = { "a", "b", "c" };
+	const struct ramfs_dentry *d;
+	char mode[11];
+	int i = 0;
+
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/c", 04755, "", 0, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/a", 01777, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/b", "a", 1, NULL), 0);
+	for (d = fs.root->children; d && i < 3; d = d->next, i++)
+		KUNIT_EXPECT_STREQ(test, d->name, want[i]);
+	KUNIT_EXPECT_EQ(test, i, 3);
+	KUNIT_EXPECT_NULL(test, d);
+	KUNIT_EXPECT_STREQ(test, ramfs_mode_string(S_IFDIR | 0755, mode), "drwxr-xr-x");
+	KUNIT_EXPECT_STREQ(test, ramfs_mode_string(S_IFREG | 0644, mode), "-rw-r--r--");
+	KUNIT_EXPECT_STREQ(test, ramfs_mode_string(S_IFLNK | 0777, mode), "lrwxrwxrwx");
+	KUNIT_EXPECT_STREQ(test, ramfs_mode_string(S_IFREG | 04755, mode), "-rwsr-xr-x");
+	KUNIT_EXPECT_STREQ(test, ramfs_mode_string(S_IFDIR | 01777, mode), "drwxrwxrwt");
+	KUNIT_EXPECT_STREQ(test, ramfs_mode_string(S_IFCHR | 02600, mode), "crw---S---");
+}
+
+static struct kunit_case ramfs_cases[] = {
+	KUNIT_CASE(ramfs_finds_a_file_by_every_spelling_of_its_path),
+	KUNIT_CASE(ramfs_read_copies_from_an_offset_and_stops_at_the_end),
+	KUNIT_CASE(ramfs_lookup_errors_are_linux_errnos),
+	KUNIT_CASE(ramfs_follows_relative_and_absolute_symlinks),
+	KUNIT_CASE(ramfs_symlink_loops_end_in_eloop_after_maxsymlinks),
+	KUNIT_CASE(ramfs_create_refuses_what_linux_refuses),
+	KUNIT_CASE(ramfs_unlink_and_hard_links_keep_counts),
+	KUNIT_CASE(ramfs_out_of_memory_is_enomem_and_keeps_the_rest),
+	KUNIT_CASE(ramfs_lists_a_directory_sorted_with_ls_modes),
+	{},
+};
+
+static struct kunit_suite ramfs_suite = {
+	.name = "ramfs",
+	.init = ramfs_test_init,
+	.test_cases = ramfs_cases,
+};
+kunit_test_suite(ramfs_suite);

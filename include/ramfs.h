@@ -1,0 +1,143 @@
+/*
+ * The in-memory file system the initramfs unpacks into (Linux: ramfs over
+ * the dcache, fs/ramfs/inode.c and fs/namei.c), and the cpio "newc"
+ * unpacker that fills it (Linux: init/initramfs.c). Plain C over memory
+ * the caller's allocator hands out, so the same code runs in the kernel
+ * and in the host tests. Errors are negative errno values, as in Linux.
+ */
+#ifndef FOLIUM_RAMFS_H
+#define FOLIUM_RAMFS_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* File types and permission bits of st_mode, Linux's values. */
+#define S_IFMT 0170000
+#define S_IFSOCK 0140000
+#define S_IFLNK 0120000
+#define S_IFREG 0100000
+#define S_IFBLK 0060000
+#define S_IFDIR 0040000
+#define S_IFCHR 0020000
+#define S_IFIFO 0010000
+#define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
+#define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
+#define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
+
+#define PATH_MAX 4096  /* bytes of a path, with its NUL (Linux) */
+#define NAME_MAX 255   /* bytes of one component */
+#define MAXSYMLINKS 40 /* links followed in one lookup before ELOOP */
+
+struct ramfs_inode;
+
+/* One name in a directory (Linux: a dentry). Hard links are several
+ * dentries for one inode; a directory has exactly one. */
+struct ramfs_dentry {
+	const char *name; /* NUL-terminated, no '/' */
+	struct ramfs_inode *inode;
+	struct ramfs_dentry *next; /* siblings, sorted by name */
+};
+
+struct ramfs_inode {
+	uint32_t mode; /* S_IF* | permission bits */
+	uint32_t nlink;
+	uint32_t uid, gid;
+	uint64_t mtime; /* seconds since the epoch */
+	uint64_t size;	/* bytes of data: file contents or symlink target */
+	/* Regular file or symlink target bytes (not NUL-terminated). A
+	 * file's bytes are not copied: they stay where the creator had them,
+	 * e.g. in the initramfs archive, which the kernel keeps. */
+	const char *data;
+	struct ramfs_inode *parent;    /* directories: "..", the root's is itself */
+	struct ramfs_dentry *children; /* directories: sorted by name */
+};
+
+struct ramfs;
+/* Zeroed memory that lives as long as the file system. Return: NULL when
+ * there is none. */
+typedef void *(*ramfs_alloc_t)(struct ramfs *fs, size_t size);
+
+struct ramfs {
+	struct ramfs_inode *root;
+	ramfs_alloc_t alloc;
+	void *alloc_priv; /* for the allocator */
+	/* ramfs_page_alloc's current page: the unused tail [chunk, +left). */
+	char *chunk;
+	size_t chunk_left;
+};
+
+/* --- fs/ramfs.c --------------------------------------------------------- */
+/* The kernel's file system (populate_rootfs fills it); empty until then. */
+extern struct ramfs rootfs;
+
+/* An empty file system: a root directory with mode S_IFDIR | 0755.
+ * Return: 0, or -ENOMEM. Nothing is ever freed: the fs lives for ever. */
+int ramfs_init(struct ramfs *fs, ramfs_alloc_t alloc, void *alloc_priv);
+/* An allocator over the page allocator (small requests share pages).
+ * Context: after mm_init. */
+void *ramfs_page_alloc(struct ramfs *fs, size_t size);
+
+/*
+ * Find path (Linux: kern_path). Every path starts at the root, with or
+ * without a leading '/': "/etc/motd", "etc/motd" and "./etc/./motd" are
+ * one file. "." and ".." work as in Linux (the root's ".." is the root);
+ * symlinks are followed in every component, and in the last one too when
+ * follow is true; a relative target starts in the link's directory.
+ * Return: 0 with *out set, -ENOENT, -ENOTDIR (a component is not a
+ * directory), -ELOOP (more than MAXSYMLINKS links), -ENAMETOOLONG.
+ */
+int ramfs_lookup(struct ramfs *fs, const char *path, bool follow, struct ramfs_inode **out);
+/* Create a directory. Return: 0, -EEXIST, -ENOMEM or a lookup error for
+ * the parent. */
+int ramfs_mkdir(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_inode **out);
+/* Create a regular file holding [data, +size), or give an existing one
+ * those bytes (Linux: open with O_CREAT | O_TRUNC, then write).
+ * Return: 0, -EISDIR, -EEXIST (another type is there), -ENOMEM, ... */
+int ramfs_create(struct ramfs *fs, const char *path, uint32_t mode, const char *data, uint64_t size,
+		 struct ramfs_inode **out);
+/* Create a symlink whose target is a copy of [target, +len). Return: 0, -EEXIST,
+ * -ENAMETOOLONG (len >= PATH_MAX), -ENOMEM, ... */
+int ramfs_symlink(struct ramfs *fs, const char *path, const char *target, size_t len,
+		  struct ramfs_inode **out);
+/* Give inode another name (a hard link). Return: 0, -EEXIST, -EPERM for a
+ * directory, -ENOMEM, ... */
+int ramfs_link(struct ramfs *fs, struct ramfs_inode *inode, const char *path);
+/* Remove a name (Linux: unlink, or rmdir for a directory). The bytes are
+ * not reclaimed. Return: 0, -ENOENT, -ENOTEMPTY, -EBUSY for the root. */
+int ramfs_unlink(struct ramfs *fs, const char *path);
+/* Copy up to len bytes from offset off of a regular file. Return: bytes
+ * copied (0 at or past the end), -EISDIR, -EINVAL for another type. */
+long ramfs_read(const struct ramfs_inode *inode, uint64_t off, void *buf, size_t len);
+/* "drwxr-xr-x" for mode, in buf[11]. Return: buf. */
+const char *ramfs_mode_string(uint32_t mode, char buf[11]);
+
+/* --- fs/initramfs.c ----------------------------------------------------- */
+#define INITRAMFS_MSG_MAX 160
+
+/* What unpack_to_rootfs did, and why it stopped if it stopped early. */
+struct initramfs_stats {
+	unsigned int files, dirs, symlinks, hardlinks, archives;
+	unsigned int skipped;		 /* device nodes, fifos, sockets: not supported */
+	unsigned int failed;		 /* well-formed entries the fs refused */
+	uint64_t bytes;			 /* of regular file data */
+	uint64_t stop_offset;		 /* where the malformed entry starts */
+	char message[INITRAMFS_MSG_MAX]; /* the stop reason, "" if none */
+	char failure[INITRAMFS_MSG_MAX]; /* the first refused entry, "" if none */
+};
+
+/*
+ * Unpack every cpio "newc" archive in [buf, +len) into fs, in order: a
+ * later archive's entries replace or extend an earlier one's (Linux:
+ * unpack_to_rootfs). Zero bytes between archives are skipped. Data is not
+ * copied: buf must live as long as fs. A malformed entry stops the unpack
+ * there; the entries before it stay.
+ * Return: 0, or -EINVAL with st->message naming the entry and its offset.
+ */
+int unpack_to_rootfs(struct ramfs *fs, const void *buf, size_t len, struct initramfs_stats *st);
+/* Boot: make rootfs and unpack the archive the loader handed over (NULL
+ * for none) into it; prints one summary line. Context: after mm_init. */
+void populate_rootfs(const void *archive, size_t len);
+
+#endif

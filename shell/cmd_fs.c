@@ -1,0 +1,95 @@
+/*
+ * `ls` and `cat`: the files the initramfs unpacked into rootfs (Linux:
+ * coreutils' ls -l and cat over the VFS). Errors read as coreutils'
+ * do: "ls: /x: No such file or directory".
+ */
+#include <ramfs.h>
+#include <shell.h>
+
+/* Linux: strerror, for the errors ramfs returns. */
+static const char *fs_strerror(int err)
+{
+	switch (-err) {
+	case ENOENT:
+		return "No such file or directory";
+	case ENOTDIR:
+		return "Not a directory";
+	case EISDIR:
+		return "Is a directory";
+	case ELOOP:
+		return "Too many levels of symbolic links";
+	case ENAMETOOLONG:
+		return "File name too long";
+	default:
+		return "Invalid argument";
+	}
+}
+
+static int fs_error(const char *cmd, const char *path, int err)
+{
+	kprintf("%s: %s: %s\n", cmd, path, fs_strerror(err));
+	return CMD_ERROR;
+}
+
+/* One `ls -l` line: mode, size, name, and a symlink's target. */
+static void ls_line(const struct ramfs_inode *inode, const char *name)
+{
+	char mode[11];
+
+	kprintf("%s %8llu %s", ramfs_mode_string(inode->mode, mode),
+		(unsigned long long)inode->size, name);
+	if (S_ISLNK(inode->mode))
+		kprintf(" -> %.*s", (int)inode->size, inode->data);
+	kprintf("\n");
+}
+
+/* A symlink is shown, not followed, unless the path ends in '/' (as ls -l). */
+static int cmd_ls(int argc, char **argv)
+{
+	const char *path = argc == 2 ? argv[1] : "/";
+	struct ramfs_inode *inode;
+	int err;
+
+	if (argc > 2)
+		return CMD_USAGE;
+	if (!rootfs.root) {
+		kprintf("ls: no root file system\n");
+		return CMD_ERROR;
+	}
+	err = ramfs_lookup(&rootfs, path, false, &inode);
+	if (err)
+		return fs_error("ls", path, err);
+	if (!S_ISDIR(inode->mode)) {
+		ls_line(inode, path);
+		return CMD_OK;
+	}
+	for (const struct ramfs_dentry *d = inode->children; d; d = d->next)
+		ls_line(d->inode, d->name);
+	return CMD_OK;
+}
+DEFINE_SHELL_COMMAND(ls, "ls [PATH]", "list a directory of the initramfs (mode, size, name)");
+
+static int cmd_cat(int argc, char **argv)
+{
+	struct ramfs_inode *inode;
+	char buf[256];
+	uint64_t off = 0;
+	long n;
+	int err;
+
+	if (argc != 2)
+		return CMD_USAGE;
+	if (!rootfs.root) {
+		kprintf("cat: no root file system\n");
+		return CMD_ERROR;
+	}
+	err = ramfs_lookup(&rootfs, argv[1], true, &inode);
+	if (err)
+		return fs_error("cat", argv[1], err);
+	while ((n = ramfs_read(inode, off, buf, sizeof(buf))) > 0) {
+		console_write(buf, (size_t)n);
+		off += (uint64_t)n;
+	}
+	return n < 0 ? fs_error("cat", argv[1], (int)n) : CMD_OK;
+}
+DEFINE_SHELL_COMMAND(cat, "cat PATH", "print a file of the initramfs");
