@@ -1,3 +1,7 @@
 # fs/ (exec): checking and laying out a static ELF program before it runs
 # (Linux: fs/binfmt_elf.c, fs/exec.c). Generic code: built into the kernel
 # and the host test program.
+# Checking a static ELF program into a load plan, its initial stack, the
+# user address-space layout; the tests use hand-built images.
+FS_GENERIC_SRCS += fs/binfmt_elf.c
+TEST_SRCS += fs/tests/binfmt_elf_test.c
