@@ -76,10 +76,10 @@ static inline pte_t pfn_pte(unsigned long pfn, uint64_t prot)
 {
 	return ((uint64_t)pfn << PAGE_SHIFT) | prot;
 }
-/* A directory entry (PGD/PUD/PMD pointing to a table) grants everything:
- * the leaf decides. Linux: _PAGE_TABLE (without USER: workloads run in
- * ring 0). */
-#define _PAGE_TABLE (_PAGE_PRESENT | _PAGE_RW)
+/* A directory entry (PGD/PUD/PMD pointing to a table) grants everything,
+ * ring 3 included: the leaf decides. Linux: _PAGE_TABLE. Only the lower
+ * half's tables are made here; the kernel half's (paging.c) lack USER. */
+#define _PAGE_TABLE (_PAGE_PRESENT | _PAGE_RW | _PAGE_USER)
 /* clang-format off */
 static inline bool pmd_none(pmd_t pmd) { return pmd == 0; }
 static inline bool pmd_present(pmd_t pmd) { return pmd & _PAGE_PRESENT; }
@@ -107,11 +107,16 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
 /* --- address spaces (mm/mmap.c) ---------------------------------------------- */
 #define VM_READ 0x1ul
 #define VM_WRITE 0x2ul
+#define VM_EXEC 0x4ul /* instruction fetches allowed: no NX on its pages */
+/* Ring 3 may touch its pages (_PAGE_USER): a program's VMAs. Kernel
+ * workloads (usemem, poke) leave it off, so ring 3 never reaches theirs.
+ * Linux has no such flag: every VMA there is user memory. */
+#define VM_USER 0x8ul
 
 struct vm_area_struct {
 	unsigned long vm_start; /* first byte */
 	unsigned long vm_end;	/* first byte after */
-	unsigned long vm_flags; /* VM_READ, VM_WRITE */
+	unsigned long vm_flags; /* VM_READ, VM_WRITE, VM_EXEC, VM_USER */
 };
 
 /* Counters that are evidence, not statistics: the MADV_FREE issue asserts
@@ -172,7 +177,8 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
  * zap_page_range_single). One TLB flush. Return: 0, or -ENOMEM when a PMD
  * leaf cut by an end cannot be split (nothing unmapped). */
 int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
-/* The PTE flag bits for pages of a VMA: present, NX, RW if VM_WRITE. */
+/* The PTE flag bits for pages of a VMA: present, RW if VM_WRITE, NX
+ * unless VM_EXEC, USER if VM_USER. */
 uint64_t vm_get_page_prot(unsigned long vm_flags);
 
 /* --- page tables (mm/pgtable.c) ----------------------------------------------- */

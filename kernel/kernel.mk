@@ -9,6 +9,9 @@ KERNEL_GENERIC_SRCS += \
 	kernel/ksyms.c
 
 KERNEL_ONLY_SRCS += kernel/panic.c
+# User programs: exec, exit and the system calls (ring 3 needs the machine).
+KERNEL_ONLY_SRCS += kernel/exec.c kernel/syscall.c
+KERNEL_ONLY_TEST_SRCS += kernel/tests/syscall_test.c
 
 TEST_SRCS += \
 	kernel/tests/cmdline_test.c \

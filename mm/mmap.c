@@ -74,7 +74,8 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 
 uint64_t vm_get_page_prot(unsigned long vm_flags)
 {
-	return _PAGE_PRESENT | _PAGE_NX | (vm_flags & VM_WRITE ? _PAGE_RW : 0);
+	return _PAGE_PRESENT | (vm_flags & VM_WRITE ? _PAGE_RW : 0) |
+	       (vm_flags & VM_EXEC ? 0 : _PAGE_NX) | (vm_flags & VM_USER ? _PAGE_USER : 0);
 }
 
 /* --- the VMA array ----------------------------------------------------------- */
@@ -127,7 +128,7 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	struct vm_area_struct vma;
 	int i;
 
-	if (!len || (vm_flags & ~(VM_READ | VM_WRITE)) || (align & (align - 1)))
+	if (!len || (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER)) || (align & (align - 1)))
 		return (unsigned long)-EINVAL;
 	if (len > USER_VA_END - USER_VA_START)
 		return (unsigned long)-ENOMEM;

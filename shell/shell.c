@@ -5,6 +5,7 @@
  * A line longer than SHELL_LINE_MAX is never truncated or run: the editor
  * swallows the rest and refuses it at Enter.
  */
+#include <ramfs.h>
 #include <shell.h>
 
 extern const struct shell_command *const __start_shell_commands[];
@@ -197,10 +198,30 @@ const struct shell_command *shell_find(const char *name)
 	return NULL;
 }
 
+/*
+ * A word that names a program rather than a command: an absolute path, or
+ * a file in /bin (the shell's whole PATH). Programs run through `spawn`,
+ * which only the machine's kernel has: elsewhere they stay unknown.
+ */
+static bool is_program(const char *word)
+{
+	char path[NAME_MAX + 6];
+	struct ramfs_inode *inode;
+
+	if (!shell_find("spawn"))
+		return false;
+	if (word[0] == '/')
+		return true;
+	if (strchr(word, '/') || strlen(word) > NAME_MAX)
+		return false;
+	ksnprintf(path, sizeof(path), "/bin/%s", word);
+	return ramfs_lookup(&rootfs, path, true, &inode) == 0 && S_ISREG(inode->mode);
+}
+
 int shell_run_line(const char *line)
 {
 	char copy[SHELL_LINE_MAX + 1];
-	char *argv[SHELL_MAX_ARGS + 1];
+	char *argv[SHELL_MAX_ARGS + 2]; /* + "spawn" in front of a program */
 	const struct shell_command *cmd;
 	int argc, ret;
 
@@ -215,6 +236,13 @@ int shell_run_line(const char *line)
 		return argc < 0 ? CMD_ERROR : CMD_OK;
 	argv[argc] = NULL;
 	cmd = shell_find(argv[0]);
+	if (!cmd && is_program(argv[0])) {
+		/* argv has a slot for it: argc <= SHELL_MAX_ARGS. */
+		memmove(argv + 1, argv, (argc + 1) * sizeof(*argv));
+		argv[0] = "spawn";
+		argc++;
+		cmd = shell_find("spawn");
+	}
 	if (!cmd) {
 		kprintf("unknown command '%s'; type 'help' for the list\n", argv[0]);
 		return CMD_ERROR;

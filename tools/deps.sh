@@ -25,6 +25,7 @@ gdisk              cmd:sgdisk
 console-setup-linux file:/usr/share/consolefonts/Uni2-Fixed16.psf.gz
 gzip               cmd:gzip
 cpio               cmd:cpio
+musl-tools         cmd:musl-gcc
 gnuplot-nox        cmd:gnuplot
 miller             cmd:mlr
 clang-format       cmd:clang-format

@@ -330,6 +330,36 @@ initramfs_damaged_archive_is_reported() {
 		{ echo "etc/second was unpacked"; return 1; }
 }
 
+# The initramfs's static musl programs in ring 3, run from the command
+# line: argv echoed, the exit status of a failing run, Linux-like lines
+# for faults (the shell goes on), a program that takes timer interrupts in
+# ring 3, and MemFree the same before and after: every page comes back.
+user_programs_run_in_ring3() {
+	initramfs_boot programs "$B/initramfs.cpio" "meminfo; /bin/hello a b; /bin/hello fail; \
+hello x; /bin/crash; /bin/crash gp; /bin/crash ud; spin; /etc/motd; meminfo" || return 1
+	log=$LOGS/initramfs-programs.serial
+	expect_in "$log" 'argv[0] = "/bin/hello"' 'argv[1] = "a"' 'argv[2] = "b"' \
+		'argv[1] = "fail"' 'exit status 3' 'argv[0] = "hello"' 'argv[1] = "x"' \
+		'crash: null' 'crash[1]: segfault at 0 ip ' ' error 6' 'exit status 139' \
+		'crash: gp' 'traps: crash[1] general protection fault ip:' \
+		'crash: ud' 'traps: crash[1] trap invalid opcode ip:' 'exit status 132' \
+		'spin: 20 million rounds' '/etc/motd: Permission denied' 'Power down.' || return 1
+	[ "$(grep -c 'hello from ring 3' "$log")" = 3 ] || { echo "not 3 greetings"; return 1; }
+	free=$(tr -d '\r' < "$log" | grep '^MemFree:')
+	echo "$free"
+	[ "$(echo "$free" | wc -l)" = 2 ] && [ "$(echo "$free" | uniq | wc -l)" = 1 ] ||
+		{ echo "MemFree differs after the programs ran"; return 1; }
+}
+
+# The exec ktest suite in full: `test` in the ktest image skips it, which
+# has no initramfs and so no /bin/hello.
+exec_suite_runs_with_the_initramfs() {
+	initramfs_boot exec-suite "$B/initramfs.cpio" "test exec" || return 1
+	"$B/tools/ktap" "$LOGS/initramfs-exec-suite.serial" || return 1
+	tr -d '\r' < "$LOGS/initramfs-exec-suite.serial" | grep -q '^# exec: pass:4 fail:0 skip:0' ||
+		{ echo "the exec suite did not run in full"; return 1; }
+}
+
 # rows CSV: the number of data rows (not comments, not the header).
 rows() {
 	grep -v '^#' "$1" | tail -n +2 | wc -l | tr -d ' '
@@ -479,6 +509,8 @@ run_test loader-bad-magic loader_rejects bad-magic "bad magic"
 run_test loader-truncated-kernel loader_rejects truncated "truncated"
 run_test initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
 run_test initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
+run_test user-programs-run-in-ring3 user_programs_run_in_ring3
+run_test exec-suite-runs-with-the-initramfs exec_suite_runs_with_the_initramfs
 
 echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP, then MAX_PAGE_ORDER 12)"
 for pb in 1 7 9 10; do

@@ -32,3 +32,6 @@ ARCH_X86_SRCS += arch/x86_64/tlb.c
 # #PF in the lower half, exception-table fixups and the uaccess copies.
 ARCH_X86_SRCS += arch/x86_64/fault.c
 ARCH_X86_ASMS += arch/x86_64/uaccess.asm
+# Ring 3: SYSCALL/SYSRET, entering and leaving a program, `spawn`.
+ARCH_X86_SRCS += arch/x86_64/syscall.c arch/x86_64/cmd_exec.c
+ARCH_X86_ASMS += arch/x86_64/syscall_entry.asm

@@ -65,6 +65,7 @@ void cpu_detect(void)
 	if (max_leaf >= 7) {
 		cpuid(7, 0, r);
 		cpu.erms = r[1] & (1u << 9);
+		cpu.smep = r[1] & (1u << 7);
 		cpu.la57 = r[2] & (1u << 16);
 		cpu.fsrm = r[3] & (1u << 4);
 	}

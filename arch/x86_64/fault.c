@@ -15,6 +15,7 @@
 
 /* Page-fault error code bits used here (full layout in traps.c). */
 #define PF_WRITE (1u << 1)
+#define PF_USER (1u << 2)
 #define PF_RSVD (1u << 3)
 #define PF_INSTR (1u << 4)
 
@@ -52,6 +53,8 @@ bool do_page_fault(struct trap_frame *f)
 	reason = handle_mm_fault(current_mm, addr, flags);
 	if (reason == VM_FAULT_OK)
 		return true;
+	if (f->error_code & PF_USER)
+		return false; /* the program's own access: user_fault() ends it */
 	sym = ksym_lookup(f->rip, &off);
 	ksnprintf(from, sizeof(from), "%s+0x%llx", sym ? sym : "?", (unsigned long long)off);
 	vm_fault_report(addr, reason, flags, from);

@@ -1,10 +1,13 @@
 /*
- * GDT and TSS. Long mode ignores segment bases and limits, so the GDT only
- * needs a 64-bit code segment, a data segment and the TSS, whose one job
- * here is the Interrupt Stack Table: a double fault (often a kernel stack
+ * GDT, TSS and the per-CPU area. Long mode ignores segment bases and
+ * limits, so the GDT holds a code and a data segment for ring 0 and for
+ * ring 3 (in the order SYSCALL/SYSRET derive them from STAR) and the TSS.
+ * The TSS has two jobs: rsp0, the stack a trap from ring 3 switches to,
+ * and the Interrupt Stack Table: a double fault (often a kernel stack
  * overflow) and an NMI switch to stacks of their own, so they can still be
  * reported when the current stack is unusable.
  */
+#include <asm/io.h>
 #include "x86.h"
 
 struct tss {
@@ -26,20 +29,38 @@ static struct tss tss;
  * byte (bits 40-47) and flags (52-55, L = bit 53) matter in long mode.
  *   0x00af9a000000ffff: present, ring 0, code, exec/read, L=1, G=1
  *   0x00cf92000000ffff: present, ring 0, data, read/write, G=1
- * The TSS descriptor is 16 bytes (index 3 and 4), type 0x9 (available).
+ *   0x00cff2000000ffff: the same data segment with DPL 3 (USER_DS)
+ *   0x00affa000000ffff: the same code segment with DPL 3 (USER_CS)
+ * The TSS descriptor is 16 bytes (index 6 and 7), type 0x9 (available).
  */
-static uint64_t gdt[5] = {
-	0, 0x00af9a000000ffffull, 0x00cf92000000ffffull, 0, 0,
+#define GDT_TSS (TSS_SEL / 8)
+static uint64_t gdt[8] = {
+	0,
+	0x00af9a000000ffffull,
+	0x00cf92000000ffffull,
+	0,
+	0x00cff2000000ffffull,
+	0x00affa000000ffffull,
+	0,
+	0,
 };
+
+struct percpu percpu;
 
 static void set_tss_descriptor(void)
 {
 	uint64_t base = (uint64_t)&tss;
 	uint64_t limit = sizeof(tss) - 1;
 
-	gdt[3] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ull << 40) |
-		 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
-	gdt[4] = base >> 32;
+	gdt[GDT_TSS] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89ull << 40) |
+		       (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	gdt[GDT_TSS + 1] = base >> 32;
+}
+
+void set_kernel_stack(uint64_t top)
+{
+	tss.rsp[0] = top;
+	percpu.kernel_stack = top;
 }
 
 void gdt_init(void)
@@ -71,4 +92,11 @@ void gdt_init(void)
 			 :
 			 : "m"(gdtr), "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(TSS_SEL)
 			 : "rax", "memory");
+
+	/* After the GS load above, which zeroed the base: the kernel's GS is
+	 * the per-CPU area; the user's (0 until a program sets one) waits in
+	 * MSR_KERNEL_GS_BASE for the first swapgs. */
+	percpu.self = &percpu;
+	wrmsr(MSR_GS_BASE, (uint64_t)&percpu);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
 }

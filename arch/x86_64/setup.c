@@ -19,6 +19,7 @@ void arch_setup(const struct boot_info *bi)
 	cpu_detect();
 	gdt_init();
 	idt_init();
+	syscall_init();
 	memblock_from_efi(&memblock, bi); /* paging_init allocates from it */
 	ram_bytes = memblock_phys_mem_size(&memblock);
 	paging_init(bi);

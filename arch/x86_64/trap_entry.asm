@@ -2,7 +2,10 @@
 ; in <asm/trap.h>: the CPU's (ss, rsp, rflags, cs, rip), an error code (a
 ; zero for vectors without one, so the layout never varies), the vector
 ; number, then all general-purpose registers. trap_dispatch() gets a
-; pointer to it; iretq resumes whatever the frame says.
+; pointer to it; iretq resumes whatever the frame says. A trap from ring 3
+; (the RPL of the saved CS is 3) swaps GS on the way in and out, so the
+; kernel always runs with its per-CPU GS (Linux: the swapgs in
+; error_entry and in the return to user mode).
 bits 64
 default rel
 
@@ -28,6 +31,10 @@ trap_stub_%1:
 %endrep
 
 trap_common:
+	test byte [rsp + 24], 3	; saved CS, above the vector and error code
+	jz .from_kernel
+	swapgs
+.from_kernel:
 	push rax
 	push rbx
 	push rcx
@@ -62,6 +69,10 @@ trap_common:
 	pop rbx
 	pop rax
 	add rsp, 16		; vector and error code
+	test byte [rsp + 8], 3	; saved CS
+	jz .to_kernel
+	swapgs
+.to_kernel:
 	iretq
 
 section .rodata

@@ -151,6 +151,9 @@ void trap_dispatch(struct trap_frame *frame)
 	/* A #PF in the lower half may be a workload's fault to resolve. */
 	if (frame->vector == 14 && do_page_fault(frame))
 		return;
+	/* An exception in ring 3 ends the program, never the kernel. */
+	if (frame->vector < IRQ_BASE && (frame->cs & 3))
+		user_fault(frame);
 	if (frame->vector < IRQ_BASE)
 		die(frame);
 	if (frame->vector < IRQ_BASE + NR_LEGACY_IRQS)

@@ -19,6 +19,7 @@ struct cpu_features {
 	char brand[49];
 	uint32_t family, model, stepping;
 	bool erms, fsrm, nx, pdpe1gb, la57, invariant_tsc, hypervisor;
+	bool smep; /* CR4.SMEP: ring 0 never runs a user page */
 	bool x2apic, apic, pat, tsc_deadline;
 	char hypervisor_vendor[13]; /* "TCGTCGTCGTCG" under QEMU TCG */
 	uint32_t tsc_crystal_hz;    /* CPUID 0x15, 0 if not reported */
@@ -31,13 +32,51 @@ void cpu_detect(void);
 /* cpuinfo.c: the `cpuinfo` view of cpu, clear_pages' choice and tsc_hz. */
 void cpu_print_info(void);
 
-/* gdt.c: GDT, TSS and the double-fault IST stack. */
+/* gdt.c: GDT, TSS, the double-fault IST stack and the per-CPU area.
+ * The order after the kernel's two is what SYSRET needs (Linux's
+ * __USER32_CS, __USER_DS, __USER_CS): STAR's user base 0x18 gives SS =
+ * 0x18 + 8 = USER_DS and CS = 0x18 + 16 = USER_CS. 0x18 stays null: no
+ * 32-bit programs. */
 #define KERNEL_CS 0x08
 #define KERNEL_DS 0x10
-#define TSS_SEL 0x18
+#define USER32_CS 0x18
+#define USER_DS (0x20 | 3)
+#define USER_CS (0x28 | 3)
+#define TSS_SEL 0x30
 #define IST_DOUBLE_FAULT 1
 #define IST_NMI 2
 void gdt_init(void);
+/* The stack the CPU switches to on a trap from ring 3 (TSS.rsp0), and the
+ * one the syscall entry loads. */
+void set_kernel_stack(uint64_t top);
+
+/* The per-CPU area, reached through GS in the kernel (MSR_GS_BASE; swapgs
+ * swaps it with the user's MSR_KERNEL_GS_BASE at every ring change).
+ * syscall_entry.asm uses the offsets below: keep them in step. */
+struct percpu {
+	struct percpu *self;
+	uint64_t kernel_stack; /* top of the running task's kernel stack */
+	uint64_t user_rsp;     /* scratch: the user rsp at syscall entry */
+	void *current;	       /* the running user task, NULL if none */
+};
+#define PERCPU_KERNEL_STACK 8
+#define PERCPU_USER_RSP 16
+extern struct percpu percpu;
+
+#define MSR_EFER 0xc0000080
+#define MSR_STAR 0xc0000081
+#define MSR_LSTAR 0xc0000082
+#define MSR_SYSCALL_MASK 0xc0000084
+#define MSR_FS_BASE 0xc0000100
+#define MSR_GS_BASE 0xc0000101
+#define MSR_KERNEL_GS_BASE 0xc0000102
+
+/* syscall.c: SYSCALL/SYSRET set-up, do_syscall_64, the ring-3 entry and
+ * the end of a user task (exit or a fatal exception in ring 3). */
+void syscall_init(void);
+/* A trap from ring 3 that the kernel cannot resolve: report it as Linux's
+ * show_signal_msg does and end the task. Never returns. */
+void __noreturn user_fault(struct trap_frame *frame);
 
 /* idt.c: every vector to its trap_entry.asm stub, which calls
  * trap_dispatch() (traps.c, the exception reporter). */

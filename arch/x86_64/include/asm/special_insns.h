@@ -50,4 +50,9 @@ static inline uint64_t read_cr4(void)
 	return v;
 }
 
+static inline void write_cr4(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory");
+}
+
 #endif

@@ -1,0 +1,57 @@
+/*
+ * `spawn PROGRAM [ARG...]`: run a static Linux program from the root file
+ * system in ring 3 and wait for it, as a shell runs a foreground job. The
+ * shell also runs a line whose first word is an absolute path or a file
+ * in /bin through this command, so `/bin/hello a b` and `hello a b` both
+ * work. A status other than 0 is printed as "exit status N" (128 + the
+ * signal for a program a fault ended).
+ */
+#include <process.h>
+#include <ramfs.h>
+#include <shell.h>
+
+/* Linux: strerror, for what do_execve returns before the program runs. */
+static const char *exec_strerror(int err)
+{
+	switch (-err) {
+	case ENOENT:
+		return "No such file or directory";
+	case ENOTDIR:
+		return "Not a directory";
+	case EACCES:
+		return "Permission denied";
+	case ENOEXEC:
+		return "Exec format error";
+	case ENOMEM:
+		return "Cannot allocate memory";
+	case E2BIG:
+		return "Argument list too long";
+	default:
+		return "Invalid argument";
+	}
+}
+
+static int cmd_spawn(int argc, char **argv)
+{
+	static const char *const envp[] = { "PATH=/bin", "TERM=linux", NULL };
+	char path[PATH_MAX];
+	int status;
+
+	if (argc < 2)
+		return CMD_USAGE;
+	/* A bare name is looked up in /bin, the one directory of PATH. */
+	ksnprintf(path, sizeof(path), "%s%s", strchr(argv[1], '/') ? "" : "/bin/", argv[1]);
+	status = do_execve(path, (const char *const *)argv + 1, envp);
+	if (status < 0) {
+		kprintf("%s: %s\n", argv[1], exec_strerror(status));
+		return CMD_ERROR;
+	}
+	if (status) {
+		kprintf("exit status %d\n", status);
+		return CMD_ERROR;
+	}
+	return CMD_OK;
+}
+
+DEFINE_SHELL_COMMAND(spawn, "spawn PROGRAM [ARG...]",
+		     "run a program (a path, or a name in /bin) in ring 3 and wait for it");

@@ -1,0 +1,88 @@
+/*
+ * User processes: exec of a static ELF program from the root file system,
+ * the Linux system calls it may make, and its end (Linux: fs/exec.c,
+ * kernel/exit.c, the sys_* functions). One program runs at a time, to
+ * completion: the caller of do_execve waits for it, as a shell waits for
+ * a foreground job. Errors are negative errno values.
+ */
+#ifndef FOLIUM_PROCESS_H
+#define FOLIUM_PROCESS_H
+
+#include <kernel.h>
+
+struct mm_struct;
+
+/* What the kernel knows of a running program (Linux: task_struct). */
+struct task {
+	int pid;
+	char comm[16];		       /* the file name's last component, truncated */
+	struct mm_struct *mm;	       /* its address space, current_mm while it runs */
+	unsigned long start_brk;       /* the page after the highest segment */
+	unsigned long brk;	       /* the heap's end: [start_brk, brk) is mapped */
+	unsigned long brk_limit;       /* brk stays below the mmap area */
+	unsigned long clear_child_tid; /* set_tid_address */
+};
+
+/* The pid every program gets: each runs alone, as the first process. */
+#define TASK_PID 1
+
+/* Signals a fault in ring 3 ends a program with (Linux's numbers). */
+#define SIGILL 4
+#define SIGTRAP 5
+#define SIGFPE 8
+#define SIGSEGV 11
+
+/* --- kernel/exec.c --------------------------------------------------------- */
+/**
+ * do_execve - run the program at @path with @argv and @envp, and wait.
+ * Loads it into a new mm (segments, an 8 MiB stack VMA, the initial stack
+ * of create_elf_tables), runs it in ring 3 until it exits or faults, then
+ * goes back to the caller's mm and destroys the program's.
+ * Return: what a shell's $? would be: the exit status (0..255), or 128 +
+ * the signal for a program a fault ended; or a negative errno if it never
+ * ran (-ENOENT, -EACCES, -ENOEXEC with the reason printed, -ENOMEM).
+ */
+int do_execve(const char *path, const char *const *argv, const char *const *envp);
+/* End the running program with the shell status @status (Linux: do_exit).
+ * Context: ring 0, called from a system call or a trap of the program. */
+void __noreturn do_exit(int status);
+
+/* --- kernel/syscall.c ------------------------------------------------------ */
+/* Linux x86-64 system call numbers served here. */
+#define __NR_write 1
+#define __NR_brk 12
+#define __NR_ioctl 16
+#define __NR_writev 20
+#define __NR_getpid 39
+#define __NR_exit 60
+#define __NR_arch_prctl 158
+#define __NR_set_tid_address 218
+#define __NR_exit_group 231
+
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+#define TIOCGWINSZ 0x5413
+
+/**
+ * do_syscall - run system call @nr for @task with the six arguments @args
+ * (Linux: the sys_call_table lookup of do_syscall_64).
+ * Return: the value for rax: a result, or a negative errno (-ENOSYS for
+ * a number not served, each logged once). exit and exit_group do not
+ * return.
+ */
+long do_syscall(struct task *task, unsigned long nr, const unsigned long args[6]);
+
+/* --- arch hooks (arch/x86_64/syscall.c) ------------------------------------ */
+/* Enter ring 3 at @ip with @sp and run @task until do_exit. Context: its
+ * mm is current. Return: the status do_exit was given. */
+int arch_run_user(struct task *task, unsigned long ip, unsigned long sp);
+/* Leave the program for good, back into arch_run_user's caller. */
+void __noreturn arch_exit_user(int status);
+/* The running program, NULL in the kernel's own work. */
+struct task *current_task(void);
+/* arch_prctl(@option, @addr): the FS base libc puts its TLS at. */
+long arch_prctl(struct task *task, int option, unsigned long addr);
+/* AT_HWCAP: CPUID.1:EDX, as Linux's ELF_HWCAP. */
+uint64_t arch_elf_hwcap(void);
+
+#endif

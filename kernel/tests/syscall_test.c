@@ -1,0 +1,255 @@
+/*
+ * System calls and exec in the kernel (in-kernel only: ring 3 needs the
+ * machine). The syscall suite calls do_syscall on a private mm with one
+ * user buffer, as a program's syscall instruction would, and checks
+ * results, errno values and console output; bad pointers must come back
+ * as -EFAULT. The exec suite runs the initramfs's /bin/hello and
+ * /bin/crash (skipped without them) and checks the exit status, the fault
+ * report and that every page comes back.
+ */
+#include <ktest.h>
+#include <mm.h>
+#include <process.h>
+#include <ramfs.h>
+#include <shell.h>
+#include <vm.h>
+
+#define BUF 0x400000ul	       /* a user page of the test mm */
+#define HEAP 0x800000ul	       /* the test task's start_brk */
+#define HEAP_LIMIT 0x1000000ul /* and its brk_limit */
+#define UNMAPPED 0x1000ul      /* no VMA: below MMAP_MIN_ADDR */
+
+static struct task task;
+static struct mm_struct *mm, *prev_mm;
+static struct shell_capture out;
+
+static int syscall_test_init(struct kunit *test)
+{
+	prev_mm = current_mm;
+	mm = mm_create(0);
+	if (!mm)
+		return -1;
+	switch_mm(mm);
+	if (IS_ERR_VALUE(vm_mmap(mm, BUF, 2 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0)))
+		return -1;
+	task = (struct task){ .pid = TASK_PID, .comm = "ktest", .mm = mm };
+	task.start_brk = task.brk = HEAP;
+	task.brk_limit = HEAP_LIMIT;
+	return 0;
+}
+
+static void syscall_test_exit(struct kunit *test)
+{
+	switch_mm(prev_mm);
+	mm_destroy(mm);
+}
+
+static long sys(unsigned long nr, unsigned long a0, unsigned long a1, unsigned long a2)
+{
+	const unsigned long args[6] = { a0, a1, a2, 0, 0, 0 };
+
+	return do_syscall(&task, nr, args);
+}
+
+/* Run a system call with the console captured into out. */
+static long sys_captured(unsigned long nr, unsigned long a0, unsigned long a1, unsigned long a2)
+{
+	long ret;
+
+	shell_capture_start(&out);
+	ret = sys(nr, a0, a1, a2);
+	shell_capture_stop();
+	return ret;
+}
+
+static void write_sends_user_bytes_to_the_console(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, "hi\n", 3), 0);
+	KUNIT_EXPECT_EQ(test, sys_captured(__NR_write, 1, BUF, 3), 3);
+	KUNIT_EXPECT_STREQ(test, out.text, "hi\n");
+	KUNIT_EXPECT_EQ(test, sys_captured(__NR_write, 2, BUF, 0), 0);
+	KUNIT_EXPECT_STREQ(test, out.text, "");
+	KUNIT_EXPECT_EQ(test, sys(__NR_write, 3, BUF, 3), -EBADF);
+	KUNIT_EXPECT_EQ(test, sys(__NR_write, -1ul, BUF, 3), -EBADF);
+}
+
+static void writev_writes_each_vector_in_order(struct kunit *test)
+{
+	const uint64_t iov[4] = { BUF + 64, 2, BUF + 66, 2 };
+
+	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, iov, sizeof(iov)), 0);
+	KUNIT_ASSERT_EQ(test, copy_to_user(BUF + 64, "ab\n", 4), 0);
+	KUNIT_EXPECT_EQ(test, sys_captured(__NR_writev, 1, BUF, 2), 4);
+	/* "ab" then "\n\0": the NUL goes out too, but ends the text here. */
+	KUNIT_EXPECT_STREQ(test, out.text, "ab\n");
+	KUNIT_EXPECT_EQ(test, out.len, 4);
+	KUNIT_EXPECT_EQ(test, sys(__NR_writev, 1, BUF, 1025), -EINVAL);
+}
+
+static void bad_user_pointers_are_efault_never_a_kernel_fault(struct kunit *test)
+{
+	const uint64_t iov[2] = { UNMAPPED, 8 };
+
+	KUNIT_EXPECT_EQ(test, sys_captured(__NR_write, 1, UNMAPPED, 4), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sys_captured(__NR_write, 1, (unsigned long)&task, 4), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sys_captured(__NR_writev, 1, UNMAPPED, 1), -EFAULT);
+	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, iov, sizeof(iov)), 0);
+	KUNIT_EXPECT_EQ(test, sys_captured(__NR_writev, 1, BUF, 1), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sys_captured(__NR_ioctl, 1, TIOCGWINSZ, UNMAPPED), -EFAULT);
+	/* A write running off the end of the mapping ends short. */
+	KUNIT_EXPECT_EQ(test, sys_captured(__NR_write, 1, BUF + 2 * PAGE_SIZE - 256, 512), 256);
+}
+
+static void ioctl_tiocgwinsz_reports_80_by_25(struct kunit *test)
+{
+	uint16_t ws[4] = { 1, 1, 1, 1 };
+
+	KUNIT_EXPECT_EQ(test, sys(__NR_ioctl, 0, TIOCGWINSZ, BUF), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(ws, BUF, sizeof(ws)), 0);
+	KUNIT_EXPECT_EQ(test, ws[0], 25); /* ws_row */
+	KUNIT_EXPECT_EQ(test, ws[1], 80); /* ws_col */
+	KUNIT_EXPECT_EQ(test, ws[2] | ws[3], 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_ioctl, 1, 0x5401 /* TCGETS */, BUF), -ENOTTY);
+	KUNIT_EXPECT_EQ(test, sys(__NR_ioctl, 3, TIOCGWINSZ, BUF), -EBADF);
+}
+
+static void brk_grows_and_shrinks_the_heap(struct kunit *test)
+{
+	char byte = 7;
+
+	KUNIT_EXPECT_EQ(test, sys(__NR_brk, 0, 0, 0), HEAP);
+	KUNIT_EXPECT_EQ(test, sys(__NR_brk, HEAP + 10000, 0, 0), HEAP + 10000);
+	KUNIT_EXPECT_EQ(test, copy_to_user(HEAP + 9999, &byte, 1), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_brk, HEAP + 100, 0, 0), HEAP + 100);
+	/* The page holding the break stays; the ones above it are gone. */
+	KUNIT_EXPECT_EQ(test, copy_to_user(HEAP + 99, &byte, 1), 0);
+	shell_capture_start(&out);
+	KUNIT_EXPECT_EQ(test, copy_to_user(HEAP + PAGE_SIZE, &byte, 1), -EFAULT);
+	shell_capture_stop();
+	/* Past the limit: the old break comes back, which is the error. */
+	KUNIT_EXPECT_EQ(test, sys(__NR_brk, HEAP_LIMIT + PAGE_SIZE, 0, 0), HEAP + 100);
+	KUNIT_EXPECT_EQ(test, sys(__NR_brk, HEAP - 1, 0, 0), HEAP + 100);
+}
+
+static void ids_are_one_and_unknown_numbers_are_enosys(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sys(__NR_getpid, 0, 0, 0), 1);
+	KUNIT_EXPECT_EQ(test, sys(__NR_set_tid_address, BUF, 0, 0), 1);
+	KUNIT_EXPECT_EQ(test, task.clear_child_tid, BUF);
+	KUNIT_EXPECT_EQ(test, sys_captured(511, 0, 0, 0), -ENOSYS);
+	KUNIT_EXPECT_TRUE(test, strstr(out.text, "system call 511 not implemented") != NULL);
+	/* Logged once: the second call is silent. */
+	KUNIT_EXPECT_EQ(test, sys_captured(511, 0, 0, 0), -ENOSYS);
+	KUNIT_EXPECT_STREQ(test, out.text, "");
+	KUNIT_EXPECT_EQ(test, sys(100000, 0, 0, 0), -ENOSYS);
+}
+
+static void arch_prctl_sets_and_reads_the_fs_base(struct kunit *test)
+{
+	uint64_t fs = 0;
+
+	KUNIT_EXPECT_EQ(test, sys(__NR_arch_prctl, ARCH_SET_FS, 0x12345000, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_arch_prctl, ARCH_GET_FS, BUF, 0), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&fs, BUF, sizeof(fs)), 0);
+	KUNIT_EXPECT_EQ(test, fs, 0x12345000);
+	KUNIT_EXPECT_EQ(test, sys(__NR_arch_prctl, ARCH_SET_FS, USER_VA_END, 0), -EPERM);
+	KUNIT_EXPECT_EQ(test, sys(__NR_arch_prctl, 0x1001 /* ARCH_SET_GS */, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_arch_prctl, ARCH_SET_FS, 0, 0), 0);
+}
+
+static struct kunit_case syscall_cases[] = {
+	KUNIT_CASE(write_sends_user_bytes_to_the_console),
+	KUNIT_CASE(writev_writes_each_vector_in_order),
+	KUNIT_CASE(bad_user_pointers_are_efault_never_a_kernel_fault),
+	KUNIT_CASE(ioctl_tiocgwinsz_reports_80_by_25),
+	KUNIT_CASE(brk_grows_and_shrinks_the_heap),
+	KUNIT_CASE(ids_are_one_and_unknown_numbers_are_enosys),
+	KUNIT_CASE(arch_prctl_sets_and_reads_the_fs_base),
+	{},
+};
+
+static struct kunit_suite syscall_suite = {
+	.name = "syscall",
+	.init = syscall_test_init,
+	.exit = syscall_test_exit,
+	.test_cases = syscall_cases,
+};
+kunit_test_suite(syscall_suite);
+
+/* --- exec: the initramfs's programs, end to end --------------------------- */
+
+static bool have_programs(struct kunit *test)
+{
+	struct ramfs_inode *inode;
+
+	if (ramfs_lookup(&rootfs, "/bin/hello", true, &inode) ||
+	    ramfs_lookup(&rootfs, "/bin/crash", true, &inode)) {
+		kunit_mark_skipped(test, "no /bin/hello or /bin/crash in the initramfs");
+		return false;
+	}
+	return true;
+}
+
+static void program_output_and_exit_status_reach_the_shell(struct kunit *test)
+{
+	if (!have_programs(test))
+		return;
+	KUNIT_EXPECT_EQ(test, shell_run_captured(&out, "/bin/hello a b"), CMD_OK);
+	KUNIT_EXPECT_STREQ(test, out.text,
+			   "argv[0] = \"/bin/hello\"\nargv[1] = \"a\"\nargv[2] = \"b\"\n"
+			   "hello from ring 3\n");
+	KUNIT_EXPECT_EQ(test, shell_run_captured(&out, "hello fail"), CMD_ERROR);
+	KUNIT_EXPECT_STREQ(test, out.text,
+			   "argv[0] = \"hello\"\nargv[1] = \"fail\"\nhello from ring 3\n"
+			   "exit status 3\n");
+}
+
+static void exited_program_gives_back_every_page(struct kunit *test)
+{
+	const char *const argv[] = { "hello", NULL }, *const envp[] = { NULL };
+	unsigned long before = node_free_pages(NODE_DATA(0));
+
+	if (!have_programs(test))
+		return;
+	shell_capture_start(&out);
+	KUNIT_EXPECT_EQ(test, do_execve("/bin/hello", argv, envp), 0);
+	shell_capture_stop();
+	KUNIT_EXPECT_EQ(test, node_free_pages(NODE_DATA(0)), before);
+	KUNIT_EXPECT_EQ(test, current_task(), NULL);
+}
+
+static void fault_in_ring3_ends_only_the_program(struct kunit *test)
+{
+	unsigned long before = node_free_pages(NODE_DATA(0));
+
+	if (!have_programs(test))
+		return;
+	KUNIT_EXPECT_EQ(test, shell_run_captured(&out, "/bin/crash"), CMD_ERROR);
+	KUNIT_EXPECT_TRUE(test, strstr(out.text, "crash[1]: segfault at 0 ip ") != NULL);
+	KUNIT_EXPECT_TRUE(test, strstr(out.text, " error 6\n") != NULL);
+	KUNIT_EXPECT_TRUE(test, strstr(out.text, "\nexit status 139\n") != NULL);
+	KUNIT_EXPECT_EQ(test, node_free_pages(NODE_DATA(0)), before);
+}
+
+static void files_that_are_not_programs_never_run(struct kunit *test)
+{
+	const char *const argv[] = { "x", NULL }, *const envp[] = { NULL };
+
+	KUNIT_EXPECT_EQ(test, do_execve("/no/such/file", argv, envp), -ENOENT);
+	if (ramfs_lookup(&rootfs, "/etc/motd", true, &(struct ramfs_inode *){ NULL }) == 0)
+		KUNIT_EXPECT_EQ(test, do_execve("/etc/motd", argv, envp), -EACCES);
+}
+
+static struct kunit_case exec_cases[] = {
+	KUNIT_CASE(program_output_and_exit_status_reach_the_shell),
+	KUNIT_CASE(exited_program_gives_back_every_page),
+	KUNIT_CASE(fault_in_ring3_ends_only_the_program),
+	KUNIT_CASE(files_that_are_not_programs_never_run),
+	{},
+};
+
+static struct kunit_suite exec_suite = {
+	.name = "exec",
+	.test_cases = exec_cases,
+};
+kunit_test_suite(exec_suite);
