@@ -24,7 +24,7 @@ $(B)/bench-obj/%.o: %.c $(B)/bench/include/generated/config.h | $(B)/include/ver
 	@echo "  BENCHCC $<"
 	$(Q)clang $(BENCH_CFLAGS) -c $< -o $@
 
-BENCH_HOST_SRCS := $(VM_HOST_SRCS) mm/memblock.c mm/cma.c mm/memory_hotplug.c shell/shell.c \
+BENCH_HOST_SRCS := $(VM_HOST_SRCS) mm/memblock.c mm/cma.c mm/memory_hotplug.c shell/shell.c fs/ramfs.c \
 	$(BENCH_GENERIC_SRCS) bench/host/start.c
 BENCH_HOST_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BENCH_HOST_SRCS))
 BENCH_PROGRAMS := $(addprefix $(B)/bench-,page-alloc clear madvise pageblock)
