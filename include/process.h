@@ -50,9 +50,13 @@ void __noreturn do_exit(int status);
 /* --- kernel/syscall.c ------------------------------------------------------ */
 /* Linux x86-64 system call numbers served here. */
 #define __NR_write 1
+#define __NR_mmap 9
+#define __NR_mprotect 10
+#define __NR_munmap 11
 #define __NR_brk 12
 #define __NR_ioctl 16
 #define __NR_writev 20
+#define __NR_madvise 28
 #define __NR_getpid 39
 #define __NR_exit 60
 #define __NR_arch_prctl 158
@@ -62,6 +66,25 @@ void __noreturn do_exit(int status);
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
 #define TIOCGWINSZ 0x5413
+
+/* mmap's prot and flags, and the advice madvise takes besides MADV_FREE
+ * and MADV_DONTNEED (<vm.h>): Linux's values (uapi/asm-generic/mman*.h). */
+#define PROT_NONE 0x0
+#define PROT_READ 0x1
+#define PROT_WRITE 0x2
+#define PROT_EXEC 0x4
+#define MAP_SHARED 0x01
+#define MAP_PRIVATE 0x02
+#define MAP_TYPE 0x0f
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define MAP_NORESERVE 0x4000
+#define MAP_POPULATE 0x8000
+#define MAP_HUGETLB 0x40000
+#define MAP_FIXED_NOREPLACE 0x100000
+#define MADV_WILLNEED 3
+#define MADV_HUGEPAGE 14
+#define MADV_NOHUGEPAGE 15
 
 /**
  * do_syscall - run system call @nr for @task with the six arguments @args

@@ -158,6 +158,12 @@ extern struct mm_struct *current_mm; /* NULL: none active */
 
 /* Return: the VMA containing addr, or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
+/* Return: the first VMA overlapping [start, end), or NULL (Linux:
+ * find_vma_intersection). */
+struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long start,
+					     unsigned long end);
+/* Return: true if some page of [start, end) is in no VMA. */
+bool vma_range_has_hole(struct mm_struct *mm, unsigned long start, unsigned long end);
 /* Create an anonymous VMA of len bytes (page-rounded). addr 0 picks a free
  * range aligned to align (0: PMD_SIZE when len >= PMD_SIZE, else a page,
  * as Linux's THP-friendly placement). Return: the start address, or a
@@ -177,8 +183,20 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
  * zap_page_range_single). One TLB flush. Return: 0, or -ENOMEM when a PMD
  * leaf cut by an end cannot be split (nothing unmapped). */
 int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+/* Fault in every page of [start, end) with FAULT_FLAG_* flags, stopping
+ * at the first failure (Linux: mm_populate, for MAP_POPULATE). */
+void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned int flags);
+/* Give [start, start + len) (len page-rounded) the flags vm_flags: VMAs
+ * are split at the ends (split_vma) and merged with equal neighbours,
+ * present entries rewritten with one flush (Linux: mprotect_fixup,
+ * change_protection). Return: 0 (len 0 too), -EINVAL (start unaligned,
+ * unknown flags) or -ENOMEM (overflow, a page in no VMA, or no VMA slot
+ * or PTE table for a split: then nothing changed). */
+int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
+		unsigned long vm_flags);
 /* The PTE flag bits for pages of a VMA: present, RW if VM_WRITE, NX
- * unless VM_EXEC, USER if VM_USER. */
+ * unless VM_EXEC, USER if VM_USER and VM_READ (a PROT_NONE VMA's pages
+ * fault in ring 3). */
 uint64_t vm_get_page_prot(unsigned long vm_flags);
 
 /* --- page tables (mm/pgtable.c) ----------------------------------------------- */

@@ -74,8 +74,13 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 
 uint64_t vm_get_page_prot(unsigned long vm_flags)
 {
+	/* A program's VMA without VM_READ (PROT_NONE) keeps its pages present
+	 * but not USER, so every ring-3 access faults and the data survives
+	 * a later mprotect (Linux: _PAGE_PROTNONE, a non-present entry). */
+	bool user = (vm_flags & VM_USER) && (vm_flags & VM_READ);
+
 	return _PAGE_PRESENT | (vm_flags & VM_WRITE ? _PAGE_RW : 0) |
-	       (vm_flags & VM_EXEC ? 0 : _PAGE_NX) | (vm_flags & VM_USER ? _PAGE_USER : 0);
+	       (vm_flags & VM_EXEC ? 0 : _PAGE_NX) | (user ? _PAGE_USER : 0);
 }
 
 /* --- the VMA array ----------------------------------------------------------- */
@@ -93,13 +98,27 @@ static void vma_remove_at(struct mm_struct *mm, int i)
 	memmove(&mm->vmas[i], &mm->vmas[i + 1], (mm->nr_vmas - i) * sizeof(mm->vmas[0]));
 }
 
-/* Return: true if [start, end) overlaps a VMA. */
-static bool range_in_use(struct mm_struct *mm, unsigned long start, unsigned long end)
+struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long start,
+					     unsigned long end)
 {
 	for (int i = 0; i < mm->nr_vmas; i++)
 		if (mm->vmas[i].vm_start < end && start < mm->vmas[i].vm_end)
+			return &mm->vmas[i];
+	return NULL;
+}
+
+bool vma_range_has_hole(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	unsigned long addr = start;
+
+	for (int i = 0; i < mm->nr_vmas && addr < end; i++) {
+		if (mm->vmas[i].vm_end <= addr)
+			continue;
+		if (mm->vmas[i].vm_start > addr)
 			return true;
-	return false;
+		addr = mm->vmas[i].vm_end;
+	}
+	return addr < end;
 }
 
 /* First fit from mmap_base upwards, each candidate aligned to align.
@@ -140,7 +159,7 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 		return (unsigned long)-ENOMEM;
 	if (addr) {
 		if ((addr & (PAGE_SIZE - 1)) || addr < USER_VA_START || addr > USER_VA_END - len ||
-		    range_in_use(mm, addr, addr + len))
+		    find_vma_intersection(mm, addr, addr + len))
 			return (unsigned long)-EINVAL;
 	} else {
 		addr = get_unmapped_area(mm, len, align);
@@ -279,5 +298,152 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	if (zap_page_range(mm, start, end))
 		return -ENOMEM;
 	vma_unmap_range(mm, start, end);
+	return 0;
+}
+
+/* Fault every page of [start, end) in, as a write when flags says so,
+ * until one fails (Linux: mm_populate; MAP_POPULATE ignores a failure).
+ * A PMD leaf covers the rest of its 2 MiB at once. */
+void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned int flags)
+{
+	for (unsigned long addr = start; addr < end;) {
+		pmd_t *pmd;
+
+		if (handle_mm_fault(mm, addr, flags) != VM_FAULT_OK)
+			return;
+		pmd = mm_find_pmd(mm, addr);
+		addr = pmd && pmd_leaf(*pmd) ? pmd_addr_end(addr, end) : addr + PAGE_SIZE;
+	}
+}
+
+/* --- mprotect: Linux's mprotect_fixup, split_vma and change_protection ------------ */
+
+/* Cut the VMA strictly containing addr in two at addr, both halves with
+ * its flags, so a flag change can stop at addr (Linux: split_vma). An
+ * addr at a VMA's edge or in no VMA needs nothing. Return: 0, or -ENOMEM
+ * when the VMA array is full. */
+static int split_vma(struct mm_struct *mm, unsigned long addr)
+{
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		struct vm_area_struct *vma = &mm->vmas[i];
+		struct vm_area_struct tail;
+
+		if (addr <= vma->vm_start || addr >= vma->vm_end)
+			continue;
+		if (mm->nr_vmas == MM_MAX_VMAS)
+			return -ENOMEM;
+		tail = (struct vm_area_struct){ addr, vma->vm_end, vma->vm_flags };
+		vma->vm_end = addr;
+		vma_insert_at(mm, i + 1, &tail);
+		return 0;
+	}
+	return 0;
+}
+
+/* Join touching VMAs with equal flags from the one ending at start to the
+ * one starting at end, so mprotect back and forth does not use up the
+ * array (Linux: vma_merge in mprotect_fixup). */
+static void vma_merge_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	for (int i = 0; i + 1 < mm->nr_vmas && mm->vmas[i].vm_start <= end;) {
+		struct vm_area_struct *vma = &mm->vmas[i], *next = vma + 1;
+
+		if (vma->vm_end >= start && vma->vm_end == next->vm_start &&
+		    vma->vm_flags == next->vm_flags) {
+			vma->vm_end = next->vm_end;
+			vma_remove_at(mm, i + 1);
+		} else {
+			i++;
+		}
+	}
+}
+
+/* What change_protection does to each present entry: clear then set. */
+struct change_prot {
+	struct mmu_gather tlb;
+	uint64_t clear, set;
+};
+
+static int change_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	struct change_prot *cp = walk->private;
+	pte_t pte = (*ptep & ~cp->clear) | cp->set;
+
+	if (pte == *ptep)
+		return 0;
+	ptep_get_and_clear(walk->mm, addr, ptep);
+	set_ptes(walk->mm, addr, ptep, pte, 1);
+	tlb_remove_tlb_entries(&cp->tlb, addr, 1);
+	return 0;
+}
+
+/* split_huge_pmd() left only leaves wholly inside the range. */
+static int change_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	struct change_prot *cp = walk->private;
+	pmd_t pmd;
+
+	if (!pmd_leaf(*pmdp))
+		return 0;
+	walk->action = ACTION_CONTINUE;
+	pmd = (*pmdp & ~cp->clear) | cp->set;
+	if (pmd == *pmdp)
+		return 0;
+	pmdp_get_and_clear(walk->mm, addr, pmdp);
+	set_pmd_at(walk->mm, addr, pmdp, pmd);
+	tlb_remove_pmd_tlb_entry(&cp->tlb, addr);
+	return 0;
+}
+
+static const struct mm_walk_ops change_prot_walk_ops = {
+	.pmd_entry = change_pmd,
+	.pte_entry = change_pte,
+};
+
+/*
+ * Rewrite the present entries of [start, end) for vm_flags, then one
+ * flush (Linux: change_protection + flush_tlb_range). RW is only taken
+ * away: an entry gaining VM_WRITE stays read-only until its next write
+ * fault sets RW and dirty (fault_present), and the zero page never gets
+ * RW. NX and USER follow vm_get_page_prot.
+ */
+static void change_protection(struct mm_struct *mm, unsigned long start, unsigned long end,
+			      unsigned long vm_flags)
+{
+	const uint64_t follow = _PAGE_NX | _PAGE_USER;
+	struct change_prot cp = {
+		.clear = follow | (vm_flags & VM_WRITE ? 0 : _PAGE_RW),
+		.set = vm_get_page_prot(vm_flags) & follow,
+	};
+
+	tlb_gather_mmu(&cp.tlb, mm);
+	walk_page_range(mm, start, end, &change_prot_walk_ops, &cp);
+	tlb_finish_mmu(&cp.tlb);
+}
+
+int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
+		unsigned long vm_flags)
+{
+	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE);
+
+	if ((start & (PAGE_SIZE - 1)) || (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER)))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	if (end <= start || end > USER_VA_END)
+		return -ENOMEM;
+	/* Everything that can fail comes before the first change, so an
+	 * error leaves the flags as they were (Linux changes the part before
+	 * a hole and then fails). Splits alone change no translation. */
+	if (vma_range_has_hole(mm, start, end))
+		return -ENOMEM;
+	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end) || split_vma(mm, start) ||
+	    split_vma(mm, end))
+		return -ENOMEM;
+	for (int i = 0; i < mm->nr_vmas; i++)
+		if (mm->vmas[i].vm_start >= start && mm->vmas[i].vm_end <= end)
+			mm->vmas[i].vm_flags = vm_flags;
+	change_protection(mm, start, end, vm_flags);
+	vma_merge_range(mm, start, end);
 	return 0;
 }

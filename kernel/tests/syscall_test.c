@@ -18,6 +18,9 @@
 #define HEAP 0x800000ul	       /* the test task's start_brk */
 #define HEAP_LIMIT 0x1000000ul /* and its brk_limit */
 #define UNMAPPED 0x1000ul      /* no VMA: below MMAP_MIN_ADDR */
+#define FIXED 0x40000000ul     /* where the mmap cases place MAP_FIXED mappings */
+#define RW (PROT_READ | PROT_WRITE)
+#define ANON (MAP_PRIVATE | MAP_ANONYMOUS)
 
 static struct task task;
 static struct mm_struct *mm, *prev_mm;
@@ -49,6 +52,19 @@ static long sys(unsigned long nr, unsigned long a0, unsigned long a1, unsigned l
 	const unsigned long args[6] = { a0, a1, a2, 0, 0, 0 };
 
 	return do_syscall(&task, nr, args);
+}
+
+static long sys6(unsigned long nr, unsigned long a0, unsigned long a1, unsigned long a2,
+		 unsigned long a3, unsigned long a4, unsigned long a5)
+{
+	const unsigned long args[6] = { a0, a1, a2, a3, a4, a5 };
+
+	return do_syscall(&task, nr, args);
+}
+
+static long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags)
+{
+	return sys6(__NR_mmap, addr, len, prot, flags, -1ul, 0);
 }
 
 /* Run a system call with the console captured into out. */
@@ -157,6 +173,139 @@ static void arch_prctl_sets_and_reads_the_fs_base(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_arch_prctl, ARCH_SET_FS, 0, 0), 0);
 }
 
+static void mmap_and_munmap_round_trip_anonymous_memory(struct kunit *test)
+{
+	long addr = sys_mmap(0, 3 * PAGE_SIZE, RW, ANON);
+	char byte = 0;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(addr));
+	KUNIT_EXPECT_EQ(test, addr & (PAGE_SIZE - 1), 0);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags, VM_READ | VM_WRITE | VM_USER);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, addr + 2 * PAGE_SIZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, byte, 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr, 3 * PAGE_SIZE, 0), 0);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, addr), NULL);
+	/* Unmapping nothing is no error; a bad range is. */
+	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr, 3 * PAGE_SIZE, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr + 1, PAGE_SIZE, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr, 0, 0), -EINVAL);
+	/* PROT_WRITE alone is readable too (x86); PROT_NONE is not. */
+	addr = sys_mmap(0, PAGE_SIZE, PROT_WRITE, ANON);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags, VM_READ | VM_WRITE | VM_USER);
+	addr = sys_mmap(0, PAGE_SIZE, PROT_NONE, ANON);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags, VM_USER);
+}
+
+static void mmap_refuses_what_linux_refuses(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sys_mmap(0, 0, RW, ANON), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys6(__NR_mmap, 0, PAGE_SIZE, RW, ANON, -1ul, 100), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys6(__NR_mmap, 0, PAGE_SIZE, RW, MAP_PRIVATE, 1, 0), -ENODEV);
+	KUNIT_EXPECT_EQ(test, sys6(__NR_mmap, 0, PAGE_SIZE, RW, MAP_PRIVATE, 7, 0), -EBADF);
+	KUNIT_EXPECT_EQ(test, sys_mmap(0, PAGE_SIZE, RW, MAP_SHARED | MAP_ANONYMOUS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys_mmap(FIXED + 1, PAGE_SIZE, RW, ANON | MAP_FIXED), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys_mmap(0, -1ul, RW, ANON), -ENOMEM);
+	KUNIT_EXPECT_EQ(test,
+			sys_mmap(USER_VA_END - PAGE_SIZE, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, sys_mmap(0x10000, PAGE_SIZE, RW, ANON | MAP_FIXED), -EPERM);
+	KUNIT_EXPECT_EQ(test, sys_mmap(0, PAGE_SIZE, RW, ANON | MAP_HUGETLB), -ENOMEM);
+	/* MAP_NORESERVE is accepted. */
+	KUNIT_EXPECT_FALSE(test, IS_ERR_VALUE(sys_mmap(0, PAGE_SIZE, RW, ANON | MAP_NORESERVE)));
+}
+
+static void mmap_fixed_replaces_and_fixed_noreplace_is_eexist(struct kunit *test)
+{
+	char byte = 5;
+
+	KUNIT_ASSERT_EQ(test, sys_mmap(FIXED, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
+	KUNIT_ASSERT_EQ(test, copy_to_user(FIXED + PAGE_SIZE, &byte, 1), 0);
+	KUNIT_EXPECT_EQ(test,
+			sys_mmap(FIXED + PAGE_SIZE, PAGE_SIZE, RW, ANON | MAP_FIXED_NOREPLACE),
+			-EEXIST);
+	KUNIT_EXPECT_EQ(test, sys_mmap(FIXED + PAGE_SIZE, PAGE_SIZE, PROT_READ, ANON | MAP_FIXED),
+			FIXED + PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED + PAGE_SIZE)->vm_flags, VM_READ | VM_USER);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, FIXED + PAGE_SIZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, byte, 0); /* the old page went */
+	/* A free hint is taken; a used one is not. */
+	KUNIT_EXPECT_EQ(test, sys_mmap(FIXED + 16 * PAGE_SIZE, PAGE_SIZE, RW, ANON),
+			FIXED + 16 * PAGE_SIZE);
+	KUNIT_EXPECT_NE(test, sys_mmap(FIXED, PAGE_SIZE, RW, ANON), FIXED);
+}
+
+static void mmap_populate_faults_every_page_in(struct kunit *test)
+{
+	unsigned long before = mm->counters[MM_ANONPAGES];
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(sys_mmap(0, 4 * PAGE_SIZE, RW, ANON | MAP_POPULATE)));
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], before + 4);
+	KUNIT_ASSERT_FALSE(
+		test, IS_ERR_VALUE(sys_mmap(0, 4 * PAGE_SIZE, PROT_NONE, ANON | MAP_POPULATE)));
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], before + 4);
+}
+
+static void mprotect_splits_vmas_and_rewrites_present_ptes(struct kunit *test)
+{
+	int vmas = mm->nr_vmas;
+	char byte = 9;
+
+	KUNIT_ASSERT_EQ(test, sys_mmap(FIXED, 4 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
+	KUNIT_ASSERT_EQ(test, fill_user(FIXED, 9, 4 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED + PAGE_SIZE, 2 * PAGE_SIZE, PROT_READ), 0);
+	KUNIT_EXPECT_EQ(test, mm->nr_vmas, vmas + 3);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED + PAGE_SIZE)->vm_flags, VM_READ | VM_USER);
+	KUNIT_EXPECT_FALSE(test, pte_write(*mm_find_pte(mm, FIXED + PAGE_SIZE)));
+	KUNIT_EXPECT_TRUE(test, pte_write(*mm_find_pte(mm, FIXED)));
+	shell_capture_start(&out);
+	KUNIT_EXPECT_EQ(test, copy_to_user(FIXED + PAGE_SIZE, &byte, 1), -EFAULT);
+	shell_capture_stop();
+	/* PROT_NONE: present, but ring 3 may not touch it. */
+	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, PAGE_SIZE, PROT_NONE), 0);
+	KUNIT_EXPECT_FALSE(test, *mm_find_pte(mm, FIXED) & _PAGE_USER);
+	/* Back to one read-write VMA, the data kept. */
+	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, 4 * PAGE_SIZE, RW), 0);
+	KUNIT_EXPECT_EQ(test, mm->nr_vmas, vmas + 1);
+	KUNIT_EXPECT_TRUE(test, *mm_find_pte(mm, FIXED) & _PAGE_USER);
+	byte = 0;
+	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, FIXED + 2 * PAGE_SIZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, byte, 9);
+	KUNIT_EXPECT_EQ(test, copy_to_user(FIXED + 2 * PAGE_SIZE, &byte, 1), 0);
+}
+
+static void mprotect_refuses_holes_and_unaligned_starts(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, sys_mmap(FIXED, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
+	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED + 1, PAGE_SIZE, PROT_READ), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, 3 * PAGE_SIZE, PROT_READ), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED)->vm_flags, VM_READ | VM_WRITE | VM_USER);
+	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, 0, PROT_READ), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, PAGE_SIZE, 0x8 /* PROT_SEM */), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, -PAGE_SIZE, PROT_READ), -ENOMEM);
+}
+
+static void madvise_dontneed_zeroes_free_keeps_and_others_are_checked(struct kunit *test)
+{
+	char byte = 0;
+
+	KUNIT_ASSERT_EQ(test, sys_mmap(FIXED, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
+	KUNIT_ASSERT_EQ(test, fill_user(FIXED, 7, 2 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, FIXED, PAGE_SIZE, MADV_DONTNEED), 0);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, FIXED, 1), 0);
+	KUNIT_EXPECT_EQ(test, byte, 0);
+	/* No reclaim runs in between: MADV_FREE'd data is still there. */
+	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, FIXED + PAGE_SIZE, PAGE_SIZE, MADV_FREE), 0);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, FIXED + PAGE_SIZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, byte, 7);
+	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, FIXED, 2 * PAGE_SIZE, MADV_WILLNEED), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, FIXED, 2 * PAGE_SIZE, MADV_HUGEPAGE), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, FIXED, 2 * PAGE_SIZE, MADV_NOHUGEPAGE), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, FIXED, 3 * PAGE_SIZE, MADV_WILLNEED), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, FIXED, 3 * PAGE_SIZE, MADV_DONTNEED), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, FIXED + 1, PAGE_SIZE, MADV_FREE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, FIXED, PAGE_SIZE, 100), -EINVAL);
+}
+
 static struct kunit_case syscall_cases[] = {
 	KUNIT_CASE(write_sends_user_bytes_to_the_console),
 	KUNIT_CASE(writev_writes_each_vector_in_order),
@@ -165,6 +314,13 @@ static struct kunit_case syscall_cases[] = {
 	KUNIT_CASE(brk_grows_and_shrinks_the_heap),
 	KUNIT_CASE(ids_are_one_and_unknown_numbers_are_enosys),
 	KUNIT_CASE(arch_prctl_sets_and_reads_the_fs_base),
+	KUNIT_CASE(mmap_and_munmap_round_trip_anonymous_memory),
+	KUNIT_CASE(mmap_refuses_what_linux_refuses),
+	KUNIT_CASE(mmap_fixed_replaces_and_fixed_noreplace_is_eexist),
+	KUNIT_CASE(mmap_populate_faults_every_page_in),
+	KUNIT_CASE(mprotect_splits_vmas_and_rewrites_present_ptes),
+	KUNIT_CASE(mprotect_refuses_holes_and_unaligned_starts),
+	KUNIT_CASE(madvise_dontneed_zeroes_free_keeps_and_others_are_checked),
 	{},
 };
 
