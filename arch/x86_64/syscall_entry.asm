@@ -17,6 +17,7 @@
 ; user_mode_enter returns the exit status to its caller.
 bits 64
 default rel
+%include "arch/x86_64/calling.inc"
 
 %define USER_DS (0x20 | 3)
 %define USER_CS (0x28 | 3)
@@ -50,21 +51,7 @@ syscall_entry:
 	push rcx			; rip
 	push 0				; error code
 	push -1				; vector: a system call, not a trap
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_REGS
 	mov rdi, rsp
 	call do_syscall_64
 
@@ -75,21 +62,7 @@ syscall_entry:
 	sar r11, 16
 	cmp r11, rcx
 	jne .iret
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_REGS
 	add rsp, 16			; vector and error code
 	mov rcx, [rsp]			; rip
 	mov r11, [rsp + 16]		; rflags
@@ -97,21 +70,7 @@ syscall_entry:
 	swapgs
 	o64 sysret
 .iret:
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_REGS
 	add rsp, 16
 	swapgs
 	iretq

@@ -8,6 +8,7 @@
 ; error_entry and in the return to user mode).
 bits 64
 default rel
+%include "arch/x86_64/calling.inc"
 
 section .text
 extern trap_dispatch
@@ -35,39 +36,11 @@ trap_common:
 	jz .from_kernel
 	swapgs
 .from_kernel:
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_REGS
 	cld
 	mov rdi, rsp
 	call trap_dispatch
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_REGS
 	add rsp, 16		; vector and error code
 	test byte [rsp + 8], 3	; saved CS
 	jz .to_kernel
