@@ -64,21 +64,6 @@ static unsigned long ev(enum vm_event_item item)
 	return t.node->vm_events[item];
 }
 
-/* Return: true if every byte of [addr, addr + len) reads as byte. */
-static bool reads_as(unsigned long addr, unsigned long len, uint8_t byte)
-{
-	static uint8_t buf[PAGE_SIZE];
-
-	for (unsigned long off = 0; off < len; off += PAGE_SIZE) {
-		if (copy_from_user(buf, addr + off, MIN(PAGE_SIZE, len - off)))
-			return false;
-		for (unsigned long i = 0; i < MIN(PAGE_SIZE, len - off); i++)
-			if (buf[i] != byte)
-				return false;
-	}
-	return true;
-}
-
 static struct folio *mapped_folio(unsigned long addr)
 {
 	return test_mapped_folio(t.mm, addr);
@@ -103,12 +88,6 @@ static void expect_lru_ok(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, t.node->nr_lru_lazyfree);
 }
 
-static void map_and_fill(struct kunit *test, unsigned long addr, unsigned long len, int byte)
-{
-	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, addr, len, RW, 0), addr);
-	KUNIT_EXPECT_EQ(test, fill_user(addr, byte, len), 0);
-}
-
 /* --- semantics ---------------------------------------------------------------------- */
 
 static void madv_free_then_reclaim_reads_zeros(struct kunit *test)
@@ -116,7 +95,7 @@ static void madv_free_then_reclaim_reads_zeros(struct kunit *test)
 	unsigned long lazyfree = ev(PGLAZYFREE), lazyfreed = ev(PGLAZYFREED);
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
-	map_and_fill(test, A, 4 * K64, 0x5a);
+	test_map_and_fill(test, t.mm, A, 4 * K64, 0x5a);
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_anon, 4);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 4 * K64, MADV_FREE), 0);
 	KUNIT_EXPECT_EQ(test, ev(PGLAZYFREE) - lazyfree, 64);
@@ -127,7 +106,7 @@ static void madv_free_then_reclaim_reads_zeros(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ev(PGLAZYFREED) - lazyfreed, 64);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 0);
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, 0);
-	KUNIT_EXPECT_TRUE(test, reads_as(A, 4 * K64, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 4 * K64, 0));
 	expect_lru_ok(test);
 	KUNIT_EXPECT_BUDDY_OK(test, t.node);
 }
@@ -137,7 +116,7 @@ static void rewritten_folios_keep_every_byte(struct kunit *test)
 	uint8_t one = 0x22;
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
-	map_and_fill(test, A, 4 * K64, 0x11);
+	test_map_and_fill(test, t.mm, A, 4 * K64, 0x11);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 4 * K64, MADV_FREE), 0);
 	/* One byte of folio 1, all of folio 3. */
 	KUNIT_EXPECT_EQ(test, copy_to_user(A + K64 + 0x5123, &one, 1), 0);
@@ -146,12 +125,12 @@ static void rewritten_folios_keep_every_byte(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_anon, 2);
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, 0);
 	expect_lru_ok(test);
-	KUNIT_EXPECT_TRUE(test, reads_as(A, K64, 0));
-	KUNIT_EXPECT_TRUE(test, reads_as(A + K64, 0x5123, 0x11));
-	KUNIT_EXPECT_TRUE(test, reads_as(A + K64 + 0x5123, 1, 0x22));
-	KUNIT_EXPECT_TRUE(test, reads_as(A + K64 + 0x5124, K64 - 0x5124, 0x11));
-	KUNIT_EXPECT_TRUE(test, reads_as(A + 2 * K64, K64, 0));
-	KUNIT_EXPECT_TRUE(test, reads_as(A + 3 * K64, K64, 0x33));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, K64, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + K64, 0x5123, 0x11));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + K64 + 0x5123, 1, 0x22));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + K64 + 0x5124, K64 - 0x5124, 0x11));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * K64, K64, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 3 * K64, K64, 0x33));
 }
 
 static void partial_range_splits_folios_at_both_ends(struct kunit *test)
@@ -160,7 +139,7 @@ static void partial_range_splits_folios_at_both_ends(struct kunit *test)
 	unsigned long lazyfree = ev(PGLAZYFREE);
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
-	map_and_fill(test, A, 4 * K64, 0x5a);
+	test_map_and_fill(test, t.mm, A, 4 * K64, 0x5a);
 	/* Second half of folio 0, first half of folio 1. */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + K64 / 2, K64, MADV_FREE), 0);
 	KUNIT_EXPECT_EQ(test, ev(THP_SPLIT_PAGE) - splits, 2);
@@ -174,9 +153,9 @@ static void partial_range_splits_folios_at_both_ends(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, 16);
 	expect_lru_ok(test);
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), 16);
-	KUNIT_EXPECT_TRUE(test, reads_as(A, K64 / 2, 0x5a));
-	KUNIT_EXPECT_TRUE(test, reads_as(A + K64 / 2, K64, 0));
-	KUNIT_EXPECT_TRUE(test, reads_as(A + 3 * K64 / 2, 5 * K64 / 2, 0x5a));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, K64 / 2, 0x5a));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + K64 / 2, K64, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 3 * K64 / 2, 5 * K64 / 2, 0x5a));
 	KUNIT_EXPECT_BUDDY_OK(test, t.node);
 }
 
@@ -185,7 +164,7 @@ static void split_after_partial_munmap_frees_unmapped_pieces(struct kunit *test)
 	unsigned long free_before;
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
-	map_and_fill(test, A, K64, 0x5a);
+	test_map_and_fill(test, t.mm, A, K64, 0x5a);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A + 0x4000, 0x4000), 0); /* 4 pages gone */
 	free_before = node_free_pages(t.node);
 	/* The folio is only partly mapped: split, its 4 unmapped pages freed. */
@@ -194,7 +173,7 @@ static void split_after_partial_munmap_frees_unmapped_pieces(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, 4);
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_anon, 8);
 	expect_lru_ok(test);
-	KUNIT_EXPECT_TRUE(test, reads_as(A + 0x8000, K64 - 0x8000, 0x5a));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 0x8000, K64 - 0x8000, 0x5a));
 }
 
 static void pmd_folio_inside_range_is_not_split(struct kunit *test)
@@ -204,7 +183,7 @@ static void pmd_folio_inside_range_is_not_split(struct kunit *test)
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
-	map_and_fill(test, A, PMD_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x5a);
 	pmd = mm_find_pmd(t.mm, A);
 	KUNIT_ASSERT_TRUE(test, pmd && pmd_leaf(*pmd));
 	KUNIT_EXPECT_TRUE(test, pmd_dirty(*pmd) && pmd_young(*pmd));
@@ -214,7 +193,7 @@ static void pmd_folio_inside_range_is_not_split(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, folio_test_lazyfree(mapped_folio(A)));
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), HPAGE_PMD_NR);
 	KUNIT_EXPECT_TRUE(test, pmd_none(*pmd));
-	KUNIT_EXPECT_TRUE(test, reads_as(A, PMD_SIZE, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, PMD_SIZE, 0));
 }
 
 static void pmd_folio_partly_inside_is_split_to_ptes(struct kunit *test)
@@ -223,15 +202,15 @@ static void pmd_folio_partly_inside_is_split_to_ptes(struct kunit *test)
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
-	map_and_fill(test, A, PMD_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x5a);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + PMD_SIZE / 2, PMD_SIZE / 2, MADV_FREE), 0);
 	KUNIT_EXPECT_EQ(test, t.node->split_count[HPAGE_PMD_ORDER] - split9, 1);
 	KUNIT_EXPECT_FALSE(test, pmd_leaf(*mm_find_pmd(t.mm, A)));
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, HPAGE_PMD_NR / 2);
 	expect_lru_ok(test);
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), HPAGE_PMD_NR / 2);
-	KUNIT_EXPECT_TRUE(test, reads_as(A, PMD_SIZE / 2, 0x5a));
-	KUNIT_EXPECT_TRUE(test, reads_as(A + PMD_SIZE / 2, PMD_SIZE / 2, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, PMD_SIZE / 2, 0x5a));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + PMD_SIZE / 2, PMD_SIZE / 2, 0));
 }
 
 static void madvise_follows_linux_argument_rules(struct kunit *test)
@@ -239,8 +218,8 @@ static void madvise_follows_linux_argument_rules(struct kunit *test)
 	unsigned long lazyfree = ev(PGLAZYFREE);
 
 	SKIP_WITHOUT_MM(test);
-	map_and_fill(test, A, K64, 0x5a);
-	map_and_fill(test, A + 2 * K64, K64, 0x5a);
+	test_map_and_fill(test, t.mm, A, K64, 0x5a);
+	test_map_and_fill(test, t.mm, A + 2 * K64, K64, 0x5a);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + 1, PAGE_SIZE, MADV_FREE), -EINVAL);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PAGE_SIZE, 3), -EINVAL);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, (size_t)-1, MADV_FREE), -EINVAL);
@@ -262,7 +241,7 @@ static void dontneed_frees_now_and_keeps_the_vma(struct kunit *test)
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test); /* 16 folios: one gather batch */
 	free_before = node_free_pages(t.node);
-	map_and_fill(test, A, 16 * K64, 0x5a);
+	test_map_and_fill(test, t.mm, A, 16 * K64, 0x5a);
 	flushes = t.mm->counters[MM_TLB_FLUSH_ALL] + t.mm->counters[MM_TLB_FLUSH_ONE];
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 16 * K64, MADV_DONTNEED), 0);
 	KUNIT_EXPECT_EQ(
@@ -272,7 +251,7 @@ static void dontneed_frees_now_and_keeps_the_vma(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), free_before);
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_anon, 0);
 	KUNIT_EXPECT_NOT_NULL(test, find_vma(t.mm, A));
-	KUNIT_EXPECT_TRUE(test, reads_as(A, 16 * K64, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 16 * K64, 0));
 }
 
 /* --- batching evidence ------------------------------------------------------------------ */
@@ -284,7 +263,7 @@ static void batched_free_batches_each_folio_and_flushes_once(struct kunit *test)
 	unsigned long writes, splits = ev(THP_SPLIT_PAGE), flush_all, flush_one;
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
-	map_and_fill(test, A, 16 * K64, 0x5a);
+	test_map_and_fill(test, t.mm, A, 16 * K64, 0x5a);
 	writes = t.mm->counters[MM_PTE_WRITES];
 	flush_all = t.mm->counters[MM_TLB_FLUSH_ALL];
 	flush_one = t.mm->counters[MM_TLB_FLUSH_ONE];
@@ -304,7 +283,7 @@ static void split_mode_splits_every_folio_and_flushes_once(struct kunit *test)
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	lazyfree_mode = LAZYFREE_SPLIT;
-	map_and_fill(test, A, 16 * K64, 0x5a);
+	test_map_and_fill(test, t.mm, A, 16 * K64, 0x5a);
 	flush_all = t.mm->counters[MM_TLB_FLUSH_ALL];
 	flush_one = t.mm->counters[MM_TLB_FLUSH_ONE];
 	writes = t.mm->counters[MM_PTE_WRITES];
@@ -316,7 +295,7 @@ static void split_mode_splits_every_folio_and_flushes_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, 256);
 	expect_lru_ok(test);
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), 256);
-	KUNIT_EXPECT_TRUE(test, reads_as(A, 16 * K64, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 16 * K64, 0));
 }
 
 /* 4K folios: nothing to batch or split, so the two modes do the same
@@ -333,7 +312,7 @@ static void both_modes_do_the_same_work_on_4k_folios(struct kunit *test)
 		unsigned long addr = A + m * 0x1000000ul, f0, w0, l0 = ev(PGLAZYFREE);
 
 		lazyfree_mode = modes[m];
-		map_and_fill(test, addr, 16 * K64, 0x5a);
+		test_map_and_fill(test, t.mm, addr, 16 * K64, 0x5a);
 		f0 = t.mm->counters[MM_TLB_FLUSH_ALL] + t.mm->counters[MM_TLB_FLUSH_ONE];
 		w0 = t.mm->counters[MM_PTE_WRITES];
 		KUNIT_EXPECT_EQ(test, do_madvise(t.mm, addr, 16 * K64, MADV_FREE), 0);
@@ -365,7 +344,7 @@ static void split_mode_stops_at_a_folio_it_cannot_split(struct kunit *test)
 		struct folio *locked;
 
 		lazyfree_mode = modes[m];
-		map_and_fill(test, addr, 4 * K64, 0x5a);
+		test_map_and_fill(test, t.mm, addr, 4 * K64, 0x5a);
 		locked = mapped_folio(addr + K64);
 		folio_set_locked(locked);
 		/* Folios 0 and 1 whole, half of folio 2; then folio 3. */
@@ -402,7 +381,7 @@ static void write_protected_pte_does_not_break_the_batch(struct kunit *test)
 	pte_t *ptep;
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
-	map_and_fill(test, A, K64, 0x5a);
+	test_map_and_fill(test, t.mm, A, K64, 0x5a);
 	ptep = test_pte_alloc(t.mm, A + 3 * PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, ptep);
 	*ptep &= ~(pte_t)_PAGE_RW;
@@ -446,7 +425,7 @@ static void shared_folio_is_skipped_only_when_dirty(struct kunit *test)
 
 	SKIP_WITHOUT_MM(test);
 	thp_orders_enabled = 0;
-	map_and_fill(test, A, 3 * PAGE_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, 3 * PAGE_SIZE, 0x5a);
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, alias, 2 * PAGE_SIZE, VM_READ, 0), alias);
 	clean = mapped_folio(A);
 	dirty = mapped_folio(A + PAGE_SIZE);
@@ -479,7 +458,7 @@ static void locked_pmd_folio_is_skipped(struct kunit *test)
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
-	map_and_fill(test, A, PMD_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x5a);
 	pmd = mm_find_pmd(t.mm, A);
 	folio = mapped_folio(A);
 	folio_set_locked(folio);
@@ -521,7 +500,7 @@ static void unsplittable_pmd_folio_keeps_its_leaf(struct kunit *test)
 		struct folio *folio;
 		pmd_t *pmd;
 
-		map_and_fill(test, addr, PMD_SIZE, 0x5a);
+		test_map_and_fill(test, t.mm, addr, PMD_SIZE, 0x5a);
 		tables = t.mm->counters[MM_PGTABLES];
 		pmd = mm_find_pmd(t.mm, addr);
 		folio = mapped_folio(addr);
@@ -553,7 +532,7 @@ static void pmd_split_invalidates_and_flushes_the_leaf(struct kunit *test)
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
-	map_and_fill(test, A, PMD_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x5a);
 	folio = mapped_folio(A);
 	KUNIT_EXPECT_FALSE(test, folio_test_dirty(folio));
 	flush_one = t.mm->counters[MM_TLB_FLUSH_ONE];
@@ -565,7 +544,7 @@ static void pmd_split_invalidates_and_flushes_the_leaf(struct kunit *test)
 	/* Lazyfree clears PG_dirty again, or reclaim would keep the folio. */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE, MADV_FREE), 0);
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), HPAGE_PMD_NR);
-	KUNIT_EXPECT_TRUE(test, reads_as(A, PMD_SIZE, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, PMD_SIZE, 0));
 }
 
 /* Entries that map the zero page or the huge zero folio have no folio to
@@ -594,7 +573,7 @@ static void madv_free_leaves_the_zero_pages_alone(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES], writes);
 	KUNIT_EXPECT_TRUE(test, is_huge_zero_pmd(*pmd));
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree + t.node->nr_lru_anon, 0);
-	KUNIT_EXPECT_TRUE(test, reads_as(A, PMD_SIZE + K64, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, PMD_SIZE + K64, 0));
 }
 
 /* --- reclaim ------------------------------------------------------------------------------ */
@@ -607,17 +586,17 @@ static void allocation_under_pressure_reclaims_lazyfree(struct kunit *test)
 
 	SKIP_WITHOUT_MM(test);
 	lazy_len = ALIGN_DOWN(node_free_pages(t.node) * PAGE_SIZE * 3 / 4, K64);
-	map_and_fill(test, A, lazy_len, 0x44);
+	test_map_and_fill(test, t.mm, A, lazy_len, 0x44);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, lazy_len, MADV_FREE), 0);
 	for (int i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, fill_user(A + i * 4 * K64, 0x55, K64), 0);
 	b_len = ALIGN_UP(node_free_pages(t.node) * PAGE_SIZE + 64 * PAGE_SIZE, K64);
-	map_and_fill(test, b, b_len, 0x66);
+	test_map_and_fill(test, t.mm, b, b_len, 0x66);
 	KUNIT_EXPECT_GT(test, ev(PGLAZYFREED), 0);
 	KUNIT_EXPECT_GT(test, ev(PGALLOC_RECLAIM), 0);
-	KUNIT_EXPECT_TRUE(test, reads_as(b, b_len, 0x66));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, b_len, 0x66));
 	for (int i = 0; i < 3; i++)
-		KUNIT_EXPECT_TRUE(test, reads_as(A + i * 4 * K64, K64, 0x55));
+		KUNIT_EXPECT_TRUE(test, test_reads_as(A + i * 4 * K64, K64, 0x55));
 	expect_lru_ok(test);
 	KUNIT_EXPECT_BUDDY_OK(test, t.node);
 }
@@ -628,7 +607,7 @@ static void young_folio_gets_a_second_chance(struct kunit *test)
 	uint8_t c;
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
-	map_and_fill(test, A, K64, 0x77);
+	test_map_and_fill(test, t.mm, A, K64, 0x77);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, K64, MADV_FREE), 0);
 	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 0x3000, 1), 0); /* read: young */
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree_stat(t.node, ALL, &stat), 0);
@@ -636,7 +615,7 @@ static void young_folio_gets_a_second_chance(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, mapped_folio(A));
 	KUNIT_EXPECT_TRUE(test, folio_test_lazyfree(mapped_folio(A)));
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree_stat(t.node, ALL, &stat), 16);
-	KUNIT_EXPECT_TRUE(test, reads_as(A, K64, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, K64, 0));
 }
 
 static struct kunit_case madvise_test_cases[] = {

@@ -148,3 +148,26 @@ struct folio *test_mapped_folio(struct mm_struct *mm, unsigned long addr)
 		return NULL; /* the zero pages are no one's folio (vm_normal_folio) */
 	return page_folio(pte_page(*pte));
 }
+
+void test_map_and_fill(struct kunit *test, struct mm_struct *mm, unsigned long addr,
+		       unsigned long len, int byte)
+{
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, addr, len, VM_READ | VM_WRITE, 0), addr);
+	KUNIT_EXPECT_EQ(test, fill_user(addr, byte, len), 0);
+}
+
+bool test_reads_as(unsigned long addr, unsigned long len, uint8_t byte)
+{
+	static uint8_t buf[PAGE_SIZE];
+
+	for (unsigned long off = 0; off < len; off += PAGE_SIZE) {
+		unsigned long n = MIN(PAGE_SIZE, len - off);
+
+		if (copy_from_user(buf, addr + off, n))
+			return false;
+		for (unsigned long i = 0; i < n; i++)
+			if (buf[i] != byte)
+				return false;
+	}
+	return true;
+}

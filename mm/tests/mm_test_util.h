@@ -50,6 +50,14 @@ static inline bool test_skip_without_thp(struct kunit *test)
 	return true;
 }
 
+/* Map [addr, addr + len) read-write in mm (the current one) and write byte
+ * to all of it, faulting every page in: an assertion if the mapping fails. */
+void test_map_and_fill(struct kunit *test, struct mm_struct *mm, unsigned long addr,
+		       unsigned long len, int byte);
+/* Return: true if every byte of [addr, addr + len) of the current mm reads
+ * as byte (through copy_from_user, so faults resolve as for any access). */
+bool test_reads_as(unsigned long addr, unsigned long len, uint8_t byte);
+
 /* Return: the folio mapping addr in mm, by PMD leaf or PTE; NULL if none
  * or the (huge) zero page. */
 struct folio *test_mapped_folio(struct mm_struct *mm, unsigned long addr);

@@ -54,35 +54,12 @@ static void tlb_model_test_exit(struct kunit *test)
 			return; \
 	} while (0)
 
-static void map_and_fill(struct kunit *test, unsigned long addr, unsigned long len, int byte)
-{
-	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, addr, len, RW, 0), addr);
-	KUNIT_EXPECT_EQ(test, fill_user(addr, byte, len), 0);
-}
-
 /* Return: the byte at addr as an access sees it, or -1 if it faults. */
 static int read_byte(unsigned long addr)
 {
 	uint8_t c;
 
 	return copy_from_user(&c, addr, 1) ? -1 : c;
-}
-
-/* Return: true if every byte of [addr, addr + len) reads as byte. */
-static bool reads_as(unsigned long addr, unsigned long len, uint8_t byte)
-{
-	static uint8_t buf[PAGE_SIZE];
-
-	for (unsigned long off = 0; off < len; off += PAGE_SIZE) {
-		unsigned long n = MIN(PAGE_SIZE, len - off);
-
-		if (copy_from_user(buf, addr + off, n))
-			return false;
-		for (unsigned long i = 0; i < n; i++)
-			if (buf[i] != byte)
-				return false;
-	}
-	return true;
 }
 
 static bool tlb_caches(unsigned long addr)
@@ -137,7 +114,7 @@ static void cached_translation_outlives_its_pte_until_invlpg(struct kunit *test)
 	pte_t old;
 
 	SKIP_WITHOUT_MM(test);
-	map_and_fill(test, A, 2 * PAGE_SIZE, 0x3c);
+	test_map_and_fill(test, t.mm, A, 2 * PAGE_SIZE, 0x3c);
 	KUNIT_ASSERT_TRUE(test, host_tlb_lookup(A + 0x123, &e));
 	KUNIT_EXPECT_EQ(test, e.size, PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, e.pfn, folio_pfn(test_mapped_folio(t.mm, A)));
@@ -161,7 +138,7 @@ static void range_flush_drops_its_pages_and_a_full_flush_all(struct kunit *test)
 	unsigned long dropped;
 
 	SKIP_WITHOUT_MM(test);
-	map_and_fill(test, A, 64 * PAGE_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, 64 * PAGE_SIZE, 0x5a);
 	KUNIT_EXPECT_EQ(test, host_tlb_nr_entries(), 64);
 	dropped = host_tlb_stat.dropped;
 	flush_tlb_range(t.mm, A + 2 * PAGE_SIZE, A + 5 * PAGE_SIZE);
@@ -172,7 +149,7 @@ static void range_flush_drops_its_pages_and_a_full_flush_all(struct kunit *test)
 	/* 34 pages is above the ceiling: a CR3 reload drops everything. */
 	flush_tlb_range(t.mm, A + 20 * PAGE_SIZE, A + 54 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, host_tlb_nr_entries(), 0);
-	KUNIT_EXPECT_TRUE(test, reads_as(A, 64 * PAGE_SIZE, 0x5a));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 64 * PAGE_SIZE, 0x5a));
 	KUNIT_EXPECT_EQ(test, host_tlb_nr_entries(), 64);
 	flush_tlb_mm(t.mm);
 	KUNIT_EXPECT_EQ(test, host_tlb_nr_entries(), 0);
@@ -185,7 +162,7 @@ static void switch_mm_empties_the_tlb_and_inactive_mms_fill_none(struct kunit *t
 	void *p;
 
 	SKIP_WITHOUT_MM(test);
-	map_and_fill(test, A, 4 * PAGE_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, 4 * PAGE_SIZE, 0x5a);
 	KUNIT_EXPECT_EQ(test, host_tlb_nr_entries(), 4);
 	switch_mm(NULL);
 	KUNIT_EXPECT_EQ(test, host_tlb_nr_entries(), 0);
@@ -210,7 +187,7 @@ static void pmd_leaf_is_one_entry_that_invlpg_anywhere_inside_drops(struct kunit
 	if (test_skip_without_thp(test))
 		return;
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
-	map_and_fill(test, A, PMD_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x5a);
 	/* Page 0: a miss that faults and a miss that fills; 511 hits. */
 	KUNIT_EXPECT_EQ(test, host_tlb_stat.misses - misses, 2);
 	KUNIT_EXPECT_EQ(test, host_tlb_stat.hits - hits, HPAGE_PMD_NR - 1);
@@ -221,7 +198,7 @@ static void pmd_leaf_is_one_entry_that_invlpg_anywhere_inside_drops(struct kunit
 	KUNIT_EXPECT_TRUE(test, e.flags & _PAGE_DIRTY);
 	flush_tlb_range(t.mm, A + 0x123000, A + 0x124000);
 	KUNIT_EXPECT_EQ(test, host_tlb_nr_entries(), 0);
-	KUNIT_EXPECT_TRUE(test, reads_as(A + 0x1ff000, PAGE_SIZE, 0x5a));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 0x1ff000, PAGE_SIZE, 0x5a));
 	KUNIT_EXPECT_EQ(test, host_tlb_nr_entries(), 1);
 }
 
@@ -236,11 +213,11 @@ static void pmd_split_leaves_no_2m_entry_behind(struct kunit *test)
 	if (test_skip_without_thp(test))
 		return;
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
-	map_and_fill(test, A, PMD_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x5a);
 	KUNIT_ASSERT_TRUE(test, host_tlb_lookup(A, &e) && e.size == PMD_SIZE);
 	KUNIT_EXPECT_EQ(test, split_huge_pmd(t.mm, A + PAGE_SIZE), 0);
 	KUNIT_EXPECT_FALSE(test, host_tlb_lookup(A, &e));
-	KUNIT_EXPECT_TRUE(test, reads_as(A, PAGE_SIZE, 0x5a));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, PAGE_SIZE, 0x5a));
 	KUNIT_ASSERT_TRUE(test, host_tlb_lookup(A, &e));
 	KUNIT_EXPECT_EQ(test, e.size, PAGE_SIZE);
 }
@@ -253,7 +230,7 @@ static void write_through_dirty_entry_leaves_a_cleaned_pte_clean(struct kunit *t
 	pte_t *ptep;
 
 	SKIP_WITHOUT_MM(test);
-	map_and_fill(test, A, PAGE_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, PAGE_SIZE, 0x5a);
 	ptep = mm_find_pte(t.mm, A);
 	KUNIT_ASSERT_TRUE(test, ptep && pte_dirty(*ptep));
 	clear_young_dirty_ptes(t.mm, A, ptep, 1, CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY);
@@ -321,7 +298,7 @@ static void write_through_read_only_entry_faults_once_after_an_upgrade(struct ku
 	void *p;
 
 	SKIP_WITHOUT_MM(test);
-	map_and_fill(test, A, PAGE_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, PAGE_SIZE, 0x5a);
 	ptep = mm_find_pte(t.mm, A);
 	KUNIT_ASSERT_NOT_NULL(test, ptep);
 	*ptep = pte_wrprotect(*ptep);
@@ -368,7 +345,7 @@ static void write_after_madv_free_keeps_its_folio_through_reclaim(struct kunit *
 	if (test_skip_without_thp(test))
 		return;
 	thp_orders_enabled = 1ul << 4;
-	map_and_fill(test, A, 4 * K64, 0x11);
+	test_map_and_fill(test, t.mm, A, 4 * K64, 0x11);
 	KUNIT_ASSERT_TRUE(test, host_tlb_lookup(b, &e));
 	KUNIT_EXPECT_TRUE(test, e.flags & _PAGE_DIRTY);
 	written = test_mapped_folio(t.mm, b);
@@ -378,10 +355,10 @@ static void write_after_madv_free_keeps_its_folio_through_reclaim(struct kunit *
 	KUNIT_EXPECT_TRUE(test, pte_dirty(*mm_find_pte(t.mm, b)));
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), 3 * 16);
 	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, b) == written);
-	KUNIT_EXPECT_TRUE(test, reads_as(A + K64, b - (A + K64), 0x11));
-	KUNIT_EXPECT_TRUE(test, reads_as(b, 1, 0x22));
-	KUNIT_EXPECT_TRUE(test, reads_as(b + 1, A + 2 * K64 - (b + 1), 0x11));
-	KUNIT_EXPECT_TRUE(test, reads_as(A, K64, 0) && reads_as(A + 2 * K64, 2 * K64, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + K64, b - (A + K64), 0x11));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, 1, 0x22));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b + 1, A + 2 * K64 - (b + 1), 0x11));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, K64, 0) && test_reads_as(A + 2 * K64, 2 * K64, 0));
 }
 
 /* The same for a PMD leaf: its one 2 MiB entry is cached dirty. */
@@ -396,7 +373,7 @@ static void write_after_madv_free_keeps_a_pmd_folio_through_reclaim(struct kunit
 	if (test_skip_without_thp(test))
 		return;
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
-	map_and_fill(test, A, PMD_SIZE, 0x11);
+	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x11);
 	KUNIT_ASSERT_TRUE(test, host_tlb_lookup(b, &e));
 	KUNIT_EXPECT_TRUE(test, e.size == PMD_SIZE && (e.flags & _PAGE_DIRTY));
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE, MADV_FREE), 0);
@@ -406,8 +383,8 @@ static void write_after_madv_free_keeps_a_pmd_folio_through_reclaim(struct kunit
 	KUNIT_ASSERT_TRUE(test, pmd && pmd_leaf(*pmd));
 	KUNIT_EXPECT_TRUE(test, pmd_dirty(*pmd));
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), 0);
-	KUNIT_EXPECT_TRUE(test, reads_as(b, 1, 0x22));
-	KUNIT_EXPECT_TRUE(test, reads_as(A, b - A, 0x11));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, 1, 0x22));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, b - A, 0x11));
 }
 
 /* 4 pages, below the ceiling: four invlpg, the neighbours stay cached. */
@@ -416,7 +393,7 @@ static void munmap_leaves_no_translation_to_the_freed_pages(struct kunit *test)
 	const unsigned long gone = A + 4 * PAGE_SIZE, len = 4 * PAGE_SIZE;
 
 	SKIP_WITHOUT_MM(test);
-	map_and_fill(test, A, 16 * PAGE_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, 16 * PAGE_SIZE, 0x5a);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, gone, len), 0);
 	KUNIT_EXPECT_EQ(test, tlb_cached_pages(gone, len), 0);
 	KUNIT_EXPECT_EQ(test, tlb_cached_pages(A, 16 * PAGE_SIZE), 12);
@@ -424,8 +401,8 @@ static void munmap_leaves_no_translation_to_the_freed_pages(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, read_byte(gone + off + 0x80), -1);
 		KUNIT_EXPECT_EQ(test, fill_user(gone + off, 0x66, 8), -EFAULT);
 	}
-	KUNIT_EXPECT_TRUE(test, reads_as(A, gone - A, 0x5a));
-	KUNIT_EXPECT_TRUE(test, reads_as(gone + len, A + 16 * PAGE_SIZE - (gone + len), 0x5a));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, gone - A, 0x5a));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(gone + len, A + 16 * PAGE_SIZE - (gone + len), 0x5a));
 	KUNIT_EXPECT_BUDDY_OK(test, t.node);
 }
 
@@ -438,16 +415,16 @@ static void dontneed_leaves_no_translation_to_the_freed_pages(struct kunit *test
 	const unsigned long gone = A + 2 * PAGE_SIZE, len = 2 * PAGE_SIZE;
 
 	SKIP_WITHOUT_MM(test);
-	map_and_fill(test, A, 8 * PAGE_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, 8 * PAGE_SIZE, 0x5a);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, gone, len, MADV_DONTNEED), 0);
 	KUNIT_EXPECT_EQ(test, tlb_cached_pages(gone, len), 0);
-	KUNIT_EXPECT_TRUE(test, reads_as(gone + PAGE_SIZE, PAGE_SIZE, 0));
-	KUNIT_EXPECT_TRUE(test, reads_as(gone, PAGE_SIZE, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(gone + PAGE_SIZE, PAGE_SIZE, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(gone, PAGE_SIZE, 0));
 	KUNIT_EXPECT_EQ(test, fill_user(gone, 0x66, PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, fill_user(gone + PAGE_SIZE, 0x77, PAGE_SIZE), 0);
-	KUNIT_EXPECT_TRUE(test, reads_as(gone, PAGE_SIZE, 0x66));
-	KUNIT_EXPECT_TRUE(test, reads_as(gone + PAGE_SIZE, PAGE_SIZE, 0x77));
-	KUNIT_EXPECT_TRUE(test, reads_as(A, gone - A, 0x5a));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(gone, PAGE_SIZE, 0x66));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(gone + PAGE_SIZE, PAGE_SIZE, 0x77));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, gone - A, 0x5a));
 	KUNIT_EXPECT_BUDDY_OK(test, t.node);
 }
 
@@ -460,7 +437,7 @@ static void lazyfree_reclaim_flushes_before_the_page_is_freed(struct kunit *test
 	pte_t *ptep;
 
 	SKIP_WITHOUT_MM(test);
-	map_and_fill(test, A, 4 * PAGE_SIZE, 0x5a);
+	test_map_and_fill(test, t.mm, A, 4 * PAGE_SIZE, 0x5a);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 4 * PAGE_SIZE, MADV_FREE), 0);
 	KUNIT_EXPECT_EQ(test, read_byte(b), 0x5a); /* cached clean, PTE young */
 	ptep = mm_find_pte(t.mm, b);
@@ -469,7 +446,7 @@ static void lazyfree_reclaim_flushes_before_the_page_is_freed(struct kunit *test
 	KUNIT_EXPECT_TRUE(test, tlb_caches(b));
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), 4);
 	KUNIT_EXPECT_FALSE(test, tlb_caches(b));
-	KUNIT_EXPECT_TRUE(test, reads_as(b, PAGE_SIZE, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, PAGE_SIZE, 0));
 	KUNIT_EXPECT_BUDDY_OK(test, t.node);
 }
 
