@@ -78,6 +78,8 @@ enum pageflags {
 	PG_poisoned,   /* CONFIG_DEBUG_VM: filled with PAGE_POISON_BYTE */
 	PG_cma,	       /* folio allocated by cma_alloc() */
 	PG_offline,    /* taken by offline_pages (Linux: PageOffline, a page type) */
+	PG_slab,       /* a kmalloc cache's slab (Linux: PG_slab) */
+	PG_large_kmalloc, /* a kmalloc larger than a cache serves (a page type) */
 	NR_PAGEFLAGS
 };
 
@@ -96,6 +98,10 @@ enum pageflags {
  *                                index = virtual address, refcount,
  *                                mapcount = number of mappings (-1: none)
  *   tail page of a folio:        compound_head = head | 1
+ *   kmalloc slab (PG_slab):      lru on its cache's partial list,
+ *                                mapping = first free object, index =
+ *                                objects in use, private = cache index
+ *   large kmalloc head:          private = order
  */
 struct page {
 	unsigned long flags;

@@ -10,6 +10,9 @@ MM_GENERIC_SRCS += mm/mm_init.c mm/page_alloc.c mm/debug_vm.c
 TEST_SRCS += mm/tests/mm_test_util.c mm/tests/page_alloc_test.c
 # Folios, page isolation, migration and CMA.
 MM_GENERIC_SRCS += mm/folio.c mm/page_isolation.c mm/migrate.c mm/cma.c
+# kmalloc: power-of-two caches of order-0 slabs, whole pages above.
+MM_GENERIC_SRCS += mm/slab.c
+TEST_SRCS += mm/tests/slab_test.c
 TEST_SRCS += mm/tests/folio_test.c mm/tests/cma_test.c
 # Offlining and onlining a range at a zone's edge; the tests' memory,
 # taken from node 0 while they run.
