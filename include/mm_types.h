@@ -67,18 +67,18 @@ extern const char *const migratetype_names[MIGRATE_TYPES];
 enum pageflags {
 	PG_locked, /* folio is locked (cannot be split or migrated) */
 	PG_referenced,
-	PG_dirty,      /* contents differ from what reclaim may recreate */
-	PG_lru,	       /* on an LRU list (anon or lazyfree) */
-	PG_head,       /* first page of a large folio */
-	PG_anon,       /* anonymous folio (mapping is its struct mm) */
-	PG_swapbacked, /* anon without it is "lazyfree" (MADV_FREE) */
-	PG_reserved,   /* never handed to the buddy allocator */
-	PG_buddy,      /* head of a free buddy block (Linux: a page type) */
-	PG_pcp,	       /* on a per-CPU free list */
-	PG_poisoned,   /* CONFIG_DEBUG_VM: filled with PAGE_POISON_BYTE */
-	PG_cma,	       /* folio allocated by cma_alloc() */
-	PG_offline,    /* taken by offline_pages (Linux: PageOffline, a page type) */
-	PG_slab,       /* a kmalloc cache's slab (Linux: PG_slab) */
+	PG_dirty,	  /* contents differ from what reclaim may recreate */
+	PG_lru,		  /* on an LRU list (anon or lazyfree) */
+	PG_head,	  /* first page of a large folio */
+	PG_anon,	  /* anonymous folio (mapping is its struct mm) */
+	PG_swapbacked,	  /* anon without it is "lazyfree" (MADV_FREE) */
+	PG_reserved,	  /* never handed to the buddy allocator */
+	PG_buddy,	  /* head of a free buddy block (Linux: a page type) */
+	PG_pcp,		  /* on a per-CPU free list */
+	PG_poisoned,	  /* CONFIG_DEBUG_VM: filled with PAGE_POISON_BYTE */
+	PG_cma,		  /* folio allocated by cma_alloc() */
+	PG_offline,	  /* taken by offline_pages (Linux: PageOffline, a page type) */
+	PG_slab,	  /* a kmalloc cache's slab (Linux: PG_slab) */
 	PG_large_kmalloc, /* a kmalloc larger than a cache serves (a page type) */
 	NR_PAGEFLAGS
 };

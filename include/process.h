@@ -9,6 +9,8 @@
 #define FOLIUM_PROCESS_H
 
 #include <kernel.h>
+#include <fs.h>
+#include <signal.h>
 
 struct mm_struct;
 
@@ -21,16 +23,14 @@ struct task {
 	unsigned long brk;	       /* the heap's end: [start_brk, brk) is mapped */
 	unsigned long brk_limit;       /* brk stays below the mmap area */
 	unsigned long clear_child_tid; /* set_tid_address */
+	unsigned long robust_list;     /* set_robust_list (kept, never walked) */
+	char exe[PATH_MAX];	       /* the path exec was given: /proc/self/exe */
+	struct files_struct files;     /* fds and cwd (fs/file.c) */
+	struct task_signals signals;   /* handlers, masks, pending (kernel/signal.c) */
 };
 
 /* The pid every program gets: each runs alone, as the first process. */
 #define TASK_PID 1
-
-/* Signals a fault in ring 3 ends a program with (Linux's numbers). */
-#define SIGILL 4
-#define SIGTRAP 5
-#define SIGFPE 8
-#define SIGSEGV 11
 
 /* --- kernel/exec.c --------------------------------------------------------- */
 /**
@@ -47,22 +47,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
  * Context: ring 0, called from a system call or a trap of the program. */
 void __noreturn do_exit(int status);
 
-/* --- kernel/syscall.c ------------------------------------------------------ */
-/* Linux x86-64 system call numbers served here. */
-#define __NR_write 1
-#define __NR_mmap 9
-#define __NR_mprotect 10
-#define __NR_munmap 11
-#define __NR_brk 12
-#define __NR_ioctl 16
-#define __NR_writev 20
-#define __NR_madvise 28
-#define __NR_getpid 39
-#define __NR_exit 60
-#define __NR_arch_prctl 158
-#define __NR_set_tid_address 218
-#define __NR_exit_group 231
-
+/* --- system calls (<syscalls.h>, kernel/syscall_table.c) ----------------- */
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
 #define TIOCGWINSZ 0x5413
@@ -94,6 +79,8 @@ void __noreturn do_exit(int status);
  * return.
  */
 long do_syscall(struct task *task, unsigned long nr, const unsigned long args[6]);
+/* Linux's name of system call nr ("?" if it has none). */
+const char *syscall_name(unsigned long nr);
 
 /* --- arch hooks (arch/x86_64/syscall.c) ------------------------------------ */
 /* Enter ring 3 at @ip with @sp and run @task until do_exit. Context: its
@@ -103,8 +90,6 @@ int arch_run_user(struct task *task, unsigned long ip, unsigned long sp);
 void __noreturn arch_exit_user(int status);
 /* The running program, NULL in the kernel's own work. */
 struct task *current_task(void);
-/* arch_prctl(@option, @addr): the FS base libc puts its TLS at. */
-long arch_prctl(struct task *task, int option, unsigned long addr);
 /* AT_HWCAP: CPUID.1:EDX, as Linux's ELF_HWCAP. */
 uint64_t arch_elf_hwcap(void);
 

@@ -31,6 +31,7 @@
 #define MAXSYMLINKS 40 /* links followed in one lookup before ELOOP */
 
 struct ramfs_inode;
+struct file_operations;
 
 /* One name in a directory (Linux: a dentry). Hard links are several
  * dentries for one inode; a directory has exactly one. */
@@ -52,6 +53,13 @@ struct ramfs_inode {
 	const char *data;
 	struct ramfs_inode *parent;    /* directories: "..", the root's is itself */
 	struct ramfs_dentry *children; /* directories: sorted by name */
+	/* Special files (/proc, /sys): their own operations, used by open
+	 * instead of the regular file's; NULL for initramfs files. */
+	const struct file_operations *i_fop;
+	void *i_private; /* for i_fop (e.g. the show function's data) */
+	/* Symlinks whose target is computed when followed (/proc/self/exe):
+	 * write it, NUL-terminated, in buf. Return: its length, or -errno. */
+	int (*get_link)(struct ramfs_inode *inode, char *buf, size_t size);
 };
 
 struct ramfs;

@@ -10,7 +10,17 @@ KERNEL_GENERIC_SRCS += \
 
 KERNEL_ONLY_SRCS += kernel/panic.c
 # User programs: exec, exit and the system calls (ring 3 needs the machine).
-KERNEL_ONLY_SRCS += kernel/exec.c kernel/syscall.c
+KERNEL_ONLY_SRCS += kernel/exec.c kernel/syscall.c kernel/syscall_table.c kernel/sys_ni.c \
+	kernel/sys.c
+# Linux's name of every x86-64 system call, for the -ENOSYS log line:
+# from the build machine's <asm/unistd_64.h> (linux-libc-dev).
+UNISTD_64_H := /usr/include/x86_64-linux-gnu/asm/unistd_64.h
+$(B)/include/generated/syscall_names.h: $(UNISTD_64_H)
+	@mkdir -p $(@D)
+	$(Q)sed -n 's/^\#define __NR_\([a-z0-9_]*\) \([0-9]*\)$$/[\2] = "\1",/p' $< > $@.tmp
+	$(Q)test -s $@.tmp || { echo "syscall names: nothing found in $<" >&2; exit 1; }
+	$(Q)mv $@.tmp $@
+$(B)/kernel-obj/kernel/syscall_table.o: $(B)/include/generated/syscall_names.h
 KERNEL_ONLY_TEST_SRCS += kernel/tests/syscall_test.c
 
 TEST_SRCS += \

@@ -1,105 +1,15 @@
 /*
- * The Linux system calls a static musl or glibc program makes before and
- * around its first write: the sys_* functions by Linux's x86-64 numbers
- * (arch/x86/entry/syscalls/syscall_64.tbl). Every user pointer goes
- * through copy_from_user/copy_to_user, so a bad one is -EFAULT, never a
- * kernel fault. Example: write(1, "hi\n", 3) copies the three bytes into
- * a kernel buffer, sends them to every console and returns 3.
+ * The memory system calls: brk, mmap, munmap, mprotect, madvise (Linux:
+ * mm/mmap.c, arch/x86/kernel/sys_x86_64.c, mm/mprotect.c, mm/madvise.c),
+ * in Linux's order of checks and with its errno values, over the mm's
+ * vm_mmap, vm_munmap, vm_mprotect and do_madvise. Example: mmap(0, 8192,
+ * PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) returns the
+ * address of a new two-page VMA; its pages come at the first touch.
  */
 #include <binfmt_elf.h>
-#include <process.h>
+#include <fs.h>
+#include <syscalls.h>
 #include <vm.h>
-
-#define WRITE_CHUNK 256 /* bytes copied from the user per console write */
-#define UIO_MAXIOV 1024 /* Linux's limit on writev's vector */
-#define CONSOLE_COLS 80 /* what TIOCGWINSZ reports for the console */
-#define CONSOLE_ROWS 25
-
-/* Linux: struct iovec, struct winsize (the user's layouts). */
-struct iovec {
-	uint64_t iov_base;
-	uint64_t iov_len;
-};
-struct winsize {
-	uint16_t ws_row, ws_col, ws_xpixel, ws_ypixel;
-};
-
-/* Numbers already reported as not implemented: each is logged once. */
-#define NR_SYSCALLS_LOGGED 512 /* above the last x86-64 number, 462 */
-static uint64_t enosys_logged[NR_SYSCALLS_LOGGED / 64];
-
-static bool test_and_set_logged(unsigned long nr)
-{
-	uint64_t bit = 1ull << (nr % 64);
-	bool was = enosys_logged[nr / 64] & bit;
-
-	enosys_logged[nr / 64] |= bit;
-	return was;
-}
-
-/* The console stands behind fds 0, 1 and 2; there are no other files. */
-static bool fd_is_console(long fd)
-{
-	return fd >= 0 && fd <= 2;
-}
-
-/* Return: bytes written, or -EFAULT if not even the first chunk could be
- * read (a later bad chunk ends the write short, as Linux does). */
-static long console_write_user(unsigned long buf, size_t count)
-{
-	char chunk[WRITE_CHUNK];
-	size_t done = 0;
-
-	while (done < count) {
-		size_t n = MIN(count - done, sizeof(chunk));
-
-		if (copy_from_user(chunk, buf + done, n))
-			return done ? (long)done : -EFAULT;
-		console_write(chunk, n);
-		done += n;
-	}
-	return (long)done;
-}
-
-static long sys_write(long fd, unsigned long buf, size_t count)
-{
-	if (!fd_is_console(fd))
-		return -EBADF;
-	return console_write_user(buf, count);
-}
-
-static long sys_writev(long fd, unsigned long vec, unsigned long vlen)
-{
-	struct iovec iov;
-	long total = 0;
-
-	if (!fd_is_console(fd))
-		return -EBADF;
-	if (vlen > UIO_MAXIOV)
-		return -EINVAL;
-	for (unsigned long i = 0; i < vlen; i++) {
-		long n;
-
-		if (copy_from_user(&iov, vec + i * sizeof(iov), sizeof(iov)))
-			return total ? total : -EFAULT;
-		n = console_write_user(iov.iov_base, iov.iov_len);
-		if (n < 0)
-			return total ? total : n;
-		total += n;
-	}
-	return total;
-}
-
-static long sys_ioctl(long fd, unsigned long cmd, unsigned long arg)
-{
-	struct winsize ws = { .ws_row = CONSOLE_ROWS, .ws_col = CONSOLE_COLS };
-
-	if (!fd_is_console(fd))
-		return -EBADF;
-	if (cmd != TIOCGWINSZ)
-		return -ENOTTY;
-	return copy_to_user(arg, &ws, sizeof(ws)) ? -EFAULT : 0;
-}
 
 /*
  * Linux: sys_brk. brk(0) (or any value outside [start_brk, the stack))
@@ -107,7 +17,7 @@ static long sys_ioctl(long fd, unsigned long cmd, unsigned long arg)
  * break's page, shrinking unmaps them. On failure the old break is
  * returned, which is how libc sees the error.
  */
-static long sys_brk(struct task *task, unsigned long brk)
+SYSCALL_DEFINE1(brk, unsigned long, brk)
 {
 	unsigned long old_end = ALIGN_UP(task->brk, PAGE_SIZE);
 	unsigned long new_end = ALIGN_UP(brk, PAGE_SIZE);
@@ -187,50 +97,71 @@ static long mmap_anywhere(struct mm_struct *mm, unsigned long hint, unsigned lon
 }
 
 /*
- * Linux: sys_mmap, anonymous private mappings only. The checks come in
- * Linux's order: offset, file (a console fd cannot be mapped: -ENODEV;
- * any other: -EBADF; with MAP_ANONYMOUS fd is ignored, as Linux does),
- * length, type. MAP_SHARED anonymous memory (shmem) does not exist here:
- * -EINVAL, Linux's answer for a mapping type it does not serve; -ENOSYS
- * would tell libc the whole call is missing. MAP_NORESERVE is accepted
- * (nothing is reserved anyway); MAP_HUGETLB is -ENOMEM, as Linux without
- * reserved huge pages.
+ * Linux: sys_mmap. Anonymous private mappings, and copies of files: the
+ * root file system is read-only, so a private mapping of a file (and a
+ * shared read-only one) cannot be told from a copy of its bytes, which is
+ * what it gets (mmap_file_get/mmap_file_fill, fs/file.c); the bytes past
+ * the end of the file read as zeros, as in Linux's last page. The checks
+ * come in Linux's order: offset, file (with MAP_ANONYMOUS fd is ignored,
+ * as Linux does), length, type. MAP_SHARED anonymous memory (shmem) does
+ * not exist here: -EINVAL, Linux's answer for a mapping type it does not
+ * serve; -ENOSYS would tell libc the whole call is missing. MAP_NORESERVE
+ * is accepted (nothing is reserved anyway); MAP_HUGETLB is -ENOMEM, as
+ * Linux without reserved huge pages.
  */
-static long sys_mmap(struct task *task, const unsigned long args[6])
+SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, prot, unsigned long,
+		flags, int, fd, unsigned long, off)
 {
-	unsigned long addr = args[0], len = args[1], flags = args[3];
-	unsigned long vm_flags = prot_to_vm_flags(args[2]);
+	unsigned long vm_flags = prot_to_vm_flags(prot);
+	struct file *file = NULL;
 	long ret;
 
-	if (args[5] & (PAGE_SIZE - 1))
+	if (off & (PAGE_SIZE - 1))
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS))
-		return fd_is_console((int)args[4]) ? -ENODEV : -EBADF;
+	if (!(flags & MAP_ANONYMOUS)) {
+		ret = mmap_file_get(task, fd, prot, flags, &file);
+		if (ret)
+			return ret;
+	}
+	ret = -EINVAL;
 	if (!len)
-		return -EINVAL;
+		goto out;
+	ret = -ENOMEM;
 	if (len > TASK_SIZE)
-		return -ENOMEM;
+		goto out;
 	len = ALIGN_UP(len, PAGE_SIZE);
-	if ((flags & MAP_TYPE) != MAP_PRIVATE)
-		return -EINVAL;
+	ret = -EINVAL;
+	if ((flags & MAP_TYPE) != MAP_PRIVATE && !(file && (flags & MAP_TYPE) == MAP_SHARED))
+		goto out;
+	ret = -ENOMEM;
 	if (flags & MAP_HUGETLB)
-		return -ENOMEM;
+		goto out;
+	/* A file's copy is written in first, then given prot. */
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
-		ret = mmap_fixed(task->mm, addr, len, vm_flags, flags);
+		ret = mmap_fixed(task->mm, addr, len, vm_flags | (file ? VM_WRITE : 0), flags);
 	else
-		ret = mmap_anywhere(task->mm, addr, len, vm_flags);
-	if (IS_ERR_VALUE(ret))
-		return ret;
+		ret = mmap_anywhere(task->mm, addr, len, vm_flags | (file ? VM_WRITE : 0));
+	if (IS_ERR_VALUE(ret) || !file)
+		goto populate;
+	if (mmap_file_fill(file, (unsigned long)ret, len, off) ||
+	    (!(vm_flags & VM_WRITE) && vm_mprotect(task->mm, (unsigned long)ret, len, vm_flags))) {
+		vm_munmap(task->mm, (unsigned long)ret, len);
+		ret = -ENOMEM;
+	}
+populate:
 	/* Linux: mm_populate, which skips PROT_NONE and ignores failures. */
-	if ((flags & MAP_POPULATE) && (vm_flags & VM_READ))
+	if (!IS_ERR_VALUE(ret) && (flags & MAP_POPULATE) && (vm_flags & VM_READ))
 		mm_populate(task->mm, (unsigned long)ret, (unsigned long)ret + len,
 			    vm_flags & VM_WRITE ? FAULT_FLAG_WRITE : 0);
+out:
+	if (file)
+		fput(file);
 	return ret;
 }
 
 /* Linux: sys_mprotect. PROT_SEM, PROT_GROWSDOWN and PROT_GROWSUP are not
  * served: -EINVAL, as Linux for an unknown bit. */
-static long sys_mprotect(struct task *task, unsigned long start, size_t len, unsigned long prot)
+SYSCALL_DEFINE3(mprotect, unsigned long, start, size_t, len, unsigned long, prot)
 {
 	if (prot & ~(unsigned long)(PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -EINVAL;
@@ -244,7 +175,12 @@ static long sys_mprotect(struct task *task, unsigned long start, size_t len, uns
  * comes with the sysfs files; their range is still checked as Linux does.
  * Other advice is -EINVAL, as Linux for advice it does not know.
  */
-static long sys_madvise(struct task *task, unsigned long start, size_t len, int advice)
+SYSCALL_DEFINE2(munmap, unsigned long, addr, size_t, len)
+{
+	return vm_munmap(task->mm, addr, len); /* Linux: sys_munmap's rules */
+}
+
+SYSCALL_DEFINE3(madvise, unsigned long, start, size_t, len, int, advice)
 {
 	unsigned long end;
 
@@ -256,40 +192,4 @@ static long sys_madvise(struct task *task, unsigned long start, size_t len, int 
 	if ((start & (PAGE_SIZE - 1)) || end < start || (len && end == start))
 		return -EINVAL;
 	return vma_range_has_hole(task->mm, start, end) ? -ENOMEM : 0;
-}
-
-long do_syscall(struct task *task, unsigned long nr, const unsigned long args[6])
-{
-	switch (nr) {
-	case __NR_write:
-		return sys_write((long)args[0], args[1], args[2]);
-	case __NR_writev:
-		return sys_writev((long)args[0], args[1], args[2]);
-	case __NR_ioctl:
-		return sys_ioctl((long)args[0], args[1], args[2]);
-	case __NR_brk:
-		return sys_brk(task, args[0]);
-	case __NR_mmap:
-		return sys_mmap(task, args);
-	case __NR_mprotect:
-		return sys_mprotect(task, args[0], args[1], args[2]);
-	case __NR_munmap:
-		return vm_munmap(task->mm, args[0], args[1]); /* Linux: sys_munmap's rules */
-	case __NR_madvise:
-		return sys_madvise(task, args[0], args[1], (int)args[2]);
-	case __NR_getpid:
-		return task->pid;
-	case __NR_set_tid_address:
-		task->clear_child_tid = args[0];
-		return task->pid; /* the caller's tid: one thread, tid = pid */
-	case __NR_arch_prctl:
-		return arch_prctl(task, (int)args[0], args[1]);
-	case __NR_exit:
-	case __NR_exit_group:
-		do_exit((int)(args[0] & 0xff));
-	}
-	if (nr < NR_SYSCALLS_LOGGED && !test_and_set_logged(nr))
-		pr_info("%s[%d]: system call %lu not implemented (-ENOSYS)\n", task->comm,
-			task->pid, nr);
-	return -ENOSYS;
 }

@@ -10,7 +10,7 @@
  */
 #include <arch.h>
 #include <errno.h>
-#include <process.h>
+#include <syscalls.h>
 #include <vm.h>
 #include <asm/io.h>
 #include <asm/special_insns.h>
@@ -98,7 +98,8 @@ void arch_exit_user(int status)
 	user_mode_return(&kernel_context, status);
 }
 
-long arch_prctl(struct task *task, int option, unsigned long addr)
+/* Linux: do_arch_prctl_64, the TLS base libc sets. */
+SYSCALL_DEFINE2(arch_prctl, int, option, unsigned long, addr)
 {
 	uint64_t fs;
 

@@ -9,7 +9,7 @@
  */
 #include <ktest.h>
 #include <mm.h>
-#include <process.h>
+#include <syscalls.h>
 #include <ramfs.h>
 #include <shell.h>
 #include <vm.h>
@@ -62,7 +62,8 @@ static long sys6(unsigned long nr, unsigned long a0, unsigned long a1, unsigned 
 	return do_syscall(&task, nr, args);
 }
 
-static long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags)
+static long test_mmap(unsigned long addr, unsigned long len, unsigned long prot,
+		      unsigned long flags)
 {
 	return sys6(__NR_mmap, addr, len, prot, flags, -1ul, 0);
 }
@@ -154,6 +155,9 @@ static void ids_are_one_and_unknown_numbers_are_enosys(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, task.clear_child_tid, BUF);
 	KUNIT_EXPECT_EQ(test, sys_captured(511, 0, 0, 0), -ENOSYS);
 	KUNIT_EXPECT_TRUE(test, strstr(out.text, "system call 511 not implemented") != NULL);
+	/* A Linux call Folium does not serve is logged by its Linux name. */
+	KUNIT_EXPECT_EQ(test, sys_captured(169, 0, 0, 0), -ENOSYS);
+	KUNIT_EXPECT_TRUE(test, strstr(out.text, "ktest[1]: reboot (169) not implemented") != NULL);
 	/* Logged once: the second call is silent. */
 	KUNIT_EXPECT_EQ(test, sys_captured(511, 0, 0, 0), -ENOSYS);
 	KUNIT_EXPECT_STREQ(test, out.text, "");
@@ -175,7 +179,7 @@ static void arch_prctl_sets_and_reads_the_fs_base(struct kunit *test)
 
 static void mmap_and_munmap_round_trip_anonymous_memory(struct kunit *test)
 {
-	long addr = sys_mmap(0, 3 * PAGE_SIZE, RW, ANON);
+	long addr = test_mmap(0, 3 * PAGE_SIZE, RW, ANON);
 	char byte = 0;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(addr));
@@ -190,58 +194,59 @@ static void mmap_and_munmap_round_trip_anonymous_memory(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr + 1, PAGE_SIZE, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr, 0, 0), -EINVAL);
 	/* PROT_WRITE alone is readable too (x86); PROT_NONE is not. */
-	addr = sys_mmap(0, PAGE_SIZE, PROT_WRITE, ANON);
+	addr = test_mmap(0, PAGE_SIZE, PROT_WRITE, ANON);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags, VM_READ | VM_WRITE | VM_USER);
-	addr = sys_mmap(0, PAGE_SIZE, PROT_NONE, ANON);
+	addr = test_mmap(0, PAGE_SIZE, PROT_NONE, ANON);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags, VM_USER);
 }
 
 static void mmap_refuses_what_linux_refuses(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, sys_mmap(0, 0, RW, ANON), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_mmap(0, 0, RW, ANON), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys6(__NR_mmap, 0, PAGE_SIZE, RW, ANON, -1ul, 100), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys6(__NR_mmap, 0, PAGE_SIZE, RW, MAP_PRIVATE, 1, 0), -ENODEV);
 	KUNIT_EXPECT_EQ(test, sys6(__NR_mmap, 0, PAGE_SIZE, RW, MAP_PRIVATE, 7, 0), -EBADF);
-	KUNIT_EXPECT_EQ(test, sys_mmap(0, PAGE_SIZE, RW, MAP_SHARED | MAP_ANONYMOUS), -EINVAL);
-	KUNIT_EXPECT_EQ(test, sys_mmap(FIXED + 1, PAGE_SIZE, RW, ANON | MAP_FIXED), -EINVAL);
-	KUNIT_EXPECT_EQ(test, sys_mmap(0, -1ul, RW, ANON), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, test_mmap(0, PAGE_SIZE, RW, MAP_SHARED | MAP_ANONYMOUS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_mmap(FIXED + 1, PAGE_SIZE, RW, ANON | MAP_FIXED), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_mmap(0, -1ul, RW, ANON), -ENOMEM);
 	KUNIT_EXPECT_EQ(test,
-			sys_mmap(USER_VA_END - PAGE_SIZE, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED),
+			test_mmap(USER_VA_END - PAGE_SIZE, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED),
 			-ENOMEM);
-	KUNIT_EXPECT_EQ(test, sys_mmap(0x10000, PAGE_SIZE, RW, ANON | MAP_FIXED), -EPERM);
-	KUNIT_EXPECT_EQ(test, sys_mmap(0, PAGE_SIZE, RW, ANON | MAP_HUGETLB), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, test_mmap(0x10000, PAGE_SIZE, RW, ANON | MAP_FIXED), -EPERM);
+	KUNIT_EXPECT_EQ(test, test_mmap(0, PAGE_SIZE, RW, ANON | MAP_HUGETLB), -ENOMEM);
 	/* MAP_NORESERVE is accepted. */
-	KUNIT_EXPECT_FALSE(test, IS_ERR_VALUE(sys_mmap(0, PAGE_SIZE, RW, ANON | MAP_NORESERVE)));
+	KUNIT_EXPECT_FALSE(test, IS_ERR_VALUE(test_mmap(0, PAGE_SIZE, RW, ANON | MAP_NORESERVE)));
 }
 
 static void mmap_fixed_replaces_and_fixed_noreplace_is_eexist(struct kunit *test)
 {
 	char byte = 5;
 
-	KUNIT_ASSERT_EQ(test, sys_mmap(FIXED, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
+	KUNIT_ASSERT_EQ(test, test_mmap(FIXED, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
 	KUNIT_ASSERT_EQ(test, copy_to_user(FIXED + PAGE_SIZE, &byte, 1), 0);
 	KUNIT_EXPECT_EQ(test,
-			sys_mmap(FIXED + PAGE_SIZE, PAGE_SIZE, RW, ANON | MAP_FIXED_NOREPLACE),
+			test_mmap(FIXED + PAGE_SIZE, PAGE_SIZE, RW, ANON | MAP_FIXED_NOREPLACE),
 			-EEXIST);
-	KUNIT_EXPECT_EQ(test, sys_mmap(FIXED + PAGE_SIZE, PAGE_SIZE, PROT_READ, ANON | MAP_FIXED),
+	KUNIT_EXPECT_EQ(test, test_mmap(FIXED + PAGE_SIZE, PAGE_SIZE, PROT_READ, ANON | MAP_FIXED),
 			FIXED + PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED + PAGE_SIZE)->vm_flags, VM_READ | VM_USER);
 	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, FIXED + PAGE_SIZE, 1), 0);
 	KUNIT_EXPECT_EQ(test, byte, 0); /* the old page went */
 	/* A free hint is taken; a used one is not. */
-	KUNIT_EXPECT_EQ(test, sys_mmap(FIXED + 16 * PAGE_SIZE, PAGE_SIZE, RW, ANON),
+	KUNIT_EXPECT_EQ(test, test_mmap(FIXED + 16 * PAGE_SIZE, PAGE_SIZE, RW, ANON),
 			FIXED + 16 * PAGE_SIZE);
-	KUNIT_EXPECT_NE(test, sys_mmap(FIXED, PAGE_SIZE, RW, ANON), FIXED);
+	KUNIT_EXPECT_NE(test, test_mmap(FIXED, PAGE_SIZE, RW, ANON), FIXED);
 }
 
 static void mmap_populate_faults_every_page_in(struct kunit *test)
 {
 	unsigned long before = mm->counters[MM_ANONPAGES];
 
-	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(sys_mmap(0, 4 * PAGE_SIZE, RW, ANON | MAP_POPULATE)));
+	KUNIT_ASSERT_FALSE(test,
+			   IS_ERR_VALUE(test_mmap(0, 4 * PAGE_SIZE, RW, ANON | MAP_POPULATE)));
 	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], before + 4);
 	KUNIT_ASSERT_FALSE(
-		test, IS_ERR_VALUE(sys_mmap(0, 4 * PAGE_SIZE, PROT_NONE, ANON | MAP_POPULATE)));
+		test, IS_ERR_VALUE(test_mmap(0, 4 * PAGE_SIZE, PROT_NONE, ANON | MAP_POPULATE)));
 	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], before + 4);
 }
 
@@ -250,7 +255,7 @@ static void mprotect_splits_vmas_and_rewrites_present_ptes(struct kunit *test)
 	int vmas = mm->nr_vmas;
 	char byte = 9;
 
-	KUNIT_ASSERT_EQ(test, sys_mmap(FIXED, 4 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
+	KUNIT_ASSERT_EQ(test, test_mmap(FIXED, 4 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
 	KUNIT_ASSERT_EQ(test, fill_user(FIXED, 9, 4 * PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED + PAGE_SIZE, 2 * PAGE_SIZE, PROT_READ), 0);
 	KUNIT_EXPECT_EQ(test, mm->nr_vmas, vmas + 3);
@@ -275,7 +280,7 @@ static void mprotect_splits_vmas_and_rewrites_present_ptes(struct kunit *test)
 
 static void mprotect_refuses_holes_and_unaligned_starts(struct kunit *test)
 {
-	KUNIT_ASSERT_EQ(test, sys_mmap(FIXED, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
+	KUNIT_ASSERT_EQ(test, test_mmap(FIXED, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED + 1, PAGE_SIZE, PROT_READ), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, 3 * PAGE_SIZE, PROT_READ), -ENOMEM);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED)->vm_flags, VM_READ | VM_WRITE | VM_USER);
@@ -288,7 +293,7 @@ static void madvise_dontneed_zeroes_free_keeps_and_others_are_checked(struct kun
 {
 	char byte = 0;
 
-	KUNIT_ASSERT_EQ(test, sys_mmap(FIXED, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
+	KUNIT_ASSERT_EQ(test, test_mmap(FIXED, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
 	KUNIT_ASSERT_EQ(test, fill_user(FIXED, 7, 2 * PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, FIXED, PAGE_SIZE, MADV_DONTNEED), 0);
 	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, FIXED, 1), 0);

@@ -1,0 +1,94 @@
+/*
+ * The system calls Folium serves, by Linux's x86-64 number and name
+ * (Linux: arch/x86/entry/syscalls/syscall_64.tbl). Each X(nr, name) makes
+ * __NR_name, the prototype of sys_name (<syscalls.h>) and the table entry
+ * (kernel/syscall_table.c). A number not listed returns -ENOSYS and is
+ * logged once by its Linux name. Keep the list sorted by number.
+ */
+#ifndef FOLIUM_SYSCALL_64_H
+#define FOLIUM_SYSCALL_64_H
+
+#define FOLIUM_SYSCALLS(X)        \
+	X(0, read)                \
+	X(1, write)               \
+	X(2, open)                \
+	X(3, close)               \
+	X(4, stat)                \
+	X(5, fstat)               \
+	X(6, lstat)               \
+	X(8, lseek)               \
+	X(9, mmap)                \
+	X(10, mprotect)           \
+	X(11, munmap)             \
+	X(12, brk)                \
+	X(13, rt_sigaction)       \
+	X(14, rt_sigprocmask)     \
+	X(15, rt_sigreturn)       \
+	X(16, ioctl)              \
+	X(17, pread64)            \
+	X(18, pwrite64)           \
+	X(19, readv)              \
+	X(20, writev)             \
+	X(21, access)             \
+	X(22, pipe)               \
+	X(24, sched_yield)        \
+	X(25, mremap)             \
+	X(28, madvise)            \
+	X(32, dup)                \
+	X(33, dup2)               \
+	X(35, nanosleep)          \
+	X(39, getpid)             \
+	X(60, exit)               \
+	X(62, kill)               \
+	X(63, uname)              \
+	X(72, fcntl)              \
+	X(73, flock)              \
+	X(79, getcwd)             \
+	X(80, chdir)              \
+	X(89, readlink)           \
+	X(95, umask)              \
+	X(96, gettimeofday)       \
+	X(97, getrlimit)          \
+	X(98, getrusage)          \
+	X(99, sysinfo)            \
+	X(102, getuid)            \
+	X(104, getgid)            \
+	X(107, geteuid)           \
+	X(108, getegid)           \
+	X(110, getppid)           \
+	X(127, rt_sigpending)     \
+	X(131, sigaltstack)       \
+	X(158, arch_prctl)        \
+	X(186, gettid)            \
+	X(200, tkill)             \
+	X(201, time)              \
+	X(204, sched_getaffinity) \
+	X(217, getdents64)        \
+	X(218, set_tid_address)   \
+	X(228, clock_gettime)     \
+	X(229, clock_getres)      \
+	X(230, clock_nanosleep)   \
+	X(231, exit_group)        \
+	X(234, tgkill)            \
+	X(257, openat)            \
+	X(262, newfstatat)        \
+	X(267, readlinkat)        \
+	X(269, faccessat)         \
+	X(273, set_robust_list)   \
+	X(292, dup3)              \
+	X(293, pipe2)             \
+	X(302, prlimit64)         \
+	X(318, getrandom)         \
+	X(332, statx)             \
+	X(334, rseq)              \
+	X(439, faccessat2)
+
+#define __SYSCALL_NR(nr, name) __NR_##name = nr,
+enum {
+	FOLIUM_SYSCALLS(__SYSCALL_NR)
+};
+#undef __SYSCALL_NR
+
+#define NR_syscalls 512 /* above Linux's last x86-64 number */
+
+#endif
