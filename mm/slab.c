@@ -17,8 +17,8 @@
 #define NR_KMALLOC_CACHES 8 /* 16, 32, ..., 2048 */
 
 struct kmem_cache {
-	unsigned int size;		/* bytes per object */
-	struct list_head partial;	/* slabs with at least one free object */
+	unsigned int size;		 /* bytes per object */
+	struct list_head partial;	 /* slabs with at least one free object */
 	unsigned long nr_slabs, objects; /* pages held, objects handed out */
 };
 

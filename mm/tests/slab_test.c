@@ -39,8 +39,8 @@ static void *kmalloc_test(size_t size, gfp_t gfp)
 
 static void kmalloc_rounds_up_to_a_power_of_two(struct kunit *test)
 {
-	static const size_t sizes[][2] = { { 1, 16 },	  { 16, 16 },	  { 17, 32 },
-					   { 40, 64 },	  { 100, 128 },	  { 600, 1024 },
+	static const size_t sizes[][2] = { { 1, 16 },	   { 16, 16 },	   { 17, 32 },
+					   { 40, 64 },	   { 100, 128 },   { 600, 1024 },
 					   { 2048, 2048 }, { 2049, 4096 }, { 5000, 8192 } };
 
 	if (!node)
@@ -61,7 +61,10 @@ static void kmalloc_rounds_up_to_a_power_of_two(struct kunit *test)
 /* 300 objects of 64 bytes span several slabs; each keeps its own bytes. */
 static void objects_do_not_overlap_and_come_back(struct kunit *test)
 {
-	enum { N = 300, SIZE = 64 };
+	enum {
+		N = 300,
+		SIZE = 64
+	};
 	static unsigned char *obj[N];
 	struct kmalloc_stats st;
 
@@ -78,8 +81,8 @@ static void objects_do_not_overlap_and_come_back(struct kunit *test)
 	for (int i = 0; i < N; i++)
 		for (int b = 0; b < SIZE; b++)
 			if (obj[i][b] != (i & 0xff)) {
-				kunit_fail(test, __FILE__, __LINE__, "object %d byte %d is %u", i, b,
-					   obj[i][b]);
+				kunit_fail(test, __FILE__, __LINE__, "object %d byte %d is %u", i,
+					   b, obj[i][b]);
 				return;
 			}
 	/* Free every other one, then allocate again: the holes are reused. */
