@@ -15,6 +15,7 @@
  */
 #include <arch.h>
 #include <binfmt_elf.h>
+#include <fs.h>
 #include <process.h>
 #include <ramfs.h>
 #include <vm.h>
@@ -157,6 +158,7 @@ static void task_init(struct task *t, const char *path, struct mm_struct *mm,
 	t->mm = mm;
 	t->start_brk = t->brk = prog->brk;
 	t->brk_limit = layout->mmap_base;
+	memcpy(t->exe, path, MIN(strlen(path), sizeof(t->exe) - 1));
 }
 
 /* Find and check the program. Return: 0 with *inode and *prog set. */
@@ -199,7 +201,11 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 		ret = setup_stack(mm, &prog, &layout, path, argv, envp, &sp);
 	if (!ret) {
 		task_init(&task, path, mm, &prog, &layout);
-		ret = arch_run_user(&task, prog.entry, sp);
+		ret = files_init(&task);
+		if (!ret)
+			ret = arch_run_user(&task, prog.entry, sp);
+		/* Linux: exit_files in do_exit; here once the program is gone. */
+		exit_files(&task);
 	}
 	switch_mm(prev);
 	mm_destroy(mm);
