@@ -29,6 +29,14 @@ struct task {
 	struct task_signals signals;   /* handlers, masks, pending (kernel/signal.c) */
 };
 
+/* A signal is pending and not blocked: a blocking wait (console read,
+ * nanosleep) returns -EINTR so it can be delivered (Linux:
+ * signal_pending). */
+static inline bool signal_pending(const struct task *task)
+{
+	return task->signals.pending & ~task->signals.blocked;
+}
+
 /* The pid every program gets: each runs alone, as the first process. */
 #define TASK_PID 1
 
@@ -38,14 +46,19 @@ struct task {
  * Loads it into a new mm (segments, an 8 MiB stack VMA, the initial stack
  * of create_elf_tables), runs it in ring 3 until it exits or faults, then
  * goes back to the caller's mm and destroys the program's.
- * Return: what a shell's $? would be: the exit status (0..255), or 128 +
- * the signal for a program a fault ended; or a negative errno if it never
- * ran (-ENOENT, -EACCES, -ENOEXEC with the reason printed, -ENOMEM).
+ * Return: a wait status in Linux's encoding (<sys/wait.h>): the exit
+ * code << 8 for a program that exited (W_EXITCODE), the signal number for
+ * one a signal ended; or a negative errno if it never ran (-ENOENT,
+ * -EACCES, -ENOEXEC with the reason printed, -ENOMEM).
  */
 int do_execve(const char *path, const char *const *argv, const char *const *envp);
-/* End the running program with the shell status @status (Linux: do_exit).
- * Context: ring 0, called from a system call or a trap of the program. */
-void __noreturn do_exit(int status);
+/* End the running program with the wait status @code: exit code << 8, or
+ * the signal that killed it (Linux: do_exit's code). Context: ring 0,
+ * called from a system call or a trap of the program. */
+void __noreturn do_exit(int code);
+#define WIFEXITED(status) (((status)&0x7f) == 0)
+#define WEXITSTATUS(status) (((status) >> 8) & 0xff)
+#define WTERMSIG(status) ((status)&0x7f)
 
 /* --- system calls (<syscalls.h>, kernel/syscall_table.c) ----------------- */
 #define ARCH_SET_FS 0x1002

@@ -212,7 +212,7 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	return ret;
 }
 
-void do_exit(int status)
+void do_exit(int code)
 {
-	arch_exit_user(status);
+	arch_exit_user(code);
 }

@@ -19,10 +19,10 @@ SYSCALL_DEFINE1(set_tid_address, unsigned long, tidptr)
  * do_exit, do_group_exit), with the status's low byte. */
 SYSCALL_DEFINE1(exit, int, error_code)
 {
-	do_exit(error_code & 0xff);
+	do_exit((error_code & 0xff) << 8);
 }
 
 SYSCALL_DEFINE1(exit_group, int, error_code)
 {
-	do_exit(error_code & 0xff);
+	do_exit((error_code & 0xff) << 8);
 }

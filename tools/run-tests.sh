@@ -341,15 +341,15 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; spin; /etc/motd; /bin/mmtest;
 	log=$LOGS/initramfs-programs.serial
 	expect_in "$log" 'argv[0] = "/bin/hello"' 'argv[1] = "a"' 'argv[2] = "b"' \
 		'argv[1] = "fail"' 'exit status 3' 'argv[0] = "hello"' 'argv[1] = "x"' \
-		'crash: null' 'crash[1]: segfault at 0 ip ' ' error 6' 'exit status 139' \
+		'crash: null' 'crash[1]: segfault at 0 ip ' ' error 6' 'killed by SIGSEGV' \
 		'crash: gp' 'traps: crash[1] general protection fault ip:' \
-		'crash: ud' 'traps: crash[1] trap invalid opcode ip:' 'exit status 132' \
+		'crash: ud' 'traps: crash[1] trap invalid opcode ip:' 'killed by SIGILL' \
 		'spin: 20 million rounds' '/etc/motd: Permission denied' 'mmtest: all ok' \
 		'mmfault: ro' 'mmfault[1]: segfault at ' ' error 7' 'mmfault: none' ' error 5' \
 		'Power down.' || return 1
-	# mmtest exits 0 (the shell prints no status), both mmfault runs 139.
+	# mmtest exits 0 (the shell prints no status), both mmfault runs SIGSEGV.
 	! grep -q 'FAILED' "$log" || { echo "an mmtest check failed"; return 1; }
-	[ "$(grep -c 'exit status 139' "$log")" = 4 ] || { echo "not 4 segfault statuses"; return 1; }
+	[ "$(grep -c 'killed by SIGSEGV' "$log")" = 4 ] || { echo "not 4 segfault statuses"; return 1; }
 	[ "$(grep -c 'hello from ring 3' "$log")" = 3 ] || { echo "not 3 greetings"; return 1; }
 	free=$(tr -d '\r' < "$log" | grep '^MemFree:')
 	echo "$free"

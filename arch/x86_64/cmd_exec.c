@@ -3,8 +3,9 @@
  * system in ring 3 and wait for it, as a shell runs a foreground job. The
  * shell also runs a line whose first word is an absolute path or a file
  * in /bin through this command, so `/bin/hello a b` and `hello a b` both
- * work. A status other than 0 is printed as "exit status N" (128 + the
- * signal for a program a fault ended).
+ * work. A program that exits with a status other than 0 gets one line
+ * "exit status N"; one a signal ended, "killed by SIGSEGV" (the name of
+ * the signal).
  */
 #include <process.h>
 #include <ramfs.h>
@@ -31,6 +32,23 @@ static const char *exec_strerror(int err)
 	}
 }
 
+/* Linux's names of its standard signals (kill -l). */
+static const char *signal_name(int sig)
+{
+	static const char *const names[] = {
+		[SIGHUP] = "SIGHUP",   [SIGINT] = "SIGINT",	[SIGQUIT] = "SIGQUIT",
+		[SIGILL] = "SIGILL",   [SIGTRAP] = "SIGTRAP",	[SIGABRT] = "SIGABRT",
+		[SIGBUS] = "SIGBUS",   [SIGFPE] = "SIGFPE",	[SIGKILL] = "SIGKILL",
+		[SIGUSR1] = "SIGUSR1", [SIGSEGV] = "SIGSEGV",	[SIGUSR2] = "SIGUSR2",
+		[SIGPIPE] = "SIGPIPE", [SIGALRM] = "SIGALRM",	[SIGTERM] = "SIGTERM",
+		[SIGCHLD] = "SIGCHLD", [SIGCONT] = "SIGCONT",	[SIGSTOP] = "SIGSTOP",
+	};
+
+	if (sig > 0 && sig < (int)ARRAY_SIZE(names) && names[sig])
+		return names[sig];
+	return "an unknown signal";
+}
+
 static int cmd_spawn(int argc, char **argv)
 {
 	static const char *const envp[] = { "PATH=/bin", "TERM=linux", NULL };
@@ -46,8 +64,12 @@ static int cmd_spawn(int argc, char **argv)
 		kprintf("%s: %s\n", argv[1], exec_strerror(status));
 		return CMD_ERROR;
 	}
-	if (status) {
-		kprintf("exit status %d\n", status);
+	if (!WIFEXITED(status)) {
+		kprintf("killed by %s\n", signal_name(WTERMSIG(status)));
+		return CMD_ERROR;
+	}
+	if (WEXITSTATUS(status)) {
+		kprintf("exit status %d\n", WEXITSTATUS(status));
 		return CMD_ERROR;
 	}
 	return CMD_OK;

@@ -143,7 +143,7 @@ static int exception_signal(uint64_t vector)
 }
 
 /*
- * One line in Linux's words, then the program ends with 128 + the signal.
+ * One line in Linux's words, then the signal ends the program.
  * #PF: "hello[1]: segfault at 0 ip 0000000000401000 sp 00007fffffffec40
  * error 6"; #GP and #UD: "traps: hello[1] general protection fault ip:...
  * sp:... error:0" (show_signal_msg, do_trap's and do_general_protection's).
@@ -172,5 +172,5 @@ void user_fault(struct trap_frame *f)
 	if (!task)
 		panic("user_fault: ring-3 exception %llu with no task",
 		      (unsigned long long)f->vector);
-	do_exit(128 + exception_signal(f->vector));
+	do_exit(exception_signal(f->vector));
 }
