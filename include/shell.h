@@ -11,7 +11,7 @@
 #include <kernel.h>
 
 #define SHELL_PROMPT "folium> "
-#define SHELL_MAX_ARGS 16
+#define SHELL_MAX_ARGS 32
 #define SHELL_LINE_MAX CONFIG_SHELL_LINE_MAX
 #define SHELL_HISTORY CONFIG_SHELL_HISTORY
 
@@ -68,13 +68,18 @@ void le_init(struct line_editor *le, void (*echo)(const char *s, size_t n));
  * Context: editor state only; echo goes through le->echo. */
 enum le_result le_feed(struct line_editor *le, int c);
 
-/* Split line in place into argv (double quotes group words).
- * Return: argc, or -1 with a message printed if there are too many. */
+/* Split line in place into argv as sh splits words: blanks separate,
+ * '...' and "..." quote, backslash escapes (in "..." only $ ` " \).
+ * Return: argc, or -1 with a message printed (too many words, a quote
+ * left open). */
 int shell_split(char *line, char **argv, int max_args);
+/* Whether word is a NAME=VALUE assignment, as sh sees one. */
+bool shell_is_assignment(const char *word);
 /* Run one command line. Return: the command's result, CMD_ERROR for an
  * unknown command, CMD_OK for an empty line. */
 int shell_run_line(const char *line);
-/* Run "CMD; CMD; ..." in order, echoing each after the prompt as if typed.
+/* Run "CMD; CMD; ..." in order, echoing each after the prompt as if typed
+ * (a ';' inside quotes or after a backslash does not separate).
  * Return: the number of commands that failed. */
 int shell_autorun(const char *script);
 /* The interactive loop: never returns. */

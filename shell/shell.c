@@ -160,14 +160,52 @@ enum le_result le_feed(struct line_editor *le, int c)
 	return LE_CONTINUE;
 }
 
+/*
+ * One word of a line, as sh reads it (POSIX XCU 2.2): outside quotes a
+ * backslash keeps the next character; '...' keeps everything up to the
+ * next '; inside "..." a backslash escapes only $ ` " \ and keeps itself
+ * before anything else. The word is written at *w, compacted in place.
+ * Example: a\ b'c d'"e\"f" is the one word [a bc de"f].
+ * Return: 0, or -1 for a quote left open.
+ */
+static int split_word(const char **rp, char **wp)
+{
+	const char *r = *rp;
+	char *w = *wp;
+
+	for (; *r && *r != ' ' && *r != '\t'; r++) {
+		if (*r == '\\') {
+			if (r[1])
+				*w++ = *++r;
+		} else if (*r == '\'') {
+			while (*++r && *r != '\'')
+				*w++ = *r;
+			if (!*r)
+				return -1;
+		} else if (*r == '"') {
+			while (*++r && *r != '"') {
+				if (*r == '\\' && r[1] && strchr("$`\"\\", r[1]))
+					r++;
+				*w++ = *r;
+			}
+			if (!*r)
+				return -1;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*rp = r;
+	*wp = w;
+	return 0;
+}
+
 int shell_split(char *line, char **argv, int max_args)
 {
+	const char *r = line;
+	char *w = line;
 	int argc = 0;
-	char *r = line, *w = line;
 
 	for (;;) {
-		bool quoted = false;
-
 		while (*r == ' ' || *r == '\t')
 			r++;
 		if (!*r)
@@ -177,12 +215,11 @@ int shell_split(char *line, char **argv, int max_args)
 			return -1;
 		}
 		argv[argc++] = w;
-		for (; *r && (quoted || (*r != ' ' && *r != '\t')); r++) {
-			if (*r == '"')
-				quoted = !quoted;
-			else
-				*w++ = *r;
+		if (split_word(&r, &w)) {
+			kprintf("error: unterminated quote; nothing was run\n");
+			return -1;
 		}
+		/* Step over the separator first: the word's NUL may land on it. */
 		if (*r)
 			r++;
 		*w++ = '\0';
@@ -218,12 +255,26 @@ static bool is_program(const char *word)
 	return ramfs_lookup(&rootfs, path, true, &inode) == 0 && S_ISREG(inode->mode);
 }
 
+/* NAME=VALUE, NAME a shell variable name (POSIX XBD 3.235). */
+bool shell_is_assignment(const char *word)
+{
+	const char *eq = strchr(word, '=');
+
+	if (!eq || eq == word || (word[0] >= '0' && word[0] <= '9'))
+		return false;
+	for (const char *p = word; p < eq; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			return false;
+	return true;
+}
+
 int shell_run_line(const char *line)
 {
 	char copy[SHELL_LINE_MAX + 1];
 	char *argv[SHELL_MAX_ARGS + 2]; /* + "spawn" in front of a program */
 	const struct shell_command *cmd;
-	int argc, ret;
+	int argc, ret, word = 0;
 
 	if (strlen(line) > SHELL_LINE_MAX) {
 		kprintf("error: line too long (at most %d bytes); nothing was run\n",
@@ -235,8 +286,17 @@ int shell_run_line(const char *line)
 	if (argc <= 0)
 		return argc < 0 ? CMD_ERROR : CMD_OK;
 	argv[argc] = NULL;
-	cmd = shell_find(argv[0]);
-	if (!cmd && is_program(argv[0])) {
+	/* sh's "NAME=VALUE program": assignments go to the program's
+	 * environment (spawn takes them before the program). */
+	while (word < argc - 1 && shell_is_assignment(argv[word]))
+		word++;
+	cmd = shell_find(argv[word]);
+	if (cmd && word) {
+		kprintf("error: %s is a built-in command; NAME=VALUE words are for programs\n",
+			argv[word]);
+		return CMD_ERROR;
+	}
+	if (!cmd && is_program(argv[word])) {
 		/* argv has a slot for it: argc <= SHELL_MAX_ARGS. */
 		memmove(argv + 1, argv, (argc + 1) * sizeof(*argv));
 		argv[0] = "spawn";
@@ -244,7 +304,7 @@ int shell_run_line(const char *line)
 		cmd = shell_find("spawn");
 	}
 	if (!cmd) {
-		kprintf("unknown command '%s'; type 'help' for the list\n", argv[0]);
+		kprintf("unknown command '%s'; type 'help' for the list\n", argv[word]);
 		return CMD_ERROR;
 	}
 	ret = cmd->run(argc, argv);
@@ -260,13 +320,18 @@ int shell_autorun(const char *script)
 
 	while (*script) {
 		size_t n = 0;
-		bool quoted = false;
+		char quote = 0; /* the open quote, ' or ", or 0 */
 
 		while (*script == ' ' || *script == ';')
 			script++;
-		for (; script[n] && (quoted || script[n] != ';'); n++)
-			if (script[n] == '"')
-				quoted = !quoted;
+		for (; script[n] && (quote || script[n] != ';'); n++) {
+			if (script[n] == '\\' && quote != '\'' && script[n + 1])
+				n++;
+			else if (script[n] == quote)
+				quote = 0;
+			else if (!quote && (script[n] == '"' || script[n] == '\''))
+				quote = script[n];
+		}
 		if (n == 0)
 			break;
 		if (n > SHELL_LINE_MAX)

@@ -3,7 +3,8 @@
  * system in ring 3 and wait for it, as a shell runs a foreground job. The
  * shell also runs a line whose first word is an absolute path or a file
  * in /bin through this command, so `/bin/hello a b` and `hello a b` both
- * work. A program that exits with a status other than 0 gets one line
+ * work, and so does `DEBUG=1 hello` (sh's per-command environment).
+ * A program that exits with a status other than 0 gets one line
  * "exit status N"; one a signal ended, "killed by SIGSEGV" (the name of
  * the signal).
  */
@@ -49,19 +50,43 @@ static const char *signal_name(int sig)
 	return "an unknown signal";
 }
 
+/* The environment a program starts with, as a login shell on Linux
+ * would give it; NAME=VALUE words before the program add or replace. */
+static const char *const default_env[] = { "PATH=/bin", "HOME=/", "TERM=linux" };
+#define SPAWN_ENV_MAX (ARRAY_SIZE(default_env) + SHELL_MAX_ARGS)
+
+/* Put NAME=VALUE in envp, replacing an entry of the same NAME. */
+static void env_set(const char **envp, size_t *n, const char *assignment)
+{
+	size_t name_len = (size_t)(strchr(assignment, '=') - assignment) + 1;
+
+	for (size_t i = 0; i < *n; i++)
+		if (!strncmp(envp[i], assignment, name_len)) {
+			envp[i] = assignment;
+			return;
+		}
+	envp[(*n)++] = assignment;
+}
+
 static int cmd_spawn(int argc, char **argv)
 {
-	static const char *const envp[] = { "PATH=/bin", "TERM=linux", NULL };
+	const char *envp[SPAWN_ENV_MAX + 1];
 	char path[PATH_MAX];
-	int status;
+	size_t nenv = 0;
+	int status, prog = 1;
 
-	if (argc < 2)
+	for (size_t i = 0; i < ARRAY_SIZE(default_env); i++)
+		envp[nenv++] = default_env[i];
+	while (prog < argc && shell_is_assignment(argv[prog]))
+		env_set(envp, &nenv, argv[prog++]);
+	envp[nenv] = NULL;
+	if (prog >= argc)
 		return CMD_USAGE;
 	/* A bare name is looked up in /bin, the one directory of PATH. */
-	ksnprintf(path, sizeof(path), "%s%s", strchr(argv[1], '/') ? "" : "/bin/", argv[1]);
-	status = do_execve(path, (const char *const *)argv + 1, envp);
+	ksnprintf(path, sizeof(path), "%s%s", strchr(argv[prog], '/') ? "" : "/bin/", argv[prog]);
+	status = do_execve(path, (const char *const *)argv + prog, envp);
 	if (status < 0) {
-		kprintf("%s: %s\n", argv[1], exec_strerror(status));
+		kprintf("%s: %s\n", argv[prog], exec_strerror(status));
 		return CMD_ERROR;
 	}
 	if (!WIFEXITED(status)) {
@@ -75,5 +100,6 @@ static int cmd_spawn(int argc, char **argv)
 	return CMD_OK;
 }
 
-DEFINE_SHELL_COMMAND(spawn, "spawn PROGRAM [ARG...]",
-		     "run a program (a path, or a name in /bin) in ring 3 and wait for it");
+DEFINE_SHELL_COMMAND(spawn, "spawn [NAME=VALUE...] PROGRAM [ARG...]",
+		     "run a program (a path, or a name in /bin) in ring 3 and wait for it; "
+		     "PATH=/bin HOME=/ TERM=linux and the NAME=VALUEs are its environment");

@@ -118,6 +118,8 @@ static void unknown_escape_sequences_are_swallowed(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, le.buf, "abc"); /* ESC O is a 2-byte escape */
 }
 
+static struct shell_capture out;
+
 static void split_handles_spaces_and_quotes(struct kunit *test)
 {
 	char line[] = "  usemem  \"16 M\"\tseq  ";
@@ -129,7 +131,31 @@ static void split_handles_spaces_and_quotes(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, argv[2], "seq");
 }
 
-static struct shell_capture out;
+/* POSIX sh quoting: the words a program would get from sh for the line. */
+static void split_quotes_and_escapes_as_sh_does(struct kunit *test)
+{
+	char line[] = "a\\ b'c d'\"e\\\"f\" '' \"x\\ny\" 'it\\''s' \\\"q";
+	char *argv[SHELL_MAX_ARGS];
+
+	KUNIT_ASSERT_EQ(test, shell_split(line, argv, SHELL_MAX_ARGS), 5);
+	KUNIT_EXPECT_STREQ(test, argv[0], "a bc de\"f");
+	KUNIT_EXPECT_STREQ(test, argv[1], "");	    /* '' is an empty word */
+	KUNIT_EXPECT_STREQ(test, argv[2], "x\\ny"); /* \n stays in "..." */
+	KUNIT_EXPECT_STREQ(test, argv[3], "it\\s"); /* no escape in '...' */
+	KUNIT_EXPECT_STREQ(test, argv[4], "\"q");
+}
+
+static void split_refuses_an_open_quote(struct kunit *test)
+{
+	char single[] = "echo 'abc", dbl[] = "echo \"abc\\\"";
+	char *argv[SHELL_MAX_ARGS];
+
+	shell_capture_start(&out);
+	KUNIT_EXPECT_EQ(test, shell_split(single, argv, SHELL_MAX_ARGS), -1);
+	KUNIT_EXPECT_EQ(test, shell_split(dbl, argv, SHELL_MAX_ARGS), -1);
+	shell_capture_stop();
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "unterminated quote"));
+}
 
 static int run_captured(const char *line)
 {
@@ -161,9 +187,37 @@ static void help_lists_registered_commands(struct kunit *test)
 
 static void too_many_arguments_are_refused(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, run_captured("help 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17"),
-			CMD_ERROR);
+	KUNIT_EXPECT_EQ(
+		test,
+		run_captured("help 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 "
+			     "23 24 25 26 27 28 29 30 31 32 33"),
+		CMD_ERROR);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "too many arguments"));
+}
+
+static void assignments_are_for_programs_only(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, shell_is_assignment("PATH=/bin"));
+	KUNIT_EXPECT_TRUE(test, shell_is_assignment("_x1="));
+	KUNIT_EXPECT_FALSE(test, shell_is_assignment("1x=2"));
+	KUNIT_EXPECT_FALSE(test, shell_is_assignment("=2"));
+	KUNIT_EXPECT_FALSE(test, shell_is_assignment("a-b=2"));
+	KUNIT_EXPECT_FALSE(test, shell_is_assignment("/bin/x=1"));
+	KUNIT_EXPECT_EQ(test, run_captured("A=1 help"), CMD_ERROR);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "help is a built-in command"));
+	/* A lone assignment is a word like any other: no such command. */
+	KUNIT_EXPECT_EQ(test, run_captured("A=1"), CMD_ERROR);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "unknown command 'A=1'"));
+}
+
+static void autorun_keeps_quoted_semicolons(struct kunit *test)
+{
+	shell_capture_start(&out);
+	KUNIT_EXPECT_EQ(test, shell_autorun("help 'a;b'; help \"c;d\"; help e\\;f"), 3);
+	shell_capture_stop();
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "no command 'a;b'"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "no command 'c;d'"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "no command 'e;f'"));
 }
 
 static void autorun_echoes_and_runs_each_command(struct kunit *test)
@@ -194,7 +248,11 @@ static struct kunit_case shell_cases[] = {
 	KUNIT_CASE(bad_arguments_print_usage),
 	KUNIT_CASE(help_lists_registered_commands),
 	KUNIT_CASE(too_many_arguments_are_refused),
+	KUNIT_CASE(split_quotes_and_escapes_as_sh_does),
+	KUNIT_CASE(split_refuses_an_open_quote),
 	KUNIT_CASE(autorun_echoes_and_runs_each_command),
+	KUNIT_CASE(autorun_keeps_quoted_semicolons),
+	KUNIT_CASE(assignments_are_for_programs_only),
 	{},
 };
 
