@@ -1,15 +1,20 @@
 /*
  * Signals of a process (Linux: include/linux/signal.h, sched/signal.h,
- * uapi/asm-generic/signal.h): Linux's numbers, the handler table, the
- * blocked and pending masks, the alternate stack. Delivery builds Linux's
- * x86-64 rt_sigframe on the user stack (arch/x86_64/signal.c). Errors are
- * negative errno values.
+ * uapi/asm-generic/signal.h, siginfo.h): Linux's numbers, the handler
+ * table, the blocked and pending masks, the alternate stack. kernel/signal.c
+ * sends, chooses and dequeues (the generic half); arch/x86_64/signal.c
+ * builds Linux's x86-64 rt_sigframe on the user stack and takes it down
+ * again in rt_sigreturn. Example: a ring-3 write to address 0 queues
+ * SIGSEGV (SEGV_MAPERR, si_addr 0); on the way back to ring 3 the handler
+ * runs with (11, &info, &uc), or the program dies with status 11.
  */
 #ifndef FOLIUM_SIGNAL_H
 #define FOLIUM_SIGNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+struct task;
 
 #define _NSIG 64
 #define SIGHUP 1
@@ -27,12 +32,68 @@
 #define SIGPIPE 13
 #define SIGALRM 14
 #define SIGTERM 15
+#define SIGSTKFLT 16
 #define SIGCHLD 17
 #define SIGCONT 18
 #define SIGSTOP 19
+#define SIGTSTP 20
+#define SIGTTIN 21
+#define SIGTTOU 22
+#define SIGURG 23
+#define SIGXCPU 24
+#define SIGXFSZ 25
+#define SIGVTALRM 26
+#define SIGPROF 27
+#define SIGWINCH 28
+#define SIGIO 29
+#define SIGPWR 30
+#define SIGSYS 31
 
 typedef uint64_t sigset_t; /* bit (sig - 1) */
 #define sigmask(sig) (1ull << ((sig)-1))
+#define valid_signal(sig) ((unsigned long)(sig) <= _NSIG)
+
+#define SIG_DFL 0ul
+#define SIG_IGN 1ul
+
+/* sa_flags (uapi/asm-generic/signal-defs.h, x86's SA_RESTORER). */
+#define SA_NOCLDSTOP 0x00000001ul
+#define SA_NOCLDWAIT 0x00000002ul
+#define SA_SIGINFO 0x00000004ul
+#define SA_RESTORER 0x04000000ul
+#define SA_ONSTACK 0x08000000ul
+#define SA_RESTART 0x10000000ul
+#define SA_NODEFER 0x40000000ul
+#define SA_RESETHAND 0x80000000ul
+
+/* rt_sigprocmask's how. */
+#define SIG_BLOCK 0
+#define SIG_UNBLOCK 1
+#define SIG_SETMASK 2
+
+/* sigaltstack: ss_flags, and the smallest stack Linux accepts. */
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define SS_AUTODISARM (1u << 31)
+#define SS_FLAG_BITS SS_AUTODISARM
+#define MINSIGSTKSZ 2048
+
+/* si_code values (uapi/asm-generic/siginfo.h). */
+#define SI_USER 0
+#define SI_KERNEL 0x80
+#define SI_TKILL (-6)
+#define ILL_ILLOPN 2
+#define FPE_INTDIV 1
+#define FPE_FLTDIV 3
+#define FPE_FLTOVF 4
+#define FPE_FLTUND 5
+#define FPE_FLTRES 6
+#define FPE_FLTINV 7
+#define SEGV_MAPERR 1
+#define SEGV_ACCERR 2
+#define BUS_ADRALN 1
+#define TRAP_BRKPT 1
+#define TRAP_TRACE 2
 
 /* Linux's kernel struct sigaction for x86-64 (what rt_sigaction copies). */
 struct k_sigaction {
@@ -50,15 +111,105 @@ struct k_sigaltstack {
 	uint64_t ss_size;
 };
 
-/* What a task holds (Linux: sighand_struct, task->blocked, ->pending,
- * sas_ss_*). */
+/*
+ * Linux: kernel_siginfo, the first 32 bytes of the user's 128-byte
+ * siginfo_t: si_signo, si_errno, si_code at 0, 4, 8; at 16 the union,
+ * si_pid and si_uid for kill, si_addr for a fault.
+ */
+struct kernel_siginfo {
+	int32_t si_signo;
+	int32_t si_errno;
+	int32_t si_code;
+	int32_t pad;
+	union {
+		struct {
+			int32_t pid;
+			uint32_t uid;
+		} kill;
+		uint64_t addr;
+	};
+	uint64_t pad2;
+};
+#define SI_MAX_SIZE 128
+
+/* What a task holds (Linux: sighand_struct, task->blocked, ->pending with
+ * one siginfo per pending signal, sas_ss_*). Zero is all SIG_DFL, nothing
+ * blocked or pending, no alternate stack. */
 struct task_signals {
-	struct k_sigaction action[_NSIG];
+	struct k_sigaction action[_NSIG]; /* action[sig - 1] */
 	sigset_t blocked;
 	sigset_t pending;
-	struct k_sigaltstack altstack;
-	int fault_code;	     /* si_code of a pending synchronous fault */
-	uint64_t fault_addr; /* si_addr of it */
+	struct k_sigaltstack altstack; /* ss_size 0: none */
+	struct kernel_siginfo info[_NSIG];
 };
+
+/* A signal chosen for delivery to a handler (Linux: struct ksignal). */
+struct ksignal {
+	struct k_sigaction ka; /* the action as it was when chosen */
+	struct kernel_siginfo info;
+	int sig;
+};
+
+/* --- kernel/signal.c ------------------------------------------------------- */
+/* Linux: __send_signal_locked. Queue @sig with @info (NULL: SI_KERNEL) for
+ * @t; a signal the task ignores is dropped, a second instance of a pending
+ * one is merged into it (no real-time queueing). Return: 0, or -EINVAL for
+ * a number outside 1.._NSIG. Context: any, interrupts off. */
+int send_signal(struct task *t, int sig, const struct kernel_siginfo *info);
+/* Linux: force_sig_fault. A synchronous fault signal: if blocked or
+ * ignored it is unblocked and its action reset to SIG_DFL, so it kills. */
+void force_sig_fault(struct task *t, int sig, int code, uint64_t addr);
+/* Linux: force_sigsegv, for a frame that cannot be built or taken down:
+ * SIGSEGV with its default action, unblocked. */
+void force_sigsegv(struct task *t);
+/* Linux: unhandled_signal (without the global-init rule). Return: true if
+ * @sig, raised now by a fault, would kill @t: no handler, or blocked. */
+bool unhandled_signal(const struct task *t, int sig);
+/* Linux: the default action's kind (sig_kernel_ignore, sig_kernel_stop,
+ * else terminate). */
+bool sig_kernel_ignore(int sig);
+bool sig_kernel_stop(int sig);
+/*
+ * Linux: get_signal's choice, without acting on a fatal one. Dequeues
+ * pending unblocked signals, synchronous ones (SEGV BUS ILL TRAP FPE SYS)
+ * first, then the lowest number, skipping the ignored ones.
+ * Return: 0 if none is left; sig > 0 with @ks filled if its handler must
+ * run (SA_RESETHAND already applied); -sig if it kills the task.
+ */
+int signal_next_action(struct task *t, struct ksignal *ks);
+/* Linux: get_signal. Return: true with @ks filled for a handler to run;
+ * false: nothing to deliver. A fatal signal ends the task (do_exit). */
+bool get_signal(struct task *t, struct ksignal *ks);
+/* Linux: signal_delivered. The handler's frame is built: block sa_mask
+ * and (without SA_NODEFER) the signal itself. */
+void signal_delivered(struct task *t, const struct ksignal *ks);
+/* Linux: set_current_blocked. SIGKILL and SIGSTOP are never blocked. */
+void set_current_blocked(struct task *t, sigset_t set);
+/* Linux: on_sig_stack, sas_ss_flags for the user stack pointer @sp. */
+bool on_sig_stack(const struct task *t, uint64_t sp);
+int sas_ss_flags(const struct task *t, uint64_t sp);
+/* Linux: do_sigaltstack with the user's stack pointer @sp. @ss NULL: no
+ * change; @oss NULL: no report. Return: 0, -EPERM (on the stack now),
+ * -EINVAL (bad ss_flags) or -ENOMEM (smaller than MINSIGSTKSZ). */
+int do_sigaltstack(struct task *t, const struct k_sigaltstack *ss, struct k_sigaltstack *oss,
+		   uint64_t sp);
+/* Linux: restore_altstack in rt_sigreturn, and __save_altstack for the
+ * frame (which disarms an SS_AUTODISARM stack). Return: 0 or -EFAULT. */
+int restore_altstack(struct task *t, unsigned long uss, uint64_t sp);
+int save_altstack(struct task *t, unsigned long uss, uint64_t sp);
+/* Ctrl-C on the console (Linux: n_tty's ISIG, kill_pgrp(SIGINT)): SIGINT
+ * to the running program. Return: false if none runs (the byte is then
+ * ordinary input). Context: interrupt. */
+bool signal_console_interrupt(void);
+
+/* --- kernel/console.c ----------------------------------------------------- */
+/* The console's Ctrl-C hook: a 0x03 byte of input goes to @fn instead of
+ * the queue when @fn returns true. NULL: every byte is queued. */
+void console_set_intr(bool (*fn)(void));
+
+/* --- arch hooks (arch/x86_64/signal.c) ------------------------------------- */
+/* Linux: current_user_stack_pointer. The ring-3 rsp @t entered the kernel
+ * with; 0 for a task not running in ring 3 (the in-kernel tests' own). */
+uint64_t arch_user_sp(const struct task *t);
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include <arch.h>
 #include <kernel.h>
+#include <signal.h>
 
 #define INPUT_QUEUE_SIZE 1024
 
@@ -14,6 +15,7 @@ static struct console *consoles;
 static struct console *redirect; /* when set, the only console written */
 static uint8_t input_queue[INPUT_QUEUE_SIZE];
 static unsigned input_head, input_tail; /* head: next write, tail: next read */
+static bool (*intr_hook)(void);		/* Ctrl-C while a program runs */
 
 void console_register(struct console *con)
 {
@@ -65,10 +67,19 @@ int kprintf(const char *fmt, ...)
 	return n;
 }
 
+void console_set_intr(bool (*fn)(void))
+{
+	intr_hook = fn;
+}
+
 void console_input(uint8_t c)
 {
 	unsigned next = (input_head + 1) % INPUT_QUEUE_SIZE;
 
+	/* Linux: n_tty's ISIG. ^C is SIGINT for the running program, not a
+	 * byte for it to read; with none running the shell's editor gets it. */
+	if (c == 0x03 && intr_hook && intr_hook())
+		return;
 	if (next == input_tail)
 		return;
 	input_queue[input_head] = c;

@@ -12,6 +12,9 @@ KERNEL_ONLY_SRCS += kernel/panic.c
 # User programs: exec, exit and the system calls (ring 3 needs the machine).
 KERNEL_ONLY_SRCS += kernel/exec.c kernel/syscall.c kernel/syscall_table.c kernel/sys_ni.c \
 	kernel/sys.c
+# Signals: the system calls, sending and the choice at the return to ring 3.
+KERNEL_ONLY_SRCS += kernel/signal.c
+KERNEL_ONLY_TEST_SRCS += kernel/tests/signal_test.c
 # Linux's name of every x86-64 system call, for the -ENOSYS log line:
 # from the build machine's <asm/unistd_64.h> (linux-libc-dev).
 UNISTD_64_H := /usr/include/x86_64-linux-gnu/asm/unistd_64.h

@@ -35,3 +35,5 @@ ARCH_X86_ASMS += arch/x86_64/uaccess.asm
 # Ring 3: SYSCALL/SYSRET, entering and leaving a program, `spawn`.
 ARCH_X86_SRCS += arch/x86_64/syscall.c arch/x86_64/cmd_exec.c
 ARCH_X86_ASMS += arch/x86_64/syscall_entry.asm
+# Signal frames and the return to ring 3 (exit_to_user_mode).
+ARCH_X86_SRCS += arch/x86_64/signal.c

@@ -10,7 +10,7 @@ struct idt_gate {
 	uint16_t offset_low;
 	uint16_t selector;
 	uint8_t ist;
-	uint8_t type_attr; /* 0x8e: present, ring 0, 64-bit interrupt gate */
+	uint8_t type_attr; /* 0x8e: present, DPL 0, 64-bit interrupt gate */
 	uint16_t offset_mid;
 	uint32_t offset_high;
 	uint32_t reserved;
@@ -19,13 +19,15 @@ struct idt_gate {
 static struct idt_gate idt[256];
 extern const uint64_t trap_stubs[256]; /* trap_entry.asm */
 
-static void set_gate(unsigned vector, uint64_t handler, unsigned ist)
+#define GATE_DPL3 0x60 /* type_attr bits 5-6: ring 3 may use `int` on it */
+
+static void set_gate(unsigned vector, uint64_t handler, unsigned ist, uint8_t dpl_bits)
 {
 	idt[vector] = (struct idt_gate){
 		.offset_low = handler & 0xffff,
 		.selector = KERNEL_CS,
 		.ist = ist,
-		.type_attr = 0x8e,
+		.type_attr = 0x8e | dpl_bits,
 		.offset_mid = (handler >> 16) & 0xffff,
 		.offset_high = handler >> 32,
 	};
@@ -39,8 +41,11 @@ void idt_init(void)
 	} __packed idtr = { sizeof(idt) - 1, (uint64_t)idt };
 
 	for (unsigned v = 0; v < 256; v++)
-		set_gate(v, trap_stubs[v], 0);
-	set_gate(8, trap_stubs[8], IST_DOUBLE_FAULT);
-	set_gate(2, trap_stubs[2], IST_NMI);
+		set_gate(v, trap_stubs[v], 0, 0);
+	set_gate(8, trap_stubs[8], IST_DOUBLE_FAULT, 0);
+	set_gate(2, trap_stubs[2], IST_NMI, 0);
+	/* Linux: set_system_intr_gate(X86_TRAP_BP). A program's int3 is a
+	 * breakpoint (SIGTRAP), not a #GP on a ring-0 gate. */
+	set_gate(3, trap_stubs[3], 0, GATE_DPL3);
 	__asm__ volatile("lidt %0" : : "m"(idtr));
 }

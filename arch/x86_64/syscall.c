@@ -40,6 +40,9 @@ void do_syscall_64(struct trap_frame *regs);
 _Static_assert(offsetof(struct percpu, kernel_stack) == PERCPU_KERNEL_STACK, "percpu layout");
 _Static_assert(offsetof(struct percpu, user_rsp) == PERCPU_USER_RSP, "percpu layout");
 _Static_assert(offsetof(struct trap_frame, rip) == 17 * 8, "trap_frame layout");
+_Static_assert(offsetof(struct trap_frame, rcx) == 12 * 8, "trap_frame layout");
+_Static_assert(offsetof(struct trap_frame, r11) == 4 * 8, "trap_frame layout");
+_Static_assert(offsetof(struct trap_frame, rflags) == 19 * 8, "trap_frame layout");
 _Static_assert(offsetof(struct user_context, rflags) == 56, "user_context layout");
 
 static uint8_t task_stack[TASK_STACK_SIZE] __attribute__((aligned(16)));
@@ -65,13 +68,16 @@ void syscall_init(void)
 }
 
 /* Linux: do_syscall_64. Arguments in rdi, rsi, rdx, r10, r8, r9 (r10 for
- * rcx, which SYSCALL overwrites with the return rip). */
+ * rcx, which SYSCALL overwrites with the return rip). The way out
+ * delivers pending signals (syscall_exit_to_user_mode); a call a signal
+ * interrupted returns -EINTR, never restarted (no SA_RESTART). */
 void do_syscall_64(struct trap_frame *regs)
 {
 	const unsigned long args[6] = { regs->rdi, regs->rsi, regs->rdx,
 					regs->r10, regs->r8,  regs->r9 };
 
 	regs->rax = (uint64_t)do_syscall(current_task(), regs->rax, args);
+	exit_to_user_mode(regs);
 }
 
 struct task *current_task(void)
@@ -79,13 +85,26 @@ struct task *current_task(void)
 	return percpu.current;
 }
 
+/* Linux: task_pt_regs. Every way in from ring 3 (SYSCALL, a trap, an
+ * interrupt) pushes its frame at the top of the task's kernel stack. */
+struct trap_frame *task_pt_regs(const struct task *t)
+{
+	if (!t || t != percpu.current)
+		return NULL;
+	return (struct trap_frame *)(task_stack + TASK_STACK_SIZE) - 1;
+}
+
 int arch_run_user(struct task *task, unsigned long ip, unsigned long sp)
 {
 	long status;
 
 	percpu.current = task;
+	signal_note_trap(0, 0, 0);
 	set_kernel_stack((uint64_t)(task_stack + TASK_STACK_SIZE));
+	/* Ctrl-C on the console is SIGINT for the program while it runs. */
+	console_set_intr(signal_console_interrupt);
 	status = user_mode_enter(&kernel_context, ip, sp);
+	console_set_intr(NULL);
 	/* The program's TLS base must not outlive it. */
 	wrmsr(MSR_FS_BASE, 0);
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
@@ -125,52 +144,119 @@ uint64_t arch_elf_hwcap(void)
 	return edx;
 }
 
-/* The signal Linux sends for an exception in ring 3 (traps.c's names). */
-static int exception_signal(uint64_t vector)
+/*
+ * The signal Linux sends for each exception in ring 3 (arch/x86/kernel/
+ * traps.c: do_error_trap's table, do_int3_user, exc_general_protection,
+ * math_error) and do_trap's name for its message. A vector not listed is
+ * SIGSEGV with SI_KERNEL.
+ */
+static const struct {
+	uint8_t sig;
+	int8_t code; /* si_code; SI_KERNEL is -1 here */
+	bool addr_is_ip;
+	const char *name;
+} trap_signals[32] = {
+	[0] = { SIGFPE, FPE_INTDIV, true, "divide error" },
+	[1] = { SIGTRAP, TRAP_TRACE, true, "debug" },
+	[3] = { SIGTRAP, -1, false, "int3" },
+	[4] = { SIGSEGV, -1, false, "overflow" },
+	[5] = { SIGSEGV, -1, false, "bounds" },
+	[6] = { SIGILL, ILL_ILLOPN, true, "invalid opcode" },
+	[10] = { SIGSEGV, -1, false, "invalid TSS" },
+	[11] = { SIGBUS, -1, false, "segment not present" },
+	[12] = { SIGBUS, -1, false, "stack segment" },
+	[13] = { SIGSEGV, -1, false, "general protection fault" },
+	[16] = { SIGFPE, FPE_FLTINV, true, "coprocessor error" },
+	[17] = { SIGBUS, BUS_ADRALN, false, "alignment check" },
+	[19] = { SIGFPE, FPE_FLTINV, true, "SIMD exception" },
+};
+
+/* Linux: fpu__exception_code. @err is the raised exceptions not masked
+ * (x87 status & ~control, or MXCSR flags & ~MXCSR masks). */
+static int fpu_exception_code(uint32_t err)
 {
-	switch (vector) {
-	case 0:
-	case 16:
-	case 19:
-		return SIGFPE;
-	case 1:
-	case 3:
-		return SIGTRAP;
-	case 6:
-		return SIGILL;
+	if (err & 0x01)
+		return FPE_FLTINV;
+	if (err & 0x04)
+		return FPE_FLTDIV;
+	if (err & 0x08)
+		return FPE_FLTOVF;
+	if (err & 0x12)
+		return FPE_FLTUND;
+	if (err & 0x20)
+		return FPE_FLTRES;
+	return FPE_FLTINV;
+}
+
+static int math_error_code(uint64_t vector)
+{
+	uint32_t mxcsr;
+	uint16_t cwd, swd;
+
+	if (vector == 19) {
+		__asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+		return fpu_exception_code(mxcsr & ~(mxcsr >> 7) & 0x3f);
 	}
-	return SIGSEGV;
+	__asm__ volatile("fnstcw %0; fnstsw %1" : "=m"(cwd), "=m"(swd));
+	return fpu_exception_code(swd & ~cwd & 0x3f);
+}
+
+/* Linux: show_signal_msg and do_trap's line, in their words, printed only
+ * if the signal will kill (unhandled_signal). Examples: "hello[1]:
+ * segfault at 0 ip 0000000000401000 sp 00007fffffffec40 error 6";
+ * "traps: hello[1] general protection fault ip:... sp:... error:0";
+ * "traps: hello[1] trap invalid opcode ip:... sp:... error:0". */
+static void show_signal_msg(const struct task *task, const struct trap_frame *f, uint64_t cr2)
+{
+	const char *name = f->vector < 32 ? trap_signals[f->vector].name : NULL;
+
+	if (f->vector == 14)
+		pr_info("%s[%d]: segfault at %llx ip %016llx sp %016llx error %llx\n", task->comm,
+			task->pid, (unsigned long long)cr2, (unsigned long long)f->rip,
+			(unsigned long long)f->rsp, (unsigned long long)f->error_code);
+	else if (f->vector == 13)
+		pr_info("traps: %s[%d] general protection fault ip:%llx sp:%llx error:%llx\n",
+			task->comm, task->pid, (unsigned long long)f->rip,
+			(unsigned long long)f->rsp, (unsigned long long)f->error_code);
+	else if (name)
+		pr_info("traps: %s[%d] trap %s ip:%llx sp:%llx error:%llx\n", task->comm, task->pid,
+			name, (unsigned long long)f->rip, (unsigned long long)f->rsp,
+			(unsigned long long)f->error_code);
+	else
+		pr_info("traps: %s[%d] exception %llu ip:%llx sp:%llx error:%llx\n", task->comm,
+			task->pid, (unsigned long long)f->vector, (unsigned long long)f->rip,
+			(unsigned long long)f->rsp, (unsigned long long)f->error_code);
 }
 
 /*
- * One line in Linux's words, then the signal ends the program.
- * #PF: "hello[1]: segfault at 0 ip 0000000000401000 sp 00007fffffffec40
- * error 6"; #GP and #UD: "traps: hello[1] general protection fault ip:...
- * sp:... error:0" (show_signal_msg, do_trap's and do_general_protection's).
+ * An exception in ring 3 becomes a signal (Linux: force_sig_fault from
+ * the trap handlers): #PF SIGSEGV with SEGV_MAPERR (no VMA there) or
+ * SEGV_ACCERR (the VMA refuses the access) at CR2, #GP SIGSEGV, #UD
+ * SIGILL, #DE SIGFPE, ... The line is printed if it will kill; the
+ * delivery (a handler, or do_exit) happens in exit_to_user_mode.
  */
 void user_fault(struct trap_frame *f)
 {
 	struct task *task = current_task();
-	const char *comm = task ? task->comm : "?";
-	int pid = task ? task->pid : 0;
+	uint64_t cr2 = f->vector == 14 ? read_cr2() : 0;
+	int sig = SIGSEGV, code = SI_KERNEL;
+	uint64_t addr = 0;
 
-	if (f->vector == 14)
-		pr_info("%s[%d]: segfault at %llx ip %016llx sp %016llx error %llx\n", comm, pid,
-			(unsigned long long)read_cr2(), (unsigned long long)f->rip,
-			(unsigned long long)f->rsp, (unsigned long long)f->error_code);
-	else if (f->vector == 13)
-		pr_info("traps: %s[%d] general protection fault ip:%llx sp:%llx error:%llx\n", comm,
-			pid, (unsigned long long)f->rip, (unsigned long long)f->rsp,
-			(unsigned long long)f->error_code);
-	else if (f->vector == 6)
-		pr_info("traps: %s[%d] trap invalid opcode ip:%llx sp:%llx error:0\n", comm, pid,
-			(unsigned long long)f->rip, (unsigned long long)f->rsp);
-	else
-		pr_info("traps: %s[%d] exception %llu ip:%llx sp:%llx error:%llx\n", comm, pid,
-			(unsigned long long)f->vector, (unsigned long long)f->rip,
-			(unsigned long long)f->rsp, (unsigned long long)f->error_code);
 	if (!task)
 		panic("user_fault: ring-3 exception %llu with no task",
 		      (unsigned long long)f->vector);
-	do_exit(exception_signal(f->vector));
+	if (f->vector == 14) {
+		code = current_mm && find_vma(current_mm, cr2) ? SEGV_ACCERR : SEGV_MAPERR;
+		addr = cr2;
+	} else if (f->vector < 32 && trap_signals[f->vector].sig) {
+		sig = trap_signals[f->vector].sig;
+		code = trap_signals[f->vector].code < 0 ? SI_KERNEL : trap_signals[f->vector].code;
+		addr = trap_signals[f->vector].addr_is_ip ? f->rip : 0;
+		if (f->vector == 16 || f->vector == 19)
+			code = math_error_code(f->vector);
+	}
+	signal_note_trap(f->vector, f->error_code, cr2);
+	if (unhandled_signal(task, sig))
+		show_signal_msg(task, f, cr2);
+	force_sig_fault(task, sig, code, addr);
 }

@@ -6,9 +6,11 @@
 ; slot for the user rsp and the task's kernel stack. The entry then pushes
 ; a struct trap_frame (<asm/trap.h>, Linux's pt_regs) exactly as a trap
 ; from ring 3 would, vector -1, and calls do_syscall_64(regs), which puts
-; the result in regs->rax. SYSRET returns only to a canonical rip (an
-; Intel CPU would raise #GP in ring 0 with the user's rsp otherwise);
-; anything else leaves through iretq.
+; the result in regs->rax and delivers signals (exit_to_user_mode). SYSRET
+; returns only to a canonical rip (an Intel CPU would raise #GP in ring 0
+; with the user's rsp otherwise) and only when rcx and r11 still hold rip
+; and rflags; anything else (a signal handler's frame, rt_sigreturn's
+; restored registers) leaves through iretq.
 ;
 ; user_mode_enter/user_mode_return are a setjmp/longjmp pair around a
 ; program's life: enter saves the caller's callee-saved registers, rsp
@@ -23,8 +25,13 @@ default rel
 %define USER_CS (0x28 | 3)
 %define PERCPU_KERNEL_STACK 8	; struct percpu in x86.h
 %define PERCPU_USER_RSP 16
+%define FRAME_R11 (4 * 8)	; offsetof(struct trap_frame, r11)
+%define FRAME_RCX (12 * 8)	; offsetof(struct trap_frame, rcx)
 %define FRAME_RIP (17 * 8)	; offsetof(struct trap_frame, rip)
+%define FRAME_RFLAGS (19 * 8)	; offsetof(struct trap_frame, rflags)
+%define X86_EFLAGS_TF 0x100
 %define X86_EFLAGS_IF 0x200
+%define X86_EFLAGS_RF 0x10000
 
 ; struct user_context (syscall.c)
 %define CTX_RBX 0
@@ -55,8 +62,19 @@ syscall_entry:
 	mov rdi, rsp
 	call do_syscall_64
 
-	; A non-canonical rip (bits 63..47 not all equal) goes out by iretq.
+	; SYSRET loads rip from rcx and rflags from r11: it can return only
+	; to the frame a plain system call left (Linux:
+	; syscall_exit_to_user_mode's SYSRET checks). A signal frame or an
+	; rt_sigreturn puts other values there and goes out by iretq, as
+	; does a non-canonical rip (bits 63..47 not all equal) or RF/TF.
 	mov rcx, [rsp + FRAME_RIP]
+	cmp rcx, [rsp + FRAME_RCX]
+	jne .iret
+	mov r11, [rsp + FRAME_RFLAGS]
+	cmp r11, [rsp + FRAME_R11]
+	jne .iret
+	test r11, X86_EFLAGS_RF | X86_EFLAGS_TF
+	jnz .iret
 	mov r11, rcx
 	shl r11, 16
 	sar r11, 16

@@ -1,10 +1,12 @@
 /*
  * What happens on a trap: trap_entry.asm's stubs (the IDT, idt.c, points
- * at them) call trap_dispatch(). Every exception is fatal (but a page
- * fault in the lower half that fault.c resolves or fixes up): it is
- * reported on every console (vector name, decoded error code, CR2 for
- * page faults, all registers, a symbolized backtrace) and the CPU halts
- * with interrupts off. Hardware interrupts go to irq_dispatch().
+ * at them) call trap_dispatch(). An exception in ring 3 is a signal to the
+ * program (user_fault, syscall.c). In ring 0 every exception is fatal
+ * (but a page fault in the lower half that fault.c resolves or fixes up):
+ * it is reported on every console (vector name, decoded error code, CR2
+ * for page faults, all registers, a symbolized backtrace) and the CPU
+ * halts with interrupts off. Hardware interrupts go to irq_dispatch().
+ * Whatever came from ring 3 leaves through exit_to_user_mode (signal.c).
  */
 #include <arch.h>
 #include <ksyms.h>
@@ -150,15 +152,20 @@ void trap_dispatch(struct trap_frame *frame)
 {
 	/* A #PF in the lower half may be a workload's fault to resolve. */
 	if (frame->vector == 14 && do_page_fault(frame))
-		return;
-	/* An exception in ring 3 ends the program, never the kernel. */
-	if (frame->vector < IRQ_BASE && (frame->cs & 3))
+		;
+	/* An exception in ring 3 is a signal to the program, never the
+	 * kernel's end. */
+	else if (frame->vector < IRQ_BASE && (frame->cs & 3))
 		user_fault(frame);
-	if (frame->vector < IRQ_BASE)
+	else if (frame->vector < IRQ_BASE)
 		die(frame);
-	if (frame->vector < IRQ_BASE + NR_LEGACY_IRQS)
+	else if (frame->vector < IRQ_BASE + NR_LEGACY_IRQS)
 		irq_dispatch(frame);
 	/* 0xff is the local APIC's spurious vector: no EOI, nothing to do. */
 	else if (frame->vector != 0xff)
 		pr_warn("unexpected interrupt vector %llu\n", (unsigned long long)frame->vector);
+	/* Linux: irqentry_exit_to_user_mode. A signal sent here (a fault's,
+	 * Ctrl-C's SIGINT) is delivered before ring 3 runs again. */
+	if (frame->cs & 3)
+		exit_to_user_mode(frame);
 }

@@ -74,9 +74,22 @@ extern struct percpu percpu;
 /* syscall.c: SYSCALL/SYSRET set-up, do_syscall_64, the ring-3 entry and
  * the end of a user task (exit or a fatal exception in ring 3). */
 void syscall_init(void);
-/* A trap from ring 3 that the kernel cannot resolve: report it as Linux's
- * show_signal_msg does and end the task. Never returns. */
-void __noreturn user_fault(struct trap_frame *frame);
+/* A trap from ring 3 that the kernel cannot resolve: queue its signal
+ * (force_sig_fault) and, if that will kill, report it as Linux's
+ * show_signal_msg does. exit_to_user_mode then delivers it. */
+void user_fault(struct trap_frame *frame);
+struct task;
+/* Linux: task_pt_regs. The ring-3 registers of @t, saved at the top of
+ * its kernel stack; NULL unless @t is the running program. */
+struct trap_frame *task_pt_regs(const struct task *t);
+
+/* signal.c: Linux's exit_to_user_mode_loop. Deliver every pending
+ * unblocked signal of the running task by pointing @regs at handler
+ * frames, or end the task. Context: the last step before any return to
+ * ring 3 (syscall exit, trap and interrupt exit from ring 3). */
+void exit_to_user_mode(struct trap_frame *regs);
+/* Record the trap for the next frame's sigcontext (trapno, err, cr2). */
+void signal_note_trap(uint64_t trap_nr, uint64_t error_code, uint64_t cr2);
 
 /* idt.c: every vector to its trap_entry.asm stub, which calls
  * trap_dispatch() (traps.c, the exception reporter). */

@@ -1,0 +1,405 @@
+/*
+ * Signals, the generic half (Linux: kernel/signal.c): the system calls
+ * rt_sigaction, rt_sigprocmask, rt_sigpending, sigaltstack, kill, tkill
+ * and tgkill; sending (one pending instance per signal, with its
+ * siginfo); the choice at each return to ring 3 (get_signal), default
+ * actions included. One process with one thread runs at a time, pid and
+ * tid TASK_PID. Example: musl's abort() does tkill(1, SIGABRT) inside an
+ * all-blocked rt_sigprocmask pair; the SETMASK that restores the mask
+ * returns to ring 3, get_signal finds SIGABRT with SIG_DFL and do_exit(6)
+ * ends the program: the shell prints "killed by SIGABRT".
+ */
+#include <errno.h>
+#include <syscalls.h>
+#include <vm.h>
+
+
+#define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
+/* Linux: SYNCHRONOUS_MASK, dequeued before any other signal. */
+#define SYNCHRONOUS_MASK                                                           \
+	(sigmask(SIGSEGV) | sigmask(SIGBUS) | sigmask(SIGILL) | sigmask(SIGTRAP) | \
+	 sigmask(SIGFPE) | sigmask(SIGSYS))
+#define SIG_KERNEL_IGNORE_MASK \
+	(sigmask(SIGCONT) | sigmask(SIGCHLD) | sigmask(SIGWINCH) | sigmask(SIGURG))
+#define SIG_KERNEL_STOP_MASK \
+	(sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
+
+static struct k_sigaction *sig_action(struct task *t, int sig)
+{
+	return &t->signals.action[sig - 1];
+}
+
+bool sig_kernel_ignore(int sig)
+{
+	return sig >= 1 && sig <= 32 && (SIG_KERNEL_IGNORE_MASK & sigmask(sig));
+}
+
+bool sig_kernel_stop(int sig)
+{
+	return sig >= 1 && sig <= 32 && (SIG_KERNEL_STOP_MASK & sigmask(sig));
+}
+
+/* Linux: sig_task_ignored. The signal would do nothing if delivered now. */
+static bool sig_ignored(struct task *t, int sig)
+{
+	uint64_t handler = sig_action(t, sig)->handler;
+
+	if (t->signals.blocked & sigmask(sig))
+		return false; /* the handler may change before it is unblocked */
+	return handler == SIG_IGN || (handler == SIG_DFL && sig_kernel_ignore(sig));
+}
+
+int send_signal(struct task *t, int sig, const struct kernel_siginfo *info)
+{
+	struct kernel_siginfo *slot;
+
+	if (sig < 1 || sig > _NSIG)
+		return -EINVAL;
+	if (sig_ignored(t, sig))
+		return 0;
+	/* Linux: legacy_queue. The first instance's siginfo is kept. */
+	if (t->signals.pending & sigmask(sig))
+		return 0;
+	slot = &t->signals.info[sig - 1];
+	if (info)
+		*slot = *info;
+	else
+		*slot = (struct kernel_siginfo){ .si_code = SI_KERNEL };
+	slot->si_signo = sig;
+	t->signals.pending |= sigmask(sig);
+	return 0;
+}
+
+/* Linux: force_sig_info_to_task. */
+static void force_sig_info(struct task *t, const struct kernel_siginfo *info)
+{
+	int sig = info->si_signo;
+	struct k_sigaction *ka = sig_action(t, sig);
+	bool blocked = t->signals.blocked & sigmask(sig);
+
+	if (blocked || ka->handler == SIG_IGN) {
+		ka->handler = SIG_DFL;
+		t->signals.blocked &= ~sigmask(sig);
+	}
+	send_signal(t, sig, info);
+}
+
+void force_sig_fault(struct task *t, int sig, int code, uint64_t addr)
+{
+	struct kernel_siginfo info = { .si_signo = sig, .si_code = code, .addr = addr };
+
+	force_sig_info(t, &info);
+}
+
+void force_sigsegv(struct task *t)
+{
+	struct kernel_siginfo info = { .si_signo = SIGSEGV, .si_code = SI_KERNEL };
+
+	sig_action(t, SIGSEGV)->handler = SIG_DFL;
+	force_sig_info(t, &info);
+}
+
+bool unhandled_signal(const struct task *t, int sig)
+{
+	uint64_t handler = t->signals.action[sig - 1].handler;
+
+	return handler == SIG_DFL || handler == SIG_IGN || (t->signals.blocked & sigmask(sig));
+}
+
+/* Linux: next_signal. Return: the signal to dequeue first, 0 if none. */
+static int next_signal(const struct task *t)
+{
+	sigset_t ready = t->signals.pending & ~t->signals.blocked;
+
+	if (ready & SYNCHRONOUS_MASK)
+		ready &= SYNCHRONOUS_MASK;
+	return ready ? __builtin_ctzll(ready) + 1 : 0;
+}
+
+int signal_next_action(struct task *t, struct ksignal *ks)
+{
+	int sig;
+
+	while ((sig = next_signal(t))) {
+		struct k_sigaction *ka = sig_action(t, sig);
+
+		t->signals.pending &= ~sigmask(sig);
+		if (ka->handler == SIG_IGN)
+			continue;
+		if (ka->handler != SIG_DFL) {
+			ks->sig = sig;
+			ks->ka = *ka;
+			ks->info = t->signals.info[sig - 1];
+			if (ka->flags & SA_RESETHAND)
+				ka->handler = SIG_DFL;
+			return sig;
+		}
+		/* No job control here: nothing could continue a stopped
+		 * program. SIGTSTP, SIGTTIN and SIGTTOU are dropped as for an
+		 * orphaned process group (Linux: is_current_pgrp_orphaned);
+		 * SIGSTOP, which cannot be refused, would hang the shell for
+		 * good, so it ends the program instead. */
+		if (sig_kernel_ignore(sig) || (sig_kernel_stop(sig) && sig != SIGSTOP))
+			continue;
+		return -sig; /* terminate (and "core": no core files here) */
+	}
+	return 0;
+}
+
+bool get_signal(struct task *t, struct ksignal *ks)
+{
+	int sig = signal_next_action(t, ks);
+
+	if (sig < 0)
+		do_exit(-sig);
+	return sig > 0;
+}
+
+void set_current_blocked(struct task *t, sigset_t set)
+{
+	t->signals.blocked = set & ~SIG_KERNEL_ONLY_MASK;
+}
+
+void signal_delivered(struct task *t, const struct ksignal *ks)
+{
+	sigset_t blocked = t->signals.blocked | ks->ka.mask;
+
+	if (!(ks->ka.flags & SA_NODEFER))
+		blocked |= sigmask(ks->sig);
+	set_current_blocked(t, blocked);
+}
+
+bool signal_console_interrupt(void)
+{
+	struct task *t = current_task();
+
+	if (!t)
+		return false;
+	send_signal(t, SIGINT, NULL);
+	return true;
+}
+
+/* --- rt_sigaction, rt_sigprocmask, rt_sigpending ---------------------------- */
+
+/* Linux: do_sigaction. Setting an action that ignores drops the pending
+ * instance (Linux: flush_sigqueue_mask). */
+static int do_sigaction(struct task *t, int sig, const struct k_sigaction *act,
+			struct k_sigaction *oact)
+{
+	struct k_sigaction *ka;
+
+	if (!valid_signal(sig) || sig < 1 || (act && (SIG_KERNEL_ONLY_MASK & sigmask(sig))))
+		return -EINVAL;
+	ka = sig_action(t, sig);
+	if (oact)
+		*oact = *ka;
+	if (act) {
+		*ka = *act;
+		ka->mask &= ~SIG_KERNEL_ONLY_MASK;
+		if (ka->handler == SIG_IGN || (ka->handler == SIG_DFL && sig_kernel_ignore(sig)))
+			t->signals.pending &= ~sigmask(sig);
+	}
+	return 0;
+}
+
+SYSCALL_DEFINE4(rt_sigaction, int, sig, unsigned long, act, unsigned long, oact, size_t, sigsetsize)
+{
+	struct k_sigaction new_ka, old_ka;
+	int ret;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (act && copy_from_user(&new_ka, act, sizeof(new_ka)))
+		return -EFAULT;
+	ret = do_sigaction(task, sig, act ? &new_ka : NULL, oact ? &old_ka : NULL);
+	if (!ret && oact && copy_to_user(oact, &old_ka, sizeof(old_ka)))
+		return -EFAULT;
+	return ret;
+}
+
+/* Linux: sigprocmask. */
+static int sigprocmask(struct task *t, int how, sigset_t set)
+{
+	sigset_t blocked = t->signals.blocked;
+
+	switch (how) {
+	case SIG_BLOCK:
+		blocked |= set;
+		break;
+	case SIG_UNBLOCK:
+		blocked &= ~set;
+		break;
+	case SIG_SETMASK:
+		blocked = set;
+		break;
+	default:
+		return -EINVAL;
+	}
+	set_current_blocked(t, blocked);
+	return 0;
+}
+
+SYSCALL_DEFINE4(rt_sigprocmask, int, how, unsigned long, nset, unsigned long, oset, size_t,
+		sigsetsize)
+{
+	sigset_t old_set = task->signals.blocked, new_set;
+	int ret;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (nset) {
+		if (copy_from_user(&new_set, nset, sizeof(new_set)))
+			return -EFAULT;
+		ret = sigprocmask(task, how, new_set);
+		if (ret)
+			return ret;
+	}
+	if (oset && copy_to_user(oset, &old_set, sizeof(old_set)))
+		return -EFAULT;
+	return 0;
+}
+
+/* Linux: do_sigpending. The blocked ones only: an unblocked pending
+ * signal is delivered before the call could see it. */
+SYSCALL_DEFINE2(rt_sigpending, unsigned long, uset, size_t, sigsetsize)
+{
+	sigset_t set = task->signals.pending & task->signals.blocked;
+
+	if (sigsetsize > sizeof(sigset_t))
+		return -EINVAL;
+	return copy_to_user(uset, &set, sigsetsize) ? -EFAULT : 0;
+}
+
+/* --- the alternate stack ---------------------------------------------------- */
+
+bool on_sig_stack(const struct task *t, uint64_t sp)
+{
+	const struct k_sigaltstack *ss = &t->signals.altstack;
+
+	/* The stack grows down: its top, ss_sp + ss_size, is still on it. */
+	return ss->ss_size && sp > ss->ss_sp && sp - ss->ss_sp <= ss->ss_size;
+}
+
+int sas_ss_flags(const struct task *t, uint64_t sp)
+{
+	if (!t->signals.altstack.ss_size)
+		return SS_DISABLE;
+	return on_sig_stack(t, sp) ? SS_ONSTACK : 0;
+}
+
+int do_sigaltstack(struct task *t, const struct k_sigaltstack *ss, struct k_sigaltstack *oss,
+		   uint64_t sp)
+{
+	struct k_sigaltstack *cur = &t->signals.altstack;
+	int mode;
+
+	if (oss) {
+		*oss = (struct k_sigaltstack){ .ss_sp = cur->ss_sp, .ss_size = cur->ss_size };
+		oss->ss_flags = sas_ss_flags(t, sp) | (cur->ss_flags & SS_FLAG_BITS);
+	}
+	if (!ss)
+		return 0;
+	if (on_sig_stack(t, sp))
+		return -EPERM;
+	mode = ss->ss_flags & ~SS_FLAG_BITS;
+	if (mode != SS_DISABLE && mode != SS_ONSTACK && mode != 0)
+		return -EINVAL;
+	if (mode == SS_DISABLE) {
+		*cur = (struct k_sigaltstack){ .ss_flags = ss->ss_flags };
+		return 0;
+	}
+	if (ss->ss_size < MINSIGSTKSZ)
+		return -ENOMEM;
+	*cur = (struct k_sigaltstack){ .ss_sp = ss->ss_sp,
+				       .ss_flags = ss->ss_flags,
+				       .ss_size = ss->ss_size };
+	return 0;
+}
+
+SYSCALL_DEFINE2(sigaltstack, unsigned long, uss, unsigned long, uoss)
+{
+	struct k_sigaltstack new, old;
+	int ret;
+
+	if (uss && copy_from_user(&new, uss, sizeof(new)))
+		return -EFAULT;
+	ret = do_sigaltstack(task, uss ? &new : NULL, uoss ? &old : NULL, arch_user_sp(task));
+	if (!ret && uoss && copy_to_user(uoss, &old, sizeof(old)))
+		ret = -EFAULT;
+	return ret;
+}
+
+int restore_altstack(struct task *t, unsigned long uss, uint64_t sp)
+{
+	struct k_sigaltstack new;
+
+	if (copy_from_user(&new, uss, sizeof(new)))
+		return -EFAULT;
+	/* Linux ignores a refused stack here: the frame's is only restored
+	 * as far as it is valid. */
+	do_sigaltstack(t, &new, NULL, sp);
+	return 0;
+}
+
+int save_altstack(struct task *t, unsigned long uss, uint64_t sp)
+{
+	struct k_sigaltstack *cur = &t->signals.altstack;
+	struct k_sigaltstack saved = { .ss_sp = cur->ss_sp, .ss_size = cur->ss_size };
+
+	saved.ss_flags = sas_ss_flags(t, sp) | (cur->ss_flags & SS_FLAG_BITS);
+	if (copy_to_user(uss, &saved, sizeof(saved)))
+		return -EFAULT;
+	/* SS_AUTODISARM: the handler runs with no alternate stack, so it
+	 * may longjmp off it; rt_sigreturn puts the saved one back. */
+	if (cur->ss_flags & SS_AUTODISARM)
+		*cur = (struct k_sigaltstack){ 0 };
+	return 0;
+}
+
+/* --- kill, tkill, tgkill ---------------------------------------------------- */
+
+/* Linux: check_kill_permission then do_send_sig_info; sig 0 only checks. */
+static long kill_task(struct task *t, int sig, int code)
+{
+	struct kernel_siginfo info = { .si_signo = sig,
+				       .si_code = code,
+				       .kill = { .pid = t->pid, .uid = 0 } };
+
+	if (!valid_signal(sig) || sig < 0)
+		return -EINVAL;
+	if (!sig)
+		return 0;
+	return send_signal(t, sig, &info);
+}
+
+/*
+ * Linux: kill_something_info. The caller is the only process: pid 1
+ * (itself), 0 (its process group) and -1 (every process it may signal)
+ * all reach it; Linux's kill(-1) would skip the caller and return
+ * -ESRCH with nobody else to signal. Any other pid is -ESRCH.
+ */
+SYSCALL_DEFINE2(kill, int, pid, int, sig)
+{
+	if (pid != task->pid && pid != 0 && pid != -1 && pid != -task->pid)
+		return -ESRCH;
+	return kill_task(task, sig, SI_USER);
+}
+
+/* Linux: do_tkill. Thread ids are positive, one thread: tid 1. */
+SYSCALL_DEFINE2(tkill, int, tid, int, sig)
+{
+	if (tid <= 0)
+		return -EINVAL;
+	if (tid != task->pid)
+		return -ESRCH;
+	return kill_task(task, sig, SI_TKILL);
+}
+
+SYSCALL_DEFINE3(tgkill, int, tgid, int, tid, int, sig)
+{
+	if (tid <= 0 || tgid <= 0)
+		return -EINVAL;
+	if (tid != task->pid || tgid != task->pid)
+		return -ESRCH;
+	return kill_task(task, sig, SI_TKILL);
+}
