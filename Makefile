@@ -166,22 +166,18 @@ $(B)/folium.img: $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/cmdline.txt $(B)/initramf
 		$(B)/initramfs.cpio
 
 # --- user programs: each user/NAME.c is a static Linux program /bin/NAME ----
-# Built with Debian's musl-gcc, unmodified x86-64 Linux binaries.
-USER_PROGS := $(patsubst user/%.c,$(B)/user/%,$(wildcard user/*.c))
-$(B)/user/%: user/%.c
-	@mkdir -p $(@D)
-	@echo "  MUSLCC  $<"
-	$(Q)musl-gcc -static -O2 -Wall -Wextra -Werror -o $@ $<
+include user/user.mk
 
-# --- initramfs: user/ (but its README and C sources) as a cpio "newc" archive,
-# with the user programs in /bin.
+# --- initramfs: user/ (but its README, C sources and user.mk) as a cpio
+# "newc" archive, with the user programs in /bin.
 # Reproducible: a staging copy with mtimes 0, group/other write bits off,
 # names sorted, owners 0:0, inode numbers renumbered (--reproducible).
 INITRAMFS_INPUTS := $(shell find user 2>/dev/null)
 $(B)/initramfs.cpio: $(INITRAMFS_INPUTS) $(USER_PROGS)
 	@echo "  CPIO    $@"
 	$(Q)rm -rf $(B)/initramfs-root && mkdir -p $(B) && cp -R user $(B)/initramfs-root && \
-		rm -f $(B)/initramfs-root/README.md $(B)/initramfs-root/*.c && \
+		rm -f $(B)/initramfs-root/README.md $(B)/initramfs-root/*.c \
+			$(B)/initramfs-root/*.mk && \
 		mkdir -p $(B)/initramfs-root/bin && \
 		$(if $(USER_PROGS),cp $(USER_PROGS) $(B)/initramfs-root/bin/ &&) \
 		chmod -R u+rwX,go+rX,go-w $(B)/initramfs-root && \

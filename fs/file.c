@@ -1,36 +1,229 @@
 /*
- * The file descriptor table (Linux: fs/file.c). For now only the console
- * stands behind fds 0, 1 and 2, which read_write.c serves directly.
+ * The file descriptor table (Linux: fs/file.c): the lowest free fd, the
+ * close-on-exec bits, references on struct file, dup/dup2/dup3, and the
+ * file checks of mmap. A struct file is shared by every fd dup made of
+ * it and freed (its release called) when the last fd and the last fget
+ * are gone. Example: dup(1) with fds 0-2 open returns 3; fds 1 and 3 then
+ * share the console file, whose f_count goes from 3 to 4.
  */
-#include <fs.h>
+#include <binfmt_elf.h>
 #include <process.h>
+#include <resource.h>
+#include <slab.h>
+#include <syscalls.h>
+#include <vm.h>
+
+struct file *alloc_file(struct ramfs_inode *inode, const struct file_operations *fop,
+			unsigned int flags, uint32_t mode)
+{
+	struct file *file = kzalloc(sizeof(*file), GFP_KERNEL);
+
+	if (!file)
+		return NULL;
+	file->f_op = fop;
+	file->f_inode = inode;
+	file->f_flags = flags;
+	file->f_mode = mode;
+	file->f_count = 1;
+	return file;
+}
+
+struct file *fget_raw(struct task *task, int fd)
+{
+	struct file *file;
+
+	if (fd < 0 || fd >= NR_OPEN_DEFAULT)
+		return NULL;
+	file = task->files.fd[fd];
+	if (file)
+		file->f_count++;
+	return file;
+}
+
+struct file *fget(struct task *task, int fd)
+{
+	struct file *file = fget_raw(task, fd);
+
+	if (file && (file->f_mode & FMODE_PATH)) {
+		fput(file);
+		return NULL;
+	}
+	return file;
+}
+
+/* Linux: fput, then __fput once the count is 0. */
+void fput(struct file *file)
+{
+	BUG_ON(file->f_count <= 0);
+	if (--file->f_count)
+		return;
+	if (file->f_op && file->f_op->release)
+		file->f_op->release(file->f_inode, file);
+	kfree(file);
+}
+
+bool get_close_on_exec(struct task *task, int fd)
+{
+	return task->files.close_on_exec[fd / 64] & (1ull << (fd % 64));
+}
+
+void set_close_on_exec(struct task *task, int fd, bool on)
+{
+	if (on)
+		task->files.close_on_exec[fd / 64] |= 1ull << (fd % 64);
+	else
+		task->files.close_on_exec[fd / 64] &= ~(1ull << (fd % 64));
+}
+
+/* Linux: rlimit(RLIMIT_NOFILE) as alloc_fd's end, never past the table. */
+unsigned int nofile_limit(void)
+{
+	return (unsigned int)MIN(rlimit(RLIMIT_NOFILE), (uint64_t)NR_OPEN_DEFAULT);
+}
+
+int fd_install_lowest(struct task *task, struct file *file, int start, bool cloexec)
+{
+	int end = (int)nofile_limit();
+
+	for (int fd = start; fd < end; fd++) {
+		if (!task->files.fd[fd]) {
+			task->files.fd[fd] = file;
+			set_close_on_exec(task, fd, cloexec);
+			return fd;
+		}
+	}
+	return -EMFILE;
+}
+
+int close_fd(struct task *task, int fd)
+{
+	struct file *file;
+
+	if (fd < 0 || fd >= NR_OPEN_DEFAULT || !task->files.fd[fd])
+		return -EBADF;
+	file = task->files.fd[fd];
+	task->files.fd[fd] = NULL;
+	set_close_on_exec(task, fd, false);
+	fput(file);
+	return 0;
+}
 
 int files_init(struct task *task)
 {
+	struct files_struct *files = &task->files;
+	struct file *console;
+
+	memset(files, 0, sizeof(*files));
+	files->cwd = rootfs.root;
+	files->umask = 022;
+	console = console_file_open(task);
+	if (!console)
+		return -ENOMEM;
+	console->f_count = 3;
+	for (int fd = 0; fd < 3; fd++)
+		files->fd[fd] = console;
 	return 0;
 }
 
 void exit_files(struct task *task)
 {
+	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++)
+		if (task->files.fd[fd])
+			close_fd(task, fd);
 }
 
-struct file *fget(struct task *task, int fd)
+/* Linux: do_dup2. newfd's old file, if any, is closed after the swap. */
+static int do_dup2(struct task *task, struct file *file, unsigned int newfd, bool cloexec)
 {
-	return NULL;
+	struct file *old = task->files.fd[newfd];
+
+	task->files.fd[newfd] = file;
+	set_close_on_exec(task, (int)newfd, cloexec);
+	if (old)
+		fput(old);
+	return (int)newfd;
 }
 
-void fput(struct file *file)
+/* Linux: ksys_dup3. */
+static int ksys_dup3(struct task *task, unsigned int oldfd, unsigned int newfd, int flags)
 {
+	struct file *file;
+
+	if (flags & ~O_CLOEXEC)
+		return -EINVAL;
+	if (oldfd == newfd)
+		return -EINVAL;
+	if (newfd >= nofile_limit())
+		return -EBADF;
+	file = fget_raw(task, (int)oldfd);
+	if (!file)
+		return -EBADF;
+	return do_dup2(task, file, newfd, flags & O_CLOEXEC);
 }
 
+SYSCALL_DEFINE3(dup3, unsigned int, oldfd, unsigned int, newfd, int, flags)
+{
+	return ksys_dup3(task, oldfd, newfd, flags);
+}
+
+/* Linux: sys_dup2: dup2(fd, fd) checks fd and returns it. */
+SYSCALL_DEFINE2(dup2, unsigned int, oldfd, unsigned int, newfd)
+{
+	if (oldfd == newfd) {
+		struct file *file = fget_raw(task, (int)oldfd);
+
+		if (!file)
+			return -EBADF;
+		fput(file);
+		return newfd;
+	}
+	return ksys_dup3(task, oldfd, newfd, 0);
+}
+
+SYSCALL_DEFINE1(dup, unsigned int, fildes)
+{
+	struct file *file = fget_raw(task, (int)fildes);
+	int fd;
+
+	if (!file)
+		return -EBADF;
+	fd = fd_install_lowest(task, file, 0, false);
+	if (fd < 0)
+		fput(file);
+	return fd;
+}
+
+/* Linux's order in do_mmap: the access checks, then whether the file can
+ * be mapped at all (only the initramfs's regular files can). */
 int mmap_file_get(struct task *task, int fd, unsigned long prot, unsigned long flags,
 		  struct file **filep)
 {
-	/* Linux's answer for the console: it cannot be mapped. */
-	return fd >= 0 && fd <= 2 ? -ENODEV : -EBADF;
+	struct file *file = fget(task, fd);
+	int err = -EACCES;
+
+	if (!file)
+		return -EBADF;
+	if (!(file->f_mode & FMODE_READ))
+		goto out;
+	if ((flags & MAP_TYPE) == MAP_SHARED && (prot & PROT_WRITE) &&
+	    !(file->f_mode & FMODE_WRITE))
+		goto out;
+	err = -ENODEV;
+	if (file->f_op != &ramfs_file_fops)
+		goto out;
+	*filep = file;
+	return 0;
+out:
+	fput(file);
+	return err;
 }
 
 int mmap_file_fill(struct file *file, unsigned long addr, unsigned long len, unsigned long off)
 {
-	return -EFAULT;
+	const struct ramfs_inode *inode = file->f_inode;
+
+	if (off >= inode->size)
+		return 0;
+	len = MIN(len, inode->size - off);
+	return copy_to_user(addr, inode->data + off, len) ? -EFAULT : 0;
 }

@@ -3,6 +3,17 @@
 # code: built into the kernel and the host test program.
 FS_GENERIC_SRCS += fs/ramfs.c fs/initramfs.c
 TEST_SRCS += fs/tests/ramfs_test.c fs/tests/initramfs_test.c fs/tests/cmd_fs_test.c
-# Open files, read/write, ioctl: the system calls on files (kernel only:
-# they run for a program).
-KERNEL_ONLY_SRCS += fs/file.c fs/read_write.c fs/ioctl.c
+# Open files and the system calls on them (Linux: fs/file.c, open.c,
+# read_write.c, stat.c, readdir.c, pipe.c, fcntl.c, locks.c, namei.c,
+# d_path.c, ioctl.c; the console as a file: drivers/tty). Kernel only:
+# they run for a program; their suite needs the real initramfs.
+KERNEL_ONLY_SRCS += fs/file.c fs/read_write.c fs/ioctl.c fs/open.c fs/stat.c fs/readdir.c \
+	fs/pipe.c fs/fcntl.c fs/locks.c fs/namei.c fs/d_path.c fs/tty.c
+KERNEL_ONLY_TEST_SRCS += kernel/tests/fs_syscall_test.c
+# seq_file, /proc/meminfo and /sys: generic, so the shell's views (and
+# the host tests) print the same text; /proc's tree, the per-process
+# files and /proc/cpuinfo need the running kernel.
+FS_GENERIC_SRCS += fs/seq_file.c fs/proc/meminfo.c fs/sysfs.c
+TEST_SRCS += fs/tests/seq_file_test.c
+KERNEL_ONLY_SRCS += fs/proc/root.c fs/proc/base.c fs/proc/task_mmu.c
+KERNEL_ONLY_TEST_SRCS += kernel/tests/procfs_test.c

@@ -1,25 +1,20 @@
 /*
- * ioctl (Linux: fs/ioctl.c, drivers/tty/tty_io.c): the console answers
- * TIOCGWINSZ; everything else is -ENOTTY.
+ * ioctl (Linux: fs/ioctl.c): the request goes to the file's own ioctl;
+ * a file without one (a regular file, a directory) is not a terminal:
+ * -ENOTTY. Example: ioctl(1, TCGETS, &t) on the console fills t;
+ * ioctl(fd_of_motd, TCGETS, &t) is -ENOTTY, which is how isatty() says no.
  */
 #include <syscalls.h>
-#include <vm.h>
-
-#define CONSOLE_COLS 80 /* what TIOCGWINSZ reports for the console */
-#define CONSOLE_ROWS 25
-
-/* Linux: struct winsize (the user's layout). */
-struct winsize {
-	uint16_t ws_row, ws_col, ws_xpixel, ws_ypixel;
-};
 
 SYSCALL_DEFINE3(ioctl, int, fd, unsigned int, cmd, unsigned long, arg)
 {
-	struct winsize ws = { .ws_row = CONSOLE_ROWS, .ws_col = CONSOLE_COLS };
+	struct file *file = fget(task, fd);
+	long ret = -ENOTTY;
 
-	if (fd < 0 || fd > 2)
+	if (!file)
 		return -EBADF;
-	if (cmd != TIOCGWINSZ)
-		return -ENOTTY;
-	return copy_to_user(arg, &ws, sizeof(ws)) ? -EFAULT : 0;
+	if (file->f_op->ioctl)
+		ret = file->f_op->ioctl(file, cmd, arg);
+	fput(file);
+	return ret;
 }

@@ -30,6 +30,7 @@ static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
 	if (inode) {
 		inode->mode = mode;
 		inode->nlink = 1;
+		inode->ino = ++fs->last_ino;
 	}
 	return inode;
 }
@@ -98,6 +99,35 @@ static bool is_dot_or_dotdot(const char *name, size_t len)
 	return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
 }
 
+static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path, size_t len,
+		bool follow, struct ramfs_inode **out);
+
+/* The target a get_link hook computed, while it is walked. One lookup
+ * runs at a time (one CPU, never from an interrupt), and a computed
+ * target may not lead through another computed one, so one buffer does,
+ * and it keeps PATH_MAX bytes off the 16 KiB system-call stack. */
+static char link_body[PATH_MAX];
+static bool link_body_busy;
+
+/* Linux: pick_link with a ->get_link inode operation (proc_pid_get_link). */
+static int follow_get_link(struct nameidata *nd, struct ramfs_inode *dir, struct ramfs_inode *link,
+			   struct ramfs_inode **out)
+{
+	int len, err;
+
+	if (link_body_busy)
+		return -ELOOP;
+	len = link->get_link(link, link_body, sizeof(link_body));
+	if (len < 0)
+		return len;
+	if (!len)
+		return -ENOENT;
+	link_body_busy = true;
+	err = walk(nd, dir, link_body, (size_t)len, true, out);
+	link_body_busy = false;
+	return err;
+}
+
 /*
  * Walk [path, +len) from dir, or from the root if it starts with '/'
  * (Linux: link_path_walk). A trailing slash makes the last component
@@ -131,9 +161,12 @@ static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path,
 		if (S_ISLNK(d->inode->mode) && (!last || follow || slash)) {
 			if (++nd->links > MAXSYMLINKS)
 				return -ELOOP;
-			if (!d->inode->size)
-				return -ENOENT; /* Linux: an empty target names nothing */
-			err = walk(nd, cur, d->inode->data, d->inode->size, true, &cur);
+			if (d->inode->get_link)
+				err = follow_get_link(nd, cur, d->inode, &cur);
+			else if (!d->inode->size)
+				err = -ENOENT; /* Linux: an empty target names nothing */
+			else
+				err = walk(nd, cur, d->inode->data, d->inode->size, true, &cur);
 			if (err)
 				return err;
 		} else {
@@ -148,6 +181,12 @@ static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path,
 
 int ramfs_lookup(struct ramfs *fs, const char *path, bool follow, struct ramfs_inode **out)
 {
+	return ramfs_lookup_at(fs, fs->root, path, follow, out);
+}
+
+int ramfs_lookup_at(struct ramfs *fs, struct ramfs_inode *dir, const char *path, bool follow,
+		    struct ramfs_inode **out)
+{
 	struct nameidata nd = { .fs = fs };
 	size_t len = strnlen(path, PATH_MAX);
 
@@ -155,7 +194,7 @@ int ramfs_lookup(struct ramfs *fs, const char *path, bool follow, struct ramfs_i
 		return -ENAMETOOLONG;
 	if (!len)
 		return -ENOENT;
-	return walk(&nd, fs->root, path, len, follow, out);
+	return walk(&nd, dir, path, len, follow, out);
 }
 
 /*

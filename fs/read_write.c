@@ -1,12 +1,18 @@
 /*
- * read, write and their vector forms (Linux: fs/read_write.c). For now the
- * console is the only file: fds 0, 1 and 2 write to every console.
+ * read, write, their vector and positioned forms, and lseek (Linux:
+ * fs/read_write.c): the fd's access mode is checked, then the call goes
+ * to file->f_op for every kind of file. The initramfs's regular files
+ * are read from the inode's bytes (ramfs_file_fops). Example: with
+ * /etc/motd open at fd 3, read(3, buf, 4) copies bytes 0-3 and moves
+ * f_pos to 4; pread64(3, buf, 4, 0) copies them again and leaves f_pos.
  */
+#include <binfmt_elf.h>
+#include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
 
-#define WRITE_CHUNK 256 /* bytes copied from the user per console write */
-#define UIO_MAXIOV 1024 /* Linux's limit on writev's vector */
+#define UIO_FASTIOV 8	/* vectors kept on the stack (Linux's number) */
+#define UIO_MAXIOV 1024 /* Linux's limit on a vector's length */
 
 /* Linux: struct iovec (the user's layout). */
 struct iovec {
@@ -14,54 +20,239 @@ struct iovec {
 	uint64_t iov_len;
 };
 
-static bool fd_is_console(long fd)
+/* Linux: access_ok. */
+static bool access_ok(unsigned long addr, size_t size)
 {
-	return fd >= 0 && fd <= 2;
+	return size <= TASK_SIZE && addr <= TASK_SIZE - size;
 }
 
-/* Return: bytes written, or -EFAULT if not even the first chunk could be
- * read (a later bad chunk ends the write short, as Linux does). */
-static long console_write_user(unsigned long buf, size_t count)
+/* Copy [src, +len) to the user page by page. Return: bytes copied, or
+ * -EFAULT if not even the first page could be written. */
+static long copy_to_user_partial(unsigned long dst, const char *src, size_t len)
 {
-	char chunk[WRITE_CHUNK];
 	size_t done = 0;
 
-	while (done < count) {
-		size_t n = MIN(count - done, sizeof(chunk));
+	while (done < len) {
+		size_t n = MIN(len - done, PAGE_SIZE - ((dst + done) & (PAGE_SIZE - 1)));
 
-		if (copy_from_user(chunk, buf + done, n))
+		if (copy_to_user(dst + done, src + done, n))
 			return done ? (long)done : -EFAULT;
-		console_write(chunk, n);
 		done += n;
 	}
 	return (long)done;
 }
 
+/* Linux: filemap_read for the initramfs's bytes. */
+static long ramfs_file_read(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
+{
+	const struct ramfs_inode *inode = file->f_inode;
+	long n;
+
+	if (*pos >= inode->size)
+		return 0;
+	count = MIN(count, inode->size - *pos);
+	n = copy_to_user_partial(buf, inode->data + *pos, count);
+	if (n > 0)
+		*pos += (uint64_t)n;
+	return n;
+}
+
+int64_t generic_file_llseek(struct file *file, int64_t offset, int whence)
+{
+	int64_t size = (int64_t)file->f_inode->size;
+
+	switch (whence) {
+	case SEEK_SET:
+		break;
+	case SEEK_CUR:
+		offset += (int64_t)file->f_pos;
+		break;
+	case SEEK_END:
+		offset += size;
+		break;
+	case SEEK_DATA: /* no holes: data is everywhere before the end */
+		if (offset < 0 || offset >= size)
+			return -ENXIO;
+		break;
+	case SEEK_HOLE: /* the one hole starts at the end */
+		if (offset < 0 || offset >= size)
+			return -ENXIO;
+		offset = size;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (offset < 0)
+		return -EINVAL;
+	file->f_pos = (uint64_t)offset;
+	return offset;
+}
+
+const struct file_operations ramfs_file_fops = {
+	.read = ramfs_file_read,
+	.llseek = generic_file_llseek,
+};
+
+/* Linux: vfs_read. */
+static long vfs_read(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
+{
+	if (!(file->f_mode & FMODE_READ))
+		return -EBADF;
+	if (!file->f_op->read)
+		return -EINVAL;
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	if ((int64_t)*pos < 0)
+		return -EINVAL;
+	return file->f_op->read(file, buf, MIN(count, (size_t)MAX_RW_COUNT), pos);
+}
+
+/* Linux: vfs_write. O_APPEND writes at the end, whatever f_pos says. */
+static long vfs_write(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
+{
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	if (!file->f_op->write)
+		return -EINVAL;
+	if (!access_ok(buf, count))
+		return -EFAULT;
+	if ((int64_t)*pos < 0)
+		return -EINVAL;
+	if ((file->f_flags & O_APPEND) && file->f_inode && S_ISREG(file->f_inode->mode))
+		*pos = file->f_inode->size;
+	return file->f_op->write(file, buf, MIN(count, (size_t)MAX_RW_COUNT), pos);
+}
+
+SYSCALL_DEFINE3(read, int, fd, unsigned long, buf, size_t, count)
+{
+	struct file *file = fget(task, fd);
+	long ret;
+
+	if (!file)
+		return -EBADF;
+	ret = vfs_read(file, buf, count, &file->f_pos);
+	fput(file);
+	return ret;
+}
+
 SYSCALL_DEFINE3(write, int, fd, unsigned long, buf, size_t, count)
 {
-	if (!fd_is_console(fd))
+	struct file *file = fget(task, fd);
+	long ret;
+
+	if (!file)
 		return -EBADF;
-	return console_write_user(buf, count);
+	ret = vfs_write(file, buf, count, &file->f_pos);
+	fput(file);
+	return ret;
+}
+
+/* Linux: ksys_pread64 / ksys_pwrite64: the file's position is left alone;
+ * a file without positions (console, pipe) is -ESPIPE. */
+SYSCALL_DEFINE4(pread64, int, fd, unsigned long, buf, size_t, count, int64_t, pos)
+{
+	struct file *file;
+	uint64_t p = (uint64_t)pos;
+	long ret = -ESPIPE;
+
+	if (pos < 0)
+		return -EINVAL;
+	file = fget(task, fd);
+	if (!file)
+		return -EBADF;
+	if (file->f_mode & FMODE_PREAD)
+		ret = vfs_read(file, buf, count, &p);
+	fput(file);
+	return ret;
+}
+
+SYSCALL_DEFINE4(pwrite64, int, fd, unsigned long, buf, size_t, count, int64_t, pos)
+{
+	struct file *file;
+	uint64_t p = (uint64_t)pos;
+	long ret = -ESPIPE;
+
+	if (pos < 0)
+		return -EINVAL;
+	file = fget(task, fd);
+	if (!file)
+		return -EBADF;
+	if (file->f_mode & FMODE_PWRITE)
+		ret = vfs_write(file, buf, count, &p);
+	fput(file);
+	return ret;
+}
+
+/*
+ * Linux: import_iovec, then do_loop_readv_writev: the whole vector is
+ * read and checked first (a length that is negative as ssize_t is
+ * -EINVAL), then each part in turn until one comes back short.
+ */
+static long do_readv_writev(struct task *task, int fd, unsigned long vec, unsigned long vlen,
+			    bool write)
+{
+	struct iovec fast[UIO_FASTIOV], *iov = fast;
+	struct file *file = fget(task, fd);
+	long ret, total = 0;
+
+	if (!file)
+		return -EBADF;
+	ret = -EBADF;
+	if (!(file->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
+		goto out;
+	ret = -EINVAL;
+	if (!(write ? file->f_op->write : file->f_op->read) || vlen > UIO_MAXIOV)
+		goto out;
+	ret = -ENOMEM;
+	if (vlen > UIO_FASTIOV && !(iov = kmalloc(vlen * sizeof(*iov), GFP_KERNEL)))
+		goto out;
+	ret = -EFAULT;
+	if (vlen && copy_from_user(iov, vec, vlen * sizeof(*iov)))
+		goto out;
+	ret = -EINVAL;
+	for (unsigned long i = 0; i < vlen; i++)
+		if ((int64_t)iov[i].iov_len < 0)
+			goto out;
+	for (unsigned long i = 0; i < vlen; i++) {
+		long n = write ? vfs_write(file, iov[i].iov_base, iov[i].iov_len, &file->f_pos)
+			       : vfs_read(file, iov[i].iov_base, iov[i].iov_len, &file->f_pos);
+
+		if (n < 0) {
+			total = total ? total : n;
+			break;
+		}
+		total += n;
+		if ((size_t)n != iov[i].iov_len)
+			break;
+	}
+	ret = total;
+out:
+	if (iov != fast)
+		kfree(iov);
+	fput(file);
+	return ret;
+}
+
+SYSCALL_DEFINE3(readv, int, fd, unsigned long, vec, unsigned long, vlen)
+{
+	return do_readv_writev(task, fd, vec, vlen, false);
 }
 
 SYSCALL_DEFINE3(writev, int, fd, unsigned long, vec, unsigned long, vlen)
 {
-	struct iovec iov;
-	long total = 0;
+	return do_readv_writev(task, fd, vec, vlen, true);
+}
 
-	if (!fd_is_console(fd))
+/* Linux: ksys_lseek; a file without llseek (console, pipe) is -ESPIPE. */
+SYSCALL_DEFINE3(lseek, int, fd, int64_t, offset, unsigned int, whence)
+{
+	struct file *file = fget(task, fd);
+	int64_t ret = -EINVAL;
+
+	if (!file)
 		return -EBADF;
-	if (vlen > UIO_MAXIOV)
-		return -EINVAL;
-	for (unsigned long i = 0; i < vlen; i++) {
-		long n;
-
-		if (copy_from_user(&iov, vec + i * sizeof(iov), sizeof(iov)))
-			return total ? total : -EFAULT;
-		n = console_write_user(iov.iov_base, iov.iov_len);
-		if (n < 0)
-			return total ? total : n;
-		total += n;
-	}
-	return total;
+	if (whence <= SEEK_HOLE)
+		ret = file->f_op->llseek ? file->f_op->llseek(file, offset, (int)whence) : -ESPIPE;
+	fput(file);
+	return ret;
 }

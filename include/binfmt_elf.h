@@ -24,7 +24,7 @@
 #define TASK_SIZE (USER_VA_END - ELF_EXEC_PAGESIZE)
 #define STACK_TOP TASK_SIZE
 /* Linux's default vm.mmap_min_addr: nothing is mapped below 64 KiB. */
-#define MMAP_MIN_ADDR 0x10000ul
+#define MMAP_MIN_ADDR USER_VA_START /* 64 KiB (include/vm.h) */
 /* Where an ET_DYN program goes: 2/3 of TASK_SIZE, page aligned, as
  * Linux's ELF_ET_DYN_BASE with ASLR off: 0x555555554000. */
 #define ELF_ET_DYN_BASE (((TASK_SIZE / 3) * 2) & ~(ELF_EXEC_PAGESIZE - 1))

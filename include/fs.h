@@ -4,15 +4,37 @@
  * descriptors, and the calls fs/ offers the rest of the kernel. A file is
  * a ramfs inode opened (regular file, directory, or a /proc or /sys file
  * whose inode carries its own file_operations), the console (fds 0, 1, 2
- * of every program), or one end of a pipe. Errors are negative errno
- * values. Example: openat(AT_FDCWD, "/etc/motd", O_RDONLY) finds the
- * inode, takes the lowest free fd and returns it; read() then copies
- * from the inode's bytes at f_pos.
+ * of every program), or one end of a pipe. Every operation goes through
+ * file->f_op. Errors are negative errno values. Example:
+ * openat(AT_FDCWD, "/etc/motd", O_RDONLY) finds the inode, takes the
+ * lowest free fd and returns it; read() then copies from the inode's
+ * bytes at f_pos.
  */
 #ifndef FOLIUM_FS_H
 #define FOLIUM_FS_H
 
 #include <ramfs.h>
+
+/* Linux's values of the errnos files need that <errno.h> does not list
+ * yet (to move there; a second identical definition is harmless). */
+#ifndef EINTR
+#define EINTR 4
+#endif
+#ifndef ENXIO
+#define ENXIO 6
+#endif
+#ifndef EMFILE
+#define EMFILE 24
+#endif
+#ifndef ESPIPE
+#define ESPIPE 29
+#endif
+#ifndef EROFS
+#define EROFS 30
+#endif
+#ifndef EPIPE
+#define EPIPE 32
+#endif
 
 struct task;
 struct file;
@@ -28,22 +50,72 @@ struct file;
 #define O_TRUNC 00001000
 #define O_APPEND 00002000
 #define O_NONBLOCK 00004000
+#define O_DIRECT 00040000
+#define O_LARGEFILE 00100000
 #define O_DIRECTORY 00200000
 #define O_NOFOLLOW 00400000
 #define O_CLOEXEC 02000000
 #define O_PATH 010000000
 #define AT_FDCWD (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_EACCESS 0x200
+#define AT_NO_AUTOMOUNT 0x800
 #define AT_EMPTY_PATH 0x1000
+#define AT_STATX_SYNC_TYPE 0x6000
 #define SEEK_SET 0
 #define SEEK_CUR 1
 #define SEEK_END 2
+#define SEEK_DATA 3
+#define SEEK_HOLE 4
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
+#define F_GETLK 5
+#define F_SETLK 6
+#define F_SETLKW 7
+#define F_DUPFD_CLOEXEC 1030
+#define FD_CLOEXEC 1
+#define F_RDLCK 0
+#define F_WRLCK 1
+#define F_UNLCK 2
+#define LOCK_SH 1
+#define LOCK_EX 2
+#define LOCK_NB 4
+#define LOCK_UN 8
+#define F_OK 0
+#define X_OK 1
+#define W_OK 2
+#define R_OK 4
+#define TCGETS 0x5401
+#define FIONREAD 0x541b
+
+/* Linux: f_mode's FMODE_* bits, set by open from the access mode. */
+#define FMODE_READ 0x1
+#define FMODE_WRITE 0x2
+#define FMODE_PREAD 0x8	  /* pread64 allowed: the file has positions */
+#define FMODE_PWRITE 0x10 /* pwrite64 allowed */
+#define FMODE_PATH 0x4000 /* O_PATH: a place, no I/O */
+
+#define MAX_RW_COUNT 0x7ffff000 /* Linux: INT_MAX & PAGE_MASK, one read's cap */
+
+struct dir_context;
+/* Linux: filldir_t. Return: true to go on, false when the buffer is full. */
+typedef bool (*filldir_t)(struct dir_context *ctx, const char *name, int namelen, uint64_t ino,
+			  unsigned int d_type);
+/* Linux: struct dir_context; pos is the entry being offered. */
+struct dir_context {
+	filldir_t actor;
+	uint64_t pos;
+};
 
 /* Linux: struct file_operations, the members Folium's files use. A NULL
  * member means the operation is refused with Linux's errno for it (read:
- * -EINVAL, write: -EINVAL, ioctl: -ENOTTY, llseek: -ESPIPE). User
- * buffers are user addresses: the operation copies with copy_to_user /
- * copy_from_user and returns -EFAULT if nothing could be copied. */
+ * -EINVAL, write: -EINVAL, ioctl: -ENOTTY, llseek: -ESPIPE, iterate_shared:
+ * -ENOTDIR). User buffers are user addresses: the operation copies with
+ * copy_to_user / copy_from_user and returns -EFAULT if nothing could be
+ * copied. */
 struct file_operations {
 	/* Called by open with the file set up (f_inode, f_flags, f_op).
 	 * Return: 0, or a negative errno that fails the open. */
@@ -52,6 +124,9 @@ struct file_operations {
 	long (*write)(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos);
 	int64_t (*llseek)(struct file *file, int64_t offset, int whence);
 	long (*ioctl)(struct file *file, unsigned int cmd, unsigned long arg);
+	/* Offer each entry from ctx->pos on to ctx->actor, advancing ctx->pos
+	 * past each one taken. Return: 0 or a negative errno. */
+	int (*iterate_shared)(struct file *file, struct dir_context *ctx);
 	/* The last reference is gone (all fds closed). */
 	void (*release)(struct ramfs_inode *inode, struct file *file);
 };
@@ -59,18 +134,22 @@ struct file_operations {
 /* Linux: struct file. Shared by the fds dup made of one open. */
 struct file {
 	const struct file_operations *f_op;
-	struct ramfs_inode *f_inode; /* NULL for the console and pipes */
-	unsigned int f_flags;	     /* O_* given to open (O_CLOEXEC is per fd) */
-	uint32_t f_mode;	     /* st_mode for fstat when f_inode is NULL */
+	/* Every file has one: a ramfs inode, the console's (fs/tty.c) or the
+	 * pipe's (fs/pipe.c); fstat reports it. */
+	struct ramfs_inode *f_inode;
+	/* O_* given to open but O_CREAT, O_EXCL, O_NOCTTY, O_TRUNC and
+	 * O_CLOEXEC (per fd); F_SETFL changes O_APPEND and O_NONBLOCK. */
+	unsigned int f_flags;
+	uint32_t f_mode; /* FMODE_* */
 	uint64_t f_pos;
 	int f_count;	    /* references: fds and callers between fget and fput */
-	void *private_data; /* the file's own state (seq_file, pipe) */
+	void *private_data; /* the file's own state (seq_file, pipe, tty line) */
 };
 
-#define NR_OPEN_DEFAULT 256 /* fds per process: RLIMIT_NOFILE is this */
+#define NR_OPEN_DEFAULT 256 /* the table's size: RLIMIT_NOFILE's ceiling */
 
-/* Linux: struct files_struct, plus the process's working directory
- * (Linux's fs_struct). */
+/* Linux: struct files_struct, plus the process's working directory and
+ * umask (Linux's fs_struct). */
 struct files_struct {
 	struct file *fd[NR_OPEN_DEFAULT];
 	uint64_t close_on_exec[NR_OPEN_DEFAULT / 64];
@@ -79,14 +158,34 @@ struct files_struct {
 };
 
 /* --- fs/file.c --------------------------------------------------------- */
-/* A program's table at exec: fds 0, 1 and 2 on the console, cwd "/",
- * umask 022. Return: 0 or -ENOMEM. */
+/* A program's table at exec: fds 0, 1 and 2 on one console file
+ * (f_count 3), cwd "/", umask 022. Return: 0 or -ENOMEM. */
 int files_init(struct task *task);
 /* Close every fd (Linux: exit_files): pipes and buffers are freed. */
 void exit_files(struct task *task);
-/* Linux: fget/fput. Return: the file of fd with a reference, or NULL. */
+/* Linux: fget/fput. Return: the file of fd with a reference, or NULL
+ * (no such fd, or an O_PATH file: Linux's fget refuses those too). */
 struct file *fget(struct task *task, int fd);
+/* Linux: fget_raw: O_PATH files too (fstat, fcntl, dup, a dirfd). */
+struct file *fget_raw(struct task *task, int fd);
 void fput(struct file *file);
+/* A new file on inode with f_count 1 (Linux: alloc_file). Return: it, or
+ * NULL without memory. */
+struct file *alloc_file(struct ramfs_inode *inode, const struct file_operations *fop,
+			unsigned int flags, uint32_t mode);
+/* The fds a program may have: RLIMIT_NOFILE's soft limit, at most
+ * NR_OPEN_DEFAULT. */
+unsigned int nofile_limit(void);
+/* Put file at the lowest free fd >= start and below nofile_limit(),
+ * taking over the caller's reference (Linux: get_unused_fd_flags +
+ * fd_install). Return: the fd, or -EMFILE (the reference is then still
+ * the caller's). */
+int fd_install_lowest(struct task *task, struct file *file, int start, bool cloexec);
+/* Linux: close_fd. Return: 0 or -EBADF. */
+int close_fd(struct task *task, int fd);
+/* FD_CLOEXEC of fd (Linux: get_close_on_exec / __set_close_on_exec). */
+bool get_close_on_exec(struct task *task, int fd);
+void set_close_on_exec(struct task *task, int fd, bool on);
 
 /* mmap of a file (Linux: do_mmap's file checks): fd must be an open
  * regular file, readable; MAP_SHARED with PROT_WRITE is -EACCES (every fd
@@ -99,7 +198,57 @@ int mmap_file_get(struct task *task, int fd, unsigned long prot, unsigned long f
  * (zero). Return: 0 or -EFAULT. */
 int mmap_file_fill(struct file *file, unsigned long addr, unsigned long len, unsigned long off);
 
-/* The console as a file: what fds 0, 1 and 2 are (fs/tty.c). */
+/* --- fs/namei.c -------------------------------------------------------- */
+#define LOOKUP_FOLLOW 0x1 /* follow a symlink in the last component */
+#define LOOKUP_EMPTY 0x2  /* "" names dfd itself (AT_EMPTY_PATH) */
+/* Copy a path from the user into a new PATH_MAX buffer (Linux: getname).
+ * Return: the buffer (kfree it), or NULL with *err -EFAULT or
+ * -ENAMETOOLONG. */
+char *getname(unsigned long upath, int *err);
+/* Linux: filename_lookup from dfd (AT_FDCWD: the cwd). Return: 0 with
+ * *out, -ENOENT for "" without LOOKUP_EMPTY, -EBADF, -ENOTDIR, or a
+ * ramfs_lookup_at error. */
+int path_lookupat(struct task *task, int dfd, const char *name, unsigned int flags,
+		  struct ramfs_inode **out);
+/* getname + path_lookupat (Linux: user_path_at). */
+int user_path_at(struct task *task, int dfd, unsigned long upath, unsigned int flags,
+		 struct ramfs_inode **out);
+
+/* --- fs/read_write.c, fs/readdir.c: the initramfs's own files ------------ */
+/* Regular files (read from the inode's bytes, seek) and directories
+ * (getdents64, read is -EISDIR). */
+extern const struct file_operations ramfs_file_fops;
+extern const struct file_operations ramfs_dir_fops;
+/* Linux: generic_file_llseek_size over [0, size]. Return: the new f_pos
+ * or -EINVAL (and -ENXIO for SEEK_DATA/SEEK_HOLE at or past the end). */
+int64_t generic_file_llseek(struct file *file, int64_t offset, int whence);
+
+/* --- fs/d_path.c --------------------------------------------------------- */
+/* The absolute path of directory dir, NUL-terminated, in buf (Linux:
+ * d_path over the parent links). Return: its length without the NUL,
+ * -ENOENT if dir was removed, -ENAMETOOLONG if it does not fit. */
+int ramfs_dir_path(struct ramfs *fs, const struct ramfs_inode *dir, char *buf, size_t size);
+
+/* --- fs/tty.c ------------------------------------------------------------ */
+/* The console as a file: what fds 0, 1 and 2 are. Reads are n_tty's
+ * canonical mode (a line at a time, echoed, backspace erases, ^D at the
+ * start of a line is end of file); writes go to every console. */
 extern const struct file_operations console_fops;
+/* A console file (inode S_IFCHR 0620, /dev/tty1's (4, 1)) whose reads
+ * are ended by task's pending signals. Return: it (f_count 1), or NULL
+ * without memory. */
+struct file *console_file_open(struct task *task);
+
+/* --- fs/locks.c ----------------------------------------------------------- */
+/* fcntl's F_GETLK and F_SETLK/F_SETLKW on the user's struct flock at arg.
+ * Return: 0, -EFAULT, -EINVAL, or -EBADF (a lock the fd's mode forbids). */
+long fcntl_getlk(struct file *file, unsigned long arg);
+long fcntl_setlk(struct file *file, unsigned long arg);
+
+/* --- fs/pipe.c ----------------------------------------------------------- */
+/* Both ends of a new pipe (Linux: create_pipe_files); flags may hold
+ * O_NONBLOCK. Return: 0 with res[0] the read end and res[1] the write end,
+ * or -ENOMEM. */
+int create_pipe_files(struct file *res[2], unsigned int flags);
 
 #endif

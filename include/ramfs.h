@@ -25,6 +25,8 @@
 #define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 #define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
 #define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
+#define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
+#define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
 
 #define PATH_MAX 4096  /* bytes of a path, with its NUL (Linux) */
 #define NAME_MAX 255   /* bytes of one component */
@@ -44,6 +46,8 @@ struct ramfs_dentry {
 struct ramfs_inode {
 	uint32_t mode; /* S_IF* | permission bits */
 	uint32_t nlink;
+	unsigned long ino; /* Linux: i_ino, unique in its fs; the root's is 1 */
+	uint32_t rdev;	   /* device number of a S_IFCHR inode (Linux: i_rdev) */
 	uint32_t uid, gid;
 	uint64_t mtime; /* seconds since the epoch */
 	uint64_t size;	/* bytes of data: file contents or symlink target */
@@ -74,6 +78,7 @@ struct ramfs {
 	/* ramfs_page_alloc's current page: the unused tail [chunk, +left). */
 	char *chunk;
 	size_t chunk_left;
+	unsigned long last_ino; /* the last inode number handed out */
 };
 
 /* --- fs/ramfs.c --------------------------------------------------------- */
@@ -97,6 +102,17 @@ void *ramfs_page_alloc(struct ramfs *fs, size_t size);
  * directory), -ELOOP (more than MAXSYMLINKS links), -ENAMETOOLONG.
  */
 int ramfs_lookup(struct ramfs *fs, const char *path, bool follow, struct ramfs_inode **out);
+/*
+ * Find path as ramfs_lookup does, but a relative path starts at dir (Linux:
+ * filename_lookup from a dirfd or the cwd); an absolute one at the root.
+ * A symlink with a get_link hook is followed through the target the hook
+ * computes; such a target may not itself pass through another get_link
+ * link (-ELOOP), which is enough for /proc/self/exe. Return: as
+ * ramfs_lookup, plus get_link's own error; -ENOTDIR if dir is not a
+ * directory and path is relative.
+ */
+int ramfs_lookup_at(struct ramfs *fs, struct ramfs_inode *dir, const char *path, bool follow,
+		    struct ramfs_inode **out);
 /* Create a directory. Return: 0, -EEXIST, -ENOMEM or a lookup error for
  * the parent. */
 int ramfs_mkdir(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_inode **out);

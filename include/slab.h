@@ -37,8 +37,5 @@ struct kmalloc_stats {
 	unsigned long objects, slab_pages, large_pages;
 };
 void kmalloc_stats(int nid, struct kmalloc_stats *st);
-/* Give node nid's empty slabs back to the page allocator (Linux:
- * kmem_cache_shrink), e.g. before a test destroys a private node. */
-void kmalloc_shrink(int nid);
 
 #endif

@@ -22,7 +22,7 @@ typedef uint64_t pgd_t, pud_t, pmd_t, pte_t;
 #define PMD_SIZE (1ul << PMD_SHIFT) /* 2 MiB */
 #define PMD_MASK (~(PMD_SIZE - 1))
 #define USER_VA_END 0x0000800000000000ul   /* end of the lower half */
-#define USER_VA_START 0x0000000000200000ul /* page 0..2 MiB stays unmapped */
+#define USER_VA_START 0x0000000000010000ul /* [0, 64 KiB) stays unmapped: Linux's mmap_min_addr */
 
 /* The accessor tables below read one per line, as in Linux's pgtable.h. */
 /* clang-format off */
@@ -112,11 +112,16 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
  * workloads (usemem, poke) leave it off, so ring 3 never reaches theirs.
  * Linux has no such flag: every VMA there is user memory. */
 #define VM_USER 0x8ul
+/* madvise(MADV_HUGEPAGE / MADV_NOHUGEPAGE) on the range: THP sizes in
+ * "madvise" mode may be used here / no large folio at all here. Linux's
+ * values. */
+#define VM_HUGEPAGE 0x20000000ul
+#define VM_NOHUGEPAGE 0x40000000ul
 
 struct vm_area_struct {
 	unsigned long vm_start; /* first byte */
 	unsigned long vm_end;	/* first byte after */
-	unsigned long vm_flags; /* VM_READ, VM_WRITE, VM_EXEC, VM_USER */
+	unsigned long vm_flags; /* VM_READ, VM_WRITE, VM_EXEC, VM_USER, VM_(NO)HUGEPAGE */
 };
 
 /* Counters that are evidence, not statistics: the MADV_FREE issue asserts
@@ -131,7 +136,7 @@ enum mm_counter {
 	NR_MM_COUNTERS
 };
 
-#define MM_MAX_VMAS 64
+#define MM_MAX_VMAS 128
 struct mm_struct {
 	phys_addr_t pgd; /* physical address of the top table */
 	int nid;	 /* node folios and tables come from */
@@ -145,6 +150,10 @@ struct mm_struct {
  * zero-page mapping, dropped by mm_destroy (Linux: MMF_HUGE_ZERO_PAGE). */
 #define MMF_ZERO_PAGE 0x1ul
 #define MMF_HUGE_ZERO_PAGE 0x2ul
+/* vm_mmap(addr = 0) searches downwards from mmap_base, as Linux's
+ * default layout for programs (exec sets it); without it upwards, as the
+ * shell's workloads and Linux's legacy layout. */
+#define MMF_TOPDOWN 0x4ul
 
 /* Return: an empty address space whose tables come from node nid, or
  * NULL when memory is short. */
@@ -194,6 +203,13 @@ void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long end, u
  * or PTE table for a split: then nothing changed). */
 int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		unsigned long vm_flags);
+/* Cut the VMA strictly containing addr in two at addr (Linux: split_vma).
+ * Return: 0 (also when addr is at an edge or in no VMA), or -ENOMEM when
+ * the VMA array is full. */
+int split_vma(struct mm_struct *mm, unsigned long addr);
+/* Join touching VMAs with equal flags from the one ending at start to the
+ * one starting at end (Linux: vma_merge after a flags change). */
+void vma_merge_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 /* The PTE flag bits for pages of a VMA: present, RW if VM_WRITE, NX
  * unless VM_EXEC, USER if VM_USER and VM_READ (a PROT_NONE VMA's pages
  * fault in ring 3). */
@@ -335,14 +351,52 @@ void vm_fault_report(unsigned long addr, enum vm_fault_reason reason, unsigned i
 		     const char *from);
 
 /* --- large anonymous folios and THP splitting (mm/huge_memory.c) ----------------------- */
-/* Linux's hugepages-<size>kB/enabled, as one bitmask: bit n set = order n
- * may be used for anonymous faults (order 0 is always possible). With
- * CONFIG_TRANSPARENT_HUGEPAGE=n it is 0 and faults ignore it. */
+/*
+ * Linux's THP policy: /sys/kernel/mm/transparent_hugepage/enabled (the
+ * top-level mode) and hugepages-<size>kB/enabled per order, each always,
+ * inherit, madvise or never, kept as Linux's three bitmasks. An order may
+ * be used in a VMA if its mode is always; or madvise and the VMA has
+ * VM_HUGEPAGE; or inherit and the top-level mode is always, or madvise
+ * with VM_HUGEPAGE. VM_NOHUGEPAGE allows none (Linux:
+ * __thp_vma_allowable_orders). Order 0 is always possible, never listed.
+ * thp_orders_enabled is Linux's huge_anon_orders_always: `thp SIZES`,
+ * thp= and the benchmarks set it directly (the other masks cleared), and
+ * the default puts the PMD size there ("always", where Linux says
+ * "inherit" under enabled=always: the same effect, and a write of the
+ * bitmask stays the whole policy). With CONFIG_TRANSPARENT_HUGEPAGE=n
+ * every mask is 0 and faults ignore them.
+ */
 extern unsigned long thp_orders_enabled;
+extern unsigned long huge_anon_orders_madvise;
+extern unsigned long huge_anon_orders_inherit;
+/* Every order a fault may use: 8K (order 1) up to the PMD size. Linux
+ * leaves order 1 out for anon (THP_ORDERS_ALL_ANON); Folium accepts it so
+ * the smallest step can be measured. */
+#define THP_ORDERS_ALL (((1ul << (HPAGE_PMD_ORDER + 1)) - 1) & ~1ul)
+enum thp_mode {
+	THP_MODE_NEVER,
+	THP_MODE_ALWAYS,
+	THP_MODE_MADVISE,
+	THP_MODE_INHERIT, /* per size only */
+};
+/* The top-level mode (Linux: the TRANSPARENT_HUGEPAGE_FLAG and _REQ_MADV_FLAG
+ * bits of transparent_hugepage_flags); Linux's default, always. */
+extern enum thp_mode thp_global_mode;
+/* Return: the orders among orders that faults in vma may use now. */
+unsigned long thp_vma_allowable_orders(const struct vm_area_struct *vma, unsigned long orders);
+/* Return: order's mode; set it (the order leaves the other masks). */
+enum thp_mode thp_order_mode(unsigned int order);
+void thp_set_order_mode(unsigned int order, enum thp_mode mode);
+/* A sysfs write: "always", "madvise", "never", and "inherit" if
+ * per_size, with or without one trailing newline (Linux: sysfs_streq).
+ * Return: 0 with *mode, or -EINVAL. */
+int thp_mode_parse(const char *buf, bool per_size, enum thp_mode *mode);
 /* Parse "16K,64K,2M", "never" or "always" (every order up to PMD order).
  * Return: 0 with *orders set, or -EINVAL with err describing the word
  * (with THP compiled out, every value but "never"). */
 int thp_parse_orders(const char *s, unsigned long *orders, char *err, size_t errlen);
+/* `thp SIZES` and thp=: the listed orders always, every other never. */
+void thp_set_orders(unsigned long orders);
 /* "4K", "64K", "2M": an order's folio size, as Linux names the sysfs
  * dirs. Return: buf. */
 const char *thp_order_name(unsigned int order, char *buf, size_t len);
@@ -353,6 +407,18 @@ enum mthp_stat_item {
 	MTHP_STAT_NR
 };
 extern unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
+/* The sysfs view of the policy and the stats (fs/sysfs.c makes the files):
+ * thp_enabled_attr is .../enabled, thpsize_enabled_attr each
+ * hugepages-<size>kB/enabled (priv: the order), and thpsize_stat_attr
+ * each file of hugepages-<size>kB/stats/ (priv: THP_STAT_PRIV(order,
+ * index into thp_stat_names)). */
+struct kobj_attribute;
+extern const struct kobj_attribute thp_enabled_attr, thpsize_enabled_attr, thpsize_stat_attr;
+extern const char *const thp_stat_names[];
+extern const unsigned int nr_thp_stat_names;
+#define THP_STAT_PRIV(order, idx) ((void *)(uintptr_t)((order) << 8 | (idx)))
+/* "hugepages-64kB": the directory of order (Linux: thpsize_create). */
+const char *thpsize_dir_name(unsigned int order, char *buf, size_t len);
 /* Boot, after mm_init: apply thp= (a bad value is reported and the
  * default, PMD size only as Linux's, kept) and register
  * anon_migrate_folio as the migration hook. Shell: `thp`. */

@@ -14,6 +14,7 @@
 #include <fbcon.h>
 #include <mm.h>
 #include <ramfs.h>
+#include <seq_file.h>
 #include <shell.h>
 #include <version.h>
 #include <vm.h>
@@ -116,6 +117,8 @@ void kmain(uint64_t boot_info_phys)
 	lazyfree_init();      /* lazyfree=, reclaim of MADV_FREE'd folios */
 	/* The initramfs into rootfs (/): its files need the page allocator. */
 	populate_rootfs(bi->initrd_size ? __va(bi->initrd_phys) : NULL, bi->initrd_size);
+	proc_root_init(); /* /proc: meminfo, vmstat, self/maps, ... */
+	sysfs_init();	  /* /sys/kernel/mm/transparent_hugepage */
 	acpi_init(bi);
 	arch_late_setup(); /* keyboard and interrupts, last */
 	pr_info("Boot complete in %llu ms; type 'help' for commands\n",

@@ -18,6 +18,9 @@
 #include <fs.h>
 #include <process.h>
 #include <ramfs.h>
+#include <random.h>
+#include <resource.h>
+#include <timekeeping.h>
 #include <vm.h>
 
 #define STACK_IMAGE_SIZE 8192 /* argv, envp and auxv of a shell line */
@@ -121,14 +124,11 @@ static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
 		.rlim_stack = layout->stack_size,
 	};
 	struct elf_stack st;
-	uint64_t seed = arch_cycles();
 	size_t used;
 	int err;
 
-	/* AT_RANDOM: no entropy source yet; the cycle counter at least
-	 * differs between runs. */
-	for (unsigned int i = 0; i < sizeof(bprm.rand_bytes); i++)
-		bprm.rand_bytes[i] = (uint8_t)(seed >> (i % 8 * 8)) ^ (uint8_t)(i * 0x9d);
+	/* AT_RANDOM: libc's stack protector and pointer guard seeds. */
+	get_random_bytes(bprm.rand_bytes, sizeof(bprm.rand_bytes));
 	if (IS_ERR_VALUE(vm_mmap(mm, layout->stack_top - layout->stack_size, layout->stack_size,
 				 flags, 0)))
 		return -ENOMEM;
@@ -195,12 +195,15 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 		return -ENOMEM;
 	pick_mmap_layout(RLIMIT_STACK_DEFAULT, &layout);
 	mm->mmap_base = layout.mmap_base;
+	mm->flags |= MMF_TOPDOWN; /* Linux: arch_pick_mmap_layout's default */
 	switch_mm(mm);
 	ret = load_segments(mm, &prog, inode->data);
 	if (!ret)
 		ret = setup_stack(mm, &prog, &layout, path, argv, envp, &sp);
 	if (!ret) {
 		task_init(&task, path, mm, &prog, &layout);
+		rlimits_init();	     /* each program starts with the limits at exec */
+		task_cputime_init(); /* its CPU clock starts now */
 		ret = files_init(&task);
 		if (!ret)
 			ret = arch_run_user(&task, prog.entry, sp);

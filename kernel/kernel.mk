@@ -25,6 +25,10 @@ $(B)/include/generated/syscall_names.h: $(UNISTD_64_H)
 	$(Q)mv $@.tmp $@
 $(B)/kernel-obj/kernel/syscall_table.o: $(B)/include/generated/syscall_names.h
 KERNEL_ONLY_TEST_SRCS += kernel/tests/syscall_test.c
+# Clocks and sleeping, getrandom and the kernel's ChaCha20 generator, and
+# their suite "sys" (with kernel/sys.c's calls and mremap).
+KERNEL_ONLY_SRCS += kernel/time.c kernel/random.c
+KERNEL_ONLY_TEST_SRCS += kernel/tests/sys_test.c
 
 TEST_SRCS += \
 	kernel/tests/cmdline_test.c \

@@ -1,12 +1,57 @@
 /*
  * Process identity and the process's own settings (Linux: kernel/sys.c,
- * kernel/exit.c): getpid, set_tid_address, exit, exit_group.
+ * kernel/exit.c, kernel/sched/core.c, kernel/futex/syscalls.c): the ids,
+ * uname, resource limits and usage, sysinfo, the scheduler calls,
+ * set_robust_list, exit and exit_group. One program runs at a time as pid
+ * 1 with no parent, as root: every id is 0 but the pid. Example:
+ * uname(&u) gives sysname "Folium", release "6.1.0-folium", which glibc
+ * reads as kernel 6.1.0, above any minimum it checks.
  */
+#include <arch.h>
+#include <binfmt_elf.h>
+#include <fs.h>
+#include <mm.h>
+#include <resource.h>
 #include <syscalls.h>
+#include <timekeeping.h>
+#include <version.h>
+#include <vm.h>
 
 SYSCALL_DEFINE0(getpid)
 {
 	return task->pid;
+}
+
+/* One thread per process: its tid is the pid (Linux: sys_gettid). */
+SYSCALL_DEFINE0(gettid)
+{
+	return task->pid;
+}
+
+/* No parent: 0, as Linux's init sees (Linux: sys_getppid). */
+SYSCALL_DEFINE0(getppid)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(getuid)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(geteuid)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(getgid)
+{
+	return 0;
+}
+
+SYSCALL_DEFINE0(getegid)
+{
+	return 0;
 }
 
 SYSCALL_DEFINE1(set_tid_address, unsigned long, tidptr)
@@ -25,4 +70,209 @@ SYSCALL_DEFINE1(exit, int, error_code)
 SYSCALL_DEFINE1(exit_group, int, error_code)
 {
 	do_exit((error_code & 0xff) << 8);
+}
+
+/* --- uname ------------------------------------------------------------------ */
+#define UTS_LEN 65
+struct new_utsname {
+	char sysname[UTS_LEN];
+	char nodename[UTS_LEN];
+	char release[UTS_LEN];
+	char version[UTS_LEN];
+	char machine[UTS_LEN];
+	char domainname[UTS_LEN];
+};
+
+/* Linux: sys_newuname. The release is Linux-shaped so that libc's
+ * kernel-version checks (glibc's _dl_discover_osversion) pass. */
+SYSCALL_DEFINE1(uname, unsigned long, name)
+{
+	struct new_utsname u;
+
+	memset(&u, 0, sizeof(u));
+	ksnprintf(u.sysname, UTS_LEN, "Folium");
+	ksnprintf(u.nodename, UTS_LEN, "folium");
+	ksnprintf(u.release, UTS_LEN, "6.1.0-folium");
+	ksnprintf(u.version, UTS_LEN, "#1 Folium %s HZ=%d", FOLIUM_VERSION, CONFIG_HZ);
+	ksnprintf(u.machine, UTS_LEN, "x86_64");
+	ksnprintf(u.domainname, UTS_LEN, "(none)");
+	return copy_to_user(name, &u, sizeof(u)) ? -EFAULT : 0;
+}
+
+/* --- resource limits ----------------------------------------------------------- */
+static struct rlimit64 rlim[RLIM_NLIMITS];
+static bool rlim_set; /* rlimits_init has run: the kernel's own callers need no exec */
+
+/* Linux: INIT_RLIMITS, with RLIMIT_NOFILE the size of the fd table
+ * (which cannot grow: Linux's nr_open) and the stack exec's 8 MiB. */
+void rlimits_init(void)
+{
+	for (int i = 0; i < RLIM_NLIMITS; i++)
+		rlim[i] = (struct rlimit64){ RLIM_INFINITY, RLIM_INFINITY };
+	rlim[RLIMIT_STACK].rlim_cur = RLIMIT_STACK_DEFAULT;
+	rlim[RLIMIT_CORE].rlim_cur = 0;
+	rlim[RLIMIT_NOFILE] = (struct rlimit64){ NR_OPEN_DEFAULT, NR_OPEN_DEFAULT };
+	rlim[RLIMIT_MEMLOCK] = (struct rlimit64){ 8ul << 20, 8ul << 20 };
+	rlim[13] = rlim[14] = (struct rlimit64){ 0, 0 }; /* RLIMIT_NICE, RLIMIT_RTPRIO */
+	rlim_set = true;
+}
+
+uint64_t rlimit(unsigned int resource)
+{
+	if (!rlim_set)
+		rlimits_init();
+	return rlim[resource].rlim_cur;
+}
+
+/*
+ * Linux: do_prlimit. The checks in its order: the resource, soft above
+ * hard, RLIMIT_NOFILE above the fd table (-EPERM), then raising a hard
+ * limit: -EPERM here, as for a process without CAP_SYS_RESOURCE (no
+ * limit is enforced beyond its value at exec anyway).
+ */
+static int do_prlimit(unsigned int resource, const struct rlimit64 *new, struct rlimit64 *old)
+{
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (!rlim_set)
+		rlimits_init();
+	if (new) {
+		if (new->rlim_cur > new->rlim_max)
+			return -EINVAL;
+		if (resource == RLIMIT_NOFILE && new->rlim_max > NR_OPEN_DEFAULT)
+			return -EPERM;
+		if (new->rlim_max > rlim[resource].rlim_max)
+			return -EPERM;
+	}
+	if (old)
+		*old = rlim[resource];
+	if (new)
+		rlim[resource] = *new;
+	return 0;
+}
+
+SYSCALL_DEFINE2(getrlimit, unsigned int, resource, unsigned long, rlimp)
+{
+	struct rlimit64 r;
+	int err = do_prlimit(resource, NULL, &r);
+
+	if (err)
+		return err;
+	return copy_to_user(rlimp, &r, sizeof(r)) ? -EFAULT : 0;
+}
+
+/* Linux: sys_prlimit64. The new limit is read before the pid is looked
+ * up; pid 0 is the caller, and the caller is the only process. */
+SYSCALL_DEFINE4(prlimit64, int, pid, unsigned int, resource, unsigned long, new_rlim, unsigned long,
+		old_rlim)
+{
+	struct rlimit64 new, old;
+	int err;
+
+	if (new_rlim && copy_from_user(&new, new_rlim, sizeof(new)))
+		return -EFAULT;
+	if (pid != 0 && pid != task->pid)
+		return -ESRCH;
+	err = do_prlimit(resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL);
+	if (!err && old_rlim && copy_to_user(old_rlim, &old, sizeof(old)))
+		return -EFAULT;
+	return err;
+}
+
+/* --- usage ------------------------------------------------------------------------- */
+struct rusage {
+	struct __kernel_old_timeval ru_utime, ru_stime;
+	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss, ru_minflt, ru_majflt, ru_nswap;
+	long ru_inblock, ru_oublock, ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
+};
+
+/*
+ * Linux: sys_getrusage. The program's time since exec counts as user
+ * time (the kernel does not split it); maxrss is its resident pages now
+ * in KiB (the mm keeps no peak), minflt the faults its mm has handled.
+ * Children: there are none, all zero.
+ */
+SYSCALL_DEFINE2(getrusage, int, who, unsigned long, ru)
+{
+	struct rusage r;
+
+	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
+		return -EINVAL;
+	memset(&r, 0, sizeof(r));
+	if (who != RUSAGE_CHILDREN) {
+		uint64_t ns = task_cputime_ns();
+
+		r.ru_utime.tv_sec = ns / NSEC_PER_SEC;
+		r.ru_utime.tv_usec = ns % NSEC_PER_SEC / NSEC_PER_USEC;
+		if (task->mm) {
+			r.ru_maxrss = task->mm->counters[MM_ANONPAGES] * (PAGE_SIZE / 1024);
+			r.ru_minflt = task->mm->counters[MM_FAULTS];
+		}
+	}
+	return copy_to_user(ru, &r, sizeof(r)) ? -EFAULT : 0;
+}
+
+struct sysinfo {
+	long uptime;
+	unsigned long loads[3];
+	unsigned long totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+	uint16_t procs, pad;
+	unsigned long totalhigh, freehigh;
+	uint32_t mem_unit;
+};
+_Static_assert(sizeof(struct sysinfo) == 112, "Linux's struct sysinfo on x86-64");
+
+/* Linux: do_sysinfo. Uptime in whole seconds, rounded up as Linux does;
+ * memory in bytes (mem_unit 1): node 0's managed and free pages. */
+SYSCALL_DEFINE1(sysinfo, unsigned long, info)
+{
+	struct pglist_data *pgdat = NODE_DATA(0);
+	uint64_t up = ktime_get_ns();
+	struct sysinfo s;
+
+	memset(&s, 0, sizeof(s));
+	s.uptime = (long)((up + NSEC_PER_SEC - 1) / NSEC_PER_SEC);
+	for (int z = 0; z < pgdat->nr_zones; z++)
+		s.totalram += pgdat->node_zones[z].managed_pages;
+	s.totalram *= PAGE_SIZE;
+	s.freeram = node_free_pages(pgdat) * PAGE_SIZE;
+	s.procs = 1;
+	s.mem_unit = 1;
+	return copy_to_user(info, &s, sizeof(s)) ? -EFAULT : 0;
+}
+
+/* --- scheduling and futexes ----------------------------------------------------------- */
+SYSCALL_DEFINE0(sched_yield)
+{
+	return 0; /* nothing else to run */
+}
+
+/*
+ * Linux: sys_sched_getaffinity. The length must hold the mask of every
+ * possible CPU and be a multiple of a long: -EINVAL otherwise. One CPU:
+ * the mask is bit 0, one long. Return: the bytes written (the raw call's
+ * value; libc turns it into 0).
+ */
+SYSCALL_DEFINE3(sched_getaffinity, int, pid, unsigned int, len, unsigned long, user_mask_ptr)
+{
+	const unsigned long mask = 1;
+
+	if (len < sizeof(mask) || (len & (sizeof(mask) - 1)))
+		return -EINVAL;
+	if (pid != 0 && pid != task->pid)
+		return -ESRCH;
+	if (copy_to_user(user_mask_ptr, &mask, sizeof(mask)))
+		return -EFAULT;
+	return sizeof(mask);
+}
+
+/* Linux: sys_set_robust_list. The head is kept but never walked: with one
+ * thread, no other waiter can be left behind. */
+#define ROBUST_LIST_HEAD_SIZE 24 /* struct robust_list_head */
+SYSCALL_DEFINE2(set_robust_list, unsigned long, head, size_t, len)
+{
+	if (len != ROBUST_LIST_HEAD_SIZE)
+		return -EINVAL;
+	task->robust_list = head;
+	return 0;
 }

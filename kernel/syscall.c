@@ -77,8 +77,8 @@ static long mmap_fixed(struct mm_struct *mm, unsigned long addr, unsigned long l
 }
 
 /* Without MAP_FIXED: the hint if it is free, else vm_mmap's own choice,
- * which searches upwards from mm->mmap_base (Linux searches downwards
- * from it); never the page above TASK_SIZE. */
+ * which for a program searches downwards from mm->mmap_base, as Linux
+ * (MMF_TOPDOWN); never the page above TASK_SIZE. */
 static long mmap_anywhere(struct mm_struct *mm, unsigned long hint, unsigned long len,
 			  unsigned long vm_flags)
 {
@@ -168,18 +168,47 @@ SYSCALL_DEFINE3(mprotect, unsigned long, start, size_t, len, unsigned long, prot
 	return vm_mprotect(task->mm, start, len, prot_to_vm_flags(prot));
 }
 
-/*
- * Linux: sys_madvise. MADV_FREE and MADV_DONTNEED are do_madvise's.
- * MADV_WILLNEED, MADV_HUGEPAGE and MADV_NOHUGEPAGE are accepted with no
- * effect for now: there is no swap to read ahead, and a per-VMA THP policy
- * comes with the sysfs files; their range is still checked as Linux does.
- * Other advice is -EINVAL, as Linux for advice it does not know.
- */
 SYSCALL_DEFINE2(munmap, unsigned long, addr, size_t, len)
 {
 	return vm_munmap(task->mm, addr, len); /* Linux: sys_munmap's rules */
 }
 
+/*
+ * MADV_HUGEPAGE / MADV_NOHUGEPAGE on [start, end): each VMA part gets
+ * VM_HUGEPAGE (and loses VM_NOHUGEPAGE) or the reverse, a VMA cut by an
+ * end split there first, and parts that now equal a neighbour merged
+ * with it (Linux: hugepage_madvise in madvise_update_vma). Splits come
+ * first, so -ENOMEM for a full VMA array changes nothing;
+ * parts of the range in no VMA are skipped and reported with -ENOMEM
+ * after the rest is done, as Linux.
+ */
+static int madvise_hugepage(struct mm_struct *mm, unsigned long start, unsigned long end,
+			    int advice)
+{
+	unsigned long set = advice == MADV_HUGEPAGE ? VM_HUGEPAGE : VM_NOHUGEPAGE;
+	unsigned long clear = VM_HUGEPAGE | VM_NOHUGEPAGE;
+
+	if (split_vma(mm, start) || split_vma(mm, end))
+		return -ENOMEM;
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		struct vm_area_struct *vma = &mm->vmas[i];
+
+		if (vma->vm_start >= start && vma->vm_end <= end)
+			vma->vm_flags = (vma->vm_flags & ~clear) | set;
+	}
+	vma_merge_range(mm, start, end);
+	return vma_range_has_hole(mm, start, end) ? -ENOMEM : 0;
+}
+
+/*
+ * Linux: sys_madvise. MADV_FREE and MADV_DONTNEED are do_madvise's;
+ * MADV_HUGEPAGE and MADV_NOHUGEPAGE set the VMAs' THP policy (also with
+ * THP compiled out, where Linux says -EINVAL: the flags then change
+ * nothing, and programs that ask keep running). MADV_WILLNEED is
+ * accepted with no effect: there is no swap to read ahead. Other advice
+ * is -EINVAL, as Linux for advice it does not know. The range is checked
+ * as Linux's do_madvise does.
+ */
 SYSCALL_DEFINE3(madvise, unsigned long, start, size_t, len, int, advice)
 {
 	unsigned long end;
@@ -191,5 +220,9 @@ SYSCALL_DEFINE3(madvise, unsigned long, start, size_t, len, int, advice)
 	end = start + ALIGN_UP(len, PAGE_SIZE);
 	if ((start & (PAGE_SIZE - 1)) || end < start || (len && end == start))
 		return -EINVAL;
+	if (end == start)
+		return 0;
+	if (advice != MADV_WILLNEED)
+		return madvise_hugepage(task->mm, start, end, advice);
 	return vma_range_has_hole(task->mm, start, end) ? -ENOMEM : 0;
 }

@@ -1,10 +1,14 @@
 /*
  * Transparent huge pages (Linux: mm/huge_memory.c). Which large folio
  * orders anonymous faults may use, and how often each one was used:
- * Linux's /sys/kernel/mm/transparent_hugepage/hugepages-<size>kB/enabled
- * and .../stats, as one bitmask and one table. Example: `thp 16K,64K,2M`
- * sets bits 2, 4 and 9 (0x214); a fault in a 2 MiB-aligned VMA then tries
- * order 9, then 4, then 2, then order 0, always possible, never listed.
+ * Linux's /sys/kernel/mm/transparent_hugepage/enabled and
+ * hugepages-<size>kB/{enabled,stats}, as Linux's three per-size masks
+ * (always, madvise, inherit), the top-level mode and one table, with the
+ * show/store functions of those files. Example: `thp 16K,64K,2M` puts
+ * orders 2, 4 and 9 in "always" (0x214); a fault in a 2 MiB-aligned VMA
+ * then tries order 9, then 4, then 2, then order 0, always possible,
+ * never listed. Writing "madvise" to hugepages-64kB/enabled then leaves
+ * order 4 to VMAs with MADV_HUGEPAGE.
  * And splitting: a folio into order-0 folios (unmapped, or PTE-mapped by
  * its mm), and a PMD leaf into a PTE table of the same translations.
  * Example: a 64K folio mapped by 16 PTEs splits into 16 order-0 folios,
@@ -12,19 +16,197 @@
  * into 512 PTEs mapping the same order-9 folio (mapcount 1 → 512).
  */
 #include <bitmap.h>
+#include <seq_file.h>
 #include <vm.h>
 #include "internal.h"
 
-/* Every order a fault may use: 8K (order 1) up to the PMD size. Linux
- * leaves order 1 out for anon (THP_ORDERS_ALL_ANON); Folium accepts it so
- * the smallest step can be measured. */
-#define THP_ORDERS_ALL (((1ul << (HPAGE_PMD_ORDER + 1)) - 1) & ~1ul)
-
-/* Linux's default: only the PMD size ("inherit" with enabled=always), the
- * smaller mTHP sizes "never" until asked for (`thp 16K,64K,2M`). Without
+/* Linux's default in effect: only the PMD size (Linux: "inherit" with
+ * enabled=always; here "always", see <vm.h>), the smaller mTHP sizes
+ * "never" until asked for (`thp 16K,64K,2M`). Without
  * CONFIG_TRANSPARENT_HUGEPAGE there are no large anonymous folios at all. */
 unsigned long thp_orders_enabled = CONFIG_TRANSPARENT_HUGEPAGE ? 1ul << HPAGE_PMD_ORDER : 0;
+unsigned long huge_anon_orders_madvise, huge_anon_orders_inherit;
+enum thp_mode thp_global_mode = CONFIG_TRANSPARENT_HUGEPAGE ? THP_MODE_ALWAYS : THP_MODE_NEVER;
 unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
+
+/* Linux: __thp_vma_allowable_orders (vma_thp_disabled, then the masks). */
+unsigned long thp_vma_allowable_orders(const struct vm_area_struct *vma, unsigned long orders)
+{
+	bool madvised = vma->vm_flags & VM_HUGEPAGE;
+	unsigned long mask = thp_orders_enabled;
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE || (vma->vm_flags & VM_NOHUGEPAGE))
+		return 0;
+	if (madvised)
+		mask |= huge_anon_orders_madvise;
+	if (thp_global_mode == THP_MODE_ALWAYS || (madvised && thp_global_mode == THP_MODE_MADVISE))
+		mask |= huge_anon_orders_inherit;
+	return orders & mask;
+}
+
+/* Overlapping masks (a direct write of thp_orders_enabled) read by
+ * Linux's precedence in thpsize_enabled_show: always, inherit, madvise. */
+enum thp_mode thp_order_mode(unsigned int order)
+{
+	unsigned long bit = 1ul << order;
+
+	if (thp_orders_enabled & bit)
+		return THP_MODE_ALWAYS;
+	if (huge_anon_orders_inherit & bit)
+		return THP_MODE_INHERIT;
+	if (huge_anon_orders_madvise & bit)
+		return THP_MODE_MADVISE;
+	return THP_MODE_NEVER;
+}
+
+/* Linux: thpsize_enabled_store (one mask gains the bit, the others lose it). */
+void thp_set_order_mode(unsigned int order, enum thp_mode mode)
+{
+	unsigned long bit = 1ul << order;
+
+	thp_orders_enabled &= ~bit;
+	huge_anon_orders_madvise &= ~bit;
+	huge_anon_orders_inherit &= ~bit;
+	if (mode == THP_MODE_ALWAYS)
+		thp_orders_enabled |= bit;
+	else if (mode == THP_MODE_MADVISE)
+		huge_anon_orders_madvise |= bit;
+	else if (mode == THP_MODE_INHERIT)
+		huge_anon_orders_inherit |= bit;
+}
+
+void thp_set_orders(unsigned long orders)
+{
+	thp_orders_enabled = orders;
+	huge_anon_orders_madvise = huge_anon_orders_inherit = 0;
+}
+
+/* Linux: sysfs_streq — equal, or equal but for one trailing newline. */
+static bool sysfs_streq(const char *buf, const char *word)
+{
+	size_t n = strlen(word);
+
+	return !strncmp(buf, word, n) && (!buf[n] || (buf[n] == '\n' && !buf[n + 1]));
+}
+
+static const char *const thp_mode_words[] = {
+	[THP_MODE_NEVER] = "never",
+	[THP_MODE_ALWAYS] = "always",
+	[THP_MODE_MADVISE] = "madvise",
+	[THP_MODE_INHERIT] = "inherit",
+};
+
+int thp_mode_parse(const char *buf, bool per_size, enum thp_mode *mode)
+{
+	for (unsigned int m = 0; m < ARRAY_SIZE(thp_mode_words); m++) {
+		if (m == THP_MODE_INHERIT && !per_size)
+			continue;
+		if (sysfs_streq(buf, thp_mode_words[m])) {
+			*mode = (enum thp_mode)m;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* --- the sysfs files (Linux: enabled_show/store, thpsize_enabled_show/store) --- */
+
+/* "always [madvise] never": every choice, the current one bracketed, in
+ * Linux's order. */
+static void show_choices(struct seq_file *m, const enum thp_mode *choices, unsigned int n,
+			 enum thp_mode current)
+{
+	for (unsigned int i = 0; i < n; i++)
+		seq_printf(m, choices[i] == current ? "%s[%s]" : "%s%s", i ? " " : "",
+			   thp_mode_words[choices[i]]);
+	seq_putc(m, '\n');
+}
+
+static int enabled_show(struct seq_file *m, void *priv)
+{
+	static const enum thp_mode choices[] = { THP_MODE_ALWAYS, THP_MODE_MADVISE,
+						 THP_MODE_NEVER };
+
+	(void)priv;
+	show_choices(m, choices, ARRAY_SIZE(choices), thp_global_mode);
+	return 0;
+}
+
+static long enabled_store(const char *buf, size_t count, void *priv)
+{
+	enum thp_mode mode;
+
+	(void)priv;
+	if (thp_mode_parse(buf, false, &mode))
+		return -EINVAL;
+	thp_global_mode = mode;
+	return (long)count;
+}
+
+static int thpsize_enabled_show(struct seq_file *m, void *priv)
+{
+	static const enum thp_mode choices[] = { THP_MODE_ALWAYS, THP_MODE_INHERIT,
+						 THP_MODE_MADVISE, THP_MODE_NEVER };
+
+	show_choices(m, choices, ARRAY_SIZE(choices),
+		     thp_order_mode((unsigned int)(uintptr_t)priv));
+	return 0;
+}
+
+static long thpsize_enabled_store(const char *buf, size_t count, void *priv)
+{
+	enum thp_mode mode;
+
+	if (thp_mode_parse(buf, true, &mode))
+		return -EINVAL;
+	thp_set_order_mode((unsigned int)(uintptr_t)priv, mode);
+	return (long)count;
+}
+
+const struct kobj_attribute thp_enabled_attr = { enabled_show, enabled_store };
+const struct kobj_attribute thpsize_enabled_attr = { thpsize_enabled_show, thpsize_enabled_store };
+
+/* Linux's per-size stats files, in its order. Folium counts the first
+ * two and the splits (per node, summed here); the rest, for swap and
+ * memcg charges Folium does not have, read 0. */
+const char *const thp_stat_names[] = {
+	"anon_fault_alloc", "anon_fault_fallback", "anon_fault_fallback_charge",
+	"swpout",	    "swpout_fallback",	   "split",
+	"split_failed",	    "split_deferred",
+};
+const unsigned int nr_thp_stat_names = ARRAY_SIZE(thp_stat_names);
+
+static unsigned long thp_stat_value(unsigned int order, unsigned int idx)
+{
+	unsigned long sum = 0;
+
+	if (idx == 0)
+		return mthp_stats[order][MTHP_STAT_ANON_FAULT_ALLOC];
+	if (idx == 1)
+		return mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK];
+	if (strcmp(thp_stat_names[idx], "split"))
+		return 0;
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		if (NODE_DATA(nid))
+			sum += NODE_DATA(nid)->split_count[order];
+	return sum;
+}
+
+static int thpsize_stat_show(struct seq_file *m, void *priv)
+{
+	unsigned int v = (unsigned int)(uintptr_t)priv;
+
+	seq_printf(m, "%lu\n", thp_stat_value(v >> 8, v & 0xff));
+	return 0;
+}
+
+const struct kobj_attribute thpsize_stat_attr = { thpsize_stat_show, NULL };
+
+const char *thpsize_dir_name(unsigned int order, char *buf, size_t len)
+{
+	ksnprintf(buf, len, "hugepages-%lukB", (PAGE_SIZE << order) >> 10);
+	return buf;
+}
 
 /* One word of the list: a power-of-two size from 8K to 2M → its order. */
 static int parse_one_size(const char *word, unsigned long *orders, char *err, size_t errlen)
@@ -114,7 +296,7 @@ void thp_init(void)
 		pr_err("cmdline: thp=%s: %s; keeping the default\n", arg, err);
 		return;
 	}
-	thp_orders_enabled = orders;
+	thp_set_orders(orders);
 }
 
 /* --- splitting a folio ------------------------------------------------------------ */

@@ -110,24 +110,26 @@ static bool pte_range_none_or_zero(const pte_t *ptep, unsigned long nr)
 
 /*
  * The orders a write fault at addr may use now, as a bitmask (order 0
- * always): enabled, inside the VMA, and every entry of the range empty or
- * the zero page. table is the PTE table covering addr (its first slot), or
- * NULL when the PMD is none or the huge zero folio (then every PTE order
- * fits). The PMD order needs the PMD none or the huge zero folio.
+ * always): allowed in the VMA (thp_vma_allowable_orders), inside it, and
+ * every entry of the range empty or the zero page. table is the PTE table
+ * covering addr (its first slot), or NULL when the PMD is none or the huge
+ * zero folio (then every PTE order fits). The PMD order needs the PMD none
+ * or the huge zero folio.
  */
 static unsigned long anon_suitable_orders(const struct vm_area_struct *vma, unsigned long addr,
 					  const pmd_t *pmd, const pte_t *table)
 {
-	unsigned long orders = 1;
+	unsigned long orders = 1, allowed;
 
 	if (!CONFIG_TRANSPARENT_HUGEPAGE)
 		return orders; /* Linux: thp_vma_allowable_orders is 0 */
+	/* The per-size modes with the VMA's MADV_(NO)HUGEPAGE. */
+	allowed = thp_vma_allowable_orders(vma, THP_ORDERS_ALL);
 	for (unsigned int order = 1; order <= HPAGE_PMD_ORDER; order++) {
 		unsigned long nr = 1ul << order;
 		bool empty;
 
-		if (!(thp_orders_enabled & (1ul << order)) ||
-		    !thp_vma_suitable_order(vma, addr, order))
+		if (!(allowed & (1ul << order)) || !thp_vma_suitable_order(vma, addr, order))
 			continue;
 		if (order == HPAGE_PMD_ORDER)
 			empty = pmd_none(*pmd) || is_huge_zero_pmd(*pmd);

@@ -56,21 +56,27 @@ TEST_SRCS += mm/tests/pgtable_test.c mm/tests/mmap_test.c
 # Anonymous faults with large folios, mTHP orders and stats, THP
 # splitting, the reverse map and the migration hook.
 MM_GENERIC_SRCS += mm/memory.c mm/huge_memory.c mm/rmap.c
-TEST_SRCS += mm/tests/fault_test.c
+TEST_SRCS += mm/tests/fault_test.c mm/tests/thp_mode_test.c
+# The counters as /proc/vmstat, /proc/buddyinfo and /proc/pagetypeinfo.
+MM_GENERIC_SRCS += mm/vmstat.c
 # MADV_FREE/MADV_DONTNEED (batched or split), the anon/lazyfree LRU
 # lists and lazyfree reclaim, their tests.
 MM_GENERIC_SRCS += mm/madvise.c mm/vmscan.c
 TEST_SRCS += mm/tests/madvise_test.c
+# mremap: shrink, grow in place, move by copying.
+MM_GENERIC_SRCS += mm/mremap.c
+TEST_SRCS += mm/tests/mremap_test.c
 # Random sequences over several VMAs checked against a byte model (the
 # model is shared with the fuzz target below).
 TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 
 # --- fuzzing virtual memory (host only) --------------------------------------
 # What an mm needs to run as a process: the buddy core, page tables, VMAs,
-# faults, clearing, madvise and reclaim, and the host MMU and uaccess.
+# faults, clearing, madvise and reclaim, and the host MMU and uaccess
+# (seq_file and kmalloc: huge_memory.c's sysfs show functions).
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c mm/page_isolation.c mm/migrate.c \
 	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/memory.c mm/huge_memory.c mm/rmap.c \
-	mm/clear.c mm/madvise.c mm/vmscan.c \
+	mm/clear.c mm/madvise.c mm/vmscan.c mm/slab.c fs/seq_file.c \
 	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c
 FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \
 	mm/tests/vm_model.c mm/tests/fuzz_vm.c)

@@ -10,9 +10,11 @@
 #include <arch.h>
 #include <vm.h>
 
-/* vm_mmap(addr = 0) searches upwards from here: 4 GiB keeps workload
- * addresses visibly apart from small numbers and leaves room for fixed
- * mappings below. Linux starts below the stack and searches downwards. */
+/* The shell's workloads' vm_mmap(addr = 0) searches upwards from here
+ * (Linux's legacy layout): 4 GiB keeps workload addresses visibly apart
+ * from small numbers and leaves room for fixed mappings below. Programs
+ * get Linux's default instead: exec sets MMF_TOPDOWN and a mmap_base
+ * below the stack. */
 #define MMAP_BASE 0x100000000ul
 
 struct mm_struct *current_mm;
@@ -121,12 +123,40 @@ bool vma_range_has_hole(struct mm_struct *mm, unsigned long start, unsigned long
 	return addr < end;
 }
 
-/* First fit from mmap_base upwards, each candidate aligned to align.
- * Return: the address, or -ENOMEM. Linux: get_unmapped_area. */
+/* The highest fit below mmap_base, aligned to align: each gap between
+ * VMAs from the top down (Linux: arch_get_unmapped_area_topdown).
+ * Return: the address, or -ENOMEM. */
+static unsigned long get_unmapped_area_topdown(struct mm_struct *mm, unsigned long len,
+					       unsigned long align)
+{
+	unsigned long high = mm->mmap_base;
+
+	for (int i = mm->nr_vmas - 1; i >= -1; i--) {
+		unsigned long low = i >= 0 ? mm->vmas[i].vm_end : USER_VA_START;
+
+		if (i >= 0 && mm->vmas[i].vm_start >= high)
+			continue; /* above the window */
+		if (low < high && high - low >= len && ALIGN_DOWN(high - len, align) >= low)
+			return ALIGN_DOWN(high - len, align);
+		if (i >= 0)
+			high = mm->vmas[i].vm_start;
+	}
+	return (unsigned long)-ENOMEM;
+}
+
+/* First fit from mmap_base upwards, each candidate aligned to align; a
+ * top-down mm looks below mmap_base first and falls back to this, as
+ * Linux does. Return: the address, or -ENOMEM. Linux: get_unmapped_area. */
 static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len, unsigned long align)
 {
 	unsigned long addr = ALIGN_UP(MAX(mm->mmap_base, USER_VA_START), align);
 
+	if (mm->flags & MMF_TOPDOWN) {
+		unsigned long down = get_unmapped_area_topdown(mm, len, align);
+
+		if (!IS_ERR_VALUE(down))
+			return down;
+	}
 	for (int i = 0; i < mm->nr_vmas; i++) {
 		struct vm_area_struct *vma = &mm->vmas[i];
 
@@ -322,7 +352,7 @@ void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long end, u
  * its flags, so a flag change can stop at addr (Linux: split_vma). An
  * addr at a VMA's edge or in no VMA needs nothing. Return: 0, or -ENOMEM
  * when the VMA array is full. */
-static int split_vma(struct mm_struct *mm, unsigned long addr)
+int split_vma(struct mm_struct *mm, unsigned long addr)
 {
 	for (int i = 0; i < mm->nr_vmas; i++) {
 		struct vm_area_struct *vma = &mm->vmas[i];
@@ -343,7 +373,7 @@ static int split_vma(struct mm_struct *mm, unsigned long addr)
 /* Join touching VMAs with equal flags from the one ending at start to the
  * one starting at end, so mprotect back and forth does not use up the
  * array (Linux: vma_merge in mprotect_fixup). */
-static void vma_merge_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+void vma_merge_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	for (int i = 0; i + 1 < mm->nr_vmas && mm->vmas[i].vm_start <= end;) {
 		struct vm_area_struct *vma = &mm->vmas[i], *next = vma + 1;
@@ -442,7 +472,8 @@ int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		return -ENOMEM;
 	for (int i = 0; i < mm->nr_vmas; i++)
 		if (mm->vmas[i].vm_start >= start && mm->vmas[i].vm_end <= end)
-			mm->vmas[i].vm_flags = vm_flags;
+			mm->vmas[i].vm_flags =
+				vm_flags | (mm->vmas[i].vm_flags & (VM_HUGEPAGE | VM_NOHUGEPAGE));
 	change_protection(mm, start, end, vm_flags);
 	vma_merge_range(mm, start, end);
 	return 0;

@@ -5,9 +5,8 @@
  * a list threaded through the objects themselves, its struct page holds
  * the list head, the count in use and the cache (see mm_types.h). A cache
  * keeps the slabs with a free object on a partial list; a slab that becomes
- * empty goes back to the page allocator unless it is the cache's last
- * partial one (so a kmalloc/kfree pair does not hit the buddy lists each
- * time). Larger requests are 2^order pages marked PG_large_kmalloc
+ * empty goes back to the page allocator at once (Linux keeps a few for
+ * speed; Folium prefers that free memory returns exactly). Larger requests are 2^order pages marked PG_large_kmalloc
  * (Linux: kmalloc_large). One CPU, no interrupt handler allocates: no
  * locks.
  */
@@ -162,23 +161,10 @@ void kfree(const void *ptr)
 	s->objects--;
 	if (was_full)
 		list_add(&page->lru, &s->partial);
-	/* An empty slab goes back unless it is the only partial one left. */
-	if (!page->index && !(s->partial.next == &page->lru && s->partial.prev == &page->lru))
+	/* An empty slab goes back at once: after a program exits, free
+	 * memory is what it was before it started (the exec tests check). */
+	if (!page->index)
 		discard_slab(s, page);
-}
-
-void kmalloc_shrink(int nid)
-{
-	for (unsigned int i = 0; i < NR_KMALLOC_CACHES; i++) {
-		struct kmem_cache *s = &kmalloc_caches[nid][i];
-		struct page *page, *next;
-
-		if (!s->size)
-			continue;
-		list_for_each_entry_safe(page, next, &s->partial, lru)
-			if (!page->index)
-				discard_slab(s, page);
-	}
 }
 
 size_t ksize(const void *ptr)

@@ -4,6 +4,7 @@
  * do: "ls: /x: No such file or directory".
  */
 #include <ramfs.h>
+#include <seq_file.h>
 #include <shell.h>
 
 /* Linux: strerror, for the errors ramfs returns. */
@@ -69,6 +70,24 @@ static int cmd_ls(int argc, char **argv)
 }
 DEFINE_SHELL_COMMAND(ls, "ls [PATH]", "list a directory of the initramfs (mode, size, name)");
 
+/* /proc and /sys files print what their show function makes; the ones
+ * about a running program (maps, smaps) have none while the shell runs. */
+static int cat_special(const char *path, const struct ramfs_inode *inode)
+{
+	int err;
+
+	if (inode->i_fop == &proc_single_fops)
+		err = seq_show_to_console((seq_show_t)inode->i_private, NULL);
+	else if (inode->i_fop == &sysfs_file_fops)
+		err = sysfs_show_to_console(inode);
+	else {
+		kprintf("cat: %s: describes the running program; read it from one "
+			"(no program runs in the shell)\n", path);
+		return CMD_ERROR;
+	}
+	return err ? fs_error("cat", path, err) : CMD_OK;
+}
+
 static int cmd_cat(int argc, char **argv)
 {
 	struct ramfs_inode *inode;
@@ -86,6 +105,8 @@ static int cmd_cat(int argc, char **argv)
 	err = ramfs_lookup(&rootfs, argv[1], true, &inode);
 	if (err)
 		return fs_error("cat", argv[1], err);
+	if (inode->i_fop)
+		return cat_special(argv[1], inode);
 	while ((n = ramfs_read(inode, off, buf, sizeof(buf))) > 0) {
 		console_write(buf, (size_t)n);
 		off += (uint64_t)n;

@@ -1,12 +1,15 @@
 /*
- * The shell's window on physical memory, in the shape of Linux's /proc
- * files: meminfo (totals, and where boot memory went), buddyinfo (free
- * blocks per order), pagetypeinfo (per migratetype,
- * and pageblocks per type), vmstat (counters), pageblocks (a map of every
- * pageblock, the picture of fragmentation), and alloc/free to change that
- * picture by hand. Every command reads all registered nodes.
+ * The shell's window on physical memory. meminfo, buddyinfo,
+ * pagetypeinfo and vmstat print what /proc/meminfo, /proc/buddyinfo,
+ * /proc/pagetypeinfo and /proc/vmstat contain (the same show functions,
+ * fs/proc/meminfo.c and mm/vmstat.c), then, for meminfo and vmstat,
+ * Folium's numbers Linux's files have no line for (zones, where boot
+ * memory went; allocator events, splits per order, fallbacks).
+ * pageblocks draws a map of every pageblock, the picture of
+ * fragmentation, and alloc/free change that picture by hand.
  */
 #include <mm.h>
+#include <seq_file.h>
 #include <shell.h>
 #include <vm.h>
 
@@ -19,119 +22,44 @@ static const char pageblock_letters[MIGRATE_TYPES] = {
 	for (zone = (pgdat)->node_zones; zone < (pgdat)->node_zones + MAX_NR_ZONES; zone++) \
 		if (zone->spanned_pages)
 
-static unsigned long count_free_list(const struct list_head *list)
+/* Print a /proc file's contents through its show function. */
+static int show_file(seq_show_t show, void *v, const char *cmd)
 {
-	const struct list_head *pos;
-	unsigned long n = 0;
+	int err = seq_show_to_console(show, v);
 
-	list_for_each(pos, list)
-		n++;
-	return n;
+	if (err)
+		kprintf("%s: error %d\n", cmd, err);
+	return err ? CMD_ERROR : CMD_OK;
 }
 
 static int cmd_buddyinfo(int argc, char **argv)
 {
-	struct zone *zone;
-
 	if (argc != 1)
 		return CMD_USAGE;
-	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
-		if (!NODE_DATA(nid))
-			continue;
-		for_each_populated_zone(NODE_DATA(nid), zone) {
-			kprintf("Node %d, zone %8s", nid, zone->name);
-			for (int order = 0; order < NR_PAGE_ORDERS; order++)
-				kprintf(" %6lu", zone->free_area[order].nr_free);
-			kprintf("\n");
-		}
-	}
-	return CMD_OK;
-}
-
-static void pagetypeinfo_free(int nid, struct zone *zone)
-{
-	for (int mt = 0; mt < MIGRATE_TYPES; mt++) {
-		kprintf("Node %4d, zone %8s, type %12s", nid, zone->name, migratetype_names[mt]);
-		for (int order = 0; order < NR_PAGE_ORDERS; order++)
-			kprintf(" %6lu", count_free_list(&zone->free_area[order].free_list[mt]));
-		kprintf("\n");
-	}
-}
-
-static void pagetypeinfo_blocks(int nid, struct zone *zone)
-{
-	unsigned long blocks[MIGRATE_TYPES] = { 0 };
-	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
-
-	for (unsigned long pfn = zone->zone_start_pfn; pfn < end; pfn += pageblock_nr_pages)
-		if (pfn_valid(pfn)) /* holes have no struct pages */
-			blocks[get_pageblock_migratetype(pfn_to_page(pfn))]++;
-	kprintf("Node %d, zone %8s", nid, zone->name);
-	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
-		kprintf(" %12lu", blocks[mt]);
-	kprintf("\n");
+	return show_file(frag_show, NULL, argv[0]);
 }
 
 static int cmd_pagetypeinfo(int argc, char **argv)
 {
-	struct zone *zone;
-
 	if (argc != 1)
 		return CMD_USAGE;
-	kprintf("Page block order: %d\nPages per block:  %lu\n\n", (int)pageblock_order,
-		pageblock_nr_pages);
-	kprintf("Free pages count per migrate type at order       ");
-	for (int order = 0; order < NR_PAGE_ORDERS; order++)
-		kprintf(" %6d", order);
-	kprintf("\n");
-	for (int nid = 0; nid < MAX_NUMNODES; nid++)
-		if (NODE_DATA(nid))
-			for_each_populated_zone(NODE_DATA(nid), zone)
-				pagetypeinfo_free(nid, zone);
-	kprintf("\nNumber of blocks type     ");
-	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
-		kprintf(" %12s", migratetype_names[mt]);
-	kprintf("\n");
-	for (int nid = 0; nid < MAX_NUMNODES; nid++)
-		if (NODE_DATA(nid))
-			for_each_populated_zone(NODE_DATA(nid), zone)
-				pagetypeinfo_blocks(nid, zone);
-	return CMD_OK;
+	return show_file(pagetypeinfo_show, NULL, argv[0]);
 }
 
-static void vmstat_node(struct pglist_data *pgdat)
-{
-	unsigned long free = 0, free_cma = 0;
-	struct zone *zone;
-
-	for_each_populated_zone(pgdat, zone) {
-		free += zone->nr_free_pages;
-		free_cma += zone->nr_free_cma;
-	}
-	kprintf("nr_free_pages %lu\nnr_free_cma %lu\n", free, free_cma);
-	for (int i = 0; i < NR_VM_EVENT_ITEMS; i++)
-		kprintf("%s %lu\n", vm_event_names[i], pgdat->vm_events[i]);
-	/* Linux reports splits per size in the mTHP stats ("split"). */
-	for (int order = 1; order < NR_PAGE_ORDERS; order++)
-		if (pgdat->split_count[order])
-			kprintf("thp_split_page_order_%d %lu\n", order, pgdat->split_count[order]);
-	for (int from = 0; from < MIGRATE_TYPES; from++)
-		for (int to = 0; to < MIGRATE_TYPES; to++)
-			if (pgdat->fallback_count[from][to])
-				kprintf("fallback %s->%s %lu\n", migratetype_names[from],
-					migratetype_names[to], pgdat->fallback_count[from][to]);
-}
-
+/* /proc/vmstat (node 0), then Folium's own counters of every node. */
 static int cmd_vmstat(int argc, char **argv)
 {
 	if (argc != 1)
 		return CMD_USAGE;
+	if (show_file(vmstat_show, NULL, argv[0]))
+		return CMD_ERROR;
 	for (int nid = 0; nid < MAX_NUMNODES; nid++) {
 		if (!NODE_DATA(nid))
 			continue;
 		if (nid)
 			kprintf("node %d:\n", nid);
-		vmstat_node(NODE_DATA(nid));
+		if (show_file(vmstat_folium_show, NODE_DATA(nid), argv[0]))
+			return CMD_ERROR;
 	}
 	return CMD_OK;
 }
@@ -210,15 +138,6 @@ static unsigned long kb(unsigned long pages)
 	return pages * (PAGE_SIZE / KIB);
 }
 
-static unsigned long node_managed_pages(const struct pglist_data *pgdat)
-{
-	unsigned long managed = 0;
-
-	for (int z = 0; z < MAX_NR_ZONES; z++)
-		managed += pgdat->node_zones[z].managed_pages;
-	return managed;
-}
-
 /* Per zone: free pages (per-CPU lists included) of the managed ones. */
 static void meminfo_zones(const struct pglist_data *pgdat)
 {
@@ -235,7 +154,7 @@ static void meminfo_zones(const struct pglist_data *pgdat)
 	}
 }
 
-/* meminfo: /proc/meminfo's first lines, then where boot memory went. */
+/* meminfo: /proc/meminfo, then the zones and where boot memory went. */
 static int cmd_meminfo(int argc, char **argv)
 {
 	struct pglist_data *pgdat = NODE_DATA(0);
@@ -247,15 +166,9 @@ static int cmd_meminfo(int argc, char **argv)
 		kprintf("meminfo: the page allocator is not set up\n");
 		return CMD_ERROR;
 	}
-	kprintf("MemTotal:      %10lu kB\n", kb(node_managed_pages(pgdat)));
-	kprintf("MemFree:       %10lu kB\n", kb(node_free_pages(pgdat)));
-	kprintf("AnonLRU:       %10lu kB\n", kb(lru_list_pages(&pgdat->lru_anon)));
-	kprintf("LazyFree:      %10lu kB\n", kb(lru_list_pages(&pgdat->lru_lazyfree)));
+	if (show_file(meminfo_proc_show, NULL, argv[0]))
+		return CMD_ERROR;
 	meminfo_zones(pgdat);
-	if (boot_cma) {
-		kprintf("CmaTotal:      %10lu kB\n", kb(boot_cma->count));
-		kprintf("CmaFree:       %10lu kB\n", kb(cma_free_pages(boot_cma)));
-	}
 	kprintf("PhysMem:       %10llu kB\n", (unsigned long long)(boot_mem.total / KIB));
 	kprintf("Reserved:      %10llu kB\n", (unsigned long long)(boot_mem.reserved / KIB));
 	kprintf("Memmap:        %10llu kB\n", (unsigned long long)(boot_mem.memmap / KIB));

@@ -1,31 +1,53 @@
 /*
  * `thp`: which large folio sizes anonymous faults may use, and how often
- * each was used (Linux: /sys/kernel/mm/transparent_hugepage/
- * hugepages-<size>kB/enabled and .../stats). `zero`: how folio_zero_user
- * orders its clears. Both change mm/ state through its own parsers.
+ * each was used: a view of /sys/kernel/mm/transparent_hugepage/enabled
+ * and hugepages-<size>kB/{enabled,stats} (the same show functions,
+ * mm/huge_memory.c). `thp 16K,64K,2M` makes those sizes "always" and the
+ * others "never", as thp= does. `zero`: how folio_zero_user orders its
+ * clears. Both change mm/ state through its own parsers.
  */
+#include <seq_file.h>
 #include <shell.h>
 #include <vm.h>
 
+/* An attribute's value as its file reads, without the newline. */
+static void show_attr(const struct kobj_attribute *attr, void *priv)
+{
+	struct seq_file m;
+
+	if (seq_fill(&m, attr->show, priv))
+		return;
+	if (m.count && m.buf[m.count - 1] == '\n')
+		m.count--;
+	console_write(m.buf, m.count);
+	seq_release_buf(&m);
+}
+
 static void thp_show(void)
 {
+	const struct vm_area_struct plain = { 0 }; /* a VMA without madvise */
+	unsigned long enabled = thp_vma_allowable_orders(&plain, THP_ORDERS_ALL);
 	char name[8];
 
 	if (!CONFIG_TRANSPARENT_HUGEPAGE)
 		kprintf("large folios are compiled out (CONFIG_TRANSPARENT_HUGEPAGE=n): 4K only\n");
 	kprintf("enabled:");
 	for (unsigned int order = 1; order <= HPAGE_PMD_ORDER; order++)
-		if (thp_orders_enabled & (1ul << order))
+		if (enabled & (1ul << order))
 			kprintf(" %s", thp_order_name(order, name, sizeof(name)));
-	kprintf("%s (4K always)\n", thp_orders_enabled ? "" : " never");
-	kprintf("%-6s %-8s %16s %19s\n", "size", "enabled", "anon_fault_alloc",
-		"anon_fault_fallback");
-	for (unsigned int order = 0; order <= HPAGE_PMD_ORDER; order++) {
-		bool on = !order || (thp_orders_enabled & (1ul << order));
-
-		kprintf("%-6s %-8s %16lu %19lu\n", thp_order_name(order, name, sizeof(name)),
-			order ? (on ? "yes" : "never") : "always",
-			mthp_stats[order][MTHP_STAT_ANON_FAULT_ALLOC],
+	kprintf("%s (4K always)\n", enabled ? "" : " never");
+	if (!CONFIG_TRANSPARENT_HUGEPAGE)
+		return; /* no transparent_hugepage directory either */
+	kprintf("transparent_hugepage/enabled: ");
+	show_attr(&thp_enabled_attr, NULL);
+	kprintf("\n%-6s %-31s %16s %19s\n", "size", "hugepages-<size>kB/enabled",
+		"anon_fault_alloc", "anon_fault_fallback");
+	for (unsigned int order = 1; order <= HPAGE_PMD_ORDER; order++) {
+		if (!(THP_ORDERS_ALL & (1ul << order)))
+			continue;
+		kprintf("%-6s ", thp_order_name(order, name, sizeof(name)));
+		show_attr(&thpsize_enabled_attr, (void *)(uintptr_t)order);
+		kprintf("%*s %16lu %19lu\n", 0, "", mthp_stats[order][MTHP_STAT_ANON_FAULT_ALLOC],
 			mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK]);
 	}
 }
@@ -42,7 +64,7 @@ static int cmd_thp(int argc, char **argv)
 			kprintf("thp: %s\n", err);
 			return CMD_USAGE;
 		}
-		thp_orders_enabled = orders;
+		thp_set_orders(orders);
 	}
 	thp_show();
 	return CMD_OK;

@@ -26,6 +26,7 @@ console-setup-linux file:/usr/share/consolefonts/Uni2-Fixed16.psf.gz
 gzip               cmd:gzip
 cpio               cmd:cpio
 musl-tools         cmd:musl-gcc
+libc6-dev          file:/usr/lib/x86_64-linux-gnu/libc.a
 linux-libc-dev     file:/usr/include/x86_64-linux-gnu/asm/unistd_64.h
 gnuplot-nox        cmd:gnuplot
 miller             cmd:mlr

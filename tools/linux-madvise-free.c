@@ -4,7 +4,9 @@
  * optimize lazyfreeing with mTHP in madvise_free": MADV_FREE of a 1 GiB range
  * faulted in with writes, per mTHP folio size. This program times the same
  * workload on the Linux the build machine runs, a different kernel on real
- * hardware (or a VM): its record says source=linux. Linux >= 6.10 batches
+ * hardware (or a VM): its record says source=linux. The same static
+ * binary runs unchanged on Folium (/bin/linux-madvise-free), where the
+ * record says source=folium (uname's sysname). Linux >= 6.10 batches
  * MADV_FREE over mTHP and the old split path cannot be chosen, so only the
  * batched time is measured.
  *
@@ -34,6 +36,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -356,8 +359,13 @@ static void print_record(struct row *rows, int n, size_t len, int runs, struct u
 	env_clean(u->release, 0);
 	hypervisor(hv);
 	rec_line("@bench madvise_free");
-	rec_line("@env source=linux kernel=\"%s\" cpu=\"%s\" hypervisor=\"%s\" mem_bytes=%llu "
-		 "range_bytes=%zu runs=%d", u->release, cpu, hv,
+	/* The same static binary runs on Folium too: the record names the
+	 * kernel it ran on (uname's sysname, "Linux" or "Folium"). */
+	for (char *p = u->sysname; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	env_clean(u->sysname, 0);
+	rec_line("@env source=%s kernel=\"%s\" cpu=\"%s\" hypervisor=\"%s\" mem_bytes=%llu "
+		 "range_bytes=%zu runs=%d", u->sysname, u->release, cpu, hv,
 		 (unsigned long long)sysconf(_SC_PHYS_PAGES) * (unsigned long long)sysconf(_SC_PAGESIZE),
 		 len, runs);
 	rec_line("@cols folio[KiB] batched[ms] min[ms] max[ms] folios[count] fallbacks[count]");
@@ -429,8 +437,9 @@ int main(int argc, char **argv)
 	save_controls();
 	catch_signals(); /* before the first change */
 	uname(&u);
-	printf("MADV_FREE of %zu MiB faulted in with writes, on this machine's Linux %s "
-	       "(not Folium), median of %d run(s)\n", len >> 20, u.release, runs);
+	printf("MADV_FREE of %zu MiB faulted in with writes, on %s %s%s, median of %d run(s)\n",
+	       len >> 20, u.sysname, u.release,
+	       strcmp(u.sysname, "Linux") ? "" : " (this machine's Linux, not Folium)", runs);
 	printf("folio   batched[ms]    min[ms]    max[ms]    folios fallbacks\n");
 	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
 		snprintf(path, sizeof(path), "%s/hugepages-%ukB/enabled", thp, sizes[s]);

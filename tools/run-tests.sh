@@ -337,7 +337,7 @@ initramfs_damaged_archive_is_reported() {
 user_programs_run_in_ring3() {
 	initramfs_boot programs "$B/initramfs.cpio" "meminfo; /bin/hello a b; /bin/hello fail; \
 hello x; /bin/crash; /bin/crash gp; /bin/crash ud; spin; /etc/motd; /bin/mmtest; /bin/mmfault; \
-/bin/mmfault none; meminfo" || return 1
+/bin/mmfault none; /bin/sigtest; meminfo" || return 1
 	log=$LOGS/initramfs-programs.serial
 	expect_in "$log" 'argv[0] = "/bin/hello"' 'argv[1] = "a"' 'argv[2] = "b"' \
 		'argv[1] = "fail"' 'exit status 3' 'argv[0] = "hello"' 'argv[1] = "x"' \
@@ -346,7 +346,7 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; spin; /etc/motd; /bin/mmtest;
 		'crash: ud' 'traps: crash[1] trap invalid opcode ip:' 'killed by SIGILL' \
 		'spin: 20 million rounds' '/etc/motd: Permission denied' 'mmtest: all ok' \
 		'mmfault: ro' 'mmfault[1]: segfault at ' ' error 7' 'mmfault: none' ' error 5' \
-		'Power down.' || return 1
+		'sigtest: all ok' 'killed by SIGABRT' 'Power down.' || return 1
 	# mmtest exits 0 (the shell prints no status), both mmfault runs SIGSEGV.
 	! grep -q 'FAILED' "$log" || { echo "an mmtest check failed"; return 1; }
 	[ "$(grep -c 'killed by SIGSEGV' "$log")" = 4 ] || { echo "not 4 segfault statuses"; return 1; }
@@ -355,6 +355,37 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; spin; /etc/motd; /bin/mmtest;
 	echo "$free"
 	[ "$(echo "$free" | wc -l)" = 2 ] && [ "$(echo "$free" | uniq | wc -l)" = 1 ] ||
 		{ echo "MemFree differs after the programs ran"; return 1; }
+}
+
+# The syscall conformance test and the fuzzer in ring 3, with both C
+# libraries: sysconform passes as it does on Linux, mmtest too, the fuzzer
+# runs to its end with both, tools/linux-madvise-free runs unchanged
+# through the sysfs files and prints its record (source=folium), and
+# MemFree after all that is what it was before the first program ran.
+user_syscalls_conform_in_ring3() {
+	initramfs_boot syscalls "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
+/bin/sysconform.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
+/bin/fuzz.glibc 3 2000; /bin/linux-madvise-free --bytes 8M --runs 1; meminfo" || return 1
+	log=$LOGS/initramfs-syscalls.serial
+	expect_in "$log" 'argv[0] = "/bin/hello.glibc"' 'argv[2] = "b"' 'hello from ring 3' \
+		'mmtest: all ok' 'sigtest: all ok' 'killed by SIGABRT' 'fuzz: 100 calls, seed 1, ' \
+		'fuzz: 2000 calls, seed 2, ' 'fuzz: 2000 calls, seed 3, ' '@env source=folium ' \
+		'@end madvise_free 9 ' 'Power down.' || return 1
+	[ "$(tr -d '\r' < "$log" | grep -c '^sysconform: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "sysconform failed"; return 1; }
+	# sigtest's abort is the one death; nothing else may fail.
+	! grep -q 'FAILED\|exit status' "$log" || { echo "a program failed"; return 1; }
+	[ "$(grep -c 'killed by' "$log")" = 1 ] || { echo "a program was killed"; return 1; }
+	free=$(tr -d '\r' < "$log" | grep '^MemFree:')
+	echo "$free"
+	[ "$(echo "$free" | wc -l)" = 2 ] && [ "$(echo "$free" | uniq | wc -l)" = 1 ] ||
+		{ echo "MemFree differs after the programs ran"; return 1; }
+}
+
+# Ctrl-C on the serial console while /bin/spin runs: SIGINT ends it, the
+# shell goes on (tools/tests/signals.session).
+ctrl_c_sends_sigint() {
+	sh tools/tests/signals-qemu.sh "$B" "$IMGS" "$LOGS/signals.serial"
 }
 
 # The exec ktest suite in full: `test` in the ktest image skips it, which
@@ -445,6 +476,7 @@ run_test bench-report-tool sh tools/tests/bench-report-test.sh
 run_test experiment-tool sh tools/tests/experiment-test.sh "$B/tools/serial-session"
 run_test linux-madvise-free-tool sh tools/tests/linux-madvise-free-test.sh \
 	"$B/tools/linux-madvise-free"
+run_test user-programs-on-linux sh tools/tests/user-on-linux.sh "$B"
 run_test flash-usb-refusals sh tools/tests/flash-usb-test.sh
 run_test layering sh tools/tests/check-layering-test.sh
 run_test c-formatting sh tools/tests/check-format-test.sh
@@ -517,6 +549,8 @@ run_test initramfs-appended-archive-adds-files initramfs_appended_archive_adds_f
 run_test initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
 run_test user-programs-run-in-ring3 user_programs_run_in_ring3
 run_test exec-suite-runs-with-the-initramfs exec_suite_runs_with_the_initramfs
+run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3
+run_test ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint
 
 echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP, then MAX_PAGE_ORDER 12)"
 for pb in 1 7 9 10; do

@@ -7,13 +7,20 @@
  * tables, fixup_exception). Example: fill_user(0x1000, 0, 1) outside any
  * VMA prints "bad access at 0x1000: no mapping at this address (write
  * from __fill_user+0x5)" and returns -EFAULT; the shell goes on.
+ * With SMAP (setup_smap), a kernel access to a user page outside the
+ * copies faults on a present entry; it is reported as "SMAP violation"
+ * and never handed to handle_mm_fault, which would see nothing to fix
+ * and retry it forever.
  */
 #include <ksyms.h>
+#include <process.h>
 #include <vm.h>
+#include <asm/smap.h>
 #include <asm/special_insns.h>
 #include "x86.h"
 
 /* Page-fault error code bits used here (full layout in traps.c). */
+#define PF_PROT (1u << 0) /* the entry was present: a protection fault */
 #define PF_WRITE (1u << 1)
 #define PF_USER (1u << 2)
 #define PF_RSVD (1u << 3)
@@ -34,14 +41,70 @@ static uint64_t search_exception_tables(uint64_t rip)
 	return 0;
 }
 
+bool smap_enabled;
+
+/* CPUID leaf 7, subleaf 0, register EBX; 0 when the CPU has no leaf 7. */
+static uint32_t cpuid_7_ebx(void)
+{
+	uint32_t a, b, c, d;
+
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
+	if (a < 7)
+		return 0;
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
+	return b;
+}
+
+void setup_smap(void)
+{
+	if (!(cpuid_7_ebx() & (1u << 20))) { /* CPUID.(7,0):EBX.SMAP */
+		pr_info("SMAP: not supported by this CPU\n");
+		return;
+	}
+	write_cr4(read_cr4() | X86_CR4_SMAP);
+	smap_enabled = true;
+	pr_info("SMAP: on\n");
+}
+
+/* Does the entry mapping addr in mm let ring 3 in (_PAGE_USER)? */
+static bool user_page(struct mm_struct *mm, unsigned long addr)
+{
+	pmd_t *pmd = mm_find_pmd(mm, addr);
+	pte_t *pte;
+
+	if (!pmd || !pmd_present(*pmd))
+		return false;
+	if (pmd_leaf(*pmd))
+		return *pmd & _PAGE_USER;
+	pte = pte_offset_map(pmd, addr);
+	return pte && pte_present(*pte) && (*pte & _PAGE_USER);
+}
+
+/* Linux: the SMAP check of do_user_addr_fault. A ring-0 data access
+ * with AC clear to a present user page: only SMAP refuses that. */
+static bool smap_violation(const struct trap_frame *f, unsigned long addr)
+{
+	return smap_enabled && (f->error_code & PF_PROT) &&
+	       !(f->error_code & (PF_USER | PF_INSTR)) && !(f->rflags & X86_EFLAGS_AC) &&
+	       user_page(current_mm, addr);
+}
+
+/* Where the fault came from, "symbol+0xoff", for the reports. */
+static void fault_origin(uint64_t rip, char *buf, size_t len)
+{
+	uint64_t off;
+	const char *sym = ksym_lookup(rip, &off);
+
+	ksnprintf(buf, len, "%s+0x%llx", sym ? sym : "?", (unsigned long long)off);
+}
+
 bool do_page_fault(struct trap_frame *f)
 {
 	unsigned long addr = read_cr2();
 	unsigned int flags = 0;
 	enum vm_fault_reason reason;
 	char from[64];
-	uint64_t off, fixup;
-	const char *sym;
+	uint64_t fixup;
 
 	/* A reserved bit is a page-table bug, not an access to resolve. */
 	if (addr >= USER_VA_END || !current_mm || (f->error_code & PF_RSVD))
@@ -50,14 +113,25 @@ bool do_page_fault(struct trap_frame *f)
 		flags |= FAULT_FLAG_WRITE;
 	if (f->error_code & PF_INSTR)
 		flags |= FAULT_FLAG_INSTRUCTION;
+	if (smap_violation(f, addr)) {
+		fault_origin(f->rip, from, sizeof(from));
+		pr_err("SMAP violation: kernel %s of user page %#lx (from %s)\n",
+		       flags & FAULT_FLAG_WRITE ? "write" : "read", addr, from);
+		fixup = search_exception_tables(f->rip);
+		f->rip = fixup ? fixup : f->rip;
+		return fixup != 0; /* no fixup: die() reports the oops */
+	}
 	reason = handle_mm_fault(current_mm, addr, flags);
 	if (reason == VM_FAULT_OK)
 		return true;
 	if (f->error_code & PF_USER)
 		return false; /* the program's own access: user_fault() ends it */
-	sym = ksym_lookup(f->rip, &off);
-	ksnprintf(from, sizeof(from), "%s+0x%llx", sym ? sym : "?", (unsigned long long)off);
-	vm_fault_report(addr, reason, flags, from);
+	/* A shell workload's bad address is worth a line; a program's bad
+	 * pointer to a system call is only its -EFAULT, as on Linux. */
+	if (!current_task()) {
+		fault_origin(f->rip, from, sizeof(from));
+		vm_fault_report(addr, reason, flags, from);
+	}
 	fixup = search_exception_tables(f->rip);
 	if (!fixup)
 		return false; /* kernel code outside uaccess: die() reports it */
@@ -74,7 +148,8 @@ static bool access_ok(unsigned long addr, size_t len, unsigned int flags)
 {
 	if (addr + len >= addr && addr + len <= USER_VA_END)
 		return true;
-	vm_fault_report(addr, VM_FAULT_NOVMA, flags, "access_ok");
+	if (!current_task())
+		vm_fault_report(addr, VM_FAULT_NOVMA, flags, "access_ok");
 	return false;
 }
 

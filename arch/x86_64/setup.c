@@ -5,6 +5,7 @@
  */
 #include <arch.h>
 #include <mm.h>
+#include <asm/smap.h>
 #include "x86.h"
 
 void arch_early_console(void)
@@ -23,6 +24,7 @@ void arch_setup(const struct boot_info *bi)
 	memblock_from_efi(&memblock, bi); /* paging_init allocates from it */
 	ram_bytes = memblock_phys_mem_size(&memblock);
 	paging_init(bi);
+	setup_smap(); /* CR4.SMAP: the kernel's page tables are in */
 	tsc_calibrate();
 }
 

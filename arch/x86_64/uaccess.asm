@@ -7,8 +7,30 @@
 ; left, like Linux's copy_user_generic. Example: __copy_user(dst, src,
 ; 8192) with only the first page mapped-able faults at dst + 4096 and
 ; returns 4096. The C wrappers (fault.c) turn that into -EFAULT.
+;
+; SMAP (SDM vol. 3A 4.6): with CR4.SMAP, ring 0 may touch user pages only
+; while EFLAGS.AC is set, so each copy opens that window with stac and
+; closes it with clac, on the fixup path too (the fault returns with the
+; copy's flags). stac/clac are #UD without SMAP: they run only once
+; setup_smap (fault.c) has set smap_enabled.
 bits 64
 default rel
+
+extern smap_enabled
+
+%macro ASM_STAC 0
+	test byte [smap_enabled], 1
+	jz %%out
+	stac
+%%out:
+%endmacro
+
+%macro ASM_CLAC 0
+	test byte [smap_enabled], 1
+	jz %%out
+	clac
+%%out:
+%endmacro
 
 section .text
 
@@ -16,10 +38,13 @@ section .text
 global __copy_user
 __copy_user:
 	mov rcx, rdx
+	ASM_STAC
 .copy:	rep movsb
+	ASM_CLAC
 	xor eax, eax
 	ret
 .copy_fault:
+	ASM_CLAC
 	mov rax, rcx
 	ret
 
@@ -28,13 +53,29 @@ global __fill_user
 __fill_user:
 	mov eax, esi
 	mov rcx, rdx
+	ASM_STAC
 .fill:	rep stosb
+	ASM_CLAC
 	xor eax, eax
 	ret
 .fill_fault:
+	ASM_CLAC
 	mov rax, rcx
+	ret
+
+; long __smap_probe_read(const void *addr): one byte read the way kernel
+; code outside the copies would, without stac. Return: the byte, or -1
+; when the access faults (with SMAP on, any user page does). For tests.
+global __smap_probe_read
+__smap_probe_read:
+	xor eax, eax
+.load:	mov al, [rdi]
+	ret
+.load_fault:
+	mov rax, -1
 	ret
 
 section __ex_table progbits alloc noexec nowrite align=8
 	dq __copy_user.copy, __copy_user.copy_fault
 	dq __fill_user.fill, __fill_user.fill_fault
+	dq __smap_probe_read.load, __smap_probe_read.load_fault

@@ -3,7 +3,8 @@
  * and "..", symlinks followed relative to their directory and bounded by
  * MAXSYMLINKS (ELOOP), each -errno the calls promise, hard links and
  * unlinking, out-of-memory that keeps what was made before, the sorted
- * directory listing and ls's mode strings.
+ * directory listing and ls's mode strings; lookups from a given directory,
+ * computed links (get_link, as /proc/self/exe) and inode numbers.
  */
 #include <ktest.h>
 #include "fs_test_util.h"
@@ -226,7 +227,82 @@ static void ramfs_lists_a_directory_sorted_with_ls_modes(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, ramfs_mode_string(S_IFCHR | 02600, mode), "crw---S---");
 }
 
+static void ramfs_lookup_at_starts_relative_paths_at_the_given_dir(struct kunit *test)
+{
+	struct ramfs_inode *etc, *motd, *f, *got = NULL;
+
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/etc", 0755, &etc), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/etc/motd", 0644, "x", 1, &motd), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/f", 0644, "y", 1, &f), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/etc/up", "../f", 4, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup_at(&fs, etc, "motd", true, &got), 0);
+	KUNIT_EXPECT_TRUE(test, got == motd);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup_at(&fs, etc, "up", true, &got), 0);
+	KUNIT_EXPECT_TRUE(test, got == f);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup_at(&fs, etc, "..", true, &got), 0);
+	KUNIT_EXPECT_TRUE(test, got == fs.root);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup_at(&fs, etc, "/f", true, &got), 0); /* absolute */
+	KUNIT_EXPECT_TRUE(test, got == f);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup_at(&fs, etc, "f", true, &got), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup_at(&fs, etc, "", true, &got), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup_at(&fs, motd, "x", true, &got), -ENOTDIR);
+}
+
+/* A computed link, as /proc/self/exe: its hook writes the target. */
+static int to_etc_motd(struct ramfs_inode *inode, char *buf, size_t size)
+{
+	return ksnprintf(buf, size, "%s", (const char *)inode->data);
+}
+
+static int broken_link(struct ramfs_inode *inode, char *buf, size_t size)
+{
+	return -EACCES;
+}
+
+static void ramfs_follows_a_get_link_hook_but_not_one_through_another(struct kunit *test)
+{
+	struct ramfs_inode *motd, *exe, *self, *bad, *got = NULL;
+
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/etc", 0755, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/etc/motd", 0644, "x", 1, &motd), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/exe", "/etc/motd", 9, &exe), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/self", "/exe", 4, &self), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/bad", "?", 1, &bad), 0);
+	exe->get_link = to_etc_motd;
+	bad->get_link = broken_link;
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&fs, "/exe", true, &got), 0);
+	KUNIT_EXPECT_TRUE(test, got == motd);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&fs, "/exe", false, &got), 0);
+	KUNIT_EXPECT_TRUE(test, got == exe);
+	/* A plain link to a computed one is fine: one computed target. */
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&fs, "/self", true, &got), 0);
+	KUNIT_EXPECT_TRUE(test, got == motd);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&fs, "/bad", true, &got), -EACCES);
+	/* A computed target leading through another computed link. */
+	self->get_link = to_etc_motd;
+	self->data = "/exe";
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&fs, "/self", true, &got), -ELOOP);
+	/* and the buffer is free again afterwards. */
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&fs, "/exe", true, &got), 0);
+}
+
+static void ramfs_inode_numbers_are_unique_and_the_root_is_one(struct kunit *test)
+{
+	struct ramfs_inode *a, *b, *c;
+
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/a", 0755, &a), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/a/b", 0644, "", 0, &b), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&fs, "/c", "a", 1, &c), 0);
+	KUNIT_EXPECT_EQ(test, fs.root->ino, 1);
+	KUNIT_EXPECT_EQ(test, a->ino, 2);
+	KUNIT_EXPECT_EQ(test, b->ino, 3);
+	KUNIT_EXPECT_EQ(test, c->ino, 4);
+}
+
 static struct kunit_case ramfs_cases[] = {
+	KUNIT_CASE(ramfs_lookup_at_starts_relative_paths_at_the_given_dir),
+	KUNIT_CASE(ramfs_follows_a_get_link_hook_but_not_one_through_another),
+	KUNIT_CASE(ramfs_inode_numbers_are_unique_and_the_root_is_one),
 	KUNIT_CASE(ramfs_finds_a_file_by_every_spelling_of_its_path),
 	KUNIT_CASE(ramfs_read_copies_from_an_offset_and_stops_at_the_end),
 	KUNIT_CASE(ramfs_lookup_errors_are_linux_errnos),

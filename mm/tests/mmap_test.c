@@ -74,6 +74,37 @@ static void vm_mmap_places_from_mmap_base_with_thp_alignment(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->vmas[0].vm_start, USER_VA_START);
 }
 
+/* A program's layout (MMF_TOPDOWN): each mapping goes in the highest
+ * gap below mmap_base that fits, a 2 MiB one PMD-aligned; full below,
+ * the search falls back upwards from mmap_base. */
+static void vm_mmap_topdown_fills_gaps_from_mmap_base_down(struct kunit *test)
+{
+	unsigned long top = BASE + 64 * PMD_SIZE, a, b, c, d, e;
+
+	t.mm->flags |= MMF_TOPDOWN;
+	t.mm->mmap_base = top;
+	a = vm_mmap(t.mm, 0, 3 * PAGE_SIZE, RW, 0);
+	KUNIT_EXPECT_EQ(test, a, top - 3 * PAGE_SIZE);
+	b = vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0);
+	KUNIT_EXPECT_EQ(test, b, a - PAGE_SIZE);
+	c = vm_mmap(t.mm, 0, PMD_SIZE, RW, 0); /* aligned down past a and b */
+	KUNIT_EXPECT_EQ(test, c, top - 2 * PMD_SIZE);
+	/* The hole between c's end and b is used by a mapping that fits. */
+	d = vm_mmap(t.mm, 0, 2 * PAGE_SIZE, RW, 0);
+	KUNIT_EXPECT_EQ(test, d, b - 2 * PAGE_SIZE);
+	/* A VMA across mmap_base does not count as room below it. */
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a, 3 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, top - PAGE_SIZE, 2 * PAGE_SIZE, RW, 0), top - PAGE_SIZE);
+	e = vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0);
+	KUNIT_EXPECT_EQ(test, e, top - 2 * PAGE_SIZE);
+	/* Nothing fits below (every gap from USER_VA_START filled):
+	 * upwards from mmap_base, past the VMA that crosses it. */
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, USER_VA_START, c - USER_VA_START, RW, 0), USER_VA_START);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, c + PMD_SIZE, d - c - PMD_SIZE, RW, 0), c + PMD_SIZE);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0), top - 3 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, 4 * PAGE_SIZE, RW, 0), top + PAGE_SIZE);
+}
+
 static void vm_mmap_refuses_bad_arguments_and_overlap(struct kunit *test)
 {
 	unsigned long a = vm_mmap(t.mm, 0, 4 * PAGE_SIZE, RW, 0);
@@ -275,6 +306,7 @@ static void switch_mm_makes_a_user_address_reach_its_page(struct kunit *test)
 
 static struct kunit_case mmap_test_cases[] = {
 	KUNIT_CASE(vm_mmap_places_from_mmap_base_with_thp_alignment),
+	KUNIT_CASE(vm_mmap_topdown_fills_gaps_from_mmap_base_down),
 	KUNIT_CASE(vm_mmap_refuses_bad_arguments_and_overlap),
 	KUNIT_CASE(vm_mmap_returns_enomem_when_every_slot_is_used),
 	KUNIT_CASE(vm_munmap_trims_splits_and_removes_vmas),

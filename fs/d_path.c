@@ -1,0 +1,67 @@
+/*
+ * The path of a directory, and getcwd (Linux: fs/d_path.c). The path is
+ * built backwards from the directory through its parent links, each name
+ * found in its parent's list. Example: /usr/bin is "bin" found in /usr,
+ * then "usr" found in /, giving "/usr/bin" (8 bytes, so getcwd returns 9
+ * with the NUL, and a buffer of 8 is -ERANGE).
+ */
+#include <process.h>
+#include <slab.h>
+#include <syscalls.h>
+#include <vm.h>
+
+/* Linux: the dentry's d_name. Return: dir's name in its parent, or NULL
+ * if it has none any more (removed). */
+static const char *dir_name(const struct ramfs_inode *dir)
+{
+	for (const struct ramfs_dentry *d = dir->parent->children; d; d = d->next)
+		if (d->inode == dir)
+			return d->name;
+	return NULL;
+}
+
+int ramfs_dir_path(struct ramfs *fs, const struct ramfs_inode *dir, char *buf, size_t size)
+{
+	size_t pos = size;
+
+	if (size < 2)
+		return -ENAMETOOLONG;
+	buf[--pos] = '\0';
+	for (; dir != fs->root; dir = dir->parent) {
+		const char *name = dir_name(dir);
+		size_t len;
+
+		if (!name)
+			return -ENOENT;
+		len = strlen(name);
+		if (len + 1 > pos)
+			return -ENAMETOOLONG;
+		pos -= len;
+		memcpy(buf + pos, name, len);
+		buf[--pos] = '/';
+	}
+	if (pos == size - 1)
+		buf[--pos] = '/'; /* the root itself */
+	memmove(buf, buf + pos, size - pos);
+	return (int)(size - pos - 1);
+}
+
+/* Linux: sys_getcwd. Return: the length with the NUL. */
+SYSCALL_DEFINE2(getcwd, unsigned long, buf, unsigned long, size)
+{
+	char *path = kmalloc(PATH_MAX, GFP_KERNEL);
+	long len;
+
+	if (!path)
+		return -ENOMEM;
+	len = ramfs_dir_path(&rootfs, task->files.cwd, path, PATH_MAX);
+	if (len >= 0) {
+		len++;
+		if ((unsigned long)len > size)
+			len = -ERANGE;
+		else if (copy_to_user(buf, path, (size_t)len))
+			len = -EFAULT;
+	}
+	kfree(path);
+	return len;
+}

@@ -1,0 +1,92 @@
+/*
+ * Path names from system calls (Linux: fs/namei.c getname, filename_lookup,
+ * user_path_at): the user's string is copied in, then looked up in rootfs
+ * from the root (absolute), the cwd (AT_FDCWD) or a directory fd. Example:
+ * after chdir("/etc"), openat(AT_FDCWD, "motd", ...) walks "motd" from
+ * /etc's inode; openat(fd_of_bin, "../etc/motd", ...) from /bin's.
+ */
+#include <process.h>
+#include <slab.h>
+#include <vm.h>
+
+/* Copy page by page, so a name that ends before an unmapped page is
+ * read without touching that page. */
+char *getname(unsigned long upath, int *err)
+{
+	char *name = kmalloc(PATH_MAX, GFP_KERNEL);
+	size_t done = 0;
+
+	if (!name) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	while (done < PATH_MAX) {
+		unsigned long addr = upath + done;
+		size_t n = MIN(PATH_MAX - done, PAGE_SIZE - (addr & (PAGE_SIZE - 1)));
+
+		if (addr < upath || addr >= USER_VA_END || copy_from_user(name + done, addr, n)) {
+			*err = -EFAULT;
+			goto fail;
+		}
+		if (strnlen(name + done, n) < n)
+			return name;
+		done += n;
+	}
+	*err = -ENAMETOOLONG;
+fail:
+	kfree(name);
+	return NULL;
+}
+
+/* The directory a relative name starts in. Return: 0 or -EBADF. */
+static int start_dir(struct task *task, int dfd, struct ramfs_inode **dir)
+{
+	struct file *file;
+
+	if (dfd == AT_FDCWD) {
+		*dir = task->files.cwd;
+		return 0;
+	}
+	file = fget_raw(task, dfd);
+	if (!file)
+		return -EBADF;
+	*dir = file->f_inode;
+	fput(file);
+	return 0;
+}
+
+/* Linux: path_init's checks, then link_path_walk. */
+int path_lookupat(struct task *task, int dfd, const char *name, unsigned int flags,
+		  struct ramfs_inode **out)
+{
+	struct ramfs_inode *dir;
+	int err;
+
+	if (!name[0] && !(flags & LOOKUP_EMPTY))
+		return -ENOENT;
+	if (name[0] == '/')
+		return ramfs_lookup_at(&rootfs, rootfs.root, name, flags & LOOKUP_FOLLOW, out);
+	err = start_dir(task, dfd, &dir);
+	if (err)
+		return err;
+	if (!name[0]) {
+		*out = dir;
+		return 0;
+	}
+	if (!S_ISDIR(dir->mode))
+		return -ENOTDIR;
+	return ramfs_lookup_at(&rootfs, dir, name, flags & LOOKUP_FOLLOW, out);
+}
+
+int user_path_at(struct task *task, int dfd, unsigned long upath, unsigned int flags,
+		 struct ramfs_inode **out)
+{
+	int err;
+	char *name = getname(upath, &err);
+
+	if (!name)
+		return err;
+	err = path_lookupat(task, dfd, name, flags, out);
+	kfree(name);
+	return err;
+}

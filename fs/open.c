@@ -1,0 +1,254 @@
+/*
+ * open, close, access, chdir and umask (Linux: fs/open.c, fs/namei.c
+ * do_open/may_open, kernel/sys.c umask). The root file system is
+ * read-only: a write access or a create is -EROFS, except on a /proc or
+ * /sys inode whose own file_operations can write. Checks come in Linux's
+ * order. Example: open("/etc/motd", O_RDONLY) with fds 0-2 taken returns
+ * 3; open("/etc/motd", O_WRONLY) is -EROFS; open("/etc/motd/",
+ * O_RDONLY) is -ENOTDIR.
+ */
+#include <process.h>
+#include <slab.h>
+#include <syscalls.h>
+
+/* What open keeps in f_flags (Linux: do_dentry_open drops the rest). */
+#define OPEN_FLAGS_DROPPED (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC)
+
+static bool is_writable_special(const struct ramfs_inode *inode)
+{
+	return inode->i_fop && inode->i_fop->write;
+}
+
+/*
+ * Linux: inode_permission as root. Everything is allowed but executing a
+ * file without any x bit; writing the read-only fs's files, directories
+ * and links is -EROFS (sb_permission), and a /proc or /sys file whose
+ * operations cannot write is -EACCES, as kernfs answers.
+ */
+static int inode_permission(const struct ramfs_inode *inode, int mask)
+{
+	if (mask & W_OK) {
+		if (inode->i_fop && !inode->i_fop->write)
+			return -EACCES;
+		if (!is_writable_special(inode) &&
+		    (S_ISREG(inode->mode) || S_ISDIR(inode->mode) || S_ISLNK(inode->mode)))
+			return -EROFS;
+	}
+	if ((mask & X_OK) && !S_ISDIR(inode->mode) && !(inode->mode & 0111))
+		return -EACCES;
+	return 0;
+}
+
+/* Linux: the O_CREAT half of open_last_lookups: the name must not exist
+ * to be created, and nothing can be created here. */
+static int open_create(struct task *task, int dfd, char *name, int flags,
+		       struct ramfs_inode **inode)
+{
+	int err = path_lookupat(task, dfd, name, flags & O_EXCL ? 0 : LOOKUP_FOLLOW, inode);
+
+	if (err == -ENOENT) {
+		/* The parent must exist for the create to be tried at all. */
+		struct ramfs_inode *parent;
+		char *slash = NULL;
+
+		for (char *p = name; *p; p++)
+			if (*p == '/')
+				slash = p;
+		if (!slash || slash == name)
+			return -EROFS; /* in the cwd, dfd or root: all exist */
+		*slash = '\0';
+		err = path_lookupat(task, dfd, name, LOOKUP_FOLLOW, &parent);
+		*slash = '/';
+		if (err)
+			return err;
+		return S_ISDIR(parent->mode) ? -EROFS : -ENOTDIR;
+	}
+	if (err)
+		return err;
+	if (flags & O_EXCL)
+		return -EEXIST;
+	if (S_ISDIR((*inode)->mode))
+		return -EISDIR;
+	return 0;
+}
+
+/* Linux: may_open with the O_TRUNC check of do_open before it. */
+static int may_open(const struct ramfs_inode *inode, int flags)
+{
+	int acc = flags & O_ACCMODE;
+	int mask = (acc == O_RDONLY ? R_OK : acc == O_WRONLY ? W_OK : R_OK | W_OK);
+
+	if (S_ISLNK(inode->mode))
+		return -ELOOP;
+	if (S_ISDIR(inode->mode) && (mask & W_OK))
+		return -EISDIR;
+	if ((flags & O_TRUNC) && S_ISREG(inode->mode) && !is_writable_special(inode))
+		return -EROFS;
+	return inode_permission(inode, mask);
+}
+
+static uint32_t open_fmode(const struct ramfs_inode *inode, int flags)
+{
+	int acc = flags & O_ACCMODE;
+	uint32_t mode = 0;
+
+	if (flags & O_PATH)
+		return FMODE_PATH;
+	if (acc == O_RDONLY || acc == O_RDWR)
+		mode |= FMODE_READ;
+	if (acc == O_WRONLY || acc == O_RDWR)
+		mode |= FMODE_WRITE;
+	if (S_ISREG(inode->mode) || S_ISDIR(inode->mode))
+		mode |= FMODE_PREAD | FMODE_PWRITE;
+	return mode;
+}
+
+/* Linux: do_dentry_open. Special inodes bring their own operations. */
+static int dentry_open(struct ramfs_inode *inode, int flags, struct file **filep)
+{
+	const struct file_operations *fop = inode->i_fop;
+	struct file *file;
+	int err;
+
+	if (flags & O_PATH)
+		fop = NULL;
+	else if (!fop)
+		fop = S_ISDIR(inode->mode) ? &ramfs_dir_fops : &ramfs_file_fops;
+	file = alloc_file(inode, fop, (flags & ~OPEN_FLAGS_DROPPED) | O_LARGEFILE,
+			  open_fmode(inode, flags));
+	if (!file)
+		return -ENOMEM;
+	if (fop && fop->open) {
+		err = fop->open(inode, file);
+		if (err) {
+			file->f_op = NULL; /* no release for an open that failed */
+			fput(file);
+			return err;
+		}
+	}
+	*filep = file;
+	return 0;
+}
+
+/* Linux: build_open_flags, path_openat and do_open. */
+static long do_filp_open(struct task *task, int dfd, char *name, int flags, struct file **filep)
+{
+	struct ramfs_inode *inode;
+	int err;
+
+	if (flags & O_PATH)
+		flags &= O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC;
+	if ((flags & (O_DIRECTORY | O_CREAT)) == (O_DIRECTORY | O_CREAT))
+		return -EINVAL;
+	if (flags & O_CREAT)
+		err = open_create(task, dfd, name, flags, &inode);
+	else
+		err = path_lookupat(task, dfd, name, flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW,
+				    &inode);
+	if (err)
+		return err;
+	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
+		return -ENOTDIR;
+	if (!(flags & O_PATH)) {
+		err = may_open(inode, flags);
+		if (err)
+			return err;
+	}
+	return dentry_open(inode, flags, filep);
+}
+
+/* Linux: do_sys_openat2. */
+static long do_sys_open(struct task *task, int dfd, unsigned long filename, int flags)
+{
+	struct file *file;
+	char *name;
+	int err, fd;
+
+	name = getname(filename, &err);
+	if (!name)
+		return err;
+	err = do_filp_open(task, dfd, name, flags, &file);
+	kfree(name);
+	if (err)
+		return err;
+	fd = fd_install_lowest(task, file, 0, flags & O_CLOEXEC);
+	if (fd < 0)
+		fput(file);
+	return fd;
+}
+
+/* mode would be the new file's permissions less the umask; nothing is
+ * ever created here. */
+SYSCALL_DEFINE4(openat, int, dfd, unsigned long, filename, int, flags, uint32_t, mode)
+{
+	return do_sys_open(task, dfd, filename, flags);
+}
+
+SYSCALL_DEFINE3(open, unsigned long, filename, int, flags, uint32_t, mode)
+{
+	return do_sys_open(task, AT_FDCWD, filename, flags);
+}
+
+SYSCALL_DEFINE1(close, unsigned int, fd)
+{
+	return close_fd(task, (int)fd);
+}
+
+/* Linux: do_faccessat. Root: AT_EACCESS changes nothing. */
+static long do_faccessat(struct task *task, int dfd, unsigned long filename, int mode, int flags)
+{
+	struct ramfs_inode *inode;
+	unsigned int lookup = LOOKUP_FOLLOW;
+	int err;
+
+	if (mode & ~(R_OK | W_OK | X_OK))
+		return -EINVAL;
+	if (flags & ~(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	if (flags & AT_SYMLINK_NOFOLLOW)
+		lookup &= ~LOOKUP_FOLLOW;
+	if (flags & AT_EMPTY_PATH)
+		lookup |= LOOKUP_EMPTY;
+	err = user_path_at(task, dfd, filename, lookup, &inode);
+	if (err)
+		return err;
+	return inode_permission(inode, mode);
+}
+
+SYSCALL_DEFINE2(access, unsigned long, filename, int, mode)
+{
+	return do_faccessat(task, AT_FDCWD, filename, mode, 0);
+}
+
+SYSCALL_DEFINE3(faccessat, int, dfd, unsigned long, filename, int, mode)
+{
+	return do_faccessat(task, dfd, filename, mode, 0);
+}
+
+SYSCALL_DEFINE4(faccessat2, int, dfd, unsigned long, filename, int, mode, int, flags)
+{
+	return do_faccessat(task, dfd, filename, mode, flags);
+}
+
+/* Linux: sys_chdir, a lookup with LOOKUP_DIRECTORY. */
+SYSCALL_DEFINE1(chdir, unsigned long, filename)
+{
+	struct ramfs_inode *inode;
+	int err = user_path_at(task, AT_FDCWD, filename, LOOKUP_FOLLOW, &inode);
+
+	if (err)
+		return err;
+	if (!S_ISDIR(inode->mode))
+		return -ENOTDIR;
+	task->files.cwd = inode;
+	return 0;
+}
+
+/* Linux: sys_umask (kernel/sys.c); it lives beside the files it masks. */
+SYSCALL_DEFINE1(umask, int, mask)
+{
+	uint32_t old = task->files.umask;
+
+	task->files.umask = (uint32_t)mask & 0777;
+	return old;
+}

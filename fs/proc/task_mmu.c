@@ -1,0 +1,242 @@
+/*
+ * /proc/PID/maps and /proc/PID/smaps (Linux: fs/proc/task_mmu.c). maps:
+ * one line per VMA, "start-end perms offset dev inode", padded to column
+ * 73 before a name ([heap], [stack]); Folium's VMAs carry no file, so
+ * every one reads as anonymous: offset 0, device 00:00, inode 0, e.g.
+ * "7fffff7ff000-7ffffffff000 rw-p 00000000 00:00 0                          [stack]".
+ * smaps: that line, then Linux's fields from a page-table walk of the VMA
+ * (walk_page_range): a PTE adds 4 kB to Rss, a PMD leaf 2048 kB and the
+ * same to AnonHugePages; zero-page entries count nowhere (Linux:
+ * vm_normal_page is NULL for them). Folium's per-size mTHP counts are not
+ * here (Linux has no smaps line for them): they are in
+ * /sys/kernel/mm/transparent_hugepage/hugepages-<size>kB/stats.
+ */
+#include <binfmt_elf.h>
+#include <process.h>
+#include <seq_file.h>
+#include <vm.h>
+
+#define PSS_SHIFT 12 /* Linux: fixed-point Pss, to split shared pages */
+
+static struct task *proc_task(struct seq_file *m)
+{
+	return m->private ? m->private : current_task();
+}
+
+/* Linux: get_vma_name's special names. */
+static const char *vma_name(const struct task *task, const struct vm_area_struct *vma)
+{
+	struct mmap_layout layout;
+
+	if (vma->vm_start >= task->start_brk && vma->vm_start < ALIGN_UP(task->brk, PAGE_SIZE))
+		return "[heap]";
+	pick_mmap_layout(RLIMIT_STACK_DEFAULT, &layout);
+	if (vma->vm_end == layout.stack_top)
+		return "[stack]";
+	return NULL;
+}
+
+/* Linux: show_map_vma (show_vma_header_prefix, then the padded name). */
+static void show_map_vma(struct seq_file *m, const struct task *task,
+			 const struct vm_area_struct *vma)
+{
+	size_t line = m->count;
+	const char *name = vma_name(task, vma);
+
+	seq_printf(m, "%08lx-%08lx %c%c%cp %08lx %02x:%02x %lu ", vma->vm_start, vma->vm_end,
+		   vma->vm_flags & VM_READ ? 'r' : '-', vma->vm_flags & VM_WRITE ? 'w' : '-',
+		   vma->vm_flags & VM_EXEC ? 'x' : '-', 0ul, 0u, 0u, 0ul);
+	if (name) {
+		seq_pad_to(m, line, 25 + sizeof(void *) * 6 - 1, ' ');
+		seq_puts(m, name);
+	}
+	seq_putc(m, '\n');
+}
+
+static int show_map(struct seq_file *m, void *v)
+{
+	struct task *task = proc_task(m);
+
+	(void)v;
+	if (!task || !task->mm)
+		return 0;
+	for (int i = 0; i < task->mm->nr_vmas; i++)
+		show_map_vma(m, task, &task->mm->vmas[i]);
+	return 0;
+}
+
+/* Linux: struct mem_size_stats, in bytes (pss << PSS_SHIFT). */
+struct mem_size_stats {
+	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
+	unsigned long referenced, anonymous, lazyfree, anonymous_thp;
+	uint64_t pss, pss_dirty;
+};
+
+/* Linux: smaps_account. A folio mapped more times than it has pages is
+ * shared (folio_likely_mapped_shared); Pss splits it among its mappings. */
+static void smaps_account(struct mem_size_stats *mss, struct folio *folio, unsigned long size,
+			  bool young, bool dirty)
+{
+	bool shared = folio_likely_mapped_shared(folio);
+	uint64_t pss = (uint64_t)size << PSS_SHIFT;
+
+	dirty = dirty || folio_test_dirty(folio);
+	mss->resident += size;
+	if (folio_test_anon(folio))
+		mss->anonymous += size;
+	if (folio_test_lazyfree(folio) && !dirty)
+		mss->lazyfree += size;
+	if (young || folio_test_referenced(folio))
+		mss->referenced += size;
+	if (shared)
+		pss = pss * folio_nr_pages(folio) / (unsigned long)folio_mapcount(folio);
+	mss->pss += pss;
+	if (dirty)
+		mss->pss_dirty += pss;
+	if (shared)
+		*(dirty ? &mss->shared_dirty : &mss->shared_clean) += size;
+	else
+		*(dirty ? &mss->private_dirty : &mss->private_clean) += size;
+}
+
+static int smaps_pte_entry(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	(void)addr;
+	if (!is_zero_pfn(pte_pfn(*ptep)))
+		smaps_account(walk->private, page_folio(pte_page(*ptep)), PAGE_SIZE,
+			      pte_young(*ptep), pte_dirty(*ptep));
+	return 0;
+}
+
+static int smaps_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next,
+			   struct mm_walk *walk)
+{
+	struct mem_size_stats *mss = walk->private;
+
+	(void)addr;
+	(void)next;
+	if (!pmd_leaf(*pmdp))
+		return 0; /* ACTION_SUBTREE: its PTEs */
+	walk->action = ACTION_CONTINUE;
+	if (is_huge_zero_pmd(*pmdp))
+		return 0;
+	smaps_account(mss, pmd_folio(*pmdp), PMD_SIZE, pmd_young(*pmdp), pmd_dirty(*pmdp));
+	if (folio_test_anon(pmd_folio(*pmdp)))
+		mss->anonymous_thp += PMD_SIZE;
+	return 0;
+}
+
+static const struct mm_walk_ops smaps_walk_ops = {
+	.pmd_entry = smaps_pmd_entry,
+	.pte_entry = smaps_pte_entry,
+};
+
+static void seq_kb(struct seq_file *m, const char *name, unsigned long bytes)
+{
+	seq_printf(m, "%-16s%8lu kB\n", name, bytes >> 10);
+}
+
+/* Linux: __show_smap. */
+static void __show_smap(struct seq_file *m, const struct mem_size_stats *mss)
+{
+	seq_kb(m, "Rss:", mss->resident);
+	seq_kb(m, "Pss:", mss->pss >> PSS_SHIFT);
+	seq_kb(m, "Pss_Dirty:", mss->pss_dirty >> PSS_SHIFT);
+	seq_kb(m, "Shared_Clean:", mss->shared_clean);
+	seq_kb(m, "Shared_Dirty:", mss->shared_dirty);
+	seq_kb(m, "Private_Clean:", mss->private_clean);
+	seq_kb(m, "Private_Dirty:", mss->private_dirty);
+	seq_kb(m, "Referenced:", mss->referenced);
+	seq_kb(m, "Anonymous:", mss->anonymous);
+	seq_kb(m, "KSM:", 0);
+	seq_kb(m, "LazyFree:", mss->lazyfree);
+	seq_kb(m, "AnonHugePages:", mss->anonymous_thp);
+	seq_kb(m, "ShmemPmdMapped:", 0);
+	seq_kb(m, "FilePmdMapped:", 0);
+	seq_kb(m, "Shared_Hugetlb:", 0);
+	seq_printf(m, "Private_Hugetlb: %7lu kB\n", 0ul);
+	seq_kb(m, "Swap:", 0);
+	seq_kb(m, "SwapPss:", 0);
+	seq_kb(m, "Locked:", 0);
+}
+
+/* Linux: show_smap_vma_flags. A private anonymous mapping may become
+ * readable, writable, executable (mr mw me); a writable one is
+ * accounted (ac). */
+static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct *vma)
+{
+	unsigned long f = vma->vm_flags;
+
+	seq_puts(m, "VmFlags:");
+	seq_puts(m, f & VM_READ ? " rd" : "");
+	seq_puts(m, f & VM_WRITE ? " wr" : "");
+	seq_puts(m, f & VM_EXEC ? " ex" : "");
+	seq_puts(m, " mr mw me");
+	seq_puts(m, f & VM_WRITE ? " ac" : "");
+	seq_puts(m, f & VM_HUGEPAGE ? " hg" : "");
+	seq_puts(m, f & VM_NOHUGEPAGE ? " nh" : "");
+	seq_putc(m, '\n');
+}
+
+/* THPeligible: some allowed order has an aligned block inside the VMA
+ * (Linux: thp_vma_allowable_orders with thp_vma_suitable_orders). */
+static bool vma_thp_eligible(const struct vm_area_struct *vma)
+{
+	unsigned long orders = thp_vma_allowable_orders(vma, THP_ORDERS_ALL);
+
+	for (unsigned int order = 1; order <= HPAGE_PMD_ORDER; order++) {
+		unsigned long size = PAGE_SIZE << order;
+
+		if ((orders & (1ul << order)) &&
+		    ALIGN_UP(vma->vm_start, size) + size <= vma->vm_end)
+			return true;
+	}
+	return false;
+}
+
+static int show_smap(struct seq_file *m, void *v)
+{
+	struct task *task = proc_task(m);
+
+	(void)v;
+	if (!task || !task->mm)
+		return 0;
+	for (int i = 0; i < task->mm->nr_vmas; i++) {
+		struct vm_area_struct *vma = &task->mm->vmas[i];
+		struct mem_size_stats mss = { 0 };
+
+		walk_page_range(task->mm, vma->vm_start, vma->vm_end, &smaps_walk_ops, &mss);
+		show_map_vma(m, task, vma);
+		seq_kb(m, "Size:", vma->vm_end - vma->vm_start);
+		seq_kb(m, "KernelPageSize:", PAGE_SIZE);
+		seq_kb(m, "MMUPageSize:", PAGE_SIZE);
+		__show_smap(m, &mss);
+		seq_printf(m, "THPeligible:    %8u\n", vma_thp_eligible(vma));
+		show_smap_vma_flags(m, vma);
+	}
+	return 0;
+}
+
+static int pid_maps_open(struct ramfs_inode *inode, struct file *file)
+{
+	return single_open(file, show_map, inode->i_private);
+}
+
+static int pid_smaps_open(struct ramfs_inode *inode, struct file *file)
+{
+	return single_open(file, show_smap, inode->i_private);
+}
+
+const struct file_operations proc_pid_maps_fops = {
+	.open = pid_maps_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+const struct file_operations proc_pid_smaps_fops = {
+	.open = pid_smaps_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};

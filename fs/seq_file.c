@@ -1,0 +1,171 @@
+/*
+ * seq_file (Linux: fs/seq_file.c), simplified: a show function prints a
+ * whole file into one buffer at open, and reads copy from it at f_pos.
+ * The buffer starts at one page; when the output does not fit, the show
+ * is rerun into a buffer twice as large (Linux's seq_read does the same
+ * per record). Example: a show that prints 5000 bytes overflows 4096,
+ * runs again into 8192 and leaves count = 5000; read(fd, b, 4096) then
+ * copies bytes 0..4095, the next read 4096..4999, the third returns 0.
+ */
+#include <seq_file.h>
+#include <slab.h>
+#include <vm.h>
+
+void seq_vprintf(struct seq_file *m, const char *fmt, va_list ap)
+{
+	size_t room = m->size - m->count;
+	int len;
+
+	if (!room)
+		return;
+	len = kvsnprintf(m->buf + m->count, room, fmt, ap);
+	/* kvsnprintf wants room for its NUL: len == room did not fit either. */
+	m->count = len >= 0 && (size_t)len < room ? m->count + (size_t)len : m->size;
+}
+
+void seq_printf(struct seq_file *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	seq_vprintf(m, fmt, ap);
+	va_end(ap);
+}
+
+void seq_write(struct seq_file *m, const void *data, size_t len)
+{
+	if (m->size - m->count <= len) { /* keep count < size unless overflowed */
+		m->count = m->size;
+		return;
+	}
+	memcpy(m->buf + m->count, data, len);
+	m->count += len;
+}
+
+void seq_puts(struct seq_file *m, const char *s)
+{
+	seq_write(m, s, strlen(s));
+}
+
+void seq_putc(struct seq_file *m, char c)
+{
+	seq_write(m, &c, 1);
+}
+
+void seq_pad_to(struct seq_file *m, size_t line_start, size_t col, char c)
+{
+	while (!seq_has_overflowed(m) && m->count < line_start + col)
+		seq_putc(m, ' ');
+	if (c)
+		seq_putc(m, c);
+}
+
+void seq_release_buf(struct seq_file *m)
+{
+	kfree(m->buf);
+	m->buf = NULL;
+	m->size = m->count = 0;
+}
+
+int seq_fill(struct seq_file *m, seq_show_t show, void *v)
+{
+	for (size_t size = PAGE_SIZE; size <= SEQ_BUF_MAX; size *= 2) {
+		int err;
+
+		*m = (struct seq_file){ .buf = kmalloc(size, GFP_KERNEL),
+					.size = size,
+					.private = v };
+		if (!m->buf)
+			return -ENOMEM;
+		err = show(m, v);
+		if (err) {
+			seq_release_buf(m);
+			return err;
+		}
+		if (!seq_has_overflowed(m))
+			return 0;
+		seq_release_buf(m);
+	}
+	return -ENOMEM;
+}
+
+int seq_show_to_console(seq_show_t show, void *v)
+{
+	struct seq_file m;
+	int err = seq_fill(&m, show, v);
+
+	if (err)
+		return err;
+	console_write(m.buf, m.count);
+	seq_release_buf(&m);
+	return 0;
+}
+
+int single_open(struct file *file, seq_show_t show, void *data)
+{
+	struct seq_file *m = kmalloc(sizeof(*m), GFP_KERNEL);
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	err = seq_fill(m, show, data);
+	if (err) {
+		kfree(m);
+		return err;
+	}
+	file->private_data = m;
+	return 0;
+}
+
+/* Linux: seq_read_iter, over the output made at open. */
+long seq_read(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
+{
+	struct seq_file *m = file->private_data;
+	size_t n;
+
+	if (*pos >= m->count)
+		return 0;
+	n = MIN(count, m->count - (size_t)*pos);
+	if (copy_to_user(ubuf, m->buf + *pos, n))
+		return -EFAULT;
+	*pos += n;
+	return (long)n;
+}
+
+/* Linux: seq_lseek (no SEEK_END: the size of a generated file is not
+ * known up front). */
+int64_t seq_lseek(struct file *file, int64_t offset, int whence)
+{
+	if (whence == SEEK_CUR)
+		offset += (int64_t)file->f_pos;
+	else if (whence != SEEK_SET)
+		return -EINVAL;
+	if (offset < 0)
+		return -EINVAL;
+	file->f_pos = (uint64_t)offset;
+	return offset;
+}
+
+void single_release(struct ramfs_inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+
+	(void)inode;
+	if (!m)
+		return;
+	seq_release_buf(m);
+	kfree(m);
+	file->private_data = NULL;
+}
+
+static int proc_single_open(struct ramfs_inode *inode, struct file *file)
+{
+	return single_open(file, (seq_show_t)(uintptr_t)inode->i_private, NULL);
+}
+
+const struct file_operations proc_single_fops = {
+	.open = proc_single_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};

@@ -1,0 +1,136 @@
+/*
+ * /sys, much simplified (Linux: fs/sysfs/file.c over kernfs, with
+ * kobject attributes): each file is a ramfs inode whose i_fop is
+ * sysfs_file_fops and whose i_private names a kobj_attribute and its
+ * instance. Open prints show's value into a seq_file; a write passes the
+ * bytes, NUL-terminated, to store (Linux: sysfs_kf_write, at most a page;
+ * a longer write is -E2BIG). Example: echo madvise >
+ * /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled calls
+ * thpsize_enabled_store("madvise\n", 8, order 4), which returns 8.
+ */
+#include <seq_file.h>
+#include <slab.h>
+#include <vm.h>
+
+struct sysfs_node {
+	const struct kobj_attribute *attr;
+	void *priv;
+};
+
+static int sysfs_open(struct ramfs_inode *inode, struct file *file)
+{
+	const struct sysfs_node *node = inode->i_private;
+
+	return single_open(file, node->attr->show, node->priv);
+}
+
+int sysfs_show_to_console(const struct ramfs_inode *inode)
+{
+	const struct sysfs_node *node = inode->i_private;
+
+	return seq_show_to_console(node->attr->show, node->priv);
+}
+
+/* Linux: kernfs_fop_write_iter → sysfs_kf_write. */
+static long sysfs_write(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
+{
+	const struct sysfs_node *node = file->f_inode->i_private;
+	char *buf;
+	long ret;
+
+	if (!node->attr->store)
+		return -EACCES; /* Linux: -EIO (sysfs_kf_write without a store); <errno.h> has no
+				   EIO */
+	if (count > PAGE_SIZE)
+		return -E2BIG;
+	buf = kmalloc(count + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_user(buf, ubuf, count)) {
+		kfree(buf);
+		return -EFAULT;
+	}
+	buf[count] = '\0';
+	ret = node->attr->store(buf, count, node->priv);
+	kfree(buf);
+	if (ret > 0)
+		*pos += (uint64_t)ret;
+	return ret;
+}
+
+const struct file_operations sysfs_file_fops = {
+	.open = sysfs_open,
+	.read = seq_read,
+	.write = sysfs_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+int sysfs_create_file(const char *path, const struct kobj_attribute *attr, void *priv)
+{
+	struct sysfs_node *node = ramfs_page_alloc(&rootfs, sizeof(*node));
+	struct ramfs_inode *inode;
+	int err;
+
+	if (!node)
+		return -ENOMEM;
+	err = ramfs_create(&rootfs, path, S_IFREG | (attr->store ? 0644 : 0444), NULL, 0, &inode);
+	if (err)
+		return err;
+	*node = (struct sysfs_node){ attr, priv };
+	inode->i_fop = &sysfs_file_fops;
+	inode->i_private = node;
+	return 0;
+}
+
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
+
+/* hugepages-<size>kB/{enabled,stats/...} of one order (Linux:
+ * thpsize_create). */
+static int thpsize_create(unsigned int order)
+{
+	char dir[96], path[160], name[24];
+	int err;
+
+	ksnprintf(dir, sizeof(dir), THP_DIR "/%s", thpsize_dir_name(order, name, sizeof(name)));
+	err = ramfs_mkdir(&rootfs, dir, S_IFDIR | 0755, NULL);
+	ksnprintf(path, sizeof(path), "%s/enabled", dir);
+	err = err ?: sysfs_create_file(path, &thpsize_enabled_attr, (void *)(uintptr_t)order);
+	ksnprintf(path, sizeof(path), "%s/stats", dir);
+	err = err ?: ramfs_mkdir(&rootfs, path, S_IFDIR | 0755, NULL);
+	for (unsigned int i = 0; !err && i < nr_thp_stat_names; i++) {
+		ksnprintf(path, sizeof(path), "%s/stats/%s", dir, thp_stat_names[i]);
+		err = sysfs_create_file(path, &thpsize_stat_attr, THP_STAT_PRIV(order, i));
+	}
+	return err;
+}
+
+/* Linux: hugepage_init_sysfs. Without CONFIG_TRANSPARENT_HUGEPAGE there
+ * is no transparent_hugepage directory, as in Linux. */
+static int thp_sysfs_init(void)
+{
+	int err;
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE)
+		return 0;
+	err = ramfs_mkdir(&rootfs, THP_DIR, S_IFDIR | 0755, NULL);
+	err = err ?: sysfs_create_file(THP_DIR "/enabled", &thp_enabled_attr, NULL);
+	for (unsigned int order = 1; !err && order <= HPAGE_PMD_ORDER; order++)
+		if (THP_ORDERS_ALL & (1ul << order))
+			err = thpsize_create(order);
+	return err;
+}
+
+void sysfs_init(void)
+{
+	static const char *const dirs[] = { "/sys", "/sys/kernel", "/sys/kernel/mm" };
+	int err = 0;
+
+	for (unsigned int i = 0; !err && i < ARRAY_SIZE(dirs); i++) {
+		err = ramfs_mkdir(&rootfs, dirs[i], S_IFDIR | 0755, NULL);
+		err = err == -EEXIST ? 0 : err; /* the initramfs may have it */
+	}
+	err = err ?: thp_sysfs_init();
+	if (err)
+		pr_err("sysfs: cannot make /sys: error %d\n", err);
+}

@@ -1,0 +1,84 @@
+/*
+ * seq_file: output that overflows one page is produced again into a
+ * doubled buffer and comes out whole; a show's error fails the fill;
+ * seq_pad_to pads to a column as /proc/PID/maps does.
+ */
+#include <ktest.h>
+#include <mm.h>
+#include <seq_file.h>
+
+static int show_lines(struct seq_file *m, void *v)
+{
+	for (unsigned long i = 0; i < (unsigned long)(uintptr_t)v; i++)
+		seq_printf(m, "line %05lu\n", i); /* 11 bytes */
+	return 0;
+}
+
+static int show_fails(struct seq_file *m, void *v)
+{
+	(void)m;
+	(void)v;
+	return -ENODEV;
+}
+
+/* seq_fill's buffers come from kmalloc, node 0's: the kernel's run. */
+static bool skip_without_node0(struct kunit *test)
+{
+	if (NODE_DATA(0))
+		return false;
+	kunit_mark_skipped(test, "kmalloc needs node 0 (in-kernel only)");
+	return true;
+}
+
+static void seq_fill_grows_past_one_page(struct kunit *test)
+{
+	struct seq_file m;
+
+	if (skip_without_node0(test))
+		return;
+	KUNIT_ASSERT_EQ(test, seq_fill(&m, show_lines, (void *)1000ul), 0);
+	KUNIT_EXPECT_EQ(test, m.count, 11000);
+	KUNIT_EXPECT_EQ(test, m.size, 4 * PAGE_SIZE);
+	KUNIT_EXPECT_TRUE(test, !memcmp(m.buf + 10989, "line 00999\n", 11));
+	seq_release_buf(&m);
+	KUNIT_ASSERT_EQ(test, seq_fill(&m, show_lines, (void *)2ul), 0);
+	KUNIT_EXPECT_EQ(test, m.size, PAGE_SIZE);
+	seq_release_buf(&m);
+}
+
+static void seq_fill_returns_show_errors(struct kunit *test)
+{
+	struct seq_file m;
+
+	if (skip_without_node0(test))
+		return;
+	KUNIT_EXPECT_EQ(test, seq_fill(&m, show_fails, NULL), -ENODEV);
+}
+
+static void seq_pad_to_pads_to_the_column(struct kunit *test)
+{
+	char buf[32];
+	struct seq_file m = { .buf = buf, .size = sizeof(buf) };
+
+	seq_puts(&m, "ab\n");
+	seq_puts(&m, "cd");
+	seq_pad_to(&m, 3, 6, ' ');
+	seq_putc(&m, 'x');
+	KUNIT_EXPECT_EQ(test, m.count, 11);
+	KUNIT_EXPECT_TRUE(test, !memcmp(buf, "ab\ncd     x", 11));
+	seq_puts(&m, "0123456789012345678901234567890123"); /* overflows */
+	KUNIT_EXPECT_TRUE(test, seq_has_overflowed(&m));
+}
+
+static struct kunit_case seq_file_cases[] = {
+	KUNIT_CASE(seq_fill_grows_past_one_page),
+	KUNIT_CASE(seq_fill_returns_show_errors),
+	KUNIT_CASE(seq_pad_to_pads_to_the_column),
+	{},
+};
+
+static struct kunit_suite seq_file_suite = {
+	.name = "seq_file",
+	.test_cases = seq_file_cases,
+};
+kunit_test_suite(seq_file_suite);

@@ -1,0 +1,119 @@
+/*
+ * Files whose contents a function prints (Linux: include/linux/seq_file.h):
+ * /proc and /sys. The show function runs once, at open, into a kmalloc'd
+ * buffer that starts at one page and doubles while the output overflows
+ * it (Linux's seq_read retries the same way); read then copies from it at
+ * f_pos. Example: open("/proc/meminfo") runs meminfo_proc_show into 4 KiB;
+ * a smaps of 40 VMAs overflows 4 KiB, is rerun into 8 KiB and fits.
+ */
+#ifndef FOLIUM_SEQ_FILE_H
+#define FOLIUM_SEQ_FILE_H
+
+#include <fs.h>
+#include <kernel.h>
+
+struct pglist_data;
+
+struct seq_file {
+	char *buf;
+	size_t size;  /* bytes of buf */
+	size_t count; /* bytes written; == size once it overflowed */
+	void *private;
+};
+
+/* --- fs/seq_file.c ------------------------------------------------------- */
+/* Append to m; output that does not fit marks m overflowed (the whole
+ * show is then rerun into a larger buffer). Linux: seq_printf, ... */
+void seq_printf(struct seq_file *m, const char *fmt, ...) __printf(2, 3);
+void seq_vprintf(struct seq_file *m, const char *fmt, va_list ap);
+void seq_puts(struct seq_file *m, const char *s);
+void seq_putc(struct seq_file *m, char c);
+void seq_write(struct seq_file *m, const void *data, size_t len);
+/* Pad with blanks to column col of the current line, then put c (0:
+ * nothing): Linux's seq_setwidth + seq_pad, as /proc/PID/maps uses. */
+void seq_pad_to(struct seq_file *m, size_t line_start, size_t col, char c);
+static inline bool seq_has_overflowed(const struct seq_file *m)
+{
+	return m->count == m->size;
+}
+
+typedef int (*seq_show_t)(struct seq_file *m, void *v);
+/* The largest output a show may produce (the buffer stops doubling). */
+#define SEQ_BUF_MAX (4ul << 20)
+/*
+ * Run show(m, v) into a fresh buffer, doubling it from PAGE_SIZE until
+ * the output fits (m->private = v). Return: 0 with m->buf holding
+ * m->count bytes (free with seq_release_buf), show's negative errno, or
+ * -ENOMEM (no memory, or more than SEQ_BUF_MAX bytes).
+ */
+int seq_fill(struct seq_file *m, seq_show_t show, void *v);
+void seq_release_buf(struct seq_file *m);
+/* Print what show produces to the consoles (the shell's views of /proc
+ * files). Return: 0 or a seq_fill error. */
+int seq_show_to_console(seq_show_t show, void *v);
+
+/* file_operations for a file shown by one function (Linux: single_open
+ * and friends). single_open keeps the filled seq_file in
+ * file->private_data; seq_read copies from it at *pos; seq_lseek takes
+ * SEEK_SET and SEEK_CUR to any offset >= 0 (-EINVAL otherwise, as Linux).
+ * Return of single_open: 0 or a seq_fill error. */
+int single_open(struct file *file, seq_show_t show, void *data);
+long seq_read(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos);
+int64_t seq_lseek(struct file *file, int64_t offset, int whence);
+void single_release(struct ramfs_inode *inode, struct file *file);
+/* A /proc file whose inode's i_private is its show function (an open
+ * runs single_open(file, show, NULL)). */
+extern const struct file_operations proc_single_fops;
+
+/* --- fs/proc/root.c ------------------------------------------------------ */
+/* Boot, after populate_rootfs: /proc with meminfo, vmstat, buddyinfo,
+ * pagetypeinfo, cpuinfo, self -> 1 and 1/{maps,smaps,exe}. */
+void proc_root_init(void);
+/* Create the file path (under /proc) read through fops; i_private = data.
+ * Return: the inode, or NULL (reported) when rootfs refused it. */
+struct ramfs_inode *proc_create(const char *path, uint32_t mode, const struct file_operations *fops,
+				void *data);
+/* /proc/meminfo (fs/proc/meminfo.c) and /proc/cpuinfo (arch). */
+int meminfo_proc_show(struct seq_file *m, void *v);
+int cpuinfo_proc_show(struct seq_file *m, void *v);
+/* /proc/PID/maps and smaps (fs/proc/task_mmu.c): the task in i_private,
+ * or the running one (current_task()) when that is NULL. */
+extern const struct file_operations proc_pid_maps_fops;
+extern const struct file_operations proc_pid_smaps_fops;
+/* /proc/self/exe's target: the running program's path (fs/proc/base.c). */
+int proc_exe_get_link(struct ramfs_inode *inode, char *buf, size_t size);
+
+/* --- mm/vmstat.c --------------------------------------------------------- */
+/* /proc/vmstat, /proc/buddyinfo, /proc/pagetypeinfo in Linux's formats.
+ * vmstat_show covers node 0 (the machine's memory); buddyinfo and
+ * pagetypeinfo every registered node, as Linux does. */
+int vmstat_show(struct seq_file *m, void *v);
+int frag_show(struct seq_file *m, void *v);
+int pagetypeinfo_show(struct seq_file *m, void *v);
+/* Counters Folium has and Linux's /proc/vmstat does not (allocator
+ * fallbacks, per-order splits): the shell's vmstat prints them after the
+ * file. v is the pglist_data. */
+int vmstat_folium_show(struct seq_file *m, void *v);
+/* PMD-mapped THPs of pgdat (Linux: NR_ANON_THPS), for meminfo too. */
+unsigned long vm_anon_thps(struct pglist_data *pgdat);
+
+/* --- fs/sysfs.c ------------------------------------------------------------ */
+/* A sysfs attribute (Linux: struct kobj_attribute): show prints the
+ * value with its newline; store parses buf (NUL-terminated, the bytes
+ * written) and returns count or a negative errno. priv tells instances
+ * apart (e.g. the order of a hugepages-<N>kB directory). */
+struct kobj_attribute {
+	int (*show)(struct seq_file *m, void *priv);
+	long (*store)(const char *buf, size_t count, void *priv);
+};
+extern const struct file_operations sysfs_file_fops;
+/* Create /sys/<path> for attr: mode 0644 with a store, 0444 without;
+ * i_private = attr, priv kept for its callbacks. Return: 0 or -errno. */
+int sysfs_create_file(const char *path, const struct kobj_attribute *attr, void *priv);
+/* Print a sysfs file (an inode with sysfs_file_fops) to the consoles:
+ * the shell's cat. Return: 0 or a seq_fill error. */
+int sysfs_show_to_console(const struct ramfs_inode *inode);
+/* Boot, after populate_rootfs: /sys/kernel/mm/transparent_hugepage/... */
+void sysfs_init(void);
+
+#endif

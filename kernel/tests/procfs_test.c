@@ -1,0 +1,437 @@
+/*
+ * /proc and /sys against the kernel's own numbers (in-kernel only: the
+ * files are read through their file_operations on a struct file set up
+ * here, into a user buffer of a private mm, as read() would). Examples:
+ * /proc/meminfo's MemFree is node_free_pages(node 0) × 4 kB at that
+ * moment; /proc/1/maps lists the test mm's VMAs with their perms;
+ * writing "never" to hugepages-64kB/enabled makes a fault in a 64K-aligned
+ * range map an order-0 folio; a smaps of 40 VMAs outgrows one page.
+ */
+#include <ktest.h>
+#include <mm.h>
+#include <process.h>
+#include <seq_file.h>
+#include <syscalls.h>
+#include <vm.h>
+
+#define UBUF 0x400000ul /* user buffer: UBUF_PAGES pages */
+#define UBUF_PAGES 16ul
+#define AREA 0x40000000ul /* where cases map their VMAs (1 GiB aligned) */
+#define HEAP 0x10000000ul /* the task's start_brk */
+#define THP64 "/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled"
+
+static struct task task;
+static struct mm_struct *mm, *prev_mm;
+static unsigned long saved_always, saved_madvise, saved_inherit;
+static enum thp_mode saved_global;
+static char text[UBUF_PAGES * PAGE_SIZE + 1]; /* what a file read gave */
+
+static int procfs_test_init(struct kunit *test)
+{
+	(void)test;
+	saved_always = thp_orders_enabled;
+	saved_madvise = huge_anon_orders_madvise;
+	saved_inherit = huge_anon_orders_inherit;
+	saved_global = thp_global_mode;
+	prev_mm = current_mm;
+	mm = mm_create(0);
+	if (!mm)
+		return -1;
+	switch_mm(mm);
+	if (IS_ERR_VALUE(
+		    vm_mmap(mm, UBUF, UBUF_PAGES * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0)))
+		return -1;
+	task = (struct task){ .pid = TASK_PID, .comm = "ktest", .mm = mm, .exe = "/bin/ktest" };
+	task.start_brk = task.brk = HEAP;
+	task.brk_limit = HEAP + PMD_SIZE;
+	return 0;
+}
+
+static void procfs_test_exit(struct kunit *test)
+{
+	(void)test;
+	switch_mm(prev_mm);
+	mm_destroy(mm);
+	thp_orders_enabled = saved_always;
+	huge_anon_orders_madvise = saved_madvise;
+	huge_anon_orders_inherit = saved_inherit;
+	thp_global_mode = saved_global;
+}
+
+/* Open inode as open() would, with i_private replaced when priv is set. */
+static int file_open(struct ramfs_inode *inode, struct file *file)
+{
+	*file = (struct file){ .f_op = inode->i_fop, .f_inode = inode, .f_count = 1 };
+	return file->f_op->open(inode, file);
+}
+
+/* The whole file through read() calls of chunk bytes into UBUF; text
+ * holds it NUL-terminated. Return: bytes, or the first error. */
+static long read_all(struct ramfs_inode *inode, size_t chunk)
+{
+	struct file file;
+	long total = 0, n;
+	int err = file_open(inode, &file);
+
+	if (err)
+		return err;
+	while ((n = file.f_op->read(&file, UBUF, chunk, &file.f_pos)) > 0) {
+		if ((size_t)(total + n) >= sizeof(text) || copy_from_user(text + total, UBUF, n))
+			break;
+		total += n;
+	}
+	text[total] = '\0';
+	file.f_op->release(inode, &file);
+	return n < 0 ? n : total;
+}
+
+static long read_path(const char *path)
+{
+	struct ramfs_inode *inode;
+
+	if (ramfs_lookup(&rootfs, path, true, &inode) || !inode->i_fop)
+		return -ENOENT;
+	return read_all(inode, PAGE_SIZE);
+}
+
+/* A task's file: its own inode, as /proc/1/... with i_private = task. */
+static long read_task_file(const struct file_operations *fops, size_t chunk)
+{
+	struct ramfs_inode inode = { .mode = S_IFREG | 0444, .i_fop = fops, .i_private = &task };
+
+	return read_all(&inode, chunk);
+}
+
+/* Write s to a sysfs file from the user buffer. Return: write's value. */
+static long write_path(const char *path, const char *s)
+{
+	struct ramfs_inode *inode;
+	struct file file;
+	long ret;
+
+	if (ramfs_lookup(&rootfs, path, true, &inode) || !inode->i_fop)
+		return -ENOENT;
+	if (copy_to_user(UBUF, s, strlen(s)) || file_open(inode, &file))
+		return -EFAULT;
+	ret = file.f_op->write(&file, UBUF, strlen(s), &file.f_pos);
+	file.f_op->release(inode, &file);
+	return ret;
+}
+
+/* The number after "name" at a line start in text, or -1. */
+static long field(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "") {
+		uint64_t v = 0;
+
+		if (strncmp(p, name, n))
+			continue;
+		for (p += n; *p == ' '; p++)
+			;
+		while (*p >= '0' && *p <= '9')
+			v = v * 10 + (uint64_t)(*p++ - '0');
+		return (long)v;
+	}
+	return -1;
+}
+
+static unsigned int folio_order_at(unsigned long addr)
+{
+	pmd_t *pmd = mm_find_pmd(mm, addr);
+	pte_t *pte;
+
+	if (pmd && pmd_leaf(*pmd))
+		return folio_order(pmd_folio(*pmd));
+	pte = pmd ? pte_offset_map(pmd, addr) : NULL;
+	return pte && pte_present(*pte) ? folio_order(page_folio(pte_page(*pte))) : 99;
+}
+
+static void meminfo_memfree_is_node_free_pages(struct kunit *test)
+{
+	struct seq_file m;
+	unsigned long free;
+
+	KUNIT_ASSERT_EQ(test, seq_fill(&m, meminfo_proc_show, NULL), 0);
+	free = node_free_pages(NODE_DATA(0)); /* the buffer is still held */
+	ksnprintf(text, sizeof(text), "%.*s", (int)m.count, m.buf);
+	seq_release_buf(&m);
+	KUNIT_EXPECT_EQ(test, field("MemFree:"), (long)free * 4);
+	KUNIT_EXPECT_EQ(test, strncmp(text, "MemTotal:       ", 16), 0);
+	KUNIT_EXPECT_GT(test, field("MemAvailable:"), 0);
+	KUNIT_EXPECT_EQ(test, field("HugePages_Total:"), 0);
+	KUNIT_EXPECT_EQ(test, field("Hugepagesize:"), 2048);
+	/* Through the file too. */
+	KUNIT_EXPECT_GT(test, read_path("/proc/meminfo"), 0);
+	KUNIT_EXPECT_GT(test, field("MemFree:"), 0);
+}
+
+static void buddyinfo_counts_are_the_free_areas(struct kunit *test)
+{
+	struct zone *zone;
+	char line[256];
+	int len = 0;
+
+	KUNIT_ASSERT_GT(test, read_path("/proc/buddyinfo"), 0);
+	for (zone = NODE_DATA(0)->node_zones; !zone->present_pages; zone++)
+		;
+	len = ksnprintf(line, sizeof(line), "Node 0, zone %8s ", zone->name);
+	for (int order = 0; order < NR_PAGE_ORDERS; order++)
+		len += ksnprintf(line + len, sizeof(line) - len, "%6lu ",
+				 zone->free_area[order].nr_free);
+	KUNIT_EXPECT_EQ(test, strncmp(text, line, len), 0);
+	KUNIT_EXPECT_EQ(test, text[len], '\n');
+}
+
+static void pagetypeinfo_has_linux_sections(struct kunit *test)
+{
+	KUNIT_ASSERT_GT(test, read_path("/proc/pagetypeinfo"), 0);
+	KUNIT_EXPECT_EQ(test, field("Page block order:"), (long)pageblock_order);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "\nFree pages count per migrate type at order "
+						 "      0      1 "));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "\nNumber of blocks type     Unmovable "));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, ", type    Unmovable "));
+}
+
+static void vmstat_names_linux_counters(struct kunit *test)
+{
+	unsigned long free = 0;
+
+	KUNIT_ASSERT_GT(test, read_path("/proc/vmstat"), 0);
+	for (int z = 0; z < MAX_NR_ZONES; z++)
+		free += NODE_DATA(0)->node_zones[z].nr_free_pages;
+	/* The read's buffer came back: the count is the one now. */
+	KUNIT_EXPECT_EQ(test, field("nr_free_pages"), (long)free);
+	KUNIT_EXPECT_EQ(test, field("pglazyfree"), (long)NODE_DATA(0)->vm_events[PGLAZYFREE]);
+	KUNIT_EXPECT_GE(test, field("thp_fault_alloc"), 0);
+	KUNIT_EXPECT_EQ(test, field("pgalloc_fail"), -1); /* Folium's own: the shell shows it */
+}
+
+static void maps_lists_the_vmas_with_their_perms(struct kunit *test)
+{
+	char want[256];
+
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 2 * PAGE_SIZE, VM_READ | VM_USER, 0), AREA);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, HEAP, PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0), HEAP);
+	task.brk = HEAP + 100;
+	/* Linux pads the name to column 73 (seq_setwidth 72, then a blank). */
+	ksnprintf(want, sizeof(want), "00400000-00410000 rw-p 00000000 00:00 0 \n%-72s [heap]\n%s",
+		  "10000000-10001000 rw-p 00000000 00:00 0 ",
+		  "40000000-40002000 r--p 00000000 00:00 0 \n");
+	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_maps_fops, 7), 0);
+	KUNIT_EXPECT_STREQ(test, text, want);
+}
+
+static void smaps_rss_counts_touched_pages(struct kunit *test)
+{
+	thp_set_orders(0);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 64 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+			AREA);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 5 * PAGE_SIZE), 0);
+	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
+	/* The user buffer's VMA comes first: look at the second entry. */
+	memmove(text, strstr(text, "40000000-40040000 rw-p"), strlen(strstr(text, "40000000")) + 1);
+	KUNIT_EXPECT_EQ(test, field("Size:"), 256);
+	KUNIT_EXPECT_EQ(test, field("Rss:"), 20);
+	KUNIT_EXPECT_EQ(test, field("Pss:"), 20);
+	KUNIT_EXPECT_EQ(test, field("Private_Dirty:"), 20);
+	KUNIT_EXPECT_EQ(test, field("Anonymous:"), 20);
+	KUNIT_EXPECT_EQ(test, field("AnonHugePages:"), 0);
+	KUNIT_EXPECT_EQ(test, field("THPeligible:"), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "VmFlags: rd wr mr mw me ac\n"));
+	/* MADV_FREE'd pages are LazyFree once clean. */
+	KUNIT_ASSERT_EQ(test, do_madvise(mm, AREA, 2 * PAGE_SIZE, MADV_FREE), 0);
+	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
+	memmove(text, strstr(text, "40000000-40040000 rw-p"), strlen(strstr(text, "40000000")) + 1);
+	KUNIT_EXPECT_EQ(test, field("LazyFree:"), 8);
+}
+
+static void smaps_counts_pmd_mapped_thp(struct kunit *test)
+{
+	if (!CONFIG_TRANSPARENT_HUGEPAGE)
+		return;
+	thp_set_orders(1ul << HPAGE_PMD_ORDER);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0), AREA);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
+	KUNIT_ASSERT_EQ(test, folio_order_at(AREA), HPAGE_PMD_ORDER);
+	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
+	memmove(text, strstr(text, "40000000-40200000"), strlen(strstr(text, "40000000")) + 1);
+	KUNIT_EXPECT_EQ(test, field("Rss:"), 2048);
+	KUNIT_EXPECT_EQ(test, field("AnonHugePages:"), 2048);
+	KUNIT_EXPECT_EQ(test, field("THPeligible:"), 1);
+}
+
+/* Linux's seq_read would produce it piecewise; here the buffer doubles. */
+static void smaps_of_many_vmas_outgrows_one_page(struct kunit *test)
+{
+	long len;
+	int n = 0;
+
+	for (unsigned long i = 0; i < 40; i++)
+		KUNIT_ASSERT_EQ(test,
+				vm_mmap(mm, AREA + i * 2 * PAGE_SIZE, PAGE_SIZE,
+					VM_READ | VM_USER | (i & 1 ? VM_WRITE : 0), 0),
+				AREA + i * 2 * PAGE_SIZE);
+	len = read_task_file(&proc_pid_smaps_fops, 1000);
+	KUNIT_EXPECT_GT(test, len, (long)(4 * PAGE_SIZE));
+	for (const char *p = text; (p = strstr(p, "\nVmFlags:")); p++)
+		n++;
+	KUNIT_EXPECT_EQ(test, n, mm->nr_vmas);
+	KUNIT_EXPECT_EQ(test, (long)strlen(text), len);
+}
+
+static void seq_lseek_follows_linux(struct kunit *test)
+{
+	struct ramfs_inode inode = { .mode = S_IFREG | 0444,
+				     .i_fop = &proc_pid_maps_fops,
+				     .i_private = &task };
+	struct file file;
+	char got[8] = { 0 };
+
+	KUNIT_ASSERT_EQ(test, file_open(&inode, &file), 0);
+	KUNIT_EXPECT_EQ(test, file.f_op->llseek(&file, 9, SEEK_SET), 9);
+	KUNIT_EXPECT_EQ(test, file.f_op->llseek(&file, 2, SEEK_CUR), 11);
+	KUNIT_EXPECT_EQ(test, file.f_op->llseek(&file, 0, SEEK_END), -EINVAL);
+	KUNIT_EXPECT_EQ(test, file.f_op->llseek(&file, -20, SEEK_CUR), -EINVAL);
+	KUNIT_EXPECT_EQ(test, file.f_op->read(&file, UBUF, 4, &file.f_pos), 4);
+	KUNIT_EXPECT_EQ(test, copy_from_user(got, UBUF, 4), 0);
+	KUNIT_EXPECT_STREQ(test, got, "4100"); /* "00400000-00410000": bytes 11..14 */
+	KUNIT_EXPECT_EQ(test, file.f_op->llseek(&file, 1 << 20, SEEK_SET), 1 << 20);
+	KUNIT_EXPECT_EQ(test, file.f_op->read(&file, UBUF, 4, &file.f_pos), 0);
+	KUNIT_EXPECT_EQ(test, file.f_op->read(&file, 0x1000, 4, &(uint64_t){ 0 }), -EFAULT);
+	file.f_op->release(&inode, &file);
+}
+
+static void proc_self_and_exe_lead_to_the_task(struct kunit *test)
+{
+	struct ramfs_inode *inode, *exe;
+	char buf[PATH_MAX];
+
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, "/proc/self/maps", true, &inode), 0);
+	KUNIT_EXPECT_TRUE(test, inode->i_fop == &proc_pid_maps_fops);
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, "/proc/self/exe", false, &exe), 0);
+	KUNIT_ASSERT_TRUE(test, exe->get_link != NULL);
+	/* The shell runs no program: no exe, as for a pid that is gone. */
+	KUNIT_EXPECT_EQ(test, exe->get_link(exe, buf, sizeof(buf)), -ENOENT);
+	inode = &(struct ramfs_inode){ .mode = S_IFLNK | 0777, .i_private = &task };
+	KUNIT_EXPECT_EQ(test, proc_exe_get_link(inode, buf, sizeof(buf)), 10);
+	KUNIT_EXPECT_STREQ(test, buf, "/bin/ktest");
+	KUNIT_EXPECT_EQ(test, proc_exe_get_link(inode, buf, 10), -ENAMETOOLONG);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&rootfs, "/proc/cpuinfo", true, &inode), 0);
+	KUNIT_EXPECT_GT(test, read_path("/proc/cpuinfo"), 0);
+	KUNIT_EXPECT_EQ(test, field("processor\t:"), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "\nflags\t\t: fpu "));
+}
+
+static void thp_sysfs_write_never_makes_faults_order_0(struct kunit *test)
+{
+	if (!CONFIG_TRANSPARENT_HUGEPAGE) {
+		struct ramfs_inode *inode;
+
+		KUNIT_EXPECT_EQ(test, ramfs_lookup(&rootfs, THP64, true, &inode), -ENOENT);
+		return;
+	}
+	thp_set_orders(0);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0), AREA);
+	KUNIT_EXPECT_EQ(test, write_path(THP64, "always\n"), 7);
+	KUNIT_EXPECT_GT(test, read_path(THP64), 0);
+	KUNIT_EXPECT_STREQ(test, text, "[always] inherit madvise never\n");
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, folio_order_at(AREA), 4);
+	KUNIT_EXPECT_EQ(test, write_path(THP64, "never"), 5);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA + 0x10000, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, folio_order_at(AREA + 0x10000), 0);
+	/* Garbage is -EINVAL and changes nothing. */
+	KUNIT_EXPECT_EQ(test, write_path(THP64, "sometimes"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, thp_order_mode(4), THP_MODE_NEVER);
+	KUNIT_EXPECT_EQ(test, write_path("/sys/kernel/mm/transparent_hugepage/enabled", "inherit"),
+			-EINVAL);
+	KUNIT_EXPECT_GT(test,
+			read_path("/sys/kernel/mm/transparent_hugepage/hugepages-64kB/"
+				  "stats/anon_fault_alloc"),
+			0);
+	KUNIT_EXPECT_EQ(test, field(""), (long)mthp_stats[4][MTHP_STAT_ANON_FAULT_ALLOC]);
+}
+
+static long madvise_as_task(unsigned long start, unsigned long len, int advice)
+{
+	const unsigned long args[6] = { start, len, (unsigned long)advice };
+
+	return do_syscall(&task, __NR_madvise, args);
+}
+
+static void madv_hugepage_enables_madvise_sizes(struct kunit *test)
+{
+	thp_set_orders(0);
+	thp_set_order_mode(4, THP_MODE_MADVISE);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0), AREA);
+	KUNIT_EXPECT_EQ(test, madvise_as_task(AREA + 0x10000, 0x20000, MADV_HUGEPAGE), 0);
+	/* Split at both ends: before, the madvised part, after. */
+	KUNIT_ASSERT_NOT_NULL(test, find_vma(mm, AREA + 0x10000));
+	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA + 0x10000)->vm_start, AREA + 0x10000);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA + 0x10000)->vm_end, AREA + 0x30000);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA)->vm_flags & VM_HUGEPAGE, 0);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA + 0x10000, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, folio_order_at(AREA), 0);
+	KUNIT_EXPECT_EQ(test, folio_order_at(AREA + 0x10000), CONFIG_TRANSPARENT_HUGEPAGE ? 4 : 0);
+	KUNIT_EXPECT_EQ(test, madvise_as_task(AREA + 0x20000, 0x10000, MADV_NOHUGEPAGE), 0);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA + 0x20000)->vm_flags & VM_NOHUGEPAGE,
+			VM_NOHUGEPAGE);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA + 0x20000)->vm_flags & VM_HUGEPAGE, 0);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA + 0x20000, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, folio_order_at(AREA + 0x20000), 0);
+	/* Linux's errnos: unaligned start, a hole in the range. */
+	KUNIT_EXPECT_EQ(test, madvise_as_task(AREA + 1, PAGE_SIZE, MADV_HUGEPAGE), -EINVAL);
+	KUNIT_EXPECT_EQ(test,
+			madvise_as_task(AREA + PMD_SIZE - PAGE_SIZE, 2 * PAGE_SIZE, MADV_HUGEPAGE),
+			-ENOMEM);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA + PMD_SIZE - PAGE_SIZE)->vm_flags & VM_HUGEPAGE,
+			VM_HUGEPAGE); /* the mapped part was done */
+	KUNIT_EXPECT_EQ(test, madvise_as_task(AREA, 0, MADV_NOHUGEPAGE), 0);
+	/* mprotect keeps the advice. */
+	KUNIT_EXPECT_EQ(test, vm_mprotect(mm, AREA + 0x10000, 0x10000, VM_READ | VM_USER), 0);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA + 0x10000)->vm_flags & VM_HUGEPAGE, VM_HUGEPAGE);
+}
+
+static void madv_hugepage_merges_equal_neighbours(struct kunit *test)
+{
+	int before = mm->nr_vmas;
+
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 4 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+			AREA);
+	KUNIT_EXPECT_EQ(test, madvise_as_task(AREA + PAGE_SIZE, PAGE_SIZE, MADV_HUGEPAGE), 0);
+	KUNIT_EXPECT_EQ(test, mm->nr_vmas, before + 3);
+	KUNIT_EXPECT_EQ(test, madvise_as_task(AREA + 2 * PAGE_SIZE, PAGE_SIZE, MADV_HUGEPAGE), 0);
+	KUNIT_EXPECT_EQ(test, mm->nr_vmas, before + 3); /* [1, 3) is one VMA */
+	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA + PAGE_SIZE)->vm_end, AREA + 3 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, madvise_as_task(AREA, 4 * PAGE_SIZE, MADV_HUGEPAGE), 0);
+	KUNIT_EXPECT_EQ(test, mm->nr_vmas, before + 1);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA)->vm_end, AREA + 4 * PAGE_SIZE);
+}
+
+static struct kunit_case procfs_cases[] = {
+	KUNIT_CASE(meminfo_memfree_is_node_free_pages),
+	KUNIT_CASE(buddyinfo_counts_are_the_free_areas),
+	KUNIT_CASE(pagetypeinfo_has_linux_sections),
+	KUNIT_CASE(vmstat_names_linux_counters),
+	KUNIT_CASE(maps_lists_the_vmas_with_their_perms),
+	KUNIT_CASE(smaps_rss_counts_touched_pages),
+	KUNIT_CASE(smaps_counts_pmd_mapped_thp),
+	KUNIT_CASE(smaps_of_many_vmas_outgrows_one_page),
+	KUNIT_CASE(seq_lseek_follows_linux),
+	KUNIT_CASE(proc_self_and_exe_lead_to_the_task),
+	KUNIT_CASE(thp_sysfs_write_never_makes_faults_order_0),
+	KUNIT_CASE(madv_hugepage_enables_madvise_sizes),
+	KUNIT_CASE(madv_hugepage_merges_equal_neighbours),
+	{},
+};
+
+static struct kunit_suite procfs_suite = {
+	.name = "procfs",
+	.init = procfs_test_init,
+	.exit = procfs_test_exit,
+	.test_cases = procfs_cases,
+};
+kunit_test_suite(procfs_suite);

@@ -1,0 +1,237 @@
+/*
+ * mremap on a private node, through its system call entry (sys_mremap,
+ * as a program's call reaches it): the checks in Linux's order, shrinking,
+ * growing in place, refusing to move without MREMAP_MAYMOVE, and moves
+ * (anywhere, MREMAP_FIXED, MREMAP_DONTUNMAP, read-only, a PMD-mapped THP,
+ * the huge zero page) that keep every byte and give every page back.
+ * Example: 2 pages of 0x11 at A, A + 2 pages taken, mremap(A, 2p, 3p,
+ * MAYMOVE) = B: B reads 0x11 0x11 0, A is unmapped.
+ */
+#include <ktest.h>
+#include <syscalls.h>
+#include <vm.h>
+#include "mm_test_util.h"
+
+#define A 0x40000000ul
+#define P PAGE_SIZE
+#define RW (VM_READ | VM_WRITE)
+#define MAYMOVE 1
+#define FIXED 2
+#define DONTUNMAP 4
+
+static struct test_mm t;
+static struct mm_struct *prev_mm;
+static struct task task;
+
+static int mremap_test_init(struct kunit *test)
+{
+	test_mm_create(test, &t, 4 * MAX_ORDER_NR_PAGES);
+	prev_mm = current_mm;
+	if (t.mm)
+		switch_mm(t.mm);
+	task.mm = t.mm;
+	task.pid = TASK_PID;
+	return 0;
+}
+
+static void mremap_test_exit(struct kunit *test)
+{
+	switch_mm(prev_mm);
+	test_mm_destroy(test, &t);
+}
+
+static long mremap(unsigned long addr, unsigned long old_len, unsigned long new_len,
+		   unsigned long flags, unsigned long new_addr)
+{
+	const unsigned long args[6] = { addr, old_len, new_len, flags, new_addr, 0 };
+
+	return sys_mremap(&task, args);
+}
+
+static void mremap_checks_arguments_in_linux_order(struct kunit *test)
+{
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 2 * P, 0x11);
+	KUNIT_EXPECT_EQ(test, mremap(A, P, P, 8, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, P, 2 * P, FIXED, A + 8 * P), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, P, 2 * P, MAYMOVE | DONTUNMAP, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, P, P, DONTUNMAP, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A + 1, P, P, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, P, 0, 0, 0), -EINVAL);
+	/* Bad flags come before a bad address. */
+	KUNIT_EXPECT_EQ(test, mremap(A + 100 * P, P, P, 8, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A + 100 * P, P, 2 * P, 0, 0), -EFAULT);
+	/* The old range must be in the one VMA (vma_to_resize). */
+	KUNIT_EXPECT_EQ(test, mremap(A, 3 * P, 4 * P, MAYMOVE, 0), -EFAULT);
+	/* A private mapping cannot be duplicated. */
+	KUNIT_EXPECT_EQ(test, mremap(A, 0, P, MAYMOVE, 0), -EINVAL);
+	/* MREMAP_FIXED: aligned, not overlapping the old range. */
+	KUNIT_EXPECT_EQ(test, mremap(A, P, P, MAYMOVE | FIXED, A + 8 * P + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * P, 2 * P, MAYMOVE | FIXED, A + P), -EINVAL);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 1);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 2 * P, 0x11));
+}
+
+static void shrinking_unmaps_the_tail_and_keeps_the_head(struct kunit *test)
+{
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 4 * P, 0x22);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 4);
+	KUNIT_EXPECT_EQ(test, mremap(A, 4 * P, P + 1, 0, 0), A); /* rounded up: 2 pages */
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_end, A + 2 * P);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 2);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 2 * P, 0x22));
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, A + 2 * P));
+	/* Same size: nothing to do. */
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * P, 2 * P, 0, 0), A);
+}
+
+static void growing_extends_the_vma_in_place_when_the_next_pages_are_free(struct kunit *test)
+{
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 2 * P, 0x33);
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * P, 5 * P, 0, 0), A);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 1);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_end, A + 5 * P);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 2 * P, 0x33));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * P, 3 * P, 0));
+	KUNIT_EXPECT_EQ(test, fill_user(A + 4 * P, 0x44, P), 0);
+}
+
+static void growing_into_a_taken_page_needs_maymove(struct kunit *test)
+{
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 2 * P, 0x55);
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + 2 * P, P, RW, 0), A + 2 * P);
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * P, 3 * P, 0, 0), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_end, A + 2 * P);
+	/* Growing only part of a VMA cannot be in place either. */
+	KUNIT_EXPECT_EQ(test, mremap(A, P, 3 * P, 0, 0), -ENOMEM);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 2 * P, 0x55));
+}
+
+static void maymove_copies_the_bytes_and_unmaps_the_old_range(struct kunit *test)
+{
+	uint8_t byte;
+	long b;
+
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 3 * P, 0x66);
+	KUNIT_ASSERT_EQ(test, zap_page_range(t.mm, A + P, A + 2 * P), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&byte, A + P, 1), 0); /* the zero page */
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + 3 * P, P, RW, 0), A + 3 * P);
+	b = mremap(A, 3 * P, 4 * P, MAYMOVE, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(b));
+	KUNIT_EXPECT_NE(test, b, A);
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, A));
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, b)->vm_end, b + 4 * P);
+	/* Two pages copied; the zero-page entry was not. */
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 2);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, P, 0x66));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b + P, P, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b + 2 * P, P, 0x66));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b + 3 * P, P, 0));
+}
+
+static void a_read_only_mapping_moves_read_only(struct kunit *test)
+{
+	long b;
+
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, P, 0x77);
+	KUNIT_ASSERT_EQ(test, vm_mprotect(t.mm, A, P, VM_READ), 0);
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + P, P, RW, 0), A + P);
+	b = mremap(A, P, 2 * P, MAYMOVE, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(b));
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, b)->vm_flags, VM_READ);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, P, 0x77));
+}
+
+static void fixed_replaces_the_target_and_can_shrink(struct kunit *test)
+{
+	const unsigned long c = A + 64 * P;
+
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 3 * P, 0x18);
+	test_map_and_fill(test, t.mm, c, 4 * P, 0x81);
+	KUNIT_EXPECT_EQ(test, mremap(A, 3 * P, 2 * P, MAYMOVE | FIXED, c), c);
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, A));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c, 2 * P, 0x18));
+	/* What was at c beyond the new length stays. */
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 2 * P, 2 * P, 0x81));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 4);
+}
+
+static void dontunmap_leaves_the_old_vma_mapped_and_empty(struct kunit *test)
+{
+	long b;
+
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 2 * P, 0x99);
+	b = mremap(A, 2 * P, 2 * P, MAYMOVE | DONTUNMAP, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(b));
+	KUNIT_EXPECT_NE(test, b, A);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, 2 * P, 0x99));
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_end, A + 2 * P);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 2 * P, 0));
+}
+
+static void a_pmd_mapped_thp_moves_whole(struct kunit *test)
+{
+	long b;
+
+	if (!t.mm || test_skip_without_thp(test))
+		return;
+	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x5a);
+	KUNIT_ASSERT_NOT_NULL(test, test_mapped_folio(t.mm, A));
+	b = mremap(A, PMD_SIZE, 2 * PMD_SIZE, MAYMOVE | FIXED, A + 4 * PMD_SIZE);
+	KUNIT_ASSERT_EQ(test, b, A + 4 * PMD_SIZE);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, PMD_SIZE, 0x5a));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b + PMD_SIZE, PAGE_SIZE, 0));
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, A));
+}
+
+static void the_huge_zero_page_is_not_copied(struct kunit *test)
+{
+	uint8_t byte;
+	long b;
+
+	if (!t.mm || test_skip_without_thp(test))
+		return;
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, PMD_SIZE, RW, 0), A);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&byte, A, 1), 0);
+	b = mremap(A, PMD_SIZE, PMD_SIZE, MAYMOVE | FIXED, A + 4 * PMD_SIZE);
+	KUNIT_ASSERT_EQ(test, b, A + 4 * PMD_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 0);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, PMD_SIZE, 0));
+}
+
+static struct kunit_case mremap_test_cases[] = {
+	KUNIT_CASE(mremap_checks_arguments_in_linux_order),
+	KUNIT_CASE(shrinking_unmaps_the_tail_and_keeps_the_head),
+	KUNIT_CASE(growing_extends_the_vma_in_place_when_the_next_pages_are_free),
+	KUNIT_CASE(growing_into_a_taken_page_needs_maymove),
+	KUNIT_CASE(maymove_copies_the_bytes_and_unmaps_the_old_range),
+	KUNIT_CASE(a_read_only_mapping_moves_read_only),
+	KUNIT_CASE(fixed_replaces_the_target_and_can_shrink),
+	KUNIT_CASE(dontunmap_leaves_the_old_vma_mapped_and_empty),
+	KUNIT_CASE(a_pmd_mapped_thp_moves_whole),
+	KUNIT_CASE(the_huge_zero_page_is_not_copied),
+	{},
+};
+
+static struct kunit_suite mremap_test_suite = {
+	.name = "mremap",
+	.init = mremap_test_init,
+	.exit = mremap_test_exit,
+	.test_cases = mremap_test_cases,
+};
+kunit_test_suite(mremap_test_suite);

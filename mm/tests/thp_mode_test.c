@@ -1,0 +1,130 @@
+/*
+ * The THP policy as Linux's sysfs files state it: per-size modes (always,
+ * inherit, madvise, never) with the top-level mode and the VMA's
+ * VM_HUGEPAGE / VM_NOHUGEPAGE deciding which orders a fault may use, the
+ * "[selected]" display, and writes that reject garbage with -EINVAL.
+ */
+#include <ktest.h>
+#include <seq_file.h>
+#include <vm.h>
+
+static unsigned long saved_always, saved_madvise, saved_inherit;
+static enum thp_mode saved_global;
+
+static int thp_mode_init(struct kunit *test)
+{
+	(void)test;
+	saved_always = thp_orders_enabled;
+	saved_madvise = huge_anon_orders_madvise;
+	saved_inherit = huge_anon_orders_inherit;
+	saved_global = thp_global_mode;
+	return 0;
+}
+
+static void thp_mode_exit(struct kunit *test)
+{
+	(void)test;
+	thp_orders_enabled = saved_always;
+	huge_anon_orders_madvise = saved_madvise;
+	huge_anon_orders_inherit = saved_inherit;
+	thp_global_mode = saved_global;
+}
+
+/* The file's text, shown into out (no kmalloc: the host has no node 0). */
+static void show(const struct kobj_attribute *attr, void *priv, char *out, size_t len)
+{
+	struct seq_file m = { .buf = out, .size = len };
+
+	attr->show(&m, priv);
+	out[seq_has_overflowed(&m) ? 0 : m.count] = '\0';
+}
+
+static void thp_modes_follow_linux_rules(struct kunit *test)
+{
+	struct vm_area_struct plain = { 0, PMD_SIZE, VM_READ | VM_WRITE };
+	struct vm_area_struct hg = { 0, PMD_SIZE, VM_READ | VM_WRITE | VM_HUGEPAGE };
+	struct vm_area_struct nh = { 0, PMD_SIZE, VM_READ | VM_WRITE | VM_NOHUGEPAGE };
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE) {
+		KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(&plain, THP_ORDERS_ALL), 0);
+		return;
+	}
+	thp_set_orders(0);
+	thp_set_order_mode(2, THP_MODE_ALWAYS);
+	thp_set_order_mode(4, THP_MODE_MADVISE);
+	thp_set_order_mode(HPAGE_PMD_ORDER, THP_MODE_INHERIT);
+	thp_global_mode = THP_MODE_ALWAYS;
+	KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(&plain, THP_ORDERS_ALL),
+			(1ul << 2) | (1ul << HPAGE_PMD_ORDER));
+	KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(&hg, THP_ORDERS_ALL),
+			(1ul << 2) | (1ul << 4) | (1ul << HPAGE_PMD_ORDER));
+	KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(&nh, THP_ORDERS_ALL), 0);
+	thp_global_mode = THP_MODE_MADVISE; /* inherit now needs VM_HUGEPAGE */
+	KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(&plain, THP_ORDERS_ALL), 1ul << 2);
+	KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(&hg, THP_ORDERS_ALL),
+			(1ul << 2) | (1ul << 4) | (1ul << HPAGE_PMD_ORDER));
+	thp_global_mode = THP_MODE_NEVER; /* always per size still works */
+	KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(&hg, THP_ORDERS_ALL),
+			(1ul << 2) | (1ul << 4));
+}
+
+static void thp_sysfs_show_and_store(struct kunit *test)
+{
+	char out[64];
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE)
+		return;
+	thp_global_mode = THP_MODE_ALWAYS;
+	show(&thp_enabled_attr, NULL, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "[always] madvise never\n");
+	KUNIT_EXPECT_EQ(test, thp_enabled_attr.store("madvise\n", 8, NULL), 8);
+	show(&thp_enabled_attr, NULL, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "always [madvise] never\n");
+	KUNIT_EXPECT_EQ(test, thp_enabled_attr.store("inherit", 7, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, thp_enabled_attr.store("never\n\n", 7, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, thp_global_mode, THP_MODE_MADVISE);
+
+	thp_set_orders(1ul << 4);
+	show(&thpsize_enabled_attr, (void *)4ul, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "[always] inherit madvise never\n");
+	KUNIT_EXPECT_EQ(test, thpsize_enabled_attr.store("inherit", 7, (void *)4ul), 7);
+	show(&thpsize_enabled_attr, (void *)4ul, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "always [inherit] madvise never\n");
+	KUNIT_EXPECT_EQ(test, huge_anon_orders_inherit, 1ul << 4);
+	KUNIT_EXPECT_EQ(test, thp_orders_enabled, 0);
+	KUNIT_EXPECT_EQ(test, thpsize_enabled_attr.store("sometimes", 9, (void *)4ul), -EINVAL);
+	KUNIT_EXPECT_EQ(test, thp_order_mode(4), THP_MODE_INHERIT);
+	KUNIT_EXPECT_EQ(test, thpsize_enabled_attr.store("never\n", 6, (void *)4ul), 6);
+	show(&thpsize_enabled_attr, (void *)4ul, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "always inherit madvise [never]\n");
+}
+
+static void thp_stats_and_dir_names(struct kunit *test)
+{
+	char out[32];
+	unsigned long saved = mthp_stats[4][MTHP_STAT_ANON_FAULT_ALLOC];
+
+	mthp_stats[4][MTHP_STAT_ANON_FAULT_ALLOC] = 42;
+	show(&thpsize_stat_attr, THP_STAT_PRIV(4, 0), out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "42\n");
+	mthp_stats[4][MTHP_STAT_ANON_FAULT_ALLOC] = saved;
+	KUNIT_EXPECT_STREQ(test, thp_stat_names[0], "anon_fault_alloc");
+	KUNIT_EXPECT_STREQ(test, thpsize_dir_name(4, out, sizeof(out)), "hugepages-64kB");
+	KUNIT_EXPECT_STREQ(test, thpsize_dir_name(HPAGE_PMD_ORDER, out, sizeof(out)),
+			   "hugepages-2048kB");
+}
+
+static struct kunit_case thp_mode_cases[] = {
+	KUNIT_CASE(thp_modes_follow_linux_rules),
+	KUNIT_CASE(thp_sysfs_show_and_store),
+	KUNIT_CASE(thp_stats_and_dir_names),
+	{},
+};
+
+static struct kunit_suite thp_mode_suite = {
+	.name = "thp_mode",
+	.init = thp_mode_init,
+	.exit = thp_mode_exit,
+	.test_cases = thp_mode_cases,
+};
+kunit_test_suite(thp_mode_suite);

@@ -1,0 +1,380 @@
+/*
+ * /bin/fuzz [SEED [COUNT [v]]]: COUNT (2000) random system calls, numbers
+ * 0..460 and arguments drawn from interesting values (0, -1, small ints,
+ * page addresses in and out of its mappings, kernel and non-canonical
+ * addresses, huge lengths, random 64-bit), from SEED (1); then "fuzz: N
+ * calls, seed S, E errors, done" and exit 0. v prints each call first.
+ * It must not end itself, change the machine or create files, so: calls
+ * that exit, signal, block, fork or change the system are never made
+ * (skip[]); paths are only NULL, bad pointers or names under
+ * /nonexistent-fuzz/; a pointer or range that touches its own text, brk or
+ * stack becomes one in its playground (a 16-page arena, remapped before
+ * every call, then up to 1 GiB of hole); fds 0-5 are harmless read-only files
+ * and every other fd is closed after each call; what a call maps is
+ * unmapped after it. Example: `fuzz 7 500` makes the same 500 calls on
+ * Linux and on Folium; the harness compares MemFree before and after.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define PAGE 4096ul
+#define NR_MAX 460
+#define ARENA_PAGES 16
+#define PLAYGROUND_MAX (1ul << 30)
+#define MAP_CAP (16ul << 20) /* a bigger mapping length becomes a huge one */
+#define KADDR 0xffffffff80000000ul
+#define USER_END 0x0000800000000000ul /* the first non-canonical address */
+#define LOW_END 0x10000ul	      /* below Linux's mmap_min_addr */
+#define NR_FDS 128		      /* fds 0..127 and 900 are closed after each call */
+
+/*
+ * Never called: exit, signals, blocking or sleeping calls, process
+ * creation, anything that changes the machine as root (time, hostname,
+ * mounts, modules, reboot, syslog, swap, I/O ports, file modes of / and
+ * of this program), sockets and System V IPC (they outlive the process),
+ * and calls that could end this process (seccomp, prctl, rseq,
+ * userfaultfd, shadow stacks, uretprobe).
+ */
+static const unsigned short skip[] = {
+	7,   23,  29,  30,  31,	 34,  35,  37,	38,  41,  42,  43,  44,	 45,  46,  47,	48,  49,
+	50,  51,  52,  53,  54,	 55,  56,  57,	58,  59,  60,  62,  64,	 65,  66,  67,	68,  69,
+	70,  71,  91,  93,  101, 103, 128, 129, 130, 141, 142, 144, 151, 153, 155, 157, 159, 160,
+	161, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 175, 176, 179, 190, 199, 200,
+	202, 203, 206, 207, 208, 209, 210, 216, 220, 222, 223, 224, 225, 226, 227, 230, 231, 232,
+	234, 240, 241, 242, 243, 244, 245, 246, 248, 249, 250, 251, 256, 260, 261, 270, 271, 272,
+	279, 280, 281, 297, 298, 299, 300, 301, 304, 305, 307, 308, 310, 311, 313, 314, 317, 320,
+	321, 323, 333, 334, 335, 424, 425, 426, 427, 428, 429, 430, 431, 432, 433, 435, 438, 441,
+	442, 443, 444, 445, 446, 449, 452, 453, 454, 455, 456, 460, 15,	 288, 322,
+};
+
+/* Calls that take a path, and which arguments are paths (bit i: arg i). */
+static const struct {
+	unsigned short nr, args;
+} paths[] = {
+	{ 2, 1 },   { 4, 1 },	 { 6, 1 },    { 21, 1 },  { 76, 1 },  { 80, 1 },  { 82, 3 },
+	{ 83, 1 },  { 84, 1 },	 { 85, 1 },   { 86, 3 },  { 87, 1 },  { 88, 3 },  { 89, 1 },
+	{ 90, 1 },  { 92, 1 },	 { 94, 1 },   { 132, 1 }, { 133, 1 }, { 134, 1 }, { 137, 1 },
+	{ 188, 1 }, { 189, 1 },	 { 191, 1 },  { 192, 1 }, { 194, 1 }, { 195, 1 }, { 197, 1 },
+	{ 198, 1 }, { 235, 1 },	 { 254, 2 },  { 257, 2 }, { 258, 2 }, { 259, 2 }, { 262, 2 },
+	{ 263, 2 }, { 264, 10 }, { 265, 10 }, { 266, 5 }, { 267, 2 }, { 268, 2 }, { 269, 2 },
+	{ 303, 2 }, { 316, 10 }, { 332, 2 },  { 437, 2 }, { 439, 2 },
+};
+
+static uint64_t rng_state;
+static unsigned long arena, play_end, play_len; /* [arena, play_end): the playground */
+static unsigned long own[3][2];			/* text+data, brk, stack: never touched */
+static unsigned long brk0;
+static int saved[3]; /* the real stdin, stdout, stderr */
+static char long_path[5000], long_name[320];
+
+/* splitmix64: a seeded, well-mixed 64-bit sequence. */
+static uint64_t rnd(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int is_skipped(unsigned long nr)
+{
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (skip[i] == nr)
+			return 1;
+	return 0;
+}
+
+static unsigned int path_args(unsigned long nr)
+{
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (paths[i].nr == nr)
+			return paths[i].args;
+	return 0;
+}
+
+static unsigned long interesting(void)
+{
+	static const unsigned long fixed[] = {
+		0,	    1,
+		2,	    3,
+		4,	    5,
+		8,	    16,
+		64,	    900,
+		-1ul,	    -2ul,
+		0x7fffffff, 0x80000000,
+		0xffffffff, 1ul << 32,
+		1ul << 62,  PAGE - 1,
+		PAGE,	    PAGE + 1,
+		KADDR,	    0xffff800000000000ul,
+		USER_END,   0xdead000000000000ul,
+		LOW_END,
+	};
+
+	switch (rnd() % 8) {
+	case 0:
+	case 1:
+		return fixed[rnd() % (sizeof(fixed) / sizeof(fixed[0]))];
+	case 2:
+		return rnd() % 32; /* small ints: fds, signals, flags, commands */
+	case 3:
+		return arena + (rnd() % ARENA_PAGES) * PAGE + (rnd() % 4 ? 0 : rnd() % 64);
+	case 4:
+		return arena + (rnd() % (play_len / PAGE)) * PAGE; /* mostly the hole */
+	case 5:
+		return rnd() & 0xffffffff;
+	case 6:
+		return 1ul << (rnd() % 64);
+	default:
+		return rnd();
+	}
+}
+
+static unsigned long path_value(void)
+{
+	static const char *const names[] = { "/nonexistent-fuzz/a", "/nonexistent-fuzz/a/b/",
+					     long_path, long_name };
+
+	switch (rnd() % 6) {
+	case 0:
+		return 0;
+	case 1:
+		return 1;
+	case 2:
+		return KADDR;
+	default:
+		return (unsigned long)names[rnd() % 4];
+	}
+}
+
+/* Does [a, a + len) touch memory this program runs on? */
+static int touches_own(unsigned long a, unsigned long len)
+{
+	unsigned long end = a + len < a ? ~0ul : a + len;
+
+	for (int i = 0; i < 3; i++)
+		if (a < own[i][1] && end > own[i][0])
+			return 1;
+	return 0;
+}
+
+/* A range a call may unmap, protect, move or advise away: the
+ * playground, or where nothing of this program can be. */
+static int harmless_range(unsigned long a, unsigned long len)
+{
+	if (a >= USER_END)
+		return 1; /* the kernel must refuse it */
+	if (a + len < a)
+		return 0;
+	return (a >= arena && a + len <= play_end) || a + len <= LOW_END;
+}
+
+static void arena_range(unsigned long *a, unsigned long *len)
+{
+	*a = arena + (rnd() % ARENA_PAGES) * PAGE;
+	*len = (rnd() % (ARENA_PAGES + 1)) * PAGE;
+}
+
+/* Make the arguments of call nr safe for this process, as the header says. */
+static void tame(unsigned long nr, unsigned long *a)
+{
+	unsigned int p = path_args(nr);
+
+	for (int i = 0; i < 6; i++) {
+		if (p & (1u << i))
+			a[i] = path_value();
+		else if (touches_own(a[i], 1))
+			a[i] = arena;
+	}
+	switch (nr) {
+	case 9: /* mmap: a fixed one only over the playground; no huge populate */
+		if (a[1] > MAP_CAP)
+			a[1] = 1ul << 62;
+		if ((a[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && !harmless_range(a[0], a[1]))
+			arena_range(&a[0], &a[1]);
+		break;
+	case 25: /* mremap: the old and a fixed new range in the playground */
+		if (!harmless_range(a[0], a[1]))
+			arena_range(&a[0], &a[1]);
+		if (a[2] > MAP_CAP)
+			a[2] = 1ul << 62;
+		if (!harmless_range(a[4], a[2]))
+			a[4] = arena;
+		break;
+	case 28: /* madvise: no MADV_HWPOISON, MADV_SOFT_OFFLINE */
+		if (a[2] == 100 || a[2] == 101)
+			a[2] = MADV_DONTNEED;
+		/* fall through */
+	case 10:  /* mprotect */
+	case 11:  /* munmap */
+	case 26:  /* msync */
+	case 237: /* mbind */
+	case 329: /* pkey_mprotect */
+		if (!harmless_range(a[0], a[1]))
+			arena_range(&a[0], &a[1]);
+		break;
+	case 12: { /* brk: never below the break main() started with */
+		static const unsigned long at[] = { 0, 1, 0, 64 << 10, 1 << 20, KADDR, 1ul << 62 };
+		unsigned int i = rnd() % 7;
+
+		a[0] = at[i] + (i >= 2 && i <= 4 ? brk0 : 0);
+		break;
+	}
+	case 16: { /* ioctl: commands that change no file system or terminal */
+		static const unsigned long cmd[] = {
+			0x5401, 0x5413, 0x541b, 0x5421, 0x5451, 0, -1ul
+		};
+
+		a[1] = cmd[rnd() % 7];
+		break;
+	}
+	case 158: { /* arch_prctl: no ARCH_SET_FS, no shadow stack */
+		static const unsigned long code[] = { 0x1003, 0x1004, 0x1011, 0x4001,
+						      0x9999, 0,      -1ul };
+
+		a[0] = code[rnd() % 7];
+		break;
+	}
+	case 302: /* prlimit64: read the limits, never set them */
+		a[2] = 0;
+		break;
+	case 436: /* close_range: not the saved stdio */
+		a[1] %= NR_FDS;
+		break;
+	}
+}
+
+/* Fresh fds 0-5: 0-3 the read end of a pipe with no writer (reads give
+ * EOF, writes EBADF), 4 "/", 5 this program; every other fd closed. */
+static void reset_fds(const char *exe)
+{
+	int p[2];
+
+	for (int fd = 0; fd < NR_FDS; fd++)
+		if (fd != saved[0] && fd != saved[1] && fd != saved[2])
+			close(fd);
+	close(900);
+	if (pipe(p) || p[0] != 0 || p[1] != 1) {
+		dprintf(saved[2], "fuzz: cannot make fds 0-5 again\n");
+		exit(1);
+	}
+	close(1);
+	dup2(0, 1);
+	dup2(0, 2);
+	dup2(0, 3);
+	if (open("/", O_RDONLY | O_DIRECTORY) != 4 || open(exe, O_RDONLY) != 5) {
+		dprintf(saved[2], "fuzz: cannot open / or %s as fds 4 and 5\n", exe);
+		exit(1);
+	}
+}
+
+/* The arena again: 16 fresh pages, each starting with a path that
+ * cannot exist, so a pointer to it read as a path names nothing. */
+static void reset_arena(void)
+{
+	if (mmap((void *)arena, ARENA_PAGES * PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != (void *)arena) {
+		dprintf(saved[2], "fuzz: cannot map the arena again\n");
+		exit(1);
+	}
+	for (unsigned long i = 0; i < ARENA_PAGES; i++)
+		strcpy((char *)arena + i * PAGE, "/nonexistent-fuzz/z");
+}
+
+/* Undo what a call left that could hurt the next ones. */
+static void undo(unsigned long nr, const unsigned long *a, long ret)
+{
+	struct {
+		unsigned long handler, flags, restorer, mask;
+	} dfl = { 0, 0, 0, 0 };
+
+	if ((nr == 9 || nr == 25) && ret != -1)
+		syscall(SYS_munmap, ret, nr == 9 ? a[1] : a[2]);
+	if (nr == 13 && a[1] && a[0] != SIGKILL && a[0] != SIGSTOP)
+		syscall(SYS_rt_sigaction, a[0], &dfl, NULL, 8);
+}
+
+static void setup(const char *exe)
+{
+	extern char __executable_start[], end[];
+	char here;
+	void *p = MAP_FAILED;
+
+	for (int i = 0; i < 3; i++) {
+		saved[i] = fcntl(i, F_DUPFD, 200);
+		if (saved[i] < 0) /* a kernel with fewer fds: above the ones used */
+			saved[i] = fcntl(i, F_DUPFD, 20);
+	}
+	memset(long_path, 'a', sizeof(long_path) - 1);
+	memcpy(long_path, "/nonexistent-fuzz/", 18);
+	memset(long_name, 'b', sizeof(long_name) - 1);
+	memcpy(long_name, "/nonexistent-fuzz/", 18);
+	/* The biggest free range it can find (a kernel may count PROT_NONE
+	 * against its commit limit, as Linux does not). */
+	for (play_len = PLAYGROUND_MAX; play_len >= ARENA_PAGES * PAGE; play_len /= 4) {
+		p = mmap(NULL, play_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+			 0);
+		if (p != MAP_FAILED)
+			break;
+	}
+	if (p == MAP_FAILED) {
+		dprintf(saved[2], "fuzz: no address space for the playground\n");
+		exit(1);
+	}
+	arena = (unsigned long)p;
+	play_end = arena + play_len;
+	munmap(p, play_len);
+	brk0 = syscall(SYS_brk, 0);
+	own[0][0] = (unsigned long)__executable_start;
+	own[0][1] = (unsigned long)end;
+	own[1][0] = (unsigned long)end;
+	own[1][1] = brk0 + (2ul << 20);
+	own[2][0] = ((unsigned long)&here & ~0xffffful) - (16ul << 20);
+	own[2][1] = (unsigned long)&here + (16ul << 20);
+	reset_fds(exe);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long seed = argc > 1 ? strtoul(argv[1], NULL, 0) : 1;
+	long count = argc > 2 ? strtol(argv[2], NULL, 0) : 2000, calls = 0, errors = 0;
+	int verbose = argc > 3 && argv[3][0] == 'v';
+	char line[200];
+
+	rng_state = seed;
+	setup(argv[0]);
+	while (calls < count) {
+		unsigned long nr = rnd() % (NR_MAX + 1), a[6];
+		long ret;
+
+		if (is_skipped(nr))
+			continue;
+		for (int i = 0; i < 6; i++)
+			a[i] = interesting();
+		tame(nr, a);
+		if (verbose)
+			write(saved[1], line,
+			      snprintf(line, sizeof(line),
+				       "fuzz: %ld: %lu(%#lx, %#lx, %#lx, %#lx, %#lx, %#lx)\n",
+				       calls, nr, a[0], a[1], a[2], a[3], a[4], a[5]));
+		reset_arena();
+		ret = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+		errors += ret == -1;
+		calls++;
+		undo(nr, a, ret);
+		reset_fds(argv[0]);
+	}
+	syscall(SYS_brk, brk0);
+	for (int i = 0; i < 3; i++)
+		dup2(saved[i], i);
+	printf("fuzz: %ld calls, seed %lu, %ld errors, done\n", calls, seed, errors);
+	return 0;
+}
