@@ -38,6 +38,9 @@ trap_common:
 .from_kernel:
 	PUSH_REGS
 	cld
+	; An interrupt in the middle of a user copy arrives with AC set; the
+	; handler runs with SMAP enforced again, and iretq restores AC.
+	ASM_CLAC
 	mov rdi, rsp
 	call trap_dispatch
 	POP_REGS

@@ -16,21 +16,7 @@
 bits 64
 default rel
 
-extern smap_enabled
-
-%macro ASM_STAC 0
-	test byte [smap_enabled], 1
-	jz %%out
-	stac
-%%out:
-%endmacro
-
-%macro ASM_CLAC 0
-	test byte [smap_enabled], 1
-	jz %%out
-	clac
-%%out:
-%endmacro
+%include "arch/x86_64/calling.inc"
 
 section .text
 
