@@ -13,7 +13,6 @@
 #include <syscalls.h>
 #include <vm.h>
 
-
 #define SIG_KERNEL_ONLY_MASK (sigmask(SIGKILL) | sigmask(SIGSTOP))
 /* Linux: SYNCHRONOUS_MASK, dequeued before any other signal. */
 #define SYNCHRONOUS_MASK                                                           \

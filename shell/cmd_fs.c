@@ -82,7 +82,8 @@ static int cat_special(const char *path, const struct ramfs_inode *inode)
 		err = sysfs_show_to_console(inode);
 	else {
 		kprintf("cat: %s: describes the running program; read it from one "
-			"(no program runs in the shell)\n", path);
+			"(no program runs in the shell)\n",
+			path);
 		return CMD_ERROR;
 	}
 	return err ? fs_error("cat", path, err) : CMD_OK;

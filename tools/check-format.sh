@@ -10,7 +10,7 @@ fix=
 cd "${1:-.}"
 command -v clang-format >/dev/null || { echo "check-format: clang-format not found (Debian package clang-format; make deps)" >&2; exit 2; }
 dirs=
-for d in boot arch mm kernel init lib shell bench fs include; do
+for d in boot arch mm kernel init lib shell bench fs include user; do
 	[ -d "$d" ] && dirs="$dirs $d"
 done
 # shellcheck disable=SC2086 # folder names without spaces

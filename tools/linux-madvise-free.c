@@ -96,10 +96,12 @@ static int restore(void)
 static void on_signal(int sig)
 {
 	static const char ok[] = "linux-madvise-free: interrupted, mTHP settings restored\n";
-	static const char bad[] = "linux-madvise-free: interrupted, RESTORING mTHP SETTINGS FAILED\n";
+	static const char bad[] =
+		"linux-madvise-free: interrupted, RESTORING mTHP SETTINGS FAILED\n";
 	int failed = restore();
 
-	if (write(2, failed ? bad : ok, failed ? sizeof(bad) - 1 : sizeof(ok) - 1)) {}
+	if (write(2, failed ? bad : ok, failed ? sizeof(bad) - 1 : sizeof(ok) - 1)) {
+	}
 	_exit(128 + sig);
 }
 
@@ -222,7 +224,8 @@ static double now_ms(void)
 /* A private anonymous range of len bytes at a 2 MiB-aligned address. */
 static char *map_aligned(size_t len)
 {
-	char *p = mmap(NULL, len + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p =
+		mmap(NULL, len + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uintptr_t start = (uintptr_t)p, a = (start + SZ_2M - 1) & ~(SZ_2M - 1);
 
 	if (p == MAP_FAILED)
@@ -281,13 +284,13 @@ static void finish_row(struct row *r, int runs, size_t len)
 
 	qsort(r->ms, (size_t)runs, sizeof(double), cmp_double);
 	r->med = (r->ms[(runs - 1) / 2] + r->ms[runs / 2]) / 2;
-	printf("%5uK %12.3f %10.3f %10.3f %9lld %9lld", r->kib, r->med, r->ms[0],
-	       r->ms[runs - 1], r->folios, r->fallbacks);
+	printf("%5uK %12.3f %10.3f %10.3f %9lld %9lld", r->kib, r->med, r->ms[0], r->ms[runs - 1],
+	       r->folios, r->fallbacks);
 	if (r->folios < 0)
 		printf("  (no stats: folio size not verified)");
 	else if (r->folios * 2 < want)
-		printf("  <- MOST FAULTS FELL BACK: %lld of %lld folios were %uK", r->folios,
-		       want, r->kib);
+		printf("  <- MOST FAULTS FELL BACK: %lld of %lld folios were %uK", r->folios, want,
+		       r->kib);
 	printf("\n");
 	fflush(stdout);
 }
@@ -365,8 +368,10 @@ static void print_record(struct row *rows, int n, size_t len, int runs, struct u
 		*p = (char)tolower((unsigned char)*p);
 	env_clean(u->sysname, 0);
 	rec_line("@env source=%s kernel=\"%s\" cpu=\"%s\" hypervisor=\"%s\" mem_bytes=%llu "
-		 "range_bytes=%zu runs=%d", u->sysname, u->release, cpu, hv,
-		 (unsigned long long)sysconf(_SC_PHYS_PAGES) * (unsigned long long)sysconf(_SC_PAGESIZE),
+		 "range_bytes=%zu runs=%d",
+		 u->sysname, u->release, cpu, hv,
+		 (unsigned long long)sysconf(_SC_PHYS_PAGES) *
+			 (unsigned long long)sysconf(_SC_PAGESIZE),
 		 len, runs);
 	rec_line("@cols folio[KiB] batched[ms] min[ms] max[ms] folios[count] fallbacks[count]");
 	for (int i = 0; i < n; i++)
@@ -427,8 +432,10 @@ int main(int argc, char **argv)
 		else
 			len = 0;
 	if (!len || len % SZ_2M || runs < 1 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: linux-madvise-free [--bytes N[K|M|G]] [--runs R]\n"
-				"  N: a multiple of 2M (default 1G); R: 1..%d (default 3)\n", MAX_RUNS);
+		fprintf(stderr,
+			"usage: linux-madvise-free [--bytes N[K|M|G]] [--runs R]\n"
+			"  N: a multiple of 2M (default 1G); R: 1..%d (default 3)\n",
+			MAX_RUNS);
 		return 2;
 	}
 	if (getenv("LINUX_MADVISE_FREE_SYSFS"))

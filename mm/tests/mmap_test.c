@@ -94,12 +94,14 @@ static void vm_mmap_topdown_fills_gaps_from_mmap_base_down(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d, b - 2 * PAGE_SIZE);
 	/* A VMA across mmap_base does not count as room below it. */
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a, 3 * PAGE_SIZE), 0);
-	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, top - PAGE_SIZE, 2 * PAGE_SIZE, RW, 0), top - PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, top - PAGE_SIZE, 2 * PAGE_SIZE, RW, 0),
+			top - PAGE_SIZE);
 	e = vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0);
 	KUNIT_EXPECT_EQ(test, e, top - 2 * PAGE_SIZE);
 	/* Nothing fits below (every gap from USER_VA_START filled):
 	 * upwards from mmap_base, past the VMA that crosses it. */
-	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, USER_VA_START, c - USER_VA_START, RW, 0), USER_VA_START);
+	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, USER_VA_START, c - USER_VA_START, RW, 0),
+			USER_VA_START);
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, c + PMD_SIZE, d - c - PMD_SIZE, RW, 0), c + PMD_SIZE);
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0), top - 3 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, 4 * PAGE_SIZE, RW, 0), top + PAGE_SIZE);
