@@ -104,7 +104,11 @@ kernel_tests_in_qemu() { # $1: --usb or empty
 	qemu --image "$IMGS/ktest.img" --log "$log" $1 || return 1
 	expect_in "$log" "folium loader: jumping to the kernel" "Boot complete" \
 		"folium> test" "Power down." || return 1
-	"$B/tools/ktap" "$log" && mm_suites_ran "$log"
+	"$B/tools/ktap" "$log" && mm_suites_ran "$log" || return 1
+	for suite in exec fs_syscall procfs signal sys syscall; do
+		tr -d '\r' < "$log" | grep -q "^# $suite: pass:[1-9][0-9]* fail:0 skip:0" ||
+			{ echo "the $suite suite did not run in full"; return 1; }
+	done
 }
 
 shell_session() {
@@ -282,11 +286,11 @@ newc_of() {
 
 # initramfs_boot NAME ARCHIVE RUN: boot with ARCHIVE as the initramfs and
 # run="RUN; poweroff"; the serial log is $LOGS/initramfs-NAME.serial.
-initramfs_boot() {
+initramfs_boot() { # $4: --usb to boot the image as a USB stick
 	printf 'run="%s; poweroff"\n' "$3" > "$IMGS/initramfs-$1.cmdline"
 	sh tools/mkimage.sh "$IMGS/initramfs-$1.img" "$B/BOOTX64.EFI" "$B/folium.elf" \
 		"$IMGS/initramfs-$1.cmdline" "$2" || return 1
-	qemu --image "$IMGS/initramfs-$1.img" --log "$LOGS/initramfs-$1.serial" || return 1
+	qemu --image "$IMGS/initramfs-$1.img" --log "$LOGS/initramfs-$1.serial" ${4:-} || return 1
 	cat "$LOGS/initramfs-$1.serial"
 }
 
@@ -362,11 +366,12 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; spin; /etc/motd; /bin/mmtest;
 # runs to its end with both, tools/linux-madvise-free runs unchanged
 # through the sysfs files and prints its record (source=folium), and
 # MemFree after all that is what it was before the first program ran.
-user_syscalls_conform_in_ring3() {
-	initramfs_boot syscalls "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
+user_syscalls_conform_in_ring3() { # $1: --usb or empty
+	name=syscalls${1:-}
+	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
 /bin/sysconform.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
-/bin/fuzz.glibc 3 2000; /bin/linux-madvise-free --bytes 8M --runs 1; meminfo" || return 1
-	log=$LOGS/initramfs-syscalls.serial
+/bin/fuzz.glibc 3 2000; /bin/linux-madvise-free --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
+	log=$LOGS/initramfs-$name.serial
 	expect_in "$log" 'argv[0] = "/bin/hello.glibc"' 'argv[2] = "b"' 'hello from ring 3' \
 		'mmtest: all ok' 'sigtest: all ok' 'killed by SIGABRT' 'fuzz: 100 calls, seed 1, ' \
 		'fuzz: 2000 calls, seed 2, ' 'fuzz: 2000 calls, seed 3, ' '@env source=folium ' \
@@ -386,15 +391,6 @@ user_syscalls_conform_in_ring3() {
 # shell goes on (tools/tests/signals.session).
 ctrl_c_sends_sigint() {
 	sh tools/tests/signals-qemu.sh "$B" "$IMGS" "$LOGS/signals.serial"
-}
-
-# The exec ktest suite in full: `test` in the ktest image skips it, which
-# has no initramfs and so no /bin/hello.
-exec_suite_runs_with_the_initramfs() {
-	initramfs_boot exec-suite "$B/initramfs.cpio" "test exec" || return 1
-	"$B/tools/ktap" "$LOGS/initramfs-exec-suite.serial" || return 1
-	tr -d '\r' < "$LOGS/initramfs-exec-suite.serial" | grep -q '^# exec: pass:4 fail:0 skip:0' ||
-		{ echo "the exec suite did not run in full"; return 1; }
 }
 
 # rows CSV: the number of data rows (not comments, not the header).
@@ -488,7 +484,11 @@ run_test fuzz-page-alloc-smoke make -s fuzz-smoke
 run_test host-bench-records-convert host_bench_records_convert
 
 echo "make test: QEMU boots (TCG, -cpu max; about 10 s each)"
-image ktest 'run="test; poweroff"' >/dev/null
+# The in-kernel tests boot with the initramfs: the exec, fs_syscall and
+# procfs suites run /bin programs and read its files.
+printf '%s\n' 'run="test; poweroff"' > "$IMGS/ktest.cmdline"
+sh tools/mkimage.sh "$IMGS/ktest.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/ktest.cmdline" \
+	"$B/initramfs.cpio" >/dev/null
 image nocmdline - >/dev/null
 image reboot 'run="reboot"' >/dev/null
 image mem 'run="mem; meminfo; test; meminfo; poweroff"' >/dev/null
@@ -548,8 +548,8 @@ run_test loader-truncated-kernel loader_rejects truncated "truncated"
 run_test initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
 run_test initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
 run_test user-programs-run-in-ring3 user_programs_run_in_ring3
-run_test exec-suite-runs-with-the-initramfs exec_suite_runs_with_the_initramfs
-run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3
+run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
+run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
 run_test ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint
 
 echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP, then MAX_PAGE_ORDER 12)"

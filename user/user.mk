@@ -27,3 +27,10 @@ $(USER_TOOL_PROGS:=.glibc): $(B)/user/%.glibc: tools/%.c user/user.mk
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $<"
 	$(Q)gcc $(USER_CFLAGS) -o $@ $<
+
+# `make fuzz` also runs the system call fuzzer at length in QEMU (4 boots,
+# 8 runs of 20000 calls each, musl and glibc; tools/fuzz-syscalls.sh).
+.PHONY: fuzz-syscalls
+fuzz-syscalls: all
+	sh tools/fuzz-syscalls.sh $(B) 4 20000
+fuzz: fuzz-syscalls
