@@ -6,8 +6,9 @@
  * the list head, the count in use and the cache (see mm_types.h). A cache
  * keeps the slabs with a free object on a partial list; a slab that becomes
  * empty goes back to the page allocator at once (Linux keeps a few for
- * speed; Folium prefers that free memory returns exactly). Larger requests are 2^order pages marked
- * PG_large_kmalloc (Linux: kmalloc_large). One CPU, no interrupt handler allocates: no locks.
+ * speed; Folium prefers that free memory returns exactly). Larger
+ * requests are 2^order pages marked PG_large_kmalloc (Linux:
+ * kmalloc_large). One CPU, and no interrupt handler allocates: no locks.
  */
 #include <slab.h>
 #include "internal.h"
