@@ -60,6 +60,7 @@ struct file;
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_EACCESS 0x200
 #define AT_NO_AUTOMOUNT 0x800
+#define AT_SYMLINK_FOLLOW 0x400
 #define AT_EMPTY_PATH 0x1000
 #define AT_STATX_SYNC_TYPE 0x6000
 #define SEEK_SET 0

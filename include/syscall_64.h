@@ -43,9 +43,25 @@
 	X(63, uname)              \
 	X(72, fcntl)              \
 	X(73, flock)              \
+	X(74, fsync)              \
+	X(75, fdatasync)          \
+	X(76, truncate)           \
+	X(77, ftruncate)          \
 	X(79, getcwd)             \
 	X(80, chdir)              \
+	X(82, rename)             \
+	X(83, mkdir)              \
+	X(84, rmdir)              \
+	X(85, creat)              \
+	X(86, link)               \
+	X(87, unlink)             \
+	X(88, symlink)            \
 	X(89, readlink)           \
+	X(90, chmod)              \
+	X(91, fchmod)             \
+	X(92, chown)              \
+	X(93, fchown)             \
+	X(94, lchown)             \
 	X(95, umask)              \
 	X(96, gettimeofday)       \
 	X(97, getrlimit)          \
@@ -58,7 +74,9 @@
 	X(110, getppid)           \
 	X(127, rt_sigpending)     \
 	X(131, sigaltstack)       \
+	X(133, mknod)             \
 	X(158, arch_prctl)        \
+	X(162, sync)              \
 	X(186, gettid)            \
 	X(200, tkill)             \
 	X(201, time)              \
@@ -71,13 +89,23 @@
 	X(231, exit_group)        \
 	X(234, tgkill)            \
 	X(257, openat)            \
+	X(258, mkdirat)           \
+	X(259, mknodat)           \
+	X(260, fchownat)          \
 	X(262, newfstatat)        \
+	X(263, unlinkat)          \
+	X(264, renameat)          \
+	X(265, linkat)            \
+	X(266, symlinkat)         \
 	X(267, readlinkat)        \
+	X(268, fchmodat)          \
 	X(269, faccessat)         \
 	X(273, set_robust_list)   \
+	X(280, utimensat)         \
 	X(292, dup3)              \
 	X(293, pipe2)             \
 	X(302, prlimit64)         \
+	X(316, renameat2)         \
 	X(318, getrandom)         \
 	X(332, statx)             \
 	X(334, rseq)              \

@@ -990,6 +990,56 @@ static void mmap_of_a_file_copies_its_bytes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, do_syscall(&task, __NR_mmap, path), -EBADF);
 }
 
+/* Two paths at PATH_A and PATH_B, then the call. */
+static long sys_paths(unsigned long nr, const char *a, const char *b, unsigned long a2)
+{
+	put_str(PATH_A, a);
+	if (b)
+		put_str(PATH_B, b);
+	return sys(nr, PATH_A, b ? PATH_B : a2, a2);
+}
+
+/* Linux on a read-only mount: the path walk's errors first (-ENOENT,
+ * -ENOTDIR, -EEXIST for a create, -EFAULT), then -EROFS. */
+static void changes_to_the_read_only_root_are_erofs_after_the_path_walk(struct kunit *test)
+{
+	long fd;
+
+	if (!mm)
+		return;
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_mkdir, "/etc", NULL, 0755), -EEXIST);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_mkdir, "/etc/new", NULL, 0755), -EROFS);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_mkdir, "/etc/new/", NULL, 0755), -EROFS);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_mkdir, "/no/new", NULL, 0755), -ENOENT);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_mkdir, "/etc/motd/x", NULL, 0755), -ENOTDIR);
+	KUNIT_EXPECT_EQ(test, sys(__NR_mkdir, UNMAPPED, 0755, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_unlink, "/etc/motd", NULL, 0), -EROFS);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_unlink, "/etc/absent", NULL, 0), -EROFS);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_unlink, "/no/absent", NULL, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rmdir, "/etc/.", NULL, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rmdir, "/etc/..", NULL, 0), -ENOTEMPTY);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rename, "/etc/motd", "/etc/m2", 0), -EROFS);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rename, "/etc/motd", "/no/m2", 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_link, "/etc/motd", "/etc/motd", 0), -EEXIST);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_link, "/etc/absent", "/etc/l", 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_symlink, "anything", "/etc/l", 0), -EROFS);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_chmod, "/etc/motd", NULL, 0600), -EROFS);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_chmod, "/etc/absent", NULL, 0600), -ENOENT);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_truncate, "/etc", NULL, 0), -EISDIR);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_truncate, "/etc/motd", NULL, 0), -EROFS);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_creat, "/etc/new", NULL, 0644), -EROFS);
+	fd = open_path("/etc/motd", O_RDONLY);
+	KUNIT_ASSERT_GE(test, fd, 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_fchmod, (unsigned long)fd, 0600, 0), -EROFS);
+	KUNIT_EXPECT_EQ(test, sys(__NR_ftruncate, (unsigned long)fd, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_fsync, (unsigned long)fd, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_close, (unsigned long)fd, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_fsync, 1, 0, 0), -EINVAL); /* the console */
+	KUNIT_EXPECT_EQ(test, sys(__NR_fsync, 99, 0, 0), -EBADF);
+	KUNIT_EXPECT_EQ(test, sys(__NR_unlinkat, (unsigned long)AT_FDCWD, PATH_A, 0x1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_sync, 0, 0, 0), 0);
+}
+
 static struct kunit_case fs_syscall_cases[] = {
 	KUNIT_CASE(open_read_close_round_trip_and_fds_are_reused_lowest_first),
 	KUNIT_CASE(open_refuses_what_linux_refuses_on_a_read_only_fs),
@@ -1020,6 +1070,7 @@ static struct kunit_case fs_syscall_cases[] = {
 	KUNIT_CASE(console_read_waits_until_a_signal_or_refuses_with_nonblock),
 	KUNIT_CASE(special_files_dispatch_through_their_own_operations),
 	KUNIT_CASE(mmap_of_a_file_copies_its_bytes),
+	KUNIT_CASE(changes_to_the_read_only_root_are_erofs_after_the_path_walk),
 	{},
 };
 
