@@ -368,6 +368,36 @@ static void program_output_and_exit_status_reach_the_shell(struct kunit *test)
 			   "exit status 3\n");
 }
 
+/* The shell's environment (and a NAME=VALUE word) and the auxiliary
+ * vector reach the program, as hello env prints them. */
+static void environment_and_auxv_reach_the_program(struct kunit *test)
+{
+	static const char *const want[] = {
+		"argv[1] = \"env\"\n",
+		"env: PATH=/bin\n",
+		"env: HOME=/\n",
+		"env: TERM=linux\n",
+		"env: DEBUG=a b\n",
+		"auxv: AT_PAGESZ 4096\n",
+		"auxv: AT_CLKTCK 100\n",
+		"auxv: AT_SECURE 0\n",
+		"auxv: AT_EXECFN /bin/hello\n",
+		"auxv: AT_PLATFORM x86_64\n",
+		"auxv: AT_RANDOM 16 bytes, not all zero\n",
+		"auxv: AT_ENTRY set\n",
+	};
+
+	if (!have_programs(test))
+		return;
+	KUNIT_EXPECT_EQ(test, shell_run_captured(&out, "DEBUG='a b' hello env"), CMD_OK);
+	for (unsigned int i = 0; i < ARRAY_SIZE(want); i++)
+		KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, want[i]));
+	/* The glibc build reads the same stack. */
+	KUNIT_EXPECT_EQ(test, shell_run_captured(&out, "hello.glibc env"), CMD_OK);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "auxv: AT_EXECFN /bin/hello.glibc\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "env: TERM=linux\n"));
+}
+
 static void exited_program_gives_back_every_page(struct kunit *test)
 {
 	const char *const argv[] = { "hello", NULL }, *const envp[] = { NULL };
@@ -406,6 +436,7 @@ static void files_that_are_not_programs_never_run(struct kunit *test)
 
 static struct kunit_case exec_cases[] = {
 	KUNIT_CASE(program_output_and_exit_status_reach_the_shell),
+	KUNIT_CASE(environment_and_auxv_reach_the_program),
 	KUNIT_CASE(exited_program_gives_back_every_page),
 	KUNIT_CASE(fault_in_ring3_ends_only_the_program),
 	KUNIT_CASE(files_that_are_not_programs_never_run),
