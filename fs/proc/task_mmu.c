@@ -7,9 +7,11 @@
  * smaps: that line, then Linux's fields from a page-table walk of the VMA
  * (walk_page_range): a PTE adds 4 kB to Rss, a PMD leaf 2048 kB and the
  * same to AnonHugePages; zero-page entries count nowhere (Linux:
- * vm_normal_page is NULL for them). Folium's per-size mTHP counts are not
- * here (Linux has no smaps line for them): they are in
- * /sys/kernel/mm/transparent_hugepage/hugepages-<size>kB/stats.
+ * vm_normal_page is NULL for them). After Linux's fields, Folium adds
+ * one line per anonymous folio size the VMA maps, the bytes mapped by
+ * folios of that size ("AnonFolio64kB:   512 kB"): Linux has no such
+ * line (its tools/mm/thpmaps reads pagemap for it), and mTHP is what
+ * Folium is for. Parsers that read "Key: value" lines skip them.
  */
 #include <binfmt_elf.h>
 #include <process.h>
@@ -70,6 +72,7 @@ struct mem_size_stats {
 	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
 	unsigned long referenced, anonymous, lazyfree, anonymous_thp;
 	uint64_t pss, pss_dirty;
+	unsigned long anon_folio[NR_PAGE_ORDERS]; /* Folium's: bytes per folio order */
 };
 
 /* Linux: smaps_account. A folio mapped more times than it has pages is
@@ -82,8 +85,10 @@ static void smaps_account(struct mem_size_stats *mss, struct folio *folio, unsig
 
 	dirty = dirty || folio_test_dirty(folio);
 	mss->resident += size;
-	if (folio_test_anon(folio))
+	if (folio_test_anon(folio)) {
 		mss->anonymous += size;
+		mss->anon_folio[folio_order(folio)] += size;
+	}
 	if (folio_test_lazyfree(folio) && !dirty)
 		mss->lazyfree += size;
 	if (young || folio_test_referenced(folio))
@@ -158,6 +163,14 @@ static void __show_smap(struct seq_file *m, const struct mem_size_stats *mss)
 	seq_kb(m, "Swap:", 0);
 	seq_kb(m, "SwapPss:", 0);
 	seq_kb(m, "Locked:", 0);
+	for (unsigned int order = 0; order < NR_PAGE_ORDERS; order++) {
+		char name[24];
+
+		if (!mss->anon_folio[order])
+			continue;
+		ksnprintf(name, sizeof(name), "AnonFolio%lukB:", (PAGE_SIZE << order) >> 10);
+		seq_kb(m, name, mss->anon_folio[order]);
+	}
 }
 
 /* Linux: show_smap_vma_flags. A private anonymous mapping may become

@@ -240,6 +240,8 @@ static void smaps_rss_counts_touched_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, field("AnonHugePages:"), 0);
 	KUNIT_EXPECT_EQ(test, field("THPeligible:"), 0);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "VmFlags: rd wr mr mw me ac\n"));
+	KUNIT_EXPECT_EQ(test, field("AnonFolio4kB:"), 20);
+	KUNIT_EXPECT_NULL(test, strstr(text, "AnonFolio64kB:"));
 	/* MADV_FREE'd pages are LazyFree once clean. */
 	KUNIT_ASSERT_EQ(test, do_madvise(mm, AREA, 2 * PAGE_SIZE, MADV_FREE), 0);
 	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
@@ -259,7 +261,46 @@ static void smaps_counts_pmd_mapped_thp(struct kunit *test)
 	memmove(text, strstr(text, "40000000-40200000"), strlen(strstr(text, "40000000")) + 1);
 	KUNIT_EXPECT_EQ(test, field("Rss:"), 2048);
 	KUNIT_EXPECT_EQ(test, field("AnonHugePages:"), 2048);
+	KUNIT_EXPECT_EQ(test, field("AnonFolio2048kB:"), 2048);
 	KUNIT_EXPECT_EQ(test, field("THPeligible:"), 1);
+}
+
+/* Folium's per-size lines: 64 KiB folios; MADV_DONTNEED of one page
+ * leaves its folio whole (partly mapped, as Linux); then the second half
+ * faulted with large folios off is 4 kB folios beside the 64 kB ones. */
+static void smaps_counts_anon_folios_per_size(struct kunit *test)
+{
+	unsigned int order = 4; /* 64 KiB */
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE || order > MAX_PAGE_ORDER)
+		return;
+	thp_set_orders(1ul << order);
+	KUNIT_ASSERT_EQ(
+		test, vm_mmap(mm, AREA, 4 * (PAGE_SIZE << order), VM_READ | VM_WRITE | VM_USER, 0),
+		AREA);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 4 * (PAGE_SIZE << order)), 0);
+	KUNIT_ASSERT_EQ(test, folio_order_at(AREA), order);
+	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
+	memmove(text, strstr(text, "40000000-40040000"), strlen(strstr(text, "40000000")) + 1);
+	KUNIT_EXPECT_EQ(test, field("AnonFolio64kB:"), 256);
+	KUNIT_EXPECT_NULL(test, strstr(text, "AnonFolio4kB:"));
+	KUNIT_ASSERT_EQ(test, do_madvise(mm, AREA + PAGE_SIZE, PAGE_SIZE, MADV_DONTNEED), 0);
+	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
+	memmove(text, strstr(text, "40000000-40040000"), strlen(strstr(text, "40000000")) + 1);
+	KUNIT_EXPECT_EQ(test, field("AnonFolio64kB:"), 252);
+	KUNIT_EXPECT_EQ(test, field("Rss:"), 252);
+	KUNIT_ASSERT_EQ(test,
+			do_madvise(mm, AREA + 2 * (PAGE_SIZE << order), 2 * (PAGE_SIZE << order),
+				   MADV_DONTNEED),
+			0);
+	thp_set_orders(0);
+	KUNIT_ASSERT_EQ(test,
+			fill_user(AREA + 2 * (PAGE_SIZE << order), 1, 2 * (PAGE_SIZE << order)), 0);
+	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
+	memmove(text, strstr(text, "40000000-40040000"), strlen(strstr(text, "40000000")) + 1);
+	KUNIT_EXPECT_EQ(test, field("AnonFolio64kB:"), 124);
+	KUNIT_EXPECT_EQ(test, field("AnonFolio4kB:"), 128);
+	KUNIT_EXPECT_EQ(test, field("Rss:"), 252);
 }
 
 /* Linux's seq_read would produce it piecewise; here the buffer doubles. */
@@ -419,6 +460,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(maps_lists_the_vmas_with_their_perms),
 	KUNIT_CASE(smaps_rss_counts_touched_pages),
 	KUNIT_CASE(smaps_counts_pmd_mapped_thp),
+	KUNIT_CASE(smaps_counts_anon_folios_per_size),
 	KUNIT_CASE(smaps_of_many_vmas_outgrows_one_page),
 	KUNIT_CASE(seq_lseek_follows_linux),
 	KUNIT_CASE(proc_self_and_exe_lead_to_the_task),
