@@ -24,6 +24,8 @@ struct task {
 	unsigned long brk_limit;       /* brk stays below the mmap area */
 	unsigned long clear_child_tid; /* set_tid_address */
 	unsigned long robust_list;     /* set_robust_list (kept, never walked) */
+	int pdeath_signal;	       /* prctl(PR_SET_PDEATHSIG): kept, no parent */
+	bool no_new_privs;	       /* prctl(PR_SET_NO_NEW_PRIVS) */
 	char exe[PATH_MAX];	       /* the path exec was given: /proc/self/exe */
 	struct files_struct files;     /* fds and cwd (fs/file.c) */
 	struct task_signals signals;   /* handlers, masks, pending (kernel/signal.c) */

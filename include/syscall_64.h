@@ -75,6 +75,7 @@
 	X(127, rt_sigpending)     \
 	X(131, sigaltstack)       \
 	X(133, mknod)             \
+	X(157, prctl)             \
 	X(158, arch_prctl)        \
 	X(162, sync)              \
 	X(186, gettid)            \

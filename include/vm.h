@@ -154,6 +154,9 @@ struct mm_struct {
  * default layout for programs (exec sets it); without it upwards, as the
  * shell's workloads and Linux's legacy layout. */
 #define MMF_TOPDOWN 0x4ul
+/* prctl(PR_SET_THP_DISABLE): every fault of this mm is order 0, as Linux's
+ * MMF_DISABLE_THP. */
+#define MMF_DISABLE_THP 0x8ul
 
 /* Return: an empty address space whose tables come from node nid, or
  * NULL when memory is short. */

@@ -276,3 +276,81 @@ SYSCALL_DEFINE2(set_robust_list, unsigned long, head, size_t, len)
 	task->robust_list = head;
 	return 0;
 }
+
+/* prctl options served (Linux: include/uapi/linux/prctl.h). */
+#define PR_SET_PDEATHSIG 1
+#define PR_GET_PDEATHSIG 2
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+#define PR_SET_NO_NEW_PRIVS 38
+#define PR_GET_NO_NEW_PRIVS 39
+#define PR_SET_THP_DISABLE 41
+#define PR_GET_THP_DISABLE 42
+#define TASK_COMM_LEN 16
+
+/* Linux: PR_SET_NAME's strncpy_from_user of TASK_COMM_LEN - 1 bytes. */
+static long set_comm(struct task *task, unsigned long uname)
+{
+	char comm[TASK_COMM_LEN] = { 0 };
+
+	for (int i = 0; i < TASK_COMM_LEN - 1; i++) {
+		if (copy_from_user(&comm[i], uname + (unsigned long)i, 1))
+			return -EFAULT;
+		if (!comm[i])
+			break;
+	}
+	memcpy(task->comm, comm, sizeof(comm));
+	return 0;
+}
+
+/*
+ * Linux: sys_prctl, the options a static program meets: its name (libc
+ * and busybox set it), the parent-death signal and dumpable flag (kept,
+ * there is no parent and no core dump), no_new_privs (one-way, as
+ * Linux), and PR_SET_THP_DISABLE, which makes every fault of the process
+ * order 0 (MMF_DISABLE_THP). Any other option is -EINVAL, as Linux's
+ * default.
+ */
+SYSCALL_DEFINE5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned long, arg4,
+		unsigned long, arg5)
+{
+	switch (option) {
+	case PR_SET_NAME:
+		return set_comm(task, arg2);
+	case PR_GET_NAME:
+		return copy_to_user(arg2, task->comm, TASK_COMM_LEN) ? -EFAULT : 0;
+	case PR_SET_PDEATHSIG:
+		if (arg2 > _NSIG)
+			return -EINVAL;
+		task->pdeath_signal = (int)arg2;
+		return 0;
+	case PR_GET_PDEATHSIG:
+		return copy_to_user(arg2, &task->pdeath_signal, sizeof(int)) ? -EFAULT : 0;
+	case PR_GET_DUMPABLE:
+		return 1;
+	case PR_SET_DUMPABLE:
+		return arg2 > 1 ? -EINVAL : 0;
+	case PR_SET_NO_NEW_PRIVS:
+		if (arg2 != 1 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		task->no_new_privs = true;
+		return 0;
+	case PR_GET_NO_NEW_PRIVS:
+		return arg2 || arg3 || arg4 || arg5 ? -EINVAL : task->no_new_privs;
+	case PR_SET_THP_DISABLE:
+		if (arg3 || arg4 || arg5)
+			return -EINVAL;
+		if (arg2)
+			task->mm->flags |= MMF_DISABLE_THP;
+		else
+			task->mm->flags &= ~MMF_DISABLE_THP;
+		return 0;
+	case PR_GET_THP_DISABLE:
+		if (arg2 || arg3 || arg4 || arg5)
+			return -EINVAL;
+		return !!(task->mm->flags & MMF_DISABLE_THP);
+	}
+	return -EINVAL;
+}

@@ -116,13 +116,17 @@ static bool pte_range_none_or_zero(const pte_t *ptep, unsigned long nr)
  * zero folio (then every PTE order fits). The PMD order needs the PMD none
  * or the huge zero folio.
  */
-static unsigned long anon_suitable_orders(const struct vm_area_struct *vma, unsigned long addr,
+static unsigned long anon_suitable_orders(const struct mm_struct *mm,
+					  const struct vm_area_struct *vma, unsigned long addr,
 					  const pmd_t *pmd, const pte_t *table)
 {
 	unsigned long orders = 1, allowed;
 
 	if (!CONFIG_TRANSPARENT_HUGEPAGE)
 		return orders; /* Linux: thp_vma_allowable_orders is 0 */
+	/* Linux: vma_thp_disabled, prctl(PR_SET_THP_DISABLE)'s MMF_DISABLE_THP. */
+	if (mm->flags & MMF_DISABLE_THP)
+		return orders;
 	/* The per-size modes with the VMA's MADV_(NO)HUGEPAGE. */
 	allowed = thp_vma_allowable_orders(vma, THP_ORDERS_ALL);
 	for (unsigned int order = 1; order <= HPAGE_PMD_ORDER; order++) {
@@ -200,7 +204,7 @@ static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_a
 	unsigned long nr, start;
 	pte_t *pte;
 
-	folio = alloc_anon_folio(mm, anon_suitable_orders(vma, addr, pmd, table));
+	folio = alloc_anon_folio(mm, anon_suitable_orders(mm, vma, addr, pmd, table));
 	if (!folio)
 		return VM_FAULT_OOM;
 	nr = folio_nr_pages(folio);
@@ -247,7 +251,7 @@ static enum vm_fault_reason do_anonymous_read(struct mm_struct *mm, struct vm_ar
 	struct folio *zero;
 	pte_t *pte;
 
-	if (pmd_none(*pmd) && (anon_suitable_orders(vma, addr, pmd, NULL) & pmd_order) &&
+	if (pmd_none(*pmd) && (anon_suitable_orders(mm, vma, addr, pmd, NULL) & pmd_order) &&
 	    !set_huge_zero_folio(mm, vma, pmd, addr))
 		return VM_FAULT_OK;
 	zero = mm_get_zero_folio(mm);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -794,6 +795,20 @@ static void identity(void)
 		     strcmp(u.machine, "x86_64") == 0,
 	     "non-empty, x86_64");
 	fails("uname to a bad pointer is EFAULT", SYS(SYS_uname, BAD), EFAULT);
+	/* prctl: the name round trip (15 bytes kept), THP disable, refusals. */
+	ok_eq("prctl PR_SET_NAME", SYS(SYS_prctl, PR_SET_NAME, "sysconform-name-long"), 0);
+	ok_eq("prctl PR_GET_NAME", SYS(SYS_prctl, PR_GET_NAME, buf), 0);
+	cond("prctl PR_GET_NAME gives 15 bytes of it", strcmp(buf, "sysconform-name") == 0,
+	     "sysconform-name");
+	fails("prctl PR_SET_NAME from a bad pointer is EFAULT", SYS(SYS_prctl, PR_SET_NAME, BAD),
+	      EFAULT);
+	ok_eq("prctl PR_GET_THP_DISABLE is 0", SYS(SYS_prctl, PR_GET_THP_DISABLE, 0, 0, 0, 0), 0);
+	ok_eq("prctl PR_SET_THP_DISABLE", SYS(SYS_prctl, PR_SET_THP_DISABLE, 1, 0, 0, 0), 0);
+	ok_eq("prctl PR_GET_THP_DISABLE is 1", SYS(SYS_prctl, PR_GET_THP_DISABLE, 0, 0, 0, 0), 1);
+	ok_eq("prctl PR_SET_THP_DISABLE off", SYS(SYS_prctl, PR_SET_THP_DISABLE, 0, 0, 0, 0), 0);
+	fails("prctl PR_GET_THP_DISABLE with an argument is EINVAL",
+	      SYS(SYS_prctl, PR_GET_THP_DISABLE, 1, 0, 0, 0), EINVAL);
+	fails("prctl of an unknown option is EINVAL", SYS(SYS_prctl, 999, 0, 0, 0, 0), EINVAL);
 	ok("umask", SYS(SYS_umask, 022));
 	old_umask = r;
 	ok_eq("umask gives the old mask", SYS(SYS_umask, old_umask), 022);

@@ -472,6 +472,58 @@ static void smap_stops_kernel_reads_of_user_pages_outside_the_copies(struct kuni
 	KUNIT_EXPECT_EQ(test, __smap_probe_read(MOVE), 0x6d);
 }
 
+/* The order of the folio mapped at addr (99: none). */
+static unsigned int mapped_order(unsigned long addr)
+{
+	pmd_t *pmd = mm_find_pmd(mm, addr);
+	pte_t *pte;
+
+	if (pmd && pmd_leaf(*pmd))
+		return folio_order(pmd_folio(*pmd));
+	pte = pmd ? pte_offset_map(pmd, addr) : NULL;
+	return pte && pte_present(*pte) ? folio_order(page_folio(pte_page(*pte))) : 99;
+}
+
+/* prctl: the name (truncated to 15 bytes), no_new_privs one way,
+ * PR_SET_THP_DISABLE making a PMD-size fault order 0, unknown options. */
+static void prctl_names_and_disables_thp(struct kunit *test)
+{
+	unsigned long saved = thp_orders_enabled;
+	char name[16];
+
+	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, "a-very-long-program-name", 25), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 15 /* PR_SET_NAME */, BUF, 0, 0), 0);
+	KUNIT_EXPECT_STREQ(test, task.comm, "a-very-long-pro");
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 16 /* PR_GET_NAME */, BUF + 64, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(name, BUF + 64, sizeof(name)), 0);
+	KUNIT_EXPECT_STREQ(test, name, "a-very-long-pro");
+	KUNIT_EXPECT_EQ(test, sys_quiet(__NR_prctl, 15, UNMAPPED, 0, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 39 /* PR_GET_NO_NEW_PRIVS */, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 38, 2, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 38, 1, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 39, 0, 0, 0), 1);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 999, 0, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 42 /* PR_GET_THP_DISABLE */, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 41, 1, 1, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 41 /* PR_SET_THP_DISABLE */, 1, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 42, 0, 0, 0), 1);
+	if (CONFIG_TRANSPARENT_HUGEPAGE) {
+		thp_set_orders(1ul << HPAGE_PMD_ORDER);
+		KUNIT_ASSERT_EQ(test, vm_mmap(mm, MOVE, PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+				MOVE);
+		KUNIT_ASSERT_EQ(test, fill_user(MOVE, 1, 1), 0);
+		KUNIT_EXPECT_EQ(test, mapped_order(MOVE), 0);
+		/* Enabled again: the next fault may be a PMD. */
+		KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 41, 0, 0, 0), 0);
+		KUNIT_ASSERT_EQ(test, vm_munmap(mm, MOVE, PMD_SIZE), 0);
+		KUNIT_ASSERT_EQ(test, vm_mmap(mm, MOVE, PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+				MOVE);
+		KUNIT_ASSERT_EQ(test, fill_user(MOVE, 1, 1), 0);
+		KUNIT_EXPECT_EQ(test, mapped_order(MOVE), HPAGE_PMD_ORDER);
+		thp_set_orders(saved);
+	}
+}
+
 static struct kunit_case sys_test_cases[] = {
 	KUNIT_CASE(ids_are_pid_1_with_no_parent_and_root),
 	KUNIT_CASE(uname_names_folium_with_a_linux_release),
@@ -493,6 +545,7 @@ static struct kunit_case sys_test_cases[] = {
 	KUNIT_CASE(getrandom_fills_the_buffer_and_checks_its_flags),
 	KUNIT_CASE(mremap_grows_in_place_or_moves_with_maymove),
 	KUNIT_CASE(smap_stops_kernel_reads_of_user_pages_outside_the_copies),
+	KUNIT_CASE(prctl_names_and_disables_thp),
 	{},
 };
 

@@ -128,17 +128,21 @@ static void large_requests_take_whole_pages(struct kunit *test)
 /* With every page of the node taken, kmalloc returns NULL. */
 static void exhausted_node_returns_null(struct kunit *test)
 {
-	struct page *pages[2 * MAX_ORDER_NR_PAGES];
-	unsigned long n = 0;
+	/* Held on a list through page->lru: an array of the node's pages
+	 * would not fit a kernel stack at MAX_PAGE_ORDER 12. */
+	struct list_head taken = LIST_HEAD_INIT(taken);
+	struct page *page, *next;
 
 	if (!node)
 		return;
-	while (n < ARRAY_SIZE(pages) && (pages[n] = alloc_pages_node(node->node_id, GFP_KERNEL, 0)))
-		n++;
+	while ((page = alloc_pages_node(node->node_id, GFP_KERNEL, 0)))
+		list_add(&page->lru, &taken);
 	KUNIT_EXPECT_NULL(test, kmalloc_test(32, GFP_KERNEL));
 	KUNIT_EXPECT_NULL(test, kmalloc_test(2 * PAGE_SIZE, GFP_KERNEL));
-	while (n)
-		__free_pages(pages[--n], 0);
+	list_for_each_entry_safe(page, next, &taken, lru) {
+		list_del(&page->lru);
+		__free_pages(page, 0);
+	}
 	EXPECT_BUDDY_OK(test);
 }
 
