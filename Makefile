@@ -185,8 +185,27 @@ $(B)/initramfs.cpio: $(INITRAMFS_INPUTS) $(USER_PROGS)
 		(cd $(B)/initramfs-root && find . -mindepth 1 | LC_ALL=C sort | \
 		 cpio -o -H newc --reproducible --owner=0:0 --quiet) > $@.tmp && mv $@.tmp $@
 
+# --- the Linux side of the side-by-side: Debian's kernel (linux-image-amd64,
+# installed by tools/deps.sh) boots in the same QEMU (tools/qemu-run.sh
+# --kernel) with Folium's initramfs plus one more archive holding /init
+# (user/init.c, which runs the programs named on the kernel command line
+# and powers off), so both kernels run the very same /bin files.
+LINUX_VMLINUZ ?= $(lastword $(sort $(wildcard /boot/vmlinuz-*-amd64)))
+# `make -s print-LINUX_VMLINUZ`: the kernel the tests and benchmarks boot.
+.PHONY: print-LINUX_VMLINUZ
+print-LINUX_VMLINUZ:
+	@echo $(LINUX_VMLINUZ)
+$(B)/linux-initramfs.cpio: $(B)/initramfs.cpio $(B)/user/init
+	@echo "  CPIO    $@"
+	$(Q)rm -rf $(B)/linux-init-root && mkdir -p $(B)/linux-init-root && \
+		cp $(B)/user/init $(B)/linux-init-root/init && \
+		touch -h -d @0 $(B)/linux-init-root/init && \
+		(cd $(B)/linux-init-root && echo init | \
+		 cpio -o -H newc --reproducible --owner=0:0 --quiet) > $@.init && \
+		cat $(B)/initramfs.cpio $@.init > $@.tmp && rm $@.init && mv $@.tmp $@
+
 .PHONY: all
-all: $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/folium.img
+all: $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/folium.img $(B)/linux-initramfs.cpio
 
 # --- running ---------------------------------------------------------------
 QEMU_MEM ?= 512M

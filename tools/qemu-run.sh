@@ -1,7 +1,10 @@
 #!/bin/sh
 # The one QEMU command line: boots a Folium disk image under OVMF, from an
 # AHCI disk or (--usb) a USB stick on an xHCI controller, with -cpu max
-# pinned because QEMU's default CPU model hides ERMS/FSRM.
+# pinned because QEMU's default CPU model hides ERMS/FSRM. With --kernel,
+# the same machine (firmware, CPU model, memory, CPUs) boots a Linux
+# kernel and initramfs instead, OVMF loading them from QEMU's fw_cfg: the
+# side-by-side runs the same programs on both kernels under one line.
 #
 # Interactive (make run): serial console on this terminal (Ctrl-A X quits),
 # plus a framebuffer window when $DISPLAY is set.
@@ -14,7 +17,11 @@ set -eu
 usage() {
 	cat <<USAGE
 usage: qemu-run.sh --image IMG [options]
-  --image IMG        disk image to boot (required)
+       qemu-run.sh --kernel BZIMAGE --initrd CPIO [--append ARGS] [options]
+  --image IMG        Folium disk image to boot
+  --kernel BZIMAGE   a Linux kernel to boot instead (with --initrd and --append)
+  --initrd CPIO      its initramfs
+  --append ARGS      its command line (default: console=ttyS0)
   --usb              attach the image as a USB stick (qemu-xhci + usb-storage)
   --mem SIZE         guest RAM (default 512M)
   --cpus N           guest CPUs (default 1)
@@ -30,10 +37,13 @@ usage: qemu-run.sh --image IMG [options]
 USAGE
 }
 
-image= usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor= fail_on=
+image= kernel= initrd= append=console=ttyS0 usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor= fail_on=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift ;;
+	--kernel) kernel=$2; shift ;;
+	--initrd) initrd=$2; shift ;;
+	--append) append=$2; shift ;;
 	--usb) usb=1 ;;
 	--mem) mem=$2; shift ;;
 	--cpus) cpus=$2; shift ;;
@@ -50,8 +60,16 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -n "$image" ] || { echo "qemu-run.sh: --image is required" >&2; usage >&2; exit 2; }
-[ -r "$image" ] || { echo "qemu-run.sh: cannot read image '$image'" >&2; exit 2; }
+if [ -n "$kernel" ]; then
+	[ -z "$image" ] || { echo "qemu-run.sh: --image and --kernel exclude each other" >&2; exit 2; }
+	[ -n "$initrd" ] || { echo "qemu-run.sh: --kernel needs --initrd" >&2; exit 2; }
+	for f in "$kernel" "$initrd"; do
+		[ -r "$f" ] || { echo "qemu-run.sh: cannot read '$f'" >&2; exit 2; }
+	done
+else
+	[ -n "$image" ] || { echo "qemu-run.sh: --image or --kernel is required" >&2; usage >&2; exit 2; }
+	[ -r "$image" ] || { echo "qemu-run.sh: cannot read image '$image'" >&2; exit 2; }
+fi
 case $timeout in ''|*[!0-9]*) echo "qemu-run.sh: --timeout needs whole seconds" >&2; exit 2 ;; esac
 
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
@@ -62,7 +80,9 @@ rundir=$(mktemp -d "${TMPDIR:-/tmp}/folium-qemu.XXXXXX")
 cp "$OVMF_VARS" "$rundir/vars.fd"
 
 # The image is opened with snapshot=on: a run never modifies it.
-if [ "$usb" = 1 ]; then
+if [ -n "$kernel" ]; then
+	disk=
+elif [ "$usb" = 1 ]; then
 	disk="-device qemu-xhci,id=xhci -drive if=none,id=stick,format=raw,snapshot=on,file=$image -device usb-storage,bus=xhci.0,drive=stick,removable=on"
 else
 	disk="-drive if=none,id=disk0,format=raw,snapshot=on,file=$image -device ide-hd,drive=disk0,bus=ide.0"
@@ -71,6 +91,7 @@ set -- qemu-system-x86_64 -machine q35 -cpu max -m "$mem" -smp "$cpus" \
 	-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE" \
 	-drive "if=pflash,format=raw,file=$rundir/vars.fd" \
 	-nic none -no-reboot $disk
+[ -z "$kernel" ] || set -- "$@" -kernel "$kernel" -initrd "$initrd" -append "$append"
 
 case $mode in
 interactive)

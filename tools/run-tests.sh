@@ -387,6 +387,26 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 		{ echo "MemFree differs after the programs ran"; return 1; }
 }
 
+# Debian's Linux in the same QEMU (the side-by-side's other kernel, booted
+# by tools/qemu-run.sh --kernel with the same machine line) runs the very
+# same /bin files: sysconform passes there with both C libraries, as on
+# Folium, and mmtest; sigtest ends by SIGABRT; init powers off.
+linux_runs_the_same_programs_in_the_same_qemu() {
+	kernel=$(make -s --no-print-directory print-LINUX_VMLINUZ)
+	[ -r "$kernel" ] || { echo "no readable /boot/vmlinuz-*-amd64 (linux-image-amd64): '$kernel'"; return 1; }
+	log=$LOGS/linux-same-programs.serial
+	qemu --kernel "$kernel" --initrd "$B/linux-initramfs.cpio" --log "$log" \
+		--append "console=ttyS0 quiet panic=-1 -- /bin/hello a ; /bin/sysconform ; \
+/bin/sysconform.glibc ; /bin/mmtest ; /bin/sigtest" || return 1
+	tr -d '\r' < "$log" | grep -v '^ok '
+	expect_in "$log" 'argv[1] = "a"' 'init: /bin/hello: exit status 0' \
+		'init: /bin/sysconform: exit status 0' 'init: /bin/sysconform.glibc: exit status 0' \
+		'mmtest: all ok' 'init: /bin/mmtest: exit status 0' 'sigtest: all ok' \
+		'init: /bin/sigtest: killed by signal 6' 'init: done, powering off' || return 1
+	[ "$(tr -d '\r' < "$log" | grep -c '^sysconform: [0-9]* checks, all ok$')" = 2 ] ||
+		{ echo "sysconform failed on Linux"; return 1; }
+}
+
 # Ctrl-C on the serial console while /bin/spin runs: SIGINT ends it, the
 # shell goes on (tools/tests/signals.session).
 ctrl_c_sends_sigint() {
@@ -551,6 +571,7 @@ run_test user-programs-run-in-ring3 user_programs_run_in_ring3
 run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
 run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
 run_test ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint
+run_test linux-runs-the-same-programs-in-the-same-qemu linux_runs_the_same_programs_in_the_same_qemu
 
 echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP, then MAX_PAGE_ORDER 12)"
 for pb in 1 7 9 10; do
