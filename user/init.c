@@ -64,6 +64,9 @@ int main(int argc, char **argv)
 	mkdir("/sys", 0555);
 	if (mount("proc", "/proc", "proc", 0, NULL) || mount("sysfs", "/sys", "sysfs", 0, NULL))
 		printf("init: mounting /proc or /sys: %s\n", strerror(errno));
+	/* OVMF's Linux loader appends "initrd=initrd" after our "--" words. */
+	if (argc > 1 && strncmp(argv[argc - 1], "initrd=", 7) == 0)
+		argc--;
 	for (int i = 1; i <= argc; i++) {
 		if (i == argc || strcmp(argv[i], ";") == 0) {
 			prog[n] = NULL;
