@@ -65,15 +65,20 @@ static long pipe_read(struct file *file, unsigned long buf, size_t count, uint64
 	return (long)n;
 }
 
-/* Linux: pipe_write. With no reader left Linux also sends SIGPIPE; that
- * comes with signal delivery, here it is only -EPIPE. */
+/* Linux: pipe_write. With no reader left: SIGPIPE to the writer (which
+ * ends it unless caught or ignored) and -EPIPE. */
 static long pipe_write(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
 {
 	struct pipe_inode_info *pipe = file->private_data;
 	size_t n = MIN(count, PIPE_SIZE - (size_t)(pipe->head - pipe->tail));
 
-	if (!pipe->readers)
+	if (!pipe->readers) {
+		struct task *writer = current_task(); /* NULL in the kernel's tests */
+
+		if (writer)
+			send_signal(writer, SIGPIPE, NULL);
 		return -EPIPE;
+	}
 	if (!count)
 		return 0;
 	if (!n)

@@ -9,6 +9,7 @@
  * handler with si_code SEGV_MAPERR, si_addr 0, and siglongjmps back.
  */
 #include <setjmp.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -203,6 +204,32 @@ static void raise_delivers_siginfo_and_masks(void)
 	      "handler not run or wrong siginfo");
 }
 
+/* A write to a pipe nobody can read: SIGPIPE (caught here), and EPIPE. */
+static void write_to_a_closed_pipe_is_sigpipe(void)
+{
+	struct sigaction sa;
+	int fds[2];
+	long n;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = info_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+	hits = 0;
+	if (pipe(fds)) {
+		check("a write to a pipe with no reader is SIGPIPE and EPIPE", 0, "pipe failed");
+		return;
+	}
+	close(fds[0]);
+	n = write(fds[1], "x", 1);
+	check("a write to a pipe with no reader is SIGPIPE and EPIPE",
+	      n == -1 && errno == EPIPE && hits == 1 && last_info.si_signo == SIGPIPE,
+	      "no SIGPIPE, or not EPIPE");
+	close(fds[1]);
+	signal(SIGPIPE, SIG_DFL);
+}
+
 static void blocked_signal_waits_for_unblock(void)
 {
 	sigset_t set, pending;
@@ -302,6 +329,7 @@ int main(void)
 	int3_is_sigtrap();
 	raise_delivers_siginfo_and_masks();
 	blocked_signal_waits_for_unblock();
+	write_to_a_closed_pipe_is_sigpipe();
 	sigaltstack_runs_the_handler_there();
 	resethand_restores_the_default();
 	ignored_signal_does_nothing();
