@@ -168,7 +168,7 @@ $(B)/folium.img: $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/cmdline.txt $(B)/initramf
 # --- user programs: each user/NAME.c is a static Linux program /bin/NAME ----
 include user/user.mk
 
-# --- initramfs: user/ (but its README, C sources and user.mk) as a cpio
+# --- initramfs: user/ (but its README, C sources, headers, user.mk) as a cpio
 # "newc" archive, with the user programs in /bin.
 # Reproducible: a staging copy with mtimes 0, group/other write bits off,
 # names sorted, owners 0:0, inode numbers renumbered (--reproducible).
@@ -177,7 +177,7 @@ $(B)/initramfs.cpio: $(INITRAMFS_INPUTS) $(USER_PROGS)
 	@echo "  CPIO    $@"
 	$(Q)rm -rf $(B)/initramfs-root && mkdir -p $(B) && cp -R user $(B)/initramfs-root && \
 		rm -f $(B)/initramfs-root/README.md $(B)/initramfs-root/*.c \
-			$(B)/initramfs-root/*.mk && \
+			$(B)/initramfs-root/*.h $(B)/initramfs-root/*.mk && \
 		mkdir -p $(B)/initramfs-root/bin && \
 		$(if $(USER_PROGS),cp $(USER_PROGS) $(B)/initramfs-root/bin/ &&) \
 		chmod -R u+rwX,go+rX,go-w $(B)/initramfs-root && \

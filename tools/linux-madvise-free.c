@@ -51,6 +51,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#include "../user/rec_line.h"
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -293,25 +294,6 @@ static void finish_row(struct row *r, int runs, size_t len)
 		       r->kib);
 	printf("\n");
 	fflush(stdout);
-}
-
-/* Print a record line and add it, "\n"-ended, to the FNV-1a 32 hash. */
-static uint32_t rec_hash = 0x811c9dc5u;
-
-__attribute__((format(printf, 1, 2))) static void rec_line(const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	for (const char *s = line;; s++) {
-		rec_hash = (rec_hash ^ (unsigned char)(*s ? *s : '\n')) * 0x01000193u;
-		if (!*s)
-			break;
-	}
-	printf("%s\n", line);
 }
 
 /* Drop what an env value cannot hold: quotes, controls, spaces if bare. */

@@ -371,12 +371,15 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
 /bin/sysconform.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
 /bin/fuzz.glibc 3 2000; /bin/linux-madvise-free --bytes 8M --runs 1; \
-/bin/madvfree --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
+/bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
 	log=$LOGS/initramfs-$name.serial
 	expect_in "$log" 'argv[0] = "/bin/hello.glibc"' 'argv[2] = "b"' 'hello from ring 3' \
 		'mmtest: all ok' 'sigtest: all ok' 'killed by SIGABRT' 'fuzz: 100 calls, seed 1, ' \
 		'fuzz: 2000 calls, seed 2, ' 'fuzz: 2000 calls, seed 3, ' '@env source=folium ' \
-		'@end madvise_free 9 ' '@end madvise_free_sbs 11 ' 'Power down.' || return 1
+		'@end madvise_free 9 ' '@end madvise_free_sbs 11 ' '@end faults_sbs 10 ' 'Power down.' || return 1
+	# Every 2 MiB of the range is one 2048K folio, counted by the stats.
+	tr -d '\r' < "$log" | grep -q '^@row 2048 [0-9.]* [0-9.]* [0-9.]* [0-9]* 4 0$' ||
+		{ echo "faultrate: Folium's 2048K row is wrong"; return 1; }
 	# Folium lazyfrees PTE-mapped 2 MiB folios without splitting them.
 	tr -d '\r' < "$log" | grep -q '^@row 2048 pte [0-9.]* [0-9.]* [0-9.]* 0 0$' ||
 		{ echo "madvfree: Folium's PTE-mapped 2048K row is wrong"; return 1; }
@@ -401,7 +404,8 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 	log=$LOGS/linux-same-programs.serial
 	qemu --kernel "$kernel" --initrd "$B/linux-initramfs.cpio" --log "$log" \
 		--append "console=ttyS0 quiet panic=-1 -- /bin/hello a ; /bin/sysconform ; \
-/bin/sysconform.glibc ; /bin/mmtest ; /bin/sigtest ; /bin/madvfree --bytes 8M --runs 1" || return 1
+/bin/sysconform.glibc ; /bin/mmtest ; /bin/sigtest ; /bin/madvfree --bytes 8M --runs 1 ; \
+/bin/faultrate --bytes 8M --runs 1" || return 1
 	tr -d '\r' < "$log" | grep -v '^ok '
 	expect_in "$log" 'argv[1] = "a"' 'init: /bin/hello: exit status 0' \
 		'init: /bin/sysconform: exit status 0' 'init: /bin/sysconform.glibc: exit status 0' \
@@ -417,6 +421,10 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 	csv=$LOGS/linux-sbs/madvise_free_sbs.csv
 	grep -q '^2048,pmd,.*,8192,0$' "$csv" && grep -q '^2048,pte,.*,0,4$' "$csv" ||
 		{ echo "unexpected madvfree rows on Linux:"; cat "$csv"; return 1; }
+	# faultrate: 4K pages, and 2048K THP counted by 6.1's thp_fault_alloc.
+	csv=$LOGS/linux-sbs/faults_sbs.csv
+	grep -q '^4,.*,2048,-1$' "$csv" && grep -q '^2048,.*,4,0$' "$csv" ||
+		{ echo "unexpected faultrate rows on Linux:"; cat "$csv"; return 1; }
 }
 
 # Ctrl-C on the serial console while /bin/spin runs: SIGINT ends it, the

@@ -10,6 +10,8 @@ TOOLS_BINS := $(B)/tools/ktap $(B)/tools/serial-session $(B)/tools/benchrec \
 $(TOOLS_BINS): $(B)/tools/%: tools/%.c tools/tools.mk
 	@mkdir -p $(@D)
 	$(HOSTCC) $(TOOLS_CFLAGS) -o $@ $<
+# linux-madvise-free prints its record with the user programs' rec_line.
+$(B)/tools/linux-madvise-free: user/rec_line.h
 
 .PHONY: test-tools
 test-tools: $(TOOLS_BINS)

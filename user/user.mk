@@ -11,19 +11,19 @@ USER_TOOL_PROGS := $(B)/user/linux-madvise-free
 USER_PROGS := $(USER_MUSL_PROGS) $(USER_MUSL_PROGS:=.glibc) \
 	$(USER_TOOL_PROGS) $(USER_TOOL_PROGS:=.glibc)
 
-$(USER_MUSL_PROGS): $(B)/user/%: user/%.c user/user.mk
+$(USER_MUSL_PROGS): $(B)/user/%: user/%.c user/user.mk $(wildcard user/*.h)
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $<"
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
-$(USER_MUSL_PROGS:=.glibc): $(B)/user/%.glibc: user/%.c user/user.mk
+$(USER_MUSL_PROGS:=.glibc): $(B)/user/%.glibc: user/%.c user/user.mk $(wildcard user/*.h)
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $<"
 	$(Q)gcc $(USER_CFLAGS) -o $@ $<
-$(USER_TOOL_PROGS): $(B)/user/%: tools/%.c user/user.mk
+$(USER_TOOL_PROGS): $(B)/user/%: tools/%.c user/user.mk user/rec_line.h
 	@mkdir -p $(@D)
 	@echo "  MUSLCC  $<"
 	$(Q)musl-gcc $(USER_CFLAGS) -o $@ $<
-$(USER_TOOL_PROGS:=.glibc): $(B)/user/%.glibc: tools/%.c user/user.mk
+$(USER_TOOL_PROGS:=.glibc): $(B)/user/%.glibc: tools/%.c user/user.mk user/rec_line.h
 	@mkdir -p $(@D)
 	@echo "  GLIBCC  $<"
 	$(Q)gcc $(USER_CFLAGS) -o $@ $<

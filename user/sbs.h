@@ -1,0 +1,275 @@
+/*
+ * What the side-by-side programs (madvfree.c, faultrate.c) share: the THP
+ * controls under /sys/kernel/mm/transparent_hugepage (found, set to one
+ * folio size, restored on exit and on SIGINT/SIGTERM), /proc counters,
+ * a monotonic clock, size arguments and bench records (include/benchrec.h:
+ * "@bench", "@env", "@cols", "@row"..., "@end NAME ROWS HASH" with the
+ * FNV-1a hash of the lines). Each program is one static file: this header
+ * is included, not linked, so the same bytes run on Folium and on Linux.
+ */
+#ifndef FOLIUM_USER_SBS_H
+#define FOLIUM_USER_SBS_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "rec_line.h"
+
+#define SZ_2M (2ul << 20)
+#define PAGE 4096ul
+#define MAX_RUNS 99
+#define MAX_ROWS 16
+
+/* The program's name, for its messages (set by main). */
+static const char *prog_name = "sbs";
+
+static const char *thp = "/sys/kernel/mm/transparent_hugepage";
+static const unsigned int mthp_kib[] = { 8, 16, 32, 64, 128, 256, 512, 1024, 2048 };
+
+/* A THP control this program writes and the value it had. */
+struct ctl {
+	char path[128], saved[16];
+	unsigned int kib; /* folio size; 0: the top-level "enabled" */
+};
+static struct ctl ctls[16];
+static int nctls;
+static volatile sig_atomic_t changed;
+
+static inline int write_ctl(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* Async-signal-safe: the handler restores too. */
+static inline void restore(void)
+{
+	for (int i = 0; changed && i < nctls; i++)
+		write_ctl(ctls[i].path, ctls[i].saved);
+}
+
+static inline void on_signal(int sig)
+{
+	restore();
+	_exit(128 + sig);
+}
+
+__attribute__((format(printf, 1, 2), noreturn)) static inline void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	restore();
+	exit(1);
+}
+
+/* The bracketed choice of a THP control ("always [madvise] never"). */
+static inline int read_choice(const char *path, char *out, size_t len)
+{
+	char buf[128];
+	FILE *f = fopen(path, "r");
+	char *open, *close;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	open = strchr(buf, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (!close || (size_t)(close - open) >= len)
+		return -1;
+	memcpy(out, open + 1, (size_t)(close - open - 1));
+	out[close - open - 1] = '\0';
+	return 0;
+}
+
+static inline void add_ctl(const char *path, unsigned int kib)
+{
+	struct ctl *c = &ctls[nctls];
+
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	if (read_choice(path, c->saved, sizeof(c->saved)) == 0 && access(path, W_OK) == 0) {
+		c->kib = kib;
+		nctls++;
+	}
+}
+
+/* Find the controls: the top-level one and each per-size one. */
+static inline void find_ctls(void)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/enabled", thp);
+	add_ctl(path, 0);
+	for (size_t i = 0; i < sizeof(mthp_kib) / sizeof(mthp_kib[0]); i++) {
+		snprintf(path, sizeof(path), "%s/hugepages-%ukB/enabled", thp, mthp_kib[i]);
+		add_ctl(path, mthp_kib[i]);
+	}
+}
+
+static inline int have_size(unsigned int kib)
+{
+	for (int i = 0; i < nctls; i++)
+		if (ctls[i].kib == kib)
+			return 1;
+	return 0;
+}
+
+/* Only folios of kib (4: none): that size "always", every other "never";
+ * the top-level control "always" unless 4K (Linux 6.1 has only it). */
+static inline void set_size(unsigned int kib)
+{
+	changed = 1;
+	for (int i = 0; i < nctls; i++) {
+		const char *v =
+			ctls[i].kib == kib || (!ctls[i].kib && kib > 4) ? "always" : "never";
+
+		if (write_ctl(ctls[i].path, v))
+			die("cannot write %s to %s: %s", v, ctls[i].path, strerror(errno));
+	}
+}
+
+/* A counter of /proc/vmstat (-1 if missing). */
+static inline long vmstat(const char *name)
+{
+	char key[64];
+	long val;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	while (f && fscanf(f, "%63s %ld", key, &val) == 2)
+		if (!strcmp(key, name)) {
+			fclose(f);
+			return val;
+		}
+	if (f)
+		fclose(f);
+	return -1;
+}
+
+/* AnonHugePages of this process, summed over smaps (-1 if unreadable). */
+static inline long anon_huge_kib(void)
+{
+	char line[256];
+	long sum = 0, kib;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %ld kB", &kib) == 1)
+			sum += kib;
+	fclose(f);
+	return sum;
+}
+
+static inline double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static inline int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static inline size_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	switch (*end) {
+	case 'G':
+		v <<= 10; /* fall through */
+	case 'M':
+		v <<= 10; /* fall through */
+	case 'K':
+		v <<= 10;
+		end++;
+	}
+	if (*end || !v || v % SZ_2M)
+		die("--bytes %s: want a multiple of 2M, e.g. 64M", s);
+	return (size_t)v;
+}
+
+/*
+ * Start a side-by-side program: read "--bytes N[K|M|G]" and "--runs R"
+ * into *len and *runs (defaults kept), find the THP controls and restore
+ * them if a signal ends the program, and list the folio sizes to measure
+ * in kib[]: 4, each mTHP size below 2048 that has a control, then 2048 if
+ * any control exists. Return: how many sizes, or -1 after a usage line.
+ */
+static inline int start_sbs(const char *name, int argc, char **argv, size_t *len, int *runs,
+			    unsigned int kib[MAX_ROWS])
+{
+	int n = 0;
+
+	prog_name = name;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--bytes") && i + 1 < argc)
+			*len = parse_size(argv[++i]);
+		else if (!strcmp(argv[i], "--runs") && i + 1 < argc && atoi(argv[i + 1]) > 0 &&
+			 atoi(argv[i + 1]) <= MAX_RUNS)
+			*runs = atoi(argv[++i]);
+		else {
+			fprintf(stderr, "usage: %s [--bytes N[K|M|G]] [--runs 1..%d]\n", name,
+				MAX_RUNS);
+			return -1;
+		}
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	find_ctls();
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	kib[n++] = 4;
+	for (size_t i = 0; i + 1 < sizeof(mthp_kib) / sizeof(mthp_kib[0]); i++)
+		if (have_size(mthp_kib[i]))
+			kib[n++] = mthp_kib[i];
+	if (nctls)
+		kib[n++] = 2048;
+	return n;
+}
+
+/* The record's @bench and @env lines: source is uname's sysname in lower
+ * case ("linux", "folium"), thp_controls what the kernel offers. */
+static inline void rec_start(const char *bench, const struct utsname *u, size_t len, int runs)
+{
+	char source[sizeof(u->sysname)];
+
+	for (size_t i = 0; i < sizeof(source); i++)
+		source[i] = (char)(u->sysname[i] >= 'A' && u->sysname[i] <= 'Z'
+					   ? u->sysname[i] - 'A' + 'a'
+					   : u->sysname[i]);
+	rec_line("@bench %s", bench);
+	rec_line("@env source=%s kernel=\"%s\" range_bytes=%zu runs=%d thp_controls=%s", source,
+		 u->release, len, runs,
+		 have_size(64) ? "per-size"
+		 : nctls       ? "top-level"
+			       : "none");
+}
+
+#endif
