@@ -5,6 +5,11 @@
 # the same machine (firmware, CPU model, memory, CPUs) boots a Linux
 # kernel and initramfs instead, OVMF loading them from QEMU's fw_cfg: the
 # side-by-side runs the same programs on both kernels under one line.
+# The accelerator is TCG unless --accel kvm (or ACCEL=kvm, which make
+# passes on) is asked for; then a probe (once per boot of this machine,
+# cached) checks that a KVM guest gets as far as the firmware's boot
+# manager, and falls back to TCG with a one-line warning when it does not
+# (some machines open /dev/kvm but their guests die in the firmware).
 #
 # Interactive (make run): serial console on this terminal (Ctrl-A X quits),
 # plus a framebuffer window when $DISPLAY is set.
@@ -22,6 +27,8 @@ usage: qemu-run.sh --image IMG [options]
   --kernel BZIMAGE   a Linux kernel to boot instead (with --initrd and --append)
   --initrd CPIO      its initramfs
   --append ARGS      its command line (default: console=ttyS0)
+  --accel tcg|kvm    accelerator (default: $ACCEL, else tcg); kvm falls back
+                     to tcg with a warning when a KVM guest cannot boot here
   --usb              attach the image as a USB stick (qemu-xhci + usb-storage)
   --mem SIZE         guest RAM (default 512M)
   --cpus N           guest CPUs (default 1)
@@ -37,13 +44,14 @@ usage: qemu-run.sh --image IMG [options]
 USAGE
 }
 
-image= kernel= initrd= append=console=ttyS0 usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor= fail_on=
+image= kernel= initrd= append=console=ttyS0 accel=${ACCEL:-tcg} usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor= fail_on=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift ;;
 	--kernel) kernel=$2; shift ;;
 	--initrd) initrd=$2; shift ;;
 	--append) append=$2; shift ;;
+	--accel) accel=$2; shift ;;
 	--usb) usb=1 ;;
 	--mem) mem=$2; shift ;;
 	--cpus) cpus=$2; shift ;;
@@ -71,6 +79,7 @@ else
 	[ -r "$image" ] || { echo "qemu-run.sh: cannot read image '$image'" >&2; exit 2; }
 fi
 case $timeout in ''|*[!0-9]*) echo "qemu-run.sh: --timeout needs whole seconds" >&2; exit 2 ;; esac
+case $accel in tcg|kvm) ;; *) echo "qemu-run.sh: --accel (or ACCEL) is tcg or kvm, not '$accel'" >&2; exit 2 ;; esac
 
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
@@ -78,6 +87,45 @@ OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
 
 rundir=$(mktemp -d "${TMPDIR:-/tmp}/folium-qemu.XXXXXX")
 cp "$OVMF_VARS" "$rundir/vars.fd"
+
+# kvm_probe: print "yes", or why a KVM guest does not boot here. The guest
+# is OVMF alone: it must print its boot manager's "BdsDxe" lines on the
+# serial port within 20 s (TCG takes about 4 s).
+kvm_probe() {
+	[ -w /dev/kvm ] || { echo "no writable /dev/kvm"; return; }
+	cp "$OVMF_VARS" "$rundir/probe-vars.fd"
+	: > "$rundir/probe.log"
+	qemu-system-x86_64 -accel kvm -machine q35 -cpu max -m 128M \
+		-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE" \
+		-drive "if=pflash,format=raw,file=$rundir/probe-vars.fd" -nic none -no-reboot \
+		-display none -monitor none -serial "file:$rundir/probe.log" \
+		</dev/null >"$rundir/probe.out" 2>&1 &
+	probe_pid=$!
+	i=0
+	while [ $i -lt 100 ] && kill -0 "$probe_pid" 2>/dev/null &&
+		! grep -q BdsDxe "$rundir/probe.log"; do
+		sleep 0.2; i=$((i + 1))
+	done
+	if grep -q BdsDxe "$rundir/probe.log"; then
+		echo yes
+	elif kill -0 "$probe_pid" 2>/dev/null; then
+		echo "the guest printed nothing in 20 s (KVM internal error?)"
+	else
+		echo "QEMU stopped: $(head -n 1 "$rundir/probe.out")"
+	fi
+	kill -KILL "$probe_pid" 2>/dev/null || true
+	wait "$probe_pid" 2>/dev/null || true
+}
+
+if [ "$accel" = kvm ]; then
+	probe_cache=${TMPDIR:-/tmp}/folium-kvm-probe.$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)
+	[ -s "$probe_cache" ] || kvm_probe > "$probe_cache"
+	kvm_ok=$(cat "$probe_cache")
+	if [ "$kvm_ok" != yes ]; then
+		echo "qemu-run.sh: warning: KVM cannot boot a guest here ($kvm_ok); using TCG" >&2
+		accel=tcg
+	fi
+fi
 
 # The image is opened with snapshot=on: a run never modifies it.
 if [ -n "$kernel" ]; then
@@ -87,7 +135,7 @@ elif [ "$usb" = 1 ]; then
 else
 	disk="-drive if=none,id=disk0,format=raw,snapshot=on,file=$image -device ide-hd,drive=disk0,bus=ide.0"
 fi
-set -- qemu-system-x86_64 -machine q35 -cpu max -m "$mem" -smp "$cpus" \
+set -- qemu-system-x86_64 -accel "$accel" -machine q35 -cpu max -m "$mem" -smp "$cpus" \
 	-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE" \
 	-drive "if=pflash,format=raw,file=$rundir/vars.fd" \
 	-nic none -no-reboot $disk

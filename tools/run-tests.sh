@@ -592,6 +592,8 @@ run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
 run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
 run_test ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint
 run_test linux-runs-the-same-programs-in-the-same-qemu linux_runs_the_same_programs_in_the_same_qemu
+image accel 'run="poweroff"' >/dev/null
+run_test accel-kvm-probes-and-falls-back-to-tcg sh tools/tests/qemu-accel-test.sh "$IMGS/accel.img" "$LOGS"
 
 echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP, then MAX_PAGE_ORDER 12)"
 for pb in 1 7 9 10; do

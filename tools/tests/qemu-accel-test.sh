@@ -1,0 +1,31 @@
+#!/bin/sh
+# tools/qemu-run.sh's accelerator choice: a bad --accel is refused with a
+# message; ACCEL=kvm boots the image with KVM when a KVM guest can boot
+# here, else falls back to TCG with one warning naming why (this build
+# machine has no usable KVM). Usage: qemu-accel-test.sh IMAGE LOGDIR
+set -u
+img=$1
+dir=$2
+failed=0
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+if sh tools/qemu-run.sh --image "$img" --accel nonsense 2>"$dir/accel-bad.err"; then
+	fail "--accel nonsense was accepted"
+elif ! grep -q "is tcg or kvm, not 'nonsense'" "$dir/accel-bad.err"; then
+	fail "--accel nonsense: no clear message"
+else
+	echo "ok   a bad accelerator is refused with a message"
+fi
+
+ACCEL=kvm sh tools/qemu-run.sh --image "$img" --log "$dir/accel-kvm.serial" --timeout 120 \
+	--expect "Power down" 2>"$dir/accel-kvm.err" || fail "ACCEL=kvm: the boot did not finish"
+warnings=$(grep -c "warning: KVM cannot boot a guest here" "$dir/accel-kvm.err")
+if [ -w /dev/kvm ]; then
+	echo "ok   ACCEL=kvm booted ($warnings fallback warnings: the probe's verdict)"
+elif [ "$warnings" = 1 ]; then
+	echo "ok   ACCEL=kvm without a usable /dev/kvm falls back to TCG with one warning"
+else
+	fail "ACCEL=kvm without /dev/kvm: $warnings warnings, want 1"
+fi
+cat "$dir/accel-kvm.err"
+[ "$failed" = 0 ]
