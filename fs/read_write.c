@@ -149,7 +149,8 @@ SYSCALL_DEFINE3(write, int, fd, unsigned long, buf, size_t, count)
 
 /* Linux: ksys_pread64 / ksys_pwrite64: the file's position is left alone;
  * a file without positions (console, pipe) is -ESPIPE. */
-SYSCALL_DEFINE4(pread64, int, fd, unsigned long, buf, size_t, count, int64_t, pos)
+static long rw_at(struct task *task, int fd, unsigned long buf, size_t count, int64_t pos,
+		  bool write)
 {
 	struct file *file;
 	uint64_t p = (uint64_t)pos;
@@ -160,27 +161,20 @@ SYSCALL_DEFINE4(pread64, int, fd, unsigned long, buf, size_t, count, int64_t, po
 	file = fget(task, fd);
 	if (!file)
 		return -EBADF;
-	if (file->f_mode & FMODE_PREAD)
-		ret = vfs_read(file, buf, count, &p);
+	if (file->f_mode & (write ? FMODE_PWRITE : FMODE_PREAD))
+		ret = write ? vfs_write(file, buf, count, &p) : vfs_read(file, buf, count, &p);
 	fput(file);
 	return ret;
 }
 
+SYSCALL_DEFINE4(pread64, int, fd, unsigned long, buf, size_t, count, int64_t, pos)
+{
+	return rw_at(task, fd, buf, count, pos, false);
+}
+
 SYSCALL_DEFINE4(pwrite64, int, fd, unsigned long, buf, size_t, count, int64_t, pos)
 {
-	struct file *file;
-	uint64_t p = (uint64_t)pos;
-	long ret = -ESPIPE;
-
-	if (pos < 0)
-		return -EINVAL;
-	file = fget(task, fd);
-	if (!file)
-		return -EBADF;
-	if (file->f_mode & FMODE_PWRITE)
-		ret = vfs_write(file, buf, count, &p);
-	fput(file);
-	return ret;
+	return rw_at(task, fd, buf, count, pos, true);
 }
 
 /*

@@ -53,14 +53,7 @@ static int dcache_readdir(struct file *file, struct dir_context *ctx)
  * or the current one. */
 static int64_t dcache_dir_lseek(struct file *file, int64_t offset, int whence)
 {
-	if (whence == SEEK_CUR)
-		offset += (int64_t)file->f_pos;
-	else if (whence != SEEK_SET)
-		return -EINVAL;
-	if (offset < 0)
-		return -EINVAL;
-	file->f_pos = (uint64_t)offset;
-	return offset;
+	return no_seek_end_llseek(file, offset, whence);
 }
 
 /* Linux: generic_read_dir. */

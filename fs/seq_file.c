@@ -136,14 +136,7 @@ long seq_read(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos
  * known up front). */
 int64_t seq_lseek(struct file *file, int64_t offset, int whence)
 {
-	if (whence == SEEK_CUR)
-		offset += (int64_t)file->f_pos;
-	else if (whence != SEEK_SET)
-		return -EINVAL;
-	if (offset < 0)
-		return -EINVAL;
-	file->f_pos = (uint64_t)offset;
-	return offset;
+	return no_seek_end_llseek(file, offset, whence);
 }
 
 void single_release(struct ramfs_inode *inode, struct file *file)

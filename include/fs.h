@@ -223,6 +223,20 @@ extern const struct file_operations ramfs_dir_fops;
 /* Linux: generic_file_llseek_size over [0, size]. Return: the new f_pos
  * or -EINVAL (and -ENXIO for SEEK_DATA/SEEK_HOLE at or past the end). */
 int64_t generic_file_llseek(struct file *file, int64_t offset, int whence);
+/* Linux: no_seek_end_llseek, for files whose end is not known up front
+ * (directories by entry count, generated files): SEEK_SET and SEEK_CUR to
+ * any position >= 0. Return: the new f_pos, or -EINVAL. */
+static inline int64_t no_seek_end_llseek(struct file *file, int64_t offset, int whence)
+{
+	if (whence == SEEK_CUR)
+		offset += (int64_t)file->f_pos;
+	else if (whence != SEEK_SET)
+		return -EINVAL;
+	if (offset < 0)
+		return -EINVAL;
+	file->f_pos = (uint64_t)offset;
+	return offset;
+}
 
 /* --- fs/d_path.c --------------------------------------------------------- */
 /* The absolute path of directory dir, NUL-terminated, in buf (Linux:

@@ -13,6 +13,7 @@
 #include <seq_file.h>
 #include <syscalls.h>
 #include <vm.h>
+#include "../../mm/tests/mm_test_util.h"
 
 #define UBUF 0x400000ul /* user buffer: UBUF_PAGES pages */
 #define UBUF_PAGES 16ul
@@ -137,17 +138,6 @@ static long field(const char *name)
 	return -1;
 }
 
-static unsigned int folio_order_at(unsigned long addr)
-{
-	pmd_t *pmd = mm_find_pmd(mm, addr);
-	pte_t *pte;
-
-	if (pmd && pmd_leaf(*pmd))
-		return folio_order(pmd_folio(*pmd));
-	pte = pmd ? pte_offset_map(pmd, addr) : NULL;
-	return pte && pte_present(*pte) ? folio_order(page_folio(pte_page(*pte))) : 99;
-}
-
 static void meminfo_memfree_is_node_free_pages(struct kunit *test)
 {
 	struct seq_file m;
@@ -256,7 +246,7 @@ static void smaps_counts_pmd_mapped_thp(struct kunit *test)
 	thp_set_orders(1ul << HPAGE_PMD_ORDER);
 	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0), AREA);
 	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
-	KUNIT_ASSERT_EQ(test, folio_order_at(AREA), HPAGE_PMD_ORDER);
+	KUNIT_ASSERT_EQ(test, test_mapped_order(mm, AREA), HPAGE_PMD_ORDER);
 	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
 	memmove(text, strstr(text, "40000000-40200000"), strlen(strstr(text, "40000000")) + 1);
 	KUNIT_EXPECT_EQ(test, field("Rss:"), 2048);
@@ -279,7 +269,7 @@ static void smaps_counts_anon_folios_per_size(struct kunit *test)
 		test, vm_mmap(mm, AREA, 4 * (PAGE_SIZE << order), VM_READ | VM_WRITE | VM_USER, 0),
 		AREA);
 	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 4 * (PAGE_SIZE << order)), 0);
-	KUNIT_ASSERT_EQ(test, folio_order_at(AREA), order);
+	KUNIT_ASSERT_EQ(test, test_mapped_order(mm, AREA), order);
 	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
 	memmove(text, strstr(text, "40000000-40040000"), strlen(strstr(text, "40000000")) + 1);
 	KUNIT_EXPECT_EQ(test, field("AnonFolio64kB:"), 256);
@@ -379,10 +369,10 @@ static void thp_sysfs_write_never_makes_faults_order_0(struct kunit *test)
 	KUNIT_EXPECT_GT(test, read_path(THP64), 0);
 	KUNIT_EXPECT_STREQ(test, text, "[always] inherit madvise never\n");
 	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
-	KUNIT_EXPECT_EQ(test, folio_order_at(AREA), 4);
+	KUNIT_EXPECT_EQ(test, test_mapped_order(mm, AREA), 4);
 	KUNIT_EXPECT_EQ(test, write_path(THP64, "never"), 5);
 	KUNIT_ASSERT_EQ(test, fill_user(AREA + 0x10000, 1, 1), 0);
-	KUNIT_EXPECT_EQ(test, folio_order_at(AREA + 0x10000), 0);
+	KUNIT_EXPECT_EQ(test, test_mapped_order(mm, AREA + 0x10000), 0);
 	/* Garbage is -EINVAL and changes nothing. */
 	KUNIT_EXPECT_EQ(test, write_path(THP64, "sometimes"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, thp_order_mode(4), THP_MODE_NEVER);
@@ -415,14 +405,15 @@ static void madv_hugepage_enables_madvise_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA)->vm_flags & VM_HUGEPAGE, 0);
 	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
 	KUNIT_ASSERT_EQ(test, fill_user(AREA + 0x10000, 1, 1), 0);
-	KUNIT_EXPECT_EQ(test, folio_order_at(AREA), 0);
-	KUNIT_EXPECT_EQ(test, folio_order_at(AREA + 0x10000), CONFIG_TRANSPARENT_HUGEPAGE ? 4 : 0);
+	KUNIT_EXPECT_EQ(test, test_mapped_order(mm, AREA), 0);
+	KUNIT_EXPECT_EQ(test, test_mapped_order(mm, AREA + 0x10000),
+			CONFIG_TRANSPARENT_HUGEPAGE ? 4 : 0);
 	KUNIT_EXPECT_EQ(test, madvise_as_task(AREA + 0x20000, 0x10000, MADV_NOHUGEPAGE), 0);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA + 0x20000)->vm_flags & VM_NOHUGEPAGE,
 			VM_NOHUGEPAGE);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA + 0x20000)->vm_flags & VM_HUGEPAGE, 0);
 	KUNIT_ASSERT_EQ(test, fill_user(AREA + 0x20000, 1, 1), 0);
-	KUNIT_EXPECT_EQ(test, folio_order_at(AREA + 0x20000), 0);
+	KUNIT_EXPECT_EQ(test, test_mapped_order(mm, AREA + 0x20000), 0);
 	/* Linux's errnos: unaligned start, a hole in the range. */
 	KUNIT_EXPECT_EQ(test, madvise_as_task(AREA + 1, PAGE_SIZE, MADV_HUGEPAGE), -EINVAL);
 	KUNIT_EXPECT_EQ(test,

@@ -15,6 +15,7 @@
 #include <syscalls.h>
 #include <timekeeping.h>
 #include <vm.h>
+#include "../../mm/tests/mm_test_util.h"
 #include <asm/smap.h>
 
 #define BUF 0x400000ul	  /* two user pages of the test mm */
@@ -472,18 +473,6 @@ static void smap_stops_kernel_reads_of_user_pages_outside_the_copies(struct kuni
 	KUNIT_EXPECT_EQ(test, __smap_probe_read(MOVE), 0x6d);
 }
 
-/* The order of the folio mapped at addr (99: none). */
-static unsigned int mapped_order(unsigned long addr)
-{
-	pmd_t *pmd = mm_find_pmd(mm, addr);
-	pte_t *pte;
-
-	if (pmd && pmd_leaf(*pmd))
-		return folio_order(pmd_folio(*pmd));
-	pte = pmd ? pte_offset_map(pmd, addr) : NULL;
-	return pte && pte_present(*pte) ? folio_order(page_folio(pte_page(*pte))) : 99;
-}
-
 /* prctl: the name (truncated to 15 bytes), no_new_privs one way,
  * PR_SET_THP_DISABLE making a PMD-size fault order 0, unknown options. */
 static void prctl_names_and_disables_thp(struct kunit *test)
@@ -512,14 +501,14 @@ static void prctl_names_and_disables_thp(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, vm_mmap(mm, MOVE, PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
 				MOVE);
 		KUNIT_ASSERT_EQ(test, fill_user(MOVE, 1, 1), 0);
-		KUNIT_EXPECT_EQ(test, mapped_order(MOVE), 0);
+		KUNIT_EXPECT_EQ(test, test_mapped_order(mm, MOVE), 0);
 		/* Enabled again: the next fault may be a PMD. */
 		KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 41, 0, 0, 0), 0);
 		KUNIT_ASSERT_EQ(test, vm_munmap(mm, MOVE, PMD_SIZE), 0);
 		KUNIT_ASSERT_EQ(test, vm_mmap(mm, MOVE, PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
 				MOVE);
 		KUNIT_ASSERT_EQ(test, fill_user(MOVE, 1, 1), 0);
-		KUNIT_EXPECT_EQ(test, mapped_order(MOVE), HPAGE_PMD_ORDER);
+		KUNIT_EXPECT_EQ(test, test_mapped_order(mm, MOVE), HPAGE_PMD_ORDER);
 		thp_set_orders(saved);
 	}
 }

@@ -61,6 +61,13 @@ bool test_reads_as(unsigned long addr, unsigned long len, uint8_t byte);
 /* Return: the folio mapping addr in mm, by PMD leaf or PTE; NULL if none
  * or the (huge) zero page. */
 struct folio *test_mapped_folio(struct mm_struct *mm, unsigned long addr);
+/* The order of that folio; 99 if there is none. */
+static inline unsigned int test_mapped_order(struct mm_struct *mm, unsigned long addr)
+{
+	struct folio *folio = test_mapped_folio(mm, addr);
+
+	return folio ? folio_order(folio) : 99;
+}
 
 /* The PTE slot for addr, allocating the tables on the way (NULL: no
  * memory, or a PMD leaf maps addr). */
