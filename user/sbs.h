@@ -10,6 +10,7 @@
 #ifndef FOLIUM_USER_SBS_H
 #define FOLIUM_USER_SBS_H
 
+#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -254,19 +255,56 @@ static inline int start_sbs(const char *name, int argc, char **argv, size_t *len
 	return n;
 }
 
+/*
+ * What the program runs on, from CPUID as ring 3 sees it: vendor gets the
+ * hypervisor's signature (leaf 0x40000000; "none" without the hypervisor
+ * bit, CPUID.1:ECX[31]) and the return is the accelerator that implies:
+ * "tcg" (QEMU's emulator, "TCGTCGTCGTCG"), "kvm" ("KVMKVMKVM"), bhyve,
+ * hyperv, vmware, xen, "native" (no hypervisor) or "other". A program on
+ * the build machine reports that machine's own hypervisor, if it is a VM.
+ */
+static inline const char *accelerator(char vendor[13])
+{
+	static const char *const known[][2] = {
+		{ "TCGTCGTCGTCG", "tcg" },    { "KVMKVMKVM", "kvm" },
+		{ "bhyve bhyve ", "bhyve" },  { "Microsoft Hv", "hyperv" },
+		{ "VMwareVMware", "vmware" }, { "XenVMMXenVMM", "xen" },
+	};
+	unsigned int a, b, c, d;
+
+	strcpy(vendor, "none");
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 31)))
+		return "native";
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &c, 4);
+	memcpy(vendor + 8, &d, 4);
+	vendor[12] = '\0';
+	for (int i = 0; i < 12; i++)
+		if (vendor[i] && (vendor[i] < ' ' || vendor[i] > '~' || vendor[i] == '"'))
+			vendor[i] = '?';
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(vendor, known[i][0]))
+			return known[i][1];
+	return "other";
+}
+
 /* The record's @bench and @env lines: source is uname's sysname in lower
- * case ("linux", "folium"), thp_controls what the kernel offers. */
+ * case ("linux", "folium"), accel and hypervisor what accelerator() says,
+ * thp_controls what the kernel offers. */
 static inline void rec_start(const char *bench, const struct utsname *u, size_t len, int runs)
 {
-	char source[sizeof(u->sysname)];
+	char source[sizeof(u->sysname)], vendor[13];
+	const char *accel = accelerator(vendor);
 
 	for (size_t i = 0; i < sizeof(source); i++)
 		source[i] = (char)(u->sysname[i] >= 'A' && u->sysname[i] <= 'Z'
 					   ? u->sysname[i] - 'A' + 'a'
 					   : u->sysname[i]);
 	rec_line("@bench %s", bench);
-	rec_line("@env source=%s kernel=\"%s\" range_bytes=%zu runs=%d thp_controls=%s", source,
-		 u->release, len, runs,
+	rec_line("@env source=%s kernel=\"%s\" accel=%s hypervisor=\"%s\" range_bytes=%zu runs=%d "
+		 "thp_controls=%s",
+		 source, u->release, accel, vendor, len, runs,
 		 have_size(64) ? "per-size"
 		 : nctls       ? "top-level"
 			       : "none");
