@@ -258,6 +258,7 @@ mutants: $(DEPS_STAMP)
 # THP off so pageblock_order is the knob's value (THP caps it at the PMD
 # order, as Linux does).
 BENCH_PAGEBLOCK_ORDERS := 1 4 7 9 10
+SBS_ROUNDS ?= 5
 .PHONY: bench
 bench: all $(BENCH_PROGRAMS) $(TOOLS_BINS)
 	$(Q)$(MAKE) -s O=$(B)/bench-kernel CONFIG_DEBUG_VM=n $(B)/bench-kernel/folium.elf
@@ -265,7 +266,19 @@ bench: all $(BENCH_PROGRAMS) $(TOOLS_BINS)
 		$(MAKE) -s O=$(B)/bench-pbo$$o CONFIG_PAGE_BLOCK_ORDER=$$o \
 			CONFIG_TRANSPARENT_HUGEPAGE=n $(B)/bench-pbo$$o/bench-pageblock || exit 1; \
 	done
-	$(Q)B=$(B) BENCH_PAGEBLOCK_ORDERS="$(BENCH_PAGEBLOCK_ORDERS)" sh tools/bench.sh
+	$(Q)B=$(B) BENCH_PAGEBLOCK_ORDERS="$(BENCH_PAGEBLOCK_ORDERS)" LINUX_VMLINUZ=$(LINUX_VMLINUZ) \
+		SBS_ROUNDS=$(SBS_ROUNDS) sh tools/bench.sh
+
+# Only the side-by-side (the same static programs on Folium's bench kernel
+# and on Debian's Linux under one QEMU line, then natively): logs, CSVs and
+# REPORT.md in $(B)/bench-sbs/. SBS_ROUNDS boots per kernel (default 5).
+.PHONY: bench-sbs
+bench-sbs: all $(TOOLS_BINS)
+	$(Q)$(MAKE) -s O=$(B)/bench-kernel CONFIG_DEBUG_VM=n $(B)/bench-kernel/folium.elf
+	$(Q)B=$(B) LINUX_VMLINUZ=$(LINUX_VMLINUZ) sh tools/bench-sbs.sh --rounds $(SBS_ROUNDS) $(B)/bench-sbs
+	$(Q)sh tools/sbs-report.sh $(B)/bench-sbs $(B)/bench-sbs/sbs.png > $(B)/bench-sbs/REPORT.md.tmp && \
+		mv $(B)/bench-sbs/REPORT.md.tmp $(B)/bench-sbs/REPORT.md
+	@echo "bench-sbs: report in $(B)/bench-sbs/REPORT.md"
 
 .PHONY: clean
 clean:

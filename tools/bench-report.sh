@@ -13,7 +13,8 @@
 #   value of the text columns (unit "-").
 # Section prose and plot styles are keyed by record name (below); a record
 # without prose goes under "Other records". Miller (mlr) checks, joins and
-# tabulates the CSVs, gnuplot draws. A malformed CSV stops the report with
+# tabulates the CSVs, gnuplot draws. OUTDIR/sbs/ (tools/bench-sbs.sh) becomes
+# the section "Same program, same QEMU" (tools/sbs-report.sh). A malformed CSV stops the report with
 # the file, line and reason. Kernel records (TSC cycles, usually under TCG)
 # get their own plots (kernel-NAME.png), never host axes.
 # Usage: sh tools/bench-report.sh OUTDIR    Exit: 0 REPORT.md written, 1 error.
@@ -21,7 +22,8 @@
 # is single-quoted; lists of header cells are split into words on purpose.
 set -euf	# no globbing: header cells hold [ ]
 
-UPSTREAM=$(cd "$(dirname "$0")" && pwd)/bench
+TOOLS=$(cd "$(dirname "$0")" && pwd)
+UPSTREAM=$TOOLS/bench
 NOT_MEASURED="not measured in this run"
 EMULATED="emulated (TCG): compare ratios, not absolute times."
 # The env keys every record carries (bench/benchrec.c), and linux's kernel.
@@ -697,6 +699,14 @@ for b in $BASES; do
 	esac
 done
 
+# The side-by-side (tools/bench-sbs.sh wrote OUTDIR/sbs/): its own section.
+if [ -d "$OUT/sbs" ]; then
+	PNG_TERM=$PNG_TERM sh "$TOOLS/sbs-report.sh" "$OUT/sbs" "$OUT/sbs.png" >"$TMP/sbs.md" ||
+		die "the side-by-side section failed (tools/sbs-report.sh $OUT/sbs)"
+else
+	printf '%s\n\n' "## Same program, same QEMU: Folium and Linux" \
+		"$NOT_MEASURED (no $OUT/sbs/: make bench runs it, make bench-sbs alone)." >"$TMP/sbs.md"
+fi
 {
 	echo "# Folium benchmark report"
 	echo
@@ -708,6 +718,7 @@ done
 	echo "$SECTIONS" | while IFS='|' read -r n heading names; do
 		section "$n" "$heading" $names
 	done
+	cat "$TMP/sbs.md"
 	others=$(echo "$RECORDS" | tr ' ' '\n' | grep -v -x -F "$(echo "$SECTIONS" | cut -d '|' -f 3 |
 		tr ' ' '\n')" | grep . | paste -s -d ' ' -) || true
 	[ -z "$others" ] || section "$OTHER" "Other records" $others

@@ -6,7 +6,9 @@
 # (tools/bench-report.sh). Sources: host-native programs (ns; the
 # pageblock table once per CONFIG_PAGE_BLOCK_ORDER build), the kernel
 # under QEMU (TSC cycles; emulated under TCG: compare ratios), and, when
-# run as root on a Linux with mTHP controls, that Linux itself. Every
+# run as root on a Linux with mTHP controls, that Linux itself; then the
+# side-by-side (tools/bench-sbs.sh: the same static programs on Folium and
+# on Debian's Linux under one QEMU line, and natively, into sbs/). Every
 # kernel and program here is built with CONFIG_DEBUG_VM=n. Timing is
 # never a test; these numbers are for reading.
 set -eu
@@ -45,6 +47,10 @@ echo "== in-kernel, QEMU (TCG unless KVM is available) =="
 sh tools/experiment.sh qemu --kernel "$B/bench-kernel/folium.elf" --mem 1G --timeout 900 \
 	--outdir "$OUT/kernel" tools/experiments/bench.txt
 cat "$OUT"/kernel/[0-9]*.txt
+
+echo
+echo "== the same programs on Folium and on Linux, one QEMU line (tools/bench-sbs.sh) =="
+sh tools/bench-sbs.sh --rounds "${SBS_ROUNDS:-5}" "$OUT/sbs"
 
 echo
 echo "== CSV, plots, report =="

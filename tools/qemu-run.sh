@@ -41,10 +41,12 @@ usage: qemu-run.sh --image IMG [options]
   --fail-on TEXT     batch mode: stop QEMU once the log contains TEXT (exit 1)
   --monitor-fifo P   batch mode: QEMU monitor on the FIFOs P.in / P.out
                      (tests type on the PS/2 keyboard with "sendkey")
+  --show-command F   batch mode: write the QEMU command line run to F (one
+                     line; the run's temporary directory shown as RUNDIR)
 USAGE
 }
 
-image= kernel= initrd= append=console=ttyS0 accel=${ACCEL:-tcg} usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor= fail_on=
+image= kernel= initrd= append=console=ttyS0 accel=${ACCEL:-tcg} usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor= fail_on= show=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift ;;
@@ -63,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--expect) expect=$2; shift ;;
 	--monitor-fifo) monitor=$2; shift ;;
 	--fail-on) fail_on=$2; shift ;;
+	--show-command) show=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "qemu-run.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
@@ -169,6 +172,14 @@ else
 	set -- "$@" -monitor none
 fi
 set -- "$@" -display none -serial "file:$log"
+if [ -n "$show" ]; then
+	{
+		for a; do
+			case $a in *[[:space:]\'\"]*) printf "'%s' " "$a" ;; *) printf '%s ' "$a" ;; esac
+		done
+		echo
+	} | sed "s#$rundir#RUNDIR#g; s/ \$//" > "$show"
+fi
 "$@" </dev/null >"$rundir/qemu.out" 2>&1 &
 qemu_pid=$!
 stop_qemu() {

@@ -100,9 +100,11 @@ for h in "## Machines" "## 1. MADV_FREE: split vs batched" \
 	has "heading '$h'" "$r" "$h"
 done
 order=$(grep -n '^## ' "$r" | cut -d: -f2- | tr '\n' '/')
-want="## Machines/## 1. MADV_FREE: split vs batched/## 2. Clearing: folio_zero_user and clear_pages/## 3. Pageblock order/## 4. Page allocator: buddy vs bitmap/"
+want="## Machines/## 1. MADV_FREE: split vs batched/## 2. Clearing: folio_zero_user and clear_pages/## 3. Pageblock order/## 4. Page allocator: buddy vs bitmap/## Same program, same QEMU: Folium and Linux/"
 if [ "$order" = "$want" ]; then verdict ok "sections in order"
 else verdict FAIL "sections in order" "$order"; fi
+has "no sbs/: the side-by-side says it was not measured" "$r" \
+	"not measured in this run (no $dir/sbs/: make bench runs it, make bench-sbs alone)."
 has "units from the header" "$r" "| folio (KiB) | split (ms) | batched (ms) | change (%) | reclaim (ms) | freed (pages) | upstream_split (s) | upstream_batched (s) |"
 has "kernel units from its header" "$r" "| folio (KiB) | split (Mcycles) | batched (Mcycles) |"
 has "64 KiB row: ours and upstream's side by side" "$r" "| 64 | 20.640 | 0.610 | -97.0 | 6.020 | 262144 | 2.457796 | 0.052812 |"
