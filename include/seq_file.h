@@ -84,12 +84,14 @@ extern const struct file_operations proc_pid_smaps_fops;
 int proc_exe_get_link(struct ramfs_inode *inode, char *buf, size_t size);
 
 /* --- mm/vmstat.c --------------------------------------------------------- */
-/* /proc/vmstat, /proc/buddyinfo, /proc/pagetypeinfo in Linux's formats.
- * vmstat_show covers node 0 (the machine's memory); buddyinfo and
- * pagetypeinfo every registered node, as Linux does. */
+/* /proc/vmstat, /proc/buddyinfo, /proc/pagetypeinfo, /proc/zoneinfo in
+ * Linux's formats. vmstat_show covers node 0 (the machine's memory);
+ * buddyinfo, pagetypeinfo and zoneinfo every registered node, as Linux
+ * does. */
 int vmstat_show(struct seq_file *m, void *v);
 int frag_show(struct seq_file *m, void *v);
 int pagetypeinfo_show(struct seq_file *m, void *v);
+int zoneinfo_show(struct seq_file *m, void *v);
 /* Counters Folium has and Linux's /proc/vmstat does not (allocator
  * fallbacks, per-order splits): the shell's vmstat prints them after the
  * file. v is the pglist_data. */

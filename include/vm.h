@@ -337,6 +337,9 @@ enum vm_fault_reason {
 /* Resolve a fault at addr in mm. Return: VM_FAULT_OK (retry the access)
  * or why not; the caller reports and ends the workload. */
 enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, unsigned int flags);
+/* A program's fault got VM_FAULT_OOM: kill it with SIGKILL and say so
+ * (mm/oom_kill.c). Return: false when no program runs. */
+bool pagefault_out_of_memory(void);
 /* The zero page (mm/memory.c): one shared page of zeroes that read faults
  * map read-only. is_zero_pfn: does pfn hold it (Linux: is_zero_pfn)?
  * mm_get_zero_folio: it, with mm's reference taken the first time (it is

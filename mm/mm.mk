@@ -5,6 +5,8 @@ TEST_SRCS += mm/tests/memblock_test.c
 # Boot-time memory (node 0, vmemmap sections, mm_test_memory):
 # kernel only, the host has its own mm_test_memory in arch/host/phys.c.
 KERNEL_ONLY_SRCS += mm/boot.c
+# The OOM killer of a program's fault (it needs the task and its signals).
+KERNEL_ONLY_SRCS += mm/oom_kill.c
 # The buddy allocator, node/zone set-up and the DEBUG_VM checks.
 MM_GENERIC_SRCS += mm/mm_init.c mm/page_alloc.c mm/debug_vm.c
 TEST_SRCS += mm/tests/mm_test_util.c mm/tests/page_alloc_test.c

@@ -1,9 +1,10 @@
 /*
  * The allocator's counters as Linux's /proc files (Linux: mm/vmstat.c):
  * /proc/vmstat ("name value" lines, Linux's names for the counters Linux
- * has), /proc/buddyinfo (free blocks per zone and order) and
+ * has), /proc/buddyinfo (free blocks per zone and order),
  * /proc/pagetypeinfo (free blocks per migratetype, then pageblocks per
- * type), in Linux's exact layout. Example buddyinfo line:
+ * type) and /proc/zoneinfo (each zone's free pages, watermarks and
+ * sizes), in Linux's exact layout. Example buddyinfo line:
  * "Node 0, zone    DMA32    412    131 ...\n" ("%6lu " per order).
  * The shell's vmstat, buddyinfo and pagetypeinfo print these same shows.
  */
@@ -99,6 +100,53 @@ int pagetypeinfo_show(struct seq_file *m, void *v)
 		for_each_populated_zone(pgdat, zone)
 			showblockcount_print(m, pgdat, zone);
 	}
+	return 0;
+}
+
+/*
+ * Linux: zoneinfo_show_print, every zone of every node; an empty zone
+ * gets its name line only. Folium has no lowmem_reserve (a request never
+ * falls back from ZONE_NORMAL to ZONE_DMA32 at a premium), so protection
+ * is all zeros, one per zone as Linux prints it. Tools read the
+ * watermarks here the way Linux's MemAvailable does (user/lazyfree.c).
+ * Example: "Node 0, zone    DMA32\n  pages free     123456\n        min
+ * 1024\n ...".
+ */
+static void zoneinfo_show_print(struct seq_file *m, struct pglist_data *pgdat, struct zone *zone)
+{
+	seq_printf(m, "Node %d, zone %8s", pgdat->node_id, zone->name);
+	if (!zone->present_pages) {
+		seq_putc(m, '\n');
+		return;
+	}
+	seq_printf(m,
+		   "\n  pages free     %lu\n        boost    0\n        min      %lu"
+		   "\n        low      %lu\n        high     %lu\n        spanned  %lu"
+		   "\n        present  %lu\n        managed  %lu\n        cma      %lu",
+		   zone->nr_free_pages, zone->_watermark[WMARK_MIN], zone->_watermark[WMARK_LOW],
+		   zone->_watermark[WMARK_HIGH], zone->spanned_pages, zone->present_pages,
+		   zone->managed_pages, zone->cma_pages);
+	seq_puts(m, "\n        protection: (0");
+	for (int z = 1; z < MAX_NR_ZONES; z++)
+		seq_puts(m, ", 0");
+	seq_printf(m, ")\n      nr_free_pages %lu\n      nr_free_cma  %lu", zone->nr_free_pages,
+		   zone->nr_free_cma);
+	seq_printf(m,
+		   "\n  pagesets\n    cpu: 0\n              count: %i\n              high:  %i"
+		   "\n              batch: %i\n  vm stats threshold: 0",
+		   zone->pcp.count, zone->pcp.high, zone->pcp.batch);
+	seq_printf(m, "\n  node_unreclaimable:  0\n  start_pfn:           %lu\n",
+		   zone->zone_start_pfn);
+}
+
+int zoneinfo_show(struct seq_file *m, void *v)
+{
+	struct pglist_data *pgdat;
+	int nid;
+
+	(void)v;
+	for_each_node_pgdat(nid, pgdat) for (int z = 0; z < MAX_NR_ZONES; z++)
+		zoneinfo_show_print(m, pgdat, &pgdat->node_zones[z]);
 	return 0;
 }
 

@@ -21,7 +21,7 @@
 #   --quick: one round with small ranges and one run per program (make test).
 #   --from-logs: no boots; DIR's logs, sbs.env and qemu-*.txt (a run kept,
 #   or a test's saved logs) are checked and converted as a run's would be.
-# Environment: B (build dir, default build), LINUX_VMLINUZ (required),
+# Environment: B (build dir, default build), LINUX_VMLINUZ (default: make's),
 # FOLIUM_ELF (default $B/bench-kernel/folium.elf), ACCEL (tcg|kvm).
 set -eu
 export LC_ALL=C
@@ -41,7 +41,7 @@ die() {
 	exit 1
 }
 
-quick=0 rounds=5 out= from=
+quick=0 rounds=5 out='' from=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 rounds=1 ;;
@@ -72,7 +72,7 @@ if [ "$quick" = 1 ]; then
 else
 	PROGRAMS='/bin/madvfree --bytes 256M --runs 3
 /bin/faultrate --bytes 64M --runs 3
-/bin/lazyfree --bytes 128M --runs 3'
+/bin/lazyfree --bytes 128M --runs 1'
 	TIMEOUT=1200
 fi
 
@@ -160,7 +160,8 @@ fi
 
 # ---- booting ----------------------------------------------------------------
 
-[ -n "${LINUX_VMLINUZ:-}" ] || die "LINUX_VMLINUZ is not set (make bench sets it; see make -s print-LINUX_VMLINUZ)"
+[ -n "${LINUX_VMLINUZ:-}" ] || LINUX_VMLINUZ=$(make -s --no-print-directory print-LINUX_VMLINUZ)
+[ -n "$LINUX_VMLINUZ" ] || die "no Linux kernel: install linux-image-amd64 (make deps), or set LINUX_VMLINUZ"
 for f in "$FOLIUM_ELF" "$B/BOOTX64.EFI" "$B/initramfs.cpio" "$LINUX_VMLINUZ" \
 	"$B/linux-initramfs.cpio"; do
 	[ -r "$f" ] || die "missing $f (run make all, or make bench)"
@@ -197,7 +198,7 @@ append="console=ttyS0 quiet -- $(echo "$PROGRAMS" | paste -s -d ';' - | sed 's/;
 boot() {
 	log=$out/$1-$2.log
 	if [ "$1" = folium ]; then
-		name="Folium (bench kernel $FOLIUM_ELF) boot $2 of $rounds"
+		name="Folium ($FOLIUM_ELF) boot $2 of $rounds"
 		set -- --image "$out/folium.img" --show-command "$out/qemu-folium.txt"
 	else
 		name="Linux ($LINUX_VMLINUZ) boot $2 of $rounds"

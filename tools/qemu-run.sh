@@ -27,7 +27,7 @@ usage: qemu-run.sh --image IMG [options]
   --kernel BZIMAGE   a Linux kernel to boot instead (with --initrd and --append)
   --initrd CPIO      its initramfs
   --append ARGS      its command line (default: console=ttyS0)
-  --accel tcg|kvm    accelerator (default: $ACCEL, else tcg); kvm falls back
+  --accel tcg|kvm    accelerator (default: ACCEL if set, else tcg); kvm falls back
                      to tcg with a warning when a KVM guest cannot boot here
   --usb              attach the image as a USB stick (qemu-xhci + usb-storage)
   --mem SIZE         guest RAM (default 512M)

@@ -13,6 +13,7 @@
 # the file and the reason.
 # Usage: sh tools/sbs-report.sh SBSDIR PNG   (PNG_TERM: gnuplot terminal,
 # default "png")   Exit: 0 section printed, 1 error.
+# shellcheck disable=SC1010,SC2086 # mlr verbs chain with "then"; lists of column names are split
 set -eu
 export LC_ALL=C
 
@@ -86,7 +87,7 @@ workload() {
 	*" folium "*) ;;
 	*) echo "$rec: not measured in this run (no folium-$rec.csv)."; echo; return ;;
 	esac
-	# shellcheck disable=SC2086 # the list of files
+	# shellcheck disable=SC2046 # one word per file
 	mlr --icsv --ocsv cat $(for s in $srcs; do echo "$TMP/$s.cut"; done) >"$TMP/all.csv"
 	klist=$(echo $keys | tr ' ' ,)
 	# Per source and row: the boots' medians summarized.
@@ -95,7 +96,6 @@ workload() {
 	mlr --icsv --ocsv stats1 -i -a median -f "$(echo $evid | tr ' ' ,)" -g "source,$klist" \
 		"$TMP/all.csv" >"$TMP/evid.csv"
 	lk=$(rec_env linux "$rec" kernel)
-	nk=$(rec_env native "$rec" kernel)
 	hdr=
 	for k in $keys; do hdr="$hdr|$k"; done
 	# The rows, in first-seen order (Folium's, then any only elsewhere).
@@ -181,6 +181,13 @@ workload() {
 	echo
 	cat "$TMP/table.md"
 	echo
+	if [ ! -f "$DIR/native-$rec.csv" ]; then
+		# The program's own reason: the line before bench-sbs's "skipped".
+		why=$(cat "$DIR"/native-*.log 2>/dev/null |
+			awk '/^native: .*: skipped \(exit 77\)$/ { print prev; exit } { prev = $0 }')
+		echo "No build-machine figures for this workload${why:+: $why}."
+		echo
+	fi
 	if [ -s "$TMP/only" ]; then
 		echo "A row marked \"only on\" is a folio size one kernel cannot make: Linux" \
 			"$lk offers THP controls \"$(rec_env linux "$rec" thp_controls)\" (top-level:" \

@@ -124,8 +124,10 @@ bool do_page_fault(struct trap_frame *f)
 	reason = handle_mm_fault(current_mm, addr, flags);
 	if (reason == VM_FAULT_OK)
 		return true;
+	/* The program's own access: no memory left kills it as Linux's
+	 * do_user_addr_fault does; anything else user_fault() reports. */
 	if (f->error_code & PF_USER)
-		return false; /* the program's own access: user_fault() ends it */
+		return reason == VM_FAULT_OOM && pagefault_out_of_memory();
 	/* A shell workload's bad address is worth a line; a program's bad
 	 * pointer to a system call is only its -EFAULT, as on Linux. */
 	if (!current_task()) {

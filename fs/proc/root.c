@@ -41,6 +41,7 @@ void proc_root_init(void)
 	proc_create_single("/proc/vmstat", vmstat_show);
 	proc_create_single("/proc/buddyinfo", frag_show);
 	proc_create_single("/proc/pagetypeinfo", pagetypeinfo_show);
+	proc_create_single("/proc/zoneinfo", zoneinfo_show);
 	proc_create_single("/proc/cpuinfo", cpuinfo_proc_show);
 	proc_base_init();
 }

@@ -184,6 +184,28 @@ static void pagetypeinfo_has_linux_sections(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(text, ", type    Unmovable "));
 }
 
+/* The zone's watermarks and sizes, as user/lazyfree.c reads them. */
+static void zoneinfo_has_the_watermarks(struct kunit *test)
+{
+	struct zone *zone;
+	char want[256];
+
+	KUNIT_ASSERT_GT(test, read_path("/proc/zoneinfo"), 0);
+	for (zone = NODE_DATA(0)->node_zones; !zone->present_pages; zone++)
+		;
+	ksnprintf(want, sizeof(want), "Node 0, zone %8s\n  pages free     ", zone->name);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, want));
+	ksnprintf(want, sizeof(want),
+		  "\n        min      %lu\n        low      %lu\n        high     %lu\n",
+		  zone->_watermark[WMARK_MIN], zone->_watermark[WMARK_LOW],
+		  zone->_watermark[WMARK_HIGH]);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, want));
+	ksnprintf(want, sizeof(want), "\n        managed  %lu\n", zone->managed_pages);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, want));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "\n        protection: (0, 0)\n"));
+	KUNIT_EXPECT_GT(test, zone->_watermark[WMARK_HIGH], 0ul);
+}
+
 static void vmstat_names_linux_counters(struct kunit *test)
 {
 	unsigned long free = 0;
@@ -447,6 +469,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(meminfo_memfree_is_node_free_pages),
 	KUNIT_CASE(buddyinfo_counts_are_the_free_areas),
 	KUNIT_CASE(pagetypeinfo_has_linux_sections),
+	KUNIT_CASE(zoneinfo_has_the_watermarks),
 	KUNIT_CASE(vmstat_names_linux_counters),
 	KUNIT_CASE(maps_lists_the_vmas_with_their_perms),
 	KUNIT_CASE(smaps_rss_counts_touched_pages),
