@@ -169,6 +169,12 @@ enum vm_event_item {
 	PGLAZYFREE,		    /* pages marked lazyfree by MADV_FREE */
 	PGLAZYFREED,		    /* lazyfree pages reclaimed (freed) */
 	PGSCAN_ANON,		    /* anonymous pages reclaim looked at */
+	COMPACTMIGRATE_SCANNED,	    /* pages the migrate scanner looked at */
+	COMPACTFREE_SCANNED,	    /* pages the free scanner looked at */
+	COMPACTISOLATED,	    /* pages isolated, to migrate or as targets */
+	COMPACTSTALL,		    /* allocations that ran direct compaction */
+	COMPACTFAIL,		    /* ... and still found no block */
+	COMPACTSUCCESS,		    /* ... and then got one */
 	NR_VM_EVENT_ITEMS
 };
 extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];

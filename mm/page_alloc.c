@@ -36,6 +36,12 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[PGLAZYFREE] = "pglazyfree",
 	[PGLAZYFREED] = "pglazyfreed",
 	[PGSCAN_ANON] = "pgscan_anon",
+	[COMPACTMIGRATE_SCANNED] = "compact_migrate_scanned",
+	[COMPACTFREE_SCANNED] = "compact_free_scanned",
+	[COMPACTISOLATED] = "compact_isolated",
+	[COMPACTSTALL] = "compact_stall",
+	[COMPACTFAIL] = "compact_fail",
+	[COMPACTSUCCESS] = "compact_success",
 };
 
 /* Linux's alloc_flags: which watermark, and which reserves may be used. */

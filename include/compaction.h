@@ -1,0 +1,56 @@
+/*
+ * Memory compaction (mm/compaction.c; Linux: mm/compaction.c,
+ * include/linux/compaction.h): make free blocks of a high order out of
+ * fragmented memory by migrating movable folios from the low end of a zone
+ * (the migrate scanner) into free pages taken from its high end (the free
+ * scanner), until the scanners meet or a free block of the order asked for
+ * exists. Movable folios are the anonymous ones (mm/migrate.c moves them
+ * and their mappings through rmap); unmovable and reclaimable pages stay.
+ * Triggered three ways, as in Linux: direct compaction from the allocation
+ * slow path for costly orders (order > PAGE_ALLOC_COSTLY_ORDER), the shell's
+ * `compact`, and writing /proc/sys/vm/compact_memory. Counters (vmstat):
+ * compact_migrate_scanned, compact_free_scanned, compact_isolated,
+ * compact_stall, compact_fail, compact_success.
+ */
+#ifndef FOLIUM_COMPACTION_H
+#define FOLIUM_COMPACTION_H
+
+#include <mm.h>
+
+/* Linux: orders above this are "costly": worth compacting for. */
+#define PAGE_ALLOC_COSTLY_ORDER 3
+
+/* Linux: enum compact_result, the values Folium returns. */
+enum compact_result {
+	COMPACT_NOT_SUITABLE_ZONE, /* too little free memory to be worth it */
+	COMPACT_SKIPPED,	   /* not run (e.g. below the watermark) */
+	COMPACT_CONTINUE,	   /* internal: keep scanning */
+	COMPACT_COMPLETE,	   /* the scanners met: the whole zone was tried */
+	COMPACT_PARTIAL_SKIPPED,   /* the scanners met, skip hints cut the pass */
+	COMPACT_SUCCESS,	   /* a free block of the order exists now */
+};
+
+/* What one compaction pass did (summed into the vmstat counters). */
+struct compact_stats {
+	unsigned long migrate_scanned, free_scanned, isolated;
+	unsigned long migrated; /* pages moved (pgmigrate_success) */
+	unsigned long failed;	/* pages that could not move */
+};
+
+/*
+ * Compact zone until a free block of order exists (order -1: the whole
+ * zone, as compact_memory; no early stop). stats may be NULL.
+ * Return: COMPACT_SUCCESS when the block exists (order >= 0), else why it
+ * stopped. Context: process context, the zone's node registered.
+ */
+enum compact_result compact_zone_order(struct zone *zone, int order,
+				       struct compact_stats *stats);
+/* Linux: compact_node. Every populated zone of the node, fully. */
+void compact_node(struct pglist_data *pgdat, struct compact_stats *stats);
+/* Linux: compact_nodes, behind /proc/sys/vm/compact_memory and `compact`. */
+void compact_nodes(void);
+/* Forget the per-pageblock skip hints of zone (Linux:
+ * __reset_isolation_suitable); a full pass resets them itself. */
+void reset_isolation_suitable(struct zone *zone);
+
+#endif
