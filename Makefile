@@ -254,9 +254,9 @@ mutants: $(DEPS_STAMP)
 
 # --- benchmarks (never part of make test) --------------------------------
 # The in-kernel run uses its own kernel with the DEBUG_VM checks off. The
-# pageblock table needs one host program per CONFIG_PAGE_BLOCK_ORDER, with
-# THP off so pageblock_order is the knob's value (THP caps it at the PMD
-# order, as Linux does).
+# pageblock table and the fragmentation experiment need one host program
+# each per CONFIG_PAGE_BLOCK_ORDER, with THP off so pageblock_order is the
+# knob's value (THP caps it at the PMD order, as Linux does).
 BENCH_PAGEBLOCK_ORDERS := 1 4 7 9 10
 SBS_ROUNDS ?= 5
 .PHONY: bench
@@ -264,7 +264,8 @@ bench: all $(BENCH_PROGRAMS) $(TOOLS_BINS)
 	$(Q)$(MAKE) -s O=$(B)/bench-kernel CONFIG_DEBUG_VM=n $(B)/bench-kernel/folium.elf
 	$(Q)for o in $(BENCH_PAGEBLOCK_ORDERS); do \
 		$(MAKE) -s O=$(B)/bench-pbo$$o CONFIG_PAGE_BLOCK_ORDER=$$o \
-			CONFIG_TRANSPARENT_HUGEPAGE=n $(B)/bench-pbo$$o/bench-pageblock || exit 1; \
+			CONFIG_TRANSPARENT_HUGEPAGE=n $(B)/bench-pbo$$o/bench-pageblock \
+			$(B)/bench-pbo$$o/bench-fragment || exit 1; \
 	done
 	$(Q)B=$(B) BENCH_PAGEBLOCK_ORDERS="$(BENCH_PAGEBLOCK_ORDERS)" LINUX_VMLINUZ=$(LINUX_VMLINUZ) \
 		SBS_ROUNDS=$(SBS_ROUNDS) sh tools/bench.sh

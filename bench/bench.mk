@@ -3,7 +3,7 @@
 # bench, ns), the bench records every table is printed as, and the
 # hobby-kernel bitmap allocator the page allocator is measured against.
 BENCH_GENERIC_SRCS += bench/benchrec.c bench/bitmap_alloc.c bench/page_alloc.c \
-	bench/clear.c bench/madvise.c bench/pageblock.c
+	bench/clear.c bench/madvise.c bench/pageblock.c bench/fragment.c
 TEST_SRCS += bench/tests/benchrec_test.c
 
 # --- host-native benchmarks (make bench) -------------------------------------
@@ -13,7 +13,8 @@ TEST_SRCS += bench/tests/benchrec_test.c
 # bitmap), bench-clear (clear_pages per instruction and extent,
 # folio_zero_user per strategy), bench-madvise (split vs batched MADV_FREE
 # of 1 GiB), bench-pageblock (the mixed-size workload at this build's
-# pageblock order).
+# pageblock order), bench-fragment (the fragmentation experiment: THP
+# success without and with compaction at this build's pageblock order).
 BENCH_CFLAGS := -std=gnu11 -O2 -g $(COMMON_WARN) -Iinclude -Iarch/host/include \
 	-I$(B)/bench/include -I$(B)/include -DFOLIUM_HOST -MMD -MP
 $(B)/bench/include/generated/config.h: $(B)/include/generated/config.h
@@ -24,14 +25,17 @@ $(B)/bench-obj/%.o: %.c $(B)/bench/include/generated/config.h | $(B)/include/ver
 	@echo "  BENCHCC $<"
 	$(Q)clang $(BENCH_CFLAGS) -c $< -o $@
 
-BENCH_HOST_SRCS := $(VM_HOST_SRCS) mm/memblock.c mm/cma.c mm/memory_hotplug.c shell/shell.c fs/ramfs.c \
-	$(BENCH_GENERIC_SRCS) bench/host/start.c
+# sort: once each, whichever of these VM_HOST_SRCS already lists.
+BENCH_HOST_SRCS := $(sort $(VM_HOST_SRCS) mm/memblock.c mm/cma.c mm/memory_hotplug.c \
+	mm/page_owner.c mm/compaction.c shell/shell.c fs/ramfs.c $(BENCH_GENERIC_SRCS) \
+	bench/host/start.c)
 BENCH_HOST_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BENCH_HOST_SRCS))
-BENCH_PROGRAMS := $(addprefix $(B)/bench-,page-alloc clear madvise pageblock)
+BENCH_PROGRAMS := $(addprefix $(B)/bench-,page-alloc clear madvise pageblock fragment)
 $(B)/bench-page-alloc: $(B)/bench-obj/bench/host/page_alloc.o
 $(B)/bench-clear: $(B)/bench-obj/bench/host/clear.o
 $(B)/bench-madvise: $(B)/bench-obj/bench/host/madvise.o
 $(B)/bench-pageblock: $(B)/bench-obj/bench/host/pageblock.o
+$(B)/bench-fragment: $(B)/bench-obj/bench/host/fragment.o
 $(BENCH_PROGRAMS): $(BENCH_HOST_OBJS)
 	@echo "  LINK    $@"
 	$(Q)clang -o $@ $^

@@ -39,6 +39,16 @@ int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid, un
 		    unsigned int runs, const char *unit);
 int bench_pageblock_command(bool quick);
 
+/* bench/fragment.c: the fragmentation experiment after mmtests'
+ * stress-highalloc over a private node nid of nr_pages, seeds 1..seeds:
+ * order-9 allocations without and with compaction after a churning mix
+ * of user memory and kernel objects; one row, medians and spread.
+ * time_unit names a million arch_cycles() ("ms", "Mcycles"). Return: 0 or
+ * -1 (a user page lost its contents, or pages went missing). */
+int bench_fragment(unsigned long start_pfn, unsigned long nr_pages, int nid, unsigned int seeds,
+		   const char *time_unit);
+int bench_fragment_command(bool quick);
+
 /* bench/benchrec.c: an in-kernel benchmark's first lines: its title, the CPU,
  * and whether its times are emulated. */
 void bench_banner(const char *title);

@@ -20,13 +20,16 @@
 /* Linux: orders above this are "costly": worth compacting for. */
 #define PAGE_ALLOC_COSTLY_ORDER 3
 
-/* Linux: enum compact_result, the values Folium returns. */
+/* Linux: enum compact_result, the values Folium returns, in Linux's order:
+ * direct compaction keeps the largest over the zones it tried. */
 enum compact_result {
 	COMPACT_NOT_SUITABLE_ZONE, /* too little free memory to be worth it */
 	COMPACT_SKIPPED,	   /* not run (e.g. below the watermark) */
+	COMPACT_DEFERRED,	   /* not run: recent failures at this order */
 	COMPACT_CONTINUE,	   /* internal: keep scanning */
 	COMPACT_COMPLETE,	   /* the scanners met: the whole zone was tried */
 	COMPACT_PARTIAL_SKIPPED,   /* the scanners met, skip hints cut the pass */
+	COMPACT_CONTENDED,	   /* stopped: taking free pages would pass the min watermark */
 	COMPACT_SUCCESS,	   /* a free block of the order exists now */
 };
 
@@ -43,8 +46,7 @@ struct compact_stats {
  * Return: COMPACT_SUCCESS when the block exists (order >= 0), else why it
  * stopped. Context: process context, the zone's node registered.
  */
-enum compact_result compact_zone_order(struct zone *zone, int order,
-				       struct compact_stats *stats);
+enum compact_result compact_zone_order(struct zone *zone, int order, struct compact_stats *stats);
 /* Linux: compact_node. Every populated zone of the node, fully. */
 void compact_node(struct pglist_data *pgdat, struct compact_stats *stats);
 /* Linux: compact_nodes, behind /proc/sys/vm/compact_memory and `compact`. */
@@ -52,5 +54,29 @@ void compact_nodes(void);
 /* Forget the per-pageblock skip hints of zone (Linux:
  * __reset_isolation_suitable); a full pass resets them itself. */
 void reset_isolation_suitable(struct zone *zone);
+/* Return: whether compaction skips page's pageblock until the next reset
+ * (Linux: get_pageblock_skip). */
+bool get_pageblock_skip(const struct page *page);
+
+/* --- direct compaction, for mm/page_alloc.c's slow path ------------------- */
+/* Linux: enum compact_priority, how hard direct compaction tries. Folium
+ * has Linux's two for allocations without __GFP_RETRY_MAYFAIL. */
+enum compact_priority {
+	COMPACT_PRIO_SYNC_LIGHT, /* every pageblock may be a source */
+	COMPACT_PRIO_ASYNC,	 /* only pageblocks of the request's migratetype */
+};
+#define DEF_COMPACT_PRIORITY COMPACT_PRIO_SYNC_LIGHT
+#define INIT_COMPACT_PRIORITY COMPACT_PRIO_ASYNC
+/*
+ * Linux: try_to_compact_pages. Compact the zones an allocation of gfp may
+ * use on pgdat, in its zonelist order, until one holds a free block of
+ * order; zones where compaction failed recently are deferred.
+ * Return: the best result over the zones (COMPACT_SUCCESS: allocate now).
+ */
+enum compact_result try_to_compact_pages(struct pglist_data *pgdat, gfp_t gfp, unsigned int order,
+					 enum compact_priority prio);
+/* Linux: compaction_defer_reset. An allocation of order succeeded in zone
+ * after compaction (alloc_success) or compaction expects it to. */
+void compaction_defer_reset(struct zone *zone, int order, bool alloc_success);
 
 #endif

@@ -186,6 +186,38 @@ int get_pageblock_migratetype(const struct page *page); /* ISOLATE if isolated *
 int get_pageblock_type_raw(const struct page *page);	/* ignoring isolation */
 bool get_pageblock_isolate(const struct page *page);
 
+/* --- mm/page_owner.c: the migratetype each allocation asked for ---------- */
+/*
+ * Linux's page_owner keeps every allocation's gfp_mask; Folium keeps what
+ * the mixed-pageblock count derives from it, gfp_migratetype() + 1, in the
+ * flags of the head page of each allocated block (0: none). Only heads of
+ * allocated blocks carry one: prep_new_page records it, freeing clears it
+ * with the other low flags (free_pages_prepare), prep_compound_page clears
+ * it from tails, split_folio's pieces inherit it, and a migrated folio's
+ * destination was recorded when it was allocated.
+ */
+static inline void set_page_owner(struct page *page, gfp_t gfp)
+{
+	page->flags = (page->flags & ~PAGE_FLAGS_OWNER_MASK) |
+		      (unsigned long)(gfp_migratetype(gfp) + 1) << PAGE_FLAGS_OWNER_SHIFT;
+}
+/* The page is no allocation of its own any more (Linux: reset_page_owner). */
+static inline void reset_page_owner(struct page *page)
+{
+	page->flags &= ~PAGE_FLAGS_OWNER_MASK;
+}
+/* Return: the migratetype page's allocation asked for, or -1 if page is
+ * not the head of an allocated block. */
+static inline int page_owner_migratetype(const struct page *page)
+{
+	return (int)((page->flags & PAGE_FLAGS_OWNER_MASK) >> PAGE_FLAGS_OWNER_SHIFT) - 1;
+}
+/* Linux: pagetypeinfo_showmixedcount_print. count[mt]: pageblocks of
+ * migratetype mt holding an in-use page allocated as another type. */
+void zone_mixed_pageblocks(struct zone *zone, unsigned long count[MIGRATE_TYPES]);
+/* Return: whether the pageblock holding pfn (in zone) is counted above. */
+bool pageblock_mixed(struct zone *zone, unsigned long pfn);
+
 /* --- mm/debug_vm.c: CONFIG_DEBUG_VM checks ------------------------------- */
 /* Print every field of a page and its pageblock, with the reason. */
 void dump_page(const struct page *page, const char *reason);

@@ -59,10 +59,11 @@ extern const char *const migratetype_names[MIGRATE_TYPES];
 /*
  * page->flags: the low bits are PG_* flags; the top bits hold the zone and
  * node, so page_zone() needs no pointer (as Linux). The folio order of a
- * head page lives in bits 32..39.
+ * head page lives in bits 32..39; the migratetype an allocated block was
+ * asked for, plus one, in bits 16..19 of its head (page_owner, <mm.h>).
  *
- *  63   56 55   48 47  40 39   32 31                         0
- *  [node ] [zone ] [ --- ] [order] [          PG_* flags      ]
+ *  63   56 55   48 47  40 39   32 31   20 19   16 15              0
+ *  [node ] [zone ] [ --- ] [order] [ --- ] [owner] [  PG_* flags   ]
  */
 enum pageflags {
 	PG_locked, /* folio is locked (cannot be split or migrated) */
@@ -83,6 +84,8 @@ enum pageflags {
 	NR_PAGEFLAGS
 };
 
+#define PAGE_FLAGS_OWNER_SHIFT 16
+#define PAGE_FLAGS_OWNER_MASK (0xful << PAGE_FLAGS_OWNER_SHIFT)
 #define PAGE_FLAGS_ORDER_SHIFT 32
 #define PAGE_FLAGS_ZONE_SHIFT 48
 #define PAGE_FLAGS_NODE_SHIFT 56
@@ -201,6 +204,14 @@ struct zone {
 	unsigned long pageblock_flags_pfn;
 	unsigned long nr_pageblocks;
 	unsigned long cma_pages; /* pages in MIGRATE_CMA pageblocks */
+	/* Compaction (mm/compaction.c). One skip hint bit per pageblock,
+	 * indexed as pageblock_flags and stored after them (Linux: the
+	 * pageblock bit PB_compact_skip; Folium's 4-bit entries are full). */
+	uint8_t *pageblock_skip;
+	/* Linux's deferral after failed direct compaction: skip the next
+	 * 1 << compact_defer_shift attempts at orders >= compact_order_failed. */
+	unsigned int compact_considered, compact_defer_shift;
+	int compact_order_failed;
 };
 
 /*

@@ -310,10 +310,11 @@ static bool folio_can_split(const struct folio *folio)
 }
 
 /* Flags that describe the data, not the grouping: each piece inherits
- * them (Linux: __split_folio_to_order copies the same set). */
+ * them (Linux: __split_folio_to_order copies the same set), and the
+ * migratetype the folio was allocated as (Linux: split_page_owner). */
 #define SPLIT_INHERITED_FLAGS                                                                     \
 	((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) | (1ul << PG_swapbacked) | \
-	 (1ul << PG_cma))
+	 (1ul << PG_cma) | PAGE_FLAGS_OWNER_MASK)
 
 /* A split's counters: the event, the per-order count, and the pieces
  * now on the head's LRU list (nr_lru_* count folios). */

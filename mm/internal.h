@@ -79,6 +79,23 @@ void split_large_buddy(struct zone *zone, unsigned long pfn);
  * so it merges with free neighbours of its new type mt. */
 void merge_free_pageblock(struct zone *zone, unsigned long pfn, int mt);
 
+/* migrate.c */
+/* Linux: new_folio_t, free_folio_t. get_new_folio returns a folio of
+ * src's order with refcount 1 (NULL: none left); put_new_folio takes back
+ * one the migration did not use. */
+typedef struct folio *(*new_folio_t)(struct folio *src, unsigned long private);
+typedef void (*free_folio_t)(struct folio *dst, unsigned long private);
+/*
+ * Linux: migrate_pages. Migrate folios[0..nr), in order, each into the
+ * folio get_new_folio returns for it (through the migration hook, as
+ * migrate_pfn_range); a folio that cannot move stays where it is, on its
+ * owner's lists. *nr_succeeded: pages moved.
+ * Return: the number of folios that did not move, or -ENOMEM when
+ * get_new_folio ran dry (the folios after that one were not tried).
+ */
+int migrate_pages(struct folio **folios, unsigned int nr, new_folio_t get_new_folio,
+		  free_folio_t put_new_folio, unsigned long private, unsigned long *nr_succeeded);
+
 /* debug_vm.c (no-ops, returning "fine", without CONFIG_DEBUG_VM) */
 void poison_pages(struct page *page, unsigned int nr);
 /* Return: false (after dump_page) if a free page's poison was overwritten. */

@@ -147,19 +147,34 @@ static unsigned long anon_suitable_orders(const struct mm_struct *mm,
 }
 
 /*
+ * The gfp of a large folio for a fault in vma (Linux: vma_thp_gfp_mask
+ * with the default defrag "madvise"): GFP_TRANSHUGE_LIGHT, i.e. no direct
+ * reclaim or compaction, unless the VMA asked for huge pages with
+ * MADV_HUGEPAGE; a fault would rather fall back to a smaller folio than
+ * stall. Order 0 may always reclaim.
+ */
+static gfp_t anon_folio_gfp(const struct vm_area_struct *vma, int order)
+{
+	if (order && !(vma->vm_flags & VM_HUGEPAGE))
+		return (GFP_HIGHUSER_MOVABLE & ~__GFP_DIRECT_RECLAIM) | __GFP_NOWARN;
+	return GFP_HIGHUSER_MOVABLE | __GFP_NOWARN;
+}
+
+/*
  * Allocate the largest folio among orders, falling back one enabled order
  * at a time when the allocator has no block (counted per order as
  * Linux's anon_fault_fallback). Return: the folio, or NULL if even order 0
  * failed. No __GFP_ZERO: folio_zero_user clears it, fault page last.
  */
-static struct folio *alloc_anon_folio(struct mm_struct *mm, unsigned long orders)
+static struct folio *alloc_anon_folio(struct mm_struct *mm, const struct vm_area_struct *vma,
+				      unsigned long orders)
 {
 	for (int order = HPAGE_PMD_ORDER; order >= 0; order--) {
 		struct folio *folio;
 
 		if (!(orders & (1ul << order)))
 			continue;
-		folio = folio_alloc_node(mm->nid, GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, order);
+		folio = folio_alloc_node(mm->nid, anon_folio_gfp(vma, order), order);
 		if (folio) {
 			mthp_stats[order][MTHP_STAT_ANON_FAULT_ALLOC]++;
 			return folio;
@@ -204,7 +219,7 @@ static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_a
 	unsigned long nr, start;
 	pte_t *pte;
 
-	folio = alloc_anon_folio(mm, anon_suitable_orders(mm, vma, addr, pmd, table));
+	folio = alloc_anon_folio(mm, vma, anon_suitable_orders(mm, vma, addr, pmd, table));
 	if (!folio)
 		return VM_FAULT_OOM;
 	nr = folio_nr_pages(folio);

@@ -7,6 +7,10 @@
  * a range being cleared gets an order-2 destination outside the range
  * (the range is isolated, so the allocator cannot return it), the hook
  * moves it, and pfns 0x10008..0x1000b go back to the buddy allocator.
+ * Compaction brings its own destinations: migrate_pages() takes them from
+ * a get_new_folio callback (compaction_alloc hands out free pages it took
+ * from the top of the zone) and gives refused ones back through
+ * put_new_folio, as Linux's migrate_pages does.
  */
 #include "internal.h"
 
@@ -42,13 +46,35 @@ static bool migrate_src_released(struct folio *src)
 	return false;
 }
 
+/* Linux: alloc_migration_target. A fresh folio of src's order on src's
+ * node, from the allocator. */
+static struct folio *alloc_migration_target(struct folio *src, unsigned long private)
+{
+	(void)private;
+	return folio_alloc_node(page_to_nid(&src->page), GFP_HIGHUSER_MOVABLE | __GFP_NOWARN,
+				folio_order(src));
+}
+
+/* A destination the hook refused goes back where it came from. */
+static void put_migration_target(struct folio *dst, free_folio_t put_new_folio,
+				 unsigned long private)
+{
+	if (put_new_folio)
+		put_new_folio(dst, private);
+	else
+		folio_put(dst);
+}
+
 /*
- * Move one folio to a new folio of the same order on the same node.
+ * Move one folio to a new folio of the same order on the same node, the
+ * one get_new_folio returns (Linux: migrate_folio_unmap + migrate_folio_move
+ * for one folio).
  * Return: 0, -EBUSY (not movable, locked, no hook, or the hook refused)
  * or -ENOMEM (no destination). Counts PGMIGRATE_SUCCESS/FAIL in pages,
  * as Linux does.
  */
-static int migrate_one_folio(struct folio *src)
+static int migrate_one_folio(struct folio *src, new_folio_t get_new_folio,
+			     free_folio_t put_new_folio, unsigned long private)
 {
 	int nid = page_to_nid(&src->page);
 	unsigned long nr = folio_nr_pages(src);
@@ -57,14 +83,14 @@ static int migrate_one_folio(struct folio *src)
 
 	if (!migrate_folio_hook || !folio_movable(src) || folio_test_locked(src))
 		goto fail;
-	dst = folio_alloc_node(nid, GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, folio_order(src));
+	dst = get_new_folio(src, private);
 	if (!dst) {
 		err = -ENOMEM;
 		goto fail;
 	}
 	err = migrate_folio_hook(dst, src);
 	if (err) {
-		folio_put(dst);
+		put_migration_target(dst, put_new_folio, private);
 		goto fail;
 	}
 	if (migrate_src_released(src))
@@ -74,6 +100,26 @@ static int migrate_one_folio(struct folio *src)
 fail:
 	NODE_DATA(nid)->vm_events[PGMIGRATE_FAIL] += nr;
 	return err;
+}
+
+int migrate_pages(struct folio **folios, unsigned int nr, new_folio_t get_new_folio,
+		  free_folio_t put_new_folio, unsigned long private, unsigned long *nr_succeeded)
+{
+	int nr_failed = 0;
+
+	*nr_succeeded = 0;
+	for (unsigned int i = 0; i < nr; i++) {
+		unsigned long pages = folio_nr_pages(folios[i]);
+		int err = migrate_one_folio(folios[i], get_new_folio, put_new_folio, private);
+
+		if (err == -ENOMEM)
+			return -ENOMEM;
+		if (err)
+			nr_failed++;
+		else
+			*nr_succeeded += pages;
+	}
+	return nr_failed;
 }
 
 /*
@@ -102,7 +148,7 @@ int migrate_pfn_range(unsigned long start_pfn, unsigned long end_pfn)
 		if (PageReserved(&folio->page))
 			err = -EBUSY; /* never the allocator's page */
 		else
-			err = migrate_one_folio(folio);
+			err = migrate_one_folio(folio, alloc_migration_target, NULL, 0);
 		if (err)
 			return err;
 		pfn = next;

@@ -12,6 +12,10 @@ MM_GENERIC_SRCS += mm/mm_init.c mm/page_alloc.c mm/debug_vm.c
 TEST_SRCS += mm/tests/mm_test_util.c mm/tests/page_alloc_test.c
 # Folios, page isolation, migration and CMA.
 MM_GENERIC_SRCS += mm/folio.c mm/page_isolation.c mm/migrate.c mm/cma.c
+# Compaction: the migrate and free scanners, direct compaction's half
+# (the allocator's slow path calls it), compact_memory.
+MM_GENERIC_SRCS += mm/compaction.c
+TEST_SRCS += mm/tests/compaction_test.c
 # kmalloc: power-of-two caches of order-0 slabs, whole pages above.
 MM_GENERIC_SRCS += mm/slab.c
 TEST_SRCS += mm/tests/slab_test.c
@@ -23,8 +27,10 @@ TEST_SRCS += mm/tests/memory_hotplug_test.c
 
 # --- fuzzing the buddy allocator (host only) ---------------------------------
 # What the allocator needs to run as a process: the buddy core, folios
-# (prep_compound_page), printk and the host arch hooks.
+# (prep_compound_page), direct compaction (the slow path's) with the
+# migration it drives, printk and the host arch hooks.
 BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
+	mm/compaction.c mm/migrate.c mm/page_isolation.c \
 	lib/format.c kernel/printk.c kernel/console.c \
 	arch/host/arch.c arch/host/cpu.c arch/host/phys.c
 
@@ -59,8 +65,10 @@ TEST_SRCS += mm/tests/pgtable_test.c mm/tests/mmap_test.c
 # splitting, the reverse map and the migration hook.
 MM_GENERIC_SRCS += mm/memory.c mm/huge_memory.c mm/rmap.c
 TEST_SRCS += mm/tests/fault_test.c mm/tests/thp_mode_test.c
-# The counters as /proc/vmstat, /proc/buddyinfo and /proc/pagetypeinfo.
-MM_GENERIC_SRCS += mm/vmstat.c
+# The counters as /proc/vmstat, /proc/buddyinfo and /proc/pagetypeinfo,
+# and the mixed pageblocks pagetypeinfo counts (page_owner).
+MM_GENERIC_SRCS += mm/vmstat.c mm/page_owner.c
+TEST_SRCS += mm/tests/page_owner_test.c
 # MADV_FREE/MADV_DONTNEED (batched or split), the anon/lazyfree LRU
 # lists and lazyfree reclaim, their tests.
 MM_GENERIC_SRCS += mm/madvise.c mm/vmscan.c
@@ -76,7 +84,7 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # What an mm needs to run as a process: the buddy core, page tables, VMAs,
 # faults, clearing, madvise and reclaim, and the host MMU and uaccess
 # (seq_file and kmalloc: huge_memory.c's sysfs show functions).
-VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c mm/page_isolation.c mm/migrate.c \
+VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c \
 	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/memory.c mm/huge_memory.c mm/rmap.c \
 	mm/clear.c mm/madvise.c mm/vmscan.c mm/slab.c fs/seq_file.c \
 	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c

@@ -43,6 +43,18 @@ static size_t pageblock_flags_bytes(unsigned long start, unsigned long end)
 	return (nr_pageblocks_in(start, end) + 1) / 2;
 }
 
+/* Compaction's skip hints after them: one bit per pageblock. */
+static size_t pageblock_skip_bytes(unsigned long start, unsigned long end)
+{
+	return (nr_pageblocks_in(start, end) + 7) / 8;
+}
+
+/* A zone's share of a node's flags storage. */
+static size_t zone_flags_bytes(unsigned long start, unsigned long end)
+{
+	return pageblock_flags_bytes(start, end) + pageblock_skip_bytes(start, end);
+}
+
 size_t pgdat_pageblock_flags_size(unsigned long start_pfn, unsigned long end_pfn)
 {
 	size_t bytes = 0;
@@ -50,7 +62,7 @@ size_t pgdat_pageblock_flags_size(unsigned long start_pfn, unsigned long end_pfn
 
 	for (int zt = 0; zt < MAX_NR_ZONES; zt++) {
 		zone_range(zt, start_pfn, end_pfn, &s, &e);
-		bytes += pageblock_flags_bytes(s, e);
+		bytes += zone_flags_bytes(s, e);
 	}
 	return bytes;
 }
@@ -78,6 +90,10 @@ static void zone_init(struct zone *zone, struct pglist_data *pgdat, enum zone_ty
 	zone->pageblock_flags = zone->nr_pageblocks ? flags : NULL;
 	zone->pageblock_flags_pfn = start;
 	memset(flags, movable_pair, pageblock_flags_bytes(start, end));
+	/* Compaction's skip hints follow, all clear. */
+	flags += pageblock_flags_bytes(start, end);
+	zone->pageblock_skip = zone->nr_pageblocks ? flags : NULL;
+	memset(flags, 0, pageblock_skip_bytes(start, end));
 }
 
 /* Linux: __init_single_page for each page; see mm/internal.h. */
@@ -115,7 +131,7 @@ void pgdat_init(struct pglist_data *pgdat, int nid, unsigned long start_pfn, uns
 	for (int zt = 0; zt < MAX_NR_ZONES; zt++) {
 		zone_range(zt, start_pfn, end_pfn, &s, &e);
 		zone_init(&pgdat->node_zones[zt], pgdat, zt, s, e, flags);
-		flags += pageblock_flags_bytes(s, e);
+		flags += zone_flags_bytes(s, e);
 		memmap_init_range(nid, zt, s, e);
 	}
 	node_data[nid] = pgdat;

@@ -10,6 +10,7 @@
  */
 #include "internal.h"
 #include <arch.h>
+#include <compaction.h>
 
 _Static_assert(sizeof(struct page) <= 64, "struct page must fit in 64 bytes");
 
@@ -785,6 +786,8 @@ void prep_compound_page(struct page *page, unsigned int order)
 	for (unsigned long i = 1; i < nr; i++) {
 		page[i].compound_head = (unsigned long)page | 1;
 		page[i]._refcount = 0;
+		/* A folio made of pages taken one by one is one allocation. */
+		reset_page_owner(&page[i]);
 	}
 }
 
@@ -805,6 +808,7 @@ void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 	page->_refcount = 1;
 	page->private = 0;
 	page->index = 0;
+	set_page_owner(page, gfp); /* Linux: post_alloc_hook */
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
 	if (order && (gfp & __GFP_COMP))
@@ -830,17 +834,62 @@ static void warn_alloc(struct pglist_data *pgdat, gfp_t gfp, unsigned int order)
 }
 
 /*
- * Linux: __alloc_pages_slowpath, reduced to its rule: a caller that may
- * reclaim gets one round of reclaim (the node's hook), the per-CPU pages
- * and HIGHATOMIC reserves back, and one more try; then the allocation fails.
+ * Linux: __alloc_pages_direct_compact. Compact, then try the free lists.
+ * A compaction that ran in some zone (not skipped or deferred in all) is
+ * a stall (COMPACTSTALL), then a COMPACTSUCCESS or a COMPACTFAIL.
+ */
+static struct page *alloc_pages_direct_compact(struct pglist_data *pgdat, gfp_t gfp,
+					       unsigned int order, unsigned int alloc_flags,
+					       enum compact_priority prio,
+					       enum compact_result *result)
+{
+	struct page *page;
+
+	*result = try_to_compact_pages(pgdat, gfp, order, prio);
+	if (*result <= COMPACT_DEFERRED)
+		return NULL;
+	count_vm_event(pgdat, COMPACTSTALL);
+	page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
+	if (!page) {
+		count_vm_event(pgdat, COMPACTFAIL);
+		return NULL;
+	}
+	compaction_defer_reset(page_zone(page), (int)order, true);
+	count_vm_event(pgdat, COMPACTSUCCESS);
+	return page;
+}
+
+/*
+ * Linux: __alloc_pages_slowpath, reduced to its rules, for a caller that
+ * may reclaim. A costly order first gets an async direct compaction (its
+ * base pages are likely there, only scattered). Then one round of reclaim
+ * (the node's hook), the per-CPU pages and HIGHATOMIC reserves back, and
+ * one more try; then, for a costly order, direct compaction again,
+ * sync-light, or async once more for __GFP_NORETRY, which gives up at once
+ * if the first compaction was skipped or deferred. Then the allocation
+ * fails (Linux loops only for __GFP_RETRY_MAYFAIL or small orders).
  */
 static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, unsigned int order,
 					 unsigned int alloc_flags)
 {
+	enum compact_priority prio = DEF_COMPACT_PRIORITY;
+	bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
+	enum compact_result result;
 	struct page *page;
 
 	if (!(gfp & __GFP_DIRECT_RECLAIM))
 		return NULL;
+	if (costly) {
+		page = alloc_pages_direct_compact(pgdat, gfp, order, alloc_flags,
+						  INIT_COMPACT_PRIORITY, &result);
+		if (page)
+			return page;
+		if (gfp & __GFP_NORETRY) {
+			if (result == COMPACT_SKIPPED || result == COMPACT_DEFERRED)
+				return NULL;
+			prio = INIT_COMPACT_PRIORITY;
+		}
+	}
 	if (pgdat->reclaim) {
 		count_vm_event(pgdat, PGALLOC_RECLAIM);
 		pgdat->reclaim(pgdat, order, MAX(SWAP_CLUSTER_MAX, 1ul << order));
@@ -851,6 +900,8 @@ static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, u
 		if (unreserve_highatomic_pageblock(&pgdat->node_zones[zt], gfp_migratetype(gfp)))
 			page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
 	}
+	if (!page && costly)
+		page = alloc_pages_direct_compact(pgdat, gfp, order, alloc_flags, prio, &result);
 	return page;
 }
 

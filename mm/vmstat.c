@@ -2,9 +2,9 @@
  * The allocator's counters as Linux's /proc files (Linux: mm/vmstat.c):
  * /proc/vmstat ("name value" lines, Linux's names for the counters Linux
  * has), /proc/buddyinfo (free blocks per zone and order),
- * /proc/pagetypeinfo (free blocks per migratetype, then pageblocks per
- * type) and /proc/zoneinfo (each zone's free pages, watermarks and
- * sizes), in Linux's exact layout. Example buddyinfo line:
+ * /proc/pagetypeinfo (free blocks per migratetype, then pageblocks and
+ * mixed pageblocks per type) and /proc/zoneinfo (each zone's free pages,
+ * watermarks and sizes), in Linux's exact layout. Example buddyinfo line:
  * "Node 0, zone    DMA32    412    131 ...\n" ("%6lu " per order).
  * The shell's vmstat, buddyinfo and pagetypeinfo print these same shows.
  */
@@ -59,6 +59,25 @@ static void showfree_print(struct seq_file *m, struct pglist_data *pgdat, struct
 	}
 }
 
+/* A section's title row, one column per migratetype (12 wide). */
+static void migratetype_header(struct seq_file *m, const char *title)
+{
+	seq_printf(m, "\n%-23s", title);
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		seq_printf(m, "%12s ", migratetype_names[mt]);
+	seq_putc(m, '\n');
+}
+
+/* One zone's row under migratetype_header. */
+static void migratetype_counts(struct seq_file *m, struct pglist_data *pgdat, struct zone *zone,
+			       const unsigned long count[MIGRATE_TYPES])
+{
+	seq_printf(m, "Node %d, zone %8s ", pgdat->node_id, zone->name);
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		seq_printf(m, "%12lu ", count[mt]);
+	seq_putc(m, '\n');
+}
+
 /* Linux: pagetypeinfo_showblockcount_print (holes have no pageblock). */
 static void showblockcount_print(struct seq_file *m, struct pglist_data *pgdat, struct zone *zone)
 {
@@ -68,13 +87,20 @@ static void showblockcount_print(struct seq_file *m, struct pglist_data *pgdat, 
 	for (unsigned long pfn = zone->zone_start_pfn; pfn < end; pfn += pageblock_nr_pages)
 		if (pfn_valid(pfn) && page_zone(pfn_to_page(pfn)) == zone)
 			count[get_pageblock_migratetype(pfn_to_page(pfn))]++;
-	seq_printf(m, "Node %d, zone %8s ", pgdat->node_id, zone->name);
-	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
-		seq_printf(m, "%12lu ", count[mt]);
-	seq_putc(m, '\n');
+	migratetype_counts(m, pgdat, zone, count);
 }
 
-/* Linux: pagetypeinfo_show, once per node. */
+/* Linux: pagetypeinfo_showmixedcount_print, counted by page_owner. */
+static void showmixedcount_print(struct seq_file *m, struct pglist_data *pgdat, struct zone *zone)
+{
+	unsigned long count[MIGRATE_TYPES];
+
+	zone_mixed_pageblocks(zone, count);
+	migratetype_counts(m, pgdat, zone, count);
+}
+
+/* Linux: pagetypeinfo_show, once per node. Linux prints the mixed blocks
+ * only with CONFIG_PAGE_OWNER; Folium always keeps what they need. */
 int pagetypeinfo_show(struct seq_file *m, void *v)
 {
 	struct pglist_data *pgdat;
@@ -93,12 +119,12 @@ int pagetypeinfo_show(struct seq_file *m, void *v)
 		seq_putc(m, '\n');
 		for_each_populated_zone(pgdat, zone)
 			showfree_print(m, pgdat, zone);
-		seq_printf(m, "\n%-23s", "Number of blocks type ");
-		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
-			seq_printf(m, "%12s ", migratetype_names[mt]);
-		seq_putc(m, '\n');
+		migratetype_header(m, "Number of blocks type ");
 		for_each_populated_zone(pgdat, zone)
 			showblockcount_print(m, pgdat, zone);
+		migratetype_header(m, "Number of mixed blocks ");
+		for_each_populated_zone(pgdat, zone)
+			showmixedcount_print(m, pgdat, zone);
 	}
 	return 0;
 }
@@ -159,6 +185,12 @@ static const enum vm_event_item linux_events[] = {
 	PGSCAN_ANON,
 	PGMIGRATE_SUCCESS,
 	PGMIGRATE_FAIL,
+	COMPACTMIGRATE_SCANNED,
+	COMPACTFREE_SCANNED,
+	COMPACTISOLATED,
+	COMPACTSTALL,
+	COMPACTFAIL,
+	COMPACTSUCCESS,
 	CMA_ALLOC_SUCCESS,
 	CMA_ALLOC_FAIL,
 	THP_SPLIT_PAGE,

@@ -12,12 +12,16 @@ struct bench_entry {
 	int (*run)(bool quick); /* Return: 0 or -1 */
 };
 
+/* One benchmark a line (clang-format would pair them). */
+/* clang-format off */
 static const struct bench_entry benches[] = {
 	{ "alloc", bench_page_alloc_command },
 	{ "clear", bench_clear_command },
 	{ "madvise", bench_madvise_command },
 	{ "pageblock", bench_pageblock_command },
+	{ "fragment", bench_fragment_command },
 };
+/* clang-format on */
 
 static int cmd_bench(int argc, char **argv)
 {
@@ -45,7 +49,8 @@ static int cmd_bench(int argc, char **argv)
 	}
 	return ret ? CMD_ERROR : CMD_OK;
 }
-DEFINE_SHELL_COMMAND(bench, "bench [--quick] alloc|clear|madvise|pageblock|all",
+DEFINE_SHELL_COMMAND(bench, "bench [--quick] alloc|clear|madvise|pageblock|fragment|all",
 		     "page allocator against a bitmap allocator; clear_pages and "
 		     "folio_zero_user; MADV_FREE split vs batched; pageblock order under a "
-		     "mixed workload; all of them. Prints tables and @bench records.");
+		     "mixed workload; 2 MiB allocations without and with compaction after a "
+		     "fragmenting fill; all of them. Prints tables and @bench records.");

@@ -6,7 +6,8 @@
  * Folium's numbers Linux's files have no line for (zones, where boot
  * memory went; allocator events, splits per order, fallbacks).
  * pageblocks draws a map of every pageblock, the picture of
- * fragmentation, and alloc/free change that picture by hand.
+ * fragmentation (with the mixed pageblocks marked below their letters),
+ * and alloc/free change that picture by hand.
  */
 #include <mm.h>
 #include <seq_file.h>
@@ -96,24 +97,39 @@ static char pageblock_letter(unsigned long start_pfn)
 
 #define PAGEBLOCKS_PER_LINE 64
 
+/* One row of the map from pfn: its letters, then, if any of its
+ * pageblocks is mixed (pageblock_mixed), a row with '^' under each. */
+static void pageblocks_row(unsigned long pfn, const char *letters, const char *mixed, int n)
+{
+	int last = n - 1;
+
+	kprintf("%#10lx %.*s\n", pfn, n, letters);
+	while (last >= 0 && mixed[last] != '^')
+		last--;
+	if (last >= 0)
+		kprintf("%10s %.*s\n", "", last + 1, mixed);
+}
+
 static void pageblocks_zone(int nid, struct zone *zone)
 {
 	unsigned long end = zone->zone_start_pfn + zone->spanned_pages;
-	unsigned long pfn = pageblock_start_pfn(zone->zone_start_pfn);
+	unsigned long pfn = pageblock_start_pfn(zone->zone_start_pfn), row_pfn = pfn;
+	char letters[PAGEBLOCKS_PER_LINE], mixed[PAGEBLOCKS_PER_LINE];
 	int col = 0;
 
 	kprintf("Node %d, zone %s:\n", nid, zone->name);
 	for (; pfn < end; pfn += pageblock_nr_pages) {
 		if (col == 0)
-			kprintf("%#10lx ", pfn);
-		kprintf("%c", pageblock_letter(pfn));
+			row_pfn = pfn;
+		letters[col] = pageblock_letter(pfn);
+		mixed[col] = pageblock_mixed(zone, pfn) ? '^' : ' ';
 		if (++col == PAGEBLOCKS_PER_LINE) {
-			kprintf("\n");
+			pageblocks_row(row_pfn, letters, mixed, col);
 			col = 0;
 		}
 	}
 	if (col)
-		kprintf("\n");
+		pageblocks_row(row_pfn, letters, mixed, col);
 }
 
 static int cmd_pageblocks(int argc, char **argv)
@@ -124,7 +140,8 @@ static int cmd_pageblocks(int argc, char **argv)
 		return CMD_USAGE;
 	kprintf("One letter per pageblock of %lu pages: U unmovable, M movable, "
 		"R reclaimable,\nH highatomic, C CMA, I isolated; lower case: "
-		"entirely free; # reserved; blank: no RAM.\n",
+		"entirely free; # reserved; blank: no RAM;\n^ below: mixed (holds pages "
+		"allocated as another type).\n",
 		pageblock_nr_pages);
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		if (NODE_DATA(nid))
@@ -250,9 +267,11 @@ static int cmd_free(int argc, char **argv)
 
 DEFINE_SHELL_COMMAND(buddyinfo, "buddyinfo", "free blocks per zone and order (/proc/buddyinfo)");
 DEFINE_SHELL_COMMAND(pagetypeinfo, "pagetypeinfo",
-		     "free blocks per migratetype, pageblocks per type (/proc/pagetypeinfo)");
+		     "free blocks per migratetype, pageblocks and mixed ones per type "
+		     "(/proc/pagetypeinfo)");
 DEFINE_SHELL_COMMAND(vmstat, "vmstat", "allocator counters (/proc/vmstat names)");
-DEFINE_SHELL_COMMAND(pageblocks, "pageblocks", "a map of every pageblock's migratetype");
+DEFINE_SHELL_COMMAND(pageblocks, "pageblocks",
+		     "a map of every pageblock's migratetype, mixed ones marked");
 DEFINE_SHELL_COMMAND(alloc, "alloc ORDER COUNT [unmovable|movable|reclaimable]",
 		     "allocate COUNT blocks of 2^ORDER pages and hold them");
 DEFINE_SHELL_COMMAND(free, "free [COUNT]", "give back blocks taken with alloc (all, or COUNT)");

@@ -11,9 +11,10 @@
 # - a plot's x is the first column, its lines the columns timed in ns, us,
 #   ms, s or cycles (alone or in a ratio: ns/op, bytes/cycle), one set per
 #   value of the text columns (unit "-").
-# Section prose and plot styles are keyed by record name (below); a record
-# without prose goes under "Other records". Miller (mlr) checks, joins and
-# tabulates the CSVs, gnuplot draws. OUTDIR/sbs/ (tools/bench-sbs.sh) becomes
+# Section prose (and a record's own, when a section shows several) and plot
+# styles are keyed by record name (below); a record without prose goes under
+# "Other records". Miller (mlr) checks, joins and tabulates the CSVs,
+# gnuplot draws. OUTDIR/sbs/ (tools/bench-sbs.sh) becomes
 # the section "Same program, same QEMU" (tools/sbs-report.sh). A malformed CSV stops the report with
 # the file, line and reason. Kernel records (TSC cycles, usually under TCG)
 # get their own plots (kernel-NAME.png), never host axes.
@@ -43,7 +44,7 @@ die() {
 # Number | heading | the records it shows, in order.
 SECTIONS='1|MADV_FREE: split vs batched|madvise_free madvise_pte_floor
 2|Clearing: folio_zero_user and clear_pages|folio_zero_user clear_pages fill_bandwidth
-3|Pageblock order|pageblock
+3|Pageblock order|pageblock fragment
 4|Page allocator: buddy vs bitmap|page_alloc'
 OTHER=5	# the section of every other record
 
@@ -105,9 +106,58 @@ EOF
 	echo
 }
 
+# record_prose NAME: how to read record NAME, printed before its tables when
+# its section shows other records too; nothing for most records.
+record_prose() {
+	case $1 in
+	fragment) cat <<'EOF'
+**fragment** (the experiment after mmtests' stress-highalloc): one row per
+build (the pageblock orders above, THP off), each value the median over the
+seeds in the env line, thp_*_min and _max its spread. Sixteen processes
+fault in order-0 anonymous memory four at a time, their faults
+interleaved, while kernel-like objects (alloc_pages of order 0..3,
+unmovable or reclaimable) are made between the faults with lifetimes from
+a few steps to for good, in eight bursts too; the user set churns at 88%
+of the node. Then the load ends (all but two processes exit, only the
+lifelong objects stay) and 2 MiB blocks are allocated until one fails:
+thp_nocompact without compaction (a THP fault with defrag off),
+thp_compact in all once the allocator may compact (direct compaction),
+both as % of free memory / 2 MiB (free_2m) when the attempts start.
+unusable_index and fragmentation_index are Linux's at order 9 (its debugfs
+extfrag files), before and after the attempts without compaction: 1.000
+is no free 2 MiB block at all; a fragmentation index near 1 says the
+failure is fragmentation, not lack of memory. Counters: unmovable_2m = 2
+MiB blocks holding a page compaction cannot move (what caps thp_compact);
+mixed = pageblocks holding an allocation of another migratetype (Linux's
+"Number of mixed blocks" in /proc/pagetypeinfo; it counts pageblocks, so a
+2 MiB block of small pure pageblocks of two types is not mixed: across
+orders, compare unmovable_2m); fallbacks and steals over the whole run;
+compact_* and pgmigrate_success = what the attempts with compaction did,
+compact_time their cost. Reading it: thp_nocompact across
+the builds is what grouping by mobility does alone. Where fallbacks,
+steals, mixed and unmovable_2m agree in every row, every fallback of the
+run found a free block of MAX_PAGE_ORDER and claimed it whole, so the
+kernel's pages sit in the same 2 MiB blocks whatever the pageblock size:
+without compaction the order then has no measurable effect. thp_compact is
+what compaction makes of the same memory. Folium's free scanner is Linux's
+linear one, which takes no pages from a free block of pageblock order or
+more (suitable_migration_target): the smaller the pageblock, the fewer
+free pages may receive the migrated ones, and compaction runs out of
+targets. Linux first searches the free lists below the requested order
+(fast_isolate_freepages, not in Folium), which softens this. What a small
+pageblock buys is on the left axis: the smallest CMA area.
+
+EOF
+	;;
+	esac
+}
+
 # style NAME: set title and style, how record NAME is shown: "lines" with
-# logx, logy, right=% (% columns on a right axis), ref=RECORD (RECORD's rows
-# as dashed levels, its table after the plot); "bars" (a panel per
+# logx, logy, right=% (% columns on a right axis; right=NAME,... only
+# those), y=NAME,... (those columns on the left axis instead of the timed
+# ones), ref=RECORD (RECORD's rows as dashed levels, its table after the
+# plot), and a column with NAME_min and NAME_max beside it drawn with them as
+# error bars; "bars" (a panel per
 # first-column value and timed column, bars per the last text column
 # grouped by the first); "none" (no plot); "ref" (only with its referrer).
 style() {
@@ -121,6 +171,8 @@ style() {
 		style="lines logx ref=fill_bandwidth" ;;
 	pageblock) title="100K allocations (8M..4 B) per pageblock order"
 		style="lines right=%" ;;
+	fragment) title="2 MiB blocks after a fragmenting load, and the smallest CMA area"
+		style="lines logy y=smallest_cma right=thp_nocompact,thp_compact" ;;
 	page_alloc) title="one alloc + one free, buddy vs bitmap" style="lines logy" ;;
 	madvise_pte_floor) style=none ;;
 	fill_bandwidth) style=ref ;;
@@ -458,6 +510,7 @@ section() {
 		fi
 		style "$name"
 		[ "$style" != ref ] || continue
+		[ "$#" = 1 ] || record_prose "$name"
 		for s in host kernel; do
 			echo "### $s: $name"
 			echo
@@ -541,17 +594,44 @@ units() {
 	echo "$us"
 }
 
+# with_spread CSV CELLS: CELLS and the NAME_min, NAME_max cells of each, in
+# CSV's header order, comma-separated: a data file's columns after x.
+with_spread() {
+	IFS= read -r hdr <"$1"
+	sel=
+	for c in $(echo "$hdr" | tr , ' '); do
+		for y in $2; do
+			case ${c%%[*} in
+			"${y%%[*}" | "${y%%[*}_min" | "${y%%[*}_max") sel="${sel:+$sel,}$c" && break ;;
+			esac
+		done
+	done
+	echo "$sel"
+}
+
+# field_of LIST CELL: CELL's field in a data file whose columns are x, then
+# the comma-separated LIST; 0 if it is not there.
+field_of() {
+	k=1
+	for c in $(echo "$1" | tr , ' '); do
+		k=$((k + 1))
+		[ "$c" != "$2" ] || { echo $k; return 0; }
+	done
+	echo 0
+}
+
 # series TAG CSV COLS STYLE [PREFIX]: plot clauses, one line per cell in COLS
 # (against CSV's first column) and per value of CSV's text columns, data in
-# $TMP/TAG-N.dat. A line's colour is its column's place in $COLOURS
-# (linux_ and upstream_ ignored), its dash the text value.
+# $TMP/TAG-N.dat; a cell with NAME_min and NAME_max beside it gets them as
+# error bars. A line's colour is its column's place in $COLOURS (linux_ and
+# upstream_ ignored), its dash the text value.
 series() {
 	tag=$1
 	columns "$2"
 	[ -n "$3" ] || return 0
-	set -- "$2" "$3" "$4" "${5:-}" "$(unit "$X")"
+	set -- "$2" "$3" "$4" "${5:-}" "$(unit "$X")" "$(with_spread "$2" "$3")"
 	mlr -S --icsv --onidx --ofs ' ' put -q -s texts="$(list "$TEXTS")" -s pre="$TMP/$tag-" \
-		-s cols="$X,$(list "$2")" -s x="$X" -s bytes="$5" 'begin { @idx = {} }
+		-s cols="$X,$6" -s x="$X" -s bytes="$5" 'begin { @idx = {} }
 		g = joinv(mapselect($*, splitax(@texts, ",")), ", ");
 		if (!haskey(@idx, "=" . g)) { @idx["=" . g] = length(@idx) + 1; print @idx["=" . g] . "\t" . g }
 		n = @idx["=" . g];
@@ -564,31 +644,54 @@ series() {
 		}
 		$tic = v . ["", "K", "M", "G", "T"][e];
 		tee > @pre . n . ".dat", $*' "$1" >"$TMP/$tag.groups"
-	n=$(($(echo $2 | wc -w) + 2))	# the tic column
+	n=$(($(echo "$6" | tr , ' ' | wc -w) + 2))	# the tic column
 	while IFS=$tab read -r g vals; do
-		i=1
 		for y in $2; do
-			i=$((i + 1))
+			using="1:$(field_of "$6" "$y")"
+			lo=$(field_of "$6" "${y%%[*}_min[$(unit "$y")]")
+			hi=$(field_of "$6" "${y%%[*}_max[$(unit "$y")]")
+			with=linespoints
+			[ "$lo" = 0 ] || [ "$hi" = 0 ] || { using="$using:$lo:$hi"; with=yerrorlines; }
 			y=${y%%[*}
 			y=${y#linux_}
 			lc=1
 			for c in $COLOURS; do [ "$c" != "${y#upstream_}" ] || break; lc=$((lc + 1)); done
-			printf "'%s' using 1:%d:xtic(%d) with linespoints lc %s dt %s %s title '%s%s%s', " \
-				"$TMP/$tag-$g.dat" $i $n $lc "$g" "$3" "$4" "$y" "${vals:+, $vals}"
+			printf "'%s' using %s:xtic(%d) with %s lc %s dt %s %s title '%s%s%s', " \
+				"$TMP/$tag-$g.dat" "$using" $n $with $lc "$g" "$3" "$4" "$y" "${vals:+, $vals}"
 		done
 	done <"$TMP/$tag.groups"
 }
 
-# plot_lines SOURCE NAME: x = the first column, a line per timed column and
-# text value; % on a right axis, linux's same columns dashed and reference
-# levels if the style says so; on the host, the upstream figures beside.
+# style_opt KEY: the value of KEY=VALUE in $style; nothing if none.
+style_opt() {
+	case " $style " in *" $1="*) o=${style#*" $1="} && echo "${o%% *}" ;; esac
+}
+
+# named CSV NAMES: CSV's header cells named in the comma-separated NAMES, in
+# header order, each after a space (as columns() lists them).
+named() {
+	IFS= read -r hdr <"$1"
+	for c in $(echo "$hdr" | tr , ' '); do
+		case ",$2," in *",${c%%[*},"*) printf ' %s' "$c" ;; esac
+	done
+}
+
+# plot_lines SOURCE NAME: x = the first column, a line per timed column (or
+# per y= column) and text value; % (or right= columns) on a right axis,
+# linux's same columns dashed and reference levels if the style says so; on
+# the host, the upstream figures beside.
 plot_lines() {
 	f=$TMP/$1-$2.csv
 	columns "$f"
 	[ "$(mlr -S --icsv --onidx count-distinct -f "$X" then count "$f")" -ge 2 ] || return 0
 	up=$TMP/upstream-$2.csv
 	[ "$1" = host ] && [ -f "$up" ] || up=
-	case $style in *right=%*) ;; *) PCTS= ;; esac
+	case $style in
+	*right=%*) ;;
+	*right=*) PCTS=$(named "$f" "$(style_opt right)") ;;
+	*) PCTS= ;;
+	esac
+	[ -z "$(style_opt y)" ] || TIMED=$(named "$f" "$(style_opt y)")
 	COLOURS=$(echo $TIMED $PCTS | sed 's/\[[^ ]*//g')
 	{
 		echo "set multiplot layout 1,$([ -n "$up" ] && echo 2 || echo 1) title '$title, $(who "$1-$2")'"
@@ -596,6 +699,10 @@ plot_lines() {
 		case $style in *logy*) echo "set logscale y" ;; *) echo "set yrange [0:*]" ;; esac
 		echo "set key below; set offsets graph 0.03, graph 0.03, 0, 0"
 		echo "set xlabel '$(axis "$X")'; set ylabel '$(units $TIMED)'"
+		if [ "$(units $TIMED)" = bytes ]; then	# binary prefixes: 8 KiB, 4 MiB
+			echo "set format y '%.0b %BB'"
+			case $style in *logy*) echo "set logscale y 2" ;; esac
+		fi
 		[ -z "$PCTS" ] || echo "set y2label '%'; set y2range [0:*]; set y2tics; set ytics nomirror"
 		[ -z "$up" ] || echo "set title 'Folium'"
 		printf 'plot '

@@ -4,7 +4,8 @@
 # table and source (tools/benchrec turns the @bench records into CSV and
 # rejects a truncated or corrupted stream), PNG plots and REPORT.md
 # (tools/bench-report.sh). Sources: host-native programs (ns; the
-# pageblock table once per CONFIG_PAGE_BLOCK_ORDER build), the kernel
+# pageblock table and the fragmentation experiment once per
+# CONFIG_PAGE_BLOCK_ORDER build), the kernel
 # under QEMU (TSC cycles; emulated under TCG: compare ratios), and, when
 # run as root on a Linux with mTHP controls, that Linux itself; then the
 # side-by-side (tools/bench-sbs.sh: the same static programs on Folium and
@@ -29,6 +30,10 @@ echo
 for order in $ORDERS; do
 	echo
 	"$B/bench-pbo$order/bench-pageblock" | tee "$OUT/host-pageblock-$order.txt"
+done
+for order in $ORDERS; do
+	echo
+	"$B/bench-pbo$order/bench-fragment" | tee "$OUT/host-fragment-$order.txt"
 done
 
 echo
@@ -57,6 +62,9 @@ echo "== CSV, plots, report =="
 host_logs="$OUT/host-page-alloc.txt $OUT/host-clear.txt $OUT/host-madvise.txt"
 for order in $ORDERS; do
 	host_logs="$host_logs $OUT/host-pageblock-$order.txt"	# rows in order
+done
+for order in $ORDERS; do
+	host_logs="$host_logs $OUT/host-fragment-$order.txt"
 done
 # shellcheck disable=SC2086 # the paths have no spaces: they are ours
 "$BENCHREC" csv --prefix host- "$OUT" $host_logs

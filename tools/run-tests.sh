@@ -467,22 +467,29 @@ expect_rows() {
 	done
 }
 
-# The host benchmark programs print records that convert to CSV (the two
-# that take well under a second; timing is never checked).
+# The host benchmark programs print records that convert to CSV (the ones
+# that take well under a second, the fragmentation experiment in its quick
+# form: a 32 MiB node, one seed, its user pages checked after compaction;
+# timing is never checked).
 host_bench_records_convert() {
 	make -s "$B/bench-page-alloc" "$B/bench-clear" "$B/bench-madvise" \
-		"$B/bench-pageblock" || return 1
+		"$B/bench-pageblock" "$B/bench-fragment" || return 1
 	out=$LOGS/host-bench
 	rm -rf "$out"
 	mkdir -p "$out"
 	"$B/bench-page-alloc" > "$out/page-alloc.txt" || return 1
 	"$B/bench-pageblock" > "$out/pageblock.txt" || return 1
+	"$B/bench-fragment" --quick > "$out/fragment.txt" || return 1
 	"$B/tools/benchrec" csv --prefix host- "$out" "$out/page-alloc.txt" \
-		"$out/pageblock.txt" || return 1
+		"$out/pageblock.txt" "$out/fragment.txt" || return 1
 	max_order=$(sed -n 's/^#define CONFIG_MAX_PAGE_ORDER \([0-9]*\)/\1/p' \
 		"$B/include/generated/config.h")
-	expect_rows "$out" host-page_alloc=$((2 * (max_order + 1))) host-pageblock=1 || return 1
-	expect_in "$out/host-pageblock.csv" "# env: source=host cpu=" "pageblock_order[order],"
+	expect_rows "$out" host-page_alloc=$((2 * (max_order + 1))) host-pageblock=1 \
+		host-fragment=1 || return 1
+	expect_in "$out/host-pageblock.csv" "# env: source=host cpu=" "pageblock_order[order]," ||
+		return 1
+	expect_in "$out/host-fragment.csv" "seeds=1" "thp_nocompact[%],thp_nocompact_min[%]," \
+		"compact_stall[count]"
 }
 
 # One real scripted run, the short preset: tools/experiment.sh boots
@@ -494,12 +501,13 @@ bench_quick_in_qemu() {
 	out=$B/experiments/quick
 	sh tools/experiment.sh qemu --outdir "$out" tools/experiments/quick.txt || return 1
 	expect_in "$out/02-bench-quick-all.txt" "emulated (TCG): compare ratios" \
-		"@end page_alloc " "@end pageblock 1 " || return 1
+		"@end page_alloc " "@end pageblock 1 " "@end fragment 1 " || return 1
 	report=$out/report
 	rm -rf "$report"
 	"$B/tools/benchrec" csv --prefix kernel- "$report" "$out/serial.log" || return 1
 	expect_rows "$report" kernel-madvise_free=9 kernel-madvise_pte_floor=1 \
-		kernel-folio_zero_user=18 kernel-clear_pages=3 kernel-pageblock=1 || return 1
+		kernel-folio_zero_user=18 kernel-clear_pages=3 kernel-pageblock=1 \
+		kernel-fragment=1 || return 1
 	expect_in "$report/kernel-madvise_free.csv" "emulated=yes" "thp_orders=2M" || return 1
 	sh tools/bench-report.sh "$report" || return 1
 	expect_in "$report/REPORT.md" "## 1. MADV_FREE" "emulated (TCG): compare ratios" || return 1

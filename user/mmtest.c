@@ -7,10 +7,13 @@
  * (Folium has no user-triggered reclaim yet). Faults: when rt_sigaction
  * works, a SIGSEGV handler checks PROT_NONE, read-only, NX and unmapped
  * accesses (si_code, si_addr); without signals a fault would end the
- * program, so those accesses are /bin/mmfault's.
+ * program, so those accesses are /bin/mmfault's. Compaction: writing 1
+ * to /proc/sys/vm/compact_memory (root's only, never readable) compacts,
+ * and /proc/vmstat lists the compact_* counters.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -223,6 +226,43 @@ static void faults(void)
 	sigaction(SIGSEGV, &sa, NULL);
 }
 
+/* Linux checks a sysctl against its mode (0200 here), not the caller's
+ * uid, for reading; writing is root's. */
+static void compaction(void)
+{
+	static const char *const counters[] = {
+		"\ncompact_migrate_scanned ", "\ncompact_free_scanned ", "\ncompact_isolated ",
+		"\ncompact_stall ",	      "\ncompact_fail ",	 "\ncompact_success ",
+	};
+	const char *path = "/proc/sys/vm/compact_memory";
+	static char text[65536];
+	int fd = open(path, O_RDONLY), all = 1;
+	long n;
+
+	check("compact_memory is not readable", fd == -1 && errno == EACCES);
+	fd = open(path, O_WRONLY);
+	if (geteuid() != 0) {
+		check("compact_memory is root's to write", fd == -1 && errno == EACCES);
+	} else {
+		check("writing 1 to compact_memory", fd >= 0 && write(fd, "1\n", 2) == 2);
+		/* At offset 0: a write further on is ignored. */
+		check("writing x to compact_memory is EINVAL",
+		      fd >= 0 && lseek(fd, 0, SEEK_SET) == 0 && write(fd, "x", 1) == -1 &&
+			      errno == EINVAL);
+	}
+	if (fd >= 0)
+		close(fd);
+	fd = open("/proc/vmstat", O_RDONLY);
+	n = fd >= 0 ? read(fd, text + 1, sizeof(text) - 2) : -1;
+	text[0] = '\n';
+	text[n > 0 ? n + 1 : 1] = '\0';
+	for (unsigned int i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
+		all &= strstr(text, counters[i]) != NULL;
+	check("/proc/vmstat has the compact_* counters", n > 0 && all);
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = getenv("MMTEST_RECLAIM");
@@ -233,6 +273,7 @@ int main(int argc, char **argv)
 	advise();
 	reclaim((argc > 1 && strcmp(argv[1], "reclaim") == 0) || (env && strcmp(env, "1") == 0));
 	faults();
+	compaction();
 	printf("mmtest: %s\n", failed ? "FAILED" : "all ok");
 	return failed;
 }

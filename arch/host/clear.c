@@ -21,12 +21,16 @@ void arch_clear_stosq(void *addr, unsigned long bytes)
 	__asm__ volatile("rep stosq" : "+D"(addr), "+c"(qwords) : "a"(0) : "memory");
 }
 
-/* CPUID leaf 7: ERMS is EBX bit 9, FSRM is EDX bit 4. */
+/* CPUID leaf 7: ERMS is EBX bit 9, FSRM is EDX bit 4. Asked once: under
+ * a hypervisor CPUID exits to it, and clear_pages() asks on every call
+ * (the kernel's arch keeps the bits from boot the same way). */
 bool arch_has_fast_stosb(void)
 {
+	static int fast = -1;
 	unsigned int eax, ebx, ecx, edx;
 
-	if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
-		return false;
-	return (ebx & (1u << 9)) || (edx & (1u << 4));
+	if (fast < 0)
+		fast = __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) &&
+		       ((ebx & (1u << 9)) || (edx & (1u << 4)));
+	return fast;
 }

@@ -7,6 +7,7 @@
 #include <seq_file.h>
 
 void proc_base_init(void);
+void proc_sys_init(void);
 
 struct ramfs_inode *proc_create(const char *path, uint32_t mode, const struct file_operations *fops,
 				void *data)
@@ -44,4 +45,5 @@ void proc_root_init(void)
 	proc_create_single("/proc/zoneinfo", zoneinfo_show);
 	proc_create_single("/proc/cpuinfo", cpuinfo_proc_show);
 	proc_base_init();
+	proc_sys_init(); /* /proc/sys/vm/compact_memory */
 }

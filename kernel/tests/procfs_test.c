@@ -184,6 +184,65 @@ static void pagetypeinfo_has_linux_sections(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(text, ", type    Unmovable "));
 }
 
+/* Linux's "Number of mixed blocks" section of node 0 as
+ * zone_mixed_pageblocks() counts it now. Return: its length. */
+static int mixed_blocks_section(char *buf, size_t size)
+{
+	struct zone *zones = NODE_DATA(0)->node_zones;
+	int len = ksnprintf(buf, size, "\nNumber of mixed blocks ");
+
+	for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+		len += ksnprintf(buf + len, size - len, "%12s ", migratetype_names[mt]);
+	len += ksnprintf(buf + len, size - len, "\n");
+	for (struct zone *zone = zones; zone < zones + MAX_NR_ZONES; zone++) {
+		unsigned long count[MIGRATE_TYPES];
+
+		if (!zone->present_pages)
+			continue;
+		zone_mixed_pageblocks(zone, count);
+		len += ksnprintf(buf + len, size - len, "Node 0, zone %8s ", zone->name);
+		for (int mt = 0; mt < MIGRATE_TYPES; mt++)
+			len += ksnprintf(buf + len, size - len, "%12lu ", count[mt]);
+		len += ksnprintf(buf + len, size - len, "\n");
+	}
+	return len;
+}
+
+/*
+ * The mixed blocks follow the blocks per type, with the counts of page
+ * owner's walk while the file's buffer is held (nothing is allocated
+ * between the show and the count). One page re-recorded as asked for
+ * another type than its pageblock's makes sure node 0 has a mixed one.
+ */
+static void pagetypeinfo_mixed_blocks_are_page_owner_counts(struct kunit *test)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+	char want[512];
+	struct seq_file m;
+	gfp_t other;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	other = get_pageblock_migratetype(page) == MIGRATE_MOVABLE ? GFP_KERNEL
+								   : GFP_HIGHUSER_MOVABLE;
+	set_page_owner(page, other);
+	KUNIT_EXPECT_TRUE(test, pageblock_mixed(page_zone(page), page_to_pfn(page)));
+	err = seq_fill(&m, pagetypeinfo_show, NULL);
+	if (!err) {
+		mixed_blocks_section(want, sizeof(want));
+		ksnprintf(text, sizeof(text), "%.*s", (int)m.count, m.buf);
+		seq_release_buf(&m);
+	}
+	__free_pages(page, 0);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, want));
+	KUNIT_EXPECT_GT(test, strstr(text, "\nNumber of mixed blocks    Unmovable      Movable "),
+			strstr(text, "\nNumber of blocks type "));
+	/* Through the file too. */
+	KUNIT_ASSERT_GT(test, read_path("/proc/pagetypeinfo"), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "\nNumber of mixed blocks    Unmovable "));
+}
+
 /* The zone's watermarks and sizes, as user/lazyfree.c reads them. */
 static void zoneinfo_has_the_watermarks(struct kunit *test)
 {
@@ -469,6 +528,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(meminfo_memfree_is_node_free_pages),
 	KUNIT_CASE(buddyinfo_counts_are_the_free_areas),
 	KUNIT_CASE(pagetypeinfo_has_linux_sections),
+	KUNIT_CASE(pagetypeinfo_mixed_blocks_are_page_owner_counts),
 	KUNIT_CASE(zoneinfo_has_the_watermarks),
 	KUNIT_CASE(vmstat_names_linux_counters),
 	KUNIT_CASE(maps_lists_the_vmas_with_their_perms),

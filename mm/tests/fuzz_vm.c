@@ -1,10 +1,10 @@
 /*
  * libFuzzer target for virtual memory: each input drives the byte model
  * of vm_model.c (write, MADV_FREE split or batched, MADV_DONTNEED,
- * lazyfree reclaim, reads, mTHP order sets) over four VMAs of a fresh mm
- * on a fresh 16 MiB node; the input's bytes are the model's decisions, so
- * libFuzzer steers towards new paths in madvise, reclaim and the fault
- * code. After every step buddy_check() and a read; at the end every byte
+ * lazyfree reclaim, compaction, reads, mTHP order sets) over four VMAs of
+ * a fresh mm on a fresh 16 MiB node; the input's bytes are the model's
+ * decisions, so libFuzzer steers towards new paths in madvise, reclaim,
+ * compaction and the fault code. After every step buddy_check() and a read; at the end every byte
  * is read back, the mm destroyed, and every page must be free again. A
  * violation abort()s with the model's message (step, address, values).
  */
@@ -46,6 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vm_model model;
 	struct mm_struct *mm;
 
+	/* Compaction moves anonymous folios through this hook (the kernel's
+	 * thp_init sets it at boot). */
+	set_migrate_folio_hook(anon_migrate_folio);
 	pgdat_init(&pgdat, FUZZ_NID, FUZZ_START, FUZZ_START + FUZZ_PAGES, pageblock_flags);
 	free_pfn_range_to_buddy(FUZZ_START, FUZZ_START + FUZZ_PAGES);
 	mm = mm_create(FUZZ_NID);

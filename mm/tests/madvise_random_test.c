@@ -1,7 +1,7 @@
 /*
  * Random sequences of write / MADV_FREE / MADV_DONTNEED / lazyfree
- * reclaim / read over four VMAs, checked against the byte model in
- * vm_model.c after every step (buddy_check and a random read), for a few
+ * reclaim / compaction / read over four VMAs, checked against the byte
+ * model in vm_model.c after every step (buddy_check and a random read), for a few
  * fixed seeds; every seed gets its own node and mm, and must give every
  * page back. A failure names the seed and step: rerun that seed alone by
  * putting it first in `seeds`. Fewer steps in the kernel, where each one
@@ -54,12 +54,15 @@ static void madvise_random_sequences_match_byte_model(struct kunit *test)
 {
 	unsigned long saved_orders = thp_orders_enabled;
 	enum lazyfree_mode saved_mode = lazyfree_mode;
+	/* Compaction moves anonymous folios through this hook (thp_init's). */
+	migrate_folio_fn saved_hook = set_migrate_folio_hook(anon_migrate_folio);
 
 	for (unsigned int s = 0; s < NR_SEEDS; s++)
 		if (!run_seed(test, seeds[s], NR_STEPS))
 			break;
 	thp_orders_enabled = saved_orders;
 	lazyfree_mode = saved_mode;
+	set_migrate_folio_hook(saved_hook);
 }
 
 static struct kunit_case madvise_random_test_cases[] = {

@@ -1,20 +1,22 @@
 /*
- * The byte model behind madvise_random_test and fuzz_vm. The span is cut
- * into 64-byte cells; each holds the value its bytes must read and a
- * "maybe zero" bit (mz). A write sets cells exactly; MADV_DONTNEED sets
- * them to zero; MADV_FREE marks every cell of the pages it covers mz:
- * until reclaim frees the folio they still read their value, after it
- * zero, and a page is replaced whole. So a page whose mz cells were all
- * set by one MADV_FREE (page_whole) reads all-old or all-zero there;
- * cells written since are exact either way. A second MADV_FREE before
- * that is resolved drops page_whole (old, written, zero mixes are then
- * possible) and cells are checked one by one. A cell observed zero
+ * The byte model behind madvise_random_test and fuzz_vm (compaction is in
+ * the mix too: it moves folios under the mappings, so no byte may change).
+ * The span is cut into 64-byte cells; each holds the value its bytes must
+ * read and a "maybe zero" bit (mz). A write sets cells exactly;
+ * MADV_DONTNEED sets them to zero; MADV_FREE marks every cell of the pages
+ * it covers mz: until reclaim frees the folio they still read their value,
+ * after it zero, and a page is replaced whole. So a page whose mz cells
+ * were all set by one MADV_FREE (page_whole) reads all-old or all-zero
+ * there; cells written since are exact either way. A second MADV_FREE
+ * before that is resolved drops page_whole (old, written, zero mixes are
+ * then possible) and cells are checked one by one. A cell observed zero
  * stays zero (the folio was freed, the new one is zero-filled); a cell
  * observed old is not pinned: reclaim may still free it later.
- * Example: write 0x11 over page P, MADV_FREE P, write 0x22 to cell 3:
- * P reads 0x11 everywhere but cell 3 (folio kept), or 0 everywhere but
- * cell 3 (freed before the write) — never a mix of 0x11 and 0.
+ * Example: write 0x11 over page P, MADV_FREE P, write 0x22 to cell 3: P
+ * reads 0x11 everywhere but cell 3 (folio kept), or 0 everywhere but cell
+ * 3 (freed before the write) — never a mix of 0x11 and 0.
  */
+#include <compaction.h>
 #include <kernel.h>
 #include "vm_model.h"
 
@@ -310,6 +312,21 @@ static int op_bad_madvise(struct vm_model *m, unsigned int v)
 	return 0;
 }
 
+/* Compact the node's zones: fully, or until a 64K or a 2 MiB block is
+ * free. Folios move (the migration hook rewrites their PTEs or PMD);
+ * what every byte reads must not change, which the step's read and the
+ * final read check. */
+static int op_compact(struct vm_model *m)
+{
+	static const int orders[] = { -1, 4, HPAGE_PMD_ORDER };
+	int order = orders[rnd(m, ARRAY_SIZE(orders))];
+
+	for (int zt = 0; zt < MAX_NR_ZONES; zt++)
+		if (m->node->node_zones[zt].managed_pages)
+			compact_zone_order(&m->node->node_zones[zt], order, NULL);
+	return 0;
+}
+
 static int run_op(struct vm_model *m, unsigned int op, unsigned int v)
 {
 	switch (op) {
@@ -332,6 +349,8 @@ static int run_op(struct vm_model *m, unsigned int op, unsigned int v)
 	case 10:
 		pick_thp_orders(m);
 		return 0;
+	case 11:
+		return op_compact(m);
 	default:
 		return op_bad_madvise(m, v);
 	}
@@ -339,7 +358,7 @@ static int run_op(struct vm_model *m, unsigned int op, unsigned int v)
 
 int vm_model_step(struct vm_model *m)
 {
-	unsigned int op = rnd(m, 12), v = rnd(m, NR_VMAS);
+	unsigned int op = rnd(m, 13), v = rnd(m, NR_VMAS);
 	unsigned long addr, len;
 	char err[200];
 

@@ -1,10 +1,10 @@
 /*
  * A byte model of four anonymous VMAs for random operation sequences:
- * write (fill_user), MADV_FREE, MADV_DONTNEED, lazyfree reclaim and read,
- * each checked against what every byte may read. Driven by a PRNG (the
- * seeded ktest) or by fuzzer bytes (fuzz_vm); both share this code, so a
- * fuzzer crash replays as a seed-free input and a ktest failure prints
- * its seed and step.
+ * write (fill_user), MADV_FREE, MADV_DONTNEED, lazyfree reclaim,
+ * compaction and read, each checked against what every byte may read.
+ * Driven by a PRNG (the seeded ktest) or by fuzzer bytes (fuzz_vm); both
+ * share this code, so a fuzzer crash replays as a seed-free input and a
+ * ktest failure prints its seed and step.
  */
 #ifndef FOLIUM_VM_MODEL_H
 #define FOLIUM_VM_MODEL_H
