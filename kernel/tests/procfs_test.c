@@ -59,11 +59,25 @@ static void procfs_test_exit(struct kunit *test)
 	thp_global_mode = saved_global;
 }
 
-/* Open inode as open() would, with i_private replaced when priv is set. */
+/* Open inode as open() would for mode (FMODE_READ, FMODE_WRITE). */
+static int file_open_mode(struct ramfs_inode *inode, struct file *file, uint32_t mode)
+{
+	*file = (struct file){
+		.f_op = inode->i_fop, .f_inode = inode, .f_count = 1, .f_mode = mode
+	};
+	return file->f_op->open(inode, file);
+}
+
 static int file_open(struct ramfs_inode *inode, struct file *file)
 {
-	*file = (struct file){ .f_op = inode->i_fop, .f_inode = inode, .f_count = 1 };
-	return file->f_op->open(inode, file);
+	return file_open_mode(inode, file, FMODE_READ);
+}
+
+/* Close as the last fput would: a file may have no release. */
+static void file_release(struct ramfs_inode *inode, struct file *file)
+{
+	if (file->f_op->release)
+		file->f_op->release(inode, file);
 }
 
 /* The whole file through read() calls of chunk bytes into UBUF; text
@@ -82,7 +96,7 @@ static long read_all(struct ramfs_inode *inode, size_t chunk)
 		total += n;
 	}
 	text[total] = '\0';
-	file.f_op->release(inode, &file);
+	file_release(inode, &file);
 	return n < 0 ? n : total;
 }
 
@@ -112,11 +126,31 @@ static long write_path(const char *path, const char *s)
 
 	if (ramfs_lookup(&rootfs, path, true, &inode) || !inode->i_fop)
 		return -ENOENT;
-	if (copy_to_user(UBUF, s, strlen(s)) || file_open(inode, &file))
+	if (copy_to_user(UBUF, s, strlen(s)))
 		return -EFAULT;
+	ret = file_open_mode(inode, &file, FMODE_WRITE);
+	if (ret)
+		return ret;
 	ret = file.f_op->write(&file, UBUF, strlen(s), &file.f_pos);
-	file.f_op->release(inode, &file);
+	file_release(inode, &file);
 	return ret;
+}
+
+/* /proc/sys/vm/compact_memory as current Linux reads it (proc_dointvec,
+ * then "1" only): 1 compacts every node (compact_migrate_scanned grows), any
+ * other value or text is -EINVAL, and it is not readable. Linux 6.1
+ * compacted on any write; /bin/mmtest accepts both on Linux. */
+static void compact_memory_takes_1_only(struct kunit *test)
+{
+	const char *path = "/proc/sys/vm/compact_memory";
+	unsigned long scanned = NODE_DATA(0)->vm_events[COMPACTMIGRATE_SCANNED];
+
+	KUNIT_EXPECT_EQ(test, write_path(path, "1\n"), 2);
+	KUNIT_EXPECT_GT(test, NODE_DATA(0)->vm_events[COMPACTMIGRATE_SCANNED], scanned);
+	KUNIT_EXPECT_EQ(test, write_path(path, "x"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_path(path, "2"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_path(path, "1x"), -EINVAL);
+	KUNIT_EXPECT_LT(test, read_path(path), 0);
 }
 
 /* The number after "name" at a line start in text, or -1. */
@@ -269,10 +303,14 @@ static void vmstat_names_linux_counters(struct kunit *test)
 {
 	unsigned long free = 0;
 
+	/* The first read warms the per-CPU lists (after a drain, e.g. by
+	 * compaction, its buffers would refill them from the free lists
+	 * while the file is printed); the second one's buffers come from
+	 * them and go back: its count is the one now. */
+	KUNIT_ASSERT_GT(test, read_path("/proc/vmstat"), 0);
 	KUNIT_ASSERT_GT(test, read_path("/proc/vmstat"), 0);
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		free += NODE_DATA(0)->node_zones[z].nr_free_pages;
-	/* The read's buffer came back: the count is the one now. */
 	KUNIT_EXPECT_EQ(test, field("nr_free_pages"), (long)free);
 	KUNIT_EXPECT_EQ(test, field("pglazyfree"), (long)NODE_DATA(0)->vm_events[PGLAZYFREE]);
 	KUNIT_EXPECT_GE(test, field("thp_fault_alloc"), 0);
@@ -530,6 +568,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(pagetypeinfo_has_linux_sections),
 	KUNIT_CASE(pagetypeinfo_mixed_blocks_are_page_owner_counts),
 	KUNIT_CASE(zoneinfo_has_the_watermarks),
+	KUNIT_CASE(compact_memory_takes_1_only),
 	KUNIT_CASE(vmstat_names_linux_counters),
 	KUNIT_CASE(maps_lists_the_vmas_with_their_perms),
 	KUNIT_CASE(smaps_rss_counts_touched_pages),

@@ -672,6 +672,8 @@ static void thp_fault_compacts_only_under_madv_hugepage(struct kunit *test)
 	const unsigned long *ev = node->vm_events;
 	unsigned long b = A + 2 * node->node_spanned_pages * PAGE_SIZE;
 
+	if (test_skip_without_thp(test))
+		return;
 	b = ALIGN_UP(b, PMD_SIZE);
 	fragment(test, 0);
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
