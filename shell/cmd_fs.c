@@ -21,6 +21,8 @@ static const char *fs_strerror(int err)
 		return "Too many levels of symbolic links";
 	case ENAMETOOLONG:
 		return "File name too long";
+	case EACCES:
+		return "Permission denied";
 	default:
 		return "Invalid argument";
 	}
@@ -76,6 +78,8 @@ static int cat_special(const char *path, const struct ramfs_inode *inode)
 {
 	int err;
 
+	if (!(inode->mode & 0444)) /* e.g. /proc/sys/vm/compact_memory, mode 0200 */
+		return fs_error("cat", path, -EACCES);
 	if (inode->i_fop == &proc_single_fops)
 		err = seq_show_to_console((seq_show_t)inode->i_private, NULL);
 	else if (inode->i_fop == &sysfs_file_fops)
