@@ -118,7 +118,6 @@ static uint8_t frag_pageblock_flags[FRAG_MAX_PAGES / 2];
 static struct frag_run run;
 static struct frag_obj objs[MAX_OBJS];
 static unsigned long held[FRAG_MAX_PAGES >> ORDER_2M]; /* pfns of the order-9 blocks got */
-static struct memblock cma_memblock;
 static long metrics[NR_FRAG_METRICS][FRAG_MAX_SEEDS];
 
 /* xorshift64*: the same sequence on every machine. */
@@ -860,17 +859,6 @@ static void print_record(unsigned long nr_pages, unsigned int seeds, const char 
 	benchrec_end(&rec);
 }
 
-/* The smallest CMA area this build reserves: ask for one page from a
- * memblock over the node's range, see what got reserved. */
-static unsigned long smallest_cma(unsigned long start_pfn, unsigned long nr_pages)
-{
-	memblock_init(&cma_memblock);
-	memblock_add(&cma_memblock, PFN_PHYS(start_pfn), nr_pages * PAGE_SIZE);
-	if (!cma_reserve_area(&cma_memblock, PAGE_SIZE, pageblock_order))
-		return 0;
-	return memblock_reserved_size(&cma_memblock);
-}
-
 int bench_fragment(unsigned long start_pfn, unsigned long nr_pages, int nid, unsigned int seeds,
 		   const char *time_unit)
 {
@@ -896,7 +884,7 @@ int bench_fragment(unsigned long start_pfn, unsigned long nr_pages, int nid, uns
 		return -1;
 	}
 	seeds = MAX(1u, MIN(seeds, (unsigned int)FRAG_MAX_SEEDS));
-	cma_bytes = smallest_cma(start_pfn, nr_pages);
+	cma_bytes = bench_smallest_cma(start_pfn, nr_pages);
 	for (unsigned int s = 0; s < seeds && !ret; s++)
 		ret = run_seed(start_pfn, nr_pages, nid, s);
 	switch_mm(prev);

@@ -155,9 +155,7 @@ static unsigned long unusable_2m(struct pglist_data *pgdat, unsigned long *block
 	return free ? (free - usable) * 1000 / free : 0;
 }
 
-/* The smallest CMA area this build reserves: ask for one page from a
- * memblock over the node's range, see what got reserved. */
-static unsigned long smallest_cma(unsigned long start_pfn, unsigned long nr_pages)
+unsigned long bench_smallest_cma(unsigned long start_pfn, unsigned long nr_pages)
 {
 	memblock_init(&cma_memblock);
 	memblock_add(&cma_memblock, PFN_PHYS(start_pfn), nr_pages * PAGE_SIZE);
@@ -258,7 +256,7 @@ int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid, un
 	}
 	runs = MAX(1u, MIN(runs, (unsigned int)MAX_RUNS));
 	row.nr_pages = nr_pages;
-	row.cma_bytes = smallest_cma(start_pfn, nr_pages);
+	row.cma_bytes = bench_smallest_cma(start_pfn, nr_pages);
 	/* The workload is deterministic: every run leaves the same counters. */
 	for (unsigned int i = 0; i < runs; i++)
 		run_once(start_pfn, nid, allocs, &row, &alloc[i], &free[i]);

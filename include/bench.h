@@ -38,6 +38,10 @@ int bench_madvise_command(bool quick);
 int bench_pageblock(unsigned long start_pfn, unsigned long nr_pages, int nid, unsigned long allocs,
 		    unsigned int runs, const char *unit);
 int bench_pageblock_command(bool quick);
+/* The smallest CMA area this build reserves: ask cma_reserve_area() for
+ * one page from a memblock over [start_pfn, +nr_pages), see what got
+ * reserved (bytes; 0 if nothing could be). */
+unsigned long bench_smallest_cma(unsigned long start_pfn, unsigned long nr_pages);
 
 /* bench/fragment.c: the fragmentation experiment after mmtests'
  * stress-highalloc over a private node nid of nr_pages, seeds 1..seeds:

@@ -65,6 +65,26 @@ md_row() {
 	printf '\n'
 }
 
+# The row's figures, for the row filter $filt (a mlr condition on the key
+# columns), the timed column $time and $TMP/time.csv, $TMP/evid.csv:
+# boot_stats SOURCE: "median min max count" or nothing.
+boot_stats() {
+	mlr --icsv --onidx --ofs ' ' filter "\$source == \"$1\" && $filt" \
+		then cut -o -f "${time}_median,${time}_min,${time}_max,${time}_count" "$TMP/time.csv"
+}
+ev() {	# ev SOURCE E: the evidence median, or -
+	v=$(mlr --icsv --onidx filter "\$source == \"$1\" && $filt" then cut -f "${2}_median" \
+		"$TMP/evid.csv")
+	echo "${v:--}"
+}
+cell() {	# cell "median min max count"
+	if [ -z "$1" ]; then
+		echo "—"
+	else
+		echo "$1" | awk '{ printf "%.3f (%.3f–%.3f)", $1, $2, $3 }'
+	fi
+}
+
 # workload RECORD TITLE KEYS TIME EVIDENCE WHAT: one table, its plot data.
 workload() {
 	rec=$1 title=$2 keys=$3 time=$4 evid=$5 what=$6
@@ -132,23 +152,7 @@ workload() {
 			filt="$filt${filt:+ && }\$$k == \"$v\""
 			i=$((i + 1))
 		done
-		boot_stats() {	# boot_stats SOURCE: "median min max count" or nothing
-			mlr --icsv --onidx --ofs ' ' filter "\$source == \"$1\" && $filt" \
-				then cut -o -f "${time}_median,${time}_min,${time}_max,${time}_count" "$TMP/time.csv"
-		}
-		ev() {	# ev SOURCE E: the evidence median, or -
-			v=$(mlr --icsv --onidx filter "\$source == \"$1\" && $filt" then cut -f "${2}_median" \
-				"$TMP/evid.csv")
-			echo "${v:--}"
-		}
 		f=$(boot_stats folium) l=$(boot_stats linux) n=$(boot_stats native)
-		cell() {	# cell "median min max count"
-			if [ -z "$1" ]; then
-				echo "—"
-			else
-				echo "$1" | awk '{ printf "%.3f (%.3f–%.3f)", $1, $2, $3 }'
-			fi
-		}
 		fc=$(cell "$f") lc=$(cell "$l")
 		[ -n "$l" ] || { lc="— (only on Folium)"; echo x >>"$TMP/only"; }
 		[ -n "$f" ] || { fc="— (only on Linux)"; echo x >>"$TMP/only"; }

@@ -15,7 +15,6 @@
  * 2048K, the 2048K one with 32 folios.
  * Usage: faultrate [--bytes N[K|M|G]] [--runs R]   (default 64M, 5)
  */
-#include <sys/mman.h>
 #include "sbs.h"
 
 struct row {
@@ -56,7 +55,6 @@ static long folio_events(unsigned int kib, int fallback)
 
 static void run_row(struct row *r, size_t len, int run)
 {
-	size_t span = len + SZ_2M;
 	long alloc0, fall0;
 	volatile char *p;
 	char *raw;
@@ -67,17 +65,14 @@ static void run_row(struct row *r, size_t len, int run)
 	alloc0 = folio_events(r->kib, 0);
 	fall0 = folio_events(r->kib, 1);
 	t0 = now_ms();
-	raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (raw == MAP_FAILED)
-		die("mmap of %zu bytes: %s", span, strerror(errno));
-	p = (char *)(((uintptr_t)raw + SZ_2M - 1) & ~(SZ_2M - 1));
+	p = map_2m_aligned(len, &raw);
 	for (size_t off = 0; off < len; off += PAGE)
 		p[off] = 1;
 	r->ms[run] = now_ms() - t0;
 	r->folios = alloc0 < 0 ? (r->kib == 4 ? (long)(len / PAGE) : -1)
 			       : folio_events(r->kib, 0) - alloc0;
 	r->fallbacks = fall0 < 0 ? -1 : folio_events(r->kib, 1) - fall0;
-	munmap(raw, span);
+	munmap(raw, len + SZ_2M);
 }
 
 int main(int argc, char **argv)

@@ -29,7 +29,6 @@
  * row and writes B 48 MiB past what the kernel can give without reclaim.
  * Usage: lazyfree [--bytes N[K|M|G]] [--runs R]   (default 64M, 3)
  */
-#include <sys/mman.h>
 #include "sbs.h"
 
 #define MIN_LEN (4ul << 20)
@@ -153,14 +152,6 @@ static long check_range(const uint64_t *a, size_t len, size_t fsz, uint64_t seed
 	return lost;
 }
 
-static void *map_aligned(size_t len, char **raw)
-{
-	*raw = mmap(NULL, len + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (*raw == MAP_FAILED)
-		die("mmap of %zu bytes: %s", len + SZ_2M, strerror(errno));
-	return (void *)(((uintptr_t)*raw + SZ_2M - 1) & ~(SZ_2M - 1));
-}
-
 /*
  * KiB of MemFree that a program's faults cannot take: per zone of
  * /proc/zoneinfo, its min watermark (below it only atomic and
@@ -220,7 +211,7 @@ static void run_row(struct row *r, size_t len, int run, uint64_t seed)
 
 	if (r->kib != 4 || nctls)
 		set_size(r->kib);
-	a = map_aligned(len, &raw_a);
+	a = map_2m_aligned(len, &raw_a);
 	for (size_t i = 0; i < len / sizeof(uint64_t); i++)
 		a[i] = pattern(&a[i], seed);
 	r->anon_huge[run] = anon_huge_kib();
@@ -236,7 +227,7 @@ static void run_row(struct row *r, size_t len, int run, uint64_t seed)
 	usable_kib = (long)mem_free_kib() - r->reserve[run];
 	blen = ((size_t)(usable_kib > 0 ? usable_kib : 0) << 10) + len / 8 * 3;
 	t0 = now_ms();
-	b = map_aligned(blen, &raw_b);
+	b = map_2m_aligned(blen, &raw_b);
 	press(b, blen, ~seed);
 	r->ms[run] = now_ms() - t0;
 	/* B goes before A is read: with memory short, the check's own

@@ -22,7 +22,6 @@
  * only the 4K row runs.
  * Usage: madvfree [--bytes N[K|M|G]] [--runs R]   (default 64M, 5)
  */
-#include <sys/mman.h>
 #include "sbs.h"
 
 struct row {
@@ -36,17 +35,13 @@ struct row {
  * if asked, time the MADV_FREE. */
 static void run_row(struct row *r, size_t len, int run)
 {
-	size_t span = len + SZ_2M;
 	char *raw, *p;
 	long split_before;
 	double t0;
 
 	if (r->kib != 4 || nctls)
 		set_size(r->kib);
-	raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (raw == MAP_FAILED)
-		die("mmap of %zu bytes: %s", span, strerror(errno));
-	p = (char *)(((uintptr_t)raw + SZ_2M - 1) & ~(SZ_2M - 1));
+	p = map_2m_aligned(len, &raw);
 	for (size_t off = 0; off < len; off += PAGE)
 		p[off] = 1;
 	if (r->kib == 2048 && !r->pmd)
@@ -61,7 +56,7 @@ static void run_row(struct row *r, size_t len, int run)
 		die("madvise(MADV_FREE): %s", strerror(errno));
 	r->ms[run] = now_ms() - t0;
 	r->splits = split_before < 0 ? -1 : vmstat("thp_split_page") - split_before;
-	munmap(raw, span);
+	munmap(raw, len + SZ_2M);
 }
 
 int main(int argc, char **argv)

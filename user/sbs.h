@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -181,6 +182,16 @@ static inline long anon_huge_kib(void)
 			sum += kib;
 	fclose(f);
 	return sum;
+}
+
+/* len bytes of anonymous read-write memory starting on a 2 MiB boundary,
+ * so THP can map it whole; *raw gets what to munmap (len + 2 MiB). */
+static inline void *map_2m_aligned(size_t len, char **raw)
+{
+	*raw = mmap(NULL, len + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*raw == MAP_FAILED)
+		die("mmap of %zu bytes: %s", len + SZ_2M, strerror(errno));
+	return (void *)(((uintptr_t)*raw + SZ_2M - 1) & ~(SZ_2M - 1));
 }
 
 static inline double now_ms(void)
