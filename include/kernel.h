@@ -18,6 +18,13 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
+/* Branch hints for fast paths (Linux: include/linux/compiler.h). */
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#ifndef __always_inline /* the host's libc may have defined it */
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+#define noinline __attribute__((__noinline__))
 #define ALIGN_UP(x, a) (((x) + (a)-1) & ~((__typeof__(x))(a)-1))
 #define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a)-1))
 #define __printf(a, b) __attribute__((format(printf, a, b)))

@@ -172,6 +172,29 @@ int mm_test_memory(unsigned long *start_pfn, unsigned long *nr_pages);
 /* Return: 2^order pages, or NULL (counted in PGALLOC_FAIL; never panics). */
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
+/*
+ * Order-0 pages in bulk (Linux: __alloc_pages_bulk and its wrappers):
+ * fill page_array's NULL slots, or add nr_pages pages to page_list.
+ * Return: populated slots from the array's start, or pages added; fewer
+ * than nr_pages when memory ran short (the pages got are kept).
+ */
+unsigned long __alloc_pages_bulk(gfp_t gfp, int nid, unsigned long nr_pages,
+				 struct list_head *page_list, struct page **page_array);
+static inline unsigned long alloc_pages_bulk_array_node(gfp_t gfp, int nid, unsigned long nr_pages,
+							struct page **page_array)
+{
+	return __alloc_pages_bulk(gfp, nid, nr_pages, NULL, page_array);
+}
+static inline unsigned long alloc_pages_bulk_array(gfp_t gfp, unsigned long nr_pages,
+						   struct page **page_array)
+{
+	return __alloc_pages_bulk(gfp, 0, nr_pages, NULL, page_array);
+}
+static inline unsigned long alloc_pages_bulk_list(gfp_t gfp, unsigned long nr_pages,
+						  struct list_head *page_list)
+{
+	return __alloc_pages_bulk(gfp, 0, nr_pages, page_list, NULL);
+}
 void __free_pages(struct page *page, unsigned int order);
 /* Return pcp pages to the buddy lists (Linux: drain_local_pages). */
 void drain_zone_pages(struct zone *zone);

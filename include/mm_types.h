@@ -141,15 +141,37 @@ struct free_area {
 	unsigned long nr_free; /* blocks of this order, all types */
 };
 
-/* Per-CPU page lists (Folium runs one CPU): a small cache in front of the
- * buddy lists for orders 0..PAGE_ALLOC_COSTLY_ORDER and the PMD order. */
+/*
+ * Per-CPU page lists (Folium runs one CPU): a small cache in front of the
+ * buddy lists for orders 0..PAGE_ALLOC_COSTLY_ORDER and the PMD order,
+ * one list per order and pcp migratetype. Sized as Linux 6.7+ sizes them:
+ * pcp->high moves between high_min (the low watermark) and high_max (1/8
+ * of the zone), growing while refills find the zone above its high
+ * watermark and shrinking while frees find it below (ZONE_BELOW_HIGH).
+ * Refills take batch << alloc_factor pages (alloc_factor grows while
+ * allocations run without frees); drains free as many pages as were
+ * freed in a row (free_count), between batch and high - batch.
+ */
 #define NR_PCP_ORDERS (PAGE_ALLOC_COSTLY_ORDER + 2)
 #define NR_PCP_LISTS (MIGRATE_PCPTYPES * NR_PCP_ORDERS)
+#define PCP_BATCH_SCALE_MAX 5	       /* Linux: CONFIG_PCP_BATCH_SCALE_MAX */
+#define PCPF_PREV_FREE_HIGH_ORDER 0x1u /* the last free was of order 1..3 */
+#define PCPF_FREE_HIGH_BATCH 0x2u      /* Linux: many of them are being freed */
 struct per_cpu_pages {
-	int count; /* pages on all lists */
-	int high;  /* drain down to high - batch above this */
-	int batch; /* pages moved to/from the buddy lists at once */
+	int count;		   /* pages on all lists */
+	int high;		   /* drain when count reaches this */
+	int high_min;		   /* high never tunes below this ... */
+	int high_max;		   /* ... nor above this */
+	int batch;		   /* pages moved to/from the buddy lists at once */
+	int free_count;		   /* pages freed lately, halved by each allocation */
+	unsigned int flags;	   /* PCPF_* */
+	unsigned int alloc_factor; /* refills take batch << alloc_factor */
 	struct list_head lists[NR_PCP_LISTS];
+};
+
+/* zone->flags bits (Linux: enum zone_flags). */
+enum zone_flags {
+	ZONE_BELOW_HIGH, /* free pages below the high watermark: pcp->high shrinks */
 };
 
 /* Event counters, named as Linux's /proc/vmstat where one exists. */
@@ -197,6 +219,7 @@ struct zone {
 	unsigned long _watermark[NR_WMARK];
 	struct free_area free_area[NR_PAGE_ORDERS];
 	struct per_cpu_pages pcp;
+	unsigned long flags; /* enum zone_flags bits */
 	/* 4 bits per pageblock: bits 0-2 migratetype, bit 3 isolated.
 	 * Entry 0 is the pageblock of pageblock_flags_pfn, the zone's start
 	 * when it was set up: offline_pages may move the start, not the flags. */

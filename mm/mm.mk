@@ -9,7 +9,7 @@ KERNEL_ONLY_SRCS += mm/boot.c
 KERNEL_ONLY_SRCS += mm/oom_kill.c
 # The buddy allocator, node/zone set-up and the DEBUG_VM checks.
 MM_GENERIC_SRCS += mm/mm_init.c mm/page_alloc.c mm/debug_vm.c
-TEST_SRCS += mm/tests/mm_test_util.c mm/tests/page_alloc_test.c
+TEST_SRCS += mm/tests/mm_test_util.c mm/tests/page_alloc_test.c mm/tests/pcp_test.c
 # Folios, page isolation, migration and CMA.
 MM_GENERIC_SRCS += mm/folio.c mm/page_isolation.c mm/migrate.c mm/cma.c
 # Compaction: the migrate and free scanners, direct compaction's half

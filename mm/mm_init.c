@@ -85,7 +85,7 @@ static void zone_init(struct zone *zone, struct pglist_data *pgdat, enum zone_ty
 	for (int i = 0; i < NR_PCP_LISTS; i++)
 		INIT_LIST_HEAD(&zone->pcp.lists[i]);
 	zone->pcp.batch = 1;
-	zone->pcp.high = 4;
+	zone->pcp.high = zone->pcp.high_min = zone->pcp.high_max = 4;
 	zone->nr_pageblocks = nr_pageblocks_in(start, end);
 	zone->pageblock_flags = zone->nr_pageblocks ? flags : NULL;
 	zone->pageblock_flags_pfn = start;
@@ -191,10 +191,24 @@ static unsigned long int_sqrt(unsigned long x)
 	return r;
 }
 
+/* Linux: zone_highsize for one CPU. With high_fraction 0 the low
+ * watermark, else 1/high_fraction of the zone; at least 4 batches. */
+static unsigned long zone_highsize(const struct zone *zone, unsigned long batch,
+				   unsigned long high_fraction)
+{
+	unsigned long total =
+		high_fraction ? zone->managed_pages / high_fraction : zone->_watermark[WMARK_LOW];
+
+	return MAX(total, batch * 4);
+}
+
+#define MIN_PERCPU_PAGELIST_HIGH_FRACTION 8 /* Linux's name: high_max = zone/8 */
+
 /*
- * Linux zone_batchsize + zone_highsize (percpu_pagelist_high_fraction 0):
- * batch ~ managed/4096 rounded to 2^n - 1, at most 63 pages; high = the
- * low watermark, at least 4 batches.
+ * Linux: zone_batchsize + zone_set_pageset_high_and_batch (the default,
+ * percpu_pagelist_high_fraction 0): batch ~ managed/4096 rounded to
+ * 2^n - 1, at most 63 pages; high tunes itself between the low watermark
+ * and 1/8 of the zone, starting at the low end.
  */
 static void zone_pcp_update(struct zone *zone)
 {
@@ -207,7 +221,9 @@ static void zone_pcp_update(struct zone *zone)
 		pow *= 2;
 	batch = pow > 1 ? pow - 1 : 1;
 	zone->pcp.batch = (int)batch;
-	zone->pcp.high = (int)MAX(zone->_watermark[WMARK_LOW], batch * 4);
+	zone->pcp.high_min = (int)zone_highsize(zone, batch, 0);
+	zone->pcp.high_max = (int)zone_highsize(zone, batch, MIN_PERCPU_PAGELIST_HIGH_FRACTION);
+	zone->pcp.high = zone->pcp.high_min;
 }
 
 /*

@@ -48,6 +48,7 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 /* Linux's alloc_flags: which watermark, and which reserves may be used. */
 #define ALLOC_WMARK_MIN WMARK_MIN
 #define ALLOC_WMARK_LOW WMARK_LOW
+#define ALLOC_WMARK_HIGH WMARK_HIGH
 #define ALLOC_WMARK_MASK 0x03u
 #define ALLOC_MIN_RESERVE 0x08u /* half of the min watermark */
 #define ALLOC_CMA 0x80u		/* may use MIGRATE_CMA pageblocks */
@@ -60,15 +61,28 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 #define PB_MIGRATETYPE_MASK 0x7u
 #define PB_ISOLATE 0x8u
 
-static uint8_t *pageblock_byte(const struct page *page, unsigned int *shift)
+static uint8_t *zone_pageblock_byte(const struct zone *zone, unsigned long pfn, unsigned int *shift)
 {
-	const struct zone *zone = page_zone(page);
-	unsigned long idx = (pageblock_start_pfn(page_to_pfn(page)) -
-			     pageblock_start_pfn(zone->pageblock_flags_pfn)) >>
-			    pageblock_order;
+	unsigned long idx =
+		(pageblock_start_pfn(pfn) - pageblock_start_pfn(zone->pageblock_flags_pfn)) >>
+		pageblock_order;
 
 	*shift = (idx & 1) * 4;
 	return &zone->pageblock_flags[idx / 2];
+}
+
+static uint8_t *pageblock_byte(const struct page *page, unsigned int *shift)
+{
+	return zone_pageblock_byte(page_zone(page), page_to_pfn(page), shift);
+}
+
+/* Linux: get_pfnblock_migratetype, for a caller that knows the zone. */
+static int get_pfnblock_migratetype(const struct zone *zone, unsigned long pfn)
+{
+	unsigned int shift;
+	unsigned int bits = (*zone_pageblock_byte(zone, pfn, &shift) >> shift) & 0xfu;
+
+	return bits & PB_ISOLATE ? MIGRATE_ISOLATE : (int)(bits & PB_MIGRATETYPE_MASK);
 }
 
 static unsigned int get_pageblock_bits(const struct page *page)
@@ -531,6 +545,65 @@ static bool unreserve_highatomic_pageblock(struct zone *zone, int mt)
 	return false;
 }
 
+/* Linux: prep_new_page (post_alloc_hook + prep_compound_page). */
+static __always_inline void __prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
+{
+	page->_refcount = 1;
+	page->private = 0;
+	page->index = 0;
+	/* Linux: post_alloc_hook's set_page_owner. One write of the flags
+	 * also ends PG_pcp: every store to them costs the fast path. */
+	page->flags = (page->flags & ~(PAGE_FLAGS_OWNER_MASK | 1ul << PG_pcp)) |
+		      (unsigned long)(gfp_migratetype(gfp) + 1) << PAGE_FLAGS_OWNER_SHIFT;
+	if (gfp & __GFP_ZERO)
+		memset(page_address(page), 0, PAGE_SIZE << order);
+	if (order && (gfp & __GFP_COMP))
+		prep_compound_page(page, order);
+}
+
+/* --- watermarks ---------------------------------------------------------------- */
+
+/*
+ * Linux: __zone_watermark_ok. After taking 2^order pages the zone must keep
+ * more than `mark` free pages not counting reserves the request may not use
+ * (HIGHATOMIC unless ALLOC_RESERVES, CMA unless ALLOC_CMA), and for
+ * order > 0 a free block of at least that order must exist on a usable list.
+ */
+static bool __zone_watermark_ok(struct zone *zone, unsigned int order, long mark,
+				unsigned int alloc_flags)
+{
+	long free = (long)zone->nr_free_pages - ((1l << order) - 1);
+
+	if (!(alloc_flags & ALLOC_RESERVES))
+		free -= (long)zone->nr_reserved_highatomic;
+	if (!(alloc_flags & ALLOC_CMA))
+		free -= (long)zone->nr_free_cma;
+	if (alloc_flags & ALLOC_MIN_RESERVE)
+		mark -= mark / 2;
+	if (free <= mark)
+		return false;
+	for (unsigned int o = order; order && o < NR_PAGE_ORDERS; o++) {
+		struct free_area *area = &zone->free_area[o];
+
+		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
+			if (!list_empty(&area->free_list[mt]))
+				return true;
+		if ((alloc_flags & ALLOC_CMA) && !list_empty(&area->free_list[MIGRATE_CMA]))
+			return true;
+		if ((alloc_flags & ALLOC_RESERVES) &&
+		    !list_empty(&area->free_list[MIGRATE_HIGHATOMIC]))
+			return true;
+	}
+	return order == 0;
+}
+
+/* The watermark alloc_flags name (Linux: zone_watermark_ok). */
+static bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned int alloc_flags)
+{
+	return __zone_watermark_ok(
+		zone, order, (long)zone->_watermark[alloc_flags & ALLOC_WMARK_MASK], alloc_flags);
+}
+
 /* --- per-CPU page lists -------------------------------------------------------- */
 
 /* Orders 0..PAGE_ALLOC_COSTLY_ORDER, and the PMD order with THP. */
@@ -557,36 +630,42 @@ static unsigned int pindex_to_order(unsigned int pindex)
 }
 
 /*
- * Linux: free_pcppages_bulk. Return about `count` pages to the buddy lists,
- * oldest first, visiting the lists in turn. Each block goes to its
- * pageblock's current type, which may have changed while it was cached.
+ * Linux: free_pcppages_bulk. Return `count` pages (a block counts whole)
+ * to the buddy lists, oldest first, emptying one list before the next,
+ * starting with the list at pindex (the one a free just overfilled). Each
+ * block goes to its pageblock's current type, which may have changed
+ * while it was cached.
  */
-static void free_pcppages_bulk(struct zone *zone, int count)
+static void free_pcppages_bulk(struct zone *zone, int count, unsigned int pindex)
 {
 	struct per_cpu_pages *pcp = &zone->pcp;
-	unsigned int pindex = 0;
 
-	while (count > 0 && pcp->count > 0) {
+	count = MIN(count, pcp->count); /* so the list search below ends */
+	while (count > 0) {
 		struct list_head *list = &pcp->lists[pindex];
-		unsigned int order = pindex_to_order(pindex);
-		struct page *page;
+		unsigned int order;
 
-		pindex = (pindex + 1) % NR_PCP_LISTS;
-		if (list_empty(list))
-			continue;
-		page = list_last_entry(list, struct page, lru);
-		list_del(&page->lru);
-		ClearPageFlag(page, PG_pcp);
-		pcp->count -= 1 << order;
-		count -= 1 << order;
-		__free_one_page(page, page_to_pfn(page), zone, order,
-				get_pageblock_migratetype(page));
+		while (list_empty(list)) {
+			pindex = pindex + 1 < NR_PCP_LISTS ? pindex + 1 : 0;
+			list = &pcp->lists[pindex];
+		}
+		order = pindex_to_order(pindex);
+		do {
+			struct page *page = list_last_entry(list, struct page, lru);
+
+			list_del(&page->lru);
+			ClearPageFlag(page, PG_pcp);
+			pcp->count -= 1 << order;
+			count -= 1 << order;
+			__free_one_page(page, page_to_pfn(page), zone, order,
+					get_pageblock_migratetype(page));
+		} while (count > 0 && !list_empty(list));
 	}
 }
 
 void drain_zone_pages(struct zone *zone)
 {
-	free_pcppages_bulk(zone, zone->pcp.count);
+	free_pcppages_bulk(zone, zone->pcp.count, 0);
 }
 
 void drain_node_pages(struct pglist_data *pgdat)
@@ -595,34 +674,151 @@ void drain_node_pages(struct pglist_data *pgdat)
 		drain_zone_pages(&pgdat->node_zones[zt]);
 }
 
-/* Linux: free_frozen_page_commit. Isolated blocks bypass the pcp; CMA and
- * HIGHATOMIC pages wait on the movable list. Above high, drain a batch. */
-static void free_to_pcp(struct zone *zone, struct page *page, unsigned int order)
+static bool zone_below_high(const struct zone *zone)
 {
-	struct per_cpu_pages *pcp = &zone->pcp;
-	int mt = get_pageblock_migratetype(page);
-
-	if (mt == MIGRATE_ISOLATE) {
-		__free_one_page(page, page_to_pfn(page), zone, order, mt);
-		return;
-	}
-	if (mt >= MIGRATE_PCPTYPES)
-		mt = MIGRATE_MOVABLE;
-	SetPageFlag(page, PG_pcp);
-	page->private = order;
-	list_add(&page->lru, &pcp->lists[order_to_pindex(mt, order)]);
-	pcp->count += 1 << order;
-	if (pcp->count >= pcp->high)
-		free_pcppages_bulk(zone, pcp->count - (pcp->high - pcp->batch));
+	return zone->flags & (1ul << ZONE_BELOW_HIGH);
 }
 
-/* Linux: rmqueue_bulk, with nr_pcp_alloc's "fewer blocks for higher orders". */
-static void rmqueue_bulk(struct zone *zone, unsigned int order, int mt, unsigned int alloc_flags,
-			 struct list_head *list)
+static int clamp_int(int v, int lo, int hi)
 {
-	int count = order ? MAX(zone->pcp.batch >> order, 2) : zone->pcp.batch;
+	return v < lo ? lo : v > hi ? hi : v;
+}
 
-	while (count--) {
+/*
+ * Linux: nr_pcp_high. The high mark a free is measured against, tuned on
+ * the way: while the zone is below its high watermark it shrinks by the
+ * pages freed in a row (they are wanted back in the zone); otherwise, when
+ * the lists are full, it grows to hold the run of frees plus a batch. A
+ * run of high-order frees (free_high) drains everything it can.
+ */
+static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, bool free_high)
+{
+	int high = pcp->high = clamp_int(pcp->high, pcp->high_min, pcp->high_max);
+
+	if (free_high) {
+		pcp->high = MAX(high - (batch << PCP_BATCH_SCALE_MAX), pcp->high_min);
+		return 0;
+	}
+	if (pcp->high_min == pcp->high_max)
+		return high;
+	if (zone_below_high(zone)) {
+		pcp->high = MAX(high - MAX(pcp->free_count, batch), pcp->high_min);
+		high = pcp->high;
+	} else if (pcp->count >= high && pcp->high < pcp->free_count + batch) {
+		pcp->high = clamp_int(pcp->free_count + batch, pcp->high_min, pcp->high_max);
+	}
+	return high;
+}
+
+/* Linux: nr_pcp_free. A drain frees as many pages as were freed in a row,
+ * leaving at least a batch; after a run of high-order frees, all it can. */
+static int nr_pcp_free(struct per_cpu_pages *pcp, int batch, int high, bool free_high)
+{
+	if (free_high)
+		return MIN(pcp->count, batch << PCP_BATCH_SCALE_MAX);
+	if (high < batch) /* the boot pageset */
+		return 1;
+	return clamp_int(pcp->free_count, batch, high - batch);
+}
+
+/* Drain an overfull pcp (Linux: the end of free_frozen_page_commit); if
+ * that lifted the zone back above its high watermark, pcp->high may grow
+ * again. Out of line: the fast path stays small. */
+static noinline void pcp_drain_over_high(struct zone *zone, int count, unsigned int pindex)
+{
+	free_pcppages_bulk(zone, count, pindex);
+	if (zone_below_high(zone) && zone_watermark_ok(zone, 0, ALLOC_WMARK_HIGH))
+		zone->flags &= ~(1ul << ZONE_BELOW_HIGH);
+}
+
+/*
+ * Linux: free_frozen_page_commit. Cache a freed block on its list; when
+ * the lists reach high, drain as many pages as nr_pcp_free says. High-order
+ * blocks (orders 1..3) freed in a long run are drained whole, as they
+ * would otherwise keep larger blocks from merging.
+ */
+static __always_inline void free_frozen_page_commit(struct zone *zone, struct page *page, int mt,
+						    unsigned int order)
+{
+	struct per_cpu_pages *pcp = &zone->pcp;
+	unsigned int pindex = order_to_pindex(mt, order);
+	int batch = pcp->batch, high;
+	bool free_high = false;
+
+	pcp->alloc_factor >>= 1; /* a free ends a run of allocations */
+	SetPageFlag(page, PG_pcp);
+	page->private = order;
+	list_add(&page->lru, &pcp->lists[pindex]);
+	pcp->count += 1 << order;
+	if (order && order <= PAGE_ALLOC_COSTLY_ORDER) {
+		free_high = pcp->free_count >= batch + pcp->high_min / 2 &&
+			    (pcp->flags & PCPF_PREV_FREE_HIGH_ORDER);
+		pcp->flags |= PCPF_PREV_FREE_HIGH_ORDER;
+	} else {
+		pcp->flags &= ~PCPF_PREV_FREE_HIGH_ORDER;
+	}
+	if (pcp->free_count < (batch << PCP_BATCH_SCALE_MAX))
+		pcp->free_count += 1 << order;
+	high = nr_pcp_high(pcp, zone, batch, free_high);
+	if (unlikely(pcp->count >= high))
+		pcp_drain_over_high(zone, nr_pcp_free(pcp, batch, high, free_high), pindex);
+}
+
+/* Linux: free_frozen_pages' choice. Isolated blocks bypass the pcp; CMA
+ * and HIGHATOMIC pages wait on the movable list. */
+static __always_inline void free_to_pcp(struct zone *zone, struct page *page, unsigned int order)
+{
+	unsigned long pfn = page_to_pfn(page);
+	int mt = get_pfnblock_migratetype(zone, pfn);
+
+	if (unlikely(mt >= MIGRATE_PCPTYPES)) {
+		if (mt == MIGRATE_ISOLATE) {
+			__free_one_page(page, pfn, zone, order, mt);
+			return;
+		}
+		mt = MIGRATE_MOVABLE;
+	}
+	free_frozen_page_commit(zone, page, mt, order);
+}
+
+/*
+ * Linux: nr_pcp_alloc. How many blocks a refill takes: a batch, doubled
+ * for each refill of order 0 since the last free (alloc_factor, up to
+ * batch << PCP_BATCH_SCALE_MAX) but never past high; fewer for higher
+ * orders. A refill that finds the zone above its high watermark first
+ * raises pcp->high by the batch, so a steady stream of allocations and
+ * frees ends up served by the lists alone.
+ */
+static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order)
+{
+	int base_batch = pcp->batch, batch, max_nr_alloc;
+	int high = pcp->high = clamp_int(pcp->high, pcp->high_min, pcp->high_max);
+
+	if (high < base_batch) /* the boot pageset */
+		return 1;
+	batch = order ? base_batch : base_batch << pcp->alloc_factor;
+	if (pcp->high_min != pcp->high_max && !zone_below_high(zone))
+		high = pcp->high = MIN(high + batch, pcp->high_max);
+	if (!order) {
+		max_nr_alloc = MAX(high - pcp->count - base_batch, base_batch);
+		if (batch <= max_nr_alloc && pcp->alloc_factor < PCP_BATCH_SCALE_MAX)
+			pcp->alloc_factor++;
+		batch = MIN(batch, max_nr_alloc);
+	}
+	if (batch > 1)
+		batch = MAX(batch >> order, 2);
+	return batch;
+}
+
+/* Linux: rmqueue_bulk. Move up to `count` blocks from the buddy lists to
+ * a pcp list, in the order __rmqueue gives them (ascending pfns after a
+ * split). Return: the blocks moved. */
+static int rmqueue_bulk(struct zone *zone, unsigned int order, int count, struct list_head *list,
+			int mt, unsigned int alloc_flags)
+{
+	int i;
+
+	for (i = 0; i < count; i++) {
 		struct page *page = __rmqueue(zone, order, mt, alloc_flags);
 
 		if (!page)
@@ -630,44 +826,75 @@ static void rmqueue_bulk(struct zone *zone, unsigned int order, int mt, unsigned
 		SetPageFlag(page, PG_pcp);
 		page->private = order;
 		list_add_tail(&page->lru, list);
-		zone->pcp.count += 1 << order;
 	}
+	return i;
 }
 
-/* Linux: rmqueue_pcplist. A "hit" is a request the list served without
- * refilling from the buddy lists. */
-static struct page *rmqueue_pcplist(struct zone *zone, unsigned int order, int mt,
-				    unsigned int alloc_flags)
+/*
+ * Refill an empty pcp list from the zone (Linux: the refill step of
+ * __rmqueue_pcplist). Pages on pcp lists already left the zone's free
+ * count, so serving them cannot take the zone below a watermark: the
+ * watermark is checked here, when pages must come from the zone, and not
+ * on every allocation as Linux does. The check also notes whether the
+ * zone is below its high watermark, which pcp->high's tuning needs (Linux
+ * notes it in get_page_from_freelist). Out of line: the fast path stays small.
+ * Return: false if the list is still empty.
+ */
+static noinline bool pcp_refill(struct zone *zone, unsigned int order, int mt,
+				unsigned int alloc_flags, struct list_head *list)
 {
-	struct list_head *list = &zone->pcp.lists[order_to_pindex(mt, order)];
+	struct per_cpu_pages *pcp = &zone->pcp;
+
+	if (!zone_below_high(zone) &&
+	    !zone_watermark_ok(zone, order, (alloc_flags & ~ALLOC_WMARK_MASK) | ALLOC_WMARK_HIGH))
+		zone->flags |= 1ul << ZONE_BELOW_HIGH;
+	if (!zone_watermark_ok(zone, order, alloc_flags))
+		return false;
+	pcp->count +=
+		rmqueue_bulk(zone, order, nr_pcp_alloc(pcp, zone, order), list, mt, alloc_flags)
+		<< order;
+	return !list_empty(list);
+}
+
+/* Linux: __rmqueue_pcplist. The fast path: the first block of the list,
+ * refilled when empty. A "hit" (PGALLOC_PCP_HIT) needed no refill. */
+static __always_inline struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order, int mt,
+						      unsigned int alloc_flags,
+						      struct list_head *list)
+{
 	struct page *page;
 
-	if (list_empty(list))
-		rmqueue_bulk(zone, order, mt, alloc_flags, list);
-	else
+	if (unlikely(list_empty(list))) {
+		if (!pcp_refill(zone, order, mt, alloc_flags, list))
+			return NULL;
+	} else {
 		count_vm_event(zone->zone_pgdat, PGALLOC_PCP_HIT);
-	if (list_empty(list))
-		return NULL;
+	}
 	page = list_first_entry(list, struct page, lru);
 	list_del(&page->lru);
-	ClearPageFlag(page, PG_pcp);
-	page->private = 0;
 	zone->pcp.count -= 1 << order;
-	return page;
+	return page; /* PG_pcp is cleared by prep_new_page, in the same write as the owner */
+}
+
+/* Linux: rmqueue_pcplist. An allocation ends a run of frees. */
+static __always_inline struct page *rmqueue_pcplist(struct zone *zone, unsigned int order, int mt,
+						    unsigned int alloc_flags)
+{
+	zone->pcp.free_count >>= 1;
+	return __rmqueue_pcplist(zone, order, mt, alloc_flags,
+				 &zone->pcp.lists[order_to_pindex(mt, order)]);
 }
 
 /* --- allocation ------------------------------------------------------------- */
 
-/* Linux: rmqueue + rmqueue_buddy. */
-static struct page *rmqueue(struct zone *zone, unsigned int order, int mt, unsigned int alloc_flags)
+/* Linux: rmqueue_buddy, after the watermark check. */
+static noinline struct page *rmqueue_buddy(struct zone *zone, unsigned int order, int mt,
+					   unsigned int alloc_flags)
 {
 	struct page *page = NULL;
 
-	if (pcp_allowed_order(order)) {
-		page = rmqueue_pcplist(zone, order, mt, alloc_flags);
-		if (page)
-			return page;
-	}
+	if (!zone_watermark_ok(zone, order, alloc_flags))
+		return NULL;
 	if (alloc_flags & ALLOC_HIGHATOMIC)
 		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
 	if (!page)
@@ -677,38 +904,18 @@ static struct page *rmqueue(struct zone *zone, unsigned int order, int mt, unsig
 	return page;
 }
 
-/*
- * Linux: __zone_watermark_ok. After taking 2^order pages the zone must keep
- * more than `mark` free pages not counting reserves the request may not use
- * (HIGHATOMIC unless ALLOC_RESERVES, CMA unless ALLOC_CMA), and for
- * order > 0 a free block of at least that order must exist on a usable list.
- */
-static bool zone_watermark_ok(struct zone *zone, unsigned int order, unsigned int alloc_flags)
+/* Linux: rmqueue. The pcp lists first for the orders they hold; the buddy
+ * lists when a list cannot be refilled (the HIGHATOMIC reserves live there). */
+static __always_inline struct page *rmqueue(struct zone *zone, unsigned int order, int mt,
+					    unsigned int alloc_flags)
 {
-	long mark = (long)zone->_watermark[alloc_flags & ALLOC_WMARK_MASK];
-	long free = (long)zone->nr_free_pages - ((1l << order) - 1);
+	if (likely(pcp_allowed_order(order))) {
+		struct page *page = rmqueue_pcplist(zone, order, mt, alloc_flags);
 
-	if (!(alloc_flags & ALLOC_RESERVES))
-		free -= (long)zone->nr_reserved_highatomic;
-	if (!(alloc_flags & ALLOC_CMA))
-		free -= (long)zone->nr_free_cma;
-	if (alloc_flags & ALLOC_MIN_RESERVE)
-		mark -= mark / 2;
-	if (free <= mark)
-		return false;
-	for (unsigned int o = order; order && o < NR_PAGE_ORDERS; o++) {
-		struct free_area *area = &zone->free_area[o];
-
-		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
-			if (!list_empty(&area->free_list[mt]))
-				return true;
-		if ((alloc_flags & ALLOC_CMA) && !list_empty(&area->free_list[MIGRATE_CMA]))
-			return true;
-		if ((alloc_flags & ALLOC_RESERVES) &&
-		    !list_empty(&area->free_list[MIGRATE_HIGHATOMIC]))
-			return true;
+		if (likely(page))
+			return page;
 	}
-	return order == 0;
+	return rmqueue_buddy(zone, order, mt, alloc_flags);
 }
 
 /*
@@ -733,38 +940,46 @@ static unsigned int gfp_to_alloc_flags(gfp_t gfp, unsigned int order)
 	return alloc_flags;
 }
 
-/* Take 2^order pages from zone, skipping (and leaking) any block whose
- * poison was overwritten, as Linux's check_new_pages does. */
-static struct page *rmqueue_checked(struct zone *zone, unsigned int order, int mt,
-				    unsigned int alloc_flags)
+/* Take 2^order pages from zone. With DEBUG_VM, skip (and leak) any block
+ * whose poison was overwritten, as Linux's check_new_pages does. */
+static __always_inline struct page *rmqueue_checked(struct zone *zone, unsigned int order, int mt,
+						    unsigned int alloc_flags)
 {
 	struct page *page;
 
 	while ((page = rmqueue(zone, order, mt, alloc_flags))) {
-		if (check_poison(page, 1u << order))
+		if (!CONFIG_DEBUG_VM || check_poison(page, 1u << order))
 			return page;
+		ClearPageFlag(page, PG_pcp); /* leaked: on no list */
 	}
 	return NULL;
 }
 
-/* Linux: get_page_from_freelist over the zonelist: Normal, then DMA32;
- * only DMA32 for __GFP_DMA32. No other node is tried. */
-static struct page *get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp, unsigned int order,
-					   unsigned int alloc_flags)
-{
-	static const enum zone_type zonelist[] = { ZONE_NORMAL, ZONE_DMA32 };
+/* Linux: the zonelist, preferred zone first: Normal, then DMA32; only
+ * DMA32 for __GFP_DMA32. No other node is tried. */
+static const enum zone_type zonelist[] = { ZONE_NORMAL, ZONE_DMA32 };
 
-	for (unsigned int i = (gfp & __GFP_DMA32) ? 1 : 0; i < ARRAY_SIZE(zonelist); i++) {
+static unsigned int zonelist_first(gfp_t gfp)
+{
+	return (gfp & __GFP_DMA32) ? 1 : 0;
+}
+
+/* Linux: get_page_from_freelist over the zonelist. */
+static __always_inline struct page *get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp,
+							   unsigned int order,
+							   unsigned int alloc_flags)
+{
+	for (unsigned int i = zonelist_first(gfp); i < ARRAY_SIZE(zonelist); i++) {
 		struct zone *zone = &pgdat->node_zones[zonelist[i]];
 		struct page *page;
 
-		if (!zone->managed_pages || !zone_watermark_ok(zone, order, alloc_flags))
+		if (!zone->managed_pages)
 			continue;
 		page = rmqueue_checked(zone, order, gfp_migratetype(gfp), alloc_flags);
 		if (!page)
 			continue;
-		prep_new_page(page, order, gfp);
-		if (alloc_flags & ALLOC_HIGHATOMIC)
+		__prep_new_page(page, order, gfp);
+		if (unlikely(alloc_flags & ALLOC_HIGHATOMIC))
 			reserve_highatomic_pageblock(page, order, zone);
 		return page;
 	}
@@ -805,14 +1020,7 @@ void destroy_large_folio(struct folio *folio, unsigned int order)
 
 void prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
 {
-	page->_refcount = 1;
-	page->private = 0;
-	page->index = 0;
-	set_page_owner(page, gfp); /* Linux: post_alloc_hook */
-	if (gfp & __GFP_ZERO)
-		memset(page_address(page), 0, PAGE_SIZE << order);
-	if (order && (gfp & __GFP_COMP))
-		prep_compound_page(page, order);
+	__prep_new_page(page, order, gfp);
 }
 
 /* Linux: warn_alloc, rate-limited to 10 messages per 5 seconds. */
@@ -905,20 +1113,14 @@ static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, u
 	return page;
 }
 
-struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+/* The allocation the free lists could not serve at once (Linux: the
+ * end of __alloc_pages: __alloc_pages_slowpath, then the failure report).
+ * Out of line: the fast path stays small. */
+static noinline struct page *alloc_pages_slow(struct pglist_data *pgdat, gfp_t gfp,
+					      unsigned int order, unsigned int alloc_flags)
 {
-	struct pglist_data *pgdat;
-	unsigned int alloc_flags = gfp_to_alloc_flags(gfp, order);
-	struct page *page;
+	struct page *page = alloc_pages_slowpath(pgdat, gfp, order, alloc_flags);
 
-	if (nid < 0 || nid >= MAX_NUMNODES || !NODE_DATA(nid) || order > MAX_PAGE_ORDER) {
-		pr_warn("alloc_pages_node: bad node %d or order %u\n", nid, order);
-		return NULL;
-	}
-	pgdat = NODE_DATA(nid);
-	page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
-	if (!page)
-		page = alloc_pages_slowpath(pgdat, gfp, order, alloc_flags);
 	if (!page) {
 		count_vm_event(pgdat, PGALLOC_FAIL);
 		warn_alloc(pgdat, gfp, order);
@@ -928,19 +1130,127 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 	return page;
 }
 
+static noinline struct page *alloc_pages_bad_request(int nid, unsigned int order)
+{
+	pr_warn("alloc_pages_node: bad node %d or order %u\n", nid, order);
+	return NULL;
+}
+
+/* Linux: __alloc_pages. The fast path is get_page_from_freelist's first
+ * try, served by a pcp list for the orders those hold. */
+struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
+{
+	unsigned int alloc_flags = gfp_to_alloc_flags(gfp, order);
+	struct pglist_data *pgdat;
+	struct page *page;
+
+	if (unlikely((unsigned int)nid >= MAX_NUMNODES || !NODE_DATA(nid) ||
+		     order > MAX_PAGE_ORDER))
+		return alloc_pages_bad_request(nid, order);
+	pgdat = NODE_DATA(nid);
+	page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
+	if (unlikely(!page))
+		return alloc_pages_slow(pgdat, gfp, order, alloc_flags);
+	pgdat->vm_events[PGALLOC] += 1ul << order;
+	return page;
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	return alloc_pages_node(0, gfp, order);
 }
 
+/* Place one allocated page as __alloc_pages_bulk's caller asked. */
+static void bulk_store(struct page *page, struct list_head *page_list, struct page **page_array,
+		       unsigned long i)
+{
+	if (page_list)
+		list_add(&page->lru, page_list);
+	else
+		page_array[i] = page;
+}
+
+/*
+ * Linux: __alloc_pages_bulk (alloc_pages_bulk_noprof). Order-0 pages for
+ * page_array's empty (NULL) slots, or nr_pages of them onto page_list,
+ * taken from the pcp list in one go: one zone choice for the whole call,
+ * the first that stays above its watermark after giving all nr_pages. If
+ * no zone can (or only one page is wanted, or the list gave none), one
+ * ordinary allocation, which may reclaim, is made instead.
+ * Return: the populated slots of page_array counted from its start (the
+ * ones filled before the call included), or the pages added to page_list;
+ * fewer than nr_pages when memory ran short: those pages are kept.
+ */
+unsigned long __alloc_pages_bulk(gfp_t gfp, int nid, unsigned long nr_pages,
+				 struct list_head *page_list, struct page **page_array)
+{
+	unsigned int alloc_flags = gfp_to_alloc_flags(gfp, 0);
+	unsigned long nr_populated = 0, nr_account = 0;
+	struct pglist_data *pgdat;
+	struct zone *zone = NULL;
+	struct list_head *list;
+	struct page *page;
+	int mt = gfp_migratetype(gfp);
+
+	if (nid < 0 || nid >= MAX_NUMNODES || !NODE_DATA(nid) || (!page_list == !page_array)) {
+		pr_warn("alloc_pages_bulk: bad node %d or not one of list and array\n", nid);
+		return 0;
+	}
+	pgdat = NODE_DATA(nid);
+	while (page_array && nr_populated < nr_pages && page_array[nr_populated])
+		nr_populated++;
+	if (nr_populated == nr_pages)
+		return nr_populated;
+	if (nr_pages - nr_populated == 1)
+		goto failed;
+	for (unsigned int i = zonelist_first(gfp); i < ARRAY_SIZE(zonelist); i++) {
+		struct zone *z = &pgdat->node_zones[zonelist[i]];
+		long mark = (long)(z->_watermark[alloc_flags & ALLOC_WMARK_MASK] + nr_pages);
+
+		if (z->managed_pages && __zone_watermark_ok(z, 0, mark, alloc_flags)) {
+			zone = z;
+			break;
+		}
+	}
+	if (!zone)
+		goto failed;
+	zone->pcp.free_count >>= 1;
+	list = &zone->pcp.lists[order_to_pindex(mt, 0)];
+	while (nr_populated < nr_pages) {
+		if (page_array && page_array[nr_populated]) {
+			nr_populated++;
+			continue;
+		}
+		page = __rmqueue_pcplist(zone, 0, mt, alloc_flags, list);
+		if (unlikely(!page))
+			break;
+		if (CONFIG_DEBUG_VM && !check_poison(page, 1)) {
+			ClearPageFlag(page, PG_pcp); /* leaked, as rmqueue_checked does */
+			continue;
+		}
+		__prep_new_page(page, 0, gfp);
+		bulk_store(page, page_list, page_array, nr_populated);
+		nr_account++;
+		nr_populated++;
+	}
+	pgdat->vm_events[PGALLOC] += nr_account;
+	if (nr_account)
+		return nr_populated;
+failed:
+	page = alloc_pages_node(nid, gfp, 0);
+	if (page)
+		bulk_store(page, page_list, page_array, nr_populated++);
+	return nr_populated;
+}
+
 /* --- freeing ------------------------------------------------------------------ */
 
-bool free_pages_prepare(struct page *page, unsigned int order)
+static __always_inline bool __free_pages_prepare(struct page *page, unsigned int order)
 {
 	const unsigned long keep =
 		~((1ul << PAGE_FLAGS_ORDER_SHIFT) - 1) & ~(0xfful << PAGE_FLAGS_ORDER_SHIFT);
 
-	if (!check_free_page(page, order))
+	if (CONFIG_DEBUG_VM && !check_free_page(page, order))
 		return false;
 	/* Only the node and zone survive; a folio head forgets its order. Tail
 	 * pages matter only for a folio (Linux: free_tail_page_prepare). */
@@ -950,17 +1260,21 @@ bool free_pages_prepare(struct page *page, unsigned int order)
 	page->flags &= keep;
 	folio_clear_anon_owner((struct folio *)page);
 	page->private = 0;
-	poison_pages(page, 1u << order);
+	if (CONFIG_DEBUG_VM)
+		poison_pages(page, 1u << order);
 	return true;
 }
 
-/* Hand a prepared block to the pcp lists or straight to the buddy lists. */
-static void free_the_page(struct page *page, unsigned int order)
+bool free_pages_prepare(struct page *page, unsigned int order)
 {
-	struct zone *zone = page_zone(page);
+	return __free_pages_prepare(page, order);
+}
 
+/* Hand a prepared block to the pcp lists or straight to the buddy lists. */
+static __always_inline void free_the_page(struct zone *zone, struct page *page, unsigned int order)
+{
 	zone->zone_pgdat->vm_events[PGFREE] += 1ul << order;
-	if (pcp_allowed_order(order))
+	if (likely(pcp_allowed_order(order)))
 		free_to_pcp(zone, page, order);
 	else
 		__free_one_page(page, page_to_pfn(page), zone, order,
@@ -976,17 +1290,20 @@ static void free_the_page(struct page *page, unsigned int order)
  */
 void __free_pages(struct page *page, unsigned int order)
 {
-	if (order > MAX_PAGE_ORDER || PageTail(page) || page_count(page) <= 0) {
+	struct zone *zone;
+
+	if (unlikely(order > MAX_PAGE_ORDER || PageTail(page) || page_count(page) <= 0)) {
 		bad_free(page, order, "__free_pages");
 		return;
 	}
 	if (--page->_refcount)
 		return;
-	if (!free_pages_prepare(page, order)) {
+	zone = page_zone(page); /* before the flags are rewritten */
+	if (unlikely(!__free_pages_prepare(page, order))) {
 		page->_refcount = 1;
 		return;
 	}
-	free_the_page(page, order);
+	free_the_page(zone, page, order);
 }
 
 unsigned long node_free_pages(struct pglist_data *pgdat)

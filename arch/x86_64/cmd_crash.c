@@ -9,35 +9,35 @@
 
 #define CRASH_ADDRESS 0xdeadbeef000ull /* user half, never mapped */
 
-static void __attribute__((noinline)) crash_page_fault(void)
+static noinline void crash_page_fault(void)
 {
 	*(volatile uint64_t *)CRASH_ADDRESS = 1;
 }
 
-static void __attribute__((noinline)) crash_invalid_opcode(void)
+static noinline void crash_invalid_opcode(void)
 {
 	__asm__ volatile("ud2");
 }
 
-static void __attribute__((noinline)) crash_general_protection(void)
+static noinline void crash_general_protection(void)
 {
 	/* A non-canonical address: #GP, not #PF. */
 	*(volatile uint64_t *)0x8000000000000000ull = 1;
 }
 
-static void __attribute__((noinline)) crash_divide_error(void)
+static noinline void crash_divide_error(void)
 {
 	__asm__ volatile("xor %%ecx, %%ecx; div %%ecx" : : : "eax", "ecx", "edx");
 }
 
-static void __attribute__((noinline)) crash_breakpoint(void)
+static noinline void crash_breakpoint(void)
 {
 	__asm__ volatile("int3");
 }
 
 /* Recurse into the guard page below the boot stack: the #PF cannot be
  * delivered on the dead stack, so the CPU raises #DF on its IST stack. */
-static unsigned __attribute__((noinline)) crash_stack_overflow(volatile unsigned depth)
+static noinline unsigned crash_stack_overflow(volatile unsigned depth)
 {
 	volatile char pad[256];
 
