@@ -120,13 +120,10 @@ static struct frag_obj objs[MAX_OBJS];
 static unsigned long held[FRAG_MAX_PAGES >> ORDER_2M]; /* pfns of the order-9 blocks got */
 static long metrics[NR_FRAG_METRICS][FRAG_MAX_SEEDS];
 
-/* xorshift64*: the same sequence on every machine. */
+/* The same sequence on every machine. */
 static uint64_t frag_rand(struct frag_run *r)
 {
-	r->rng ^= r->rng >> 12;
-	r->rng ^= r->rng << 25;
-	r->rng ^= r->rng >> 27;
-	return r->rng * 0x2545f4914f6cdd1dull;
+	return bench_rand(&r->rng);
 }
 
 static unsigned long frag_below(struct frag_run *r, unsigned long n)

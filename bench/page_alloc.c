@@ -1,11 +1,17 @@
 /*
  * The page allocator benchmark: cost of one alloc + free with the buddy
  * allocator against the hobby-kernel bitmap allocator (mm/bitmap_alloc.c),
- * side by side over the same number of pages, for every order,
- * "single" (alloc, free, repeat) and "batched" (alloc a batch, then free
- * it). Costs are in arch_cycles(): TSC cycles in the kernel, nanoseconds
- * on the host. Reported, never judged: timing is not a test. The table
- * is printed twice: for people, and as the page_alloc bench record.
+ * side by side over the same number of pages. Patterns, for every order:
+ * "single" (alloc, free, repeat: the pcp fast path), "batch64" and
+ * "batch1024" (N allocs, then their N frees: refills and drains), and at
+ * order 0 "bulk64"/"bulk1024" (the buddy's N allocs in one
+ * alloc_pages_bulk call; the bitmap, which has no bulk call, runs its loop).
+ * A batch that would take more than half the node is not run. Then
+ * "mixed": a window of live blocks of random orders, the oldest freed as
+ * each new one is allocated (page_alloc_mixed). Costs are in
+ * arch_cycles(): TSC cycles in the kernel, nanoseconds on the host.
+ * Reported, never judged: timing is not a test. Each table is printed for
+ * people, then as its bench record.
  */
 #include <arch.h>
 #include <bench.h>
@@ -14,13 +20,15 @@
 #include <mm.h>
 
 #define BENCH_MAX_PAGES 65536ul /* 256 MiB */
-#define BENCH_BATCH_MAX 4096ul	/* blocks per batch */
+#define BENCH_BATCH_MAX 1024ul	/* blocks per batch */
+#define MIXED_WINDOW_MAX 256u	/* live blocks in the mixed pattern */
 
 static struct pglist_data bench_node;
 static uint8_t bench_pageblock_flags[BENCH_MAX_PAGES / 2];
 static struct bitmap_alloc bitmap;
 static unsigned long bitmap_words[BITMAP_ALLOC_LONGS(BENCH_MAX_PAGES)];
 static unsigned long batch[BENCH_BATCH_MAX];
+static struct page *bulk_pages[BENCH_BATCH_MAX];
 static int bench_nid;
 
 /* The rows as measured, printed as a record after the human table (a
@@ -29,7 +37,7 @@ static struct {
 	unsigned int order;
 	const char *pattern;
 	char text[72];
-} rows[2 * NR_PAGE_ORDERS];
+} rows[3 * NR_PAGE_ORDERS + 2];
 static unsigned int nr_rows;
 
 /* One allocator behind two function pointers; a block is its first pfn. */
@@ -63,7 +71,10 @@ static void bm_free(unsigned long pfn, unsigned int order)
 /* Return: cycles x10 per alloc+free pair, alloc then free, `rounds` times. */
 static uint64_t bench_single(const struct allocator *a, unsigned int order, unsigned long rounds)
 {
-	uint64_t t0 = arch_cycles();
+	uint64_t t0;
+
+	drain_node_pages(&bench_node); /* every row starts with all memory on the buddy lists */
+	t0 = arch_cycles();
 
 	for (unsigned long r = 0; r < rounds; r++)
 		a->free(a->alloc(order), order);
@@ -74,15 +85,85 @@ static uint64_t bench_single(const struct allocator *a, unsigned int order, unsi
 static uint64_t bench_batched(const struct allocator *a, unsigned int order, unsigned long n,
 			      unsigned long rounds)
 {
-	uint64_t t0 = arch_cycles();
+	uint64_t t0 = 0;
 
-	for (unsigned long r = 0; r < rounds; r++) {
+	drain_node_pages(&bench_node); /* as bench_single */
+	for (unsigned long r = 0; r <= rounds; r++) {
+		if (r == 1) /* round 0 warms up: pcp->high tunes itself to the batch */
+			t0 = arch_cycles();
 		for (unsigned long i = 0; i < n; i++)
 			batch[i] = a->alloc(order);
 		for (unsigned long i = 0; i < n; i++)
 			a->free(batch[i], order);
 	}
 	return (arch_cycles() - t0) * 10 / (rounds * n);
+}
+
+/* The buddy's batch of n order-0 pages in one alloc_pages_bulk call,
+ * freed one by one (as Linux's page_bench04_bulk does). Return: cycles
+ * x10 per page, or 0 if a call came back short (not expected here: the
+ * batch is far above the watermark). */
+static uint64_t bench_bulk(unsigned long n, unsigned long rounds)
+{
+	uint64_t t0 = 0;
+
+	drain_node_pages(&bench_node); /* as bench_single */
+	for (unsigned long r = 0; r <= rounds; r++) {
+		if (r == 1) /* round 0 warms up, as in bench_batched */
+			t0 = arch_cycles();
+		memset(bulk_pages, 0, n * sizeof(bulk_pages[0]));
+		if (alloc_pages_bulk_array_node(GFP_KERNEL | __GFP_NOWARN, bench_nid, n,
+						bulk_pages) != n)
+			return 0;
+		for (unsigned long i = 0; i < n; i++)
+			__free_pages(bulk_pages[i], 0);
+	}
+	return (arch_cycles() - t0) * 10 / (rounds * n);
+}
+
+/* A mixed-order workload: orders drawn from a fixed table, a window of
+ * live blocks, the oldest freed as each new one is allocated. */
+struct mixed_pattern {
+	const char *name;
+	unsigned int window; /* live blocks; the node holds window << max order */
+	unsigned char orders[16];
+};
+
+static const struct mixed_pattern mixed_patterns[] = {
+	/* Page tables, slabs, small folios: mostly order 0, some up to 3. */
+	{ "0-3", MIXED_WINDOW_MAX, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 3 } },
+	/* Everything up to 4 MiB, halving at each order: 32 live blocks of
+	 * at most order 10 fit in half the node. */
+	{ "0-10", 32, { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 4, 9, 10 } },
+};
+
+/* Return: cycles x10 per alloc+free pair over `steps` steps of pattern mp;
+ * the order sequence is the same for every allocator (a fixed seed). */
+static uint64_t bench_mixed(const struct allocator *a, const struct mixed_pattern *mp,
+			    unsigned long steps)
+{
+	static struct {
+		unsigned long pfn;
+		unsigned int order;
+	} live[MIXED_WINDOW_MAX];
+	uint64_t seed = 0x9e3779b97f4a7c15ull, t0;
+	unsigned int head = 0;
+
+	for (unsigned int i = 0; i < mp->window; i++) {
+		live[i].order = mp->orders[bench_rand(&seed) % 16];
+		live[i].pfn = a->alloc(live[i].order);
+	}
+	t0 = arch_cycles();
+	for (unsigned long s = 0; s < steps; s++) {
+		a->free(live[head].pfn, live[head].order);
+		live[head].order = mp->orders[bench_rand(&seed) % 16];
+		live[head].pfn = a->alloc(live[head].order);
+		head = head + 1 < mp->window ? head + 1 : 0;
+	}
+	t0 = arch_cycles() - t0;
+	for (unsigned int i = 0; i < mp->window; i++)
+		a->free(live[i].pfn, live[i].order);
+	return t0 * 10 / steps;
 }
 
 /* A cost x10 as "123.4". */
@@ -103,18 +184,25 @@ static void report_row(unsigned int order, const char *pattern, uint64_t buddy, 
 	tenths(m, sizeof(m), bm);
 	ksnprintf(ratio, sizeof(ratio), "%llu.%02llu", (unsigned long long)(ratio100 / 100),
 		  (unsigned long long)(ratio100 % 100));
-	kprintf("%-6u %-8s %14s %14s %7sx\n", order, pattern, b, m, ratio);
+	kprintf("%-6u %-9s %14s %14s %7sx\n", order, pattern, b, m, ratio);
 	rows[nr_rows].order = order;
 	rows[nr_rows].pattern = pattern;
 	ksnprintf(rows[nr_rows].text, sizeof(rows[nr_rows].text), "%s %s %s", b, m, ratio);
 	nr_rows++;
 }
 
-/* Batches take a quarter of the memory, so the buddy allocator (whose
- * watermarks keep some pages back) never runs dry mid-batch. */
-static unsigned long batch_blocks(unsigned long nr_pages, unsigned int order)
+/* A batch of n blocks runs only where it takes at most half the node, so
+ * the buddy allocator (whose watermarks keep some pages back) never runs
+ * dry mid-batch. */
+static bool batch_fits(unsigned long nr_pages, unsigned int order, unsigned long n)
 {
-	return MIN(BENCH_BATCH_MAX, (nr_pages / 4) >> order);
+	return n << order <= nr_pages / 2;
+}
+
+/* Rounds that make about `ops` allocations in batches of n, at least 4. */
+static unsigned long batch_rounds(unsigned long ops, unsigned long n)
+{
+	return MAX(ops / n, 4ul);
 }
 
 static void print_record(unsigned long nr_pages, const char *unit)
@@ -131,11 +219,47 @@ static void print_record(unsigned long nr_pages, const char *unit)
 	benchrec_end(&rec);
 }
 
+/* The mixed-order table and its record, page_alloc_mixed. */
+static void bench_mixed_table(const struct allocator *buddy, const struct allocator *bm,
+			      unsigned long nr_pages, const char *unit, unsigned long steps)
+{
+	char text[ARRAY_SIZE(mixed_patterns)][72], env[48], cols[128];
+	struct benchrec rec;
+
+	kprintf("%-6s %-8s %11s/op %11s/op %8s\n", "orders", "window", unit, unit, "ratio");
+	for (unsigned int i = 0; i < ARRAY_SIZE(mixed_patterns); i++) {
+		const struct mixed_pattern *mp = &mixed_patterns[i];
+		uint64_t b = bench_mixed(buddy, mp, steps), m = bench_mixed(bm, mp, steps);
+		uint64_t ratio100 = b ? m * 100 / b : 0;
+		char bs[24], ms[24];
+
+		tenths(bs, sizeof(bs), b);
+		tenths(ms, sizeof(ms), m);
+		kprintf("%-6s %-8u %14s %14s %4llu.%02llux\n", mp->name, mp->window, bs, ms,
+			(unsigned long long)(ratio100 / 100), (unsigned long long)(ratio100 % 100));
+		ksnprintf(text[i], sizeof(text[i]), "%s %s %llu.%02llu", bs, ms,
+			  (unsigned long long)(ratio100 / 100),
+			  (unsigned long long)(ratio100 % 100));
+	}
+	kprintf("\n");
+	ksnprintf(env, sizeof(env), " node_bytes=%lu", nr_pages * PAGE_SIZE);
+	ksnprintf(cols, sizeof(cols),
+		  "max_order[order] window[count] buddy[%s/op] bitmap[%s/op] ratio[x]", unit, unit);
+	benchrec_begin(&rec, "page_alloc_mixed", cols, env);
+	for (unsigned int i = 0; i < ARRAY_SIZE(mixed_patterns); i++)
+		benchrec_row(&rec, "%u %u %s", mixed_patterns[i].orders[15],
+			     mixed_patterns[i].window, text[i]);
+	benchrec_end(&rec);
+}
+
 int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid, const char *unit,
 		     bool quick)
 {
 	const struct allocator buddy = { buddy_alloc, buddy_free };
 	const struct allocator bm = { bm_alloc, bm_free };
+	static const unsigned long batch_sizes[] = { 64, BENCH_BATCH_MAX };
+	static const char *const batch_names[] = { "batch64", "batch1024" };
+	static const char *const bulk_names[] = { "bulk64", "bulk1024" };
 	unsigned long base_rounds = quick ? 10000 : 200000;
 
 	nr_pages = MIN(ALIGN_DOWN(nr_pages, MAX_ORDER_NR_PAGES), BENCH_MAX_PAGES);
@@ -153,20 +277,31 @@ int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid, c
 		"DEBUG_VM=%d THP=%d\n\n",
 		nr_pages * PAGE_SIZE >> 20, MAX_PAGE_ORDER, (int)pageblock_order, CONFIG_DEBUG_VM,
 		CONFIG_TRANSPARENT_HUGEPAGE);
-	kprintf("%-6s %-8s %11s/op %11s/op %8s\n", "order", "pattern", unit, unit, "ratio");
-	kprintf("%-6s %-8s %14s %14s\n", "", "", "buddy", "bitmap");
+	kprintf("%-6s %-9s %11s/op %11s/op %8s\n", "order", "pattern", unit, unit, "ratio");
+	kprintf("%-6s %-9s %14s %14s\n", "", "", "buddy", "bitmap");
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
-		unsigned long rounds = MAX(base_rounds >> o, 20ul), n = batch_blocks(nr_pages, o);
-		unsigned long batch_rounds = quick ? 2 : 20;
+		unsigned long rounds = MAX(base_rounds >> o, 20ul);
 
 		report_row(o, "single", bench_single(&buddy, o, rounds),
 			   bench_single(&bm, o, rounds));
-		report_row(o, "batched", bench_batched(&buddy, o, n, batch_rounds),
-			   bench_batched(&bm, o, n, batch_rounds));
+		for (unsigned int b = 0; b < ARRAY_SIZE(batch_sizes); b++) {
+			unsigned long n = batch_sizes[b], r = batch_rounds(rounds, n);
+
+			if (!batch_fits(nr_pages, o, n))
+				continue;
+			report_row(o, batch_names[b], bench_batched(&buddy, o, n, r),
+				   bench_batched(&bm, o, n, r));
+			if (o == 0)
+				report_row(o, bulk_names[b], bench_bulk(n, r),
+					   bench_batched(&bm, o, n, r));
+		}
 	}
-	kprintf("\n%s/op = one alloc + one free; ratio = bitmap / buddy (higher: buddy faster)\n\n",
+	kprintf("\n%s/op = one alloc + one free; ratio = bitmap / buddy (higher: buddy faster);\n"
+		"batchN: N allocs, then their frees; bulkN: the buddy's N in one\n"
+		"alloc_pages_bulk call (the bitmap runs its batchN loop)\n\n",
 		unit);
 	print_record(nr_pages, unit);
+	bench_mixed_table(&buddy, &bm, nr_pages, unit, quick ? 20000 : 400000);
 	pgdat_destroy(&bench_node);
 	return 0;
 }

@@ -59,6 +59,16 @@ void bench_banner(const char *title);
 /* bench/benchrec.c: the median of n samples; sorts them (n is small). */
 uint64_t bench_median(uint64_t *v, unsigned int n);
 
+/* xorshift64*: the same pseudo-random sequence on every machine, from a
+ * nonzero *state. */
+static inline uint64_t bench_rand(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dull;
+}
+
 /* bench/host/start.c: a host benchmark program's first line, CPU
  * model and kprintf to stdout. */
 void bench_host_start(const char *title);

@@ -331,6 +331,11 @@ static int check_pcp(struct zone *zone, struct census *c, char *err, size_t errl
 	if (pages != (unsigned long)zone->pcp.count || pages != c->pcp_pages)
 		return FAIL("zone %s: pcp count %d, lists hold %lu, PG_pcp pages %lu", zone->name,
 			    zone->pcp.count, pages, c->pcp_pages);
+	/* The fast path reads pcp->high without clamping it (Linux clamps
+	 * on every use): every writer keeps it inside its bounds. */
+	if (zone->pcp.high < zone->pcp.high_min || zone->pcp.high > zone->pcp.high_max)
+		return FAIL("zone %s: pcp high %d outside [%d, %d]", zone->name, zone->pcp.high,
+			    zone->pcp.high_min, zone->pcp.high_max);
 	return 0;
 }
 

@@ -545,8 +545,9 @@ static bool unreserve_highatomic_pageblock(struct zone *zone, int mt)
 	return false;
 }
 
-/* Linux: prep_new_page (post_alloc_hook + prep_compound_page). */
-static __always_inline void __prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
+/* Linux: prep_new_page (post_alloc_hook + prep_compound_page), in two
+ * parts: the head's fields, then (out of line) the contents and the tails. */
+static __always_inline void prep_new_page_head(struct page *page, gfp_t gfp)
 {
 	page->_refcount = 1;
 	page->private = 0;
@@ -555,10 +556,27 @@ static __always_inline void __prep_new_page(struct page *page, unsigned int orde
 	 * also ends PG_pcp: every store to them costs the fast path. */
 	page->flags = (page->flags & ~(PAGE_FLAGS_OWNER_MASK | 1ul << PG_pcp)) |
 		      (unsigned long)(gfp_migratetype(gfp) + 1) << PAGE_FLAGS_OWNER_SHIFT;
+}
+
+static bool prep_new_page_needs_more(unsigned int order, gfp_t gfp)
+{
+	return (gfp & __GFP_ZERO) || (order && (gfp & __GFP_COMP));
+}
+
+static noinline struct page *prep_new_page_more(struct page *page, unsigned int order, gfp_t gfp)
+{
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
 	if (order && (gfp & __GFP_COMP))
 		prep_compound_page(page, order);
+	return page;
+}
+
+static __always_inline void __prep_new_page(struct page *page, unsigned int order, gfp_t gfp)
+{
+	prep_new_page_head(page, gfp);
+	if (prep_new_page_needs_more(order, gfp))
+		prep_new_page_more(page, order, gfp);
 }
 
 /* --- watermarks ---------------------------------------------------------------- */
@@ -693,7 +711,7 @@ static int clamp_int(int v, int lo, int hi)
  */
 static int nr_pcp_high(struct per_cpu_pages *pcp, struct zone *zone, int batch, bool free_high)
 {
-	int high = pcp->high = clamp_int(pcp->high, pcp->high_min, pcp->high_max);
+	int high = pcp->high; /* within [high_min, high_max]: every writer keeps it so */
 
 	if (free_high) {
 		pcp->high = MAX(high - (batch << PCP_BATCH_SCALE_MAX), pcp->high_min);
@@ -745,16 +763,16 @@ static __always_inline void free_frozen_page_commit(struct zone *zone, struct pa
 	int batch = pcp->batch, high;
 	bool free_high = false;
 
-	pcp->alloc_factor >>= 1; /* a free ends a run of allocations */
-	SetPageFlag(page, PG_pcp);
-	page->private = order;
+	if (pcp->alloc_factor) /* a free ends a run of allocations */
+		pcp->alloc_factor >>= 1;
+	page->private = order; /* PG_pcp is set: __free_pages */
 	list_add(&page->lru, &pcp->lists[pindex]);
 	pcp->count += 1 << order;
 	if (order && order <= PAGE_ALLOC_COSTLY_ORDER) {
 		free_high = pcp->free_count >= batch + pcp->high_min / 2 &&
 			    (pcp->flags & PCPF_PREV_FREE_HIGH_ORDER);
 		pcp->flags |= PCPF_PREV_FREE_HIGH_ORDER;
-	} else {
+	} else if (pcp->flags & PCPF_PREV_FREE_HIGH_ORDER) {
 		pcp->flags &= ~PCPF_PREV_FREE_HIGH_ORDER;
 	}
 	if (pcp->free_count < (batch << PCP_BATCH_SCALE_MAX))
@@ -773,6 +791,7 @@ static __always_inline void free_to_pcp(struct zone *zone, struct page *page, un
 
 	if (unlikely(mt >= MIGRATE_PCPTYPES)) {
 		if (mt == MIGRATE_ISOLATE) {
+			ClearPageFlag(page, PG_pcp);
 			__free_one_page(page, pfn, zone, order, mt);
 			return;
 		}
@@ -792,7 +811,7 @@ static __always_inline void free_to_pcp(struct zone *zone, struct page *page, un
 static int nr_pcp_alloc(struct per_cpu_pages *pcp, struct zone *zone, unsigned int order)
 {
 	int base_batch = pcp->batch, batch, max_nr_alloc;
-	int high = pcp->high = clamp_int(pcp->high, pcp->high_min, pcp->high_max);
+	int high = pcp->high;
 
 	if (high < base_batch) /* the boot pageset */
 		return 1;
@@ -856,24 +875,31 @@ static noinline bool pcp_refill(struct zone *zone, unsigned int order, int mt,
 	return !list_empty(list);
 }
 
-/* Linux: __rmqueue_pcplist. The fast path: the first block of the list,
- * refilled when empty. A "hit" (PGALLOC_PCP_HIT) needed no refill. */
+/* Take the first block of a non-empty pcp list. PG_pcp is cleared by
+ * prep_new_page, in the same write as the owner. */
+static __always_inline struct page *pcp_pop(struct zone *zone, struct list_head *list,
+					    unsigned int order)
+{
+	struct page *page = list_first_entry(list, struct page, lru);
+
+	list_del(&page->lru);
+	zone->pcp.count -= 1 << order;
+	return page;
+}
+
+/* Linux: __rmqueue_pcplist. The first block of the list, refilled when
+ * empty. A "hit" (PGALLOC_PCP_HIT) needed no refill. */
 static __always_inline struct page *__rmqueue_pcplist(struct zone *zone, unsigned int order, int mt,
 						      unsigned int alloc_flags,
 						      struct list_head *list)
 {
-	struct page *page;
-
 	if (unlikely(list_empty(list))) {
 		if (!pcp_refill(zone, order, mt, alloc_flags, list))
 			return NULL;
 	} else {
 		count_vm_event(zone->zone_pgdat, PGALLOC_PCP_HIT);
 	}
-	page = list_first_entry(list, struct page, lru);
-	list_del(&page->lru);
-	zone->pcp.count -= 1 << order;
-	return page; /* PG_pcp is cleared by prep_new_page, in the same write as the owner */
+	return pcp_pop(zone, list, order);
 }
 
 /* Linux: rmqueue_pcplist. An allocation ends a run of frees. */
@@ -962,6 +988,39 @@ static const enum zone_type zonelist[] = { ZONE_NORMAL, ZONE_DMA32 };
 static unsigned int zonelist_first(gfp_t gfp)
 {
 	return (gfp & __GFP_DMA32) ? 1 : 0;
+}
+
+/*
+ * The fast path: Linux's likeliest way through get_page_from_freelist,
+ * rmqueue and rmqueue_pcplist, a pcp hit in the first zone of the
+ * zonelist that has memory. It makes no call, so the compiler saves no
+ * registers for it, and checks no watermark (see pcp_refill). Return:
+ * NULL when it does not apply (an empty list, an order without pcp lists,
+ * a HIGHATOMIC request, DEBUG_VM's checks), for the full path to serve.
+ */
+static __always_inline struct page *rmqueue_pcp_fast(struct pglist_data *pgdat, gfp_t gfp,
+						     unsigned int order)
+{
+	unsigned int i = zonelist_first(gfp);
+	struct zone *zone = &pgdat->node_zones[zonelist[i]];
+	struct list_head *list;
+	struct page *page;
+
+	if (CONFIG_DEBUG_VM || !pcp_allowed_order(order) || ((gfp & __GFP_HIGHATOMIC) && order))
+		return NULL;
+	if (!zone->managed_pages) {
+		if (i + 1 == ARRAY_SIZE(zonelist))
+			return NULL;
+		zone = &pgdat->node_zones[zonelist[i + 1]];
+	}
+	list = &zone->pcp.lists[order_to_pindex(gfp_migratetype(gfp), order)];
+	if (unlikely(list_empty(list)))
+		return NULL;
+	zone->pcp.free_count >>= 1;
+	count_vm_event(pgdat, PGALLOC_PCP_HIT);
+	page = pcp_pop(zone, list, order);
+	prep_new_page_head(page, gfp); /* the rest: alloc_pages_node */
+	return page;
 }
 
 /* Linux: get_page_from_freelist over the zonelist. */
@@ -1113,14 +1172,17 @@ static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, u
 	return page;
 }
 
-/* The allocation the free lists could not serve at once (Linux: the
- * end of __alloc_pages: __alloc_pages_slowpath, then the failure report).
- * Out of line: the fast path stays small. */
-static noinline struct page *alloc_pages_slow(struct pglist_data *pgdat, gfp_t gfp,
-					      unsigned int order, unsigned int alloc_flags)
+/* Everything but the fast path (Linux: __alloc_pages after its first
+ * try, then __alloc_pages_slowpath and the failure report). Out of line:
+ * the fast path stays small. */
+static noinline struct page *alloc_pages_full(struct pglist_data *pgdat, gfp_t gfp,
+					      unsigned int order)
 {
-	struct page *page = alloc_pages_slowpath(pgdat, gfp, order, alloc_flags);
+	unsigned int alloc_flags = gfp_to_alloc_flags(gfp, order);
+	struct page *page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
 
+	if (!page)
+		page = alloc_pages_slowpath(pgdat, gfp, order, alloc_flags);
 	if (!page) {
 		count_vm_event(pgdat, PGALLOC_FAIL);
 		warn_alloc(pgdat, gfp, order);
@@ -1136,11 +1198,9 @@ static noinline struct page *alloc_pages_bad_request(int nid, unsigned int order
 	return NULL;
 }
 
-/* Linux: __alloc_pages. The fast path is get_page_from_freelist's first
- * try, served by a pcp list for the orders those hold. */
+/* Linux: __alloc_pages. */
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 {
-	unsigned int alloc_flags = gfp_to_alloc_flags(gfp, order);
 	struct pglist_data *pgdat;
 	struct page *page;
 
@@ -1148,10 +1208,12 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 		     order > MAX_PAGE_ORDER))
 		return alloc_pages_bad_request(nid, order);
 	pgdat = NODE_DATA(nid);
-	page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
+	page = rmqueue_pcp_fast(pgdat, gfp, order);
 	if (unlikely(!page))
-		return alloc_pages_slow(pgdat, gfp, order, alloc_flags);
+		return alloc_pages_full(pgdat, gfp, order);
 	pgdat->vm_events[PGALLOC] += 1ul << order;
+	if (prep_new_page_needs_more(order, gfp))
+		return prep_new_page_more(page, order, gfp); /* a tail call: no registers saved */
 	return page;
 }
 
@@ -1245,7 +1307,8 @@ failed:
 
 /* --- freeing ------------------------------------------------------------------ */
 
-static __always_inline bool __free_pages_prepare(struct page *page, unsigned int order)
+static __always_inline bool __free_pages_prepare(struct page *page, unsigned int order,
+						 unsigned long set_flags)
 {
 	const unsigned long keep =
 		~((1ul << PAGE_FLAGS_ORDER_SHIFT) - 1) & ~(0xfful << PAGE_FLAGS_ORDER_SHIFT);
@@ -1257,7 +1320,7 @@ static __always_inline bool __free_pages_prepare(struct page *page, unsigned int
 	if (PageHead(page))
 		for (unsigned long i = 1; i < (1ul << order); i++)
 			page[i].compound_head = 0;
-	page->flags &= keep;
+	page->flags = (page->flags & keep) | set_flags;
 	folio_clear_anon_owner((struct folio *)page);
 	page->private = 0;
 	if (CONFIG_DEBUG_VM)
@@ -1267,18 +1330,14 @@ static __always_inline bool __free_pages_prepare(struct page *page, unsigned int
 
 bool free_pages_prepare(struct page *page, unsigned int order)
 {
-	return __free_pages_prepare(page, order);
+	return __free_pages_prepare(page, order, 0);
 }
 
 /* Hand a prepared block to the pcp lists or straight to the buddy lists. */
-static __always_inline void free_the_page(struct zone *zone, struct page *page, unsigned int order)
+/* Out of line: the pcp path stays small. */
+static noinline void free_one_page(struct zone *zone, struct page *page, unsigned int order)
 {
-	zone->zone_pgdat->vm_events[PGFREE] += 1ul << order;
-	if (likely(pcp_allowed_order(order)))
-		free_to_pcp(zone, page, order);
-	else
-		__free_one_page(page, page_to_pfn(page), zone, order,
-				get_pageblock_migratetype(page));
+	__free_one_page(page, page_to_pfn(page), zone, order, get_pageblock_migratetype(page));
 }
 
 /*
@@ -1290,6 +1349,8 @@ static __always_inline void free_the_page(struct zone *zone, struct page *page, 
  */
 void __free_pages(struct page *page, unsigned int order)
 {
+	bool pcp = pcp_allowed_order(order);
+	struct pglist_data *pgdat;
 	struct zone *zone;
 
 	if (unlikely(order > MAX_PAGE_ORDER || PageTail(page) || page_count(page) <= 0)) {
@@ -1298,12 +1359,20 @@ void __free_pages(struct page *page, unsigned int order)
 	}
 	if (--page->_refcount)
 		return;
-	zone = page_zone(page); /* before the flags are rewritten */
-	if (unlikely(!__free_pages_prepare(page, order))) {
+	/* Before the flags are rewritten; page_zone without a second load. */
+	pgdat = NODE_DATA(page_to_nid(page));
+	zone = &pgdat->node_zones[page_zonenum(page)];
+	/* A block bound for a pcp list gets PG_pcp in the same write that
+	 * clears its flags: every store to them costs the fast path. */
+	if (unlikely(!__free_pages_prepare(page, order, pcp ? 1ul << PG_pcp : 0))) {
 		page->_refcount = 1;
 		return;
 	}
-	free_the_page(zone, page, order);
+	pgdat->vm_events[PGFREE] += 1ul << order;
+	if (likely(pcp))
+		free_to_pcp(zone, page, order);
+	else
+		free_one_page(zone, page, order);
 }
 
 unsigned long node_free_pages(struct pglist_data *pgdat)

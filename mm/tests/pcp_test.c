@@ -31,6 +31,7 @@ static void pcp_high_bounds_follow_zone_highsize(struct kunit *test)
 {
 	struct pglist_data *pgdat = test_node_create(test, PCP_NODE_PAGES);
 	struct zone *zone;
+	char err[256];
 
 	if (!pgdat)
 		return;
@@ -40,6 +41,13 @@ static void pcp_high_bounds_follow_zone_highsize(struct kunit *test)
 			(int)MAX(zone->_watermark[WMARK_LOW], 4ul * zone->pcp.batch));
 	KUNIT_EXPECT_EQ(test, zone->pcp.high_max, (int)(PCP_NODE_PAGES / 8));
 	KUNIT_EXPECT_EQ(test, zone->pcp.high, zone->pcp.high_min);
+	/* The fast path trusts high to be inside its bounds; buddy_check
+	 * verifies it. */
+	zone->pcp.high = zone->pcp.high_max + 1;
+	KUNIT_EXPECT_EQ(test, buddy_check(pgdat, err, sizeof(err)), -1);
+	KUNIT_EXPECT_TRUE(test, strstr(err, "pcp high") != NULL);
+	zone->pcp.high = zone->pcp.high_min;
+	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 	test_node_destroy(pgdat);
 }
 
