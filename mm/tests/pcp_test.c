@@ -5,7 +5,7 @@
  */
 #include "mm_test_util.h"
 
-#define PCP_NODE_PAGES 16384ul /* 64 MiB: batch 3, high_min = the low watermark */
+#define PCP_NODE_PAGES 8192ul /* 32 MiB: the kernel's test memory under make test */
 #define BULK_MAX 1024
 
 static struct page *pages[PCP_NODE_PAGES];
@@ -24,8 +24,8 @@ static void expect_all_free(struct kunit *test, struct pglist_data *pgdat, unsig
 	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 }
 
-/* Linux's defaults for one CPU: batch = 16384 >> 10 = 16, / 4 = 4, to
- * 2^n - 1 below 4 + 4/2: 3; high_min = the low watermark (at least 4
+/* Linux's defaults for one CPU: batch = 8192 >> 10 = 8, / 4 = 2, to
+ * 2^n - 1 below 2 + 2/2: 1; high_min = the low watermark (at least 4
  * batches), high_max = 1/8 of the zone; high starts at high_min. */
 static void pcp_high_bounds_follow_zone_highsize(struct kunit *test)
 {
@@ -36,7 +36,7 @@ static void pcp_high_bounds_follow_zone_highsize(struct kunit *test)
 	if (!pgdat)
 		return;
 	zone = node_zone(pgdat);
-	KUNIT_EXPECT_EQ(test, zone->pcp.batch, 3);
+	KUNIT_EXPECT_EQ(test, zone->pcp.batch, 1);
 	KUNIT_EXPECT_EQ(test, zone->pcp.high_min,
 			(int)MAX(zone->_watermark[WMARK_LOW], 4ul * zone->pcp.batch));
 	KUNIT_EXPECT_EQ(test, zone->pcp.high_max, (int)(PCP_NODE_PAGES / 8));
@@ -61,7 +61,7 @@ static void pcp_high_grows_to_hold_a_run_of_frees(struct kunit *test)
 	struct pglist_data *pgdat = test_node_create(test, PCP_NODE_PAGES);
 	unsigned long hits;
 	struct zone *zone;
-	int n = BULK_MAX;
+	int n = BULK_MAX / 2; /* above high_min, below high_max */
 
 	if (!pgdat)
 		return;
