@@ -163,8 +163,11 @@ static void account_freepages(struct zone *zone, long nr_pages, int mt)
 		zone->nr_free_cma += (unsigned long)nr_pages;
 }
 
-void add_to_free_list(struct page *page, struct zone *zone, unsigned int order, int migratetype,
-		      bool tail)
+/* Linux: __add_to_free_list, without the free page accounting: merging
+ * and splitting move pages between free blocks, and their callers count
+ * the pages that really became free or allocated, once. */
+static void __add_to_free_list(struct page *page, struct zone *zone, unsigned int order,
+			       int migratetype, bool tail)
 {
 	struct free_area *area = &zone->free_area[order];
 
@@ -176,6 +179,22 @@ void add_to_free_list(struct page *page, struct zone *zone, unsigned int order, 
 	else
 		list_add(&page->lru, &area->free_list[migratetype]);
 	area->nr_free++;
+}
+
+/* Linux: __del_page_from_free_list. */
+static void __del_page_from_free_list(struct page *page, struct zone *zone, unsigned int order)
+{
+	list_del(&page->lru);
+	ClearPageFlag(page, PG_buddy);
+	page->private = 0;
+	page->index = 0;
+	zone->free_area[order].nr_free--;
+}
+
+void add_to_free_list(struct page *page, struct zone *zone, unsigned int order, int migratetype,
+		      bool tail)
+{
+	__add_to_free_list(page, zone, order, migratetype, tail);
 	account_freepages(zone, 1l << order, migratetype);
 }
 
@@ -183,11 +202,7 @@ void del_page_from_free_list(struct page *page, struct zone *zone, unsigned int 
 {
 	int mt = (int)page->index;
 
-	list_del(&page->lru);
-	ClearPageFlag(page, PG_buddy);
-	page->private = 0;
-	page->index = 0;
-	zone->free_area[order].nr_free--;
+	__del_page_from_free_list(page, zone, order);
 	account_freepages(zone, -(1l << order), mt);
 }
 
@@ -227,6 +242,8 @@ static bool buddy_merge_likely(struct zone *zone, unsigned long pfn, unsigned in
 void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, unsigned int order,
 		     int migratetype)
 {
+	/* The freed pages, counted once; merging moves free pages around. */
+	account_freepages(zone, 1l << order, migratetype);
 	while (order < MAX_PAGE_ORDER) {
 		unsigned long buddy_pfn = __find_buddy_pfn(pfn, order);
 		struct page *buddy = pfn_to_page(buddy_pfn);
@@ -240,14 +257,18 @@ void __free_one_page(struct page *page, unsigned long pfn, struct zone *zone, un
 		if (order >= pageblock_order && buddy_mt != migratetype &&
 		    (!migratetype_is_mergeable(migratetype) || !migratetype_is_mergeable(buddy_mt)))
 			break;
-		del_page_from_free_list(buddy, zone, order);
-		if (buddy_mt != migratetype)
+		__del_page_from_free_list(buddy, zone, order);
+		if (buddy_mt != migratetype) {
+			/* The buddy's pages are now counted as migratetype's. */
+			account_freepages(zone, -(1l << order), buddy_mt);
+			account_freepages(zone, 1l << order, migratetype);
 			change_pageblock_range(buddy, order, migratetype);
+		}
 		pfn &= buddy_pfn;
 		page = pfn_to_page(pfn);
 		order++;
 	}
-	add_to_free_list(page, zone, order, migratetype, buddy_merge_likely(zone, pfn, order));
+	__add_to_free_list(page, zone, order, migratetype, buddy_merge_likely(zone, pfn, order));
 }
 
 void expand(struct zone *zone, struct page *page, unsigned int low, unsigned int high,
@@ -257,6 +278,20 @@ void expand(struct zone *zone, struct page *page, unsigned int low, unsigned int
 		high--;
 		add_to_free_list(page + (1ul << high), zone, high, migratetype, false);
 	}
+}
+
+/* Linux: page_del_and_expand. Take the free block of order high at page
+ * off its list and give back all but its first 2^low pages; only those
+ * leave the free count. */
+static void page_del_and_expand(struct zone *zone, struct page *page, unsigned int low,
+				unsigned int high, int migratetype)
+{
+	__del_page_from_free_list(page, zone, high);
+	while (high > low) {
+		high--;
+		__add_to_free_list(page + (1ul << high), zone, high, migratetype, false);
+	}
+	account_freepages(zone, -(1l << low), migratetype);
 }
 
 /* Take the smallest free block of type mt that holds 2^order pages. */
@@ -269,8 +304,7 @@ static struct page *__rmqueue_smallest(struct zone *zone, unsigned int order, in
 		if (list_empty(list))
 			continue;
 		page = list_first_entry(list, struct page, lru);
-		del_page_from_free_list(page, zone, o);
-		expand(zone, page, order, o, mt);
+		page_del_and_expand(zone, page, order, o, mt);
 		return page;
 	}
 	return NULL;
