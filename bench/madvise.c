@@ -8,9 +8,12 @@
  * gathered: one for the range, as the kernel before the change) and,
  * after MADV_DONTNEED and a rewrite, with the batched path (one
  * clear_young_dirty_ptes per folio, one flush), each with its counter
- * deltas; then reclaim_lazyfree of the lazyfree range. The floor: one bare
- * read of every PTE of the range, the least any PTE walk costs. The
- * records madvise_free and madvise_pte_floor follow the human table.
+ * deltas; then reclaim_lazyfree of the lazyfree range. Two floors, from
+ * the same run: one bare read of every PTE of the range (the least any PTE
+ * walk costs), and a read and a store back old and clean of every PTE (the
+ * least a clear of young and dirty costs); each row gives batched / floor
+ * for both. The records madvise_free and madvise_pte_floor follow the
+ * human table.
  */
 #include <arch.h>
 #include <bench.h>
@@ -93,17 +96,37 @@ static void print_counters(const struct free_run *r)
 	kprintf(" | %8lu %6lu %7lu %4lu", r->pte_writes, r->splits, r->flush_one, r->flush_all);
 }
 
-/* Read every PTE of [addr, addr + bytes), one mm_find_pte per table.
- * Return: the time, or 0 if a table is missing (PMD-mapped range). */
-static uint64_t time_pte_floor(struct mm_struct *mm, unsigned long addr, unsigned long bytes)
+/* The two floors of a run: the best bare read and the best read + store
+ * back of every PTE of the range. */
+struct pte_floor {
+	uint64_t read, rw;
+};
+
+/*
+ * Read every PTE of [addr, addr + bytes), one mm_find_pte per table; with
+ * write, store each back old and clean, as the cheapest clear of young and
+ * dirty would. volatile: one load (and one store) per PTE, none folded
+ * away or merged, as a per-PTE loop over page tables does. The TLB keeps
+ * stale young/dirty bits after a write pass: harmless, every timed run
+ * starts with MADV_DONTNEED (a flush) and a refault. Return: the time, or
+ * 0 if a table is missing (PMD-mapped range).
+ */
+static uint64_t time_pte_floor(struct mm_struct *mm, unsigned long addr, unsigned long bytes,
+			       bool write)
 {
+	const pte_t young_dirty = _PAGE_ACCESSED | _PAGE_DIRTY;
 	uint64_t t0 = arch_cycles(), sum = 0;
 
 	for (unsigned long a = addr; a < addr + bytes; a += PMD_SIZE) {
-		const volatile pte_t *pte = mm_find_pte(mm, a);
+		volatile pte_t *pte = mm_find_pte(mm, a);
 
 		if (!pte)
 			return 0;
+		if (write) {
+			for (unsigned int i = 0; i < PTRS_PER_TABLE; i++)
+				pte[i] = pte[i] & ~young_dirty;
+			continue;
+		}
 		for (unsigned int i = 0; i < PTRS_PER_TABLE; i++)
 			sum += pte[i];
 	}
@@ -111,14 +134,35 @@ static uint64_t time_pte_floor(struct mm_struct *mm, unsigned long addr, unsigne
 	return arch_cycles() - t0;
 }
 
-/* The floor: the best of three bare reads of every PTE of the range. */
-static uint64_t best_pte_floor(struct mm_struct *mm, unsigned long addr, unsigned long bytes)
+/* Both floors, the best of `passes` passes each, read and read + write
+ * alternating. Context: the range was just faulted in with writes. */
+static struct pte_floor best_pte_floor(struct mm_struct *mm, unsigned long addr,
+				       unsigned long bytes, unsigned int passes)
 {
-	uint64_t best = time_pte_floor(mm, addr, bytes);
+	struct pte_floor best = { UINT64_MAX, UINT64_MAX };
 
-	for (int run = 1; run < 3; run++)
-		best = MIN(best, time_pte_floor(mm, addr, bytes));
+	for (unsigned int pass = 0; pass < passes; pass++) {
+		best.read = MIN(best.read, time_pte_floor(mm, addr, bytes, false));
+		best.rw = MIN(best.rw, time_pte_floor(mm, addr, bytes, true));
+	}
 	return best;
+}
+
+/* Passes per floor: as many as timed runs per mode, at least 3 (a pass is
+ * short, and one slow pass would inflate every ratio of the run). */
+static unsigned int floor_passes(unsigned int runs)
+{
+	return MAX(runs, 3u);
+}
+
+/* t / floor with one decimal ("17.8"); 0.0 without a floor. */
+static const char *format_ratio(char *buf, size_t len, uint64_t t, uint64_t floor)
+{
+	uint64_t tenths = floor ? (t * 10 + floor / 2) / floor : 0;
+
+	ksnprintf(buf, len, "%llu.%llu", (unsigned long long)(tenths / 10),
+		  (unsigned long long)(tenths % 10));
+	return buf;
 }
 
 /* One folio size's results, kept for the record after the table. */
@@ -131,15 +175,17 @@ struct madvise_row {
 static struct madvise_row rows[ARRAY_SIZE(bench_orders)];
 static unsigned int nr_rows;
 
-static void print_row(const struct madvise_row *r, bool fell_back)
+static void print_row(const struct madvise_row *r, const struct pte_floor *floor, bool fell_back)
 {
-	char size[16], change[24];
+	char size[16], change[24], read[24], rw[24];
 
 	ksnprintf(size, sizeof(size), "%luK", (unsigned long)(PAGE_SIZE << r->order) / 1024);
 	kprintf("%-6s", size);
 	print_time(r->split.time);
 	print_time(r->batched.time);
 	kprintf(" %6s%%", format_change(change, sizeof(change), r->split.time, r->batched.time));
+	kprintf(" %6sx %6sx", format_ratio(read, sizeof(read), r->batched.time, floor->read),
+		format_ratio(rw, sizeof(rw), r->batched.time, floor->rw));
 	print_counters(&r->split);
 	print_counters(&r->batched);
 	kprintf(" |");
@@ -148,10 +194,18 @@ static void print_row(const struct madvise_row *r, bool fell_back)
 		fell_back ? " (some folios fell back to smaller orders)" : "");
 }
 
-static void print_record(unsigned long bytes, unsigned int runs, uint64_t floor, const char *unit,
-			 const char *time_unit)
+/* t / nr with three decimals, into buf. */
+static const char *per_pte(char *buf, size_t len, uint64_t t, unsigned long nr)
 {
-	char cols[400], env[64], a[24], b[24], c[24], d[24];
+	ksnprintf(buf, len, "%llu.%03llu", (unsigned long long)(t / nr),
+		  (unsigned long long)(t * 1000 / nr % 1000));
+	return buf;
+}
+
+static void print_record(unsigned long bytes, unsigned int runs, const struct pte_floor *floor,
+			 const char *unit, const char *time_unit)
+{
+	char cols[440], env[64], a[24], b[24], c[24], d[24], e[24], f[24];
 	unsigned long nr = bytes / PAGE_SIZE;
 	struct benchrec rec;
 
@@ -159,14 +213,15 @@ static void print_record(unsigned long bytes, unsigned int runs, uint64_t floor,
 		  "folio[KiB] split[%s] batched[%s] change[%%] split_pte_writes[count] "
 		  "split_splits[count] split_flushes[count] split_full_flushes[count] "
 		  "batched_pte_writes[count] batched_splits[count] batched_flushes[count] "
-		  "batched_full_flushes[count] reclaim[%s] freed[pages]",
+		  "batched_full_flushes[count] reclaim[%s] freed[pages] "
+		  "batched_read_floor[x] batched_rw_floor[x]",
 		  time_unit, time_unit, time_unit);
 	ksnprintf(env, sizeof(env), " range_bytes=%lu runs=%u", bytes, runs);
 	benchrec_begin(&rec, "madvise_free", cols, env);
 	for (unsigned int i = 0; i < nr_rows; i++) {
 		const struct madvise_row *r = &rows[i];
 
-		benchrec_row(&rec, "%lu %s %s %s %lu %lu %lu %lu %lu %lu %lu %lu %s %lu",
+		benchrec_row(&rec, "%lu %s %s %s %lu %lu %lu %lu %lu %lu %lu %lu %s %lu %s %s",
 			     (unsigned long)((PAGE_SIZE << r->order) / KIB),
 			     millions(a, sizeof(a), r->split.time),
 			     millions(b, sizeof(b), r->batched.time),
@@ -174,14 +229,17 @@ static void print_record(unsigned long bytes, unsigned int runs, uint64_t floor,
 			     r->split.pte_writes, r->split.splits, r->split.flush_one,
 			     r->split.flush_all, r->batched.pte_writes, r->batched.splits,
 			     r->batched.flush_one, r->batched.flush_all,
-			     millions(d, sizeof(d), r->reclaim), r->freed);
+			     millions(d, sizeof(d), r->reclaim), r->freed,
+			     format_ratio(e, sizeof(e), r->batched.time, floor->read),
+			     format_ratio(f, sizeof(f), r->batched.time, floor->rw));
 	}
 	benchrec_end(&rec);
-	ksnprintf(cols, sizeof(cols), "ptes[count] time[%s] per_pte[%s]", time_unit, unit);
+	ksnprintf(cols, sizeof(cols), "ptes[count] time[%s] per_pte[%s] rw_time[%s] rw_per_pte[%s]",
+		  time_unit, unit, time_unit, unit);
 	benchrec_begin(&rec, "madvise_pte_floor", cols, env);
-	benchrec_row(&rec, "%lu %s %llu.%03llu", nr, millions(a, sizeof(a), floor),
-		     (unsigned long long)(floor / nr),
-		     (unsigned long long)(floor * 1000 / nr % 1000));
+	benchrec_row(&rec, "%lu %s %s %s %s", nr, millions(a, sizeof(a), floor->read),
+		     per_pte(b, sizeof(b), floor->read, nr), millions(c, sizeof(c), floor->rw),
+		     per_pte(d, sizeof(d), floor->rw, nr));
 	benchrec_end(&rec);
 }
 
@@ -229,7 +287,7 @@ static uint64_t best_of(const uint64_t *v, unsigned int n)
  * when the range cannot be faulted.
  */
 static int bench_order(struct mm_struct *mm, unsigned long addr, unsigned long bytes,
-		       unsigned int order, unsigned int runs, uint64_t *floor)
+		       unsigned int order, unsigned int runs, struct pte_floor *floor)
 {
 	unsigned long fallback = mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK];
 	struct madvise_row *r = &rows[nr_rows++];
@@ -240,7 +298,7 @@ static int bench_order(struct mm_struct *mm, unsigned long addr, unsigned long b
 	if (order == 0) {
 		if (refault(mm, addr, bytes))
 			return -1;
-		*floor = best_pte_floor(mm, addr, bytes);
+		*floor = best_pte_floor(mm, addr, bytes, floor_passes(runs));
 	}
 	for (unsigned int run = 0; run < runs; run++) {
 		bool split_first = !(run & 1);
@@ -257,7 +315,7 @@ static int bench_order(struct mm_struct *mm, unsigned long addr, unsigned long b
 	t0 = arch_cycles();
 	r->freed = reclaim_lazyfree(NODE_DATA(mm->nid), bytes / PAGE_SIZE);
 	r->reclaim = arch_cycles() - t0;
-	print_row(r, mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK] != fallback);
+	print_row(r, floor, mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK] != fallback);
 	return do_madvise(mm, addr, bytes, MADV_DONTNEED) ? -1 : 0;
 }
 
@@ -270,22 +328,28 @@ static void print_header(unsigned long bytes, const char *time_unit)
 	kprintf("upstream (Intel i5, 1 GiB, mm/madvise: optimize lazyfreeing with mTHP in "
 		"madvise_free):\n  4K 0.59 s -> 0.59 s; 16K 2.99 -> 0.19; 64K 2.46 -> 0.053; "
 		"1024K 2.18 -> 0.0078; 2048K 0.0028 -> 0.0028\n");
-	kprintf("%-6s %11s %11s %7s | %-28s | %-28s | %11s %6s\n", "", "", "", "",
-		"split: counter deltas", "batched: counter deltas", "", "");
-	kprintf("%-6s %11s %11s %7s | %8s %6s %7s %4s | %8s %6s %7s %4s | %11s %6s\n", "folio",
-		"split", "batched", "change", "pte-wr", "splits", "flush1", "all", "pte-wr",
-		"splits", "flush1", "all", "reclaim", "freed");
+	kprintf("%-6s %11s %11s %7s %-15s | %-28s | %-28s | %11s %6s\n", "", "", "", "",
+		" batched/floor", "split: counter deltas", "batched: counter deltas", "", "");
+	kprintf("%-6s %11s %11s %7s %7s %7s | %8s %6s %7s %4s | %8s %6s %7s %4s | %11s %6s\n",
+		"folio", "split", "batched", "change", "read", "rw", "pte-wr", "splits", "flush1",
+		"all", "pte-wr", "splits", "flush1", "all", "reclaim", "freed");
 }
 
-static void print_floor(uint64_t floor, unsigned long bytes, const char *unit,
-			const char *time_unit)
+static void print_floor(const struct pte_floor *floor, unsigned long bytes, unsigned int runs,
+			const char *unit, const char *time_unit)
 {
 	unsigned long nr = bytes / PAGE_SIZE;
+	char buf[24];
 
-	kprintf("floor: reading the %lu PTEs (one mm_find_pte per table, best of 3):", nr);
-	print_time(floor);
-	kprintf(" %s = %llu.%03llu %s per PTE\n", time_unit, (unsigned long long)(floor / nr),
-		(unsigned long long)(floor * 1000 / nr % 1000), unit);
+	kprintf("floors over the %lu PTEs (one mm_find_pte per table, best of %u):\n", nr,
+		floor_passes(runs));
+	kprintf("  read:  each PTE read              ");
+	print_time(floor->read);
+	kprintf(" %s = %s %s per PTE\n", time_unit, per_pte(buf, sizeof(buf), floor->read, nr),
+		unit);
+	kprintf("  rw:    each PTE read, stored clean");
+	print_time(floor->rw);
+	kprintf(" %s = %s %s per PTE\n", time_unit, per_pte(buf, sizeof(buf), floor->rw, nr), unit);
 }
 
 int bench_madvise(int nid, unsigned long bytes, unsigned int runs, const char *unit,
@@ -295,7 +359,7 @@ int bench_madvise(int nid, unsigned long bytes, unsigned int runs, const char *u
 	enum lazyfree_mode saved_mode = lazyfree_mode;
 	struct mm_struct *prev = current_mm, *mm = mm_create(nid);
 	unsigned long addr;
-	uint64_t floor = 0;
+	struct pte_floor floor = { 0, 0 };
 	int ret = 0;
 
 	if (!mm)
@@ -313,7 +377,7 @@ int bench_madvise(int nid, unsigned long bytes, unsigned int runs, const char *u
 	if (ret)
 		kprintf("bench madvise: cannot fault in %lu bytes\n", bytes);
 	else
-		print_floor(floor, bytes, unit, time_unit);
+		print_floor(&floor, bytes, runs, unit, time_unit);
 	kprintf("split: every PTE-mapped large folio split, then PTE by PTE, the flush gathered\n"
 		"(one for the range, as Linux before the change); batched: one\n"
 		"clear_young_dirty_ptes per folio, one flush (all = full flushes). With 4K folios\n"
@@ -321,10 +385,12 @@ int bench_madvise(int nid, unsigned long bytes, unsigned int runs, const char *u
 		"invalidation each). reclaim: reclaim_lazyfree of the range after the last "
 		"batched\n"
 		"MADV_FREE; freed = pages it freed. Times: best of %u runs per mode,\n"
-		"interleaved in alternating order, each from a freshly faulted range.\n\n",
+		"interleaved in alternating order, each from a freshly faulted range.\n"
+		"batched/floor: batched against each floor of the same run (read: a bare read\n"
+		"of every PTE; rw: a read and a store back old and clean of every PTE).\n\n",
 		runs);
 	if (!ret)
-		print_record(bytes, runs, floor, unit, time_unit);
+		print_record(bytes, runs, &floor, unit, time_unit);
 	thp_orders_enabled = saved_orders;
 	lazyfree_mode = saved_mode;
 	switch_mm(prev);

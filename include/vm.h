@@ -547,15 +547,19 @@ int anon_migrate_folio(struct folio *dst, struct folio *src);
 
 /* --- batched PTE operations for large folios (mm/pgtable.c) ------------------- */
 /* Return: how many PTEs from ptep (at most max_nr) map consecutive pages of
- * folio starting with pte's page, with the same flags except young, dirty
- * and write, which may differ (Linux's folio_pte_batch() without
- * FPB_RESPECT_WRITE). */
-unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte, unsigned int max_nr);
+ * folio starting with pte's page (pte is *ptep, present), with the same
+ * flags except young, dirty and write, which may differ. any_young,
+ * any_dirty (either may be NULL): whether one PTE of the run is young,
+ * dirty. Linux: folio_pte_batch() without FPB_RESPECT_WRITE, with its
+ * any_young and any_dirty. */
+unsigned int folio_pte_batch(struct folio *folio, const pte_t *ptep, pte_t pte, unsigned int max_nr,
+			     bool *any_young, bool *any_dirty);
 #define CYDP_CLEAR_YOUNG 0x1u
 #define CYDP_CLEAR_DIRTY 0x2u
-/* Clear the accessed and/or dirty bits of nr PTEs (Linux's generic
- * clear_young_dirty_ptes, as on x86): young alone is one write per PTE,
- * with dirty two (get and clear, set back). The caller flushes. */
+/* Clear the accessed and/or dirty bits of nr PTEs of one table (Linux's
+ * generic clear_young_dirty_ptes, as on x86): MM_PTE_WRITES counts young
+ * alone as one write per PTE, with dirty two (get and clear, set back).
+ * The caller flushes. */
 void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsigned int nr,
 			    unsigned int cydp_flags);
 

@@ -37,36 +37,47 @@ static bool madvise_free_clean_folio(struct folio *folio)
 
 /* --- MADV_FREE, batched -------------------------------------------------------------- */
 
-/* Clear young and dirty on a run of nr PTEs mapping folio, record them in
- * the gather, mark the folio lazyfree. */
-static void madvise_free_run(struct mmu_gather *tlb, struct folio *folio, unsigned long addr,
-			     pte_t *ptep, unsigned int nr)
-{
-	const unsigned int cydp_flags = CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY;
-	pte_t bits = 0;
+/*
+ * How many PTEs ahead the walk fetches the struct page it will need: every
+ * folio's head page is read (page_folio, flags) and written (flags, LRU
+ * links, and the LRU neighbour's: on lru_anon the next folio in fault
+ * order is the neighbour). The folios sit wherever the allocator put them,
+ * so without this each folio waits for a cache miss that no PTE access
+ * has. 64 PTEs: 16 folios of 16K ahead, 4 of 64K; at least one folio.
+ */
+#define MADV_FREE_PREFETCH_PTES 64
 
-	for (unsigned int i = 0; i < nr; i++)
-		bits |= ptep[i];
-	if (bits & (_PAGE_ACCESSED | _PAGE_DIRTY)) {
-		clear_young_dirty_ptes(tlb->mm, addr, ptep, nr, cydp_flags);
-		tlb_remove_tlb_entries(tlb, addr, nr);
-	}
-	folio_mark_lazyfree(folio);
+/* Fetch, for writing, the struct page mapped by the PTE `ahead` entries
+ * past ptep, if it is inside [addr, end) and present (Linux: prefetchw).
+ * From the first page of a folio, ahead a multiple of its size reaches
+ * the head of a later folio when its neighbours have its size. */
+static inline void madvise_free_prefetch(const pte_t *ptep, unsigned long addr, unsigned long end,
+					 unsigned long ahead)
+{
+	if (ahead < (end - addr) >> PAGE_SHIFT && pte_present(ptep[ahead]))
+		__builtin_prefetch(pte_page(ptep[ahead]), 1);
 }
 
 /*
- * The present PTE at addr. Return: how many PTEs were handled (a whole
- * folio's run, or a skipped one), or 0 after a split: look again, the PTE
- * now maps an order-0 folio. Linux: the loop body of madvise_free_pte_range.
+ * The present PTE ptent at ptep (addr), mapping a folio. Return: how many
+ * PTEs were handled (a whole folio's run, or a skipped one), or 0 after a
+ * split: look again, the PTE now maps an order-0 folio. Linux: the loop
+ * body of madvise_free_pte_range, a young or dirty bit of any PTE of the
+ * run (folio_pte_batch's any_young, any_dirty) meaning all are cleared.
  */
-static unsigned int madvise_free_pte(struct mmu_gather *tlb, pte_t *ptep, unsigned long addr,
-				     unsigned long end)
+static unsigned int madvise_free_pte(struct mmu_gather *tlb, pte_t *ptep, pte_t ptent,
+				     unsigned long addr, unsigned long end)
 {
-	struct folio *folio = page_folio(pte_page(*ptep));
+	const unsigned int cydp_flags = CYDP_CLEAR_YOUNG | CYDP_CLEAR_DIRTY;
+	struct folio *folio = page_folio(pte_page(ptent));
 	unsigned int nr = 1;
 
+	madvise_free_prefetch(ptep, addr, end, MAX(folio_nr_pages(folio), MADV_FREE_PREFETCH_PTES));
 	if (folio_test_large(folio)) {
-		nr = folio_pte_batch(folio, ptep, *ptep, (end - addr) >> PAGE_SHIFT);
+		bool any_young, any_dirty;
+
+		nr = folio_pte_batch(folio, ptep, ptent, (end - addr) >> PAGE_SHIFT, &any_young,
+				     &any_dirty);
 		/* Not the whole folio in this run: split it, unless it is
 		 * mapped elsewhere too or locked; a refused split skips the run. */
 		if (nr < folio_nr_pages(folio)) {
@@ -74,19 +85,30 @@ static unsigned int madvise_free_pte(struct mmu_gather *tlb, pte_t *ptep, unsign
 				return nr;
 			return split_anon_folio_mapped(folio) ? nr : 0;
 		}
+		if (any_young)
+			ptent = pte_mkyoung(ptent);
+		if (any_dirty)
+			ptent = pte_mkdirty(ptent);
 	}
-	if (madvise_free_clean_folio(folio))
-		madvise_free_run(tlb, folio, addr, ptep, nr);
+	if (!madvise_free_clean_folio(folio))
+		return nr;
+	if (pte_young(ptent) || pte_dirty(ptent)) {
+		clear_young_dirty_ptes(tlb->mm, addr, ptep, nr, cydp_flags);
+		tlb_remove_tlb_entries(tlb, addr, nr);
+	}
+	folio_mark_lazyfree(folio);
 	return nr;
 }
 
 /* The walker's pmd_entry for [addr, end) of one PMD: a leaf is THP code's
- * (madvise_free_huge_pmd), a PTE table is done here, batch by batch.
- * Linux: madvise_free_pte_range. */
+ * (madvise_free_huge_pmd), a PTE table is done here, batch by batch. An mm
+ * that never mapped the zero page (MMF_ZERO_PAGE) needs no is_zero_pfn per
+ * PTE. Linux: madvise_free_pte_range. */
 static int madvise_free_pte_range(pmd_t *pmdp, unsigned long addr, unsigned long end,
 				  struct mm_walk *walk)
 {
 	struct mmu_gather *tlb = walk->private;
+	const bool zero_mapped = walk->mm->flags & MMF_ZERO_PAGE;
 	unsigned int nr;
 	pte_t *ptep;
 
@@ -95,9 +117,12 @@ static int madvise_free_pte_range(pmd_t *pmdp, unsigned long addr, unsigned long
 		return 0;
 	ptep = pte_offset_map(pmdp, addr);
 	for (; ptep && addr < end; addr += nr * PAGE_SIZE, ptep += nr) {
+		pte_t ptent = *ptep;
+
 		nr = 1;
-		if (pte_present(*ptep) && !is_zero_pfn(pte_pfn(*ptep)))
-			nr = madvise_free_pte(tlb, ptep, addr, end);
+		if (!pte_present(ptent) || (zero_mapped && is_zero_pfn(pte_pfn(ptent))))
+			continue;
+		nr = madvise_free_pte(tlb, ptep, ptent, addr, end);
 	}
 	return 0;
 }

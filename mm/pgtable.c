@@ -306,47 +306,63 @@ void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end)
  * with other flags (NX, user, ...; not RW) ends the run earlier.
  * Linux: folio_pte_batch (mm/internal.h).
  */
-unsigned int folio_pte_batch(struct folio *folio, pte_t *ptep, pte_t pte, unsigned int max_nr)
+unsigned int folio_pte_batch(struct folio *folio, const pte_t *ptep, pte_t pte, unsigned int max_nr,
+			     bool *any_young, bool *any_dirty)
 {
 	unsigned long left = folio_pfn(folio) + folio_nr_pages(folio) - pte_pfn(pte);
-	pte_t expected = pte & ~PTE_BATCH_IGNORED;
-	unsigned int nr = 1;
+	pte_t first = pte & ~PTE_BATCH_IGNORED, diff = 0, young_dirty = pte;
+	unsigned int nr;
 
 	if (max_nr > left)
 		max_nr = (unsigned int)left;
-	for (; nr < max_nr; nr++) {
-		expected += PAGE_SIZE; /* the next pfn, same flags */
-		if (!pte_present(ptep[nr]) || (ptep[nr] & ~PTE_BATCH_IGNORED) != expected)
-			break;
+	/* The whole run first, with no branch per PTE: OR together how each
+	 * entry differs from the one expected (the next pfn, same flags);
+	 * only a run that differs somewhere is walked again to find where.
+	 * first has _PAGE_PRESENT: an entry that is not present differs. */
+	for (nr = 1; nr < max_nr; nr++) {
+		diff |= (ptep[nr] & ~PTE_BATCH_IGNORED) ^ (first + ((pte_t)nr << PAGE_SHIFT));
+		young_dirty |= ptep[nr];
 	}
+	if (diff) {
+		young_dirty = pte;
+		for (nr = 1; nr < max_nr; nr++) {
+			if ((ptep[nr] & ~PTE_BATCH_IGNORED) != first + ((pte_t)nr << PAGE_SHIFT))
+				break;
+			young_dirty |= ptep[nr];
+		}
+	}
+	if (any_young)
+		*any_young = pte_young(young_dirty);
+	if (any_dirty)
+		*any_dirty = pte_dirty(young_dirty);
 	return nr;
 }
 
 /*
- * Linux's generic clear_young_dirty_ptes (include/linux/pgtable.h), the one
- * x86 uses: clearing young alone is a test-and-clear of each PTE (one
- * write); with dirty, each PTE is taken out (ptep_get_and_clear) and put
- * back old and clean (set_pte_at): two writes, the same per-PTE work as the
- * kernel before the batching change did. What batching saves on x86 is
- * the split and the per-page folio work, not PTE writes (arm64's contpte
- * version also saves those).
+ * Linux's generic clear_young_dirty_ptes (include/linux/pgtable.h), the
+ * one x86 uses: young alone is a
+ * test-and-clear of each PTE (one write); with dirty, each PTE is taken
+ * out (ptep_get_and_clear) and put back old and clean (set_pte_at): two
+ * writes, the same per-PTE work as the kernel before the batching change
+ * did, and MM_PTE_WRITES counts them so. What batching saves on x86 is the
+ * split and the per-page folio work, not PTE writes (arm64's contpte
+ * version also saves those). Linux's get-and-clear is atomic so that a
+ * dirty bit another CPU's MMU sets between the read and the write is not
+ * lost; Folium runs on one CPU and no user access happens inside this
+ * loop, so the clear and the set back are one store of the new value.
  */
 void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsigned int nr,
 			    unsigned int cydp_flags)
 {
-	for (unsigned int i = 0; i < nr; i++, addr += PAGE_SIZE) {
-		pte_t pte;
+	pte_t clear = 0;
 
-		if (cydp_flags == CYDP_CLEAR_YOUNG) {
-			ptep[i] = pte_mkold(ptep[i]); /* ptep_test_and_clear_young */
-			mm->counters[MM_PTE_WRITES]++;
-			continue;
-		}
-		pte = ptep_get_and_clear(mm, addr, &ptep[i]);
-		if (cydp_flags & CYDP_CLEAR_YOUNG)
-			pte = pte_mkold(pte);
-		if (cydp_flags & CYDP_CLEAR_DIRTY)
-			pte = pte_mkclean(pte);
-		set_ptes(mm, addr, &ptep[i], pte, 1);
-	}
+	if (cydp_flags & CYDP_CLEAR_YOUNG)
+		clear |= _PAGE_ACCESSED;
+	if (cydp_flags & CYDP_CLEAR_DIRTY)
+		clear |= _PAGE_DIRTY;
+	for (unsigned int i = 0; i < nr; i++)
+		ptep[i] &= ~clear;
+	/* Once, after the loop: the counter is an unsigned long, which may
+	 * alias a PTE, so counting inside would reload it after every store. */
+	mm->counters[MM_PTE_WRITES] += cydp_flags == CYDP_CLEAR_YOUNG ? nr : 2ul * nr;
 }

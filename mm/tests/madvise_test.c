@@ -394,6 +394,80 @@ static void write_protected_pte_does_not_break_the_batch(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pte_write(*ptep) || pte_dirty(*ptep) || pte_young(*ptep));
 }
 
+/*
+ * folio_pte_batch on a 64K folio's 16 PTEs: the run ends at the first PTE
+ * that is not the next page with the same flags (NX flipped, then a hole),
+ * or at max_nr; any_young and any_dirty see only the PTEs of the run.
+ */
+static void folio_pte_batch_ends_at_the_first_mismatch_and_ors_its_run(struct kunit *test)
+{
+	const pte_t young_dirty = _PAGE_ACCESSED | _PAGE_DIRTY;
+	bool young, dirty;
+	pte_t *ptep, saved[16];
+	struct folio *folio;
+
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
+	test_map_and_fill(test, t.mm, A, K64, 0x5a);
+	ptep = test_pte_alloc(t.mm, A);
+	folio = mapped_folio(A);
+	KUNIT_ASSERT_NOT_NULL(test, ptep);
+	KUNIT_ASSERT_EQ(test, folio_order(folio), 4);
+	for (int i = 0; i < 16; i++) {
+		saved[i] = ptep[i];
+		ptep[i] &= ~young_dirty;
+	}
+	ptep[9] |= _PAGE_DIRTY;
+	ptep[13] |= _PAGE_ACCESSED;
+	KUNIT_EXPECT_EQ(test, folio_pte_batch(folio, ptep, ptep[0], 16, &young, &dirty), 16);
+	KUNIT_EXPECT_TRUE(test, young && dirty);
+	ptep[11] ^= _PAGE_NX;
+	KUNIT_EXPECT_EQ(test, folio_pte_batch(folio, ptep, ptep[0], 16, &young, &dirty), 11);
+	KUNIT_EXPECT_TRUE(test, !young && dirty);
+	KUNIT_EXPECT_EQ(test, folio_pte_batch(folio, ptep, ptep[0], 9, &young, &dirty), 9);
+	KUNIT_EXPECT_TRUE(test, !young && !dirty);
+	KUNIT_EXPECT_EQ(test, folio_pte_batch(folio, ptep + 12, ptep[12], 16, &young, &dirty), 4);
+	KUNIT_EXPECT_TRUE(test, young && !dirty);
+	ptep[5] = 0;
+	KUNIT_EXPECT_EQ(test, folio_pte_batch(folio, ptep, ptep[0], 16, NULL, NULL), 5);
+	for (int i = 0; i < 16; i++)
+		ptep[i] = saved[i];
+	flush_tlb_range(t.mm, A, A + K64);
+}
+
+/* Linux clears a whole run when any PTE of it is young or dirty, and
+ * leaves a run alone (no write, no flush) when none is: one PTE written
+ * again after MADV_FREE costs its folio's 16 PTEs (2 writes each) and a
+ * flush of that folio's range only (16 pages: below the 33-page ceiling,
+ * page by page); a second MADV_FREE of clean, old PTEs costs nothing. */
+static void one_dirty_pte_clears_its_whole_run_and_a_clean_run_is_left_alone(struct kunit *test)
+{
+	unsigned long writes, flush_one, flush_all;
+	pte_t *ptep;
+
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
+	test_map_and_fill(test, t.mm, A, 2 * K64, 0x5a);
+	KUNIT_ASSERT_EQ(test, do_madvise(t.mm, A, 2 * K64, MADV_FREE), 0);
+	ptep = test_pte_alloc(t.mm, A);
+	KUNIT_ASSERT_NOT_NULL(test, ptep);
+	ptep[7] |= _PAGE_DIRTY; /* as the MMU marks a write */
+	writes = t.mm->counters[MM_PTE_WRITES];
+	flush_one = t.mm->counters[MM_TLB_FLUSH_ONE];
+	flush_all = t.mm->counters[MM_TLB_FLUSH_ALL];
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 2 * K64, MADV_FREE), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES] - writes, 2 * 16);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE] - flush_one, 16);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL], flush_all);
+	for (int i = 0; i < 32; i++)
+		KUNIT_EXPECT_FALSE(test, pte_young(ptep[i]) || pte_dirty(ptep[i]));
+	writes = t.mm->counters[MM_PTE_WRITES];
+	flush_one = t.mm->counters[MM_TLB_FLUSH_ONE];
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 2 * K64, MADV_FREE), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES], writes);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], flush_one);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL], flush_all);
+	expect_lru_ok(test);
+}
+
 /* Map the order-0 folio at addr a second time, at alias, as another
  * address space would (rmap does not see it): mapcount 2. */
 static void map_alias(struct kunit *test, unsigned long addr, unsigned long alias)
@@ -632,6 +706,8 @@ static struct kunit_case madvise_test_cases[] = {
 	KUNIT_CASE(both_modes_do_the_same_work_on_4k_folios),
 	KUNIT_CASE(split_mode_stops_at_a_folio_it_cannot_split),
 	KUNIT_CASE(write_protected_pte_does_not_break_the_batch),
+	KUNIT_CASE(folio_pte_batch_ends_at_the_first_mismatch_and_ors_its_run),
+	KUNIT_CASE(one_dirty_pte_clears_its_whole_run_and_a_clean_run_is_left_alone),
 	KUNIT_CASE(shared_folio_is_skipped_only_when_dirty),
 	KUNIT_CASE(locked_pmd_folio_is_skipped),
 	KUNIT_CASE(unsplittable_pmd_folio_keeps_its_leaf),
