@@ -131,7 +131,7 @@ has "fill bandwidth table" "$r" "| memset | 22.80 |"
 has "upstream madvise source" "$r" "20240416033457.32154-4-ioworker0@gmail.com"
 has "upstream folio_zero_user figures" "$r" "| neighbourhood-last | neighbourhood | 1630.32 (+- 2.73%) | 886.37 (+- 5.19%) |"
 has "upstream pageblock figures" "$r" "| 10 | 13,803,137,433 | 220 |"
-has "page_alloc: no upstream figure" "$r" "no upstream"
+has "upstream page_alloc figures (page_bench04_bulk)" "$r" "| bulk of 64, array variant | 110 | 30.6 |"
 has "kernel pageblock: one build, no plot" "$r" "One pageblock_order value only: no plot."
 has "parameters: of the first record" "$r" "Parameters: node_bytes=1073741824 (1 GiB)."
 for p in madvise_free clear_pages folio_zero_user pageblock page_alloc \
