@@ -45,7 +45,7 @@ die() {
 SECTIONS='1|MADV_FREE: split vs batched|madvise_free madvise_pte_floor
 2|Clearing: folio_zero_user and clear_pages|folio_zero_user clear_pages fill_bandwidth
 3|Pageblock order|pageblock fragment
-4|Page allocator: buddy vs bitmap|page_alloc'
+4|Page allocator: buddy vs bitmap|page_alloc page_alloc_mixed'
 OTHER=5	# the section of every other record
 
 # prose N: how to read section N's tables.
@@ -98,10 +98,17 @@ cma_min_alignment is CMA_MIN_ALIGNMENT_BYTES, the last column of upstream's tabl
 EOF
 	;;
 	4) cat <<'EOF'
-Cost of one alloc + one free: single = alloc, free, repeat; batched = a
-batch of allocs, then their frees. ratio = bitmap / buddy (above 1: the
-buddy allocator is faster). The plots' y axis is logarithmic: equal
-distances are equal ratios.
+Cost of one alloc + one free per order, each row starting with all memory
+free: single = alloc, free, repeat (the buddy allocator's per-CPU fast
+path for orders 0-3 and 9); batch64, batch1024 = N allocs, then their N
+frees (refills and drains of the per-CPU lists), run only where N blocks
+fit in half the node; bulk64, bulk1024 = the buddy's N order-0 pages in
+one alloc_pages_bulk call, freed one by one, against the bitmap's batchN
+loop. page_alloc_mixed: a window of live blocks of random orders (0-3,
+or 0-10 halving per order), the oldest freed as each new one is
+allocated. ratio = bitmap / buddy (above 1: the buddy allocator is
+faster). The plots' y axis is logarithmic: equal distances are equal
+ratios.
 EOF
 	;;
 	*) echo "Records without a section of their own: each table is its CSV." ;;
@@ -177,7 +184,7 @@ style() {
 	fragment) title="2 MiB blocks after a fragmenting load, and the smallest CMA area"
 		style="lines logy y=smallest_cma right=thp_nocompact,thp_compact" ;;
 	page_alloc) title="one alloc + one free, buddy vs bitmap" style="lines logy" ;;
-	madvise_pte_floor) style=none ;;
+	madvise_pte_floor | page_alloc_mixed) style=none ;;
 	fill_bandwidth) style=ref ;;
 	*) style=lines ;;
 	esac
