@@ -145,6 +145,10 @@ struct mm_struct {
 	unsigned long counters[NR_MM_COUNTERS];
 	unsigned long mmap_base; /* where vm_mmap(addr = 0) starts looking */
 	unsigned long flags;	 /* MMF_* */
+	/* Table pages a fault took in one alloc_pages_bulk call before its
+	 * walk (pgtable_prealloc), used before any other; empty between faults. */
+	struct page *table_reserve[3];
+	unsigned int nr_table_reserve;
 };
 /* This mm holds a reference to the (huge) zero folio: taken at its first
  * zero-page mapping, dropped by mm_destroy (Linux: MMF_HUGE_ZERO_PAGE). */
@@ -227,6 +231,16 @@ uint64_t vm_get_page_prot(unsigned long vm_flags);
 bool pgd_alloc(struct mm_struct *mm);
 void pgd_free(struct mm_struct *mm);
 struct page *pte_alloc_one(struct mm_struct *mm);
+/*
+ * A fault where addr's walk lacks two or three tables (a first touch of
+ * an empty 1 GiB or 2 MiB region: PUD, PMD, PTE) takes them in one
+ * alloc_pages_bulk call into mm->table_reserve; the walk then uses them,
+ * cleared as each is taken. pgtable_prealloc_release frees the ones the
+ * fault did not use (a PMD-mapped folio needs no PTE table). Return: the
+ * pages reserved (0 when one table or none is missing).
+ */
+unsigned int pgtable_prealloc(struct mm_struct *mm, unsigned long addr);
+void pgtable_prealloc_release(struct mm_struct *mm);
 /* Lookup, never allocating. mm_find_pmd: the PMD slot for addr, or NULL
  * when an upper table is missing. pte_offset_map: the PTE slot for addr
  * in the table pmd points to, or NULL when pmd maps no table (none, or a

@@ -303,21 +303,13 @@ static enum vm_fault_reason fault_present(struct mm_struct *mm, unsigned long ad
 	return VM_FAULT_OK;
 }
 
-enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, unsigned int flags)
+/* Linux: __handle_mm_fault, from the PMD slot down. */
+static enum vm_fault_reason __handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma,
+					      unsigned long addr, unsigned int flags)
 {
-	struct vm_area_struct *vma = find_vma(mm, addr);
-	pmd_t *pmd;
+	pmd_t *pmd = pmd_alloc(mm, addr);
 	pte_t *pte;
 
-	if (!vma)
-		return VM_FAULT_NOVMA;
-	/* Without VM_EXEC an instruction fetch is refused, as NX would. */
-	if (!(vma->vm_flags & VM_READ) ||
-	    ((flags & FAULT_FLAG_INSTRUCTION) && !(vma->vm_flags & VM_EXEC)) ||
-	    ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_WRITE)))
-		return VM_FAULT_ACCESS;
-	mm->counters[MM_FAULTS]++;
-	pmd = pmd_alloc(mm, addr);
 	if (!pmd)
 		return VM_FAULT_OOM;
 	if (pmd_leaf(*pmd)) {
@@ -335,4 +327,25 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, u
 	if (flags & FAULT_FLAG_WRITE)
 		return do_anonymous_write(mm, vma, addr, pmd);
 	return do_anonymous_read(mm, vma, addr, pmd);
+}
+
+enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, unsigned int flags)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+	enum vm_fault_reason ret;
+
+	if (!vma)
+		return VM_FAULT_NOVMA;
+	/* Without VM_EXEC an instruction fetch is refused, as NX would. */
+	if (!(vma->vm_flags & VM_READ) ||
+	    ((flags & FAULT_FLAG_INSTRUCTION) && !(vma->vm_flags & VM_EXEC)) ||
+	    ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_WRITE)))
+		return VM_FAULT_ACCESS;
+	mm->counters[MM_FAULTS]++;
+	/* The tables a first touch of an empty region needs, in one bulk
+	 * allocation; what the fault leaves unused goes back. */
+	pgtable_prealloc(mm, addr);
+	ret = __handle_mm_fault(mm, vma, addr, flags);
+	pgtable_prealloc_release(mm);
+	return ret;
 }

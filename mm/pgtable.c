@@ -22,8 +22,15 @@ static uint64_t *table_va(uint64_t entry)
  * block impossible to empty. */
 static struct page *table_page_alloc(struct mm_struct *mm)
 {
-	struct page *page = alloc_pages_node(mm->nid, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
+	struct page *page;
 
+	if (mm->nr_table_reserve) {
+		page = mm->table_reserve[--mm->nr_table_reserve];
+		mm->table_reserve[mm->nr_table_reserve] = NULL;
+		clear_pages(page_address(page), 1); /* reserved uncleared: maybe unused */
+	} else {
+		page = alloc_pages_node(mm->nid, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
+	}
 	if (page)
 		mm->counters[MM_PGTABLES]++;
 	return page;
@@ -64,6 +71,29 @@ struct page *pte_alloc_one(struct mm_struct *mm)
 static uint64_t *table_lookup(const uint64_t *entry)
 {
 	return (*entry & _PAGE_PRESENT) ? table_va(*entry) : NULL;
+}
+
+unsigned int pgtable_prealloc(struct mm_struct *mm, unsigned long addr)
+{
+	pgd_t *pgd = __va(mm->pgd);
+	pud_t *pud = table_lookup(&pgd[pgd_index(addr)]);
+	pmd_t *pmd = pud ? table_lookup(&pud[pud_index(addr)]) : NULL;
+	unsigned int missing = !pud + !pmd + (!pmd || !pmd_present(pmd[pmd_index(addr)]));
+
+	if (missing < 2 || mm->nr_table_reserve)
+		return 0;
+	/* GFP_KERNEL: unmovable, as every table page (see table_page_alloc). */
+	mm->nr_table_reserve = (unsigned int)alloc_pages_bulk_array_node(
+		GFP_KERNEL | __GFP_NOWARN, mm->nid, missing, mm->table_reserve);
+	return mm->nr_table_reserve;
+}
+
+void pgtable_prealloc_release(struct mm_struct *mm)
+{
+	while (mm->nr_table_reserve) {
+		__free_pages(mm->table_reserve[--mm->nr_table_reserve], 0);
+		mm->table_reserve[mm->nr_table_reserve] = NULL;
+	}
 }
 
 /* Return: the table *entry points to, allocated zeroed if missing; NULL

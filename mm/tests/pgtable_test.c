@@ -178,12 +178,78 @@ static void flush_tlb_range_follows_the_single_page_ceiling(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL], 2);
 }
 
+/*
+ * A walk lacking two or three tables takes them in one alloc_pages_bulk
+ * call (pgtable_prealloc); the walk then uses exactly those pages, cleared
+ * as each is taken, and no other allocation; one missing table is left to
+ * the walk; what a walk leaves unused goes back (pgtable_prealloc_release).
+ */
+static void missing_tables_come_from_one_bulk_call(struct kunit *test)
+{
+	const unsigned long gib = 1ul << PUD_SHIFT;
+	unsigned long pgalloc = t.node->vm_events[PGALLOC];
+	struct page *reserved[3];
+	pmd_t *pmdp;
+	pte_t *ptep;
+
+	KUNIT_ASSERT_EQ(test, pgtable_prealloc(t.mm, TEST_ADDR), 3);
+	KUNIT_EXPECT_EQ(test, t.node->vm_events[PGALLOC] - pgalloc, 3);
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start - 2 - 3);
+	memcpy(reserved, t.mm->table_reserve, sizeof(reserved));
+	for (int i = 0; i < 3; i++)
+		memset(page_address(reserved[i]), 0xa5, PAGE_SIZE); /* stale contents */
+	ptep = test_pte_alloc(t.mm, TEST_ADDR);
+	KUNIT_ASSERT_NOT_NULL(test, ptep);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_table_reserve, 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 4);
+	KUNIT_EXPECT_EQ(test, t.node->vm_events[PGALLOC] - pgalloc, 3); /* nothing more */
+	KUNIT_EXPECT_TRUE(test, virt_to_page(ptep) == reserved[0] ||
+					virt_to_page(ptep) == reserved[1] ||
+					virt_to_page(ptep) == reserved[2]);
+	for (unsigned int i = 0; i < PTRS_PER_TABLE; i++)
+		KUNIT_EXPECT_TRUE(test, pte_none(ptep[(int)i - (int)pte_index(TEST_ADDR)]));
+	/* The next 2 MiB lacks only its PTE table: the walk's own business. */
+	KUNIT_EXPECT_EQ(test, pgtable_prealloc(t.mm, TEST_ADDR + PMD_SIZE), 0);
+	/* The next 1 GiB lacks a PMD and a PTE table; a walk to the PMD slot
+	 * only (a PMD-mapped fault) leaves the PTE table, which goes back. */
+	KUNIT_ASSERT_EQ(test, pgtable_prealloc(t.mm, TEST_ADDR + gib), 2);
+	pmdp = pmd_alloc(t.mm, TEST_ADDR + gib);
+	KUNIT_ASSERT_NOT_NULL(test, pmdp);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_table_reserve, 1);
+	pgtable_prealloc_release(t.mm);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_table_reserve, 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 5);
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start - 2 - 4);
+	free_pgtables(t.mm, TEST_ADDR, TEST_ADDR + gib + PMD_SIZE);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 1);
+	KUNIT_EXPECT_BUDDY_OK(test, t.node);
+}
+
+/* The fault path: a first write to an empty region gets its tables from
+ * the bulk call and keeps no reserve afterwards, whatever folio it maps. */
+static void a_first_fault_keeps_no_table_reserve(struct kunit *test)
+{
+	unsigned long free_before = node_free_pages(t.node);
+
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, TEST_ADDR, 4 * PAGE_SIZE, VM_READ | VM_WRITE, 0),
+			TEST_ADDR);
+	KUNIT_ASSERT_EQ(test, handle_mm_fault(t.mm, TEST_ADDR, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_table_reserve, 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 4);
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node),
+			free_before - 3 - t.mm->counters[MM_ANONPAGES]);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, TEST_ADDR, 4 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), free_before);
+}
+
 static struct kunit_case pgtable_test_cases[] = {
 	KUNIT_CASE(set_ptes_writes_nr_consecutive_pfns_and_counts_nr_writes),
 	KUNIT_CASE(tables_are_allocated_on_demand_and_freed_when_empty),
 	KUNIT_CASE(pmd_leaf_accessors_round_trip),
 	KUNIT_CASE(walker_visits_every_present_pmd_then_its_ptes),
 	KUNIT_CASE(flush_tlb_range_follows_the_single_page_ceiling),
+	KUNIT_CASE(missing_tables_come_from_one_bulk_call),
+	KUNIT_CASE(a_first_fault_keeps_no_table_reserve),
 	{},
 };
 
