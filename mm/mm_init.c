@@ -222,7 +222,10 @@ static void zone_pcp_update(struct zone *zone)
 	batch = pow > 1 ? pow - 1 : 1;
 	zone->pcp.batch = (int)batch;
 	zone->pcp.high_min = (int)zone_highsize(zone, batch, 0);
-	zone->pcp.high_max = (int)zone_highsize(zone, batch, MIN_PERCPU_PAGELIST_HIGH_FRACTION);
+	/* A small zone's low watermark can exceed 1/8 of it; Linux would
+	 * then clamp high into an empty range. */
+	zone->pcp.high_max = (int)MAX(zone_highsize(zone, batch, MIN_PERCPU_PAGELIST_HIGH_FRACTION),
+				      (unsigned long)zone->pcp.high_min);
 	zone->pcp.high = zone->pcp.high_min;
 }
 

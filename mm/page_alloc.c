@@ -897,15 +897,24 @@ static noinline bool pcp_refill(struct zone *zone, unsigned int order, int mt,
 				unsigned int alloc_flags, struct list_head *list)
 {
 	struct per_cpu_pages *pcp = &zone->pcp;
+	long room;
+	int count;
 
 	if (!zone_below_high(zone) &&
 	    !zone_watermark_ok(zone, order, (alloc_flags & ~ALLOC_WMARK_MASK) | ALLOC_WMARK_HIGH))
 		zone->flags |= 1ul << ZONE_BELOW_HIGH;
 	if (!zone_watermark_ok(zone, order, alloc_flags))
 		return false;
-	pcp->count +=
-		rmqueue_bulk(zone, order, nr_pcp_alloc(pcp, zone, order), list, mt, alloc_flags)
-		<< order;
+	count = nr_pcp_alloc(pcp, zone, order);
+	/* Linux lets a refill take the zone a batch (up to 32 batches) below
+	 * the watermark it just checked: kswapd brings it back. Folium has no
+	 * kswapd, and its direct reclaim frees SWAP_CLUSTER_MAX pages a round,
+	 * so a refill takes only the blocks above the watermark. */
+	room = ((long)zone->nr_free_pages -
+		(long)zone->_watermark[alloc_flags & ALLOC_WMARK_MASK]) >>
+	       order;
+	count = (int)MAX(MIN((long)count, room), 1l);
+	pcp->count += rmqueue_bulk(zone, order, count, list, mt, alloc_flags) << order;
 	return !list_empty(list);
 }
 

@@ -484,8 +484,15 @@ host_bench_records_convert() {
 		"$out/pageblock.txt" "$out/fragment.txt" || return 1
 	max_order=$(sed -n 's/^#define CONFIG_MAX_PAGE_ORDER \([0-9]*\)/\1/p' \
 		"$B/include/generated/config.h")
-	expect_rows "$out" host-page_alloc=$((2 * (max_order + 1))) host-pageblock=1 \
-		host-fragment=1 || return 1
+	# page_alloc: single at every order, batch64 and batch1024 where the
+	# batch fits in half of the 256 MiB node (orders 0-9, 0-5), bulk64 and
+	# bulk1024 at order 0; page_alloc_mixed: two windows.
+	b64=$(((max_order < 9 ? max_order : 9) + 1))
+	b1024=$(((max_order < 5 ? max_order : 5) + 1))
+	expect_rows "$out" host-page_alloc=$((max_order + 1 + b64 + b1024 + 2)) \
+		host-page_alloc_mixed=2 host-pageblock=1 host-fragment=1 || return 1
+	expect_in "$out/host-page_alloc.csv" "0,batch64," "0,bulk64," "0,batch1024," "0,bulk1024," ||
+		return 1
 	expect_in "$out/host-pageblock.csv" "# env: source=host cpu=" "pageblock_order[order]," ||
 		return 1
 	expect_in "$out/host-fragment.csv" "seeds=1" "thp_nocompact[%],thp_nocompact_min[%]," \

@@ -51,6 +51,50 @@ static void pcp_high_bounds_follow_zone_highsize(struct kunit *test)
 	test_node_destroy(pgdat);
 }
 
+/* A small zone's low watermark can exceed 1/8 of it: high_max is then
+ * raised to high_min, never below it (buddy_check verifies the bounds). */
+static void pcp_high_bounds_hold_in_a_small_zone(struct kunit *test)
+{
+	struct pglist_data *pgdat = test_node_create(test, 256); /* low 40 > 256 / 8 */
+	struct page *page;
+	struct zone *zone;
+
+	if (!pgdat)
+		return;
+	zone = node_zone(pgdat);
+	KUNIT_EXPECT_LE(test, zone->pcp.high_min, zone->pcp.high_max);
+	KUNIT_EXPECT_EQ(test, zone->pcp.high, zone->pcp.high_min);
+	page = alloc_pages_node(pgdat->node_id, GFP_KERNEL, 0);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	__free_pages(page, 0);
+	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
+	test_node_destroy(pgdat);
+}
+
+/* A refill never takes the zone below the watermark it checked (Folium
+ * has no kswapd to bring it back): allocating until failure, however
+ * large the refills have grown, leaves exactly the watermark free. */
+static void pcp_refill_stops_at_the_watermark(struct kunit *test)
+{
+	struct pglist_data *pgdat = test_node_create(test, PCP_NODE_PAGES);
+	struct zone *zone;
+	unsigned long n = 0;
+
+	if (!pgdat)
+		return;
+	zone = node_zone(pgdat);
+	while (n < PCP_NODE_PAGES &&
+	       (pages[n] = alloc_pages_node(pgdat->node_id, GFP_NOWAIT | __GFP_NOWARN, 0)))
+		n++;
+	KUNIT_EXPECT_GT(test, zone->pcp.alloc_factor, 2u); /* refills had grown */
+	KUNIT_EXPECT_EQ(test, zone->nr_free_pages, zone->_watermark[WMARK_LOW]);
+	KUNIT_EXPECT_EQ(test, zone->pcp.count, 0);
+	while (n)
+		__free_pages(pages[--n], 0);
+	expect_all_free(test, pgdat, PCP_NODE_PAGES);
+	test_node_destroy(pgdat);
+}
+
 /*
  * A run of frees bigger than high, with the zone above its high
  * watermark, raises high (nr_pcp_high) so the next run fits on the lists;
@@ -336,6 +380,8 @@ static void bulk_refuses_bad_arguments(struct kunit *test)
 
 static struct kunit_case pcp_cases[] = {
 	KUNIT_CASE(pcp_high_bounds_follow_zone_highsize),
+	KUNIT_CASE(pcp_high_bounds_hold_in_a_small_zone),
+	KUNIT_CASE(pcp_refill_stops_at_the_watermark),
 	KUNIT_CASE(pcp_high_grows_to_hold_a_run_of_frees),
 	KUNIT_CASE(pcp_high_shrinks_while_the_zone_is_below_high),
 	KUNIT_CASE(pcp_refill_batch_doubles_until_a_free),
