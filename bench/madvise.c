@@ -11,9 +11,10 @@
  * deltas; then reclaim_lazyfree of the lazyfree range. Two floors, from
  * the same run: one bare read of every PTE of the range (the least any PTE
  * walk costs), and a read and a store back old and clean of every PTE (the
- * least a clear of young and dirty costs); each row gives batched / floor
- * for both. The records madvise_free and madvise_pte_floor follow the
- * human table.
+ * least a clear of young and dirty costs), each timed right after
+ * MADV_DONTNEED and a refault as the MADV_FREEs are, so both see the
+ * tables in the same caches; each row gives batched / floor for both.
+ * The records madvise_free and madvise_pte_floor follow the human table.
  */
 #include <arch.h>
 #include <bench.h>
@@ -96,10 +97,24 @@ static void print_counters(const struct free_run *r)
 	kprintf(" | %8lu %6lu %7lu %4lu", r->pte_writes, r->splits, r->flush_one, r->flush_all);
 }
 
+/* The state every timed MADV_FREE starts from: the range freshly faulted
+ * in with writes after a MADV_DONTNEED of whatever was there, so neither
+ * mode inherits a warmer or colder layout from the other. */
+static int refault(struct mm_struct *mm, unsigned long addr, unsigned long bytes)
+{
+	if (do_madvise(mm, addr, bytes, MADV_DONTNEED))
+		return -1;
+	return fault_in(addr, bytes);
+}
+
 /* The two floors of a run: the best bare read and the best read + store
- * back of every PTE of the range. */
+ * back of every PTE of the range, each measured in the state the timed
+ * runs start from (after MADV_DONTNEED and a refault: the page tables as
+ * the faults left them in the caches); and the same two passes repeated
+ * back to back, with the tables already warm from the pass before. */
 struct pte_floor {
 	uint64_t read, rw;
+	uint64_t read_warm, rw_warm;
 };
 
 /*
@@ -134,18 +149,24 @@ static uint64_t time_pte_floor(struct mm_struct *mm, unsigned long addr, unsigne
 	return arch_cycles() - t0;
 }
 
-/* Both floors, the best of `passes` passes each, read and read + write
- * alternating. Context: the range was just faulted in with writes. */
-static struct pte_floor best_pte_floor(struct mm_struct *mm, unsigned long addr,
-				       unsigned long bytes, unsigned int passes)
+/* Both floors, the best of `passes` passes each: each pass right after
+ * its own refault, as a timed run, then once more warm. Return: 0, or -1
+ * if a refault failed. */
+static int best_pte_floor(struct mm_struct *mm, unsigned long addr, unsigned long bytes,
+			  unsigned int passes, struct pte_floor *best)
 {
-	struct pte_floor best = { UINT64_MAX, UINT64_MAX };
-
+	*best = (struct pte_floor){ UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX };
 	for (unsigned int pass = 0; pass < passes; pass++) {
-		best.read = MIN(best.read, time_pte_floor(mm, addr, bytes, false));
-		best.rw = MIN(best.rw, time_pte_floor(mm, addr, bytes, true));
+		if (refault(mm, addr, bytes))
+			return -1;
+		best->read = MIN(best->read, time_pte_floor(mm, addr, bytes, false));
+		best->read_warm = MIN(best->read_warm, time_pte_floor(mm, addr, bytes, false));
+		if (refault(mm, addr, bytes))
+			return -1;
+		best->rw = MIN(best->rw, time_pte_floor(mm, addr, bytes, true));
+		best->rw_warm = MIN(best->rw_warm, time_pte_floor(mm, addr, bytes, true));
 	}
-	return best;
+	return 0;
 }
 
 /* Passes per floor: as many as timed runs per mode, at least 3 (a pass is
@@ -243,16 +264,6 @@ static void print_record(unsigned long bytes, unsigned int runs, const struct pt
 	benchrec_end(&rec);
 }
 
-/* The state every timed MADV_FREE starts from: the range freshly faulted
- * in with writes after a MADV_DONTNEED of whatever was there, so neither
- * mode inherits a warmer or colder layout from the other. */
-static int refault(struct mm_struct *mm, unsigned long addr, unsigned long bytes)
-{
-	if (do_madvise(mm, addr, bytes, MADV_DONTNEED))
-		return -1;
-	return fault_in(addr, bytes);
-}
-
 /* One timed MADV_FREE of the range in mode, from a fresh refault. */
 static int timed_run(struct mm_struct *mm, unsigned long addr, unsigned long bytes,
 		     enum lazyfree_mode mode, struct free_run *r, uint64_t *sample)
@@ -295,11 +306,8 @@ static int bench_order(struct mm_struct *mm, unsigned long addr, unsigned long b
 
 	thp_orders_enabled = order ? 1ul << order : 0;
 	r->order = order;
-	if (order == 0) {
-		if (refault(mm, addr, bytes))
-			return -1;
-		*floor = best_pte_floor(mm, addr, bytes, floor_passes(runs));
-	}
+	if (order == 0 && best_pte_floor(mm, addr, bytes, floor_passes(runs), floor))
+		return -1;
 	for (unsigned int run = 0; run < runs; run++) {
 		bool split_first = !(run & 1);
 
@@ -341,8 +349,9 @@ static void print_floor(const struct pte_floor *floor, unsigned long bytes, unsi
 	unsigned long nr = bytes / PAGE_SIZE;
 	char buf[24];
 
-	kprintf("floors over the %lu PTEs (one mm_find_pte per table, best of %u):\n", nr,
-		floor_passes(runs));
+	kprintf("floors over the %lu PTEs (one mm_find_pte per table, best of %u), each right\n"
+		"after MADV_DONTNEED and a refault, as the timed runs (the ratios above):\n",
+		nr, floor_passes(runs));
 	kprintf("  read:  each PTE read              ");
 	print_time(floor->read);
 	kprintf(" %s = %s %s per PTE\n", time_unit, per_pte(buf, sizeof(buf), floor->read, nr),
@@ -350,6 +359,15 @@ static void print_floor(const struct pte_floor *floor, unsigned long bytes, unsi
 	kprintf("  rw:    each PTE read, stored clean");
 	print_time(floor->rw);
 	kprintf(" %s = %s %s per PTE\n", time_unit, per_pte(buf, sizeof(buf), floor->rw, nr), unit);
+	kprintf("the same passes repeated at once, the tables warm from the pass before:\n");
+	kprintf("  read, warm                        ");
+	print_time(floor->read_warm);
+	kprintf(" %s = %s %s per PTE\n", time_unit, per_pte(buf, sizeof(buf), floor->read_warm, nr),
+		unit);
+	kprintf("  rw, warm                          ");
+	print_time(floor->rw_warm);
+	kprintf(" %s = %s %s per PTE\n", time_unit, per_pte(buf, sizeof(buf), floor->rw_warm, nr),
+		unit);
 }
 
 int bench_madvise(int nid, unsigned long bytes, unsigned int runs, const char *unit,
@@ -359,7 +377,7 @@ int bench_madvise(int nid, unsigned long bytes, unsigned int runs, const char *u
 	enum lazyfree_mode saved_mode = lazyfree_mode;
 	struct mm_struct *prev = current_mm, *mm = mm_create(nid);
 	unsigned long addr;
-	struct pte_floor floor = { 0, 0 };
+	struct pte_floor floor = { 0 };
 	int ret = 0;
 
 	if (!mm)

@@ -60,12 +60,15 @@ the range (Linux before the change); batched = one clear_young_dirty_ptes()
 per folio and one flush; change = batched against split. With 4K folios
 both do the same work and should agree within noise; at 2048K both age
 the PMD (one invalidation per PMD). upstream_* are upstream's seconds on
-its own machine: compare the shape across folio sizes, not the values. The counter deltas (the second
-table) are the evidence of each path. madvise_pte_floor holds two floors
-of the same run: one bare read of every PTE (time, per_pte) and a read and
-a store back old and clean of every PTE (rw_time, rw_per_pte), the least a
-clear of young and dirty costs; batched_read_floor and batched_rw_floor
-are batched / each floor (x: how many times the floor).
+its own machine: compare the shape across folio sizes, not the values.
+The counter deltas (the second table) are the evidence of each path.
+madvise_pte_floor holds two floors of the same run, each measured right
+after MADV_DONTNEED and a refault, the state every timed MADV_FREE starts
+from: one bare read of every PTE (time, per_pte) and a read and a store
+back old and clean of every PTE (rw_time, rw_per_pte), the least a clear
+of young and dirty costs; batched_read_floor and batched_rw_floor are
+batched / each floor (x: how many times the floor). The program's text
+output also gives both floors repeated at once, with warm tables.
 EOF
 	;;
 	2) cat <<'EOF'
