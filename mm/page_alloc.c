@@ -1039,7 +1039,9 @@ static unsigned int zonelist_first(gfp_t gfp)
  * zonelist that has memory. It makes no call, so the compiler saves no
  * registers for it, and checks no watermark (see pcp_refill). Return:
  * NULL when it does not apply (an empty list, an order without pcp lists,
- * a HIGHATOMIC request, DEBUG_VM's checks), for the full path to serve.
+ * a HIGHATOMIC request, a block whose poison DEBUG_VM found overwritten),
+ * for the full path to serve. With DEBUG_VM it checks the poison, a call:
+ * the checks stay, off the fast path only when DEBUG_VM is off.
  */
 static __always_inline struct page *rmqueue_pcp_fast(struct pglist_data *pgdat, gfp_t gfp,
 						     unsigned int order)
@@ -1049,7 +1051,7 @@ static __always_inline struct page *rmqueue_pcp_fast(struct pglist_data *pgdat, 
 	struct list_head *list;
 	struct page *page;
 
-	if (CONFIG_DEBUG_VM || !pcp_allowed_order(order) || ((gfp & __GFP_HIGHATOMIC) && order))
+	if (!pcp_allowed_order(order) || ((gfp & __GFP_HIGHATOMIC) && order))
 		return NULL;
 	if (!zone->managed_pages) {
 		if (i + 1 == ARRAY_SIZE(zonelist))
@@ -1062,6 +1064,10 @@ static __always_inline struct page *rmqueue_pcp_fast(struct pglist_data *pgdat, 
 	zone->pcp.free_count >>= 1;
 	count_vm_event(pgdat, PGALLOC_PCP_HIT);
 	page = pcp_pop(zone, list, order);
+	if (CONFIG_DEBUG_VM && !check_poison(page, 1u << order)) {
+		ClearPageFlag(page, PG_pcp); /* leaked, as rmqueue_checked does */
+		return NULL;
+	}
 	prep_new_page_head(page, gfp); /* the rest: alloc_pages_node */
 	return page;
 }
