@@ -637,6 +637,8 @@ static bool __zone_watermark_ok(struct zone *zone, unsigned int order, long mark
 	for (unsigned int o = order; order && o < NR_PAGE_ORDERS; o++) {
 		struct free_area *area = &zone->free_area[o];
 
+		if (!area->nr_free) /* Linux's shortcut: no block of this order at all */
+			continue;
 		for (int mt = 0; mt < MIGRATE_PCPTYPES; mt++)
 			if (!list_empty(&area->free_list[mt]))
 				return true;
