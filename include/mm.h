@@ -219,10 +219,16 @@ bool get_pageblock_isolate(const struct page *page);
  * it from tails, split_folio's pieces inherit it, and a migrated folio's
  * destination was recorded when it was allocated.
  */
+/* flags with gfp's owner recorded (for a caller that rewrites the flags
+ * once: every store to them costs the allocation fast path). */
+static inline unsigned long page_owner_flags(unsigned long flags, gfp_t gfp)
+{
+	return (flags & ~PAGE_FLAGS_OWNER_MASK) | (unsigned long)(gfp_migratetype(gfp) + 1)
+							  << PAGE_FLAGS_OWNER_SHIFT;
+}
 static inline void set_page_owner(struct page *page, gfp_t gfp)
 {
-	page->flags = (page->flags & ~PAGE_FLAGS_OWNER_MASK) |
-		      (unsigned long)(gfp_migratetype(gfp) + 1) << PAGE_FLAGS_OWNER_SHIFT;
+	page->flags = page_owner_flags(page->flags, gfp);
 }
 /* The page is no allocation of its own any more (Linux: reset_page_owner). */
 static inline void reset_page_owner(struct page *page)

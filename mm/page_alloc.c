@@ -586,10 +586,9 @@ static __always_inline void prep_new_page_head(struct page *page, gfp_t gfp)
 	page->_refcount = 1;
 	page->private = 0;
 	page->index = 0;
-	/* Linux: post_alloc_hook's set_page_owner. One write of the flags
-	 * also ends PG_pcp: every store to them costs the fast path. */
-	page->flags = (page->flags & ~(PAGE_FLAGS_OWNER_MASK | 1ul << PG_pcp)) |
-		      (unsigned long)(gfp_migratetype(gfp) + 1) << PAGE_FLAGS_OWNER_SHIFT;
+	/* Linux: post_alloc_hook's set_page_owner. The same write of the
+	 * flags also ends PG_pcp: every store to them costs the fast path. */
+	page->flags = page_owner_flags(page->flags & ~(1ul << PG_pcp), gfp);
 }
 
 static bool prep_new_page_needs_more(unsigned int order, gfp_t gfp)
