@@ -25,6 +25,9 @@
 #define __always_inline inline __attribute__((__always_inline__))
 #endif
 #define noinline __attribute__((__noinline__))
+/* Fetch the cache line at x for writing, a hint that never faults (Linux:
+ * prefetchw, include/linux/prefetch.h). */
+#define prefetchw(x) __builtin_prefetch((x), 1)
 #define ALIGN_UP(x, a) (((x) + (a)-1) & ~((__typeof__(x))(a)-1))
 #define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a)-1))
 #define __printf(a, b) __attribute__((format(printf, a, b)))

@@ -156,7 +156,6 @@ struct free_area {
 #define NR_PCP_LISTS (MIGRATE_PCPTYPES * NR_PCP_ORDERS)
 #define PCP_BATCH_SCALE_MAX 5	       /* Linux: CONFIG_PCP_BATCH_SCALE_MAX */
 #define PCPF_PREV_FREE_HIGH_ORDER 0x1u /* the last free was of order 1..3 */
-#define PCPF_FREE_HIGH_BATCH 0x2u      /* Linux: many of them are being freed */
 struct per_cpu_pages {
 	int count;		   /* pages on all lists */
 	int high;		   /* drain when count reaches this */

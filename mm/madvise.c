@@ -48,14 +48,14 @@ static bool madvise_free_clean_folio(struct folio *folio)
 #define MADV_FREE_PREFETCH_PTES 64
 
 /* Fetch, for writing, the struct page mapped by the PTE `ahead` entries
- * past ptep, if it is inside [addr, end) and present (Linux: prefetchw).
+ * past ptep, if it is inside [addr, end) and present.
  * From the first page of a folio, ahead a multiple of its size reaches
  * the head of a later folio when its neighbours have its size. */
 static inline void madvise_free_prefetch(const pte_t *ptep, unsigned long addr, unsigned long end,
 					 unsigned long ahead)
 {
 	if (ahead < (end - addr) >> PAGE_SHIFT && pte_present(ptep[ahead]))
-		__builtin_prefetch(pte_page(ptep[ahead]), 1);
+		prefetchw(pte_page(ptep[ahead]));
 }
 
 /*
