@@ -107,9 +107,9 @@ path for orders 0-3 and 9); batch64, batch1024 = N allocs, then their N
 frees (refills and drains of the per-CPU lists), run only where N blocks
 fit in half the node; bulk64, bulk1024 = the buddy's N order-0 pages in
 one alloc_pages_bulk call, freed one by one, against the bitmap's batchN
-loop. page_alloc_mixed: a window of live blocks of random orders (0-3,
-or 0-10 halving per order), the oldest freed as each new one is
-allocated. ratio = bitmap / buddy (above 1: the buddy allocator is
+loop. page_alloc_mixed: a window of live blocks of random orders (0-3;
+or 0-10, mostly small with now and then an order 4, 9 or 10), the oldest
+freed as each new one is allocated. ratio = bitmap / buddy (above 1: the buddy allocator is
 faster). The plots' y axis is logarithmic: equal distances are equal
 ratios.
 EOF
