@@ -343,31 +343,30 @@ static void print_header(unsigned long bytes, const char *time_unit)
 		"all", "pte-wr", "splits", "flush1", "all", "reclaim", "freed");
 }
 
+/* One floor: its label, its time, and per PTE. */
+static void print_floor_line(const char *label, uint64_t t, unsigned long nr, const char *unit,
+			     const char *time_unit)
+{
+	char buf[24];
+
+	kprintf("  %-34s", label);
+	print_time(t);
+	kprintf(" %s = %s %s per PTE\n", time_unit, per_pte(buf, sizeof(buf), t, nr), unit);
+}
+
 static void print_floor(const struct pte_floor *floor, unsigned long bytes, unsigned int runs,
 			const char *unit, const char *time_unit)
 {
 	unsigned long nr = bytes / PAGE_SIZE;
-	char buf[24];
 
 	kprintf("floors over the %lu PTEs (one mm_find_pte per table, best of %u), each right\n"
 		"after MADV_DONTNEED and a refault, as the timed runs (the ratios above):\n",
 		nr, floor_passes(runs));
-	kprintf("  read:  each PTE read              ");
-	print_time(floor->read);
-	kprintf(" %s = %s %s per PTE\n", time_unit, per_pte(buf, sizeof(buf), floor->read, nr),
-		unit);
-	kprintf("  rw:    each PTE read, stored clean");
-	print_time(floor->rw);
-	kprintf(" %s = %s %s per PTE\n", time_unit, per_pte(buf, sizeof(buf), floor->rw, nr), unit);
+	print_floor_line("read:  each PTE read", floor->read, nr, unit, time_unit);
+	print_floor_line("rw:    each PTE read, stored clean", floor->rw, nr, unit, time_unit);
 	kprintf("the same passes repeated at once, the tables warm from the pass before:\n");
-	kprintf("  read, warm                        ");
-	print_time(floor->read_warm);
-	kprintf(" %s = %s %s per PTE\n", time_unit, per_pte(buf, sizeof(buf), floor->read_warm, nr),
-		unit);
-	kprintf("  rw, warm                          ");
-	print_time(floor->rw_warm);
-	kprintf(" %s = %s %s per PTE\n", time_unit, per_pte(buf, sizeof(buf), floor->rw_warm, nr),
-		unit);
+	print_floor_line("read, warm", floor->read_warm, nr, unit, time_unit);
+	print_floor_line("rw, warm", floor->rw_warm, nr, unit, time_unit);
 }
 
 int bench_madvise(int nid, unsigned long bytes, unsigned int runs, const char *unit,

@@ -112,9 +112,7 @@ bool get_pageblock_isolate(const struct page *page)
 
 int get_pageblock_migratetype(const struct page *page)
 {
-	unsigned int bits = get_pageblock_bits(page);
-
-	return bits & PB_ISOLATE ? MIGRATE_ISOLATE : (int)(bits & PB_MIGRATETYPE_MASK);
+	return get_pfnblock_migratetype(page_zone(page), page_to_pfn(page));
 }
 
 /* The type of the pageblock (not its isolation, see set_pageblock_isolate). */

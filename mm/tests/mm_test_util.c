@@ -84,6 +84,21 @@ struct pglist_data *test_node_create_at(struct kunit *test, unsigned long start_
 	return node_setup(test, start_pfn, nr_pages);
 }
 
+unsigned long test_fill_node(struct pglist_data *pgdat, struct page **pages, unsigned long from,
+			     unsigned long max)
+{
+	while (from < max &&
+	       (pages[from] = alloc_pages_node(pgdat->node_id, GFP_NOWAIT | __GFP_NOWARN, 0)))
+		from++;
+	return from;
+}
+
+void test_free_filled(struct page **pages, unsigned long n)
+{
+	while (n)
+		__free_pages(pages[--n], 0);
+}
+
 void test_node_destroy(struct pglist_data *pgdat)
 {
 	if (!pgdat)

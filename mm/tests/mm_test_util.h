@@ -22,6 +22,13 @@ struct pglist_data *test_node_create_at(struct kunit *test, unsigned long start_
 					unsigned long nr_pages);
 void test_node_destroy(struct pglist_data *pgdat);
 
+/* Allocate order-0 pages of pgdat without reclaim (GFP_NOWAIT) into
+ * pages[from..max) until the watermark says no. Return: the pages held,
+ * from included; test_free_filled gives back pages[0..n). */
+unsigned long test_fill_node(struct pglist_data *pgdat, struct page **pages, unsigned long from,
+			     unsigned long max);
+void test_free_filled(struct page **pages, unsigned long n);
+
 /* A private node with an empty address space on it, for vm tests. */
 struct test_mm {
 	struct pglist_data *node;

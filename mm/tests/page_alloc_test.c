@@ -444,18 +444,13 @@ static unsigned long nr_filled;
 /* Allocate order-0 pages without reclaim until the watermark says no. */
 static void fill_to_watermark(struct pglist_data *pgdat)
 {
-	struct page *page;
-
-	nr_filled = 0;
-	while (nr_filled < FILL_MAX &&
-	       (page = alloc_pages_node(pgdat->node_id, GFP_NOWAIT | __GFP_NOWARN, 0)))
-		filled[nr_filled++] = page;
+	nr_filled = test_fill_node(pgdat, filled, 0, FILL_MAX);
 }
 
 static void free_filled(void)
 {
-	while (nr_filled)
-		__free_pages(filled[--nr_filled], 0);
+	test_free_filled(filled, nr_filled);
+	nr_filled = 0;
 }
 
 static void allocation_below_the_watermark_fails_and_is_counted(struct kunit *test)

@@ -78,19 +78,16 @@ static void pcp_refill_stops_at_the_watermark(struct kunit *test)
 {
 	struct pglist_data *pgdat = test_node_create(test, PCP_NODE_PAGES);
 	struct zone *zone;
-	unsigned long n = 0;
+	unsigned long n;
 
 	if (!pgdat)
 		return;
 	zone = node_zone(pgdat);
-	while (n < PCP_NODE_PAGES &&
-	       (pages[n] = alloc_pages_node(pgdat->node_id, GFP_NOWAIT | __GFP_NOWARN, 0)))
-		n++;
+	n = test_fill_node(pgdat, pages, 0, PCP_NODE_PAGES);
 	KUNIT_EXPECT_GT(test, zone->pcp.alloc_factor, 2u); /* refills had grown */
 	KUNIT_EXPECT_EQ(test, zone->nr_free_pages, zone->_watermark[WMARK_LOW]);
 	KUNIT_EXPECT_EQ(test, zone->pcp.count, 0);
-	while (n)
-		__free_pages(pages[--n], 0);
+	test_free_filled(pages, n);
 	expect_all_free(test, pgdat, PCP_NODE_PAGES);
 	test_node_destroy(pgdat);
 }
@@ -139,21 +136,18 @@ static void pcp_high_shrinks_while_the_zone_is_below_high(struct kunit *test)
 {
 	struct pglist_data *pgdat = test_node_create(test, PCP_NODE_PAGES);
 	struct zone *zone;
-	unsigned long n = 0;
+	unsigned long n;
 
 	if (!pgdat)
 		return;
 	zone = node_zone(pgdat);
 	zone->pcp.high = zone->pcp.high_max; /* as after a long run of frees */
-	while (n < PCP_NODE_PAGES &&
-	       (pages[n] = alloc_pages_node(pgdat->node_id, GFP_NOWAIT | __GFP_NOWARN, 0)))
-		n++;
+	n = test_fill_node(pgdat, pages, 0, PCP_NODE_PAGES);
 	KUNIT_EXPECT_TRUE(test, zone->flags & (1ul << ZONE_BELOW_HIGH));
 	for (unsigned long i = 0; i < 64; i++)
 		__free_pages(pages[--n], 0);
 	KUNIT_EXPECT_LT(test, zone->pcp.high, zone->pcp.high_max);
-	while (n)
-		__free_pages(pages[--n], 0);
+	test_free_filled(pages, n);
 	KUNIT_EXPECT_EQ(test, zone->pcp.high, zone->pcp.high_min);
 	KUNIT_EXPECT_LT(test, zone->pcp.count, zone->pcp.high_min);
 	KUNIT_EXPECT_TRUE(test, !(zone->flags & (1ul << ZONE_BELOW_HIGH)));
@@ -186,8 +180,7 @@ static void pcp_refill_batch_doubles_until_a_free(struct kunit *test)
 		__free_pages(pages[--n], 0);
 		KUNIT_EXPECT_EQ(test, zone->pcp.alloc_factor, before >> 1);
 	}
-	while (n)
-		__free_pages(pages[--n], 0);
+	test_free_filled(pages, n);
 	expect_all_free(test, pgdat, PCP_NODE_PAGES);
 	test_node_destroy(pgdat);
 }
@@ -330,7 +323,7 @@ static void bulk_adds_pages_to_a_list(struct kunit *test)
  */
 static void bulk_returns_what_it_got_when_memory_runs_short(struct kunit *test)
 {
-	unsigned long nr = 4096, got, fails, n = 0;
+	unsigned long nr = 4096, got, fails, n;
 	struct pglist_data *pgdat = test_node_create(test, nr);
 	struct page *extra[8] = { NULL };
 
@@ -345,10 +338,7 @@ static void bulk_returns_what_it_got_when_memory_runs_short(struct kunit *test)
 	/* Half the node fits: all of it is given. */
 	got = alloc_pages_bulk_array_node(GFP_NOWAIT | __GFP_NOWARN, pgdat->node_id, nr / 2, pages);
 	KUNIT_EXPECT_EQ(test, got, nr / 2);
-	n = got;
-	while (n < nr &&
-	       (pages[n] = alloc_pages_node(pgdat->node_id, GFP_NOWAIT | __GFP_NOWARN, 0)))
-		n++;
+	n = test_fill_node(pgdat, pages, got, nr);
 	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), nr - n);
 	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 	fails = pgdat->vm_events[PGALLOC_FAIL];
@@ -358,8 +348,7 @@ static void bulk_returns_what_it_got_when_memory_runs_short(struct kunit *test)
 			0ul);
 	KUNIT_EXPECT_NULL(test, extra[0]);
 	KUNIT_EXPECT_EQ(test, pgdat->vm_events[PGALLOC_FAIL], fails + 1);
-	for (unsigned long i = 0; i < n; i++)
-		__free_pages(pages[i], 0);
+	test_free_filled(pages, n);
 	expect_all_free(test, pgdat, nr);
 	test_node_destroy(pgdat);
 }
