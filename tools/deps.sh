@@ -28,7 +28,6 @@ cpio               cmd:cpio
 musl-tools         cmd:musl-gcc
 libc6-dev          file:/usr/lib/x86_64-linux-gnu/libc.a
 linux-libc-dev     file:/usr/include/x86_64-linux-gnu/asm/unistd_64.h
-linux-image-amd64  glob:/boot/vmlinuz-*-amd64
 gnuplot-nox        cmd:gnuplot
 miller             cmd:mlr
 clang-format       cmd:clang-format
