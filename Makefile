@@ -185,16 +185,31 @@ $(B)/initramfs.cpio: $(INITRAMFS_INPUTS) $(USER_PROGS)
 		(cd $(B)/initramfs-root && find . -mindepth 1 | LC_ALL=C sort | \
 		 cpio -o -H newc --reproducible --owner=0:0 --quiet) > $@.tmp && mv $@.tmp $@
 
-# --- the Linux side of the side-by-side: Debian's kernel (linux-image-amd64,
-# installed by tools/deps.sh) boots in the same QEMU (tools/qemu-run.sh
-# --kernel) with Folium's initramfs plus one more archive holding /init
-# (user/init.c, which runs the programs named on the kernel command line
-# and powers off), so both kernels run the very same /bin files.
-LINUX_VMLINUZ ?= $(lastword $(sort $(wildcard /boot/vmlinuz-*-amd64)))
-# `make -s print-LINUX_VMLINUZ`: the kernel the tests and benchmarks boot.
-.PHONY: print-LINUX_VMLINUZ
-print-LINUX_VMLINUZ:
-	@echo $(LINUX_VMLINUZ)
+# --- the Linux side of the side-by-side: two of Debian's kernels (config.mk
+# pins them; tools/fetch-linux.sh fetches each as data into $(B)/linux/)
+# boot in the same QEMU (tools/qemu-run.sh --kernel) with Folium's
+# initramfs plus one more archive holding /init (user/init.c, which runs
+# the programs named on the kernel command line and powers off), so all
+# three kernels run the very same /bin files. LINUX_OLD_VMLINUZ or
+# LINUX_NEW_VMLINUZ set to another file boots that one instead.
+LINUX_OLD_VMLINUZ ?= $(B)/linux/$(LINUX_OLD_VERSION)/vmlinuz
+LINUX_NEW_VMLINUZ ?= $(B)/linux/$(LINUX_NEW_VERSION)/vmlinuz
+LINUX_KERNELS := $(LINUX_OLD_VMLINUZ) $(LINUX_NEW_VMLINUZ)
+export DEBIAN_MIRROR
+$(B)/linux/$(LINUX_OLD_VERSION)/vmlinuz: tools/fetch-linux.sh
+	$(Q)sh tools/fetch-linux.sh $(@D) $(LINUX_OLD_SUITE) $(LINUX_OLD_PACKAGE) \
+		$(LINUX_OLD_VERSION) $(LINUX_OLD_CONFIG_PACKAGE) && touch $@
+$(B)/linux/$(LINUX_NEW_VERSION)/vmlinuz: tools/fetch-linux.sh
+	$(Q)sh tools/fetch-linux.sh $(@D) $(LINUX_NEW_SUITE) $(LINUX_NEW_PACKAGE) \
+		$(LINUX_NEW_VERSION) $(LINUX_NEW_CONFIG_PACKAGE) && touch $@
+# `make -s print-LINUX_NEW_VMLINUZ`: the kernel the tests and benchmarks boot.
+.PHONY: print-LINUX_OLD_VMLINUZ print-LINUX_NEW_VMLINUZ
+print-LINUX_OLD_VMLINUZ print-LINUX_NEW_VMLINUZ: print-%:
+	@echo $($*)
+# The environment the test and benchmark scripts read the kernels from.
+LINUX_ENV := LINUX_OLD_VMLINUZ=$(LINUX_OLD_VMLINUZ) LINUX_NEW_VMLINUZ=$(LINUX_NEW_VMLINUZ)
+# make deps: the packages, then the kernels.
+deps: $(LINUX_KERNELS)
 $(B)/linux-initramfs.cpio: $(B)/initramfs.cpio $(B)/user/init
 	@echo "  CPIO    $@"
 	$(Q)rm -rf $(B)/linux-init-root && mkdir -p $(B)/linux-init-root && \
@@ -243,8 +258,8 @@ format-check:
 .PHONY: test host-test
 host-test: $(B)/host-tests $(B)/tools/ktap
 	$(B)/host-tests > $(B)/host-tests.ktap; $(B)/tools/ktap $(B)/host-tests.ktap
-test: all $(B)/host-tests $(TOOLS_BINS)
-	@sh tools/run-tests.sh
+test: all $(B)/host-tests $(TOOLS_BINS) $(LINUX_KERNELS)
+	@$(LINUX_ENV) sh tools/run-tests.sh
 
 # Mutation checks (not part of make test: about a minute per mutant): each
 # one-line mutation in tools/mutants.txt must make a host test fail.
@@ -260,23 +275,23 @@ mutants: $(DEPS_STAMP)
 BENCH_PAGEBLOCK_ORDERS := 1 4 7 9 10
 SBS_ROUNDS ?= 5
 .PHONY: bench
-bench: all $(BENCH_PROGRAMS) $(TOOLS_BINS)
+bench: all $(BENCH_PROGRAMS) $(TOOLS_BINS) $(LINUX_KERNELS)
 	$(Q)$(MAKE) -s O=$(B)/bench-kernel CONFIG_DEBUG_VM=n $(B)/bench-kernel/folium.elf
 	$(Q)for o in $(BENCH_PAGEBLOCK_ORDERS); do \
 		$(MAKE) -s O=$(B)/bench-pbo$$o CONFIG_PAGE_BLOCK_ORDER=$$o \
 			CONFIG_TRANSPARENT_HUGEPAGE=n $(B)/bench-pbo$$o/bench-pageblock \
 			$(B)/bench-pbo$$o/bench-fragment || exit 1; \
 	done
-	$(Q)B=$(B) BENCH_PAGEBLOCK_ORDERS="$(BENCH_PAGEBLOCK_ORDERS)" LINUX_VMLINUZ=$(LINUX_VMLINUZ) \
+	$(Q)B=$(B) BENCH_PAGEBLOCK_ORDERS="$(BENCH_PAGEBLOCK_ORDERS)" $(LINUX_ENV) \
 		SBS_ROUNDS=$(SBS_ROUNDS) sh tools/bench.sh
 
 # Only the side-by-side (the same static programs on Folium's bench kernel
 # and on Debian's Linux under one QEMU line, then natively): logs, CSVs and
 # REPORT.md in $(B)/bench-sbs/. SBS_ROUNDS boots per kernel (default 5).
 .PHONY: bench-sbs
-bench-sbs: all $(TOOLS_BINS)
+bench-sbs: all $(TOOLS_BINS) $(LINUX_KERNELS)
 	$(Q)$(MAKE) -s O=$(B)/bench-kernel CONFIG_DEBUG_VM=n $(B)/bench-kernel/folium.elf
-	$(Q)B=$(B) LINUX_VMLINUZ=$(LINUX_VMLINUZ) sh tools/bench-sbs.sh --rounds $(SBS_ROUNDS) $(B)/bench-sbs
+	$(Q)B=$(B) $(LINUX_ENV) sh tools/bench-sbs.sh --rounds $(SBS_ROUNDS) $(B)/bench-sbs
 	$(Q)sh tools/sbs-report.sh $(B)/bench-sbs $(B)/bench-sbs/sbs.png > $(B)/bench-sbs/REPORT.md.tmp && \
 		mv $(B)/bench-sbs/REPORT.md.tmp $(B)/bench-sbs/REPORT.md
 	@echo "bench-sbs: report in $(B)/bench-sbs/REPORT.md"

@@ -41,3 +41,24 @@ CONFIG_LOG_BUF_SHIFT ?= 15
 CONFIG_HZ ?= 100
 CONFIG_SHELL_LINE_MAX ?= 256
 CONFIG_SHELL_HISTORY ?= 16
+
+# The reference kernels of the side-by-side and of the differential check:
+# Debian's packages, fetched as data into $(B)/linux/VERSION/ by
+# tools/fetch-linux.sh (apt-get with a private source list; the SHA-256 is
+# checked against Debian's signed index), never installed. LINUX_OLD is
+# "before the seeds' patches": Debian 12's Linux 6.1 (no mTHP, MADV_FREE
+# splits PTE-mapped large folios, huge pages cleared page by page).
+# LINUX_NEW is "after", the yardstick: Linux 7.3 from Debian 13's
+# backports (mTHP, batched MADV_FREE, clear_pages with the faulting page's
+# neighbourhood last, CONFIG_PAGE_BLOCK_MAX_ORDER, MM-ID). Each is a suite,
+# a package, its version, and the package holding its config. A pin the
+# archive no longer has stops the fetch with the versions it does have.
+DEBIAN_MIRROR ?= http://deb.debian.org/debian
+LINUX_OLD_SUITE := bookworm
+LINUX_OLD_PACKAGE := linux-image-6.1.0-50-amd64
+LINUX_OLD_VERSION := 6.1.176-1
+LINUX_OLD_CONFIG_PACKAGE := $(LINUX_OLD_PACKAGE)
+LINUX_NEW_SUITE := trixie-backports
+LINUX_NEW_PACKAGE := linux-binary-7.3.4+deb13-amd64
+LINUX_NEW_VERSION := 7.3.4-1~bpo13+1
+LINUX_NEW_CONFIG_PACKAGE := linux-base-7.3.4+deb13-amd64

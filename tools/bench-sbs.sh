@@ -1,19 +1,22 @@
 #!/bin/sh
 # bench-sbs.sh: the side-by-side of make bench. The same static programs
-# (user/madvfree.c, faultrate.c, lazyfree.c; identical bytes in both
-# initramfs archives, checked here by SHA-256) run on Folium's bench kernel
-# (CONFIG_DEBUG_VM=n) and on Debian's Linux kernel, each booted under the
-# one QEMU line of tools/qemu-run.sh (same firmware, machine, -cpu, -m,
-# -smp, accelerator), then natively on the build machine. Boots alternate
-# kernels and the order flips every round (F L, L F, ...), so slow drift of
-# the host hits both alike. Every boot must power off by itself, print one
-# complete record per program (tools/benchrec check) and report every
-# program's exit as 0; anything else stops the run with the kernel, the
-# boot and the log named, before a CSV is written.
+# (user/madvfree.c, faultrate.c, lazyfree.c; identical bytes in every
+# initramfs archive, checked here by SHA-256) run on three kernels, each
+# booted under the one QEMU line of tools/qemu-run.sh (same firmware,
+# machine, -cpu, -m, -smp, accelerator): Folium's bench kernel
+# (CONFIG_DEBUG_VM=n), Linux 6.1 ("linux-old": before the seeds' patches)
+# and Linux 7.3 ("linux-new": after them, the yardstick), both Debian's
+# builds (config.mk pins them); then natively on the build machine. Boots
+# alternate kernels and the order rotates every round (F O N, O N F,
+# N F O, ...), so slow drift of the host hits all alike. Every boot must
+# power off by itself, print one complete record per program
+# (tools/benchrec check) and report every program's exit as 0; anything
+# else stops the run with the kernel, the boot and the log named, before
+# a CSV is written.
 # Output, OUTDIR (a fresh directory):
-#   folium-N.log, linux-N.log   the serial log of boot N
+#   folium-N.log, linux-old-N.log, linux-new-N.log   the serial log of round N
 #   native-N.log                the programs on the build machine, round N
-#   qemu-folium.txt, qemu-linux.txt   the QEMU line of each kernel
+#   qemu-SOURCE.txt             the QEMU line of each kernel
 #   sbs.env                     KEY=VALUE: rounds, programs, SHA-256s
 #   SOURCE-RECORD.csv           tools/benchrec's CSV of every boot's record
 # Usage: sh tools/bench-sbs.sh [--quick] [--rounds N] OUTDIR
@@ -21,7 +24,8 @@
 #   --quick: one round with small ranges and one run per program (make test).
 #   --from-logs: no boots; DIR's logs, sbs.env and qemu-*.txt (a run kept,
 #   or a test's saved logs) are checked and converted as a run's would be.
-# Environment: B (build dir, default build), LINUX_VMLINUZ (default: make's),
+# Environment: B (build dir, default build), LINUX_OLD_VMLINUZ and
+# LINUX_NEW_VMLINUZ (default: make's, fetched by make test/bench),
 # FOLIUM_ELF (default $B/bench-kernel/folium.elf), ACCEL (tcg|kvm).
 set -eu
 export LC_ALL=C
@@ -42,6 +46,7 @@ die() {
 }
 
 quick=0 rounds=5 out='' from=''
+SOURCES="folium linux-old linux-new native"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 rounds=1 ;;
@@ -107,7 +112,7 @@ check_boot() {
 		[ "$c" = 1 ] || die "$1 printed $c $r record(s), want 1 (log: $2)"
 	done
 	case $2 in
-	*/linux-*)
+	*/linux-old-* | */linux-new-*)
 		for bin in $(echo "$PROGRAMS" | cut -d ' ' -f 1); do
 			grep -q "^init: $bin: exit status 0\$" "$2" ||
 				die "$1: $bin did not exit with status 0 (log: $2)"
@@ -120,7 +125,7 @@ check_boot() {
 
 # to_csv: one CSV per source and record, every round's record in it.
 to_csv() {
-	for src in folium linux native; do
+	for src in $SOURCES; do
 		set --
 		i=1
 		while [ "$i" -le "$rounds" ]; do
@@ -145,12 +150,13 @@ if [ -n "$from" ]; then
 	for f in "$from"/qemu-*.txt; do [ ! -f "$f" ] || cp "$f" "$out/"; done
 	i=1
 	while [ "$i" -le "$rounds" ]; do
-		for src in folium linux native; do
+		for src in $SOURCES; do
 			[ -f "$from/$src-$i.log" ] || die "$from/$src-$i.log missing (sbs.env says $rounds round(s))"
 			cp "$from/$src-$i.log" "$out/"
 		done
 		check_boot "Folium boot $i of $rounds" "$out/folium-$i.log"
-		check_boot "Linux boot $i of $rounds" "$out/linux-$i.log"
+		check_boot "Linux 6.1 (linux-old) boot $i of $rounds" "$out/linux-old-$i.log"
+		check_boot "Linux 7.3 (linux-new) boot $i of $rounds" "$out/linux-new-$i.log"
 		i=$((i + 1))
 	done
 	to_csv
@@ -160,10 +166,14 @@ fi
 
 # ---- booting ----------------------------------------------------------------
 
-[ -n "${LINUX_VMLINUZ:-}" ] || LINUX_VMLINUZ=$(make -s --no-print-directory print-LINUX_VMLINUZ)
-[ -n "$LINUX_VMLINUZ" ] || die "no Linux kernel: install linux-image-amd64 (make deps), or set LINUX_VMLINUZ"
-for f in "$FOLIUM_ELF" "$B/BOOTX64.EFI" "$B/initramfs.cpio" "$LINUX_VMLINUZ" \
-	"$B/linux-initramfs.cpio"; do
+[ -n "${LINUX_OLD_VMLINUZ:-}" ] ||
+	LINUX_OLD_VMLINUZ=$(make -s --no-print-directory print-LINUX_OLD_VMLINUZ)
+[ -n "${LINUX_NEW_VMLINUZ:-}" ] ||
+	LINUX_NEW_VMLINUZ=$(make -s --no-print-directory print-LINUX_NEW_VMLINUZ)
+for f in "$LINUX_OLD_VMLINUZ" "$LINUX_NEW_VMLINUZ"; do
+	[ -r "$f" ] || die "missing $f: make deps (or make test, make bench) fetches the reference kernels"
+done
+for f in "$FOLIUM_ELF" "$B/BOOTX64.EFI" "$B/initramfs.cpio" "$B/linux-initramfs.cpio"; do
 	[ -r "$f" ] || die "missing $f (run make all, or make bench)"
 done
 rm -rf "$out"
@@ -194,20 +204,24 @@ sh tools/mkimage.sh "$out/folium.img" "$B/BOOTX64.EFI" "$FOLIUM_ELF" "$out/foliu
 # Linux: user/init.c runs the programs after "--", separated by " ; ".
 append="console=ttyS0 quiet -- $(echo "$PROGRAMS" | paste -s -d ';' - | sed 's/;/ ; /g')"
 
-# boot KERNEL N: boot one kernel for round N into OUTDIR/KERNEL-N.log.
+# boot SOURCE N: boot one kernel for round N into OUTDIR/SOURCE-N.log.
 boot() {
 	log=$out/$1-$2.log
-	if [ "$1" = folium ]; then
+	show=$out/qemu-$1.txt
+	case $1 in
+	folium)
 		name="Folium ($FOLIUM_ELF) boot $2 of $rounds"
-		set -- --image "$out/folium.img" --show-command "$out/qemu-folium.txt"
-	else
-		name="Linux ($LINUX_VMLINUZ) boot $2 of $rounds"
-		set -- --kernel "$LINUX_VMLINUZ" --initrd "$B/linux-initramfs.cpio" --append "$append" \
-			--show-command "$out/qemu-linux.txt"
-	fi
+		set -- --image "$out/folium.img" ;;
+	linux-old)
+		name="Linux 6.1 ($LINUX_OLD_VMLINUZ) boot $2 of $rounds"
+		set -- --kernel "$LINUX_OLD_VMLINUZ" --initrd "$B/linux-initramfs.cpio" --append "$append" ;;
+	linux-new)
+		name="Linux 7.3 ($LINUX_NEW_VMLINUZ) boot $2 of $rounds"
+		set -- --kernel "$LINUX_NEW_VMLINUZ" --initrd "$B/linux-initramfs.cpio" --append "$append" ;;
+	esac
 	echo "  $name"
 	status=0
-	sh tools/qemu-run.sh "$@" --mem "$MEM" --log "$log" --timeout "$TIMEOUT" 2>"$out/qemu.err" ||
+	sh tools/qemu-run.sh "$@" --show-command "$show" --mem "$MEM" --log "$log" --timeout "$TIMEOUT" 2>"$out/qemu.err" ||
 		status=$?
 	case $status in
 	0) ;;
@@ -239,16 +253,17 @@ native() {
 		die "the build machine's Linux: $(head -n 1 "$out/benchrec.err") (log: $log)"
 }
 
-echo "side-by-side: $rounds round(s) of Folium and Linux under one QEMU line, then native"
+echo "side-by-side: $rounds round(s) of Folium, Linux 6.1 and Linux 7.3 under one QEMU line, then native"
 i=1
 while [ "$i" -le "$rounds" ]; do
-	if [ $((i % 2)) = 1 ]; then
-		boot folium "$i"
-		boot linux "$i"
-	else
-		boot linux "$i"
-		boot folium "$i"
-	fi
+	case $((i % 3)) in
+	1) order="folium linux-old linux-new" ;;
+	2) order="linux-old linux-new folium" ;;
+	0) order="linux-new folium linux-old" ;;
+	esac
+	for k in $order; do
+		boot "$k" "$i"
+	done
 	native "$i"
 	i=$((i + 1))
 done

@@ -24,6 +24,7 @@ mtools             cmd:mformat
 gdisk              cmd:sgdisk
 console-setup-linux file:/usr/share/consolefonts/Uni2-Fixed16.psf.gz
 gzip               cmd:gzip
+debian-archive-keyring file:/usr/share/keyrings/debian-archive-keyring.gpg
 cpio               cmd:cpio
 musl-tools         cmd:musl-gcc
 libc6-dev          file:/usr/lib/x86_64-linux-gnu/libc.a
