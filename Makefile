@@ -207,7 +207,8 @@ $(B)/linux/$(LINUX_NEW_VERSION)/vmlinuz: tools/fetch-linux.sh
 print-LINUX_OLD_VMLINUZ print-LINUX_NEW_VMLINUZ: print-%:
 	@echo $($*)
 # The environment the test and benchmark scripts read the kernels from.
-LINUX_ENV := LINUX_OLD_VMLINUZ=$(LINUX_OLD_VMLINUZ) LINUX_NEW_VMLINUZ=$(LINUX_NEW_VMLINUZ)
+LINUX_ENV := LINUX_OLD_VMLINUZ=$(LINUX_OLD_VMLINUZ) LINUX_NEW_VMLINUZ=$(LINUX_NEW_VMLINUZ) \
+	LINUX_NEW_PIN="$(LINUX_NEW_SUITE) $(LINUX_NEW_PACKAGE) $(LINUX_NEW_VERSION) $(LINUX_NEW_CONFIG_PACKAGE)"
 # make deps: the packages, then the kernels.
 deps: $(LINUX_KERNELS)
 $(B)/linux-initramfs.cpio: $(B)/initramfs.cpio $(B)/user/init

@@ -48,8 +48,9 @@ set -- -q -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourcePar
 	-o "Dir::Cache=$apt_dir/cache" -o "APT::Sandbox::User=$(id -un)"
 
 echo "$prog: $pkg $ver from $mirror $suite"
-apt-get "$@" update >"$apt_dir/update.log" 2>&1 ||
-	die "apt-get update of $mirror $suite failed: $(grep -E '^(E|W):' "$apt_dir/update.log" | head -n 2 | paste -s -d ' ' -)"
+# apt-get update exits 0 when a mirror cannot be reached: its Err lines tell.
+apt-get "$@" update >"$apt_dir/update.log" 2>&1 && ! grep -q '^Err:' "$apt_dir/update.log" ||
+	die "apt-get update of $mirror $suite failed: $(grep -E '^(Err|E|W):' "$apt_dir/update.log" | head -n 2 | paste -s -d ' ' -)"
 
 # family PACKAGE: the regular expression of the same package in other
 # versions (every digit run a number): linux-binary-7.3.4+deb13-amd64 ->
@@ -92,28 +93,32 @@ extract() {
 	mv "$3.tmp" "$3"
 }
 
+# The new files replace the old ones only once all are there.
 mkdir -p "$out"
-rm -f "$out/source.txt"
+trap 'rm -f "$out/vmlinuz.new" "$out/config.new" "$out/source.new"' EXIT
 config_member='^\./(boot/config-|usr/lib/modules/[^/]+/config$)'
 got=$(fetch "$pkg") || exit 1
 # shellcheck disable=SC2086 # the .deb's path and its SHA-256
 set -- $got
-extract "$1" '^\./(boot/vmlinuz-|usr/lib/modules/[^/]+/vmlinuz$)' "$out/vmlinuz"
+extract "$1" '^\./(boot/vmlinuz-|usr/lib/modules/[^/]+/vmlinuz$)' "$out/vmlinuz.new"
 image_sum=$2
 # Debian 12's linux-image-* holds the config too; 13's linux-binary-* does not.
 if [ "$cfgpkg" = "$pkg" ]; then
-	extract "$1" "$config_member" "$out/config"
+	extract "$1" "$config_member" "$out/config.new"
 	rm -f "$1"
 else
 	rm -f "$1"
 	got=$(fetch "$cfgpkg") || exit 1
 	# shellcheck disable=SC2086
 	set -- $got
-	extract "$1" "$config_member" "$out/config"
+	extract "$1" "$config_member" "$out/config.new"
 	rm -f "$1"
 fi
 {
 	echo "$want"
 	echo "mirror=$mirror sha256=$image_sum"
-} >"$out/source.txt"
+} >"$out/source.new"
+mv "$out/vmlinuz.new" "$out/vmlinuz"
+mv "$out/config.new" "$out/config"
+mv "$out/source.new" "$out/source.txt"
 echo "$prog: $out/vmlinuz ($(grep -m 1 -o '^# Linux/x86 [^ ]* Kernel Configuration' "$out/config" || echo 'config has no version line'))"

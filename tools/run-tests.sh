@@ -573,6 +573,8 @@ run_test mutants-tool sh tools/tests/mutants-test.sh
 run_test knob-out-of-range-fails-build knob_out_of_range_fails_the_build
 run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
 run_test deps-without-apt deps_without_apt_says_what_to_install
+# shellcheck disable=SC2086 # LINUX_NEW_PIN: suite, package, version, config package
+run_test fetch-linux-pins-and-refusals sh tools/tests/fetch-linux-test.sh "$B" ${LINUX_NEW_PIN:-}
 run_test fuzz-page-alloc-smoke make -s fuzz-smoke
 run_test host-bench-records-convert host_bench_records_convert
 
