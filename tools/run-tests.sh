@@ -32,6 +32,30 @@ run_test() {
 	fi
 }
 
+# run_lanes LANE_A LANE_B: run two functions of run_test calls at once,
+# each in its own subshell; their counts are added here. A lane that ends
+# without writing its counts is a failure of its own.
+run_lanes() {
+	for lane in "$1" "$2"; do
+		rm -f "$LOGS/lane-$lane"
+		(
+			passed=0 failed=0
+			"$lane"
+			echo "$passed $failed" > "$LOGS/lane-$lane"
+		) &
+	done
+	wait
+	for lane in "$1" "$2"; do
+		if read -r lp lf < "$LOGS/lane-$lane"; then
+			passed=$((passed + lp))
+			failed=$((failed + lf))
+		else
+			failed=$((failed + 1))
+			echo "FAIL  $lane: the lane ended without its counts"
+		fi
+	done
+}
+
 # expect_in FILE TEXT...: every TEXT occurs in FILE (fixed strings).
 expect_in() {
 	file=$1
@@ -578,7 +602,7 @@ run_test fetch-linux-pins-and-refusals sh tools/tests/fetch-linux-test.sh "$B" $
 run_test fuzz-page-alloc-smoke make -s fuzz-smoke
 run_test host-bench-records-convert host_bench_records_convert
 
-echo "make test: QEMU boots (TCG, -cpu max; about 10 s each)"
+echo "make test: QEMU boots (TCG, -cpu max; about 10 s each, two at a time)"
 # The in-kernel tests boot with the initramfs: the exec, fs_syscall and
 # procfs suites run /bin programs and read its files.
 printf '%s\n' 'run="test; poweroff"' > "$IMGS/ktest.cmdline"
@@ -594,42 +618,6 @@ image cma-too-big 'cma=64G run="cma; poweroff"' >/dev/null
 for kind in pf ud gp stack panic; do
 	image crash-$kind "run=\"crash $kind\"" >/dev/null
 done
-run_test kernel-tests-disk kernel_tests_in_qemu ""
-run_test kernel-tests-usb kernel_tests_in_qemu --usb
-run_test shell-session shell_session
-run_test bench-quick-in-qemu bench_quick_in_qemu
-run_test mm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 60 \
-	--log "$LOGS/mm-shell.serial" tools/tests/mm.session -- \
-	sh tools/qemu-run.sh --serial-stdio --image "$IMGS/cma.img"
-run_test vm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 120 \
-	--log "$LOGS/vm-shell.serial" tools/tests/vm.session -- \
-	sh tools/qemu-run.sh --serial-stdio --image "$IMGS/vm.img"
-run_test clear-pages-stosq-and-zero-page-from-cmdline clear_pages_from_cmdline
-run_test cma-that-cannot-be-placed-is-reported cma_that_cannot_be_placed_is_reported
-for mem in 128M 1G 6G; do
-	run_test boot-with-$mem boot_with_mem $mem
-done
-run_test ps2-keyboard-reaches-the-shell ps2_keyboard_reaches_the_shell
-run_test reboot-resets-the-machine reboot_resets_the_machine
-REGS="RIP: 0008:ffffffff8 RSP: 0010: RFLAGS: RAX: RBX: RCX: RDX: RSI: RDI: RBP: R08: R15: CR0: CR3: CR4:"
-# shellcheck disable=SC2086
-run_test fault-page-fault fault_report pf $REGS "Exception 14: Page Fault (#PF)" \
-	"page not present, write, kernel mode" \
-	"CR2 (faulting address): 0x00000deadbeef000" "crash_page_fault+" \
-	"cmd_crash+" "shell_run_line+" "kmain+"
-# shellcheck disable=SC2086
-run_test fault-invalid-opcode fault_report ud $REGS "Exception 6: Invalid Opcode (#UD)" \
-	"error code: 0x0 (none pushed by this exception)" "crash_invalid_opcode+"
-# shellcheck disable=SC2086
-run_test fault-general-protection fault_report gp $REGS \
-	"Exception 13: General Protection (#GP)" \
-	"error code: 0x0 (no segment selector involved)" "crash_general_protection+"
-# shellcheck disable=SC2086
-run_test fault-double-fault-on-stack-overflow fault_report stack $REGS \
-	"Exception 8: Double Fault (#DF)" "crash_stack_overflow+"
-run_test fault-panic fault_report panic "Kernel panic: crash: panic requested from the shell" \
-	"cmd_crash+" "shell_run_line+" "kmain+"
-
 # Damaged kernels: none at all, a wrong ELF magic, cut off after 2000 bytes.
 sh tools/mkimage.sh "$IMGS/no-kernel.img" "$B/BOOTX64.EFI" - -
 cp "$B/folium.elf" "$IMGS/bad-magic.elf"
@@ -637,28 +625,87 @@ printf 'XELF' | dd of="$IMGS/bad-magic.elf" bs=1 conv=notrunc 2>/dev/null
 sh tools/mkimage.sh "$IMGS/bad-magic.img" "$B/BOOTX64.EFI" "$IMGS/bad-magic.elf" -
 head -c 2000 "$B/folium.elf" > "$IMGS/truncated.elf"
 sh tools/mkimage.sh "$IMGS/truncated.img" "$B/BOOTX64.EFI" "$IMGS/truncated.elf" -
-run_test loader-missing-kernel loader_rejects no-kernel "/folium/folium.elf not found"
-run_test loader-bad-magic loader_rejects bad-magic "bad magic"
-run_test loader-truncated-kernel loader_rejects truncated "truncated"
-run_test initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
-run_test initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
-run_test user-programs-run-in-ring3 user_programs_run_in_ring3
-run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
-run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
-run_test ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint
-run_test linux-6.1-runs-the-same-programs-in-the-same-qemu linux_runs_the_same_programs_in_the_same_qemu old
-run_test linux-7.3-runs-the-same-programs-in-the-same-qemu linux_runs_the_same_programs_in_the_same_qemu new
-run_test side-by-side-quick-run-boots-three-kernels-and-reports side_by_side_quick_run
 image accel 'run="poweroff"' >/dev/null
-run_test accel-kvm-probes-and-falls-back-to-tcg sh tools/tests/qemu-accel-test.sh "$IMGS/accel.img" "$LOGS"
 
-echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP, then MAX_PAGE_ORDER 12)"
-for pb in 1 7 9 10; do
-	for thp in y n; do
-		run_test config-pb$pb-thp$thp config_matrix_entry $pb $thp
+# Two lanes of boots run side by side (each QEMU is one TCG thread, and
+# the machine has two cores); inside a lane the tests run in turn.
+qemu_lane_a() {
+	run_test kernel-tests-disk kernel_tests_in_qemu ""
+	run_test kernel-tests-usb kernel_tests_in_qemu --usb
+	run_test shell-session shell_session
+	run_test bench-quick-in-qemu bench_quick_in_qemu
+	run_test mm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 60 \
+		--log "$LOGS/mm-shell.serial" tools/tests/mm.session -- \
+		sh tools/qemu-run.sh --serial-stdio --image "$IMGS/cma.img"
+	run_test vm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 120 \
+		--log "$LOGS/vm-shell.serial" tools/tests/vm.session -- \
+		sh tools/qemu-run.sh --serial-stdio --image "$IMGS/vm.img"
+	run_test clear-pages-stosq-and-zero-page-from-cmdline clear_pages_from_cmdline
+	run_test cma-that-cannot-be-placed-is-reported cma_that_cannot_be_placed_is_reported
+	for mem in 128M 1G 6G; do
+		run_test boot-with-$mem boot_with_mem $mem
 	done
-done
-run_test config-pb12-thpn-order12 config_matrix_entry 12 n 12
+	run_test ps2-keyboard-reaches-the-shell ps2_keyboard_reaches_the_shell
+	run_test reboot-resets-the-machine reboot_resets_the_machine
+}
+
+qemu_lane_b() {
+	REGS="RIP: 0008:ffffffff8 RSP: 0010: RFLAGS: RAX: RBX: RCX: RDX: RSI: RDI: RBP: R08: R15: CR0: CR3: CR4:"
+	# shellcheck disable=SC2086
+	run_test fault-page-fault fault_report pf $REGS "Exception 14: Page Fault (#PF)" \
+		"page not present, write, kernel mode" \
+		"CR2 (faulting address): 0x00000deadbeef000" "crash_page_fault+" \
+		"cmd_crash+" "shell_run_line+" "kmain+"
+	# shellcheck disable=SC2086
+	run_test fault-invalid-opcode fault_report ud $REGS "Exception 6: Invalid Opcode (#UD)" \
+		"error code: 0x0 (none pushed by this exception)" "crash_invalid_opcode+"
+	# shellcheck disable=SC2086
+	run_test fault-general-protection fault_report gp $REGS \
+		"Exception 13: General Protection (#GP)" \
+		"error code: 0x0 (no segment selector involved)" "crash_general_protection+"
+	# shellcheck disable=SC2086
+	run_test fault-double-fault-on-stack-overflow fault_report stack $REGS \
+		"Exception 8: Double Fault (#DF)" "crash_stack_overflow+"
+	run_test fault-panic fault_report panic "Kernel panic: crash: panic requested from the shell" \
+		"cmd_crash+" "shell_run_line+" "kmain+"
+	run_test loader-missing-kernel loader_rejects no-kernel "/folium/folium.elf not found"
+	run_test loader-bad-magic loader_rejects bad-magic "bad magic"
+	run_test loader-truncated-kernel loader_rejects truncated "truncated"
+	run_test initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
+	run_test initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
+	run_test user-programs-run-in-ring3 user_programs_run_in_ring3
+	run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
+	run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
+	run_test ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint
+	run_test linux-6.1-runs-the-same-programs-in-the-same-qemu \
+		linux_runs_the_same_programs_in_the_same_qemu old
+	run_test linux-7.3-runs-the-same-programs-in-the-same-qemu \
+		linux_runs_the_same_programs_in_the_same_qemu new
+	run_test side-by-side-quick-run-boots-three-kernels-and-reports side_by_side_quick_run
+	run_test accel-kvm-probes-and-falls-back-to-tcg sh tools/tests/qemu-accel-test.sh \
+		"$IMGS/accel.img" "$LOGS"
+}
+
+# The config matrix: each entry builds its kernel (make -j2) and boots it.
+matrix_lane_a() {
+	for pb in 1 7; do
+		for thp in y n; do
+			run_test config-pb$pb-thp$thp config_matrix_entry $pb $thp
+		done
+	done
+	run_test config-pb12-thpn-order12 config_matrix_entry 12 n 12
+}
+matrix_lane_b() {
+	for pb in 9 10; do
+		for thp in y n; do
+			run_test config-pb$pb-thp$thp config_matrix_entry $pb $thp
+		done
+	done
+}
+
+run_lanes qemu_lane_a qemu_lane_b
+echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP, then MAX_PAGE_ORDER 12)"
+run_lanes matrix_lane_a matrix_lane_b
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
