@@ -154,22 +154,24 @@ int main(int argc, char **argv)
 	uname(&u);
 	printf("Write-faulting %zu MiB from start to end, on %s %s, median of %d run(s)\n",
 	       len >> 20, u.sysname, u.release, runs);
-	printf(" folio   write[ms]    min[ms]    max[ms] ns/page  folios fallbacks  touch[ns/page]\n");
+	printf(" folio   write[ms]    min[ms]    max[ms] ns/page  folios fallbacks  "
+	       "touch[ns/page]\n");
 	for (int i = 0; i < nrows; i++) {
 		struct row *r = &rows[i];
 
 		qsort(r->ms, (size_t)runs, sizeof(double), cmp_double);
 		qsort(r->touch_ns, (size_t)runs, sizeof(double), cmp_double);
-		printf("%5uK %11.3f %10.3f %10.3f %7.0f %7ld %9ld %15.1f\n", r->kib, r->ms[runs / 2],
-		       r->ms[0], r->ms[runs - 1], r->ms[runs / 2] * 1e6 / (double)(len / PAGE),
-		       r->folios, r->fallbacks, r->touch_ns[runs / 2]);
+		printf("%5uK %11.3f %10.3f %10.3f %7.0f %7ld %9ld %15.1f\n", r->kib,
+		       r->ms[runs / 2], r->ms[0], r->ms[runs - 1],
+		       r->ms[runs / 2] * 1e6 / (double)(len / PAGE), r->folios, r->fallbacks,
+		       r->touch_ns[runs / 2]);
 	}
 	rec_start("faults_sbs", &u, len, runs);
 	rec_line("@cols folio[KiB] write[ms] min[ms] max[ms] per_page[ns] folios[count] "
 		 "fallbacks[count] touch[ns]");
 	for (int i = 0; i < nrows; i++)
-		rec_line("@row %u %.3f %.3f %.3f %.0f %ld %ld %.1f", rows[i].kib, rows[i].ms[runs / 2],
-			 rows[i].ms[0], rows[i].ms[runs - 1],
+		rec_line("@row %u %.3f %.3f %.3f %.0f %ld %ld %.1f", rows[i].kib,
+			 rows[i].ms[runs / 2], rows[i].ms[0], rows[i].ms[runs - 1],
 			 rows[i].ms[runs / 2] * 1e6 / (double)(len / PAGE), rows[i].folios,
 			 rows[i].fallbacks, rows[i].touch_ns[runs / 2]);
 	printf("@end faults_sbs %d %08x\n", nrows, rec_hash);
