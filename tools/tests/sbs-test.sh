@@ -1,14 +1,19 @@
 #!/bin/sh
 # sbs-test.sh: the side-by-side's checks and report on saved logs, without
 # QEMU. tools/tests/sbs/ holds the logs of a real 3-round quick run
-# (tools/bench-sbs.sh --quick --rounds 3: Folium, Linux 6.1 in QEMU, and
-# the build machine natively). Checked: the logs convert (--from-logs), the
-# section's cells are the median and min–max of the three boots (computed
-# here from the logs), rows on one kernel only are said so, every record's
-# accelerator is named, and a broken run stops with the kernel, the boot
-# and the log named: a Linux log with no record, one cut off mid-record,
-# a program that failed on either kernel, a missing log, a CSV without the
-# workload's column, and bench-report with and without sbs/.
+# (tools/bench-sbs.sh --quick --rounds 3: Folium, Linux 7.3 (linux-new)
+# and Linux 6.1 (linux-old) in QEMU, and the build machine natively).
+# Checked: the logs convert (--from-logs); the section's cells are the
+# median and min–max of the three boots, and both ratios (Folium / Linux
+# 7.3, Linux 6.1 / Linux 7.3) their medians' quotients, all computed here
+# from the logs; upstream's figures stand on their rows; the kernels, their
+# versions, the upstream changes and every record's accelerator are named;
+# a size a kernel cannot make is "—" with its reason; every row where
+# Folium is slower than Linux 7.3 is listed, and only those. A broken run
+# stops with the kernel, the boot and the log named: a Linux log (either
+# kernel) with no record, one cut off mid-record, a program that failed on
+# any kernel, a missing log, a CSV without the workload's column, an
+# upstream CSV without the key; and bench-report with sbs/.
 # Usage: sh tools/tests/sbs-test.sh BUILD_DIR
 # Prints one line per check, then "sbs-test: N passed, N failed"; exits 1
 # on any failure.
@@ -40,9 +45,10 @@ sbs() {
 	status=$?
 }
 
-# report DIR: the section on stdout into DIR/section.md; errors in $out.
+# report DIR [SCRIPT]: the section on stdout into DIR/section.md; errors
+# in $out.
 report() {
-	out=$(sh "$here/sbs-report.sh" "$1" "$1/sbs.png" 2>&1 >"$1/section.md")
+	out=$(sh "${2:-$here/sbs-report.sh}" "$1" "$1/sbs.png" 2>&1 >"$1/section.md")
 	status=$?
 }
 
@@ -72,35 +78,58 @@ has() {
 	else verdict FAIL "$1: no '$3' in ${2##*/}"; fi
 }
 
+# medians SOURCE RECORD COLUMN KEYS: per row of the saved logs, its key
+# cells (KEYS of them) and "median min max" of COLUMN over the rounds.
+medians() {
+	for log in "$fixtures/$1"-*.log; do
+		tr -d '\r' <"$log" | awk -v rec="$2" -v col="$3" -v nk="$4" '
+			$1 == "@bench" { on = $2 == rec }
+			on && $1 == "@cols" { for (i = 2; i <= NF; i++) { c = $i; sub(/\[.*/, "", c); if (c == col) n = i } }
+			on && $1 == "@row" { k = $2; for (i = 3; i <= nk + 1; i++) k = k " " $i; print k "|" $n }'
+	done | sort -t '|' -k 1,1 -k 2g | awk -F '|' '
+		$1 != key { if (key != "") out(); key = $1; nv = 0 }
+		{ v[++nv] = $2 }
+		function out() { printf "%s|%s %s %s\n", key, v[int((nv + 1) / 2)], v[1], v[nv] }
+		END { if (key != "") out() }'
+}
 # cell SOURCE RECORD COLUMN KEY...: "median (min–max)" of COLUMN over the
 # rounds' records in the saved logs, for the row whose leading cells are KEY.
 cell() {
 	src=$1 rec=$2 col=$3
 	shift 3
-	key="$*"
-	for log in "$fixtures/$src"-*.log; do
-		tr -d '\r' <"$log" | awk -v rec="$rec" -v col="$col" -v key="$key" '
-			$1 == "@bench" { on = $2 == rec }
-			on && $1 == "@cols" { for (i = 2; i <= NF; i++) { c = $i; sub(/\[.*/, "", c); if (c == col) n = i } }
-			on && $1 == "@row" { k = $2; nk = split(key, w, " "); for (i = 2; i <= nk; i++) k = k " " $(i + 1)
-				if (k == key) print $n }'
-	done | sort -g | awk '{ v[NR] = $1 } END { printf "%.3f (%.3f–%.3f)", v[int((NR + 1) / 2)], v[1], v[NR] }'
+	medians "$src" "$rec" "$col" $# | awk -F '|' -v key="$*" '$1 == key {
+		split($2, m, " "); printf "%.3f (%.3f–%.3f)", m[1], m[2], m[3] }'
+}
+# quotient CELL CELL: the first cell's median over the second's, as the
+# report prints a ratio.
+quotient() {
+	echo "${1%% *} ${2%% *}" | awk '{ printf "%.3g", $1 / $2 }'
+}
+# kernel SOURCE: the kernel= of SOURCE's first saved record; name SOURCE:
+# "Linux X.Y", as the report calls it.
+kernel() {
+	sed -n 's/^@env .* kernel="\([^"]*\)".*/\1/p' "$fixtures/$1-1.log" | head -n 1
+}
+name() {
+	echo "Linux $(kernel "$1" | cut -d . -f 1,2)"
 }
 
 rounds=$(sed -n 's/^rounds=//p' "$fixtures/sbs.env")
 [ "$rounds" = 3 ] || verdict FAIL "the fixture has 3 rounds (sbs.env says '$rounds')"
+new=$(name linux-new) old=$(name linux-old)
 
 # --- the saved run -----------------------------------------------------------
 sbs "$fixtures" "$tmp/good"
 expect_status "saved logs convert" 0
-for s in folium linux native; do
+for s in folium linux-new linux-old native; do
 	for r in madvise_free_sbs faults_sbs; do
 		[ -f "$tmp/good/$s-$r.csv" ] && verdict ok "$s-$r.csv written" ||
 			verdict FAIL "$s-$r.csv written"
 	done
 done
-[ -f "$tmp/good/folium-lazyfree_sbs.csv" ] && [ -f "$tmp/good/linux-lazyfree_sbs.csv" ] &&
-	verdict ok "lazyfree_sbs on both kernels" || verdict FAIL "lazyfree_sbs on both kernels"
+[ -f "$tmp/good/folium-lazyfree_sbs.csv" ] && [ -f "$tmp/good/linux-new-lazyfree_sbs.csv" ] &&
+	[ -f "$tmp/good/linux-old-lazyfree_sbs.csv" ] &&
+	verdict ok "lazyfree_sbs on the three kernels" || verdict FAIL "lazyfree_sbs on the three kernels"
 [ ! -f "$tmp/good/native-lazyfree_sbs.csv" ] && grep -q 'native: /bin/lazyfree: skipped (exit 77)' \
 	"$tmp/good/native-1.log" && verdict ok "lazyfree skipped natively (a 24 GiB machine), and said so" ||
 	verdict FAIL "lazyfree skipped natively, and said so"
@@ -108,62 +137,152 @@ report "$tmp/good"
 expect_status "section from the saved run" 0
 r=$tmp/good/section.md
 has "heading" "$r" "## Same program, same QEMU: Folium and Linux"
+has "Folium named with its version and build" "$r" \
+	"- **Folium** $(kernel folium) ($(grep -h -o 'CONFIG_DEBUG_VM=[yn]' "$fixtures"/folium-1.log))"
+has "Linux 7.3 named with its version, the yardstick" "$r" "- **$new**: Debian's $(kernel linux-new), after"
+has "Linux 6.1 named with its version, before" "$r" "- **$old**: Debian's $(kernel linux-old), before them."
+has "after: Lance Yang's lazyfree batching" "$r" \
+	"Lance Yang's lazyfree batching, \"mm/madvise: optimize lazyfreeing with mTHP in madvise_free\" (Linux 6.10)"
+has "after: Ankur Arora's clear_pages series" "$r" "Ankur Arora's clear_pages series"
+has "after: folio_zero_user's neighbourhood" "$r" "\"mm: folio_zero_user: cache neighbouring pages\""
+has "after: Juan Yescas' pageblock order, its table still to come" "$r" \
+	"(fragment_sbs, no table in this run): Juan Yescas' \"mm: add CONFIG_PAGE_BLOCK_ORDER to select page block order\" (Linux 6.16)"
 has "accelerator from the records" "$r" "- Accelerator (from every record's CPUID): tcg"
 has "emulator caveat" "$r" "**Emulated (TCG).**"
 has "SHA-256 of the binary" "$r" "- SHA-256 of /bin/madvfree: \`$(sed -n 's/^sha256_madvfree=//p' "$fixtures/sbs.env")\`"
-has "QEMU line of Linux" "$r" "- QEMU, Linux: \`qemu-system-x86_64 -accel tcg -machine q35 -cpu max -m 1G"
-has "QEMU line of Folium" "$r" "- QEMU, Folium: \`qemu-system-x86_64 -accel tcg -machine q35 -cpu max -m 1G"
+for s in folium linux-new linux-old; do
+	n=$(case $s in folium) echo Folium ;; *) name "$s" ;; esac)
+	has "QEMU line of $n" "$r" "- QEMU, $n: \`$(cat "$fixtures/qemu-$s.txt")\`"
+done
 has "boots counted" "$r" "1 run(s) per boot, 3 boot(s) per kernel"
+has "columns: three kernels, two ratios, the build machine, evidence per kernel, upstream" "$r" \
+	"| folio (KiB) | mapping | Folium (ms) | $new (ms) | $old (ms) | Folium / $new | $old / $new | build machine (ms) | splits F / ${new#Linux } / ${old#Linux } | anon_huge F / ${new#Linux } / ${old#Linux } | upstream split (s) | upstream batched (s) | upstream split / batched |"
+
+# MADV_FREE, 2048K on PTEs: Linux 6.1 splits, Linux 7.3 and Folium do not.
 f=$(cell folium madvise_free_sbs madv_free 2048 pte)
-l=$(cell linux madvise_free_sbs madv_free 2048 pte)
-has "2048K pte: median and spread of both kernels' boots" "$r" "| 2048 | pte | $f | $l |"
-ratio=$(echo "${f%% *} ${l%% *}" | awk '{ printf "%.3g", $1 / $2 }')
-has "2048K pte: Folium / Linux" "$r" "| 2048 | pte | $f | $l | $ratio |"
-has "2048K pte: Linux 6.1 splits the 4 folios, Folium none" "$r" "| 0 / 4 |"
-f=$(cell folium faults_sbs write 4)
-l=$(cell linux faults_sbs write 4)
-has "faults 4K: both kernels" "$r" "| 4 | $f | $l |"
-has "a Folium-only size says so" "$r" "| 64 | pte | $(cell folium madvise_free_sbs madv_free 64 pte) | — (only on Folium) | — |"
-has "why a row is on one kernel only" "$r" 'offers THP controls "top-level"'
-# The lazyfree table: its last column is lost, 0 on both kernels.
+n=$(cell linux-new madvise_free_sbs madv_free 2048 pte)
+o=$(cell linux-old madvise_free_sbs madv_free 2048 pte)
+has "2048K pte: median and spread of the three kernels' boots" "$r" "| 2048 | pte | $f | $n | $o |"
+has "2048K pte: Folium / $new and $old / $new" "$r" \
+	"| 2048 | pte | $f | $n | $o | $(quotient "$f" "$n") | $(quotient "$o" "$n") |"
+has "2048K pte: $old splits the 4 folios, the others none; no upstream figure" "$r" \
+	"| 0 / 0 / 4 | 0 / 0 / 0 | — | — | — |"
+# Upstream's table stands on its rows: 16K on PTEs, 2048K on a PMD.
+up() {	# up KIB: upstream's split and batched, and their quotient
+	sed -n "s/^$1,\([^,]*\),\([^,]*\)$/\1 \2/p" "$here/bench/upstream-madvise_free.csv" |
+		awk '{ printf "| %s | %s | %.3g |", $1, $2, $1 / $2 }'
+}
+f=$(cell folium madvise_free_sbs madv_free 16 pte)
+n=$(cell linux-new madvise_free_sbs madv_free 16 pte)
+has "16K pte: on Folium and $new" "$r" \
+	"| 16 | pte | $f | $n | — | $(quotient "$f" "$n") | — |"
+grep '^| 16 | pte |' "$r" | grep -qF -- "| 0 / 0 / - | 0 / 0 / - $(up 16)" &&
+	verdict ok "... upstream's split and batched beside it, and their quotient" ||
+	verdict FAIL "... upstream's split and batched beside it" "$(grep '^| 16 | pte |' "$r")"
+grep '^| 2048 | pmd |' "$r" | grep -qF -- "$(up 2048)" &&
+	verdict ok "2048K pmd: upstream's 2048K (a PMD-mapped THP) beside it" ||
+	verdict FAIL "2048K pmd: upstream's 2048K beside it" "$(grep '^| 2048 | pmd |' "$r")"
+has "upstream's source cited" "$r" "- source: https://lore.kernel.org/linux-mm/20240416033457.32154-4-ioworker0@gmail.com/"
+# Sizes a kernel cannot make: "—", the reason said once.
+has "8K: only on Folium, the others —" "$r" \
+	"| 8 | pte | $(cell folium madvise_free_sbs madv_free 8 pte) | — | — | — | — | — |"
+has "64K: not on $old" "$r" \
+	"| 64 | pte | $(cell folium madvise_free_sbs madv_free 64 pte) | $(cell linux-new madvise_free_sbs madv_free 64 pte) | — |"
+has "why not on $old: no mTHP sizes" "$r" \
+	"- $old ($(kernel linux-old)): 8K, 16K, 32K, 64K, 128K, 256K, 512K, 1024K — its THP controls are \"top-level\""
+has "why not on $new: no 8K anonymous folio" "$r" \
+	"- $new ($(kernel linux-new)): 8K — no hugepages-8kB control"
+n=$(grep -c '^"—": a folio size the kernel cannot make.$' "$r")
+[ "$n" = 3 ] && verdict ok "the reason said once per table" || verdict FAIL "the reason said once per table: $n of 3"
+
+# Faults: 4K and 2048K on the three kernels; no upstream table, cited.
+for k in 4 2048; do
+	f=$(cell folium faults_sbs write $k)
+	n=$(cell linux-new faults_sbs write $k)
+	o=$(cell linux-old faults_sbs write $k)
+	has "faults ${k}K: the three kernels, both ratios" "$r" \
+		"| $k | $f | $n | $o | $(quotient "$f" "$n") | $(quotient "$o" "$n") |"
+done
+has "faults: no upstream table, said, and cited" "$r" \
+	"No upstream column: upstream has no per-size table for this workload. Its figures, from Ankur Arora, \"mm: folio_zero_user: cache neighbouring pages\""
+# The lazyfree table: its last column is lost, 0 on every kernel.
 sed -n '/^### MADV_FREE, then memory pressure/,/^###/p' "$r" | grep '^| [0-9]' >"$tmp/lazy"
-has "lazyfree: lost is the last column" "$r" "| splits F / L | lost F / L |"
-[ "$(wc -l <"$tmp/lazy")" = 3 ] && ! grep -v '| 0 / 0 |$' "$tmp/lazy" | grep -v '| 0 / - |$' | grep -q . &&
-	verdict ok "lazyfree: nothing lost on either kernel, 3 rows" ||
-	verdict FAIL "lazyfree: nothing lost on either kernel, 3 rows" "$(cat "$tmp/lazy")"
+has "lazyfree: lost is the last column" "$r" "| splits F / ${new#Linux } / ${old#Linux } | lost F / ${new#Linux } / ${old#Linux } |"
+[ "$(wc -l <"$tmp/lazy")" = 3 ] && ! grep -v '| 0 / 0 / 0 |$' "$tmp/lazy" | grep -v '| 0 / 0 / - |$' | grep -q . &&
+	verdict ok "lazyfree: nothing lost on any kernel, 3 rows" ||
+	verdict FAIL "lazyfree: nothing lost on any kernel, 3 rows" "$(cat "$tmp/lazy")"
 has "lazyfree: the build machine's reason for no figures" "$r" \
 	"No build-machine figures for this workload: lazyfree: MemFree is"
-n=$(grep -c '^Folium is slower than Linux on:$\|^Folium is at least as fast as Linux on every row' "$r")
-[ "$n" = 3 ] && verdict ok "each workload says where Folium is slower (or that it is nowhere)" ||
-	verdict FAIL "each workload says where Folium is slower: $n of 3"
+
+# Rows above 1.0: every row where Folium's median is above Linux 7.3's, from
+# the logs, named with its figures; and no other.
+: >"$tmp/above"
+for w in "madvise_free_sbs|madv_free|2|MADV_FREE of a range faulted in with writes" \
+	"faults_sbs|write|1|Anonymous write faults, sequential (anon-w-seq)" \
+	"lazyfree_sbs|pressure_time|2|MADV_FREE, then memory pressure"; do
+	IFS='|' read -r rec col nk title <<EOF
+$w
+EOF
+	medians folium "$rec" "$col" "$nk" >"$tmp/f"
+	medians linux-new "$rec" "$col" "$nk" >"$tmp/n"
+	awk -F '|' -v title="$title" -v new="$new" 'NR == FNR { n[$1] = $2; next }
+		($1 in n) { split($2, a, " "); split(n[$1], b, " ")
+			if (a[1] > b[1]) { l = $1; sub(/^[0-9]+/, "&K", l)
+				printf "- %s, %s: Folium %.3f (%.3f–%.3f) ms, %s %.3f (%.3f–%.3f) ms: Folium / %s = %.3g\n",
+					title, l, a[1], a[2], a[3], new, b[1], b[2], b[3], new, a[1] / b[1] } }' \
+		"$tmp/n" "$tmp/f" >>"$tmp/above"
+done
+sed -n '/^\*\*Rows above 1.0\*\*/,$p' "$r" | grep '^- ' | sort >"$tmp/listed"
+sort "$tmp/above" >"$tmp/want"
+if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/listed"; then
+	verdict ok "rows above 1.0: the $(wc -l <"$tmp/want") rows where Folium is slower than $new, each with its figures"
+else
+	verdict FAIL "rows above 1.0: the rows where Folium is slower than $new" \
+		"$(diff "$tmp/want" "$tmp/listed")"
+fi
 [ -s "$tmp/good/sbs.png" ] && verdict ok "plot written" || verdict FAIL "plot written"
 
 # --- broken runs: each stops with the kernel, the boot and the log ------------
-d=$(broken no-record)
-# Linux's madvfree died before its record: the init line says so.
+d=$(broken no-record-new)
+# Linux 7.3's madvfree died before its record: the init line says so.
 sed -i '/^@bench madvise_free_sbs/,/^@end madvise_free_sbs/d; s#^init: /bin/madvfree: exit status 0#init: /bin/madvfree: killed by signal 11#' \
-	"$d/linux-2.log"
+	"$d/linux-new-2.log"
 sbs "$d" "$tmp/out"
-expect_status "Linux log without a record" 1
-said "... names the kernel, boot and record" "Linux boot 2 of 3 printed 0 madvise_free_sbs record(s), want 1"
-said "... names the log" "(log: $tmp/out/linux-2.log)"
-[ ! -e "$tmp/out/linux-madvise_free_sbs.csv" ] && verdict ok "... and writes no CSV" ||
+expect_status "Linux 7.3 log without a record" 1
+said "... names the kernel, boot and record" "Linux 7.3 (linux-new) boot 2 of 3 printed 0 madvise_free_sbs record(s), want 1"
+said "... names the log" "(log: $tmp/out/linux-new-2.log)"
+[ ! -e "$tmp/out/linux-new-madvise_free_sbs.csv" ] && verdict ok "... and writes no CSV" ||
 	verdict FAIL "... and writes no CSV"
 
-d=$(broken truncated)
-# The serial log stops in the middle of a record (QEMU killed, or a hang).
-n=$(grep -n '^@row' "$d/linux-1.log" | head -n 1 | cut -d: -f1)
-head -n "$n" "$fixtures/linux-1.log" >"$d/linux-1.log"
+d=$(broken no-record-old)
+sed -i '/^@bench faults_sbs/,/^@end faults_sbs/d' "$d/linux-old-3.log"
 sbs "$d" "$tmp/out"
-expect_status "Linux log cut off mid-record" 1
-said "... names the boot" "Linux boot 1 of 3:"
-said "... names the log" "(log: $tmp/out/linux-1.log)"
+expect_status "Linux 6.1 log without a record" 1
+said "... names the kernel, boot and record" "Linux 6.1 (linux-old) boot 3 of 3 printed 0 faults_sbs record(s), want 1"
+said "... names the log" "(log: $tmp/out/linux-old-3.log)"
 
-d=$(broken linux-exit)
-sed -i 's#^init: /bin/faultrate: exit status 0#init: /bin/faultrate: exit status 1#' "$d/linux-3.log"
+# The serial log stops in the middle of a record (QEMU killed, or a hang).
+for k in linux-old linux-new; do
+	d=$(broken "truncated-$k")
+	n=$(grep -n '^@row' "$d/$k-1.log" | head -n 1 | cut -d: -f1)
+	head -n "$n" "$fixtures/$k-1.log" >"$d/$k-1.log"
+	sbs "$d" "$tmp/out"
+	expect_status "$k log cut off mid-record" 1
+	said "... names the kernel and boot" "($k) boot 1 of 3:"
+	said "... names the log" "(log: $tmp/out/$k-1.log)"
+done
+
+d=$(broken linux-new-exit)
+sed -i 's#^init: /bin/faultrate: exit status 0#init: /bin/faultrate: exit status 1#' "$d/linux-new-3.log"
 sbs "$d" "$tmp/out"
-expect_status "a program failing on Linux" 1
-said "... names it" "Linux boot 3 of 3: /bin/faultrate did not exit with status 0"
+expect_status "a program failing on Linux 7.3" 1
+said "... names it" "Linux 7.3 (linux-new) boot 3 of 3: /bin/faultrate did not exit with status 0"
+
+d=$(broken linux-old-exit)
+sed -i 's#^init: /bin/lazyfree: exit status 0#init: /bin/lazyfree: exit status 1#' "$d/linux-old-2.log"
+sbs "$d" "$tmp/out"
+expect_status "a program failing on Linux 6.1" 1
+said "... names it" "Linux 6.1 (linux-old) boot 2 of 3: /bin/lazyfree did not exit with status 0"
 
 d=$(broken folium-exit)
 printf 'exit status 1\n' >>"$d/folium-1.log"
@@ -171,22 +290,35 @@ sbs "$d" "$tmp/out"
 expect_status "a program failing on Folium" 1
 said "... names the boot and the line" "Folium boot 1 of 3: a program failed:"
 
-d=$(broken missing)
-rm "$d/folium-3.log"
-sbs "$d" "$tmp/out"
-expect_status "a missing log" 1
-said "... named" "folium-3.log missing (sbs.env says 3 round(s))"
+for l in folium-3 linux-old-2 linux-new-1; do
+	d=$(broken "missing-$l")
+	rm "$d/$l.log"
+	sbs "$d" "$tmp/out"
+	expect_status "a missing log ($l)" 1
+	said "... named" "$l.log missing (sbs.env says 3 round(s))"
+done
 
 sbs "$tmp/nowhere" "$tmp/out"
 expect_status "no run directory" 1
 said "... said" "sbs.env missing"
 
-d=$(broken column)
-sbs "$fixtures" "$d/out" >/dev/null
-sed -i 's/^folio\[KiB\],write\[ms\]/folio[KiB],time[ms]/' "$d/out/linux-faults_sbs.csv"
-report "$d/out"
-expect_status "a CSV without the workload's column" 1
-said "... names the file and the column" "linux-faults_sbs.csv: no column 'write'"
+for k in linux-new linux-old; do
+	d=$(broken "column-$k")
+	sbs "$fixtures" "$d/out" >/dev/null
+	sed -i 's/^folio\[KiB\],write\[ms\]/folio[KiB],time[ms]/' "$d/out/$k-faults_sbs.csv"
+	report "$d/out"
+	expect_status "a $k CSV without the workload's column" 1
+	said "... names the file and the column" "$k-faults_sbs.csv: no column 'write'"
+done
+
+# An upstream table not keyed by the workload's first column.
+mkdir -p "$tmp/tools/bench"
+cp "$here/sbs-report.sh" "$tmp/tools/"
+cp "$here"/bench/upstream-* "$tmp/tools/bench/"
+sed -i 's/^folio\[KiB\],/size[KiB],/' "$tmp/tools/bench/upstream-madvise_free.csv"
+report "$tmp/good" "$tmp/tools/sbs-report.sh"
+expect_status "an upstream CSV without the key column" 1
+said "... names the file" "$tmp/tools/bench/upstream-madvise_free.csv: first column is not 'folio'"
 
 # --- in bench-report: its own section when sbs/ is there ---------------------
 cp -R "$here/tests/bench-report/full" "$tmp/full"
@@ -196,7 +328,8 @@ out=$(sh "$here/bench-report.sh" "$tmp/full" 2>&1)
 status=$?
 expect_status "bench-report with sbs/" 0
 has "... the section in REPORT.md" "$tmp/full/REPORT.md" "## Same program, same QEMU: Folium and Linux"
-has "... its plot" "$tmp/full/REPORT.md" "![Folium and Linux in the same QEMU](sbs.png)"
+has "... its three kernels" "$tmp/full/REPORT.md" "| Folium (ms) | $new (ms) | $old (ms) | Folium / $new | $old / $new |"
+has "... its plot" "$tmp/full/REPORT.md" "![Folium, $new and $old in the same QEMU](sbs.png)"
 [ -s "$tmp/full/sbs.png" ] && verdict ok "... sbs.png written" || verdict FAIL "... sbs.png written"
 
 echo "sbs-test: $pass passed, $fail failed"
