@@ -8,8 +8,8 @@
 # CONFIG_PAGE_BLOCK_ORDER build), the kernel
 # under QEMU (TSC cycles; emulated under TCG: compare ratios), and, when
 # run as root on a Linux with mTHP controls, that Linux itself; then the
-# side-by-side (tools/bench-sbs.sh: the same static programs on Folium and
-# on Debian's Linux under one QEMU line, and natively, into sbs/). Every
+# side-by-side (tools/bench-sbs.sh: the same static programs on Folium,
+# Linux 6.1 and Linux 7.3 under one QEMU line, and natively, into sbs/). Every
 # kernel and program here is built with CONFIG_DEBUG_VM=n. Timing is
 # never a test; these numbers are for reading.
 set -eu
@@ -54,7 +54,7 @@ sh tools/experiment.sh qemu --kernel "$B/bench-kernel/folium.elf" --mem 1G --tim
 cat "$OUT"/kernel/[0-9]*.txt
 
 echo
-echo "== the same programs on Folium and on Linux, one QEMU line (tools/bench-sbs.sh) =="
+echo "== the same programs on Folium, Linux 6.1 and Linux 7.3, one QEMU line (tools/bench-sbs.sh) =="
 sh tools/bench-sbs.sh --rounds "${SBS_ROUNDS:-5}" "$OUT/sbs"
 
 echo
