@@ -1,15 +1,17 @@
 /*
  * Host tests of user/fragment.c's parts that need no kernel to fill: the
- * readers of /proc text (Linux 6.1's and Folium's zoneinfo, pagetypeinfo,
- * vmstat), the plan (how much to fill, how many regions), the formats,
- * the saved value of each kind of control, and a record with an n/a row,
- * printed to the file named by argv[1] for tools/benchrec to check
- * (tools/tests/fragment-test.sh builds and runs this). One "ok" or "FAIL"
- * line per check, then "fragment-test: N passed, N failed".
+ * readers of /proc text (Linux 6.1's zoneinfo, pagetypeinfo, vmstat), the
+ * plan (how much to fill, how many regions), the formats, the saved value
+ * of each kind of control and its restore on SIGTERM, and a record with
+ * an n/a row, printed to the file argv[2] for tools/benchrec to check
+ * (tools/tests/fragment-test.sh builds and runs this; argv[1] is a
+ * scratch folder). One "ok" or "FAIL" line per check, then
+ * "fragment-test: N passed, N failed".
  */
 #define main fragment_main
 #include "../../user/fragment.c"
 #undef main
+#include <sys/wait.h>
 
 static int passed, failed;
 
@@ -161,6 +163,37 @@ static void controls_save_choices_and_values(const char *dir)
 	changed = 0;
 }
 
+/* SIGTERM in the middle of a run puts a changed control back: the child
+ * sets it, is ended by the signal, and the file holds its old value. */
+static void sigterm_restores_a_changed_control(const char *dir)
+{
+	char path[256], buf[16] = "";
+	int status = 0;
+	pid_t pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/boost", dir);
+	f = fopen(path, "w");
+	fputs("15\n", f);
+	fclose(f);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGTERM, on_signal);
+		if (set_ctl(path, "0") == 0)
+			raise(SIGTERM);
+		_exit(1);
+	}
+	waitpid(pid, &status, 0);
+	f = fopen(path, "r");
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 128 + SIGTERM,
+	      "SIGTERM: the program ends with 128 + SIGTERM");
+	check(!strcmp(buf, "15\n"), "SIGTERM: the changed control holds its old value");
+}
+
 /* A record as a run on a kernel without MADV_HUGEPAGE would print it. */
 static void print_sample_record(const char *path)
 {
@@ -196,6 +229,7 @@ int main(int argc, char **argv)
 	plan_fills_above_the_reserve_in_2m_steps();
 	values_format_as_the_record_says();
 	controls_save_choices_and_values(argv[1]);
+	sigterm_restores_a_changed_control(argv[1]);
 	printf("fragment-test: %d passed, %d failed\n", passed, failed);
 	fflush(stdout);
 	print_sample_record(argv[2]);

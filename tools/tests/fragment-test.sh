@@ -2,9 +2,10 @@
 # Tests for user/fragment.c without a kernel to fill: builds
 # tools/tests/fragment-test.c (which includes the program) with ASan and
 # UBSan where the compiler has them, runs its checks (the /proc readers on
-# Linux's text, the plan, the formats, the controls' saved values), then
-# checks the record it prints (an n/a row beside an ok one) with
-# tools/benchrec: whole, 2 rows of 19 columns, -1 in the n/a row's counts.
+# Linux's text, the plan, the formats, the controls' saved values and
+# their restore on SIGTERM), then checks the record it prints (an n/a row
+# beside an ok one) with tools/benchrec: whole, 2 rows of 19 columns, -1
+# in the n/a row's counts.
 # Usage: sh tools/tests/fragment-test.sh B   (B: the build dir, with tools/benchrec)
 set -u
 B=${1:-build}
