@@ -42,10 +42,12 @@
  * Rows: nocompact and compact, the medians over runs (success and time
  * with min and max); record fragment_sbs. Runs follow each other in one
  * boot, so what the kernel keeps (pageblock migratetypes, compaction's
- * deferral) carries over from one to the next, as on a machine. A missing control is said on
- * stderr and in @env ("none"); without THP controls or without
- * MADV_HUGEPAGE a row is "n/a" with -1 in every count. Where MemFree is
- * above 2 GiB it refuses to run (exit 77): it would fill the machine.
+ * deferral) carries over from one to the next, as on a machine. A
+ * missing control is said on stderr and in @env ("none"); without THP
+ * controls or without MADV_HUGEPAGE a row is "n/a" with -1 in every
+ * count; a count the kernel keeps not, or a file it cannot show (smaps),
+ * is -1. Where MemFree is above 2 GiB it refuses to run (exit 77): it
+ * would fill the machine.
  * Example: in a 1 GiB guest under Linux 6.1 it writes 858 MiB, frees 429,
  * makes 10296 tables, and tries 165 regions per attempt.
  * Usage: fragment [--quick] [--bytes N[K|M|G]] [--runs R]
