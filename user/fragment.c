@@ -480,15 +480,23 @@ static void set_controls(struct setting *st)
 
 /* --- the table and the record ------------------------------------------------- */
 
-/* Which of the runs' values of column c: 0 min, 1 median, 2 max. */
+/* Which of the runs' values of column c: 0 min, 1 median, 2 max; -1 if
+ * no run knows it. */
 static long col_stat(const struct attempt *res, int runs, const struct col *c, int which)
 {
 	long v[MAX_RUNS];
+	int n = 0;
 
-	for (int i = 0; i < runs; i++)
-		v[i] = *(const long *)((const char *)&res[i] + c->off);
-	median_long(v, runs);
-	return which == 0 ? v[0] : which == 2 ? v[runs - 1] : v[runs / 2];
+	/* Over the runs that know the value: -1 (a file the kernel could
+	 * not show that time) is no 0. */
+	for (int i = 0; i < runs; i++) {
+		v[n] = *(const long *)((const char *)&res[i] + c->off);
+		n += v[n] >= 0;
+	}
+	if (!n)
+		return -1;
+	median_long(v, n);
+	return which == 0 ? v[0] : which == 2 ? v[n - 1] : v[n / 2];
 }
 
 /* A value as its column reads; -1 stays -1. */

@@ -211,7 +211,10 @@ static void print_sample_record(const char *path)
 		res[NOCOMPACT][run].time_us = 1000 * (run + 1);
 		mark_na(&res[COMPACT][run]);
 	}
-	res[NOCOMPACT][1].lost = 16; /* the record shows the worst run's */
+	res[NOCOMPACT][1].lost = 16;	      /* the record shows the worst run's */
+	res[NOCOMPACT][0].anon_huge_kib = -1; /* unknown in one run: the others' */
+	res[NOCOMPACT][1].anon_huge_kib = 4096;
+	res[NOCOMPACT][2].anon_huge_kib = 8192;
 	if (!freopen(path, "w", stdout))
 		die("cannot write %s", path);
 	print_record(res, na, &st, &u);
