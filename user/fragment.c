@@ -52,7 +52,7 @@
  * makes 10296 tables, and tries 165 regions per attempt.
  * Usage: fragment [--quick] [--bytes N[K|M|G]] [--runs R]
  *   --bytes: fill at most N (default: all free memory); --quick: one run,
- *   at most 64 MiB of fill and 32 regions (make test).
+ *   at most 64 MiB of fill, 32 ballast THPs and 32 regions (make test).
  */
 #include <stddef.h>
 #include "sbs.h"
@@ -310,12 +310,13 @@ static void holes(struct run_maps *m)
  * free block of 2 MiB or more, until one falls back, so the burst finds
  * only the holes and what is left below 2 MiB: the unmovable allocations
  * must fall back into the movable pageblocks, not claim a free one whole.
- * Return: the THPs got; *raw and *len what to unmap after the burst.
+ * Return: the THPs got (-1: not counted), at most max_regions (0: no
+ * cap); *raw and *len what to unmap after the burst.
  * Context: THP on for 2048K.
  */
-static long ballast(char **raw, size_t *len)
+static long ballast(char **raw, size_t *len, unsigned long max_regions)
 {
-	unsigned long max = plan_regions(mem_free_kib(), total_reserve_kib("high"), 0);
+	unsigned long max = plan_regions(mem_free_kib(), total_reserve_kib("high"), max_regions);
 	long fall0 = vmstat("thp_fault_fallback"), alloc0 = vmstat("thp_fault_alloc");
 	volatile char *r;
 
@@ -329,12 +330,13 @@ static long ballast(char **raw, size_t *len)
 	return alloc0 < 0 ? -1 : vmstat("thp_fault_alloc") - alloc0;
 }
 
-/* Step 3: the ballast, the burst of tables, the ballast given back. */
-static long burst(struct run_maps *m, const struct plan *p)
+/* Step 3: the ballast (at most max_regions, 0: no cap), the burst of
+ * tables, the ballast given back. Return: ballast's. */
+static long burst(struct run_maps *m, const struct plan *p, unsigned long max_regions)
 {
 	size_t len;
 	char *raw;
-	long got = ballast(&raw, &len);
+	long got = ballast(&raw, &len, max_regions);
 
 	for (unsigned long i = 0; i < p->burst_tables; i++)
 		make_table(m);
@@ -433,7 +435,7 @@ static void run_once(struct setting *st, int run, struct attempt res[NR_MODES], 
 	holes(&m);
 	if (nr_thp_ctls())
 		set_size(2048);
-	ballast_2m = burst(&m, &p);
+	ballast_2m = burst(&m, &p, max_regions);
 	if (!run)
 		st->ballast = ballast_2m;
 	/* One count for both: the first attempt's memory is all given back
