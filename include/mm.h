@@ -31,6 +31,11 @@ typedef unsigned int gfp_t;
 #define GFP_KERNEL __GFP_DIRECT_RECLAIM
 #define GFP_DMA32 (GFP_KERNEL | __GFP_DMA32)
 #define GFP_HIGHUSER_MOVABLE (GFP_KERNEL | __GFP_MOVABLE)
+/* A THP fault's masks (Linux's names): LIGHT may neither reclaim nor
+ * compact, so the fault falls back to a smaller folio at once; the full one
+ * compacts first (vma_thp_gfp_mask picks by the defrag mode). */
+#define GFP_TRANSHUGE_LIGHT ((GFP_HIGHUSER_MOVABLE | __GFP_NOWARN) & ~__GFP_DIRECT_RECLAIM)
+#define GFP_TRANSHUGE (GFP_TRANSHUGE_LIGHT | __GFP_DIRECT_RECLAIM)
 
 /* Return: the migratetype an allocation with these flags asks for. */
 static inline int gfp_migratetype(gfp_t gfp)

@@ -402,6 +402,20 @@ enum thp_mode {
 /* The top-level mode (Linux: the TRANSPARENT_HUGEPAGE_FLAG and _REQ_MADV_FLAG
  * bits of transparent_hugepage_flags); Linux's default, always. */
 extern enum thp_mode thp_global_mode;
+/* Whether a THP fault may compact (Linux: /sys/kernel/mm/transparent_hugepage/
+ * defrag, the DEFRAG_* bits of transparent_hugepage_flags); Linux's default,
+ * madvise. Folium has no kcompactd, so "defer" wakes nothing. */
+enum thp_defrag {
+	THP_DEFRAG_ALWAYS,	  /* every fault compacts (__GFP_NORETRY unless madvised) */
+	THP_DEFRAG_DEFER,	  /* none compacts; Linux wakes kcompactd */
+	THP_DEFRAG_DEFER_MADVISE, /* madvised ones compact; Linux wakes kcompactd for others */
+	THP_DEFRAG_MADVISE,	  /* only VMAs with MADV_HUGEPAGE compact */
+	THP_DEFRAG_NEVER,	  /* none compacts */
+};
+extern enum thp_defrag thp_defrag_mode;
+/* Return: the gfp of a large folio for a fault in vma, by thp_defrag_mode
+ * and VM_HUGEPAGE (Linux: vma_thp_gfp_mask). */
+gfp_t vma_thp_gfp_mask(const struct vm_area_struct *vma);
 /* Return: the orders among orders that faults in vma may use now. */
 unsigned long thp_vma_allowable_orders(const struct vm_area_struct *vma, unsigned long orders);
 /* Return: order's mode; set it (the order leaves the other masks). */
@@ -434,6 +448,8 @@ extern unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
  * index into thp_stat_names)). */
 struct kobj_attribute;
 extern const struct kobj_attribute thp_enabled_attr, thpsize_enabled_attr, thpsize_stat_attr;
+/* .../defrag: "always defer defer+madvise [madvise] never". */
+extern const struct kobj_attribute thp_defrag_attr;
 extern const char *const thp_stat_names[];
 extern const unsigned int nr_thp_stat_names;
 #define THP_STAT_PRIV(order, idx) ((void *)(uintptr_t)((order) << 8 | (idx)))

@@ -8,7 +8,8 @@
  * orders 2, 4 and 9 in "always" (0x214); a fault in a 2 MiB-aligned VMA
  * then tries order 9, then 4, then 2, then order 0, always possible,
  * never listed. Writing "madvise" to hugepages-64kB/enabled then leaves
- * order 4 to VMAs with MADV_HUGEPAGE.
+ * order 4 to VMAs with MADV_HUGEPAGE. And whether such a fault may compact
+ * first (defrag: with Linux's default "madvise", only under MADV_HUGEPAGE).
  * And splitting: a folio into order-0 folios (unmapped, or PTE-mapped by
  * its mm), and a PMD leaf into a PTE table of the same translations.
  * Example: a 64K folio mapped by 16 PTEs splits into 16 order-0 folios,
@@ -28,6 +29,25 @@ unsigned long thp_orders_enabled = CONFIG_TRANSPARENT_HUGEPAGE ? 1ul << HPAGE_PM
 unsigned long huge_anon_orders_madvise, huge_anon_orders_inherit;
 enum thp_mode thp_global_mode = CONFIG_TRANSPARENT_HUGEPAGE ? THP_MODE_ALWAYS : THP_MODE_NEVER;
 unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
+enum thp_defrag thp_defrag_mode = THP_DEFRAG_MADVISE;
+
+/* Linux: vma_thp_gfp_mask. Where Linux adds __GFP_KSWAPD_RECLAIM to wake
+ * kcompactd ("defer", and "defer+madvise" for a VMA without
+ * MADV_HUGEPAGE), Folium has nothing to wake: the light mask alone. */
+gfp_t vma_thp_gfp_mask(const struct vm_area_struct *vma)
+{
+	bool madvised = vma->vm_flags & VM_HUGEPAGE;
+
+	switch (thp_defrag_mode) {
+	case THP_DEFRAG_ALWAYS:
+		return GFP_TRANSHUGE | (madvised ? 0 : __GFP_NORETRY);
+	case THP_DEFRAG_DEFER_MADVISE:
+	case THP_DEFRAG_MADVISE:
+		return madvised ? GFP_TRANSHUGE : GFP_TRANSHUGE_LIGHT;
+	default:
+		return GFP_TRANSHUGE_LIGHT;
+	}
+}
 
 /* Linux: __thp_vma_allowable_orders (vma_thp_disabled, then the masks). */
 unsigned long thp_vma_allowable_orders(const struct vm_area_struct *vma, unsigned long orders)
@@ -163,7 +183,40 @@ static long thpsize_enabled_store(const char *buf, size_t count, void *priv)
 	return (long)count;
 }
 
+/* Linux's defrag words, in its order (defrag_show). */
+static const char *const thp_defrag_words[] = {
+	[THP_DEFRAG_ALWAYS] = "always",
+	[THP_DEFRAG_DEFER] = "defer",
+	[THP_DEFRAG_DEFER_MADVISE] = "defer+madvise",
+	[THP_DEFRAG_MADVISE] = "madvise",
+	[THP_DEFRAG_NEVER] = "never",
+};
+
+static int defrag_show(struct seq_file *m, void *priv)
+{
+	(void)priv;
+	for (unsigned int i = 0; i < ARRAY_SIZE(thp_defrag_words); i++)
+		seq_printf(m, i == thp_defrag_mode ? "%s[%s]" : "%s%s", i ? " " : "",
+			   thp_defrag_words[i]);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+/* Linux: defrag_store (one word, or -EINVAL and the mode kept). */
+static long defrag_store(const char *buf, size_t count, void *priv)
+{
+	(void)priv;
+	for (unsigned int i = 0; i < ARRAY_SIZE(thp_defrag_words); i++) {
+		if (sysfs_streq(buf, thp_defrag_words[i])) {
+			thp_defrag_mode = (enum thp_defrag)i;
+			return (long)count;
+		}
+	}
+	return -EINVAL;
+}
+
 const struct kobj_attribute thp_enabled_attr = { enabled_show, enabled_store };
+const struct kobj_attribute thp_defrag_attr = { defrag_show, defrag_store };
 const struct kobj_attribute thpsize_enabled_attr = { thpsize_enabled_show, thpsize_enabled_store };
 
 /* Linux's per-size stats files, in its order. Folium counts the first

@@ -146,17 +146,14 @@ static unsigned long anon_suitable_orders(const struct mm_struct *mm,
 	return orders;
 }
 
-/*
- * The gfp of a large folio for a fault in vma (Linux: vma_thp_gfp_mask
- * with the default defrag "madvise"): GFP_TRANSHUGE_LIGHT, i.e. no direct
- * reclaim or compaction, unless the VMA asked for huge pages with
- * MADV_HUGEPAGE; a fault would rather fall back to a smaller folio than
- * stall. Order 0 may always reclaim.
- */
+/* The gfp of a fault's folio: a large one as the defrag mode says
+ * (vma_thp_gfp_mask; with Linux's default "madvise", compaction only under
+ * MADV_HUGEPAGE: a fault would rather fall back to a smaller folio than
+ * stall); order 0 may always reclaim. */
 static gfp_t anon_folio_gfp(const struct vm_area_struct *vma, int order)
 {
-	if (order && !(vma->vm_flags & VM_HUGEPAGE))
-		return (GFP_HIGHUSER_MOVABLE & ~__GFP_DIRECT_RECLAIM) | __GFP_NOWARN;
+	if (order)
+		return vma_thp_gfp_mask(vma);
 	return GFP_HIGHUSER_MOVABLE | __GFP_NOWARN;
 }
 

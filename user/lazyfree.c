@@ -43,37 +43,9 @@ struct row {
 	int pmd; /* 1: mapped by PMDs as faulted, 0: by PTEs */
 	double ms[MAX_RUNS];
 	long reclaimed[MAX_RUNS], lazyfreed[MAX_RUNS], splits[MAX_RUNS], anon_huge[MAX_RUNS];
-	long reserve[MAX_RUNS]; /* KiB, total_reserve_kib() */
+	long reserve[MAX_RUNS]; /* KiB, total_reserve_kib("min") */
 	long lost;		/* bytes, over all runs */
 };
-
-static int cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-
-	return (x > y) - (x < y);
-}
-
-static long median(long *v, int runs)
-{
-	qsort(v, (size_t)runs, sizeof(long), cmp_long);
-	return v[runs / 2];
-}
-
-/* MemFree of /proc/meminfo in KiB. */
-static unsigned long mem_free_kib(void)
-{
-	char line[128];
-	unsigned long kib;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemFree: %lu kB", &kib) == 1) {
-			fclose(f);
-			return kib;
-		}
-	die("no MemFree in /proc/meminfo");
-}
 
 /* The first pattern's word at w: differs for every word and run, never 0. */
 static inline uint64_t pattern(const uint64_t *w, uint64_t seed)
@@ -152,44 +124,6 @@ static long check_range(const uint64_t *a, size_t len, size_t fsz, uint64_t seed
 	return lost;
 }
 
-/*
- * KiB of MemFree that a program's faults cannot take: per zone of
- * /proc/zoneinfo, its min watermark (below it only atomic and
- * __GFP_HIGH allocations go; a fault that would cross it reclaims first,
- * Linux's __alloc_pages_slowpath and Folium's alike) plus its largest
- * lowmem reserve ("protection"), at most its managed pages. B takes all
- * above it and 3/8 of A more, so either kernel must reclaim at least that
- * much; Linux's kswapd, woken at the low watermark, may take more (up to
- * the high one). Linux 6.1 raises min_free_kbytes once THP is on, so the
- * reserve is read each run. Return: 0 without /proc/zoneinfo.
- */
-static unsigned long total_reserve_kib(void)
-{
-	char line[256], *s;
-	unsigned long min = 0, managed = 0, pages = 0, v;
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long protect = 0;
-
-		if (sscanf(line, " min %lu", &v) == 1)
-			min = v;
-		else if (sscanf(line, " managed %lu", &v) == 1)
-			managed = v;
-		else if (strstr(line, "protection: (")) {
-			/* The last line of a zone's watermarks. */
-			for (s = strchr(line, '('); *s && *s != ')';) {
-				v = strtoul(s + 1, &s, 10);
-				protect = v > protect ? v : protect;
-			}
-			pages += min + protect < managed ? min + protect : managed;
-		}
-	}
-	if (f)
-		fclose(f);
-	return pages * (PAGE >> 10);
-}
-
 /* A counter's increase since before (-1 when the kernel has no counter). */
 static long vmstat_delta(const char *name, long before)
 {
@@ -223,7 +157,7 @@ static void run_row(struct row *r, size_t len, int run, uint64_t seed)
 		for (size_t i = off / sizeof(uint64_t); i < (off + fsz) / sizeof(uint64_t); i++)
 			a[i] = pattern(&a[i], seed) ^ REWRITE_XOR;
 	/* The reserve is read now: Linux raises it when THP is turned on. */
-	r->reserve[run] = (long)total_reserve_kib();
+	r->reserve[run] = (long)total_reserve_kib("min");
 	usable_kib = (long)mem_free_kib() - r->reserve[run];
 	blen = ((size_t)(usable_kib > 0 ? usable_kib : 0) << 10) + len / 8 * 3;
 	t0 = now_ms();
@@ -268,9 +202,9 @@ static void print_rows(struct row *rows, int nrows, size_t len, int runs)
 		qsort(r->ms, (size_t)runs, sizeof(double), cmp_double);
 		printf("%5uK %7s %14lu %12ld %14ld %11ld %6ld %13ld %12.3f %10.3f %10.3f %11ld\n",
 		       r->kib, r->pmd ? "pmd" : "pte", lazyfree_kib(r, len),
-		       median(r->reserve, runs), median(r->reclaimed, runs),
-		       median(r->lazyfreed, runs), median(r->splits, runs),
-		       median(r->anon_huge, runs), r->ms[runs / 2], r->ms[0], r->ms[runs - 1],
+		       median_long(r->reserve, runs), median_long(r->reclaimed, runs),
+		       median_long(r->lazyfreed, runs), median_long(r->splits, runs),
+		       median_long(r->anon_huge, runs), r->ms[runs / 2], r->ms[0], r->ms[runs - 1],
 		       r->lost);
 	}
 	rec_start("lazyfree_sbs", &u, len, runs);

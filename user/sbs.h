@@ -1,8 +1,10 @@
 /*
- * What the side-by-side programs (madvfree.c, faultrate.c) share: the THP
- * controls under /sys/kernel/mm/transparent_hugepage (found, set to one
- * folio size, restored on exit and on SIGINT/SIGTERM), /proc counters,
- * a monotonic clock, size arguments and bench records (include/benchrec.h:
+ * What the side-by-side programs (madvfree.c, faultrate.c, lazyfree.c,
+ * fragment.c) share: the THP controls under
+ * /sys/kernel/mm/transparent_hugepage (found, set to one folio size,
+ * restored on exit and on SIGINT/SIGTERM; other controls, as defrag or a
+ * sysctl, set and restored alike), /proc counters, free memory and the
+ * watermarks, a monotonic clock, size arguments and bench records (include/benchrec.h:
  * "@bench", "@env", "@cols", "@row"..., "@end NAME ROWS HASH" with the
  * FNV-1a hash of the lines). Each program is one static file: this header
  * is included, not linked, so the same bytes run on Folium and on Linux.
@@ -36,11 +38,14 @@ static const char *prog_name = "sbs";
 static const char *thp = "/sys/kernel/mm/transparent_hugepage";
 static const unsigned int mthp_kib[] = { 8, 16, 32, 64, 128, 256, 512, 1024, 2048 };
 
-/* A THP control this program writes and the value it had. */
+/* A control this program writes and the value it had. */
 struct ctl {
 	char path[128], saved[16];
-	unsigned int kib; /* folio size; 0: the top-level "enabled" */
+	unsigned int kib; /* folio size; 0: the top-level "enabled"; CTL_OTHER */
 };
+/* The kib of a control that is no folio size's (set_ctl: defrag, a sysctl):
+ * set_size leaves it alone. */
+#define CTL_OTHER 1u
 static struct ctl ctls[16];
 static int nctls;
 static volatile sig_atomic_t changed;
@@ -105,15 +110,64 @@ static inline int read_choice(const char *path, char *out, size_t len)
 	return 0;
 }
 
-static inline void add_ctl(const char *path, unsigned int kib)
+/* The first line of a plain value file (a sysctl: "20"), without its
+ * newline. */
+static inline int read_value(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ok = f && fgets(out, (int)len, f);
+
+	if (f)
+		fclose(f);
+	if (!ok || !out[0] || !strchr(out, '\n'))
+		return -1; /* missing, empty or longer than out */
+	*strchr(out, '\n') = '\0';
+	return 0;
+}
+
+/* Remember a control and its value, if it exists and may be written.
+ * Return: 0, or -1 if not. */
+static inline int add_ctl(const char *path, unsigned int kib)
 {
 	struct ctl *c = &ctls[nctls];
 
+	if (nctls == (int)(sizeof(ctls) / sizeof(ctls[0])))
+		return -1;
 	snprintf(c->path, sizeof(c->path), "%s", path);
-	if (read_choice(path, c->saved, sizeof(c->saved)) == 0 && access(path, W_OK) == 0) {
-		c->kib = kib;
-		nctls++;
-	}
+	/* A choice ("always [madvise] never"), or another control's value. */
+	if (read_choice(path, c->saved, sizeof(c->saved)) &&
+	    (kib != CTL_OTHER || read_value(path, c->saved, sizeof(c->saved))))
+		return -1;
+	if (access(path, W_OK))
+		return -1;
+	c->kib = kib;
+	nctls++;
+	return 0;
+}
+
+/* Set a control that is no folio size (THP defrag, a sysctl) to val,
+ * restored with the others. Return: 0, or -1 if it is missing or the
+ * write failed (then it is left as it was). */
+static inline int set_ctl(const char *path, const char *val)
+{
+	int i;
+
+	for (i = 0; i < nctls && strcmp(ctls[i].path, path); i++)
+		;
+	if (i == nctls && add_ctl(path, CTL_OTHER))
+		return -1;
+	changed = 1;
+	return write_ctl(path, val);
+}
+
+/* How many controls are folio sizes' (THP ones). */
+static inline int nr_thp_ctls(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < nctls; i++)
+		n += ctls[i].kib != CTL_OTHER;
+	return n;
 }
 
 /* Find the controls: the top-level one and each per-size one. */
@@ -146,6 +200,8 @@ static inline void set_size(unsigned int kib)
 		const char *v =
 			ctls[i].kib == kib || (!ctls[i].kib && kib > 4) ? "always" : "never";
 
+		if (ctls[i].kib == CTL_OTHER)
+			continue;
 		if (write_ctl(ctls[i].path, v))
 			die("cannot write %s to %s: %s", v, ctls[i].path, strerror(errno));
 	}
@@ -166,6 +222,78 @@ static inline long vmstat(const char *name)
 	if (f)
 		fclose(f);
 	return -1;
+}
+
+/* A "Key: N kB" line of /proc/meminfo in KiB (-1 if missing). */
+static inline long meminfo_kib(const char *key)
+{
+	char line[128], fmt[64];
+	long kib = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	snprintf(fmt, sizeof(fmt), "%s: %%ld kB", key);
+	while (f && fgets(line, sizeof(line), f) && sscanf(line, fmt, &kib) != 1)
+		;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+/* MemFree of /proc/meminfo in KiB; the program ends without it. */
+static inline unsigned long mem_free_kib(void)
+{
+	long kib = meminfo_kib("MemFree");
+
+	if (kib < 0)
+		die("no MemFree in /proc/meminfo");
+	return (unsigned long)kib;
+}
+
+/*
+ * Pages of free memory a program's faults cannot take, from f, a
+ * /proc/zoneinfo: per zone, its watermark named mark ("min": below it
+ * only atomic and __GFP_HIGH allocations go, a fault that would cross it
+ * reclaims first, Linux's __alloc_pages_slowpath and Folium's alike;
+ * "high": where Linux's kswapd stops, so a program that stays above it
+ * wakes no kswapd) plus its largest lowmem reserve ("protection"), at
+ * most its managed pages. Example: "min 1024", "managed 250000",
+ * "protection: (0, 0, 3000)" -> 4024.
+ */
+static inline unsigned long zone_reserve_pages(FILE *f, const char *mark)
+{
+	char line[256], fmt[32], *s;
+	unsigned long wmark = 0, managed = 0, pages = 0, v;
+
+	snprintf(fmt, sizeof(fmt), " %s %%lu", mark);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long protect = 0;
+
+		if (sscanf(line, fmt, &v) == 1)
+			wmark = v;
+		else if (sscanf(line, " managed %lu", &v) == 1)
+			managed = v;
+		else if (strstr(line, "protection: (")) {
+			/* The last line of a zone's watermarks. */
+			for (s = strchr(line, '('); *s && *s != ')';) {
+				v = strtoul(s + 1, &s, 10);
+				protect = v > protect ? v : protect;
+			}
+			pages += wmark + protect < managed ? wmark + protect : managed;
+		}
+	}
+	return pages;
+}
+
+/* zone_reserve_pages of /proc/zoneinfo in KiB; 0 without the file.
+ * Linux 6.1 raises min_free_kbytes once THP is on: read it when needed. */
+static inline unsigned long total_reserve_kib(const char *mark)
+{
+	FILE *f = fopen("/proc/zoneinfo", "r");
+	unsigned long pages = f ? zone_reserve_pages(f, mark) : 0;
+
+	if (f)
+		fclose(f);
+	return pages * (PAGE >> 10);
 }
 
 /* AnonHugePages of this process, summed over smaps (-1 if unreadable). */
@@ -207,6 +335,20 @@ static inline int cmp_double(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+static inline int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of the runs values of v (sorted in place). */
+static inline long median_long(long *v, int runs)
+{
+	qsort(v, (size_t)runs, sizeof(long), cmp_long);
+	return v[runs / 2];
 }
 
 static inline size_t parse_size(const char *s)
@@ -303,7 +445,18 @@ static inline const char *accelerator(char vendor[13])
 /* The record's @bench and @env lines: source is uname's sysname in lower
  * case ("linux", "folium"), accel and hypervisor what accelerator() says,
  * thp_controls what the kernel offers. */
+static inline void rec_start_env(const char *bench, const struct utsname *u, size_t len, int runs,
+				 const char *extra_env);
+
 static inline void rec_start(const char *bench, const struct utsname *u, size_t len, int runs)
+{
+	rec_start_env(bench, u, len, runs, "");
+}
+
+/* rec_start, with extra_env (" key=value..." pairs of this program) at
+ * the end of the @env line. */
+static inline void rec_start_env(const char *bench, const struct utsname *u, size_t len, int runs,
+				 const char *extra_env)
 {
 	char source[sizeof(u->sysname)], vendor[13];
 	const char *accel = accelerator(vendor);
@@ -314,11 +467,12 @@ static inline void rec_start(const char *bench, const struct utsname *u, size_t 
 					   : u->sysname[i]);
 	rec_line("@bench %s", bench);
 	rec_line("@env source=%s kernel=\"%s\" accel=%s hypervisor=\"%s\" range_bytes=%zu runs=%d "
-		 "thp_controls=%s",
+		 "thp_controls=%s%s",
 		 source, u->release, accel, vendor, len, runs,
-		 have_size(64) ? "per-size"
-		 : nctls       ? "top-level"
-			       : "none");
+		 have_size(64)	 ? "per-size"
+		 : nr_thp_ctls() ? "top-level"
+				 : "none",
+		 extra_env);
 }
 
 #endif

@@ -20,6 +20,7 @@
 #define AREA 0x40000000ul /* where cases map their VMAs (1 GiB aligned) */
 #define HEAP 0x10000000ul /* the task's start_brk */
 #define THP64 "/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled"
+#define THP_DEFRAG "/sys/kernel/mm/transparent_hugepage/defrag"
 
 static struct task task;
 static struct mm_struct *mm, *prev_mm;
@@ -502,6 +503,13 @@ static void thp_sysfs_write_never_makes_faults_order_0(struct kunit *test)
 				  "stats/anon_fault_alloc"),
 			0);
 	KUNIT_EXPECT_EQ(test, field(""), (long)mthp_stats[4][MTHP_STAT_ANON_FAULT_ALLOC]);
+	/* defrag is the file Linux has, its words and its default. */
+	KUNIT_EXPECT_GT(test, read_path(THP_DEFRAG), 0);
+	KUNIT_EXPECT_STREQ(test, text, "always defer defer+madvise [madvise] never\n");
+	KUNIT_EXPECT_EQ(test, write_path(THP_DEFRAG, "never\n"), 6);
+	KUNIT_EXPECT_EQ(test, thp_defrag_mode, THP_DEFRAG_NEVER);
+	KUNIT_EXPECT_EQ(test, write_path(THP_DEFRAG, "sometimes"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_path(THP_DEFRAG, "madvise"), 7);
 }
 
 static long madvise_as_task(unsigned long start, unsigned long len, int advice)

@@ -30,6 +30,7 @@
 static struct pglist_data *node;
 static struct mm_struct *mm, *prev_mm;
 static unsigned long saved_orders, free_at_start;
+static enum thp_defrag saved_defrag;
 static migrate_folio_fn saved_hook;
 
 /* A folio fragment() kept: where it is mapped, where it was, its data. */
@@ -48,6 +49,7 @@ static int compaction_test_init(struct kunit *test)
 		return 0;
 	free_at_start = node_free_pages(node);
 	saved_orders = thp_orders_enabled;
+	saved_defrag = thp_defrag_mode;
 	saved_hook = set_migrate_folio_hook(anon_migrate_folio);
 	prev_mm = current_mm;
 	mm = mm_create(node->node_id);
@@ -59,6 +61,7 @@ static int compaction_test_init(struct kunit *test)
 static void compaction_test_exit(struct kunit *test)
 {
 	thp_orders_enabled = saved_orders;
+	thp_defrag_mode = saved_defrag;
 	set_migrate_folio_hook(saved_hook);
 	if (mm) {
 		switch_mm(prev_mm);
@@ -691,6 +694,36 @@ static void thp_fault_compacts_only_under_madv_hugepage(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, check_kept(test), ev[PGMIGRATE_SUCCESS]);
 }
 
+/* The defrag mode decides, as Linux's: under "never" even a VMA with
+ * MADV_HUGEPAGE falls back to 4K without a stall; under "always" a VMA
+ * without it compacts too (one light try, __GFP_NORETRY) and gets its
+ * 2 MiB folio. */
+static void thp_fault_compacts_as_defrag_says(struct kunit *test)
+{
+	const unsigned long *ev = node->vm_events;
+	unsigned long b = A + 2 * node->node_spanned_pages * PAGE_SIZE;
+
+	if (test_skip_without_thp(test))
+		return;
+	b = ALIGN_UP(b, PMD_SIZE);
+	fragment(test, 0);
+	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
+	thp_defrag_mode = THP_DEFRAG_NEVER;
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, b, PMD_SIZE, RW, 0), b);
+	find_vma(mm, b)->vm_flags |= VM_HUGEPAGE;
+	KUNIT_ASSERT_EQ(test, fill_user(b, 0x5a, 1), 0);
+	KUNIT_EXPECT_EQ(test, test_mapped_order(mm, b), 0u);
+	KUNIT_EXPECT_EQ(test, ev[COMPACTSTALL], 0);
+	b += PMD_SIZE;
+	thp_defrag_mode = THP_DEFRAG_ALWAYS;
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, b, PMD_SIZE, RW, 0), b);
+	KUNIT_ASSERT_EQ(test, fill_user(b, 0x5b, 1), 0);
+	KUNIT_EXPECT_EQ(test, test_mapped_order(mm, b), (unsigned int)HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_EQ(test, ev[COMPACTSTALL], 1);
+	KUNIT_EXPECT_EQ(test, ev[COMPACTSUCCESS], 1);
+	KUNIT_EXPECT_EQ(test, check_kept(test), ev[PGMIGRATE_SUCCESS]);
+}
+
 /* With the kept folios in MOVABLE pageblocks only, an async pass for an
  * unmovable request finds no source (suitable_migration_source): with
  * __GFP_NORETRY both tries are async and fail; without, the sync-light
@@ -781,6 +814,7 @@ static void compact_command_reports_each_zone(struct kunit *test)
 static struct kunit_case compaction_test_cases[] = {
 	KUNIT_CASE(compaction_stops_once_an_order9_block_is_free),
 	KUNIT_CASE(thp_fault_compacts_only_under_madv_hugepage),
+	KUNIT_CASE(thp_fault_compacts_as_defrag_says),
 	KUNIT_CASE(compact_node_empties_regions_and_counts),
 	KUNIT_CASE(large_folios_migrate_whole),
 	KUNIT_CASE(unmovable_pages_are_never_isolated),

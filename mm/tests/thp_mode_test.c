@@ -10,6 +10,7 @@
 
 static unsigned long saved_always, saved_madvise, saved_inherit;
 static enum thp_mode saved_global;
+static enum thp_defrag saved_defrag;
 
 static int thp_mode_init(struct kunit *test)
 {
@@ -18,6 +19,7 @@ static int thp_mode_init(struct kunit *test)
 	saved_madvise = huge_anon_orders_madvise;
 	saved_inherit = huge_anon_orders_inherit;
 	saved_global = thp_global_mode;
+	saved_defrag = thp_defrag_mode;
 	return 0;
 }
 
@@ -28,6 +30,7 @@ static void thp_mode_exit(struct kunit *test)
 	huge_anon_orders_madvise = saved_madvise;
 	huge_anon_orders_inherit = saved_inherit;
 	thp_global_mode = saved_global;
+	thp_defrag_mode = saved_defrag;
 }
 
 /* The file's text, shown into out (no kmalloc: the host has no node 0). */
@@ -99,6 +102,48 @@ static void thp_sysfs_show_and_store(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, out, "always inherit madvise [never]\n");
 }
 
+/* defrag reads and writes Linux's five words, and each mode gives a THP
+ * fault Linux's mask (vma_thp_gfp_mask): direct reclaim (so compaction)
+ * for every VMA under "always" (one light try without MADV_HUGEPAGE),
+ * only for VM_HUGEPAGE ones under "madvise" and "defer+madvise", never
+ * under "defer" and "never". */
+static void thp_defrag_follows_linux(struct kunit *test)
+{
+	struct vm_area_struct plain = { 0, PMD_SIZE, VM_READ | VM_WRITE };
+	struct vm_area_struct hg = { 0, PMD_SIZE, VM_READ | VM_WRITE | VM_HUGEPAGE };
+	static const struct {
+		const char *word, *shown;
+		gfp_t plain, hg;
+	} modes[] = {
+		{ "always", "[always] defer defer+madvise madvise never\n",
+		  GFP_TRANSHUGE | __GFP_NORETRY, GFP_TRANSHUGE },
+		{ "defer\n", "always [defer] defer+madvise madvise never\n", GFP_TRANSHUGE_LIGHT,
+		  GFP_TRANSHUGE_LIGHT },
+		{ "defer+madvise", "always defer [defer+madvise] madvise never\n",
+		  GFP_TRANSHUGE_LIGHT, GFP_TRANSHUGE },
+		{ "madvise", "always defer defer+madvise [madvise] never\n", GFP_TRANSHUGE_LIGHT,
+		  GFP_TRANSHUGE },
+		{ "never", "always defer defer+madvise madvise [never]\n", GFP_TRANSHUGE_LIGHT,
+		  GFP_TRANSHUGE_LIGHT },
+	};
+	char out[64];
+
+	KUNIT_EXPECT_EQ(test, saved_defrag, THP_DEFRAG_MADVISE); /* Linux's default */
+	KUNIT_EXPECT_EQ(test, GFP_TRANSHUGE_LIGHT & __GFP_DIRECT_RECLAIM, 0);
+	for (unsigned int i = 0; i < ARRAY_SIZE(modes); i++) {
+		long n = (long)strlen(modes[i].word);
+
+		KUNIT_EXPECT_EQ(test, thp_defrag_attr.store(modes[i].word, (size_t)n, NULL), n);
+		show(&thp_defrag_attr, NULL, out, sizeof(out));
+		KUNIT_EXPECT_STREQ(test, out, modes[i].shown);
+		KUNIT_EXPECT_EQ(test, vma_thp_gfp_mask(&plain), modes[i].plain);
+		KUNIT_EXPECT_EQ(test, vma_thp_gfp_mask(&hg), modes[i].hg);
+	}
+	KUNIT_EXPECT_EQ(test, thp_defrag_attr.store("defer+", 6, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, thp_defrag_attr.store("inherit", 7, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, thp_defrag_mode, THP_DEFRAG_NEVER);
+}
+
 static void thp_stats_and_dir_names(struct kunit *test)
 {
 	char out[32];
@@ -117,6 +162,7 @@ static void thp_stats_and_dir_names(struct kunit *test)
 static struct kunit_case thp_mode_cases[] = {
 	KUNIT_CASE(thp_modes_follow_linux_rules),
 	KUNIT_CASE(thp_sysfs_show_and_store),
+	KUNIT_CASE(thp_defrag_follows_linux),
 	KUNIT_CASE(thp_stats_and_dir_names),
 	{},
 };
