@@ -275,24 +275,33 @@ mutants: $(DEPS_STAMP)
 # knob's value (THP caps it at the PMD order, as Linux does).
 BENCH_PAGEBLOCK_ORDERS := 1 4 7 9 10
 SBS_ROUNDS ?= 5
-.PHONY: bench
-bench: all $(BENCH_PROGRAMS) $(TOOLS_BINS) $(LINUX_KERNELS)
+# The side-by-side's fragmentation experiment also runs on Folium kernels
+# built with these pageblock orders (THP on, so orders 9 and 10 are the
+# default kernel's pageblock_order 9): the rest of the test matrix's.
+SBS_PAGEBLOCK_ORDERS := 1 7
+.PHONY: sbs-kernels
+sbs-kernels:
 	$(Q)$(MAKE) -s O=$(B)/bench-kernel CONFIG_DEBUG_VM=n $(B)/bench-kernel/folium.elf
+	$(Q)for o in $(SBS_PAGEBLOCK_ORDERS); do \
+		$(MAKE) -s O=$(B)/bench-kernel-pbo$$o CONFIG_DEBUG_VM=n CONFIG_PAGE_BLOCK_ORDER=$$o \
+			$(B)/bench-kernel-pbo$$o/folium.elf || exit 1; \
+	done
+.PHONY: bench
+bench: all $(BENCH_PROGRAMS) $(TOOLS_BINS) $(LINUX_KERNELS) sbs-kernels
 	$(Q)for o in $(BENCH_PAGEBLOCK_ORDERS); do \
 		$(MAKE) -s O=$(B)/bench-pbo$$o CONFIG_PAGE_BLOCK_ORDER=$$o \
 			CONFIG_TRANSPARENT_HUGEPAGE=n $(B)/bench-pbo$$o/bench-pageblock \
 			$(B)/bench-pbo$$o/bench-fragment || exit 1; \
 	done
 	$(Q)B=$(B) BENCH_PAGEBLOCK_ORDERS="$(BENCH_PAGEBLOCK_ORDERS)" $(LINUX_ENV) \
-		SBS_ROUNDS=$(SBS_ROUNDS) sh tools/bench.sh
+		SBS_ROUNDS=$(SBS_ROUNDS) SBS_PAGEBLOCK_ORDERS="$(SBS_PAGEBLOCK_ORDERS)" sh tools/bench.sh
 
 # Only the side-by-side (the same static programs on Folium's bench kernel
 # and on Debian's Linux under one QEMU line, then natively): logs, CSVs and
 # REPORT.md in $(B)/bench-sbs/. SBS_ROUNDS boots per kernel (default 5).
 .PHONY: bench-sbs
-bench-sbs: all $(TOOLS_BINS) $(LINUX_KERNELS)
-	$(Q)$(MAKE) -s O=$(B)/bench-kernel CONFIG_DEBUG_VM=n $(B)/bench-kernel/folium.elf
-	$(Q)B=$(B) $(LINUX_ENV) sh tools/bench-sbs.sh --rounds $(SBS_ROUNDS) $(B)/bench-sbs
+bench-sbs: all $(TOOLS_BINS) $(LINUX_KERNELS) sbs-kernels
+	$(Q)B=$(B) $(LINUX_ENV) SBS_PAGEBLOCK_ORDERS="$(SBS_PAGEBLOCK_ORDERS)" sh tools/bench-sbs.sh --rounds $(SBS_ROUNDS) $(B)/bench-sbs
 	$(Q)sh tools/sbs-report.sh $(B)/bench-sbs $(B)/bench-sbs/sbs.png > $(B)/bench-sbs/REPORT.md.tmp && \
 		mv $(B)/bench-sbs/REPORT.md.tmp $(B)/bench-sbs/REPORT.md
 	@echo "bench-sbs: report in $(B)/bench-sbs/REPORT.md"

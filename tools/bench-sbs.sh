@@ -19,6 +19,10 @@
 #   qemu-SOURCE.txt             the QEMU line of each kernel
 #   sbs.env                     KEY=VALUE: rounds, programs, SHA-256s
 #   SOURCE-RECORD.csv           tools/benchrec's CSV of every boot's record
+# With SBS_PAGEBLOCK_ORDERS="1 7", Folium kernels built with those
+# CONFIG_PAGE_BLOCK_ORDER values ($B/bench-kernel-pboN/folium.elf, THP on,
+# DEBUG_VM off; make bench-sbs builds them) also boot each round, running
+# only /bin/fragment: sources folium-pboN (logs folium-pboN-R.log).
 # Usage: sh tools/bench-sbs.sh [--quick] [--rounds N] OUTDIR
 #        sh tools/bench-sbs.sh --from-logs DIR OUTDIR
 #   --quick: one round with small ranges and one run per program (make test).
@@ -46,7 +50,11 @@ die() {
 }
 
 quick=0 rounds=5 out='' from=''
-SOURCES="folium linux-old linux-new native"
+PBO_ORDERS=${SBS_PAGEBLOCK_ORDERS:-}
+set_sources() {
+	SOURCES="folium linux-old linux-new native"
+	for o in $PBO_ORDERS; do SOURCES="$SOURCES folium-pbo$o"; done
+}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1 rounds=1 ;;
@@ -72,12 +80,14 @@ done
 if [ "$quick" = 1 ]; then
 	PROGRAMS='/bin/madvfree --bytes 8M --runs 1
 /bin/faultrate --bytes 8M --runs 1
-/bin/lazyfree --bytes 16M --runs 1'
+/bin/lazyfree --bytes 16M --runs 1
+/bin/fragment --quick'
 	TIMEOUT=300
 else
 	PROGRAMS='/bin/madvfree --bytes 256M --runs 3
 /bin/faultrate --bytes 64M --runs 3
-/bin/lazyfree --bytes 128M --runs 1'
+/bin/lazyfree --bytes 128M --runs 1
+/bin/fragment --runs 3'
 	TIMEOUT=1200
 fi
 
@@ -92,22 +102,28 @@ set_records() {
 		/bin/madvfree) RECORDS="$RECORDS madvise_free_sbs" ;;
 		/bin/faultrate) RECORDS="$RECORDS faults_sbs" ;;
 		/bin/lazyfree) RECORDS="$RECORDS lazyfree_sbs" ;;
-		*) die "$bin: not a side-by-side program (/bin/madvfree, /bin/faultrate, /bin/lazyfree)" ;;
+		/bin/fragment) RECORDS="$RECORDS fragment_sbs" ;;
+		*) die "$bin: not a side-by-side program (/bin/madvfree, /bin/faultrate, /bin/lazyfree, /bin/fragment)" ;;
 		esac
 	done
 	[ -n "$RECORDS" ] || die "no programs to run"
+	FRAGMENT=$(echo "$PROGRAMS" | grep '^/bin/fragment' || true)
+	[ -z "$PBO_ORDERS" ] || [ -n "$FRAGMENT" ] ||
+		die "SBS_PAGEBLOCK_ORDERS needs /bin/fragment among the programs"
+	set_sources
 }
 set_records
 
 # ---- checking a boot's log ------------------------------------------------
 
-# check_boot NAME LOG: the boot's records are all there, whole, once each,
-# and every program ended with status 0.
+# check_boot NAME LOG [RECORDS]: the boot's records (default: every
+# program's) are all there, whole, once each, and every program ended
+# with status 0.
 check_boot() {
 	tr -d '\r' <"$2" >"$2.tmp" && mv "$2.tmp" "$2"
 	"$BENCHREC" check "$2" >/dev/null 2>"$out/benchrec.err" ||
 		die "$1: $(head -n 1 "$out/benchrec.err") (log: $2)"
-	for r in $RECORDS; do
+	for r in ${3:-$RECORDS}; do
 		c=$(grep -c "^@end $r " "$2" || true)
 		[ "$c" = 1 ] || die "$1 printed $c $r record(s), want 1 (log: $2)"
 	done
@@ -142,6 +158,7 @@ if [ -n "$from" ]; then
 	[ -f "$from/sbs.env" ] || die "$from/sbs.env missing: not a side-by-side run's directory"
 	rounds=$(sed -n 's/^rounds=//p' "$from/sbs.env")
 	PROGRAMS=$(sed -n 's/^programs="\(.*\)"$/\1/p' "$from/sbs.env" | tr ';' '\n' | sed 's/^ *//')
+	PBO_ORDERS=$(sed -n 's/^pageblock_orders="\(.*\)"$/\1/p' "$from/sbs.env")
 	set_records
 	case $rounds in '' | *[!0-9]* | 0) die "$from/sbs.env: rounds='$rounds', want a count >= 1" ;; esac
 	rm -rf "$out"
@@ -157,6 +174,10 @@ if [ -n "$from" ]; then
 		check_boot "Folium boot $i of $rounds" "$out/folium-$i.log"
 		check_boot "Linux 6.1 (linux-old) boot $i of $rounds" "$out/linux-old-$i.log"
 		check_boot "Linux 7.3 (linux-new) boot $i of $rounds" "$out/linux-new-$i.log"
+		for o in $PBO_ORDERS; do
+			check_boot "Folium, pageblock order $o, boot $i of $rounds" \
+				"$out/folium-pbo$o-$i.log" fragment_sbs
+		done
 		i=$((i + 1))
 	done
 	to_csv
@@ -176,6 +197,10 @@ done
 for f in "$FOLIUM_ELF" "$B/BOOTX64.EFI" "$B/initramfs.cpio" "$B/linux-initramfs.cpio"; do
 	[ -r "$f" ] || die "missing $f (run make all, or make bench)"
 done
+for o in $PBO_ORDERS; do
+	f=$B/bench-kernel-pbo$o/folium.elf
+	[ -r "$f" ] || die "missing $f (make bench-sbs builds it: CONFIG_PAGE_BLOCK_ORDER=$o)"
+done
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -186,6 +211,7 @@ bins=$(echo "$PROGRAMS" | cut -d ' ' -f 1 | sort -u)
 	echo "folium_commit=$(git describe --always --dirty 2>/dev/null || echo unknown)"
 	echo "mem=$MEM"
 	echo "programs=\"$(echo "$PROGRAMS" | paste -s -d ';' - | sed 's/;/; /g')\""
+	echo "pageblock_orders=\"$PBO_ORDERS\""
 	for bin in $bins; do
 		a=$(cpio --quiet -i --to-stdout "${bin#/}" <"$B/initramfs.cpio" | sha256sum | cut -d ' ' -f 1)
 		l=$(cpio --quiet -i --to-stdout "${bin#/}" <"$B/linux-initramfs.cpio" | sha256sum | cut -d ' ' -f 1)
@@ -201,6 +227,12 @@ run=$(echo "$PROGRAMS" | paste -s -d ';' - | sed 's/;/; /g')
 printf 'run="%s; poweroff"\n' "$run" >"$out/folium-cmdline.txt"
 sh tools/mkimage.sh "$out/folium.img" "$B/BOOTX64.EFI" "$FOLIUM_ELF" "$out/folium-cmdline.txt" \
 	"$B/initramfs.cpio" >/dev/null
+# Folium at other pageblock orders: the fragmentation experiment alone.
+for o in $PBO_ORDERS; do
+	printf 'run="%s; poweroff"\n' "$FRAGMENT" >"$out/folium-pbo-cmdline.txt"
+	sh tools/mkimage.sh "$out/folium-pbo$o.img" "$B/BOOTX64.EFI" "$B/bench-kernel-pbo$o/folium.elf" \
+		"$out/folium-pbo-cmdline.txt" "$B/initramfs.cpio" >/dev/null
+done
 # Linux: user/init.c runs the programs after "--", separated by " ; ".
 append="console=ttyS0 quiet -- $(echo "$PROGRAMS" | paste -s -d ';' - | sed 's/;/ ; /g')"
 
@@ -208,7 +240,12 @@ append="console=ttyS0 quiet -- $(echo "$PROGRAMS" | paste -s -d ';' - | sed 's/;
 boot() {
 	log=$out/$1-$2.log
 	show=$out/qemu-$1.txt
+	records=
 	case $1 in
+	folium-pbo*)
+		name="Folium, pageblock order ${1#folium-pbo} (CONFIG_PAGE_BLOCK_ORDER), boot $2 of $rounds"
+		records=fragment_sbs
+		set -- --image "$out/$1.img" ;;
 	folium)
 		name="Folium ($FOLIUM_ELF) boot $2 of $rounds"
 		set -- --image "$out/folium.img" ;;
@@ -229,7 +266,7 @@ boot() {
 	*) die "$name: QEMU failed (exit $status): $(head -n 3 "$out/qemu.err" | paste -s -d ' ' -) (log: $log)" ;;
 	esac
 	[ ! -s "$out/qemu.err" ] || cat "$out/qemu.err" >&2	# the KVM fallback warning
-	check_boot "$name" "$log"
+	check_boot "$name" "$log" $records
 }
 
 # native N: the programs on the build machine (root and sysfs permitting:
@@ -264,9 +301,12 @@ while [ "$i" -le "$rounds" ]; do
 	for k in $order; do
 		boot "$k" "$i"
 	done
+	for o in $PBO_ORDERS; do
+		boot "folium-pbo$o" "$i"
+	done
 	native "$i"
 	i=$((i + 1))
 done
-rm -f "$out/folium.img" "$out/qemu.err"
+rm -f "$out"/folium*.img "$out/qemu.err"
 to_csv
 echo "side-by-side: logs and CSVs in $out/"

@@ -51,8 +51,9 @@ KERNELS='folium linux-new linux-old'
 # a PMD (split and batched agree: that path never split).
 # shellcheck disable=SC2016 # mlr's $column in a condition, not the shell's
 WORKLOADS='madvise_free_sbs|MADV_FREE of a range faulted in with writes|folio mapping|madv_free|lower|splits anon_huge|the madvise(MADV_FREE) call|madvise_free:$mapping == ($folio == 2048 ? "pmd" : "pte")
-faults_sbs|Anonymous write faults, sequential (anon-w-seq)|folio|write|lower|folios fallbacks|writing every page of the fresh mapping|folio_zero_user
-lazyfree_sbs|MADV_FREE, then memory pressure|folio mapping|pressure_time|lower|lazyfree pressure reclaimed pglazyfreed splits lost|faulting in the pressure that forces reclaim|'
+faults_sbs|Anonymous write faults, sequential (anon-w-seq)|folio|write|lower|folios fallbacks touch|writing every page of the fresh mapping|folio_zero_user
+lazyfree_sbs|MADV_FREE, then memory pressure|folio mapping|pressure_time|lower|lazyfree pressure reclaimed pglazyfreed splits lost|faulting in the pressure that forces reclaim|
+fragment_sbs|Fragmentation, then 2 MiB THP faults without and with compaction|mode|success|higher|regions thp fallbacks compact_stall compact_success pgmigrate_success time lost|the share of the N 2 MiB-aligned regions whose first write got a PMD THP (thp_fault_alloc)|pageblock'
 # EXTENSION POINT: the fragmentation experiment (record fragment_sbs, its
 # columns fixed with its program) is one more line above, e.g.
 #   fragment_sbs|Fragmentation ...|KEYS|FIGURE|higher|EVIDENCE|WHAT|pageblock
@@ -367,6 +368,37 @@ faults_sbs|write faults|Ankur Arora'"'"'s clear_pages series ("mm: folio_zero_us
 lazyfree_sbs|MADV_FREE, then memory pressure|the same lazyfree batching for the MADV_FREE; the timed reclaim is no single upstream change quoted here
 fragment_sbs|fragmentation|Juan Yescas'"'"' "mm: add CONFIG_PAGE_BLOCK_ORDER to select page block order" (Linux 6.16)'
 
+# pageblock_orders: the fragmentation experiment on Folium kernels built
+# with other pageblock orders (bench-sbs's folium-pboN sources) beside the
+# default one, a row per kernel: success without and with compaction.
+pageblock_orders() {
+	ls "$DIR"/folium-pbo*-fragment_sbs.csv >/dev/null 2>&1 || return 0
+	echo "Folium at each pageblock order (\`CONFIG_PAGE_BLOCK_ORDER\`, THP on; median of the boots, min–max):"
+	echo
+	echo "| kernel | pageblock_order | success without compaction (%) | success with compaction (%) | time with compaction (ms) | pages migrated |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+	for src in folium $(ls "$DIR"/folium-pbo*-fragment_sbs.csv |
+		sed 's#.*/\(folium-pbo[0-9]*\)-fragment_sbs.csv#\1#' | sort -t o -k 3 -n); do
+		[ -f "$DIR/$src-fragment_sbs.csv" ] || continue
+		long "$src" fragment_sbs >"$TMP/pbo.csv" || die "$DIR/$src-fragment_sbs.csv: malformed"
+		for c in mode success time pgmigrate_success; do
+			head -n 1 "$TMP/pbo.csv" | tr ',' '\n' | grep -qx "$c" ||
+				die "$DIR/$src-fragment_sbs.csv: no column '$c'"
+		done
+		mlr --icsv --ocsv stats1 -i -a median,min,max -f success,time,pgmigrate_success -g mode \
+			"$TMP/pbo.csv" >"$TMP/pbo-stats.csv"
+		pbo=$(rec_env "$src" fragment_sbs pageblock_order)
+		md_row "$src" "${pbo:-?}" "$(pbo_cell nocompact success)" "$(pbo_cell compact success)" \
+			"$(pbo_cell compact time)" "$(pbo_cell compact pgmigrate_success)"
+	done
+	echo
+}
+pbo_cell() {	# pbo_cell MODE COLUMN: "median (min–max)" from $TMP/pbo-stats.csv
+	mlr --icsv --onidx --ofs ' ' filter "\$mode == \"$1\"" \
+		then cut -o -f "${2}_median,${2}_min,${2}_max" "$TMP/pbo-stats.csv" |
+		awk '{ if (NF) printf "%.1f (%.1f–%.1f)", $1, $2, $3; else printf "—" }'
+}
+
 # --- the section ------------------------------------------------------------
 
 for s in $KERNELS; do
@@ -457,9 +489,15 @@ allocated at the row's size and of faults that fell back to a smaller one
 (-1: no counter for 4K pages); lazyfree and pressure are the KiB
 lazyfreed and written past free memory; reclaimed is how much of the
 lazyfree range came back as zero after the pressure, pglazyfreed the
-kernel's count of it, and lost the bytes that were wrong (must be 0).
+kernel's count of it, and lost the bytes that were wrong (must be 0);
+touch is ns per page of reading the faulting page's neighbourhood right
+after the fault (cache-hot where the kernel clears it last; under TCG
+there is no cache). In the fragmentation table, regions is N, thp the
+THPs the N faults got, compact_* and pgmigrate_success the counters'
+deltas over the faults, time their ms.
 
 EOF
+	pageblock_orders
 	if [ -s "$TMP/behind" ]; then
 		echo "**Rows above 1.0** (Folium slower than $new; for a figure where higher is better, below 1.0):"
 		echo
