@@ -76,6 +76,9 @@ TEST_SRCS += mm/tests/madvise_test.c
 # mremap: shrink, grow in place, move by copying.
 MM_GENERIC_SRCS += mm/mremap.c
 TEST_SRCS += mm/tests/mremap_test.c
+# mincore: which pages of a range an entry maps.
+MM_GENERIC_SRCS += mm/mincore.c
+TEST_SRCS += mm/tests/mincore_test.c
 # Random sequences over several VMAs checked against a byte model (the
 # model is shared with the fuzz target below).
 TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
