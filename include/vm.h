@@ -470,6 +470,7 @@ int split_huge_pmd(struct mm_struct *mm, unsigned long addr);
  * it? set_huge_zero_folio: map it at the empty pmd for addr; 0, or
  * -ENOMEM. A split turns it into 512 zero-page PTEs. */
 bool is_huge_zero_pmd(pmd_t pmd);
+bool is_huge_zero_folio(const struct folio *folio);
 int set_huge_zero_folio(struct mm_struct *mm, struct vm_area_struct *vma, pmd_t *pmd,
 			unsigned long addr);
 void mm_put_huge_zero_folio(struct mm_struct *mm);
@@ -552,6 +553,10 @@ struct rmap_walk_control {
 int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc);
 /* Return: how many entries map folio (0 when it has no owner). */
 unsigned int folio_count_mappings(struct folio *folio);
+/* Return: how many entries map page, a page of folio: its PTE, or the PMD
+ * that maps all of folio (/proc/kpagecount). Linux:
+ * folio_precise_page_mapcount with CONFIG_PAGE_MAPCOUNT. */
+int folio_precise_page_mapcount(struct folio *folio, struct page *page);
 /* Unmap every entry mapping folio, one flush for its range, and drop
  * the mappings from mapcount and MM_ANONPAGES (Linux: try_to_unmap; the
  * caller has decided the contents may go, as for a clean lazyfree folio). */

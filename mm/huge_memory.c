@@ -463,6 +463,11 @@ bool is_huge_zero_pmd(pmd_t pmd)
 	return huge_zero_folio && pmd_leaf(pmd) && pmd_pfn(pmd) == folio_pfn(huge_zero_folio);
 }
 
+bool is_huge_zero_folio(const struct folio *folio)
+{
+	return huge_zero_folio && folio == huge_zero_folio;
+}
+
 /* The huge zero folio for mm, taking mm's reference the first time.
  * Linux: mm_get_huge_zero_folio → get_huge_zero_folio, which allocates it
  * zeroed and unmovable and counts THP_ZERO_PAGE_ALLOC(_FAILED). */

@@ -108,6 +108,36 @@ unsigned int folio_count_mappings(struct folio *folio)
 	return count;
 }
 
+struct page_mapcount_arg {
+	unsigned long address; /* where a PTE would map the page */
+	int count;
+};
+
+static int count_page_one(struct page_vma_mapped_walk *pvmw, void *arg)
+{
+	struct page_mapcount_arg *a = arg;
+
+	if (pvmw->pmd || pvmw->address == a->address)
+		a->count++;
+	return 0;
+}
+
+/* A page of a folio can be mapped only at its offset from the folio's
+ * address: by the PMD that maps the whole folio, or by one PTE there. */
+int folio_precise_page_mapcount(struct folio *folio, struct page *page)
+{
+	struct page_mapcount_arg a = {
+		.address = folio_anon_addr(folio) +
+			   ((page_to_pfn(page) - folio_pfn(folio)) << PAGE_SHIFT),
+	};
+	const struct rmap_walk_control rwc = { .rmap_one = count_page_one, .arg = &a };
+
+	if (!folio_test_anon(folio))
+		return 0; /* the zero pages are never rmapped */
+	rmap_walk(folio, &rwc);
+	return a.count;
+}
+
 /* --- unmapping --------------------------------------------------------------------- */
 
 static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
