@@ -424,9 +424,23 @@ const char *thp_order_name(unsigned int order, char *buf, size_t len);
 enum mthp_stat_item {
 	MTHP_STAT_ANON_FAULT_ALLOC,
 	MTHP_STAT_ANON_FAULT_FALLBACK,
+	MTHP_STAT_SPLIT_FAILED,		    /* splits refused */
+	MTHP_STAT_SPLIT_DEFERRED,	    /* folios found partially mapped */
+	MTHP_STAT_NR_ANON,		    /* anonymous folios of the order now */
+	MTHP_STAT_NR_ANON_PARTIALLY_MAPPED, /* ... of which partially mapped */
 	MTHP_STAT_NR
 };
 extern unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
+/* A large anonymous folio is freed or split: its nr_anon counts go
+ * (mm/folio.c). Linux: folio_undo_large_rmappable. */
+void folio_undo_large_rmappable(struct folio *folio);
+/* Some but not all of a large anonymous folio's pages are mapped now:
+ * the first time, count it partially mapped (split_deferred,
+ * nr_anon_partially_mapped, thp_deferred_split_page at PMD size). Linux
+ * also queues it for the deferred split shrinker; Folium has none, so
+ * it stays whole until something splits it (mm/huge_memory.c). Linux:
+ * deferred_split_folio(folio, true). */
+void deferred_split_folio(struct folio *folio);
 /* The sysfs view of the policy and the stats (fs/sysfs.c makes the files):
  * thp_enabled_attr is .../enabled, thpsize_enabled_attr each
  * hugepages-<size>kB/enabled (priv: the order), and thpsize_stat_attr
@@ -445,10 +459,21 @@ const char *thpsize_dir_name(unsigned int order, char *buf, size_t len);
 void thp_init(void);
 /* Split a large folio that nobody maps into 2^order order-0 folios, each
  * with refcount 1, the folio's data flags and owner, in its place on its
- * LRU list. Counts THP_SPLIT_PAGE and split_count[order]. Return: 0 (an
+ * LRU list. Counts split_count[order], and THP_SPLIT_PAGE at PMD order
+ * (Linux counts that event for PMD-size folios only). Return: 0 (an
  * order-0 folio is already split), or -EBUSY if it is locked or has
  * extra references or mappings (as Linux, the caller then skips it). */
 int split_folio(struct folio *folio);
+/* Large folios of every order pgdat split so far (Folium's evidence
+ * counter: the sum of split_count). */
+static inline unsigned long node_split_count(const struct pglist_data *pgdat)
+{
+	unsigned long n = 0;
+
+	for (int order = 1; order < NR_PAGE_ORDERS; order++)
+		n += pgdat->split_count[order];
+	return n;
+}
 /* Split a large anon folio still mapped by its mm (PTEs, or one PMD
  * leaf, split into PTEs first) into order-0 folios: a piece whose PTE is
  * present keeps that mapping, a piece no longer mapped is freed.

@@ -14,6 +14,8 @@ void folio_add_new_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned
 {
 	folio_set_anon_owner(folio, mm, ALIGN_DOWN(addr, folio_size(folio)));
 	page_mapcount_reset(&folio->page);
+	if (folio_test_large(folio))
+		mthp_stats[folio_order(folio)][MTHP_STAT_NR_ANON]++;
 	/* A PMD-order folio is mapped by one PMD when it is faulted in. */
 	if (folio_order(folio) == HPAGE_PMD_ORDER)
 		folio_mapcount_add(folio, 1);
@@ -193,7 +195,8 @@ static int remap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 static void move_anon_state(struct folio *dst, struct folio *src)
 {
 	const unsigned long moved = (1ul << PG_anon) | (1ul << PG_swapbacked) | (1ul << PG_dirty) |
-				    (1ul << PG_referenced) | (1ul << PG_lru);
+				    (1ul << PG_referenced) | (1ul << PG_lru) |
+				    (1ul << PG_partially_mapped);
 	int mapcount = folio_mapcount(src);
 
 	folio_set_anon_owner(dst, folio_anon_mm(src), folio_anon_addr(src));

@@ -29,12 +29,14 @@ static uint64_t kpf_bit(bool set, unsigned int bit)
 
 /* Which kind of folio: Linux's KPF_HUGE / KPF_THP / KPF_ZERO_PAGE chain.
  * Every large anonymous folio is large_rmappable there, whatever its
- * size (mTHP included); the huge zero folio is allocated as one too, so
- * it reads THP first and never reaches its own branch. */
+ * size (mTHP included): THP. The huge zero folio is ZERO_PAGE and THP,
+ * the zero page ZERO_PAGE. */
 static uint64_t kpf_folio_kind(const struct folio *folio)
 {
-	if (folio_test_large(folio) && (folio_test_anon(folio) || is_huge_zero_folio(folio)))
+	if (folio_test_large(folio) && folio_test_anon(folio))
 		return 1ull << KPF_THP;
+	if (is_huge_zero_folio(folio))
+		return (1ull << KPF_ZERO_PAGE) | (1ull << KPF_THP);
 	if (is_zero_pfn(folio_pfn(folio)))
 		return 1ull << KPF_ZERO_PAGE;
 	return 0;

@@ -351,9 +351,9 @@ static int pagemap_pte_entry(pte_t *ptep, unsigned long addr, struct mm_walk *wa
 
 /*
  * Linux: pagemap_pmd_range_thp. Every page of a PMD leaf gets an entry,
- * its own pfn. The huge zero folio is pmd_page there, not anonymous, so
- * it reads as a file page (PM_FILE), and unmapped by rmap, so never
- * exclusive; a THP mapped by its one PMD is.
+ * its own pfn. The huge zero folio is no vm_normal_page_pmd: present,
+ * nothing else (as the zero page's PTE); a THP mapped by its one PMD is
+ * exclusive.
  */
 static int pagemap_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next,
 			     struct mm_walk *walk)
@@ -368,8 +368,10 @@ static int pagemap_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next
 	walk->action = ACTION_CONTINUE;
 	folio = pmd_folio(*pmdp);
 	pfn = pmd_pfn(*pmdp) + ((addr & ~PMD_MASK) >> PAGE_SHIFT);
-	flags |= folio_test_anon(folio) ? 0 : PM_FILE;
-	flags |= folio_test_anon(folio) && folio_mapcount(folio) == 1 ? PM_MMAP_EXCLUSIVE : 0;
+	if (!is_huge_zero_folio(folio)) {
+		flags |= folio_test_anon(folio) ? 0 : PM_FILE;
+		flags |= folio_mapcount(folio) == 1 ? PM_MMAP_EXCLUSIVE : 0;
+	}
 	for (; addr < next; addr += PAGE_SIZE, pfn++)
 		pm->buffer[(addr - pm->start) >> PAGE_SHIFT] = make_pme(pm, pfn, flags);
 	return 0;

@@ -660,7 +660,7 @@ static void pagemap_shows_the_zero_page_present_and_not_exclusive(struct kunit *
 }
 
 /* Every subpage of a PMD leaf has its entry, the pfns consecutive: a THP
- * exclusive, the huge zero folio a file page, not exclusive. */
+ * exclusive, the huge zero folio present only. */
 static void pagemap_shows_every_subpage_of_a_pmd_leaf(struct kunit *test)
 {
 	static uint64_t e[PTRS_PER_TABLE];
@@ -684,7 +684,7 @@ static void pagemap_shows_every_subpage_of_a_pmd_leaf(struct kunit *test)
 	KUNIT_ASSERT_EQ(test,
 			read_entries(&proc_pagemap_fops, (AREA + PMD_SIZE) >> PAGE_SHIFT, e, 512),
 			4096);
-	KUNIT_EXPECT_EQ(test, e[0] & ~PM_PFRAME_MASK, PM_PRESENT | PM_FILE);
+	KUNIT_EXPECT_EQ(test, e[0] & ~PM_PFRAME_MASK, PM_PRESENT);
 	KUNIT_EXPECT_EQ(test, e[511], e[0] + 511);
 }
 
@@ -736,8 +736,7 @@ static void kpageflags_mark_head_and_tails_of_an_mthp_folio(struct kunit *test)
 }
 
 /* An order-0 anonymous page is no THP and no compound page; the zero
- * page is ZERO_PAGE only; the huge zero folio THP (it is allocated as a
- * large rmappable folio, so Linux's THP branch takes it first); a free
+ * page is ZERO_PAGE only; the huge zero folio ZERO_PAGE and THP; a free
  * page is BUDDY; a pfn without a struct page NOPAGE. */
 static void kpageflags_tell_zero_pages_free_pages_and_holes(struct kunit *test)
 {
@@ -761,9 +760,9 @@ static void kpageflags_tell_zero_pages_free_pages_and_holes(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, copy_from_user(&byte, AREA + PMD_SIZE, 1), 0);
 		e = pagemap_of(AREA + PMD_SIZE) & PM_PFRAME_MASK;
 		KUNIT_EXPECT_EQ(test, kpageflags_of(e) & KPF_CHECKED,
-				KPF(COMPOUND_HEAD) | KPF(THP));
+				KPF(COMPOUND_HEAD) | KPF(THP) | KPF(ZERO_PAGE));
 		KUNIT_EXPECT_EQ(test, kpageflags_of(e + 1) & KPF_CHECKED,
-				KPF(COMPOUND_TAIL) | KPF(THP));
+				KPF(COMPOUND_TAIL) | KPF(THP) | KPF(ZERO_PAGE));
 	}
 	page = alloc_pages(GFP_KERNEL, 3);
 	KUNIT_ASSERT_NOT_NULL(test, page);
