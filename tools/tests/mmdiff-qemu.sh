@@ -80,7 +80,7 @@ compare() {
 		while IFS= read -r line; do
 			text=${line#??}
 			hit=
-			while IFS="$(printf '\t')" read -r occ row pat; do
+			while IFS="$(printf '\t')" read -r _ row pat; do
 				# shellcheck disable=SC2254 # the table's globs
 				case $text in $pat)
 					hit=1
