@@ -28,6 +28,7 @@
 #define PRESSURE_LEN (64ul << 20)
 
 #define PM_PFN(e) ((e) & ((1ull << 55) - 1))
+#define PM_SOFT_DIRTY (1ull << 55)
 #define PM_EXCLUSIVE (1ull << 56)
 #define PM_FILE (1ull << 61)
 #define PM_SWAP (1ull << 62)
@@ -737,6 +738,21 @@ static void print_stat_files(void)
 	printf("\n");
 }
 
+/* Bit 55 of a written page's entry, once: a kernel that tracks soft-dirty
+ * (Linux's VM_SOFTDIRTY on a new VMA) sets it on every page, one that
+ * does not never; per step it would only repeat this. */
+static void print_soft_dirty(void)
+{
+	char *p = map_range(PAGE);
+
+	p[0] = 1;
+	printf("mmdiff: pagemap soft-dirty on a written page: %s\n",
+	       read_page_info((unsigned long)p, 1) ? "unreadable"
+	       : pme[0] & PM_SOFT_DIRTY		   ? "yes"
+						   : "no");
+	munmap(p, PAGE);
+}
+
 int main(void)
 {
 	static const unsigned int script_sizes[] = { 16, 64, 2048 };
@@ -762,6 +778,7 @@ int main(void)
 	if (pagemap_fd < 0 || !have_size(64))
 		die("needs /proc/self/pagemap and hugepages-<N>kB controls");
 	print_stat_files();
+	print_soft_dirty();
 	quiet = 1; /* warm up: stdio buffers, stack and heap pages of the observers */
 	step_fault(4);
 	quiet = 0;
