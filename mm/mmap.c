@@ -303,7 +303,8 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	folio = pmd_folio(pmd);
 	tlb_remove_pmd_tlb_entry(&d->tlb, addr);
 	if (is_huge_zero_pmd(pmd))
-		return 0; /* Linux: zap_huge_pmd's huge zero case */
+		return 0;	 /* Linux: zap_huge_pmd's huge zero case */
+	zap_folio_done(d, NULL); /* before the gather may free the last one */
 	walk->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
 	folio_remove_rmap_pmd(folio);
 	zap_folio_mapping(&d->tlb, folio);
