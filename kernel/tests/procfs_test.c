@@ -13,6 +13,7 @@
 #include <mm.h>
 #include <process.h>
 #include <seq_file.h>
+#include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
 #include "../../mm/tests/mm_test_util.h"
@@ -772,6 +773,32 @@ static void kpageflags_tell_zero_pages_free_pages_and_holes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, stable_page_flags(NULL), KPF(NOPAGE));
 }
 
+/* The folio's own state: a kmalloc slab is SLAB, a locked folio LOCKED,
+ * a reserved page RESERVED (Linux's kernel-hacking bit 32). */
+static void kpageflags_show_slab_locked_and_reserved(struct kunit *test)
+{
+	void *obj = kmalloc(64, GFP_KERNEL);
+	struct folio *folio;
+	struct page page = { 0 };
+
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_EXPECT_EQ(test, kpageflags_of(page_to_pfn(virt_to_page(obj))) & KPF(SLAB), KPF(SLAB));
+	kfree(obj);
+	thp_set_orders(0);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0), AREA);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
+	folio = test_mapped_folio(mm, AREA);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_EXPECT_EQ(test, kpageflags_of(folio_pfn(folio)) & KPF(LOCKED), 0ull);
+	folio_set_locked(folio);
+	KUNIT_EXPECT_EQ(test, kpageflags_of(folio_pfn(folio)) & KPF(LOCKED), KPF(LOCKED));
+	folio_clear_locked(folio);
+	page_mapcount_reset(&page);
+	page._refcount = 1; /* in use: no buddy lookup of its (made-up) pfn */
+	SetPageFlag(&page, PG_reserved);
+	KUNIT_EXPECT_EQ(test, stable_page_flags(&page), KPF(RESERVED));
+}
+
 /* kpagecount: 1 for each page a PTE maps, 0 once unmapped; 1 for every
  * page of a PMD-mapped THP. Reads past the last pfn give nothing. */
 static void kpagecount_counts_the_entries_of_each_page(struct kunit *test)
@@ -827,6 +854,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(pagemap_reads_whole_entries_only),
 	KUNIT_CASE(kpageflags_mark_head_and_tails_of_an_mthp_folio),
 	KUNIT_CASE(kpageflags_tell_zero_pages_free_pages_and_holes),
+	KUNIT_CASE(kpageflags_show_slab_locked_and_reserved),
 	KUNIT_CASE(kpagecount_counts_the_entries_of_each_page),
 	KUNIT_CASE(smaps_rollup_sums_the_vmas),
 	KUNIT_CASE(meminfo_memfree_is_node_free_pages),
