@@ -8,8 +8,11 @@
  * and its 16K range 0x40010000..0x40013fff too, so it maps one page.
  * A read of never-written memory allocates nothing: it maps the shared
  * zero page read-only (the huge zero folio by one PMD when a PMD-size
- * folio would fit), and the first write replaces it with a folio chosen
- * as above, zero-page entries counting as empty.
+ * folio would fit). The first write to a zero-page entry replaces it with
+ * one order-0 folio (Linux: do_wp_page → wp_page_copy), and a zero-page
+ * entry in a range keeps the larger orders away from it (pte_range_none);
+ * a write into the huge zero folio gets a PMD-size folio if one is
+ * enabled (do_huge_zero_wp_pmd), else order 0.
  */
 #include <vm.h>
 
