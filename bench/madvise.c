@@ -52,7 +52,7 @@ static void time_free(struct mm_struct *mm, unsigned long addr, unsigned long by
 {
 	struct pglist_data *pgdat = NODE_DATA(mm->nid);
 	unsigned long writes = mm->counters[MM_PTE_WRITES];
-	unsigned long splits = pgdat->vm_events[THP_SPLIT_PAGE];
+	unsigned long splits = node_split_count(pgdat);
 	unsigned long one = mm->counters[MM_TLB_FLUSH_ONE];
 	unsigned long all = mm->counters[MM_TLB_FLUSH_ALL];
 	uint64_t t0;
@@ -62,7 +62,7 @@ static void time_free(struct mm_struct *mm, unsigned long addr, unsigned long by
 	r->ret = do_madvise(mm, addr, bytes, MADV_FREE);
 	r->time = arch_cycles() - t0;
 	r->pte_writes = mm->counters[MM_PTE_WRITES] - writes;
-	r->splits = pgdat->vm_events[THP_SPLIT_PAGE] - splits;
+	r->splits = node_split_count(pgdat) - splits;
 	r->flush_one = mm->counters[MM_TLB_FLUSH_ONE] - one;
 	r->flush_all = mm->counters[MM_TLB_FLUSH_ALL] - all;
 }

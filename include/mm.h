@@ -63,6 +63,10 @@ static inline int gfp_migratetype(gfp_t gfp)
  * every simulated pfn (arch/host/phys.c).
  */
 bool pfn_valid(unsigned long pfn);
+/* Linux x86_64 SPARSEMEM: 128 MiB memory sections. */
+#define SECTION_SIZE_BITS 27
+#define PFN_SECTION_SHIFT (SECTION_SIZE_BITS - PAGE_SHIFT)
+#define PAGES_PER_SECTION (1ul << PFN_SECTION_SHIFT)
 
 static inline bool PageFlag(const struct page *page, enum pageflags f)
 {
@@ -418,6 +422,9 @@ void folio_put(struct folio *folio);
 /* Return: pages from pfn to the end of the free block (buddy or pcp) that
  * holds pfn, or 0 if the page at pfn is in use (Linux: is_free_buddy_page). */
 unsigned long pfn_free_span(unsigned long pfn);
+/* Return: is page inside a free block of the buddy lists (not a per-CPU
+ * list's)? Linux: is_free_buddy_page, for /proc/kpageflags' KPF_BUDDY. */
+bool is_free_buddy_page(const struct page *page);
 /* Mark the pageblocks of [start_pfn, end_pfn) isolated and move their free
  * pages to the ISOLATE lists. Return: 0 or -EBUSY (nothing changed). */
 int start_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn);

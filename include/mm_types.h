@@ -68,19 +68,20 @@ extern const char *const migratetype_names[MIGRATE_TYPES];
 enum pageflags {
 	PG_locked, /* folio is locked (cannot be split or migrated) */
 	PG_referenced,
-	PG_dirty,	  /* contents differ from what reclaim may recreate */
-	PG_lru,		  /* on an LRU list (anon or lazyfree) */
-	PG_head,	  /* first page of a large folio */
-	PG_anon,	  /* anonymous folio (mapping is its struct mm) */
-	PG_swapbacked,	  /* anon without it is "lazyfree" (MADV_FREE) */
-	PG_reserved,	  /* never handed to the buddy allocator */
-	PG_buddy,	  /* head of a free buddy block (Linux: a page type) */
-	PG_pcp,		  /* on a per-CPU free list */
-	PG_poisoned,	  /* CONFIG_DEBUG_VM: filled with PAGE_POISON_BYTE */
-	PG_cma,		  /* folio allocated by cma_alloc() */
-	PG_offline,	  /* taken by offline_pages (Linux: PageOffline, a page type) */
-	PG_slab,	  /* a kmalloc cache's slab (Linux: PG_slab) */
-	PG_large_kmalloc, /* a kmalloc larger than a cache serves (a page type) */
+	PG_dirty,	     /* contents differ from what reclaim may recreate */
+	PG_lru,		     /* on an LRU list (anon or lazyfree) */
+	PG_head,	     /* first page of a large folio */
+	PG_anon,	     /* anonymous folio (mapping is its struct mm) */
+	PG_swapbacked,	     /* anon without it is "lazyfree" (MADV_FREE) */
+	PG_reserved,	     /* never handed to the buddy allocator */
+	PG_buddy,	     /* head of a free buddy block (Linux: a page type) */
+	PG_pcp,		     /* on a per-CPU free list */
+	PG_poisoned,	     /* CONFIG_DEBUG_VM: filled with PAGE_POISON_BYTE */
+	PG_cma,		     /* folio allocated by cma_alloc() */
+	PG_offline,	     /* taken by offline_pages (Linux: PageOffline, a page type) */
+	PG_slab,	     /* a kmalloc cache's slab (Linux: PG_slab) */
+	PG_large_kmalloc,    /* a kmalloc larger than a cache serves (a page type) */
+	PG_partially_mapped, /* large anon folio some of whose pages were unmapped */
 	NR_PAGEFLAGS
 };
 
@@ -186,7 +187,10 @@ enum vm_event_item {
 	CMA_ALLOC_FAIL,
 	PGMIGRATE_SUCCESS,
 	PGMIGRATE_FAIL,
-	THP_SPLIT_PAGE,		    /* large folios split */
+	THP_SPLIT_PAGE,		    /* PMD-size folios split */
+	THP_SPLIT_PAGE_FAILED,	    /* ... or refused (locked, referenced, mapped) */
+	THP_DEFERRED_SPLIT_PAGE,    /* PMD-size folios found partially mapped */
+	THP_SPLIT_PMD,		    /* PMD leaves split into PTE tables */
 	THP_ZERO_PAGE_ALLOC,	    /* the huge zero folio allocated */
 	THP_ZERO_PAGE_ALLOC_FAILED, /* ... or not: the read fault used 4K */
 	BAD_PAGE,		    /* bad_page() reports: refused frees, poisoned blocks */

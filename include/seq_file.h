@@ -13,6 +13,7 @@
 #include <kernel.h>
 
 struct pglist_data;
+struct page;
 
 struct seq_file {
 	char *buf;
@@ -80,6 +81,22 @@ int cpuinfo_proc_show(struct seq_file *m, void *v);
  * or the running one (current_task()) when that is NULL. */
 extern const struct file_operations proc_pid_maps_fops;
 extern const struct file_operations proc_pid_smaps_fops;
+extern const struct file_operations proc_pid_smaps_rollup_fops;
+/* /proc/PID/pagemap: a u64 per virtual page, Linux's bits. */
+extern const struct file_operations proc_pagemap_fops;
+#define PM_PFRAME_MASK ((1ull << 55) - 1)
+#define PM_SOFT_DIRTY (1ull << 55)
+#define PM_MMAP_EXCLUSIVE (1ull << 56)
+#define PM_UFFD_WP (1ull << 57)
+#define PM_FILE (1ull << 61)
+#define PM_SWAP (1ull << 62)
+#define PM_PRESENT (1ull << 63)
+/* /proc/kpageflags, /proc/kpagecount (fs/proc/page.c): a u64 per pfn.
+ * stable_page_flags: the KPF_* bits of page (<kernel-page-flags.h>);
+ * KPF_NOPAGE for NULL, a pfn without a struct page. */
+extern const struct file_operations proc_kpageflags_fops;
+extern const struct file_operations proc_kpagecount_fops;
+uint64_t stable_page_flags(const struct page *page);
 /* /proc/self/exe's target: the running program's path (fs/proc/base.c). */
 int proc_exe_get_link(struct ramfs_inode *inode, char *buf, size_t size);
 

@@ -33,6 +33,7 @@
 	X(22, pipe)               \
 	X(24, sched_yield)        \
 	X(25, mremap)             \
+	X(27, mincore)            \
 	X(28, madvise)            \
 	X(32, dup)                \
 	X(33, dup2)               \

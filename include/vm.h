@@ -438,9 +438,23 @@ const char *thp_order_name(unsigned int order, char *buf, size_t len);
 enum mthp_stat_item {
 	MTHP_STAT_ANON_FAULT_ALLOC,
 	MTHP_STAT_ANON_FAULT_FALLBACK,
+	MTHP_STAT_SPLIT_FAILED,		    /* splits refused */
+	MTHP_STAT_SPLIT_DEFERRED,	    /* folios found partially mapped */
+	MTHP_STAT_NR_ANON,		    /* anonymous folios of the order now */
+	MTHP_STAT_NR_ANON_PARTIALLY_MAPPED, /* ... of which partially mapped */
 	MTHP_STAT_NR
 };
 extern unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
+/* A large anonymous folio is freed or split: its nr_anon counts go
+ * (mm/folio.c). Linux: folio_undo_large_rmappable. */
+void folio_undo_large_rmappable(struct folio *folio);
+/* Some but not all of a large anonymous folio's pages are mapped now:
+ * the first time, count it partially mapped (split_deferred,
+ * nr_anon_partially_mapped, thp_deferred_split_page at PMD size). Linux
+ * also queues it for the deferred split shrinker; Folium has none, so
+ * it stays whole until something splits it (mm/huge_memory.c). Linux:
+ * deferred_split_folio(folio, true). */
+void deferred_split_folio(struct folio *folio);
 /* The sysfs view of the policy and the stats (fs/sysfs.c makes the files):
  * thp_enabled_attr is .../enabled, thpsize_enabled_attr each
  * hugepages-<size>kB/enabled (priv: the order), and thpsize_stat_attr
@@ -461,10 +475,21 @@ const char *thpsize_dir_name(unsigned int order, char *buf, size_t len);
 void thp_init(void);
 /* Split a large folio that nobody maps into 2^order order-0 folios, each
  * with refcount 1, the folio's data flags and owner, in its place on its
- * LRU list. Counts THP_SPLIT_PAGE and split_count[order]. Return: 0 (an
+ * LRU list. Counts split_count[order], and THP_SPLIT_PAGE at PMD order
+ * (Linux counts that event for PMD-size folios only). Return: 0 (an
  * order-0 folio is already split), or -EBUSY if it is locked or has
  * extra references or mappings (as Linux, the caller then skips it). */
 int split_folio(struct folio *folio);
+/* Large folios of every order pgdat split so far (Folium's evidence
+ * counter: the sum of split_count). */
+static inline unsigned long node_split_count(const struct pglist_data *pgdat)
+{
+	unsigned long n = 0;
+
+	for (int order = 1; order < NR_PAGE_ORDERS; order++)
+		n += pgdat->split_count[order];
+	return n;
+}
 /* Split a large anon folio still mapped by its mm (PTEs, or one PMD
  * leaf, split into PTEs first) into order-0 folios: a piece whose PTE is
  * present keeps that mapping, a piece no longer mapped is freed.
@@ -486,6 +511,7 @@ int split_huge_pmd(struct mm_struct *mm, unsigned long addr);
  * it? set_huge_zero_folio: map it at the empty pmd for addr; 0, or
  * -ENOMEM. A split turns it into 512 zero-page PTEs. */
 bool is_huge_zero_pmd(pmd_t pmd);
+bool is_huge_zero_folio(const struct folio *folio);
 int set_huge_zero_folio(struct mm_struct *mm, struct vm_area_struct *vma, pmd_t *pmd,
 			unsigned long addr);
 void mm_put_huge_zero_folio(struct mm_struct *mm);
@@ -568,6 +594,10 @@ struct rmap_walk_control {
 int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc);
 /* Return: how many entries map folio (0 when it has no owner). */
 unsigned int folio_count_mappings(struct folio *folio);
+/* Return: how many entries map page, a page of folio: its PTE, or the PMD
+ * that maps all of folio (/proc/kpagecount). Linux:
+ * folio_precise_page_mapcount with CONFIG_PAGE_MAPCOUNT. */
+int folio_precise_page_mapcount(struct folio *folio, struct page *page);
 /* Unmap every entry mapping folio, one flush for its range, and drop
  * the mappings from mapcount and MM_ANONPAGES (Linux: try_to_unmap; the
  * caller has decided the contents may go, as for a clean lazyfree folio). */

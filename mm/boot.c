@@ -14,10 +14,7 @@
 #include <mm.h>
 #include <vm.h>
 
-/* Linux x86_64 SPARSEMEM: 128 MiB sections, 46 physical address bits. */
-#define SECTION_SIZE_BITS 27
-#define PFN_SECTION_SHIFT (SECTION_SIZE_BITS - PAGE_SHIFT)
-#define PAGES_PER_SECTION (1ul << PFN_SECTION_SHIFT)
+/* Linux x86_64 SPARSEMEM: 46 physical address bits (sections: <mm.h>). */
 #define MAX_PHYSMEM_BITS 46
 #define NR_MEM_SECTIONS (1ul << (MAX_PHYSMEM_BITS - SECTION_SIZE_BITS))
 #define PFN_UP(pa) PHYS_PFN((pa) + PAGE_SIZE - 1)

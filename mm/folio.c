@@ -8,7 +8,29 @@
  * the allocator's (prep_compound_page); splitting a folio is THP code
  * (mm/huge_memory.c). This file: allocating folios and their references.
  */
+#include <vm.h>
 #include "internal.h"
+
+/* mTHP counters per order (Linux: huge_memory.c's mthp_stats): here, as
+ * freeing a folio counts too (folio_undo_large_rmappable). */
+unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
+
+/* A large anonymous folio stops existing (freed or split): it leaves
+ * nr_anon, and nr_anon_partially_mapped if it was counted there.
+ * Linux: folio_undo_large_rmappable, and the NR_ANON part of free_tail
+ * pages' checks and __folio_split. */
+void folio_undo_large_rmappable(struct folio *folio)
+{
+	unsigned int order = folio_order(folio);
+
+	if (!order || !folio_test_anon(folio))
+		return;
+	mthp_stats[order][MTHP_STAT_NR_ANON]--;
+	if (PageFlag(&folio->page, PG_partially_mapped)) {
+		ClearPageFlag(&folio->page, PG_partially_mapped);
+		mthp_stats[order][MTHP_STAT_NR_ANON_PARTIALLY_MAPPED]--;
+	}
+}
 
 struct folio *folio_alloc_node(int nid, gfp_t gfp, unsigned int order)
 {
@@ -50,6 +72,7 @@ void folio_put(struct folio *folio)
 		dump_page(page, "folio_put: last reference of a folio on an LRU list, not freed");
 		return;
 	}
+	folio_undo_large_rmappable(folio);
 	page->flags &= ~((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) |
 			 (1ul << PG_swapbacked) | (1ul << PG_lru) | (1ul << PG_cma));
 	folio_clear_anon_owner(folio);

@@ -28,7 +28,6 @@
 unsigned long thp_orders_enabled = CONFIG_TRANSPARENT_HUGEPAGE ? 1ul << HPAGE_PMD_ORDER : 0;
 unsigned long huge_anon_orders_madvise, huge_anon_orders_inherit;
 enum thp_mode thp_global_mode = CONFIG_TRANSPARENT_HUGEPAGE ? THP_MODE_ALWAYS : THP_MODE_NEVER;
-unsigned long mthp_stats[NR_PAGE_ORDERS][MTHP_STAT_NR];
 enum thp_defrag thp_defrag_mode = THP_DEFRAG_MADVISE;
 
 /* Linux: vma_thp_gfp_mask. Where Linux adds __GFP_KSWAPD_RECLAIM to wake
@@ -219,25 +218,42 @@ const struct kobj_attribute thp_enabled_attr = { enabled_show, enabled_store };
 const struct kobj_attribute thp_defrag_attr = { defrag_show, defrag_store };
 const struct kobj_attribute thpsize_enabled_attr = { thpsize_enabled_show, thpsize_enabled_store };
 
-/* Linux's per-size stats files, in its order. Folium counts the first
- * two and the splits (per node, summed here); the rest, for swap and
- * memcg charges Folium does not have, read 0. */
+/* Linux's per-size stats files, in its order, with the counter each
+ * shows: an mthp_stats item, the splits (per node, summed here: -1), or
+ * nothing (-2: swap and memcg charges Folium does not have read 0). */
 const char *const thp_stat_names[] = {
-	"anon_fault_alloc", "anon_fault_fallback", "anon_fault_fallback_charge",
-	"swpout",	    "swpout_fallback",	   "split",
-	"split_failed",	    "split_deferred",
+	"anon_fault_alloc",
+	"anon_fault_fallback",
+	"anon_fault_fallback_charge",
+	"swpout",
+	"swpout_fallback",
+	"split",
+	"split_failed",
+	"split_deferred",
+	"nr_anon",
+	"nr_anon_partially_mapped",
 };
 const unsigned int nr_thp_stat_names = ARRAY_SIZE(thp_stat_names);
+static const int thp_stat_items[ARRAY_SIZE(thp_stat_names)] = {
+	MTHP_STAT_ANON_FAULT_ALLOC,
+	MTHP_STAT_ANON_FAULT_FALLBACK,
+	-2,
+	-2,
+	-2,
+	-1,
+	MTHP_STAT_SPLIT_FAILED,
+	MTHP_STAT_SPLIT_DEFERRED,
+	MTHP_STAT_NR_ANON,
+	MTHP_STAT_NR_ANON_PARTIALLY_MAPPED,
+};
 
 static unsigned long thp_stat_value(unsigned int order, unsigned int idx)
 {
 	unsigned long sum = 0;
 
-	if (idx == 0)
-		return mthp_stats[order][MTHP_STAT_ANON_FAULT_ALLOC];
-	if (idx == 1)
-		return mthp_stats[order][MTHP_STAT_ANON_FAULT_FALLBACK];
-	if (strcmp(thp_stat_names[idx], "split"))
+	if (thp_stat_items[idx] >= 0)
+		return mthp_stats[order][thp_stat_items[idx]];
+	if (thp_stat_items[idx] == -2)
 		return 0;
 	for (int nid = 0; nid < MAX_NUMNODES; nid++)
 		if (NODE_DATA(nid))
@@ -352,6 +368,20 @@ void thp_init(void)
 	thp_set_orders(orders);
 }
 
+void deferred_split_folio(struct folio *folio)
+{
+	unsigned int order = folio_order(folio);
+
+	/* Linux: order-1 folios have no room for the deferred list. */
+	if (order <= 1 || !folio_test_anon(folio) || PageFlag(&folio->page, PG_partially_mapped))
+		return;
+	SetPageFlag(&folio->page, PG_partially_mapped);
+	if (order == HPAGE_PMD_ORDER)
+		count_vm_event(NODE_DATA(page_to_nid(&folio->page)), THP_DEFERRED_SPLIT_PAGE);
+	mthp_stats[order][MTHP_STAT_SPLIT_DEFERRED]++;
+	mthp_stats[order][MTHP_STAT_NR_ANON_PARTIALLY_MAPPED]++;
+}
+
 /* --- splitting a folio ------------------------------------------------------------ */
 
 /* Can folio be split? Linux's rule (split_huge_page_to_list_to_order):
@@ -369,14 +399,15 @@ static bool folio_can_split(const struct folio *folio)
 	((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) | (1ul << PG_swapbacked) | \
 	 (1ul << PG_cma) | PAGE_FLAGS_OWNER_MASK)
 
-/* A split's counters: the event, the per-order count, and the pieces
+/* A split's counters: the event (PMD size only, as Linux), the per-order count, and the pieces
  * now on the head's LRU list (nr_lru_* count folios). */
 static void split_count_lru(struct folio *folio, unsigned int order)
 {
 	struct pglist_data *pgdat = NODE_DATA(page_to_nid(&folio->page));
 	unsigned long pieces = (1ul << order) - 1;
 
-	count_vm_event(pgdat, THP_SPLIT_PAGE);
+	if (order == HPAGE_PMD_ORDER)
+		count_vm_event(pgdat, THP_SPLIT_PAGE);
 	pgdat->split_count[order]++;
 	if (!folio_test_lru(folio))
 		return;
@@ -384,6 +415,14 @@ static void split_count_lru(struct folio *folio, unsigned int order)
 		pgdat->nr_lru_lazyfree += pieces;
 	else
 		pgdat->nr_lru_anon += pieces;
+}
+
+/* Linux: the failure half of __folio_split's counters. */
+static void split_failed_count(struct folio *folio, unsigned int order)
+{
+	if (order == HPAGE_PMD_ORDER)
+		count_vm_event(NODE_DATA(page_to_nid(&folio->page)), THP_SPLIT_PAGE_FAILED);
+	mthp_stats[order][MTHP_STAT_SPLIT_FAILED]++;
 }
 
 /*
@@ -403,8 +442,11 @@ int split_folio(struct folio *folio)
 
 	if (!order)
 		return 0;
-	if (!folio_can_split(folio))
+	if (!folio_can_split(folio)) {
+		split_failed_count(folio, order);
 		return -EBUSY;
+	}
+	folio_undo_large_rmappable(folio); /* its pieces are order 0: none counts */
 	destroy_large_folio(folio, order);
 	for (unsigned long i = 1; i < (1ul << order); i++) {
 		struct page *page = head + i;
@@ -427,6 +469,7 @@ int split_folio(struct folio *folio)
  * bit n; pmd is set when one PMD leaf maps it all instead. */
 struct split_mapped {
 	unsigned long nr;
+	bool dirty; /* some PTE is dirty */
 	unsigned long bits[BITS_TO_LONGS(HPAGE_PMD_NR)];
 	pmd_t *pmd;
 	unsigned long pmd_addr;
@@ -444,6 +487,7 @@ static int split_note_mapping(struct page_vma_mapped_walk *pvmw, void *arg)
 	}
 	bitmap_set(m->bits, n, 1);
 	m->nr++;
+	m->dirty |= pte_dirty(*pvmw->pte);
 	return 0;
 }
 
@@ -459,6 +503,20 @@ static int split_find_mappings(struct folio *folio, struct split_mapped *m)
 	if (m->pmd)
 		return folio_mapcount(folio) == 1 && !m->nr ? 0 : -EBUSY;
 	return m->nr && m->nr == (unsigned long)folio_mapcount(folio) ? 0 : -EBUSY;
+}
+
+/*
+ * What Linux's unmap before a split (unmap_folio: try_to_migrate_one, PTE
+ * by PTE) leaves behind that Folium's in-place split would not: a dirty
+ * PTE makes the folio dirty (so every piece is), and a folio mapped by
+ * more than one PTE is partially mapped on the way (deferred_split_folio).
+ */
+static void split_unmap_accounting(struct folio *folio, const struct split_mapped *mapped)
+{
+	if (mapped->dirty)
+		folio_set_dirty(folio);
+	if (mapped->nr > 1)
+		deferred_split_folio(folio);
 }
 
 /*
@@ -488,6 +546,7 @@ int split_anon_folio_mapped(struct folio *folio)
 		if (split_find_mappings(folio, &mapped))
 			return -EBUSY; /* cannot happen: the PTEs were just made */
 	}
+	split_unmap_accounting(folio, &mapped);
 	folio_remove_rmap_ptes(folio, mapped.nr);
 	if (split_folio(folio)) {
 		folio_add_anon_rmap_ptes(folio, mapped.nr);
@@ -514,6 +573,11 @@ static unsigned long huge_zero_mms; /* mms holding a reference */
 bool is_huge_zero_pmd(pmd_t pmd)
 {
 	return huge_zero_folio && pmd_leaf(pmd) && pmd_pfn(pmd) == folio_pfn(huge_zero_folio);
+}
+
+bool is_huge_zero_folio(const struct folio *folio)
+{
+	return huge_zero_folio && folio == huge_zero_folio;
 }
 
 /* The huge zero folio for mm, taking mm's reference the first time.
@@ -601,6 +665,7 @@ int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr)
 	struct page *table;
 	pmd_t old;
 
+	count_vm_event(NODE_DATA(mm->nid), THP_SPLIT_PMD);
 	if (is_huge_zero_pmd(*pmdp))
 		return __split_huge_zero_page_pmd(mm, pmdp, haddr);
 	table = pte_alloc_one(mm);

@@ -8,8 +8,11 @@
  * and its 16K range 0x40010000..0x40013fff too, so it maps one page.
  * A read of never-written memory allocates nothing: it maps the shared
  * zero page read-only (the huge zero folio by one PMD when a PMD-size
- * folio would fit), and the first write replaces it with a folio chosen
- * as above, zero-page entries counting as empty.
+ * folio would fit). The first write to a zero-page entry replaces it with
+ * one order-0 folio (Linux: do_wp_page → wp_page_copy), and a zero-page
+ * entry in a range keeps the larger orders away from it (pte_range_none);
+ * a write into the huge zero folio gets a PMD-size folio if one is
+ * enabled (do_huge_zero_wp_pmd), else order 0.
  */
 #include <vm.h>
 
@@ -97,13 +100,12 @@ uint64_t vm_zero_page_prot(const struct vm_area_struct *vma)
 	return vm_get_page_prot(vma->vm_flags) & ~(uint64_t)_PAGE_RW;
 }
 
-/* Are all nr PTEs from ptep empty or mapping the zero page (which a new
- * folio may replace)? Linux: pte_range_none, which only sees none because
- * its do_wp_page copies a zero page into an order-0 folio. */
-static bool pte_range_none_or_zero(const pte_t *ptep, unsigned long nr)
+/* Are all nr PTEs from ptep empty? A zero-page entry is not: a large
+ * folio never replaces one (Linux: pte_range_none). */
+static bool pte_range_none(const pte_t *ptep, unsigned long nr)
 {
 	for (unsigned long i = 0; i < nr; i++)
-		if (!pte_none(ptep[i]) && !is_zero_pfn(pte_pfn(ptep[i])))
+		if (!pte_none(ptep[i]))
 			return false;
 	return true;
 }
@@ -111,10 +113,13 @@ static bool pte_range_none_or_zero(const pte_t *ptep, unsigned long nr)
 /*
  * The orders a write fault at addr may use now, as a bitmask (order 0
  * always): allowed in the VMA (thp_vma_allowable_orders), inside it, and
- * every entry of the range empty or the zero page. table is the PTE table
- * covering addr (its first slot), or NULL when the PMD is none or the huge
- * zero folio (then every PTE order fits). The PMD order needs the PMD none
- * or the huge zero folio.
+ * every entry of the range empty. table is the PTE table covering addr
+ * (its first slot), or NULL when the PMD is none (then every PTE order
+ * fits) or the huge zero folio. The PMD order needs the PMD none or the
+ * huge zero folio (Linux: do_huge_zero_wp_pmd). A write to a zero-page
+ * entry, or into a huge zero folio no PMD-size folio can replace, is
+ * order 0, as Linux's do_wp_page copies the zero page into one page
+ * (wp_page_copy) and a zero-page neighbour keeps pte_range_none false.
  */
 static unsigned long anon_suitable_orders(const struct mm_struct *mm,
 					  const struct vm_area_struct *vma, unsigned long addr,
@@ -137,9 +142,10 @@ static unsigned long anon_suitable_orders(const struct mm_struct *mm,
 			continue;
 		if (order == HPAGE_PMD_ORDER)
 			empty = pmd_none(*pmd) || is_huge_zero_pmd(*pmd);
+		else if (!table)
+			empty = pmd_none(*pmd);
 		else
-			empty = !table ||
-				pte_range_none_or_zero(table + (pte_index(addr) & ~(nr - 1)), nr);
+			empty = pte_range_none(table + (pte_index(addr) & ~(nr - 1)), nr);
 		if (empty)
 			orders |= 1ul << order;
 	}

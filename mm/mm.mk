@@ -64,7 +64,7 @@ TEST_SRCS += mm/tests/pgtable_test.c mm/tests/mmap_test.c
 # Anonymous faults with large folios, mTHP orders and stats, THP
 # splitting, the reverse map and the migration hook.
 MM_GENERIC_SRCS += mm/memory.c mm/huge_memory.c mm/rmap.c
-TEST_SRCS += mm/tests/fault_test.c mm/tests/thp_mode_test.c
+TEST_SRCS += mm/tests/fault_test.c mm/tests/thp_mode_test.c mm/tests/thp_stats_test.c
 # The counters as /proc/vmstat, /proc/buddyinfo and /proc/pagetypeinfo,
 # and the mixed pageblocks pagetypeinfo counts (page_owner).
 MM_GENERIC_SRCS += mm/vmstat.c mm/page_owner.c
@@ -76,6 +76,9 @@ TEST_SRCS += mm/tests/madvise_test.c
 # mremap: shrink, grow in place, move by copying.
 MM_GENERIC_SRCS += mm/mremap.c
 TEST_SRCS += mm/tests/mremap_test.c
+# mincore: which pages of a range an entry maps.
+MM_GENERIC_SRCS += mm/mincore.c
+TEST_SRCS += mm/tests/mincore_test.c
 # Random sequences over several VMAs checked against a byte model (the
 # model is shared with the fuzz target below).
 TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c

@@ -234,6 +234,25 @@ static void vma_unmap_range(struct mm_struct *mm, unsigned long start, unsigned 
 
 /* --- unmapping: Linux's zap_page_range with an mmu_gather ------------------------ */
 
+/* A zap: the gather, and the large folio whose PTEs are being taken. */
+struct zap_details {
+	struct mmu_gather tlb;
+	struct folio *folio;
+};
+
+/*
+ * Linux zaps the PTEs of one folio in a batch (zap_present_ptes) and a
+ * folio still mapped after its batch is partially mapped. Folium zaps
+ * PTE by PTE, so the check waits until the walk leaves the folio (a
+ * folio fully unmapped is in the gather, not yet freed).
+ */
+static void zap_folio_done(struct zap_details *d, struct folio *next)
+{
+	if (d->folio && d->folio != next && folio_mapped(d->folio))
+		deferred_split_folio(d->folio);
+	d->folio = next && folio_test_large(next) ? next : NULL;
+}
+
 /* One mapping of folio went. The last one hands the folio to the gather,
  * which frees it after the flush. */
 static void zap_folio_mapping(struct mmu_gather *tlb, struct folio *folio)
@@ -251,21 +270,24 @@ static void zap_folio_mapping(struct mmu_gather *tlb, struct folio *folio)
 
 static int zap_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 {
+	struct zap_details *d = walk->private;
 	pte_t pte = ptep_get_and_clear(walk->mm, addr, ptep);
 	struct folio *folio = page_folio(pte_page(pte));
 
-	tlb_remove_tlb_entries(walk->private, addr, 1);
+	tlb_remove_tlb_entries(&d->tlb, addr, 1);
 	if (is_zero_pfn(pte_pfn(pte)))
 		return 0; /* no folio behind it (Linux: vm_normal_page is NULL) */
+	zap_folio_done(d, folio);
 	walk->mm->counters[MM_ANONPAGES]--;
 	folio_remove_rmap_ptes(folio, 1);
-	zap_folio_mapping(walk->private, folio);
+	zap_folio_mapping(&d->tlb, folio);
 	return 0;
 }
 
 /* A PMD leaf goes whole; a PTE table is left to zap_pte. */
 static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
 {
+	struct zap_details *d = walk->private;
 	struct folio *folio;
 	pmd_t pmd;
 
@@ -279,12 +301,13 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	}
 	pmd = pmdp_get_and_clear(walk->mm, addr, pmdp);
 	folio = pmd_folio(pmd);
-	tlb_remove_pmd_tlb_entry(walk->private, addr);
+	tlb_remove_pmd_tlb_entry(&d->tlb, addr);
 	if (is_huge_zero_pmd(pmd))
-		return 0; /* Linux: zap_huge_pmd's huge zero case */
+		return 0;	 /* Linux: zap_huge_pmd's huge zero case */
+	zap_folio_done(d, NULL); /* before the gather may free the last one */
 	walk->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
 	folio_remove_rmap_pmd(folio);
-	zap_folio_mapping(walk->private, folio);
+	zap_folio_mapping(&d->tlb, folio);
 	return 0;
 }
 
@@ -303,15 +326,16 @@ static bool unmap_splits_vma(struct mm_struct *mm, unsigned long start, unsigned
 
 int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
-	struct mmu_gather tlb;
+	struct zap_details d = { .folio = NULL };
 
 	/* Only the two ends can cut a PMD leaf. A split alone changes no
 	 * translation, so failing after the first one is harmless. */
 	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end))
 		return -ENOMEM;
-	tlb_gather_mmu(&tlb, mm);
-	walk_page_range(mm, start, end, &zap_walk_ops, &tlb);
-	tlb_finish_mmu(&tlb);
+	tlb_gather_mmu(&d.tlb, mm);
+	walk_page_range(mm, start, end, &zap_walk_ops, &d);
+	zap_folio_done(&d, NULL);
+	tlb_finish_mmu(&d.tlb);
 	free_pgtables(mm, start, end);
 	return 0;
 }

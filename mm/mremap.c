@@ -2,13 +2,12 @@
  * mremap (Linux: mm/mremap.c): shrink a mapping, grow it in place, or
  * move it, with Linux's order of checks and errno values. Shrinking
  * unmaps the tail; growing extends the VMA when the pages after it are
- * free; otherwise MREMAP_MAYMOVE moves it. A move here copies instead of
- * moving page tables (the rmap records each folio's address, so entries
- * cannot just change place): a new VMA, each present page's bytes copied
- * into it through copy_to_user (zero-page entries are skipped, they read
- * as zero anyway), then the old range unmapped, or with MREMAP_DONTUNMAP
- * emptied. Example: a 3-page VMA at A whose next page is taken, grown to
- * 4 pages with MAYMOVE, becomes a 4-page VMA at B with A's 3 pages' bytes.
+ * free; otherwise MREMAP_MAYMOVE moves it: a new VMA, the entries moved
+ * into it as Linux does when every folio fits (move_page_tables below),
+ * else each present page's bytes copied in through copy_to_user
+ * (zero-page entries skipped, they read as zero anyway); then the old
+ * range unmapped, or with MREMAP_DONTUNMAP emptied. Example: a 3-page VMA at A whose next page is
+ * taken, grown to 4 pages with MAYMOVE, becomes a 4-page VMA at B with A's 3 pages' bytes.
  */
 #include <binfmt_elf.h>
 #include <syscalls.h>
@@ -86,6 +85,122 @@ static const struct mm_walk_ops copy_ops = {
 	.pte_entry = copy_pte,
 };
 
+/*
+ * Moving the entries themselves (Linux: move_page_tables): the folios stay
+ * and only their mappings change place, so each moved folio's rmap
+ * address moves with them. Folium's rmap keeps one naturally aligned
+ * address per folio, so this is possible only when every folio the range
+ * maps lies wholly inside it and the distance keeps each one aligned (a
+ * PMD leaf: PMD-aligned, moved whole); otherwise the bytes are copied.
+ * Example: 2 MiB of 64K folios moved from 0x40000000 to 0x40600000 keeps
+ * its 32 folios, each folio's address now 6 MiB higher.
+ */
+struct mremap_move {
+	unsigned long old_addr, old_end, delta;
+	struct folio *last; /* the folio whose rmap address moved last */
+};
+
+/* The first pass changes nothing but the new range's tables: it refuses
+ * (-EBUSY) a folio that cannot move, and allocates every table the
+ * entries will need, so the second pass cannot fail half way. */
+static int check_move_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	const struct mremap_move *mv = walk->private;
+	unsigned long to = addr + mv->delta, last = next - PAGE_SIZE + mv->delta;
+	pmd_t *pmd;
+
+	if (!pmd_leaf(*pmdp)) {
+		pmd = pmd_alloc(walk->mm, to);
+		if (!pmd || !pte_alloc_map(walk->mm, pmd, to))
+			return -ENOMEM;
+		pmd = pmd_alloc(walk->mm, last);
+		return pmd && pte_alloc_map(walk->mm, pmd, last) ? 0 : -ENOMEM;
+	}
+	walk->action = ACTION_CONTINUE;
+	if ((addr & ~PMD_MASK) || next - addr != PMD_SIZE || (mv->delta & ~PMD_MASK))
+		return -EBUSY;
+	return pmd_alloc(walk->mm, to) ? 0 : -ENOMEM;
+}
+
+static int check_move_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	const struct mremap_move *mv = walk->private;
+	struct folio *folio = page_folio(pte_page(*ptep));
+	unsigned long first = folio_anon_addr(folio);
+
+	(void)addr;
+	if (is_zero_pfn(pte_pfn(*ptep)))
+		return 0;
+	if (first < mv->old_addr || first + folio_size(folio) > mv->old_end ||
+	    mv->delta % folio_size(folio))
+		return -EBUSY;
+	return 0;
+}
+
+static const struct mm_walk_ops check_move_ops = {
+	.pmd_entry = check_move_pmd,
+	.pte_entry = check_move_pte,
+};
+
+/* The folio's rmap address follows its entries, once per folio (its
+ * PTEs come in address order). */
+static void move_anon_rmap(struct mremap_move *mv, struct mm_struct *mm, struct folio *folio)
+{
+	if (folio == mv->last)
+		return;
+	folio_set_anon_owner(folio, mm, folio_anon_addr(folio) + mv->delta);
+	mv->last = folio;
+}
+
+static int move_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	struct mremap_move *mv = walk->private;
+	pmd_t old;
+
+	(void)next;
+	if (!pmd_leaf(*pmdp))
+		return 0;
+	walk->action = ACTION_CONTINUE;
+	old = pmdp_get_and_clear(walk->mm, addr, pmdp);
+	set_pmd_at(walk->mm, addr + mv->delta, pmd_alloc(walk->mm, addr + mv->delta), old);
+	if (!is_huge_zero_pmd(old))
+		move_anon_rmap(mv, walk->mm, pmd_folio(old));
+	return 0;
+}
+
+static int move_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	struct mremap_move *mv = walk->private;
+	unsigned long to = addr + mv->delta;
+	pte_t old = ptep_get_and_clear(walk->mm, addr, ptep);
+
+	set_ptes(walk->mm, to, pte_alloc_map(walk->mm, pmd_alloc(walk->mm, to), to), old, 1);
+	if (!is_zero_pfn(pte_pfn(old)))
+		move_anon_rmap(mv, walk->mm, page_folio(pte_page(old)));
+	return 0;
+}
+
+static const struct mm_walk_ops move_ops = {
+	.pmd_entry = move_pmd,
+	.pte_entry = move_pte,
+};
+
+/* Move the entries of [addr, addr + len) to new_addr, one flush for the
+ * old range. Return: 0, -EBUSY when some folio cannot move (nothing
+ * moved: copy instead), or -ENOMEM. */
+static int move_page_tables(struct mm_struct *mm, unsigned long addr, unsigned long len,
+			    unsigned long new_addr)
+{
+	struct mremap_move mv = { addr, addr + len, new_addr - addr, NULL };
+	int err = walk_page_range(mm, addr, addr + len, &check_move_ops, &mv);
+
+	if (err)
+		return err;
+	walk_page_range(mm, addr, addr + len, &move_ops, &mv);
+	flush_tlb_range(mm, addr, addr + len);
+	return 0;
+}
+
 /* A new anonymous range for the move: new_addr exactly (MREMAP_FIXED,
  * already unmapped), else the hint if free, else anywhere below
  * TASK_SIZE. Return: its address or -ENOMEM. */
@@ -106,11 +221,13 @@ static unsigned long map_new_range(struct mm_struct *mm, unsigned long new_addr,
 }
 
 /*
- * Linux: move_vma. The new VMA is writable while the bytes are copied in,
- * then gets the old flags; nothing of the old range changes until the
- * copy succeeded. Return: the new address, or -ENOMEM (no VMA slot, no
- * room, or no memory for the copy: then the old range is as it was).
- * Context: mm is current (copy_to_user writes through it).
+ * Linux: move_vma. The entries move when every folio can
+ * (move_page_tables); else the new VMA is writable while the bytes are
+ * copied in. Then it gets the old flags; nothing of the old range changes
+ * until the move or the copy succeeded. Return: the new address, or
+ * -ENOMEM (no VMA slot, no room, or no memory for the copy: then the old
+ * range is as it was). Context: mm is current (copy_to_user writes
+ * through it).
  */
 static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
 		     unsigned long new_len, unsigned long new_addr, unsigned long flags)
@@ -119,6 +236,7 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	unsigned long prot = vm_flags & (VM_READ | VM_WRITE | VM_EXEC | VM_USER);
 	struct mremap_copy mc = { addr, 0 };
 	struct vm_area_struct *vma;
+	int err;
 
 	/* The new VMA, and a split of the old one (Linux: map_count). */
 	if (mm->nr_vmas + 2 > MM_MAX_VMAS)
@@ -126,8 +244,10 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	mc.new_addr = map_new_range(mm, new_addr, new_len, prot | VM_WRITE, flags & MREMAP_FIXED);
 	if (IS_ERR_VALUE(mc.new_addr))
 		return -ENOMEM;
-	if (walk_page_range(mm, addr, addr + old_len, &copy_ops, &mc) ||
-	    (!(prot & VM_WRITE) && vm_mprotect(mm, mc.new_addr, new_len, prot))) {
+	err = move_page_tables(mm, addr, old_len, mc.new_addr);
+	if (err == -EBUSY)
+		err = walk_page_range(mm, addr, addr + old_len, &copy_ops, &mc);
+	if (err || (!(prot & VM_WRITE) && vm_mprotect(mm, mc.new_addr, new_len, prot))) {
 		vm_munmap(mm, mc.new_addr, new_len);
 		return -ENOMEM;
 	}

@@ -8,6 +8,27 @@
  */
 #include "internal.h"
 
+/* The head of the free block (buddy, or with pcp also a per-CPU list's)
+ * that contains pfn, or NULL if the page at pfn is in use. */
+static struct page *free_block_head(unsigned long pfn, bool pcp)
+{
+	struct page *page = pfn_to_page(pfn);
+	struct zone *zone = page_zone(page);
+
+	if (page_count(page) || PageTail(page) || PageReserved(page))
+		return NULL;
+	for (unsigned int order = 0; order <= MAX_PAGE_ORDER; order++) {
+		unsigned long head_pfn = pfn & ~((1ul << order) - 1);
+		struct page *head = pfn_to_page(head_pfn);
+
+		if (!zone_spans_pfn(zone, head_pfn))
+			break;
+		if ((PageBuddy(head) || (pcp && PageFlag(head, PG_pcp))) && head->private >= order)
+			return head;
+	}
+	return NULL;
+}
+
 /*
  * Return: the number of pages from pfn to the end of the free block (buddy
  * or per-CPU list) that contains pfn, or 0 if the page at pfn is in use.
@@ -15,21 +36,14 @@
  */
 unsigned long pfn_free_span(unsigned long pfn)
 {
-	struct page *page = pfn_to_page(pfn);
-	struct zone *zone = page_zone(page);
+	struct page *head = free_block_head(pfn, true);
 
-	if (page_count(page) || PageTail(page) || PageReserved(page))
-		return 0;
-	for (unsigned int order = 0; order <= MAX_PAGE_ORDER; order++) {
-		unsigned long head_pfn = pfn & ~((1ul << order) - 1);
-		struct page *head = pfn_to_page(head_pfn);
+	return head ? page_to_pfn(head) + (1ul << head->private) - pfn : 0;
+}
 
-		if (!zone_spans_pfn(zone, head_pfn))
-			break;
-		if ((PageBuddy(head) || PageFlag(head, PG_pcp)) && head->private >= order)
-			return head_pfn + (1ul << head->private) - pfn;
-	}
-	return 0;
+bool is_free_buddy_page(const struct page *page)
+{
+	return free_block_head(page_to_pfn(page), false) != NULL;
 }
 
 /* Return: true if any page of the pageblock starting at pfn is in use. */

@@ -14,6 +14,8 @@ void folio_add_new_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned
 {
 	folio_set_anon_owner(folio, mm, ALIGN_DOWN(addr, folio_size(folio)));
 	page_mapcount_reset(&folio->page);
+	if (folio_test_large(folio))
+		mthp_stats[folio_order(folio)][MTHP_STAT_NR_ANON]++;
 	/* A PMD-order folio is mapped by one PMD when it is faulted in. */
 	if (folio_order(folio) == HPAGE_PMD_ORDER)
 		folio_mapcount_add(folio, 1);
@@ -108,6 +110,36 @@ unsigned int folio_count_mappings(struct folio *folio)
 	return count;
 }
 
+struct page_mapcount_arg {
+	unsigned long address; /* where a PTE would map the page */
+	int count;
+};
+
+static int count_page_one(struct page_vma_mapped_walk *pvmw, void *arg)
+{
+	struct page_mapcount_arg *a = arg;
+
+	if (pvmw->pmd || pvmw->address == a->address)
+		a->count++;
+	return 0;
+}
+
+/* A page of a folio can be mapped only at its offset from the folio's
+ * address: by the PMD that maps the whole folio, or by one PTE there. */
+int folio_precise_page_mapcount(struct folio *folio, struct page *page)
+{
+	struct page_mapcount_arg a = {
+		.address = folio_anon_addr(folio) +
+			   ((page_to_pfn(page) - folio_pfn(folio)) << PAGE_SHIFT),
+	};
+	const struct rmap_walk_control rwc = { .rmap_one = count_page_one, .arg = &a };
+
+	if (!folio_test_anon(folio))
+		return 0; /* the zero pages are never rmapped */
+	rmap_walk(folio, &rwc);
+	return a.count;
+}
+
 /* --- unmapping --------------------------------------------------------------------- */
 
 static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
@@ -163,7 +195,8 @@ static int remap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 static void move_anon_state(struct folio *dst, struct folio *src)
 {
 	const unsigned long moved = (1ul << PG_anon) | (1ul << PG_swapbacked) | (1ul << PG_dirty) |
-				    (1ul << PG_referenced) | (1ul << PG_lru);
+				    (1ul << PG_referenced) | (1ul << PG_lru) |
+				    (1ul << PG_partially_mapped);
 	int mapcount = folio_mapcount(src);
 
 	folio_set_anon_owner(dst, folio_anon_mm(src), folio_anon_addr(src));

@@ -44,6 +44,8 @@ void proc_root_init(void)
 	proc_create_single("/proc/pagetypeinfo", pagetypeinfo_show);
 	proc_create_single("/proc/zoneinfo", zoneinfo_show);
 	proc_create_single("/proc/cpuinfo", cpuinfo_proc_show);
+	proc_create("/proc/kpagecount", 0400, &proc_kpagecount_fops, NULL);
+	proc_create("/proc/kpageflags", 0400, &proc_kpageflags_fops, NULL);
 	proc_base_init();
 	proc_sys_init(); /* /proc/sys/vm/compact_memory */
 }

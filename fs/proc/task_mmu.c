@@ -12,10 +12,16 @@
  * folios of that size ("AnonFolio64kB:   512 kB"): Linux has no such
  * line (its tools/mm/thpmaps reads pagemap for it), and mTHP is what
  * Folium is for. Parsers that read "Key: value" lines skip them.
+ * smaps_rollup: the same fields summed over every VMA, under one
+ * "[rollup]" line spanning the first VMA's start to the last one's end.
+ * pagemap: one u64 per virtual page, read at offset (vaddr / 4096) * 8
+ * (bits: PM_* in <seq_file.h>), e.g. a 2 MiB PMD-mapped folio gives 512
+ * entries PM_PRESENT | PM_MMAP_EXCLUSIVE | pfn, the pfns consecutive.
  */
 #include <binfmt_elf.h>
 #include <process.h>
 #include <seq_file.h>
+#include <slab.h>
 #include <vm.h>
 
 #define PSS_SHIFT 12 /* Linux: fixed-point Pss, to split shared pages */
@@ -141,12 +147,9 @@ static void seq_kb(struct seq_file *m, const char *name, unsigned long bytes)
 	seq_printf(m, "%-16s%8lu kB\n", name, bytes >> 10);
 }
 
-/* Linux: __show_smap. */
-static void __show_smap(struct seq_file *m, const struct mem_size_stats *mss)
+/* Linux: __show_smap from Shared_Clean on (smaps and smaps_rollup). */
+static void __show_smap_fields(struct seq_file *m, const struct mem_size_stats *mss)
 {
-	seq_kb(m, "Rss:", mss->resident);
-	seq_kb(m, "Pss:", mss->pss >> PSS_SHIFT);
-	seq_kb(m, "Pss_Dirty:", mss->pss_dirty >> PSS_SHIFT);
 	seq_kb(m, "Shared_Clean:", mss->shared_clean);
 	seq_kb(m, "Shared_Dirty:", mss->shared_dirty);
 	seq_kb(m, "Private_Clean:", mss->private_clean);
@@ -171,6 +174,15 @@ static void __show_smap(struct seq_file *m, const struct mem_size_stats *mss)
 		ksnprintf(name, sizeof(name), "AnonFolio%lukB:", (PAGE_SIZE << order) >> 10);
 		seq_kb(m, name, mss->anon_folio[order]);
 	}
+}
+
+/* Linux: __show_smap. */
+static void __show_smap(struct seq_file *m, const struct mem_size_stats *mss)
+{
+	seq_kb(m, "Rss:", mss->resident);
+	seq_kb(m, "Pss:", mss->pss >> PSS_SHIFT);
+	seq_kb(m, "Pss_Dirty:", mss->pss_dirty >> PSS_SHIFT);
+	__show_smap_fields(m, mss);
 }
 
 /* Linux: show_smap_vma_flags. A private anonymous mapping may become
@@ -230,6 +242,37 @@ static int show_smap(struct seq_file *m, void *v)
 	return 0;
 }
 
+/* Linux: show_smaps_rollup. Pss_Anon and friends follow Pss_Dirty there;
+ * every Folium page is anonymous, so Pss_Anon is Pss. */
+static int show_smaps_rollup(struct seq_file *m, void *v)
+{
+	struct task *task = proc_task(m);
+	struct mem_size_stats mss = { 0 };
+	struct mm_struct *mm;
+	size_t line = m->count;
+
+	(void)v;
+	if (!task || !task->mm)
+		return 0;
+	mm = task->mm;
+	for (int i = 0; i < mm->nr_vmas; i++)
+		walk_page_range(mm, mm->vmas[i].vm_start, mm->vmas[i].vm_end, &smaps_walk_ops,
+				&mss);
+	seq_printf(m, "%08lx-%08lx ---p 00000000 00:00 0 ",
+		   mm->nr_vmas ? mm->vmas[0].vm_start : 0ul,
+		   mm->nr_vmas ? mm->vmas[mm->nr_vmas - 1].vm_end : 0ul);
+	seq_pad_to(m, line, 25 + sizeof(void *) * 6 - 1, ' ');
+	seq_puts(m, "[rollup]\n");
+	seq_kb(m, "Rss:", mss.resident);
+	seq_kb(m, "Pss:", mss.pss >> PSS_SHIFT);
+	seq_kb(m, "Pss_Dirty:", mss.pss_dirty >> PSS_SHIFT);
+	seq_kb(m, "Pss_Anon:", mss.pss >> PSS_SHIFT);
+	seq_kb(m, "Pss_File:", 0);
+	seq_kb(m, "Pss_Shmem:", 0);
+	__show_smap_fields(m, &mss);
+	return 0;
+}
+
 static int pid_maps_open(struct ramfs_inode *inode, struct file *file)
 {
 	return single_open(file, show_map, inode->i_private);
@@ -252,4 +295,145 @@ const struct file_operations proc_pid_smaps_fops = {
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = single_release,
+};
+
+static int smaps_rollup_open(struct ramfs_inode *inode, struct file *file)
+{
+	return single_open(file, show_smaps_rollup, inode->i_private);
+}
+
+const struct file_operations proc_pid_smaps_rollup_fops = {
+	.open = smaps_rollup_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/* --- /proc/PID/pagemap ----------------------------------------------------- */
+
+#define PM_ENTRY_BYTES sizeof(uint64_t)
+#define PAGEMAP_WALK_PAGES PTRS_PER_TABLE /* entries per step: one PMD's */
+
+/* Linux: struct pagemapread; buffer[i] is the entry of start + i pages. */
+struct pagemapread {
+	uint64_t *buffer;
+	unsigned long start;
+	bool show_pfn;
+};
+
+static uint64_t make_pme(const struct pagemapread *pm, unsigned long pfn, uint64_t flags)
+{
+	return (pm->show_pfn ? (pfn & PM_PFRAME_MASK) : 0) | flags;
+}
+
+/*
+ * Linux: pte_to_pagemap_entry for a present PTE. The zero page is no
+ * vm_normal_page: present, nothing else. An anonymous folio's page is
+ * exclusive when no other mm maps it (Linux: folio_maybe_mapped_shared,
+ * or with CONFIG_PAGE_MAPCOUNT the page's own mapcount of 1, the same
+ * answer without fork).
+ */
+static int pagemap_pte_entry(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	struct pagemapread *pm = walk->private;
+	unsigned long pfn = pte_pfn(*ptep);
+	uint64_t flags = PM_PRESENT;
+
+	if (!is_zero_pfn(pfn)) {
+		struct folio *folio = page_folio(pfn_to_page(pfn));
+
+		flags |= folio_test_anon(folio) ? 0 : PM_FILE;
+		flags |= folio_likely_mapped_shared(folio) ? 0 : PM_MMAP_EXCLUSIVE;
+	}
+	pm->buffer[(addr - pm->start) >> PAGE_SHIFT] = make_pme(pm, pfn, flags);
+	return 0;
+}
+
+/*
+ * Linux: pagemap_pmd_range_thp. Every page of a PMD leaf gets an entry,
+ * its own pfn. The huge zero folio is no vm_normal_page_pmd: present,
+ * nothing else (as the zero page's PTE); a THP mapped by its one PMD is
+ * exclusive.
+ */
+static int pagemap_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next,
+			     struct mm_walk *walk)
+{
+	struct pagemapread *pm = walk->private;
+	struct folio *folio;
+	uint64_t flags = PM_PRESENT;
+	unsigned long pfn;
+
+	if (!pmd_leaf(*pmdp))
+		return 0; /* ACTION_SUBTREE: its PTEs */
+	walk->action = ACTION_CONTINUE;
+	folio = pmd_folio(*pmdp);
+	pfn = pmd_pfn(*pmdp) + ((addr & ~PMD_MASK) >> PAGE_SHIFT);
+	if (!is_huge_zero_folio(folio)) {
+		flags |= folio_test_anon(folio) ? 0 : PM_FILE;
+		flags |= folio_mapcount(folio) == 1 ? PM_MMAP_EXCLUSIVE : 0;
+	}
+	for (; addr < next; addr += PAGE_SIZE, pfn++)
+		pm->buffer[(addr - pm->start) >> PAGE_SHIFT] = make_pme(pm, pfn, flags);
+	return 0;
+}
+
+static const struct mm_walk_ops pagemap_ops = {
+	.pmd_entry = pagemap_pmd_entry,
+	.pte_entry = pagemap_pte_entry,
+};
+
+/*
+ * Linux: pagemap_read. *pos / 8 is the first virtual page; offset and
+ * count must be multiples of 8. Holes and unmapped pages read 0 (no
+ * swap, no soft-dirty tracking). The walk goes one PMD's worth of
+ * entries at a time through a kernel buffer.
+ */
+static long pagemap_read(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
+{
+	struct task *task = file->f_inode->i_private ?: current_task();
+	struct pagemapread pm = { .show_pfn = file->private_data != NULL };
+	unsigned long addr = (unsigned long)(*pos / PM_ENTRY_BYTES) << PAGE_SHIFT;
+	unsigned long end, next;
+	long done = 0;
+
+	if (*pos % PM_ENTRY_BYTES || count % PM_ENTRY_BYTES)
+		return -EINVAL;
+	if (!task || !task->mm || *pos / PM_ENTRY_BYTES >= TASK_SIZE >> PAGE_SHIFT)
+		return 0;
+	end = addr + MIN(count / PM_ENTRY_BYTES, (TASK_SIZE - addr) >> PAGE_SHIFT) * PAGE_SIZE;
+	pm.buffer = kmalloc(PAGEMAP_WALK_PAGES * PM_ENTRY_BYTES, GFP_KERNEL);
+	if (!pm.buffer)
+		return -ENOMEM;
+	for (; addr < end; addr = next) {
+		size_t len;
+
+		next = MIN(ALIGN_DOWN(addr, PMD_SIZE) + PMD_SIZE, end);
+		len = ((next - addr) >> PAGE_SHIFT) * PM_ENTRY_BYTES;
+		pm.start = addr;
+		memset(pm.buffer, 0, len);
+		walk_page_range(task->mm, addr, next, &pagemap_ops, &pm);
+		if (copy_to_user(ubuf + (unsigned long)done, pm.buffer, len))
+			break;
+		done += (long)len;
+	}
+	kfree(pm.buffer);
+	if (!done && addr < end)
+		return -EFAULT;
+	*pos += (uint64_t)done;
+	return done;
+}
+
+/* Linux: pagemap_open decides show_pfn once, by CAP_SYS_ADMIN. Folium's
+ * programs run as root (uid 0) with every capability: PFNs are shown. */
+static int pagemap_open(struct ramfs_inode *inode, struct file *file)
+{
+	(void)inode;
+	file->private_data = (void *)1; /* show_pfn */
+	return 0;
+}
+
+const struct file_operations proc_pagemap_fops = {
+	.open = pagemap_open,
+	.read = pagemap_read,
+	.llseek = no_seek_end_llseek, /* Linux: mem_lseek */
 };

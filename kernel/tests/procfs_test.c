@@ -7,10 +7,13 @@
  * writing "never" to hugepages-64kB/enabled makes a fault in a 64K-aligned
  * range map an order-0 folio; a smaps of 40 VMAs outgrows one page.
  */
+#include <binfmt_elf.h>
+#include <kernel-page-flags.h>
 #include <ktest.h>
 #include <mm.h>
 #include <process.h>
 #include <seq_file.h>
+#include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
 #include "../../mm/tests/mm_test_util.h"
@@ -66,7 +69,7 @@ static int file_open_mode(struct ramfs_inode *inode, struct file *file, uint32_t
 	*file = (struct file){
 		.f_op = inode->i_fop, .f_inode = inode, .f_count = 1, .f_mode = mode
 	};
-	return file->f_op->open(inode, file);
+	return file->f_op->open ? file->f_op->open(inode, file) : 0;
 }
 
 static int file_open(struct ramfs_inode *inode, struct file *file)
@@ -570,7 +573,298 @@ static void madv_hugepage_merges_equal_neighbours(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, find_vma(mm, AREA)->vm_end, AREA + 4 * PAGE_SIZE);
 }
 
+/* Read n u64 entries of a binary /proc file (the task's, for pagemap)
+ * at entry index idx into out. Return: read's value. */
+static long read_entries(const struct file_operations *fops, unsigned long idx, uint64_t *out,
+			 unsigned long n)
+{
+	struct ramfs_inode inode = { .mode = S_IFREG | 0400, .i_fop = fops, .i_private = &task };
+	struct file file;
+	long ret = file_open(&inode, &file);
+
+	if (ret)
+		return ret;
+	file.f_pos = idx * sizeof(uint64_t);
+	ret = file.f_op->read(&file, UBUF, n * sizeof(uint64_t), &file.f_pos);
+	if (ret > 0 && copy_from_user(out, UBUF, (size_t)ret))
+		ret = -EFAULT;
+	file_release(&inode, &file);
+	return ret;
+}
+
+static uint64_t pagemap_of(unsigned long addr)
+{
+	uint64_t e = ~0ull;
+
+	read_entries(&proc_pagemap_fops, addr >> PAGE_SHIFT, &e, 1);
+	return e;
+}
+
+static uint64_t kpageflags_of(unsigned long pfn)
+{
+	uint64_t e = ~0ull;
+
+	read_entries(&proc_kpageflags_fops, pfn, &e, 1);
+	return e;
+}
+
+static uint64_t kpagecount_of(unsigned long pfn)
+{
+	uint64_t e = ~0ull;
+
+	read_entries(&proc_kpagecount_fops, pfn, &e, 1);
+	return e;
+}
+
+#define KPF(bit) (1ull << KPF_##bit)
+/* The bits an anonymous page on the LRU shows, mapped. */
+#define KPF_ANON_LRU (KPF(ANON) | KPF(MMAP) | KPF(LRU) | KPF(SWAPBACKED) | KPF(UPTODATE))
+/* The bits these tests look at (referenced and dirty vary with age). */
+#define KPF_CHECKED                                                                           \
+	(KPF_ANON_LRU | KPF(COMPOUND_HEAD) | KPF(COMPOUND_TAIL) | KPF(THP) | KPF(ZERO_PAGE) | \
+	 KPF(BUDDY) | KPF(NOPAGE) | KPF(SLAB))
+
+/* A 64 KiB folio's 16 pages: present, exclusive, their own pfns in
+ * order; the next, untouched 64 KiB reads 0; one MADV_DONTNEED'd page
+ * reads 0 and the rest stay. */
+static void pagemap_shows_each_page_of_a_pte_mapped_folio(struct kunit *test)
+{
+	uint64_t e[32];
+	unsigned long pfn;
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE || 4 > MAX_PAGE_ORDER)
+		return;
+	thp_set_orders(1ul << 4);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 32 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+			AREA);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA + 5 * PAGE_SIZE, 1, 1), 0);
+	KUNIT_ASSERT_EQ(test, test_mapped_order(mm, AREA), 4);
+	pfn = folio_pfn(test_mapped_folio(mm, AREA));
+	KUNIT_ASSERT_EQ(test, read_entries(&proc_pagemap_fops, AREA >> PAGE_SHIFT, e, 32), 256);
+	for (unsigned long i = 0; i < 16; i++)
+		KUNIT_EXPECT_EQ(test, e[i], PM_PRESENT | PM_MMAP_EXCLUSIVE | (pfn + i));
+	for (unsigned long i = 16; i < 32; i++)
+		KUNIT_EXPECT_EQ(test, e[i], 0ull);
+	KUNIT_ASSERT_EQ(test, do_madvise(mm, AREA + PAGE_SIZE, PAGE_SIZE, MADV_DONTNEED), 0);
+	KUNIT_EXPECT_EQ(test, pagemap_of(AREA + PAGE_SIZE), 0ull);
+	KUNIT_EXPECT_EQ(test, pagemap_of(AREA + 2 * PAGE_SIZE),
+			PM_PRESENT | PM_MMAP_EXCLUSIVE | (pfn + 2));
+}
+
+/* A read maps the zero page: present, its pfn, neither exclusive nor a
+ * file page (it is no vm_normal_page). */
+static void pagemap_shows_the_zero_page_present_and_not_exclusive(struct kunit *test)
+{
+	uint8_t byte;
+	uint64_t e;
+
+	thp_set_orders(0);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 2 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+			AREA);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&byte, AREA, 1), 0);
+	e = pagemap_of(AREA);
+	KUNIT_EXPECT_EQ(test, e & ~PM_PFRAME_MASK, PM_PRESENT);
+	KUNIT_EXPECT_TRUE(test, is_zero_pfn(e & PM_PFRAME_MASK));
+	KUNIT_EXPECT_EQ(test, pagemap_of(AREA + PAGE_SIZE), 0ull);
+}
+
+/* Every subpage of a PMD leaf has its entry, the pfns consecutive: a THP
+ * exclusive, the huge zero folio present only. */
+static void pagemap_shows_every_subpage_of_a_pmd_leaf(struct kunit *test)
+{
+	static uint64_t e[PTRS_PER_TABLE];
+	unsigned long pfn;
+	uint8_t byte;
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE)
+		return;
+	thp_set_orders(1ul << HPAGE_PMD_ORDER);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 2 * PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+			AREA);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
+	KUNIT_ASSERT_EQ(test, test_mapped_order(mm, AREA), HPAGE_PMD_ORDER);
+	pfn = folio_pfn(test_mapped_folio(mm, AREA));
+	KUNIT_ASSERT_EQ(test, read_entries(&proc_pagemap_fops, AREA >> PAGE_SHIFT, e, 512), 4096);
+	for (unsigned long i = 0; i < PTRS_PER_TABLE; i++)
+		if (e[i] != (PM_PRESENT | PM_MMAP_EXCLUSIVE | (pfn + i)))
+			kunit_fail(test, __FILE__, __LINE__, "entry %lu: %llx", i,
+				   (unsigned long long)e[i]);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&byte, AREA + PMD_SIZE, 1), 0);
+	KUNIT_ASSERT_EQ(test,
+			read_entries(&proc_pagemap_fops, (AREA + PMD_SIZE) >> PAGE_SHIFT, e, 512),
+			4096);
+	KUNIT_EXPECT_EQ(test, e[0] & ~PM_PFRAME_MASK, PM_PRESENT);
+	KUNIT_EXPECT_EQ(test, e[511], e[0] + 511);
+}
+
+/* Linux's pagemap_read checks: offset and count in whole entries; at the
+ * end of the user half, nothing more. */
+static void pagemap_reads_whole_entries_only(struct kunit *test)
+{
+	struct ramfs_inode inode = { .mode = S_IFREG | 0400,
+				     .i_fop = &proc_pagemap_fops,
+				     .i_private = &task };
+	struct file file;
+	uint64_t pos = 4;
+
+	KUNIT_ASSERT_EQ(test, file_open(&inode, &file), 0);
+	KUNIT_EXPECT_EQ(test, file.f_op->read(&file, UBUF, 8, &pos), -EINVAL);
+	pos = 0;
+	KUNIT_EXPECT_EQ(test, file.f_op->read(&file, UBUF, 12, &pos), -EINVAL);
+	pos = (TASK_SIZE >> PAGE_SHIFT) * 8;
+	KUNIT_EXPECT_EQ(test, file.f_op->read(&file, UBUF, 8, &pos), 0);
+	pos = ((TASK_SIZE >> PAGE_SHIFT) - 1) * 8;
+	KUNIT_EXPECT_EQ(test, file.f_op->read(&file, UBUF, 64, &pos), 8);
+	KUNIT_EXPECT_EQ(test, pos, (TASK_SIZE >> PAGE_SHIFT) * 8);
+	KUNIT_EXPECT_EQ(test, file.f_op->read(&file, 0x1000, 8, &(uint64_t){ 0 }), -EFAULT);
+	file_release(&inode, &file);
+}
+
+/* Head and tails of an mTHP folio: anon, mapped, on the LRU, THP (Linux
+ * marks every large rmappable folio, not just PMD-size ones); MADV_FREE
+ * takes swapbacked away. */
+static void kpageflags_mark_head_and_tails_of_an_mthp_folio(struct kunit *test)
+{
+	unsigned long pfn;
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE || 4 > MAX_PAGE_ORDER)
+		return;
+	thp_set_orders(1ul << 4);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 16 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+			AREA);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 16 * PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, test_mapped_order(mm, AREA), 4);
+	pfn = folio_pfn(test_mapped_folio(mm, AREA));
+	KUNIT_EXPECT_EQ(test, kpageflags_of(pfn) & KPF_CHECKED,
+			KPF_ANON_LRU | KPF(COMPOUND_HEAD) | KPF(THP));
+	KUNIT_EXPECT_EQ(test, kpageflags_of(pfn + 15) & KPF_CHECKED,
+			KPF_ANON_LRU | KPF(COMPOUND_TAIL) | KPF(THP));
+	KUNIT_ASSERT_EQ(test, do_madvise(mm, AREA, 16 * PAGE_SIZE, MADV_FREE), 0);
+	KUNIT_EXPECT_EQ(test, kpageflags_of(pfn + 3) & KPF_CHECKED,
+			(KPF_ANON_LRU & ~KPF(SWAPBACKED)) | KPF(COMPOUND_TAIL) | KPF(THP));
+}
+
+/* An order-0 anonymous page is no THP and no compound page; the zero
+ * page is ZERO_PAGE only; the huge zero folio ZERO_PAGE and THP; a free
+ * page is BUDDY; a pfn without a struct page NOPAGE. */
+static void kpageflags_tell_zero_pages_free_pages_and_holes(struct kunit *test)
+{
+	struct page *page;
+	uint8_t byte;
+	uint64_t e;
+
+	thp_set_orders(0);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 2 * PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+			AREA);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, kpageflags_of(pte_pfn(*test_pte_alloc(mm, AREA))) & KPF_CHECKED,
+			KPF_ANON_LRU);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&byte, AREA + PAGE_SIZE, 1), 0);
+	e = pte_pfn(*test_pte_alloc(mm, AREA + PAGE_SIZE));
+	KUNIT_ASSERT_TRUE(test, is_zero_pfn(e));
+	KUNIT_EXPECT_EQ(test, kpageflags_of(e) & KPF_CHECKED, KPF(ZERO_PAGE));
+	KUNIT_EXPECT_EQ(test, kpagecount_of(e), 0ull);
+	if (CONFIG_TRANSPARENT_HUGEPAGE) {
+		thp_set_orders(1ul << HPAGE_PMD_ORDER);
+		KUNIT_ASSERT_EQ(test, copy_from_user(&byte, AREA + PMD_SIZE, 1), 0);
+		e = pagemap_of(AREA + PMD_SIZE) & PM_PFRAME_MASK;
+		KUNIT_EXPECT_EQ(test, kpageflags_of(e) & KPF_CHECKED,
+				KPF(COMPOUND_HEAD) | KPF(THP) | KPF(ZERO_PAGE));
+		KUNIT_EXPECT_EQ(test, kpageflags_of(e + 1) & KPF_CHECKED,
+				KPF(COMPOUND_TAIL) | KPF(THP) | KPF(ZERO_PAGE));
+	}
+	page = alloc_pages(GFP_KERNEL, 3);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	__free_pages(page, 3);
+	drain_zone_pages(page_zone(page)); /* off the per-CPU list, into the buddy */
+	KUNIT_EXPECT_EQ(test, kpageflags_of(page_to_pfn(page) + 1) & KPF_CHECKED, KPF(BUDDY));
+	KUNIT_EXPECT_EQ(test, stable_page_flags(NULL), KPF(NOPAGE));
+}
+
+/* The folio's own state: a kmalloc slab is SLAB, a locked folio LOCKED,
+ * a reserved page RESERVED (Linux's kernel-hacking bit 32). */
+static void kpageflags_show_slab_locked_and_reserved(struct kunit *test)
+{
+	void *obj = kmalloc(64, GFP_KERNEL);
+	struct folio *folio;
+	struct page page = { 0 };
+
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_EXPECT_EQ(test, kpageflags_of(page_to_pfn(virt_to_page(obj))) & KPF(SLAB), KPF(SLAB));
+	kfree(obj);
+	thp_set_orders(0);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0), AREA);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
+	folio = test_mapped_folio(mm, AREA);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_EXPECT_EQ(test, kpageflags_of(folio_pfn(folio)) & KPF(LOCKED), 0ull);
+	folio_set_locked(folio);
+	KUNIT_EXPECT_EQ(test, kpageflags_of(folio_pfn(folio)) & KPF(LOCKED), KPF(LOCKED));
+	folio_clear_locked(folio);
+	page_mapcount_reset(&page);
+	page._refcount = 1; /* in use: no buddy lookup of its (made-up) pfn */
+	SetPageFlag(&page, PG_reserved);
+	KUNIT_EXPECT_EQ(test, stable_page_flags(&page), KPF(RESERVED));
+}
+
+/* kpagecount: 1 for each page a PTE maps, 0 once unmapped; 1 for every
+ * page of a PMD-mapped THP. Reads past the last pfn give nothing. */
+static void kpagecount_counts_the_entries_of_each_page(struct kunit *test)
+{
+	unsigned long pfn;
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE || 4 > MAX_PAGE_ORDER)
+		return;
+	thp_set_orders(1ul << 4);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0), AREA);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 16 * PAGE_SIZE), 0);
+	pfn = folio_pfn(test_mapped_folio(mm, AREA));
+	KUNIT_EXPECT_EQ(test, kpagecount_of(pfn + 7), 1ull);
+	KUNIT_ASSERT_EQ(test, do_madvise(mm, AREA + 7 * PAGE_SIZE, PAGE_SIZE, MADV_DONTNEED), 0);
+	KUNIT_EXPECT_EQ(test, kpagecount_of(pfn + 7), 0ull);
+	KUNIT_EXPECT_EQ(test, kpagecount_of(pfn + 8), 1ull);
+	KUNIT_EXPECT_EQ(test, kpageflags_of(pfn + 7) & KPF(MMAP), KPF(MMAP)); /* the folio is */
+	thp_set_orders(1ul << HPAGE_PMD_ORDER);
+	KUNIT_ASSERT_EQ(test,
+			vm_mmap(mm, AREA + PMD_SIZE, PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+			AREA + PMD_SIZE);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA + PMD_SIZE, 1, 1), 0);
+	pfn = folio_pfn(test_mapped_folio(mm, AREA + PMD_SIZE));
+	KUNIT_EXPECT_EQ(test, kpagecount_of(pfn + 300), 1ull);
+	KUNIT_EXPECT_EQ(test, read_entries(&proc_kpagecount_fops, ~0ul >> 4, &(uint64_t){ 0 }, 1),
+			0);
+}
+
+/* smaps_rollup: one [rollup] entry, the sums of every VMA's fields. */
+static void smaps_rollup_sums_the_vmas(struct kunit *test)
+{
+	thp_set_orders(0);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 8 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+			AREA);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, HEAP, 4 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+			HEAP);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 3 * PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, fill_user(HEAP, 1, 2 * PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, fill_user(UBUF, 0, UBUF_PAGES * PAGE_SIZE), 0);
+	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_rollup_fops, PAGE_SIZE), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "00400000-40008000 ---p 00000000 00:00 0"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "[rollup]\nRss:"));
+	KUNIT_EXPECT_EQ(test, field("Rss:"), (long)(UBUF_PAGES + 5) * 4);
+	KUNIT_EXPECT_EQ(test, field("Anonymous:"), (long)(UBUF_PAGES + 5) * 4);
+	KUNIT_EXPECT_EQ(test, field("Pss_Anon:"), (long)(UBUF_PAGES + 5) * 4);
+	KUNIT_EXPECT_EQ(test, field("AnonHugePages:"), 0);
+}
+
 static struct kunit_case procfs_cases[] = {
+	KUNIT_CASE(pagemap_shows_each_page_of_a_pte_mapped_folio),
+	KUNIT_CASE(pagemap_shows_the_zero_page_present_and_not_exclusive),
+	KUNIT_CASE(pagemap_shows_every_subpage_of_a_pmd_leaf),
+	KUNIT_CASE(pagemap_reads_whole_entries_only),
+	KUNIT_CASE(kpageflags_mark_head_and_tails_of_an_mthp_folio),
+	KUNIT_CASE(kpageflags_tell_zero_pages_free_pages_and_holes),
+	KUNIT_CASE(kpageflags_show_slab_locked_and_reserved),
+	KUNIT_CASE(kpagecount_counts_the_entries_of_each_page),
+	KUNIT_CASE(smaps_rollup_sums_the_vmas),
 	KUNIT_CASE(meminfo_memfree_is_node_free_pages),
 	KUNIT_CASE(buddyinfo_counts_are_the_free_areas),
 	KUNIT_CASE(pagetypeinfo_has_linux_sections),

@@ -324,10 +324,11 @@ static void read_fault_maps_the_zero_page_until_the_first_write(struct kunit *te
 	KUNIT_EXPECT_EQ(test, word, 1);
 }
 
-/* A write among zero-page PTEs takes the largest enabled order whose
- * range holds only empty or zero-page entries, and flushes the zero-page
- * entries it replaces. */
-static void write_over_zero_ptes_takes_the_largest_order(struct kunit *test)
+/* A write to a zero-page PTE copies it into one order-0 folio, and
+ * flushes the entry it replaces (Linux: do_wp_page, wp_page_copy); a
+ * zero-page neighbour keeps an empty slot's fault at order 0 too
+ * (pte_range_none), while a wholly empty range still gets 64K. */
+static void write_over_zero_ptes_copies_one_page_as_linux(struct kunit *test)
 {
 	unsigned long flushes;
 	uint64_t word;
@@ -335,18 +336,21 @@ static void write_over_zero_ptes_takes_the_largest_order(struct kunit *test)
 	if (test_skip_without_thp(test))
 		return;
 	thp_orders_enabled = ORDERS(4);
-	KUNIT_ASSERT_EQ(test, map(A, 0x10000, RW), A);
+	KUNIT_ASSERT_EQ(test, map(A, 0x30000, RW), A);
 	for (unsigned long off = 0; off < 0x10000; off += PAGE_SIZE)
 		KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + off, sizeof(word)), 0);
 	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 0);
 	flushes = mm->counters[MM_TLB_FLUSH_ONE] + mm->counters[MM_TLB_FLUSH_ALL];
-	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x3000), 4);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x3000), 0);
 	KUNIT_EXPECT_GT(test, mm->counters[MM_TLB_FLUSH_ONE] + mm->counters[MM_TLB_FLUSH_ALL],
 			flushes);
-	KUNIT_EXPECT_EQ(test, folio_mapcount(mapped_folio(A)), 16);
-	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 16);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 1);
+	KUNIT_EXPECT_NULL(test, mapped_folio(A + 0x4000)); /* still the zero page */
 	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + 0x8000, sizeof(word)), 0);
 	KUNIT_EXPECT_EQ(test, word, 0);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&word, A + 0x10000, sizeof(word)), 0);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x11000), 0);
+	KUNIT_EXPECT_EQ(test, fault_order(test, A + 0x21000), 4);
 }
 
 /* A read where a PMD-size folio would fit maps the huge zero folio by one
@@ -573,7 +577,7 @@ static struct kunit_case fault_test_cases[] = {
 	KUNIT_CASE(fault_memory_is_zero_after_dirty_free_pages),
 	KUNIT_CASE(fault_maps_pmd_order_with_one_pmd),
 	KUNIT_CASE(read_fault_maps_the_zero_page_until_the_first_write),
-	KUNIT_CASE(write_over_zero_ptes_takes_the_largest_order),
+	KUNIT_CASE(write_over_zero_ptes_copies_one_page_as_linux),
 	KUNIT_CASE(read_fault_in_a_pmd_range_maps_the_huge_zero_folio),
 	KUNIT_CASE(migrating_anon_folio_keeps_data_and_remaps),
 	KUNIT_CASE(bad_access_returns_efault_and_goes_on),

@@ -107,7 +107,7 @@ static void split_folio_makes_pages_that_free_one_by_one_and_coalesce(struct kun
 	folio_set_swapbacked(folio);
 	folio_set_dirty(folio);
 	KUNIT_ASSERT_EQ(test, split_folio(folio), 0);
-	KUNIT_EXPECT_EQ(test, node->vm_events[THP_SPLIT_PAGE], 1);
+	KUNIT_EXPECT_EQ(test, node_split_count(node), 1);
 	EXPECT_BUDDY_OK(test);
 	for (unsigned long n = 0; n < (1ul << order); n++) {
 		struct folio *piece = page_folio(head + n);
@@ -150,7 +150,7 @@ static void split_folio_refuses_locked_referenced_or_mapped(struct kunit *test)
 	/* Refused means untouched: still one order-2 folio. */
 	KUNIT_EXPECT_EQ(test, folio_order(folio), 2);
 	KUNIT_EXPECT_TRUE(test, page_folio(folio_page(folio, 3)) == folio);
-	KUNIT_EXPECT_EQ(test, node->vm_events[THP_SPLIT_PAGE], 0);
+	KUNIT_EXPECT_EQ(test, node_split_count(node), 0);
 	EXPECT_BUDDY_OK(test);
 	folio_put(folio);
 	EXPECT_BUDDY_OK(test);
@@ -164,7 +164,7 @@ static void split_folio_of_order_zero_is_a_no_op(struct kunit *test)
 	folio = alloc_test_folio(0);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	KUNIT_EXPECT_EQ(test, split_folio(folio), 0);
-	KUNIT_EXPECT_EQ(test, node->vm_events[THP_SPLIT_PAGE], 0);
+	KUNIT_EXPECT_EQ(test, node_split_count(node), 0);
 	folio_put(folio);
 	EXPECT_BUDDY_OK(test);
 }

@@ -135,14 +135,14 @@ static void rewritten_folios_keep_every_byte(struct kunit *test)
 
 static void partial_range_splits_folios_at_both_ends(struct kunit *test)
 {
-	unsigned long splits = ev(THP_SPLIT_PAGE), split4 = t.node->split_count[4];
+	unsigned long splits = node_split_count(t.node), split4 = t.node->split_count[4];
 	unsigned long lazyfree = ev(PGLAZYFREE);
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	test_map_and_fill(test, t.mm, A, 4 * K64, 0x5a);
 	/* Second half of folio 0, first half of folio 1. */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + K64 / 2, K64, MADV_FREE), 0);
-	KUNIT_EXPECT_EQ(test, ev(THP_SPLIT_PAGE) - splits, 2);
+	KUNIT_EXPECT_EQ(test, node_split_count(t.node) - splits, 2);
 	KUNIT_EXPECT_EQ(test, t.node->split_count[4] - split4, 2);
 	KUNIT_EXPECT_EQ(test, ev(PGLAZYFREE) - lazyfree, 16);
 	KUNIT_EXPECT_EQ(test, folio_order(mapped_folio(A)), 0);
@@ -178,7 +178,7 @@ static void split_after_partial_munmap_frees_unmapped_pieces(struct kunit *test)
 
 static void pmd_folio_inside_range_is_not_split(struct kunit *test)
 {
-	unsigned long splits = ev(THP_SPLIT_PAGE);
+	unsigned long splits = node_split_count(t.node);
 	pmd_t *pmd;
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
@@ -188,7 +188,7 @@ static void pmd_folio_inside_range_is_not_split(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, pmd && pmd_leaf(*pmd));
 	KUNIT_EXPECT_TRUE(test, pmd_dirty(*pmd) && pmd_young(*pmd));
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE, MADV_FREE), 0);
-	KUNIT_EXPECT_EQ(test, ev(THP_SPLIT_PAGE), splits);
+	KUNIT_EXPECT_EQ(test, node_split_count(t.node), splits);
 	KUNIT_EXPECT_TRUE(test, pmd_leaf(*pmd) && !pmd_dirty(*pmd) && !pmd_young(*pmd));
 	KUNIT_EXPECT_TRUE(test, folio_test_lazyfree(mapped_folio(A)));
 	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), HPAGE_PMD_NR);
@@ -260,7 +260,7 @@ static void dontneed_frees_now_and_keeps_the_vma(struct kunit *test)
  * writes per PTE, as x86's), one flush for the 1 MiB. */
 static void batched_free_batches_each_folio_and_flushes_once(struct kunit *test)
 {
-	unsigned long writes, splits = ev(THP_SPLIT_PAGE), flush_all, flush_one;
+	unsigned long writes, splits = node_split_count(t.node), flush_all, flush_one;
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	test_map_and_fill(test, t.mm, A, 16 * K64, 0x5a);
@@ -269,7 +269,7 @@ static void batched_free_batches_each_folio_and_flushes_once(struct kunit *test)
 	flush_one = t.mm->counters[MM_TLB_FLUSH_ONE];
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 16 * K64, MADV_FREE), 0);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES] - writes, 2 * 256);
-	KUNIT_EXPECT_EQ(test, ev(THP_SPLIT_PAGE), splits);
+	KUNIT_EXPECT_EQ(test, node_split_count(t.node), splits);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL] - flush_all, 1);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], flush_one);
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, 16);
@@ -279,7 +279,7 @@ static void batched_free_batches_each_folio_and_flushes_once(struct kunit *test)
  * cleared and rewritten (2 writes), every change gathered: one flush. */
 static void split_mode_splits_every_folio_and_flushes_once(struct kunit *test)
 {
-	unsigned long splits = ev(THP_SPLIT_PAGE), flush_all, flush_one, writes;
+	unsigned long splits = node_split_count(t.node), flush_all, flush_one, writes;
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	lazyfree_mode = LAZYFREE_SPLIT;
@@ -288,7 +288,7 @@ static void split_mode_splits_every_folio_and_flushes_once(struct kunit *test)
 	flush_one = t.mm->counters[MM_TLB_FLUSH_ONE];
 	writes = t.mm->counters[MM_PTE_WRITES];
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 16 * K64, MADV_FREE), 0);
-	KUNIT_EXPECT_EQ(test, ev(THP_SPLIT_PAGE) - splits, 16);
+	KUNIT_EXPECT_EQ(test, node_split_count(t.node) - splits, 16);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES] - writes, 2 * 256);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ALL] - flush_all, 1);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE], flush_one);
@@ -377,7 +377,7 @@ static void split_mode_stops_at_a_folio_it_cannot_split(struct kunit *test)
  * a wholly covered folio does not end the batch, so there is no split. */
 static void write_protected_pte_does_not_break_the_batch(struct kunit *test)
 {
-	unsigned long splits = ev(THP_SPLIT_PAGE), lazyfree = ev(PGLAZYFREE);
+	unsigned long splits = node_split_count(t.node), lazyfree = ev(PGLAZYFREE);
 	pte_t *ptep;
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
@@ -387,7 +387,7 @@ static void write_protected_pte_does_not_break_the_batch(struct kunit *test)
 	*ptep &= ~(pte_t)_PAGE_RW;
 	flush_tlb_range(t.mm, A + 3 * PAGE_SIZE, A + 4 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, K64, MADV_FREE), 0);
-	KUNIT_EXPECT_EQ(test, ev(THP_SPLIT_PAGE), splits);
+	KUNIT_EXPECT_EQ(test, node_split_count(t.node), splits);
 	KUNIT_EXPECT_EQ(test, ev(PGLAZYFREE) - lazyfree, 16);
 	KUNIT_EXPECT_EQ(test, folio_order(mapped_folio(A)), 4);
 	KUNIT_EXPECT_TRUE(test, folio_test_lazyfree(mapped_folio(A)));

@@ -214,6 +214,66 @@ static void the_huge_zero_page_is_not_copied(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, test_reads_as(b, PMD_SIZE, 0));
 }
 
+/* Folios wholly inside the range, moved by a multiple of their size,
+ * keep their pages: the entries move (Linux: move_page_tables), rmap
+ * finds them at the new address, a PMD leaf stays one; nothing faults. */
+static void a_move_keeps_the_folios_and_their_pages(struct kunit *test)
+{
+	unsigned long saved = thp_orders_enabled, faults, b = A + 4 * PMD_SIZE;
+	struct folio *folio, *pmd_folio_before;
+
+	if (!t.mm || test_skip_without_thp(test))
+		return;
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, 2 * PMD_SIZE, RW, 0), A);
+	thp_orders_enabled = 1ul << 4;
+	KUNIT_ASSERT_EQ(test, fill_user(A, 0x3c, PMD_SIZE), 0);
+	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
+	KUNIT_ASSERT_EQ(test, fill_user(A + PMD_SIZE, 0x3d, PMD_SIZE), 0);
+	thp_orders_enabled = saved;
+	folio = test_mapped_folio(t.mm, A + 0x50000);
+	pmd_folio_before = test_mapped_folio(t.mm, A + PMD_SIZE);
+	KUNIT_ASSERT_EQ(test, folio_order(pmd_folio_before), HPAGE_PMD_ORDER);
+	faults = t.mm->counters[MM_FAULTS];
+	KUNIT_ASSERT_EQ(test, mremap(A, 2 * PMD_SIZE, 2 * PMD_SIZE, MAYMOVE | FIXED, b), b);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_FAULTS], faults);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, b + 0x50000) == folio);
+	KUNIT_EXPECT_EQ(test, folio_anon_addr(folio), b + 0x50000);
+	KUNIT_EXPECT_EQ(test, folio_count_mappings(folio), 16);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, b + PMD_SIZE) == pmd_folio_before);
+	KUNIT_EXPECT_TRUE(test, pmd_leaf(*mm_find_pmd(t.mm, b + PMD_SIZE)));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, PMD_SIZE, 0x3c));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b + PMD_SIZE, PMD_SIZE, 0x3d));
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, A));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 2 * HPAGE_PMD_NR);
+}
+
+/* A range that cuts a folio, or a distance that would misalign one, is
+ * copied: new pages, the same bytes. */
+static void a_cut_or_misaligned_folio_is_copied(struct kunit *test)
+{
+	unsigned long saved = thp_orders_enabled, b = A + 4 * PMD_SIZE, c = A + 2 * PMD_SIZE;
+	struct folio *folio;
+
+	if (!t.mm || test_skip_without_thp(test))
+		return;
+	thp_orders_enabled = 1ul << 4;
+	test_map_and_fill(test, t.mm, A, 0x20000, 0x4e);
+	test_map_and_fill(test, t.mm, c, 0x10000, 0x4f);
+	thp_orders_enabled = saved;
+	/* Cut: half of the first folio is in the range. */
+	folio = test_mapped_folio(t.mm, A + 0x10000);
+	KUNIT_ASSERT_EQ(test, mremap(A + 0x8000, 0x18000, 0x18000, MAYMOVE | FIXED, b), b);
+	KUNIT_EXPECT_FALSE(test, test_mapped_folio(t.mm, b + 0x8000) == folio);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, 0x18000, 0x4e));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 0x8000, 0x4e));
+	/* Misaligned: a whole 64K folio moved by 64K + 4K. */
+	folio = test_mapped_folio(t.mm, c);
+	KUNIT_ASSERT_EQ(test, mremap(c, 0x10000, 0x10000, MAYMOVE | FIXED, c + 0x11000),
+			c + 0x11000);
+	KUNIT_EXPECT_FALSE(test, test_mapped_folio(t.mm, c + 0x11000) == folio);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 0x11000, 0x10000, 0x4f));
+}
+
 static struct kunit_case mremap_test_cases[] = {
 	KUNIT_CASE(mremap_checks_arguments_in_linux_order),
 	KUNIT_CASE(shrinking_unmaps_the_tail_and_keeps_the_head),
@@ -225,6 +285,8 @@ static struct kunit_case mremap_test_cases[] = {
 	KUNIT_CASE(dontunmap_leaves_the_old_vma_mapped_and_empty),
 	KUNIT_CASE(a_pmd_mapped_thp_moves_whole),
 	KUNIT_CASE(the_huge_zero_page_is_not_copied),
+	KUNIT_CASE(a_move_keeps_the_folios_and_their_pages),
+	KUNIT_CASE(a_cut_or_misaligned_folio_is_copied),
 	{},
 };
 
