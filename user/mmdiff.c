@@ -655,7 +655,8 @@ static void step_pressure(void)
 	for (size_t off = 0; off < PRESSURE_LEN; off += 4 * fsz)
 		memset(a + off, 0xa5, fsz);
 	set_size(4);
-	blen = ((mem_free_kib() - reserve_kib() + (unsigned long)meminfo_kib("MemTotal") / 8) << 10) +
+	blen = ((mem_free_kib() - reserve_kib() + (unsigned long)meminfo_kib("MemTotal") / 8)
+		<< 10) +
 	       PRESSURE_LEN / 2;
 	b = mmap(NULL, blen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		 -1, 0);
