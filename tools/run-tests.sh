@@ -483,6 +483,14 @@ side_by_side_quick_run() {
 			END { exit bad || rows < 2 || !some }' "$out/$k-lazyfree_sbs.csv" ||
 			{ echo "lazyfree on $k:"; cat "$out/$k-lazyfree_sbs.csv"; return 1; }
 	done
+	# Fragmentation: both rows on every kernel, nothing lost; Folium's
+	# direct compaction gets every THP of the quick run's 32.
+	for k in linux-old linux-new folium; do
+		awk -F, -v k=$k '/^(nocompact|compact),/ { rows++; if ($2 != "ok" || $19 != 0) bad = 1
+			if (k == "folium" && $1 == "compact" && $5 != 100) bad = 1 }
+			END { exit bad || rows != 2 }' "$out/$k-fragment_sbs.csv" ||
+			{ echo "fragment on $k:"; cat "$out/$k-fragment_sbs.csv"; return 1; }
+	done
 	sh tools/sbs-report.sh "$out" "$out/sbs.png" >"$out/section.md" || return 1
 	expect_in "$out/section.md" "## Same program, same QEMU: Folium and Linux" \
 		"- Accelerator (from every record's CPUID): tcg" "| 2048 | pte |" || return 1
@@ -587,6 +595,8 @@ run_test benchrec-tool sh tools/tests/benchrec-test.sh "$B/tools/benchrec"
 run_test bench-report-tool sh tools/tests/bench-report-test.sh
 run_test side-by-side-logs-and-report-tool sh tools/tests/sbs-test.sh "$B"
 run_test experiment-tool sh tools/tests/experiment-test.sh "$B/tools/serial-session"
+run_test mmdiff-comparison-on-saved-logs sh tools/tests/mmdiff-test.sh
+run_test fragment-tool sh tools/tests/fragment-test.sh "$B"
 run_test linux-madvise-free-tool sh tools/tests/linux-madvise-free-test.sh \
 	"$B/tools/linux-madvise-free"
 run_test user-programs-on-linux sh tools/tests/user-on-linux.sh "$B"
@@ -647,6 +657,12 @@ qemu_lane_a() {
 	done
 	run_test ps2-keyboard-reaches-the-shell ps2_keyboard_reaches_the_shell
 	run_test reboot-resets-the-machine reboot_resets_the_machine
+	run_test linux-6.1-runs-the-same-programs-in-the-same-qemu \
+		linux_runs_the_same_programs_in_the_same_qemu old
+	run_test linux-7.3-runs-the-same-programs-in-the-same-qemu \
+		linux_runs_the_same_programs_in_the_same_qemu new
+	run_test mmdiff-linux-7.3-and-folium-give-the-same-answers \
+		sh tools/tests/mmdiff-qemu.sh "$B" "${LINUX_NEW_VMLINUZ:-}" "$LOGS/mmdiff"
 }
 
 qemu_lane_b() {
@@ -677,10 +693,6 @@ qemu_lane_b() {
 	run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
 	run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
 	run_test ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint
-	run_test linux-6.1-runs-the-same-programs-in-the-same-qemu \
-		linux_runs_the_same_programs_in_the_same_qemu old
-	run_test linux-7.3-runs-the-same-programs-in-the-same-qemu \
-		linux_runs_the_same_programs_in_the_same_qemu new
 	run_test side-by-side-quick-run-boots-three-kernels-and-reports side_by_side_quick_run
 	run_test accel-kvm-probes-and-falls-back-to-tcg sh tools/tests/qemu-accel-test.sh \
 		"$IMGS/accel.img" "$LOGS"

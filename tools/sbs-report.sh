@@ -299,9 +299,17 @@ notes() {
 		echo
 	fi
 	if [ ! -f "$DIR/native-$rec.csv" ]; then
-		# The program's own reason: the line before bench-sbs's "skipped".
-		why=$(cat "$DIR"/native-*.log 2>/dev/null |
-			awk '/^native: .*: skipped \(exit 77\)$/ { print prev; exit } { prev = $0 }')
+		# The program's own reason: the line before bench-sbs's "skipped"
+		# for the program that prints this record.
+		case $rec in
+		madvise_free_sbs) bin=madvfree ;;
+		faults_sbs) bin=faultrate ;;
+		lazyfree_sbs) bin=lazyfree ;;
+		fragment_sbs) bin=fragment ;;
+		*) bin=$rec ;;
+		esac
+		why=$(cat "$DIR"/native-*.log 2>/dev/null | awk -v bin="/bin/$bin" '
+			$0 == "native: " bin ": skipped (exit 77)" { print prev; exit } { prev = $0 }')
 		echo "No build-machine figures for this workload${why:+: $why}."
 		echo
 	fi
@@ -314,7 +322,7 @@ notes() {
 		sed -n '/^# title:/d; s/^# \([a-z]*\): /- \1: /p' "$upcsv"
 	elif [ -n "$upname" ]; then
 		# The citation: the file's lines up to the first that ends ")."
-		echo "No upstream column: upstream has no per-size table for this workload." \
+		echo "No upstream column: upstream published no table of this measurement." \
 			"Its figures, from $(sed '/)\.$/q' "$UPSTREAM/upstream-$upname.md" | paste -s -d ' ' - |
 				sed 's/\.$//'), are in tools/bench/upstream-$upname.md."
 	else

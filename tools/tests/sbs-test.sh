@@ -2,7 +2,9 @@
 # sbs-test.sh: the side-by-side's checks and report on saved logs, without
 # QEMU. tools/tests/sbs/ holds the logs of a real 3-round quick run
 # (tools/bench-sbs.sh --quick --rounds 3: Folium, Linux 7.3 (linux-new)
-# and Linux 6.1 (linux-old) in QEMU, and the build machine natively).
+# and Linux 6.1 (linux-old) in QEMU, Folium kernels built with pageblock
+# orders 1 and 7 running the fragmentation experiment, and the build
+# machine natively).
 # Checked: the logs convert (--from-logs); the section's cells are the
 # median and min–max of the three boots, and both ratios (Folium / Linux
 # 7.3, Linux 6.1 / Linux 7.3) their medians' quotients, all computed here
@@ -145,8 +147,17 @@ has "after: Lance Yang's lazyfree batching" "$r" \
 	"Lance Yang's lazyfree batching, \"mm/madvise: optimize lazyfreeing with mTHP in madvise_free\" (Linux 6.10)"
 has "after: Ankur Arora's clear_pages series" "$r" "Ankur Arora's clear_pages series"
 has "after: folio_zero_user's neighbourhood" "$r" "\"mm: folio_zero_user: cache neighbouring pages\""
-has "after: Juan Yescas' pageblock order, its table still to come" "$r" \
-	"(fragment_sbs, no table in this run): Juan Yescas' \"mm: add CONFIG_PAGE_BLOCK_ORDER to select page block order\" (Linux 6.16)"
+has "after: Juan Yescas' pageblock order, for the fragmentation table" "$r" \
+	"- fragmentation (fragment_sbs): Juan Yescas' \"mm: add CONFIG_PAGE_BLOCK_ORDER to select page block order\" (Linux 6.16)"
+has "the fragmentation table, higher is better" "$r" \
+	"in % (higher is better); 1 run(s) per boot, 3 boot(s) per kernel"
+has "fragmentation rows: nothing lost on any kernel" "$r" "| 0 / 0 / 0 |"
+has "Folium at each pageblock order" "$r" \
+	"Folium at each pageblock order (\`CONFIG_PAGE_BLOCK_ORDER\`, THP on;"
+has "the pageblock order 1 kernel's row" "$r" "| folium-pbo1 | 1 | "
+has "the pageblock order 7 kernel's row" "$r" "| folium-pbo7 | 7 | "
+has "a skipped native program's own reason" "$r" \
+	"No build-machine figures for this workload: fragment: "
 has "accelerator from the records" "$r" "- Accelerator (from every record's CPUID): tcg"
 has "emulator caveat" "$r" "**Emulated (TCG).**"
 has "SHA-256 of the binary" "$r" "- SHA-256 of /bin/madvfree: \`$(sed -n 's/^sha256_madvfree=//p' "$fixtures/sbs.env")\`"
@@ -204,7 +215,7 @@ for k in 4 2048; do
 		"| $k | $f | $n | $o | $(quotient "$f" "$n") | $(quotient "$o" "$n") |"
 done
 has "faults: no upstream table, said, and cited" "$r" \
-	"No upstream column: upstream has no per-size table for this workload. Its figures, from Ankur Arora, \"mm: folio_zero_user: cache neighbouring pages\""
+	"No upstream column: upstream published no table of this measurement. Its figures, from Ankur Arora, \"mm: folio_zero_user: cache neighbouring pages\""
 # The lazyfree table: its last column is lost, 0 on every kernel.
 sed -n '/^### MADV_FREE, then memory pressure/,/^###/p' "$r" | grep '^| [0-9]' >"$tmp/lazy"
 has "lazyfree: lost is the last column" "$r" "| splits F / ${new#Linux } / ${old#Linux } | lost F / ${new#Linux } / ${old#Linux } |"
