@@ -44,13 +44,14 @@ static unsigned int nr_kept;
 static int compaction_test_init(struct kunit *test)
 {
 	nr_kept = 0;
+	/* Saved first: exit restores them even when the node is missing. */
+	saved_orders = thp_orders_enabled;
+	saved_defrag = thp_defrag_mode;
+	saved_hook = set_migrate_folio_hook(anon_migrate_folio);
 	node = test_node_create(test, NODE_PAGES);
 	if (!node)
 		return 0;
 	free_at_start = node_free_pages(node);
-	saved_orders = thp_orders_enabled;
-	saved_defrag = thp_defrag_mode;
-	saved_hook = set_migrate_folio_hook(anon_migrate_folio);
 	prev_mm = current_mm;
 	mm = mm_create(node->node_id);
 	if (mm)
