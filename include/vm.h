@@ -270,6 +270,10 @@ pmd_t pmdp_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
 /* Mark the PMD leaf not present and flush its 2 MiB translation at once.
  * Return: the entry as it was. Linux: pmdp_invalidate. */
 pmd_t pmdp_invalidate(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
+/* Empty the PMD leaf at haddr (PMD-aligned) and flush its 2 MiB
+ * translation (one entry, one invlpg). Return: the entry as it was.
+ * Linux: pmdp_huge_clear_flush. */
+pmd_t pmdp_huge_clear_flush(struct mm_struct *mm, unsigned long haddr, pmd_t *pmdp);
 /* Free the page tables that map nothing in [start, end). */
 void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end);
 /*
@@ -552,9 +556,10 @@ struct rmap_walk_control {
 int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc);
 /* Return: how many entries map folio (0 when it has no owner). */
 unsigned int folio_count_mappings(struct folio *folio);
-/* Unmap every entry mapping folio, one flush for its range, and drop
- * the mappings from mapcount and MM_ANONPAGES (Linux: try_to_unmap; the
- * caller has decided the contents may go, as for a clean lazyfree folio). */
+/* Unmap every entry mapping folio, one flush for its PTEs' range (a PMD
+ * leaf: one flush of its one entry), and drop the mappings from mapcount
+ * and MM_ANONPAGES (Linux: try_to_unmap; the caller has decided the
+ * contents may go, as for a clean lazyfree folio). */
 void try_to_unmap(struct folio *folio);
 /* The migration hook for anonymous folios: copy, remap, flush. */
 int anon_migrate_folio(struct folio *dst, struct folio *src);

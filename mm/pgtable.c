@@ -200,6 +200,20 @@ pmd_t pmdp_invalidate(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 	return old;
 }
 
+/*
+ * The 2 MiB leaf gone and its one translation flushed: x86's
+ * flush_pmd_tlb_range strides by PMD_SIZE, so one invlpg, where a flush
+ * of the 512 pages would be above the ceiling and drop the whole TLB.
+ * Linux: pmdp_huge_clear_flush (mm/pgtable-generic.c).
+ */
+pmd_t pmdp_huge_clear_flush(struct mm_struct *mm, unsigned long haddr, pmd_t *pmdp)
+{
+	pmd_t old = pmdp_get_and_clear(mm, haddr, pmdp);
+
+	flush_pmd_tlb_range(mm, haddr);
+	return old;
+}
+
 /* --- the walker -------------------------------------------------------------- */
 
 static int walk_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end, struct mm_walk *walk)

@@ -110,31 +110,40 @@ unsigned int folio_count_mappings(struct folio *folio)
 
 /* --- unmapping --------------------------------------------------------------------- */
 
+/* A PMD leaf is cleared and flushed at once (its one entry); cleared
+ * PTEs are flushed by the caller, together. arg: set when a PTE was. */
 static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
+	bool *ptes_cleared = arg;
+
 	if (pvmw->pmd) {
-		pmdp_get_and_clear(pvmw->mm, pvmw->address, pvmw->pmd);
+		pmdp_huge_clear_flush(pvmw->mm, pvmw->address, pvmw->pmd);
 		folio_remove_rmap_pmd(pvmw->folio);
 		pvmw->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
 	} else {
 		ptep_get_and_clear(pvmw->mm, pvmw->address, pvmw->pte);
 		folio_remove_rmap_ptes(pvmw->folio, 1);
 		pvmw->mm->counters[MM_ANONPAGES]--;
+		*ptes_cleared = true;
 	}
 	return 0;
 }
 
-/* One flush for the folio's range, before the caller frees the pages. */
+/* Before the caller frees the pages: the PTEs' range flushed once, as
+ * Linux's try_to_unmap_one on one CPU (should_defer_flush is false
+ * there: no other CPU to batch a shootdown for). */
 void try_to_unmap(struct folio *folio)
 {
-	const struct rmap_walk_control rwc = { .rmap_one = unmap_one };
+	bool ptes_cleared = false;
+	const struct rmap_walk_control rwc = { .rmap_one = unmap_one, .arg = &ptes_cleared };
 	struct mm_struct *mm = folio_anon_mm(folio);
 	unsigned long addr = folio_anon_addr(folio);
 
 	if (!mm)
 		return;
 	rmap_walk(folio, &rwc);
-	flush_tlb_range(mm, addr, addr + folio_size(folio));
+	if (ptes_cleared)
+		flush_tlb_range(mm, addr, addr + folio_size(folio));
 }
 
 /* --- migration ------------------------------------------------------------------------ */
