@@ -573,6 +573,11 @@ int anon_migrate_folio(struct folio *dst, struct folio *src);
  * any_young and any_dirty. */
 unsigned int folio_pte_batch(struct folio *folio, const pte_t *ptep, pte_t pte, unsigned int max_nr,
 			     bool *any_young, bool *any_dirty);
+/* Empty nr PTEs of one table (nr PTE writes). Return: the first entry
+ * with the young and dirty bits of all of them. The caller flushes.
+ * Linux: get_and_clear_full_ptes. */
+pte_t get_and_clear_full_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
+			      unsigned int nr);
 #define CYDP_CLEAR_YOUNG 0x1u
 #define CYDP_CLEAR_DIRTY 0x2u
 /* Clear the accessed and/or dirty bits of nr PTEs of one table (Linux's

@@ -383,6 +383,26 @@ unsigned int folio_pte_batch(struct folio *folio, const pte_t *ptep, pte_t pte, 
 }
 
 /*
+ * Linux: get_and_clear_full_ptes (include/linux/pgtable.h), the generic
+ * loop x86 uses: nr entries of one table emptied, one PTE write each.
+ * Return: the first entry with the young and dirty bits of all nr ORed
+ * in, for a caller that must know whether any page was used or written.
+ */
+pte_t get_and_clear_full_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
+			      unsigned int nr)
+{
+	pte_t first = ptep[0], young_dirty = 0;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		young_dirty |= ptep[i] & (_PAGE_ACCESSED | _PAGE_DIRTY);
+		ptep[i] = 0;
+	}
+	/* After the loop: the counter may alias a PTE (see below). */
+	mm->counters[MM_PTE_WRITES] += nr;
+	return first | young_dirty;
+}
+
+/*
  * Linux's generic clear_young_dirty_ptes (include/linux/pgtable.h), the
  * one x86 uses: young alone is a
  * test-and-clear of each PTE (one write); with dirty, each PTE is taken

@@ -110,22 +110,44 @@ unsigned int folio_count_mappings(struct folio *folio)
 
 /* --- unmapping --------------------------------------------------------------------- */
 
-/* A PMD leaf is cleared and flushed at once (its one entry); cleared
- * PTEs are flushed by the caller, together. arg: set when a PTE was. */
+/*
+ * How many PTEs from pvmw's map the folio's next pages in one table: the
+ * whole run for a lazyfree large folio, else 1. Linux:
+ * folio_unmap_pte_batch (it, too, batches only lazyfree folios). Example:
+ * a 64K lazyfree folio mapped whole: 16, so one call unmaps it.
+ */
+static unsigned int folio_unmap_pte_batch(const struct page_vma_mapped_walk *pvmw)
+{
+	struct folio *folio = pvmw->folio;
+	unsigned long end = folio_anon_addr(folio) + folio_size(folio);
+
+	if (!folio_test_large(folio) || !folio_test_anon(folio) || folio_test_swapbacked(folio))
+		return 1;
+	end = pmd_addr_end(pvmw->address, end);
+	return folio_pte_batch(folio, pvmw->pte, *pvmw->pte,
+			       (unsigned int)((end - pvmw->address) >> PAGE_SHIFT), NULL, NULL);
+}
+
+/* A PMD leaf is cleared and flushed at once (its one entry); a run of
+ * PTEs is cleared with one rmap and counter update for the run (the
+ * walk then skips its emptied entries) and flushed by the caller, with
+ * the folio's other PTEs. arg: set when a PTE was cleared. */
 static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
 	bool *ptes_cleared = arg;
+	unsigned int nr;
 
 	if (pvmw->pmd) {
 		pmdp_huge_clear_flush(pvmw->mm, pvmw->address, pvmw->pmd);
 		folio_remove_rmap_pmd(pvmw->folio);
 		pvmw->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
-	} else {
-		ptep_get_and_clear(pvmw->mm, pvmw->address, pvmw->pte);
-		folio_remove_rmap_ptes(pvmw->folio, 1);
-		pvmw->mm->counters[MM_ANONPAGES]--;
-		*ptes_cleared = true;
+		return 0;
 	}
+	nr = folio_unmap_pte_batch(pvmw);
+	get_and_clear_full_ptes(pvmw->mm, pvmw->address, pvmw->pte, nr);
+	folio_remove_rmap_ptes(pvmw->folio, nr);
+	pvmw->mm->counters[MM_ANONPAGES] -= nr;
+	*ptes_cleared = true;
 	return 0;
 }
 
