@@ -170,21 +170,30 @@ void try_to_unmap(struct folio *folio)
 
 /* --- migration ------------------------------------------------------------------------ */
 
-/* Point the entry at the same page of dst (arg), keeping its flags. */
+struct remap_state {
+	struct folio *dst;
+	bool ptes_remapped; /* to be flushed together by the caller */
+};
+
+/* Point the entry at the same page of s->dst, keeping its flags. A PMD
+ * leaf's one translation is flushed as it is cleared (Linux: the
+ * pmdp_invalidate of set_pmd_migration_entry: one invlpg, where a flush of
+ * its 512 pages would drop the whole TLB). */
 static int remap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
-	struct folio *dst = arg;
+	struct remap_state *s = arg;
 	unsigned long n = (pvmw->address - folio_anon_addr(pvmw->folio)) >> PAGE_SHIFT;
 	uint64_t old;
 
 	if (pvmw->pmd) {
-		old = pmdp_get_and_clear(pvmw->mm, pvmw->address, pvmw->pmd);
+		old = pmdp_huge_clear_flush(pvmw->mm, pvmw->address, pvmw->pmd);
 		set_pmd_at(pvmw->mm, pvmw->address, pvmw->pmd,
-			   pfn_pmd(folio_pfn(dst), old & ~PTE_ADDR_MASK));
+			   pfn_pmd(folio_pfn(s->dst), old & ~PTE_ADDR_MASK));
 	} else {
 		old = ptep_get_and_clear(pvmw->mm, pvmw->address, pvmw->pte);
 		set_ptes(pvmw->mm, pvmw->address, pvmw->pte,
-			 pfn_pte(folio_pfn(dst) + n, old & ~PTE_ADDR_MASK), 1);
+			 pfn_pte(folio_pfn(s->dst) + n, old & ~PTE_ADDR_MASK), 1);
+		s->ptes_remapped = true;
 	}
 	return 0;
 }
@@ -212,15 +221,16 @@ static void move_anon_state(struct folio *dst, struct folio *src)
 /*
  * Copy src into dst, point every entry that maps src at the same page of
  * dst with its old flags (young, dirty, RW), then one flush for the
- * range. Linux unmaps to migration entries before copying because other
- * CPUs may write meanwhile; Folium has one CPU and the caller does not
+ * PTEs' range (a PMD leaf's one entry is flushed by remap_one). Linux unmaps to migration entries
+ * before copying because other CPUs may write meanwhile; Folium has one CPU and the caller does not
  * touch the user half while migrating, so copy, swap and flush suffice.
  * Return: 0, or -EBUSY if src is not a mapped anon folio of dst's order
  * or the entries found do not match its mapcount (nothing changed).
  */
 int anon_migrate_folio(struct folio *dst, struct folio *src)
 {
-	const struct rmap_walk_control rwc = { .rmap_one = remap_one, .arg = dst };
+	struct remap_state state = { .dst = dst };
+	const struct rmap_walk_control rwc = { .rmap_one = remap_one, .arg = &state };
 	struct mm_struct *mm = folio_anon_mm(src);
 	unsigned long addr = folio_anon_addr(src);
 
@@ -231,7 +241,8 @@ int anon_migrate_folio(struct folio *dst, struct folio *src)
 		return -EBUSY;
 	memcpy(folio_address(dst), folio_address(src), folio_size(src));
 	rmap_walk(src, &rwc);
-	flush_tlb_range(mm, addr, addr + folio_size(src));
+	if (state.ptes_remapped)
+		flush_tlb_range(mm, addr, addr + folio_size(src));
 	move_anon_state(dst, src);
 	return 0;
 }

@@ -538,13 +538,21 @@ static unsigned long pattern_mismatches(struct kunit *test, unsigned long addr, 
 static void migrate_and_check(struct kunit *test, unsigned long addr, unsigned int order)
 {
 	struct folio *src = mapped_folio(addr), *dst;
-	unsigned long len = PAGE_SIZE << order, src_pfn;
+	unsigned long len = PAGE_SIZE << order, src_pfn, flush_one, flush_all;
 
 	KUNIT_ASSERT_NOT_NULL(test, src);
 	KUNIT_ASSERT_EQ(test, folio_order(src), order);
 	src_pfn = folio_pfn(src);
 	write_pattern(test, addr, len);
+	flush_one = mm->counters[MM_TLB_FLUSH_ONE];
+	flush_all = mm->counters[MM_TLB_FLUSH_ALL];
 	KUNIT_EXPECT_EQ(test, migrate_pfn_range(src_pfn, src_pfn + (1ul << order)), 0);
+	/* One flush of what mapped src: its PTEs' range (16 invlpg for 64K),
+	 * or a PMD leaf's one entry (Linux: pmdp_invalidate), never the
+	 * whole TLB. */
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ONE] - flush_one,
+			order == HPAGE_PMD_ORDER ? 1 : 1ul << order);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ALL], flush_all);
 	dst = mapped_folio(addr);
 	KUNIT_ASSERT_NOT_NULL(test, dst);
 	KUNIT_EXPECT_NE(test, folio_pfn(dst), src_pfn);
