@@ -182,16 +182,17 @@ struct remap_state {
 static int remap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
 	struct remap_state *s = arg;
+	struct mm_struct *mm = pvmw->mm;
 	unsigned long n = (pvmw->address - folio_anon_addr(pvmw->folio)) >> PAGE_SHIFT;
 	uint64_t old;
 
 	if (pvmw->pmd) {
-		old = pmdp_huge_clear_flush(pvmw->mm, pvmw->address, pvmw->pmd);
-		set_pmd_at(pvmw->mm, pvmw->address, pvmw->pmd,
+		old = pmdp_huge_clear_flush(mm, pvmw->address, pvmw->pmd);
+		set_pmd_at(mm, pvmw->address, pvmw->pmd,
 			   pfn_pmd(folio_pfn(s->dst), old & ~PTE_ADDR_MASK));
 	} else {
-		old = ptep_get_and_clear(pvmw->mm, pvmw->address, pvmw->pte);
-		set_ptes(pvmw->mm, pvmw->address, pvmw->pte,
+		old = ptep_get_and_clear(mm, pvmw->address, pvmw->pte);
+		set_ptes(mm, pvmw->address, pvmw->pte,
 			 pfn_pte(folio_pfn(s->dst) + n, old & ~PTE_ADDR_MASK), 1);
 		s->ptes_remapped = true;
 	}
