@@ -270,6 +270,10 @@ pmd_t pmdp_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
 /* Mark the PMD leaf not present and flush its 2 MiB translation at once.
  * Return: the entry as it was. Linux: pmdp_invalidate. */
 pmd_t pmdp_invalidate(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
+/* Empty the PMD leaf at haddr (PMD-aligned) and flush its 2 MiB
+ * translation (one entry, one invlpg). Return: the entry as it was.
+ * Linux: pmdp_huge_clear_flush. */
+pmd_t pmdp_huge_clear_flush(struct mm_struct *mm, unsigned long haddr, pmd_t *pmdp);
 /* Free the page tables that map nothing in [start, end). */
 void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end);
 /*
@@ -598,9 +602,10 @@ unsigned int folio_count_mappings(struct folio *folio);
  * that maps all of folio (/proc/kpagecount). Linux:
  * folio_precise_page_mapcount with CONFIG_PAGE_MAPCOUNT. */
 int folio_precise_page_mapcount(struct folio *folio, struct page *page);
-/* Unmap every entry mapping folio, one flush for its range, and drop
- * the mappings from mapcount and MM_ANONPAGES (Linux: try_to_unmap; the
- * caller has decided the contents may go, as for a clean lazyfree folio). */
+/* Unmap every entry mapping folio, one flush for its PTEs' range (a PMD
+ * leaf: one flush of its one entry), and drop the mappings from mapcount
+ * and MM_ANONPAGES (Linux: try_to_unmap; the caller has decided the
+ * contents may go, as for a clean lazyfree folio). */
 void try_to_unmap(struct folio *folio);
 /* The migration hook for anonymous folios: copy, remap, flush. */
 int anon_migrate_folio(struct folio *dst, struct folio *src);
@@ -614,6 +619,11 @@ int anon_migrate_folio(struct folio *dst, struct folio *src);
  * any_young and any_dirty. */
 unsigned int folio_pte_batch(struct folio *folio, const pte_t *ptep, pte_t pte, unsigned int max_nr,
 			     bool *any_young, bool *any_dirty);
+/* Empty nr PTEs of one table (nr PTE writes). Return: the first entry
+ * with the young and dirty bits of all of them. The caller flushes.
+ * Linux: get_and_clear_full_ptes. */
+pte_t get_and_clear_full_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
+			      unsigned int nr);
 #define CYDP_CLEAR_YOUNG 0x1u
 #define CYDP_CLEAR_DIRTY 0x2u
 /* Clear the accessed and/or dirty bits of nr PTEs of one table (Linux's

@@ -200,6 +200,20 @@ pmd_t pmdp_invalidate(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 	return old;
 }
 
+/*
+ * The 2 MiB leaf gone and its one translation flushed: x86's
+ * flush_pmd_tlb_range strides by PMD_SIZE, so one invlpg, where a flush
+ * of the 512 pages would be above the ceiling and drop the whole TLB.
+ * Linux: pmdp_huge_clear_flush (mm/pgtable-generic.c).
+ */
+pmd_t pmdp_huge_clear_flush(struct mm_struct *mm, unsigned long haddr, pmd_t *pmdp)
+{
+	pmd_t old = pmdp_get_and_clear(mm, haddr, pmdp);
+
+	flush_pmd_tlb_range(mm, haddr);
+	return old;
+}
+
 /* --- the walker -------------------------------------------------------------- */
 
 static int walk_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end, struct mm_walk *walk)
@@ -366,6 +380,26 @@ unsigned int folio_pte_batch(struct folio *folio, const pte_t *ptep, pte_t pte, 
 	if (any_dirty)
 		*any_dirty = pte_dirty(young_dirty);
 	return nr;
+}
+
+/*
+ * Linux: get_and_clear_full_ptes (include/linux/pgtable.h), the generic
+ * loop x86 uses: nr entries of one table emptied, one PTE write each.
+ * Return: the first entry with the young and dirty bits of all nr ORed
+ * in, for a caller that must know whether any page was used or written.
+ */
+pte_t get_and_clear_full_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
+			      unsigned int nr)
+{
+	pte_t first = ptep[0], young_dirty = 0;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		young_dirty |= ptep[i] & (_PAGE_ACCESSED | _PAGE_DIRTY);
+		ptep[i] = 0;
+	}
+	/* After the loop: the counter may alias a PTE (see below). */
+	mm->counters[MM_PTE_WRITES] += nr;
+	return first | young_dirty;
 }
 
 /*

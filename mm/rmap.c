@@ -142,50 +142,91 @@ int folio_precise_page_mapcount(struct folio *folio, struct page *page)
 
 /* --- unmapping --------------------------------------------------------------------- */
 
+/*
+ * How many PTEs from pvmw's map the folio's next pages in one table: the
+ * whole run for a lazyfree large folio, else 1. Linux:
+ * folio_unmap_pte_batch (it, too, batches only lazyfree folios). Example:
+ * a 64K lazyfree folio mapped whole: 16, so one call unmaps it.
+ */
+static unsigned int folio_unmap_pte_batch(const struct page_vma_mapped_walk *pvmw)
+{
+	struct folio *folio = pvmw->folio;
+	unsigned long end = folio_anon_addr(folio) + folio_size(folio);
+
+	if (!folio_test_large(folio) || !folio_test_anon(folio) || folio_test_swapbacked(folio))
+		return 1;
+	end = pmd_addr_end(pvmw->address, end);
+	return folio_pte_batch(folio, pvmw->pte, *pvmw->pte,
+			       (unsigned int)((end - pvmw->address) >> PAGE_SHIFT), NULL, NULL);
+}
+
+/* A PMD leaf is cleared and flushed at once (its one entry); a run of
+ * PTEs is cleared with one rmap and counter update for the run (the
+ * walk then skips its emptied entries) and flushed by the caller, with
+ * the folio's other PTEs. arg: set when a PTE was cleared. */
 static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
+	bool *ptes_cleared = arg;
+	unsigned int nr;
+
 	if (pvmw->pmd) {
-		pmdp_get_and_clear(pvmw->mm, pvmw->address, pvmw->pmd);
+		pmdp_huge_clear_flush(pvmw->mm, pvmw->address, pvmw->pmd);
 		folio_remove_rmap_pmd(pvmw->folio);
 		pvmw->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
-	} else {
-		ptep_get_and_clear(pvmw->mm, pvmw->address, pvmw->pte);
-		folio_remove_rmap_ptes(pvmw->folio, 1);
-		pvmw->mm->counters[MM_ANONPAGES]--;
+		return 0;
 	}
+	nr = folio_unmap_pte_batch(pvmw);
+	get_and_clear_full_ptes(pvmw->mm, pvmw->address, pvmw->pte, nr);
+	folio_remove_rmap_ptes(pvmw->folio, nr);
+	pvmw->mm->counters[MM_ANONPAGES] -= nr;
+	*ptes_cleared = true;
 	return 0;
 }
 
-/* One flush for the folio's range, before the caller frees the pages. */
+/* Before the caller frees the pages: the PTEs' range flushed once, as
+ * Linux's try_to_unmap_one on one CPU (should_defer_flush is false
+ * there: no other CPU to batch a shootdown for). */
 void try_to_unmap(struct folio *folio)
 {
-	const struct rmap_walk_control rwc = { .rmap_one = unmap_one };
+	bool ptes_cleared = false;
+	const struct rmap_walk_control rwc = { .rmap_one = unmap_one, .arg = &ptes_cleared };
 	struct mm_struct *mm = folio_anon_mm(folio);
 	unsigned long addr = folio_anon_addr(folio);
 
 	if (!mm)
 		return;
 	rmap_walk(folio, &rwc);
-	flush_tlb_range(mm, addr, addr + folio_size(folio));
+	if (ptes_cleared)
+		flush_tlb_range(mm, addr, addr + folio_size(folio));
 }
 
 /* --- migration ------------------------------------------------------------------------ */
 
-/* Point the entry at the same page of dst (arg), keeping its flags. */
+struct remap_state {
+	struct folio *dst;
+	bool ptes_remapped; /* to be flushed together by the caller */
+};
+
+/* Point the entry at the same page of s->dst, keeping its flags. A PMD
+ * leaf's one translation is flushed as it is cleared (Linux: the
+ * pmdp_invalidate of set_pmd_migration_entry: one invlpg, where a flush of
+ * its 512 pages would drop the whole TLB). */
 static int remap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
-	struct folio *dst = arg;
+	struct remap_state *s = arg;
+	struct mm_struct *mm = pvmw->mm;
 	unsigned long n = (pvmw->address - folio_anon_addr(pvmw->folio)) >> PAGE_SHIFT;
 	uint64_t old;
 
 	if (pvmw->pmd) {
-		old = pmdp_get_and_clear(pvmw->mm, pvmw->address, pvmw->pmd);
-		set_pmd_at(pvmw->mm, pvmw->address, pvmw->pmd,
-			   pfn_pmd(folio_pfn(dst), old & ~PTE_ADDR_MASK));
+		old = pmdp_huge_clear_flush(mm, pvmw->address, pvmw->pmd);
+		set_pmd_at(mm, pvmw->address, pvmw->pmd,
+			   pfn_pmd(folio_pfn(s->dst), old & ~PTE_ADDR_MASK));
 	} else {
-		old = ptep_get_and_clear(pvmw->mm, pvmw->address, pvmw->pte);
-		set_ptes(pvmw->mm, pvmw->address, pvmw->pte,
-			 pfn_pte(folio_pfn(dst) + n, old & ~PTE_ADDR_MASK), 1);
+		old = ptep_get_and_clear(mm, pvmw->address, pvmw->pte);
+		set_ptes(mm, pvmw->address, pvmw->pte,
+			 pfn_pte(folio_pfn(s->dst) + n, old & ~PTE_ADDR_MASK), 1);
+		s->ptes_remapped = true;
 	}
 	return 0;
 }
@@ -214,15 +255,16 @@ static void move_anon_state(struct folio *dst, struct folio *src)
 /*
  * Copy src into dst, point every entry that maps src at the same page of
  * dst with its old flags (young, dirty, RW), then one flush for the
- * range. Linux unmaps to migration entries before copying because other
- * CPUs may write meanwhile; Folium has one CPU and the caller does not
+ * PTEs' range (a PMD leaf's one entry is flushed by remap_one). Linux unmaps to migration entries
+ * before copying because other CPUs may write meanwhile; Folium has one CPU and the caller does not
  * touch the user half while migrating, so copy, swap and flush suffice.
  * Return: 0, or -EBUSY if src is not a mapped anon folio of dst's order
  * or the entries found do not match its mapcount (nothing changed).
  */
 int anon_migrate_folio(struct folio *dst, struct folio *src)
 {
-	const struct rmap_walk_control rwc = { .rmap_one = remap_one, .arg = dst };
+	struct remap_state state = { .dst = dst };
+	const struct rmap_walk_control rwc = { .rmap_one = remap_one, .arg = &state };
 	struct mm_struct *mm = folio_anon_mm(src);
 	unsigned long addr = folio_anon_addr(src);
 
@@ -233,7 +275,8 @@ int anon_migrate_folio(struct folio *dst, struct folio *src)
 		return -EBUSY;
 	memcpy(folio_address(dst), folio_address(src), folio_size(src));
 	rmap_walk(src, &rwc);
-	flush_tlb_range(mm, addr, addr + folio_size(src));
+	if (state.ptes_remapped)
+		flush_tlb_range(mm, addr, addr + folio_size(src));
 	move_anon_state(dst, src);
 	return 0;
 }

@@ -8,6 +8,7 @@
  * copy_to_user & co., so the kernel takes real #PFs and the host its
  * software MMU's. Addresses: A = 1 GiB, aligned for every order.
  */
+#include <bitmap.h>
 #include <ktest.h>
 #include <vm.h>
 #include "../internal.h"
@@ -49,6 +50,7 @@ static int fault_test_init(struct kunit *test)
 
 static void fault_test_exit(struct kunit *test)
 {
+	clear_pages_recorder = NULL;
 	thp_orders_enabled = saved_orders;
 	if (mm) {
 		switch_mm(prev_mm);
@@ -286,6 +288,114 @@ static void fault_maps_pmd_order_with_one_pmd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mm->counters[MM_FAULTS], 1);
 }
 
+/* --- the work of one fault, counted: per folio, not per page ---------------- */
+
+#define MAX_CLEARS 8
+static void *clear_addr[MAX_CLEARS];
+static unsigned int clear_npages[MAX_CLEARS], nr_clears;
+
+static void record_clear(void *addr, unsigned int npages)
+{
+	if (nr_clears < MAX_CLEARS) {
+		clear_addr[nr_clears] = addr;
+		clear_npages[nr_clears] = npages;
+	}
+	nr_clears++;
+}
+
+/*
+ * Write-fault at addr with only `order` enabled, recording folio_zero_user's
+ * clear_pages() calls and the PTE writes and TLB flushes the fault made.
+ * Return: the folio mapped, or NULL.
+ */
+static struct folio *counted_fault(struct kunit *test, unsigned long addr, unsigned int order,
+				   unsigned long *pte_writes, unsigned long *flushes)
+{
+	unsigned long w0 = mm->counters[MM_PTE_WRITES];
+	unsigned long f0 = mm->counters[MM_TLB_FLUSH_ONE] + mm->counters[MM_TLB_FLUSH_ALL];
+
+	thp_orders_enabled = 1ul << order;
+	nr_clears = 0;
+	clear_pages_recorder = record_clear;
+	KUNIT_EXPECT_EQ(test, touch(addr), 0);
+	clear_pages_recorder = NULL;
+	*pte_writes = mm->counters[MM_PTE_WRITES] - w0;
+	*flushes = mm->counters[MM_TLB_FLUSH_ONE] + mm->counters[MM_TLB_FLUSH_ALL] - f0;
+	return mapped_folio(addr);
+}
+
+/* The recorded clears cover every page of folio exactly once, in at most
+ * three extents, the last one holding the faulting page. */
+static void expect_clears_cover_folio(struct kunit *test, struct folio *folio, unsigned long addr)
+{
+	unsigned long seen[BITS_TO_LONGS(HPAGE_PMD_NR)] = { 0 };
+	unsigned long nr = folio_nr_pages(folio), first = 0, last = 0, covered = 0, fault_idx;
+	char *base = folio_address(folio);
+
+	fault_idx = (addr - ALIGN_DOWN(addr, folio_size(folio))) / PAGE_SIZE;
+	KUNIT_ASSERT_LE(test, nr, HPAGE_PMD_NR);
+	KUNIT_ASSERT_GE(test, nr_clears, 1);
+	KUNIT_ASSERT_LE(test, nr_clears, 3);
+	for (unsigned int i = 0; i < nr_clears; i++) {
+		first = (unsigned long)((char *)clear_addr[i] - base) / PAGE_SIZE;
+		last = first + clear_npages[i] - 1;
+		KUNIT_ASSERT_LT(test, last, nr);
+		for (unsigned long p = first; p <= last; p++)
+			KUNIT_EXPECT_FALSE(test, test_bit(p, seen)); /* cleared twice */
+		bitmap_set(seen, first, clear_npages[i]);
+		covered += clear_npages[i];
+	}
+	KUNIT_EXPECT_EQ(test, covered, nr);
+	KUNIT_EXPECT_TRUE(test, first <= fault_idx && fault_idx <= last);
+}
+
+/* Linux's do_anonymous_page for a 64K folio: one allocation, the folio
+ * cleared in three clear_pages() extents (right of the fault, left, the
+ * fault's neighbourhood last), one set_ptes() of 16 entries, no flush
+ * (the entries were empty), counters added once for the folio. */
+static void write_fault_of_64k_clears_three_extents_and_writes_16_ptes(struct kunit *test)
+{
+	unsigned long fallback4 = mthp_stats[4][MTHP_STAT_ANON_FAULT_FALLBACK];
+	unsigned long alloc4 = mthp_stats[4][MTHP_STAT_ANON_FAULT_ALLOC];
+	unsigned long pte_writes, flushes;
+	struct folio *folio;
+
+	if (test_skip_without_thp(test))
+		return;
+	KUNIT_ASSERT_EQ(test, map(A, 0x10000, RW), A);
+	folio = counted_fault(test, A + 0x5000, 4, &pte_writes, &flushes);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_EXPECT_EQ(test, folio_order(folio), 4);
+	KUNIT_EXPECT_EQ(test, nr_clears, 3); /* [8..15], [0..2], [3..7] */
+	expect_clears_cover_folio(test, folio, A + 0x5000);
+	KUNIT_EXPECT_EQ(test, pte_writes, 16);
+	KUNIT_EXPECT_EQ(test, flushes, 0);
+	KUNIT_EXPECT_EQ(test, mthp_stats[4][MTHP_STAT_ANON_FAULT_ALLOC], alloc4 + 1);
+	KUNIT_EXPECT_EQ(test, mthp_stats[4][MTHP_STAT_ANON_FAULT_FALLBACK], fallback4);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], 16);
+	for (unsigned long i = 0; i < 16; i++)
+		KUNIT_EXPECT_TRUE(test, page_folio(folio_page(folio, i)) == folio);
+}
+
+/* A PMD-order fault: the 2 MiB cleared in at most three extents (it is
+ * not above MAX_ORDER_NR_PAGES), one PMD written, no flush. */
+static void write_fault_of_pmd_folio_clears_three_extents_and_writes_one_pmd(struct kunit *test)
+{
+	unsigned long pte_writes, flushes;
+	struct folio *folio;
+
+	if (test_skip_without_thp(test))
+		return;
+	KUNIT_ASSERT_EQ(test, map(A, PMD_SIZE, RW), A);
+	folio = counted_fault(test, A + 0x123456, HPAGE_PMD_ORDER, &pte_writes, &flushes);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_EXPECT_EQ(test, folio_order(folio), HPAGE_PMD_ORDER);
+	expect_clears_cover_folio(test, folio, A + 0x123456);
+	KUNIT_EXPECT_EQ(test, pte_writes, 1);
+	KUNIT_EXPECT_EQ(test, flushes, 0);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], HPAGE_PMD_NR);
+}
+
 /* Linux's do_anonymous_page: a read maps the shared zero page read-only
  * and allocates nothing; the first write gets a folio, young and dirty,
  * and the zero page stays zero. */
@@ -432,13 +542,21 @@ static unsigned long pattern_mismatches(struct kunit *test, unsigned long addr, 
 static void migrate_and_check(struct kunit *test, unsigned long addr, unsigned int order)
 {
 	struct folio *src = mapped_folio(addr), *dst;
-	unsigned long len = PAGE_SIZE << order, src_pfn;
+	unsigned long len = PAGE_SIZE << order, src_pfn, flush_one, flush_all;
 
 	KUNIT_ASSERT_NOT_NULL(test, src);
 	KUNIT_ASSERT_EQ(test, folio_order(src), order);
 	src_pfn = folio_pfn(src);
 	write_pattern(test, addr, len);
+	flush_one = mm->counters[MM_TLB_FLUSH_ONE];
+	flush_all = mm->counters[MM_TLB_FLUSH_ALL];
 	KUNIT_EXPECT_EQ(test, migrate_pfn_range(src_pfn, src_pfn + (1ul << order)), 0);
+	/* One flush of what mapped src: its PTEs' range (16 invlpg for 64K),
+	 * or a PMD leaf's one entry (Linux: pmdp_invalidate), never the
+	 * whole TLB. */
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ONE] - flush_one,
+			order == HPAGE_PMD_ORDER ? 1 : 1ul << order);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_TLB_FLUSH_ALL], flush_all);
 	dst = mapped_folio(addr);
 	KUNIT_ASSERT_NOT_NULL(test, dst);
 	KUNIT_EXPECT_NE(test, folio_pfn(dst), src_pfn);
@@ -576,6 +694,8 @@ static struct kunit_case fault_test_cases[] = {
 	KUNIT_CASE(fault_falls_back_when_large_blocks_run_out),
 	KUNIT_CASE(fault_memory_is_zero_after_dirty_free_pages),
 	KUNIT_CASE(fault_maps_pmd_order_with_one_pmd),
+	KUNIT_CASE(write_fault_of_64k_clears_three_extents_and_writes_16_ptes),
+	KUNIT_CASE(write_fault_of_pmd_folio_clears_three_extents_and_writes_one_pmd),
 	KUNIT_CASE(read_fault_maps_the_zero_page_until_the_first_write),
 	KUNIT_CASE(write_over_zero_ptes_copies_one_page_as_linux),
 	KUNIT_CASE(read_fault_in_a_pmd_range_maps_the_huge_zero_folio),

@@ -46,6 +46,30 @@ static void set_ptes_writes_nr_consecutive_pfns_and_counts_nr_writes(struct kuni
 	free_pgtables(t.mm, addr, addr + 16 * PAGE_SIZE);
 }
 
+/* Linux's get_and_clear_full_ptes: exactly nr entries emptied, one write
+ * each, and the young/dirty of any of them reported on the first. */
+static void get_and_clear_full_ptes_empties_nr_and_reports_young_dirty(struct kunit *test)
+{
+	unsigned long addr = TEST_ADDR + 16 * PAGE_SIZE;
+	pte_t *ptep = test_pte_alloc(t.mm, addr);
+	pte_t old;
+
+	KUNIT_ASSERT_NOT_NULL(test, ptep);
+	set_ptes(t.mm, addr, ptep, pfn_pte(0x1230, rw_prot), 16);
+	ptep[5] |= _PAGE_DIRTY;
+	ptep[9] |= _PAGE_ACCESSED;
+	old = get_and_clear_full_ptes(t.mm, addr, ptep, 15);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PTE_WRITES], 16 + 15);
+	KUNIT_EXPECT_EQ(test, pte_pfn(old), 0x1230);
+	KUNIT_EXPECT_TRUE(test, pte_dirty(old) && pte_young(old));
+	for (unsigned int i = 0; i < 15; i++)
+		KUNIT_EXPECT_TRUE(test, pte_none(ptep[i]));
+	KUNIT_EXPECT_EQ(test, pte_pfn(ptep[15]), 0x1230 + 15);
+	old = get_and_clear_full_ptes(t.mm, addr + 15 * PAGE_SIZE, ptep + 15, 1);
+	KUNIT_EXPECT_FALSE(test, pte_dirty(old) || pte_young(old));
+	free_pgtables(t.mm, addr, addr + 16 * PAGE_SIZE);
+}
+
 static void tables_are_allocated_on_demand_and_freed_when_empty(struct kunit *test)
 {
 	pte_t *a, *b;
@@ -244,6 +268,7 @@ static void a_first_fault_keeps_no_table_reserve(struct kunit *test)
 
 static struct kunit_case pgtable_test_cases[] = {
 	KUNIT_CASE(set_ptes_writes_nr_consecutive_pfns_and_counts_nr_writes),
+	KUNIT_CASE(get_and_clear_full_ptes_empties_nr_and_reports_young_dirty),
 	KUNIT_CASE(tables_are_allocated_on_demand_and_freed_when_empty),
 	KUNIT_CASE(pmd_leaf_accessors_round_trip),
 	KUNIT_CASE(walker_visits_every_present_pmd_then_its_ptes),
