@@ -86,7 +86,7 @@ struct snap {
 	long rollup[NROLLUP];
 };
 
-static const char *step_name;
+static char step_name[48];
 static struct snap before;
 static int pagemap_fd = -1, kpageflags_fd = -1, kpagecount_fd = -1;
 static char *drain_page;
@@ -184,7 +184,7 @@ static void drain(void)
 
 static void begin(const char *name)
 {
-	step_name = name;
+	snprintf(step_name, sizeof(step_name), "%s", name);
 	drain();
 	take_snap(&before);
 }
@@ -437,6 +437,28 @@ static void check(int ok, const char *what)
 	out("%s %s", what, ok ? "yes" : "NO");
 }
 
+/* The start of most steps: only kib KiB folios enabled, the range mapped
+ * and every page written, then begin("WHAT-<kib>K"). Return: the range. */
+static char *written_range(const char *what, unsigned int kib)
+{
+	char name[48];
+	char *p;
+
+	set_size(kib);
+	p = map_range(RANGE);
+	write_pages(p, RANGE);
+	snprintf(name, sizeof(name), "%s-%uK", what, kib);
+	begin(name);
+	return p;
+}
+
+/* The end of a step over the whole range: what user space sees, then unmap. */
+static void end_range(char *p)
+{
+	end((unsigned long)p, RANGE);
+	munmap(p, RANGE);
+}
+
 /* fault-NK: every page written with only N KiB folios enabled. */
 static void step_fault(unsigned int kib)
 {
@@ -448,8 +470,7 @@ static void step_fault(unsigned int kib)
 	p = map_range(RANGE);
 	begin(name);
 	write_pages(p, RANGE);
-	end((unsigned long)p, RANGE);
-	munmap(p, RANGE);
+	end_range(p);
 }
 
 /* Reads map the zero page (4K) or the huge zero folio (2048K); a write
@@ -472,8 +493,7 @@ static void step_read_then_write(unsigned int kib)
 	snprintf(name, sizeof(name), "write-all-after-read-%uK", kib);
 	begin(name);
 	write_pages(p, RANGE);
-	end((unsigned long)p, RANGE);
-	munmap(p, RANGE);
+	end_range(p);
 }
 
 /* MADV_FREE of the whole range, then of part of a folio, then writes. */
@@ -481,29 +501,19 @@ static void step_madv_free(unsigned int kib)
 {
 	size_t fsz = (size_t)kib << 10;
 	char name[48];
-	char *p;
+	char *p = written_range("madv-free", kib);
 
-	set_size(kib);
-	p = map_range(RANGE);
-	write_pages(p, RANGE);
-	snprintf(name, sizeof(name), "madv-free-%uK", kib);
-	begin(name);
 	check(!madvise(p, RANGE, MADV_FREE), "madvise ok");
 	end((unsigned long)p, RANGE);
 	snprintf(name, sizeof(name), "rewrite-after-free-%uK", kib);
 	begin(name);
 	for (size_t off = 0; off < RANGE; off += 2 * fsz)
 		p[off] = 2;
-	end((unsigned long)p, RANGE);
-	munmap(p, RANGE);
+	end_range(p);
 
-	p = map_range(RANGE);
-	write_pages(p, RANGE);
-	snprintf(name, sizeof(name), "madv-free-part-%uK", kib);
-	begin(name);
+	p = written_range("madv-free-part", kib);
 	check(!madvise(p + fsz / 2, RANGE - fsz, MADV_FREE), "madvise ok");
-	end((unsigned long)p, RANGE);
-	munmap(p, RANGE);
+	end_range(p);
 }
 
 /* MADV_DONTNEED of a page, then of a quarter of the range from a quarter
@@ -511,50 +521,30 @@ static void step_madv_free(unsigned int kib)
 static void step_dontneed(unsigned int kib)
 {
 	size_t fsz = (size_t)kib << 10;
-	char name[48];
-	char *p;
+	char *p = written_range("dontneed", kib);
 
-	set_size(kib);
-	p = map_range(RANGE);
-	write_pages(p, RANGE);
-	snprintf(name, sizeof(name), "dontneed-%uK", kib);
-	begin(name);
 	check(!madvise(p + PAGE, PAGE, MADV_DONTNEED), "madvise ok");
 	check(!madvise(p + RANGE / 2 + fsz / 4, RANGE / 4, MADV_DONTNEED), "madvise ok");
 	check(read_pages(p, RANGE) == RANGE / PAGE - 1 - RANGE / 4 / PAGE, "bytes as expected");
-	end((unsigned long)p, RANGE);
-	munmap(p, RANGE);
+	end_range(p);
 }
 
 /* mprotect of a range that cuts a folio's mapping in two VMAs. */
 static void step_mprotect(unsigned int kib)
 {
 	size_t fsz = (size_t)kib << 10;
-	char name[48];
-	char *p;
+	char *p = written_range("mprotect", kib);
 
-	set_size(kib);
-	p = map_range(RANGE);
-	write_pages(p, RANGE);
-	snprintf(name, sizeof(name), "mprotect-%uK", kib);
-	begin(name);
 	check(!mprotect(p + fsz / 2, fsz / 4, PROT_READ), "mprotect ok");
-	end((unsigned long)p, RANGE);
-	munmap(p, RANGE);
+	end_range(p);
 }
 
 /* munmap of the first half of a folio; the rest of the range is looked at. */
 static void step_munmap(unsigned int kib)
 {
 	size_t fsz = (size_t)kib << 10;
-	char name[48];
-	char *p;
+	char *p = written_range("munmap-part", kib);
 
-	set_size(kib);
-	p = map_range(RANGE);
-	write_pages(p, RANGE);
-	snprintf(name, sizeof(name), "munmap-part-%uK", kib);
-	begin(name);
 	check(!munmap(p, fsz / 2), "munmap ok");
 	end((unsigned long)p + fsz / 2, RANGE - fsz / 2);
 	munmap(p, RANGE);
@@ -580,32 +570,6 @@ static void step_mremap(unsigned int kib)
 	check(old_pfn == new_pfn, "same first pfn");
 	end((unsigned long)to, RANGE);
 	munmap(to, RANGE);
-}
-
-/* KiB of MemFree that faults cannot take: the min watermarks and the
- * lowmem reserves of /proc/zoneinfo (as user/lazyfree.c). */
-static unsigned long reserve_kib(void)
-{
-	char line[256], *s;
-	unsigned long min = 0, pages = 0, v;
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long protect = 0;
-
-		if (sscanf(line, " min %lu", &v) == 1)
-			min = v;
-		else if (strstr(line, "protection: (")) {
-			for (s = strchr(line, '('); *s && *s != ')';) {
-				v = strtoul(s + 1, &s, 10);
-				protect = v > protect ? v : protect;
-			}
-			pages += min + protect;
-		}
-	}
-	if (f)
-		fclose(f);
-	return pages * (PAGE >> 10);
 }
 
 /*
@@ -655,7 +619,8 @@ static void step_pressure(void)
 	for (size_t off = 0; off < PRESSURE_LEN; off += 4 * fsz)
 		memset(a + off, 0xa5, fsz);
 	set_size(4);
-	blen = ((mem_free_kib() - reserve_kib() + (unsigned long)meminfo_kib("MemTotal") / 8)
+	blen = ((mem_free_kib() - total_reserve_kib("min") +
+		 (unsigned long)meminfo_kib("MemTotal") / 8)
 		<< 10) +
 	       PRESSURE_LEN / 2;
 	b = mmap(NULL, blen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
