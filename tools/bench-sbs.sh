@@ -30,7 +30,8 @@
 #   or a test's saved logs) are checked and converted as a run's would be.
 # Environment: B (build dir, default build), LINUX_OLD_VMLINUZ and
 # LINUX_NEW_VMLINUZ (default: make's, fetched by make test/bench),
-# FOLIUM_ELF (default $B/bench-kernel/folium.elf), ACCEL (tcg|kvm).
+# FOLIUM_ELF (default $B/bench-kernel/folium.elf), ACCEL (tcg|kvm), ICOUNT
+# (1: -icount shift=0, times become instruction counts; see qemu-run.sh).
 set -eu
 export LC_ALL=C
 prog=bench-sbs.sh
@@ -212,6 +213,7 @@ bins=$(echo "$PROGRAMS" | cut -d ' ' -f 1 | sort -u)
 	echo "mem=$MEM"
 	echo "programs=\"$(echo "$PROGRAMS" | paste -s -d ';' - | sed 's/;/; /g')\""
 	echo "pageblock_orders=\"$PBO_ORDERS\""
+	echo "icount=${ICOUNT:-0}"
 	for bin in $bins; do
 		a=$(cpio --quiet -i --to-stdout "${bin#/}" <"$B/initramfs.cpio" | sha256sum | cut -d ' ' -f 1)
 		l=$(cpio --quiet -i --to-stdout "${bin#/}" <"$B/linux-initramfs.cpio" | sha256sum | cut -d ' ' -f 1)

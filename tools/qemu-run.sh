@@ -10,6 +10,10 @@
 # cached) checks that a KVM guest gets as far as the firmware's boot
 # manager, and falls back to TCG with a one-line warning when it does not
 # (some machines open /dev/kvm but their guests die in the firmware).
+# --icount (or ICOUNT=1) adds -icount shift=0 under TCG: the guest's clock
+# advances one nanosecond per executed instruction (a rep stosb counts
+# each byte), so a benchmark's times become instruction counts, the same
+# on every boot whatever else the host is doing.
 #
 # Interactive (make run): serial console on this terminal (Ctrl-A X quits),
 # plus a framebuffer window when $DISPLAY is set.
@@ -29,6 +33,8 @@ usage: qemu-run.sh --image IMG [options]
   --append ARGS      its command line (default: console=ttyS0)
   --accel tcg|kvm    accelerator (default: ACCEL if set, else tcg); kvm falls back
                      to tcg with a warning when a KVM guest cannot boot here
+  --icount           TCG with -icount shift=0: guest time counts instructions
+                     (default: ICOUNT=1 turns it on, ICOUNT=0 or unset off)
   --usb              attach the image as a USB stick (qemu-xhci + usb-storage)
   --mem SIZE         guest RAM (default 512M)
   --cpus N           guest CPUs (default 1)
@@ -46,7 +52,7 @@ usage: qemu-run.sh --image IMG [options]
 USAGE
 }
 
-image= kernel= initrd= append=console=ttyS0 accel=${ACCEL:-tcg} usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor= fail_on= show=
+image= kernel= initrd= append=console=ttyS0 accel=${ACCEL:-tcg} icount=${ICOUNT:-0} usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor= fail_on= show=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift ;;
@@ -54,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--initrd) initrd=$2; shift ;;
 	--append) append=$2; shift ;;
 	--accel) accel=$2; shift ;;
+	--icount) icount=1 ;;
 	--usb) usb=1 ;;
 	--mem) mem=$2; shift ;;
 	--cpus) cpus=$2; shift ;;
@@ -83,6 +90,7 @@ else
 fi
 case $timeout in ''|*[!0-9]*) echo "qemu-run.sh: --timeout needs whole seconds" >&2; exit 2 ;; esac
 case $accel in tcg|kvm) ;; *) echo "qemu-run.sh: --accel (or ACCEL) is tcg or kvm, not '$accel'" >&2; exit 2 ;; esac
+case $icount in 0|1) ;; *) echo "qemu-run.sh: ICOUNT is 1 (count instructions) or 0, not '$icount'" >&2; exit 2 ;; esac
 
 OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
@@ -130,6 +138,12 @@ if [ "$accel" = kvm ]; then
 	fi
 fi
 
+if [ "$icount" = 1 ] && [ "$accel" = kvm ]; then
+	echo "qemu-run.sh: --icount (ICOUNT=1) counts instructions under TCG only; KVM runs the guest natively" >&2
+	rm -rf "$rundir"
+	exit 2
+fi
+
 # The image is opened with snapshot=on: a run never modifies it.
 if [ -n "$kernel" ]; then
 	disk=
@@ -143,6 +157,7 @@ set -- qemu-system-x86_64 -accel "$accel" -machine q35 -cpu max -m "$mem" -smp "
 	-drive "if=pflash,format=raw,file=$rundir/vars.fd" \
 	-nic none -no-reboot $disk
 [ -z "$kernel" ] || set -- "$@" -kernel "$kernel" -initrd "$initrd" -append "$append"
+[ "$icount" = 0 ] || set -- "$@" -icount shift=0
 
 case $mode in
 interactive)

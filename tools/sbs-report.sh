@@ -461,6 +461,14 @@ Folium (its VM checks cost time on every path); make bench boots the bench
 kernel, CONFIG_DEBUG_VM=n, like the two Linux builds.
 
 EOF
+[ "$(env_val icount)" != 1 ] || cat <<'EOF'
+**Instructions counted (QEMU `-icount shift=0`, ICOUNT=1).** The guest's
+clock advanced one nanosecond per executed instruction (a `rep stosb`
+counts each byte), so every "ms" here is a million guest instructions:
+the same on every boot whatever the host did, a count of the work each
+kernel does rather than a time.
+
+EOF
 case " $accels " in
 *" tcg "*) cat <<'EOF'
 **Emulated (TCG).** QEMU's TCG emulates the MMU in software: TLB flushes

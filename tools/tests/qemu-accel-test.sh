@@ -2,7 +2,8 @@
 # tools/qemu-run.sh's accelerator choice: a bad --accel is refused with a
 # message; ACCEL=kvm boots the image with KVM when a KVM guest can boot
 # here, else falls back to TCG with one warning naming why (this build
-# machine has no usable KVM). Usage: qemu-accel-test.sh IMAGE LOGDIR
+# machine has no usable KVM); ICOUNT=1 adds -icount shift=0 and a bad
+# ICOUNT is refused. Usage: qemu-accel-test.sh IMAGE LOGDIR
 set -u
 img=$1
 dir=$2
@@ -28,4 +29,20 @@ else
 	fail "ACCEL=kvm without /dev/kvm: $warnings warnings, want 1"
 fi
 cat "$dir/accel-kvm.err"
+
+# ICOUNT=1: the same boot with -icount shift=0 on the one QEMU line.
+if ICOUNT=1 sh tools/qemu-run.sh --image "$img" --log "$dir/icount.serial" --timeout 120 \
+	--show-command "$dir/icount.cmd" --expect "Power down" 2>"$dir/icount.err" &&
+	grep -q -- ' -icount shift=0' "$dir/icount.cmd"; then
+	echo "ok   ICOUNT=1 boots with -icount shift=0"
+else
+	fail "ICOUNT=1: no -icount shift=0 boot ($(cat "$dir/icount.cmd" "$dir/icount.err" 2>/dev/null))"
+fi
+if ICOUNT=yes sh tools/qemu-run.sh --image "$img" 2>"$dir/icount-bad.err"; then
+	fail "ICOUNT=yes was accepted"
+elif grep -q "ICOUNT is 1 (count instructions) or 0, not 'yes'" "$dir/icount-bad.err"; then
+	echo "ok   a bad ICOUNT is refused with a message"
+else
+	fail "ICOUNT=yes: no clear message"
+fi
 [ "$failed" = 0 ]

@@ -331,6 +331,20 @@ report "$tmp/good" "$tmp/tools/sbs-report.sh"
 expect_status "an upstream CSV without the key column" 1
 said "... names the file" "$tmp/tools/bench/upstream-madvise_free.csv: first column is not 'folio'"
 
+# A run made with ICOUNT=1 says its figures are instruction counts; the
+# fixtures' run (no icount line) says nothing of it.
+if grep -q 'Instructions counted' "$tmp/good/section.md"; then
+	verdict FAIL "a run without ICOUNT mentions instruction counts"
+else
+	verdict ok "a run without ICOUNT says nothing of instruction counts"
+fi
+cp -R "$tmp/good" "$tmp/icount"
+echo icount=1 >>"$tmp/icount/sbs.env"
+report "$tmp/icount"
+expect_status "the report of an ICOUNT=1 run" 0
+has "... says its times are instruction counts" "$tmp/icount/section.md" \
+	"**Instructions counted (QEMU \`-icount shift=0\`, ICOUNT=1).**"
+
 # --- in bench-report: its own section when sbs/ is there ---------------------
 cp -R "$here/tests/bench-report/full" "$tmp/full"
 cp -R "$tmp/good" "$tmp/full/sbs"
