@@ -52,7 +52,7 @@ KERNELS='folium linux-new linux-old'
 # shellcheck disable=SC2016 # mlr's $column in a condition, not the shell's
 WORKLOADS='madvise_free_sbs|MADV_FREE of a range faulted in with writes|folio mapping|madv_free|lower|splits anon_huge|the madvise(MADV_FREE) call|madvise_free:$mapping == ($folio == 2048 ? "pmd" : "pte")
 faults_sbs|Anonymous write faults, sequential (anon-w-seq)|folio|write|lower|folios fallbacks touch|writing every page of the fresh mapping|folio_zero_user
-lazyfree_sbs|MADV_FREE, then memory pressure|folio mapping|pressure_time|lower|lazyfree pressure reclaimed pglazyfreed splits lost|faulting in the pressure that forces reclaim|
+lazyfree_sbs|MADV_FREE, then memory pressure|folio mapping|per_mib|lower|lazyfree pressure written pressure_time reclaimed pglazyfreed splits lost|faulting in the pressure that forces reclaim, per MiB written (how much is written follows the MemFree of each kernel)|
 fragment_sbs|Fragmentation, then 2 MiB THP faults without and with compaction|mode|success|higher|regions thp fallbacks compact_stall compact_success pgmigrate_success time lost|the share of the N 2 MiB-aligned regions whose first write got a PMD THP (thp_fault_alloc)|pageblock'
 # EXTENSION POINT: the fragmentation experiment (record fragment_sbs, its
 # columns fixed with its program) is one more line above, e.g.
@@ -503,7 +503,9 @@ PTE-mapped THPs before lazyfreeing them); anon_huge is AnonHugePages
 before it; folios and fallbacks are the kernel's own counts of folios
 allocated at the row's size and of faults that fell back to a smaller one
 (-1: no counter for 4K pages); lazyfree and pressure are the KiB
-lazyfreed and written past free memory; reclaimed is how much of the
+lazyfreed and written past free memory, written all that was written
+(MemFree less the reserve, plus pressure) and pressure_time its ms;
+reclaimed is how much of the
 lazyfree range came back as zero after the pressure, pglazyfreed the
 kernel's count of it, and lost the bytes that were wrong (must be 0);
 touch is ns per page of reading the faulting page's neighbourhood right

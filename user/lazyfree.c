@@ -22,8 +22,10 @@
  * reserve, the part of A found reclaimed, the pglazyfreed and
  * thp_split_page deltas of /proc/vmstat (before the madvise to after the
  * check; -1 where the kernel has no such counter) and AnonHugePages
- * before the madvise; B's time (median, min, max); and the bytes lost
- * over all runs. Exit 1 if any was lost, after the record. Where MemFree
+ * before the madvise; B's time (median, min, max); the bytes lost
+ * over all runs; and B's size and B's time per MiB of it (medians). B's
+ * size follows each kernel's MemFree and reserve, so time per MiB is the
+ * figure to compare between kernels. Exit 1 if any was lost, after the record. Where MemFree
  * is above 2 GiB it refuses to run (exit 77): B would fill the machine.
  * Example: lazyfree --bytes 128M in a 512M guest lazyfrees 96 MiB per
  * row and writes B 48 MiB past what the kernel can give without reclaim.
@@ -41,7 +43,8 @@
 struct row {
 	unsigned int kib;
 	int pmd; /* 1: mapped by PMDs as faulted, 0: by PTEs */
-	double ms[MAX_RUNS];
+	double ms[MAX_RUNS], ms_per_mib[MAX_RUNS];
+	long written[MAX_RUNS]; /* KiB of B */
 	long reclaimed[MAX_RUNS], lazyfreed[MAX_RUNS], splits[MAX_RUNS], anon_huge[MAX_RUNS];
 	long reserve[MAX_RUNS]; /* KiB, total_reserve_kib("min") */
 	long lost;		/* bytes, over all runs */
@@ -164,6 +167,8 @@ static void run_row(struct row *r, size_t len, int run, uint64_t seed)
 	b = map_2m_aligned(blen, &raw_b);
 	press(b, blen, ~seed);
 	r->ms[run] = now_ms() - t0;
+	r->written[run] = (long)(blen >> 10);
+	r->ms_per_mib[run] = r->ms[run] / ((double)blen / (1 << 20));
 	/* B goes before A is read: with memory short, the check's own
 	 * allocations (zero page, page tables, /proc buffers) would reclaim
 	 * folios already found kept, and pglazyfreed would count more than
@@ -200,6 +205,7 @@ static void print_rows(struct row *rows, int nrows, size_t len, int runs)
 		struct row *r = &rows[i];
 
 		qsort(r->ms, (size_t)runs, sizeof(double), cmp_double);
+		qsort(r->ms_per_mib, (size_t)runs, sizeof(double), cmp_double);
 		printf("%5uK %7s %14lu %12ld %14ld %11ld %6ld %13ld %12.3f %10.3f %10.3f %11ld\n",
 		       r->kib, r->pmd ? "pmd" : "pte", lazyfree_kib(r, len),
 		       median_long(r->reserve, runs), median_long(r->reclaimed, runs),
@@ -210,16 +216,17 @@ static void print_rows(struct row *rows, int nrows, size_t len, int runs)
 	rec_start("lazyfree_sbs", &u, len, runs);
 	rec_line("@cols folio[KiB] mapping[-] lazyfree[KiB] pressure[KiB] reserve[KiB] "
 		 "reclaimed[KiB] pglazyfreed[count] splits[count] anon_huge[KiB] "
-		 "pressure_time[ms] min[ms] max[ms] lost[bytes]");
+		 "pressure_time[ms] min[ms] max[ms] lost[bytes] written[KiB] per_mib[ms/MiB]");
 	for (int i = 0; i < nrows; i++) {
 		struct row *r = &rows[i];
 
 		/* Sorted above: the medians are at runs / 2. */
-		rec_line("@row %u %s %lu %zu %ld %ld %ld %ld %ld %.3f %.3f %.3f %ld", r->kib,
-			 r->pmd ? "pmd" : "pte", lazyfree_kib(r, len), len / 8 * 3 >> 10,
+		rec_line("@row %u %s %lu %zu %ld %ld %ld %ld %ld %.3f %.3f %.3f %ld %ld %.3f",
+			 r->kib, r->pmd ? "pmd" : "pte", lazyfree_kib(r, len), len / 8 * 3 >> 10,
 			 r->reserve[runs / 2], r->reclaimed[runs / 2], r->lazyfreed[runs / 2],
 			 r->splits[runs / 2], r->anon_huge[runs / 2], r->ms[runs / 2], r->ms[0],
-			 r->ms[runs - 1], r->lost);
+			 r->ms[runs - 1], r->lost, median_long(r->written, runs),
+			 r->ms_per_mib[runs / 2]);
 	}
 	printf("@end lazyfree_sbs %d %08x\n", nrows, rec_hash);
 }
