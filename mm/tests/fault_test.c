@@ -313,12 +313,17 @@ static struct folio *counted_fault(struct kunit *test, unsigned long addr, unsig
 {
 	unsigned long w0 = mm->counters[MM_PTE_WRITES];
 	unsigned long f0 = mm->counters[MM_TLB_FLUSH_ONE] + mm->counters[MM_TLB_FLUSH_ALL];
+	/* The evidence is upstream's strategy's; the shell's or the command
+	 * line's zero= choice is put back afterwards. */
+	enum zero_strategy saved = zero_strategy;
 
 	thp_orders_enabled = 1ul << order;
 	nr_clears = 0;
+	zero_strategy = ZERO_NEIGHBOURHOOD;
 	clear_pages_recorder = record_clear;
 	KUNIT_EXPECT_EQ(test, touch(addr), 0);
 	clear_pages_recorder = NULL;
+	zero_strategy = saved;
 	*pte_writes = mm->counters[MM_PTE_WRITES] - w0;
 	*flushes = mm->counters[MM_TLB_FLUSH_ONE] + mm->counters[MM_TLB_FLUSH_ALL] - f0;
 	return mapped_folio(addr);
