@@ -171,6 +171,9 @@ void mm_destroy(struct mm_struct *mm);
  * back to the kernel's own tables (empty lower half). */
 void switch_mm(struct mm_struct *mm);
 extern struct mm_struct *current_mm; /* NULL: none active */
+/* vm.mmap_min_addr: the sysctl's value, and the floor used (never below
+ * USER_VA_START). */
+extern unsigned long dac_mmap_min_addr, mmap_min_addr;
 
 /* Return: the VMA containing addr, or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);

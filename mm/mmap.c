@@ -8,6 +8,7 @@
  * A folio whose mapcount drops to 0 is freed after the flush.
  */
 #include <arch.h>
+#include <sysctl.h>
 #include <vm.h>
 
 /* The shell's workloads' vm_mmap(addr = 0) searches upwards from here
@@ -18,6 +19,43 @@
 #define MMAP_BASE 0x100000000ul
 
 struct mm_struct *current_mm;
+
+/*
+ * vm.mmap_min_addr (Linux: security/min_addr.c): the lowest address a
+ * mapping is placed at or a hint is taken for. dac_mmap_min_addr is the
+ * file's value (CONFIG_DEFAULT_MMAP_MIN_ADDR, 64 KiB in Debian's Linux);
+ * mmap_min_addr, the one used, never goes below USER_VA_START, which
+ * Folium keeps unmapped as Linux's security modules keep
+ * CONFIG_LSM_MMAP_MIN_ADDR: a MAP_FIXED below it is -EPERM even for root.
+ */
+unsigned long dac_mmap_min_addr = 65536;
+unsigned long mmap_min_addr = USER_VA_START;
+
+/* Linux: update_mmap_min_addr. */
+static void update_mmap_min_addr(void)
+{
+	mmap_min_addr = MAX(dac_mmap_min_addr, USER_VA_START);
+}
+
+/* Linux: mmap_min_addr_handler. A write needs CAP_SYS_RAWIO, which
+ * Folium's one task (root) has. */
+static int mmap_min_addr_handler(const struct ctl_table *table, int write, char *buffer,
+				 size_t *lenp, uint64_t *ppos)
+{
+	int ret = proc_doulongvec_minmax(table, write, buffer, lenp, ppos);
+
+	update_mmap_min_addr();
+	return ret;
+}
+
+static const struct ctl_table min_addr_sysctl_table[] = {
+	{ .procname = "mmap_min_addr",
+	  .data = &dac_mmap_min_addr,
+	  .maxlen = sizeof(unsigned long),
+	  .mode = 0644,
+	  .proc_handler = mmap_min_addr_handler },
+};
+SYSCTL_TABLE("vm", min_addr_sysctl_table);
 
 _Static_assert(sizeof(struct mm_struct) <= PAGE_SIZE, "mm_struct must fit in a page");
 
@@ -132,7 +170,9 @@ static unsigned long get_unmapped_area_topdown(struct mm_struct *mm, unsigned lo
 	unsigned long high = mm->mmap_base;
 
 	for (int i = mm->nr_vmas - 1; i >= -1; i--) {
-		unsigned long low = i >= 0 ? mm->vmas[i].vm_end : USER_VA_START;
+		/* Never below vm.mmap_min_addr, even where it was raised past a
+		 * VMA's end. */
+		unsigned long low = MAX(i >= 0 ? mm->vmas[i].vm_end : 0, mmap_min_addr);
 
 		if (i >= 0 && mm->vmas[i].vm_start >= high)
 			continue; /* above the window */
@@ -149,7 +189,7 @@ static unsigned long get_unmapped_area_topdown(struct mm_struct *mm, unsigned lo
  * Linux does. Return: the address, or -ENOMEM. Linux: get_unmapped_area. */
 static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len, unsigned long align)
 {
-	unsigned long addr = ALIGN_UP(MAX(mm->mmap_base, USER_VA_START), align);
+	unsigned long addr = ALIGN_UP(MAX(mm->mmap_base, mmap_min_addr), align);
 
 	if (mm->flags & MMF_TOPDOWN) {
 		unsigned long down = get_unmapped_area_topdown(mm, len, align);

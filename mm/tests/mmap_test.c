@@ -7,6 +7,7 @@
  * MMU sets A/D; in the kernel a real access reads through the new tables.
  */
 #include <ktest.h>
+#include <sysctl.h>
 #include <vm.h>
 #include "mm_test_util.h"
 #ifdef FOLIUM_HOST
@@ -105,6 +106,43 @@ static void vm_mmap_topdown_fills_gaps_from_mmap_base_down(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, c + PMD_SIZE, d - c - PMD_SIZE, RW, 0), c + PMD_SIZE);
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0), top - 3 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, 4 * PAGE_SIZE, RW, 0), top + PAGE_SIZE);
+}
+
+/* vm.mmap_min_addr raised to 2 MiB below mmap_base: a one-page mapping
+ * still goes just below mmap_base, but one of 4 MiB no longer fits above
+ * the floor and goes upwards from mmap_base; back at 64 KiB, the same
+ * request fits below a. Values below 64 KiB leave the floor at
+ * USER_VA_START. */
+static void vm_mmap_topdown_stays_above_mmap_min_addr(struct kunit *test)
+{
+	const struct ctl_table *t_min = sysctl_find("vm", "mmap_min_addr");
+	unsigned long top = BASE + 64 * PMD_SIZE;
+	char buf[32];
+	size_t len;
+	uint64_t pos = 0;
+	unsigned long a, b;
+
+	KUNIT_ASSERT_NOT_NULL(test, t_min);
+	t.mm->flags |= MMF_TOPDOWN;
+	t.mm->mmap_base = top;
+	len = (size_t)ksnprintf(buf, sizeof(buf), "%lu\n", top - 2 * PMD_SIZE);
+	KUNIT_ASSERT_EQ(test, t_min->proc_handler(t_min, 1, buf, &len, &pos), 0);
+	KUNIT_EXPECT_EQ(test, mmap_min_addr, top - 2 * PMD_SIZE);
+	a = vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0);
+	KUNIT_EXPECT_EQ(test, a, top - PAGE_SIZE);
+	b = vm_mmap(t.mm, 0, 2 * PMD_SIZE, RW, 0);
+	KUNIT_EXPECT_EQ(test, b, top);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, b, 2 * PMD_SIZE), 0);
+	len = (size_t)ksnprintf(buf, sizeof(buf), "4096");
+	pos = 0;
+	KUNIT_ASSERT_EQ(test, t_min->proc_handler(t_min, 1, buf, &len, &pos), 0);
+	KUNIT_EXPECT_EQ(test, mmap_min_addr, USER_VA_START);
+	len = (size_t)ksnprintf(buf, sizeof(buf), "65536");
+	pos = 0;
+	KUNIT_ASSERT_EQ(test, t_min->proc_handler(t_min, 1, buf, &len, &pos), 0);
+	KUNIT_EXPECT_EQ(test, dac_mmap_min_addr, 65536);
+	b = vm_mmap(t.mm, 0, 2 * PMD_SIZE, RW, 0);
+	KUNIT_EXPECT_EQ(test, b, top - 3 * PMD_SIZE); /* PMD-aligned, below a */
 }
 
 static void vm_mmap_refuses_bad_arguments_and_overlap(struct kunit *test)
@@ -309,6 +347,7 @@ static void switch_mm_makes_a_user_address_reach_its_page(struct kunit *test)
 static struct kunit_case mmap_test_cases[] = {
 	KUNIT_CASE(vm_mmap_places_from_mmap_base_with_thp_alignment),
 	KUNIT_CASE(vm_mmap_topdown_fills_gaps_from_mmap_base_down),
+	KUNIT_CASE(vm_mmap_topdown_stays_above_mmap_min_addr),
 	KUNIT_CASE(vm_mmap_refuses_bad_arguments_and_overlap),
 	KUNIT_CASE(vm_mmap_returns_enomem_when_every_slot_is_used),
 	KUNIT_CASE(vm_munmap_trims_splits_and_removes_vmas),
