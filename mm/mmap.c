@@ -57,6 +57,60 @@ static const struct ctl_table min_addr_sysctl_table[] = {
 };
 SYSCTL_TABLE("vm", min_addr_sysctl_table);
 
+/* --- the VMA array's room: vm.max_map_count ------------------------------- */
+
+int sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
+
+static const struct ctl_table mmap_sysctl_table[] = {
+	{ .procname = "max_map_count",
+	  .data = &sysctl_max_map_count,
+	  .maxlen = sizeof(int),
+	  .mode = 0644,
+	  .proc_handler = proc_dointvec_minmax,
+	  .extra1 = SYSCTL_ZERO },
+};
+SYSCTL_TABLE("vm", mmap_sysctl_table);
+
+/* The order of the pages cap VMAs need. */
+static unsigned int vmas_order(int cap)
+{
+	unsigned long bytes = (unsigned long)cap * sizeof(struct vm_area_struct);
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < bytes)
+		order++;
+	return order;
+}
+
+static void vmas_free(struct mm_struct *mm)
+{
+	if (mm->vmas != mm->inline_vmas)
+		__free_pages(virt_to_page(mm->vmas), vmas_order(mm->vmas_cap));
+}
+
+int mm_vmas_reserve(struct mm_struct *mm, int n)
+{
+	int cap = mm->vmas_cap;
+	struct vm_area_struct *vmas;
+	struct page *page;
+	unsigned int order;
+
+	if (mm->nr_vmas + n <= cap)
+		return 0;
+	while (cap < mm->nr_vmas + n)
+		cap *= 2;
+	order = vmas_order(cap);
+	page = alloc_pages_node(mm->nid, GFP_KERNEL | __GFP_NOWARN, order);
+	if (!page)
+		return -ENOMEM;
+	vmas = page_address(page);
+	memcpy(vmas, mm->vmas, (size_t)mm->nr_vmas * sizeof(*vmas));
+	vmas_free(mm);
+	mm->vmas = vmas;
+	mm->vmas_cap = (int)((PAGE_SIZE << order) / sizeof(*vmas));
+	return 0;
+}
+
 _Static_assert(sizeof(struct mm_struct) <= PAGE_SIZE, "mm_struct must fit in a page");
 
 struct mm_struct *mm_create(int nid)
@@ -68,6 +122,8 @@ struct mm_struct *mm_create(int nid)
 		return NULL;
 	mm = page_address(mm_page);
 	mm->nid = nid;
+	mm->vmas = mm->inline_vmas;
+	mm->vmas_cap = MM_INLINE_VMAS;
 	mm->mmap_base = MMAP_BASE;
 	if (!pgd_alloc(mm)) {
 		__free_pages(mm_page, 0);
@@ -88,6 +144,7 @@ void mm_destroy(struct mm_struct *mm)
 		pr_err("mm_destroy: %lu page tables still in use (entries below USER_VA_START?)\n",
 		       mm->counters[MM_PGTABLES] - 1);
 	pgd_free(mm);
+	vmas_free(mm);
 	__free_pages(virt_to_page(mm), 0);
 }
 
@@ -225,7 +282,8 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	if (!align)
 		align = len >= PMD_SIZE ? PMD_SIZE : PAGE_SIZE;
 	align = MAX(align, PAGE_SIZE);
-	if (mm->nr_vmas == MM_MAX_VMAS)
+	/* Linux's do_mmap: "map_count > sysctl_max_map_count". */
+	if (mm->nr_vmas > sysctl_max_map_count || mm_vmas_reserve(mm, 1))
 		return (unsigned long)-ENOMEM;
 	if (addr) {
 		if ((addr & (PAGE_SIZE - 1)) || addr < USER_VA_START || addr > USER_VA_END - len ||
@@ -387,7 +445,9 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	if ((start & (PAGE_SIZE - 1)) || !len || start >= USER_VA_END || len > USER_VA_END - start)
 		return -EINVAL;
 	end = ALIGN_UP(start + len, PAGE_SIZE);
-	if (unmap_splits_vma(mm, start, end) && mm->nr_vmas == MM_MAX_VMAS)
+	/* Linux: do_vmi_align_munmap's map_count check for a split. */
+	if (unmap_splits_vma(mm, start, end) &&
+	    (mm->nr_vmas >= sysctl_max_map_count || mm_vmas_reserve(mm, 1)))
 		return -ENOMEM;
 	if (zap_page_range(mm, start, end))
 		return -ENOMEM;
@@ -415,7 +475,7 @@ void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long end, u
 /* Cut the VMA strictly containing addr in two at addr, both halves with
  * its flags, so a flag change can stop at addr (Linux: split_vma). An
  * addr at a VMA's edge or in no VMA needs nothing. Return: 0, or -ENOMEM
- * when the VMA array is full. */
+ * at vm.max_map_count or when the array cannot grow. */
 int split_vma(struct mm_struct *mm, unsigned long addr)
 {
 	for (int i = 0; i < mm->nr_vmas; i++) {
@@ -424,8 +484,10 @@ int split_vma(struct mm_struct *mm, unsigned long addr)
 
 		if (addr <= vma->vm_start || addr >= vma->vm_end)
 			continue;
-		if (mm->nr_vmas == MM_MAX_VMAS)
+		/* Linux: __split_vma's map_count check. */
+		if (mm->nr_vmas >= sysctl_max_map_count || mm_vmas_reserve(mm, 1))
 			return -ENOMEM;
+		vma = &mm->vmas[i]; /* the array may have moved */
 		tail = (struct vm_area_struct){ addr, vma->vm_end, vma->vm_flags };
 		vma->vm_end = addr;
 		vma_insert_at(mm, i + 1, &tail);

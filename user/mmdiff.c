@@ -710,6 +710,66 @@ static void print_soft_dirty(void)
 	munmap(p, PAGE);
 }
 
+/* --- vm sysctls ----------------------------------------------------------------- */
+
+static const char *errno_name(int ok, int err)
+{
+	if (ok)
+		return "ok";
+	return err == ENOMEM   ? "ENOMEM"
+	       : err == EACCES ? "EACCES"
+	       : err == EPERM  ? "EPERM"
+			       : "other";
+}
+
+/* The /proc/sys/vm files Linux's tests read, their values where both
+ * kernels' defaults agree (min_free_kbytes follows each kernel's managed
+ * memory, so only its presence), compact_memory write-only, a hint below
+ * mmap_min_addr not taken, and vm.max_map_count at 0: a new mapping and a
+ * split are refused, and go through once it is back. */
+static void step_vm_sysctls(void)
+{
+	static const char *const same[] = { "max_map_count", "mmap_min_addr", "extfrag_threshold",
+					    "watermark_scale_factor" };
+	const char *ctl = "/proc/sys/vm/max_map_count";
+	char saved[32], path[64];
+	int map_ok, split_ok, map_err, split_err, fd;
+	char *p, *q;
+	long v;
+
+	begin("vm-sysctls");
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/sys/vm/%s", same[i]);
+		out("%s %ld", same[i], read_long(path));
+	}
+	v = read_long("/proc/sys/vm/min_free_kbytes");
+	out("min_free_kbytes %s", v > 0 ? "present" : "missing");
+	fd = open("/proc/sys/vm/compact_memory", O_RDONLY);
+	out("compact_memory read: %s", errno_name(fd >= 0, errno));
+	if (fd >= 0)
+		close(fd);
+	q = mmap((void *)0x1000, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	out("hint below mmap_min_addr taken: %s", q == (char *)0x1000 ? "yes" : "no");
+	munmap(q, PAGE);
+	/* Nothing printed while the limit is 0: stdio must not need memory. */
+	p = map_range(3 * PAGE);
+	snprintf(saved, sizeof(saved), "%ld", read_long(ctl));
+	if (write_ctl(ctl, "0"))
+		die("cannot write %s", ctl);
+	q = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	map_ok = q != MAP_FAILED;
+	map_err = errno;
+	split_ok = !munmap(p + PAGE, PAGE);
+	split_err = errno;
+	write_ctl(ctl, saved);
+	out("max_map_count 0: mmap %s, split %s", errno_name(map_ok, map_err),
+	    errno_name(split_ok, split_err));
+	if (map_ok)
+		munmap(q, PAGE);
+	out("max_map_count %s again: split %s", saved, errno_name(!munmap(p + PAGE, PAGE), errno));
+	munmap(p, 3 * PAGE);
+}
+
 int main(void)
 {
 	static const unsigned int script_sizes[] = { 16, 64, 2048 };
@@ -754,6 +814,7 @@ int main(void)
 		step_mremap(script_sizes[i]);
 	}
 	step_pressure();
+	step_vm_sysctls();
 	restore();
 	khugepaged_sleep(1);
 	printf("mmdiff: done\n");

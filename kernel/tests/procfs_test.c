@@ -161,7 +161,8 @@ static void compact_memory_takes_1_only(struct kunit *test)
 /* /proc/sys/vm: every registered entry is a file with its table's mode;
  * a 0644 file reads its value and a newline, and a write sets it (the
  * handler's checks apply). min_free_kbytes written moves node 0's min
- * watermark; mmap_min_addr reads 65536, Debian's Linux's default. */
+ * watermark; mmap_min_addr and max_map_count read Debian's Linux's
+ * defaults. */
 static void proc_sys_vm_files_read_and_write_their_variables(struct kunit *test)
 {
 	const char *min_path = "/proc/sys/vm/min_free_kbytes";
@@ -182,6 +183,8 @@ static void proc_sys_vm_files_read_and_write_their_variables(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, inode->mode, S_IFREG | 0200);
 	KUNIT_EXPECT_EQ(test, read_path("/proc/sys/vm/mmap_min_addr"), 6);
 	KUNIT_EXPECT_STREQ(test, text, "65536\n");
+	KUNIT_EXPECT_EQ(test, read_path("/proc/sys/vm/max_map_count"), 6);
+	KUNIT_EXPECT_STREQ(test, text, "65530\n");
 	ksnprintf(want, sizeof(want), "%d\n", min_free_kbytes);
 	KUNIT_EXPECT_GT(test, read_path(min_path), 0);
 	KUNIT_EXPECT_STREQ(test, text, want);
