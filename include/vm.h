@@ -486,6 +486,7 @@ struct kobj_attribute;
 extern const struct kobj_attribute thp_enabled_attr, thpsize_enabled_attr, thpsize_stat_attr;
 /* .../defrag: "always defer defer+madvise [madvise] never". */
 extern const struct kobj_attribute thp_defrag_attr;
+extern const struct kobj_attribute hpage_pmd_size_attr; /* read-only */
 extern const char *const thp_stat_names[];
 extern const unsigned int nr_thp_stat_names;
 #define THP_STAT_PRIV(order, idx) ((void *)(uintptr_t)((order) << 8 | (idx)))

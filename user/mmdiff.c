@@ -742,6 +742,7 @@ static void step_vm_sysctls(void)
 		snprintf(path, sizeof(path), "/proc/sys/vm/%s", same[i]);
 		out("%s %ld", same[i], read_long(path));
 	}
+	out("hpage_pmd_size %ld", read_long("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"));
 	v = read_long("/proc/sys/vm/min_free_kbytes");
 	out("min_free_kbytes %s", v > 0 ? "present" : "missing");
 	fd = open("/proc/sys/vm/compact_memory", O_RDONLY);

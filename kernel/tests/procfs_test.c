@@ -556,6 +556,11 @@ static void thp_sysfs_write_never_makes_faults_order_0(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, thp_defrag_mode, THP_DEFRAG_NEVER);
 	KUNIT_EXPECT_EQ(test, write_path(THP_DEFRAG, "sometimes"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, write_path(THP_DEFRAG, "madvise"), 7);
+	/* hpage_pmd_size: the PMD THP's bytes, read-only as in Linux. */
+	KUNIT_EXPECT_EQ(test, read_path("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"), 8);
+	KUNIT_EXPECT_STREQ(test, text, "2097152\n");
+	KUNIT_EXPECT_LT(test, write_path("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "1"),
+			0);
 }
 
 static long madvise_as_task(unsigned long start, unsigned long len, int advice)
