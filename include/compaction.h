@@ -55,7 +55,8 @@ void compact_nodes(void);
  * would be fragmentation (1000) rather than too little memory (0); -1000
  * when a free block of order exists. */
 int fragmentation_index(const struct zone *zone, unsigned int order);
-extern int sysctl_extfrag_threshold; /* /proc/sys/vm/extfrag_threshold, 0..1000 */
+extern int sysctl_extfrag_threshold;	       /* /proc/sys/vm/extfrag_threshold, 0..1000 */
+extern int sysctl_compact_unevictable_allowed; /* 0: mlocked folios stay put */
 /* Forget the per-pageblock skip hints of zone (Linux:
  * __reset_isolation_suitable); a full pass resets them itself. */
 void reset_isolation_suitable(struct zone *zone);

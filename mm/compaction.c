@@ -743,6 +743,14 @@ static int sysctl_compaction_handler(const struct ctl_table *table, int write, c
 	return 0;
 }
 
+/* vm.compaction_proactiveness (Linux's default 20): how hard kcompactd
+ * compacts in the background. Folium has no kcompactd yet (it comes with
+ * more CPUs and a scheduler), so the value is kept and read by nothing. */
+static int sysctl_compaction_proactiveness = 20;
+/* vm.compact_unevictable_allowed (Linux: 1 without PREEMPT_RT): whether
+ * compaction may move mlocked (unevictable) folios. */
+int sysctl_compact_unevictable_allowed = 1;
+
 /* Linux: vm_compaction in mm/compaction.c. */
 static const struct ctl_table vm_compaction[] = {
 	{ .procname = "compact_memory",
@@ -757,6 +765,20 @@ static const struct ctl_table vm_compaction[] = {
 	  .proc_handler = proc_dointvec_minmax,
 	  .extra1 = SYSCTL_ZERO,
 	  .extra2 = SYSCTL_ONE_THOUSAND },
+	{ .procname = "compaction_proactiveness",
+	  .data = &sysctl_compaction_proactiveness,
+	  .maxlen = sizeof(int),
+	  .mode = 0644,
+	  .proc_handler = proc_dointvec_minmax,
+	  .extra1 = SYSCTL_ZERO,
+	  .extra2 = SYSCTL_ONE_HUNDRED },
+	{ .procname = "compact_unevictable_allowed",
+	  .data = &sysctl_compact_unevictable_allowed,
+	  .maxlen = sizeof(int),
+	  .mode = 0644,
+	  .proc_handler = proc_dointvec_minmax,
+	  .extra1 = SYSCTL_ZERO,
+	  .extra2 = SYSCTL_ONE },
 };
 SYSCTL_TABLE("vm", vm_compaction);
 

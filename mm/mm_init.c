@@ -240,6 +240,12 @@ static void zone_pcp_update(struct zone *zone)
 int min_free_kbytes = 1024;
 static int user_min_free_kbytes = -1;
 int watermark_scale_factor = 10;
+/* vm.watermark_boost_factor (Linux's default 15000): how far a fallback
+ * steal raises a zone's watermarks for kswapd to reclaim and compact back
+ * down. Folium has no kswapd yet, and a boost nothing lowers would only
+ * fail allocations, so none is applied: the value is kept and read by
+ * nothing. */
+static int watermark_boost_factor = 15000;
 
 /* Linux: calculate_min_free_kbytes for managed pages. */
 static unsigned long calculate_min_free_kbytes(struct pglist_data *pgdat, unsigned long managed)
@@ -337,6 +343,12 @@ static const struct ctl_table page_alloc_sysctl_table[] = {
 	  .maxlen = sizeof(int),
 	  .mode = 0644,
 	  .proc_handler = min_free_kbytes_sysctl_handler,
+	  .extra1 = SYSCTL_ZERO },
+	{ .procname = "watermark_boost_factor",
+	  .data = &watermark_boost_factor,
+	  .maxlen = sizeof(int),
+	  .mode = 0644,
+	  .proc_handler = proc_dointvec_minmax,
 	  .extra1 = SYSCTL_ZERO },
 	{ .procname = "watermark_scale_factor",
 	  .data = &watermark_scale_factor,

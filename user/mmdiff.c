@@ -729,8 +729,15 @@ static const char *errno_name(int ok, int err)
  * split are refused, and go through once it is back. */
 static void step_vm_sysctls(void)
 {
-	static const char *const same[] = { "max_map_count", "mmap_min_addr", "extfrag_threshold",
-					    "watermark_scale_factor" };
+	static const char *const same[] = {
+		"max_map_count",
+		"mmap_min_addr",
+		"extfrag_threshold",
+		"watermark_scale_factor",
+		"watermark_boost_factor",
+		"compaction_proactiveness",
+		"compact_unevictable_allowed",
+	};
 	const char *ctl = "/proc/sys/vm/max_map_count";
 	char saved[32], path[64];
 	int map_ok, split_ok, map_err, split_err, fd;
@@ -747,6 +754,10 @@ static void step_vm_sysctls(void)
 	out("min_free_kbytes %s", v > 0 ? "present" : "missing");
 	fd = open("/proc/sys/vm/compact_memory", O_RDONLY);
 	out("compact_memory read: %s", errno_name(fd >= 0, errno));
+	if (fd >= 0)
+		close(fd);
+	fd = open("/proc/sys/vm/drop_caches", O_RDONLY);
+	out("drop_caches read: %s", errno_name(fd >= 0, errno));
 	if (fd >= 0)
 		close(fd);
 	q = mmap((void *)0x1000, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -195,6 +195,34 @@ static void vm_tables_are_registered_once(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, sysctl_find("kernel", "extfrag_threshold"));
 }
 
+/* Write text to vm/name through its handler. */
+static int write_vm(const char *name, const char *text)
+{
+	const struct ctl_table *t = sysctl_find("vm", name);
+	size_t used;
+
+	return t ? write_str(t, text, &used) : -ENOENT;
+}
+
+/* The vm entries' bounds and modes as Linux's tables have them. */
+static void vm_entries_have_linux_bounds_and_modes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sysctl_find("vm", "drop_caches")->mode, 0200);
+	KUNIT_EXPECT_EQ(test, write_vm("drop_caches", "0"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_vm("drop_caches", "5"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_vm("drop_caches", "3\n"), 0);
+	KUNIT_EXPECT_EQ(test, write_vm("compaction_proactiveness", "101"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_vm("compaction_proactiveness", "20"), 0);
+	KUNIT_EXPECT_EQ(test, write_vm("compact_unevictable_allowed", "2"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_vm("compact_unevictable_allowed", "1"), 0);
+	KUNIT_EXPECT_EQ(test, write_vm("watermark_boost_factor", "-1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_vm("watermark_boost_factor", "15000"), 0);
+	KUNIT_EXPECT_EQ(test, write_vm("max_map_count", "-1"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_vm("extfrag_threshold", "1001"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sysctl_find("vm", "compact_memory")->mode, 0200);
+	KUNIT_EXPECT_EQ(test, sysctl_find("vm", "max_map_count")->mode, 0644);
+}
+
 static struct kunit_case sysctl_cases[] = {
 	KUNIT_CASE(dointvec_reads_and_writes_one_int),
 	KUNIT_CASE(dointvec_refuses_text_and_overflow_and_keeps_the_value),
@@ -204,6 +232,7 @@ static struct kunit_case sysctl_cases[] = {
 	KUNIT_CASE(unsigned_handlers_refuse_signs_and_bounds),
 	KUNIT_CASE(read_is_cut_to_the_buffer),
 	KUNIT_CASE(vm_tables_are_registered_once),
+	KUNIT_CASE(vm_entries_have_linux_bounds_and_modes),
 	{},
 };
 
