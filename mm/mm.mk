@@ -31,7 +31,7 @@ TEST_SRCS += mm/tests/memory_hotplug_test.c
 # migration it drives, printk and the host arch hooks.
 BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
 	mm/compaction.c mm/migrate.c mm/page_isolation.c \
-	lib/format.c kernel/printk.c kernel/console.c \
+	lib/format.c kernel/printk.c kernel/console.c kernel/sysctl.c \
 	arch/host/arch.c arch/host/cpu.c arch/host/phys.c
 
 # libFuzzer: every object instrumented for coverage, ASan and UBSan.
