@@ -680,6 +680,10 @@ static void mlock_snap(struct mlock_snap *s)
 		close(fd);
 	}
 	drain();
+	/* Linux batches mlock's LRU moves per CPU too; a change of a VMA's
+	 * lock flags drains them (mlock_vma_pages_range's lru_add_drain). */
+	syscall(SYS_mlock2, drain_page, PAGE, MLOCK_ONFAULT);
+	syscall(SYS_munlock, drain_page, PAGE);
 	text = read_file("/proc/vmstat");
 	for (size_t i = 0; i < NMLOCKVM; i++)
 		s->vm[i] = text ? field(text, mlock_vm_names[i]) : -1;
@@ -952,6 +956,9 @@ int main(void)
 	}
 	step_pressure();
 	/* mlock */
+	quiet = 1; /* warm up the mlock observers' stack */
+	step_mlock(4);
+	quiet = 0;
 	step_mlock(4);
 	step_mlock(64);
 	step_mlock(2048);
