@@ -658,9 +658,15 @@ static void step_pressure(void)
  * totals on a timer; /proc/sys/vm/stat_refresh folds them now (Folium
  * has no such file and no per-CPU counts). */
 static const char *const mlock_vm_names[] = {
-	"unevictable_pgs_culled",    "unevictable_pgs_scanned",	 "unevictable_pgs_rescued",
-	"unevictable_pgs_mlocked",   "unevictable_pgs_munlocked", "unevictable_pgs_cleared",
-	"unevictable_pgs_stranded",  "nr_mlock",		 "nr_unevictable",
+	"unevictable_pgs_culled",
+	"unevictable_pgs_scanned",
+	"unevictable_pgs_rescued",
+	"unevictable_pgs_mlocked",
+	"unevictable_pgs_munlocked",
+	"unevictable_pgs_cleared",
+	"unevictable_pgs_stranded",
+	"nr_mlock",
+	"nr_unevictable",
 };
 #define NMLOCKVM (sizeof(mlock_vm_names) / sizeof(mlock_vm_names[0]))
 struct mlock_snap {
@@ -736,7 +742,7 @@ static void mlock_print_kpf(size_t npages)
 	if (kpageflags_fd < 0)
 		return;
 	for (size_t i = 0; i < npages; i++) {
-		mlocked += !!(kpf[i] & (1ull << 33)); /* KPF_MLOCKED */
+		mlocked += !!(kpf[i] & (1ull << 33));	  /* KPF_MLOCKED */
 		unevictable += !!(kpf[i] & (1ull << 18)); /* KPF_UNEVICTABLE */
 	}
 	out("kpageflags mlocked %zu unevictable %zu", mlocked, unevictable);

@@ -116,10 +116,12 @@ static void mlock_faults_in_and_mlocks_every_page(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, event(UNEVICTABLE_PGCULLED), 8);
 	KUNIT_EXPECT_EQ(test, mm_locked_vm(t.mm), 8);
 	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * P, 1, 7));
-	/* Locking again changes nothing and counts nothing. */
+	/* Locking again, with or without ONFAULT, mlocks no folio twice:
+	 * one munlock still returns it. */
 	KUNIT_ASSERT_EQ(test, mlock(A, 8 * P), 0);
+	KUNIT_ASSERT_EQ(test, mlock2(A, 8 * P, MLOCK_ONFAULT), 0);
 	KUNIT_EXPECT_EQ(test, event(UNEVICTABLE_PGMLOCKED), 8);
-	KUNIT_EXPECT_EQ(test, *(&test_mapped_folio(t.mm, A)->page.private), 1);
+	KUNIT_EXPECT_EQ(test, test_mapped_folio(t.mm, A)->page.private, 1);
 	KUNIT_ASSERT_EQ(test, munlock(A, 8 * P), 0);
 }
 
