@@ -98,6 +98,11 @@ void __noreturn do_exit(int code);
 #define MADV_WILLNEED 3
 #define MADV_HUGEPAGE 14
 #define MADV_NOHUGEPAGE 15
+/* mlock2's and mlockall's flags (uapi/asm-generic/mman*.h). */
+#define MLOCK_ONFAULT 0x01
+#define MCL_CURRENT 1
+#define MCL_FUTURE 2
+#define MCL_ONFAULT 4
 
 /**
  * do_syscall - run system call @nr for @task with the six arguments @args

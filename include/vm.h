@@ -667,11 +667,8 @@ void lazyfree_init(void);
 
 /* --- mlock (mm/mlock.c) ---------------------------------------------------------- */
 /* The system calls are in mm/mlock.c (mlock, mlock2, munlock, mlockall,
- * munlockall); these are what the rest of mm calls. */
-#define MLOCK_ONFAULT 0x01
-#define MCL_CURRENT 1
-#define MCL_FUTURE 2
-#define MCL_ONFAULT 4
+ * munlockall; their flags in <process.h>); these are what the rest of mm
+ * calls. */
 /* Return: the pages of mm's VM_LOCKED VMAs (Linux: mm->locked_vm, which
  * Folium counts from the VMAs instead of keeping it up to date). */
 unsigned long mm_locked_vm(const struct mm_struct *mm);
