@@ -27,7 +27,7 @@
 #define FRAG_MAX_SEEDS 9
 #define NR_PROCS 16
 #define DAEMON_EVERY 8	   /* processes 0 and 8 are daemons, which outlive the load */
-#define PROC_CHUNKS 64	   /* live VMAs a process keeps, well under MM_MAX_VMAS */
+#define PROC_CHUNKS 64	   /* live VMAs a process keeps, well under the mm page's MM_INLINE_VMAS */
 #define MAX_OBJS 65536u	   /* live kernel objects */
 #define WHEEL 1024u	   /* steps: the longest finite object lifetime */
 #define USER_FILL 88u	   /* % of the node the user set churns at */

@@ -408,10 +408,18 @@ FOLIO_FLAG_FNS(lru, PG_lru)
 FOLIO_FLAG_FNS(anon, PG_anon)
 FOLIO_FLAG_FNS(swapbacked, PG_swapbacked)
 FOLIO_FLAG_FNS(large, PG_head)
+FOLIO_FLAG_FNS(mlocked, PG_mlocked)
+FOLIO_FLAG_FNS(unevictable, PG_unevictable)
 /* Linux: an anonymous folio without PG_swapbacked is lazyfree (MADV_FREE). */
 static inline bool folio_test_lazyfree(const struct folio *folio)
 {
 	return folio_test_anon(folio) && !folio_test_swapbacked(folio);
+}
+
+/* The node whose LRU lists and counters the folio belongs to. */
+static inline struct pglist_data *folio_pgdat(const struct folio *folio)
+{
+	return NODE_DATA(page_to_nid(&folio->page));
 }
 
 /* Return: a folio of 2^order pages with refcount 1, or NULL. */

@@ -82,10 +82,12 @@ enum pageflags {
 	PG_slab,	     /* a kmalloc cache's slab (Linux: PG_slab) */
 	PG_large_kmalloc,    /* a kmalloc larger than a cache serves (a page type) */
 	PG_partially_mapped, /* large anon folio some of whose pages were unmapped */
+	PG_mlocked,	     /* mapped in a VM_LOCKED VMA (Linux: PG_mlocked) */
+	PG_unevictable,	     /* on lru_unevictable: reclaim never takes it */
 	NR_PAGEFLAGS
 };
 
-#define PAGE_FLAGS_OWNER_SHIFT 16
+#define PAGE_FLAGS_OWNER_SHIFT 24
 #define PAGE_FLAGS_OWNER_MASK (0xful << PAGE_FLAGS_OWNER_SHIFT)
 #define PAGE_FLAGS_ORDER_SHIFT 32
 #define PAGE_FLAGS_ZONE_SHIFT 48
@@ -100,7 +102,8 @@ enum pageflags {
  *   on a pcp list (PG_pcp):      lru on the pcp list, private = order
  *   folio head:                  lru on an LRU list, mapping = owner mm,
  *                                index = virtual address, refcount,
- *                                mapcount = number of mappings (-1: none)
+ *                                mapcount = number of mappings (-1: none),
+ *                                private = mlock_count while PG_unevictable
  *   tail page of a folio:        compound_head = head | 1
  *   kmalloc slab (PG_slab):      lru on its cache's partial list,
  *                                mapping = first free object, index =
@@ -203,6 +206,14 @@ enum vm_event_item {
 	COMPACTSTALL,		    /* allocations that ran direct compaction */
 	COMPACTFAIL,		    /* ... and still found no block */
 	COMPACTSUCCESS,		    /* ... and then got one */
+	/* mlock (mm/mlock.c), in pages, as Linux's unevictable_pgs_*: */
+	UNEVICTABLE_PGCULLED,	 /* put on lru_unevictable */
+	UNEVICTABLE_PGSCANNED,	 /* looked at on lru_unevictable (Folium: never) */
+	UNEVICTABLE_PGRESCUED,	 /* moved from lru_unevictable back to their list */
+	UNEVICTABLE_PGMLOCKED,	 /* PG_mlocked set */
+	UNEVICTABLE_PGMUNLOCKED, /* PG_mlocked cleared by munlock or unmap */
+	UNEVICTABLE_PGCLEARED,	 /* PG_mlocked still set when freed */
+	UNEVICTABLE_PGSTRANDED,	 /* munlocked while off every LRU list */
 	NR_VM_EVENT_ITEMS
 };
 extern const char *const vm_event_names[NR_VM_EVENT_ITEMS];
@@ -258,11 +269,17 @@ struct pglist_data {
 				 unsigned long nr_pages); /* may be NULL */
 	/* LRU lists of in-use anonymous folios (mm/vmscan.c): swapbacked ones
 	 * on lru_anon, MADV_FREE'd ones on lru_lazyfree (Linux keeps lazyfree
-	 * folios on the file LRU; one list of their own reads clearer). */
+	 * folios on the file LRU; one list of their own reads clearer), and
+	 * mlocked ones on lru_unevictable, which reclaim never scans (Linux:
+	 * LRU_UNEVICTABLE; Linux counts them without linking them, Folium
+	 * links them so a test can walk the list). */
 	struct list_head lru_anon;
 	struct list_head lru_lazyfree;
+	struct list_head lru_unevictable;
 	unsigned long nr_lru_anon;		   /* folios */
 	unsigned long nr_lru_lazyfree;		   /* folios */
+	unsigned long nr_lru_unevictable;	   /* folios */
+	unsigned long nr_mlock;			   /* PG_mlocked pages (Linux: NR_MLOCK) */
 	unsigned long split_count[NR_PAGE_ORDERS]; /* large folios split, by order */
 };
 extern struct pglist_data *node_data[MAX_NUMNODES];

@@ -26,6 +26,7 @@ struct task {
 	unsigned long robust_list;     /* set_robust_list (kept, never walked) */
 	int pdeath_signal;	       /* prctl(PR_SET_PDEATHSIG): kept, no parent */
 	bool no_new_privs;	       /* prctl(PR_SET_NO_NEW_PRIVS) */
+	uint64_t cap_effective;	       /* Linux: cred->cap_effective; root's full set at exec */
 	char exe[PATH_MAX];	       /* the path exec was given: /proc/self/exe */
 	struct files_struct files;     /* fds and cwd (fs/file.c) */
 	struct task_signals signals;   /* handlers, masks, pending (kernel/signal.c) */
@@ -37,6 +38,18 @@ struct task {
 static inline bool signal_pending(const struct task *task)
 {
 	return task->signals.pending & ~task->signals.blocked;
+}
+
+/* Capabilities (Linux: include/uapi/linux/capability.h). Every program
+ * runs as root, which holds all of them (Linux: CAP_FULL_SET for uid 0);
+ * a task without one (the tests' tasks) is held to the limits. */
+#define CAP_IPC_LOCK 14
+#define CAP_LAST_CAP 40
+#define CAP_FULL_SET ((1ull << (CAP_LAST_CAP + 1)) - 1)
+/* Linux: has_capability (capable() is this for current). */
+static inline bool has_capability(const struct task *task, int cap)
+{
+	return task->cap_effective & (1ull << cap);
 }
 
 /* The pid every program gets: each runs alone, as the first process. */
@@ -85,6 +98,11 @@ void __noreturn do_exit(int code);
 #define MADV_WILLNEED 3
 #define MADV_HUGEPAGE 14
 #define MADV_NOHUGEPAGE 15
+/* mlock2's and mlockall's flags (uapi/asm-generic/mman*.h). */
+#define MLOCK_ONFAULT 0x01
+#define MCL_CURRENT 1
+#define MCL_FUTURE 2
+#define MCL_ONFAULT 4
 
 /**
  * do_syscall - run system call @nr for @task with the six arguments @args

@@ -43,5 +43,9 @@ struct rlimit64 {
 void rlimits_init(void);
 /* Return: the soft limit of resource (< RLIM_NLIMITS). */
 uint64_t rlimit(unsigned int resource);
+/* Read (old) and/or set (new) a limit (kernel/resource.c). Return: 0,
+ * -EINVAL (resource, soft above hard) or -EPERM (raising a hard limit,
+ * RLIMIT_NOFILE past the fd table). Linux: do_prlimit. */
+int do_prlimit(unsigned int resource, const struct rlimit64 *new, struct rlimit64 *old);
 
 #endif

@@ -76,6 +76,10 @@
 	X(127, rt_sigpending)     \
 	X(131, sigaltstack)       \
 	X(133, mknod)             \
+	X(149, mlock)             \
+	X(150, munlock)           \
+	X(151, mlockall)          \
+	X(152, munlockall)        \
 	X(157, prctl)             \
 	X(158, arch_prctl)        \
 	X(162, sync)              \
@@ -109,6 +113,7 @@
 	X(302, prlimit64)         \
 	X(316, renameat2)         \
 	X(318, getrandom)         \
+	X(325, mlock2)            \
 	X(332, statx)             \
 	X(334, rseq)              \
 	X(439, faccessat2)

@@ -117,11 +117,18 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
  * values. */
 #define VM_HUGEPAGE 0x20000000ul
 #define VM_NOHUGEPAGE 0x40000000ul
+/* mlock (mm/mlock.c): the VMA's pages stay in memory, faulted in when it
+ * is locked, or (with VM_LOCKONFAULT) locked as they fault in. Linux's
+ * values. */
+#define VM_LOCKED 0x2000ul
+#define VM_LOCKONFAULT 0x80000ul
+#define VM_LOCKED_MASK (VM_LOCKED | VM_LOCKONFAULT)
 
 struct vm_area_struct {
 	unsigned long vm_start; /* first byte */
 	unsigned long vm_end;	/* first byte after */
-	unsigned long vm_flags; /* VM_READ, VM_WRITE, VM_EXEC, VM_USER, VM_(NO)HUGEPAGE */
+	unsigned long
+		vm_flags; /* VM_READ, VM_WRITE, VM_EXEC, VM_USER, VM_(NO)HUGEPAGE, VM_LOCKED* */
 };
 
 /* Counters that are evidence, not statistics: the MADV_FREE issue asserts
@@ -152,6 +159,7 @@ struct mm_struct {
 	unsigned long counters[NR_MM_COUNTERS];
 	unsigned long mmap_base; /* where vm_mmap(addr = 0) starts looking */
 	unsigned long flags;	 /* MMF_* */
+	unsigned long def_flags; /* every new VMA's: VM_LOCKED* after mlockall(MCL_FUTURE) */
 	/* Table pages a fault took in one alloc_pages_bulk call before its
 	 * walk (pgtable_prealloc), used before any other; empty between faults. */
 	struct page *table_reserve[3];
@@ -198,7 +206,8 @@ struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long
 					     unsigned long end);
 /* Return: true if some page of [start, end) is in no VMA. */
 bool vma_range_has_hole(struct mm_struct *mm, unsigned long start, unsigned long end);
-/* Create an anonymous VMA of len bytes (page-rounded). addr 0 picks a free
+/* Create an anonymous VMA of len bytes (page-rounded), its flags vm_flags
+ * and mm->def_flags (Linux: do_mmap). addr 0 picks a free
  * range aligned to align (0: PMD_SIZE when len >= PMD_SIZE, else a page,
  * as Linux's THP-friendly placement). Return: the start address, or a
  * negative errno cast to unsigned long (-ENOMEM: no room; -EINVAL: bad
@@ -675,8 +684,46 @@ int lazyfree_mode_parse(const char *s, enum lazyfree_mode *mode);
  * make node 0 reclaim lazyfree folios before an allocation fails. */
 void lazyfree_init(void);
 
+/* --- mlock (mm/mlock.c) ---------------------------------------------------------- */
+/* The system calls are in mm/mlock.c (mlock, mlock2, munlock, mlockall,
+ * munlockall; their flags in <process.h>); these are what the rest of mm
+ * calls. */
+/* Return: the pages of mm's VM_LOCKED VMAs (Linux: mm->locked_vm, which
+ * Folium counts from the VMAs instead of keeping it up to date). */
+unsigned long mm_locked_vm(const struct mm_struct *mm);
+/* Return: the pages of all of mm's VMAs (Linux: mm->total_vm). */
+unsigned long mm_total_vm(const struct mm_struct *mm);
+/*
+ * An mlocked folio is PG_mlocked and on its node's lru_unevictable with
+ * an mlock_count (page.private: how many VM_LOCKED VMAs locked it);
+ * munlock puts it back on its evictable list when the count reaches 0.
+ * mlock_folio: a mapped folio of a VMA being locked (or met by reclaim
+ * in one). mlock_new_folio: a new folio a fault maps in a VM_LOCKED VMA,
+ * not yet on a list. munlock_folio: a VMA mapping it is unlocked or
+ * unmapped. Each counts Linux's unevictable_pgs_* events and NR_MLOCK.
+ */
+void mlock_folio(struct folio *folio);
+void mlock_new_folio(struct folio *folio);
+void munlock_folio(struct folio *folio);
+/* A new folio of vma onto its LRU list: lru_unevictable, mlocked, if
+ * vma is VM_LOCKED (Linux: folio_add_lru_vma). */
+void folio_add_lru_vma(struct folio *folio, const struct vm_area_struct *vma);
+/* Fault in [start, start + len) for mlock: each VMA's pages written if
+ * it is writable, read otherwise, VM_LOCKONFAULT VMAs skipped. Return:
+ * 0, -ENOMEM (a hole, or a PROT_NONE VMA: Linux's -EFAULT turned into
+ * mlock's errno) or -EAGAIN (no memory). ignore_errors: go on with the
+ * next VMA instead (mlockall, mmap). Linux: __mm_populate and
+ * __mlock_posix_error_return. */
+int __mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len, bool ignore_errors);
+/* May a new mapping of bytes with vm_flags (VM_LOCKED from MAP_LOCKED or
+ * mlockall(MCL_FUTURE)) be locked under task's RLIMIT_MEMLOCK? Always
+ * with CAP_IPC_LOCK. Linux: mlock_future_ok (mmap, brk: -EAGAIN). */
+struct task;
+bool mlock_future_ok(const struct task *task, unsigned long vm_flags, unsigned long bytes);
+
 /* --- LRU lists and reclaim (mm/vmscan.c) ------------------------------------------ */
-/* New anonymous folio: onto its node's lru_anon (PG_lru set). */
+/* New anonymous folio: onto its node's lru_anon (PG_lru set), or the
+ * list its flags name (lru_lazyfree, lru_unevictable). */
 void folio_add_lru(struct folio *folio);
 /* Off whichever LRU list it is on (unmap, migration, split). */
 void folio_del_lru(struct folio *folio);

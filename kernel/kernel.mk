@@ -7,7 +7,8 @@ KERNEL_GENERIC_SRCS += \
 	kernel/cmdline.c \
 	kernel/ktest.c \
 	kernel/ksyms.c \
-	kernel/sysctl.c
+	kernel/sysctl.c \
+	kernel/resource.c
 
 KERNEL_ONLY_SRCS += kernel/panic.c
 # User programs: exec, exit and the system calls (ring 3 needs the machine).

@@ -27,8 +27,12 @@ SYSCALL_DEFINE1(brk, unsigned long, brk)
 	if (new_end > old_end) {
 		unsigned long flags = VM_READ | VM_WRITE | VM_USER;
 
-		if (IS_ERR_VALUE(vm_mmap(task->mm, old_end, new_end - old_end, flags, 0)))
+		if (!mlock_future_ok(task, task->mm->def_flags, new_end - old_end) ||
+		    IS_ERR_VALUE(vm_mmap(task->mm, old_end, new_end - old_end, flags, 0)))
 			return (long)task->brk;
+		/* Linux: brk's mm_populate after mlockall(MCL_FUTURE). */
+		if (task->mm->def_flags & VM_LOCKED)
+			__mm_populate(task->mm, old_end, new_end - old_end, true);
 	} else if (new_end < old_end && vm_munmap(task->mm, new_end, old_end - new_end)) {
 		return (long)task->brk;
 	}
@@ -132,6 +136,9 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 	if (len > TASK_SIZE)
 		goto out;
 	len = ALIGN_UP(len, PAGE_SIZE);
+	ret = -EAGAIN; /* Linux: do_mmap's mlock_future_ok, for mlockall(MCL_FUTURE) */
+	if (!mlock_future_ok(task, task->mm->def_flags, len))
+		goto out;
 	ret = -EINVAL;
 	if ((flags & MAP_TYPE) != MAP_PRIVATE && !(file && (flags & MAP_TYPE) == MAP_SHARED))
 		goto out;
@@ -151,8 +158,11 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 		ret = -ENOMEM;
 	}
 populate:
-	/* Linux: mm_populate, which skips PROT_NONE and ignores failures. */
-	if (!IS_ERR_VALUE(ret) && (flags & MAP_POPULATE) && (vm_flags & VM_READ))
+	/* Linux: mm_populate, which skips PROT_NONE and ignores failures;
+	 * a VMA locked by mlockall(MCL_FUTURE) is populated as mlock does. */
+	if (!IS_ERR_VALUE(ret) && (task->mm->def_flags & VM_LOCKED_MASK) == VM_LOCKED)
+		__mm_populate(task->mm, (unsigned long)ret, len, true);
+	else if (!IS_ERR_VALUE(ret) && (flags & MAP_POPULATE) && (vm_flags & VM_READ))
 		mm_populate(task->mm, (unsigned long)ret, (unsigned long)ret + len,
 			    vm_flags & VM_WRITE ? FAULT_FLAG_WRITE : 0);
 out:

@@ -53,6 +53,20 @@ void folio_get(struct folio *folio)
 	folio->page._refcount++;
 }
 
+/* A folio freed while PG_mlocked (its VMA went without munlocking it)
+ * leaves NR_MLOCK here (Linux: __page_cache_release's
+ * unevictable_pgs_cleared). */
+static void mlock_folio_free(struct folio *folio)
+{
+	struct pglist_data *pgdat = folio_pgdat(folio);
+
+	if (!folio_test_mlocked(folio))
+		return;
+	folio_clear_mlocked(folio);
+	pgdat->nr_mlock -= folio_nr_pages(folio);
+	pgdat->vm_events[UNEVICTABLE_PGCLEARED] += folio_nr_pages(folio);
+}
+
 /*
  * Drop a reference. The last one forgets what the folio was (anon, LRU,
  * owner) and hands its pages back through __free_pages, which drops that
@@ -73,8 +87,10 @@ void folio_put(struct folio *folio)
 		return;
 	}
 	folio_undo_large_rmappable(folio);
+	mlock_folio_free(folio);
 	page->flags &= ~((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) |
-			 (1ul << PG_swapbacked) | (1ul << PG_lru) | (1ul << PG_cma));
+			 (1ul << PG_swapbacked) | (1ul << PG_lru) | (1ul << PG_cma) |
+			 (1ul << PG_unevictable));
 	folio_clear_anon_owner(folio);
 	destroy_large_folio(folio, order);
 	__free_pages(page, order);

@@ -406,7 +406,7 @@ static bool folio_can_split(const struct folio *folio)
  * migratetype the folio was allocated as (Linux: split_page_owner). */
 #define SPLIT_INHERITED_FLAGS                                                                     \
 	((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) | (1ul << PG_swapbacked) | \
-	 (1ul << PG_cma) | PAGE_FLAGS_OWNER_MASK)
+	 (1ul << PG_cma) | (1ul << PG_mlocked) | (1ul << PG_unevictable) | PAGE_FLAGS_OWNER_MASK)
 
 /* A split's counters: the event (PMD size only, as Linux), the per-order count, and the pieces
  * now on the head's LRU list (nr_lru_* count folios). */
@@ -420,7 +420,9 @@ static void split_count_lru(struct folio *folio, unsigned int order)
 	pgdat->split_count[order]++;
 	if (!folio_test_lru(folio))
 		return;
-	if (folio_test_lazyfree(folio))
+	if (folio_test_unevictable(folio))
+		pgdat->nr_lru_unevictable += pieces;
+	else if (folio_test_lazyfree(folio))
 		pgdat->nr_lru_lazyfree += pieces;
 	else
 		pgdat->nr_lru_anon += pieces;
@@ -465,6 +467,8 @@ int split_folio(struct folio *folio)
 				     folio_anon_addr(folio) + (i << PAGE_SHIFT));
 		page->_refcount = 1;
 		page_mapcount_reset(page);
+		page->private =
+			0; /* an unevictable piece's mlock_count (Linux: lru_add_split_folio) */
 		if (folio_test_lru(folio)) {
 			SetPageFlag(page, PG_lru);
 			list_add(&page->lru, &page[-1].lru);

@@ -220,6 +220,8 @@ static int madvise_walk_vmas(struct mmu_gather *tlb, unsigned long start, unsign
 		if (vma->vm_start > addr)
 			err = -ENOMEM; /* a hole before this VMA */
 		addr = MAX(addr, vma->vm_start);
+		if (vma->vm_flags & VM_LOCKED)
+			return -EINVAL; /* Linux: madvise_dontneed_free_valid_vma */
 		if (madvise_vma_range(tlb, addr, MIN(end, vma->vm_end), advice))
 			return -ENOMEM;
 		addr = MIN(end, vma->vm_end);

@@ -250,7 +250,7 @@ static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_a
 	folio_set_anon(folio);
 	folio_set_swapbacked(folio);
 	folio_add_new_anon_rmap(folio, mm, start);
-	folio_add_lru(folio);
+	folio_add_lru_vma(folio, vma);
 	mm->counters[MM_ANONPAGES] += nr;
 	return VM_FAULT_OK;
 }

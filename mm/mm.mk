@@ -79,6 +79,10 @@ TEST_SRCS += mm/tests/mremap_test.c
 # mincore: which pages of a range an entry maps.
 MM_GENERIC_SRCS += mm/mincore.c
 TEST_SRCS += mm/tests/mincore_test.c
+# mlock: VM_LOCKED VMAs, mlocked folios on the unevictable LRU, the
+# system calls and RLIMIT_MEMLOCK.
+MM_GENERIC_SRCS += mm/mlock.c
+TEST_SRCS += mm/tests/mlock_test.c
 # Random sequences over several VMAs checked against a byte model (the
 # model is shared with the fuzz target below).
 TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
@@ -89,7 +93,7 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # (seq_file and kmalloc: huge_memory.c's sysfs show functions).
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c \
 	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/memory.c mm/huge_memory.c mm/rmap.c \
-	mm/clear.c mm/madvise.c mm/vmscan.c mm/slab.c fs/seq_file.c \
+	mm/clear.c mm/madvise.c mm/vmscan.c mm/mlock.c mm/slab.c fs/seq_file.c kernel/resource.c \
 	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c
 FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \
 	mm/tests/vm_model.c mm/tests/fuzz_vm.c)

@@ -129,6 +129,7 @@ void pgdat_init(struct pglist_data *pgdat, int nid, unsigned long start_pfn, uns
 	pgdat->node_spanned_pages = end_pfn - start_pfn;
 	INIT_LIST_HEAD(&pgdat->lru_anon);
 	INIT_LIST_HEAD(&pgdat->lru_lazyfree);
+	INIT_LIST_HEAD(&pgdat->lru_unevictable);
 	for (int zt = 0; zt < MAX_NR_ZONES; zt++) {
 		zone_range(zt, start_pfn, end_pfn, &s, &e);
 		zone_init(&pgdat->node_zones[zt], pgdat, zt, s, e, flags);

@@ -274,7 +274,8 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	struct vm_area_struct vma;
 	int i;
 
-	if (!len || (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER)) || (align & (align - 1)))
+	if (!len || (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER | VM_LOCKED_MASK)) ||
+	    (align & (align - 1)))
 		return (unsigned long)-EINVAL;
 	if (len > USER_VA_END - USER_VA_START)
 		return (unsigned long)-ENOMEM;
@@ -294,7 +295,7 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 		if (IS_ERR_VALUE(addr))
 			return addr;
 	}
-	vma = (struct vm_area_struct){ addr, addr + len, vm_flags };
+	vma = (struct vm_area_struct){ addr, addr + len, vm_flags | mm->def_flags };
 	for (i = 0; i < mm->nr_vmas && mm->vmas[i].vm_start < addr; i++)
 		;
 	vma_insert_at(mm, i, &vma);
@@ -332,11 +333,34 @@ static void vma_unmap_range(struct mm_struct *mm, unsigned long start, unsigned 
 
 /* --- unmapping: Linux's zap_page_range with an mmu_gather ------------------------ */
 
-/* A zap: the gather, and the large folio whose PTEs are being taken. */
+/* A zap: the gather, the large folio whose PTEs are being taken, and
+ * the VMA [vm_start, vm_end) the last entry was in, with its flags. */
 struct zap_details {
 	struct mmu_gather tlb;
 	struct folio *folio;
+	struct folio *munlocked; /* the folio last munlocked: once per folio */
+	unsigned long vm_start, vm_end, vm_flags;
 };
+
+/* An entry of a VM_LOCKED VMA goes: munlock its folio, once for all its
+ * entries (Linux: folio_remove_rmap_ptes calls munlock_vma_folio once
+ * per batch of a folio's PTEs; Folium zaps PTE by PTE). */
+static void zap_munlock_folio(struct zap_details *d, struct mm_struct *mm, unsigned long addr,
+			      struct folio *folio)
+{
+	if (addr < d->vm_start || addr >= d->vm_end) {
+		struct vm_area_struct *vma = find_vma(mm, addr);
+
+		d->vm_start = addr;
+		d->vm_end = vma ? vma->vm_end : addr + PAGE_SIZE;
+		d->vm_flags = vma ? vma->vm_flags : 0;
+		d->munlocked = NULL;
+	}
+	if ((d->vm_flags & VM_LOCKED) && folio != d->munlocked) {
+		munlock_folio(folio);
+		d->munlocked = folio;
+	}
+}
 
 /*
  * Linux zaps the PTEs of one folio in a batch (zap_present_ptes) and a
@@ -376,6 +400,7 @@ static int zap_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 	if (is_zero_pfn(pte_pfn(pte)))
 		return 0; /* no folio behind it (Linux: vm_normal_page is NULL) */
 	zap_folio_done(d, folio);
+	zap_munlock_folio(d, walk->mm, addr, folio);
 	walk->mm->counters[MM_ANONPAGES]--;
 	folio_remove_rmap_ptes(folio, 1);
 	zap_folio_mapping(&d->tlb, folio);
@@ -403,6 +428,7 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	if (is_huge_zero_pmd(pmd))
 		return 0;	 /* Linux: zap_huge_pmd's huge zero case */
 	zap_folio_done(d, NULL); /* before the gather may free the last one */
+	zap_munlock_folio(d, walk->mm, addr, folio);
 	walk->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
 	folio_remove_rmap_pmd(folio);
 	zap_folio_mapping(&d->tlb, folio);
@@ -424,7 +450,7 @@ static bool unmap_splits_vma(struct mm_struct *mm, unsigned long start, unsigned
 
 int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
-	struct zap_details d = { .folio = NULL };
+	struct zap_details d = { .folio = NULL, .vm_start = 1, .vm_end = 0 };
 
 	/* Only the two ends can cut a PMD leaf. A split alone changes no
 	 * translation, so failing after the first one is harmless. */
@@ -599,7 +625,8 @@ int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	for (int i = 0; i < mm->nr_vmas; i++)
 		if (mm->vmas[i].vm_start >= start && mm->vmas[i].vm_end <= end)
 			mm->vmas[i].vm_flags =
-				vm_flags | (mm->vmas[i].vm_flags & (VM_HUGEPAGE | VM_NOHUGEPAGE));
+				vm_flags | (mm->vmas[i].vm_flags &
+					    (VM_HUGEPAGE | VM_NOHUGEPAGE | VM_LOCKED_MASK));
 	change_protection(mm, start, end, vm_flags);
 	vma_merge_range(mm, start, end);
 	return 0;

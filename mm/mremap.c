@@ -242,7 +242,11 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	 * map_count check). */
 	if (mm->nr_vmas >= sysctl_max_map_count - 3 || mm_vmas_reserve(mm, 2))
 		return -ENOMEM;
-	mc.new_addr = map_new_range(mm, new_addr, new_len, prot | VM_WRITE, flags & MREMAP_FIXED);
+	/* A locked VMA's copies are mlocked as they fault in; moved entries
+	 * keep their folios' mlock. */
+	mc.new_addr =
+		map_new_range(mm, new_addr, new_len, prot | VM_WRITE | (vm_flags & VM_LOCKED_MASK),
+			      flags & MREMAP_FIXED);
 	if (IS_ERR_VALUE(mc.new_addr))
 		return -ENOMEM;
 	err = move_page_tables(mm, addr, old_len, mc.new_addr);
@@ -261,6 +265,8 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 		zap_page_range(mm, addr, addr + old_len);
 	else
 		vm_munmap(mm, addr, old_len);
+	if (vm_flags & VM_LOCKED) /* Linux: mremap's mm_populate of the grown part */
+		__mm_populate(mm, mc.new_addr + old_len, new_len - old_len, true);
 	return (long)mc.new_addr;
 }
 
@@ -335,6 +341,8 @@ SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len, unsigned lo
 		return err;
 	if (old_len == vma->vm_end - addr && vma_expandable(mm, vma, new_len - old_len)) {
 		vma->vm_end += new_len - old_len; /* faults fill the new pages */
+		if (vma->vm_flags & VM_LOCKED)	  /* ... or mlock's populate now */
+			__mm_populate(mm, addr + old_len, new_len - old_len, true);
 		return (long)addr;
 	}
 	if (!(flags & MREMAP_MAYMOVE))

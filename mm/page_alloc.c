@@ -46,6 +46,13 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[COMPACTSTALL] = "compact_stall",
 	[COMPACTFAIL] = "compact_fail",
 	[COMPACTSUCCESS] = "compact_success",
+	[UNEVICTABLE_PGCULLED] = "unevictable_pgs_culled",
+	[UNEVICTABLE_PGSCANNED] = "unevictable_pgs_scanned",
+	[UNEVICTABLE_PGRESCUED] = "unevictable_pgs_rescued",
+	[UNEVICTABLE_PGMLOCKED] = "unevictable_pgs_mlocked",
+	[UNEVICTABLE_PGMUNLOCKED] = "unevictable_pgs_munlocked",
+	[UNEVICTABLE_PGCLEARED] = "unevictable_pgs_cleared",
+	[UNEVICTABLE_PGSTRANDED] = "unevictable_pgs_stranded",
 };
 
 /* Linux's alloc_flags: which watermark, and which reserves may be used. */

@@ -237,12 +237,14 @@ static void move_anon_state(struct folio *dst, struct folio *src)
 {
 	const unsigned long moved = (1ul << PG_anon) | (1ul << PG_swapbacked) | (1ul << PG_dirty) |
 				    (1ul << PG_referenced) | (1ul << PG_lru) |
-				    (1ul << PG_partially_mapped);
+				    (1ul << PG_partially_mapped) | (1ul << PG_mlocked) |
+				    (1ul << PG_unevictable);
 	int mapcount = folio_mapcount(src);
 
 	folio_set_anon_owner(dst, folio_anon_mm(src), folio_anon_addr(src));
 	folio_mapcount_add(dst, mapcount);
 	dst->page.flags |= src->page.flags & moved;
+	dst->page.private = src->page.private; /* mlock_count */
 	if (folio_test_lru(src)) {
 		list_add(&dst->page.lru, &src->page.lru);
 		list_del(&src->page.lru);

@@ -3,9 +3,12 @@
  * the head of its node's lru_anon; MADV_FREE moves it to lru_lazyfree;
  * reclaim takes folios from the lazyfree tail (oldest first) and looks at
  * their mappings through the reverse map (rmap_walk, try_to_unmap).
- * Invariant: PG_lru is set exactly when the folio is on one of the two
- * lists, lru_lazyfree holds only lazyfree (!swapbacked) folios, and the
- * nr_lru_* counters match the lists. Example: a 64K folio written after
+ * An mlocked folio (mm/mlock.c) is on lru_unevictable, which reclaim
+ * never scans, whatever its other flags say.
+ * Invariant: PG_lru is set exactly when the folio is on one of the three
+ * lists, lru_unevictable holds exactly the PG_unevictable folios,
+ * lru_lazyfree only lazyfree (!swapbacked) ones, and the nr_lru_*
+ * counters match the lists. Example: a 64K folio written after
  * MADV_FREE has a dirty PTE: reclaim sets swapbacked again and moves it to
  * lru_anon with its data; an untouched one is unmapped and its 16 pages
  * freed (pglazyfreed += 16). Linux: mm/swap.c, mm/vmscan.c, mm/rmap.c.
@@ -15,17 +18,16 @@
 static struct list_head *folio_lru_list(struct pglist_data *pgdat, struct folio *folio,
 					unsigned long **count)
 {
+	if (folio_test_unevictable(folio)) {
+		*count = &pgdat->nr_lru_unevictable;
+		return &pgdat->lru_unevictable;
+	}
 	if (folio_test_lazyfree(folio)) {
 		*count = &pgdat->nr_lru_lazyfree;
 		return &pgdat->lru_lazyfree;
 	}
 	*count = &pgdat->nr_lru_anon;
 	return &pgdat->lru_anon;
-}
-
-static struct pglist_data *folio_pgdat(const struct folio *folio)
-{
-	return NODE_DATA(page_to_nid(&folio->page));
 }
 
 void folio_add_lru(struct folio *folio)
@@ -101,6 +103,7 @@ void folio_mark_lazyfree(struct folio *folio)
 struct folio_refs {
 	unsigned int mappings;
 	pte_t young_dirty;
+	bool vm_locked; /* one mapping is in a VM_LOCKED VMA */
 };
 
 static int folio_refs_one(struct page_vma_mapped_walk *pvmw, void *arg)
@@ -108,8 +111,11 @@ static int folio_refs_one(struct page_vma_mapped_walk *pvmw, void *arg)
 	struct folio_refs *refs = arg;
 	uint64_t entry = pvmw->pmd ? *pvmw->pmd : *pvmw->pte;
 
+	struct vm_area_struct *vma = find_vma(pvmw->mm, pvmw->address);
+
 	refs->mappings++;
 	refs->young_dirty |= entry & (_PAGE_ACCESSED | _PAGE_DIRTY);
+	refs->vm_locked |= vma && (vma->vm_flags & VM_LOCKED);
 	return 0;
 }
 
@@ -157,6 +163,13 @@ static void shrink_lazyfree_folio(struct pglist_data *pgdat, struct folio *folio
 		refs = folio_refs(folio);
 	if (!refs.mappings) { /* locked, held elsewhere or unmapped: later */
 		list_move(&folio->page.lru, &pgdat->lru_lazyfree);
+		return;
+	}
+	if (refs.vm_locked) {
+		/* Mapped in a VM_LOCKED VMA that mlock did not lock it for (a
+		 * large folio only partly inside): it is unevictable after all
+		 * (Linux: try_to_unmap_one's mlock_vma_folio). */
+		mlock_folio(folio);
 		return;
 	}
 	if ((refs.young_dirty & _PAGE_DIRTY) || folio_test_dirty(folio)) {

@@ -193,6 +193,13 @@ static const enum vm_event_item linux_events[] = {
 	COMPACTSUCCESS,
 	CMA_ALLOC_SUCCESS,
 	CMA_ALLOC_FAIL,
+	UNEVICTABLE_PGCULLED,
+	UNEVICTABLE_PGSCANNED,
+	UNEVICTABLE_PGRESCUED,
+	UNEVICTABLE_PGMLOCKED,
+	UNEVICTABLE_PGMUNLOCKED,
+	UNEVICTABLE_PGCLEARED,
+	UNEVICTABLE_PGSTRANDED,
 	THP_SPLIT_PAGE,
 	THP_SPLIT_PAGE_FAILED,
 	THP_DEFERRED_SPLIT_PAGE,
@@ -226,7 +233,8 @@ static unsigned long lru_pmd_mapped(const struct list_head *list)
 
 unsigned long vm_anon_thps(struct pglist_data *pgdat)
 {
-	return lru_pmd_mapped(&pgdat->lru_anon) + lru_pmd_mapped(&pgdat->lru_lazyfree);
+	return lru_pmd_mapped(&pgdat->lru_anon) + lru_pmd_mapped(&pgdat->lru_lazyfree) +
+	       lru_pmd_mapped(&pgdat->lru_unevictable);
 }
 
 /*
@@ -239,7 +247,7 @@ unsigned long vm_anon_thps(struct pglist_data *pgdat)
 int vmstat_show(struct seq_file *m, void *v)
 {
 	struct pglist_data *pgdat = NODE_DATA(0);
-	unsigned long free = 0, free_cma = 0, anon, lazy;
+	unsigned long free = 0, free_cma = 0, anon, lazy, unevictable;
 	struct zone *zone;
 
 	(void)v;
@@ -251,13 +259,17 @@ int vmstat_show(struct seq_file *m, void *v)
 	}
 	anon = lru_list_pages(&pgdat->lru_anon);
 	lazy = lru_list_pages(&pgdat->lru_lazyfree);
+	unevictable = lru_list_pages(&pgdat->lru_unevictable);
 	seq_printf(m, "nr_free_pages %lu\n", free);
 	seq_printf(m, "nr_zone_inactive_anon 0\nnr_zone_active_anon %lu\n", anon);
 	seq_printf(m, "nr_zone_inactive_file %lu\nnr_zone_active_file 0\n", lazy);
+	seq_printf(m, "nr_zone_unevictable %lu\n", unevictable);
+	seq_printf(m, "nr_mlock %lu\n", pgdat->nr_mlock);
 	seq_printf(m, "nr_free_cma %lu\n", free_cma);
 	seq_printf(m, "nr_inactive_anon 0\nnr_active_anon %lu\n", anon);
 	seq_printf(m, "nr_inactive_file %lu\nnr_active_file 0\n", lazy);
-	seq_printf(m, "nr_anon_pages %lu\n", anon + lazy);
+	seq_printf(m, "nr_unevictable %lu\n", unevictable);
+	seq_printf(m, "nr_anon_pages %lu\n", anon + lazy + unevictable);
 	seq_printf(m, "nr_anon_transparent_hugepages %lu\n", vm_anon_thps(pgdat));
 	seq_printf(m, "nr_page_table_pages %lu\n",
 		   current_mm ? current_mm->counters[MM_PGTABLES] : 0ul);

@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE /* mremap's MREMAP_FIXED */
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include "sbs.h"
 
 #define BASE 0x200000000000ul /* step n's range: BASE + n * SLOT */
@@ -649,6 +650,212 @@ static void step_pressure(void)
 	munmap(a, PRESSURE_LEN);
 }
 
+/* --- mlock ------------------------------------------------------------------------ */
+
+/* What mlock changes outside the range: Linux's unevictable_pgs_* events,
+ * nr_mlock and nr_unevictable from /proc/vmstat, Mlocked and Unevictable
+ * from /proc/meminfo. Linux folds its per-CPU page counts into the
+ * totals on a timer; /proc/sys/vm/stat_refresh folds them now (Folium
+ * has no such file and no per-CPU counts). */
+static const char *const mlock_vm_names[] = {
+	"unevictable_pgs_culled",
+	"unevictable_pgs_scanned",
+	"unevictable_pgs_rescued",
+	"unevictable_pgs_mlocked",
+	"unevictable_pgs_munlocked",
+	"unevictable_pgs_cleared",
+	"unevictable_pgs_stranded",
+	"nr_mlock",
+	"nr_unevictable",
+};
+#define NMLOCKVM (sizeof(mlock_vm_names) / sizeof(mlock_vm_names[0]))
+struct mlock_snap {
+	long vm[NMLOCKVM];
+	long mlocked_kb, unevictable_kb;
+};
+static struct mlock_snap mlock_before;
+
+static void mlock_snap(struct mlock_snap *s)
+{
+	const char *text;
+	int fd = open("/proc/sys/vm/stat_refresh", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, "1", 1) < 0)
+			(void)0; /* the counts are only a little late then */
+		close(fd);
+	}
+	drain();
+	/* Linux batches mlock's LRU moves per CPU too; a change of a VMA's
+	 * lock flags drains them (mlock_vma_pages_range's lru_add_drain). */
+	syscall(SYS_mlock2, drain_page, PAGE, MLOCK_ONFAULT);
+	syscall(SYS_munlock, drain_page, PAGE);
+	text = read_file("/proc/vmstat");
+	for (size_t i = 0; i < NMLOCKVM; i++)
+		s->vm[i] = text ? field(text, mlock_vm_names[i]) : -1;
+	text = read_file("/proc/meminfo");
+	s->mlocked_kb = text ? field(text, "Mlocked:") : -1;
+	s->unevictable_kb = text ? field(text, "Unevictable:") : -1;
+}
+
+static void mlock_begin(const char *name)
+{
+	begin(name);
+	mlock_snap(&mlock_before);
+}
+
+/* The mlock counters that changed since mlock_begin, and what smaps says
+ * of the range: Locked and the VMAs flagged "lo". */
+static void mlock_print(unsigned long start, unsigned long end_addr)
+{
+	const char *text;
+	struct mlock_snap now;
+	long locked = 0;
+	int lo = 0, in = 0;
+
+	mlock_snap(&now);
+	for (size_t i = 0; i < NMLOCKVM; i++)
+		if (now.vm[i] != mlock_before.vm[i])
+			out("vmstat %s %+ld", mlock_vm_names[i], now.vm[i] - mlock_before.vm[i]);
+	out("meminfo Mlocked %+ld kB Unevictable %+ld kB", now.mlocked_kb - mlock_before.mlocked_kb,
+	    now.unevictable_kb - mlock_before.unevictable_kb);
+	text = read_file("/proc/self/smaps");
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		unsigned long s, e;
+
+		if (sscanf(p, "%lx-%lx ", &s, &e) == 2 && strchr(p, '-') < strchr(p, ' '))
+			in = s >= start && e <= end_addr;
+		else if (in && !strncmp(p, "Locked:", 7))
+			locked += strtol(p + 7, NULL, 10);
+		else if (in && !strncmp(p, "VmFlags:", 8))
+			lo += strstr(p, " lo") && strstr(p, " lo") < strchr(p, '\n');
+	}
+	out("smaps Locked %ld kB, VMAs with lo %d", locked, lo);
+}
+
+/* Pages of the range whose /proc/kpageflags say mlocked and unevictable
+ * (after end() read them). */
+static void mlock_print_kpf(size_t npages)
+{
+	size_t mlocked = 0, unevictable = 0;
+
+	if (kpageflags_fd < 0)
+		return;
+	for (size_t i = 0; i < npages; i++) {
+		mlocked += !!(kpf[i] & (1ull << 33));	  /* KPF_MLOCKED */
+		unevictable += !!(kpf[i] & (1ull << 18)); /* KPF_UNEVICTABLE */
+	}
+	out("kpageflags mlocked %zu unevictable %zu", mlocked, unevictable);
+}
+
+static void mlock_end(char *p, size_t len)
+{
+	mlock_print((unsigned long)p, (unsigned long)p + len);
+	end((unsigned long)p, len);
+	mlock_print_kpf(len / PAGE);
+}
+
+/* mlock of a written range, munlock of its middle half, munmap of the rest. */
+static void step_mlock(unsigned int kib)
+{
+	char name[48];
+	char *p;
+
+	set_size(kib);
+	p = map_range(RANGE);
+	write_pages(p, RANGE);
+	snprintf(name, sizeof(name), "mlock-%uK", kib);
+	mlock_begin(name);
+	check(!mlock(p, RANGE), "mlock ok");
+	mlock_end(p, RANGE);
+	snprintf(name, sizeof(name), "munlock-%uK", kib);
+	mlock_begin(name);
+	check(!munlock(p + RANGE / 4, RANGE / 2), "munlock ok");
+	mlock_end(p, RANGE);
+	snprintf(name, sizeof(name), "munmap-locked-%uK", kib);
+	mlock_begin(name);
+	munmap(p, RANGE);
+	mlock_print((unsigned long)p, (unsigned long)p + RANGE);
+}
+
+/* mlock of an untouched range faults it in; mlock2(MLOCK_ONFAULT) of
+ * another locks only what is written later. */
+static void step_mlock_populate(unsigned int kib)
+{
+	char name[48];
+	char *p;
+
+	set_size(kib);
+	p = map_range(RANGE);
+	snprintf(name, sizeof(name), "mlock-populates-%uK", kib);
+	mlock_begin(name);
+	check(!mlock(p, RANGE), "mlock ok");
+	mlock_end(p, RANGE);
+	munmap(p, RANGE);
+	p = map_range(RANGE);
+	snprintf(name, sizeof(name), "mlock2-onfault-%uK", kib);
+	mlock_begin(name);
+	check(!syscall(SYS_mlock2, p, RANGE, MLOCK_ONFAULT), "mlock2 ok");
+	write_pages(p, RANGE / 4);
+	mlock_end(p, RANGE);
+	munmap(p, RANGE);
+}
+
+/* mlockall(MCL_CURRENT | MCL_FUTURE): a later mmap is locked and faulted
+ * in; munlockall gives back every lock (Mlocked as before mlockall). Only
+ * the new range is shown: mlockall locks the whole program, whose stack
+ * VMA is not the same size on both kernels. */
+static void step_mlockall(void)
+{
+	struct mlock_snap start, now;
+	char *p;
+
+	set_size(4);
+	mlock_snap(&start);
+	check(!syscall(SYS_mlockall, MCL_CURRENT | MCL_FUTURE), "mlockall ok");
+	p = map_range(RANGE);
+	begin("mlockall-then-mmap");
+	print_smaps((unsigned long)p, (unsigned long)p + RANGE);
+	end((unsigned long)p, RANGE);
+	mlock_print_kpf(RANGE / PAGE);
+	begin("munlockall");
+	check(!syscall(SYS_munlockall), "munlockall ok");
+	mlock_snap(&now);
+	check(now.mlocked_kb == start.mlocked_kb, "Mlocked as before mlockall");
+	check(now.unevictable_kb == start.unevictable_kb, "Unevictable as before mlockall");
+	munmap(p, RANGE);
+}
+
+static void mlock_errno(const char *what, long ret)
+{
+	out("%s %s", what, ret == 0 ? "0" : strerror(errno));
+}
+
+/* Linux's errors for bad flags, holes and locked ranges. */
+static void step_mlock_errors(void)
+{
+	char *p = map_range(RANGE);
+
+	begin("mlock-errors");
+	mlock_errno("mlock2 flags 2", syscall(SYS_mlock2, p, PAGE, 2));
+	mlock_errno("mlockall 0", syscall(SYS_mlockall, 0));
+	mlock_errno("mlockall MCL_ONFAULT", syscall(SYS_mlockall, MCL_ONFAULT));
+	mlock_errno("mlockall 8", syscall(SYS_mlockall, 8));
+	mlock_errno("mlock len 0", syscall(SYS_mlock, p, 0));
+	mlock_errno("mlock past the end", syscall(SYS_mlock, p + RANGE - PAGE, 2 * PAGE));
+	mlock_errno("mlock before the start", syscall(SYS_mlock, p - PAGE, 2 * PAGE));
+	mlock_errno("munlock past the end", syscall(SYS_munlock, p + RANGE - PAGE, 2 * PAGE));
+	mlock_errno("mlock unaligned", syscall(SYS_mlock, p + 100, PAGE));
+	mlock_errno("madvise free locked", madvise(p, PAGE, MADV_FREE));
+	mlock_errno("madvise dontneed locked", madvise(p, PAGE, MADV_DONTNEED));
+	mlock_errno("munlock", syscall(SYS_munlock, p, RANGE));
+	mlock_errno("mprotect none", mprotect(p, PAGE, PROT_NONE));
+	mlock_errno("mlock prot none", syscall(SYS_mlock, p, PAGE));
+	mlock_errno("munlock prot none", syscall(SYS_munlock, p, PAGE));
+	end((unsigned long)p, RANGE);
+	munmap(p, RANGE);
+}
+
 /* khugepaged would collapse ranges behind the script's back on Linux:
  * put it to sleep for the run (Folium has none: no such files). */
 static char saved_sleep[2][32];
@@ -827,6 +1034,17 @@ int main(void)
 	}
 	step_pressure();
 	step_vm_sysctls();
+	/* mlock */
+	quiet = 1; /* warm up the mlock observers' stack */
+	step_mlock(4);
+	quiet = 0;
+	step_mlock(4);
+	step_mlock(64);
+	step_mlock(2048);
+	step_mlock_populate(4);
+	step_mlock_populate(64);
+	step_mlockall();
+	step_mlock_errors();
 	restore();
 	khugepaged_sleep(1);
 	printf("mmdiff: done\n");

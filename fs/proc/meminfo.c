@@ -80,7 +80,7 @@ static void meminfo_kernel(struct seq_file *m, struct pglist_data *pgdat, unsign
 int meminfo_proc_show(struct seq_file *m, void *v)
 {
 	struct pglist_data *pgdat = NODE_DATA(0);
-	unsigned long free, active_anon, lazy;
+	unsigned long free, active_anon, lazy, unevictable;
 
 	(void)v;
 	if (!pgdat)
@@ -88,6 +88,7 @@ int meminfo_proc_show(struct seq_file *m, void *v)
 	free = node_free_pages(pgdat);
 	active_anon = lru_list_pages(&pgdat->lru_anon);
 	lazy = lru_list_pages(&pgdat->lru_lazyfree);
+	unevictable = lru_list_pages(&pgdat->lru_unevictable);
 	show_val_kb(m, "MemTotal:", node_managed_pages(pgdat));
 	show_val_kb(m, "MemFree:", free);
 	show_val_kb(m, "MemAvailable:", free + lazy);
@@ -100,9 +101,9 @@ int meminfo_proc_show(struct seq_file *m, void *v)
 	show_val_kb(m, "Inactive(anon):", 0);
 	show_val_kb(m, "Active(file):", 0);
 	show_val_kb(m, "Inactive(file):", lazy);
-	show_val_kb(m, "Unevictable:", 0);
-	show_val_kb(m, "Mlocked:", 0);
-	meminfo_kernel(m, pgdat, active_anon + lazy);
+	show_val_kb(m, "Unevictable:", unevictable);
+	show_val_kb(m, "Mlocked:", pgdat->nr_mlock);
+	meminfo_kernel(m, pgdat, active_anon + lazy + unevictable);
 	show_val_kb(m, "CmaTotal:", boot_cma ? boot_cma->count : 0);
 	show_val_kb(m, "CmaFree:", node_free_cma(pgdat));
 	/* Linux: hugetlb_report_meminfo; Folium has no hugetlbfs pool. */

@@ -68,6 +68,8 @@ uint64_t stable_page_flags(const struct page *page)
 	u |= kpf_bit(folio_test_lru(folio), KPF_LRU);
 	u |= kpf_bit(folio_test_referenced(folio), KPF_REFERENCED);
 	u |= kpf_bit(folio_test_swapbacked(folio), KPF_SWAPBACKED);
+	u |= kpf_bit(folio_test_unevictable(folio), KPF_UNEVICTABLE);
+	u |= kpf_bit(folio_test_mlocked(folio), KPF_MLOCKED);
 	u |= kpf_bit(PageFlag(&folio->page, PG_reserved), KPF_RESERVED);
 	return u;
 }

@@ -77,7 +77,8 @@ static int show_map(struct seq_file *m, void *v)
 struct mem_size_stats {
 	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
 	unsigned long referenced, anonymous, lazyfree, anonymous_thp;
-	uint64_t pss, pss_dirty;
+	uint64_t pss, pss_dirty, pss_locked;
+	bool vma_locked;			  /* the VMA being walked is VM_LOCKED */
 	unsigned long anon_folio[NR_PAGE_ORDERS]; /* Folium's: bytes per folio order */
 };
 
@@ -104,6 +105,8 @@ static void smaps_account(struct mem_size_stats *mss, struct folio *folio, unsig
 	mss->pss += pss;
 	if (dirty)
 		mss->pss_dirty += pss;
+	if (mss->vma_locked)
+		mss->pss_locked += pss;
 	if (shared)
 		*(dirty ? &mss->shared_dirty : &mss->shared_clean) += size;
 	else
@@ -165,7 +168,7 @@ static void __show_smap_fields(struct seq_file *m, const struct mem_size_stats *
 	seq_printf(m, "Private_Hugetlb: %7lu kB\n", 0ul);
 	seq_kb(m, "Swap:", 0);
 	seq_kb(m, "SwapPss:", 0);
-	seq_kb(m, "Locked:", 0);
+	seq_kb(m, "Locked:", mss->pss_locked >> PSS_SHIFT);
 	for (unsigned int order = 0; order < NR_PAGE_ORDERS; order++) {
 		char name[24];
 
@@ -197,6 +200,7 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 	seq_puts(m, f & VM_WRITE ? " wr" : "");
 	seq_puts(m, f & VM_EXEC ? " ex" : "");
 	seq_puts(m, " mr mw me");
+	seq_puts(m, f & VM_LOCKED ? " lo" : "");
 	seq_puts(m, f & VM_WRITE ? " ac" : "");
 	seq_puts(m, f & VM_HUGEPAGE ? " hg" : "");
 	seq_puts(m, f & VM_NOHUGEPAGE ? " nh" : "");
@@ -228,7 +232,7 @@ static int show_smap(struct seq_file *m, void *v)
 		return 0;
 	for (int i = 0; i < task->mm->nr_vmas; i++) {
 		struct vm_area_struct *vma = &task->mm->vmas[i];
-		struct mem_size_stats mss = { 0 };
+		struct mem_size_stats mss = { .vma_locked = vma->vm_flags & VM_LOCKED };
 
 		walk_page_range(task->mm, vma->vm_start, vma->vm_end, &smaps_walk_ops, &mss);
 		show_map_vma(m, task, vma);
@@ -255,9 +259,11 @@ static int show_smaps_rollup(struct seq_file *m, void *v)
 	if (!task || !task->mm)
 		return 0;
 	mm = task->mm;
-	for (int i = 0; i < mm->nr_vmas; i++)
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		mss.vma_locked = mm->vmas[i].vm_flags & VM_LOCKED;
 		walk_page_range(mm, mm->vmas[i].vm_start, mm->vmas[i].vm_end, &smaps_walk_ops,
 				&mss);
+	}
 	seq_printf(m, "%08lx-%08lx ---p 00000000 00:00 0 ",
 		   mm->nr_vmas ? mm->vmas[0].vm_start : 0ul,
 		   mm->nr_vmas ? mm->vmas[mm->nr_vmas - 1].vm_end : 0ul);
