@@ -375,7 +375,8 @@ enum vm_fault_reason {
 	VM_FAULT_NOVMA,	 /* no VMA covers the address */
 	VM_FAULT_ACCESS, /* the VMA does not allow this access */
 	VM_FAULT_OOM,	 /* no memory even for an order-0 folio */
-	VM_FAULT_SIGSEGV, /* a guard marker: SIGSEGV with SEGV_MAPERR, as Linux */
+	/* A guard marker: SIGSEGV with SEGV_MAPERR, as Linux. */
+	VM_FAULT_SIGSEGV,
 };
 /* Resolve a fault at addr in mm. Return: VM_FAULT_OK (retry the access)
  * or why not; the caller reports and ends the workload. */

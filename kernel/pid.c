@@ -44,7 +44,9 @@ SYSCALL_DEFINE2(pidfd_open, int, pid, unsigned int, flags)
 		kfree(inode);
 		return -ENOMEM;
 	}
-	*inode = (struct ramfs_inode){ .mode = S_IFREG | 0600, .nlink = 1, .ino = (unsigned long)pid };
+	*inode = (struct ramfs_inode){ .mode = S_IFREG | 0600,
+				       .nlink = 1,
+				       .ino = (unsigned long)pid };
 	file->private_data = (void *)(uintptr_t)pid;
 	fd = fd_install_lowest(task, file, 0, true);
 	if (fd < 0)

@@ -64,9 +64,12 @@ static enum scan_result find_pmd_or_thp_or_none(struct mm_struct *mm, unsigned l
 
 /* Can the 512 entries of the PTE table at pmd be collapsed? Every present
  * folio must be on the LRU, unlocked and held only by its mappings, and
- * one entry at least writable. Linux: hpage_collapse_scan_pmd with
- * __collapse_huge_page_isolate's checks. */
-static enum scan_result hpage_collapse_scan_pmd(pmd_t *pmd, unsigned long haddr)
+ * in a writable VMA one entry at least writable (zero pages alone are
+ * SCAN_PAGE_RO). Linux: hpage_collapse_scan_pmd with
+ * __collapse_huge_page_isolate's checks; Linux 7.3 collapses a
+ * read-only VMA's range (mmdiff's collapse-errors step shows it). */
+static enum scan_result hpage_collapse_scan_pmd(const struct vm_area_struct *vma, pmd_t *pmd,
+						unsigned long haddr)
 {
 	const pte_t *pte = pte_offset_map(pmd, haddr);
 	bool writable = false;
@@ -87,7 +90,7 @@ static enum scan_result hpage_collapse_scan_pmd(pmd_t *pmd, unsigned long haddr)
 		if (folio_ref_count(folio) != 1) /* Linux: folio_expected_ref_count */
 			return SCAN_PAGE_COUNT;
 	}
-	return writable ? SCAN_SUCCEED : SCAN_PAGE_RO;
+	return writable || !(vma->vm_flags & VM_WRITE) ? SCAN_SUCCEED : SCAN_PAGE_RO;
 }
 
 /* Copy the 512 pages the detached table maps into folio (zeroes for none
@@ -172,14 +175,15 @@ int madvise_collapse(struct mm_struct *mm, struct vm_area_struct *vma, unsigned 
 	enum scan_result last_fail = SCAN_SUCCEED;
 	unsigned long thps = 0;
 
-	if (!collapse_allowed(mm, vma))
+	/* Linux 7.3 says -EINVAL for a range with no whole PMD in it too. */
+	if (!collapse_allowed(mm, vma) || hstart >= hend)
 		return -EINVAL;
 	for (unsigned long addr = hstart; addr < hend; addr += PMD_SIZE) {
 		pmd_t *pmd;
 		enum scan_result result = find_pmd_or_thp_or_none(mm, addr, &pmd);
 
 		if (result == SCAN_SUCCEED)
-			result = hpage_collapse_scan_pmd(pmd, addr);
+			result = hpage_collapse_scan_pmd(vma, pmd, addr);
 		if (result == SCAN_SUCCEED)
 			result = collapse_huge_page(mm, vma, pmd, addr);
 		switch (result) {
@@ -199,7 +203,5 @@ int madvise_collapse(struct mm_struct *mm, struct vm_area_struct *vma, unsigned 
 			return madvise_collapse_errno(result);
 		}
 	}
-	/* A range inside one PMD has hend < hstart: the unsigned difference
-	 * is huge, so it fails with -EINVAL, as Linux's does. */
 	return thps == (hend - hstart) / PMD_SIZE ? 0 : madvise_collapse_errno(last_fail);
 }

@@ -268,9 +268,11 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	if (IS_ERR_VALUE(mc.new_addr))
 		return -ENOMEM;
 	err = move_page_tables(mm, addr, old_len, mc.new_addr);
-	if (err == -EBUSY)
-		err = walk_page_range(mm, addr, addr + old_len, &copy_marker_ops, &mc) ?:
-		      walk_page_range(mm, addr, addr + old_len, &copy_ops, &mc);
+	if (err == -EBUSY) {
+		err = walk_page_range(mm, addr, addr + old_len, &copy_marker_ops, &mc);
+		if (!err)
+			err = walk_page_range(mm, addr, addr + old_len, &copy_ops, &mc);
+	}
 	if (err || (!(prot & VM_WRITE) && vm_mprotect(mm, mc.new_addr, new_len, prot))) {
 		vm_munmap(mm, mc.new_addr, new_len);
 		return -ENOMEM;

@@ -217,6 +217,9 @@ unsigned long reclaim_folio(struct folio *folio)
 	if (!refs.mappings)
 		return 0;
 	if ((refs.young_dirty & _PAGE_DIRTY) || folio_test_dirty(folio)) {
+		/* Linux: try_to_unmap_one marks it dirty from the PTE, then
+		 * remaps it swapbacked. */
+		folio_set_dirty(folio);
 		folio_set_swapbacked(folio);
 		folio_move_lru(folio, &pgdat->nr_lru_lazyfree);
 		return 0;

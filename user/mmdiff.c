@@ -65,6 +65,8 @@ static const struct {
 static const char *const vm_names[] = {
 	"thp_fault_alloc",
 	"thp_fault_fallback",
+	"thp_collapse_alloc",
+	"thp_collapse_alloc_failed",
 	"thp_split_page",
 	"thp_split_page_failed",
 	"thp_deferred_split_page",
@@ -732,8 +734,8 @@ static void print_vma_thp(unsigned long start, unsigned long end)
 			char line[256];
 
 			snprintf(line, sizeof(line), "%.*s", (int)n, p);
-			out("vma +%luK flags%s%s", (s - start) >> 10, strstr(line, " hg") ? " hg" : "",
-			    strstr(line, " nh") ? " nh" : "");
+			out("vma +%luK flags%s%s", (s - start) >> 10,
+			    strstr(line, " hg") ? " hg" : "", strstr(line, " nh") ? " nh" : "");
 		}
 	}
 }
@@ -915,9 +917,9 @@ static const char *touch(char *p, int write)
 		else
 			(void)*(volatile char *)p;
 	} else {
-		what = guard_code == SEGV_MAPERR	? "SIGSEGV SEGV_MAPERR"
+		what = guard_code == SEGV_MAPERR   ? "SIGSEGV SEGV_MAPERR"
 		       : guard_code == SEGV_ACCERR ? "SIGSEGV SEGV_ACCERR"
-						    : "SIGSEGV other";
+						   : "SIGSEGV other";
 	}
 	sigaction(SIGSEGV, &old, NULL);
 	return what;
@@ -975,8 +977,8 @@ static void step_process_madvise(void)
 	p = written_range("process-madvise", 4);
 	pidfd = syscall(NR_PIDFD_OPEN, getpid(), 0);
 	out("pidfd_open %s", pidfd >= 0 ? "ok" : errno_name(errno));
-	out("pidfd_open flags 1 %s", syscall(NR_PIDFD_OPEN, getpid(), 1) < 0 ? errno_name(errno)
-										: "ok");
+	out("pidfd_open flags 1 %s",
+	    syscall(NR_PIDFD_OPEN, getpid(), 1) < 0 ? errno_name(errno) : "ok");
 	iov[0] = (struct iovec){ p, 16 * PAGE };
 	iov[1] = (struct iovec){ p + 64 * PAGE, 8 * PAGE + 1 };
 	ret = syscall(NR_PROCESS_MADVISE, pidfd, iov, 2, MADV_COLD, 0);

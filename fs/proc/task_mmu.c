@@ -317,7 +317,9 @@ const struct file_operations proc_pid_smaps_rollup_fops = {
 
 #define PM_ENTRY_BYTES sizeof(uint64_t)
 #define PAGEMAP_WALK_PAGES PTRS_PER_TABLE /* entries per step: one PMD's */
-#define PAGEMAP_GUARD_FRAME 0ul
+/* A guard marker's frame as Linux 7.3 on x86-64 reports it: swap type
+ * SWP_PTE_MARKER (31) | offset PTE_MARKER_GUARD (4) << MAX_SWAPFILES_SHIFT. */
+#define PAGEMAP_GUARD_FRAME (31ul | 4ul << 5)
 
 /* Linux: struct pagemapread; buffer[i] is the entry of start + i pages. */
 struct pagemapread {

@@ -140,7 +140,7 @@ static void collapse_maps_one_pmd_folio_keeping_every_byte(struct kunit *test)
 	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x5a);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + K64, K64, MADV_DONTNEED), 0);
 	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * K64, P, 0x5a)); /* stays 64K */
-	KUNIT_EXPECT_TRUE(test, test_reads_as(A + K64, P, 0));	       /* a zero-page PTE */
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + K64, P, 0));	      /* a zero-page PTE */
 	thp_orders_enabled = 0; /* the collapse ignores the sysfs modes */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE, MADV_COLLAPSE), 0);
 	KUNIT_EXPECT_TRUE(test, pmd_leaf(*mm_find_pmd(t.mm, A)));
@@ -166,7 +166,7 @@ static void collapse_returns_linux_errors(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, test_reads_as(A, PMD_SIZE, 0)); /* zero pages: read-only */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE, MADV_COLLAPSE), -EINVAL);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + P, 4 * P, MADV_COLLAPSE), -EINVAL);
-	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, P, MADV_COLLAPSE), 0); /* no whole PMD */
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, P, MADV_COLLAPSE), -EINVAL); /* no whole PMD */
 	/* A locked folio: try again later. */
 	KUNIT_EXPECT_EQ(test, fill_user(A + PMD_SIZE, 7, P), 0);
 	folio = test_mapped_folio(t.mm, A + PMD_SIZE);
@@ -188,6 +188,20 @@ static void collapse_returns_linux_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, P, MADV_COLLAPSE), -EINVAL); /* VMA < 2 MiB */
 }
 
+/* Linux 7.3 collapses a read-only VMA's zero pages (a writable one's are
+ * SCAN_PAGE_RO): one PMD folio of zeroes. */
+static void collapse_of_a_read_only_vma_maps_zeroes(struct kunit *test)
+{
+	SKIP_WITHOUT_LARGE_FOLIOS(test);
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, PMD_SIZE, RW, 0), A);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, PMD_SIZE, 0));
+	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, A, PMD_SIZE, VM_READ), 0);
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE, MADV_COLLAPSE), 0);
+	KUNIT_EXPECT_EQ(test, test_mapped_order(t.mm, A), HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_FALSE(test, pmd_write(*mm_find_pmd(t.mm, A)));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, PMD_SIZE, 0));
+}
+
 /* --- COLD, PAGEOUT ------------------------------------------------------------------ */
 
 static void cold_ages_the_pages_and_moves_them_to_the_reclaim_end(struct kunit *test)
@@ -205,8 +219,8 @@ static void cold_ages_the_pages_and_moves_them_to_the_reclaim_end(struct kunit *
 		KUNIT_EXPECT_FALSE(test, pte_young(pte_at(a)));
 	KUNIT_EXPECT_TRUE(test, pte_young(pte_at(A + K64)));
 	KUNIT_EXPECT_FALSE(test, folio_test_referenced(first));
-	KUNIT_EXPECT_TRUE(test,
-			  page_folio(list_last_entry(&t.node->lru_anon, struct page, lru)) == first);
+	KUNIT_EXPECT_TRUE(test, page_folio(list_last_entry(&t.node->lru_anon, struct page, lru)) ==
+					first);
 	/* Part of a folio: it is split first. */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + K64, P, MADV_COLD), 0);
 	KUNIT_EXPECT_EQ(test, test_mapped_order(t.mm, A + K64), 0);
@@ -232,6 +246,7 @@ static void pageout_frees_only_clean_lazyfree_folios(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, test_reads_as(A, K64, 0x22));
 	KUNIT_EXPECT_TRUE(test, test_reads_as(A + K64, K64, 0));
 	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * K64, 1, 0x33));
+	KUNIT_EXPECT_TRUE(test, folio_test_dirty(test_mapped_folio(t.mm, A + 2 * K64)));
 	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * K64 + 1, K64 - 1, 0x22));
 	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 3 * K64, K64, 0));
 }
@@ -330,6 +345,7 @@ static struct kunit_case advice_test_cases[] = {
 	KUNIT_CASE(hugepage_splits_the_vma_and_gates_madvise_mode),
 	KUNIT_CASE(collapse_maps_one_pmd_folio_keeping_every_byte),
 	KUNIT_CASE(collapse_returns_linux_errors),
+	KUNIT_CASE(collapse_of_a_read_only_vma_maps_zeroes),
 	KUNIT_CASE(cold_ages_the_pages_and_moves_them_to_the_reclaim_end),
 	KUNIT_CASE(pageout_frees_only_clean_lazyfree_folios),
 	KUNIT_CASE(mlocked_ranges_refuse_cold_pageout_and_guards),
