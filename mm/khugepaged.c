@@ -20,7 +20,7 @@ enum scan_result {
 	SCAN_PMD_NULL,		   /* no PMD table at all */
 	SCAN_PMD_NONE,		   /* the PMD is empty: nothing to collapse */
 	SCAN_PMD_MAPPED,	   /* already a PMD leaf */
-	SCAN_PTE_NON_PRESENT,	   /* a guard marker */
+	SCAN_PTE_NON_PRESENT,	   /* a guard marker, found after the allocation */
 	SCAN_PAGE_RO,		   /* no writable PTE */
 	SCAN_PAGE_LRU,		   /* a folio off the LRU */
 	SCAN_PAGE_LOCK,		   /* a folio locked */
@@ -62,14 +62,21 @@ static enum scan_result find_pmd_or_thp_or_none(struct mm_struct *mm, unsigned l
 	return pmd_leaf(**pmdp) ? SCAN_PMD_MAPPED : SCAN_SUCCEED;
 }
 
-/* Can the 512 entries of the PTE table at pmd be collapsed? Every present
- * folio must be on the LRU, unlocked and held only by its mappings, and
- * in a writable VMA one entry at least writable (zero pages alone are
- * SCAN_PAGE_RO). Linux: hpage_collapse_scan_pmd with
- * __collapse_huge_page_isolate's checks; Linux 7.3 collapses a
- * read-only VMA's range (mmdiff's collapse-errors step shows it). */
+/*
+ * Can the 512 entries of the PTE table at pmd be collapsed? Every present
+ * folio must be on the LRU, unlocked and held only by its mappings. A
+ * non-present entry is counted (*unmapped) and passed over: MADV_COLLAPSE
+ * has no max_ptes_swap limit, and Linux meets the guard marker only
+ * after the allocation, in __collapse_huge_page_swapin. In a writable
+ * VMA one entry at least must be writable (zero pages alone are
+ * SCAN_PAGE_RO); a read-only VMA's zero pages collapse. That is what
+ * Linux 7.3 does in mmdiff's collapse-errors step, its source since
+ * "khugepaged: allow collapsing read-only anon" having dropped the
+ * writable check. Linux: hpage_collapse_scan_pmd with
+ * __collapse_huge_page_isolate's checks.
+ */
 static enum scan_result hpage_collapse_scan_pmd(const struct vm_area_struct *vma, pmd_t *pmd,
-						unsigned long haddr)
+						unsigned long haddr, unsigned int *unmapped)
 {
 	const pte_t *pte = pte_offset_map(pmd, haddr);
 	bool writable = false;
@@ -79,8 +86,10 @@ static enum scan_result hpage_collapse_scan_pmd(const struct vm_area_struct *vma
 
 		if (pte_none_or_zero(pte[i]))
 			continue;
-		if (!pte_present(pte[i]))
-			return SCAN_PTE_NON_PRESENT;
+		if (!pte_present(pte[i])) {
+			(*unmapped)++;
+			continue;
+		}
 		writable |= pte_write(pte[i]);
 		folio = page_folio(pte_page(pte[i]));
 		if (!folio_test_lru(folio))
@@ -90,7 +99,7 @@ static enum scan_result hpage_collapse_scan_pmd(const struct vm_area_struct *vma
 		if (folio_ref_count(folio) != 1) /* Linux: folio_expected_ref_count */
 			return SCAN_PAGE_COUNT;
 	}
-	return writable || !(vma->vm_flags & VM_WRITE) ? SCAN_SUCCEED : SCAN_PAGE_RO;
+	return writable || *unmapped || !(vma->vm_flags & VM_WRITE) ? SCAN_SUCCEED : SCAN_PAGE_RO;
 }
 
 /* Copy the 512 pages the detached table maps into folio (zeroes for none
@@ -127,7 +136,7 @@ static void collapse_copy_and_free(struct mm_struct *mm, pte_t *pte, unsigned lo
  * folio comes first (with direct compaction: GFP_TRANSHUGE, as Linux's
  * non-khugepaged collapse), so a failed allocation changes nothing. */
 static enum scan_result collapse_huge_page(struct mm_struct *mm, struct vm_area_struct *vma,
-					   pmd_t *pmd, unsigned long haddr)
+					   pmd_t *pmd, unsigned long haddr, unsigned int unmapped)
 {
 	uint64_t prot = vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED | _PAGE_DIRTY;
 	struct pglist_data *pgdat = NODE_DATA(mm->nid);
@@ -140,6 +149,12 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, struct vm_area_
 		return SCAN_ALLOC_HUGE_PAGE_FAIL;
 	}
 	count_vm_event(pgdat, THP_COLLAPSE_ALLOC);
+	/* Linux: __collapse_huge_page_swapin finds no swap entry behind a
+	 * non-present PTE, only a marker: give up, the folio goes back. */
+	if (unmapped) {
+		folio_put(folio);
+		return SCAN_PTE_NON_PRESENT;
+	}
 	/* Linux: pmdp_collapse_flush. */
 	old = pmdp_get_and_clear(mm, haddr, pmd);
 	flush_tlb_range(mm, haddr, haddr + PMD_SIZE);
@@ -179,13 +194,15 @@ int madvise_collapse(struct mm_struct *mm, struct vm_area_struct *vma, unsigned 
 	if (!collapse_allowed(mm, vma) || hstart >= hend)
 		return -EINVAL;
 	for (unsigned long addr = hstart; addr < hend; addr += PMD_SIZE) {
+		enum scan_result result;
+		unsigned int unmapped = 0;
 		pmd_t *pmd;
-		enum scan_result result = find_pmd_or_thp_or_none(mm, addr, &pmd);
 
+		result = find_pmd_or_thp_or_none(mm, addr, &pmd);
 		if (result == SCAN_SUCCEED)
-			result = hpage_collapse_scan_pmd(vma, pmd, addr);
+			result = hpage_collapse_scan_pmd(vma, pmd, addr, &unmapped);
 		if (result == SCAN_SUCCEED)
-			result = collapse_huge_page(mm, vma, pmd, addr);
+			result = collapse_huge_page(mm, vma, pmd, addr, unmapped);
 		switch (result) {
 		case SCAN_SUCCEED:
 		case SCAN_PMD_MAPPED:

@@ -159,6 +159,7 @@ static void collapse_maps_one_pmd_folio_keeping_every_byte(struct kunit *test)
 static void collapse_returns_linux_errors(struct kunit *test)
 {
 	struct folio *folio;
+	unsigned long alloc;
 
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, 2 * PMD_SIZE, RW, 0), A);
@@ -176,7 +177,10 @@ static void collapse_returns_linux_errors(struct kunit *test)
 	/* A guard marker is no page to copy (SCAN_PTE_NON_PRESENT). */
 	KUNIT_EXPECT_EQ(test, fill_user(A + PMD_SIZE + P, 7, P), 0);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + PMD_SIZE, P, MADV_GUARD_INSTALL), 0);
+	alloc = ev(THP_COLLAPSE_ALLOC);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + PMD_SIZE, PMD_SIZE, MADV_COLLAPSE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ev(THP_COLLAPSE_ALLOC), alloc + 1); /* found after allocating */
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + PMD_SIZE + P, P, 7));
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + PMD_SIZE, P, MADV_GUARD_REMOVE), 0);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + PMD_SIZE, PMD_SIZE, MADV_COLLAPSE), 0);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A + PMD_SIZE, PMD_SIZE), 0);
