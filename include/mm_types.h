@@ -190,6 +190,8 @@ enum vm_event_item {
 	CMA_ALLOC_FAIL,
 	PGMIGRATE_SUCCESS,
 	PGMIGRATE_FAIL,
+	THP_COLLAPSE_ALLOC,	    /* PMD-size folios MADV_COLLAPSE allocated */
+	THP_COLLAPSE_ALLOC_FAILED,  /* ... or could not */
 	THP_SPLIT_PAGE,		    /* PMD-size folios split */
 	THP_SPLIT_PAGE_FAILED,	    /* ... or refused (locked, referenced, mapped) */
 	THP_DEFERRED_SPLIT_PAGE,    /* PMD-size folios found partially mapped */

@@ -75,13 +75,19 @@ void __noreturn do_exit(int code);
 #define WEXITSTATUS(status) (((status) >> 8) & 0xff)
 #define WTERMSIG(status) ((status)&0x7f)
 
+/* --- kernel/pid.c ------------------------------------------------------------ */
+/* The task the pidfd fd of task names (Linux: pidfd_get_task). Return:
+ * it, or NULL with *err -EBADF (no fd, or not a pidfd) or -ESRCH (the
+ * process is gone). */
+struct task *pidfd_get_task(struct task *task, int fd, int *err);
+
 /* --- system calls (<syscalls.h>, kernel/syscall_table.c) ----------------- */
 #define ARCH_SET_FS 0x1002
 #define ARCH_GET_FS 0x1003
 #define TIOCGWINSZ 0x5413
 
-/* mmap's prot and flags, and the advice madvise takes besides MADV_FREE
- * and MADV_DONTNEED (<vm.h>): Linux's values (uapi/asm-generic/mman*.h). */
+/* mmap's prot and flags (madvise's advice is in <vm.h>): Linux's values
+ * (uapi/asm-generic/mman*.h). */
 #define PROT_NONE 0x0
 #define PROT_READ 0x1
 #define PROT_WRITE 0x2
@@ -95,9 +101,6 @@ void __noreturn do_exit(int code);
 #define MAP_POPULATE 0x8000
 #define MAP_HUGETLB 0x40000
 #define MAP_FIXED_NOREPLACE 0x100000
-#define MADV_WILLNEED 3
-#define MADV_HUGEPAGE 14
-#define MADV_NOHUGEPAGE 15
 /* mlock2's and mlockall's flags (uapi/asm-generic/mman*.h). */
 #define MLOCK_ONFAULT 0x01
 #define MCL_CURRENT 1

@@ -88,6 +88,7 @@ extern const struct file_operations proc_pagemap_fops;
 #define PM_SOFT_DIRTY (1ull << 55)
 #define PM_MMAP_EXCLUSIVE (1ull << 56)
 #define PM_UFFD_WP (1ull << 57)
+#define PM_GUARD_REGION (1ull << 58) /* a guard marker (Linux 6.14+) */
 #define PM_FILE (1ull << 61)
 #define PM_SWAP (1ull << 62)
 #define PM_PRESENT (1ull << 63)

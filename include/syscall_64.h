@@ -116,7 +116,9 @@
 	X(325, mlock2)            \
 	X(332, statx)             \
 	X(334, rseq)              \
-	X(439, faccessat2)
+	X(434, pidfd_open)        \
+	X(439, faccessat2)        \
+	X(440, process_madvise)
 
 #define __SYSCALL_NR(nr, name) __NR_##name = nr,
 enum {

@@ -71,6 +71,21 @@ static inline pte_t pte_mkdirty(pte_t pte) { return pte | _PAGE_DIRTY; }
 static inline pte_t pte_mkwrite(pte_t pte) { return pte | _PAGE_RW; }
 static inline pte_t pte_wrprotect(pte_t pte) { return pte & ~_PAGE_RW; }
 /* clang-format on */
+/*
+ * A PTE marker: a non-present entry that maps nothing and is no swap
+ * entry (Folium has no swap, so every non-present, non-none PTE is a
+ * marker). The one kind is Linux's PTE_MARKER_GUARD (MADV_GUARD_INSTALL):
+ * any access to its page raises SIGSEGV. It lives in a software bit the
+ * MMU ignores while the entry is not present:
+ *   63..10 0   9 marker guard   8..1 0   0 present = 0
+ * Linux: make_pte_marker, is_pte_marker, is_guard_pte_marker.
+ */
+#define PTE_MARKER_GUARD (1ull << 9)
+/* clang-format off */
+static inline pte_t make_pte_marker(uint64_t marker) { return marker; }
+static inline bool is_pte_marker(pte_t pte) { return !pte_none(pte) && !pte_present(pte); }
+static inline bool is_guard_pte_marker(pte_t pte) { return is_pte_marker(pte) && (pte & PTE_MARKER_GUARD); }
+/* clang-format on */
 /* prot: the flag bits of a VMA's pages (vm_get_page_prot). */
 static inline pte_t pfn_pte(unsigned long pfn, uint64_t prot)
 {
@@ -118,8 +133,9 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
 #define VM_HUGEPAGE 0x20000000ul
 #define VM_NOHUGEPAGE 0x40000000ul
 /* mlock (mm/mlock.c): the VMA's pages stay in memory, faulted in when it
- * is locked, or (with VM_LOCKONFAULT) locked as they fault in. Linux's
- * values. */
+ * is locked, or (with VM_LOCKONFAULT) locked as they fault in; madvise
+ * advice that would drop or move its pages (FREE, DONTNEED, COLD,
+ * PAGEOUT, GUARD_INSTALL) refuses the range. Linux's values. */
 #define VM_LOCKED 0x2000ul
 #define VM_LOCKONFAULT 0x80000ul
 #define VM_LOCKED_MASK (VM_LOCKED | VM_LOCKONFAULT)
@@ -258,6 +274,8 @@ uint64_t vm_get_page_prot(unsigned long vm_flags);
 bool pgd_alloc(struct mm_struct *mm);
 void pgd_free(struct mm_struct *mm);
 struct page *pte_alloc_one(struct mm_struct *mm);
+/* Free a PTE table no PMD points to any more (MADV_COLLAPSE's old one). */
+void pte_free(struct mm_struct *mm, struct page *table);
 /*
  * A fault where addr's walk lacks two or three tables (a first touch of
  * an empty 1 GiB or 2 MiB region: PUD, PMD, PTE) takes them in one
@@ -324,6 +342,10 @@ struct mm_walk;
 struct mm_walk_ops {
 	int (*pmd_entry)(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk);
 	int (*pte_entry)(pte_t *ptep, unsigned long addr, struct mm_walk *walk);
+	/* Each PTE marker (is_pte_marker), if set: Linux hands every entry
+	 * to pte_entry, whose users test pte_present; Folium's users of
+	 * present entries never see a marker. */
+	int (*pte_marker_entry)(pte_t *ptep, unsigned long addr, struct mm_walk *walk);
 };
 struct mm_walk {
 	const struct mm_walk_ops *ops;
@@ -378,6 +400,8 @@ enum vm_fault_reason {
 	VM_FAULT_NOVMA,	 /* no VMA covers the address */
 	VM_FAULT_ACCESS, /* the VMA does not allow this access */
 	VM_FAULT_OOM,	 /* no memory even for an order-0 folio */
+	/* A guard marker: SIGSEGV with SEGV_MAPERR, as Linux. */
+	VM_FAULT_SIGSEGV,
 };
 /* Resolve a fault at addr in mm. Return: VM_FAULT_OK (retry the access)
  * or why not; the caller reports and ends the workload. */
@@ -662,12 +686,31 @@ void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *pte
 			    unsigned int cydp_flags);
 
 /* --- madvise (mm/madvise.c) ------------------------------------------------------ */
+/* The advice served, Linux's values (uapi/asm-generic/mman-common.h). */
+#define MADV_WILLNEED 3
 #define MADV_DONTNEED 4
 #define MADV_FREE 8
+#define MADV_HUGEPAGE 14
+#define MADV_NOHUGEPAGE 15
+#define MADV_COLD 20
+#define MADV_PAGEOUT 21
+#define MADV_POPULATE_READ 22
+#define MADV_POPULATE_WRITE 23
+#define MADV_COLLAPSE 25
+#define MADV_GUARD_INSTALL 102
+#define MADV_GUARD_REMOVE 103
 /* Linux's rules: start must be page aligned (-EINVAL), len is rounded up
- * to pages, len 0 is a no-op, bad advice is -EINVAL, and a range partly
- * outside every VMA is applied to the covered parts and returns -ENOMEM. */
+ * to pages, len 0 is a no-op, unknown advice is -EINVAL, and a range
+ * partly outside every VMA is applied to the covered parts and returns
+ * -ENOMEM (POPULATE stops at the hole instead). Each advice's own errors
+ * are at its function in mm/madvise.c. MADV_HUGEPAGE/NOHUGEPAGE with THP
+ * compiled out still set the flags (Linux: -EINVAL), so programs that ask
+ * keep running. */
 int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice);
+/* Return: whether process_madvise may give advice to another process's
+ * mm (Linux: process_madvise_remote_valid); for the caller's own mm
+ * every advice madvise takes is allowed (Linux 6.13+). */
+bool process_madvise_remote_valid(int advice);
 /* MADV_FREE's implementation: batched (default, current Linux) or split
  * (each large folio split where it is met, then PTE by PTE, the flush
  * gathered, as before "mm/madvise: optimize lazyfreeing with mTHP in
@@ -720,6 +763,16 @@ int __mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len, 
  * with CAP_IPC_LOCK. Linux: mlock_future_ok (mmap, brk: -EAGAIN). */
 struct task;
 bool mlock_future_ok(const struct task *task, unsigned long vm_flags, unsigned long bytes);
+/* --- collapse (mm/khugepaged.c) ----------------------------------------------------- */
+/* MADV_COLLAPSE of [start, end) inside vma: each PMD-aligned 2 MiB of it
+ * becomes one PMD-mapped folio (Linux: madvise_collapse). Return: 0 when
+ * every such range is PMD-mapped now (also when there is none), else
+ * the errno of the last failure: -EINVAL (THP not allowed here, a range
+ * with nothing to collapse, read-only, a guard marker), -ENOMEM (no
+ * PMD-size folio), -EAGAIN (a folio locked, off the LRU or referenced
+ * elsewhere). */
+int madvise_collapse(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long start,
+		     unsigned long end);
 
 /* --- LRU lists and reclaim (mm/vmscan.c) ------------------------------------------ */
 /* New anonymous folio: onto its node's lru_anon (PG_lru set), or the
@@ -730,6 +783,16 @@ void folio_del_lru(struct folio *folio);
 /* MADV_FREE: clear dirty and swapbacked, move to lru_lazyfree, count
  * PGLAZYFREE by the folio's pages. */
 void folio_mark_lazyfree(struct folio *folio);
+/* MADV_COLD: put folio at the end of its LRU list reclaim takes first
+ * and clear PG_referenced (Linux: folio_deactivate). */
+void folio_deactivate(struct folio *folio);
+/* MADV_PAGEOUT of one folio, reclaimed at once whatever its young bits
+ * (Linux: reclaim_pages, shrink_folio_list with ignore_references):
+ * without swap only a clean lazyfree folio can go; it is unmapped and
+ * freed (counted PGLAZYFREED). A swapbacked large folio is split, as
+ * Linux's fallback when no swap slot takes it whole, and its pages stay.
+ * Return: pages freed. */
+unsigned long reclaim_folio(struct folio *folio);
 /* Return: the pages of the folios on list (meminfo's AnonLRU, LazyFree). */
 unsigned long lru_list_pages(const struct list_head *list);
 /* Reclaim from pgdat's lazyfree list: a folio whose PTEs are all clean

@@ -8,6 +8,7 @@
  */
 #include <binfmt_elf.h>
 #include <fs.h>
+#include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
 
@@ -185,56 +186,70 @@ SYSCALL_DEFINE2(munmap, unsigned long, addr, size_t, len)
 	return vm_munmap(task->mm, addr, len); /* Linux: sys_munmap's rules */
 }
 
-/*
- * MADV_HUGEPAGE / MADV_NOHUGEPAGE on [start, end): each VMA part gets
- * VM_HUGEPAGE (and loses VM_NOHUGEPAGE) or the reverse, a VMA cut by an
- * end split there first, and parts that now equal a neighbour merged
- * with it (Linux: hugepage_madvise in madvise_update_vma). Splits come
- * first, so -ENOMEM for a full VMA array changes nothing;
- * parts of the range in no VMA are skipped and reported with -ENOMEM
- * after the rest is done, as Linux.
- */
-static int madvise_hugepage(struct mm_struct *mm, unsigned long start, unsigned long end,
-			    int advice)
+/* Linux: sys_madvise; every rule is do_madvise's (mm/madvise.c). */
+SYSCALL_DEFINE3(madvise, unsigned long, start, size_t, len, int, advice)
 {
-	unsigned long set = advice == MADV_HUGEPAGE ? VM_HUGEPAGE : VM_NOHUGEPAGE;
-	unsigned long clear = VM_HUGEPAGE | VM_NOHUGEPAGE;
+	return do_madvise(task->mm, start, len, advice);
+}
 
-	if (split_vma(mm, start) || split_vma(mm, end))
-		return -ENOMEM;
-	for (int i = 0; i < mm->nr_vmas; i++) {
-		struct vm_area_struct *vma = &mm->vmas[i];
+#define UIO_MAXIOV 1024 /* Linux's limit on a vector's length */
 
-		if (vma->vm_start >= start && vma->vm_end <= end)
-			vma->vm_flags = (vma->vm_flags & ~clear) | set;
+/* Linux: struct iovec (the user's layout). */
+struct iovec {
+	uint64_t iov_base;
+	uint64_t iov_len;
+};
+
+/* Linux: import_iovec. Return: the kmalloc'ed vector (NULL for vlen 0)
+ * with *err 0, or NULL with -EINVAL (vlen over UIO_MAXIOV, a length
+ * negative as ssize_t), -EFAULT or -ENOMEM. */
+static struct iovec *import_iovec(unsigned long vec, size_t vlen, int *err)
+{
+	struct iovec *iov;
+
+	*err = vlen > UIO_MAXIOV ? -EINVAL : 0;
+	if (*err || !vlen)
+		return NULL;
+	iov = kmalloc(vlen * sizeof(*iov), GFP_KERNEL);
+	*err = !iov ? -ENOMEM : copy_from_user(iov, vec, vlen * sizeof(*iov)) ? -EFAULT : 0;
+	for (size_t i = 0; !*err && i < vlen; i++)
+		if ((int64_t)iov[i].iov_len < 0)
+			*err = -EINVAL;
+	if (*err) {
+		kfree(iov);
+		iov = NULL;
 	}
-	vma_merge_range(mm, start, end);
-	return vma_range_has_hole(mm, start, end) ? -ENOMEM : 0;
+	return iov;
 }
 
 /*
- * Linux: sys_madvise. MADV_FREE and MADV_DONTNEED are do_madvise's;
- * MADV_HUGEPAGE and MADV_NOHUGEPAGE set the VMAs' THP policy (also with
- * THP compiled out, where Linux says -EINVAL: the flags then change
- * nothing, and programs that ask keep running). MADV_WILLNEED is
- * accepted with no effect: there is no swap to read ahead. Other advice
- * is -EINVAL, as Linux for advice it does not know. The range is checked
- * as Linux's do_madvise does.
+ * Linux: sys_process_madvise, then vector_madvise. flags must be 0; the
+ * vector is read whole before the pidfd is looked at; another process's
+ * mm may only get the non-destructive advice (process_madvise_remote_valid:
+ * never met here, a pidfd names only the caller). Each range is one
+ * do_madvise; the first error stops. Return: the bytes of the ranges
+ * advised (their lengths as given), or the error if none was.
  */
-SYSCALL_DEFINE3(madvise, unsigned long, start, size_t, len, int, advice)
+SYSCALL_DEFINE5(process_madvise, int, pidfd, unsigned long, vec, size_t, vlen, int, advice,
+		unsigned int, flags)
 {
-	unsigned long end;
+	struct task *target;
+	struct iovec *iov;
+	long total = 0;
+	int err;
 
-	if (advice == MADV_FREE || advice == MADV_DONTNEED)
-		return do_madvise(task->mm, start, len, advice);
-	if (advice != MADV_WILLNEED && advice != MADV_HUGEPAGE && advice != MADV_NOHUGEPAGE)
+	if (flags)
 		return -EINVAL;
-	end = start + ALIGN_UP(len, PAGE_SIZE);
-	if ((start & (PAGE_SIZE - 1)) || end < start || (len && end == start))
-		return -EINVAL;
-	if (end == start)
-		return 0;
-	if (advice != MADV_WILLNEED)
-		return madvise_hugepage(task->mm, start, end, advice);
-	return vma_range_has_hole(task->mm, start, end) ? -ENOMEM : 0;
+	iov = import_iovec(vec, vlen, &err);
+	if (err)
+		return err;
+	target = pidfd_get_task(task, pidfd, &err);
+	if (target && target->mm != task->mm && !process_madvise_remote_valid(advice))
+		err = -EINVAL;
+	for (size_t i = 0; !err && i < vlen; i++) {
+		err = do_madvise(target->mm, iov[i].iov_base, iov[i].iov_len, advice);
+		total += err ? 0 : (long)iov[i].iov_len;
+	}
+	kfree(iov);
+	return total ? total : err;
 }

@@ -523,12 +523,15 @@ static int split_find_mappings(struct folio *folio, struct split_mapped *m)
  * by PTE) leaves behind that Folium's in-place split would not: a dirty
  * PTE makes the folio dirty (so every piece is), and a folio mapped by
  * more than one PTE is partially mapped on the way (deferred_split_folio).
+ * A PMD-mapped one is not: Linux freezes its PMD straight into migration
+ * entries (split_huge_pmd_locked with freeze), all at once.
  */
-static void split_unmap_accounting(struct folio *folio, const struct split_mapped *mapped)
+static void split_unmap_accounting(struct folio *folio, const struct split_mapped *mapped,
+				   bool pmd_mapped)
 {
 	if (mapped->dirty)
 		folio_set_dirty(folio);
-	if (mapped->nr > 1)
+	if (mapped->nr > 1 && !pmd_mapped)
 		deferred_split_folio(folio);
 }
 
@@ -545,6 +548,7 @@ int split_anon_folio_mapped(struct folio *folio)
 {
 	struct split_mapped mapped;
 	unsigned long nr = folio_nr_pages(folio);
+	bool pmd_mapped;
 
 	if (!folio_test_large(folio))
 		return 0;
@@ -553,13 +557,14 @@ int split_anon_folio_mapped(struct folio *folio)
 		return -EBUSY;
 	if (split_find_mappings(folio, &mapped))
 		return -EBUSY;
+	pmd_mapped = mapped.pmd;
 	if (mapped.pmd) {
 		if (__split_huge_pmd(folio_anon_mm(folio), mapped.pmd, mapped.pmd_addr))
 			return -ENOMEM;
 		if (split_find_mappings(folio, &mapped))
 			return -EBUSY; /* cannot happen: the PTEs were just made */
 	}
-	split_unmap_accounting(folio, &mapped);
+	split_unmap_accounting(folio, &mapped, pmd_mapped);
 	folio_remove_rmap_ptes(folio, mapped.nr);
 	if (split_folio(folio)) {
 		folio_add_anon_rmap_ptes(folio, mapped.nr);

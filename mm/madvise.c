@@ -1,5 +1,5 @@
 /*
- * madvise(MADV_FREE | MADV_DONTNEED). MADV_FREE makes anonymous memory
+ * madvise and its advice (Linux: mm/madvise.c). MADV_FREE makes anonymous memory
  * lazily freeable: young and dirty are cleared and the folio goes on the
  * lazyfree list, so reclaim may drop it unless it is written again.
  * Batched (Linux since "mm/madvise: optimize lazyfreeing with mTHP in
@@ -13,6 +13,10 @@
  * modes, and with 4K folios both do the same work. A folio only partly
  * inside the range is split in both modes. Both run as the walker's
  * pmd_entry; PMD leaves and splitting are THP code (mm/huge_memory.c).
+ * The other advice, each in its section below: COLD and PAGEOUT (age or
+ * reclaim now), guard markers (GUARD_INSTALL/REMOVE), POPULATE_READ/
+ * WRITE (fault in), HUGEPAGE/NOHUGEPAGE (the VMAs' THP policy);
+ * COLLAPSE is mm/khugepaged.c's, WILLNEED does nothing (no swap).
  */
 #include <vm.h>
 
@@ -186,6 +190,280 @@ static const struct mm_walk_ops madvise_free_split_walk_ops = {
 	.pmd_entry = madvise_free_pte_range_split,
 };
 
+/* --- MADV_COLD, MADV_PAGEOUT ------------------------------------------------------------ */
+
+/*
+ * Linux: madvise_cold_or_pageout_pte_range. COLD clears the young bits
+ * (one clear_young_dirty_ptes per folio's run, the flush gathered) and
+ * moves each folio to the end of its LRU list reclaim takes first;
+ * PAGEOUT reclaims each folio now, young or not (reclaim_folio). A large
+ * folio only partly inside the range is split first; the zero page, and
+ * folios mapped elsewhere too, are left alone.
+ */
+struct madvise_cold_walk {
+	struct mmu_gather *tlb;
+	bool pageout;
+};
+
+static void madvise_cold_folio(struct folio *folio, bool pageout)
+{
+	if (pageout)
+		reclaim_folio(folio);
+	else
+		folio_deactivate(folio);
+}
+
+/* A PMD leaf for [addr, next). Return: true when done with it; false
+ * when its folio was split and the PTE table it left is to be walked. */
+static bool madvise_cold_or_pageout_huge_pmd(struct madvise_cold_walk *cw, pmd_t *pmdp,
+					     unsigned long addr, unsigned long next)
+{
+	pmd_t orig = *pmdp;
+	struct folio *folio;
+
+	if (is_huge_zero_pmd(orig))
+		return true;
+	folio = pmd_folio(orig);
+	if (folio_likely_mapped_shared(folio))
+		return true;
+	if (next - addr != PMD_SIZE)
+		return folio_test_locked(folio) || split_anon_folio_mapped(folio);
+	if (!cw->pageout && pmd_young(orig)) {
+		set_pmd_at(cw->tlb->mm, addr, pmdp, pmd_mkold(orig));
+		tlb_remove_pmd_tlb_entry(cw->tlb, addr);
+	}
+	madvise_cold_folio(folio, cw->pageout);
+	return true;
+}
+
+/* The present PTE at ptep (addr). Return: the PTEs handled, or 0 after a
+ * split (look at the same PTE again). */
+static unsigned int madvise_cold_pte(struct madvise_cold_walk *cw, pte_t *ptep, unsigned long addr,
+				     unsigned long end)
+{
+	pte_t ptent = *ptep;
+	struct folio *folio = page_folio(pte_page(ptent));
+	unsigned int nr = 1;
+
+	if (folio_test_large(folio)) {
+		bool any_young;
+
+		nr = folio_pte_batch(folio, ptep, ptent, (end - addr) >> PAGE_SHIFT, &any_young,
+				     NULL);
+		if (any_young)
+			ptent = pte_mkyoung(ptent);
+		if (nr < folio_nr_pages(folio)) {
+			if (folio_likely_mapped_shared(folio) || folio_test_locked(folio))
+				return nr;
+			return split_anon_folio_mapped(folio) ? nr : 0;
+		}
+	}
+	if (folio_likely_mapped_shared(folio))
+		return nr;
+	if (!cw->pageout && pte_young(ptent)) {
+		clear_young_dirty_ptes(cw->tlb->mm, addr, ptep, nr, CYDP_CLEAR_YOUNG);
+		tlb_remove_tlb_entries(cw->tlb, addr, nr);
+	}
+	madvise_cold_folio(folio, cw->pageout);
+	return nr;
+}
+
+static int madvise_cold_or_pageout_pte_range(pmd_t *pmdp, unsigned long addr, unsigned long end,
+					     struct mm_walk *walk)
+{
+	struct madvise_cold_walk *cw = walk->private;
+	unsigned int nr;
+	pte_t *ptep;
+
+	walk->action = ACTION_CONTINUE;
+	if (pmd_leaf(*pmdp) && madvise_cold_or_pageout_huge_pmd(cw, pmdp, addr, end))
+		return 0;
+	ptep = pte_offset_map(pmdp, addr);
+	for (; ptep && addr < end; addr += nr * PAGE_SIZE, ptep += nr) {
+		nr = 1;
+		if (pte_present(*ptep) && !is_zero_pfn(pte_pfn(*ptep)))
+			nr = madvise_cold_pte(cw, ptep, addr, end);
+	}
+	return 0;
+}
+
+static const struct mm_walk_ops madvise_cold_walk_ops = {
+	.pmd_entry = madvise_cold_or_pageout_pte_range,
+};
+
+/* Linux: madvise_cold, madvise_pageout. An mlock'ed range is refused
+ * (can_madv_lru_vma). */
+static int madvise_cold_or_pageout(struct mmu_gather *tlb, const struct vm_area_struct *vma,
+				   unsigned long start, unsigned long end, bool pageout)
+{
+	struct madvise_cold_walk cw = { tlb, pageout };
+
+	if (vma->vm_flags & VM_LOCKED)
+		return -EINVAL;
+	walk_page_range(tlb->mm, start, end, &madvise_cold_walk_ops, &cw);
+	return 0;
+}
+
+/* --- guard regions: MADV_GUARD_INSTALL, MADV_GUARD_REMOVE -------------------------------- */
+
+/*
+ * A guard region (Linux 6.13) is a run of guard markers (<vm.h>): any
+ * access to one of its pages raises SIGSEGV (handle_mm_fault returns
+ * VM_FAULT_SIGSEGV). A marker is no mapping: MADV_DONTNEED, MADV_FREE and
+ * mprotect leave it, mremap moves it, munmap and MADV_GUARD_REMOVE
+ * remove it, and /proc/PID/pagemap reports it (PM_GUARD_REGION).
+ */
+
+/* Put a marker in every empty slot of [start, end), making tables as
+ * needed. Return: 0 when the range is all markers, 1 when a page or PMD
+ * leaf is mapped there (zap and retry), -ENOMEM. Linux: the walk of
+ * guard_install_walk_ops with its install_pte. */
+static int guard_install_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	for (unsigned long addr = start; addr < end; addr += PAGE_SIZE) {
+		pmd_t *pmd = pmd_alloc(mm, addr);
+		pte_t *pte;
+
+		if (!pmd)
+			return -ENOMEM;
+		if (pmd_leaf(*pmd))
+			return 1;
+		pte = pte_alloc_map(mm, pmd, addr);
+		if (!pte)
+			return -ENOMEM;
+		if (pte_none(*pte))
+			set_ptes(mm, addr, pte, make_pte_marker(PTE_MARKER_GUARD), 1);
+		else if (!is_guard_pte_marker(*pte))
+			return 1;
+	}
+	return 0;
+}
+
+/* Linux: madvise_guard_install. Markers go in where nothing is mapped;
+ * finding a mapped page, it zaps the range (markers stay) and tries again.
+ * Linux retries a few times, then restarts the system call, because
+ * faults may race with it; Folium's single task cannot fault meanwhile,
+ * so the second pass always succeeds. */
+static int madvise_guard_install(struct mm_struct *mm, const struct vm_area_struct *vma,
+				 unsigned long start, unsigned long end)
+{
+	int err;
+
+	if (vma->vm_flags & VM_LOCKED) /* Linux: is_valid_guard_vma */
+		return -EINVAL;
+	err = guard_install_range(mm, start, end);
+	if (err <= 0)
+		return err;
+	if (zap_page_range(mm, start, end))
+		return -ENOMEM;
+	err = guard_install_range(mm, start, end);
+	return err > 0 ? -EAGAIN : err;
+}
+
+static int guard_remove_pte_entry(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	if (is_guard_pte_marker(*ptep))
+		ptep_get_and_clear(walk->mm, addr, ptep);
+	return 0;
+}
+
+/* Linux: madvise_guard_remove; mlock'ed VMAs allowed. The tables stay. */
+static const struct mm_walk_ops guard_remove_walk_ops = {
+	.pte_marker_entry = guard_remove_pte_entry,
+};
+
+/* --- MADV_POPULATE_READ, MADV_POPULATE_WRITE --------------------------------------------- */
+
+/* Is the page at addr already there for this access (Linux:
+ * follow_page_mask succeeding, so GUP needs no fault)? A write needs a
+ * writable entry: the zero page or huge zero folio is not one. */
+static bool populate_present(struct mm_struct *mm, unsigned long addr, bool write)
+{
+	pmd_t *pmd = mm_find_pmd(mm, addr);
+	pte_t *pte;
+
+	if (pmd && pmd_leaf(*pmd))
+		return !write || pmd_write(*pmd);
+	pte = pmd ? pte_offset_map(pmd, addr) : NULL;
+	return pte && pte_present(*pte) && (!write || pte_write(*pte));
+}
+
+/* The end of the populated chunk at addr: its PMD leaf's, or the page's. */
+static unsigned long populate_next(struct mm_struct *mm, unsigned long addr, unsigned long end)
+{
+	pmd_t *pmd = mm_find_pmd(mm, addr);
+
+	return pmd && pmd_leaf(*pmd) ? pmd_addr_end(addr, end) : addr + PAGE_SIZE;
+}
+
+/*
+ * Linux: madvise_populate over faultin_page_range (GUP with
+ * FOLL_MADV_POPULATE): every page of [start, end) faulted in as a read
+ * or a write fault would (a write breaks the zero page). Errors as
+ * Linux's: a hole is -ENOMEM (what came before stays populated), a VMA
+ * that does not allow the access (PROT_NONE for a read, read-only for a
+ * write: check_vma_flags) -EINVAL, a fault that raises a signal (a
+ * guard marker) -EFAULT, no memory -ENOMEM.
+ */
+static int madvise_populate(struct mm_struct *mm, unsigned long start, unsigned long end,
+			    bool write)
+{
+	const unsigned int flags = write ? FAULT_FLAG_WRITE : 0;
+	unsigned long addr = start;
+
+	while (addr < end) {
+		const struct vm_area_struct *vma = find_vma(mm, addr);
+		unsigned long vma_end;
+
+		if (!vma)
+			return -ENOMEM;
+		if (!(vma->vm_flags & (write ? VM_WRITE : VM_READ)))
+			return -EINVAL;
+		for (vma_end = MIN(end, vma->vm_end); addr < vma_end;
+		     addr = populate_next(mm, addr, vma_end)) {
+			enum vm_fault_reason r;
+
+			if (populate_present(mm, addr, write))
+				continue;
+			r = handle_mm_fault(mm, addr, flags);
+			if (r == VM_FAULT_OOM)
+				return -ENOMEM;
+			if (r != VM_FAULT_OK)
+				return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+/* --- MADV_HUGEPAGE, MADV_NOHUGEPAGE ------------------------------------------------------ */
+
+/*
+ * MADV_HUGEPAGE / MADV_NOHUGEPAGE on [start, end): each VMA part gets
+ * VM_HUGEPAGE (and loses VM_NOHUGEPAGE) or the reverse, a VMA cut by an
+ * end split there first, and parts that now equal a neighbour merged
+ * with it (Linux: hugepage_madvise in madvise_update_vma). Splits come
+ * first, so -ENOMEM for a full VMA array changes nothing;
+ * parts of the range in no VMA are skipped and reported with -ENOMEM
+ * after the rest is done, as Linux.
+ */
+static int madvise_hugepage(struct mm_struct *mm, unsigned long start, unsigned long end,
+			    int advice)
+{
+	unsigned long set = advice == MADV_HUGEPAGE ? VM_HUGEPAGE : VM_NOHUGEPAGE;
+	unsigned long clear = VM_HUGEPAGE | VM_NOHUGEPAGE;
+
+	if (split_vma(mm, start) || split_vma(mm, end))
+		return -ENOMEM;
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		struct vm_area_struct *vma = &mm->vmas[i];
+
+		if (vma->vm_start >= start && vma->vm_end <= end)
+			vma->vm_flags = (vma->vm_flags & ~clear) | set;
+	}
+	vma_merge_range(mm, start, end);
+	return vma_range_has_hole(mm, start, end) ? -ENOMEM : 0;
+}
+
 /* --- madvise ---------------------------------------------------------------------------- */
 
 static int madvise_vma_range(struct mmu_gather *tlb, unsigned long start, unsigned long end,
@@ -201,6 +479,29 @@ static int madvise_vma_range(struct mmu_gather *tlb, unsigned long start, unsign
 	return 0;
 }
 
+/* Linux: madvise_vma_behavior, the advice that works VMA part by part. */
+static int madvise_vma_behavior(struct mmu_gather *tlb, struct vm_area_struct *vma,
+				unsigned long start, unsigned long end, int advice)
+{
+	switch (advice) {
+	case MADV_WILLNEED:
+		return 0; /* nothing to read ahead without swap or files */
+	case MADV_COLD:
+	case MADV_PAGEOUT:
+		return madvise_cold_or_pageout(tlb, vma, start, end, advice == MADV_PAGEOUT);
+	case MADV_COLLAPSE:
+		return madvise_collapse(tlb->mm, vma, start, end);
+	case MADV_GUARD_INSTALL:
+		return madvise_guard_install(tlb->mm, vma, start, end);
+	case MADV_GUARD_REMOVE:
+		return walk_page_range(tlb->mm, start, end, &guard_remove_walk_ops, NULL);
+	default: /* MADV_FREE, MADV_DONTNEED */
+		if (vma->vm_flags & VM_LOCKED)
+			return -EINVAL; /* Linux: madvise_dontneed_free_valid_vma */
+		return madvise_vma_range(tlb, start, end, advice);
+	}
+}
+
 /* Apply advice to every VMA part of [start, end). Return: 0, -ENOMEM if
  * part of the range has no VMA (Linux: unmapped_error), or the first
  * error of a VMA part. */
@@ -208,8 +509,12 @@ static int madvise_walk_vmas(struct mmu_gather *tlb, unsigned long start, unsign
 			     int advice)
 {
 	unsigned long addr = start;
-	int err = 0;
+	int err = 0, ret;
 
+	/* Advice splits VMAs only at start and end: room for both now, so
+	 * the array cannot move under the vma pointers below. */
+	if (mm_vmas_reserve(tlb->mm, 2))
+		return -ENOMEM;
 	for (int i = 0; i < tlb->mm->nr_vmas && addr < end; i++) {
 		struct vm_area_struct *vma = &tlb->mm->vmas[i];
 
@@ -220,13 +525,47 @@ static int madvise_walk_vmas(struct mmu_gather *tlb, unsigned long start, unsign
 		if (vma->vm_start > addr)
 			err = -ENOMEM; /* a hole before this VMA */
 		addr = MAX(addr, vma->vm_start);
-		if (vma->vm_flags & VM_LOCKED)
-			return -EINVAL; /* Linux: madvise_dontneed_free_valid_vma */
-		if (madvise_vma_range(tlb, addr, MIN(end, vma->vm_end), advice))
-			return -ENOMEM;
+		ret = madvise_vma_behavior(tlb, vma, addr, MIN(end, vma->vm_end), advice);
+		if (ret)
+			return ret;
 		addr = MIN(end, vma->vm_end);
 	}
 	return addr < end ? -ENOMEM : err;
+}
+
+/* Linux: madvise_behavior_valid, for the advice Folium serves. */
+static bool madvise_behavior_valid(int advice)
+{
+	switch (advice) {
+	case MADV_WILLNEED:
+	case MADV_DONTNEED:
+	case MADV_FREE:
+	case MADV_HUGEPAGE:
+	case MADV_NOHUGEPAGE:
+	case MADV_COLD:
+	case MADV_PAGEOUT:
+	case MADV_POPULATE_READ:
+	case MADV_POPULATE_WRITE:
+	case MADV_COLLAPSE:
+	case MADV_GUARD_INSTALL:
+	case MADV_GUARD_REMOVE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool process_madvise_remote_valid(int advice)
+{
+	switch (advice) {
+	case MADV_COLD:
+	case MADV_PAGEOUT:
+	case MADV_WILLNEED:
+	case MADV_COLLAPSE:
+		return true;
+	default:
+		return false;
+	}
 }
 
 int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice)
@@ -235,7 +574,7 @@ int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice
 	unsigned long end;
 	int err;
 
-	if (advice != MADV_FREE && advice != MADV_DONTNEED)
+	if (!madvise_behavior_valid(advice))
 		return -EINVAL;
 	if (start & (PAGE_SIZE - 1))
 		return -EINVAL;
@@ -244,6 +583,12 @@ int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice
 		return -EINVAL; /* the rounding or the range overflowed */
 	if (end == start)
 		return 0;
+	/* Linux: madvise_populate goes by its own VMA lookup, and the VMA
+	 * flags change by madvise_update_vma's splits and merges. */
+	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
+		return madvise_populate(mm, start, end, advice == MADV_POPULATE_WRITE);
+	if (advice == MADV_HUGEPAGE || advice == MADV_NOHUGEPAGE)
+		return madvise_hugepage(mm, start, end, advice);
 	/* MADV_FREE changes entries without freeing: the gather only
 	 * collects the range to flush once, at the end. */
 	tlb_gather_mmu(&tlb, mm);

@@ -23,6 +23,7 @@ const char *vm_fault_reason_name(enum vm_fault_reason reason)
 		[VM_FAULT_NOVMA] = "no mapping at this address",
 		[VM_FAULT_ACCESS] = "access not allowed by the mapping",
 		[VM_FAULT_OOM] = "out of memory",
+		[VM_FAULT_SIGSEGV] = "guard region",
 	};
 
 	if ((unsigned int)reason < ARRAY_SIZE(names))
@@ -321,6 +322,9 @@ static enum vm_fault_reason __handle_mm_fault(struct mm_struct *mm, struct vm_ar
 		return fault_present(mm, addr, pmd, NULL, flags);
 	}
 	pte = pte_offset_map(pmd, addr);
+	/* Linux: handle_pte_marker, PTE_MARKER_GUARD → VM_FAULT_SIGSEGV. */
+	if (pte && is_guard_pte_marker(*pte))
+		return VM_FAULT_SIGSEGV;
 	if (pte && pte_present(*pte)) {
 		if ((flags & FAULT_FLAG_WRITE) && is_zero_pfn(pte_pfn(*pte)))
 			return do_anonymous_write(mm, vma, addr, pmd);

@@ -73,6 +73,9 @@ TEST_SRCS += mm/tests/page_owner_test.c
 # lists and lazyfree reclaim, their tests.
 MM_GENERIC_SRCS += mm/madvise.c mm/vmscan.c
 TEST_SRCS += mm/tests/madvise_test.c
+# MADV_COLLAPSE (no khugepaged thread), and the tests of the other advice.
+MM_GENERIC_SRCS += mm/khugepaged.c
+TEST_SRCS += mm/tests/madvise_advice_test.c
 # mremap: shrink, grow in place, move by copying.
 MM_GENERIC_SRCS += mm/mremap.c
 TEST_SRCS += mm/tests/mremap_test.c
@@ -94,6 +97,7 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c \
 	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/memory.c mm/huge_memory.c mm/rmap.c \
 	mm/clear.c mm/madvise.c mm/vmscan.c mm/mlock.c mm/slab.c fs/seq_file.c kernel/resource.c \
+	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/slab.c fs/seq_file.c \
 	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c
 FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \
 	mm/tests/vm_model.c mm/tests/fuzz_vm.c)

@@ -340,6 +340,7 @@ struct zap_details {
 	struct folio *folio;
 	struct folio *munlocked; /* the folio last munlocked: once per folio */
 	unsigned long vm_start, vm_end, vm_flags;
+	bool drop_markers; /* munmap's: guard markers go too (Linux: ZAP_FLAG_DROP_MARKER) */
 };
 
 /* An entry of a VM_LOCKED VMA goes: munlock its folio, once for all its
@@ -435,9 +436,20 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	return 0;
 }
 
+/* A marker maps nothing: clearing it frees nothing and needs no flush. */
+static int zap_marker(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	const struct zap_details *d = walk->private;
+
+	if (d->drop_markers)
+		ptep_get_and_clear(walk->mm, addr, ptep);
+	return 0;
+}
+
 static const struct mm_walk_ops zap_walk_ops = {
 	.pmd_entry = zap_pmd,
 	.pte_entry = zap_pte,
+	.pte_marker_entry = zap_marker,
 };
 
 /* Return: true if unmapping [start, end) splits a VMA in two. */
@@ -448,9 +460,12 @@ static bool unmap_splits_vma(struct mm_struct *mm, unsigned long start, unsigned
 	return vma && vma->vm_start < start && vma->vm_end > end;
 }
 
-int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+static int __zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+			    bool drop_markers)
 {
-	struct zap_details d = { .folio = NULL, .vm_start = 1, .vm_end = 0 };
+	struct zap_details d = {
+		.folio = NULL, .vm_start = 1, .vm_end = 0, .drop_markers = drop_markers
+	};
 
 	/* Only the two ends can cut a PMD leaf. A split alone changes no
 	 * translation, so failing after the first one is harmless. */
@@ -464,6 +479,13 @@ int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 	return 0;
 }
 
+/* MADV_DONTNEED's zap keeps guard markers (Linux: zap_page_range_single
+ * with no details); munmap's drops them. */
+int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	return __zap_page_range(mm, start, end, false);
+}
+
 int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 {
 	unsigned long end;
@@ -475,7 +497,7 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	if (unmap_splits_vma(mm, start, end) &&
 	    (mm->nr_vmas >= sysctl_max_map_count || mm_vmas_reserve(mm, 1)))
 		return -ENOMEM;
-	if (zap_page_range(mm, start, end))
+	if (__zap_page_range(mm, start, end, true))
 		return -ENOMEM;
 	vma_unmap_range(mm, start, end);
 	return 0;

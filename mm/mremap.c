@@ -85,6 +85,26 @@ static const struct mm_walk_ops copy_ops = {
 	.pte_entry = copy_pte,
 };
 
+/* Guard markers go where their pages move (Linux: move_ptes moves every
+ * entry). For a copy they are placed first, so the new range's PTE
+ * table exists and no fault of the copy maps a PMD leaf over them. */
+static int copy_marker(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	const struct mremap_copy *mc = walk->private;
+	unsigned long to = mc->new_addr + (addr - mc->old_addr);
+	pmd_t *pmd = pmd_alloc(walk->mm, to);
+	pte_t *pte = pmd ? pte_alloc_map(walk->mm, pmd, to) : NULL;
+
+	if (!pte)
+		return -ENOMEM;
+	set_ptes(walk->mm, to, pte, *ptep, 1);
+	return 0;
+}
+
+static const struct mm_walk_ops copy_marker_ops = {
+	.pte_marker_entry = copy_marker,
+};
+
 /*
  * Moving the entries themselves (Linux: move_page_tables): the folios stay
  * and only their mappings change place, so each moved folio's rmap
@@ -175,14 +195,17 @@ static int move_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 	pte_t old = ptep_get_and_clear(walk->mm, addr, ptep);
 
 	set_ptes(walk->mm, to, pte_alloc_map(walk->mm, pmd_alloc(walk->mm, to), to), old, 1);
-	if (!is_zero_pfn(pte_pfn(old)))
+	if (pte_present(old) && !is_zero_pfn(pte_pfn(old)))
 		move_anon_rmap(mv, walk->mm, page_folio(pte_page(old)));
 	return 0;
 }
 
+/* A guard marker moves as a present entry does (its table was made by
+ * check_move_pmd). */
 static const struct mm_walk_ops move_ops = {
 	.pmd_entry = move_pmd,
 	.pte_entry = move_pte,
+	.pte_marker_entry = move_pte,
 };
 
 /* Move the entries of [addr, addr + len) to new_addr, one flush for the
@@ -250,8 +273,11 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	if (IS_ERR_VALUE(mc.new_addr))
 		return -ENOMEM;
 	err = move_page_tables(mm, addr, old_len, mc.new_addr);
-	if (err == -EBUSY)
-		err = walk_page_range(mm, addr, addr + old_len, &copy_ops, &mc);
+	if (err == -EBUSY) {
+		err = walk_page_range(mm, addr, addr + old_len, &copy_marker_ops, &mc);
+		if (!err)
+			err = walk_page_range(mm, addr, addr + old_len, &copy_ops, &mc);
+	}
 	if (err || (!(prot & VM_WRITE) && vm_mprotect(mm, mc.new_addr, new_len, prot))) {
 		vm_munmap(mm, mc.new_addr, new_len);
 		return -ENOMEM;

@@ -65,6 +65,11 @@ struct page *pte_alloc_one(struct mm_struct *mm)
 	return table_page_alloc(mm);
 }
 
+void pte_free(struct mm_struct *mm, struct page *table)
+{
+	table_page_free(mm, table);
+}
+
 /* --- finding a slot ----------------------------------------------------------- */
 
 /* Return: the table *entry points to, or NULL if none. */
@@ -221,9 +226,12 @@ static int walk_pte_range(pmd_t *pmd, unsigned long addr, unsigned long end, str
 	pte_t *pte = pte_offset_map(pmd, addr);
 	int err = 0;
 
-	for (; pte && addr < end && !err; addr += PAGE_SIZE, pte++)
-		if (pte_present(*pte))
+	for (; pte && addr < end && !err; addr += PAGE_SIZE, pte++) {
+		if (pte_present(*pte) && walk->ops->pte_entry)
 			err = walk->ops->pte_entry(pte, addr, walk);
+		else if (is_pte_marker(*pte) && walk->ops->pte_marker_entry)
+			err = walk->ops->pte_marker_entry(pte, addr, walk);
+	}
 	return err;
 }
 
@@ -248,7 +256,7 @@ static int walk_pmd_range(pmd_t *pmd, unsigned long addr, unsigned long end, str
 			continue;
 		if (walk->action == ACTION_AGAIN)
 			goto again;
-		if (walk->ops->pte_entry)
+		if (walk->ops->pte_entry || walk->ops->pte_marker_entry)
 			err = walk_pte_range(pmdp, addr, next, walk);
 	}
 	return err;

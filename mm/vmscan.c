@@ -192,6 +192,58 @@ static void shrink_lazyfree_folio(struct pglist_data *pgdat, struct folio *folio
 	}
 }
 
+void folio_deactivate(struct folio *folio)
+{
+	unsigned long *count;
+	struct list_head *list;
+
+	folio_clear_referenced(folio);
+	if (!folio_test_lru(folio))
+		return;
+	list = folio_lru_list(folio_pgdat(folio), folio, &count);
+	list_move_tail(&folio->page.lru, list);
+}
+
+/*
+ * Linux's shrink_folio_list for one isolated folio with ignore_references
+ * (reclaim_pages, MADV_PAGEOUT): young bits do not save it. A swapbacked
+ * folio needs a swap slot, and there is no swap: a large one is split
+ * (folio_alloc_swap failed: "fallback to swap normal pages"), each page
+ * then kept. A lazyfree one is dropped unless it was written again
+ * (try_to_unmap_one's lazyfree branch).
+ */
+unsigned long reclaim_folio(struct folio *folio)
+{
+	struct pglist_data *pgdat = folio_pgdat(folio);
+	unsigned long nr = folio_nr_pages(folio);
+	struct folio_refs refs;
+
+	/* Linux: folio_isolate_lru fails, or keep_locked / extra pins. */
+	if (!folio_test_lru(folio) || folio_test_locked(folio) || folio_ref_count(folio) != 1)
+		return 0;
+	if (folio_test_swapbacked(folio)) {
+		if (folio_test_large(folio))
+			split_anon_folio_mapped(folio);
+		return 0;
+	}
+	refs = folio_refs(folio);
+	if (!refs.mappings)
+		return 0;
+	if ((refs.young_dirty & _PAGE_DIRTY) || folio_test_dirty(folio)) {
+		/* Linux: try_to_unmap_one marks it dirty from the PTE, then
+		 * remaps it swapbacked. */
+		folio_set_dirty(folio);
+		folio_set_swapbacked(folio);
+		folio_move_lru(folio, &pgdat->nr_lru_lazyfree);
+		return 0;
+	}
+	try_to_unmap(folio);
+	folio_del_lru(folio);
+	folio_put(folio);
+	pgdat->vm_events[PGLAZYFREED] += nr;
+	return nr;
+}
+
 /* Each folio is looked at at most once per call: the ones rotated to the
  * head are not seen again, so the walk ends even if none can be freed. */
 unsigned long reclaim_lazyfree_stat(struct pglist_data *pgdat, unsigned long nr_to_reclaim,

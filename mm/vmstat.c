@@ -200,6 +200,8 @@ static const enum vm_event_item linux_events[] = {
 	UNEVICTABLE_PGMUNLOCKED,
 	UNEVICTABLE_PGCLEARED,
 	UNEVICTABLE_PGSTRANDED,
+	THP_COLLAPSE_ALLOC,
+	THP_COLLAPSE_ALLOC_FAILED,
 	THP_SPLIT_PAGE,
 	THP_SPLIT_PAGE_FAILED,
 	THP_DEFERRED_SPLIT_PAGE,
@@ -274,7 +276,7 @@ int vmstat_show(struct seq_file *m, void *v)
 	seq_printf(m, "nr_page_table_pages %lu\n",
 		   current_mm ? current_mm->counters[MM_PGTABLES] : 0ul);
 	for (unsigned int i = 0; i < ARRAY_SIZE(linux_events); i++) {
-		if (linux_events[i] == THP_SPLIT_PAGE) /* Linux lists the fault events first */
+		if (linux_events[i] == THP_COLLAPSE_ALLOC) /* Linux lists the fault events first */
 			seq_printf(m, "thp_fault_alloc %lu\nthp_fault_fallback %lu\n",
 				   mthp_stats[HPAGE_PMD_ORDER][MTHP_STAT_ANON_FAULT_ALLOC],
 				   mthp_stats[HPAGE_PMD_ORDER][MTHP_STAT_ANON_FAULT_FALLBACK]);

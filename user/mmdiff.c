@@ -13,12 +13,16 @@
  * Example: "step fault-64K: folios 64K[AMLSTU]*32" is 32 mapped 64 KiB
  * anonymous THP folios on the LRU. Letters: A anon, M mapped, L LRU,
  * S swapbacked, T THP, Z zero page, D dirty, U uptodate, B buddy.
- * pagemap: x present and exclusive, p present, f file, s swapped, . none.
+ * pagemap: x present and exclusive, p present, f file, s swapped, g guard
+ * region, . none.
  * The THP controls (and khugepaged's sleep, so it collapses nothing
  * mid-script) are restored on exit. Usage: mmdiff
  */
 #define _GNU_SOURCE /* mremap's MREMAP_FIXED */
+#include <setjmp.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include "sbs.h"
 
@@ -31,6 +35,7 @@
 #define PM_PFN(e) ((e) & ((1ull << 55) - 1))
 #define PM_SOFT_DIRTY (1ull << 55)
 #define PM_EXCLUSIVE (1ull << 56)
+#define PM_GUARD_REGION (1ull << 58)
 #define PM_FILE (1ull << 61)
 #define PM_SWAP (1ull << 62)
 #define PM_PRESENT (1ull << 63)
@@ -61,6 +66,8 @@ static const struct {
 static const char *const vm_names[] = {
 	"thp_fault_alloc",
 	"thp_fault_fallback",
+	"thp_collapse_alloc",
+	"thp_collapse_alloc_failed",
 	"thp_split_page",
 	"thp_split_page_failed",
 	"thp_deferred_split_page",
@@ -319,6 +326,8 @@ static void print_pagemap(size_t npages)
 			tok[n++] = 'f';
 		if (pme[i] & PM_SWAP)
 			tok[n++] = 's';
+		if (pme[i] & PM_GUARD_REGION)
+			tok[n++] = 'g';
 		if (!n)
 			tok[n++] = '.';
 		tok[n] = '\0';
@@ -856,6 +865,353 @@ static void step_mlock_errors(void)
 	munmap(p, RANGE);
 }
 
+/* --- madvise advice ----------------------------------------------------------------------- */
+/* POPULATE, HUGEPAGE/NOHUGEPAGE, COLLAPSE, COLD, PAGEOUT, GUARD_INSTALL/
+ * REMOVE and process_madvise: each step prints what the advice returned
+ * (0 or the errno's name) and what the range looks like after it. */
+#ifndef MADV_COLD
+#define MADV_COLD 20
+#define MADV_PAGEOUT 21
+#endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#define MADV_GUARD_REMOVE 103
+#endif
+#define NR_PIDFD_OPEN 434
+#define NR_PROCESS_MADVISE 440
+
+static const char *errno_name(int e)
+{
+	switch (e) {
+	case 0:
+		return "0";
+	case EINVAL:
+		return "EINVAL";
+	case ENOMEM:
+		return "ENOMEM";
+	case EFAULT:
+		return "EFAULT";
+	case EAGAIN:
+		return "EAGAIN";
+	case EBADF:
+		return "EBADF";
+	case EBUSY:
+		return "EBUSY";
+	default:
+		return strerror(e);
+	}
+}
+
+/* madvise, printed as "madvise WHAT = 0|ENAME". */
+static int advise(const char *what, void *p, size_t len, int advice)
+{
+	int ret = madvise(p, len, advice);
+
+	out("madvise %s = %s", what, errno_name(ret ? errno : 0));
+	return ret;
+}
+
+/* Per VMA inside [start, end): its offset and size, THPeligible, and
+ * the hg/nh VmFlags. */
+static void print_vma_thp(unsigned long start, unsigned long end)
+{
+	const char *text = read_file("/proc/self/smaps");
+	unsigned long s = 0, e = 0;
+	int in = 0;
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		unsigned long a, b;
+
+		if (sscanf(p, "%lx-%lx ", &a, &b) == 2 && strchr(p, '-') < strchr(p, ' ')) {
+			in = a >= start && b <= end;
+			s = a, e = b;
+		} else if (in && !strncmp(p, "THPeligible:", 12)) {
+			out("vma +%luK %luK THPeligible %ld", (s - start) >> 10, (e - s) >> 10,
+			    strtol(p + 12, NULL, 10));
+		} else if (in && !strncmp(p, "VmFlags:", 8)) {
+			const char *nl = strchr(p, '\n');
+			size_t n = nl ? (size_t)(nl - p) : strlen(p);
+			char line[256];
+
+			snprintf(line, sizeof(line), "%.*s", (int)n, p);
+			out("vma +%luK flags%s%s", (s - start) >> 10,
+			    strstr(line, " hg") ? " hg" : "", strstr(line, " nh") ? " nh" : "");
+		}
+	}
+}
+
+/* The smaps Referenced kB of the VMAs inside [start, end). */
+static long referenced_kb(unsigned long start, unsigned long end)
+{
+	const char *text = read_file("/proc/self/smaps");
+	long sum = 0;
+	int in = 0;
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		unsigned long a, b;
+
+		if (sscanf(p, "%lx-%lx ", &a, &b) == 2 && strchr(p, '-') < strchr(p, ' '))
+			in = a >= start && b <= end;
+		else if (in && !strncmp(p, "Referenced:", 11))
+			sum += strtol(p + 11, NULL, 10);
+	}
+	return sum;
+}
+
+/* populate-NK: POPULATE_READ maps the zero page (or huge zero folio),
+ * POPULATE_WRITE memory of its own; then Linux's errors. */
+static void step_populate(unsigned int kib)
+{
+	char name[48];
+	char *p;
+
+	set_size(kib);
+	p = map_range(RANGE);
+	snprintf(name, sizeof(name), "populate-read-%uK", kib);
+	begin(name);
+	advise("POPULATE_READ", p, RANGE, MADV_POPULATE_READ);
+	end((unsigned long)p, RANGE);
+	snprintf(name, sizeof(name), "populate-write-%uK", kib);
+	begin(name);
+	advise("POPULATE_WRITE", p, RANGE, MADV_POPULATE_WRITE);
+	check(read_pages(p, RANGE) == 0, "reads zero");
+	end_range(p);
+}
+
+static void step_populate_errors(void)
+{
+	char *p;
+
+	set_size(4);
+	p = map_range(RANGE);
+	begin("populate-errors");
+	munmap(p + RANGE / 2, PAGE);
+	advise("POPULATE_READ over a hole", p, RANGE, MADV_POPULATE_READ);
+	advise("POPULATE_WRITE unaligned", p + 1, PAGE, MADV_POPULATE_WRITE);
+	mprotect(p, PAGE, PROT_READ);
+	advise("POPULATE_WRITE read-only", p, PAGE, MADV_POPULATE_WRITE);
+	advise("POPULATE_READ read-only", p, PAGE, MADV_POPULATE_READ);
+	mprotect(p, PAGE, PROT_NONE);
+	advise("POPULATE_READ PROT_NONE", p, PAGE, MADV_POPULATE_READ);
+	end((unsigned long)p, RANGE);
+	munmap(p, RANGE);
+}
+
+/* hugepage: 2M folios in "madvise" mode, 4 MiB mapped: MADV_HUGEPAGE on
+ * the first 2 MiB splits the VMA and lets its fault have a 2M folio;
+ * MADV_NOHUGEPAGE on the second keeps it at 4K; then both flags back. */
+static void step_hugepage(void)
+{
+	char path[160];
+	char *p;
+
+	set_size(4);
+	snprintf(path, sizeof(path), "%s/hugepages-2048kB/enabled", thp);
+	set_ctl(path, "madvise");
+	p = map_range(2 * RANGE);
+	begin("hugepage");
+	print_vma_thp((unsigned long)p, (unsigned long)p + 2 * RANGE);
+	advise("HUGEPAGE", p, RANGE, MADV_HUGEPAGE);
+	advise("NOHUGEPAGE", p + RANGE, RANGE, MADV_NOHUGEPAGE);
+	write_pages(p, 2 * RANGE);
+	print_vma_thp((unsigned long)p, (unsigned long)p + 2 * RANGE);
+	advise("NOHUGEPAGE over both", p, 2 * RANGE, MADV_NOHUGEPAGE);
+	print_vma_thp((unsigned long)p, (unsigned long)p + 2 * RANGE);
+	end((unsigned long)p, 2 * RANGE);
+	munmap(p, 2 * RANGE);
+}
+
+/* collapse-NK: N KiB folios written, 16 pages dropped (MADV_DONTNEED)
+ * and 16 only read (zero page), then MADV_COLLAPSE: one 2M folio with
+ * the bytes kept and zeroes where nothing was. */
+static void step_collapse(unsigned int kib)
+{
+	char *p = written_range("collapse", kib);
+	long sum;
+
+	madvise(p + 64 * PAGE, 16 * PAGE, MADV_DONTNEED);
+	madvise(p + 128 * PAGE, 16 * PAGE, MADV_DONTNEED);
+	read_pages(p + 128 * PAGE, 16 * PAGE);
+	sum = read_pages(p, RANGE);
+	set_size(4); /* the collapse does not need the sysfs modes */
+	advise("COLLAPSE", p, RANGE, MADV_COLLAPSE);
+	check(read_pages(p, RANGE) == sum && sum == 512 - 32, "bytes kept, zeroes where none");
+	advise("COLLAPSE again", p, RANGE, MADV_COLLAPSE);
+	end_range(p);
+}
+
+static void step_collapse_errors(void)
+{
+	char *p;
+
+	set_size(4);
+	p = map_range(2 * RANGE);
+	begin("collapse-errors");
+	advise("COLLAPSE untouched", p, RANGE, MADV_COLLAPSE);
+	read_pages(p, RANGE);
+	advise("COLLAPSE zero pages only", p, RANGE, MADV_COLLAPSE);
+	advise("COLLAPSE inside one PMD", p + PAGE, 4 * PAGE, MADV_COLLAPSE);
+	advise("COLLAPSE no whole PMD in range", p, PAGE, MADV_COLLAPSE);
+	write_pages(p + RANGE, RANGE);
+	advise("NOHUGEPAGE", p + RANGE, RANGE, MADV_NOHUGEPAGE);
+	advise("COLLAPSE under NOHUGEPAGE", p + RANGE, RANGE, MADV_COLLAPSE);
+	munmap(p + RANGE + RANGE / 2, RANGE / 2);
+	advise("COLLAPSE VMA without a whole PMD", p + RANGE, RANGE / 2, MADV_COLLAPSE);
+	mprotect(p, RANGE, PROT_READ);
+	advise("COLLAPSE read-only", p, RANGE, MADV_COLLAPSE);
+	end((unsigned long)p, RANGE);
+	munmap(p, 2 * RANGE);
+}
+
+/* cold-NK: MADV_COLD ages every page (Referenced 0), keeps it mapped. */
+static void step_cold(unsigned int kib)
+{
+	char *p = written_range("cold", kib);
+
+	check(referenced_kb((unsigned long)p, (unsigned long)p + RANGE) > 0, "referenced before");
+	advise("COLD", p, RANGE, MADV_COLD);
+	out("Referenced %ld kB", referenced_kb((unsigned long)p, (unsigned long)p + RANGE));
+	advise("COLD half a folio", p + RANGE - 2 * PAGE, PAGE, MADV_COLD);
+	end_range(p);
+}
+
+/* pageout-NK: without swap MADV_PAGEOUT frees nothing written; after
+ * MADV_FREE it frees the clean lazyfree pages, keeping rewritten ones. */
+static void step_pageout(unsigned int kib)
+{
+	char name[48];
+	char *p = written_range("pageout", kib);
+
+	advise("PAGEOUT", p, RANGE, MADV_PAGEOUT);
+	check(read_pages(p, RANGE) == 512, "every byte kept");
+	end((unsigned long)p, RANGE);
+	snprintf(name, sizeof(name), "pageout-lazyfree-%uK", kib);
+	begin(name);
+	advise("FREE", p, RANGE, MADV_FREE);
+	p[0] = 2;
+	advise("PAGEOUT", p, RANGE, MADV_PAGEOUT);
+	check(read_pages(p, RANGE) == 2, "rewritten page kept, the rest reads zero");
+	end_range(p);
+}
+
+static sigjmp_buf guard_jmp;
+static volatile int guard_code;
+
+static void on_guard_segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)uc;
+	guard_code = si->si_code;
+	siglongjmp(guard_jmp, 1);
+}
+
+/* What touching p does: "ok", or the signal's si_code name. */
+static const char *touch(char *p, int write)
+{
+	struct sigaction sa = { .sa_sigaction = on_guard_segv, .sa_flags = SA_SIGINFO }, old;
+	const char *volatile what = "ok";
+
+	sigaction(SIGSEGV, &sa, &old);
+	if (!sigsetjmp(guard_jmp, 1)) {
+		if (write)
+			*(volatile char *)p = 3;
+		else
+			(void)*(volatile char *)p;
+	} else {
+		what = guard_code == SEGV_MAPERR   ? "SIGSEGV SEGV_MAPERR"
+		       : guard_code == SEGV_ACCERR ? "SIGSEGV SEGV_ACCERR"
+						   : "SIGSEGV other";
+	}
+	sigaction(SIGSEGV, &old, NULL);
+	return what;
+}
+
+/* guard: markers over written and unwritten pages; accesses fault with
+ * SIGSEGV; DONTNEED, FREE and mprotect keep them, POPULATE fails on
+ * them, mremap moves them, GUARD_REMOVE and munmap remove them. */
+static void step_guard(void)
+{
+	char *p, *q;
+
+	set_size(4);
+	p = map_range(RANGE);
+	write_pages(p, 8 * PAGE);
+	begin("guard");
+	advise("GUARD_INSTALL", p + 4 * PAGE, 8 * PAGE, MADV_GUARD_INSTALL);
+	out("read %s, write %s, next page %s", touch(p + 4 * PAGE, 0), touch(p + 11 * PAGE, 1),
+	    touch(p + 12 * PAGE, 1));
+	if (!read_page_info((unsigned long)p + 4 * PAGE, 1))
+		out("pagemap entry of a guard page %#llx", (unsigned long long)pme[0]);
+	advise("DONTNEED", p, 16 * PAGE, MADV_DONTNEED);
+	advise("FREE", p, 16 * PAGE, MADV_FREE);
+	mprotect(p, 16 * PAGE, PROT_READ);
+	mprotect(p, 16 * PAGE, PROT_READ | PROT_WRITE);
+	advise("POPULATE_READ", p, 16 * PAGE, MADV_POPULATE_READ);
+	advise("COLLAPSE", p, RANGE, MADV_COLLAPSE);
+	out("after DONTNEED, FREE, mprotect: read %s", touch(p + 5 * PAGE, 0));
+	end((unsigned long)p, 16 * PAGE);
+	q = mremap(p, RANGE, RANGE, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)(p + SLOT / 2));
+	begin("guard-mremap");
+	check(q == p + SLOT / 2, "moved");
+	out("moved: read %s", touch(q + 5 * PAGE, 0));
+	end((unsigned long)q, 16 * PAGE);
+	begin("guard-remove");
+	advise("GUARD_REMOVE", q, RANGE, MADV_GUARD_REMOVE);
+	out("read %s, reads %ld", touch(q + 5 * PAGE, 0), read_pages(q + 4 * PAGE, 8 * PAGE));
+	end((unsigned long)q, 16 * PAGE);
+	advise("GUARD_INSTALL", q, 4 * PAGE, MADV_GUARD_INSTALL);
+	munmap(q, RANGE);
+	p = mmap(q, RANGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	begin("guard-munmap");
+	out("after munmap and mmap: read %s", touch(p, 0));
+	end_range(p);
+}
+
+/* process_madvise on our own pidfd: bytes advised, and Linux's errors. */
+static void step_process_madvise(void)
+{
+	struct iovec iov[2];
+	long pidfd, ret;
+	char *p;
+
+	set_size(4);
+	p = written_range("process-madvise", 4);
+	pidfd = syscall(NR_PIDFD_OPEN, getpid(), 0);
+	out("pidfd_open %s", pidfd >= 0 ? "ok" : errno_name(errno));
+	out("pidfd_open flags 1 %s",
+	    syscall(NR_PIDFD_OPEN, getpid(), 1) < 0 ? errno_name(errno) : "ok");
+	iov[0] = (struct iovec){ p, 16 * PAGE };
+	iov[1] = (struct iovec){ p + 64 * PAGE, 8 * PAGE + 1 };
+	ret = syscall(NR_PROCESS_MADVISE, pidfd, iov, 2, MADV_COLD, 0);
+	out("COLD = %ld", ret < 0 ? -(long)errno : ret);
+	ret = syscall(NR_PROCESS_MADVISE, pidfd, iov, 2, MADV_DONTNEED, 0);
+	out("DONTNEED = %ld", ret < 0 ? -(long)errno : ret);
+	ret = syscall(NR_PROCESS_MADVISE, pidfd, iov, 2, MADV_COLD, 1);
+	out("flags 1 = %s", ret < 0 ? errno_name(errno) : "ok");
+	ret = syscall(NR_PROCESS_MADVISE, pidfd, iov, 1025, MADV_COLD, 0);
+	out("vlen 1025 = %s", ret < 0 ? errno_name(errno) : "ok");
+	ret = syscall(NR_PROCESS_MADVISE, pidfd, (void *)8, 1, MADV_COLD, 0);
+	out("iovec at 8 = %s", ret < 0 ? errno_name(errno) : "ok");
+	ret = syscall(NR_PROCESS_MADVISE, 0, iov, 1, MADV_COLD, 0);
+	out("fd 0 = %s", ret < 0 ? errno_name(errno) : "ok");
+	ret = syscall(NR_PROCESS_MADVISE, pidfd, iov, 1, 999, 0);
+	out("advice 999 = %s", ret < 0 ? errno_name(errno) : "ok");
+	iov[1].iov_base = p + 1;
+	ret = syscall(NR_PROCESS_MADVISE, pidfd, iov, 2, MADV_COLD, 0);
+	out("second unaligned = %ld", ret < 0 ? -(long)errno : ret);
+	ret = syscall(NR_PROCESS_MADVISE, pidfd, iov, 0, MADV_COLD, 0);
+	out("vlen 0 = %ld", ret < 0 ? -(long)errno : ret);
+	close((int)pidfd);
+	end_range(p);
+}
+/* --- end of madvise advice ---------------------------------------------------------------- */
+
 /* khugepaged would collapse ranges behind the script's back on Linux:
  * put it to sleep for the run (Folium has none: no such files). */
 static char saved_sleep[2][32];
@@ -919,7 +1275,7 @@ static void print_soft_dirty(void)
 
 /* --- vm sysctls ----------------------------------------------------------------- */
 
-static const char *errno_name(int ok, int err)
+static const char *ok_or_errno(int ok, int err)
 {
 	if (ok)
 		return "ok";
@@ -960,11 +1316,11 @@ static void step_vm_sysctls(void)
 	v = read_long("/proc/sys/vm/min_free_kbytes");
 	out("min_free_kbytes %s", v > 0 ? "present" : "missing");
 	fd = open("/proc/sys/vm/compact_memory", O_RDONLY);
-	out("compact_memory read: %s", errno_name(fd >= 0, errno));
+	out("compact_memory read: %s", ok_or_errno(fd >= 0, errno));
 	if (fd >= 0)
 		close(fd);
 	fd = open("/proc/sys/vm/drop_caches", O_RDONLY);
-	out("drop_caches read: %s", errno_name(fd >= 0, errno));
+	out("drop_caches read: %s", ok_or_errno(fd >= 0, errno));
 	if (fd >= 0)
 		close(fd);
 	q = mmap((void *)0x1000, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -981,11 +1337,11 @@ static void step_vm_sysctls(void)
 	split_ok = !munmap(p + PAGE, PAGE);
 	split_err = errno;
 	write_ctl(ctl, saved);
-	out("max_map_count 0: mmap %s, split %s", errno_name(map_ok, map_err),
-	    errno_name(split_ok, split_err));
+	out("max_map_count 0: mmap %s, split %s", ok_or_errno(map_ok, map_err),
+	    ok_or_errno(split_ok, split_err));
 	if (map_ok)
 		munmap(q, PAGE);
-	out("max_map_count %s again: split %s", saved, errno_name(!munmap(p + PAGE, PAGE), errno));
+	out("max_map_count %s again: split %s", saved, ok_or_errno(!munmap(p + PAGE, PAGE), errno));
 	munmap(p, 3 * PAGE);
 }
 
@@ -1034,6 +1390,20 @@ int main(void)
 	}
 	step_pressure();
 	step_vm_sysctls();
+	/* madvise advice */
+	step_populate(4);
+	step_populate(2048);
+	step_populate_errors();
+	step_hugepage();
+	step_collapse(4);
+	step_collapse(64);
+	step_collapse_errors();
+	for (size_t i = 0; i < sizeof(script_sizes) / sizeof(script_sizes[0]); i++) {
+		step_cold(script_sizes[i]);
+		step_pageout(script_sizes[i]);
+	}
+	step_guard();
+	step_process_madvise();
 	/* mlock */
 	quiet = 1; /* warm up the mlock observers' stack */
 	step_mlock(4);

@@ -124,6 +124,7 @@ bool do_page_fault(struct trap_frame *f)
 	reason = handle_mm_fault(current_mm, addr, flags);
 	if (reason == VM_FAULT_OK)
 		return true;
+	user_fault_reason = reason;
 	/* The program's own access: no memory left kills it as Linux's
 	 * do_user_addr_fault does; anything else user_fault() reports. */
 	if (f->error_code & PF_USER)

@@ -228,6 +228,20 @@ static void show_signal_msg(const struct task *task, const struct trap_frame *f,
 			(unsigned long long)f->rsp, (unsigned long long)f->error_code);
 }
 
+int user_fault_reason;
+
+/* Linux: bad_area_nosemaphore (no VMA, or VM_FAULT_SIGSEGV: a guard
+ * marker) says SEGV_MAPERR, bad_area_access_error SEGV_ACCERR. */
+static int user_fault_si_code(uint64_t cr2)
+{
+	int reason = user_fault_reason;
+
+	user_fault_reason = VM_FAULT_OK;
+	if (reason == VM_FAULT_SIGSEGV || !current_mm || !find_vma(current_mm, cr2))
+		return SEGV_MAPERR;
+	return SEGV_ACCERR;
+}
+
 /*
  * An exception in ring 3 becomes a signal (Linux: force_sig_fault from
  * the trap handlers): #PF SIGSEGV with SEGV_MAPERR (no VMA there) or
@@ -246,7 +260,7 @@ void user_fault(struct trap_frame *f)
 		panic("user_fault: ring-3 exception %llu with no task",
 		      (unsigned long long)f->vector);
 	if (f->vector == 14) {
-		code = current_mm && find_vma(current_mm, cr2) ? SEGV_ACCERR : SEGV_MAPERR;
+		code = user_fault_si_code(cr2);
 		addr = cr2;
 	} else if (f->vector < 32 && trap_signals[f->vector].sig) {
 		sig = trap_signals[f->vector].sig;

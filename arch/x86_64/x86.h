@@ -98,6 +98,9 @@ void idt_init(void);
 /* fault.c: a #PF in the lower half. Return: true if it was resolved
  * (retry) or fixed up (resume in a uaccess fixup); false: fatal. */
 bool do_page_fault(struct trap_frame *frame);
+/* Why the last ring-3 fault could not be resolved (set by do_page_fault,
+ * read once by user_fault for its si_code). vm.h's enum is an int here. */
+extern int user_fault_reason;
 
 /* irq.c: legacy PIC (8259) + local APIC virtual wire + PIT tick. */
 typedef void (*irq_handler_t)(struct trap_frame *frame);

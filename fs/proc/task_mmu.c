@@ -208,10 +208,14 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 }
 
 /* THPeligible: some allowed order has an aligned block inside the VMA
- * (Linux: thp_vma_allowable_orders with thp_vma_suitable_orders). */
-static bool vma_thp_eligible(const struct vm_area_struct *vma)
+ * (Linux: thp_vma_allowable_orders(..., TVA_SMAPS, THP_ORDERS_ALL), whose
+ * vma_thp_disabled also sees prctl(PR_SET_THP_DISABLE)). */
+static bool vma_thp_eligible(const struct mm_struct *mm, const struct vm_area_struct *vma)
 {
 	unsigned long orders = thp_vma_allowable_orders(vma, THP_ORDERS_ALL);
+
+	if (mm->flags & MMF_DISABLE_THP)
+		return false;
 
 	for (unsigned int order = 1; order <= HPAGE_PMD_ORDER; order++) {
 		unsigned long size = PAGE_SIZE << order;
@@ -240,7 +244,7 @@ static int show_smap(struct seq_file *m, void *v)
 		seq_kb(m, "KernelPageSize:", PAGE_SIZE);
 		seq_kb(m, "MMUPageSize:", PAGE_SIZE);
 		__show_smap(m, &mss);
-		seq_printf(m, "THPeligible:    %8u\n", vma_thp_eligible(vma));
+		seq_printf(m, "THPeligible:    %8u\n", vma_thp_eligible(task->mm, vma));
 		show_smap_vma_flags(m, vma);
 	}
 	return 0;
@@ -319,6 +323,9 @@ const struct file_operations proc_pid_smaps_rollup_fops = {
 
 #define PM_ENTRY_BYTES sizeof(uint64_t)
 #define PAGEMAP_WALK_PAGES PTRS_PER_TABLE /* entries per step: one PMD's */
+/* A guard marker's frame as Linux 7.3 on x86-64 reports it: swap type
+ * SWP_PTE_MARKER (31) | offset PTE_MARKER_GUARD (4) << MAX_SWAPFILES_SHIFT. */
+#define PAGEMAP_GUARD_FRAME (31ul | 4ul << 5)
 
 /* Linux: struct pagemapread; buffer[i] is the entry of start + i pages. */
 struct pagemapread {
@@ -383,9 +390,24 @@ static int pagemap_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next
 	return 0;
 }
 
+/* Linux: pte_to_pagemap_entry for a PTE marker, which is a swap-format
+ * entry there: PM_SWAP, and PM_GUARD_REGION for a guard marker; its
+ * frame field holds the swap type and offset, PAGEMAP_GUARD_FRAME. */
+static int pagemap_marker_entry(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	struct pagemapread *pm = walk->private;
+	uint64_t flags = PM_SWAP;
+
+	if (is_guard_pte_marker(*ptep))
+		flags |= PM_GUARD_REGION;
+	pm->buffer[(addr - pm->start) >> PAGE_SHIFT] = make_pme(pm, PAGEMAP_GUARD_FRAME, flags);
+	return 0;
+}
+
 static const struct mm_walk_ops pagemap_ops = {
 	.pmd_entry = pagemap_pmd_entry,
 	.pte_entry = pagemap_pte_entry,
+	.pte_marker_entry = pagemap_marker_entry,
 };
 
 /*

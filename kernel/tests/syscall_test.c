@@ -292,6 +292,40 @@ static void mprotect_refuses_holes_and_unaligned_starts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, -PAGE_SIZE, PROT_READ), -ENOMEM);
 }
 
+/* process_madvise on the caller's own pidfd: the bytes of the ranges
+ * advised (lengths as given), and Linux's order of errors. */
+static void process_madvise_on_own_pidfd_returns_bytes_advised(struct kunit *test)
+{
+	const uint64_t iov[4] = { FIXED, PAGE_SIZE, FIXED + PAGE_SIZE, PAGE_SIZE + 1 };
+	const unsigned long vec = FIXED + 3 * PAGE_SIZE;
+	char byte = 1;
+	long pidfd;
+
+	KUNIT_ASSERT_EQ(test, test_mmap(FIXED, 4 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
+	KUNIT_ASSERT_EQ(test, fill_user(FIXED, 7, 3 * PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, copy_to_user(vec, iov, sizeof(iov)), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_pidfd_open, TASK_PID, 1, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_pidfd_open, 0, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_pidfd_open, TASK_PID + 1, 0, 0), -ESRCH);
+	pidfd = sys(__NR_pidfd_open, TASK_PID, 0, 0);
+	KUNIT_ASSERT_GE(test, pidfd, 3);
+	KUNIT_EXPECT_EQ(test, sys6(__NR_process_madvise, pidfd, vec, 2, MADV_COLD, 0, 0),
+			2 * PAGE_SIZE + 1);
+	KUNIT_EXPECT_EQ(test, sys6(__NR_process_madvise, pidfd, vec, 2, MADV_COLD, 1, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys6(__NR_process_madvise, pidfd, vec, 1025, MADV_COLD, 0, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, sys6(__NR_process_madvise, pidfd, 8, 1, MADV_COLD, 0, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sys6(__NR_process_madvise, 0, vec, 1, MADV_COLD, 0, 0), -EBADF);
+	KUNIT_EXPECT_EQ(test, sys6(__NR_process_madvise, pidfd, vec, 1, 999, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys6(__NR_process_madvise, pidfd, vec, 0, MADV_COLD, 0, 0), 0);
+	/* The caller's own mm takes destructive advice too (Linux 6.13+). */
+	KUNIT_EXPECT_EQ(test, sys6(__NR_process_madvise, pidfd, vec, 1, MADV_DONTNEED, 0, 0),
+			PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, FIXED, 1), 0);
+	KUNIT_EXPECT_EQ(test, byte, 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_close, pidfd, 0, 0), 0);
+}
+
 static void madvise_dontneed_zeroes_free_keeps_and_others_are_checked(struct kunit *test)
 {
 	char byte = 0;
@@ -329,6 +363,7 @@ static struct kunit_case syscall_cases[] = {
 	KUNIT_CASE(mprotect_splits_vmas_and_rewrites_present_ptes),
 	KUNIT_CASE(mprotect_refuses_holes_and_unaligned_starts),
 	KUNIT_CASE(madvise_dontneed_zeroes_free_keeps_and_others_are_checked),
+	KUNIT_CASE(process_madvise_on_own_pidfd_returns_bytes_advised),
 	{},
 };
 

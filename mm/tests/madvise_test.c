@@ -263,7 +263,7 @@ static void madvise_follows_linux_argument_rules(struct kunit *test)
 	test_map_and_fill(test, t.mm, A, K64, 0x5a);
 	test_map_and_fill(test, t.mm, A + 2 * K64, K64, 0x5a);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + 1, PAGE_SIZE, MADV_FREE), -EINVAL);
-	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PAGE_SIZE, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PAGE_SIZE, 6), -EINVAL);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, (size_t)-1, MADV_FREE), -EINVAL);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 0, MADV_FREE), 0);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + 8 * K64, K64, MADV_FREE), -ENOMEM);

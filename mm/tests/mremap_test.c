@@ -274,6 +274,35 @@ static void a_cut_or_misaligned_folio_is_copied(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 0x11000, 0x10000, 0x4f));
 }
 
+/* Guard markers move with their range, whether the entries move or the
+ * bytes are copied (a misaligned 64K folio), and none stays behind. */
+static void guard_markers_move_with_the_range(struct kunit *test)
+{
+	unsigned long saved = thp_orders_enabled, b = A + 4 * PMD_SIZE, c = A + 2 * PMD_SIZE;
+
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 4 * P, 0x21);
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + P, P, MADV_GUARD_INSTALL), 0);
+	KUNIT_ASSERT_EQ(test, mremap(A, 4 * P, 4 * P, MAYMOVE | FIXED, b), b);
+	KUNIT_EXPECT_TRUE(test, is_guard_pte_marker(*mm_find_pte(t.mm, b + P)));
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, b + P, 0), VM_FAULT_SIGSEGV);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, P, 0x21));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b + 2 * P, 2 * P, 0x21));
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + P, 0), VM_FAULT_NOVMA);
+	if (test_skip_without_thp(test))
+		return;
+	thp_orders_enabled = 1ul << 4;
+	test_map_and_fill(test, t.mm, c, 0x10000, 0x4f);
+	thp_orders_enabled = saved;
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, c + 0x8000, 0x1000, MADV_GUARD_INSTALL), 0);
+	KUNIT_ASSERT_EQ(test, mremap(c, 0x10000, 0x10000, MAYMOVE | FIXED, c + 0x11000),
+			c + 0x11000);
+	KUNIT_EXPECT_TRUE(test, is_guard_pte_marker(*mm_find_pte(t.mm, c + 0x19000)));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 0x11000, 0x8000, 0x4f));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 0x1a000, 0x7000, 0x4f));
+}
+
 static struct kunit_case mremap_test_cases[] = {
 	KUNIT_CASE(mremap_checks_arguments_in_linux_order),
 	KUNIT_CASE(shrinking_unmaps_the_tail_and_keeps_the_head),
@@ -287,6 +316,7 @@ static struct kunit_case mremap_test_cases[] = {
 	KUNIT_CASE(the_huge_zero_page_is_not_copied),
 	KUNIT_CASE(a_move_keeps_the_folios_and_their_pages),
 	KUNIT_CASE(a_cut_or_misaligned_folio_is_copied),
+	KUNIT_CASE(guard_markers_move_with_the_range),
 	{},
 };
 
