@@ -162,7 +162,9 @@ static int move_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct 
 		return 0;
 	walk->action = ACTION_CONTINUE;
 	old = pmdp_get_and_clear(walk->mm, addr, pmdp);
-	set_pmd_at(walk->mm, addr + mv->delta, pmd_alloc(walk->mm, addr + mv->delta), old);
+	/* Linux: move_soft_dirty_pmd, a moved entry is new data to a tracker. */
+	set_pmd_at(walk->mm, addr + mv->delta, pmd_alloc(walk->mm, addr + mv->delta),
+		   pmd_mksoft_dirty(old));
 	if (!is_huge_zero_pmd(old))
 		move_anon_rmap(mv, walk->mm, pmd_folio(old));
 	return 0;
@@ -174,7 +176,9 @@ static int move_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 	unsigned long to = addr + mv->delta;
 	pte_t old = ptep_get_and_clear(walk->mm, addr, ptep);
 
-	set_ptes(walk->mm, to, pte_alloc_map(walk->mm, pmd_alloc(walk->mm, to), to), old, 1);
+	/* Linux: move_soft_dirty_pte, a moved entry is new data to a tracker. */
+	set_ptes(walk->mm, to, pte_alloc_map(walk->mm, pmd_alloc(walk->mm, to), to),
+		 pte_mksoft_dirty(old), 1);
 	if (!is_zero_pfn(pte_pfn(old)))
 		move_anon_rmap(mv, walk->mm, page_folio(pte_page(old)));
 	return 0;
