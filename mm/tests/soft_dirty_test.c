@@ -2,8 +2,8 @@
  * Soft-dirty tracking and /proc/PID/clear_refs' walk on a private node:
  * a new mapping reads soft-dirty, clear_refs 4 clears it and
  * write-protects, the next write is one fault that reuses the folio and
- * sets the bit on that one entry, a read sets nothing; mprotect, mremap
- * and a THP split keep it; a PMD leaf is cleared in place; clear_refs 1
+ * sets the bit on that one entry, a read sets nothing; mprotect and a
+ * THP split keep it, mremap as Linux; a PMD leaf is cleared in place; clear_refs 1
  * makes a large folio old in one batch, without a flush; 5 resets the
  * RSS high-water mark; the written values are parsed as Linux does.
  * Accesses go through copy_to_user & co., so the kernel takes real #PFs
@@ -199,23 +199,30 @@ static void merging_keeps_vm_softdirty(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, find_vma(t.mm, A)->vm_flags & VM_SOFTDIRTY);
 }
 
-/* mremap moves entries soft-dirty (Linux: move_soft_dirty_pte); the new
- * VMA has the old one's flags (copy_vma). */
-static void mremap_moves_entries_soft_dirty(struct kunit *test)
+/* mremap as Linux: entries moved one by one are marked soft-dirty
+ * (move_soft_dirty_pte), a whole PTE table moved (both ends PMD-aligned:
+ * move_normal_pmd) keeps its entries' bits; the new VMA has the old
+ * one's flags (copy_vma). */
+static void mremap_marks_entries_it_moves_one_by_one(struct kunit *test)
 {
-	const unsigned long to = A + 4 * PMD_SIZE;
-	const unsigned long args[6] = { A, PMD_SIZE, PMD_SIZE, MAYMOVE | FIXED, to, 0 };
+	const unsigned long to = A + 4 * PMD_SIZE, shifted = A + 8 * PMD_SIZE + 16 * P;
+	const unsigned long whole[6] = { A, PMD_SIZE, PMD_SIZE, MAYMOVE | FIXED, to, 0 };
+	const unsigned long one_by_one[6] = { to, PMD_SIZE, PMD_SIZE, MAYMOVE | FIXED, shifted, 0 };
 	struct folio *folio;
 
 	if (!map_written_64k(test))
 		return;
 	folio = test_mapped_folio(t.mm, A);
 	KUNIT_ASSERT_EQ(test, clear_refs(t.mm, CLEAR_REFS_SOFT_DIRTY), 0);
-	KUNIT_ASSERT_EQ(test, sys_mremap(&task, args), (long)to);
+	KUNIT_ASSERT_EQ(test, sys_mremap(&task, whole), (long)to);
 	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, to) == folio);
 	for (unsigned long i = 0; i < 16; i++)
-		KUNIT_EXPECT_TRUE(test, pte_soft_dirty(pte_at(to + i * P)));
+		KUNIT_EXPECT_FALSE(test, pte_soft_dirty(pte_at(to + i * P)));
 	KUNIT_EXPECT_FALSE(test, find_vma(t.mm, to)->vm_flags & VM_SOFTDIRTY);
+	KUNIT_ASSERT_EQ(test, sys_mremap(&task, one_by_one), (long)shifted);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, shifted) == folio);
+	for (unsigned long i = 0; i < 16; i++)
+		KUNIT_EXPECT_TRUE(test, pte_soft_dirty(pte_at(shifted + i * P)));
 }
 
 /* A PMD leaf: clear_refs 4 rewrites its one entry (one invlpg for the
@@ -383,7 +390,7 @@ static struct kunit_case soft_dirty_test_cases[] = {
 	KUNIT_CASE(read_after_clear_refs_4_sets_nothing),
 	KUNIT_CASE(mprotect_keeps_soft_dirty_bits_and_flags),
 	KUNIT_CASE(merging_keeps_vm_softdirty),
-	KUNIT_CASE(mremap_moves_entries_soft_dirty),
+	KUNIT_CASE(mremap_marks_entries_it_moves_one_by_one),
 	KUNIT_CASE(pmd_leaf_soft_dirty_is_cleared_reused_and_split),
 	KUNIT_CASE(clear_refs_1_makes_a_64k_folio_old_in_one_batch),
 	KUNIT_CASE(clear_refs_1_makes_a_2m_folio_old_by_pmd_or_one_batch),
