@@ -84,6 +84,8 @@ extern const struct file_operations proc_pid_smaps_fops;
 extern const struct file_operations proc_pid_smaps_rollup_fops;
 /* /proc/PID/pagemap: a u64 per virtual page, Linux's bits. */
 extern const struct file_operations proc_pagemap_fops;
+/* /proc/PID/clear_refs: write-only, 1..5 as Linux (mm/clear_refs.c). */
+extern const struct file_operations proc_clear_refs_fops;
 #define PM_PFRAME_MASK ((1ull << 55) - 1)
 #define PM_SOFT_DIRTY (1ull << 55)
 #define PM_MMAP_EXCLUSIVE (1ull << 56)

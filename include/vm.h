@@ -67,7 +67,11 @@ static inline unsigned long pte_pfn(pte_t pte) { return (pte & PTE_ADDR_MASK) >>
 static inline pte_t pte_mkold(pte_t pte) { return pte & ~_PAGE_ACCESSED; }
 static inline pte_t pte_mkyoung(pte_t pte) { return pte | _PAGE_ACCESSED; }
 static inline pte_t pte_mkclean(pte_t pte) { return pte & ~_PAGE_DIRTY; }
-static inline pte_t pte_mkdirty(pte_t pte) { return pte | _PAGE_DIRTY; }
+/* x86's pte_mkdirty: every entry made dirty is soft-dirty too. */
+static inline pte_t pte_mkdirty(pte_t pte) { return pte | _PAGE_DIRTY | _PAGE_SOFT_DIRTY; }
+static inline bool pte_soft_dirty(pte_t pte) { return pte & _PAGE_SOFT_DIRTY; }
+static inline pte_t pte_mksoft_dirty(pte_t pte) { return pte | _PAGE_SOFT_DIRTY; }
+static inline pte_t pte_clear_soft_dirty(pte_t pte) { return pte & ~_PAGE_SOFT_DIRTY; }
 static inline pte_t pte_mkwrite(pte_t pte) { return pte | _PAGE_RW; }
 static inline pte_t pte_wrprotect(pte_t pte) { return pte & ~_PAGE_RW; }
 /* clang-format on */
@@ -107,7 +111,12 @@ static inline unsigned long pmd_pfn(pmd_t pmd) { return (pmd & PTE_ADDR_MASK) >>
 static inline pmd_t pmd_mkold(pmd_t pmd) { return pmd & ~_PAGE_ACCESSED; }
 static inline pmd_t pmd_mkyoung(pmd_t pmd) { return pmd | _PAGE_ACCESSED; }
 static inline pmd_t pmd_mkclean(pmd_t pmd) { return pmd & ~_PAGE_DIRTY; }
-static inline pmd_t pmd_mkdirty(pmd_t pmd) { return pmd | _PAGE_DIRTY; }
+static inline pmd_t pmd_mkdirty(pmd_t pmd) { return pmd | _PAGE_DIRTY | _PAGE_SOFT_DIRTY; }
+static inline pmd_t pmd_mkwrite(pmd_t pmd) { return pmd | _PAGE_RW; }
+static inline pmd_t pmd_wrprotect(pmd_t pmd) { return pmd & ~_PAGE_RW; }
+static inline bool pmd_soft_dirty(pmd_t pmd) { return pmd & _PAGE_SOFT_DIRTY; }
+static inline pmd_t pmd_mksoft_dirty(pmd_t pmd) { return pmd | _PAGE_SOFT_DIRTY; }
+static inline pmd_t pmd_clear_soft_dirty(pmd_t pmd) { return pmd & ~_PAGE_SOFT_DIRTY; }
 /* clang-format on */
 static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
 {
@@ -139,12 +148,18 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
 #define VM_LOCKED 0x2000ul
 #define VM_LOCKONFAULT 0x80000ul
 #define VM_LOCKED_MASK (VM_LOCKED | VM_LOCKONFAULT)
+/* Every page of the VMA reads soft-dirty in /proc/PID/pagemap, whatever
+ * its entry says: set on each new mapping (vm_mmap, Linux's
+ * __mmap_complete and do_brk_flags) so a range unmapped and mapped again
+ * shows as new data; cleared by clear_refs 4. Merging ignores it and
+ * keeps it (Linux's VM_STICKY). Linux's value. */
+#define VM_SOFTDIRTY 0x08000000ul
 
 struct vm_area_struct {
 	unsigned long vm_start; /* first byte */
 	unsigned long vm_end;	/* first byte after */
-	unsigned long
-		vm_flags; /* VM_READ, VM_WRITE, VM_EXEC, VM_USER, VM_(NO)HUGEPAGE, VM_LOCKED* */
+	unsigned long vm_flags; /* VM_READ, VM_WRITE, VM_EXEC, VM_USER, VM_(NO)HUGEPAGE, VM_LOCKED*,
+				   VM_SOFTDIRTY */
 };
 
 /* Counters that are evidence, not statistics: the MADV_FREE issue asserts
@@ -176,6 +191,9 @@ struct mm_struct {
 	unsigned long mmap_base; /* where vm_mmap(addr = 0) starts looking */
 	unsigned long flags;	 /* MMF_* */
 	unsigned long def_flags; /* every new VMA's: VM_LOCKED* after mlockall(MCL_FUTURE) */
+	/* The highest MM_ANONPAGES seen, noted only before it drops (Linux:
+	 * hiwater_rss, update_hiwater_rss); get_mm_hiwater_rss reads it. */
+	unsigned long hiwater_rss;
 	/* Table pages a fault took in one alloc_pages_bulk call before its
 	 * walk (pgtable_prealloc), used before any other; empty between faults. */
 	struct page *table_reserve[3];
@@ -192,6 +210,22 @@ struct mm_struct {
 /* prctl(PR_SET_THP_DISABLE): every fault of this mm is order 0, as Linux's
  * MMF_DISABLE_THP. */
 #define MMF_DISABLE_THP 0x8ul
+
+/* The RSS high-water mark (Linux: update_hiwater_rss, called before RSS
+ * drops; get_mm_hiwater_rss; reset_mm_hiwater_rss, for clear_refs 5). */
+static inline void update_hiwater_rss(struct mm_struct *mm)
+{
+	if (mm->hiwater_rss < mm->counters[MM_ANONPAGES])
+		mm->hiwater_rss = mm->counters[MM_ANONPAGES];
+}
+static inline unsigned long get_mm_hiwater_rss(const struct mm_struct *mm)
+{
+	return MAX(mm->hiwater_rss, mm->counters[MM_ANONPAGES]);
+}
+static inline void reset_mm_hiwater_rss(struct mm_struct *mm)
+{
+	mm->hiwater_rss = mm->counters[MM_ANONPAGES];
+}
 
 /* Return: an empty address space whose tables come from node nid, or
  * NULL when memory is short. */
@@ -684,6 +718,27 @@ pte_t get_and_clear_full_ptes(struct mm_struct *mm, unsigned long addr, pte_t *p
  * The caller flushes. */
 void clear_young_dirty_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsigned int nr,
 			    unsigned int cydp_flags);
+
+/* --- soft-dirty and /proc/PID/clear_refs (mm/clear_refs.c) ----------------------------- */
+/* What a write to /proc/PID/clear_refs asks (Linux's values). */
+enum clear_refs_types {
+	CLEAR_REFS_ALL = 1,	   /* every page old, PG_referenced cleared */
+	CLEAR_REFS_ANON,	   /* the same for anonymous pages */
+	CLEAR_REFS_MAPPED,	   /* the same for file pages: Folium maps none */
+	CLEAR_REFS_SOFT_DIRTY,	   /* soft-dirty and write bits off, VM_SOFTDIRTY off */
+	CLEAR_REFS_MM_HIWATER_RSS, /* the RSS high-water mark back to the RSS */
+	CLEAR_REFS_LAST,
+};
+/* Linux reads at most PROC_NUMBUF - 1 bytes of a write, and says so. */
+#define CLEAR_REFS_MAX_WRITE 12
+/* Parse a write as Linux's clear_refs_write: its first
+ * CLEAR_REFS_MAX_WRITE bytes (up to a NUL), blanks around them dropped, a
+ * decimal int with an optional sign and newline (kstrtoint). Return: 0
+ * with *type; -EINVAL (not a number, or not 1..5) or -ERANGE. */
+int clear_refs_parse(const char *buf, size_t count, enum clear_refs_types *type);
+/* Do what type says to every VMA of mm (see mm/clear_refs.c). Return: 0,
+ * or -EINVAL for a type outside 1..5. */
+int clear_refs(struct mm_struct *mm, enum clear_refs_types type);
 
 /* --- madvise (mm/madvise.c) ------------------------------------------------------ */
 /* The advice served, Linux's values (uapi/asm-generic/mman-common.h). */

@@ -137,8 +137,9 @@ struct rusage {
 
 /*
  * Linux: sys_getrusage. The program's time since exec counts as user
- * time (the kernel does not split it); maxrss is its resident pages now
- * in KiB (the mm keeps no peak), minflt the faults its mm has handled.
+ * time (the kernel does not split it); maxrss is its mm's RSS high-water
+ * mark in KiB (get_mm_hiwater_rss; clear_refs 5 resets it), minflt the
+ * faults its mm has handled.
  * Children: there are none, all zero.
  */
 SYSCALL_DEFINE2(getrusage, int, who, unsigned long, ru)
@@ -154,7 +155,7 @@ SYSCALL_DEFINE2(getrusage, int, who, unsigned long, ru)
 		r.ru_utime.tv_sec = ns / NSEC_PER_SEC;
 		r.ru_utime.tv_usec = ns % NSEC_PER_SEC / NSEC_PER_USEC;
 		if (task->mm) {
-			r.ru_maxrss = task->mm->counters[MM_ANONPAGES] * (PAGE_SIZE / 1024);
+			r.ru_maxrss = (long)get_mm_hiwater_rss(task->mm) * (long)(PAGE_SIZE / 1024);
 			r.ru_minflt = task->mm->counters[MM_FAULTS];
 		}
 	}

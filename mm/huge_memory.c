@@ -694,7 +694,9 @@ int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr)
 	folio = pmd_folio(old);
 	if (pmd_dirty(old))
 		folio_set_dirty(folio);
-	/* In a 4 KiB PTE bit 7 is PAT, not PSE: clear it. */
+	/* In a 4 KiB PTE bit 7 is PAT, not PSE: clear it. The rest stays,
+	 * so every PTE is as soft-dirty as the PMD was (Linux:
+	 * __split_huge_pmd_locked's pte_mksoft_dirty). */
 	set_ptes(mm, haddr, page_address(table), old & ~_PAGE_PSE, HPAGE_PMD_NR);
 	folio_add_anon_rmap_ptes(folio, HPAGE_PMD_NR);
 	folio_remove_rmap_pmd(folio);

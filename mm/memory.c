@@ -211,14 +211,14 @@ static void clear_zero_ptes(struct mm_struct *mm, unsigned long start, pte_t *pt
  * zero page: one set_ptes() for all its pages, or one PMD leaf for a
  * PMD-order folio (replacing the huge zero folio: Linux's
  * do_huge_zero_wp_pmd; or, when a smaller folio is all it gets, splitting
- * that into zero-page PTEs first). The entries are young and dirty (the
- * write is happening).
+ * that into zero-page PTEs first). The entries are young, dirty and
+ * soft-dirty (the write is happening; Linux: pte_mkdirty).
  */
 static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_area_struct *vma,
 					       unsigned long addr, pmd_t *pmd)
 {
 	pte_t *table = pte_offset_map(pmd, addr & PMD_MASK);
-	uint64_t prot = vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED | _PAGE_DIRTY;
+	uint64_t prot = pte_mkdirty(vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED);
 	struct folio *folio;
 	unsigned long nr, start;
 	pte_t *pte;
@@ -283,25 +283,36 @@ static enum vm_fault_reason do_anonymous_read(struct mm_struct *mm, struct vm_ar
 }
 
 /*
- * A fault on a present entry. Without COW a write to a read-only entry
- * of a writable VMA cannot arise from Folium's own mappings; if it does
- * (e.g. a test wrote the entry), make it writable, as Linux's
- * do_wp_page would for an exclusive anon page. Anything else is a stale
- * TLB entry (Linux: spurious fault): flush it and retry.
+ * A write to a read-only entry of a writable VMA: clear_refs 4 took the
+ * write bit for soft-dirty tracking, or mprotect gave VM_WRITE back.
+ * Folium has no fork, so every anonymous folio is exclusive and reused:
+ * the one entry becomes young, dirty, soft-dirty and writable, a large
+ * folio's other entries untouched. No flush: the faulting access dropped
+ * the read-only translation (x86's ptep_set_access_flags). Linux:
+ * do_wp_page → wp_page_reuse; do_huge_pmd_wp_page for a PMD leaf.
+ */
+static void wp_page_reuse(struct mm_struct *mm, unsigned long addr, pmd_t *pmd, pte_t *pte)
+{
+	if (pte)
+		set_ptes(mm, addr & ~(PAGE_SIZE - 1), pte,
+			 pte_mkwrite(pte_mkdirty(pte_mkyoung(*pte))), 1);
+	else
+		set_pmd_at(mm, addr & PMD_MASK, pmd, pmd_mkwrite(pmd_mkdirty(pmd_mkyoung(*pmd))));
+}
+
+/*
+ * A fault on a present entry: a write to a read-only one is
+ * wp_page_reuse's; anything else is a stale TLB entry (Linux: spurious
+ * fault): flush it and retry.
  */
 static enum vm_fault_reason fault_present(struct mm_struct *mm, unsigned long addr, pmd_t *pmd,
 					  pte_t *pte, unsigned int flags)
 {
 	unsigned long page = addr & ~(PAGE_SIZE - 1);
 
-	if ((flags & FAULT_FLAG_WRITE) && pte && !pte_write(*pte)) {
-		pte_t entry = ptep_get_and_clear(mm, page, pte);
-
-		set_ptes(mm, page, pte, pte_mkdirty(pte_mkwrite(entry)), 1);
-	} else if ((flags & FAULT_FLAG_WRITE) && !pte && !pmd_write(*pmd)) {
-		pmd_t entry = pmdp_get_and_clear(mm, addr & PMD_MASK, pmd);
-
-		set_pmd_at(mm, addr & PMD_MASK, pmd, pmd_mkdirty(entry | _PAGE_RW));
+	if ((flags & FAULT_FLAG_WRITE) && (pte ? !pte_write(*pte) : !pmd_write(*pmd))) {
+		wp_page_reuse(mm, addr, pmd, pte);
+		return VM_FAULT_OK;
 	}
 	flush_tlb_range(mm, page, page + PAGE_SIZE);
 	return VM_FAULT_OK;

@@ -86,6 +86,10 @@ TEST_SRCS += mm/tests/mincore_test.c
 # system calls and RLIMIT_MEMLOCK.
 MM_GENERIC_SRCS += mm/mlock.c
 TEST_SRCS += mm/tests/mlock_test.c
+# Soft-dirty tracking and young clearing: the walk behind
+# /proc/PID/clear_refs.
+MM_GENERIC_SRCS += mm/clear_refs.c
+TEST_SRCS += mm/tests/soft_dirty_test.c
 # Random sequences over several VMAs checked against a byte model (the
 # model is shared with the fuzz target below).
 TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c

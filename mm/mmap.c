@@ -295,7 +295,9 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 		if (IS_ERR_VALUE(addr))
 			return addr;
 	}
-	vma = (struct vm_area_struct){ addr, addr + len, vm_flags | mm->def_flags };
+	/* Linux's __mmap_complete: a new mapping is new data to a soft-dirty
+	 * tracker, even where an old one was unmapped. */
+	vma = (struct vm_area_struct){ addr, addr + len, vm_flags | mm->def_flags | VM_SOFTDIRTY };
 	for (i = 0; i < mm->nr_vmas && mm->vmas[i].vm_start < addr; i++)
 		;
 	vma_insert_at(mm, i, &vma);
@@ -471,6 +473,7 @@ static int __zap_page_range(struct mm_struct *mm, unsigned long start, unsigned 
 	 * translation, so failing after the first one is harmless. */
 	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end))
 		return -ENOMEM;
+	update_hiwater_rss(mm);
 	tlb_gather_mmu(&d.tlb, mm);
 	walk_page_range(mm, start, end, &zap_walk_ops, &d);
 	zap_folio_done(&d, NULL);
@@ -546,15 +549,17 @@ int split_vma(struct mm_struct *mm, unsigned long addr)
 
 /* Join touching VMAs with equal flags from the one ending at start to the
  * one starting at end, so mprotect back and forth does not use up the
- * array (Linux: vma_merge in mprotect_fixup). */
+ * array (Linux: vma_merge in mprotect_fixup). VM_SOFTDIRTY does not keep
+ * VMAs apart and survives the merge (Linux: VM_IGNORE_MERGE, VM_STICKY). */
 void vma_merge_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	for (int i = 0; i + 1 < mm->nr_vmas && mm->vmas[i].vm_start <= end;) {
 		struct vm_area_struct *vma = &mm->vmas[i], *next = vma + 1;
 
 		if (vma->vm_end >= start && vma->vm_end == next->vm_start &&
-		    vma->vm_flags == next->vm_flags) {
+		    !((vma->vm_flags ^ next->vm_flags) & ~VM_SOFTDIRTY)) {
 			vma->vm_end = next->vm_end;
+			vma->vm_flags |= next->vm_flags & VM_SOFTDIRTY;
 			vma_remove_at(mm, i + 1);
 		} else {
 			i++;
@@ -608,7 +613,7 @@ static const struct mm_walk_ops change_prot_walk_ops = {
  * Rewrite the present entries of [start, end) for vm_flags, then one
  * flush (Linux: change_protection + flush_tlb_range). RW is only taken
  * away: an entry gaining VM_WRITE stays read-only until its next write
- * fault sets RW and dirty (fault_present), and the zero page never gets
+ * fault sets RW and dirty (wp_page_reuse), and the zero page never gets
  * RW. NX and USER follow vm_get_page_prot.
  */
 static void change_protection(struct mm_struct *mm, unsigned long start, unsigned long end,
@@ -647,8 +652,8 @@ int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	for (int i = 0; i < mm->nr_vmas; i++)
 		if (mm->vmas[i].vm_start >= start && mm->vmas[i].vm_end <= end)
 			mm->vmas[i].vm_flags =
-				vm_flags | (mm->vmas[i].vm_flags &
-					    (VM_HUGEPAGE | VM_NOHUGEPAGE | VM_LOCKED_MASK));
+				vm_flags | (mm->vmas[i].vm_flags & (VM_HUGEPAGE | VM_NOHUGEPAGE |
+								    VM_LOCKED_MASK | VM_SOFTDIRTY));
 	change_protection(mm, start, end, vm_flags);
 	vma_merge_range(mm, start, end);
 	return 0;

@@ -182,10 +182,24 @@ static int move_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct 
 		return 0;
 	walk->action = ACTION_CONTINUE;
 	old = pmdp_get_and_clear(walk->mm, addr, pmdp);
-	set_pmd_at(walk->mm, addr + mv->delta, pmd_alloc(walk->mm, addr + mv->delta), old);
+	/* Linux: move_huge_pmd's move_soft_dirty_pmd, a moved leaf is new
+	 * data to a tracker. */
+	set_pmd_at(walk->mm, addr + mv->delta, pmd_alloc(walk->mm, addr + mv->delta),
+		   pmd_mksoft_dirty(old));
 	if (!is_huge_zero_pmd(old))
 		move_anon_rmap(mv, walk->mm, pmd_folio(old));
 	return 0;
+}
+
+/* Does Linux move the whole PTE table holding addr's entry (old and new
+ * PMD-aligned, the range covering it: move_normal_pmd), so the entries
+ * keep every bit? Otherwise move_ptes moves them one by one, marking
+ * each soft-dirty (move_soft_dirty_pte): new data to a tracker. */
+static bool mremap_moves_whole_table(const struct mremap_move *mv, unsigned long addr)
+{
+	unsigned long table = addr & PMD_MASK;
+
+	return !(mv->delta & ~PMD_MASK) && table >= mv->old_addr && table + PMD_SIZE <= mv->old_end;
 }
 
 static int move_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
@@ -194,6 +208,8 @@ static int move_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 	unsigned long to = addr + mv->delta;
 	pte_t old = ptep_get_and_clear(walk->mm, addr, ptep);
 
+	if (!mremap_moves_whole_table(mv, addr))
+		old = pte_mksoft_dirty(old);
 	set_ptes(walk->mm, to, pte_alloc_map(walk->mm, pmd_alloc(walk->mm, to), to), old, 1);
 	if (pte_present(old) && !is_zero_pfn(pte_pfn(old)))
 		move_anon_rmap(mv, walk->mm, page_folio(pte_page(old)));

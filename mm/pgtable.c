@@ -348,9 +348,11 @@ void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end)
 /* --- batched PTE operations for large folios ------------------------------------ */
 
 /* Bits that may differ inside one batch: accessed and dirty (hardware sets
- * them per PTE) and write (Linux's folio_pte_batch ignores it unless the
- * caller passes FPB_RESPECT_WRITE; no Folium caller needs to). */
-#define PTE_BATCH_IGNORED (_PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_RW)
+ * them per PTE), write and soft-dirty (a write fault after clear_refs 4
+ * sets both in one PTE: Linux's folio_pte_batch ignores them unless the
+ * caller passes FPB_RESPECT_WRITE or FPB_RESPECT_SOFT_DIRTY, which only
+ * fork's copy_present_ptes does; Folium has no fork). */
+#define PTE_BATCH_IGNORED (_PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_RW | _PAGE_SOFT_DIRTY)
 
 /*
  * Example: a 64K folio at pfn 0x400 mapped by 16 PTEs, pte maps pfn 0x403:

@@ -195,6 +195,7 @@ void try_to_unmap(struct folio *folio)
 
 	if (!mm)
 		return;
+	update_hiwater_rss(mm); /* Linux: try_to_unmap_one */
 	rmap_walk(folio, &rwc);
 	if (ptes_cleared)
 		flush_tlb_range(mm, addr, addr + folio_size(folio));

@@ -140,10 +140,11 @@ static void ptdump_print(const struct ptdump_run *run)
 			run->huge ? "huge " : "");
 		return;
 	}
-	kprintf("0x%lx-0x%lx %lu %s%s pfn 0x%lx..0x%lx %s%s%s%s order %u\n", run->start, run->end,
+	kprintf("0x%lx-0x%lx %lu %s%s pfn 0x%lx..0x%lx %s%s%s%s%s order %u\n", run->start, run->end,
 		run->nr, what, run->nr > 1 ? "s" : "", run->pfn, run->next_pfn - 1,
 		f & _PAGE_RW ? "RW" : "R-", f & _PAGE_ACCESSED ? " A" : "",
-		f & _PAGE_DIRTY ? " D" : "", run->huge ? " huge" : "", folio_order(run->folio));
+		f & _PAGE_DIRTY ? " D" : "", f & _PAGE_SOFT_DIRTY ? " SD" : "",
+		run->huge ? " huge" : "", folio_order(run->folio));
 }
 
 static void ptdump_entry(struct ptdump_run *run, unsigned long addr, unsigned long size,

@@ -1212,6 +1212,161 @@ static void step_process_madvise(void)
 }
 /* --- end of madvise advice ---------------------------------------------------------------- */
 
+/* --- soft-dirty: /proc/self/clear_refs and pagemap bit 55 ---------------- */
+
+/* Write s to /proc/self/clear_refs. Return: write's value or -errno. */
+static int clear_refs_write(const char *s)
+{
+	int fd = open("/proc/self/clear_refs", O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return (int)n;
+}
+
+/* Does smaps' VmFlags line of the VMA starting at start say "sd"?
+ * Return: 1, 0, or -1 when there is no such VMA. */
+static int vma_soft_dirty(unsigned long start)
+{
+	const char *text = read_file("/proc/self/smaps");
+	int in = 0;
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		unsigned long s, e;
+
+		if (sscanf(p, "%lx-%lx ", &s, &e) == 2 && strchr(p, '-') < strchr(p, ' '))
+			in = s == start;
+		else if (in && !strncmp(p, "VmFlags:", 8)) {
+			const char *sd = strstr(p, " sd");
+
+			return sd && sd < strchr(p, '\n');
+		}
+	}
+	return -1;
+}
+
+/* Bits 63 and 55 of each page, run-length encoded: "ps" present and
+ * soft-dirty, "p" present, "s" soft-dirty only (its VMA's flag), "."
+ * neither; then the VMA's VmFlags sd. */
+static void print_soft_dirty_bits(const char *when, const char *start, size_t npages)
+{
+	struct rle r = { 0 };
+
+	if (read_page_info((unsigned long)start, npages))
+		die("pagemap unreadable");
+	for (size_t i = 0; i < npages; i++) {
+		char tok[3];
+		size_t n = 0;
+
+		if (pme[i] & PM_PRESENT)
+			tok[n++] = 'p';
+		if (pme[i] & PM_SOFT_DIRTY)
+			tok[n++] = 's';
+		if (!n)
+			tok[n++] = '.';
+		tok[n] = '\0';
+		rle_add(&r, tok);
+	}
+	rle_flush(&r);
+	out("softdirty %s %s vma-sd %d", when, r.buf, vma_soft_dirty((unsigned long)start));
+}
+
+/* softdirty-NK: the range written but its last 64 KiB, so N KiB folios
+ * and untouched pages; clear_refs 4; then a write into a folio (one
+ * entry soft-dirty again: the folio reused, its frame kept; a PMD leaf
+ * whole), a write into the untouched part (a new folio, soft-dirty) and
+ * a read of its last page (the zero page, not soft-dirty). */
+static void step_soft_dirty(unsigned int kib)
+{
+	const size_t fsz = 64 << 10, npages = RANGE / PAGE;
+	uint64_t frame;
+	char name[48];
+	char *p;
+
+	set_size(kib);
+	p = map_range(RANGE);
+	write_pages(p, RANGE - fsz);
+	snprintf(name, sizeof(name), "softdirty-%uK", kib);
+	begin(name);
+	print_soft_dirty_bits("new", p, npages);
+	check(clear_refs_write("4") == 1, "clear_refs 4");
+	print_soft_dirty_bits("cleared", p, npages);
+	frame = PM_PFN(pme[3]);
+	((volatile char *)p)[3 * PAGE] = 2;
+	((volatile char *)p)[RANGE - 8 * PAGE] = 2;
+	(void)((volatile char *)p)[RANGE - PAGE];
+	print_soft_dirty_bits("written", p, npages);
+	check(PM_PFN(pme[3]) == frame, "written page keeps its frame");
+	munmap(p, RANGE);
+}
+
+/* mremap after clear_refs 4 to a PMD-aligned address (shift 0: Linux
+ * moves whole tables, or a PMD leaf) or one 64 KiB further (entries moved
+ * one by one); the new VMA has the old one's flags. */
+static void step_soft_dirty_mremap(unsigned int kib, size_t shift)
+{
+	const size_t fsz = 64 << 10;
+	char name[48];
+	char *p, *to, *q;
+
+	set_size(kib);
+	p = map_range(RANGE);
+	to = (char *)(BASE + next_slot++ * SLOT + shift);
+	write_pages(p, RANGE - fsz);
+	snprintf(name, sizeof(name), "softdirty-mremap%s-%uK", shift ? "-shifted" : "", kib);
+	begin(name);
+	check(clear_refs_write("4") == 1, "clear_refs 4");
+	q = mremap(p, RANGE, RANGE, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	check(q == to, "moved");
+	print_soft_dirty_bits("moved", to, RANGE / PAGE);
+	munmap(to, RANGE);
+}
+
+/* mprotect read-only and back after clear_refs 4 keeps the bits: the
+ * pages stay clean until written, the VMAs merge back. */
+static void step_soft_dirty_mprotect(void)
+{
+	const size_t fsz = 64 << 10;
+	char *p;
+
+	set_size(64);
+	p = map_range(RANGE);
+	write_pages(p, RANGE);
+	begin("softdirty-mprotect-64K");
+	check(clear_refs_write("4") == 1, "clear_refs 4");
+	((volatile char *)p)[0] = 2;
+	check(!mprotect(p + fsz, fsz, PROT_READ), "mprotect ok");
+	check(!mprotect(p + fsz, fsz, PROT_READ | PROT_WRITE), "mprotect back ok");
+	((volatile char *)p)[fsz + PAGE] = 2;
+	print_soft_dirty_bits("mprotected", p, RANGE / PAGE);
+	print_smaps((unsigned long)p, (unsigned long)p + RANGE);
+	munmap(p, RANGE);
+}
+
+/* What a write of each value returns (bytes, or -errno), and a read. */
+static void step_clear_refs_values(void)
+{
+	static const char *const values[] = {
+		"0", "6", "-1", "4x", "0x4", "", "1", "2\n", "3", "5", " 4 ", "4                   "
+	};
+	char buf[8];
+	int fd;
+
+	begin("clear-refs-values");
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		out("clear_refs value %zu (%zu bytes) %d", i, strlen(values[i]),
+		    clear_refs_write(values[i]));
+	fd = open("/proc/self/clear_refs", O_RDONLY);
+	out("clear_refs read %ld", fd < 0 ? -errno : read(fd, buf, sizeof(buf)) < 0 ? -errno : 0L);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* khugepaged would collapse ranges behind the script's back on Linux:
  * put it to sleep for the run (Folium has none: no such files). */
 static char saved_sleep[2][32];
@@ -1317,6 +1472,15 @@ static void step_vm_sysctls(void)
 	out("min_free_kbytes %s", v > 0 ? "present" : "missing");
 	fd = open("/proc/sys/vm/compact_memory", O_RDONLY);
 	out("compact_memory read: %s", ok_or_errno(fd >= 0, errno));
+	/* soft-dirty */
+	step_soft_dirty(4);
+	step_soft_dirty(64);
+	step_soft_dirty(2048);
+	step_soft_dirty_mremap(64, 0);
+	step_soft_dirty_mremap(64, 64 << 10);
+	step_soft_dirty_mremap(2048, 0);
+	step_soft_dirty_mprotect();
+	step_clear_refs_values();
 	if (fd >= 0)
 		close(fd);
 	fd = open("/proc/sys/vm/drop_caches", O_RDONLY);

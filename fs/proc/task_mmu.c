@@ -15,8 +15,11 @@
  * smaps_rollup: the same fields summed over every VMA, under one
  * "[rollup]" line spanning the first VMA's start to the last one's end.
  * pagemap: one u64 per virtual page, read at offset (vaddr / 4096) * 8
- * (bits: PM_* in <seq_file.h>), e.g. a 2 MiB PMD-mapped folio gives 512
- * entries PM_PRESENT | PM_MMAP_EXCLUSIVE | pfn, the pfns consecutive.
+ * (bits: PM_* in <seq_file.h>), e.g. a 2 MiB PMD-mapped folio just
+ * written gives 512 entries PM_PRESENT | PM_SOFT_DIRTY |
+ * PM_MMAP_EXCLUSIVE | pfn, the pfns consecutive.
+ * clear_refs: write-only; "4" clears the soft-dirty bits (clear_refs in
+ * mm/clear_refs.c does the walk).
  */
 #include <binfmt_elf.h>
 #include <process.h>
@@ -202,6 +205,7 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 	seq_puts(m, " mr mw me");
 	seq_puts(m, f & VM_LOCKED ? " lo" : "");
 	seq_puts(m, f & VM_WRITE ? " ac" : "");
+	seq_puts(m, f & VM_SOFTDIRTY ? " sd" : "");
 	seq_puts(m, f & VM_HUGEPAGE ? " hg" : "");
 	seq_puts(m, f & VM_NOHUGEPAGE ? " nh" : "");
 	seq_putc(m, '\n');
@@ -340,6 +344,25 @@ static uint64_t make_pme(const struct pagemapread *pm, unsigned long pfn, uint64
 }
 
 /*
+ * Linux: the end of pte_to_pagemap_entry and pagemap_pmd_range_thp, and
+ * pagemap_pte_hole: every page of a VM_SOFTDIRTY VMA reads soft-dirty,
+ * mapped or not. The walk adds the entries' own bits to these.
+ */
+static void pagemap_vma_soft_dirty(struct pagemapread *pm, const struct mm_struct *mm,
+				   unsigned long end)
+{
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		const struct vm_area_struct *vma = &mm->vmas[i];
+		unsigned long addr = MAX(vma->vm_start, pm->start);
+
+		if (!(vma->vm_flags & VM_SOFTDIRTY))
+			continue;
+		for (; addr < MIN(vma->vm_end, end); addr += PAGE_SIZE)
+			pm->buffer[(addr - pm->start) >> PAGE_SHIFT] = PM_SOFT_DIRTY;
+	}
+}
+
+/*
  * Linux: pte_to_pagemap_entry for a present PTE. The zero page is no
  * vm_normal_page: present, nothing else. An anonymous folio's page is
  * exclusive when no other mm maps it (Linux: folio_maybe_mapped_shared,
@@ -350,7 +373,7 @@ static int pagemap_pte_entry(pte_t *ptep, unsigned long addr, struct mm_walk *wa
 {
 	struct pagemapread *pm = walk->private;
 	unsigned long pfn = pte_pfn(*ptep);
-	uint64_t flags = PM_PRESENT;
+	uint64_t flags = PM_PRESENT | (pte_soft_dirty(*ptep) ? PM_SOFT_DIRTY : 0);
 
 	if (!is_zero_pfn(pfn)) {
 		struct folio *folio = page_folio(pfn_to_page(pfn));
@@ -358,7 +381,7 @@ static int pagemap_pte_entry(pte_t *ptep, unsigned long addr, struct mm_walk *wa
 		flags |= folio_test_anon(folio) ? 0 : PM_FILE;
 		flags |= folio_likely_mapped_shared(folio) ? 0 : PM_MMAP_EXCLUSIVE;
 	}
-	pm->buffer[(addr - pm->start) >> PAGE_SHIFT] = make_pme(pm, pfn, flags);
+	pm->buffer[(addr - pm->start) >> PAGE_SHIFT] |= make_pme(pm, pfn, flags);
 	return 0;
 }
 
@@ -379,6 +402,7 @@ static int pagemap_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next
 	if (!pmd_leaf(*pmdp))
 		return 0; /* ACTION_SUBTREE: its PTEs */
 	walk->action = ACTION_CONTINUE;
+	flags |= pmd_soft_dirty(*pmdp) ? PM_SOFT_DIRTY : 0;
 	folio = pmd_folio(*pmdp);
 	pfn = pmd_pfn(*pmdp) + ((addr & ~PMD_MASK) >> PAGE_SHIFT);
 	if (!is_huge_zero_folio(folio)) {
@@ -386,7 +410,7 @@ static int pagemap_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next
 		flags |= folio_mapcount(folio) == 1 ? PM_MMAP_EXCLUSIVE : 0;
 	}
 	for (; addr < next; addr += PAGE_SIZE, pfn++)
-		pm->buffer[(addr - pm->start) >> PAGE_SHIFT] = make_pme(pm, pfn, flags);
+		pm->buffer[(addr - pm->start) >> PAGE_SHIFT] |= make_pme(pm, pfn, flags);
 	return 0;
 }
 
@@ -412,9 +436,9 @@ static const struct mm_walk_ops pagemap_ops = {
 
 /*
  * Linux: pagemap_read. *pos / 8 is the first virtual page; offset and
- * count must be multiples of 8. Holes and unmapped pages read 0 (no
- * swap, no soft-dirty tracking). The walk goes one PMD's worth of
- * entries at a time through a kernel buffer.
+ * count must be multiples of 8. Holes and unmapped pages read 0, or
+ * PM_SOFT_DIRTY inside a VM_SOFTDIRTY VMA (no swap). The walk goes one
+ * PMD's worth of entries at a time through a kernel buffer.
  */
 static long pagemap_read(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
 {
@@ -439,6 +463,7 @@ static long pagemap_read(struct file *file, unsigned long ubuf, size_t count, ui
 		len = ((next - addr) >> PAGE_SHIFT) * PM_ENTRY_BYTES;
 		pm.start = addr;
 		memset(pm.buffer, 0, len);
+		pagemap_vma_soft_dirty(&pm, task->mm, next);
 		walk_page_range(task->mm, addr, next, &pagemap_ops, &pm);
 		if (copy_to_user(ubuf + (unsigned long)done, pm.buffer, len))
 			break;
@@ -464,4 +489,45 @@ const struct file_operations proc_pagemap_fops = {
 	.open = pagemap_open,
 	.read = pagemap_read,
 	.llseek = no_seek_end_llseek, /* Linux: mem_lseek */
+};
+
+/* --- /proc/PID/clear_refs ---------------------------------------------------- */
+
+/*
+ * Linux: clear_refs_write. At most CLEAR_REFS_MAX_WRITE bytes are read,
+ * and that many is what a longer write returns; a bad value is -EINVAL
+ * (-ERANGE past int) before the task is looked at.
+ */
+static long clear_refs_write(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
+{
+	struct task *task = file->f_inode->i_private ?: current_task();
+	char buf[CLEAR_REFS_MAX_WRITE];
+	enum clear_refs_types type;
+	int err;
+
+	(void)pos;
+	count = MIN(count, sizeof(buf));
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	err = clear_refs_parse(buf, count, &type);
+	if (err)
+		return err;
+	if (!task)
+		return -ESRCH;
+	if (task->mm)
+		clear_refs(task->mm, type);
+	return (long)count;
+}
+
+/* Linux: noop_llseek, the file position stays. */
+static int64_t noop_llseek(struct file *file, int64_t offset, int whence)
+{
+	(void)offset;
+	(void)whence;
+	return (int64_t)file->f_pos;
+}
+
+const struct file_operations proc_clear_refs_fops = {
+	.write = clear_refs_write,
+	.llseek = noop_llseek,
 };

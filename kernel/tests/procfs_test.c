@@ -395,7 +395,7 @@ static void smaps_rss_counts_touched_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, field("Anonymous:"), 20);
 	KUNIT_EXPECT_EQ(test, field("AnonHugePages:"), 0);
 	KUNIT_EXPECT_EQ(test, field("THPeligible:"), 0);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "VmFlags: rd wr mr mw me ac\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "VmFlags: rd wr mr mw me ac sd\n"));
 	KUNIT_EXPECT_EQ(test, field("AnonFolio4kB:"), 20);
 	KUNIT_EXPECT_NULL(test, strstr(text, "AnonFolio64kB:"));
 	/* MADV_FREE'd pages are LazyFree once clean. */
@@ -672,9 +672,9 @@ static uint64_t kpagecount_of(unsigned long pfn)
 	(KPF_ANON_LRU | KPF(COMPOUND_HEAD) | KPF(COMPOUND_TAIL) | KPF(THP) | KPF(ZERO_PAGE) | \
 	 KPF(BUDDY) | KPF(NOPAGE) | KPF(SLAB))
 
-/* A 64 KiB folio's 16 pages: present, exclusive, their own pfns in
- * order; the next, untouched 64 KiB reads 0; one MADV_DONTNEED'd page
- * reads 0 and the rest stay. */
+/* A 64 KiB folio's 16 pages: present, exclusive, soft-dirty, their own
+ * pfns in order; the next, untouched 64 KiB reads soft-dirty only (a new
+ * VMA is VM_SOFTDIRTY); one MADV_DONTNEED'd page the same, the rest stay. */
 static void pagemap_shows_each_page_of_a_pte_mapped_folio(struct kunit *test)
 {
 	uint64_t e[32];
@@ -690,17 +690,18 @@ static void pagemap_shows_each_page_of_a_pte_mapped_folio(struct kunit *test)
 	pfn = folio_pfn(test_mapped_folio(mm, AREA));
 	KUNIT_ASSERT_EQ(test, read_entries(&proc_pagemap_fops, AREA >> PAGE_SHIFT, e, 32), 256);
 	for (unsigned long i = 0; i < 16; i++)
-		KUNIT_EXPECT_EQ(test, e[i], PM_PRESENT | PM_MMAP_EXCLUSIVE | (pfn + i));
+		KUNIT_EXPECT_EQ(test, e[i],
+				PM_PRESENT | PM_SOFT_DIRTY | PM_MMAP_EXCLUSIVE | (pfn + i));
 	for (unsigned long i = 16; i < 32; i++)
-		KUNIT_EXPECT_EQ(test, e[i], 0ull);
+		KUNIT_EXPECT_EQ(test, e[i], PM_SOFT_DIRTY);
 	KUNIT_ASSERT_EQ(test, do_madvise(mm, AREA + PAGE_SIZE, PAGE_SIZE, MADV_DONTNEED), 0);
-	KUNIT_EXPECT_EQ(test, pagemap_of(AREA + PAGE_SIZE), 0ull);
+	KUNIT_EXPECT_EQ(test, pagemap_of(AREA + PAGE_SIZE), PM_SOFT_DIRTY);
 	KUNIT_EXPECT_EQ(test, pagemap_of(AREA + 2 * PAGE_SIZE),
-			PM_PRESENT | PM_MMAP_EXCLUSIVE | (pfn + 2));
+			PM_PRESENT | PM_SOFT_DIRTY | PM_MMAP_EXCLUSIVE | (pfn + 2));
 }
 
 /* A read maps the zero page: present, its pfn, neither exclusive nor a
- * file page (it is no vm_normal_page). */
+ * file page (it is no vm_normal_page); soft-dirty by the VMA's flag. */
 static void pagemap_shows_the_zero_page_present_and_not_exclusive(struct kunit *test)
 {
 	uint8_t byte;
@@ -711,9 +712,9 @@ static void pagemap_shows_the_zero_page_present_and_not_exclusive(struct kunit *
 			AREA);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&byte, AREA, 1), 0);
 	e = pagemap_of(AREA);
-	KUNIT_EXPECT_EQ(test, e & ~PM_PFRAME_MASK, PM_PRESENT);
+	KUNIT_EXPECT_EQ(test, e & ~PM_PFRAME_MASK, PM_PRESENT | PM_SOFT_DIRTY);
 	KUNIT_EXPECT_TRUE(test, is_zero_pfn(e & PM_PFRAME_MASK));
-	KUNIT_EXPECT_EQ(test, pagemap_of(AREA + PAGE_SIZE), 0ull);
+	KUNIT_EXPECT_EQ(test, pagemap_of(AREA + PAGE_SIZE), PM_SOFT_DIRTY);
 }
 
 /* Every subpage of a PMD leaf has its entry, the pfns consecutive: a THP
@@ -734,14 +735,14 @@ static void pagemap_shows_every_subpage_of_a_pmd_leaf(struct kunit *test)
 	pfn = folio_pfn(test_mapped_folio(mm, AREA));
 	KUNIT_ASSERT_EQ(test, read_entries(&proc_pagemap_fops, AREA >> PAGE_SHIFT, e, 512), 4096);
 	for (unsigned long i = 0; i < PTRS_PER_TABLE; i++)
-		if (e[i] != (PM_PRESENT | PM_MMAP_EXCLUSIVE | (pfn + i)))
+		if (e[i] != (PM_PRESENT | PM_SOFT_DIRTY | PM_MMAP_EXCLUSIVE | (pfn + i)))
 			kunit_fail(test, __FILE__, __LINE__, "entry %lu: %llx", i,
 				   (unsigned long long)e[i]);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&byte, AREA + PMD_SIZE, 1), 0);
 	KUNIT_ASSERT_EQ(test,
 			read_entries(&proc_pagemap_fops, (AREA + PMD_SIZE) >> PAGE_SHIFT, e, 512),
 			4096);
-	KUNIT_EXPECT_EQ(test, e[0] & ~PM_PFRAME_MASK, PM_PRESENT);
+	KUNIT_EXPECT_EQ(test, e[0] & ~PM_PFRAME_MASK, PM_PRESENT | PM_SOFT_DIRTY);
 	KUNIT_EXPECT_EQ(test, e[511], e[0] + 511);
 }
 
@@ -766,6 +767,55 @@ static void pagemap_reads_whole_entries_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pos, (TASK_SIZE >> PAGE_SHIFT) * 8);
 	KUNIT_EXPECT_EQ(test, file.f_op->read(&file, 0x1000, 8, &(uint64_t){ 0 }), -EFAULT);
 	file_release(&inode, &file);
+}
+
+/* Write len bytes of s to a per-task /proc file of the test's task, from
+ * the user buffer. Return: write's value. */
+static long write_task_file(const struct file_operations *fops, const char *s, size_t len)
+{
+	struct ramfs_inode inode = { .mode = S_IFREG | 0200, .i_fop = fops, .i_private = &task };
+	struct file file;
+	long ret;
+
+	if (copy_to_user(UBUF, s, len))
+		return -EFAULT;
+	ret = file_open_mode(&inode, &file, FMODE_WRITE);
+	if (ret)
+		return ret;
+	ret = file.f_op->write(&file, UBUF, len, &file.f_pos);
+	file_release(&inode, &file);
+	return ret;
+}
+
+/* /proc/PID/clear_refs as Linux: write-only (0200); "4" takes pagemap's
+ * soft-dirty bit from a written page and from the untouched ones (the
+ * VMA's flag), the next write gives it back; a bad value is -EINVAL; a
+ * long write is read and answered as 12 bytes. */
+static void clear_refs_4_clears_pagemap_soft_dirty_until_the_next_write(struct kunit *test)
+{
+	const char *long_write = "4                   ";
+	struct ramfs_inode *inode;
+
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, "/proc/self/clear_refs", true, &inode), 0);
+	KUNIT_EXPECT_EQ(test, inode->mode & 0777, 0200u);
+	thp_set_orders(0);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 2 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
+			AREA);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
+	KUNIT_EXPECT_TRUE(test, pagemap_of(AREA) & PM_SOFT_DIRTY);
+	KUNIT_EXPECT_EQ(test, write_task_file(&proc_clear_refs_fops, "4\n", 2), 2);
+	KUNIT_EXPECT_EQ(test, pagemap_of(AREA) & (PM_SOFT_DIRTY | PM_PRESENT), PM_PRESENT);
+	KUNIT_EXPECT_EQ(test, pagemap_of(AREA + PAGE_SIZE), 0ull);
+	KUNIT_ASSERT_EQ(test, fill_user(AREA, 2, 1), 0);
+	KUNIT_EXPECT_TRUE(test, pagemap_of(AREA) & PM_SOFT_DIRTY);
+	KUNIT_EXPECT_EQ(test, write_task_file(&proc_clear_refs_fops, "0", 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_task_file(&proc_clear_refs_fops, "6\n", 2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_task_file(&proc_clear_refs_fops, "soft", 4), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, pagemap_of(AREA) & PM_SOFT_DIRTY);
+	KUNIT_EXPECT_EQ(test,
+			write_task_file(&proc_clear_refs_fops, long_write, strlen(long_write)),
+			CLEAR_REFS_MAX_WRITE);
+	KUNIT_EXPECT_FALSE(test, pagemap_of(AREA) & PM_SOFT_DIRTY);
 }
 
 /* Head and tails of an mTHP folio: anon, mapped, on the LRU, THP (Linux
@@ -908,6 +958,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(pagemap_shows_the_zero_page_present_and_not_exclusive),
 	KUNIT_CASE(pagemap_shows_every_subpage_of_a_pmd_leaf),
 	KUNIT_CASE(pagemap_reads_whole_entries_only),
+	KUNIT_CASE(clear_refs_4_clears_pagemap_soft_dirty_until_the_next_write),
 	KUNIT_CASE(kpageflags_mark_head_and_tails_of_an_mthp_folio),
 	KUNIT_CASE(kpageflags_tell_zero_pages_free_pages_and_holes),
 	KUNIT_CASE(kpageflags_show_slab_locked_and_reserved),

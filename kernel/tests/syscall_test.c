@@ -185,7 +185,8 @@ static void mmap_and_munmap_round_trip_anonymous_memory(struct kunit *test)
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(addr));
 	KUNIT_EXPECT_EQ(test, addr & (PAGE_SIZE - 1), 0);
-	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags, VM_READ | VM_WRITE | VM_USER);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags,
+			VM_READ | VM_WRITE | VM_USER | VM_SOFTDIRTY);
 	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, addr + 2 * PAGE_SIZE, 1), 0);
 	KUNIT_EXPECT_EQ(test, byte, 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr, 3 * PAGE_SIZE, 0), 0);
@@ -196,9 +197,10 @@ static void mmap_and_munmap_round_trip_anonymous_memory(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr, 0, 0), -EINVAL);
 	/* PROT_WRITE alone is readable too (x86); PROT_NONE is not. */
 	addr = test_mmap(0, PAGE_SIZE, PROT_WRITE, ANON);
-	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags, VM_READ | VM_WRITE | VM_USER);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags,
+			VM_READ | VM_WRITE | VM_USER | VM_SOFTDIRTY);
 	addr = test_mmap(0, PAGE_SIZE, PROT_NONE, ANON);
-	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags, VM_USER);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags, VM_USER | VM_SOFTDIRTY);
 }
 
 static void mmap_refuses_what_linux_refuses(struct kunit *test)
@@ -232,7 +234,8 @@ static void mmap_fixed_replaces_and_fixed_noreplace_is_eexist(struct kunit *test
 			-EEXIST);
 	KUNIT_EXPECT_EQ(test, test_mmap(FIXED + PAGE_SIZE, PAGE_SIZE, PROT_READ, ANON | MAP_FIXED),
 			FIXED + PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED + PAGE_SIZE)->vm_flags, VM_READ | VM_USER);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED + PAGE_SIZE)->vm_flags,
+			VM_READ | VM_USER | VM_SOFTDIRTY);
 	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, FIXED + PAGE_SIZE, 1), 0);
 	KUNIT_EXPECT_EQ(test, byte, 0); /* the old page went */
 	/* A free hint is taken; a used one is not. */
@@ -262,7 +265,8 @@ static void mprotect_splits_vmas_and_rewrites_present_ptes(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, fill_user(FIXED, 9, 4 * PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED + PAGE_SIZE, 2 * PAGE_SIZE, PROT_READ), 0);
 	KUNIT_EXPECT_EQ(test, mm->nr_vmas, vmas + 3);
-	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED + PAGE_SIZE)->vm_flags, VM_READ | VM_USER);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED + PAGE_SIZE)->vm_flags,
+			VM_READ | VM_USER | VM_SOFTDIRTY);
 	KUNIT_EXPECT_FALSE(test, pte_write(*mm_find_pte(mm, FIXED + PAGE_SIZE)));
 	KUNIT_EXPECT_TRUE(test, pte_write(*mm_find_pte(mm, FIXED)));
 	shell_capture_start(&out);
@@ -286,7 +290,8 @@ static void mprotect_refuses_holes_and_unaligned_starts(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, test_mmap(FIXED, 2 * PAGE_SIZE, RW, ANON | MAP_FIXED), FIXED);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED + 1, PAGE_SIZE, PROT_READ), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, 3 * PAGE_SIZE, PROT_READ), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED)->vm_flags, VM_READ | VM_WRITE | VM_USER);
+	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED)->vm_flags,
+			VM_READ | VM_WRITE | VM_USER | VM_SOFTDIRTY);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, 0, PROT_READ), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, PAGE_SIZE, 0x8 /* PROT_SEM */), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, -PAGE_SIZE, PROT_READ), -ENOMEM);

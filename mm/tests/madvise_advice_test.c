@@ -115,7 +115,7 @@ static void hugepage_splits_the_vma_and_gates_madvise_mode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(find_vma(t.mm, A), THP_ORDERS_ALL), 0);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE, MADV_HUGEPAGE), 0);
 	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 2);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags, RW | VM_HUGEPAGE);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags & ~VM_SOFTDIRTY, RW | VM_HUGEPAGE);
 	KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(find_vma(t.mm, A), THP_ORDERS_ALL),
 			1ul << HPAGE_PMD_ORDER);
 	KUNIT_EXPECT_EQ(test, fill_user(A, 1, 2 * PMD_SIZE), 0);
@@ -124,7 +124,7 @@ static void hugepage_splits_the_vma_and_gates_madvise_mode(struct kunit *test)
 	/* NOHUGEPAGE over both: one VMA again, no order allowed. */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 2 * PMD_SIZE, MADV_NOHUGEPAGE), 0);
 	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 1);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags, RW | VM_NOHUGEPAGE);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags & ~VM_SOFTDIRTY, RW | VM_NOHUGEPAGE);
 	thp_orders_enabled = THP_ORDERS_ALL;
 	KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(find_vma(t.mm, A), THP_ORDERS_ALL), 0);
 }

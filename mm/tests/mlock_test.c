@@ -107,7 +107,7 @@ static void mlock_faults_in_and_mlocks_every_page(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, 8 * P, RW, 0), A);
 	KUNIT_ASSERT_EQ(test, fill_user(A + 2 * P, 7, 1), 0); /* one page before */
 	KUNIT_ASSERT_EQ(test, mlock(A, 8 * P), 0);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags, RW | VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags & ~VM_SOFTDIRTY, RW | VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, mlocked_pages(A, 8), 8);
 	KUNIT_EXPECT_EQ(test, t.node->nr_mlock, 8);
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_unevictable, 8);
@@ -146,7 +146,8 @@ static void mlock2_onfault_locks_pages_as_they_fault_in(struct kunit *test)
 		return;
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, 8 * P, RW, 0), A);
 	KUNIT_ASSERT_EQ(test, mlock2(A, 8 * P, MLOCK_ONFAULT), 0);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags, RW | VM_LOCKED | VM_LOCKONFAULT);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags & ~VM_SOFTDIRTY,
+			RW | VM_LOCKED | VM_LOCKONFAULT);
 	KUNIT_EXPECT_NULL(test, test_mapped_folio(t.mm, A));
 	KUNIT_EXPECT_EQ(test, t.node->nr_mlock, 0);
 	KUNIT_ASSERT_EQ(test, fill_user(A + 3 * P, 1, 1), 0);
@@ -154,7 +155,7 @@ static void mlock2_onfault_locks_pages_as_they_fault_in(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.node->nr_mlock, 1);
 	KUNIT_EXPECT_EQ(test, event(UNEVICTABLE_PGMLOCKED), 1);
 	KUNIT_ASSERT_EQ(test, munlock(A, 8 * P), 0);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags, RW);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags & ~VM_SOFTDIRTY, RW);
 }
 
 static void munlock_rescues_folios_and_splits_then_merges_the_vma(struct kunit *test)
@@ -165,8 +166,8 @@ static void munlock_rescues_folios_and_splits_then_merges_the_vma(struct kunit *
 	KUNIT_ASSERT_EQ(test, mlock(A, 8 * P), 0);
 	KUNIT_ASSERT_EQ(test, munlock(A + 3 * P, 2 * P), 0);
 	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 3);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + 3 * P)->vm_flags, RW);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + 5 * P)->vm_flags, RW | VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + 3 * P)->vm_flags & ~VM_SOFTDIRTY, RW);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + 5 * P)->vm_flags & ~VM_SOFTDIRTY, RW | VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, mlocked_pages(A, 8), 6);
 	KUNIT_EXPECT_EQ(test, t.node->nr_lru_anon, 2);
 	KUNIT_EXPECT_EQ(test, t.node->nr_mlock, 6);
@@ -189,17 +190,17 @@ static void mlockall_future_locks_a_later_mapping(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->def_flags, VM_LOCKED);
 	KUNIT_EXPECT_EQ(test, mlocked_pages(A, 2), 2); /* MCL_CURRENT populated it */
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + 4 * P, 4 * P, RW, 0), A + 4 * P);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + 4 * P)->vm_flags, RW | VM_LOCKED);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + 4 * P)->vm_flags & ~VM_SOFTDIRTY, RW | VM_LOCKED);
 	KUNIT_ASSERT_EQ(test, __mm_populate(t.mm, A + 4 * P, 4 * P, true), 0); /* as mmap does */
 	KUNIT_EXPECT_EQ(test, mlocked_pages(A + 4 * P, 4), 4);
 	KUNIT_ASSERT_EQ(test, munlockall(), 0);
 	KUNIT_EXPECT_EQ(test, t.mm->def_flags, 0);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + 4 * P)->vm_flags, RW);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + 4 * P)->vm_flags & ~VM_SOFTDIRTY, RW);
 	KUNIT_EXPECT_EQ(test, t.node->nr_mlock, 0);
 	/* MCL_FUTURE alone changes no existing VMA; ONFAULT rides along. */
 	KUNIT_ASSERT_EQ(test, mlockall(MCL_FUTURE | MCL_ONFAULT), 0);
 	KUNIT_EXPECT_EQ(test, t.mm->def_flags, VM_LOCKED | VM_LOCKONFAULT);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags, RW);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags & ~VM_SOFTDIRTY, RW);
 	KUNIT_ASSERT_EQ(test, munlockall(), 0);
 }
 
@@ -294,15 +295,17 @@ static void mlock_errors_are_linux_errnos(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlockall(MCL_ONFAULT), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mlockall(8), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mlock(A - P, 2 * P), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags, RW); /* start in no VMA: nothing */
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags & ~VM_SOFTDIRTY,
+			RW); /* start in no VMA: nothing */
 	KUNIT_EXPECT_EQ(test, mlock(A, 0), 0);
 	KUNIT_EXPECT_EQ(test, mlock(~0ul - P, 4 * P), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mlock(A + 4 * P, P), -ENOMEM); /* PROT_NONE */
 	KUNIT_EXPECT_EQ(test, munlock(A + 4 * P, P), 0);
 	KUNIT_EXPECT_EQ(test, mlock(A, 3 * P), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags, RW | VM_LOCKED); /* as Linux */
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags & ~VM_SOFTDIRTY,
+			RW | VM_LOCKED); /* as Linux */
 	KUNIT_EXPECT_EQ(test, munlock(A, 3 * P), -ENOMEM);
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags, RW);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags & ~VM_SOFTDIRTY, RW);
 }
 
 /* A task without CAP_IPC_LOCK is held to RLIMIT_MEMLOCK (Linux:

@@ -66,7 +66,7 @@ static void vm_mmap_places_from_mmap_base_with_thp_alignment(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->vmas[1].vm_start, b);
 	KUNIT_EXPECT_EQ(test, t.mm->vmas[1].vm_end, b + PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, t.mm->vmas[2].vm_start, d);
-	KUNIT_EXPECT_EQ(test, t.mm->vmas[2].vm_flags, VM_READ);
+	KUNIT_EXPECT_EQ(test, t.mm->vmas[2].vm_flags, VM_READ | VM_SOFTDIRTY);
 	KUNIT_EXPECT_TRUE(test, find_vma(t.mm, c + PMD_SIZE - 1) == &t.mm->vmas[3]);
 	KUNIT_EXPECT_NULL(test, find_vma(t.mm, c + PMD_SIZE));
 	KUNIT_EXPECT_NULL(test, find_vma(t.mm, BASE - 1));

@@ -149,7 +149,7 @@ static void a_read_only_mapping_moves_read_only(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + P, P, RW, 0), A + P);
 	b = mremap(A, P, 2 * P, MAYMOVE, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(b));
-	KUNIT_EXPECT_EQ(test, find_vma(t.mm, b)->vm_flags, VM_READ);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, b)->vm_flags, VM_READ | VM_SOFTDIRTY);
 	KUNIT_EXPECT_TRUE(test, test_reads_as(b, P, 0x77));
 }
 
