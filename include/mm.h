@@ -25,6 +25,7 @@ typedef unsigned int gfp_t;
 #define __GFP_NOWARN 0x80u	   /* do not log a failure */
 #define __GFP_HIGHATOMIC 0x100u	   /* may use/create HIGHATOMIC reserves */
 #define __GFP_NORETRY 0x200u	   /* one light try of reclaim/compaction, then fail */
+#define __GFP_NOMEMALLOC 0x400u	   /* no reserves even if it cannot reclaim */
 
 #define GFP_NOWAIT 0u /* "no reclaim": fail fast */
 #define GFP_ATOMIC (__GFP_HIGH | __GFP_HIGHATOMIC)
@@ -34,7 +35,8 @@ typedef unsigned int gfp_t;
 /* A THP fault's masks (Linux's names): LIGHT may neither reclaim nor
  * compact, so the fault falls back to a smaller folio at once; the full one
  * compacts first (vma_thp_gfp_mask picks by the defrag mode). */
-#define GFP_TRANSHUGE_LIGHT ((GFP_HIGHUSER_MOVABLE | __GFP_NOWARN) & ~__GFP_DIRECT_RECLAIM)
+#define GFP_TRANSHUGE_LIGHT \
+	((GFP_HIGHUSER_MOVABLE | __GFP_NOMEMALLOC | __GFP_NOWARN) & ~__GFP_DIRECT_RECLAIM)
 #define GFP_TRANSHUGE (GFP_TRANSHUGE_LIGHT | __GFP_DIRECT_RECLAIM)
 
 /* Return: the migratetype an allocation with these flags asks for. */
