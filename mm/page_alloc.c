@@ -1336,6 +1336,43 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return alloc_pages_node(0, gfp, order);
 }
 
+void split_page(struct page *page, unsigned int order)
+{
+	for (unsigned long i = 1; i < (1ul << order); i++) {
+		page[i]._refcount = 1;
+		page[i].flags = (page[i].flags & ~PAGE_FLAGS_OWNER_MASK) |
+				(page->flags & PAGE_FLAGS_OWNER_MASK); /* Linux: split_page_owner */
+	}
+}
+
+void *alloc_pages_exact_nid(int nid, size_t size, gfp_t gfp)
+{
+	unsigned long nr = PFN_UP(size);
+	unsigned int order = 0;
+	struct page *page;
+
+	if (!nr || (gfp & __GFP_COMP))
+		return NULL;
+	while ((1ul << order) < nr)
+		order++;
+	page = order <= MAX_PAGE_ORDER ? alloc_pages_node(nid, gfp, order) : NULL;
+	if (!page)
+		return NULL;
+	/* Linux: make_alloc_exact. */
+	split_page(page, order);
+	for (unsigned long i = nr; i < (1ul << order); i++)
+		__free_pages(page + i, 0);
+	return page_address(page);
+}
+
+void free_pages_exact(void *virt, size_t size)
+{
+	struct page *page = virt_to_page(virt);
+
+	for (unsigned long i = 0; i < PFN_UP(size); i++)
+		__free_pages(page + i, 0);
+}
+
 /* Place one allocated page as __alloc_pages_bulk's caller asked. */
 static void bulk_store(struct page *page, struct list_head *page_list, struct page **page_array,
 		       unsigned long i)

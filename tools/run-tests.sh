@@ -244,10 +244,21 @@ memtotal_near_usable() {
 		}'
 }
 
-# boot_with_mem SIZE: `mem; meminfo; test; meminfo` with SIZE of RAM.
+# memtotal_at_least LOG KB: meminfo's first MemTotal is at least KB.
+memtotal_at_least() {
+	tr -d '\r' < "$1" | awk -v min="$2" '
+		$1 == "MemTotal:" && !total { total = $2 }
+		END { printf "MemTotal %d kB, at least %d kB\n", total, min; exit total < min }'
+}
+
+# boot_with_mem SIZE: `mem; meminfo; test; meminfo` with SIZE of RAM and
+# the initramfs, which is freed once its files are copied out (Linux's
+# "Freeing initrd memory" line): at 128M, MemTotal is then >= 112 MiB.
 boot_with_mem() {
 	boot_and_test "mem-$1" "$IMGS/mem.img" --mem "$1" || return 1
-	memtotal_near_usable "$LOGS/mem-$1.serial" && mm_suites_ran "$LOGS/mem-$1.serial"
+	memtotal_near_usable "$LOGS/mem-$1.serial" && mm_suites_ran "$LOGS/mem-$1.serial" &&
+		expect_in "$LOGS/mem-$1.serial" "Freeing initrd memory: " || return 1
+	[ "$1" != 128M ] || memtotal_at_least "$LOGS/mem-$1.serial" $((112 * 1024))
 }
 
 # config_matrix_entry PAGE_BLOCK_ORDER THP [MAX_PAGE_ORDER]: build that
@@ -620,7 +631,9 @@ sh tools/mkimage.sh "$IMGS/ktest.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/kt
 	"$B/initramfs.cpio" >/dev/null
 image nocmdline - >/dev/null
 image reboot 'run="reboot"' >/dev/null
-image mem 'run="mem; meminfo; test; meminfo; poweroff"' >/dev/null
+printf '%s\n' 'run="mem; meminfo; test; meminfo; poweroff"' > "$IMGS/mem.cmdline"
+sh tools/mkimage.sh "$IMGS/mem.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/mem.cmdline" \
+	"$B/initramfs.cpio" >/dev/null
 image cma 'cma=16M' >/dev/null
 image vm 'thp=16K,64K,2M' >/dev/null
 image stosq 'clear_pages=stosq zero=page run="cpuinfo; zero; test fault; test clear; poweroff"' >/dev/null

@@ -510,6 +510,32 @@ static void pcp_hit_below_the_min_watermark_fails_the_zone(struct kunit *test)
 	test_node_destroy(pgdat);
 }
 
+/* alloc_pages_exact keeps the pages the size needs and frees the rest of
+ * the rounded-up block at once (Linux: make_alloc_exact): 5 pages take an
+ * order-3 block and give 3 back; each page is freed on its own. */
+static void alloc_pages_exact_frees_the_blocks_tail(struct kunit *test)
+{
+	struct pglist_data *pgdat = test_node_create(test, SMALL_NODE_PAGES);
+	unsigned long before;
+	char *p;
+
+	if (!pgdat)
+		return;
+	before = node_free_pages(pgdat);
+	p = alloc_pages_exact_nid(pgdat->node_id, 4 * PAGE_SIZE + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), before - 5);
+	for (int i = 0; i < 5; i++)
+		KUNIT_EXPECT_EQ(test, page_count(virt_to_page(p + i * PAGE_SIZE)), 1);
+	memset(p, 0xa5, 5 * PAGE_SIZE);
+	KUNIT_EXPECT_NULL(test, alloc_pages_exact_nid(pgdat->node_id, PAGE_SIZE, __GFP_COMP));
+	free_pages_exact(p, 4 * PAGE_SIZE + 1);
+	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), before);
+	drain_node_pages(pgdat);
+	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
+	test_node_destroy(pgdat);
+}
+
 static unsigned long reclaim_calls, reclaim_give;
 
 /* A reclaim hook that frees up to reclaim_give of the filled pages. */
@@ -868,6 +894,7 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(watermarks_follow_the_min_free_kbytes_rule),
 	KUNIT_CASE(allocation_below_the_watermark_fails_and_is_counted),
 	KUNIT_CASE(pcp_hit_below_the_min_watermark_fails_the_zone),
+	KUNIT_CASE(alloc_pages_exact_frees_the_blocks_tail),
 	KUNIT_CASE(reclaim_runs_before_failing_and_its_pages_are_used),
 	KUNIT_CASE(gfp_zero_returns_zeroed_pages),
 	KUNIT_CASE(zone_choice_follows_gfp_dma32_and_the_zonelist),
