@@ -79,6 +79,9 @@ TEST_SRCS += mm/tests/mremap_test.c
 # mincore: which pages of a range an entry maps.
 MM_GENERIC_SRCS += mm/mincore.c
 TEST_SRCS += mm/tests/mincore_test.c
+# Overcommit accounting: Committed_AS, CommitLimit, __vm_enough_memory.
+MM_GENERIC_SRCS += mm/util.c
+TEST_SRCS += mm/tests/overcommit_test.c
 # Random sequences over several VMAs checked against a byte model (the
 # model is shared with the fuzz target below).
 TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
