@@ -536,10 +536,57 @@ static long mprotect_charge(struct mm_struct *mm, unsigned long start, unsigned 
 	return pages;
 }
 
+/* A present entry other than the zero page: an anonymous folio. */
+static int anon_folio_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	return !is_zero_pfn(pte_pfn(*ptep));
+}
+
+static int anon_folio_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	if (!pmd_leaf(*pmdp))
+		return 0;
+	walk->action = ACTION_CONTINUE;
+	return !is_huge_zero_pmd(*pmdp);
+}
+
+static const struct mm_walk_ops anon_folio_walk_ops = {
+	.pmd_entry = anon_folio_pmd,
+	.pte_entry = anon_folio_pte,
+};
+
+/* Linux: vma->anon_vma, which a VMA gets with its first anonymous folio.
+ * Folium keeps none and looks for a mapped folio instead (Linux's stays
+ * after MADV_DONTNEED emptied the VMA). */
+static bool vma_has_anon_folio(struct mm_struct *mm, const struct vm_area_struct *vma)
+{
+	return walk_page_range(mm, vma->vm_start, vma->vm_end, &anon_folio_walk_ops, NULL) != 0;
+}
+
+/* Linux: mprotect_fixup's uncharge. A charged VMA losing write that has
+ * never had an anonymous folio is uncharged. Bit n of uncharge: the n-th
+ * VMA overlapping [start, end). */
+static void mprotect_find_uncharged(struct mm_struct *mm, unsigned long start, unsigned long end,
+				    unsigned long vm_flags, uint64_t *uncharge)
+{
+	memset(uncharge, 0, MM_MAX_VMAS / 8);
+	for (int i = 0, n = 0; i < mm->nr_vmas; i++) {
+		const struct vm_area_struct *vma = &mm->vmas[i];
+
+		if (vma->vm_end <= start || vma->vm_start >= end)
+			continue;
+		if (!(vm_flags & VM_WRITE) && (vma->vm_flags & VM_ACCOUNT) &&
+		    !vma_has_anon_folio(mm, vma))
+			uncharge[n / 64] |= 1ull << (n % 64);
+		n++;
+	}
+}
+
 int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		unsigned long vm_flags)
 {
 	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE);
+	uint64_t uncharge[MM_MAX_VMAS / 64];
 	long charged;
 
 	if ((start & (PAGE_SIZE - 1)) || (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER)))
@@ -556,19 +603,27 @@ int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	charged = mprotect_charge(mm, start, end, vm_flags);
 	if (charged && __vm_enough_memory(mm, charged, true))
 		return -ENOMEM;
+	mprotect_find_uncharged(mm, start, end, vm_flags, uncharge);
 	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end) || split_vma(mm, start) ||
 	    split_vma(mm, end)) {
 		vm_unacct_memory(charged);
 		return -ENOMEM;
 	}
-	for (int i = 0; i < mm->nr_vmas; i++) {
+	/* After the splits the n-th VMA inside the range is the part of the
+	 * n-th one that overlapped it. */
+	for (int i = 0, n = 0; i < mm->nr_vmas; i++) {
 		struct vm_area_struct *vma = &mm->vmas[i];
 
 		if (vma->vm_start < start || vma->vm_end > end)
 			continue;
 		if (mprotect_needs_charge(vma, vm_flags))
 			vma->vm_flags |= VM_ACCOUNT;
+		if (uncharge[n / 64] & (1ull << (n % 64))) {
+			vma->vm_flags &= ~VM_ACCOUNT;
+			vm_unacct_memory((long)((vma->vm_end - vma->vm_start) >> PAGE_SHIFT));
+		}
 		vma->vm_flags = vm_flags | (vma->vm_flags & VM_MPROTECT_KEEP);
+		n++;
 	}
 	change_protection(mm, start, end, vm_flags);
 	vma_merge_range(mm, start, end);

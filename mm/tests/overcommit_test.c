@@ -156,7 +156,8 @@ static void munmap_uncharges_the_pages_it_removes(struct kunit *test)
 }
 
 /* mprotect charges a private mapping the first time it becomes writable,
- * once, and keeps the charge when write goes away (Linux: mprotect_fixup). */
+ * once; taking write away uncharges it only while it has never held an
+ * anonymous folio (Linux: mprotect_fixup, the VMA without anon_vma). */
 static void mprotect_charges_a_mapping_made_writable_once(struct kunit *test)
 {
 	if (!t.mm)
@@ -165,6 +166,11 @@ static void mprotect_charges_a_mapping_made_writable_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, committed(), 0);
 	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, A + 2 * P, 4 * P, URW), 0);
 	KUNIT_EXPECT_EQ(test, committed(), 4);
+	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, A + 2 * P, 4 * P, VM_READ | VM_USER), 0);
+	KUNIT_EXPECT_EQ(test, committed(), 0);
+	KUNIT_EXPECT_FALSE(test, find_vma(t.mm, A + 2 * P)->vm_flags & VM_ACCOUNT);
+	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, A + 2 * P, 4 * P, URW), 0);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 2 * P, FAULT_FLAG_WRITE), VM_FAULT_OK);
 	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, A + 2 * P, 4 * P, VM_READ | VM_USER), 0);
 	KUNIT_EXPECT_EQ(test, committed(), 4);
 	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, A, 8 * P, URW), 0); /* 4 more, not 8 */
