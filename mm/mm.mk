@@ -91,7 +91,7 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # faults, clearing, madvise and reclaim, and the host MMU and uaccess
 # (seq_file and kmalloc: huge_memory.c's sysfs show functions).
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c \
-	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/memory.c mm/huge_memory.c mm/rmap.c \
+	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c \
 	mm/clear.c mm/madvise.c mm/vmscan.c mm/slab.c fs/seq_file.c \
 	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c
 FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \

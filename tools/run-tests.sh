@@ -513,6 +513,15 @@ ctrl_c_sends_sigint() {
 	sh tools/tests/signals-qemu.sh "$B" "$IMGS" "$LOGS/signals.serial"
 }
 
+# Ctrl-C stops long shell commands (peek over 1 TiB, usemem of 16 GiB), which
+# say how far they got, and the shell answers the next command: one boot
+# with the initramfs and no cmdline.txt, driven by interrupt.session.
+ctrl_c_stops_shell_commands() {
+	"$B/tools/serial-session" --boot-timeout 120 --timeout 60 \
+		--log "$LOGS/interrupt.serial" tools/tests/interrupt.session -- \
+		sh tools/qemu-run.sh --serial-stdio --image "$IMGS/nocmdline.img"
+}
+
 # rows CSV: the number of data rows (not comments, not the header).
 rows() {
 	grep -v '^#' "$1" | tail -n +2 | wc -l | tr -d ' '
@@ -706,6 +715,7 @@ qemu_lane_b() {
 	run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
 	run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
 	run_test ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint
+	run_test ctrl-c-stops-long-shell-commands ctrl_c_stops_shell_commands
 	run_test side-by-side-quick-run-boots-three-kernels-and-reports side_by_side_quick_run
 	run_test accel-kvm-probes-and-falls-back-to-tcg sh tools/tests/qemu-accel-test.sh \
 		"$IMGS/accel.img" "$LOGS"
