@@ -314,6 +314,13 @@ int bench_page_alloc(unsigned long start_pfn, unsigned long nr_pages, int nid, c
 	for (unsigned int o = 0; o <= MAX_PAGE_ORDER; o++) {
 		unsigned long rounds = MAX(base_rounds >> o, 20ul);
 
+		/* Ctrl-C in the shell: stop between two orders, node freed. */
+		if (console_interrupted()) {
+			kprintf("bench: interrupted after %u of %d orders\n", o,
+				MAX_PAGE_ORDER + 1);
+			pgdat_destroy(&bench_node);
+			return -1;
+		}
 		report_row(o, "single", bench_single(&buddy, o, rounds),
 			   bench_single(&bm, o, rounds));
 		for (unsigned int b = 0; b < ARRAY_SIZE(batch_sizes); b++) {

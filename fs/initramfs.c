@@ -15,6 +15,7 @@
  * adds a checksum: the sum of the data bytes, mod 2^32.
  */
 #include <kernel.h>
+#include <mm.h>
 #include <ramfs.h>
 
 #define NEWC_HEADER_SIZE 110
@@ -335,6 +336,53 @@ int unpack_to_rootfs(struct ramfs *fs, const void *buf, size_t len, struct initr
 	return err;
 }
 
+/* Copy out the files under dir (depth-first: the tree is shallow). */
+static int copy_out_dir(struct ramfs_inode *dir, const char *start, const char *end,
+			void *(*alloc)(size_t size))
+{
+	for (struct ramfs_dentry *d = dir->children; d; d = d->next) {
+		struct ramfs_inode *inode = d->inode;
+		char *copy;
+
+		if (S_ISDIR(inode->mode)) {
+			if (copy_out_dir(inode, start, end, alloc) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		/* A hard link's inode was copied at its first name. */
+		if (!S_ISREG(inode->mode) || !inode->size || inode->data < start ||
+		    inode->data >= end)
+			continue;
+		copy = alloc(inode->size);
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, inode->data, inode->size);
+		inode->data = copy;
+	}
+	return 0;
+}
+
+int initramfs_copy_out(struct ramfs *fs, const void *buf, size_t len, void *(*alloc)(size_t size))
+{
+	return copy_out_dir(fs->root, buf, (const char *)buf + len, alloc);
+}
+
+static void *initramfs_alloc_data(size_t size)
+{
+	return alloc_pages_exact(size, GFP_KERNEL | __GFP_NOWARN);
+}
+
+/* Linux: free_initrd_mem. Every file has its own copy first: no byte of
+ * the archive is read once it is free. */
+static void free_initrd_mem(const void *archive, size_t len)
+{
+	if (initramfs_copy_out(&rootfs, archive, len, initramfs_alloc_data) < 0) {
+		pr_err("initramfs: no memory to copy the files out; the archive stays reserved\n");
+		return;
+	}
+	free_reserved_area((void *)archive, (char *)archive + len, "initrd");
+}
+
 void populate_rootfs(const void *archive, size_t len)
 {
 	struct initramfs_stats st;
@@ -355,4 +403,5 @@ void populate_rootfs(const void *archive, size_t len)
 		pr_info("initramfs: %u device nodes, fifos or sockets skipped\n", st.skipped);
 	pr_info("initramfs: %u files, %u dirs, %u symlinks (%llu bytes) from %u archive(s)\n",
 		st.files, st.dirs, st.symlinks, (unsigned long long)st.bytes, st.archives);
+	free_initrd_mem(archive, len);
 }

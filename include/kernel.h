@@ -113,6 +113,13 @@ void console_input(uint8_t c);
 int console_trygetc(void);
 /* Block (idling the CPU) until a byte arrives. Return: that byte. */
 int console_getc(void);
+/* Ctrl-C for a shell command: while armed, a 0x03 byte that no program
+ * takes as SIGINT is not queued but noted, and console_interrupted()
+ * says so until the command ends (a volatile load: long loops poll it,
+ * as Linux's loops poll fatal_signal_pending). Arming clears the note;
+ * arming an armed console keeps it. Return: whether it was armed. */
+bool console_intr_arm(bool on);
+bool console_interrupted(void);
 
 /* kernel/panic.c */
 void __noreturn panic(const char *fmt, ...) __printf(1, 2);

@@ -25,6 +25,7 @@ typedef unsigned int gfp_t;
 #define __GFP_NOWARN 0x80u	   /* do not log a failure */
 #define __GFP_HIGHATOMIC 0x100u	   /* may use/create HIGHATOMIC reserves */
 #define __GFP_NORETRY 0x200u	   /* one light try of reclaim/compaction, then fail */
+#define __GFP_NOMEMALLOC 0x400u	   /* no reserves even if it cannot reclaim */
 
 #define GFP_NOWAIT 0u /* "no reclaim": fail fast */
 #define GFP_ATOMIC (__GFP_HIGH | __GFP_HIGHATOMIC)
@@ -34,7 +35,8 @@ typedef unsigned int gfp_t;
 /* A THP fault's masks (Linux's names): LIGHT may neither reclaim nor
  * compact, so the fault falls back to a smaller folio at once; the full one
  * compacts first (vma_thp_gfp_mask picks by the defrag mode). */
-#define GFP_TRANSHUGE_LIGHT ((GFP_HIGHUSER_MOVABLE | __GFP_NOWARN) & ~__GFP_DIRECT_RECLAIM)
+#define GFP_TRANSHUGE_LIGHT \
+	((GFP_HIGHUSER_MOVABLE | __GFP_NOMEMALLOC | __GFP_NOWARN) & ~__GFP_DIRECT_RECLAIM)
 #define GFP_TRANSHUGE (GFP_TRANSHUGE_LIGHT | __GFP_DIRECT_RECLAIM)
 
 /* Return: the migratetype an allocation with these flags asks for. */
@@ -49,6 +51,7 @@ static inline int gfp_migratetype(gfp_t gfp)
 
 /* --- pfn <-> struct page <-> address: O(1), through the vmemmap array ----- */
 #define PHYS_PFN(pa) ((unsigned long)((pa) >> PAGE_SHIFT))
+#define PFN_UP(pa) PHYS_PFN((pa) + PAGE_SIZE - 1)
 #define PFN_PHYS(pfn) ((phys_addr_t)(pfn) << PAGE_SHIFT)
 #define pfn_to_page(pfn) (vmemmap + (pfn))
 #define page_to_pfn(page) ((unsigned long)((page)-vmemmap))
@@ -160,6 +163,14 @@ void pgdat_init(struct pglist_data *pgdat, int nid, unsigned long start_pfn, uns
 /* Give [start_pfn, end_pfn) to the buddy allocator in the largest aligned
  * blocks, clearing PG_reserved (Linux: memblock_free_pages). */
 void free_pfn_range_to_buddy(unsigned long start_pfn, unsigned long end_pfn);
+/*
+ * Give the whole pages of [start, end) (direct-map addresses) to the buddy
+ * allocator, counted in managed pages (MemTotal), and log "Freeing <s>
+ * memory: <N>K" (Linux: free_reserved_area). A page that is not
+ * PG_reserved (in use, or never RAM) is kept, with a warning.
+ * Return: pages freed. Context: after mm_init.
+ */
+unsigned long free_reserved_area(void *start, void *end, const char *s);
 /* Recompute watermarks from managed pages (Linux: min_free_kbytes rule). */
 void setup_per_zone_wmarks(struct pglist_data *pgdat);
 /* vm.min_free_kbytes (node 0's) and vm.watermark_scale_factor (1..3000,
@@ -208,6 +219,19 @@ static inline unsigned long alloc_pages_bulk_list(gfp_t gfp, unsigned long nr_pa
 	return __alloc_pages_bulk(gfp, 0, nr_pages, page_list, NULL);
 }
 void __free_pages(struct page *page, unsigned int order);
+/* Make a non-compound 2^order block 2^order order-0 pages, each with its
+ * own reference (Linux: split_page). */
+void split_page(struct page *page, unsigned int order);
+/* PAGE_ALIGN(size) bytes of whole pages, physically contiguous, the
+ * rounded-up block's tail freed (Linux: alloc_pages_exact_nid). gfp may
+ * not hold __GFP_COMP. Return: the address, or NULL. */
+void *alloc_pages_exact_nid(int nid, size_t size, gfp_t gfp);
+static inline void *alloc_pages_exact(size_t size, gfp_t gfp)
+{
+	return alloc_pages_exact_nid(0, size, gfp);
+}
+/* Free what alloc_pages_exact gave, with the same size. */
+void free_pages_exact(void *virt, size_t size);
 /* Return pcp pages to the buddy lists (Linux: drain_local_pages). */
 void drain_zone_pages(struct zone *zone);
 void drain_node_pages(struct pglist_data *pgdat);

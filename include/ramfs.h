@@ -52,8 +52,8 @@ struct ramfs_inode {
 	uint64_t mtime; /* seconds since the epoch */
 	uint64_t size;	/* bytes of data: file contents or symlink target */
 	/* Regular file or symlink target bytes (not NUL-terminated). A
-	 * file's bytes are not copied: they stay where the creator had them,
-	 * e.g. in the initramfs archive, which the kernel keeps. */
+	 * file's bytes are not copied: they stay where the creator had them;
+	 * populate_rootfs copies the initramfs's out before freeing it. */
 	const char *data;
 	struct ramfs_inode *parent;    /* directories: "..", the root's is itself */
 	struct ramfs_dentry *children; /* directories: sorted by name */
@@ -155,13 +155,22 @@ struct initramfs_stats {
  * Unpack every cpio "newc" archive in [buf, +len) into fs, in order: a
  * later archive's entries replace or extend an earlier one's (Linux:
  * unpack_to_rootfs). Zero bytes between archives are skipped. Data is not
- * copied: buf must live as long as fs. A malformed entry stops the unpack
+ * copied: buf must live as long as fs, or until initramfs_copy_out. A
+ * malformed entry stops the unpack
  * there; the entries before it stay.
  * Return: 0, or -EINVAL with st->message naming the entry and its offset.
  */
 int unpack_to_rootfs(struct ramfs *fs, const void *buf, size_t len, struct initramfs_stats *st);
+/*
+ * Give every regular file whose bytes lie in [buf, +len) a copy of its
+ * own from alloc(size), so that buf may be freed (Linux writes the
+ * initramfs's files into the page cache). Hard links share one copy.
+ * Return: 0, or -ENOMEM: the files not copied still point into buf.
+ */
+int initramfs_copy_out(struct ramfs *fs, const void *buf, size_t len, void *(*alloc)(size_t size));
 /* Boot: make rootfs and unpack the archive the loader handed over (NULL
- * for none) into it; prints one summary line. Context: after mm_init. */
+ * for none) into it, copy the files out of it and free it ("Freeing
+ * initrd memory"); prints one summary line. Context: after mm_init. */
 void populate_rootfs(const void *archive, size_t len);
 
 #endif

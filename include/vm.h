@@ -139,6 +139,11 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
 /* madvise(MADV_HUGEPAGE / MADV_NOHUGEPAGE) on the range: THP sizes in
  * "madvise" mode may be used here / no large folio at all here. Linux's
  * values. */
+/* Overcommit accounting (include/mman.h), Linux's values: VM_ACCOUNT, the
+ * VMA's pages are charged to Committed_AS (a program's private writable
+ * mapping); VM_NORESERVE, never charge them (MAP_NORESERVE outside mode 2). */
+#define VM_ACCOUNT 0x00100000ul
+#define VM_NORESERVE 0x00200000ul
 #define VM_HUGEPAGE 0x20000000ul
 #define VM_NOHUGEPAGE 0x40000000ul
 /* mlock (mm/mlock.c): the VMA's pages stay in memory, faulted in when it
@@ -159,7 +164,7 @@ struct vm_area_struct {
 	unsigned long vm_start; /* first byte */
 	unsigned long vm_end;	/* first byte after */
 	unsigned long vm_flags; /* VM_READ, VM_WRITE, VM_EXEC, VM_USER, VM_(NO)HUGEPAGE, VM_LOCKED*,
-				   VM_SOFTDIRTY */
+				   VM_SOFTDIRTY, VM_ACCOUNT, ... */
 };
 
 /* Counters that are evidence, not statistics: the MADV_FREE issue asserts
@@ -259,17 +264,20 @@ bool vma_range_has_hole(struct mm_struct *mm, unsigned long start, unsigned long
 /* Create an anonymous VMA of len bytes (page-rounded), its flags vm_flags
  * and mm->def_flags (Linux: do_mmap). addr 0 picks a free
  * range aligned to align (0: PMD_SIZE when len >= PMD_SIZE, else a page,
- * as Linux's THP-friendly placement). Return: the start address, or a
- * negative errno cast to unsigned long (-ENOMEM: no room; -EINVAL: bad
- * arguments or overlap with an existing VMA). */
+ * as Linux's THP-friendly placement). A program's private writable
+ * mapping (VM_USER | VM_WRITE, no VM_NORESERVE) is charged to Committed_AS
+ * and gets VM_ACCOUNT (Linux: accountable_mapping in mmap_region).
+ * Return: the start address, or a negative errno cast to unsigned long
+ * (-ENOMEM: no room, or the overcommit policy refused the charge; -EINVAL:
+ * bad arguments or overlap with an existing VMA). */
 unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		      unsigned long vm_flags, unsigned long align);
 #define IS_ERR_VALUE(x) ((unsigned long)(x) >= (unsigned long)-4095)
 /* Unmap [start, start + len): clear the PTEs/PMDs (batched), drop the
  * folios, free tables left empty, one TLB flush for the range, split or
- * remove VMAs. Return: 0, -EINVAL (start not page-aligned, len 0, outside
- * the lower half) or -ENOMEM (a split needs a free VMA slot or a PTE
- * table to split a PMD leaf; nothing was unmapped). */
+ * remove VMAs, uncharge the VM_ACCOUNT pages. Return: 0, -EINVAL (start not page-aligned, len 0,
+ * outside the lower half) or -ENOMEM (a split needs a free VMA slot or a PTE table to split a PMD
+ * leaf; nothing was unmapped). */
 int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
 /* Clear and free what [start, end) maps (page aligned), VMAs untouched:
  * the unmap half of vm_munmap, also MADV_DONTNEED's (Linux:
@@ -282,9 +290,12 @@ void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long end, u
 /* Give [start, start + len) (len page-rounded) the flags vm_flags: VMAs
  * are split at the ends (split_vma) and merged with equal neighbours,
  * present entries rewritten with one flush (Linux: mprotect_fixup,
- * change_protection). Return: 0 (len 0 too), -EINVAL (start unaligned,
- * unknown flags) or -ENOMEM (overflow, a page in no VMA, or no VMA slot
- * or PTE table for a split: then nothing changed). */
+ * change_protection). A program's private mapping made writable for the
+ * first time is charged and gets VM_ACCOUNT; the charge stays when write
+ * is taken away again, as in Linux. Return: 0 (len 0 too), -EINVAL (start
+ * unaligned, unknown flags) or -ENOMEM (overflow, a page in no VMA, the
+ * charge refused, or no VMA slot or PTE table for a split: then nothing
+ * changed). */
 int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		unsigned long vm_flags);
 /* Cut the VMA strictly containing addr in two at addr (Linux: split_vma).

@@ -13,6 +13,7 @@
 #include <asm/page.h>
 #include <fbcon.h>
 #include <mm.h>
+#include <mman.h>
 #include <ramfs.h>
 #include <seq_file.h>
 #include <shell.h>
@@ -109,12 +110,13 @@ void kmain(uint64_t boot_info_phys)
 	fbcon_boot_init(bi);
 	print_banner();
 	parse_cmdline(bi);
-	check_cmdline_keys(); /* warn about keys no file registered */
-	set_loglevel();	      /* loglevel= */
-	mm_init();	      /* after the command line: it reads cma= */
-	clear_pages_init();   /* clear_pages=, zero= */
-	thp_init();	      /* thp=, the anonymous-folio migration hook */
-	lazyfree_init();      /* lazyfree=, reclaim of MADV_FREE'd folios */
+	check_cmdline_keys();	    /* warn about keys no file registered */
+	set_loglevel();		    /* loglevel= */
+	mm_init();		    /* after the command line: it reads cma= */
+	clear_pages_init();	    /* clear_pages=, zero= */
+	thp_init();		    /* thp=, the anonymous-folio migration hook */
+	lazyfree_init();	    /* lazyfree=, reclaim of MADV_FREE'd folios */
+	init_overcommit_reserves(); /* admin/user_reserve_kbytes from free memory */
 	/* The initramfs into rootfs (/): its files need the page allocator. */
 	populate_rootfs(bi->initrd_size ? __va(bi->initrd_phys) : NULL, bi->initrd_size);
 	proc_root_init(); /* /proc: meminfo, vmstat, self/maps, ... */

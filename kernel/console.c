@@ -14,8 +14,9 @@
 static struct console *consoles;
 static struct console *redirect; /* when set, the only console written */
 static uint8_t input_queue[INPUT_QUEUE_SIZE];
-static unsigned input_head, input_tail; /* head: next write, tail: next read */
-static bool (*intr_hook)(void);		/* Ctrl-C while a program runs */
+static unsigned input_head, input_tail;	       /* head: next write, tail: next read */
+static bool (*intr_hook)(void);		       /* Ctrl-C while a program runs */
+static volatile bool intr_armed, intr_pending; /* Ctrl-C while a shell command runs */
 
 void console_register(struct console *con)
 {
@@ -72,6 +73,21 @@ void console_set_intr(bool (*fn)(void))
 	intr_hook = fn;
 }
 
+bool console_intr_arm(bool on)
+{
+	bool was = intr_armed;
+
+	if (on != was)
+		intr_pending = false;
+	intr_armed = on;
+	return was;
+}
+
+bool console_interrupted(void)
+{
+	return intr_pending;
+}
+
 void console_input(uint8_t c)
 {
 	unsigned next = (input_head + 1) % INPUT_QUEUE_SIZE;
@@ -80,6 +96,10 @@ void console_input(uint8_t c)
 	 * byte for it to read; with none running the shell's editor gets it. */
 	if (c == 0x03 && intr_hook && intr_hook())
 		return;
+	if (c == 0x03 && intr_armed) {
+		intr_pending = true; /* the running shell command polls it */
+		return;
+	}
 	if (next == input_tail)
 		return;
 	input_queue[input_head] = c;

@@ -8,6 +8,7 @@
  */
 #include <binfmt_elf.h>
 #include <fs.h>
+#include <mman.h>
 #include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -103,6 +104,29 @@ static long mmap_anywhere(struct mm_struct *mm, unsigned long hint, unsigned lon
 	return (long)addr;
 }
 
+/* A file's copy is written in through a writable VMA first, then given
+ * prot. Linux charges only a private writable file mapping, so any other
+ * is filled with VM_NORESERVE (a shared one keeps it: Linux never charges
+ * VM_SHARED). */
+static unsigned long mmap_file_fill_flags(unsigned long vm_flags, unsigned long flags)
+{
+	if ((flags & MAP_TYPE) == MAP_PRIVATE && (vm_flags & VM_WRITE))
+		return vm_flags;
+	return vm_flags | VM_WRITE | VM_NORESERVE;
+}
+
+/* A private read-only copy, filled: it drops the VM_NORESERVE of its
+ * fill, so a later mprotect(PROT_WRITE) charges it as Linux does. */
+static void mmap_file_reserve_again(struct mm_struct *mm, unsigned long addr, unsigned long len,
+				    unsigned long flags)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	if ((flags & MAP_TYPE) == MAP_PRIVATE && vma && vma->vm_start == addr &&
+	    vma->vm_end == addr + len)
+		vma->vm_flags &= ~VM_NORESERVE;
+}
+
 /*
  * Linux: sys_mmap. Anonymous private mappings, and copies of files: the
  * root file system is read-only, so a private mapping of a file (and a
@@ -112,14 +136,16 @@ static long mmap_anywhere(struct mm_struct *mm, unsigned long hint, unsigned lon
  * come in Linux's order: offset, file (with MAP_ANONYMOUS fd is ignored,
  * as Linux does), length, type. MAP_SHARED anonymous memory (shmem) does
  * not exist here: -EINVAL, Linux's answer for a mapping type it does not
- * serve; -ENOSYS would tell libc the whole call is missing. MAP_NORESERVE
- * is accepted (nothing is reserved anyway); MAP_HUGETLB is -ENOMEM, as
- * Linux without reserved huge pages.
+ * serve; -ENOSYS would tell libc the whole call is missing. A private
+ * writable mapping is charged to Committed_AS (vm_mmap), except with
+ * MAP_NORESERVE outside overcommit mode 2 (Linux: do_mmap's VM_NORESERVE);
+ * MAP_HUGETLB is -ENOMEM, as Linux without reserved huge pages.
  */
 SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, prot, unsigned long,
 		flags, int, fd, unsigned long, off)
 {
 	unsigned long vm_flags = prot_to_vm_flags(prot);
+	unsigned long fill_flags;
 	struct file *file = NULL;
 	long ret;
 
@@ -146,17 +172,21 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 	ret = -ENOMEM;
 	if (flags & MAP_HUGETLB)
 		goto out;
-	/* A file's copy is written in first, then given prot. */
+	if ((flags & MAP_NORESERVE) && sysctl_overcommit_memory != OVERCOMMIT_NEVER)
+		vm_flags |= VM_NORESERVE;
+	fill_flags = file ? mmap_file_fill_flags(vm_flags, flags) : vm_flags;
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
-		ret = mmap_fixed(task->mm, addr, len, vm_flags | (file ? VM_WRITE : 0), flags);
+		ret = mmap_fixed(task->mm, addr, len, fill_flags, flags);
 	else
-		ret = mmap_anywhere(task->mm, addr, len, vm_flags | (file ? VM_WRITE : 0));
+		ret = mmap_anywhere(task->mm, addr, len, fill_flags);
 	if (IS_ERR_VALUE(ret) || !file)
 		goto populate;
 	if (mmap_file_fill(file, (unsigned long)ret, len, off) ||
 	    (!(vm_flags & VM_WRITE) && vm_mprotect(task->mm, (unsigned long)ret, len, vm_flags))) {
 		vm_munmap(task->mm, (unsigned long)ret, len);
 		ret = -ENOMEM;
+	} else if ((fill_flags & ~vm_flags) & VM_NORESERVE) {
+		mmap_file_reserve_again(task->mm, (unsigned long)ret, len, flags);
 	}
 populate:
 	/* Linux: mm_populate, which skips PROT_NONE and ignores failures;

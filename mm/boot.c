@@ -17,7 +17,6 @@
 /* Linux x86_64 SPARSEMEM: 46 physical address bits (sections: <mm.h>). */
 #define MAX_PHYSMEM_BITS 46
 #define NR_MEM_SECTIONS (1ul << (MAX_PHYSMEM_BITS - SECTION_SIZE_BITS))
-#define PFN_UP(pa) PHYS_PFN((pa) + PAGE_SIZE - 1)
 
 extern const struct boot_info *boot_info;
 

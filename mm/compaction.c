@@ -381,10 +381,13 @@ static bool skip_isolation_on_order(unsigned int order, int target_order)
 /* Can compaction move folio now? Linux's checks in
  * isolate_migratepages_block for Folium's movable folios (anonymous, on
  * an LRU list): no reference but its owner's (a pinned folio would not
- * move), not locked, smaller than what the pass wants. */
+ * move), not locked, smaller than what the pass wants, and not mlocked
+ * unless vm.compact_unevictable_allowed (Linux: ISOLATE_UNEVICTABLE). */
 static bool folio_isolatable(const struct compact_control *cc, const struct folio *folio)
 {
 	if (!folio_test_lru(folio) || !folio_test_anon(folio))
+		return false;
+	if (folio_test_unevictable(folio) && !sysctl_compact_unevictable_allowed)
 		return false;
 	if (skip_isolation_on_order(folio_order(folio), cc->order))
 		return false;
@@ -748,7 +751,7 @@ static int sysctl_compaction_handler(const struct ctl_table *table, int write, c
  * more CPUs and a scheduler), so the value is kept and read by nothing. */
 static int sysctl_compaction_proactiveness = 20;
 /* vm.compact_unevictable_allowed (Linux: 1 without PREEMPT_RT): whether
- * compaction may move mlocked (unevictable) folios. */
+ * compaction may move mlocked (unevictable) folios (folio_isolatable). */
 int sysctl_compact_unevictable_allowed = 1;
 
 /* Linux: vm_compaction in mm/compaction.c. */

@@ -90,6 +90,9 @@ TEST_SRCS += mm/tests/mlock_test.c
 # /proc/PID/clear_refs.
 MM_GENERIC_SRCS += mm/clear_refs.c
 TEST_SRCS += mm/tests/soft_dirty_test.c
+# Overcommit accounting: Committed_AS, CommitLimit, __vm_enough_memory.
+MM_GENERIC_SRCS += mm/util.c
+TEST_SRCS += mm/tests/overcommit_test.c
 # Random sequences over several VMAs checked against a byte model (the
 # model is shared with the fuzz target below).
 TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
@@ -99,9 +102,9 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # faults, clearing, madvise and reclaim, and the host MMU and uaccess
 # (seq_file and kmalloc: huge_memory.c's sysfs show functions).
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c \
-	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/memory.c mm/huge_memory.c mm/rmap.c \
-	mm/clear.c mm/madvise.c mm/vmscan.c mm/mlock.c mm/slab.c fs/seq_file.c kernel/resource.c \
-	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/slab.c fs/seq_file.c \
+	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c \
+	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/mlock.c mm/clear_refs.c mm/slab.c \
+	fs/seq_file.c kernel/resource.c \
 	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c
 FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \
 	mm/tests/vm_model.c mm/tests/fuzz_vm.c)

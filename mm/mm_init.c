@@ -175,6 +175,35 @@ void free_pfn_range_to_buddy(unsigned long start_pfn, unsigned long end_pfn)
 		setup_per_zone_wmarks(pgdat);
 }
 
+/* A run of PG_reserved pages from pfn, ending by end. */
+static unsigned long reserved_run_end(unsigned long pfn, unsigned long end)
+{
+	while (pfn < end && pfn_valid(pfn) && PageReserved(pfn_to_page(pfn)))
+		pfn++;
+	return pfn;
+}
+
+unsigned long free_reserved_area(void *start, void *end, const char *s)
+{
+	unsigned long pfn = PFN_UP(__pa(start)), end_pfn = PHYS_PFN(__pa(end)), freed = 0;
+
+	while (pfn < end_pfn) {
+		unsigned long run_end = reserved_run_end(pfn, end_pfn);
+
+		if (run_end == pfn) { /* in use or not RAM: never freed */
+			pr_warn("free_reserved_area: %s: pfn %#lx is not reserved, kept\n", s, pfn);
+			pfn++;
+			continue;
+		}
+		free_pfn_range_to_buddy(pfn, run_end);
+		freed += run_end - pfn;
+		pfn = run_end;
+	}
+	if (freed && s)
+		pr_info("Freeing %s memory: %luK\n", s, freed * (PAGE_SIZE / 1024));
+	return freed;
+}
+
 /* floor(sqrt(x)), bit by bit (Linux: int_sqrt). */
 static unsigned long int_sqrt(unsigned long x)
 {

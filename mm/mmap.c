@@ -8,6 +8,7 @@
  * A folio whose mapcount drops to 0 is freed after the flush.
  */
 #include <arch.h>
+#include <mman.h>
 #include <sysctl.h>
 #include <vm.h>
 
@@ -268,13 +269,23 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len, 
 	return addr;
 }
 
+/* Linux: accountable_mapping. Private writable memory is charged; the
+ * shell's workloads (no VM_USER) are not: Linux has no kernel VMAs, and
+ * `usemem` or `peek` over a 1 TiB range are experiments, not commitments. */
+static bool accountable_mapping(unsigned long vm_flags)
+{
+	return (vm_flags & (VM_NORESERVE | VM_WRITE | VM_USER)) == (VM_WRITE | VM_USER);
+}
+
 unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		      unsigned long vm_flags, unsigned long align)
 {
 	struct vm_area_struct vma;
 	int i;
 
-	if (!len || (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER | VM_LOCKED_MASK)) ||
+	if (!len ||
+	    (vm_flags &
+	     ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER | VM_LOCKED_MASK | VM_NORESERVE)) ||
 	    (align & (align - 1)))
 		return (unsigned long)-EINVAL;
 	if (len > USER_VA_END - USER_VA_START)
@@ -295,6 +306,11 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 		if (IS_ERR_VALUE(addr))
 			return addr;
 	}
+	if (accountable_mapping(vm_flags)) {
+		if (__vm_enough_memory(mm, (long)(len >> PAGE_SHIFT), true))
+			return (unsigned long)-ENOMEM;
+		vm_flags |= VM_ACCOUNT;
+	}
 	/* Linux's __mmap_complete: a new mapping is new data to a soft-dirty
 	 * tracker, even where an old one was unmapped. */
 	vma = (struct vm_area_struct){ addr, addr + len, vm_flags | mm->def_flags | VM_SOFTDIRTY };
@@ -304,10 +320,28 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	return addr;
 }
 
-/* Trim, split or remove the VMAs [start, end) cuts. Context: a split
- * (the range strictly inside one VMA) has a free slot, checked before. */
+/* Pages of [start, end) in VM_ACCOUNT VMAs (Linux: the nr_accounted
+ * that do_vmi_align_munmap uncharges). */
+static long accounted_pages(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	long pages = 0;
+
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		const struct vm_area_struct *vma = &mm->vmas[i];
+
+		if ((vma->vm_flags & VM_ACCOUNT) && vma->vm_end > start && vma->vm_start < end)
+			pages += (long)((MIN(vma->vm_end, end) - MAX(vma->vm_start, start)) >>
+					PAGE_SHIFT);
+	}
+	return pages;
+}
+
+/* Trim, split or remove the VMAs [start, end) cuts, uncharging their
+ * accounted pages. Context: a split (the range strictly inside one VMA)
+ * has a free slot, checked before. */
 static void vma_unmap_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
+	vm_unacct_memory(accounted_pages(mm, start, end));
 	for (int i = 0; i < mm->nr_vmas;) {
 		struct vm_area_struct *vma = &mm->vmas[i];
 
@@ -630,10 +664,86 @@ static void change_protection(struct mm_struct *mm, unsigned long start, unsigne
 	tlb_finish_mmu(&cp.tlb);
 }
 
+/* The flags mprotect leaves as they were. */
+#define VM_MPROTECT_KEEP \
+	(VM_HUGEPAGE | VM_NOHUGEPAGE | VM_ACCOUNT | VM_NORESERVE | VM_LOCKED_MASK | VM_SOFTDIRTY)
+
+/* Linux: mprotect_fixup's rule. A program's private VMA becoming writable
+ * is charged unless it was charged, writable or VM_NORESERVE already. */
+static bool mprotect_needs_charge(const struct vm_area_struct *vma, unsigned long vm_flags)
+{
+	return !(vma->vm_flags & (VM_ACCOUNT | VM_WRITE)) &&
+	       accountable_mapping(vm_flags | (vma->vm_flags & VM_NORESERVE));
+}
+
+/* The pages of [start, end) mprotect to vm_flags must charge. */
+static long mprotect_charge(struct mm_struct *mm, unsigned long start, unsigned long end,
+			    unsigned long vm_flags)
+{
+	long pages = 0;
+
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		const struct vm_area_struct *vma = &mm->vmas[i];
+
+		if (vma->vm_end <= start || vma->vm_start >= end ||
+		    !mprotect_needs_charge(vma, vm_flags))
+			continue;
+		pages += (long)((MIN(vma->vm_end, end) - MAX(vma->vm_start, start)) >> PAGE_SHIFT);
+	}
+	return pages;
+}
+
+/* A present entry other than the zero page: an anonymous folio. */
+static int anon_folio_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	return !is_zero_pfn(pte_pfn(*ptep));
+}
+
+static int anon_folio_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	if (!pmd_leaf(*pmdp))
+		return 0;
+	walk->action = ACTION_CONTINUE;
+	return !is_huge_zero_pmd(*pmdp);
+}
+
+static const struct mm_walk_ops anon_folio_walk_ops = {
+	.pmd_entry = anon_folio_pmd,
+	.pte_entry = anon_folio_pte,
+};
+
+/* Linux: vma->anon_vma, which a VMA gets with its first anonymous folio.
+ * Folium keeps none and looks for a mapped folio instead (Linux's stays
+ * after MADV_DONTNEED emptied the VMA). */
+static bool vma_has_anon_folio(struct mm_struct *mm, const struct vm_area_struct *vma)
+{
+	return walk_page_range(mm, vma->vm_start, vma->vm_end, &anon_folio_walk_ops, NULL) != 0;
+}
+
+/* Linux: mprotect_fixup's uncharge. A charged VMA losing write that has
+ * never had an anonymous folio is uncharged. Decided per VMA before the
+ * splits (Linux's anon_vma is the whole VMA's), carried through them by
+ * a mark in vm_flags that only mprotect sets and clears. */
+#define VM_MPROTECT_UNCHARGE (1ul << 62)
+static void mprotect_find_uncharged(struct mm_struct *mm, unsigned long start, unsigned long end,
+				    unsigned long vm_flags)
+{
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		struct vm_area_struct *vma = &mm->vmas[i];
+
+		if (vma->vm_end <= start || vma->vm_start >= end)
+			continue;
+		if (!(vm_flags & VM_WRITE) && (vma->vm_flags & VM_ACCOUNT) &&
+		    !vma_has_anon_folio(mm, vma))
+			vma->vm_flags |= VM_MPROTECT_UNCHARGE;
+	}
+}
+
 int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		unsigned long vm_flags)
 {
 	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE);
+	long charged;
 
 	if ((start & (PAGE_SIZE - 1)) || (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER)))
 		return -EINVAL;
@@ -646,14 +756,35 @@ int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	 * a hole and then fails). Splits alone change no translation. */
 	if (vma_range_has_hole(mm, start, end))
 		return -ENOMEM;
-	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end) || split_vma(mm, start) ||
-	    split_vma(mm, end))
+	charged = mprotect_charge(mm, start, end, vm_flags);
+	if (charged && __vm_enough_memory(mm, charged, true))
 		return -ENOMEM;
-	for (int i = 0; i < mm->nr_vmas; i++)
-		if (mm->vmas[i].vm_start >= start && mm->vmas[i].vm_end <= end)
-			mm->vmas[i].vm_flags =
-				vm_flags | (mm->vmas[i].vm_flags & (VM_HUGEPAGE | VM_NOHUGEPAGE |
-								    VM_LOCKED_MASK | VM_SOFTDIRTY));
+	/* Room for both splits first, so only a PMD split can fail them. */
+	if (mm_vmas_reserve(mm, 2)) {
+		vm_unacct_memory(charged);
+		return -ENOMEM;
+	}
+	mprotect_find_uncharged(mm, start, end, vm_flags);
+	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end) || split_vma(mm, start) ||
+	    split_vma(mm, end)) {
+		for (int i = 0; i < mm->nr_vmas; i++)
+			mm->vmas[i].vm_flags &= ~VM_MPROTECT_UNCHARGE;
+		vm_unacct_memory(charged);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		struct vm_area_struct *vma = &mm->vmas[i];
+
+		if (vma->vm_start < start || vma->vm_end > end)
+			continue;
+		if (mprotect_needs_charge(vma, vm_flags))
+			vma->vm_flags |= VM_ACCOUNT;
+		if (vma->vm_flags & VM_MPROTECT_UNCHARGE) {
+			vma->vm_flags &= ~(VM_ACCOUNT | VM_MPROTECT_UNCHARGE);
+			vm_unacct_memory((long)((vma->vm_end - vma->vm_start) >> PAGE_SHIFT));
+		}
+		vma->vm_flags = vm_flags | (vma->vm_flags & VM_MPROTECT_KEEP);
+	}
 	change_protection(mm, start, end, vm_flags);
 	vma_merge_range(mm, start, end);
 	return 0;

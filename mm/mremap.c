@@ -10,6 +10,7 @@
  * taken, grown to 4 pages with MAYMOVE, becomes a 4-page VMA at B with A's 3 pages' bytes.
  */
 #include <binfmt_elf.h>
+#include <mman.h>
 #include <syscalls.h>
 #include <vm.h>
 
@@ -259,6 +260,22 @@ static unsigned long map_new_range(struct mm_struct *mm, unsigned long new_addr,
 	return IS_ERR_VALUE(addr) ? (unsigned long)-ENOMEM : addr;
 }
 
+/* Linux: vrm_charge. An accounted VMA moving charges the pages it grows
+ * by, or all of new_len with MREMAP_DONTUNMAP (the old range stays).
+ * Return: the pages charged, or -ENOMEM (the policy refused). */
+static long mremap_charge(struct mm_struct *mm, unsigned long vm_flags, unsigned long old_len,
+			  unsigned long new_len, unsigned long flags)
+{
+	long charged;
+
+	if (!(vm_flags & VM_ACCOUNT))
+		return 0;
+	charged = (long)(((flags & MREMAP_DONTUNMAP) ? new_len : new_len - old_len) >> PAGE_SHIFT);
+	if (charged && __vm_enough_memory(mm, charged, true))
+		return -ENOMEM;
+	return charged;
+}
+
 /*
  * Linux: move_vma. The entries move when every folio can
  * (move_page_tables); else the new VMA is writable while the bytes are
@@ -275,19 +292,27 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	unsigned long prot = vm_flags & (VM_READ | VM_WRITE | VM_EXEC | VM_USER);
 	struct mremap_copy mc = { addr, 0 };
 	struct vm_area_struct *vma;
+	long charged;
+	bool whole;
 	int err;
 
 	/* The new VMA, and a split of the old one (Linux: move_vma's
 	 * map_count check). */
 	if (mm->nr_vmas >= sysctl_max_map_count - 3 || mm_vmas_reserve(mm, 2))
 		return -ENOMEM;
-	/* A locked VMA's copies are mlocked as they fault in; moved entries
-	 * keep their folios' mlock. */
-	mc.new_addr =
-		map_new_range(mm, new_addr, new_len, prot | VM_WRITE | (vm_flags & VM_LOCKED_MASK),
-			      flags & MREMAP_FIXED);
-	if (IS_ERR_VALUE(mc.new_addr))
+	charged = mremap_charge(mm, vm_flags, old_len, new_len, flags);
+	if (charged < 0)
 		return -ENOMEM;
+	/* Not charged by vm_mmap: the old range's charge moves with it. A
+	 * locked VMA's copies are mlocked as they fault in; moved entries keep
+	 * their folios' mlock. */
+	mc.new_addr = map_new_range(mm, new_addr, new_len,
+				    prot | VM_WRITE | VM_NORESERVE | (vm_flags & VM_LOCKED_MASK),
+				    flags & MREMAP_FIXED);
+	if (IS_ERR_VALUE(mc.new_addr)) {
+		vm_unacct_memory(charged);
+		return -ENOMEM;
+	}
 	err = move_page_tables(mm, addr, old_len, mc.new_addr);
 	if (err == -EBUSY) {
 		err = walk_page_range(mm, addr, addr + old_len, &copy_marker_ops, &mc);
@@ -296,17 +321,28 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	}
 	if (err || (!(prot & VM_WRITE) && vm_mprotect(mm, mc.new_addr, new_len, prot))) {
 		vm_munmap(mm, mc.new_addr, new_len);
+		vm_unacct_memory(charged);
 		return -ENOMEM;
 	}
-	/* The other flags (VM_HUGEPAGE, ...) move too, unless mprotect
-	 * merged the new VMA with a neighbour that lacks them. */
+	/* The other flags (VM_HUGEPAGE, VM_ACCOUNT, ...) move too, unless
+	 * mprotect merged the new VMA with a neighbour that lacks them: then
+	 * the new range is not charged either. */
 	vma = find_vma(mm, mc.new_addr);
-	if (vma->vm_start == mc.new_addr && vma->vm_end == mc.new_addr + new_len)
+	whole = vma->vm_start == mc.new_addr && vma->vm_end == mc.new_addr + new_len;
+	if (whole)
 		vma->vm_flags = vm_flags;
-	if (flags & MREMAP_DONTUNMAP)
-		zap_page_range(mm, addr, addr + old_len);
 	else
-		vm_munmap(mm, addr, old_len);
+		vm_unacct_memory(charged);
+	if (flags & MREMAP_DONTUNMAP) {
+		zap_page_range(mm, addr, addr + old_len);
+		goto populate;
+	}
+	/* Linux clears the old VMA's VM_ACCOUNT before unmapping it, so its
+	 * charge stays with the new one: the munmap uncharges what this adds. */
+	if (whole && (vm_flags & VM_ACCOUNT))
+		vm_acct_memory((long)(old_len >> PAGE_SHIFT));
+	vm_munmap(mm, addr, old_len);
+populate:
 	if (vm_flags & VM_LOCKED) /* Linux: mremap's mm_populate of the grown part */
 		__mm_populate(mm, mc.new_addr + old_len, new_len - old_len, true);
 	return (long)mc.new_addr;
@@ -382,6 +418,8 @@ SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len, unsigned lo
 	if (err)
 		return err;
 	if (old_len == vma->vm_end - addr && vma_expandable(mm, vma, new_len - old_len)) {
+		if (mremap_charge(mm, vma->vm_flags, old_len, new_len, 0) < 0)
+			return -ENOMEM;
 		vma->vm_end += new_len - old_len; /* faults fill the new pages */
 		if (vma->vm_flags & VM_LOCKED)	  /* ... or mlock's populate now */
 			__mm_populate(mm, addr + old_len, new_len - old_len, true);

@@ -62,10 +62,11 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 #define ALLOC_WMARK_LOW WMARK_LOW
 #define ALLOC_WMARK_HIGH WMARK_HIGH
 #define ALLOC_WMARK_MASK 0x03u
-#define ALLOC_MIN_RESERVE 0x08u /* half of the min watermark */
+#define ALLOC_NON_BLOCK 0x10u	/* cannot reclaim: a quarter of min more */
+#define ALLOC_MIN_RESERVE 0x20u /* __GFP_HIGH: half of the min watermark */
 #define ALLOC_CMA 0x80u		/* may use MIGRATE_CMA pageblocks */
 #define ALLOC_HIGHATOMIC 0x200u /* may use and create HIGHATOMIC reserves */
-#define ALLOC_RESERVES (ALLOC_MIN_RESERVE | ALLOC_HIGHATOMIC)
+#define ALLOC_RESERVES (ALLOC_NON_BLOCK | ALLOC_MIN_RESERVE | ALLOC_HIGHATOMIC)
 
 #define SWAP_CLUSTER_MAX 32ul /* Linux: pages direct reclaim aims for */
 
@@ -624,23 +625,40 @@ static __always_inline void __prep_new_page(struct page *page, unsigned int orde
 
 /* --- watermarks ---------------------------------------------------------------- */
 
+/* Linux: __zone_watermark_unusable_free. The pages of the order's block
+ * beyond the first, and the reserves this request may not use. */
+static __always_inline long
+zone_watermark_unusable_free(const struct zone *zone, unsigned int order, unsigned int alloc_flags)
+{
+	long unusable = (1l << order) - 1;
+
+	if (likely(!(alloc_flags & ALLOC_RESERVES)))
+		unusable += (long)zone->nr_reserved_highatomic;
+	if (!(alloc_flags & ALLOC_CMA))
+		unusable += (long)zone->nr_free_cma;
+	return unusable;
+}
+
 /*
  * Linux: __zone_watermark_ok. After taking 2^order pages the zone must keep
  * more than `mark` free pages not counting reserves the request may not use
  * (HIGHATOMIC unless ALLOC_RESERVES, CMA unless ALLOC_CMA), and for
  * order > 0 a free block of at least that order must exist on a usable list.
+ * __GFP_HIGH (ALLOC_MIN_RESERVE) may use half of `mark`, and if it also
+ * cannot reclaim (ALLOC_NON_BLOCK, GFP_ATOMIC) a quarter of the rest;
+ * ALLOC_NON_BLOCK alone (GFP_NOWAIT) gets no part of it.
  */
 static bool __zone_watermark_ok(struct zone *zone, unsigned int order, long mark,
 				unsigned int alloc_flags)
 {
-	long free = (long)zone->nr_free_pages - ((1l << order) - 1);
+	long free =
+		(long)zone->nr_free_pages - zone_watermark_unusable_free(zone, order, alloc_flags);
 
-	if (!(alloc_flags & ALLOC_RESERVES))
-		free -= (long)zone->nr_reserved_highatomic;
-	if (!(alloc_flags & ALLOC_CMA))
-		free -= (long)zone->nr_free_cma;
-	if (alloc_flags & ALLOC_MIN_RESERVE)
+	if (alloc_flags & ALLOC_MIN_RESERVE) {
 		mark -= mark / 2;
+		if (alloc_flags & ALLOC_NON_BLOCK)
+			mark -= mark / 4;
+	}
 	if (free <= mark)
 		return false;
 	for (unsigned int o = order; order && o < NR_PAGE_ORDERS; o++) {
@@ -658,6 +676,25 @@ static bool __zone_watermark_ok(struct zone *zone, unsigned int order, long mark
 			return true;
 	}
 	return order == 0;
+}
+
+/*
+ * Linux: zone_watermark_fast. For order 0 a few loads and one compare
+ * decide when the zone is comfortably above `mark` (ignoring the reserve
+ * discounts, which only lower it); otherwise, and for larger orders, the
+ * full __zone_watermark_ok. Inline: the allocation fast path uses it.
+ */
+static __always_inline bool zone_watermark_fast(struct zone *zone, unsigned int order,
+						unsigned long mark, unsigned int alloc_flags)
+{
+	if (!order) {
+		long usable = (long)zone->nr_free_pages;
+
+		usable -= MIN(usable, zone_watermark_unusable_free(zone, 0, alloc_flags));
+		if (likely(usable > (long)mark))
+			return true;
+	}
+	return __zone_watermark_ok(zone, order, (long)mark, alloc_flags);
 }
 
 /* The watermark alloc_flags name (Linux: zone_watermark_ok). */
@@ -896,12 +933,8 @@ static int rmqueue_bulk(struct zone *zone, unsigned int order, int count, struct
 
 /*
  * Refill an empty pcp list from the zone (Linux: the refill step of
- * __rmqueue_pcplist). Pages on pcp lists already left the zone's free
- * count, so serving them cannot take the zone below a watermark: the
- * watermark is checked here, when pages must come from the zone, and not
- * on every allocation as Linux does. The check also notes whether the
- * zone is below its high watermark, which pcp->high's tuning needs (Linux
- * notes it in get_page_from_freelist). Out of line: the fast path stays small.
+ * __rmqueue_pcplist). The caller has checked the zone's watermark (Linux:
+ * get_page_from_freelist before rmqueue). Out of line: the fast path stays small.
  * Return: false if the list is still empty.
  */
 static noinline bool pcp_refill(struct zone *zone, unsigned int order, int mt,
@@ -911,17 +944,15 @@ static noinline bool pcp_refill(struct zone *zone, unsigned int order, int mt,
 	long room;
 	int count;
 
-	if (!zone_below_high(zone) &&
-	    !zone_watermark_ok(zone, order, (alloc_flags & ~ALLOC_WMARK_MASK) | ALLOC_WMARK_HIGH))
-		zone->flags |= 1ul << ZONE_BELOW_HIGH;
-	if (!zone_watermark_ok(zone, order, alloc_flags))
-		return false;
 	count = nr_pcp_alloc(pcp, zone, order);
 	/* Linux lets a refill take the zone a batch (up to 32 batches) below
-	 * the watermark it just checked: kswapd brings it back. Folium has no
+	 * the watermark just checked: kswapd brings it back. Folium has no
 	 * kswapd, and its direct reclaim frees SWAP_CLUSTER_MAX pages a round,
-	 * so a refill takes only the blocks above the watermark. */
-	room = ((long)zone->nr_free_pages -
+	 * so a refill takes only the blocks above the watermark, and leaves
+	 * the zone above it (but for the one block asked for): the blocks it
+	 * cached then pass the next allocations' check instead of waiting on
+	 * the list for a drain. */
+	room = ((long)zone->nr_free_pages - 1 -
 		(long)zone->_watermark[alloc_flags & ALLOC_WMARK_MASK]) >>
 	       order;
 	count = (int)MAX(MIN((long)count, room), 1l);
@@ -967,14 +998,12 @@ static __always_inline struct page *rmqueue_pcplist(struct zone *zone, unsigned 
 
 /* --- allocation ------------------------------------------------------------- */
 
-/* Linux: rmqueue_buddy, after the watermark check. */
+/* Linux: rmqueue_buddy (the caller checked the watermark). */
 static noinline struct page *rmqueue_buddy(struct zone *zone, unsigned int order, int mt,
 					   unsigned int alloc_flags)
 {
 	struct page *page = NULL;
 
-	if (!zone_watermark_ok(zone, order, alloc_flags))
-		return NULL;
 	if (alloc_flags & ALLOC_HIGHATOMIC)
 		page = __rmqueue_smallest(zone, order, MIGRATE_HIGHATOMIC);
 	if (!page)
@@ -998,26 +1027,34 @@ static __always_inline struct page *rmqueue(struct zone *zone, unsigned int orde
 	return rmqueue_buddy(zone, order, mt, alloc_flags);
 }
 
-/*
- * Linux: gfp_to_alloc_flags, simplified (Folium has no kswapd, so there
- * is one pass): normal requests keep the low watermark, __GFP_HIGH may go
- * down to min, and __GFP_HIGH callers that cannot reclaim (GFP_ATOMIC) to
- * half of min (Linux: ALLOC_MIN_RESERVE).
- */
-static unsigned int gfp_to_alloc_flags(gfp_t gfp, unsigned int order)
+/* Linux: gfp_to_alloc_flags_cma. Movable requests may use CMA blocks. */
+static __always_inline unsigned int gfp_to_alloc_flags_cma(gfp_t gfp, unsigned int alloc_flags)
 {
-	unsigned int alloc_flags = ALLOC_WMARK_LOW;
-
-	if (gfp & __GFP_HIGH) {
-		alloc_flags = ALLOC_WMARK_MIN;
-		if (!(gfp & __GFP_DIRECT_RECLAIM))
-			alloc_flags |= ALLOC_MIN_RESERVE;
-	}
-	if ((gfp & __GFP_HIGHATOMIC) && order > 0)
-		alloc_flags |= ALLOC_HIGHATOMIC;
 	if (gfp_migratetype(gfp) == MIGRATE_MOVABLE)
 		alloc_flags |= ALLOC_CMA;
 	return alloc_flags;
+}
+
+/*
+ * Linux: gfp_to_alloc_flags, the slow path's flags (the first try, in
+ * alloc_pages_full and the fast path, uses the low watermark). The min
+ * watermark; __GFP_HIGH may use half of it (ALLOC_MIN_RESERVE); a caller
+ * that cannot reclaim gets ALLOC_NON_BLOCK, unless __GFP_NOMEMALLOC says
+ * it is not worth it, and with __GFP_HIGH a quarter of min more. Folium
+ * names the HIGHATOMIC wish with __GFP_HIGHATOMIC (in GFP_ATOMIC), where
+ * Linux derives it from the same rule (order > 0, non-blocking __GFP_HIGH).
+ */
+static unsigned int gfp_to_alloc_flags(gfp_t gfp, unsigned int order)
+{
+	unsigned int alloc_flags = ALLOC_WMARK_MIN;
+
+	if (gfp & __GFP_HIGH)
+		alloc_flags |= ALLOC_MIN_RESERVE;
+	if (!(gfp & (__GFP_DIRECT_RECLAIM | __GFP_NOMEMALLOC)))
+		alloc_flags |= ALLOC_NON_BLOCK;
+	if ((gfp & __GFP_HIGHATOMIC) && order > 0)
+		alloc_flags |= ALLOC_HIGHATOMIC;
+	return gfp_to_alloc_flags_cma(gfp, alloc_flags);
 }
 
 /* Take 2^order pages from zone. With DEBUG_VM, skip (and leak) any block
@@ -1047,11 +1084,13 @@ static unsigned int zonelist_first(gfp_t gfp)
 /*
  * The fast path: Linux's likeliest way through get_page_from_freelist,
  * rmqueue and rmqueue_pcplist, a pcp hit in the first zone of the
- * zonelist that has memory. It makes no call, so the compiler saves no
- * registers for it, and checks no watermark (see pcp_refill). Return:
- * NULL when it does not apply (an empty list, an order without pcp lists,
- * a HIGHATOMIC request, a block whose poison DEBUG_VM found overwritten),
- * for the full path to serve. With DEBUG_VM it checks the poison, a call:
+ * zonelist that has memory, at the first try's low watermark. For order
+ * 0 it makes no call, so the compiler saves no registers for it. It does
+ * not note ZONE_BELOW_HIGH: a pcp hit leaves the zone's free count as it
+ * was. Return: NULL when it does not apply (an empty list, an order
+ * without pcp lists, a HIGHATOMIC request, a zone at or below its low
+ * watermark, a block whose poison DEBUG_VM found overwritten), for the
+ * full path to serve. With DEBUG_VM it checks the poison, a call:
  * the checks stay, off the fast path only when DEBUG_VM is off.
  */
 static __always_inline struct page *rmqueue_pcp_fast(struct pglist_data *pgdat, gfp_t gfp,
@@ -1072,6 +1111,9 @@ static __always_inline struct page *rmqueue_pcp_fast(struct pglist_data *pgdat, 
 	list = &zone->pcp.lists[order_to_pindex(gfp_migratetype(gfp), order)];
 	if (unlikely(list_empty(list)))
 		return NULL;
+	if (unlikely(!zone_watermark_fast(zone, order, zone->_watermark[WMARK_LOW],
+					  gfp_to_alloc_flags_cma(gfp, ALLOC_WMARK_LOW))))
+		return NULL;
 	zone->pcp.free_count >>= 1;
 	count_vm_event(pgdat, PGALLOC_PCP_HIT);
 	page = pcp_pop(zone, list, order);
@@ -1083,7 +1125,19 @@ static __always_inline struct page *rmqueue_pcp_fast(struct pglist_data *pgdat, 
 	return page;
 }
 
-/* Linux: get_page_from_freelist over the zonelist. */
+/* Linux notes in get_page_from_freelist whether the zone is below its
+ * high watermark, for pcp->high's tuning (nr_pcp_high), and not in the
+ * hotter free path. */
+static void zone_note_below_high(struct zone *zone, unsigned int order, unsigned int alloc_flags)
+{
+	if (!zone_below_high(zone) &&
+	    !zone_watermark_fast(zone, order, zone->_watermark[WMARK_HIGH], alloc_flags))
+		zone->flags |= 1ul << ZONE_BELOW_HIGH;
+}
+
+/* Linux: get_page_from_freelist over the zonelist: a zone whose watermark
+ * (zone_watermark_fast) the request would break is skipped before rmqueue
+ * takes anything, from its pcp lists as from its free lists. */
 static __always_inline struct page *get_page_from_freelist(struct pglist_data *pgdat, gfp_t gfp,
 							   unsigned int order,
 							   unsigned int alloc_flags)
@@ -1093,6 +1147,11 @@ static __always_inline struct page *get_page_from_freelist(struct pglist_data *p
 		struct page *page;
 
 		if (!zone->managed_pages)
+			continue;
+		zone_note_below_high(zone, order, alloc_flags);
+		if (!zone_watermark_fast(zone, order,
+					 zone->_watermark[alloc_flags & ALLOC_WMARK_MASK],
+					 alloc_flags))
 			continue;
 		page = rmqueue_checked(zone, order, gfp_migratetype(gfp), alloc_flags);
 		if (!page)
@@ -1187,8 +1246,10 @@ static struct page *alloc_pages_direct_compact(struct pglist_data *pgdat, gfp_t 
 }
 
 /*
- * Linux: __alloc_pages_slowpath, reduced to its rules, for a caller that
- * may reclaim. A costly order first gets an async direct compaction (its
+ * Linux: __alloc_pages_slowpath, reduced to its rules. A try with the
+ * slow path's alloc_flags (gfp_to_alloc_flags: the min watermark and the
+ * reserves the caller may use); then, for a caller that may reclaim
+ * only: a costly order first gets an async direct compaction (its
  * base pages are likely there, only scattered). Then one round of reclaim
  * (the node's hook), the per-CPU pages and HIGHATOMIC reserves back, and
  * one more try; then, for a costly order, direct compaction again,
@@ -1196,16 +1257,18 @@ static struct page *alloc_pages_direct_compact(struct pglist_data *pgdat, gfp_t 
  * if the first compaction was skipped or deferred. Then the allocation
  * fails (Linux loops only for __GFP_RETRY_MAYFAIL or small orders).
  */
-static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, unsigned int order,
-					 unsigned int alloc_flags)
+static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, unsigned int order)
 {
+	unsigned int alloc_flags = gfp_to_alloc_flags(gfp, order);
 	enum compact_priority prio = DEF_COMPACT_PRIORITY;
 	bool costly = order > PAGE_ALLOC_COSTLY_ORDER;
 	enum compact_result result;
 	struct page *page;
 
-	if (!(gfp & __GFP_DIRECT_RECLAIM))
-		return NULL;
+	/* Linux: the adjusted alloc_flags might give an immediate success. */
+	page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
+	if (page || !(gfp & __GFP_DIRECT_RECLAIM))
+		return page;
 	if (costly) {
 		page = alloc_pages_direct_compact(pgdat, gfp, order, alloc_flags,
 						  INIT_COMPACT_PRIORITY, &result);
@@ -1238,11 +1301,11 @@ static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, u
 static noinline struct page *alloc_pages_full(struct pglist_data *pgdat, gfp_t gfp,
 					      unsigned int order)
 {
-	unsigned int alloc_flags = gfp_to_alloc_flags(gfp, order);
+	unsigned int alloc_flags = gfp_to_alloc_flags_cma(gfp, ALLOC_WMARK_LOW);
 	struct page *page = get_page_from_freelist(pgdat, gfp, order, alloc_flags);
 
 	if (!page)
-		page = alloc_pages_slowpath(pgdat, gfp, order, alloc_flags);
+		page = alloc_pages_slowpath(pgdat, gfp, order);
 	if (!page) {
 		count_vm_event(pgdat, PGALLOC_FAIL);
 		warn_alloc(pgdat, gfp, order);
@@ -1282,6 +1345,43 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return alloc_pages_node(0, gfp, order);
 }
 
+void split_page(struct page *page, unsigned int order)
+{
+	for (unsigned long i = 1; i < (1ul << order); i++) {
+		page[i]._refcount = 1;
+		page[i].flags = (page[i].flags & ~PAGE_FLAGS_OWNER_MASK) |
+				(page->flags & PAGE_FLAGS_OWNER_MASK); /* Linux: split_page_owner */
+	}
+}
+
+void *alloc_pages_exact_nid(int nid, size_t size, gfp_t gfp)
+{
+	unsigned long nr = PFN_UP(size);
+	unsigned int order = 0;
+	struct page *page;
+
+	if (!nr || (gfp & __GFP_COMP))
+		return NULL;
+	while ((1ul << order) < nr)
+		order++;
+	page = order <= MAX_PAGE_ORDER ? alloc_pages_node(nid, gfp, order) : NULL;
+	if (!page)
+		return NULL;
+	/* Linux: make_alloc_exact. */
+	split_page(page, order);
+	for (unsigned long i = nr; i < (1ul << order); i++)
+		__free_pages(page + i, 0);
+	return page_address(page);
+}
+
+void free_pages_exact(void *virt, size_t size)
+{
+	struct page *page = virt_to_page(virt);
+
+	for (unsigned long i = 0; i < PFN_UP(size); i++)
+		__free_pages(page + i, 0);
+}
+
 /* Place one allocated page as __alloc_pages_bulk's caller asked. */
 static void bulk_store(struct page *page, struct list_head *page_list, struct page **page_array,
 		       unsigned long i)
@@ -1306,7 +1406,7 @@ static void bulk_store(struct page *page, struct list_head *page_list, struct pa
 unsigned long __alloc_pages_bulk(gfp_t gfp, int nid, unsigned long nr_pages,
 				 struct list_head *page_list, struct page **page_array)
 {
-	unsigned int alloc_flags = gfp_to_alloc_flags(gfp, 0);
+	unsigned int alloc_flags = gfp_to_alloc_flags_cma(gfp, ALLOC_WMARK_LOW);
 	unsigned long nr_populated = 0, nr_account = 0;
 	struct pglist_data *pgdat;
 	struct zone *zone = NULL;

@@ -38,6 +38,10 @@ static int cmd_bench(int argc, char **argv)
 		if (!all && strcmp(which, benches[i].name) != 0)
 			continue;
 		found = true;
+		if (console_interrupted()) {
+			kprintf("bench: interrupted before %s\n", benches[i].name);
+			return CMD_ERROR;
+		}
 		if (all)
 			kprintf("\n");
 		if (benches[i].run(quick))

@@ -54,13 +54,23 @@ static void compact_one_zone(int nid, struct zone *zone, int order)
 	print_free_blocks("after", after);
 }
 
-static void compact_one_node(int nid, int order)
+/* Return: false if Ctrl-C stopped it (between two zones: one zone's
+ * pass runs to its end). */
+static bool compact_one_node(int nid, int order)
 {
 	struct pglist_data *pgdat = NODE_DATA(nid);
 
-	for (int zt = 0; zt < MAX_NR_ZONES; zt++)
-		if (pgdat->node_zones[zt].managed_pages)
-			compact_one_zone(nid, &pgdat->node_zones[zt], order);
+	for (int zt = 0; zt < MAX_NR_ZONES; zt++) {
+		if (!pgdat->node_zones[zt].managed_pages)
+			continue;
+		if (console_interrupted()) {
+			kprintf("compact: interrupted before node %d, zone %s\n", nid,
+				pgdat->node_zones[zt].name);
+			return false;
+		}
+		compact_one_zone(nid, &pgdat->node_zones[zt], order);
+	}
+	return true;
 }
 
 static int cmd_compact(int argc, char **argv)
@@ -76,8 +86,9 @@ static int cmd_compact(int argc, char **argv)
 		return CMD_ERROR;
 	}
 	for (int n = 0; n < MAX_NUMNODES; n++)
-		if (NODE_DATA(n) && (argc < 3 || (uint64_t)n == nid))
-			compact_one_node(n, all ? -1 : (int)order);
+		if (NODE_DATA(n) && (argc < 3 || (uint64_t)n == nid) &&
+		    !compact_one_node(n, all ? -1 : (int)order))
+			return CMD_ERROR;
 	return CMD_OK;
 }
 

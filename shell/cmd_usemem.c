@@ -49,8 +49,14 @@ static int usemem_touch(struct usemem_run *r)
 	x &= m - 1;
 	for (unsigned long i = 0; i < r->npages; i++) {
 		unsigned long addr = r->addr + next_page(r, &x, m) * PAGE_SIZE;
-		int err = r->write ? fill_user(addr, USEMEM_BYTE, PAGE_SIZE)
-				   : copy_from_user(&word, addr, sizeof(word));
+		int err;
+
+		if (console_interrupted()) {
+			kprintf("usemem: interrupted after %lu of %lu pages\n", i, r->npages);
+			return -EINTR;
+		}
+		err = r->write ? fill_user(addr, USEMEM_BYTE, PAGE_SIZE)
+			       : copy_from_user(&word, addr, sizeof(word));
 
 		if (err) {
 			kprintf("usemem: stopped after %lu of %lu pages\n", i, r->npages);
@@ -167,16 +173,29 @@ static int cmd_usemem(int argc, char **argv)
 DEFINE_SHELL_COMMAND(usemem, "usemem SIZE [seq|rand] [write|read] [--order-stats]",
 		     "map SIZE, touch every page (faults), report, unmap");
 
+/* poke fills this much between two looks for Ctrl-C. */
+#define POKE_CHUNK (64ul << 10)
+
 static int cmd_poke(int argc, char **argv)
 {
-	uint64_t addr, len, byte;
+	uint64_t addr, len, byte, done, n;
 
 	if (argc != 4 || kstrtou64(argv[1], &addr) || kparse_size(argv[2], &len) ||
 	    kstrtou64(argv[3], &byte) || byte > 255)
 		return CMD_USAGE;
 	if (!shell_mm())
 		return CMD_ERROR;
-	return fill_user(addr, (int)byte, len) ? CMD_ERROR : CMD_OK;
+	for (done = 0; done < len; done += n) {
+		if (console_interrupted()) {
+			kprintf("poke: interrupted after %llu of %llu bytes\n",
+				(unsigned long long)done, (unsigned long long)len);
+			return CMD_ERROR;
+		}
+		n = MIN(len - done, POKE_CHUNK);
+		if (fill_user(addr + done, (int)byte, n))
+			return CMD_ERROR;
+	}
+	return CMD_OK;
 }
 DEFINE_SHELL_COMMAND(poke, "poke ADDR LEN BYTE", "fill LEN bytes at ADDR (shell mm) with BYTE");
 
@@ -208,6 +227,10 @@ static int peek_histogram(unsigned long addr, size_t len)
 	for (size_t done = 0; done < len;) {
 		size_t n = MIN(len - done, sizeof(buf));
 
+		if (console_interrupted()) {
+			kprintf("peek: interrupted after %zu of %zu bytes\n", done, len);
+			return CMD_ERROR;
+		}
 		if (copy_from_user(buf, addr + done, n))
 			return CMD_ERROR;
 		for (size_t i = 0; i < n; i++)

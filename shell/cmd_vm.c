@@ -171,14 +171,19 @@ static void ptdump_entry(struct ptdump_run *run, unsigned long addr, unsigned lo
 	run->nr++;
 }
 
+/* Ctrl-C stops the walk (a non-zero return), at an entry. */
 static int ptdump_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 {
+	if (console_interrupted())
+		return -EINTR;
 	ptdump_entry(walk->private, addr, PAGE_SIZE, *ptep, false);
 	return 0;
 }
 
 static int ptdump_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
 {
+	if (console_interrupted())
+		return -EINTR;
 	if (pmd_leaf(*pmdp))
 		ptdump_entry(walk->private, addr & PMD_MASK, PMD_SIZE, *pmdp, true);
 	return 0;
@@ -192,6 +197,7 @@ static int cmd_ptdump(int argc, char **argv)
 	struct vm_area_struct *vma;
 	uint64_t addr, len = PAGE_SIZE;
 	struct mm_struct *mm;
+	bool interrupted;
 
 	if (argc < 2 || argc > 3 || kstrtou64(argv[1], &addr) ||
 	    (argc == 3 && (kparse_size(argv[2], &len) || !len)))
@@ -206,8 +212,13 @@ static int cmd_ptdump(int argc, char **argv)
 	vma = find_vma(mm, addr);
 	if (argc == 2 && vma)
 		len = vma->vm_end - addr; /* default: the rest of the VMA */
-	walk_page_range(mm, ALIGN_DOWN(addr, PAGE_SIZE), addr + len, &ptdump_ops, &run);
+	interrupted = walk_page_range(mm, ALIGN_DOWN(addr, PAGE_SIZE), addr + len, &ptdump_ops,
+				      &run) == -EINTR;
 	ptdump_print(&run);
+	if (interrupted) {
+		kprintf("ptdump: interrupted after 0x%lx\n", run.nr ? run.end : addr);
+		return CMD_ERROR;
+	}
 	if (!run.nr)
 		kprintf("ptdump: nothing mapped in 0x%llx-0x%llx\n", (unsigned long long)addr,
 			(unsigned long long)(addr + len));

@@ -275,6 +275,7 @@ int shell_run_line(const char *line)
 	char *argv[SHELL_MAX_ARGS + 2]; /* + "spawn" in front of a program */
 	const struct shell_command *cmd;
 	int argc, ret, word = 0;
+	bool armed;
 
 	if (strlen(line) > SHELL_LINE_MAX) {
 		kprintf("error: line too long (at most %d bytes); nothing was run\n",
@@ -307,7 +308,10 @@ int shell_run_line(const char *line)
 		kprintf("unknown command '%s'; type 'help' for the list\n", argv[word]);
 		return CMD_ERROR;
 	}
+	/* A nested line (a test running commands) keeps the outer arming. */
+	armed = console_intr_arm(true);
 	ret = cmd->run(argc, argv);
+	console_intr_arm(armed);
 	if (ret == CMD_USAGE)
 		kprintf("usage: %s\n", cmd->usage);
 	return ret;

@@ -244,10 +244,21 @@ memtotal_near_usable() {
 		}'
 }
 
-# boot_with_mem SIZE: `mem; meminfo; test; meminfo` with SIZE of RAM.
+# memtotal_at_least LOG KB: meminfo's first MemTotal is at least KB.
+memtotal_at_least() {
+	tr -d '\r' < "$1" | awk -v min="$2" '
+		$1 == "MemTotal:" && !total { total = $2 }
+		END { printf "MemTotal %d kB, at least %d kB\n", total, min; exit total < min }'
+}
+
+# boot_with_mem SIZE: `mem; meminfo; test; meminfo` with SIZE of RAM and
+# the initramfs, which is freed once its files are copied out (Linux's
+# "Freeing initrd memory" line): at 128M, MemTotal is then >= 112 MiB.
 boot_with_mem() {
 	boot_and_test "mem-$1" "$IMGS/mem.img" --mem "$1" || return 1
-	memtotal_near_usable "$LOGS/mem-$1.serial" && mm_suites_ran "$LOGS/mem-$1.serial"
+	memtotal_near_usable "$LOGS/mem-$1.serial" && mm_suites_ran "$LOGS/mem-$1.serial" &&
+		expect_in "$LOGS/mem-$1.serial" "Freeing initrd memory: " || return 1
+	[ "$1" != 128M ] || memtotal_at_least "$LOGS/mem-$1.serial" $((112 * 1024))
 }
 
 # config_matrix_entry PAGE_BLOCK_ORDER THP [MAX_PAGE_ORDER]: build that
@@ -502,6 +513,15 @@ ctrl_c_sends_sigint() {
 	sh tools/tests/signals-qemu.sh "$B" "$IMGS" "$LOGS/signals.serial"
 }
 
+# Ctrl-C stops long shell commands (peek over 1 TiB, usemem of 16 GiB), which
+# say how far they got, and the shell answers the next command: one boot
+# with the initramfs and no cmdline.txt, driven by interrupt.session.
+ctrl_c_stops_shell_commands() {
+	"$B/tools/serial-session" --boot-timeout 120 --timeout 60 \
+		--log "$LOGS/interrupt.serial" tools/tests/interrupt.session -- \
+		sh tools/qemu-run.sh --serial-stdio --image "$IMGS/nocmdline.img"
+}
+
 # rows CSV: the number of data rows (not comments, not the header).
 rows() {
 	grep -v '^#' "$1" | tail -n +2 | wc -l | tr -d ' '
@@ -620,7 +640,9 @@ sh tools/mkimage.sh "$IMGS/ktest.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/kt
 	"$B/initramfs.cpio" >/dev/null
 image nocmdline - >/dev/null
 image reboot 'run="reboot"' >/dev/null
-image mem 'run="mem; meminfo; test; meminfo; poweroff"' >/dev/null
+printf '%s\n' 'run="mem; meminfo; test; meminfo; poweroff"' > "$IMGS/mem.cmdline"
+sh tools/mkimage.sh "$IMGS/mem.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/mem.cmdline" \
+	"$B/initramfs.cpio" >/dev/null
 image cma 'cma=16M' >/dev/null
 image vm 'thp=16K,64K,2M' >/dev/null
 image stosq 'clear_pages=stosq zero=page run="cpuinfo; zero; test fault; test clear; poweroff"' >/dev/null
@@ -693,6 +715,7 @@ qemu_lane_b() {
 	run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
 	run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
 	run_test ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint
+	run_test ctrl-c-stops-long-shell-commands ctrl_c_stops_shell_commands
 	run_test side-by-side-quick-run-boots-three-kernels-and-reports side_by_side_quick_run
 	run_test accel-kvm-probes-and-falls-back-to-tcg sh tools/tests/qemu-accel-test.sh \
 		"$IMGS/accel.img" "$LOGS"

@@ -23,7 +23,6 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <sys/syscall.h>
 #include "sbs.h"
 
 #define BASE 0x200000000000ul /* step n's range: BASE + n * SLOT */
@@ -1455,6 +1454,9 @@ static void step_vm_sysctls(void)
 		"watermark_boost_factor",
 		"compaction_proactiveness",
 		"compact_unevictable_allowed",
+		"overcommit_memory",
+		"overcommit_ratio",
+		"overcommit_kbytes",
 	};
 	const char *ctl = "/proc/sys/vm/max_map_count";
 	char saved[32], path[64];
@@ -1472,15 +1474,6 @@ static void step_vm_sysctls(void)
 	out("min_free_kbytes %s", v > 0 ? "present" : "missing");
 	fd = open("/proc/sys/vm/compact_memory", O_RDONLY);
 	out("compact_memory read: %s", ok_or_errno(fd >= 0, errno));
-	/* soft-dirty */
-	step_soft_dirty(4);
-	step_soft_dirty(64);
-	step_soft_dirty(2048);
-	step_soft_dirty_mremap(64, 0);
-	step_soft_dirty_mremap(64, 64 << 10);
-	step_soft_dirty_mremap(2048, 0);
-	step_soft_dirty_mprotect();
-	step_clear_refs_values();
 	if (fd >= 0)
 		close(fd);
 	fd = open("/proc/sys/vm/drop_caches", O_RDONLY);
@@ -1507,6 +1500,79 @@ static void step_vm_sysctls(void)
 		munmap(q, PAGE);
 	out("max_map_count %s again: split %s", saved, ok_or_errno(!munmap(p + PAGE, PAGE), errno));
 	munmap(p, 3 * PAGE);
+}
+
+/* --- overcommit (Linux: __vm_enough_memory in mode 0, the default) ------ */
+
+/* A /proc/meminfo field in kB; -1 if missing. */
+static long meminfo_kb(const char *name)
+{
+	const char *text = read_file("/proc/meminfo");
+
+	return text ? field(text, name) : -1;
+}
+
+/* One request above all RAM is refused: brk gives the old break back,
+ * mmap fails with ENOMEM; MAP_NORESERVE is not charged, so it maps. */
+static void step_overcommit_refusals(void)
+{
+	long brk0 = syscall(SYS_brk, 0), brk1 = syscall(SYS_brk, brk0 + (64l << 30));
+	void *p = mmap(NULL, 1ul << 40, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int err = p == MAP_FAILED ? errno : 0;
+	void *q = mmap(NULL, 1ul << 40, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	begin("overcommit");
+	check(brk1 == brk0, "brk +64G gives the old break");
+	out("mmap 1T: %s", p == MAP_FAILED ? strerror(err) : "mapped");
+	out("mmap 1T MAP_NORESERVE: %s", q == MAP_FAILED ? strerror(errno) : "mapped");
+	if (p != MAP_FAILED)
+		munmap(p, 1ul << 40);
+	if (q != MAP_FAILED)
+		munmap(q, 1ul << 40);
+}
+
+/* Committed_AS follows private writable mappings: mmap charges, mprotect
+ * to writable charges once and back to read-only uncharges only a mapping
+ * that never held a page (Linux: no anon_vma yet), munmap uncharges its
+ * part; read-only and MAP_NORESERVE mappings are free. CommitLimit is half
+ * of MemTotal (overcommit_ratio 50, no swap, no hugetlb), to a page. */
+static void step_overcommit_committed_as(void)
+{
+	long c[8], limit = meminfo_kb("CommitLimit:"), total = meminfo_kb("MemTotal:");
+	char *rw, *ro, *nr;
+
+	c[0] = meminfo_kb("Committed_AS:");
+	rw = mmap(NULL, 10 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	c[1] = meminfo_kb("Committed_AS:");
+	ro = mmap(NULL, 1 << 20, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	nr = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	c[2] = meminfo_kb("Committed_AS:");
+	mprotect(ro, 1 << 20, PROT_READ | PROT_WRITE);
+	c[3] = meminfo_kb("Committed_AS:");
+	mprotect(ro, 1 << 20, PROT_READ);
+	c[4] = meminfo_kb("Committed_AS:");
+	mprotect(ro, 1 << 20, PROT_READ | PROT_WRITE);
+	ro[0] = 1;
+	mprotect(ro, 1 << 20, PROT_READ);
+	c[5] = meminfo_kb("Committed_AS:");
+	munmap(rw, 4 << 20);
+	c[6] = meminfo_kb("Committed_AS:");
+	munmap(rw + (4 << 20), 6 << 20);
+	munmap(ro, 1 << 20);
+	munmap(nr, 1 << 20);
+	c[7] = meminfo_kb("Committed_AS:");
+	begin("overcommit-committed");
+	out("mmap 10M rw: Committed_AS %+ld kB", c[1] - c[0]);
+	out("mmap 1M ro and 1M rw MAP_NORESERVE: Committed_AS %+ld kB", c[2] - c[1]);
+	out("mprotect 1M ro to rw: Committed_AS %+ld kB", c[3] - c[2]);
+	out("mprotect it back to ro, never written: Committed_AS %+ld kB", c[4] - c[3]);
+	out("mprotect it rw, write a byte, back to ro: Committed_AS %+ld kB", c[5] - c[4]);
+	out("munmap 4M of 10M: Committed_AS %+ld kB", c[6] - c[5]);
+	out("munmap the rest: Committed_AS %+ld kB", c[7] - c[6]);
+	check(limit >= 0 && total >= 0 && labs(limit - total / 2) <= 4,
+	      "CommitLimit is half of MemTotal");
 }
 
 int main(void)
@@ -1553,6 +1619,8 @@ int main(void)
 		step_mremap(script_sizes[i]);
 	}
 	step_pressure();
+	step_overcommit_refusals();
+	step_overcommit_committed_as();
 	step_vm_sysctls();
 	/* madvise advice */
 	step_populate(4);
@@ -1579,6 +1647,15 @@ int main(void)
 	step_mlock_populate(64);
 	step_mlockall();
 	step_mlock_errors();
+	/* soft-dirty */
+	step_soft_dirty(4);
+	step_soft_dirty(64);
+	step_soft_dirty(2048);
+	step_soft_dirty_mremap(64, 0);
+	step_soft_dirty_mremap(64, 64 << 10);
+	step_soft_dirty_mremap(2048, 0);
+	step_soft_dirty_mprotect();
+	step_clear_refs_values();
 	restore();
 	khugepaged_sleep(1);
 	printf("mmdiff: done\n");

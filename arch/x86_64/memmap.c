@@ -72,7 +72,8 @@ void memblock_from_efi(struct memblock *mb, const struct boot_info *bi)
 	    memblock_reserve(mb, 0, LOW_RESERVED_END) < 0)
 		panic("memblock_from_efi: cannot reserve the kernel or the first 1 MiB");
 	/* The initramfs is in loader data, kept anyway; reserved by name too
-	 * (Linux: reserve_initrd), as the files' bytes stay in it for ever. */
+	 * (Linux: reserve_initrd) until populate_rootfs has copied the files
+	 * out of it and frees it (free_initrd_mem). */
 	if (bi->initrd_size &&
 	    memblock_reserve(mb, ALIGN_DOWN(bi->initrd_phys, PAGE_SIZE),
 			     ALIGN_UP(bi->initrd_phys + bi->initrd_size, PAGE_SIZE) -

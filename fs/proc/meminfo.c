@@ -8,6 +8,7 @@
  * Inactive(file) here too, and count in MemAvailable (reclaim frees them
  * without I/O). Page tables are per mm: the active mm's are shown.
  */
+#include <mman.h>
 #include <seq_file.h>
 #include <slab.h>
 #include <vm.h>
@@ -62,8 +63,8 @@ static void meminfo_kernel(struct seq_file *m, struct pglist_data *pgdat, unsign
 	show_val_kb(m, "NFS_Unstable:", 0);
 	show_val_kb(m, "Bounce:", 0);
 	show_val_kb(m, "WritebackTmp:", 0);
-	show_val_kb(m, "CommitLimit:", node_managed_pages(pgdat));
-	show_val_kb(m, "Committed_AS:", anon);
+	show_val_kb(m, "CommitLimit:", vm_commit_limit());
+	show_val_kb(m, "Committed_AS:", vm_memory_committed());
 	show_val_kb(m, "VmallocTotal:", 0);
 	show_val_kb(m, "VmallocUsed:", 0);
 	show_val_kb(m, "VmallocChunk:", 0);

@@ -9,6 +9,7 @@
  */
 #include <ktest.h>
 #include <mm.h>
+#include <mman.h>
 #include <syscalls.h>
 #include <ramfs.h>
 #include <shell.h>
@@ -149,6 +150,32 @@ static void brk_grows_and_shrinks_the_heap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_brk, HEAP - 1, 0, 0), HEAP + 100);
 }
 
+/* Overcommit mode 0 (Linux: __vm_enough_memory): one request above all
+ * RAM fails, brk's by giving the old break back; MAP_NORESERVE is not
+ * charged, except in mode 2. */
+static void overcommit_refuses_single_requests_above_ram(struct kunit *test)
+{
+	const unsigned long big = 64ul << 30, tib = 1ul << 40;
+	int mode = sysctl_overcommit_memory;
+	unsigned long committed = vm_memory_committed();
+	long addr;
+
+	sysctl_overcommit_memory = OVERCOMMIT_GUESS;
+	task.brk_limit = HEAP + 2 * big;
+	KUNIT_EXPECT_EQ(test, sys(__NR_brk, HEAP + big, 0, 0), HEAP);
+	KUNIT_EXPECT_EQ(test, test_mmap(0, tib, RW, ANON), -ENOMEM);
+	addr = test_mmap(0, tib, RW, ANON | MAP_NORESERVE);
+	KUNIT_EXPECT_FALSE(test, IS_ERR_VALUE(addr));
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed);
+	if (!IS_ERR_VALUE(addr))
+		KUNIT_EXPECT_EQ(test, sys(__NR_munmap, (unsigned long)addr, tib, 0), 0);
+	sysctl_overcommit_memory = OVERCOMMIT_NEVER;
+	KUNIT_EXPECT_EQ(test, test_mmap(0, tib, RW, ANON | MAP_NORESERVE), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed);
+	sysctl_overcommit_memory = mode;
+	task.brk_limit = HEAP_LIMIT;
+}
+
 static void ids_are_one_and_unknown_numbers_are_enosys(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, sys(__NR_getpid, 0, 0, 0), 1);
@@ -186,7 +213,7 @@ static void mmap_and_munmap_round_trip_anonymous_memory(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(addr));
 	KUNIT_EXPECT_EQ(test, addr & (PAGE_SIZE - 1), 0);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags,
-			VM_READ | VM_WRITE | VM_USER | VM_SOFTDIRTY);
+			VM_READ | VM_WRITE | VM_USER | VM_SOFTDIRTY | VM_ACCOUNT);
 	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, addr + 2 * PAGE_SIZE, 1), 0);
 	KUNIT_EXPECT_EQ(test, byte, 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr, 3 * PAGE_SIZE, 0), 0);
@@ -198,7 +225,7 @@ static void mmap_and_munmap_round_trip_anonymous_memory(struct kunit *test)
 	/* PROT_WRITE alone is readable too (x86); PROT_NONE is not. */
 	addr = test_mmap(0, PAGE_SIZE, PROT_WRITE, ANON);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags,
-			VM_READ | VM_WRITE | VM_USER | VM_SOFTDIRTY);
+			VM_READ | VM_WRITE | VM_USER | VM_SOFTDIRTY | VM_ACCOUNT);
 	addr = test_mmap(0, PAGE_SIZE, PROT_NONE, ANON);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags, VM_USER | VM_SOFTDIRTY);
 }
@@ -265,8 +292,9 @@ static void mprotect_splits_vmas_and_rewrites_present_ptes(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, fill_user(FIXED, 9, 4 * PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED + PAGE_SIZE, 2 * PAGE_SIZE, PROT_READ), 0);
 	KUNIT_EXPECT_EQ(test, mm->nr_vmas, vmas + 3);
+	/* Still charged: mprotect never uncharges (Linux: mprotect_fixup). */
 	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED + PAGE_SIZE)->vm_flags,
-			VM_READ | VM_USER | VM_SOFTDIRTY);
+			VM_READ | VM_USER | VM_SOFTDIRTY | VM_ACCOUNT);
 	KUNIT_EXPECT_FALSE(test, pte_write(*mm_find_pte(mm, FIXED + PAGE_SIZE)));
 	KUNIT_EXPECT_TRUE(test, pte_write(*mm_find_pte(mm, FIXED)));
 	shell_capture_start(&out);
@@ -291,7 +319,7 @@ static void mprotect_refuses_holes_and_unaligned_starts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED + 1, PAGE_SIZE, PROT_READ), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, 3 * PAGE_SIZE, PROT_READ), -ENOMEM);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, FIXED)->vm_flags,
-			VM_READ | VM_WRITE | VM_USER | VM_SOFTDIRTY);
+			VM_READ | VM_WRITE | VM_USER | VM_SOFTDIRTY | VM_ACCOUNT);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, 0, PROT_READ), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, PAGE_SIZE, 0x8 /* PROT_SEM */), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mprotect, FIXED, -PAGE_SIZE, PROT_READ), -ENOMEM);
@@ -359,6 +387,7 @@ static struct kunit_case syscall_cases[] = {
 	KUNIT_CASE(bad_user_pointers_are_efault_never_a_kernel_fault),
 	KUNIT_CASE(ioctl_tiocgwinsz_reports_80_by_25),
 	KUNIT_CASE(brk_grows_and_shrinks_the_heap),
+	KUNIT_CASE(overcommit_refuses_single_requests_above_ram),
 	KUNIT_CASE(ids_are_one_and_unknown_numbers_are_enosys),
 	KUNIT_CASE(arch_prctl_sets_and_reads_the_fs_base),
 	KUNIT_CASE(mmap_and_munmap_round_trip_anonymous_memory),

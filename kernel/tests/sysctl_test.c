@@ -2,6 +2,7 @@
  * prints (kernel/sysctl.c), and the registered tables. */
 #include <errno.h>
 #include <ktest.h>
+#include <mman.h>
 #include <sysctl.h>
 
 static int one_int, two_ints[2];
@@ -219,6 +220,14 @@ static void vm_entries_have_linux_bounds_and_modes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, write_vm("watermark_boost_factor", "15000"), 0);
 	KUNIT_EXPECT_EQ(test, write_vm("max_map_count", "-1"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, write_vm("extfrag_threshold", "1001"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_vm("overcommit_memory", "3"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_vm("overcommit_memory", "0"), 0);
+	/* ratio and kbytes: the one written becomes the rule (Linux's handlers) */
+	KUNIT_EXPECT_EQ(test, write_vm("overcommit_kbytes", "1024"), 0);
+	KUNIT_EXPECT_EQ(test, sysctl_overcommit_ratio, 0);
+	KUNIT_EXPECT_EQ(test, write_vm("overcommit_ratio", "50"), 0);
+	KUNIT_EXPECT_EQ(test, sysctl_overcommit_kbytes, 0);
+	KUNIT_EXPECT_EQ(test, sysctl_overcommit_ratio, 50);
 	KUNIT_EXPECT_EQ(test, sysctl_find("vm", "compact_memory")->mode, 0200);
 	KUNIT_EXPECT_EQ(test, sysctl_find("vm", "max_map_count")->mode, 0644);
 }

@@ -449,6 +449,32 @@ static void compact_node_empties_regions_and_counts(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, no_skip_hints());		 /* the scanners met */
 }
 
+/* vm.compact_unevictable_allowed 0: mlocked folios stay where they are
+ * (Linux: no ISOLATE_UNEVICTABLE), so a full pass migrates nothing when
+ * every kept folio is mlocked; allowed again, they move. */
+static void unevictable_folios_move_only_when_allowed(struct kunit *test)
+{
+	int saved = sysctl_compact_unevictable_allowed;
+	struct compact_stats st = { 0 };
+
+	fragment(test, 0);
+	KUNIT_ASSERT_GE(test, nr_kept, 4);
+	for (unsigned int i = 0; i < nr_kept; i++)
+		mlock_folio(test_mapped_folio(mm, kept[i].addr));
+	sysctl_compact_unevictable_allowed = 0;
+	compact_node(node, &st);
+	KUNIT_EXPECT_EQ(test, st.migrated, 0);
+	KUNIT_EXPECT_EQ(test, check_kept(test), 0);
+	sysctl_compact_unevictable_allowed = 1;
+	st = (struct compact_stats){ 0 };
+	compact_node(node, &st);
+	KUNIT_EXPECT_GT(test, st.migrated, 0);
+	KUNIT_EXPECT_EQ(test, check_kept(test), st.migrated);
+	sysctl_compact_unevictable_allowed = saved;
+	for (unsigned int i = 0; i < nr_kept; i++)
+		munlock_folio(test_mapped_folio(mm, kept[i].addr));
+}
+
 /* 64K folios move as one: same order, naturally aligned, 16 PTEs in a row
  * (check_kept), the destination an isolated block of order 4 or a piece
  * of a larger one. */
@@ -864,6 +890,7 @@ static struct kunit_case compaction_test_cases[] = {
 	KUNIT_CASE(thp_fault_compacts_only_under_madv_hugepage),
 	KUNIT_CASE(thp_fault_compacts_as_defrag_says),
 	KUNIT_CASE(compact_node_empties_regions_and_counts),
+	KUNIT_CASE(unevictable_folios_move_only_when_allowed),
 	KUNIT_CASE(large_folios_migrate_whole),
 	KUNIT_CASE(unmovable_pages_are_never_isolated),
 	KUNIT_CASE(unmovable_and_reclaimable_pageblocks_are_not_targets),

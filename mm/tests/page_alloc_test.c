@@ -503,15 +503,72 @@ static void allocation_below_the_watermark_fails_and_is_counted(struct kunit *te
 	fill_to_watermark(pgdat);
 	KUNIT_EXPECT_LT(test, nr_filled, SMALL_NODE_PAGES);
 	KUNIT_EXPECT_EQ(test, ev(pgdat, PGALLOC_FAIL), 1);
-	KUNIT_EXPECT_LE(test, zone->nr_free_pages, zone->_watermark[WMARK_LOW] + 1);
-	KUNIT_EXPECT_GT(test, zone->nr_free_pages, zone->_watermark[WMARK_MIN]);
-	/* __GFP_HIGH may go down to the min watermark. */
+	/* GFP_NOWAIT's second try (Linux: gfp_to_alloc_flags) goes down to
+	 * the min watermark, and no further: ALLOC_NON_BLOCK alone gets no
+	 * part of it. */
+	KUNIT_EXPECT_EQ(test, zone->nr_free_pages, zone->_watermark[WMARK_MIN]);
+	/* __GFP_HIGH may go below it (ALLOC_MIN_RESERVE). */
 	high = alloc_pages_node(pgdat->node_id, GFP_NOWAIT | __GFP_HIGH, 0);
 	KUNIT_EXPECT_NOT_NULL(test, high);
 	KUNIT_EXPECT_NULL(test, alloc_pages_node(pgdat->node_id, __GFP_NOWARN, MAX_PAGE_ORDER + 1));
 	if (high)
 		__free_pages(high, 0);
 	free_filled();
+	drain_node_pages(pgdat);
+	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
+	test_node_destroy(pgdat);
+}
+
+/* A pcp hit is no way around the watermark (Linux: get_page_from_freelist
+ * checks zone_watermark_fast before rmqueue): at the min watermark with a
+ * page on the pcp list, GFP_NOWAIT fails and GFP_ATOMIC gets the page. */
+static void pcp_hit_below_the_min_watermark_fails_the_zone(struct kunit *test)
+{
+	struct pglist_data *pgdat = test_node_create(test, SMALL_NODE_PAGES);
+	struct zone *zone;
+	struct page *atomic;
+
+	if (!pgdat)
+		return;
+	zone = node_zone(pgdat);
+	fill_to_watermark(pgdat);
+	KUNIT_EXPECT_EQ(test, zone->nr_free_pages, zone->_watermark[WMARK_MIN]);
+	__free_pages(filled[--nr_filled], 0);
+	KUNIT_EXPECT_EQ(test, zone->pcp.count, 1); /* the zone's count is unchanged */
+	KUNIT_EXPECT_NULL(test, alloc_pages_node(pgdat->node_id, GFP_NOWAIT | __GFP_NOWARN, 0));
+	KUNIT_EXPECT_EQ(test, zone->pcp.count, 1);
+	atomic = alloc_pages_node(pgdat->node_id, GFP_ATOMIC, 0);
+	KUNIT_EXPECT_NOT_NULL(test, atomic);
+	KUNIT_EXPECT_EQ(test, zone->pcp.count, 0);
+	if (atomic)
+		__free_pages(atomic, 0);
+	free_filled();
+	drain_node_pages(pgdat);
+	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
+	test_node_destroy(pgdat);
+}
+
+/* alloc_pages_exact keeps the pages the size needs and frees the rest of
+ * the rounded-up block at once (Linux: make_alloc_exact): 5 pages take an
+ * order-3 block and give 3 back; each page is freed on its own. */
+static void alloc_pages_exact_frees_the_blocks_tail(struct kunit *test)
+{
+	struct pglist_data *pgdat = test_node_create(test, SMALL_NODE_PAGES);
+	unsigned long before;
+	char *p;
+
+	if (!pgdat)
+		return;
+	before = node_free_pages(pgdat);
+	p = alloc_pages_exact_nid(pgdat->node_id, 4 * PAGE_SIZE + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), before - 5);
+	for (int i = 0; i < 5; i++)
+		KUNIT_EXPECT_EQ(test, page_count(virt_to_page(p + i * PAGE_SIZE)), 1);
+	memset(p, 0xa5, 5 * PAGE_SIZE);
+	KUNIT_EXPECT_NULL(test, alloc_pages_exact_nid(pgdat->node_id, PAGE_SIZE, __GFP_COMP));
+	free_pages_exact(p, 4 * PAGE_SIZE + 1);
+	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), before);
 	drain_node_pages(pgdat);
 	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 	test_node_destroy(pgdat);
@@ -663,18 +720,42 @@ static void pcp_lists_cache_freed_pages_and_drain(struct kunit *test)
 	test_node_destroy(pgdat);
 }
 
-/* After one high-order GFP_ATOMIC success a pageblock is set aside as
- * HIGHATOMIC (Linux: reserve_highatomic_pageblock); ordinary requests do
- * not get pages from it. Needs 1% of the zone >= one pageblock. */
+/* Allocate order-0 pages onto `list` until the zone is at its low
+ * watermark, where every request's first try fails. */
+static void fill_to_low_watermark(struct zone *zone, struct list_head *list)
+{
+	struct page *page;
+
+	while (zone->nr_free_pages > zone->_watermark[WMARK_LOW] &&
+	       (page = alloc_pages_node(zone->zone_pgdat->node_id, GFP_NOWAIT, 0)))
+		list_add(&page->lru, list);
+}
+
+static void free_page_list(struct list_head *list)
+{
+	while (!list_empty(list)) {
+		struct page *page = list_first_entry(list, struct page, lru);
+
+		list_del(&page->lru);
+		__free_pages(page, 0);
+	}
+}
+
+/* After one high-order GFP_ATOMIC success in the slow path (the first
+ * try's low watermark failed) a pageblock is set aside as HIGHATOMIC
+ * (Linux: reserve_highatomic_pageblock); ordinary requests do not get
+ * pages from it. Needs 1% of the zone >= one pageblock. */
 static void atomic_high_order_success_reserves_a_pageblock(struct kunit *test)
 {
 	unsigned long nr = 128 * MAX(pageblock_nr_pages, MAX_ORDER_NR_PAGES / 8);
 	struct pglist_data *pgdat;
 	struct page *atomic, *normal;
+	struct list_head filled_list = LIST_HEAD_INIT(filled_list);
 
 	pgdat = big_node_create(test, nr);
 	if (!pgdat)
 		return;
+	fill_to_low_watermark(node_zone(pgdat), &filled_list);
 	atomic = alloc_pages_node(pgdat->node_id, GFP_ATOMIC, 1);
 	KUNIT_ASSERT_NOT_NULL(test, atomic);
 	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(atomic), MIGRATE_HIGHATOMIC);
@@ -686,6 +767,7 @@ static void atomic_high_order_success_reserves_a_pageblock(struct kunit *test)
 	KUNIT_EXPECT_NE(test, get_pageblock_migratetype(normal), MIGRATE_HIGHATOMIC);
 	__free_pages(atomic, 1);
 	__free_pages(normal, 1);
+	free_page_list(&filled_list);
 	drain_node_pages(pgdat);
 	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
 	test_node_destroy(pgdat);
@@ -850,6 +932,8 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(watermarks_follow_the_min_free_kbytes_rule),
 	KUNIT_CASE(watermark_scale_factor_widens_the_gaps),
 	KUNIT_CASE(allocation_below_the_watermark_fails_and_is_counted),
+	KUNIT_CASE(pcp_hit_below_the_min_watermark_fails_the_zone),
+	KUNIT_CASE(alloc_pages_exact_frees_the_blocks_tail),
 	KUNIT_CASE(reclaim_runs_before_failing_and_its_pages_are_used),
 	KUNIT_CASE(gfp_zero_returns_zeroed_pages),
 	KUNIT_CASE(zone_choice_follows_gfp_dma32_and_the_zonelist),

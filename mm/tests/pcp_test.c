@@ -73,7 +73,8 @@ static void pcp_high_bounds_hold_in_a_small_zone(struct kunit *test)
 
 /* A refill never takes the zone below the watermark it checked (Folium
  * has no kswapd to bring it back): allocating until failure, however
- * large the refills have grown, leaves exactly the watermark free. */
+ * large the refills have grown, leaves exactly the watermark free
+ * (GFP_NOWAIT's: min). */
 static void pcp_refill_stops_at_the_watermark(struct kunit *test)
 {
 	struct pglist_data *pgdat = test_node_create(test, PCP_NODE_PAGES);
@@ -85,7 +86,7 @@ static void pcp_refill_stops_at_the_watermark(struct kunit *test)
 	zone = node_zone(pgdat);
 	n = test_fill_node(pgdat, pages, 0, PCP_NODE_PAGES);
 	KUNIT_EXPECT_GT(test, zone->pcp.alloc_factor, 2u); /* refills had grown */
-	KUNIT_EXPECT_EQ(test, zone->nr_free_pages, zone->_watermark[WMARK_LOW]);
+	KUNIT_EXPECT_EQ(test, zone->nr_free_pages, zone->_watermark[WMARK_MIN]);
 	KUNIT_EXPECT_EQ(test, zone->pcp.count, 0);
 	test_free_filled(pages, n);
 	expect_all_free(test, pgdat, PCP_NODE_PAGES);

@@ -233,6 +233,26 @@ static void autorun_echoes_and_runs_each_command(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, SHELL_PROMPT "help\nCommands"));
 }
 
+/* Ctrl-C while a command runs is noted for it, not queued: bench stops
+ * before its first benchmark and says so. Unarmed, ^C is the editor's byte.
+ * (In the kernel `test` itself is an armed command: its arming is kept.) */
+static void ctrl_c_stops_a_running_command(struct kunit *test)
+{
+	bool was = console_intr_arm(true);
+
+	console_input(0x03);
+	KUNIT_EXPECT_TRUE(test, console_interrupted());
+	KUNIT_EXPECT_EQ(test, console_trygetc(), -1);
+	KUNIT_EXPECT_EQ(test, run_captured("bench alloc"), CMD_ERROR);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(out.text, "bench: interrupted before alloc"));
+	console_intr_arm(false); /* forget it, so later commands run */
+	KUNIT_EXPECT_FALSE(test, console_interrupted());
+	console_input(0x03);
+	KUNIT_EXPECT_FALSE(test, console_interrupted());
+	KUNIT_EXPECT_EQ(test, console_trygetc(), 0x03);
+	console_intr_arm(was);
+}
+
 static struct kunit_case shell_cases[] = {
 	KUNIT_CASE(typed_line_is_echoed_and_returned),
 	KUNIT_CASE(crlf_counts_as_one_enter),
@@ -253,6 +273,7 @@ static struct kunit_case shell_cases[] = {
 	KUNIT_CASE(autorun_echoes_and_runs_each_command),
 	KUNIT_CASE(autorun_keeps_quoted_semicolons),
 	KUNIT_CASE(assignments_are_for_programs_only),
+	KUNIT_CASE(ctrl_c_stops_a_running_command),
 	{},
 };
 
