@@ -82,10 +82,11 @@ enum pageflags {
 	PG_slab,	     /* a kmalloc cache's slab (Linux: PG_slab) */
 	PG_large_kmalloc,    /* a kmalloc larger than a cache serves (a page type) */
 	PG_partially_mapped, /* large anon folio some of whose pages were unmapped */
+	PG_hugetlb,	     /* a HugeTLB pool page (Linux: a page type) */
 	NR_PAGEFLAGS
 };
 
-#define PAGE_FLAGS_OWNER_SHIFT 16
+#define PAGE_FLAGS_OWNER_SHIFT 20
 #define PAGE_FLAGS_OWNER_MASK (0xful << PAGE_FLAGS_OWNER_SHIFT)
 #define PAGE_FLAGS_ORDER_SHIFT 32
 #define PAGE_FLAGS_ZONE_SHIFT 48
@@ -176,13 +177,15 @@ enum zone_flags {
 
 /* Event counters, named as Linux's /proc/vmstat where one exists. */
 enum vm_event_item {
-	PGALLOC,	  /* pages allocated */
-	PGFREE,		  /* pages freed */
-	PGALLOC_FAIL,	  /* allocations that returned NULL */
-	PGALLOC_FALLBACK, /* served from another migratetype's list */
-	PGALLOC_STEAL,	  /* ... and took over that whole pageblock */
-	PGALLOC_PCP_HIT,  /* served by a per-CPU list */
-	PGALLOC_RECLAIM,  /* reclaim ran before an allocation */
+	PGALLOC,		 /* pages allocated */
+	PGFREE,			 /* pages freed */
+	PGALLOC_FAIL,		 /* allocations that returned NULL */
+	PGALLOC_FALLBACK,	 /* served from another migratetype's list */
+	PGALLOC_STEAL,		 /* ... and took over that whole pageblock */
+	PGALLOC_PCP_HIT,	 /* served by a per-CPU list */
+	PGALLOC_RECLAIM,	 /* reclaim ran before an allocation */
+	HTLB_BUDDY_PGALLOC,	 /* a huge page for a HugeTLB pool from the buddy allocator */
+	HTLB_BUDDY_PGALLOC_FAIL, /* ... or none */
 	CMA_ALLOC_SUCCESS,
 	CMA_ALLOC_FAIL,
 	PGMIGRATE_SUCCESS,

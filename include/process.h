@@ -82,6 +82,9 @@ void __noreturn do_exit(int code);
 #define MAP_POPULATE 0x8000
 #define MAP_HUGETLB 0x40000
 #define MAP_FIXED_NOREPLACE 0x100000
+/* MAP_HUGETLB's size: log2 of it in bits 26..31, 0 for the default. */
+#define MAP_HUGE_SHIFT 26
+#define MAP_HUGE_MASK 0x3f
 #define MADV_WILLNEED 3
 #define MADV_HUGEPAGE 14
 #define MADV_NOHUGEPAGE 15

@@ -117,6 +117,10 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
  * values. */
 #define VM_HUGEPAGE 0x20000000ul
 #define VM_NOHUGEPAGE 0x40000000ul
+/* A HugeTLB mapping (mm/hugetlb.c), and one that reserved nothing at
+ * mmap (MAP_NORESERVE). Linux's values. */
+#define VM_NORESERVE 0x00200000ul
+#define VM_HUGETLB 0x00400000ul
 
 struct vm_area_struct {
 	unsigned long vm_start; /* first byte */

@@ -15,6 +15,7 @@ static const char *const pageflag_names[NR_PAGEFLAGS] = {
 	"head",	   "anon",	 "swapbacked",	  "reserved",
 	"buddy",   "pcp",	 "poisoned",	  "cma",
 	"offline", "slab",	 "large_kmalloc", "partially_mapped",
+	"hugetlb",
 };
 
 /* "reserved|buddy" for the PG_* bits of flags. */

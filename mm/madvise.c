@@ -14,6 +14,7 @@
  * inside the range is split in both modes. Both run as the walker's
  * pmd_entry; PMD leaves and splitting are THP code (mm/huge_memory.c).
  */
+#include <hugetlb.h>
 #include <vm.h>
 
 enum lazyfree_mode lazyfree_mode = LAZYFREE_BATCHED;
@@ -201,6 +202,22 @@ static int madvise_vma_range(struct mmu_gather *tlb, unsigned long start, unsign
 	return 0;
 }
 
+/*
+ * A HugeTLB VMA takes MADV_DONTNEED only, from a huge-page-aligned start;
+ * the end is rounded down, so no more is freed than was asked (Linux:
+ * madvise_dontneed_free_valid_vma). Return: 0 or -EINVAL.
+ */
+static int madvise_hugetlb_range(struct mm_struct *mm, const struct vm_area_struct *vma,
+				 unsigned long start, unsigned long end, int advice)
+{
+	unsigned long size = huge_page_size(hstate_vma(vma));
+
+	if (advice != MADV_DONTNEED || (start & (size - 1)))
+		return -EINVAL;
+	end = ALIGN_DOWN(end, size);
+	return end > start ? zap_page_range(mm, start, end) : 0;
+}
+
 /* Apply advice to every VMA part of [start, end). Return: 0, -ENOMEM if
  * part of the range has no VMA (Linux: unmapped_error), or the first
  * error of a VMA part. */
@@ -220,8 +237,13 @@ static int madvise_walk_vmas(struct mmu_gather *tlb, unsigned long start, unsign
 		if (vma->vm_start > addr)
 			err = -ENOMEM; /* a hole before this VMA */
 		addr = MAX(addr, vma->vm_start);
-		if (madvise_vma_range(tlb, addr, MIN(end, vma->vm_end), advice))
+		if (is_vm_hugetlb_page(vma)) {
+			if (madvise_hugetlb_range(tlb->mm, vma, addr, MIN(end, vma->vm_end),
+						  advice))
+				return -EINVAL;
+		} else if (madvise_vma_range(tlb, addr, MIN(end, vma->vm_end), advice)) {
 			return -ENOMEM;
+		}
 		addr = MIN(end, vma->vm_end);
 	}
 	return addr < end ? -ENOMEM : err;

@@ -8,6 +8,7 @@
  * A folio whose mapcount drops to 0 is freed after the flush.
  */
 #include <arch.h>
+#include <hugetlb.h>
 #include <vm.h>
 
 /* The shell's workloads' vm_mmap(addr = 0) searches upwards from here
@@ -177,7 +178,9 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	struct vm_area_struct vma;
 	int i;
 
-	if (!len || (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER)) || (align & (align - 1)))
+	if (!len ||
+	    (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER | VM_HUGETLB | VM_NORESERVE)) ||
+	    (align & (align - 1)))
 		return (unsigned long)-EINVAL;
 	if (len > USER_VA_END - USER_VA_START)
 		return (unsigned long)-ENOMEM;
@@ -185,6 +188,12 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	if (!align)
 		align = len >= PMD_SIZE ? PMD_SIZE : PAGE_SIZE;
 	align = MAX(align, PAGE_SIZE);
+	/* Linux: hugetlb_get_unmapped_area and prepare_hugepage_range. */
+	if (vm_flags & VM_HUGETLB) {
+		align = MAX(align, huge_page_size(&hstates[0]));
+		if ((len | addr) & (huge_page_size(&hstates[0]) - 1))
+			return (unsigned long)-EINVAL;
+	}
 	if (mm->nr_vmas == MM_MAX_VMAS)
 		return (unsigned long)-ENOMEM;
 	if (addr) {
@@ -196,6 +205,8 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 		if (IS_ERR_VALUE(addr))
 			return addr;
 	}
+	if ((vm_flags & VM_HUGETLB) && hugetlb_reserve_pages(mm, addr, addr + len, vm_flags))
+		return (unsigned long)-ENOMEM;
 	vma = (struct vm_area_struct){ addr, addr + len, vm_flags };
 	for (i = 0; i < mm->nr_vmas && mm->vmas[i].vm_start < addr; i++)
 		;
@@ -303,7 +314,13 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	folio = pmd_folio(pmd);
 	tlb_remove_pmd_tlb_entry(&d->tlb, addr);
 	if (is_huge_zero_pmd(pmd))
-		return 0;	 /* Linux: zap_huge_pmd's huge zero case */
+		return 0; /* Linux: zap_huge_pmd's huge zero case */
+	if (PageFlag(&folio->page, PG_hugetlb)) {
+		/* Linux: __unmap_hugepage_range; not in the anon RSS. */
+		folio_remove_rmap_pmd(folio);
+		tlb_remove_folio(&d->tlb, folio);
+		return 0;
+	}
 	zap_folio_done(d, NULL); /* before the gather may free the last one */
 	walk->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
 	folio_remove_rmap_pmd(folio);
@@ -347,10 +364,13 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	if ((start & (PAGE_SIZE - 1)) || !len || start >= USER_VA_END || len > USER_VA_END - start)
 		return -EINVAL;
 	end = ALIGN_UP(start + len, PAGE_SIZE);
+	if (!hugetlb_range_aligned(mm, start, end))
+		return -EINVAL; /* Linux: hugetlb_vm_op_split */
 	if (unmap_splits_vma(mm, start, end) && mm->nr_vmas == MM_MAX_VMAS)
 		return -ENOMEM;
 	if (zap_page_range(mm, start, end))
 		return -ENOMEM;
+	hugetlb_unreserve_range(mm, start, end);
 	vma_unmap_range(mm, start, end);
 	return 0;
 }
@@ -491,13 +511,16 @@ int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	 * a hole and then fails). Splits alone change no translation. */
 	if (vma_range_has_hole(mm, start, end))
 		return -ENOMEM;
+	if (!hugetlb_range_aligned(mm, start, end))
+		return -EINVAL; /* Linux: hugetlb_vm_op_split */
 	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end) || split_vma(mm, start) ||
 	    split_vma(mm, end))
 		return -ENOMEM;
 	for (int i = 0; i < mm->nr_vmas; i++)
 		if (mm->vmas[i].vm_start >= start && mm->vmas[i].vm_end <= end)
 			mm->vmas[i].vm_flags =
-				vm_flags | (mm->vmas[i].vm_flags & (VM_HUGEPAGE | VM_NOHUGEPAGE));
+				vm_flags | (mm->vmas[i].vm_flags & (VM_HUGEPAGE | VM_NOHUGEPAGE |
+								    VM_HUGETLB | VM_NORESERVE));
 	change_protection(mm, start, end, vm_flags);
 	vma_merge_range(mm, start, end);
 	return 0;
