@@ -117,6 +117,7 @@ static int thp_sysfs_init(void)
 	err = ramfs_mkdir(&rootfs, THP_DIR, S_IFDIR | 0755, NULL);
 	err = err ?: sysfs_create_file(THP_DIR "/enabled", &thp_enabled_attr, NULL);
 	err = err ?: sysfs_create_file(THP_DIR "/defrag", &thp_defrag_attr, NULL);
+	err = err ?: sysfs_create_file(THP_DIR "/hpage_pmd_size", &hpage_pmd_size_attr, NULL);
 	for (unsigned int order = 1; !err && order <= HPAGE_PMD_ORDER; order++)
 		if (THP_ORDERS_ALL & (1ul << order))
 			err = thpsize_create(order);

@@ -51,6 +51,12 @@ enum compact_result compact_zone_order(struct zone *zone, int order, struct comp
 void compact_node(struct pglist_data *pgdat, struct compact_stats *stats);
 /* Linux: compact_nodes, behind /proc/sys/vm/compact_memory and `compact`. */
 void compact_nodes(void);
+/* Linux: fragmentation_index. Of 1000: how much a failure of order in zone
+ * would be fragmentation (1000) rather than too little memory (0); -1000
+ * when a free block of order exists. */
+int fragmentation_index(const struct zone *zone, unsigned int order);
+extern int sysctl_extfrag_threshold;	       /* /proc/sys/vm/extfrag_threshold, 0..1000 */
+extern int sysctl_compact_unevictable_allowed; /* 0: mlocked folios stay put */
 /* Forget the per-pageblock skip hints of zone (Linux:
  * __reset_isolation_suitable); a full pass resets them itself. */
 void reset_isolation_suitable(struct zone *zone);

@@ -163,6 +163,9 @@ void pgdat_init(struct pglist_data *pgdat, int nid, unsigned long start_pfn, uns
 void free_pfn_range_to_buddy(unsigned long start_pfn, unsigned long end_pfn);
 /* Recompute watermarks from managed pages (Linux: min_free_kbytes rule). */
 void setup_per_zone_wmarks(struct pglist_data *pgdat);
+/* vm.min_free_kbytes (node 0's) and vm.watermark_scale_factor (1..3000,
+ * in 1/10000 of a zone's managed pages). */
+extern int min_free_kbytes, watermark_scale_factor;
 /* Unregister a private node; its memory returns to whoever lent it. */
 void pgdat_destroy(struct pglist_data *pgdat);
 /* Boot: build node 0 from the boot memblock, free all free memory. */

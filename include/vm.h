@@ -140,12 +140,19 @@ enum mm_counter {
 	NR_MM_COUNTERS
 };
 
-#define MM_MAX_VMAS 128
+/* VMAs kept in the mm's own page; more move to pages of their own. */
+#define MM_INLINE_VMAS 64
+/* Linux: DEFAULT_MAX_MAP_COUNT (USHRT_MAX - 5), vm.max_map_count's default. */
+#define DEFAULT_MAX_MAP_COUNT 65530
 struct mm_struct {
 	phys_addr_t pgd; /* physical address of the top table */
 	int nid;	 /* node folios and tables come from */
-	int nr_vmas;
-	struct vm_area_struct vmas[MM_MAX_VMAS]; /* sorted, disjoint */
+	int nr_vmas;	 /* Linux: map_count */
+	int vmas_cap;	 /* room in vmas */
+	/* Sorted, disjoint; inline_vmas until a mapping needs more room. A
+	 * pointer into it is good until the next call that may add a VMA. */
+	struct vm_area_struct *vmas;
+	struct vm_area_struct inline_vmas[MM_INLINE_VMAS];
 	unsigned long counters[NR_MM_COUNTERS];
 	unsigned long mmap_base; /* where vm_mmap(addr = 0) starts looking */
 	unsigned long flags;	 /* MMF_* */
@@ -175,6 +182,17 @@ void mm_destroy(struct mm_struct *mm);
  * back to the kernel's own tables (empty lower half). */
 void switch_mm(struct mm_struct *mm);
 extern struct mm_struct *current_mm; /* NULL: none active */
+/* vm.max_map_count: the most VMAs an mm may have (Linux's checks: a new
+ * mapping while nr_vmas > it, a split while nr_vmas >= it, mremap while
+ * nr_vmas >= it - 3 are -ENOMEM). */
+extern int sysctl_max_map_count;
+/* Room for n more VMAs in mm->vmas, moving them to larger pages if need
+ * be (every vma pointer into the old array is then stale). Return: 0, or
+ * -ENOMEM when no pages can be had. */
+int mm_vmas_reserve(struct mm_struct *mm, int n);
+/* vm.mmap_min_addr: the sysctl's value, and the floor used (never below
+ * USER_VA_START). */
+extern unsigned long dac_mmap_min_addr, mmap_min_addr;
 
 /* Return: the VMA containing addr, or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
@@ -472,6 +490,7 @@ struct kobj_attribute;
 extern const struct kobj_attribute thp_enabled_attr, thpsize_enabled_attr, thpsize_stat_attr;
 /* .../defrag: "always defer defer+madvise [madvise] never". */
 extern const struct kobj_attribute thp_defrag_attr;
+extern const struct kobj_attribute hpage_pmd_size_attr; /* read-only */
 extern const char *const thp_stat_names[];
 extern const unsigned int nr_thp_stat_names;
 #define THP_STAT_PRIV(order, idx) ((void *)(uintptr_t)((order) << 8 | (idx)))

@@ -6,7 +6,8 @@ KERNEL_GENERIC_SRCS += \
 	kernel/console.c \
 	kernel/cmdline.c \
 	kernel/ktest.c \
-	kernel/ksyms.c
+	kernel/ksyms.c \
+	kernel/sysctl.c
 
 KERNEL_ONLY_SRCS += kernel/panic.c
 # User programs: exec, exit and the system calls (ring 3 needs the machine).
@@ -32,6 +33,7 @@ KERNEL_ONLY_TEST_SRCS += kernel/tests/sys_test.c
 
 TEST_SRCS += \
 	kernel/tests/cmdline_test.c \
+	kernel/tests/sysctl_test.c \
 	kernel/tests/printk_test.c \
 	kernel/tests/ksyms_test.c
 

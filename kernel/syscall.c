@@ -57,7 +57,8 @@ static unsigned long prot_to_vm_flags(unsigned long prot)
  * MAP_FIXED: [addr, addr + len) is the mapping, whatever was there is
  * unmapped first; MAP_FIXED_NOREPLACE fails instead (Linux: do_mmap).
  * Folium keeps [0, USER_VA_START) unmapped: below it is -EPERM, Linux's
- * answer for an address below mmap_min_addr.
+ * answer for an address below mmap_min_addr from a task without
+ * CAP_SYS_RAWIO (root on Linux may map there).
  */
 static long mmap_fixed(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		       unsigned long vm_flags, unsigned long flags)
@@ -80,7 +81,8 @@ static long mmap_fixed(struct mm_struct *mm, unsigned long addr, unsigned long l
 	return (long)vm_mmap(mm, addr, len, vm_flags, 0);
 }
 
-/* Without MAP_FIXED: the hint if it is free, else vm_mmap's own choice,
+/* Without MAP_FIXED: the hint if it is free and not below mmap_min_addr
+ * (Linux: arch_get_unmapped_area_topdown), else vm_mmap's own choice,
  * which for a program searches downwards from mm->mmap_base, as Linux
  * (MMF_TOPDOWN); never the page above TASK_SIZE. */
 static long mmap_anywhere(struct mm_struct *mm, unsigned long hint, unsigned long len,
@@ -89,7 +91,7 @@ static long mmap_anywhere(struct mm_struct *mm, unsigned long hint, unsigned lon
 	unsigned long addr = (unsigned long)-ENOMEM;
 
 	hint = ALIGN_UP(hint, PAGE_SIZE);
-	if (hint && hint <= TASK_SIZE && len <= TASK_SIZE - hint)
+	if (hint >= mmap_min_addr && hint <= TASK_SIZE && len <= TASK_SIZE - hint)
 		addr = vm_mmap(mm, hint, len, vm_flags, 0);
 	if (IS_ERR_VALUE(addr))
 		addr = vm_mmap(mm, 0, len, vm_flags, 0);

@@ -17,6 +17,7 @@
  * honour until a pass in which the scanners meet clears them all.
  */
 #include <compaction.h>
+#include <sysctl.h>
 #include "internal.h"
 
 /* Linux: COMPACT_CLUSTER_MAX (SWAP_CLUSTER_MAX), pages isolated for one
@@ -562,16 +563,56 @@ static unsigned long compact_gap(int order)
 	return 2ul << order;
 }
 
-/* Linux: __compaction_suitable. Free pages above the watermark (low for
- * costly orders, else min) and the gap, for the free scanner to use.
- * Linux then asks fragmentation_index() whether a failure would be
- * fragmentation at all (vm.extfrag_threshold); Folium does not. */
+/* vm.extfrag_threshold: a costly order is compacted only when the
+ * fragmentation index says its failure is fragmentation (above this, of
+ * 1000), not lack of memory (Linux: sysctl_extfrag_threshold). */
+int sysctl_extfrag_threshold = 500;
+
+/*
+ * Linux: __fragmentation_index over fill_contig_page_info. Would a
+ * request of order fail for lack of memory (towards 0) or because the
+ * free memory is in pieces too small (towards 1000)? -1000 when a free
+ * block of that order exists, 0 when nothing is free. Example: 512 free
+ * order-0 pages and nothing else, for order 9: 1000 - (1000 + 1000) / 512
+ * = 997, fragmentation.
+ */
+int fragmentation_index(const struct zone *zone, unsigned int order)
+{
+	unsigned long total = 0, suitable = 0, free_pages = 0;
+
+	for (unsigned int o = 0; o < NR_PAGE_ORDERS; o++) {
+		unsigned long blocks = zone->free_area[o].nr_free;
+
+		total += blocks;
+		free_pages += blocks << o;
+		if (o >= order)
+			suitable += blocks << (o - order);
+	}
+	if (!total)
+		return 0;
+	if (suitable)
+		return -1000;
+	return 1000 - (int)((1000 + free_pages * 1000 / (1ul << order)) / total);
+}
+
+/* Linux: compaction_suitable over __compaction_suitable. Free pages above
+ * the watermark (low for costly orders, else min) and the gap, for the
+ * free scanner to use; and for a costly order, a fragmentation index above
+ * vm.extfrag_threshold (a failure from too little memory is not helped by
+ * moving pages; below the costly order the alternative is the OOM killer,
+ * so Linux compacts whatever the index says). */
 static bool compaction_suitable(const struct zone *zone, int order)
 {
 	unsigned long mark =
 		zone->_watermark[order > PAGE_ALLOC_COSTLY_ORDER ? WMARK_LOW : WMARK_MIN];
+	int fragindex;
 
-	return zone->nr_free_pages > zone->nr_reserved_highatomic + mark + compact_gap(order);
+	if (zone->nr_free_pages <= zone->nr_reserved_highatomic + mark + compact_gap(order))
+		return false;
+	if (order <= PAGE_ALLOC_COSTLY_ORDER)
+		return true;
+	fragindex = fragmentation_index(zone, (unsigned int)order);
+	return fragindex < 0 || fragindex > sysctl_extfrag_threshold;
 }
 
 /* Linux: the check_drain step of compact_zone. Once the migrate scanner
@@ -683,6 +724,63 @@ void compact_nodes(void)
 		if (NODE_DATA(nid))
 			compact_node(NODE_DATA(nid), NULL);
 }
+
+/* Linux: sysctl_compaction_handler. Any write reads one int; only 1 is
+ * taken (it compacts every node), the rest is -EINVAL. */
+static int sysctl_compact_memory;
+
+static int sysctl_compaction_handler(const struct ctl_table *table, int write, char *buffer,
+				     size_t *lenp, uint64_t *ppos)
+{
+	int ret = proc_dointvec(table, write, buffer, lenp, ppos);
+
+	if (ret)
+		return ret;
+	if (sysctl_compact_memory != 1)
+		return -EINVAL;
+	if (write)
+		compact_nodes();
+	return 0;
+}
+
+/* vm.compaction_proactiveness (Linux's default 20): how hard kcompactd
+ * compacts in the background. Folium has no kcompactd yet (it comes with
+ * more CPUs and a scheduler), so the value is kept and read by nothing. */
+static int sysctl_compaction_proactiveness = 20;
+/* vm.compact_unevictable_allowed (Linux: 1 without PREEMPT_RT): whether
+ * compaction may move mlocked (unevictable) folios. */
+int sysctl_compact_unevictable_allowed = 1;
+
+/* Linux: vm_compaction in mm/compaction.c. */
+static const struct ctl_table vm_compaction[] = {
+	{ .procname = "compact_memory",
+	  .data = &sysctl_compact_memory,
+	  .maxlen = sizeof(int),
+	  .mode = 0200,
+	  .proc_handler = sysctl_compaction_handler },
+	{ .procname = "extfrag_threshold",
+	  .data = &sysctl_extfrag_threshold,
+	  .maxlen = sizeof(int),
+	  .mode = 0644,
+	  .proc_handler = proc_dointvec_minmax,
+	  .extra1 = SYSCTL_ZERO,
+	  .extra2 = SYSCTL_ONE_THOUSAND },
+	{ .procname = "compaction_proactiveness",
+	  .data = &sysctl_compaction_proactiveness,
+	  .maxlen = sizeof(int),
+	  .mode = 0644,
+	  .proc_handler = proc_dointvec_minmax,
+	  .extra1 = SYSCTL_ZERO,
+	  .extra2 = SYSCTL_ONE_HUNDRED },
+	{ .procname = "compact_unevictable_allowed",
+	  .data = &sysctl_compact_unevictable_allowed,
+	  .maxlen = sizeof(int),
+	  .mode = 0644,
+	  .proc_handler = proc_dointvec_minmax,
+	  .extra1 = SYSCTL_ZERO,
+	  .extra2 = SYSCTL_ONE },
+};
+SYSCTL_TABLE("vm", vm_compaction);
 
 /* --- direct compaction ----------------------------------------------------------- */
 

@@ -215,8 +215,17 @@ static long defrag_store(const char *buf, size_t count, void *priv)
 	return -EINVAL;
 }
 
+/* Linux: hpage_pmd_size_show, the PMD-mapped THP size in bytes. */
+static int hpage_pmd_size_show(struct seq_file *m, void *priv)
+{
+	(void)priv;
+	seq_printf(m, "%lu\n", PMD_SIZE);
+	return 0;
+}
+
 const struct kobj_attribute thp_enabled_attr = { enabled_show, enabled_store };
 const struct kobj_attribute thp_defrag_attr = { defrag_show, defrag_store };
+const struct kobj_attribute hpage_pmd_size_attr = { hpage_pmd_size_show, NULL };
 const struct kobj_attribute thpsize_enabled_attr = { thpsize_enabled_show, thpsize_enabled_store };
 
 /* Linux's per-size stats files, in its order, with the counter each

@@ -13,6 +13,7 @@
 #include <bitmap.h>
 #include <hugetlb.h>
 #include <seq_file.h>
+#include <sysctl.h>
 
 struct hstate hstates[HUGE_MAX_HSTATE];
 unsigned int hugetlb_max_hstate;
@@ -518,6 +519,58 @@ const struct kobj_attribute hugetlb_surplus_hugepages_attr = { surplus_hugepages
 const struct kobj_attribute hugetlb_nr_overcommit_hugepages_attr = {
 	nr_overcommit_hugepages_show, nr_overcommit_hugepages_store
 };
+
+/* --- /proc/sys/vm: nr_hugepages, nr_overcommit_hugepages of the default size ------ */
+
+/*
+ * Linux: hugetlb_sysctl_handler_common. The handler works on a copy of
+ * the table pointing at a local: a read shows the persistent size
+ * (max_huge_pages); a write resizes the default pool as the sysfs file does.
+ */
+static int hugetlb_sysctl_handler(const struct ctl_table *table, int write, char *buffer,
+				  size_t *lenp, uint64_t *ppos)
+{
+	struct hstate *h = &default_hstate;
+	unsigned long tmp = h->max_huge_pages;
+	struct ctl_table t = *table;
+	int ret;
+
+	if (!hugetlb_max_hstate)
+		return -EOPNOTSUPP;
+	t.data = &tmp;
+	t.maxlen = sizeof(unsigned long);
+	ret = proc_doulongvec_minmax(&t, write, buffer, lenp, ppos);
+	if (!ret && write)
+		ret = hugetlb_set_nr_hugepages(h, tmp);
+	return ret;
+}
+
+/* Linux: hugetlb_overcommit_handler. */
+static int hugetlb_overcommit_handler(const struct ctl_table *table, int write, char *buffer,
+				      size_t *lenp, uint64_t *ppos)
+{
+	struct hstate *h = &default_hstate;
+	unsigned long tmp = h->nr_overcommit_huge_pages;
+	struct ctl_table t = *table;
+	int ret;
+
+	if (!hugetlb_max_hstate)
+		return -EOPNOTSUPP;
+	t.data = &tmp;
+	t.maxlen = sizeof(unsigned long);
+	ret = proc_doulongvec_minmax(&t, write, buffer, lenp, ppos);
+	if (!ret && write)
+		h->nr_overcommit_huge_pages = tmp;
+	return ret;
+}
+
+static const struct ctl_table vm_hugetlb[] = {
+	{ .procname = "nr_hugepages", .mode = 0644, .proc_handler = hugetlb_sysctl_handler },
+	{ .procname = "nr_overcommit_hugepages",
+	  .mode = 0644,
+	  .proc_handler = hugetlb_overcommit_handler },
+};
+SYSCTL_TABLE("vm", vm_hugetlb);
 
 /* --- boot: hugepagesz=, hugepages=, default_hugepagesz= ------------------------ */
 

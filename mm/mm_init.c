@@ -7,6 +7,7 @@
  * the flag on the pages it frees, so managed_pages is always the number of
  * non-reserved pages in the zone.
  */
+#include <sysctl.h>
 #include "internal.h"
 
 struct pglist_data *node_data[MAX_NUMNODES];
@@ -230,20 +231,47 @@ static void zone_pcp_update(struct zone *zone)
 }
 
 /*
- * Linux's rule: min_free_kbytes = sqrt(lowmem_kbytes * 16), clamped to
- * [128, 262144], split over zones by managed pages; low and high add
- * max(min/4, managed * watermark_scale_factor(10) / 10000) each. Computed
- * per node here: each test node is a machine of its own.
+ * vm.min_free_kbytes and vm.watermark_scale_factor (Linux: mm/page_alloc.c).
+ * min_free_kbytes is node 0's, the machine's: boot computes it, a write
+ * sets it (user_min_free_kbytes) and a later computation only replaces it
+ * when larger, as Linux's calculate_min_free_kbytes. Each test node is a
+ * machine of its own and always gets the computed value.
  */
-void setup_per_zone_wmarks(struct pglist_data *pgdat)
-{
-	unsigned long managed = 0, min_kbytes, pages_min;
+int min_free_kbytes = 1024;
+static int user_min_free_kbytes = -1;
+int watermark_scale_factor = 10;
+/* vm.watermark_boost_factor (Linux's default 15000): how far a fallback
+ * steal raises a zone's watermarks for kswapd to reclaim and compact back
+ * down. Folium has no kswapd yet, and a boost nothing lowers would only
+ * fail allocations, so none is applied: the value is kept and read by
+ * nothing. */
+static int watermark_boost_factor = 15000;
 
-	for (int zt = 0; zt < MAX_NR_ZONES; zt++)
-		managed += pgdat->node_zones[zt].managed_pages;
-	min_kbytes = int_sqrt(managed * (PAGE_SIZE / 1024) * 16);
-	min_kbytes = MIN(MAX(min_kbytes, 128ul), 262144ul);
-	pages_min = min_kbytes / (PAGE_SIZE / 1024);
+/* Linux: calculate_min_free_kbytes for managed pages. */
+static unsigned long calculate_min_free_kbytes(struct pglist_data *pgdat, unsigned long managed)
+{
+	unsigned long computed = int_sqrt(managed * (PAGE_SIZE / 1024) * 16);
+
+	computed = MIN(MAX(computed, 128ul), 262144ul);
+	if (pgdat->node_id)
+		return computed;
+	if ((long)computed > user_min_free_kbytes)
+		min_free_kbytes = (int)computed;
+	else
+		pr_warn("min_free_kbytes is not updated to %lu because user defined value %d is "
+			"preferred\n",
+			computed, user_min_free_kbytes);
+	return (unsigned long)min_free_kbytes;
+}
+
+/* Linux's __setup_per_zone_wmarks: min_free_kbytes split over the zones
+ * by managed pages; low and high add max(min/4, managed *
+ * watermark_scale_factor / 10000) each. */
+static void set_zone_wmarks(struct pglist_data *pgdat, unsigned long min_kbytes,
+			    unsigned long managed)
+{
+	unsigned long pages_min = min_kbytes / (PAGE_SIZE / 1024);
+
 	for (int zt = 0; zt < MAX_NR_ZONES; zt++) {
 		struct zone *zone = &pgdat->node_zones[zt];
 		unsigned long tmp, step;
@@ -251,13 +279,86 @@ void setup_per_zone_wmarks(struct pglist_data *pgdat)
 		if (!managed)
 			break;
 		tmp = pages_min * zone->managed_pages / managed;
-		step = MAX(tmp / 4, zone->managed_pages * 10 / 10000);
+		step = MAX(tmp / 4,
+			   zone->managed_pages * (unsigned long)watermark_scale_factor / 10000);
 		zone->_watermark[WMARK_MIN] = tmp;
 		zone->_watermark[WMARK_LOW] = tmp + step;
 		zone->_watermark[WMARK_HIGH] = tmp + 2 * step;
 		zone_pcp_update(zone);
 	}
 }
+
+static unsigned long node_managed_pages(const struct pglist_data *pgdat)
+{
+	unsigned long managed = 0;
+
+	for (int zt = 0; zt < MAX_NR_ZONES; zt++)
+		managed += pgdat->node_zones[zt].managed_pages;
+	return managed;
+}
+
+/* Linux's rule: min_free_kbytes = sqrt(lowmem_kbytes * 16), clamped to
+ * [128, 262144]. Computed per node: each test node is a machine. */
+void setup_per_zone_wmarks(struct pglist_data *pgdat)
+{
+	unsigned long managed = node_managed_pages(pgdat);
+
+	set_zone_wmarks(pgdat, calculate_min_free_kbytes(pgdat, managed), managed);
+}
+
+/* Linux: min_free_kbytes_sysctl_handler. The value written becomes node
+ * 0's minimum, whatever the rule would compute. */
+static int min_free_kbytes_sysctl_handler(const struct ctl_table *table, int write, char *buffer,
+					  size_t *lenp, uint64_t *ppos)
+{
+	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (ret || !write)
+		return ret;
+	user_min_free_kbytes = min_free_kbytes;
+	if (NODE_DATA(0))
+		set_zone_wmarks(NODE_DATA(0), (unsigned long)min_free_kbytes,
+				node_managed_pages(NODE_DATA(0)));
+	return 0;
+}
+
+/* Linux: watermark_scale_factor_sysctl_handler: every node's watermarks
+ * again, with the new gap between min, low and high. */
+static int watermark_scale_factor_sysctl_handler(const struct ctl_table *table, int write,
+						 char *buffer, size_t *lenp, uint64_t *ppos)
+{
+	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
+
+	if (ret || !write)
+		return ret;
+	for (int nid = 0; nid < MAX_NUMNODES; nid++)
+		if (NODE_DATA(nid))
+			setup_per_zone_wmarks(NODE_DATA(nid));
+	return 0;
+}
+
+static const struct ctl_table page_alloc_sysctl_table[] = {
+	{ .procname = "min_free_kbytes",
+	  .data = &min_free_kbytes,
+	  .maxlen = sizeof(int),
+	  .mode = 0644,
+	  .proc_handler = min_free_kbytes_sysctl_handler,
+	  .extra1 = SYSCTL_ZERO },
+	{ .procname = "watermark_boost_factor",
+	  .data = &watermark_boost_factor,
+	  .maxlen = sizeof(int),
+	  .mode = 0644,
+	  .proc_handler = proc_dointvec_minmax,
+	  .extra1 = SYSCTL_ZERO },
+	{ .procname = "watermark_scale_factor",
+	  .data = &watermark_scale_factor,
+	  .maxlen = sizeof(int),
+	  .mode = 0644,
+	  .proc_handler = watermark_scale_factor_sysctl_handler,
+	  .extra1 = SYSCTL_ONE,
+	  .extra2 = SYSCTL_THREE_THOUSAND },
+};
+SYSCTL_TABLE("vm", page_alloc_sysctl_table);
 
 void pgdat_destroy(struct pglist_data *pgdat)
 {

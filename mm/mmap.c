@@ -9,6 +9,7 @@
  */
 #include <arch.h>
 #include <hugetlb.h>
+#include <sysctl.h>
 #include <vm.h>
 
 /* The shell's workloads' vm_mmap(addr = 0) searches upwards from here
@@ -19,6 +20,97 @@
 #define MMAP_BASE 0x100000000ul
 
 struct mm_struct *current_mm;
+
+/*
+ * vm.mmap_min_addr (Linux: security/min_addr.c): the lowest address a
+ * mapping is placed at or a hint is taken for. dac_mmap_min_addr is the
+ * file's value (CONFIG_DEFAULT_MMAP_MIN_ADDR, 64 KiB in Debian's Linux);
+ * mmap_min_addr, the one used, never goes below USER_VA_START, which
+ * Folium keeps unmapped as Linux's security modules keep
+ * CONFIG_LSM_MMAP_MIN_ADDR: a MAP_FIXED below it is -EPERM even for root.
+ */
+unsigned long dac_mmap_min_addr = 65536;
+unsigned long mmap_min_addr = USER_VA_START;
+
+/* Linux: update_mmap_min_addr. */
+static void update_mmap_min_addr(void)
+{
+	mmap_min_addr = MAX(dac_mmap_min_addr, USER_VA_START);
+}
+
+/* Linux: mmap_min_addr_handler. A write needs CAP_SYS_RAWIO, which
+ * Folium's one task (root) has. */
+static int mmap_min_addr_handler(const struct ctl_table *table, int write, char *buffer,
+				 size_t *lenp, uint64_t *ppos)
+{
+	int ret = proc_doulongvec_minmax(table, write, buffer, lenp, ppos);
+
+	update_mmap_min_addr();
+	return ret;
+}
+
+static const struct ctl_table min_addr_sysctl_table[] = {
+	{ .procname = "mmap_min_addr",
+	  .data = &dac_mmap_min_addr,
+	  .maxlen = sizeof(unsigned long),
+	  .mode = 0644,
+	  .proc_handler = mmap_min_addr_handler },
+};
+SYSCTL_TABLE("vm", min_addr_sysctl_table);
+
+/* --- the VMA array's room: vm.max_map_count ------------------------------- */
+
+int sysctl_max_map_count = DEFAULT_MAX_MAP_COUNT;
+
+static const struct ctl_table mmap_sysctl_table[] = {
+	{ .procname = "max_map_count",
+	  .data = &sysctl_max_map_count,
+	  .maxlen = sizeof(int),
+	  .mode = 0644,
+	  .proc_handler = proc_dointvec_minmax,
+	  .extra1 = SYSCTL_ZERO },
+};
+SYSCTL_TABLE("vm", mmap_sysctl_table);
+
+/* The order of the pages cap VMAs need. */
+static unsigned int vmas_order(int cap)
+{
+	unsigned long bytes = (unsigned long)cap * sizeof(struct vm_area_struct);
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < bytes)
+		order++;
+	return order;
+}
+
+static void vmas_free(struct mm_struct *mm)
+{
+	if (mm->vmas != mm->inline_vmas)
+		__free_pages(virt_to_page(mm->vmas), vmas_order(mm->vmas_cap));
+}
+
+int mm_vmas_reserve(struct mm_struct *mm, int n)
+{
+	int cap = mm->vmas_cap;
+	struct vm_area_struct *vmas;
+	struct page *page;
+	unsigned int order;
+
+	if (mm->nr_vmas + n <= cap)
+		return 0;
+	while (cap < mm->nr_vmas + n)
+		cap *= 2;
+	order = vmas_order(cap);
+	page = alloc_pages_node(mm->nid, GFP_KERNEL | __GFP_NOWARN, order);
+	if (!page)
+		return -ENOMEM;
+	vmas = page_address(page);
+	memcpy(vmas, mm->vmas, (size_t)mm->nr_vmas * sizeof(*vmas));
+	vmas_free(mm);
+	mm->vmas = vmas;
+	mm->vmas_cap = (int)((PAGE_SIZE << order) / sizeof(*vmas));
+	return 0;
+}
 
 _Static_assert(sizeof(struct mm_struct) <= PAGE_SIZE, "mm_struct must fit in a page");
 
@@ -31,6 +123,8 @@ struct mm_struct *mm_create(int nid)
 		return NULL;
 	mm = page_address(mm_page);
 	mm->nid = nid;
+	mm->vmas = mm->inline_vmas;
+	mm->vmas_cap = MM_INLINE_VMAS;
 	mm->mmap_base = MMAP_BASE;
 	if (!pgd_alloc(mm)) {
 		__free_pages(mm_page, 0);
@@ -51,6 +145,7 @@ void mm_destroy(struct mm_struct *mm)
 		pr_err("mm_destroy: %lu page tables still in use (entries below USER_VA_START?)\n",
 		       mm->counters[MM_PGTABLES] - 1);
 	pgd_free(mm);
+	vmas_free(mm);
 	__free_pages(virt_to_page(mm), 0);
 }
 
@@ -133,7 +228,9 @@ static unsigned long get_unmapped_area_topdown(struct mm_struct *mm, unsigned lo
 	unsigned long high = mm->mmap_base;
 
 	for (int i = mm->nr_vmas - 1; i >= -1; i--) {
-		unsigned long low = i >= 0 ? mm->vmas[i].vm_end : USER_VA_START;
+		/* Never below vm.mmap_min_addr, even where it was raised past a
+		 * VMA's end. */
+		unsigned long low = MAX(i >= 0 ? mm->vmas[i].vm_end : 0, mmap_min_addr);
 
 		if (i >= 0 && mm->vmas[i].vm_start >= high)
 			continue; /* above the window */
@@ -150,7 +247,7 @@ static unsigned long get_unmapped_area_topdown(struct mm_struct *mm, unsigned lo
  * Linux does. Return: the address, or -ENOMEM. Linux: get_unmapped_area. */
 static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len, unsigned long align)
 {
-	unsigned long addr = ALIGN_UP(MAX(mm->mmap_base, USER_VA_START), align);
+	unsigned long addr = ALIGN_UP(MAX(mm->mmap_base, mmap_min_addr), align);
 
 	if (mm->flags & MMF_TOPDOWN) {
 		unsigned long down = get_unmapped_area_topdown(mm, len, align);
@@ -194,7 +291,8 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 		if ((len | addr) & (huge_page_size(&hstates[0]) - 1))
 			return (unsigned long)-EINVAL;
 	}
-	if (mm->nr_vmas == MM_MAX_VMAS)
+	/* Linux's do_mmap: "map_count > sysctl_max_map_count". */
+	if (mm->nr_vmas > sysctl_max_map_count || mm_vmas_reserve(mm, 1))
 		return (unsigned long)-ENOMEM;
 	if (addr) {
 		if ((addr & (PAGE_SIZE - 1)) || addr < USER_VA_START || addr > USER_VA_END - len ||
@@ -366,7 +464,9 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	end = ALIGN_UP(start + len, PAGE_SIZE);
 	if (!hugetlb_range_aligned(mm, start, end))
 		return -EINVAL; /* Linux: hugetlb_vm_op_split */
-	if (unmap_splits_vma(mm, start, end) && mm->nr_vmas == MM_MAX_VMAS)
+	/* Linux: do_vmi_align_munmap's map_count check for a split. */
+	if (unmap_splits_vma(mm, start, end) &&
+	    (mm->nr_vmas >= sysctl_max_map_count || mm_vmas_reserve(mm, 1)))
 		return -ENOMEM;
 	if (zap_page_range(mm, start, end))
 		return -ENOMEM;
@@ -395,7 +495,7 @@ void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long end, u
 /* Cut the VMA strictly containing addr in two at addr, both halves with
  * its flags, so a flag change can stop at addr (Linux: split_vma). An
  * addr at a VMA's edge or in no VMA needs nothing. Return: 0, or -ENOMEM
- * when the VMA array is full. */
+ * at vm.max_map_count or when the array cannot grow. */
 int split_vma(struct mm_struct *mm, unsigned long addr)
 {
 	for (int i = 0; i < mm->nr_vmas; i++) {
@@ -404,8 +504,10 @@ int split_vma(struct mm_struct *mm, unsigned long addr)
 
 		if (addr <= vma->vm_start || addr >= vma->vm_end)
 			continue;
-		if (mm->nr_vmas == MM_MAX_VMAS)
+		/* Linux: __split_vma's map_count check. */
+		if (mm->nr_vmas >= sysctl_max_map_count || mm_vmas_reserve(mm, 1))
 			return -ENOMEM;
+		vma = &mm->vmas[i]; /* the array may have moved */
 		tail = (struct vm_area_struct){ addr, vma->vm_end, vma->vm_flags };
 		vma->vm_end = addr;
 		vma_insert_at(mm, i + 1, &tail);

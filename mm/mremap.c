@@ -259,8 +259,9 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	struct vm_area_struct *vma;
 	int err;
 
-	/* The new VMA, and a split of the old one (Linux: map_count). */
-	if (mm->nr_vmas + 2 > MM_MAX_VMAS)
+	/* The new VMA, and a split of the old one (Linux: move_vma's
+	 * map_count check). */
+	if (mm->nr_vmas >= sysctl_max_map_count - 3 || mm_vmas_reserve(mm, 2))
 		return -ENOMEM;
 	mc.new_addr = map_new_range(mm, new_addr, new_len, prot | VM_WRITE, flags & MREMAP_FIXED);
 	if (IS_ERR_VALUE(mc.new_addr))
@@ -298,7 +299,7 @@ static long mremap_to(struct mm_struct *mm, unsigned long addr, unsigned long ol
 		return -EINVAL; /* the ranges overlap */
 	/* Both ranges may split a VMA, and the move adds one (Linux's
 	 * map_count check, so nothing is unmapped before it fails). */
-	if (mm->nr_vmas + 3 > MM_MAX_VMAS)
+	if (mm->nr_vmas + 2 >= sysctl_max_map_count - 3 || mm_vmas_reserve(mm, 3))
 		return -ENOMEM;
 	if (flags & MREMAP_FIXED) {
 		err = vm_munmap(mm, new_addr, new_len);

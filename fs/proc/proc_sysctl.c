@@ -1,99 +1,121 @@
 /*
- * /proc/sys (Linux: fs/proc/proc_sysctl.c over each subsystem's
- * ctl_table), as far as Folium has tunables: vm/compact_memory, mode 0200
- * as in Linux, whose handler (sysctl_compaction_handler) compacts every
- * node when 1 is written. A write is read as Linux's proc_dointvec reads
- * one int: blanks, an optional '-', digits, blanks; any other value, or
- * no number, is -EINVAL. Opening it for reading is -EACCES even for root:
- * Linux checks a sysctl against its table's mode (proc_sys_permission),
- * not the caller's uid. A write past offset 0 is ignored whole, as
- * Linux's default sysctl_writes_strict ignores it. Example: `echo 1 >
- * /proc/sys/vm/compact_memory` writes "1\n", compacts, and returns 2.
+ * /proc/sys (Linux: fs/proc/proc_sysctl.c): one file per entry of every
+ * table registered with SYSCTL_TABLE() (include/sysctl.h), made at boot
+ * under /proc/sys/<path>/ with the entry's mode. Reading or writing calls
+ * the entry's handler on a kernel copy of the bytes (Linux:
+ * proc_sys_call_handler). Permission is the table's mode, not the
+ * caller's uid: root is held to the owner bits, so a 0200 file such as
+ * vm/compact_memory cannot be opened for reading even by root (Linux:
+ * proc_sys_permission). Example: `echo 1 > /proc/sys/vm/compact_memory`
+ * writes "1\n", compacts, and returns 2.
  */
-#include <compaction.h>
 #include <seq_file.h>
+#include <slab.h>
+#include <sysctl.h>
 #include <vm.h>
 
-/* Linux: proc_sys_permission with the table's mode 0200. */
-static int compact_memory_open(struct ramfs_inode *inode, struct file *file)
+/* Linux: proc_sys_permission → test_perm for the root user: the owner
+ * bits of the table's mode decide. */
+static int proc_sys_open(struct ramfs_inode *inode, struct file *file)
 {
-	(void)inode;
-	return file->f_mode & FMODE_READ ? -EACCES : 0;
+	const struct ctl_table *table = inode->i_private;
+	uint32_t owner = (uint32_t)table->mode >> 6;
+
+	if ((file->f_mode & FMODE_READ) && !(owner & 4))
+		return -EACCES;
+	if ((file->f_mode & FMODE_WRITE) && !(owner & 2))
+		return -EACCES;
+	return 0;
 }
 
-static bool is_blank(char c)
+/* Linux: proc_sys_call_handler. The handler sees at most a page, as
+ * Linux's handlers use at most PAGE_SIZE - 1 bytes of a write. */
+static long proc_sys_call_handler(struct file *file, unsigned long ubuf, size_t count,
+				  uint64_t *pos, int write)
 {
-	return c == ' ' || c == '\t' || c == '\n';
-}
+	const struct ctl_table *table = file->f_inode->i_private;
+	size_t len = MIN(count, PAGE_SIZE - 1);
+	char *kbuf;
+	int err;
 
-/* Linux: proc_dointvec reading one int: blanks, an optional '-', digits,
- * then a blank or the end, and the blanks after. Return: the bytes it
- * consumed (the rest of the write is left, as Linux leaves it), or
- * -EINVAL. */
-static long parse_int(const char *buf, long *val)
-{
-	const char *s = buf;
-	bool neg;
-	long v = 0;
-
-	while (is_blank(*s))
-		s++;
-	neg = *s == '-';
-	s += neg;
-	if (*s < '0' || *s > '9')
+	if (!table->proc_handler)
 		return -EINVAL;
-	for (; *s >= '0' && *s <= '9'; s++)
-		if ((v = v * 10 + (*s - '0')) > 0x7fffffff)
-			return -EINVAL;
-	if (*s && !is_blank(*s))
-		return -EINVAL;
-	while (is_blank(*s))
-		s++;
-	*val = neg ? -v : v;
-	return s - buf;
-}
-
-/* Linux: sysctl_compaction_handler: 1 compacts every node, any other
- * value is -EINVAL. */
-static long compact_memory_write(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
-{
-	char buf[24]; /* Linux: TMPBUFLEN, 22 digits and a sign */
-	long val, used;
-
-	(void)file;
-	if (*pos)
-		return (long)count; /* Linux's sysctl_writes_strict: ignored */
 	if (!count)
 		return 0;
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
+	kbuf = kmalloc(len + 1, GFP_KERNEL);
+	if (!kbuf)
+		return -ENOMEM;
+	memset(kbuf, 0, len + 1);
+	if (write && copy_from_user(kbuf, ubuf, len)) {
+		kfree(kbuf);
 		return -EFAULT;
-	buf[count] = '\0';
-	used = parse_int(buf, &val);
-	if (used < 0 || val != 1)
-		return -EINVAL;
-	compact_nodes();
-	*pos += (uint64_t)used;
-	return used;
+	}
+	err = table->proc_handler(table, write, kbuf, &len, pos);
+	if (!err && !write && copy_to_user(ubuf, kbuf, len))
+		err = -EFAULT;
+	kfree(kbuf);
+	return err ? err : (long)len;
 }
 
-static const struct file_operations compact_memory_fops = {
-	.open = compact_memory_open,
-	.write = compact_memory_write,
+static long proc_sys_read(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
+{
+	return proc_sys_call_handler(file, ubuf, count, pos, 0);
+}
+
+static long proc_sys_write(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
+{
+	return proc_sys_call_handler(file, ubuf, count, pos, 1);
+}
+
+static const struct file_operations proc_sys_file_operations = {
+	.open = proc_sys_open,
+	.read = proc_sys_read,
+	.write = proc_sys_write,
 	.llseek = no_seek_end_llseek,
 };
 
-/* Boot, from proc_root_init: /proc/sys/vm and its files. */
+/* mkdir -p of /proc/sys/<path>. Return: 0 or -errno. */
+static int proc_sys_mkdirs(const char *path)
+{
+	char dir[64];
+	size_t i = strlen("/proc/sys");
+
+	if (ksnprintf(dir, sizeof(dir), "/proc/sys/%s", path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	for (;; i++) {
+		char c = dir[i];
+		int err;
+
+		if (c != '/' && c != '\0')
+			continue;
+		dir[i] = '\0';
+		err = ramfs_mkdir(&rootfs, dir, S_IFDIR | 0555, NULL);
+		dir[i] = c;
+		if (err && err != -EEXIST)
+			return err;
+		if (!c)
+			return 0;
+	}
+}
+
+/* Boot, from proc_root_init: every registered table's files. */
 void proc_sys_init(void)
 {
-	int err = ramfs_mkdir(&rootfs, "/proc/sys", S_IFDIR | 0555, NULL);
+	const struct ctl_table_header *h;
+	char path[96];
 
-	if (!err || err == -EEXIST)
-		err = ramfs_mkdir(&rootfs, "/proc/sys/vm", S_IFDIR | 0555, NULL);
-	if (err && err != -EEXIST) {
-		pr_err("proc: cannot make /proc/sys/vm: error %d\n", err);
-		return;
+	for (size_t n = 0; (h = sysctl_table_nth(n)); n++) {
+		int err = proc_sys_mkdirs(h->path);
+
+		if (err) {
+			pr_err("proc: cannot make /proc/sys/%s: error %d\n", h->path, err);
+			continue;
+		}
+		for (size_t i = 0; i < h->size; i++) {
+			const struct ctl_table *t = &h->table[i];
+
+			ksnprintf(path, sizeof(path), "/proc/sys/%s/%s", h->path, t->procname);
+			proc_create(path, t->mode & 0777, &proc_sys_file_operations, (void *)t);
+		}
 	}
-	proc_create("/proc/sys/vm/compact_memory", 0200, &compact_memory_fops, NULL);
 }

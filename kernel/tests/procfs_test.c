@@ -8,6 +8,7 @@
  * range map an order-0 folio; a smaps of 40 VMAs outgrows one page.
  */
 #include <binfmt_elf.h>
+#include <compaction.h>
 #include <kernel-page-flags.h>
 #include <ktest.h>
 #include <mm.h>
@@ -155,6 +156,48 @@ static void compact_memory_takes_1_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, write_path(path, "2"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, write_path(path, "1x"), -EINVAL);
 	KUNIT_EXPECT_LT(test, read_path(path), 0);
+}
+
+/* /proc/sys/vm: every registered entry is a file with its table's mode;
+ * a 0644 file reads its value and a newline, and a write sets it (the
+ * handler's checks apply). min_free_kbytes written moves node 0's min
+ * watermark; mmap_min_addr and max_map_count read Debian's Linux's
+ * defaults. */
+static void proc_sys_vm_files_read_and_write_their_variables(struct kunit *test)
+{
+	const char *min_path = "/proc/sys/vm/min_free_kbytes";
+	struct zone *zone = &NODE_DATA(0)->node_zones[ZONE_NORMAL];
+	unsigned long wmark_min;
+	int saved = min_free_kbytes;
+	struct ramfs_inode *inode;
+	char want[32];
+
+	if (!zone->managed_pages)
+		zone = &NODE_DATA(0)->node_zones[ZONE_DMA32];
+	wmark_min = zone->_watermark[WMARK_MIN];
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, "/proc/sys/vm/extfrag_threshold", true, &inode),
+			0);
+	KUNIT_EXPECT_EQ(test, inode->mode, S_IFREG | 0644);
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, "/proc/sys/vm/compact_memory", true, &inode),
+			0);
+	KUNIT_EXPECT_EQ(test, inode->mode, S_IFREG | 0200);
+	KUNIT_EXPECT_EQ(test, read_path("/proc/sys/vm/mmap_min_addr"), 6);
+	KUNIT_EXPECT_STREQ(test, text, "65536\n");
+	KUNIT_EXPECT_EQ(test, read_path("/proc/sys/vm/max_map_count"), 6);
+	KUNIT_EXPECT_STREQ(test, text, "65530\n");
+	ksnprintf(want, sizeof(want), "%d\n", min_free_kbytes);
+	KUNIT_EXPECT_GT(test, read_path(min_path), 0);
+	KUNIT_EXPECT_STREQ(test, text, want);
+	ksnprintf(want, sizeof(want), "%d\n", 2 * saved);
+	KUNIT_EXPECT_EQ(test, write_path(min_path, want), (long)strlen(want));
+	KUNIT_EXPECT_EQ(test, min_free_kbytes, 2 * saved);
+	KUNIT_EXPECT_GT(test, zone->_watermark[WMARK_MIN], wmark_min);
+	KUNIT_EXPECT_EQ(test, write_path(min_path, "-1"), -EINVAL);
+	ksnprintf(want, sizeof(want), "%d", saved);
+	KUNIT_EXPECT_EQ(test, write_path(min_path, want), (long)strlen(want));
+	KUNIT_EXPECT_EQ(test, zone->_watermark[WMARK_MIN], wmark_min);
+	KUNIT_EXPECT_EQ(test, write_path("/proc/sys/vm/extfrag_threshold", "1001"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sysctl_extfrag_threshold, 500);
 }
 
 /* The number after "name" at a line start in text, or -1. */
@@ -513,6 +556,11 @@ static void thp_sysfs_write_never_makes_faults_order_0(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, thp_defrag_mode, THP_DEFRAG_NEVER);
 	KUNIT_EXPECT_EQ(test, write_path(THP_DEFRAG, "sometimes"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, write_path(THP_DEFRAG, "madvise"), 7);
+	/* hpage_pmd_size: the PMD THP's bytes, read-only as in Linux. */
+	KUNIT_EXPECT_EQ(test, read_path("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"), 8);
+	KUNIT_EXPECT_STREQ(test, text, "2097152\n");
+	KUNIT_EXPECT_LT(test, write_path("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "1"),
+			0);
 }
 
 static long madvise_as_task(unsigned long start, unsigned long len, int advice)
@@ -871,6 +919,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(pagetypeinfo_mixed_blocks_are_page_owner_counts),
 	KUNIT_CASE(zoneinfo_has_the_watermarks),
 	KUNIT_CASE(compact_memory_takes_1_only),
+	KUNIT_CASE(proc_sys_vm_files_read_and_write_their_variables),
 	KUNIT_CASE(vmstat_names_linux_counters),
 	KUNIT_CASE(maps_lists_the_vmas_with_their_perms),
 	KUNIT_CASE(smaps_rss_counts_touched_pages),

@@ -374,6 +374,51 @@ static void compaction_stops_once_an_order9_block_is_free(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.migrate_scanned, 0);
 }
 
+/* Linux's __fragmentation_index on free-block counts set by hand:
+ * nothing free is 0; a free block of the order is -1000; 512 single
+ * pages for order 9 is 1000 - (1000 + 1000) / 512 = 997 (fragmentation);
+ * two order-8 blocks is 1000 - (1000 + 1000) / 2 = 0 (lack of memory, in
+ * the formula's eyes). */
+static void fragmentation_index_follows_linux(struct kunit *test)
+{
+	static struct zone z; /* only free_area is read */
+
+	memset(&z, 0, sizeof(z));
+	KUNIT_EXPECT_EQ(test, fragmentation_index(&z, HPAGE_PMD_ORDER), 0);
+	z.free_area[0].nr_free = 512;
+	KUNIT_EXPECT_EQ(test, fragmentation_index(&z, HPAGE_PMD_ORDER), 997);
+	z.free_area[0].nr_free = 0;
+	z.free_area[8].nr_free = 2;
+	KUNIT_EXPECT_EQ(test, fragmentation_index(&z, HPAGE_PMD_ORDER), 0);
+	z.free_area[HPAGE_PMD_ORDER].nr_free = 1;
+	KUNIT_EXPECT_EQ(test, fragmentation_index(&z, HPAGE_PMD_ORDER), -1000);
+	KUNIT_EXPECT_EQ(test, fragmentation_index(&z, 0), -1000);
+}
+
+/* vm.extfrag_threshold: at 1000 no failure counts as fragmentation, so a
+ * costly order is not compacted (COMPACT_SKIPPED, nothing scanned); at
+ * the default 500 the same fragmented zone is compacted. */
+static void extfrag_threshold_decides_costly_compaction(struct kunit *test)
+{
+	int saved = sysctl_extfrag_threshold;
+	struct compact_stats st = { 0 };
+	int index;
+
+	fragment(test, 0);
+	KUNIT_ASSERT_GE(test, nr_kept, 4);
+	index = fragmentation_index(test_zone(), HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_GT(test, index, 500);
+	sysctl_extfrag_threshold = 1000;
+	KUNIT_EXPECT_EQ(test, compact_zone_order(test_zone(), HPAGE_PMD_ORDER, &st),
+			COMPACT_SKIPPED);
+	KUNIT_EXPECT_EQ(test, st.migrate_scanned, 0);
+	sysctl_extfrag_threshold = index - 1;
+	KUNIT_EXPECT_EQ(test, compact_zone_order(test_zone(), HPAGE_PMD_ORDER, &st),
+			COMPACT_SUCCESS);
+	sysctl_extfrag_threshold = saved;
+	KUNIT_EXPECT_EQ(test, check_kept(test), st.migrated);
+}
+
 /*
  * compact_node (compact_memory's pass): the scanners meet. When one
  * pageblock has room for every kept page, every region empties but the
@@ -814,6 +859,8 @@ static void compact_command_reports_each_zone(struct kunit *test)
 
 static struct kunit_case compaction_test_cases[] = {
 	KUNIT_CASE(compaction_stops_once_an_order9_block_is_free),
+	KUNIT_CASE(fragmentation_index_follows_linux),
+	KUNIT_CASE(extfrag_threshold_decides_costly_compaction),
 	KUNIT_CASE(thp_fault_compacts_only_under_madv_hugepage),
 	KUNIT_CASE(thp_fault_compacts_as_defrag_says),
 	KUNIT_CASE(compact_node_empties_regions_and_counts),

@@ -11,6 +11,7 @@
 #include <hugetlb.h>
 #include <ktest.h>
 #include <seq_file.h>
+#include <sysctl.h>
 #include "mm_test_util.h"
 
 #define A 0x40000000ul
@@ -298,6 +299,39 @@ static void meminfo_and_sysfs_show_the_pool_as_linux(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "2\n");
 }
 
+/* /proc/sys/vm/nr_hugepages resizes the default pool and reads its
+ * persistent size; nr_overcommit_hugepages sets the overcommit. */
+static void proc_sys_vm_nr_hugepages_resizes_the_default_pool(struct kunit *test)
+{
+	const struct ctl_table *nr = sysctl_find("vm", "nr_hugepages");
+	const struct ctl_table *over = sysctl_find("vm", "nr_overcommit_hugepages");
+	char buf[32] = "3\n";
+	uint64_t pos = 0;
+	size_t len = 2;
+
+	if (!t.mm)
+		return;
+	KUNIT_ASSERT_NOT_NULL(test, nr);
+	KUNIT_ASSERT_NOT_NULL(test, over);
+	KUNIT_EXPECT_EQ(test, nr->proc_handler(nr, 1, buf, &len, &pos), 0);
+	KUNIT_EXPECT_EQ(test, h->nr_huge_pages, 3);
+	pos = 0;
+	len = sizeof(buf);
+	KUNIT_EXPECT_EQ(test, nr->proc_handler(nr, 0, buf, &len, &pos), 0);
+	buf[len] = '\0';
+	KUNIT_EXPECT_STREQ(test, buf, "3\n");
+	strcpy(buf, "x");
+	pos = 0;
+	len = 1;
+	KUNIT_EXPECT_EQ(test, nr->proc_handler(nr, 1, buf, &len, &pos), -EINVAL);
+	KUNIT_EXPECT_EQ(test, h->nr_huge_pages, 3);
+	strcpy(buf, "7");
+	pos = 0;
+	len = 1;
+	KUNIT_EXPECT_EQ(test, over->proc_handler(over, 1, buf, &len, &pos), 0);
+	KUNIT_EXPECT_EQ(test, h->nr_overcommit_huge_pages, 7);
+}
+
 static unsigned long parse(const char *line, unsigned int *def)
 {
 	static struct cmdline cl;
@@ -446,6 +480,7 @@ static struct kunit_case hugetlb_cases[] = {
 	KUNIT_CASE(cuts_must_be_huge_page_aligned),
 	KUNIT_CASE(shrinking_below_mapped_pages_makes_them_surplus),
 	KUNIT_CASE(meminfo_and_sysfs_show_the_pool_as_linux),
+	KUNIT_CASE(proc_sys_vm_nr_hugepages_resizes_the_default_pool),
 	KUNIT_CASE(cmdline_follows_linux_ordering_rules),
 	KUNIT_CASE(dma_buf_system_heap_pattern_gets_every_page),
 	KUNIT_CASE(dma_buf_system_heap_pattern_falls_back_to_order_0),

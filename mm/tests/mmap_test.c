@@ -7,6 +7,7 @@
  * MMU sets A/D; in the kernel a real access reads through the new tables.
  */
 #include <ktest.h>
+#include <sysctl.h>
 #include <vm.h>
 #include "mm_test_util.h"
 #ifdef FOLIUM_HOST
@@ -107,6 +108,43 @@ static void vm_mmap_topdown_fills_gaps_from_mmap_base_down(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, 4 * PAGE_SIZE, RW, 0), top + PAGE_SIZE);
 }
 
+/* vm.mmap_min_addr raised to 2 MiB below mmap_base: a one-page mapping
+ * still goes just below mmap_base, but one of 4 MiB no longer fits above
+ * the floor and goes upwards from mmap_base; back at 64 KiB, the same
+ * request fits below a. Values below 64 KiB leave the floor at
+ * USER_VA_START. */
+static void vm_mmap_topdown_stays_above_mmap_min_addr(struct kunit *test)
+{
+	const struct ctl_table *t_min = sysctl_find("vm", "mmap_min_addr");
+	unsigned long top = BASE + 64 * PMD_SIZE;
+	char buf[32];
+	size_t len;
+	uint64_t pos = 0;
+	unsigned long a, b;
+
+	KUNIT_ASSERT_NOT_NULL(test, t_min);
+	t.mm->flags |= MMF_TOPDOWN;
+	t.mm->mmap_base = top;
+	len = (size_t)ksnprintf(buf, sizeof(buf), "%lu\n", top - 2 * PMD_SIZE);
+	KUNIT_ASSERT_EQ(test, t_min->proc_handler(t_min, 1, buf, &len, &pos), 0);
+	KUNIT_EXPECT_EQ(test, mmap_min_addr, top - 2 * PMD_SIZE);
+	a = vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0);
+	KUNIT_EXPECT_EQ(test, a, top - PAGE_SIZE);
+	b = vm_mmap(t.mm, 0, 2 * PMD_SIZE, RW, 0);
+	KUNIT_EXPECT_EQ(test, b, top);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, b, 2 * PMD_SIZE), 0);
+	len = (size_t)ksnprintf(buf, sizeof(buf), "4096");
+	pos = 0;
+	KUNIT_ASSERT_EQ(test, t_min->proc_handler(t_min, 1, buf, &len, &pos), 0);
+	KUNIT_EXPECT_EQ(test, mmap_min_addr, USER_VA_START);
+	len = (size_t)ksnprintf(buf, sizeof(buf), "65536");
+	pos = 0;
+	KUNIT_ASSERT_EQ(test, t_min->proc_handler(t_min, 1, buf, &len, &pos), 0);
+	KUNIT_EXPECT_EQ(test, dac_mmap_min_addr, 65536);
+	b = vm_mmap(t.mm, 0, 2 * PMD_SIZE, RW, 0);
+	KUNIT_EXPECT_EQ(test, b, top - 3 * PMD_SIZE); /* PMD-aligned, below a */
+}
+
 static void vm_mmap_refuses_bad_arguments_and_overlap(struct kunit *test)
 {
 	unsigned long a = vm_mmap(t.mm, 0, 4 * PAGE_SIZE, RW, 0);
@@ -131,19 +169,36 @@ static void vm_mmap_refuses_bad_arguments_and_overlap(struct kunit *test)
 			a + 4 * PAGE_SIZE);
 }
 
-static void vm_mmap_returns_enomem_when_every_slot_is_used(struct kunit *test)
+/* vm.max_map_count 200 with Linux's checks: a mapping is refused once
+ * nr_vmas > 200 (so 201 fit), a split once nr_vmas >= 200; trimming needs
+ * no new VMA. The array grew past the mm page's 64 twice and kept every
+ * VMA; mm_destroy returns its pages (the exit's free-page check). */
+static void vm_mmap_stops_at_max_map_count(struct kunit *test)
 {
-	for (int i = 0; i < MM_MAX_VMAS; i++)
+	int saved = sysctl_max_map_count;
+
+	sysctl_max_map_count = 200;
+	for (int i = 0; i <= 200; i++)
 		KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, 0, 3 * PAGE_SIZE, RW, 4 * PAGE_SIZE),
 				BASE + i * 4 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, vm_mmap(t.mm, 0, PAGE_SIZE, RW, 0), (unsigned long)-ENOMEM);
+	KUNIT_EXPECT_GE(test, t.mm->vmas_cap, 201);
+	KUNIT_EXPECT_TRUE(test, t.mm->vmas != t.mm->inline_vmas);
+	for (int i = 0; i <= 200; i++)
+		KUNIT_EXPECT_EQ(test, t.mm->vmas[i].vm_end,
+				BASE + i * 4 * PAGE_SIZE + 3 * PAGE_SIZE);
 	/* Splitting a VMA needs a slot too: refused, nothing changed. */
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, BASE + PAGE_SIZE, PAGE_SIZE), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, split_vma(t.mm, BASE + PAGE_SIZE), -ENOMEM);
 	KUNIT_EXPECT_EQ(test, t.mm->vmas[0].vm_end, BASE + 3 * PAGE_SIZE);
 	/* Trimming needs none. */
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, BASE, PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, t.mm->vmas[0].vm_start, BASE + PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, MM_MAX_VMAS);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 201);
+	/* Raised again, the split goes through. */
+	sysctl_max_map_count = saved;
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, BASE + 4 * PAGE_SIZE + PAGE_SIZE, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 202);
 }
 
 static void vm_munmap_trims_splits_and_removes_vmas(struct kunit *test)
@@ -309,8 +364,9 @@ static void switch_mm_makes_a_user_address_reach_its_page(struct kunit *test)
 static struct kunit_case mmap_test_cases[] = {
 	KUNIT_CASE(vm_mmap_places_from_mmap_base_with_thp_alignment),
 	KUNIT_CASE(vm_mmap_topdown_fills_gaps_from_mmap_base_down),
+	KUNIT_CASE(vm_mmap_topdown_stays_above_mmap_min_addr),
 	KUNIT_CASE(vm_mmap_refuses_bad_arguments_and_overlap),
-	KUNIT_CASE(vm_mmap_returns_enomem_when_every_slot_is_used),
+	KUNIT_CASE(vm_mmap_stops_at_max_map_count),
 	KUNIT_CASE(vm_munmap_trims_splits_and_removes_vmas),
 	KUNIT_CASE(munmap_frees_every_folio_and_table_with_one_flush),
 	KUNIT_CASE(partial_munmap_keeps_a_large_folio_until_its_last_pte),

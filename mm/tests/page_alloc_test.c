@@ -6,6 +6,7 @@
  * choice, per-CPU lists, and the DEBUG_VM checks.
  */
 #include <ktest.h>
+#include <sysctl.h>
 #include "../internal.h"
 #include "mm_test_util.h"
 
@@ -437,6 +438,43 @@ static void watermarks_follow_the_min_free_kbytes_rule(struct kunit *test)
 	test_node_destroy(pgdat);
 }
 
+/* Write text to the sysctl vm/name as a write() of it would. */
+static int write_vm_sysctl(const char *name, const char *text)
+{
+	const struct ctl_table *t = sysctl_find("vm", name);
+	char buf[16];
+	size_t len = strlen(text);
+	uint64_t pos = 0;
+
+	if (!t)
+		return -ENOENT;
+	ksnprintf(buf, sizeof(buf), "%s", text);
+	return t->proc_handler(t, 1, buf, &len, &pos);
+}
+
+/* vm.watermark_scale_factor 1000 (10%) on the same node: low = 128 +
+ * max(32, 4096 * 1000 / 10000 = 409) = 537, high = 946, recomputed by the
+ * write; 3001 and 0 are refused and change nothing. */
+static void watermark_scale_factor_widens_the_gaps(struct kunit *test)
+{
+	struct pglist_data *pgdat = test_node_create(test, 4096);
+	struct zone *zone;
+
+	if (!pgdat)
+		return;
+	zone = node_zone(pgdat);
+	KUNIT_EXPECT_EQ(test, write_vm_sysctl("watermark_scale_factor", "1000\n"), 0);
+	KUNIT_EXPECT_EQ(test, zone->_watermark[WMARK_MIN], 128);
+	KUNIT_EXPECT_EQ(test, zone->_watermark[WMARK_LOW], 537);
+	KUNIT_EXPECT_EQ(test, zone->_watermark[WMARK_HIGH], 946);
+	KUNIT_EXPECT_EQ(test, write_vm_sysctl("watermark_scale_factor", "3001"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_vm_sysctl("watermark_scale_factor", "0"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, watermark_scale_factor, 1000);
+	KUNIT_EXPECT_EQ(test, write_vm_sysctl("watermark_scale_factor", "10"), 0);
+	KUNIT_EXPECT_EQ(test, zone->_watermark[WMARK_LOW], 160);
+	test_node_destroy(pgdat);
+}
+
 #define FILL_MAX SMALL_NODE_PAGES /* more than the watermark lets through */
 static struct page *filled[FILL_MAX];
 static unsigned long nr_filled;
@@ -810,6 +848,7 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(movable_fallback_counts_every_page_of_an_lru_folio),
 	KUNIT_CASE(movable_requests_prefer_cma_when_it_holds_most_free_memory),
 	KUNIT_CASE(watermarks_follow_the_min_free_kbytes_rule),
+	KUNIT_CASE(watermark_scale_factor_widens_the_gaps),
 	KUNIT_CASE(allocation_below_the_watermark_fails_and_is_counted),
 	KUNIT_CASE(reclaim_runs_before_failing_and_its_pages_are_used),
 	KUNIT_CASE(gfp_zero_returns_zeroed_pages),
