@@ -320,12 +320,12 @@ static void proc_sys_vm_nr_hugepages_resizes_the_default_pool(struct kunit *test
 	KUNIT_EXPECT_EQ(test, nr->proc_handler(nr, 0, buf, &len, &pos), 0);
 	buf[len] = '\0';
 	KUNIT_EXPECT_STREQ(test, buf, "3\n");
-	strcpy(buf, "x");
+	memcpy(buf, "x", 2);
 	pos = 0;
 	len = 1;
 	KUNIT_EXPECT_EQ(test, nr->proc_handler(nr, 1, buf, &len, &pos), -EINVAL);
 	KUNIT_EXPECT_EQ(test, h->nr_huge_pages, 3);
-	strcpy(buf, "7");
+	memcpy(buf, "7", 2);
 	pos = 0;
 	len = 1;
 	KUNIT_EXPECT_EQ(test, over->proc_handler(over, 1, buf, &len, &pos), 0);
