@@ -780,113 +780,112 @@ static void step_vm_sysctls(void)
 		munmap(q, PAGE);
 	out("max_map_count %s again: split %s", saved, errno_name(!munmap(p + PAGE, PAGE), errno));
 	munmap(p, 3 * PAGE);
+}
 
-	/* --- hugetlb: a pool of 2 MiB pages, reserved at mmap, mapped at the touch --- */
+/* --- hugetlb: a pool of 2 MiB pages, reserved at mmap, mapped at the touch --- */
 
 #define HUGETLB_NR "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
 #define HUGETLB_LEN (4ul << 20)
 
-	/* /proc/meminfo's HugePages_* lines and Hugetlb:, as "step" lines. */
-	static void print_hugetlb_meminfo(const char *when)
-	{
-		static const char *const names[] = { "HugePages_Total:", "HugePages_Free:",
-						     "HugePages_Rsvd:",	 "HugePages_Surp:",
-						     "Hugepagesize:",	 "Hugetlb:" };
-		const char *text = read_file("/proc/meminfo");
+/* /proc/meminfo's HugePages_* lines and Hugetlb:, as "step" lines. */
+static void print_hugetlb_meminfo(const char *when)
+{
+	static const char *const names[] = { "HugePages_Total:", "HugePages_Free:",
+					     "HugePages_Rsvd:",	 "HugePages_Surp:",
+					     "Hugepagesize:",	 "Hugetlb:" };
+	const char *text = read_file("/proc/meminfo");
 
-		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			out("%s %s %ld", when, names[i], text ? field(text, names[i]) : -1);
-	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		out("%s %s %ld", when, names[i], text ? field(text, names[i]) : -1);
+}
 
-	/* hugetlb-2M: nr_hugepages 4 through sysfs, a 4 MiB MAP_HUGETLB mapping
-	 * (2 reserved), both pages touched (taken), munmap (back), the pool put back. */
-	static void step_hugetlb(void)
-	{
-		long saved = read_long(HUGETLB_NR), success;
-		char *p, want[24] = "4";
-		unsigned long addr = BASE + next_slot++ * SLOT;
+/* hugetlb-2M: nr_hugepages 4 through sysfs, a 4 MiB MAP_HUGETLB mapping
+ * (2 reserved), both pages touched (taken), munmap (back), the pool put back. */
+static void step_hugetlb(void)
+{
+	long saved = read_long(HUGETLB_NR), success;
+	char *p, want[24] = "4";
+	unsigned long addr = BASE + next_slot++ * SLOT;
 
-		if (saved < 0)
-			return;
-		success = vmstat_field("htlb_buddy_alloc_success");
-		write_ctl(HUGETLB_NR, want);
-		snprintf(step_name, sizeof(step_name), "hugetlb-2M");
-		out("nr_hugepages %ld", read_long(HUGETLB_NR));
-		out("htlb_buddy_alloc_success +%ld",
-		    vmstat_field("htlb_buddy_alloc_success") - success);
-		begin("hugetlb-2M");
-		p = mmap((void *)addr, HUGETLB_LEN - PAGE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_FIXED_NOREPLACE, -1, 0);
-		check(p == (void *)addr, "mmap ok");
-		if (p != (void *)addr)
-			goto out;
-		print_hugetlb_meminfo("mapped");
-		write_pages(p, HUGETLB_LEN);
-		check(read_pages(p, HUGETLB_LEN) == (long)(HUGETLB_LEN / PAGE), "bytes as written");
-		print_hugetlb_meminfo("touched");
-		check(munmap(p + PAGE, SZ_2M) == -1 && errno == EINVAL, "unaligned munmap EINVAL");
-		check(madvise(p, SZ_2M, MADV_FREE) == -1 && errno == EINVAL, "MADV_FREE EINVAL");
-		end((unsigned long)p, HUGETLB_LEN);
-		check(!munmap(p, HUGETLB_LEN), "munmap ok");
-		print_hugetlb_meminfo("unmapped");
-		p = mmap(NULL, 8 * HUGETLB_LEN, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-		check(p == MAP_FAILED && errno == ENOMEM, "mmap beyond the pool ENOMEM");
-	out:
-		snprintf(want, sizeof(want), "%ld", saved);
-		write_ctl(HUGETLB_NR, want);
-		out("nr_hugepages restored %ld", read_long(HUGETLB_NR));
-	}
+	if (saved < 0)
+		return;
+	success = vmstat_field("htlb_buddy_alloc_success");
+	write_ctl(HUGETLB_NR, want);
+	snprintf(step_name, sizeof(step_name), "hugetlb-2M");
+	out("nr_hugepages %ld", read_long(HUGETLB_NR));
+	out("htlb_buddy_alloc_success +%ld", vmstat_field("htlb_buddy_alloc_success") - success);
+	begin("hugetlb-2M");
+	p = mmap((void *)addr, HUGETLB_LEN - PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_FIXED_NOREPLACE, -1, 0);
+	check(p == (void *)addr, "mmap ok");
+	if (p != (void *)addr)
+		goto out;
+	print_hugetlb_meminfo("mapped");
+	write_pages(p, HUGETLB_LEN);
+	check(read_pages(p, HUGETLB_LEN) == (long)(HUGETLB_LEN / PAGE), "bytes as written");
+	print_hugetlb_meminfo("touched");
+	check(munmap(p + PAGE, SZ_2M) == -1 && errno == EINVAL, "unaligned munmap EINVAL");
+	check(madvise(p, SZ_2M, MADV_FREE) == -1 && errno == EINVAL, "MADV_FREE EINVAL");
+	end((unsigned long)p, HUGETLB_LEN);
+	check(!munmap(p, HUGETLB_LEN), "munmap ok");
+	print_hugetlb_meminfo("unmapped");
+	p = mmap(NULL, 8 * HUGETLB_LEN, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	check(p == MAP_FAILED && errno == ENOMEM, "mmap beyond the pool ENOMEM");
+out:
+	snprintf(want, sizeof(want), "%ld", saved);
+	write_ctl(HUGETLB_NR, want);
+	out("nr_hugepages restored %ld", read_long(HUGETLB_NR));
+}
 
-	int main(void)
-	{
-		static const unsigned int script_sizes[] = { 16, 64, 2048 };
+int main(void)
+{
+	static const unsigned int script_sizes[] = { 16, 64, 2048 };
 
-		prog_name = "mmdiff";
-		setvbuf(stdout, NULL, _IOLBF, 0);
-		find_ctls();
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		khugepaged_sleep(0);
-		drain_page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				  -1, 0);
-		pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
-		kpageflags_fd = open("/proc/kpageflags", O_RDONLY);
-		kpagecount_fd = open("/proc/kpagecount", O_RDONLY);
+	prog_name = "mmdiff";
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	find_ctls();
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	khugepaged_sleep(0);
+	drain_page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
+	kpageflags_fd = open("/proc/kpageflags", O_RDONLY);
+	kpagecount_fd = open("/proc/kpagecount", O_RDONLY);
 #ifdef __GLIBC__
-		printf("mmdiff: begin glibc\n");
+	printf("mmdiff: begin glibc\n");
 #else
-		printf("mmdiff: begin musl\n");
+	printf("mmdiff: begin musl\n");
 #endif
-		printf("mmdiff: pagemap %s, kpageflags %s, kpagecount %s, per-size controls %s\n",
-		       pagemap_fd < 0 ? "no" : "yes", kpageflags_fd < 0 ? "no" : "yes",
-		       kpagecount_fd < 0 ? "no" : "yes", have_size(64) ? "yes" : "no");
-		if (pagemap_fd < 0 || !have_size(64))
-			die("needs /proc/self/pagemap and hugepages-<N>kB controls");
-		print_stat_files();
-		print_soft_dirty();
-		quiet = 1; /* warm up: stdio buffers, stack and heap pages of the observers */
-		step_fault(4);
-		quiet = 0;
-		step_fault(4);
-		for (size_t i = 0; i < NSIZES; i++)
-			if (have_size(sizes[i]))
-				step_fault(sizes[i]);
-		step_read_then_write(4);
-		step_read_then_write(64);
-		step_read_then_write(2048);
-		for (size_t i = 0; i < sizeof(script_sizes) / sizeof(script_sizes[0]); i++) {
-			step_madv_free(script_sizes[i]);
-			step_dontneed(script_sizes[i]);
-			step_mprotect(script_sizes[i]);
-			step_munmap(script_sizes[i]);
-			step_mremap(script_sizes[i]);
-		}
-		step_pressure();
-		step_vm_sysctls();
-		step_hugetlb();
-		restore();
-		khugepaged_sleep(1);
-		printf("mmdiff: done\n");
-		return 0;
+	printf("mmdiff: pagemap %s, kpageflags %s, kpagecount %s, per-size controls %s\n",
+	       pagemap_fd < 0 ? "no" : "yes", kpageflags_fd < 0 ? "no" : "yes",
+	       kpagecount_fd < 0 ? "no" : "yes", have_size(64) ? "yes" : "no");
+	if (pagemap_fd < 0 || !have_size(64))
+		die("needs /proc/self/pagemap and hugepages-<N>kB controls");
+	print_stat_files();
+	print_soft_dirty();
+	quiet = 1; /* warm up: stdio buffers, stack and heap pages of the observers */
+	step_fault(4);
+	quiet = 0;
+	step_fault(4);
+	for (size_t i = 0; i < NSIZES; i++)
+		if (have_size(sizes[i]))
+			step_fault(sizes[i]);
+	step_read_then_write(4);
+	step_read_then_write(64);
+	step_read_then_write(2048);
+	for (size_t i = 0; i < sizeof(script_sizes) / sizeof(script_sizes[0]); i++) {
+		step_madv_free(script_sizes[i]);
+		step_dontneed(script_sizes[i]);
+		step_mprotect(script_sizes[i]);
+		step_munmap(script_sizes[i]);
+		step_mremap(script_sizes[i]);
 	}
+	step_pressure();
+	step_vm_sysctls();
+	step_hugetlb();
+	restore();
+	khugepaged_sleep(1);
+	printf("mmdiff: done\n");
+	return 0;
+}
