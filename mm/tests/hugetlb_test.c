@@ -29,7 +29,7 @@ static int hugetlb_test_init(struct kunit *test)
 	saved_hstate = hstates[0];
 	saved_max = hugetlb_max_hstate;
 	saved_default = default_hstate_idx;
-	test_mm_create(test, &t, 8 * MAX_ORDER_NR_PAGES);
+	test_mm_create(test, &t, 16 * HPAGE_PMD_NR);
 	hstate_init(h, HPAGE_PMD_ORDER, t.node ? t.node->node_id : 0);
 	hugetlb_max_hstate = 1;
 	default_hstate_idx = 0;
@@ -446,7 +446,7 @@ static void dma_buf_system_heap_pattern_gets_every_page(struct kunit *test)
  * orders never go back up. */
 static void dma_buf_system_heap_pattern_falls_back_to_order_0(struct kunit *test)
 {
-	static struct page *held[8 * MAX_ORDER_NR_PAGES];
+	static struct page *held[16 * HPAGE_PMD_NR];
 	static struct heap_page pages[512];
 	unsigned long n, got, bytes = 0;
 
