@@ -8,6 +8,7 @@
  * /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled calls
  * thpsize_enabled_store("madvise\n", 8, order 4), which returns 8.
  */
+#include <hugetlb.h>
 #include <seq_file.h>
 #include <slab.h>
 #include <vm.h>
@@ -123,6 +124,39 @@ static int thp_sysfs_init(void)
 	return err;
 }
 
+#define HUGEPAGES_DIR "/sys/kernel/mm/hugepages"
+
+/* hugepages/hugepages-<N>kB/ per pool (Linux: hugetlb_sysfs_add_hstate
+ * with hstate_attrs; nr_hugepages_mempolicy is nr_hugepages on one node). */
+static int hugetlb_sysfs_init(void)
+{
+	static const struct {
+		const char *name;
+		const struct kobj_attribute *attr;
+	} files[] = {
+		{ "nr_hugepages", &hugetlb_nr_hugepages_attr },
+		{ "nr_hugepages_mempolicy", &hugetlb_nr_hugepages_attr },
+		{ "nr_overcommit_hugepages", &hugetlb_nr_overcommit_hugepages_attr },
+		{ "free_hugepages", &hugetlb_free_hugepages_attr },
+		{ "resv_hugepages", &hugetlb_resv_hugepages_attr },
+		{ "surplus_hugepages", &hugetlb_surplus_hugepages_attr },
+	};
+	int err = ramfs_mkdir(&rootfs, HUGEPAGES_DIR, S_IFDIR | 0755, NULL);
+
+	for (unsigned int i = 0; !err && i < hugetlb_max_hstate; i++) {
+		char dir[96], path[160];
+
+		ksnprintf(dir, sizeof(dir), HUGEPAGES_DIR "/hugepages-%lukB",
+			  (unsigned long)(huge_page_size(&hstates[i]) / KIB));
+		err = ramfs_mkdir(&rootfs, dir, S_IFDIR | 0755, NULL);
+		for (unsigned int f = 0; !err && f < ARRAY_SIZE(files); f++) {
+			ksnprintf(path, sizeof(path), "%s/%s", dir, files[f].name);
+			err = sysfs_create_file(path, files[f].attr, &hstates[i]);
+		}
+	}
+	return err;
+}
+
 void sysfs_init(void)
 {
 	static const char *const dirs[] = { "/sys", "/sys/kernel", "/sys/kernel/mm" };
@@ -133,6 +167,7 @@ void sysfs_init(void)
 		err = err == -EEXIST ? 0 : err; /* the initramfs may have it */
 	}
 	err = err ?: thp_sysfs_init();
+	err = err ?: hugetlb_sysfs_init();
 	if (err)
 		pr_err("sysfs: cannot make /sys: error %d\n", err);
 }

@@ -26,6 +26,7 @@ typedef unsigned int gfp_t;
 #define __GFP_HIGHATOMIC 0x100u	   /* may use/create HIGHATOMIC reserves */
 #define __GFP_NORETRY 0x200u	   /* one light try of reclaim/compaction, then fail */
 #define __GFP_NOMEMALLOC 0x400u	   /* no reserves even if it cannot reclaim */
+#define __GFP_RETRY_MAYFAIL 0x800u /* a costly order: one more round of reclaim and compaction */
 
 #define GFP_NOWAIT 0u /* "no reclaim": fail fast */
 #define GFP_ATOMIC (__GFP_HIGH | __GFP_HIGHATOMIC)

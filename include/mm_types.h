@@ -84,6 +84,7 @@ enum pageflags {
 	PG_partially_mapped, /* large anon folio some of whose pages were unmapped */
 	PG_mlocked,	     /* mapped in a VM_LOCKED VMA (Linux: PG_mlocked) */
 	PG_unevictable,	     /* on lru_unevictable: reclaim never takes it */
+	PG_hugetlb,	     /* a HugeTLB pool page (Linux: a page type) */
 	NR_PAGEFLAGS
 };
 
@@ -179,13 +180,15 @@ enum zone_flags {
 
 /* Event counters, named as Linux's /proc/vmstat where one exists. */
 enum vm_event_item {
-	PGALLOC,	  /* pages allocated */
-	PGFREE,		  /* pages freed */
-	PGALLOC_FAIL,	  /* allocations that returned NULL */
-	PGALLOC_FALLBACK, /* served from another migratetype's list */
-	PGALLOC_STEAL,	  /* ... and took over that whole pageblock */
-	PGALLOC_PCP_HIT,  /* served by a per-CPU list */
-	PGALLOC_RECLAIM,  /* reclaim ran before an allocation */
+	PGALLOC,		 /* pages allocated */
+	PGFREE,			 /* pages freed */
+	PGALLOC_FAIL,		 /* allocations that returned NULL */
+	PGALLOC_FALLBACK,	 /* served from another migratetype's list */
+	PGALLOC_STEAL,		 /* ... and took over that whole pageblock */
+	PGALLOC_PCP_HIT,	 /* served by a per-CPU list */
+	PGALLOC_RECLAIM,	 /* reclaim ran before an allocation */
+	HTLB_BUDDY_PGALLOC,	 /* a huge page for a HugeTLB pool from the buddy allocator */
+	HTLB_BUDDY_PGALLOC_FAIL, /* ... or none */
 	CMA_ALLOC_SUCCESS,
 	CMA_ALLOC_FAIL,
 	PGMIGRATE_SUCCESS,

@@ -106,6 +106,9 @@ struct task *pidfd_get_task(struct task *task, int fd, int *err);
 #define MCL_CURRENT 1
 #define MCL_FUTURE 2
 #define MCL_ONFAULT 4
+/* MAP_HUGETLB's size: log2 of it in bits 26..31, 0 for the default. */
+#define MAP_HUGE_SHIFT 26
+#define MAP_HUGE_MASK 0x3f
 
 /**
  * do_syscall - run system call @nr for @task with the six arguments @args

@@ -159,6 +159,9 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
  * shows as new data; cleared by clear_refs 4. Merging ignores it and
  * keeps it (Linux's VM_STICKY). Linux's value. */
 #define VM_SOFTDIRTY 0x08000000ul
+/* A HugeTLB mapping (mm/hugetlb.c); VM_NORESERVE (above) on one that
+ * reserved nothing at mmap. Linux's value. */
+#define VM_HUGETLB 0x00400000ul
 
 struct vm_area_struct {
 	unsigned long vm_start; /* first byte */

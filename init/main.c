@@ -12,6 +12,7 @@
 #include <acpi.h>
 #include <asm/page.h>
 #include <fbcon.h>
+#include <hugetlb.h>
 #include <mm.h>
 #include <mman.h>
 #include <ramfs.h>
@@ -117,6 +118,7 @@ void kmain(uint64_t boot_info_phys)
 	thp_init();		    /* thp=, the anonymous-folio migration hook */
 	lazyfree_init();	    /* lazyfree=, reclaim of MADV_FREE'd folios */
 	init_overcommit_reserves(); /* admin/user_reserve_kbytes from free memory */
+	hugetlb_init();		    /* hugepagesz=, hugepages=, default_hugepagesz= */
 	/* The initramfs into rootfs (/): its files need the page allocator. */
 	populate_rootfs(bi->initrd_size ? __va(bi->initrd_phys) : NULL, bi->initrd_size);
 	proc_root_init(); /* /proc: meminfo, vmstat, self/maps, ... */

@@ -8,6 +8,7 @@
  */
 #include <binfmt_elf.h>
 #include <fs.h>
+#include <hugetlb.h>
 #include <mman.h>
 #include <slab.h>
 #include <syscalls.h>
@@ -70,6 +71,9 @@ static long mmap_fixed(struct mm_struct *mm, unsigned long addr, unsigned long l
 {
 	if (addr & (PAGE_SIZE - 1))
 		return -EINVAL;
+	/* Linux: hugetlb_get_unmapped_area, before anything is unmapped. */
+	if ((vm_flags & VM_HUGETLB) && (addr & (huge_page_size(&hstates[0]) - 1)))
+		return -EINVAL;
 	if (addr > TASK_SIZE || len > TASK_SIZE - addr)
 		return -ENOMEM;
 	if (addr < USER_VA_START)
@@ -127,6 +131,21 @@ static void mmap_file_reserve_again(struct mm_struct *mm, unsigned long addr, un
 		vma->vm_flags &= ~VM_NORESERVE;
 }
 
+/* MAP_HUGETLB: the pool MAP_HUGE_* names (Linux: hstate_sizelog; an
+ * unknown size is -EINVAL), len rounded up to its page size, the VMA
+ * flags. Return: 0 or -EINVAL. */
+static long mmap_hugetlb_flags(unsigned long flags, unsigned long *len, unsigned long *vm_flags)
+{
+	unsigned long log = (flags >> MAP_HUGE_SHIFT) & MAP_HUGE_MASK;
+	struct hstate *h = log ? size_to_hstate(1ul << log) : &default_hstate;
+
+	if (!h || !hugetlb_max_hstate)
+		return -EINVAL;
+	*len = ALIGN_UP(*len, huge_page_size(h));
+	*vm_flags |= VM_HUGETLB | (flags & MAP_NORESERVE ? VM_NORESERVE : 0);
+	return 0;
+}
+
 /*
  * Linux: sys_mmap. Anonymous private mappings, and copies of files: the
  * root file system is read-only, so a private mapping of a file (and a
@@ -138,8 +157,11 @@ static void mmap_file_reserve_again(struct mm_struct *mm, unsigned long addr, un
  * not exist here: -EINVAL, Linux's answer for a mapping type it does not
  * serve; -ENOSYS would tell libc the whole call is missing. A private
  * writable mapping is charged to Committed_AS (vm_mmap), except with
- * MAP_NORESERVE outside overcommit mode 2 (Linux: do_mmap's VM_NORESERVE);
- * MAP_HUGETLB is -ENOMEM, as Linux without reserved huge pages.
+ * MAP_NORESERVE outside overcommit mode 2 (Linux: do_mmap's VM_NORESERVE).
+ * MAP_HUGETLB's size comes from MAP_HUGE_* (0: the default), its length
+ * is rounded up to it (Linux: ksys_mmap_pgoff), and the pool must cover
+ * it unless MAP_NORESERVE (-ENOMEM, vm_mmap's hugetlb_reserve_pages); it
+ * is never charged.
  */
 SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, prot, unsigned long,
 		flags, int, fd, unsigned long, off)
@@ -169,12 +191,15 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 	ret = -EINVAL;
 	if ((flags & MAP_TYPE) != MAP_PRIVATE && !(file && (flags & MAP_TYPE) == MAP_SHARED))
 		goto out;
-	ret = -ENOMEM;
-	if (flags & MAP_HUGETLB)
-		goto out;
-	if ((flags & MAP_NORESERVE) && sysctl_overcommit_memory != OVERCOMMIT_NEVER)
+	if (flags & MAP_HUGETLB) {
+		ret = mmap_hugetlb_flags(flags, &len, &vm_flags);
+		if (ret)
+			goto out;
+	} else if ((flags & MAP_NORESERVE) && sysctl_overcommit_memory != OVERCOMMIT_NEVER) {
 		vm_flags |= VM_NORESERVE;
+	}
 	fill_flags = file ? mmap_file_fill_flags(vm_flags, flags) : vm_flags;
+	/* A file's copy is written in first, then given prot. */
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
 		ret = mmap_fixed(task->mm, addr, len, fill_flags, flags);
 	else

@@ -15,7 +15,7 @@ static const char *const pageflag_names[NR_PAGEFLAGS] = {
 	"head",	   "anon",	  "swapbacked",	   "reserved",
 	"buddy",   "pcp",	  "poisoned",	   "cma",
 	"offline", "slab",	  "large_kmalloc", "partially_mapped",
-	"mlocked", "unevictable",
+	"mlocked", "unevictable", "hugetlb",
 };
 
 /* "reserved|buddy" for the PG_* bits of flags. */

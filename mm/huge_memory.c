@@ -54,7 +54,8 @@ unsigned long thp_vma_allowable_orders(const struct vm_area_struct *vma, unsigne
 	bool madvised = vma->vm_flags & VM_HUGEPAGE;
 	unsigned long mask = thp_orders_enabled;
 
-	if (!CONFIG_TRANSPARENT_HUGEPAGE || (vma->vm_flags & VM_NOHUGEPAGE))
+	/* A HugeTLB VMA is no anonymous VMA for THP (Linux: !vma_is_anonymous). */
+	if (!CONFIG_TRANSPARENT_HUGEPAGE || (vma->vm_flags & (VM_NOHUGEPAGE | VM_HUGETLB)))
 		return 0;
 	if (madvised)
 		mask |= huge_anon_orders_madvise;

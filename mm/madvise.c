@@ -18,6 +18,7 @@
  * WRITE (fault in), HUGEPAGE/NOHUGEPAGE (the VMAs' THP policy);
  * COLLAPSE is mm/khugepaged.c's, WILLNEED does nothing (no swap).
  */
+#include <hugetlb.h>
 #include <vm.h>
 
 enum lazyfree_mode lazyfree_mode = LAZYFREE_BATCHED;
@@ -479,6 +480,22 @@ static int madvise_vma_range(struct mmu_gather *tlb, unsigned long start, unsign
 	return 0;
 }
 
+/*
+ * A HugeTLB VMA takes MADV_DONTNEED only, from a huge-page-aligned start;
+ * the end is rounded down, so no more is freed than was asked (Linux:
+ * madvise_dontneed_free_valid_vma). Return: 0 or -EINVAL.
+ */
+static int madvise_hugetlb_range(struct mm_struct *mm, const struct vm_area_struct *vma,
+				 unsigned long start, unsigned long end, int advice)
+{
+	unsigned long size = huge_page_size(hstate_vma(vma));
+
+	if (advice != MADV_DONTNEED || (start & (size - 1)))
+		return -EINVAL;
+	end = ALIGN_DOWN(end, size);
+	return end > start ? zap_page_range(mm, start, end) : 0;
+}
+
 /* Linux: madvise_vma_behavior, the advice that works VMA part by part. */
 static int madvise_vma_behavior(struct mmu_gather *tlb, struct vm_area_struct *vma,
 				unsigned long start, unsigned long end, int advice)
@@ -525,7 +542,11 @@ static int madvise_walk_vmas(struct mmu_gather *tlb, unsigned long start, unsign
 		if (vma->vm_start > addr)
 			err = -ENOMEM; /* a hole before this VMA */
 		addr = MAX(addr, vma->vm_start);
-		ret = madvise_vma_behavior(tlb, vma, addr, MIN(end, vma->vm_end), advice);
+		if (is_vm_hugetlb_page(vma))
+			ret = madvise_hugetlb_range(tlb->mm, vma, addr, MIN(end, vma->vm_end),
+						    advice);
+		else
+			ret = madvise_vma_behavior(tlb, vma, addr, MIN(end, vma->vm_end), advice);
 		if (ret)
 			return ret;
 		addr = MIN(end, vma->vm_end);

@@ -14,6 +14,7 @@
  * a write into the huge zero folio gets a PMD-size folio if one is
  * enabled (do_huge_zero_wp_pmd), else order 0.
  */
+#include <hugetlb.h>
 #include <vm.h>
 
 const char *vm_fault_reason_name(enum vm_fault_reason reason)
@@ -360,6 +361,8 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, u
 	    ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_WRITE)))
 		return VM_FAULT_ACCESS;
 	mm->counters[MM_FAULTS]++;
+	if (is_vm_hugetlb_page(vma)) /* Linux: handle_mm_fault's hugetlb branch */
+		return hugetlb_fault(mm, vma, addr, flags);
 	/* The tables a first touch of an empty region needs, in one bulk
 	 * allocation; what the fault leaves unused goes back. */
 	pgtable_prealloc(mm, addr);

@@ -65,6 +65,10 @@ TEST_SRCS += mm/tests/pgtable_test.c mm/tests/mmap_test.c
 # splitting, the reverse map and the migration hook.
 MM_GENERIC_SRCS += mm/memory.c mm/huge_memory.c mm/rmap.c
 TEST_SRCS += mm/tests/fault_test.c mm/tests/thp_mode_test.c mm/tests/thp_stats_test.c
+# HugeTLB: the pools of huge pages, their reservations and faults; the
+# tests also run the seed's matrix (the dma-buf system heap's pattern).
+MM_GENERIC_SRCS += mm/hugetlb.c
+TEST_SRCS += mm/tests/hugetlb_test.c
 # The counters as /proc/vmstat, /proc/buddyinfo and /proc/pagetypeinfo,
 # and the mixed pageblocks pagetypeinfo counts (page_owner).
 MM_GENERIC_SRCS += mm/vmstat.c mm/page_owner.c
@@ -102,7 +106,7 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # faults, clearing, madvise and reclaim, and the host MMU and uaccess
 # (seq_file and kmalloc: huge_memory.c's sysfs show functions).
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c \
-	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c \
+	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c mm/hugetlb.c \
 	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/mlock.c mm/clear_refs.c mm/slab.c \
 	fs/seq_file.c kernel/resource.c \
 	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c

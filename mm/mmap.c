@@ -8,6 +8,7 @@
  * A folio whose mapcount drops to 0 is freed after the flush.
  */
 #include <arch.h>
+#include <hugetlb.h>
 #include <mman.h>
 #include <sysctl.h>
 #include <vm.h>
@@ -269,12 +270,14 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len, 
 	return addr;
 }
 
-/* Linux: accountable_mapping. Private writable memory is charged; the
+/* Linux: accountable_mapping. Private writable memory is charged (not
+ * HugeTLB's: its pool is reserved instead); the
  * shell's workloads (no VM_USER) are not: Linux has no kernel VMAs, and
  * `usemem` or `peek` over a 1 TiB range are experiments, not commitments. */
 static bool accountable_mapping(unsigned long vm_flags)
 {
-	return (vm_flags & (VM_NORESERVE | VM_WRITE | VM_USER)) == (VM_WRITE | VM_USER);
+	return (vm_flags & (VM_NORESERVE | VM_WRITE | VM_USER | VM_HUGETLB)) ==
+	       (VM_WRITE | VM_USER);
 }
 
 unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
@@ -284,8 +287,8 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	int i;
 
 	if (!len ||
-	    (vm_flags &
-	     ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER | VM_LOCKED_MASK | VM_NORESERVE)) ||
+	    (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER | VM_LOCKED_MASK | VM_HUGETLB |
+			  VM_NORESERVE)) ||
 	    (align & (align - 1)))
 		return (unsigned long)-EINVAL;
 	if (len > USER_VA_END - USER_VA_START)
@@ -294,6 +297,12 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	if (!align)
 		align = len >= PMD_SIZE ? PMD_SIZE : PAGE_SIZE;
 	align = MAX(align, PAGE_SIZE);
+	/* Linux: hugetlb_get_unmapped_area and prepare_hugepage_range. */
+	if (vm_flags & VM_HUGETLB) {
+		align = MAX(align, huge_page_size(&hstates[0]));
+		if ((len | addr) & (huge_page_size(&hstates[0]) - 1))
+			return (unsigned long)-EINVAL;
+	}
 	/* Linux's do_mmap: "map_count > sysctl_max_map_count". */
 	if (mm->nr_vmas > sysctl_max_map_count || mm_vmas_reserve(mm, 1))
 		return (unsigned long)-ENOMEM;
@@ -306,6 +315,8 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 		if (IS_ERR_VALUE(addr))
 			return addr;
 	}
+	if ((vm_flags & VM_HUGETLB) && hugetlb_reserve_pages(mm, addr, addr + len, vm_flags))
+		return (unsigned long)-ENOMEM;
 	if (accountable_mapping(vm_flags)) {
 		if (__vm_enough_memory(mm, (long)(len >> PAGE_SHIFT), true))
 			return (unsigned long)-ENOMEM;
@@ -463,7 +474,13 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	folio = pmd_folio(pmd);
 	tlb_remove_pmd_tlb_entry(&d->tlb, addr);
 	if (is_huge_zero_pmd(pmd))
-		return 0;	 /* Linux: zap_huge_pmd's huge zero case */
+		return 0; /* Linux: zap_huge_pmd's huge zero case */
+	if (PageFlag(&folio->page, PG_hugetlb)) {
+		/* Linux: __unmap_hugepage_range; not in the anon RSS. */
+		folio_remove_rmap_pmd(folio);
+		tlb_remove_folio(&d->tlb, folio);
+		return 0;
+	}
 	zap_folio_done(d, NULL); /* before the gather may free the last one */
 	zap_munlock_folio(d, walk->mm, addr, folio);
 	walk->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
@@ -530,12 +547,15 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	if ((start & (PAGE_SIZE - 1)) || !len || start >= USER_VA_END || len > USER_VA_END - start)
 		return -EINVAL;
 	end = ALIGN_UP(start + len, PAGE_SIZE);
+	if (!hugetlb_range_aligned(mm, start, end))
+		return -EINVAL; /* Linux: hugetlb_vm_op_split */
 	/* Linux: do_vmi_align_munmap's map_count check for a split. */
 	if (unmap_splits_vma(mm, start, end) &&
 	    (mm->nr_vmas >= sysctl_max_map_count || mm_vmas_reserve(mm, 1)))
 		return -ENOMEM;
 	if (__zap_page_range(mm, start, end, true))
 		return -ENOMEM;
+	hugetlb_unreserve_range(mm, start, end);
 	vma_unmap_range(mm, start, end);
 	return 0;
 }
@@ -665,8 +685,9 @@ static void change_protection(struct mm_struct *mm, unsigned long start, unsigne
 }
 
 /* The flags mprotect leaves as they were. */
-#define VM_MPROTECT_KEEP \
-	(VM_HUGEPAGE | VM_NOHUGEPAGE | VM_ACCOUNT | VM_NORESERVE | VM_LOCKED_MASK | VM_SOFTDIRTY)
+#define VM_MPROTECT_KEEP                                                                           \
+	(VM_HUGEPAGE | VM_NOHUGEPAGE | VM_ACCOUNT | VM_NORESERVE | VM_LOCKED_MASK | VM_SOFTDIRTY | \
+	 VM_HUGETLB)
 
 /* Linux: mprotect_fixup's rule. A program's private VMA becoming writable
  * is charged unless it was charged, writable or VM_NORESERVE already. */
@@ -756,6 +777,8 @@ int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	 * a hole and then fails). Splits alone change no translation. */
 	if (vma_range_has_hole(mm, start, end))
 		return -ENOMEM;
+	if (!hugetlb_range_aligned(mm, start, end))
+		return -EINVAL; /* Linux: hugetlb_vm_op_split */
 	charged = mprotect_charge(mm, start, end, vm_flags);
 	if (charged && __vm_enough_memory(mm, charged, true))
 		return -ENOMEM;

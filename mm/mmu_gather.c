@@ -7,6 +7,7 @@
  * ends with one flush of the 1 MiB (above the 33-page ceiling: one full
  * flush), then frees the 4 folios.
  */
+#include <hugetlb.h>
 #include <vm.h>
 
 void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm)
@@ -42,8 +43,15 @@ void tlb_flush_mmu(struct mmu_gather *tlb)
 	if (tlb->start < tlb->end)
 		flush_tlb_range(tlb->mm, tlb->start, tlb->end);
 	tlb->start = tlb->end = 0;
-	for (unsigned int i = 0; i < tlb->nr; i++)
-		folio_put(tlb->folios[i]);
+	for (unsigned int i = 0; i < tlb->nr; i++) {
+		struct folio *folio = tlb->folios[i];
+
+		/* A HugeTLB page goes back to its pool (Linux: folios_put_refs). */
+		if (PageFlag(&folio->page, PG_hugetlb) && folio->page._refcount == 1)
+			free_huge_folio(folio);
+		else
+			folio_put(folio);
+	}
 	tlb->nr = 0;
 }
 

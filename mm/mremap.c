@@ -10,6 +10,7 @@
  * taken, grown to 4 pages with MAYMOVE, becomes a 4-page VMA at B with A's 3 pages' bytes.
  */
 #include <binfmt_elf.h>
+#include <hugetlb.h>
 #include <mman.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -29,6 +30,26 @@ static long vma_to_resize(struct vm_area_struct *vma, unsigned long addr, unsign
 	if (old_len > vma->vm_end - addr)
 		return -EFAULT;
 	return 0;
+}
+
+/*
+ * A HugeTLB VMA: lengths rounded up to its page size, the addresses
+ * aligned, never grown (Linux: check_prep_vma: "the underlying hugetlb
+ * reservation is not yet capable to handle split reservation"), and
+ * never moved here (MREMAP_DONTUNMAP is -EINVAL in Linux too; Folium's
+ * reservation map is by address, so MREMAP_FIXED is as well).
+ * Return: 0, or -EINVAL.
+ */
+static int mremap_hugetlb_check(const struct vm_area_struct *vma, unsigned long addr,
+				unsigned long *old_len, unsigned long *new_len, unsigned long flags)
+{
+	unsigned long size = huge_page_size(hstate_vma(vma));
+
+	*old_len = ALIGN_UP(*old_len, size);
+	*new_len = ALIGN_UP(*new_len, size);
+	if ((addr & (size - 1)) || *new_len > *old_len)
+		return -EINVAL;
+	return flags & (MREMAP_FIXED | MREMAP_DONTUNMAP) ? -EINVAL : 0;
 }
 
 /* Linux: vma_expandable. Return: can vma grow by delta bytes in place? */
@@ -408,6 +429,8 @@ SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len, unsigned lo
 	vma = find_vma(mm, addr);
 	if (!vma)
 		return -EFAULT;
+	if (is_vm_hugetlb_page(vma) && mremap_hugetlb_check(vma, addr, &old_len, &new_len, flags))
+		return -EINVAL;
 	if (flags & (MREMAP_FIXED | MREMAP_DONTUNMAP))
 		return mremap_to(mm, addr, old_len, new_addr, new_len, flags);
 	if (old_len >= new_len) {

@@ -26,6 +26,8 @@ const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
 	[PGALLOC_STEAL] = "pgalloc_steal",
 	[PGALLOC_PCP_HIT] = "pgalloc_pcp_hit",
 	[PGALLOC_RECLAIM] = "pgalloc_reclaim",
+	[HTLB_BUDDY_PGALLOC] = "htlb_buddy_alloc_success",
+	[HTLB_BUDDY_PGALLOC_FAIL] = "htlb_buddy_alloc_fail",
 	[CMA_ALLOC_SUCCESS] = "cma_alloc_success",
 	[CMA_ALLOC_FAIL] = "cma_alloc_fail",
 	[PGMIGRATE_SUCCESS] = "pgmigrate_success",
@@ -1292,6 +1294,16 @@ static struct page *alloc_pages_slowpath(struct pglist_data *pgdat, gfp_t gfp, u
 	}
 	if (!page && costly)
 		page = alloc_pages_direct_compact(pgdat, gfp, order, alloc_flags, prio, &result);
+	/* Linux retries a __GFP_RETRY_MAYFAIL request while reclaim or
+	 * compaction makes progress (should_compact_retry); Folium retries
+	 * once: a second round can use what the first one's migration freed. */
+	if (!page && costly && (gfp & __GFP_RETRY_MAYFAIL)) {
+		if (pgdat->reclaim)
+			pgdat->reclaim(pgdat, order, MAX(SWAP_CLUSTER_MAX, 1ul << order));
+		drain_node_pages(pgdat);
+		page = alloc_pages_direct_compact(pgdat, gfp, order, alloc_flags,
+						  DEF_COMPACT_PRIORITY, &result);
+	}
 	return page;
 }
 

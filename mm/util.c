@@ -9,6 +9,7 @@
  */
 #include <arch.h>
 #include <kernel.h>
+#include <hugetlb.h>
 #include <mman.h>
 #include <sysctl.h>
 
@@ -35,7 +36,9 @@ unsigned long vm_commit_limit(void)
 {
 	if (sysctl_overcommit_kbytes)
 		return sysctl_overcommit_kbytes >> (PAGE_SHIFT - 10);
-	return totalram_pages() * (unsigned long)sysctl_overcommit_ratio / 100;
+	/* Linux: the HugeTLB pools are not committable memory. */
+	return (totalram_pages() - hugetlb_total_pages()) * (unsigned long)sysctl_overcommit_ratio /
+	       100;
 }
 
 unsigned long vm_memory_committed(void)

@@ -298,6 +298,13 @@ config_matrix_entry() {
 			"thp: large folios are compiled out" "compiled out (CONFIG_TRANSPARENT_HUGEPAGE=n): 4K only" \
 			"usemem: 2 MiB seq write: 512 pages, 512 faults" || return 1
 	fi
+	# The seed's own check at every pageblock order: HugeTLB pages, THP
+	# and the dma-buf system heap's pattern (the hugetlb and fault suites).
+	for suite in hugetlb fault; do
+		tr -d '\r' < "$LOGS/matrix-$cfg.serial" |
+			grep -q "^# $suite: pass:[1-9][0-9]* fail:0 skip:" ||
+			{ echo "the $suite suite did not pass at pageblock order $pb"; return 1; }
+	done
 	mm_suites_ran "$LOGS/matrix-$cfg.serial"
 }
 

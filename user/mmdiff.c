@@ -1575,6 +1575,62 @@ static void step_overcommit_committed_as(void)
 	      "CommitLimit is half of MemTotal");
 }
 
+/* --- hugetlb: a pool of 2 MiB pages, reserved at mmap, mapped at the touch --- */
+
+#define HUGETLB_NR "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages"
+#define HUGETLB_LEN (4ul << 20)
+
+/* /proc/meminfo's HugePages_* lines and Hugetlb:, as "step" lines. */
+static void print_hugetlb_meminfo(const char *when)
+{
+	static const char *const names[] = { "HugePages_Total:", "HugePages_Free:",
+					     "HugePages_Rsvd:",	 "HugePages_Surp:",
+					     "Hugepagesize:",	 "Hugetlb:" };
+	const char *text = read_file("/proc/meminfo");
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		out("%s %s %ld", when, names[i], text ? field(text, names[i]) : -1);
+}
+
+/* hugetlb-2M: nr_hugepages 4 through sysfs, a 4 MiB MAP_HUGETLB mapping
+ * (2 reserved), both pages touched (taken), munmap (back), the pool put back. */
+static void step_hugetlb(void)
+{
+	long saved = read_long(HUGETLB_NR), success;
+	char *p, want[24] = "4";
+	unsigned long addr = BASE + next_slot++ * SLOT;
+
+	if (saved < 0)
+		return;
+	success = vmstat_field("htlb_buddy_alloc_success");
+	write_ctl(HUGETLB_NR, want);
+	snprintf(step_name, sizeof(step_name), "hugetlb-2M");
+	out("nr_hugepages %ld", read_long(HUGETLB_NR));
+	out("htlb_buddy_alloc_success +%ld", vmstat_field("htlb_buddy_alloc_success") - success);
+	begin("hugetlb-2M");
+	p = mmap((void *)addr, HUGETLB_LEN - PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_FIXED_NOREPLACE, -1, 0);
+	check(p == (void *)addr, "mmap ok");
+	if (p != (void *)addr)
+		goto out;
+	print_hugetlb_meminfo("mapped");
+	write_pages(p, HUGETLB_LEN);
+	check(read_pages(p, HUGETLB_LEN) == (long)(HUGETLB_LEN / PAGE), "bytes as written");
+	print_hugetlb_meminfo("touched");
+	check(munmap(p + PAGE, SZ_2M) == -1 && errno == EINVAL, "unaligned munmap EINVAL");
+	check(madvise(p, SZ_2M, MADV_FREE) == -1 && errno == EINVAL, "MADV_FREE EINVAL");
+	end((unsigned long)p, HUGETLB_LEN);
+	check(!munmap(p, HUGETLB_LEN), "munmap ok");
+	print_hugetlb_meminfo("unmapped");
+	p = mmap(NULL, 8 * HUGETLB_LEN, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	check(p == MAP_FAILED && errno == ENOMEM, "mmap beyond the pool ENOMEM");
+out:
+	snprintf(want, sizeof(want), "%ld", saved);
+	write_ctl(HUGETLB_NR, want);
+	out("nr_hugepages restored %ld", read_long(HUGETLB_NR));
+}
+
 int main(void)
 {
 	static const unsigned int script_sizes[] = { 16, 64, 2048 };
@@ -1622,6 +1678,7 @@ int main(void)
 	step_overcommit_refusals();
 	step_overcommit_committed_as();
 	step_vm_sysctls();
+	step_hugetlb();
 	/* madvise advice */
 	step_populate(4);
 	step_populate(2048);

@@ -8,6 +8,7 @@
  * Inactive(file) here too, and count in MemAvailable (reclaim frees them
  * without I/O). Page tables are per mm: the active mm's are shown.
  */
+#include <hugetlb.h>
 #include <mman.h>
 #include <seq_file.h>
 #include <slab.h>
@@ -107,11 +108,6 @@ int meminfo_proc_show(struct seq_file *m, void *v)
 	meminfo_kernel(m, pgdat, active_anon + lazy + unevictable);
 	show_val_kb(m, "CmaTotal:", boot_cma ? boot_cma->count : 0);
 	show_val_kb(m, "CmaFree:", node_free_cma(pgdat));
-	/* Linux: hugetlb_report_meminfo; Folium has no hugetlbfs pool. */
-	seq_printf(m, "HugePages_Total:   %5lu\nHugePages_Free:    %5lu\n", 0ul, 0ul);
-	seq_printf(m, "HugePages_Rsvd:    %5lu\nHugePages_Surp:    %5lu\n", 0ul, 0ul);
-	seq_printf(m, "Hugepagesize:   %8lu kB\n",
-		   (unsigned long)((PAGE_SIZE << HPAGE_PMD_ORDER) / KIB));
-	seq_printf(m, "Hugetlb:        %8lu kB\n", 0ul);
+	hugetlb_report_meminfo(m);
 	return 0;
 }

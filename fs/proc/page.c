@@ -29,10 +29,12 @@ static uint64_t kpf_bit(bool set, unsigned int bit)
 
 /* Which kind of folio: Linux's KPF_HUGE / KPF_THP / KPF_ZERO_PAGE chain.
  * Every large anonymous folio is large_rmappable there, whatever its
- * size (mTHP included): THP. The huge zero folio is ZERO_PAGE and THP,
+ * size (mTHP included): THP; a HugeTLB page is HUGE. The huge zero folio is ZERO_PAGE and THP,
  * the zero page ZERO_PAGE. */
 static uint64_t kpf_folio_kind(const struct folio *folio)
 {
+	if (PageFlag(&folio->page, PG_hugetlb))
+		return 1ull << KPF_HUGE; /* a HugeTLB page, never THP */
 	if (folio_test_large(folio) && folio_test_anon(folio))
 		return 1ull << KPF_THP;
 	if (is_huge_zero_folio(folio))

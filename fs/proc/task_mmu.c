@@ -22,6 +22,7 @@
  * mm/clear_refs.c does the walk).
  */
 #include <binfmt_elf.h>
+#include <hugetlb.h>
 #include <process.h>
 #include <seq_file.h>
 #include <slab.h>
@@ -80,6 +81,7 @@ static int show_map(struct seq_file *m, void *v)
 struct mem_size_stats {
 	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
 	unsigned long referenced, anonymous, lazyfree, anonymous_thp;
+	unsigned long shared_hugetlb, private_hugetlb;
 	uint64_t pss, pss_dirty, pss_locked;
 	bool vma_locked;			  /* the VMA being walked is VM_LOCKED */
 	unsigned long anon_folio[NR_PAGE_ORDERS]; /* Folium's: bytes per folio order */
@@ -137,6 +139,14 @@ static int smaps_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next,
 	walk->action = ACTION_CONTINUE;
 	if (is_huge_zero_pmd(*pmdp))
 		return 0;
+	/* Linux: smaps_hugetlb_range, outside Rss. */
+	if (PageFlag(pmd_page(*pmdp), PG_hugetlb)) {
+		if (folio_likely_mapped_shared(pmd_folio(*pmdp)))
+			mss->shared_hugetlb += PMD_SIZE;
+		else
+			mss->private_hugetlb += PMD_SIZE;
+		return 0;
+	}
 	smaps_account(mss, pmd_folio(*pmdp), PMD_SIZE, pmd_young(*pmdp), pmd_dirty(*pmdp));
 	if (folio_test_anon(pmd_folio(*pmdp)))
 		mss->anonymous_thp += PMD_SIZE;
@@ -167,8 +177,8 @@ static void __show_smap_fields(struct seq_file *m, const struct mem_size_stats *
 	seq_kb(m, "AnonHugePages:", mss->anonymous_thp);
 	seq_kb(m, "ShmemPmdMapped:", 0);
 	seq_kb(m, "FilePmdMapped:", 0);
-	seq_kb(m, "Shared_Hugetlb:", 0);
-	seq_printf(m, "Private_Hugetlb: %7lu kB\n", 0ul);
+	seq_kb(m, "Shared_Hugetlb:", mss->shared_hugetlb);
+	seq_printf(m, "Private_Hugetlb: %7lu kB\n", mss->private_hugetlb >> 10);
 	seq_kb(m, "Swap:", 0);
 	seq_kb(m, "SwapPss:", 0);
 	seq_kb(m, "Locked:", mss->pss_locked >> PSS_SHIFT);
@@ -204,7 +214,10 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 	seq_puts(m, f & VM_EXEC ? " ex" : "");
 	seq_puts(m, " mr mw me");
 	seq_puts(m, f & VM_LOCKED ? " lo" : "");
-	seq_puts(m, f & VM_WRITE ? " ac" : "");
+	seq_puts(m, f & VM_HUGETLB ? " de" : ""); /* hugetlbfs_file_mmap's VM_DONTEXPAND */
+	seq_puts(m, (f & VM_WRITE) && !(f & VM_HUGETLB) ? " ac" : "");
+	seq_puts(m, f & VM_NORESERVE ? " nr" : "");
+	seq_puts(m, f & VM_HUGETLB ? " ht" : "");
 	seq_puts(m, f & VM_SOFTDIRTY ? " sd" : "");
 	seq_puts(m, f & VM_HUGEPAGE ? " hg" : "");
 	seq_puts(m, f & VM_NOHUGEPAGE ? " nh" : "");
@@ -245,8 +258,9 @@ static int show_smap(struct seq_file *m, void *v)
 		walk_page_range(task->mm, vma->vm_start, vma->vm_end, &smaps_walk_ops, &mss);
 		show_map_vma(m, task, vma);
 		seq_kb(m, "Size:", vma->vm_end - vma->vm_start);
-		seq_kb(m, "KernelPageSize:", PAGE_SIZE);
-		seq_kb(m, "MMUPageSize:", PAGE_SIZE);
+		/* Linux: vma_kernel_pagesize, vma_mmu_pagesize. */
+		seq_kb(m, "KernelPageSize:", is_vm_hugetlb_page(vma) ? PMD_SIZE : PAGE_SIZE);
+		seq_kb(m, "MMUPageSize:", is_vm_hugetlb_page(vma) ? PMD_SIZE : PAGE_SIZE);
 		__show_smap(m, &mss);
 		seq_printf(m, "THPeligible:    %8u\n", vma_thp_eligible(task->mm, vma));
 		show_smap_vma_flags(m, vma);

@@ -1,0 +1,686 @@
+/*
+ * HugeTLB (Linux: mm/hugetlb.c): a pool of 2 MiB pages taken from the
+ * buddy allocator ahead of use, promised to mappings at mmap time and
+ * mapped by one PMD each at the first touch. Example: nr_hugepages=4,
+ * then mmap(4 MiB, MAP_HUGETLB): resv 2 of free 4 (HugePages_Rsvd 2);
+ * the first write at +3 MiB dequeues one page, zeroes it and maps it by
+ * the PMD of [+2M, +4M) (Rsvd 1, Free 3); munmap puts it back (Free 4)
+ * and returns the reservation never used (Rsvd 0).
+ * Invariant: resv_huge_pages <= free_huge_pages, so a reserved fault
+ * always finds a page. Pool pages hold one reference (the pool's or the
+ * mapping's) and PG_hugetlb; they are never on an LRU list.
+ */
+#include <bitmap.h>
+#include <hugetlb.h>
+#include <seq_file.h>
+#include <sysctl.h>
+
+struct hstate hstates[HUGE_MAX_HSTATE];
+unsigned int hugetlb_max_hstate;
+unsigned int default_hstate_idx;
+
+struct hstate *hstate_vma(const struct vm_area_struct *vma)
+{
+	(void)vma;
+	return &hstates[0]; /* the PMD size is the only one */
+}
+
+struct hstate *size_to_hstate(unsigned long size)
+{
+	for (unsigned int i = 0; i < hugetlb_max_hstate; i++)
+		if (huge_page_size(&hstates[i]) == size)
+			return &hstates[i];
+	return NULL;
+}
+
+void hstate_init(struct hstate *h, unsigned int order, int nid)
+{
+	*h = (struct hstate){ .order = order, .nid = nid };
+	INIT_LIST_HEAD(&h->hugepage_freelist);
+}
+
+/* --- the pool -------------------------------------------------------------------- */
+
+static void enqueue_hugetlb_folio(struct hstate *h, struct folio *folio)
+{
+	list_add(&folio->page.lru, &h->hugepage_freelist);
+	h->free_huge_pages++;
+}
+
+static struct folio *dequeue_hugetlb_folio(struct hstate *h)
+{
+	struct folio *folio;
+
+	if (list_empty(&h->hugepage_freelist))
+		return NULL;
+	folio = page_folio(list_first_entry(&h->hugepage_freelist, struct page, lru));
+	list_del_init(&folio->page.lru);
+	h->free_huge_pages--;
+	return folio;
+}
+
+/*
+ * A new huge page from the buddy allocator (Linux: alloc_buddy_hugetlb_folio
+ * with htlb_alloc_mask: GFP_HIGHUSER_MOVABLE, as the PMD size can migrate).
+ * *noretry carries Linux's node_alloc_noretry through one resize: after a
+ * failure that tried hard, the next attempts skip __GFP_RETRY_MAYFAIL until
+ * one succeeds. Counted as htlb_buddy_alloc_success/_fail.
+ */
+static struct folio *alloc_fresh_hugetlb_folio(struct hstate *h, bool *noretry)
+{
+	gfp_t gfp = GFP_HIGHUSER_MOVABLE | __GFP_COMP | __GFP_NOWARN;
+	bool try_hard = !noretry || !*noretry;
+	struct folio *folio;
+
+	if (try_hard)
+		gfp |= __GFP_RETRY_MAYFAIL;
+	folio = folio_alloc_node(h->nid, gfp, h->order);
+	if (noretry)
+		*noretry = !folio && try_hard ? true : (folio ? false : *noretry);
+	if (!folio) {
+		count_vm_event(NODE_DATA(h->nid), HTLB_BUDDY_PGALLOC_FAIL);
+		return NULL;
+	}
+	count_vm_event(NODE_DATA(h->nid), HTLB_BUDDY_PGALLOC);
+	SetPageFlag(&folio->page, PG_hugetlb);
+	INIT_LIST_HEAD(&folio->page.lru);
+	h->nr_huge_pages++;
+	return folio;
+}
+
+/* A huge page leaves the pool for the buddy allocator (Linux:
+ * update_and_free_hugetlb_folio). Context: off the free list. */
+static void update_and_free_hugetlb_folio(struct hstate *h, struct folio *folio)
+{
+	h->nr_huge_pages--;
+	ClearPageFlag(&folio->page, PG_hugetlb);
+	folio_put(folio);
+}
+
+void free_huge_folio(struct folio *folio)
+{
+	struct hstate *h = size_to_hstate(folio_size(folio));
+
+	page_mapcount_reset(&folio->page);
+	folio_clear_anon_owner(folio);
+	folio->page.flags &= ~((1ul << PG_anon) | (1ul << PG_dirty));
+	/* A surplus page is not kept (Linux: free_huge_folio). */
+	if (h->surplus_huge_pages) {
+		h->surplus_huge_pages--;
+		update_and_free_hugetlb_folio(h, folio);
+		return;
+	}
+	enqueue_hugetlb_folio(h, folio);
+}
+
+/* Grow the pool by one surplus page, within nr_overcommit_hugepages
+ * (Linux: alloc_surplus_hugetlb_folio). Return: the page, off the free list. */
+static struct folio *alloc_surplus_hugetlb_folio(struct hstate *h)
+{
+	struct folio *folio;
+
+	if (h->surplus_huge_pages >= h->nr_overcommit_huge_pages)
+		return NULL;
+	folio = alloc_fresh_hugetlb_folio(h, NULL);
+	if (folio)
+		h->surplus_huge_pages++;
+	return folio;
+}
+
+/* Move one page between persistent and surplus: delta -1 makes a surplus
+ * page persistent, +1 the reverse (Linux: adjust_pool_surplus). */
+static bool adjust_pool_surplus(struct hstate *h, int delta)
+{
+	if (delta < 0 && !h->surplus_huge_pages)
+		return false;
+	if (delta > 0 && h->surplus_huge_pages >= h->nr_huge_pages)
+		return false;
+	h->surplus_huge_pages += (unsigned long)(long)delta;
+	return true;
+}
+
+/*
+ * Linux: set_max_huge_pages. Growing first turns surplus pages persistent,
+ * then allocates; shrinking frees free pages down to what reservations and
+ * mapped pages need, and marks the rest surplus, freed as they come back.
+ */
+int set_max_huge_pages(struct hstate *h, unsigned long count)
+{
+	unsigned long min_count;
+	bool noretry = false;
+
+	while (h->surplus_huge_pages && count > persistent_huge_pages(h))
+		if (!adjust_pool_surplus(h, -1))
+			break;
+	while (count > persistent_huge_pages(h)) {
+		struct folio *folio = alloc_fresh_hugetlb_folio(h, &noretry);
+
+		if (!folio)
+			break;
+		enqueue_hugetlb_folio(h, folio);
+	}
+	min_count = MAX(count, h->resv_huge_pages + h->nr_huge_pages - h->free_huge_pages);
+	while (min_count < persistent_huge_pages(h)) {
+		struct folio *folio = dequeue_hugetlb_folio(h);
+
+		if (!folio)
+			break;
+		update_and_free_hugetlb_folio(h, folio);
+	}
+	while (count < persistent_huge_pages(h))
+		if (!adjust_pool_surplus(h, 1))
+			break;
+	h->max_huge_pages = persistent_huge_pages(h);
+	return 0;
+}
+
+int hugetlb_set_nr_hugepages(struct hstate *h, unsigned long count)
+{
+	return set_max_huge_pages(h, count);
+}
+
+/*
+ * Make the pool cover delta more reservations, allocating surplus pages
+ * for what the free pages cannot (Linux: gather_surplus_pages), or give
+ * -delta back and free surplus pages nobody needs now
+ * (return_unused_surplus_pages). Return: 0, or -ENOMEM with nothing changed.
+ */
+static int hugetlb_acct_memory(struct hstate *h, long delta)
+{
+	struct list_head got = LIST_HEAD_INIT(got);
+	long needed;
+
+	if (delta < 0) {
+		unsigned long unused = (unsigned long)-delta;
+		unsigned long nr = MIN(unused, h->surplus_huge_pages);
+
+		h->resv_huge_pages -= unused;
+		while (nr-- && h->free_huge_pages > h->resv_huge_pages) {
+			h->surplus_huge_pages--;
+			update_and_free_hugetlb_folio(h, dequeue_hugetlb_folio(h));
+		}
+		return 0;
+	}
+	needed = (long)(h->resv_huge_pages + (unsigned long)delta) - (long)h->free_huge_pages;
+	for (; needed > 0; needed--) {
+		struct folio *folio = alloc_surplus_hugetlb_folio(h);
+
+		if (!folio)
+			goto out_free;
+		list_add(&folio->page.lru, &got);
+	}
+	while (!list_empty(&got)) {
+		struct page *page = list_first_entry(&got, struct page, lru);
+
+		list_del(&page->lru);
+		enqueue_hugetlb_folio(h, page_folio(page));
+	}
+	h->resv_huge_pages += (unsigned long)delta;
+	return 0;
+out_free:
+	while (!list_empty(&got)) {
+		struct folio *folio = page_folio(list_first_entry(&got, struct page, lru));
+
+		list_del(&folio->page.lru);
+		h->surplus_huge_pages--;
+		update_and_free_hugetlb_folio(h, folio);
+	}
+	return -ENOMEM;
+}
+
+/*
+ * A page for a fault (Linux: alloc_hugetlb_folio): a reserved fault takes
+ * a free page and its reservation; an unreserved one takes a free page
+ * only if reservations leave one, else a surplus page. Return: the folio
+ * with refcount 1, or NULL.
+ */
+static struct folio *alloc_hugetlb_folio(struct hstate *h, bool reserved)
+{
+	if (reserved) {
+		h->resv_huge_pages--;
+		return dequeue_hugetlb_folio(h);
+	}
+	if (h->free_huge_pages > h->resv_huge_pages)
+		return dequeue_hugetlb_folio(h);
+	return alloc_surplus_hugetlb_folio(h);
+}
+
+/* --- reservations of private mappings -------------------------------------------- */
+
+/*
+ * Linux keeps a private mapping's reservations in a resv_map indexed by
+ * file offset: a page without an entry still has its reservation, an
+ * entry means a fault consumed it. Folium's VMAs have no file offset and
+ * cannot be moved by mremap, so one map per mmap is indexed by address:
+ * bit i set = huge page i's reservation was consumed or unmapped. Maps
+ * are searched newest first: a newer map over the same address was made
+ * after the older one's range there was unmapped (all set).
+ */
+struct resv_map {
+	struct list_head list;
+	struct mm_struct *mm;
+	struct hstate *h;
+	unsigned long start, nr; /* first address, huge pages */
+	unsigned long taken[];
+};
+
+static struct list_head resv_maps = LIST_HEAD_INIT(resv_maps);
+
+static struct resv_map *resv_map_find(struct mm_struct *mm, unsigned long addr)
+{
+	struct resv_map *map;
+
+	list_for_each_entry(map, &resv_maps, list)
+		if (map->mm == mm && addr >= map->start &&
+		    addr - map->start < map->nr * huge_page_size(map->h))
+			return map;
+	return NULL;
+}
+
+/* A map's pages come from the mm's node, as its page tables do (so a
+ * test's private node gets them back). */
+static unsigned int resv_map_order(unsigned long nr)
+{
+	size_t bytes = sizeof(struct resv_map) + BITS_TO_LONGS(nr) * sizeof(long);
+	unsigned int order = 0;
+
+	while ((PAGE_SIZE << order) < bytes)
+		order++;
+	return order;
+}
+
+static struct resv_map *resv_map_alloc(struct mm_struct *mm, unsigned long nr)
+{
+	unsigned int order = resv_map_order(nr);
+	struct page *page =
+		order <= MAX_PAGE_ORDER
+			? alloc_pages_node(mm->nid, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, order)
+			: NULL;
+	struct resv_map *map = page ? page_address(page) : NULL;
+
+	if (map) {
+		map->mm = mm;
+		map->nr = nr;
+	}
+	return map;
+}
+
+static void resv_map_free(struct resv_map *map)
+{
+	__free_pages(virt_to_page(map), resv_map_order(map->nr));
+}
+
+int hugetlb_reserve_pages(struct mm_struct *mm, unsigned long start, unsigned long end,
+			  unsigned long vm_flags)
+{
+	struct hstate *h = &hstates[0];
+	unsigned long nr = (end - start) >> (PAGE_SHIFT + h->order);
+	struct resv_map *map;
+
+	if (vm_flags & VM_NORESERVE)
+		return 0; /* faults take what is free (Linux: VM_NORESERVE) */
+	map = resv_map_alloc(mm, nr);
+	if (!map)
+		return -ENOMEM;
+	if (hugetlb_acct_memory(h, (long)nr)) {
+		resv_map_free(map);
+		return -ENOMEM;
+	}
+	map->h = h;
+	map->start = start;
+	list_add(&map->list, &resv_maps);
+	return 0;
+}
+
+/* Return: true if the fault at addr takes a reservation; it is marked taken. */
+static bool hugetlb_resv_consume(struct mm_struct *mm, const struct vm_area_struct *vma,
+				 unsigned long addr)
+{
+	struct resv_map *map;
+	unsigned long i;
+
+	if (vma->vm_flags & VM_NORESERVE)
+		return false;
+	map = resv_map_find(mm, addr);
+	if (!map)
+		return false;
+	i = (addr - map->start) / huge_page_size(map->h);
+	if (test_bit(i, map->taken))
+		return false;
+	bitmap_set(map->taken, i, 1);
+	return true;
+}
+
+void hugetlb_unreserve_range(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	struct resv_map *map, *next;
+
+	list_for_each_entry_safe(map, next, &resv_maps, list) {
+		unsigned long size = huge_page_size(map->h), unused = 0, taken = 0;
+
+		if (map->mm != mm)
+			continue;
+		for (unsigned long i = 0; i < map->nr; i++) {
+			unsigned long addr = map->start + i * size;
+
+			if (addr >= start && addr < end && !test_bit(i, map->taken)) {
+				bitmap_set(map->taken, i, 1);
+				unused++;
+			}
+			taken += test_bit(i, map->taken);
+		}
+		if (unused)
+			hugetlb_acct_memory(map->h, -(long)unused);
+		if (taken == map->nr) {
+			list_del(&map->list);
+			resv_map_free(map);
+		}
+	}
+}
+
+/* --- faults -------------------------------------------------------------------- */
+
+/*
+ * Linux: hugetlb_no_page. Any first touch, read or write, gets a page
+ * (no zero page), cleared by folio_zero_user with the faulting 4K last.
+ * A read maps it read-only and clean; a write writable and dirty (Linux:
+ * make_huge_pte, then hugetlb_wp's reuse of an exclusive anon page).
+ */
+static enum vm_fault_reason hugetlb_no_page(struct mm_struct *mm, struct vm_area_struct *vma,
+					    unsigned long addr, pmd_t *pmd, unsigned int flags)
+{
+	struct hstate *h = hstate_vma(vma);
+	unsigned long haddr = ALIGN_DOWN(addr, huge_page_size(h));
+	uint64_t prot = vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED;
+	bool reserved = hugetlb_resv_consume(mm, vma, haddr);
+	struct folio *folio = alloc_hugetlb_folio(h, reserved);
+
+	if (!folio)
+		return VM_FAULT_OOM; /* Linux: VM_FAULT_SIGBUS */
+	folio_zero_user(folio, addr);
+	prot = flags & FAULT_FLAG_WRITE ? prot | _PAGE_DIRTY : prot & ~(uint64_t)_PAGE_RW;
+	folio_set_anon_owner(folio, mm, haddr);
+	folio_set_anon(folio);
+	page_mapcount_reset(&folio->page);
+	folio_mapcount_add(folio, 1); /* Linux: hugetlb_add_new_anon_rmap */
+	set_pmd_at(mm, haddr, pmd, pfn_pmd(folio_pfn(folio), prot));
+	return VM_FAULT_OK;
+}
+
+enum vm_fault_reason hugetlb_fault(struct mm_struct *mm, struct vm_area_struct *vma,
+				   unsigned long addr, unsigned int flags)
+{
+	unsigned long haddr = ALIGN_DOWN(addr, huge_page_size(hstate_vma(vma)));
+	pmd_t *pmd = pmd_alloc(mm, haddr);
+
+	if (!pmd)
+		return VM_FAULT_OOM;
+	if (pmd_none(*pmd))
+		return hugetlb_no_page(mm, vma, addr, pmd, flags);
+	/* Present: a write to the read-only entry of an exclusive page makes
+	 * it writable (Linux: hugetlb_wp's reuse); else a stale TLB entry. */
+	if ((flags & FAULT_FLAG_WRITE) && !pmd_write(*pmd)) {
+		pmd_t entry = pmdp_get_and_clear(mm, haddr, pmd);
+
+		set_pmd_at(mm, haddr, pmd, pmd_mkdirty(entry | _PAGE_RW));
+	}
+	flush_pmd_tlb_range(mm, haddr);
+	return VM_FAULT_OK;
+}
+
+bool hugetlb_range_aligned(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	const unsigned long cuts[] = { start, end };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(cuts); i++) {
+		struct vm_area_struct *vma = find_vma(mm, cuts[i]);
+
+		if (vma && is_vm_hugetlb_page(vma) && vma->vm_start != cuts[i] &&
+		    (cuts[i] & (huge_page_size(hstate_vma(vma)) - 1)))
+			return false;
+	}
+	return true;
+}
+
+/* --- the files: /proc/meminfo, /sys/kernel/mm/hugepages ---------------------- */
+
+void hugetlb_report_meminfo(struct seq_file *m)
+{
+	struct hstate *h = &default_hstate;
+	unsigned long total_kb = 0;
+
+	for (unsigned int i = 0; i < hugetlb_max_hstate; i++)
+		total_kb += hstates[i].nr_huge_pages *
+			    (unsigned long)(huge_page_size(&hstates[i]) / KIB);
+	seq_printf(m,
+		   "HugePages_Total:   %5lu\nHugePages_Free:    %5lu\nHugePages_Rsvd:    %5lu\n"
+		   "HugePages_Surp:    %5lu\nHugepagesize:   %8lu kB\n",
+		   h->nr_huge_pages, h->free_huge_pages, h->resv_huge_pages, h->surplus_huge_pages,
+		   (unsigned long)(huge_page_size(h) / KIB));
+	seq_printf(m, "Hugetlb:        %8lu kB\n", total_kb);
+}
+
+/* Linux's kstrtoul(buf, 10, ...) for a sysfs write: one trailing newline allowed. */
+static int parse_count(const char *buf, unsigned long *out)
+{
+	char num[24];
+	size_t n = strlen(buf);
+	uint64_t v;
+
+	if (n && buf[n - 1] == '\n')
+		n--;
+	if (!n || n >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, buf, n);
+	num[n] = '\0';
+	if (num[0] == '+' || kstrtou64(num, &v) || (num[0] == '0' && num[1] == 'x'))
+		return -EINVAL;
+	*out = (unsigned long)v;
+	return 0;
+}
+
+#define HSTATE_SHOW(name, field)                                        \
+	static int name##_show(struct seq_file *m, void *priv)          \
+	{                                                               \
+		seq_printf(m, "%lu\n", ((struct hstate *)priv)->field); \
+		return 0;                                               \
+	}
+HSTATE_SHOW(nr_hugepages, nr_huge_pages)
+HSTATE_SHOW(free_hugepages, free_huge_pages)
+HSTATE_SHOW(resv_hugepages, resv_huge_pages)
+HSTATE_SHOW(surplus_hugepages, surplus_huge_pages)
+HSTATE_SHOW(nr_overcommit_hugepages, nr_overcommit_huge_pages)
+
+/* Linux: nr_hugepages_store → __nr_hugepages_store_common. */
+static long nr_hugepages_store(const char *buf, size_t count, void *priv)
+{
+	unsigned long n;
+
+	if (parse_count(buf, &n))
+		return -EINVAL;
+	set_max_huge_pages(priv, n);
+	return (long)count;
+}
+
+static long nr_overcommit_hugepages_store(const char *buf, size_t count, void *priv)
+{
+	unsigned long n;
+
+	if (parse_count(buf, &n))
+		return -EINVAL;
+	((struct hstate *)priv)->nr_overcommit_huge_pages = n;
+	return (long)count;
+}
+
+const struct kobj_attribute hugetlb_nr_hugepages_attr = { nr_hugepages_show, nr_hugepages_store };
+const struct kobj_attribute hugetlb_free_hugepages_attr = { free_hugepages_show, NULL };
+const struct kobj_attribute hugetlb_resv_hugepages_attr = { resv_hugepages_show, NULL };
+const struct kobj_attribute hugetlb_surplus_hugepages_attr = { surplus_hugepages_show, NULL };
+const struct kobj_attribute hugetlb_nr_overcommit_hugepages_attr = {
+	nr_overcommit_hugepages_show, nr_overcommit_hugepages_store
+};
+
+/* --- /proc/sys/vm: nr_hugepages, nr_overcommit_hugepages of the default size ------ */
+
+/*
+ * Linux: hugetlb_sysctl_handler_common. The handler works on a copy of
+ * the table pointing at a local: a read shows the persistent size
+ * (max_huge_pages); a write resizes the default pool as the sysfs file does.
+ */
+static int hugetlb_sysctl_handler(const struct ctl_table *table, int write, char *buffer,
+				  size_t *lenp, uint64_t *ppos)
+{
+	struct hstate *h = &default_hstate;
+	unsigned long tmp = h->max_huge_pages;
+	struct ctl_table t = *table;
+	int ret;
+
+	if (!hugetlb_max_hstate)
+		return -EOPNOTSUPP;
+	t.data = &tmp;
+	t.maxlen = sizeof(unsigned long);
+	ret = proc_doulongvec_minmax(&t, write, buffer, lenp, ppos);
+	if (!ret && write)
+		ret = hugetlb_set_nr_hugepages(h, tmp);
+	return ret;
+}
+
+/* Linux: hugetlb_overcommit_handler. */
+static int hugetlb_overcommit_handler(const struct ctl_table *table, int write, char *buffer,
+				      size_t *lenp, uint64_t *ppos)
+{
+	struct hstate *h = &default_hstate;
+	unsigned long tmp = h->nr_overcommit_huge_pages;
+	struct ctl_table t = *table;
+	int ret;
+
+	if (!hugetlb_max_hstate)
+		return -EOPNOTSUPP;
+	t.data = &tmp;
+	t.maxlen = sizeof(unsigned long);
+	ret = proc_doulongvec_minmax(&t, write, buffer, lenp, ppos);
+	if (!ret && write)
+		h->nr_overcommit_huge_pages = tmp;
+	return ret;
+}
+
+static const struct ctl_table vm_hugetlb[] = {
+	{ .procname = "nr_hugepages", .mode = 0644, .proc_handler = hugetlb_sysctl_handler },
+	{ .procname = "nr_overcommit_hugepages",
+	  .mode = 0644,
+	  .proc_handler = hugetlb_overcommit_handler },
+};
+SYSCTL_TABLE("vm", vm_hugetlb);
+
+/* --- boot: hugepagesz=, hugepages=, default_hugepagesz= ------------------------ */
+
+CMDLINE_KEY(hugepagesz, "SIZE: the size the following hugepages= applies to (2M)");
+CMDLINE_KEY(hugepages, "N: huge pages to allocate at boot (of the preceding hugepagesz=)");
+CMDLINE_KEY(default_hugepagesz, "SIZE: the default huge page size (2M)");
+
+/* Return: the index of the hstate of a size word, or -1 (Linux:
+ * arch_hugetlb_valid_size, then size_to_hstate). */
+static int parse_hstate(const char *value)
+{
+	uint64_t size;
+	struct hstate *h;
+
+	if (kparse_size(value, &size) < 0)
+		return -1;
+	h = size_to_hstate((unsigned long)size);
+	return h ? (int)(h - hstates) : -1;
+}
+
+/*
+ * Linux: hugepagesz_setup, hugepages_setup, default_hugepagesz_setup, in
+ * command-line order. hugepages= applies to the hugepagesz= just before
+ * it, or (first on the line) to the default size; twice without a
+ * hugepagesz= between, or after a bad hugepagesz=, it is ignored.
+ */
+void hugetlb_parse_cmdline(const struct cmdline *cl, unsigned long counts[HUGE_MAX_HSTATE],
+			   unsigned int *default_idx)
+{
+	int parsed = -2; /* -2: none yet (the default size), -1: a bad one */
+	unsigned long default_count = 0;
+	bool seen_size[HUGE_MAX_HSTATE] = { false }, seen_default = false, last_used = false;
+
+	for (int i = 0; i < cl->nparams; i++) {
+		const char *key = cl->params[i].key, *value = cl->params[i].value;
+		int idx = parse_hstate(value);
+		unsigned long n;
+
+		if (!strcmp(key, "hugepagesz")) {
+			if (idx < 0) {
+				pr_err("HugeTLB: unsupported hugepagesz=%s\n", value);
+				parsed = -1;
+			} else if (seen_size[idx]) {
+				pr_warn("HugeTLB: hugepagesz=%s specified twice, ignoring\n",
+					value);
+				parsed = -1;
+			} else {
+				seen_size[idx] = true;
+				parsed = idx;
+				last_used = false;
+			}
+		} else if (!strcmp(key, "default_hugepagesz")) {
+			if (seen_default)
+				pr_err("HugeTLB: default_hugepagesz previously specified, ignoring "
+				       "%s\n",
+				       value);
+			else if (idx < 0)
+				pr_err("HugeTLB: unsupported default_hugepagesz=%s. Ignoring\n",
+				       value);
+			else
+				*default_idx = (unsigned int)idx;
+			seen_default = true;
+		} else if (!strcmp(key, "hugepages")) {
+			if (parsed == -1) {
+				pr_warn("HugeTLB: hugepages=%s does not follow a valid hugepagesz, "
+					"ignoring\n",
+					value);
+			} else if (last_used) {
+				pr_warn("HugeTLB: hugepages= specified twice without interleaving "
+					"hugepagesz=, ignoring hugepages=%s\n",
+					value);
+			} else if (parse_count(value, &n)) {
+				pr_warn("HugeTLB: Invalid hugepages parameter %s\n", value);
+			} else {
+				*(parsed >= 0 ? &counts[parsed] : &default_count) = n;
+				last_used = true;
+			}
+		}
+	}
+	if (default_count && !counts[*default_idx])
+		counts[*default_idx] = default_count;
+}
+
+/* Linux: hugetlb_init (hugetlb_init_hstates and hugetlb_hstate_alloc_pages). */
+void hugetlb_init(void)
+{
+	unsigned long counts[HUGE_MAX_HSTATE] = { 0 };
+	struct hstate *h;
+
+	hstate_init(&hstates[0], HPAGE_PMD_ORDER, 0);
+	hugetlb_max_hstate = 1;
+	hugetlb_parse_cmdline(&boot_cmdline, counts, &default_hstate_idx);
+	for (unsigned int i = 0; i < hugetlb_max_hstate; i++) {
+		h = &hstates[i];
+		if (!counts[i])
+			continue;
+		set_max_huge_pages(h, counts[i]);
+		if (h->max_huge_pages < counts[i])
+			pr_warn("HugeTLB: allocating %lu of page size %lu KiB failed.  Only "
+				"allocated %lu hugepages.\n",
+				counts[i], (unsigned long)(huge_page_size(h) / KIB),
+				h->max_huge_pages);
+	}
+}
+
+unsigned long hugetlb_total_pages(void)
+{
+	unsigned long pages = 0;
+
+	for (unsigned int i = 0; i < hugetlb_max_hstate; i++)
+		pages += hstates[i].nr_huge_pages << hstates[i].order;
+	return pages;
+}
