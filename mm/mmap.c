@@ -798,8 +798,11 @@ int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	for (int i = 0; i < mm->nr_vmas; i++) {
 		struct vm_area_struct *vma = &mm->vmas[i];
 
-		if (vma->vm_start < start || vma->vm_end > end)
+		if (vma->vm_start < start || vma->vm_end > end) {
+			/* A split's part outside the range keeps its charge. */
+			vma->vm_flags &= ~VM_MPROTECT_UNCHARGE;
 			continue;
+		}
 		if (mprotect_needs_charge(vma, vm_flags))
 			vma->vm_flags |= VM_ACCOUNT;
 		if (vma->vm_flags & VM_MPROTECT_UNCHARGE) {

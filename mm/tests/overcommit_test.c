@@ -155,6 +155,26 @@ static void munmap_uncharges_the_pages_it_removes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, committed(), 0);
 }
 
+/* mprotect of part of a never-faulted charged VMA to read-only and back:
+ * the part is uncharged and charged again, the rest keeps its charge and
+ * its flags, so the parts merge back into one VMA (the mark that carries
+ * the uncharge through the split is gone from both). */
+static void mprotect_part_and_back_merges_again(struct kunit *test)
+{
+	int vmas;
+
+	KUNIT_ASSERT_EQ(test, mmap_pages(A, 16, URW), A);
+	vmas = t.mm->nr_vmas;
+	KUNIT_EXPECT_EQ(test, committed(), 16);
+	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, A, 4 * P, VM_READ | VM_USER), 0);
+	KUNIT_EXPECT_EQ(test, committed(), 12);
+	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, A, 4 * P, URW), 0);
+	KUNIT_EXPECT_EQ(test, committed(), 16);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, vmas);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 16 * P), 0);
+	KUNIT_EXPECT_EQ(test, committed(), 0);
+}
+
 /* mprotect charges a private mapping the first time it becomes writable,
  * once; taking write away uncharges it only while it has never held an
  * anonymous folio (Linux: mprotect_fixup, the VMA without anon_vma). */
@@ -233,6 +253,7 @@ static struct kunit_case overcommit_test_cases[] = {
 	KUNIT_CASE(never_mode_keeps_committed_below_commit_limit),
 	KUNIT_CASE(munmap_uncharges_the_pages_it_removes),
 	KUNIT_CASE(mprotect_charges_a_mapping_made_writable_once),
+	KUNIT_CASE(mprotect_part_and_back_merges_again),
 	KUNIT_CASE(mremap_charges_growth_and_moves_the_charge),
 	KUNIT_CASE(exit_uncharges_every_mapping),
 	{},
