@@ -430,14 +430,18 @@ static int pagemap_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next
 
 /* Linux: pte_to_pagemap_entry for a PTE marker, which is a swap-format
  * entry there: PM_SWAP, and PM_GUARD_REGION for a guard marker; its
- * frame field holds the swap type and offset, PAGEMAP_GUARD_FRAME. */
+ * frame field holds the swap type and offset, PAGEMAP_GUARD_FRAME; and
+ * PM_SOFT_DIRTY in a VM_SOFTDIRTY VMA, as for every entry. */
 static int pagemap_marker_entry(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 {
 	struct pagemapread *pm = walk->private;
+	const struct vm_area_struct *vma = find_vma(walk->mm, addr);
 	uint64_t flags = PM_SWAP;
 
 	if (is_guard_pte_marker(*ptep))
 		flags |= PM_GUARD_REGION;
+	if (vma && (vma->vm_flags & VM_SOFTDIRTY))
+		flags |= PM_SOFT_DIRTY;
 	pm->buffer[(addr - pm->start) >> PAGE_SHIFT] = make_pme(pm, PAGEMAP_GUARD_FRAME, flags);
 	return 0;
 }
