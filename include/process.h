@@ -44,6 +44,7 @@ static inline bool signal_pending(const struct task *task)
  * runs as root, which holds all of them (Linux: CAP_FULL_SET for uid 0);
  * a task without one (the tests' tasks) is held to the limits. */
 #define CAP_IPC_LOCK 14
+#define CAP_SYS_RESOURCE 24
 #define CAP_LAST_CAP 40
 #define CAP_FULL_SET ((1ull << (CAP_LAST_CAP + 1)) - 1)
 /* Linux: has_capability (capable() is this for current). */

@@ -44,8 +44,10 @@ void rlimits_init(void);
 /* Return: the soft limit of resource (< RLIM_NLIMITS). */
 uint64_t rlimit(unsigned int resource);
 /* Read (old) and/or set (new) a limit (kernel/resource.c). Return: 0,
- * -EINVAL (resource, soft above hard) or -EPERM (raising a hard limit,
- * RLIMIT_NOFILE past the fd table). Linux: do_prlimit. */
-int do_prlimit(unsigned int resource, const struct rlimit64 *new, struct rlimit64 *old);
+ * -EINVAL (resource, soft above hard) or -EPERM (raising a hard limit
+ * without cap_sys_resource, RLIMIT_NOFILE past the fd table). Linux:
+ * do_prlimit, capable(CAP_SYS_RESOURCE) passed in. */
+int do_prlimit(unsigned int resource, const struct rlimit64 *new, struct rlimit64 *old,
+	       bool cap_sys_resource);
 
 #endif

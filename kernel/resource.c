@@ -36,10 +36,10 @@ uint64_t rlimit(unsigned int resource)
 /*
  * Linux: do_prlimit. The checks in its order: the resource, soft above
  * hard, RLIMIT_NOFILE above the fd table (-EPERM), then raising a hard
- * limit: -EPERM here, as for a process without CAP_SYS_RESOURCE (no
- * limit is enforced beyond its value at exec anyway).
+ * limit, which needs CAP_SYS_RESOURCE (-EPERM without it).
  */
-int do_prlimit(unsigned int resource, const struct rlimit64 *new, struct rlimit64 *old)
+int do_prlimit(unsigned int resource, const struct rlimit64 *new, struct rlimit64 *old,
+	       bool cap_sys_resource)
 {
 	if (resource >= RLIM_NLIMITS)
 		return -EINVAL;
@@ -50,7 +50,7 @@ int do_prlimit(unsigned int resource, const struct rlimit64 *new, struct rlimit6
 			return -EINVAL;
 		if (resource == RLIMIT_NOFILE && new->rlim_max > NR_OPEN_DEFAULT)
 			return -EPERM;
-		if (new->rlim_max > rlim[resource].rlim_max)
+		if (new->rlim_max > rlim[resource].rlim_max && !cap_sys_resource)
 			return -EPERM;
 	}
 	if (old)

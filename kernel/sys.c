@@ -103,7 +103,7 @@ SYSCALL_DEFINE1(uname, unsigned long, name)
 SYSCALL_DEFINE2(getrlimit, unsigned int, resource, unsigned long, rlimp)
 {
 	struct rlimit64 r;
-	int err = do_prlimit(resource, NULL, &r);
+	int err = do_prlimit(resource, NULL, &r, false);
 
 	if (err)
 		return err;
@@ -122,7 +122,8 @@ SYSCALL_DEFINE4(prlimit64, int, pid, unsigned int, resource, unsigned long, new_
 		return -EFAULT;
 	if (pid != 0 && pid != task->pid)
 		return -ESRCH;
-	err = do_prlimit(resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL);
+	err = do_prlimit(resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL,
+			 has_capability(task, CAP_SYS_RESOURCE));
 	if (!err && old_rlim && copy_to_user(old_rlim, &old, sizeof(old)))
 		return -EFAULT;
 	return err;

@@ -317,7 +317,7 @@ static void rlimit_memlock_binds_a_task_without_cap_ipc_lock(struct kunit *test)
 	if (!t.mm)
 		return;
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, 8 * P, RW, 0), A);
-	KUNIT_ASSERT_EQ(test, do_prlimit(RLIMIT_MEMLOCK, &four_pages, NULL), 0);
+	KUNIT_ASSERT_EQ(test, do_prlimit(RLIMIT_MEMLOCK, &four_pages, NULL, false), 0);
 	task.cap_effective &= ~(1ull << CAP_IPC_LOCK);
 	KUNIT_EXPECT_EQ(test, mlock(A, 8 * P), -ENOMEM);
 	KUNIT_EXPECT_EQ(test, mlock(A, 4 * P), 0);
@@ -332,11 +332,15 @@ static void rlimit_memlock_binds_a_task_without_cap_ipc_lock(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlock(A, 8 * P), 0);
 	KUNIT_EXPECT_TRUE(test, mlock_future_ok(&task, VM_LOCKED, P));
 	KUNIT_ASSERT_EQ(test, munlock(A, 8 * P), 0);
-	KUNIT_ASSERT_EQ(test, do_prlimit(RLIMIT_MEMLOCK, &none, NULL), 0);
+	KUNIT_ASSERT_EQ(test, do_prlimit(RLIMIT_MEMLOCK, &none, NULL, false), 0);
 	task.cap_effective = 0;
 	KUNIT_EXPECT_EQ(test, mlock(A, P), -EPERM);
 	KUNIT_EXPECT_EQ(test, mlockall(MCL_FUTURE), -EPERM);
 	KUNIT_EXPECT_EQ(test, munlock(A, P), 0);
+	/* Raising the hard limit again takes CAP_SYS_RESOURCE (root's). */
+	KUNIT_EXPECT_EQ(test, do_prlimit(RLIMIT_MEMLOCK, &four_pages, NULL, false), -EPERM);
+	KUNIT_EXPECT_EQ(test, do_prlimit(RLIMIT_MEMLOCK, &four_pages, NULL, true), 0);
+	rlimits_init();
 }
 
 static struct kunit_case mlock_test_cases[] = {
