@@ -15,6 +15,6 @@ KERNEL_ONLY_TEST_SRCS += kernel/tests/fs_syscall_test.c
 # files and /proc/cpuinfo need the running kernel.
 FS_GENERIC_SRCS += fs/seq_file.c fs/proc/meminfo.c fs/sysfs.c fs/drop_caches.c
 TEST_SRCS += fs/tests/seq_file_test.c
-KERNEL_ONLY_SRCS += fs/proc/root.c fs/proc/base.c fs/proc/task_mmu.c fs/proc/proc_sysctl.c \
+KERNEL_ONLY_SRCS += fs/proc/root.c fs/proc/base.c fs/proc/array.c fs/proc/task_mmu.c fs/proc/proc_sysctl.c \
 	fs/proc/page.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/procfs_test.c

@@ -27,6 +27,9 @@ struct task {
 	int pdeath_signal;	       /* prctl(PR_SET_PDEATHSIG): kept, no parent */
 	bool no_new_privs;	       /* prctl(PR_SET_NO_NEW_PRIVS) */
 	uint64_t cap_effective;	       /* Linux: cred->cap_effective; root's full set at exec */
+	uint64_t cap_permitted;	       /* what capset may raise into cap_effective */
+	uint64_t cap_inheritable;      /* kept for exec (none at exec, as for root) */
+	uint64_t cap_bset;	       /* the bounding set: CAP_FULL_SET */
 	char exe[PATH_MAX];	       /* the path exec was given: /proc/self/exe */
 	struct files_struct files;     /* fds and cwd (fs/file.c) */
 	struct task_signals signals;   /* handlers, masks, pending (kernel/signal.c) */
@@ -47,11 +50,21 @@ static inline bool signal_pending(const struct task *task)
 #define CAP_SYS_RESOURCE 24
 #define CAP_LAST_CAP 40
 #define CAP_FULL_SET ((1ull << (CAP_LAST_CAP + 1)) - 1)
+/* Root's credentials at exec (Linux: the capabilities exec gives uid 0). */
+static inline void task_caps_root(struct task *task)
+{
+	task->cap_effective = task->cap_permitted = task->cap_bset = CAP_FULL_SET;
+	task->cap_inheritable = 0;
+}
 /* Linux: has_capability (capable() is this for current). */
 static inline bool has_capability(const struct task *task, int cap)
 {
 	return task->cap_effective & (1ull << cap);
 }
+
+/* kernel/capability.c: prctl's PR_CAPBSET_READ and PR_CAPBSET_DROP.
+ * Return: the result, or -ENOSYS for any other option. */
+long cap_task_prctl(struct task *task, int option, unsigned long cap);
 
 /* The pid every program gets: each runs alone, as the first process. */
 #define TASK_PID 1

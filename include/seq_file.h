@@ -81,6 +81,7 @@ int cpuinfo_proc_show(struct seq_file *m, void *v);
  * or the running one (current_task()) when that is NULL. */
 extern const struct file_operations proc_pid_maps_fops;
 extern const struct file_operations proc_pid_smaps_fops;
+extern const struct file_operations proc_pid_status_fops;
 extern const struct file_operations proc_pid_smaps_rollup_fops;
 /* /proc/PID/pagemap: a u64 per virtual page, Linux's bits. */
 extern const struct file_operations proc_pagemap_fops;

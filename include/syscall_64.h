@@ -73,6 +73,8 @@
 	X(107, geteuid)           \
 	X(108, getegid)           \
 	X(110, getppid)           \
+	X(125, capget)            \
+	X(126, capset)            \
 	X(127, rt_sigpending)     \
 	X(131, sigaltstack)       \
 	X(133, mknod)             \

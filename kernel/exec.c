@@ -153,7 +153,7 @@ static void task_init(struct task *t, const char *path, struct mm_struct *mm,
 			base = p + 1;
 	memset(t, 0, sizeof(*t));
 	t->pid = TASK_PID;
-	t->cap_effective = CAP_FULL_SET; /* root */
+	task_caps_root(t);
 	/* Linux: __set_task_comm, TASK_COMM_LEN 16 with the NUL. */
 	memcpy(t->comm, base, MIN(strlen(base), sizeof(t->comm) - 1));
 	t->mm = mm;

@@ -13,7 +13,7 @@ KERNEL_GENERIC_SRCS += \
 KERNEL_ONLY_SRCS += kernel/panic.c
 # User programs: exec, exit and the system calls (ring 3 needs the machine).
 KERNEL_ONLY_SRCS += kernel/exec.c kernel/syscall.c kernel/syscall_table.c kernel/sys_ni.c \
-	kernel/sys.c kernel/pid.c
+	kernel/sys.c kernel/pid.c kernel/capability.c
 # Signals: the system calls, sending and the choice at the return to ring 3.
 KERNEL_ONLY_SRCS += kernel/signal.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/signal_test.c

@@ -261,12 +261,14 @@ static long set_comm(struct task *task, unsigned long uname)
  * and busybox set it), the parent-death signal and dumpable flag (kept,
  * there is no parent and no core dump), no_new_privs (one-way, as
  * Linux), and PR_SET_THP_DISABLE, which makes every fault of the process
- * order 0 (MMF_DISABLE_THP). Any other option is -EINVAL, as Linux's
- * default.
+ * order 0 (MMF_DISABLE_THP), and the capability bounding set
+ * (kernel/capability.c). Any other option is -EINVAL, as Linux's default.
  */
 SYSCALL_DEFINE5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned long, arg4,
 		unsigned long, arg5)
 {
+	long ret;
+
 	switch (option) {
 	case PR_SET_NAME:
 		return set_comm(task, arg2);
@@ -303,5 +305,6 @@ SYSCALL_DEFINE5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, un
 			return -EINVAL;
 		return !!(task->mm->flags & MMF_DISABLE_THP);
 	}
-	return -EINVAL;
+	ret = cap_task_prctl(task, option, arg2);
+	return ret == -ENOSYS ? -EINVAL : ret;
 }

@@ -21,6 +21,7 @@
 #define _GNU_SOURCE /* mremap's MREMAP_FIXED */
 #include <setjmp.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include "sbs.h"
@@ -864,6 +865,77 @@ static void step_mlock_errors(void)
 	munmap(p, RANGE);
 }
 
+/* /proc/self/status's VmLck follows mlock; capset dropping CAP_IPC_LOCK
+ * from the effective set puts mlock under RLIMIT_MEMLOCK (as Linux's
+ * mlock-random-test does with libcap), raising it again lifts that. The
+ * capability words are printed as the bits they hold for CAP_IPC_LOCK
+ * (14): CAP_LAST_CAP may differ between kernels. */
+#define CAP_VERSION_3 0x20080522
+#define CAP_IPC_LOCK_BIT (1u << 14)
+struct cap_header {
+	uint32_t version;
+	int pid;
+};
+struct cap_data {
+	uint32_t effective, permitted, inheritable;
+};
+
+static long status_field(const char *name)
+{
+	const char *text = read_file("/proc/self/status");
+
+	return text ? field(text, name) : -1;
+}
+
+static int cap_eff_ipc_lock(void)
+{
+	const char *text = read_file("/proc/self/status"),
+		   *p = text ? strstr(text, "CapEff:\t") : NULL;
+
+	return p ? !!(strtoull(p + 8, NULL, 16) & CAP_IPC_LOCK_BIT) : -1;
+}
+
+static void step_status_and_caps(void)
+{
+	struct cap_header h = { CAP_VERSION_3, 0 };
+	struct cap_data d[2], saved[2];
+	struct rlimit old, lim = { 4 * PAGE, 4 * PAGE };
+	char *p = map_range(RANGE);
+	long vmlck = status_field("VmLck:");
+
+	begin("status-vmlck");
+	check(vmlck >= 0, "status has VmLck");
+	mlock_errno("mlock 3 pages", syscall(SYS_mlock, p, 3 * PAGE));
+	out("VmLck %+ld kB", status_field("VmLck:") - vmlck);
+	mlock_errno("munlock", syscall(SYS_munlock, p, 3 * PAGE));
+	out("VmLck %+ld kB", status_field("VmLck:") - vmlck);
+	begin("capset-ipc-lock");
+	h.version = 0;
+	mlock_errno("capget probe", syscall(SYS_capget, &h, NULL));
+	out("capget version %#x", h.version);
+	mlock_errno("capget", syscall(SYS_capget, &h, saved));
+	out("CapEff ipc_lock %d, capget ipc_lock %d", cap_eff_ipc_lock(),
+	    !!(saved[0].effective & CAP_IPC_LOCK_BIT));
+	memcpy(d, saved, sizeof(d));
+	d[0].effective &= ~CAP_IPC_LOCK_BIT;
+	mlock_errno("capset drop", syscall(SYS_capset, &h, d));
+	out("CapEff ipc_lock %d", cap_eff_ipc_lock());
+	getrlimit(RLIMIT_MEMLOCK, &old);
+	check(!setrlimit(RLIMIT_MEMLOCK, &lim), "setrlimit ok");
+	mlock_errno("mlock within the limit", syscall(SYS_mlock, p, 2 * PAGE));
+	mlock_errno("mlock past the limit", syscall(SYS_mlock, p, 8 * PAGE));
+	mlock_errno("munlock", syscall(SYS_munlock, p, 2 * PAGE));
+	d[0].effective |= CAP_IPC_LOCK_BIT;
+	d[0].permitted &= ~CAP_IPC_LOCK_BIT;
+	mlock_errno("capset effective beyond permitted", syscall(SYS_capset, &h, d));
+	mlock_errno("capset restore", syscall(SYS_capset, &h, saved));
+	out("CapEff ipc_lock %d", cap_eff_ipc_lock());
+	mlock_errno("mlock past the limit with CAP_IPC_LOCK", syscall(SYS_mlock, p, 8 * PAGE));
+	mlock_errno("munlock", syscall(SYS_munlock, p, 8 * PAGE));
+	check(!setrlimit(RLIMIT_MEMLOCK, &old), "setrlimit restores");
+	munmap(p, RANGE);
+}
+
 /* --- madvise advice ----------------------------------------------------------------------- */
 /* POPULATE, HUGEPAGE/NOHUGEPAGE, COLLAPSE, COLD, PAGEOUT, GUARD_INSTALL/
  * REMOVE and process_madvise: each step prints what the advice returned
@@ -1704,6 +1776,7 @@ int main(void)
 	step_mlock_populate(64);
 	step_mlockall();
 	step_mlock_errors();
+	step_status_and_caps();
 	/* soft-dirty */
 	step_soft_dirty(4);
 	step_soft_dirty(64);

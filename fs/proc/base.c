@@ -38,6 +38,7 @@ void proc_base_init(void)
 	proc_create("/proc/1/smaps_rollup", 0444, &proc_pid_smaps_rollup_fops, NULL);
 	proc_create("/proc/1/pagemap", 0400, &proc_pagemap_fops, NULL);
 	proc_create("/proc/1/clear_refs", 0200, &proc_clear_refs_fops, NULL);
+	proc_create("/proc/1/status", 0444, &proc_pid_status_fops, NULL);
 	/* The stored target is a placeholder: get_link supplies the real one. */
 	if (ramfs_symlink(&rootfs, "/proc/1/exe", "/", 1, &exe) == 0)
 		exe->get_link = proc_exe_get_link;

@@ -513,11 +513,99 @@ static void prctl_names_and_disables_thp(struct kunit *test)
 	}
 }
 
+/* capget's and capset's words: header {version, pid}, then data {effective,
+ * permitted, inheritable} per 32 capabilities. */
+static long cap_call(unsigned long nr, uint32_t version, int pid, unsigned long data)
+{
+	const struct {
+		uint32_t version;
+		int pid;
+	} header = { version, pid };
+
+	if (copy_to_user(BUF, &header, sizeof(header)))
+		return -999;
+	return sys(nr, BUF, data, 0, 0);
+}
+
+static long cap_set(uint64_t effective, uint64_t permitted)
+{
+	const uint32_t data[6] = { (uint32_t)effective,		(uint32_t)permitted,	     0,
+				   (uint32_t)(effective >> 32), (uint32_t)(permitted >> 32), 0 };
+
+	if (copy_to_user(BUF + 64, data, sizeof(data)))
+		return -999;
+	return cap_call(__NR_capset, 0x20080522, 0, BUF + 64);
+}
+
+static void capget_and_capset_change_only_the_callers_sets_by_linux_rules(struct kunit *test)
+{
+	const uint64_t ipc_lock = 1ull << CAP_IPC_LOCK;
+	uint32_t data[7], version;
+
+	task_caps_root(&task);
+	/* An unknown version: the kernel's own is written back; NULL data probes. */
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0xdead, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&version, BUF, sizeof(version)), 0);
+	KUNIT_EXPECT_EQ(test, version, 0x20080522);
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0xdead, 0, BUF + 64), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capset, 0xdead, 0, BUF + 64), -EINVAL);
+	/* Version 3: two structs; root holds all 41. */
+	memset(data, 0x5a, sizeof(data));
+	KUNIT_ASSERT_EQ(test, copy_to_user(BUF + 64, data, sizeof(data)), 0);
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, 0, BUF + 64), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(data, BUF + 64, sizeof(data)), 0);
+	KUNIT_EXPECT_EQ(test, data[0], 0xffffffffu); /* effective, low word */
+	KUNIT_EXPECT_EQ(test, data[1], 0xffffffffu); /* permitted */
+	KUNIT_EXPECT_EQ(test, data[2], 0u);	     /* inheritable */
+	KUNIT_EXPECT_EQ(test, data[3], 0x1ffu);	     /* effective, caps 32..40 */
+	KUNIT_EXPECT_EQ(test, data[6], 0x5a5a5a5au); /* past the two: untouched */
+	/* Version 1: one struct only. */
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x19980330, 0, BUF + 128), 0);
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, -1, BUF + 64), -EINVAL);
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, 2, BUF + 64), -ESRCH);
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, TASK_PID, BUF + 64), 0);
+	KUNIT_EXPECT_EQ(test, sys_quiet(__NR_capget, UNMAPPED, BUF, 0, 0), -EFAULT);
+	/* Drop CAP_IPC_LOCK from the effective set, raise it again. */
+	KUNIT_EXPECT_EQ(test, cap_set(CAP_FULL_SET & ~ipc_lock, CAP_FULL_SET), 0);
+	KUNIT_EXPECT_FALSE(test, has_capability(&task, CAP_IPC_LOCK));
+	KUNIT_EXPECT_EQ(test, cap_set(CAP_FULL_SET, CAP_FULL_SET), 0);
+	KUNIT_EXPECT_TRUE(test, has_capability(&task, CAP_IPC_LOCK));
+	/* Bits past CAP_LAST_CAP are dropped, not refused. */
+	KUNIT_EXPECT_EQ(test, cap_set(~0ull, ~0ull), 0);
+	KUNIT_EXPECT_EQ(test, task.cap_effective, CAP_FULL_SET);
+	/* Effective beyond permitted, or permitted growing: -EPERM, no change. */
+	KUNIT_EXPECT_EQ(test, cap_set(CAP_FULL_SET, CAP_FULL_SET & ~ipc_lock), -EPERM);
+	KUNIT_EXPECT_TRUE(test, has_capability(&task, CAP_IPC_LOCK));
+	KUNIT_EXPECT_EQ(test, cap_set(CAP_FULL_SET & ~ipc_lock, CAP_FULL_SET & ~ipc_lock), 0);
+	KUNIT_EXPECT_EQ(test, cap_set(CAP_FULL_SET & ~ipc_lock, CAP_FULL_SET), -EPERM);
+	KUNIT_EXPECT_EQ(test, task.cap_permitted, CAP_FULL_SET & ~ipc_lock);
+	/* Another process's sets: -EPERM. */
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capset, 0x20080522, 2, BUF + 64), -EPERM);
+	task_caps_root(&task);
+}
+
+static void prctl_reads_and_drops_the_bounding_set(struct kunit *test)
+{
+	task_caps_root(&task);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 23 /* PR_CAPBSET_READ */, CAP_IPC_LOCK, 0, 0), 1);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 23, CAP_LAST_CAP, 0, 0), 1);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 23, CAP_LAST_CAP + 1, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 24 /* PR_CAPBSET_DROP */, CAP_IPC_LOCK, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 23, CAP_IPC_LOCK, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 24, CAP_LAST_CAP + 1, 0, 0), -EINVAL);
+	task.cap_effective &= ~(1ull << 8); /* CAP_SETPCAP */
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 24, CAP_SYS_RESOURCE, 0, 0), -EPERM);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 23, CAP_SYS_RESOURCE, 0, 0), 1);
+	task_caps_root(&task);
+}
+
 static struct kunit_case sys_test_cases[] = {
 	KUNIT_CASE(ids_are_pid_1_with_no_parent_and_root),
 	KUNIT_CASE(uname_names_folium_with_a_linux_release),
 	KUNIT_CASE(getrlimit_reports_the_limits_at_exec),
 	KUNIT_CASE(prlimit64_lowers_but_never_raises_a_hard_limit),
+	KUNIT_CASE(capget_and_capset_change_only_the_callers_sets_by_linux_rules),
+	KUNIT_CASE(prctl_reads_and_drops_the_bounding_set),
 	KUNIT_CASE(getrusage_counts_time_since_exec_and_the_mm_faults),
 	KUNIT_CASE(sysinfo_reports_uptime_and_node_0_memory),
 	KUNIT_CASE(sched_getaffinity_returns_one_cpu_in_one_long),
