@@ -132,6 +132,10 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
 #define VM_READ 0x1ul
 #define VM_WRITE 0x2ul
 #define VM_EXEC 0x4ul /* instruction fetches allowed: no NX on its pages */
+/* Any access at all: x86 pages cannot be write- or execute-only, so a VMA
+ * with VM_WRITE or VM_EXEC alone is readable too (Linux: VM_ACCESS_FLAGS,
+ * vma_is_accessible; x86's protection_map). */
+#define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
 /* Ring 3 may touch its pages (_PAGE_USER): a program's VMAs. Kernel
  * workloads (usemem, poke) leave it off, so ring 3 never reaches theirs.
  * Linux has no such flag: every VMA there is user memory. */

@@ -31,7 +31,7 @@ static char stack_image[STACK_IMAGE_SIZE]; /* create_elf_tables' buffer */
 static unsigned long prot_to_vm_flags(uint32_t prot)
 {
 	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
-	       (prot & PROT_EXEC ? VM_EXEC | VM_READ : 0) | VM_USER;
+	       (prot & PROT_EXEC ? VM_EXEC : 0) | VM_USER;
 }
 
 /* Clear RW in every present entry of the walk: the load is over. */

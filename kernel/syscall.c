@@ -43,20 +43,14 @@ SYSCALL_DEFINE1(brk, unsigned long, brk)
 	return (long)brk;
 }
 
-/* x86 pages cannot be write- or execute-only: as on Linux, PROT_WRITE
- * and PROT_EXEC imply read. PROT_NONE has no VM_READ, so every access
- * faults. A program's VMAs always carry VM_USER. */
+/* Linux: calc_vm_prot_bits, one flag per PROT bit. A PROT_WRITE-only
+ * VMA has no VM_READ ("-w-p" in maps, MADV_POPULATE_READ refuses it),
+ * though x86 lets a read through (VM_ACCESS_FLAGS). PROT_NONE: every
+ * access faults. A program's VMAs always carry VM_USER. */
 static unsigned long prot_to_vm_flags(unsigned long prot)
 {
-	unsigned long vm_flags = VM_USER;
-
-	if (prot & (PROT_READ | PROT_WRITE | PROT_EXEC))
-		vm_flags |= VM_READ;
-	if (prot & PROT_WRITE)
-		vm_flags |= VM_WRITE;
-	if (prot & PROT_EXEC)
-		vm_flags |= VM_EXEC;
-	return vm_flags;
+	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
+	       (prot & PROT_EXEC ? VM_EXEC : 0) | VM_USER;
 }
 
 /*
@@ -218,7 +212,7 @@ populate:
 	 * a VMA locked by mlockall(MCL_FUTURE) is populated as mlock does. */
 	if (!IS_ERR_VALUE(ret) && (task->mm->def_flags & VM_LOCKED_MASK) == VM_LOCKED)
 		__mm_populate(task->mm, (unsigned long)ret, len, true);
-	else if (!IS_ERR_VALUE(ret) && (flags & MAP_POPULATE) && (vm_flags & VM_READ))
+	else if (!IS_ERR_VALUE(ret) && (flags & MAP_POPULATE) && (vm_flags & VM_ACCESS_FLAGS))
 		mm_populate(task->mm, (unsigned long)ret, (unsigned long)ret + len,
 			    vm_flags & VM_WRITE ? FAULT_FLAG_WRITE : 0);
 out:

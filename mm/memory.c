@@ -356,7 +356,7 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, u
 	if (!vma)
 		return VM_FAULT_NOVMA;
 	/* Without VM_EXEC an instruction fetch is refused, as NX would. */
-	if (!(vma->vm_flags & VM_READ) ||
+	if (!(vma->vm_flags & VM_ACCESS_FLAGS) || /* Linux: access_error */
 	    ((flags & FAULT_FLAG_INSTRUCTION) && !(vma->vm_flags & VM_EXEC)) ||
 	    ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_WRITE)))
 		return VM_FAULT_ACCESS;

@@ -287,7 +287,7 @@ static int populate_vma_page_range(struct mm_struct *mm, struct vm_area_struct *
 
 	if (vma->vm_flags & VM_LOCKONFAULT)
 		return 0;
-	if (!(vma->vm_flags & VM_READ))
+	if (!(vma->vm_flags & VM_ACCESS_FLAGS))
 		return -EFAULT; /* PROT_NONE: gup refuses it without FOLL_FORCE */
 	for (unsigned long addr = start; addr < end;) {
 		enum vm_fault_reason reason = handle_mm_fault(mm, addr, flags);

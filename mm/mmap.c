@@ -173,10 +173,10 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 
 uint64_t vm_get_page_prot(unsigned long vm_flags)
 {
-	/* A program's VMA without VM_READ (PROT_NONE) keeps its pages present
-	 * but not USER, so every ring-3 access faults and the data survives
-	 * a later mprotect (Linux: _PAGE_PROTNONE, a non-present entry). */
-	bool user = (vm_flags & VM_USER) && (vm_flags & VM_READ);
+	/* A program's PROT_NONE VMA keeps its pages present but not USER, so
+	 * every ring-3 access faults and the data survives a later mprotect
+	 * (Linux: _PAGE_PROTNONE, a non-present entry). */
+	bool user = (vm_flags & VM_USER) && (vm_flags & VM_ACCESS_FLAGS);
 
 	return _PAGE_PRESENT | (vm_flags & VM_WRITE ? _PAGE_RW : 0) |
 	       (vm_flags & VM_EXEC ? 0 : _PAGE_NX) | (user ? _PAGE_USER : 0);

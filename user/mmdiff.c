@@ -1071,6 +1071,10 @@ static void step_populate_errors(void)
 	advise("POPULATE_READ read-only", p, PAGE, MADV_POPULATE_READ);
 	mprotect(p, PAGE, PROT_NONE);
 	advise("POPULATE_READ PROT_NONE", p, PAGE, MADV_POPULATE_READ);
+	mprotect(p, PAGE, PROT_WRITE); /* VM_WRITE without VM_READ */
+	advise("POPULATE_READ PROT_WRITE", p, PAGE, MADV_POPULATE_READ);
+	advise("POPULATE_WRITE PROT_WRITE", p, PAGE, MADV_POPULATE_WRITE);
+	check(*(volatile char *)p == 0, "PROT_WRITE page reads");
 	end((unsigned long)p, RANGE);
 	munmap(p, RANGE);
 }

@@ -222,10 +222,15 @@ static void mmap_and_munmap_round_trip_anonymous_memory(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr, 3 * PAGE_SIZE, 0), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr + 1, PAGE_SIZE, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, addr, 0, 0), -EINVAL);
-	/* PROT_WRITE alone is readable too (x86); PROT_NONE is not. */
+	/* PROT_WRITE alone is VM_WRITE alone, as Linux's calc_vm_prot_bits:
+	 * x86 lets a read through, MADV_POPULATE_READ (which asks for
+	 * VM_READ) refuses it; PROT_NONE allows nothing. */
 	addr = test_mmap(0, PAGE_SIZE, PROT_WRITE, ANON);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags,
-			VM_READ | VM_WRITE | VM_USER | VM_SOFTDIRTY | VM_ACCOUNT);
+			VM_WRITE | VM_USER | VM_SOFTDIRTY | VM_ACCOUNT);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(mm, addr, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, addr, PAGE_SIZE, 22 /* POPULATE_READ */), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_madvise, addr, PAGE_SIZE, 23 /* POPULATE_WRITE */), 0);
 	addr = test_mmap(0, PAGE_SIZE, PROT_NONE, ANON);
 	KUNIT_EXPECT_EQ(test, find_vma(mm, addr)->vm_flags, VM_USER | VM_SOFTDIRTY);
 }
