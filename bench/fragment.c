@@ -14,13 +14,20 @@
  * then, holding those, with __GFP_DIRECT_RECLAIM, so the allocator
  * compacts before it fails. Success counts against what is free when the
  * attempts start: 378 MiB free = 189 blocks in theory; 21 without
- * compaction = 11.1%, 172 in all with it = 91.0%. Everything is seeded
+ * compaction = 11.1%, 172 in all with it = 91.0%. Then the same seed
+ * runs again on a fresh node, and the same state meets the HugeTLB pool
+ * instead: nr_hugepages is raised one page at a time through Linux's own
+ * path (set_max_huge_pages, __GFP_RETRY_MAYFAIL) until it stops growing;
+ * the pages that came before the first compaction stall are the ones free
+ * without compaction (the allocator takes a free block before it
+ * compacts), the rest compaction made. Everything is seeded
  * (xorshift64*): a seed makes the same requests on every machine and
  * build, so two builds' rows differ only by what the build changes.
  */
 #include <arch.h>
 #include <bench.h>
 #include <benchrec.h>
+#include <hugetlb.h>
 #include <vm.h>
 
 #define FRAG_MAX_PAGES (512ul * MIB / PAGE_SIZE)
@@ -95,7 +102,9 @@ enum frag_metric {
 	FM_MIGRATE_SCANNED,
 	FM_FREE_SCANNED,
 	FM_ISOLATED,
-	FM_COMPACT_TIME, /* arch_cycles() over the attempts with compaction */
+	FM_COMPACT_TIME,   /* arch_cycles() over the attempts with compaction */
+	FM_HTLB_NOCOMPACT, /* HugeTLB pool pages before the first compaction, 0.1% */
+	FM_HTLB_COMPACT,   /* HugeTLB pool pages in all, 0.1% of FM_FREE_2M */
 	NR_FRAG_METRICS
 };
 
@@ -602,6 +611,44 @@ static void attempts(struct frag_run *r, unsigned int s, unsigned long *nr_held)
 	metrics[FM_COMPACT][s] = (long)(*nr_held * HPAGE_PMD_NR * 1000 / free_pages);
 }
 
+/*
+ * The second run's attempts: the HugeTLB pool on this node grows one page
+ * at a time, as `echo N > nr_hugepages` would for each N, until a page
+ * does not come (Linux's set_max_huge_pages stops there too). Return: 0,
+ * or -1 (printed) if the workload did not leave the node as the THP run
+ * found it (it must: same seed, same allocator).
+ */
+static int hugetlb_attempts(struct frag_run *r, unsigned int s)
+{
+	struct pglist_data *pgdat = r->pgdat;
+	unsigned long stalls = pgdat->vm_events[COMPACTSTALL], nocompact = 0, free_pages;
+	struct frag_contig_info info;
+	struct hstate h;
+
+	frag_fill_contig_info(pgdat, ORDER_2M, &info);
+	free_pages = MAX(info.free_pages, 1ul);
+	if ((long)(free_pages >> ORDER_2M) != metrics[FM_FREE_2M][s]) {
+		pr_err("bench fragment: seed %u: the HugeTLB run found %lu free 2M, the THP run "
+		       "%ld\n",
+		       s + 1, free_pages >> ORDER_2M, metrics[FM_FREE_2M][s]);
+		return -1;
+	}
+	hstate_init(&h, ORDER_2M, pgdat->node_id);
+	for (;;) {
+		unsigned long before = h.nr_huge_pages;
+
+		set_max_huge_pages(&h, before + 1);
+		if (h.nr_huge_pages == before)
+			break;
+		if (pgdat->vm_events[COMPACTSTALL] == stalls)
+			nocompact++;
+	}
+	metrics[FM_HTLB_NOCOMPACT][s] = (long)(nocompact * HPAGE_PMD_NR * 1000 / free_pages);
+	metrics[FM_HTLB_COMPACT][s] = (long)(h.nr_huge_pages * HPAGE_PMD_NR * 1000 / free_pages);
+	set_max_huge_pages(&h, 0);
+	return 0;
+}
+
 /* --- one seed ---------------------------------------------------------------------- */
 
 /* Give everything back: the blocks, the processes, the lifelong objects.
@@ -632,10 +679,12 @@ static int run_teardown(struct frag_run *r, unsigned long nr_held)
 	return 0;
 }
 
-/* Seed s + 1 on a fresh node. Return: 0, or -1 (printed) when the node
- * could not be set up, a user page lost its contents or the teardown
- * found a fault. */
-static int run_seed(unsigned long start_pfn, unsigned long nr_pages, int nid, unsigned int s)
+/* Seed s + 1 on a fresh node: the workload, then the THP attempts
+ * (hugetlb false) or the HugeTLB pool's (true). Return: 0, or -1
+ * (printed) when the node could not be set up, a user page lost its
+ * contents or the teardown found a fault. */
+static int run_seed_once(unsigned long start_pfn, unsigned long nr_pages, int nid, unsigned int s,
+			 bool hugetlb)
 {
 	unsigned long nr_held = 0, lost;
 	int ret = 0;
@@ -648,8 +697,11 @@ static int run_seed(unsigned long start_pfn, unsigned long nr_pages, int nid, un
 	} else {
 		run_workload(&run);
 		free_part(&run);
-		attempts(&run, s, &nr_held);
-		if (run.kobj_failed || run.chunk_failed)
+		if (hugetlb)
+			ret = hugetlb_attempts(&run, s);
+		else
+			attempts(&run, s, &nr_held);
+		if (!hugetlb && (run.kobj_failed || run.chunk_failed))
 			kprintf("seed %u: the allocator refused %lu kernel objects and %lu VMAs' "
 				"faults\n",
 				s + 1, run.kobj_failed, run.chunk_failed);
@@ -664,6 +716,14 @@ static int run_seed(unsigned long start_pfn, unsigned long nr_pages, int nid, un
 		ret = -1;
 	pgdat_destroy(&frag_node);
 	return ret;
+}
+
+/* Seed s + 1: the THP run, then the HugeTLB run of the same workload. */
+static int run_seed(unsigned long start_pfn, unsigned long nr_pages, int nid, unsigned int s)
+{
+	int ret = run_seed_once(start_pfn, nr_pages, nid, s, false);
+
+	return ret ? ret : run_seed_once(start_pfn, nr_pages, nid, s, true);
 }
 
 /* --- the table and the record ------------------------------------------------------ */
@@ -688,6 +748,8 @@ static const struct frag_col {
 } frag_cols[] = {
 	{ "thp_nocompact", "%", FM_NOCOMPACT, FMT_TENTHS, true },
 	{ "thp_compact", "%", FM_COMPACT, FMT_TENTHS, true },
+	{ "hugetlb_nocompact", "%", FM_HTLB_NOCOMPACT, FMT_TENTHS, true },
+	{ "hugetlb_compact", "%", FM_HTLB_COMPACT, FMT_TENTHS, true },
 	{ "unusable_index", "index", FM_UNUSABLE, FMT_MILLI, false },
 	{ "fragmentation_index", "index", FM_FRAGINDEX, FMT_MILLI, false },
 	{ "compact_time", NULL, FM_COMPACT_TIME, FMT_MILLIONS, false },
@@ -751,6 +813,8 @@ static const struct {
 	{ "free2M", FM_FREE_2M, FMT_PLAIN },
 	{ "nocomp%", FM_NOCOMPACT, FMT_TENTHS },
 	{ "compact%", FM_COMPACT, FMT_TENTHS },
+	{ "htlb0%", FM_HTLB_NOCOMPACT, FMT_TENTHS },
+	{ "htlb%", FM_HTLB_COMPACT, FMT_TENTHS },
 	{ "unusable", FM_UNUSABLE, FMT_MILLI },
 	{ "fragidx", FM_FRAGINDEX, FMT_MILLI },
 	{ "unmov2M", FM_UNMOVABLE_2M, FMT_PLAIN },
@@ -798,6 +862,8 @@ static void print_table(unsigned long nr_pages, unsigned int seeds, const char *
 	print_table_row("median", v);
 	kprintf("free2M = free memory / 2 MiB when the attempts start; nocomp%% and compact%% = "
 		"order-9\nblocks got without compaction and in all with it, against free2M;\n"
+		"htlb0%% and htlb%% = the same for the HugeTLB pool (nr_hugepages raised\n"
+		"page by page) after the same workload run again;\n"
 		"unusable and fragidx = Linux's unusable free space index (before) and\n"
 		"fragmentation index (after the attempts without compaction) at order 9;\n"
 		"unmov2M = 2 MiB blocks holding a page compaction cannot move; mixed =\n"
@@ -836,7 +902,7 @@ static size_t append_values(char *buf, size_t len, size_t used, const struct fra
 static void print_record(unsigned long nr_pages, unsigned int seeds, const char *time_unit,
 			 unsigned long cma_bytes)
 {
-	char cols[900], row[400], env[64];
+	char cols[1200], row[512], env[64];
 	size_t nc, nr;
 	struct benchrec rec;
 

@@ -146,7 +146,15 @@ mixed = pageblocks holding an allocation of another migratetype (Linux's
 2 MiB block of small pure pageblocks of two types is not mixed: across
 orders, compare unmovable_2m); fallbacks and steals over the whole run;
 compact_* and pgmigrate_success = what the attempts with compaction did,
-compact_time their cost. Reading it: thp_nocompact across
+compact_time their cost. hugetlb_nocompact and hugetlb_compact: the same
+seed's workload run again on a fresh node (the same requests, so the same
+free_2m), then the HugeTLB pool raised page by page through Linux's
+set_max_huge_pages (`__GFP_RETRY_MAYFAIL`) until it stops growing: the
+pages before the first compaction stall, and all of them. Linux retries a
+costly `__GFP_RETRY_MAYFAIL` order only while compaction reports success
+or a lack of targets reclaim could fix (should_compact_retry), never below
+sync-light priority, so where compaction ran out of movable memory the
+pool gets what a THP fault with defrag on gets. Reading it: thp_nocompact across
 the builds is what grouping by mobility does alone. Where fallbacks,
 steals, mixed and unmovable_2m agree in every row, every fallback of the
 run found a free block of MAX_PAGE_ORDER and claimed it whole, so the
@@ -185,7 +193,7 @@ style() {
 	pageblock) title="100K allocations (8M..4 B) per pageblock order"
 		style="lines right=%" ;;
 	fragment) title="2 MiB blocks after a fragmenting load, and the smallest CMA area"
-		style="lines logy y=smallest_cma right=thp_nocompact,thp_compact" ;;
+		style="lines logy y=smallest_cma right=thp_nocompact,thp_compact,hugetlb_compact" ;;
 	page_alloc) title="one alloc + one free, buddy vs bitmap" style="lines logy" ;;
 	madvise_pte_floor | page_alloc_mixed) style=none ;;
 	fill_bandwidth) style=ref ;;

@@ -573,7 +573,15 @@ host_bench_records_convert() {
 	expect_in "$out/host-pageblock.csv" "# env: source=host cpu=" "pageblock_order[order]," ||
 		return 1
 	expect_in "$out/host-fragment.csv" "seeds=1" "thp_nocompact[%],thp_nocompact_min[%]," \
-		"compact_stall[count]"
+		"hugetlb_nocompact[%],hugetlb_nocompact_min[%]," "hugetlb_compact[%]," \
+		"compact_stall[count]" || return 1
+	# The HugeTLB pool got pages, compaction made some of them, and never
+	# fewer in all than before it ran.
+	awk -F, '/^pageblock_order/ { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		/^[0-9]/ { n = $col["hugetlb_nocompact[%]"]; c = $col["hugetlb_compact[%]"]
+			   rows++; if (!(c > 0 && c > n)) bad = 1 }
+		END { exit bad || rows != 1 }' "$out/host-fragment.csv" ||
+		{ echo "fragment: no HugeTLB pages, or none from compaction:"; cat "$out/host-fragment.csv"; return 1; }
 }
 
 # One real scripted run, the short preset: tools/experiment.sh boots
