@@ -307,6 +307,39 @@ static void unmovable_request_steals_a_mostly_free_pageblock(struct kunit *test)
 }
 
 /*
+ * Every pageblock movable, in use, with every other page free: no free
+ * block is larger than order 0, far below pageblock_order / 2, so only the
+ * request's type can make the fallback claim. An unmovable request does
+ * (Linux: can_steal_fallback, "start_type == MIGRATE_UNMOVABLE"): the
+ * pageblock it borrows from is half free and half in use by non-LRU
+ * pages, enough to become unmovable whole.
+ */
+static void unmovable_request_claims_even_from_single_free_pages(struct kunit *test)
+{
+	unsigned long nr = scenario_pages(), base;
+	struct pglist_data *pgdat = full_node(test, nr, MIGRATE_MOVABLE);
+	struct page *page;
+
+	if (!pgdat)
+		return;
+	base = pgdat->node_start_pfn;
+	for (unsigned long pfn = base; pfn < base + nr; pfn += 2)
+		__free_pages(pfn_to_page(pfn), 0);
+	drain_node_pages(pgdat);
+	for (int z = 0; z < pgdat->nr_zones; z++)
+		KUNIT_EXPECT_EQ(test, pgdat->node_zones[z].free_area[1].nr_free, 0);
+
+	page = alloc_pages_node(pgdat->node_id, GFP_KERNEL, 0);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_EQ(test, get_pageblock_migratetype(page), MIGRATE_UNMOVABLE);
+	KUNIT_EXPECT_GE(test, ev(pgdat, PGALLOC_STEAL), 1);
+	__free_pages(page, 0);
+	drain_node_pages(pgdat);
+	KUNIT_EXPECT_BUDDY_OK(test, pgdat);
+	test_node_destroy(pgdat);
+}
+
+/*
  * Every pageblock unmovable with a quarter of its pages free as singletons:
  * a movable order-0 request borrows one page (order 0 < pageblock_order/2,
  * so no claim) and every block stays unmovable.
@@ -926,6 +959,7 @@ static struct kunit_case page_alloc_cases[] = {
 	KUNIT_CASE(random_alloc_free_keeps_every_invariant),
 	KUNIT_CASE(freeing_everything_restores_the_free_area_picture),
 	KUNIT_CASE(unmovable_request_steals_a_mostly_free_pageblock),
+	KUNIT_CASE(unmovable_request_claims_even_from_single_free_pages),
 	KUNIT_CASE(small_movable_fallback_does_not_steal_a_mostly_used_block),
 	KUNIT_CASE(movable_fallback_counts_every_page_of_an_lru_folio),
 	KUNIT_CASE(movable_requests_prefer_cma_when_it_holds_most_free_memory),

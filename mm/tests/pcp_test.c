@@ -7,6 +7,7 @@
 
 #define PCP_NODE_PAGES 8192ul /* 32 MiB: the kernel's test memory under make test */
 #define BULK_MAX 1024
+#define PCP_TEST_BATCH 16 /* take_pages_then_reset_pcp's batch */
 
 static struct page *pages[PCP_NODE_PAGES];
 
@@ -124,6 +125,93 @@ static void pcp_high_grows_to_hold_a_run_of_frees(struct kunit *test)
 	KUNIT_EXPECT_GE(test, zone->pcp.count, n - zone->pcp.batch);
 	KUNIT_EXPECT_EQ(test, hits, (unsigned long)n); /* the last round: all hits */
 	KUNIT_EXPECT_TRUE(test, !(zone->flags & (1ul << ZONE_BELOW_HIGH)));
+	expect_all_free(test, pgdat, PCP_NODE_PAGES);
+	test_node_destroy(pgdat);
+}
+
+/* Take n order-0 pages (and two order-1 blocks if pairs) with the pcp
+ * lists drained and their tuning back at its start: high at high_min,
+ * no run of frees or refills behind it. The batch is a larger zone's
+ * (16: a 256 MiB zone's on one CPU), as this one's (1) caps free_count
+ * at 32, below high_min. */
+static void take_pages_then_reset_pcp(struct kunit *test, struct pglist_data *pgdat, int n,
+				      struct page **pairs)
+{
+	struct per_cpu_pages *pcp = &node_zone(pgdat)->pcp;
+
+	for (int i = 0; i < n; i++) {
+		pages[i] = alloc_pages_node(pgdat->node_id, GFP_KERNEL, 0);
+		KUNIT_ASSERT_NOT_NULL(test, pages[i]);
+	}
+	for (int i = 0; pairs && i < 2; i++) {
+		pairs[i] = alloc_pages_node(pgdat->node_id, GFP_KERNEL, 1);
+		KUNIT_ASSERT_NOT_NULL(test, pairs[i]);
+	}
+	drain_node_pages(pgdat);
+	pcp->batch = PCP_TEST_BATCH;
+	pcp->high_max = MAX(pcp->high_max, pcp->high_min + 8 * pcp->batch);
+	pcp->high = pcp->high_min;
+	pcp->free_count = 0;
+	pcp->alloc_factor = 0;
+	pcp->flags = 0;
+}
+
+/*
+ * The free side alone raises high (Linux: nr_pcp_high, "pcp->count >=
+ * high && high < free_count + batch"): pages allocated earlier and freed
+ * in a run larger than high_min, no refill in between, leave high at the
+ * run plus a batch, so the next run of that size would stay on the lists.
+ */
+static void pcp_high_grows_on_the_free_side_alone(struct kunit *test)
+{
+	struct pglist_data *pgdat = test_node_create(test, PCP_NODE_PAGES);
+	struct per_cpu_pages *pcp;
+	int n;
+
+	if (!pgdat)
+		return;
+	pcp = &node_zone(pgdat)->pcp;
+	n = pcp->high_min + 64;
+	take_pages_then_reset_pcp(test, pgdat, n, NULL);
+	for (int i = 0; i < n; i++)
+		__free_pages(pages[i], 0);
+	/* The first full free raised high to the run so far plus a batch and
+	 * drained; the rest of the run fitted under it. */
+	KUNIT_EXPECT_EQ(test, pcp->high, pcp->high_min + pcp->batch);
+	expect_all_free(test, pgdat, PCP_NODE_PAGES);
+	test_node_destroy(pgdat);
+}
+
+/*
+ * A run of high-order frees (two in a row, after at least a batch plus
+ * half of high_min freed) drains up to batch << PCP_BATCH_SCALE_MAX pages
+ * at once, all of them here, so the freed blocks can merge in the zone
+ * (Linux: free_high in free_frozen_page_commit and nr_pcp_free).
+ */
+static void high_order_free_run_drains_everything(struct kunit *test)
+{
+	struct pglist_data *pgdat = test_node_create(test, PCP_NODE_PAGES);
+	struct page *pairs[2];
+	struct per_cpu_pages *pcp;
+	int k;
+
+	if (!pgdat)
+		return;
+	pcp = &node_zone(pgdat)->pcp;
+	k = PCP_TEST_BATCH + pcp->high_min / 2;
+	if (k + 4 >= pcp->high_min || k + 4 > PCP_TEST_BATCH << PCP_BATCH_SCALE_MAX) {
+		kunit_mark_skipped(test, "high_min too small for a run below it");
+		test_node_destroy(pgdat);
+		return;
+	}
+	take_pages_then_reset_pcp(test, pgdat, k, pairs);
+	for (int i = 0; i < k; i++)
+		__free_pages(pages[i], 0);
+	__free_pages(pairs[0], 1);
+	KUNIT_EXPECT_EQ(test, pcp->count, k + 2); /* below high: all cached */
+	__free_pages(pairs[1], 1);
+	KUNIT_EXPECT_EQ(test, pcp->count, 0);
+	KUNIT_EXPECT_EQ(test, pcp->high, pcp->high_min);
 	expect_all_free(test, pgdat, PCP_NODE_PAGES);
 	test_node_destroy(pgdat);
 }
@@ -373,6 +461,8 @@ static struct kunit_case pcp_cases[] = {
 	KUNIT_CASE(pcp_high_bounds_hold_in_a_small_zone),
 	KUNIT_CASE(pcp_refill_stops_at_the_watermark),
 	KUNIT_CASE(pcp_high_grows_to_hold_a_run_of_frees),
+	KUNIT_CASE(pcp_high_grows_on_the_free_side_alone),
+	KUNIT_CASE(high_order_free_run_drains_everything),
 	KUNIT_CASE(pcp_high_shrinks_while_the_zone_is_below_high),
 	KUNIT_CASE(pcp_refill_batch_doubles_until_a_free),
 	KUNIT_CASE(pcp_drain_empties_the_overfilled_list_first),
