@@ -39,7 +39,10 @@ tree=$dir/tree
 out=$dir/build
 rm -rf "$tree" "$dir/logs"
 mkdir -p "$tree" "$dir/logs" || exit 2
-git ls-files -z | xargs -0 tar cf - | tar xf - -C "$tree" || exit 2
+# -m: the copies are newer than any object a previous run left in $out
+# (else the last mutant's object, newer than its restored source, would
+# be linked into this run's baseline).
+git ls-files -z | xargs -0 tar cf - | tar xmf - -C "$tree" || exit 2
 cd "$tree" || exit 2
 
 # run_tests LOG: build and run the host tests. Return: 0 all passed,

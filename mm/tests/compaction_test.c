@@ -715,6 +715,33 @@ static void skip_hint_steps_over_a_barren_block_until_reset(struct kunit *test)
 	check_kept(test);
 }
 
+/* The free scanner's hint: the zone's top pageblock, movable with every
+ * free page taken, is scanned whole for free pages and yields none; the
+ * pass marks it so later passes step over it (Linux: update_pageblock_skip
+ * in isolate_freepages). The migration scanner never gets that far: the
+ * pass succeeds from the bottom regions. */
+static void skip_hint_marks_a_target_block_scanned_in_full(struct kunit *test)
+{
+	static bool taken[MAX_ORDER_NR_PAGES];
+	unsigned long top;
+
+	fragment(test, 0);
+	top = pageblock_start_pfn(node->node_start_pfn + node->node_spanned_pages - 1);
+	for (unsigned long i = 0; i < pageblock_nr_pages; i++)
+		taken[i] = take_free_pfn_range(top + i, top + i + 1) == 1;
+	KUNIT_ASSERT_EQ(test, get_pageblock_migratetype(pfn_to_page(top)), MIGRATE_MOVABLE);
+	KUNIT_ASSERT_FALSE(test, get_pageblock_skip(pfn_to_page(top)));
+	KUNIT_EXPECT_EQ(test, compact_zone_order(test_zone(), HPAGE_PMD_ORDER, NULL),
+			COMPACT_SUCCESS);
+	KUNIT_EXPECT_TRUE(test, get_pageblock_skip(pfn_to_page(top)));
+	for (unsigned long i = 0; i < pageblock_nr_pages; i++)
+		if (taken[i])
+			__free_pages(pfn_to_page(top + i), 0);
+	reset_isolation_suitable(test_zone());
+	KUNIT_EXPECT_BUDDY_OK(test, node);
+	check_kept(test);
+}
+
 /* --- direct compaction -------------------------------------------------------------- */
 
 static void direct_compaction_serves_a_costly_movable_allocation(struct kunit *test)
@@ -898,6 +925,7 @@ static struct kunit_case compaction_test_cases[] = {
 	KUNIT_CASE(cma_pageblocks_are_sources_and_targets),
 	KUNIT_CASE(isolated_pageblocks_are_neither_source_nor_target),
 	KUNIT_CASE(skip_hint_steps_over_a_barren_block_until_reset),
+	KUNIT_CASE(skip_hint_marks_a_target_block_scanned_in_full),
 	KUNIT_CASE(direct_compaction_serves_a_costly_movable_allocation),
 	KUNIT_CASE(noretry_unmovable_allocation_gets_async_passes_only),
 	KUNIT_CASE(failed_direct_compaction_is_deferred),
