@@ -108,9 +108,12 @@ struct task *pidfd_get_task(struct task *task, int fd, int *err);
 #define PROT_EXEC 0x4
 #define MAP_SHARED 0x01
 #define MAP_PRIVATE 0x02
+#define MAP_DROPPABLE 0x08 /* a mapping type, as MAP_PRIVATE (Linux 6.11) */
 #define MAP_TYPE 0x0f
 #define MAP_FIXED 0x10
 #define MAP_ANONYMOUS 0x20
+#define MAP_GROWSDOWN 0x0100
+#define MAP_LOCKED 0x2000
 #define MAP_NORESERVE 0x4000
 #define MAP_POPULATE 0x8000
 #define MAP_HUGETLB 0x40000

@@ -166,6 +166,11 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
 /* A HugeTLB mapping (mm/hugetlb.c); VM_NORESERVE (above) on one that
  * reserved nothing at mmap. Linux's value. */
 #define VM_HUGETLB 0x00400000ul
+/* MAP_DROPPABLE (Linux 6.11): private anonymous memory reclaim may drop
+ * even when dirty (its folios are never swapbacked), that mlock never
+ * locks and that is not charged (VM_NORESERVE with it). A fault that
+ * finds no memory is retried, not fatal. Linux's bit (VMA_DROPPABLE_BIT). */
+#define VM_DROPPABLE (1ul << 40)
 
 struct vm_area_struct {
 	unsigned long vm_start; /* first byte */
@@ -173,6 +178,14 @@ struct vm_area_struct {
 	unsigned long vm_flags; /* VM_READ, VM_WRITE, VM_EXEC, VM_USER, VM_(NO)HUGEPAGE, VM_LOCKED*,
 				   VM_SOFTDIRTY, VM_ACCOUNT, ... */
 };
+
+/* Linux: vma_supports_mlock. mlock never sets VM_LOCKED on a droppable
+ * or HugeTLB VMA (the pool's pages are never on an LRU list), though it
+ * still faults the range in. */
+static inline bool vma_supports_mlock(const struct vm_area_struct *vma)
+{
+	return !(vma->vm_flags & (VM_DROPPABLE | VM_HUGETLB));
+}
 
 /* Counters that are evidence, not statistics: the MADV_FREE issue asserts
  * on them to prove batching. */

@@ -183,8 +183,16 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 	if (!mlock_future_ok(task, task->mm->def_flags, len))
 		goto out;
 	ret = -EINVAL;
-	if ((flags & MAP_TYPE) != MAP_PRIVATE && !(file && (flags & MAP_TYPE) == MAP_SHARED))
+	if ((flags & MAP_TYPE) == MAP_DROPPABLE) {
+		/* Linux: do_mmap's MAP_DROPPABLE case. Anonymous only; locked,
+		 * huge or growing-down makes no sense for memory that may go. */
+		if (file || (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN)))
+			goto out;
+		vm_flags |= VM_DROPPABLE | VM_NORESERVE;
+	} else if ((flags & MAP_TYPE) != MAP_PRIVATE &&
+		   !(file && (flags & MAP_TYPE) == MAP_SHARED)) {
 		goto out;
+	}
 	if (flags & MAP_HUGETLB) {
 		ret = mmap_hugetlb_flags(flags, &len, &vm_flags);
 		if (ret)

@@ -161,7 +161,8 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, struct vm_area_
 	collapse_copy_and_free(mm, __va(old & PTE_ADDR_MASK), haddr, folio);
 	pte_free(mm, pfn_to_page(pmd_pfn(old)));
 	folio_set_anon(folio);
-	folio_set_swapbacked(folio);
+	if (!(vma->vm_flags & VM_DROPPABLE)) /* Linux: folio_add_new_anon_rmap */
+		folio_set_swapbacked(folio);
 	folio_add_new_anon_rmap(folio, mm, haddr);
 	folio_add_lru(folio);
 	set_pmd_at(mm, haddr, pmd, pfn_pmd(folio_pfn(folio), prot));

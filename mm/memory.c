@@ -250,7 +250,10 @@ static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_a
 		set_ptes(mm, start, pte, pfn_pte(folio_pfn(folio), prot), nr);
 	}
 	folio_set_anon(folio);
-	folio_set_swapbacked(folio);
+	/* Linux: folio_add_new_anon_rmap. A droppable folio is never
+	 * swapbacked: reclaim may drop it as it drops a lazyfree one. */
+	if (!(vma->vm_flags & VM_DROPPABLE))
+		folio_set_swapbacked(folio);
 	folio_add_new_anon_rmap(folio, mm, start);
 	folio_add_lru_vma(folio, vma);
 	mm->counters[MM_ANONPAGES] += nr;
@@ -352,6 +355,7 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, u
 {
 	struct vm_area_struct *vma = find_vma(mm, addr);
 	enum vm_fault_reason ret;
+	bool droppable;
 
 	if (!vma)
 		return VM_FAULT_NOVMA;
@@ -366,7 +370,13 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, u
 	/* The tables a first touch of an empty region needs, in one bulk
 	 * allocation; what the fault leaves unused goes back. */
 	pgtable_prealloc(mm, addr);
+	droppable = vma->vm_flags & VM_DROPPABLE;
 	ret = __handle_mm_fault(mm, vma, addr, flags);
 	pgtable_prealloc_release(mm);
+	/* Linux: "If the mapping is droppable, then errors due to OOM aren't
+	 * fatal": nothing is mapped, the access faults again once reclaim
+	 * has dropped something. */
+	if (ret == VM_FAULT_OOM && droppable)
+		ret = VM_FAULT_OK;
 	return ret;
 }

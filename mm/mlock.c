@@ -211,7 +211,8 @@ static int mlock_fixup(struct mm_struct *mm, struct vm_area_struct *vma, unsigne
 	unsigned long oldflags = vma->vm_flags;
 	struct mlock_walk mw = { .lock = newflags & VM_LOCKED, .end = end };
 
-	if (newflags == oldflags)
+	/* Linux: "don't set VM_LOCKED or VM_LOCKONFAULT and don't count". */
+	if (newflags == oldflags || !vma_supports_mlock(vma))
 		return 0;
 	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end) || split_vma(mm, start) ||
 	    split_vma(mm, end))

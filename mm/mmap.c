@@ -288,7 +288,7 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 
 	if (!len ||
 	    (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER | VM_LOCKED_MASK | VM_HUGETLB |
-			  VM_NORESERVE)) ||
+			  VM_NORESERVE | VM_DROPPABLE)) ||
 	    (align & (align - 1)))
 		return (unsigned long)-EINVAL;
 	if (len > USER_VA_END - USER_VA_START)
@@ -323,8 +323,12 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 		vm_flags |= VM_ACCOUNT;
 	}
 	/* Linux's __mmap_complete: a new mapping is new data to a soft-dirty
-	 * tracker, even where an old one was unmapped. */
+	 * tracker, even where an old one was unmapped; mlockall(MCL_FUTURE)
+	 * locks no mapping mlock cannot lock (__mmap_complete clears
+	 * VM_LOCKED_MASK when !vma_supports_mlock). */
 	vma = (struct vm_area_struct){ addr, addr + len, vm_flags | mm->def_flags | VM_SOFTDIRTY };
+	if (!vma_supports_mlock(&vma))
+		vma.vm_flags &= ~VM_LOCKED_MASK;
 	for (i = 0; i < mm->nr_vmas && mm->vmas[i].vm_start < addr; i++)
 		;
 	vma_insert_at(mm, i, &vma);

@@ -103,7 +103,8 @@ void folio_mark_lazyfree(struct folio *folio)
 struct folio_refs {
 	unsigned int mappings;
 	pte_t young_dirty;
-	bool vm_locked; /* one mapping is in a VM_LOCKED VMA */
+	bool vm_locked;	   /* one mapping is in a VM_LOCKED VMA */
+	bool vm_droppable; /* one mapping is in a VM_DROPPABLE VMA */
 };
 
 static int folio_refs_one(struct page_vma_mapped_walk *pvmw, void *arg)
@@ -116,6 +117,7 @@ static int folio_refs_one(struct page_vma_mapped_walk *pvmw, void *arg)
 	refs->mappings++;
 	refs->young_dirty |= entry & (_PAGE_ACCESSED | _PAGE_DIRTY);
 	refs->vm_locked |= vma && (vma->vm_flags & VM_LOCKED);
+	refs->vm_droppable |= vma && (vma->vm_flags & VM_DROPPABLE);
 	return 0;
 }
 
@@ -172,8 +174,11 @@ static void shrink_lazyfree_folio(struct pglist_data *pgdat, struct folio *folio
 		mlock_folio(folio);
 		return;
 	}
-	if ((refs.young_dirty & _PAGE_DIRTY) || folio_test_dirty(folio)) {
-		/* Written after MADV_FREE: the data is live again. */
+	if (((refs.young_dirty & _PAGE_DIRTY) || folio_test_dirty(folio)) && !refs.vm_droppable) {
+		/* Written after MADV_FREE: the data is live again. A droppable
+		 * folio's data never is (Linux: try_to_unmap_one, "unlike
+		 * MADV_FREE mappings, VM_DROPPABLE ones can be dropped even if
+		 * they've been dirtied"). */
 		folio_set_swapbacked(folio);
 		folio_move_lru(folio, &pgdat->nr_lru_lazyfree);
 		stat->reactivated += nr;
@@ -229,7 +234,7 @@ unsigned long reclaim_folio(struct folio *folio)
 	refs = folio_refs(folio);
 	if (!refs.mappings)
 		return 0;
-	if ((refs.young_dirty & _PAGE_DIRTY) || folio_test_dirty(folio)) {
+	if (((refs.young_dirty & _PAGE_DIRTY) || folio_test_dirty(folio)) && !refs.vm_droppable) {
 		/* Linux: try_to_unmap_one marks it dirty from the PTE, then
 		 * remaps it swapbacked. */
 		folio_set_dirty(folio);

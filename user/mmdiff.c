@@ -880,6 +880,8 @@ struct cap_data {
 	uint32_t effective, permitted, inheritable;
 };
 
+static int vma_has_flag(unsigned long start, const char *flag);
+
 static long status_field(const char *name)
 {
 	const char *text = read_file("/proc/self/status");
@@ -933,6 +935,42 @@ static void step_status_and_caps(void)
 	mlock_errno("mlock past the limit with CAP_IPC_LOCK", syscall(SYS_mlock, p, 8 * PAGE));
 	mlock_errno("munlock", syscall(SYS_munlock, p, 8 * PAGE));
 	check(!setrlimit(RLIMIT_MEMLOCK, &old), "setrlimit restores");
+	munmap(p, RANGE);
+}
+
+#ifndef MAP_DROPPABLE
+#define MAP_DROPPABLE 0x08
+#endif
+/* MAP_DROPPABLE (Linux 6.11): never locked by mlock or mlockall's
+ * MCL_FUTURE, though mlock faults it in; Linux's refusals. */
+static void step_droppable(void)
+{
+	const int anon = MAP_ANONYMOUS | MAP_DROPPABLE;
+	long vmlck = status_field("VmLck:");
+	char *p, *q;
+
+	begin("droppable");
+	p = mmap(NULL, RANGE, PROT_READ | PROT_WRITE, anon, -1, 0);
+	check(p != MAP_FAILED, "mmap MAP_DROPPABLE ok");
+	if (p == MAP_FAILED)
+		return;
+	out("VmFlags dp %d lo %d", vma_has_flag((unsigned long)p, " dp"),
+	    vma_has_flag((unsigned long)p, " lo"));
+	mlock_errno("mlock2", syscall(SYS_mlock2, p, 4 * PAGE, 0));
+	out("VmFlags lo %d, VmLck %+ld kB", vma_has_flag((unsigned long)p, " lo"),
+	    status_field("VmLck:") - vmlck);
+	end((unsigned long)p, RANGE);
+	begin("droppable-mlockall");
+	check(!syscall(SYS_mlockall, MCL_CURRENT | MCL_FUTURE), "mlockall ok");
+	q = mmap(NULL, RANGE, PROT_READ | PROT_WRITE, anon, -1, 0);
+	check(q != MAP_FAILED, "mmap MAP_DROPPABLE ok");
+	out("VmFlags lo %d", vma_has_flag((unsigned long)q, " lo"));
+	check(!syscall(SYS_munlockall), "munlockall ok");
+	begin("droppable-errors");
+	q = mmap(NULL, PAGE, PROT_READ, anon | MAP_LOCKED, -1, 0);
+	mlock_errno("mmap MAP_DROPPABLE|MAP_LOCKED", q == MAP_FAILED ? -1 : 0);
+	q = mmap(NULL, PAGE, PROT_READ, anon | MAP_HUGETLB, -1, 0);
+	mlock_errno("mmap MAP_DROPPABLE|MAP_HUGETLB", q == MAP_FAILED ? -1 : 0);
 	munmap(p, RANGE);
 }
 
@@ -1306,7 +1344,9 @@ static int clear_refs_write(const char *s)
 
 /* Does smaps' VmFlags line of the VMA starting at start say "sd"?
  * Return: 1, 0, or -1 when there is no such VMA. */
-static int vma_soft_dirty(unsigned long start)
+/* Whether the VMA starting at start has the two-letter smaps VmFlag flag
+ * (" sd", " lo", " dp"); -1 if there is no such VMA. */
+static int vma_has_flag(unsigned long start, const char *flag)
 {
 	const char *text = read_file("/proc/self/smaps");
 	int in = 0;
@@ -1317,12 +1357,17 @@ static int vma_soft_dirty(unsigned long start)
 		if (sscanf(p, "%lx-%lx ", &s, &e) == 2 && strchr(p, '-') < strchr(p, ' '))
 			in = s == start;
 		else if (in && !strncmp(p, "VmFlags:", 8)) {
-			const char *sd = strstr(p, " sd");
+			const char *f = strstr(p, flag);
 
-			return sd && sd < strchr(p, '\n');
+			return f && f < strchr(p, '\n');
 		}
 	}
 	return -1;
+}
+
+static int vma_soft_dirty(unsigned long start)
+{
+	return vma_has_flag(start, " sd");
 }
 
 /* Bits 63 and 55 of each page, run-length encoded: "ps" present and
@@ -1781,6 +1826,7 @@ int main(void)
 	step_mlockall();
 	step_mlock_errors();
 	step_status_and_caps();
+	step_droppable();
 	/* soft-dirty */
 	step_soft_dirty(4);
 	step_soft_dirty(64);

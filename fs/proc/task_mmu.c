@@ -221,6 +221,7 @@ static void show_smap_vma_flags(struct seq_file *m, const struct vm_area_struct 
 	seq_puts(m, f & VM_SOFTDIRTY ? " sd" : "");
 	seq_puts(m, f & VM_HUGEPAGE ? " hg" : "");
 	seq_puts(m, f & VM_NOHUGEPAGE ? " nh" : "");
+	seq_puts(m, f & VM_DROPPABLE ? " dp" : "");
 	seq_putc(m, '\n');
 }
 

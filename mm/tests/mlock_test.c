@@ -343,6 +343,61 @@ static void rlimit_memlock_binds_a_task_without_cap_ipc_lock(struct kunit *test)
 	rlimits_init();
 }
 
+/*
+ * MAP_DROPPABLE memory (Linux 6.11): its folios are never swapbacked, so
+ * they sit on lru_lazyfree from the first fault; mlock faults the range in
+ * but sets no VM_LOCKED (vma_supports_mlock), nor does mlockall's
+ * MCL_FUTURE on a later droppable mapping; reclaim drops the folios even
+ * though they are dirty, and a fault that finds no memory is retried
+ * (VM_FAULT_OK with nothing mapped) instead of being fatal.
+ */
+static void droppable_memory_is_never_locked_and_reclaim_drops_it_dirty(struct kunit *test)
+{
+	static struct page *filled[4 * MAX_ORDER_NR_PAGES];
+	const unsigned long droppable = RW | VM_DROPPABLE | VM_NORESERVE;
+	unsigned long n;
+
+	if (!t.mm)
+		return;
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, 4 * P, droppable, 0), A);
+	KUNIT_ASSERT_EQ(test, fill_user(A, 0x5a, 4 * P), 0);
+	KUNIT_EXPECT_FALSE(test, folio_test_swapbacked(test_mapped_folio(t.mm, A)));
+	KUNIT_EXPECT_EQ(test, t.node->nr_lru_lazyfree, 4);
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + 8 * P, 2 * P, droppable, 0), A + 8 * P);
+	KUNIT_EXPECT_EQ(test, mlock(A + 8 * P, 2 * P), 0);
+	KUNIT_EXPECT_FALSE(test, find_vma(t.mm, A + 8 * P)->vm_flags & VM_LOCKED_MASK);
+	KUNIT_EXPECT_NOT_NULL(test,
+			      test_mapped_folio(t.mm, A + 9 * P)); /* populated all the same */
+	KUNIT_EXPECT_EQ(test, t.node->nr_mlock, 0);
+	KUNIT_EXPECT_EQ(test, mm_locked_vm(t.mm), 0);
+	KUNIT_ASSERT_EQ(test, mlockall(MCL_CURRENT | MCL_FUTURE), 0);
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + 12 * P, 2 * P, droppable, 0), A + 12 * P);
+	KUNIT_EXPECT_FALSE(test, find_vma(t.mm, A + 12 * P)->vm_flags & VM_LOCKED_MASK);
+	KUNIT_EXPECT_FALSE(test, find_vma(t.mm, A)->vm_flags & VM_LOCKED_MASK);
+	KUNIT_ASSERT_EQ(test, munlockall(), 0);
+	/* Written, so dirty; dropped anyway once old (the first pass takes
+	 * the young bits: a second chance), and reads zeros after. */
+	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, 1024), 0);
+	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, 1024), 6);
+	KUNIT_EXPECT_EQ(test, event(PGLAZYFREED), 6);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 4 * P, 0));
+	KUNIT_ASSERT_EQ(test, vm_munmap(t.mm, A, 16 * P), 0);
+	/* No memory: a droppable fault maps nothing and is retried. */
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, P, droppable, 0), A);
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + 2 * P, P, RW, 0), A + 2 * P);
+	for (n = 0; n < ARRAY_SIZE(filled) &&
+		    (filled[n] = alloc_pages_node(t.node->node_id,
+						  GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, 0));
+	     n++)
+		;
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	KUNIT_EXPECT_NULL(test, test_mapped_folio(t.mm, A));
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 2 * P, FAULT_FLAG_WRITE), VM_FAULT_OOM);
+	test_free_filled(filled, n);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	KUNIT_EXPECT_NOT_NULL(test, test_mapped_folio(t.mm, A));
+}
+
 static struct kunit_case mlock_test_cases[] = {
 	KUNIT_CASE(mlock_faults_in_and_mlocks_every_page),
 	KUNIT_CASE(a_read_only_vma_is_populated_with_the_zero_page),
@@ -355,6 +410,7 @@ static struct kunit_case mlock_test_cases[] = {
 	KUNIT_CASE(munmap_unlocks_and_gives_every_page_back),
 	KUNIT_CASE(mlock_errors_are_linux_errnos),
 	KUNIT_CASE(rlimit_memlock_binds_a_task_without_cap_ipc_lock),
+	KUNIT_CASE(droppable_memory_is_never_locked_and_reclaim_drops_it_dirty),
 	{},
 };
 
