@@ -441,7 +441,7 @@ static long remap_move(struct mm_struct *mm, unsigned long addr, unsigned long l
 	if (!find_vma(mm, addr))
 		return -EFAULT; /* no gap at the start */
 	/* The VMAs at from and above; a moved piece lands outside [addr, end). */
-	while ((vma = find_vma_intersection(mm, from, end))) {
+	while (from < end && (vma = find_vma_intersection(mm, from, end))) {
 		unsigned long start = MAX(vma->vm_start, from),
 			      piece = MIN(vma->vm_end, end) - start;
 		long ret;

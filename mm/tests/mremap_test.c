@@ -379,6 +379,26 @@ static void dontunmap_moves_every_vma_and_keeps_each_empty(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, find_vma(t.mm, c + 9 * P)->vm_start, c + 9 * P);
 }
 
+/* mremap_test's "move multiple vmas split [dontunnmap]": a range cutting
+ * two VMAs, each source part left mapped and empty. */
+static void dontunmap_of_parts_of_two_vmas_splits_them(struct kunit *test)
+{
+	const unsigned long c = A - 10 * P;
+
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 10 * P, 0x61);
+	KUNIT_ASSERT_EQ(test, vm_munmap(t.mm, A + 5 * P, P), 0);
+	KUNIT_EXPECT_EQ(test, mremap(A + 2 * P, 7 * P, 7 * P, MAYMOVE | FIXED | DONTUNMAP, c), c);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c, 3 * P, 0x61));
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, c + 3 * P));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 4 * P, 3 * P, 0x61));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 2 * P, 0x61));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * P, 3 * P, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 6 * P, 3 * P, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 9 * P, P, 0x61));
+}
+
 /* The soft-dirty selftest's "remap merge": a VMA never faulted merges with
  * an equal neighbour where it lands (VM_SOFTDIRTY does not keep them
  * apart, the merged VMA keeps it); a faulted one keeps its old pgoff in
@@ -430,6 +450,7 @@ static struct kunit_case mremap_test_cases[] = {
 	KUNIT_CASE(growing_into_a_hole_merges_with_the_next_vma),
 	KUNIT_CASE(fixed_moves_every_vma_of_the_range_and_keeps_the_gaps),
 	KUNIT_CASE(dontunmap_moves_every_vma_and_keeps_each_empty),
+	KUNIT_CASE(dontunmap_of_parts_of_two_vmas_splits_them),
 	KUNIT_CASE(a_vma_never_faulted_merges_where_it_moves),
 	KUNIT_CASE(new_addr_is_checked_before_the_old_range),
 	{},
