@@ -340,7 +340,7 @@ static void fixed_moves_every_vma_of_the_range_and_keeps_the_gaps(struct kunit *
 	test_map_and_fill(test, t.mm, A + 3 * P, 3 * P, 0x32);
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, c, 8 * P, VM_READ, 0), c);
 	/* From the middle of the first VMA to the middle of the second. */
-	KUNIT_EXPECT_EQ(test, mremap(A + P, 4 * P, 4 * P, MAYMOVE | FIXED, c + P), c + P);
+	KUNIT_ASSERT_EQ(test, mremap(A + P, 4 * P, 4 * P, MAYMOVE | FIXED, c + P), c + P);
 	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_end, A + P);
 	KUNIT_EXPECT_NULL(test, find_vma(t.mm, A + P));
 	KUNIT_EXPECT_NULL(test, find_vma(t.mm, A + 4 * P));
@@ -365,7 +365,7 @@ static void dontunmap_moves_every_vma_and_keeps_each_empty(struct kunit *test)
 		return;
 	test_map_and_fill(test, t.mm, A, P, 0x41);
 	test_map_and_fill(test, t.mm, A + 2 * P, P, 0x42);
-	KUNIT_EXPECT_EQ(test, mremap(A, 3 * P, 3 * P, MAYMOVE | FIXED | DONTUNMAP, c), c);
+	KUNIT_ASSERT_EQ(test, mremap(A, 3 * P, 3 * P, MAYMOVE | FIXED | DONTUNMAP, c), c);
 	KUNIT_EXPECT_TRUE(test, test_reads_as(c, P, 0x41));
 	KUNIT_EXPECT_NULL(test, find_vma(t.mm, c + P));
 	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 2 * P, P, 0x42));
@@ -374,7 +374,7 @@ static void dontunmap_moves_every_vma_and_keeps_each_empty(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 4);
 	/* An unfaulted VMA moved right after itself stays apart from it. */
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, c + 8 * P, P, RW, 0), c + 8 * P);
-	KUNIT_EXPECT_EQ(test, mremap(c + 8 * P, P, P, MAYMOVE | FIXED | DONTUNMAP, c + 9 * P),
+	KUNIT_ASSERT_EQ(test, mremap(c + 8 * P, P, P, MAYMOVE | FIXED | DONTUNMAP, c + 9 * P),
 			c + 9 * P);
 	KUNIT_EXPECT_EQ(test, find_vma(t.mm, c + 9 * P)->vm_start, c + 9 * P);
 }
@@ -389,7 +389,7 @@ static void dontunmap_of_parts_of_two_vmas_splits_them(struct kunit *test)
 		return;
 	test_map_and_fill(test, t.mm, A, 10 * P, 0x61);
 	KUNIT_ASSERT_EQ(test, vm_munmap(t.mm, A + 5 * P, P), 0);
-	KUNIT_EXPECT_EQ(test, mremap(A + 2 * P, 7 * P, 7 * P, MAYMOVE | FIXED | DONTUNMAP, c), c);
+	KUNIT_ASSERT_EQ(test, mremap(A + 2 * P, 7 * P, 7 * P, MAYMOVE | FIXED | DONTUNMAP, c), c);
 	KUNIT_EXPECT_TRUE(test, test_reads_as(c, 3 * P, 0x61));
 	KUNIT_EXPECT_NULL(test, find_vma(t.mm, c + 3 * P));
 	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 4 * P, 3 * P, 0x61));
@@ -410,7 +410,7 @@ static void a_vma_never_faulted_merges_where_it_moves(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, P, RW, 0), A);
 	find_vma(t.mm, A)->vm_flags &= ~VM_SOFTDIRTY; /* as clear_refs 4 */
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + 2 * P, P, RW, 0), A + 2 * P);
-	KUNIT_EXPECT_EQ(test, mremap(A + 2 * P, P, P, MAYMOVE | FIXED, A + P), A + P);
+	KUNIT_ASSERT_EQ(test, mremap(A + 2 * P, P, P, MAYMOVE | FIXED, A + P), A + P);
 	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 1);
 	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_end, A + 2 * P);
 	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags, RW | VM_SOFTDIRTY);
