@@ -10,6 +10,7 @@
  * MAYMOVE) = B: B reads 0x11 0x11 0, A is unmapped.
  */
 #include <binfmt_elf.h>
+#include <hugetlb.h>
 #include <ktest.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -433,6 +434,37 @@ static void new_addr_is_checked_before_the_old_range(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mremap(A, P, P, MAYMOVE | FIXED, A + 8 * P), -EFAULT);
 }
 
+/* Linux's align_hugetlb and check_prep_vma for a HugeTLB VMA: addresses
+ * huge-page aligned, never grown, MREMAP_DONTUNMAP refused (hugetlbfs
+ * sets VM_DONTEXPAND); Folium moves none (MREMAP_FIXED too, alone or
+ * among several VMAs); shrinking works. Without a pool: MAP_NORESERVE. */
+static void a_hugetlb_vma_only_shrinks(struct kunit *test)
+{
+	const unsigned long hp = PMD_SIZE, c = A + 8 * PMD_SIZE;
+	struct hstate saved = hstates[0];
+	unsigned int saved_max = hugetlb_max_hstate;
+	struct vm_area_struct *vma;
+
+	if (!t.mm)
+		return;
+	hstate_init(&hstates[0], HPAGE_PMD_ORDER, t.node ? t.node->node_id : 0);
+	hugetlb_max_hstate = 1;
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, 2 * hp, RW | VM_HUGETLB | VM_NORESERVE, 0), A);
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * hp, 3 * hp, MAYMOVE, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * hp, 2 * hp, MAYMOVE | DONTUNMAP, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * hp, 2 * hp, MAYMOVE | FIXED, c), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A + P, P, P, MAYMOVE | FIXED, c), -EINVAL);
+	test_map_and_fill(test, t.mm, A - P, P, 0x71);
+	KUNIT_EXPECT_EQ(test, mremap(A - P, 2 * P, 2 * P, MAYMOVE | FIXED, c), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c, P, 0x71));	   /* the VMA before it moved */
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * hp, hp - P, 0, 0), A); /* rounded up to hp */
+	vma = find_vma(t.mm, A);
+	KUNIT_EXPECT_TRUE(test, vma && vma->vm_end == A + hp);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, hp), 0);
+	hstates[0] = saved;
+	hugetlb_max_hstate = saved_max;
+}
+
 static struct kunit_case mremap_test_cases[] = {
 	KUNIT_CASE(mremap_checks_arguments_in_linux_order),
 	KUNIT_CASE(shrinking_unmaps_the_tail_and_keeps_the_head),
@@ -453,6 +485,7 @@ static struct kunit_case mremap_test_cases[] = {
 	KUNIT_CASE(dontunmap_of_parts_of_two_vmas_splits_them),
 	KUNIT_CASE(a_vma_never_faulted_merges_where_it_moves),
 	KUNIT_CASE(new_addr_is_checked_before_the_old_range),
+	KUNIT_CASE(a_hugetlb_vma_only_shrinks),
 	{},
 };
 
