@@ -1,11 +1,15 @@
 /*
  * seq_file (Linux: fs/seq_file.c), simplified: a show function prints a
- * whole file into one buffer at open, and reads copy from it at f_pos.
- * The buffer starts at one page; when the output does not fit, the show
- * is rerun into a buffer twice as large (Linux's seq_read does the same
- * per record). Example: a show that prints 5000 bytes overflows 4096,
- * runs again into 8192 and leaves count = 5000; read(fd, b, 4096) then
- * copies bytes 0..4095, the next read 4096..4999, the third returns 0.
+ * whole file into one buffer, at open and again at each read from offset
+ * 0, and reads copy from it at f_pos. Linux's seq_read_iter prints the
+ * records as they are read, so a reader that rewinds (lseek 0, glibc's
+ * rewind) sees the file as it is now, not as it was at open: /proc/PID/maps
+ * after an mmap. The buffer starts at one page; when the output does not
+ * fit, the show is rerun into a buffer twice as large (Linux's seq_read
+ * does the same per record). Example: a show that prints 5000 bytes
+ * overflows 4096, runs again into 8192 and leaves count = 5000;
+ * read(fd, b, 4096) then copies bytes 0..4095, the next read 4096..4999,
+ * the third returns 0.
  */
 #include <seq_file.h>
 #include <slab.h>
@@ -72,9 +76,9 @@ int seq_fill(struct seq_file *m, seq_show_t show, void *v)
 	for (size_t size = PAGE_SIZE; size <= SEQ_BUF_MAX; size *= 2) {
 		int err;
 
-		*m = (struct seq_file){ .buf = kmalloc(size, GFP_KERNEL),
-					.size = size,
-					.private = v };
+		*m = (struct seq_file){
+			.buf = kmalloc(size, GFP_KERNEL), .size = size, .private = v, .show = show
+		};
 		if (!m->buf)
 			return -ENOMEM;
 		err = show(m, v);
@@ -117,12 +121,19 @@ int single_open(struct file *file, seq_show_t show, void *data)
 	return 0;
 }
 
-/* Linux: seq_read_iter, over the output made at open. */
+/* Linux: seq_read_iter. A read from offset 0 prints the file again (Linux
+ * starts its records over at index 0: traverse); if that fails the
+ * output made before stays. */
 long seq_read(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
 {
 	struct seq_file *m = file->private_data;
+	struct seq_file fresh;
 	size_t n;
 
+	if (*pos == 0 && m->show && !seq_fill(&fresh, m->show, m->private)) {
+		seq_release_buf(m);
+		*m = fresh;
+	}
 	if (*pos >= m->count)
 		return 0;
 	n = MIN(count, m->count - (size_t)*pos);

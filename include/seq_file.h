@@ -1,9 +1,10 @@
 /*
  * Files whose contents a function prints (Linux: include/linux/seq_file.h):
- * /proc and /sys. The show function runs once, at open, into a kmalloc'd
- * buffer that starts at one page and doubles while the output overflows
- * it (Linux's seq_read retries the same way); read then copies from it at
- * f_pos. Example: open("/proc/meminfo") runs meminfo_proc_show into 4 KiB;
+ * /proc and /sys. The show function runs at open and at each read from
+ * offset 0 (as Linux's seq_read prints the file afresh after a rewind)
+ * into a kmalloc'd buffer that starts at one page and doubles while the
+ * output overflows it (Linux's seq_read retries the same way); read then
+ * copies from it at f_pos. Example: open("/proc/meminfo") runs meminfo_proc_show into 4 KiB;
  * a smaps of 40 VMAs overflows 4 KiB, is rerun into 8 KiB and fits.
  */
 #ifndef FOLIUM_SEQ_FILE_H
@@ -20,6 +21,7 @@ struct seq_file {
 	size_t size;  /* bytes of buf */
 	size_t count; /* bytes written; == size once it overflowed */
 	void *private;
+	int (*show)(struct seq_file *m, void *v); /* what prints it again */
 };
 
 /* --- fs/seq_file.c ------------------------------------------------------- */
@@ -55,7 +57,8 @@ int seq_show_to_console(seq_show_t show, void *v);
 
 /* file_operations for a file shown by one function (Linux: single_open
  * and friends). single_open keeps the filled seq_file in
- * file->private_data; seq_read copies from it at *pos; seq_lseek takes
+ * file->private_data; seq_read copies from it at *pos, printing it again
+ * first when *pos is 0; seq_lseek takes
  * SEEK_SET and SEEK_CUR to any offset >= 0 (-EINVAL otherwise, as Linux).
  * Return of single_open: 0 or a seq_fill error. */
 int single_open(struct file *file, seq_show_t show, void *data);

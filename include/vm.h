@@ -325,6 +325,17 @@ int split_vma(struct mm_struct *mm, unsigned long addr);
 /* Join touching VMAs with equal flags from the one ending at start to the
  * one starting at end (Linux: vma_merge after a flags change). */
 void vma_merge_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+/* Merge the VMA containing addr, just mapped, grown or moved there, with
+ * the next VMA and (merge_prev) the previous one where their flags are
+ * equal but for VM_SOFTDIRTY, which the merged VMA keeps if either had it
+ * (Linux: vma_merge_new_range, vma_merge_extend; VM_STICKY). The VMA
+ * containing keep is never merged with it (Linux's copy_vma keeps an
+ * MREMAP_DONTUNMAP source apart; 0: none). */
+void vma_merge_new_range(struct mm_struct *mm, unsigned long addr, bool merge_prev,
+			 unsigned long keep);
+/* Has vma an anonymous folio mapped (Folium's stand-in for Linux's
+ * vma->anon_vma, which stays after MADV_DONTNEED emptied the VMA)? */
+bool vma_has_anon_folio(struct mm_struct *mm, const struct vm_area_struct *vma);
 /* The PTE flag bits for pages of a VMA: present, RW if VM_WRITE, NX
  * unless VM_EXEC, USER if VM_USER and VM_READ (a PROT_NONE VMA's pages
  * fault in ring 3). */

@@ -605,24 +605,52 @@ int split_vma(struct mm_struct *mm, unsigned long addr)
 	return 0;
 }
 
+/* Linux: is_mergeable_vma. Touching, with equal flags but for
+ * VM_SOFTDIRTY, which does not keep VMAs apart (VM_IGNORE_MERGE). Folium
+ * keeps no anon_vma or pgoff, which Linux compares as well. */
+static bool vma_mergeable(const struct vm_area_struct *vma, const struct vm_area_struct *next)
+{
+	return vma->vm_end == next->vm_start && !((vma->vm_flags ^ next->vm_flags) & ~VM_SOFTDIRTY);
+}
+
+/* Fold vmas[i + 1] into vmas[i]; VM_SOFTDIRTY survives the merge (Linux:
+ * VM_STICKY, so a new range merged into a tracked one still reads as
+ * new data). */
+static void vma_merge_next(struct mm_struct *mm, int i)
+{
+	mm->vmas[i].vm_end = mm->vmas[i + 1].vm_end;
+	mm->vmas[i].vm_flags |= mm->vmas[i + 1].vm_flags & VM_SOFTDIRTY;
+	vma_remove_at(mm, i + 1);
+}
+
 /* Join touching VMAs with equal flags from the one ending at start to the
  * one starting at end, so mprotect back and forth does not use up the
- * array (Linux: vma_merge in mprotect_fixup). VM_SOFTDIRTY does not keep
- * VMAs apart and survives the merge (Linux: VM_IGNORE_MERGE, VM_STICKY). */
+ * array (Linux: vma_merge in mprotect_fixup). */
 void vma_merge_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
 	for (int i = 0; i + 1 < mm->nr_vmas && mm->vmas[i].vm_start <= end;) {
-		struct vm_area_struct *vma = &mm->vmas[i], *next = vma + 1;
-
-		if (vma->vm_end >= start && vma->vm_end == next->vm_start &&
-		    !((vma->vm_flags ^ next->vm_flags) & ~VM_SOFTDIRTY)) {
-			vma->vm_end = next->vm_end;
-			vma->vm_flags |= next->vm_flags & VM_SOFTDIRTY;
-			vma_remove_at(mm, i + 1);
-		} else {
+		if (mm->vmas[i].vm_end >= start && vma_mergeable(&mm->vmas[i], &mm->vmas[i + 1]))
+			vma_merge_next(mm, i);
+		else
 			i++;
-		}
 	}
+}
+
+void vma_merge_new_range(struct mm_struct *mm, unsigned long addr, bool merge_prev,
+			 unsigned long keep)
+{
+	int i = 0;
+
+	while (i < mm->nr_vmas && mm->vmas[i].vm_end <= addr)
+		i++;
+	if (i == mm->nr_vmas || mm->vmas[i].vm_start > addr)
+		return;
+	if (i + 1 < mm->nr_vmas && vma_mergeable(&mm->vmas[i], &mm->vmas[i + 1]) &&
+	    !(keep >= mm->vmas[i + 1].vm_start && keep < mm->vmas[i + 1].vm_end))
+		vma_merge_next(mm, i);
+	if (merge_prev && i > 0 && vma_mergeable(&mm->vmas[i - 1], &mm->vmas[i]) &&
+	    !(keep >= mm->vmas[i - 1].vm_start && keep < mm->vmas[i - 1].vm_end))
+		vma_merge_next(mm, i - 1);
 }
 
 /* What change_protection does to each present entry: clear then set. */
@@ -740,7 +768,7 @@ static const struct mm_walk_ops anon_folio_walk_ops = {
 /* Linux: vma->anon_vma, which a VMA gets with its first anonymous folio.
  * Folium keeps none and looks for a mapped folio instead (Linux's stays
  * after MADV_DONTNEED emptied the VMA). */
-static bool vma_has_anon_folio(struct mm_struct *mm, const struct vm_area_struct *vma)
+bool vma_has_anon_folio(struct mm_struct *mm, const struct vm_area_struct *vma)
 {
 	return walk_page_range(mm, vma->vm_start, vma->vm_end, &anon_folio_walk_ops, NULL) != 0;
 }

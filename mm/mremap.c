@@ -2,12 +2,16 @@
  * mremap (Linux: mm/mremap.c): shrink a mapping, grow it in place, or
  * move it, with Linux's order of checks and errno values. Shrinking
  * unmaps the tail; growing extends the VMA when the pages after it are
- * free; otherwise MREMAP_MAYMOVE moves it: a new VMA, the entries moved
- * into it as Linux does when every folio fits (move_page_tables below),
- * else each present page's bytes copied in through copy_to_user
- * (zero-page entries skipped, they read as zero anyway); then the old
- * range unmapped, or with MREMAP_DONTUNMAP emptied. Example: a 3-page VMA at A whose next page is
- * taken, grown to 4 pages with MAYMOVE, becomes a 4-page VMA at B with A's 3 pages' bytes.
+ * free, merging it with the next one; otherwise MREMAP_MAYMOVE moves it:
+ * a new VMA, the entries moved into it as Linux does when every folio
+ * fits (move_page_tables below), else each present page's bytes copied in
+ * through copy_to_user (zero-page entries skipped, they read as zero
+ * anyway); then the old range unmapped, or with MREMAP_DONTUNMAP emptied,
+ * and the new VMA merged with its neighbours if it was never faulted.
+ * MREMAP_FIXED at the same size moves every VMA of the range, the gaps
+ * between them kept (remap_move). Example: a 3-page VMA at A whose next
+ * page is taken, grown to 4 pages with MAYMOVE, becomes a 4-page VMA at
+ * B with A's 3 pages' bytes.
  */
 #include <binfmt_elf.h>
 #include <hugetlb.h>
@@ -311,6 +315,10 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 {
 	unsigned long vm_flags = find_vma(mm, addr)->vm_flags;
 	unsigned long prot = vm_flags & (VM_READ | VM_WRITE | VM_EXEC | VM_USER);
+	/* Linux's copy_vma gives a VMA never faulted the new address's pgoff,
+	 * so it can merge there; a faulted one keeps its anon_vma and old
+	 * pgoff, which its new neighbours do not continue. */
+	bool mergeable = !vma_has_anon_folio(mm, find_vma(mm, addr));
 	struct mremap_copy mc = { addr, 0 };
 	struct vm_area_struct *vma;
 	long charged;
@@ -356,17 +364,36 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 		vm_unacct_memory(charged);
 	if (flags & MREMAP_DONTUNMAP) {
 		zap_page_range(mm, addr, addr + old_len);
-		goto populate;
+	} else {
+		/* Linux clears the old VMA's VM_ACCOUNT before unmapping it, so
+		 * its charge stays with the new one: the munmap uncharges what
+		 * this adds. */
+		if (whole && (vm_flags & VM_ACCOUNT))
+			vm_acct_memory((long)(old_len >> PAGE_SHIFT));
+		vm_munmap(mm, addr, old_len);
 	}
-	/* Linux clears the old VMA's VM_ACCOUNT before unmapping it, so its
-	 * charge stays with the new one: the munmap uncharges what this adds. */
-	if (whole && (vm_flags & VM_ACCOUNT))
-		vm_acct_memory((long)(old_len >> PAGE_SHIFT));
-	vm_munmap(mm, addr, old_len);
-populate:
+	/* Linux: copy_vma's vma_merge_copied_range (never with a
+	 * MREMAP_DONTUNMAP source). */
+	if (whole && mergeable)
+		vma_merge_new_range(mm, mc.new_addr, true, flags & MREMAP_DONTUNMAP ? addr : 0);
 	if (vm_flags & VM_LOCKED) /* Linux: mremap's mm_populate of the grown part */
 		__mm_populate(mm, mc.new_addr + old_len, new_len - old_len, true);
 	return (long)mc.new_addr;
+}
+
+/* Linux: check_mremap_params's checks of new_addr, for MREMAP_FIXED and
+ * MREMAP_DONTUNMAP: all -EINVAL, before the old range is looked up.
+ * Return: 0 or -EINVAL. */
+static int mremap_check_new_addr(unsigned long addr, unsigned long old_len, unsigned long new_addr,
+				 unsigned long new_len)
+{
+	if (new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
+		return -EINVAL;
+	if (new_addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (addr + old_len > new_addr && new_addr + new_len > addr)
+		return -EINVAL; /* the ranges overlap (vrm_overlaps) */
+	return 0;
 }
 
 /* Linux: mremap_to, for MREMAP_FIXED and MREMAP_DONTUNMAP. */
@@ -375,12 +402,6 @@ static long mremap_to(struct mm_struct *mm, unsigned long addr, unsigned long ol
 {
 	long err;
 
-	if (new_addr & (PAGE_SIZE - 1))
-		return -EINVAL;
-	if (new_len > TASK_SIZE || new_addr > TASK_SIZE - new_len)
-		return -EINVAL;
-	if (addr + old_len > new_addr && new_addr + new_len > addr)
-		return -EINVAL; /* the ranges overlap */
 	/* Both ranges may split a VMA, and the move adds one (Linux's
 	 * map_count check, so nothing is unmapped before it fails). */
 	if (mm->nr_vmas + 2 >= sysctl_max_map_count - 3 || mm_vmas_reserve(mm, 3))
@@ -403,9 +424,60 @@ static long mremap_to(struct mm_struct *mm, unsigned long addr, unsigned long ol
 }
 
 /*
- * Linux: sys_mremap. The checks in its order: flags (unknown ones,
- * FIXED without MAYMOVE, DONTUNMAP without MAYMOVE or with a new size),
- * addr alignment, new_len 0 (all -EINVAL), then addr in no VMA (-EFAULT).
+ * Linux: remap_move (6.17+), for MREMAP_FIXED without a change of size:
+ * every VMA of [addr, addr + len) moves, each split at the range's ends,
+ * the gaps between them kept. The range must start in a VMA (-EFAULT);
+ * a VMA that cannot move ends the call with its error, those before it
+ * moved. Example: VMAs [A, A+p) and [A+2p, A+3p) moved to B become
+ * [B, B+p) and [B+2p, B+3p); B+p stays as it was.
+ * Return: new_addr or -errno.
+ */
+static long remap_move(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		       unsigned long new_addr, unsigned long flags)
+{
+	unsigned long end = addr + len, from = addr;
+	struct vm_area_struct *vma;
+
+	if (!find_vma(mm, addr))
+		return -EFAULT; /* no gap at the start */
+	/* The VMAs at from and above; a moved piece lands outside [addr, end). */
+	while (from < end && (vma = find_vma_intersection(mm, from, end))) {
+		unsigned long start = MAX(vma->vm_start, from),
+			      piece = MIN(vma->vm_end, end) - start;
+		long ret;
+
+		if (is_vm_hugetlb_page(vma))
+			return -EINVAL; /* never moved: mremap_hugetlb_check */
+		ret = mremap_to(mm, start, piece, new_addr + (start - addr), piece, flags);
+		if (ret < 0)
+			return ret;
+		from = start + piece;
+	}
+	return (long)new_addr;
+}
+
+/* Grow the VMA ending at addr + old_len in place; it then merges with the
+ * next VMA where their flags allow (Linux: expand_vma_in_place,
+ * vma_merge_extend). Return: addr, or -ENOMEM (the charge refused). */
+static long expand_vma_in_place(struct mm_struct *mm, struct vm_area_struct *vma,
+				unsigned long addr, unsigned long old_len, unsigned long new_len)
+{
+	bool locked = vma->vm_flags & VM_LOCKED;
+
+	if (mremap_charge(mm, vma->vm_flags, old_len, new_len, 0) < 0)
+		return -ENOMEM;
+	vma->vm_end += new_len - old_len; /* faults fill the new pages */
+	vma_merge_new_range(mm, addr, false, 0);
+	if (locked) /* ... or mlock's populate now */
+		__mm_populate(mm, addr + old_len, new_len - old_len, true);
+	return (long)addr;
+}
+
+/*
+ * Linux: sys_mremap. The checks in its order (check_mremap_params):
+ * flags (unknown ones, FIXED without MAYMOVE, DONTUNMAP without MAYMOVE
+ * or with a new size), addr alignment, new_len 0, a new_addr's range,
+ * alignment and overlap (all -EINVAL), then addr in no VMA (-EFAULT).
  */
 SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len, unsigned long, new_len,
 		unsigned long, flags, unsigned long, new_addr)
@@ -424,8 +496,14 @@ SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len, unsigned lo
 		return -EINVAL;
 	old_len = ALIGN_UP(old_len, PAGE_SIZE);
 	new_len = ALIGN_UP(new_len, PAGE_SIZE);
-	if (!new_len)
+	if (!new_len || new_len > TASK_SIZE)
 		return -EINVAL;
+	if ((flags & (MREMAP_FIXED | MREMAP_DONTUNMAP)) &&
+	    mremap_check_new_addr(addr, old_len, new_addr, new_len))
+		return -EINVAL;
+	/* Linux: vrm_move_only. */
+	if ((flags & MREMAP_FIXED) && old_len == new_len)
+		return remap_move(mm, addr, old_len, new_addr, flags);
 	vma = find_vma(mm, addr);
 	if (!vma)
 		return -EFAULT;
@@ -440,14 +518,8 @@ SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len, unsigned lo
 	err = vma_to_resize(vma, addr, old_len);
 	if (err)
 		return err;
-	if (old_len == vma->vm_end - addr && vma_expandable(mm, vma, new_len - old_len)) {
-		if (mremap_charge(mm, vma->vm_flags, old_len, new_len, 0) < 0)
-			return -ENOMEM;
-		vma->vm_end += new_len - old_len; /* faults fill the new pages */
-		if (vma->vm_flags & VM_LOCKED)	  /* ... or mlock's populate now */
-			__mm_populate(mm, addr + old_len, new_len - old_len, true);
-		return (long)addr;
-	}
+	if (old_len == vma->vm_end - addr && vma_expandable(mm, vma, new_len - old_len))
+		return expand_vma_in_place(mm, vma, addr, old_len, new_len);
 	if (!(flags & MREMAP_MAYMOVE))
 		return -ENOMEM;
 	return move_vma(mm, addr, old_len, new_len, 0, flags);

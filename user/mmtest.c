@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #define PAGE 4096ul
@@ -264,6 +265,128 @@ static void compaction(void)
 		close(fd);
 }
 
+/* Does one line of maps (read again from its start, as Linux prints it
+ * afresh after a rewind) cover [start, end)? */
+static int maps_covers(FILE *maps, const char *start, const char *end)
+{
+	unsigned long lo, hi;
+	char line[512];
+
+	rewind(maps);
+	while (fgets(line, sizeof(line), maps))
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo <= (unsigned long)start &&
+		    (unsigned long)end <= hi)
+			return 1;
+	return 0;
+}
+
+/* Is this Linux older than major.minor (where Folium follows a newer
+ * Linux's rule; the side-by-side also boots Linux 6.1)? */
+static int linux_before(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || strcmp(u.sysname, "Linux") || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return 0;
+	return ma < major || (ma == major && mi < minor);
+}
+
+/* Is [p, p + len) mapped? mincore answers ENOMEM for an unmapped page. */
+static int mapped(char *p, size_t len)
+{
+	unsigned char vec[16];
+
+	return mincore(p, len, vec) == 0;
+}
+
+/* Growing in place merges with the next VMA; MREMAP_FIXED at the same
+ * size moves every VMA of a range and keeps the gaps (Linux 6.17+), with
+ * MREMAP_DONTUNMAP leaving each source mapped and empty. */
+static void remap(void)
+{
+	FILE *maps = fopen("/proc/self/maps", "r"); /* before the mappings */
+	char *p = mmap(NULL, 5 * PAGE, RW, ANON, -1, 0), *q;
+	int flags = MREMAP_MAYMOVE | MREMAP_FIXED;
+
+	if (!maps || p == MAP_FAILED) {
+		check("mmap and /proc/self/maps for mremap", 0);
+		return;
+	}
+	munmap(p + PAGE, PAGE);
+	check("mremap grows into a hole", mremap(p, PAGE, 2 * PAGE, 0) == p);
+	check("the grown VMA merged with the next one", maps_covers(maps, p, p + 5 * PAGE));
+	if (linux_before(6, 17)) {
+		printf("mmtest: skip mremap of several VMAs (Linux 6.17+)\n");
+		munmap(p, 5 * PAGE);
+		fclose(maps);
+		return;
+	}
+	q = mmap(NULL, 10 * PAGE, RW, ANON, -1, 0);
+	munmap(q, 10 * PAGE);
+	memset(p, 1, 5 * PAGE);
+	munmap(p + PAGE, PAGE);
+	munmap(p + 3 * PAGE, PAGE);
+	check("mremap MREMAP_FIXED moves 3 VMAs", mremap(p, 5 * PAGE, 5 * PAGE, flags, q) == q);
+	check("the 3 moved VMAs keep their bytes and gaps",
+	      all_bytes(q, PAGE, 1) && !mapped(q + PAGE, PAGE) &&
+		      all_bytes(q + 2 * PAGE, PAGE, 1) && !mapped(q + 3 * PAGE, PAGE) &&
+		      all_bytes(q + 4 * PAGE, PAGE, 1) && !mapped(p, PAGE) &&
+		      !mapped(p + 4 * PAGE, PAGE));
+	flags |= MREMAP_DONTUNMAP;
+	check("mremap MREMAP_DONTUNMAP moves 3 VMAs",
+	      mremap(q, 5 * PAGE, 5 * PAGE, flags, q + 5 * PAGE) == q + 5 * PAGE);
+	check("the sources stay, empty",
+	      all_bytes(q + 5 * PAGE, PAGE, 1) && all_bytes(q + 9 * PAGE, PAGE, 1) &&
+		      all_bytes(q, PAGE, 0) && all_bytes(q + 2 * PAGE, PAGE, 0) &&
+		      all_bytes(q + 4 * PAGE, PAGE, 0) && !mapped(q + 8 * PAGE, PAGE));
+	munmap(q, 10 * PAGE);
+	fclose(maps);
+}
+
+/* Linux 7.3's VM_STICKY: after clear_refs 4, a new VMA moved beside a
+ * clean one merges with it (neither was faulted) and the merged VMA is
+ * soft-dirty, the clean page too (soft-dirty's test_merge). */
+static void remap_soft_dirty(void)
+{
+	char *pad, *p, *q, *probe;
+	int clear, pagemap, merged;
+	unsigned long long pme = 0;
+
+	if (linux_before(7, 3)) { /* 6.1's merge keeps the clean VMA's flags */
+		printf("mmtest: skip soft-dirty after a remap merge (Linux 7.3's rule)\n");
+		return;
+	}
+	pad = mmap(NULL, 4 * PAGE, PROT_NONE, ANON, -1, 0);
+	clear = open("/proc/self/clear_refs", O_WRONLY);
+	pagemap = open("/proc/self/pagemap", O_RDONLY);
+	if (pad == MAP_FAILED || clear < 0 || pagemap < 0) {
+		printf("mmtest: skip soft-dirty after a remap merge (no clear_refs or pagemap)\n");
+		return;
+	}
+	/* [pad: none][p][merge target][q], no other neighbour. */
+	p = mmap(pad + PAGE, PAGE, RW, ANON | MAP_FIXED, -1, 0);
+	check("clear_refs 4", write(clear, "4", 1) == 1);
+	q = mmap(pad + 3 * PAGE, PAGE, RW, ANON | MAP_FIXED, -1, 0);
+	check("mremap beside a clean VMA",
+	      mremap(q, PAGE, PAGE, MREMAP_MAYMOVE | MREMAP_FIXED, p + PAGE) == p + PAGE);
+	merged = pread(pagemap, &pme, 8, (off_t)((unsigned long)p / PAGE * 8)) == 8 &&
+		 (pme >> 55 & 1);
+	/* A page written now reads soft-dirty, unless the kernel has no
+	 * CONFIG_MEM_SOFT_DIRTY. */
+	probe = mmap(NULL, PAGE, RW, ANON, -1, 0);
+	*probe = 1;
+	if (pread(pagemap, &pme, 8, (off_t)((unsigned long)probe / PAGE * 8)) != 8 ||
+	    !(pme >> 55 & 1))
+		printf("mmtest: skip soft-dirty after a remap merge (no soft-dirty bits)\n");
+	else
+		check("the clean page of the merged VMA reads soft-dirty", merged);
+	munmap(probe, PAGE);
+	munmap(pad, 4 * PAGE);
+	close(clear);
+	close(pagemap);
+}
+
 int main(int argc, char **argv)
 {
 	const char *env = getenv("MMTEST_RECLAIM");
@@ -272,6 +395,8 @@ int main(int argc, char **argv)
 	fixed();
 	protect();
 	advise();
+	remap();
+	remap_soft_dirty();
 	reclaim((argc > 1 && strcmp(argv[1], "reclaim") == 0) || (env && strcmp(env, "1") == 0));
 	faults();
 	compaction();

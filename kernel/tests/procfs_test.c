@@ -500,6 +500,37 @@ static void seq_lseek_follows_linux(struct kunit *test)
 	file.f_op->release(&inode, &file);
 }
 
+/* A read from offset 0 prints the file again, as Linux's seq_read does
+ * after a rewind: mremap_test reads a /proc/self/maps it opened before
+ * its mmaps. A read further on continues the output it had. */
+static void maps_read_from_the_start_shows_vmas_mapped_after_open(struct kunit *test)
+{
+	struct ramfs_inode inode = { .mode = S_IFREG | 0444,
+				     .i_fop = &proc_pid_maps_fops,
+				     .i_private = &task };
+	struct file file;
+	uint64_t pos = 0;
+	long len;
+
+	KUNIT_ASSERT_EQ(test, file_open(&inode, &file), 0);
+	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, PAGE_SIZE, VM_READ | VM_USER, 0), AREA);
+	len = file.f_op->read(&file, UBUF, PAGE_SIZE, &pos);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(text, UBUF, (size_t)len), 0);
+	text[len] = 0;
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "40000000-40001000 r--p"));
+	KUNIT_ASSERT_EQ(test, vm_munmap(mm, AREA, PAGE_SIZE), 0);
+	pos = 9;
+	KUNIT_EXPECT_EQ(test, file.f_op->read(&file, UBUF, PAGE_SIZE, &pos), len - 9);
+	pos = 0;
+	len = file.f_op->read(&file, UBUF, PAGE_SIZE, &pos);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(text, UBUF, (size_t)len), 0);
+	text[len] = 0;
+	KUNIT_EXPECT_NULL(test, strstr(text, "40000000-40001000"));
+	file.f_op->release(&inode, &file);
+}
+
 static void proc_self_and_exe_lead_to_the_task(struct kunit *test)
 {
 	struct ramfs_inode *inode, *exe;
@@ -978,6 +1009,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(smaps_counts_anon_folios_per_size),
 	KUNIT_CASE(smaps_of_many_vmas_outgrows_one_page),
 	KUNIT_CASE(seq_lseek_follows_linux),
+	KUNIT_CASE(maps_read_from_the_start_shows_vmas_mapped_after_open),
 	KUNIT_CASE(proc_self_and_exe_lead_to_the_task),
 	KUNIT_CASE(thp_sysfs_write_never_makes_faults_order_0),
 	KUNIT_CASE(madv_hugepage_enables_madvise_sizes),

@@ -3,10 +3,14 @@
  * as a program's call reaches it): the checks in Linux's order, shrinking,
  * growing in place, refusing to move without MREMAP_MAYMOVE, and moves
  * (anywhere, MREMAP_FIXED, MREMAP_DONTUNMAP, read-only, a PMD-mapped THP,
- * the huge zero page) that keep every byte and give every page back.
+ * the huge zero page) that keep every byte and give every page back;
+ * growing merges with the next VMA, a never-faulted VMA merges where it
+ * moves, and MREMAP_FIXED at the same size moves every VMA of a range.
  * Example: 2 pages of 0x11 at A, A + 2 pages taken, mremap(A, 2p, 3p,
  * MAYMOVE) = B: B reads 0x11 0x11 0, A is unmapped.
  */
+#include <binfmt_elf.h>
+#include <hugetlb.h>
 #include <ktest.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -303,6 +307,164 @@ static void guard_markers_move_with_the_range(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 0x1a000, 0x7000, 0x4f));
 }
 
+/* mremap_test's "expand merge": the head of a VMA with a hole in it grows
+ * into the hole and becomes one VMA with the tail (vma_merge_extend). */
+static void growing_into_a_hole_merges_with_the_next_vma(struct kunit *test)
+{
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 3 * P, 0x21);
+	KUNIT_ASSERT_EQ(test, vm_munmap(t.mm, A + P, P), 0);
+	KUNIT_ASSERT_EQ(test, t.mm->nr_vmas, 2);
+	KUNIT_EXPECT_EQ(test, mremap(A, P, 2 * P, 0, 0), A);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 1);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_end, A + 3 * P);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + P, P, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * P, P, 0x21));
+	/* A next VMA with other flags stays apart. */
+	KUNIT_ASSERT_EQ(test, vm_munmap(t.mm, A + P, P), 0);
+	KUNIT_ASSERT_EQ(test, vm_mprotect(t.mm, A + 2 * P, P, VM_READ), 0);
+	KUNIT_EXPECT_EQ(test, mremap(A, P, 2 * P, 0, 0), A);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 2);
+}
+
+/* mremap_test's "move multiple vmas": MREMAP_FIXED at the same size moves
+ * every VMA of the range, split at its ends, keeping the gaps; what the
+ * target had in a gap stays (remap_move). */
+static void fixed_moves_every_vma_of_the_range_and_keeps_the_gaps(struct kunit *test)
+{
+	const unsigned long c = A + 64 * P;
+
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 2 * P, 0x31);
+	test_map_and_fill(test, t.mm, A + 3 * P, 3 * P, 0x32);
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, c, 8 * P, VM_READ, 0), c);
+	/* From the middle of the first VMA to the middle of the second. */
+	KUNIT_ASSERT_EQ(test, mremap(A + P, 4 * P, 4 * P, MAYMOVE | FIXED, c + P), c + P);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_end, A + P);
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, A + P));
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, A + 4 * P));
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + 5 * P)->vm_start, A + 5 * P);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c + P, P, 0x31));
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, c + 2 * P)->vm_flags & VM_WRITE, 0);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, c + 3 * P)->vm_start, c + 3 * P);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 3 * P, 2 * P, 0x32));
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, c + 5 * P)->vm_flags & VM_WRITE, 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 5);
+	/* The range must start in a VMA. */
+	KUNIT_EXPECT_EQ(test, mremap(A + P, 5 * P, 5 * P, MAYMOVE | FIXED, c + 32 * P), -EFAULT);
+}
+
+/* ... and with MREMAP_DONTUNMAP each VMA stays, emptied; no new VMA merges
+ * with its source (copy_vma). */
+static void dontunmap_moves_every_vma_and_keeps_each_empty(struct kunit *test)
+{
+	const unsigned long c = A + 64 * P;
+
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, P, 0x41);
+	test_map_and_fill(test, t.mm, A + 2 * P, P, 0x42);
+	KUNIT_ASSERT_EQ(test, mremap(A, 3 * P, 3 * P, MAYMOVE | FIXED | DONTUNMAP, c), c);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c, P, 0x41));
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, c + P));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 2 * P, P, 0x42));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, P, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * P, P, 0));
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 4);
+	/* An unfaulted VMA moved right after itself stays apart from it. */
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, c + 8 * P, P, RW, 0), c + 8 * P);
+	KUNIT_ASSERT_EQ(test, mremap(c + 8 * P, P, P, MAYMOVE | FIXED | DONTUNMAP, c + 9 * P),
+			c + 9 * P);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, c + 9 * P)->vm_start, c + 9 * P);
+}
+
+/* mremap_test's "move multiple vmas split [dontunnmap]": a range cutting
+ * two VMAs, each source part left mapped and empty. */
+static void dontunmap_of_parts_of_two_vmas_splits_them(struct kunit *test)
+{
+	const unsigned long c = A - 10 * P;
+
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 10 * P, 0x61);
+	KUNIT_ASSERT_EQ(test, vm_munmap(t.mm, A + 5 * P, P), 0);
+	KUNIT_ASSERT_EQ(test, mremap(A + 2 * P, 7 * P, 7 * P, MAYMOVE | FIXED | DONTUNMAP, c), c);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c, 3 * P, 0x61));
+	KUNIT_EXPECT_NULL(test, find_vma(t.mm, c + 3 * P));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 4 * P, 3 * P, 0x61));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 2 * P, 0x61));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * P, 3 * P, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 6 * P, 3 * P, 0));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 9 * P, P, 0x61));
+}
+
+/* The soft-dirty selftest's "remap merge": a VMA never faulted merges with
+ * an equal neighbour where it lands (VM_SOFTDIRTY does not keep them
+ * apart, the merged VMA keeps it); a faulted one keeps its old pgoff in
+ * Linux and stays apart. */
+static void a_vma_never_faulted_merges_where_it_moves(struct kunit *test)
+{
+	if (!t.mm)
+		return;
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, P, RW, 0), A);
+	find_vma(t.mm, A)->vm_flags &= ~VM_SOFTDIRTY; /* as clear_refs 4 */
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + 2 * P, P, RW, 0), A + 2 * P);
+	KUNIT_ASSERT_EQ(test, mremap(A + 2 * P, P, P, MAYMOVE | FIXED, A + P), A + P);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 1);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_end, A + 2 * P);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags, RW | VM_SOFTDIRTY);
+	test_map_and_fill(test, t.mm, A + 8 * P, P, 0x51);
+	KUNIT_EXPECT_EQ(test, mremap(A + 8 * P, P, P, MAYMOVE | FIXED, A + 2 * P), A + 2 * P);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 2);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * P, P, 0x51));
+}
+
+/* check_mremap_params comes before the lookup: a bad new_addr is -EINVAL
+ * even where addr maps nothing, as is a new_len past TASK_SIZE. */
+static void new_addr_is_checked_before_the_old_range(struct kunit *test)
+{
+	if (!t.mm)
+		return;
+	KUNIT_EXPECT_EQ(test, mremap(A, P, P, MAYMOVE | FIXED, A + 8 * P + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * P, 2 * P, MAYMOVE | FIXED, A + P), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, P, P, MAYMOVE | DONTUNMAP, TASK_SIZE), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, P, TASK_SIZE + P, MAYMOVE, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, P, P, MAYMOVE | FIXED, A + 8 * P), -EFAULT);
+}
+
+/* Linux's align_hugetlb and check_prep_vma for a HugeTLB VMA: addresses
+ * huge-page aligned, never grown, MREMAP_DONTUNMAP refused (hugetlbfs
+ * sets VM_DONTEXPAND); Folium moves none (MREMAP_FIXED too, alone or
+ * among several VMAs); shrinking works. Without a pool: MAP_NORESERVE. */
+static void a_hugetlb_vma_only_shrinks(struct kunit *test)
+{
+	const unsigned long hp = PMD_SIZE, c = A + 8 * PMD_SIZE;
+	struct hstate saved = hstates[0];
+	unsigned int saved_max = hugetlb_max_hstate;
+	struct vm_area_struct *vma;
+
+	if (!t.mm)
+		return;
+	hstate_init(&hstates[0], HPAGE_PMD_ORDER, t.node ? t.node->node_id : 0);
+	hugetlb_max_hstate = 1;
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, 2 * hp, RW | VM_HUGETLB | VM_NORESERVE, 0), A);
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * hp, 3 * hp, MAYMOVE, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * hp, 2 * hp, MAYMOVE | DONTUNMAP, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * hp, 2 * hp, MAYMOVE | FIXED, c), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mremap(A + P, P, P, MAYMOVE | FIXED, c), -EINVAL);
+	test_map_and_fill(test, t.mm, A - P, P, 0x71);
+	KUNIT_EXPECT_EQ(test, mremap(A - P, 2 * P, 2 * P, MAYMOVE | FIXED, c), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c, P, 0x71));	   /* the VMA before it moved */
+	KUNIT_EXPECT_EQ(test, mremap(A, 2 * hp, hp - P, 0, 0), A); /* rounded up to hp */
+	vma = find_vma(t.mm, A);
+	KUNIT_EXPECT_TRUE(test, vma && vma->vm_end == A + hp);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, hp), 0);
+	hstates[0] = saved;
+	hugetlb_max_hstate = saved_max;
+}
+
 static struct kunit_case mremap_test_cases[] = {
 	KUNIT_CASE(mremap_checks_arguments_in_linux_order),
 	KUNIT_CASE(shrinking_unmaps_the_tail_and_keeps_the_head),
@@ -317,6 +479,13 @@ static struct kunit_case mremap_test_cases[] = {
 	KUNIT_CASE(a_move_keeps_the_folios_and_their_pages),
 	KUNIT_CASE(a_cut_or_misaligned_folio_is_copied),
 	KUNIT_CASE(guard_markers_move_with_the_range),
+	KUNIT_CASE(growing_into_a_hole_merges_with_the_next_vma),
+	KUNIT_CASE(fixed_moves_every_vma_of_the_range_and_keeps_the_gaps),
+	KUNIT_CASE(dontunmap_moves_every_vma_and_keeps_each_empty),
+	KUNIT_CASE(dontunmap_of_parts_of_two_vmas_splits_them),
+	KUNIT_CASE(a_vma_never_faulted_merges_where_it_moves),
+	KUNIT_CASE(new_addr_is_checked_before_the_old_range),
+	KUNIT_CASE(a_hugetlb_vma_only_shrinks),
 	{},
 };
 

@@ -3,11 +3,10 @@
  * a new mapping reads soft-dirty, clear_refs 4 clears it and
  * write-protects, the next write is one fault that reuses the folio and
  * sets the bit on that one entry, a read sets nothing; mprotect and a
- * THP split keep it, mremap as Linux; a PMD leaf is cleared in place; clear_refs 1
- * makes a large folio old in one batch, without a flush; 5 resets the
- * RSS high-water mark; the written values are parsed as Linux does.
- * Accesses go through copy_to_user & co., so the kernel takes real #PFs
- * and the host its software MMU's. A = 1 GiB, aligned for every order.
+ * THP split keep it, mremap as Linux, a merge keeps it; a PMD leaf is cleared in place; clear_refs
+ * 1 makes a large folio old in one batch, without a flush; 5 resets the RSS high-water mark; the
+ * written values are parsed as Linux does. Accesses go through copy_to_user & co., so the kernel
+ * takes real #PFs and the host its software MMU's. A = 1 GiB, aligned for every order.
  */
 #include <ktest.h>
 #include <syscalls.h>
@@ -225,6 +224,25 @@ static void mremap_marks_entries_it_moves_one_by_one(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, pte_soft_dirty(pte_at(shifted + i * P)));
 }
 
+/* soft-dirty's test_merge: after clear_refs 4 a new VMA (soft-dirty) moved
+ * beside a clean one merges with it, and the merged VMA is soft-dirty
+ * throughout (Linux 7.3: VM_SOFTDIRTY is in VM_IGNORE_MERGE and
+ * VM_STICKY). */
+static void a_new_vma_merged_into_a_clean_one_makes_it_soft_dirty(struct kunit *test)
+{
+	const unsigned long move[6] = { A + 3 * P, P, P, MAYMOVE | FIXED, A + 2 * P, 0 };
+
+	if (!t.mm)
+		return;
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + P, P, RW, 0), A + P);
+	KUNIT_ASSERT_EQ(test, clear_refs(t.mm, CLEAR_REFS_SOFT_DIRTY), 0);
+	KUNIT_ASSERT_FALSE(test, find_vma(t.mm, A + P)->vm_flags & VM_SOFTDIRTY);
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + 3 * P, P, RW, 0), A + 3 * P);
+	KUNIT_ASSERT_EQ(test, sys_mremap(&task, move), (long)(A + 2 * P));
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + P)->vm_end, A + 3 * P);
+	KUNIT_EXPECT_TRUE(test, find_vma(t.mm, A + P)->vm_flags & VM_SOFTDIRTY);
+}
+
 /* A PMD leaf: clear_refs 4 rewrites its one entry (one invlpg for the
  * invalidation, then the mm's flush); the next write reuses the THP
  * whole; a split hands the PMD's bit to all 512 PTEs. */
@@ -391,6 +409,7 @@ static struct kunit_case soft_dirty_test_cases[] = {
 	KUNIT_CASE(mprotect_keeps_soft_dirty_bits_and_flags),
 	KUNIT_CASE(merging_keeps_vm_softdirty),
 	KUNIT_CASE(mremap_marks_entries_it_moves_one_by_one),
+	KUNIT_CASE(a_new_vma_merged_into_a_clean_one_makes_it_soft_dirty),
 	KUNIT_CASE(pmd_leaf_soft_dirty_is_cleared_reused_and_split),
 	KUNIT_CASE(clear_refs_1_makes_a_64k_folio_old_in_one_batch),
 	KUNIT_CASE(clear_refs_1_makes_a_2m_folio_old_by_pmd_or_one_batch),
