@@ -506,10 +506,10 @@ static int zap_marker(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 static int zap_pud(pud_t *pudp, unsigned long addr, unsigned long next, struct mm_walk *walk)
 {
 	struct zap_details *d = walk->private;
-	struct folio *folio = pud_folio(*pudp);
+	pud_t pud = pudp_get_and_clear(walk->mm, addr, pudp);
+	struct folio *folio = pud_folio(pud);
 
 	(void)next;
-	pudp_get_and_clear(walk->mm, addr, pudp);
 	tlb_remove_pud_tlb_entry(&d->tlb, addr);
 	folio_mapcount_add(folio, -1);
 	tlb_remove_folio(&d->tlb, folio);
