@@ -62,16 +62,7 @@ static struct folio *dequeue_hugetlb_folio(struct hstate *h)
  * failure that tried hard, the next attempts skip __GFP_RETRY_MAYFAIL until
  * one succeeds. Counted as htlb_buddy_alloc_success/_fail.
  */
-/* Linux: alloc_gigantic_folio. A 1 GiB page is no buddy block: its range
- * is cleared by migration (alloc_contig_pages), as Linux without CMA. */
-static struct folio *alloc_gigantic_folio(struct hstate *h, gfp_t gfp)
-{
-	struct page *page = alloc_contig_pages(pages_per_huge_page(h), gfp, h->nid);
-
-	return page ? page_folio(page) : NULL;
-}
-
-static struct folio *alloc_fresh_hugetlb_folio(struct hstate *h, bool *noretry)
+static struct folio *alloc_buddy_hugetlb_folio(struct hstate *h, bool *noretry)
 {
 	gfp_t gfp = GFP_HIGHUSER_MOVABLE | __GFP_COMP | __GFP_NOWARN;
 	bool try_hard = !noretry || !*noretry;
@@ -79,17 +70,40 @@ static struct folio *alloc_fresh_hugetlb_folio(struct hstate *h, bool *noretry)
 
 	if (try_hard)
 		gfp |= __GFP_RETRY_MAYFAIL;
-	if (hstate_is_gigantic(h))
-		folio = alloc_gigantic_folio(h, gfp);
-	else
-		folio = folio_alloc_node(h->nid, gfp, h->order);
+	folio = folio_alloc_node(h->nid, gfp, h->order);
 	if (noretry)
 		*noretry = !folio && try_hard ? true : (folio ? false : *noretry);
-	if (!folio) {
-		count_vm_event(NODE_DATA(h->nid), HTLB_BUDDY_PGALLOC_FAIL);
+	count_vm_event(NODE_DATA(h->nid), folio ? HTLB_BUDDY_PGALLOC : HTLB_BUDDY_PGALLOC_FAIL);
+	return folio;
+}
+
+/*
+ * Linux: alloc_gigantic_folio. A 1 GiB page is no buddy block: its range
+ * is cleared by migration (alloc_contig_pages), as Linux without CMA; the
+ * mask is not movable (Linux: GFP_HIGHUSER, hugepage_movable_supported
+ * says no for gigantic pages; Folium has no highmem: GFP_KERNEL) and the
+ * htlb_buddy_alloc_* counters leave it out, as Linux's.
+ */
+static struct folio *alloc_gigantic_folio(struct hstate *h)
+{
+	struct page *page = alloc_contig_pages(pages_per_huge_page(h),
+					       GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, h->nid);
+
+	return page ? page_folio(page) : NULL;
+}
+
+/* Linux: alloc_fresh_hugetlb_folio. The page joins the pool's count, off
+ * the free list. */
+static struct folio *alloc_fresh_hugetlb_folio(struct hstate *h, bool *noretry)
+{
+	struct folio *folio;
+
+	if (hstate_is_gigantic(h))
+		folio = alloc_gigantic_folio(h);
+	else
+		folio = alloc_buddy_hugetlb_folio(h, noretry);
+	if (!folio)
 		return NULL;
-	}
-	count_vm_event(NODE_DATA(h->nid), HTLB_BUDDY_PGALLOC);
 	SetPageFlag(&folio->page, PG_hugetlb);
 	INIT_LIST_HEAD(&folio->page.lru);
 	h->nr_huge_pages++;

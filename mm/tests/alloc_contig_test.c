@@ -23,9 +23,26 @@ static struct test_mm t;
 static struct mm_struct *prev_mm;
 static migrate_folio_fn saved_hook;
 
+/* On the host the node goes where any size fits (MAX_PAGE_ORDER 12 wants
+ * 128 MiB, twice a test_node_create block); the kernel's test memory
+ * serves the default orders. */
+static void node_and_mm_create(struct kunit *test)
+{
+#ifdef FOLIUM_HOST
+	t.mm = NULL;
+	t.node = test_node_create_at(test, PHYS_PFN(40ull << 30), NODE_PAGES);
+	if (!t.node)
+		return;
+	t.free_at_start = node_free_pages(t.node);
+	t.mm = mm_create(t.node->node_id);
+#else
+	test_mm_create(test, &t, NODE_PAGES);
+#endif
+}
+
 static int alloc_contig_test_init(struct kunit *test)
 {
-	test_mm_create(test, &t, NODE_PAGES);
+	node_and_mm_create(test);
 	saved_hook = set_migrate_folio_hook(anon_migrate_folio);
 	prev_mm = current_mm;
 	if (t.mm)
