@@ -73,6 +73,10 @@ bool arch_has_fast_stosb(void);
 /* Print "  <symbol>+0xoff" for each frame of the caller's stack. */
 void arch_dump_stack(void);
 
+/* Can a PUD entry map 1 GiB (x86's PDPE1GB, Linux's X86_FEATURE_GBPAGES)?
+ * mm/hugetlb.c registers the 1 GiB HugeTLB size only then. */
+bool arch_has_gbpages(void);
+
 /* Back the struct pages of pfns [start_pfn, end_pfn) in the vmemmap array
  * with zeroed memory, keeping what is already backed (Linux:
  * vmemmap_populate). Context: boot, before memblock hands memory over. */

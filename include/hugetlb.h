@@ -1,6 +1,7 @@
 /*
  * HugeTLB (Linux: include/linux/hugetlb.h): pools of huge pages per size
- * (struct hstate), reserved at mmap time and mapped by one PMD each.
+ * (struct hstate), reserved at mmap time and mapped by one PMD (2 MiB) or
+ * one PUD (1 GiB, where the CPU has PDPE1GB) each.
  * Implemented in mm/hugetlb.c; the sysfs files are made by fs/sysfs.c.
  */
 #ifndef FOLIUM_HUGETLB_H
@@ -10,9 +11,11 @@
 
 struct seq_file;
 struct kobj_attribute;
+struct memblock;
 
-/* Linux: HUGE_MAX_HSTATE. Folium serves the PMD size only (2 MiB). */
-#define HUGE_MAX_HSTATE 1
+/* Linux: HUGE_MAX_HSTATE. hstates[0] is the PMD size (2 MiB), hstates[1]
+ * the PUD size (1 GiB), registered only if arch_has_gbpages(). */
+#define HUGE_MAX_HSTATE 2
 
 /*
  * One pool (Linux: struct hstate). nr_huge_pages counts every huge page
@@ -54,14 +57,28 @@ static inline unsigned long persistent_huge_pages(const struct hstate *h)
 {
 	return h->nr_huge_pages - h->surplus_huge_pages;
 }
+/* Linux: hstate_is_gigantic. Above the buddy allocator's largest block:
+ * its pages come from alloc_contig_pages (or memblock at boot). */
+static inline bool hstate_is_gigantic(const struct hstate *h)
+{
+	return h->order > MAX_PAGE_ORDER;
+}
 
 /* Linux: is_vm_hugetlb_page. */
 static inline bool is_vm_hugetlb_page(const struct vm_area_struct *vma)
 {
 	return vma->vm_flags & VM_HUGETLB;
 }
-/* The pool of a hugetlb VMA (Linux: hstate_vma; one size here). */
-struct hstate *hstate_vma(const struct vm_area_struct *vma);
+/* The pool a VM_HUGETLB VMA's flags name (VM_HSTATE; Linux: hstate_file
+ * of the VMA's hugetlbfs file), and that of a VMA (Linux: hstate_vma). */
+static inline struct hstate *hstate_vm_flags(unsigned long vm_flags)
+{
+	return &hstates[(vm_flags & VM_HSTATE_MASK) >> VM_HSTATE_SHIFT];
+}
+static inline struct hstate *hstate_vma(const struct vm_area_struct *vma)
+{
+	return hstate_vm_flags(vma->vm_flags);
+}
 /* Return: the hstate of a huge page size in bytes, or NULL (Linux: size_to_hstate). */
 struct hstate *size_to_hstate(unsigned long size);
 
@@ -93,6 +110,14 @@ enum vm_fault_reason hugetlb_fault(struct mm_struct *mm, struct vm_area_struct *
  * hugetlb_vm_op_split's -EINVAL). */
 bool hugetlb_range_aligned(struct mm_struct *mm, unsigned long start, unsigned long end);
 
+/* Linux: hugetlb_add_hstate. Register the pool of order on node 0 (the
+ * boot's sizes, in hstates[] order). */
+void hugetlb_add_hstate(unsigned int order);
+/* Boot, before the buddy allocator: the 1 GiB pages hugepagesz=1G
+ * hugepages=N asks for, taken from memblock (Linux:
+ * hugetlb_hstate_alloc_pages → alloc_bootmem_huge_page). hugetlb_init
+ * turns them into pool pages. */
+void hugetlb_bootmem_alloc(struct memblock *mb);
 /* Boot: the pools from hugepagesz=, hugepages=, default_hugepagesz=. */
 void hugetlb_init(void);
 /* The parse of those keys over cl (boot's, or a test's). Problems are

@@ -466,6 +466,21 @@ bool is_free_buddy_page(const struct page *page);
 int start_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn);
 void undo_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn);
 /*
+ * Linux: alloc_contig_range. Make [start, end) one allocated range: its
+ * pageblocks isolated, in-use folios migrated out, the free pages taken,
+ * the isolation undone whatever happens. The pages come back order-0 with
+ * a reference each, or with __GFP_COMP in gfp as one folio of order
+ * log2(end - start). Return: 0, -EBUSY (a block cannot be isolated or a
+ * page cannot move) or -ENOMEM.
+ */
+int alloc_contig_range(unsigned long start, unsigned long end, gfp_t gfp);
+/* Linux: alloc_contig_pages. nr_pages (a power of two) contiguous pages
+ * aligned to nr_pages from node nid, found by trying each aligned range
+ * of its zones with alloc_contig_range. Return: the first page, or NULL.
+ * Context: may migrate; the caller frees with free_contig_range. */
+struct page *alloc_contig_pages(unsigned long nr_pages, gfp_t gfp, int nid);
+void free_contig_range(unsigned long pfn, unsigned long nr_pages);
+/*
  * The migration hook: whoever owns movable folios (the anonymous memory
  * code) copies src into dst and repoints its mappings at dst. Return: 0,
  * or a negative errno if src cannot move now. Without a hook no in-use

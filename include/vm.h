@@ -21,6 +21,8 @@ typedef uint64_t pgd_t, pud_t, pmd_t, pte_t;
 
 #define PMD_SIZE (1ul << PMD_SHIFT) /* 2 MiB */
 #define PMD_MASK (~(PMD_SIZE - 1))
+#define PUD_SIZE (1ul << PUD_SHIFT) /* 1 GiB */
+#define PUD_MASK (~(PUD_SIZE - 1))
 #define USER_VA_END 0x0000800000000000ul   /* end of the lower half */
 #define USER_VA_START 0x0000000000010000ul /* [0, 64 KiB) stays unmapped: Linux's mmap_min_addr */
 
@@ -122,11 +124,22 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
 {
 	return ((uint64_t)pfn << PAGE_SHIFT) | prot | _PAGE_PSE;
 }
+/* A PUD that maps 1 GiB itself (a HugeTLB page of the PUD size; the CPU
+ * must have PDPE1GB). The same bit layout as a PMD leaf. */
+/* clang-format off */
+static inline bool pud_none(pud_t pud) { return pud == 0; }
+static inline bool pud_leaf(pud_t pud) { return pmd_leaf(pud); }
+static inline bool pud_write(pud_t pud) { return pud & _PAGE_RW; }
+static inline unsigned long pud_pfn(pud_t pud) { return (pud & PTE_ADDR_MASK) >> PAGE_SHIFT; }
+static inline pud_t pud_mkdirty(pud_t pud) { return pud | _PAGE_DIRTY | _PAGE_SOFT_DIRTY; }
+static inline pud_t pfn_pud(unsigned long pfn, uint64_t prot) { return pfn_pmd(pfn, prot); }
+/* clang-format on */
 /* The page a present entry maps, and a PMD leaf's folio (Linux: pte_page,
  * pmd_page, pmd_folio). */
 #define pte_page(pte) pfn_to_page(pte_pfn(pte))
 #define pmd_page(pmd) pfn_to_page(pmd_pfn(pmd))
 #define pmd_folio(pmd) page_folio(pmd_page(pmd))
+#define pud_folio(pud) page_folio(pfn_to_page(pud_pfn(pud)))
 
 /* --- address spaces (mm/mmap.c) ---------------------------------------------- */
 #define VM_READ 0x1ul
@@ -171,6 +184,13 @@ static inline pmd_t pfn_pmd(unsigned long pfn, uint64_t prot)
  * locks and that is not charged (VM_NORESERVE with it). A fault that
  * finds no memory is retried, not fatal. Linux's bit (VMA_DROPPABLE_BIT). */
 #define VM_DROPPABLE (1ul << 40)
+/* Which pool a VM_HUGETLB VMA's pages come from: its index in hstates[]
+ * (0 the PMD size, 1 the PUD size). Linux keeps the size in the
+ * hugetlbfs file (hstate_file); Folium keeps it in the flags, so a split
+ * copies it and VMAs of two sizes never merge. */
+#define VM_HSTATE_SHIFT 32
+#define VM_HSTATE_MASK (3ul << VM_HSTATE_SHIFT)
+#define VM_HSTATE(idx) ((unsigned long)(idx) << VM_HSTATE_SHIFT)
 
 struct vm_area_struct {
 	unsigned long vm_start; /* first byte */
@@ -379,6 +399,8 @@ static inline pte_t *mm_find_pte(struct mm_struct *mm, unsigned long addr)
  * should point to. Return: NULL when memory is short, or (pte_alloc_map)
  * when pmd is a leaf. Linux: pmd_alloc, pte_alloc_map. */
 pmd_t *pmd_alloc(struct mm_struct *mm, unsigned long addr);
+/* The PUD slot for addr, allocating the PUD table (Linux: pud_alloc). */
+pud_t *pud_alloc(struct mm_struct *mm, unsigned long addr);
 pte_t *pte_alloc_map(struct mm_struct *mm, pmd_t *pmd, unsigned long addr);
 /* Map nr consecutive pages: ptep[i] = pte with pfn + i, for addresses
  * addr .. addr + (nr - 1) * PAGE_SIZE, all in one PTE table. Counts nr PTE
@@ -388,6 +410,9 @@ void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte, 
 pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
 void set_pmd_at(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp, pmd_t pmd);
 pmd_t pmdp_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
+/* The same for a PUD leaf (one entry write each). */
+void set_pud_at(struct mm_struct *mm, unsigned long addr, pud_t *pudp, pud_t pud);
+pud_t pudp_get_and_clear(struct mm_struct *mm, unsigned long addr, pud_t *pudp);
 /* Mark the PMD leaf not present and flush its 2 MiB translation at once.
  * Return: the entry as it was. Linux: pmdp_invalidate. */
 pmd_t pmdp_invalidate(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
@@ -422,6 +447,10 @@ struct mm_walk_ops {
 	 * to pte_entry, whose users test pte_present; Folium's users of
 	 * present entries never see a marker. */
 	int (*pte_marker_entry)(pte_t *ptep, unsigned long addr, struct mm_walk *walk);
+	/* Each PUD leaf (a 1 GiB HugeTLB page), if set; [addr, next) is the
+	 * part of it inside the walk. Walkers without it step over the leaf
+	 * (Linux: pud_entry, and hugetlb_entry for HugeTLB VMAs). */
+	int (*pud_entry)(pud_t *pudp, unsigned long addr, unsigned long next, struct mm_walk *walk);
 };
 struct mm_walk {
 	const struct mm_walk_ops *ops;
@@ -440,6 +469,9 @@ void flush_tlb_range(struct mm_struct *mm, unsigned long start, unsigned long en
 void flush_tlb_mm(struct mm_struct *mm);
 /* The 2 MiB of the PMD leaf mapping addr: one invlpg (counted as one). */
 void flush_pmd_tlb_range(struct mm_struct *mm, unsigned long addr);
+/* The 1 GiB of the PUD leaf mapping addr: one invlpg too (Linux:
+ * flush_pud_tlb_range). */
+void flush_pud_tlb_range(struct mm_struct *mm, unsigned long addr);
 
 /* --- batching flushes and frees (mm/mmu_gather.c) ---------------------------------- */
 /*
@@ -461,6 +493,8 @@ void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm);
  * leaf at addr (Linux: tlb_remove_pmd_tlb_entry). */
 void tlb_remove_tlb_entries(struct mmu_gather *tlb, unsigned long addr, unsigned long nr);
 void tlb_remove_pmd_tlb_entry(struct mmu_gather *tlb, unsigned long addr);
+/* The same for the 1 GiB of a PUD leaf (Linux: tlb_remove_pud_tlb_entry). */
+void tlb_remove_pud_tlb_entry(struct mmu_gather *tlb, unsigned long addr);
 /* Drop the mapping's reference to folio after the flush (Linux:
  * tlb_remove_folio). */
 void tlb_remove_folio(struct mmu_gather *tlb, struct folio *folio);

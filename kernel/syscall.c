@@ -66,7 +66,7 @@ static long mmap_fixed(struct mm_struct *mm, unsigned long addr, unsigned long l
 	if (addr & (PAGE_SIZE - 1))
 		return -EINVAL;
 	/* Linux: hugetlb_get_unmapped_area, before anything is unmapped. */
-	if ((vm_flags & VM_HUGETLB) && (addr & (huge_page_size(&hstates[0]) - 1)))
+	if ((vm_flags & VM_HUGETLB) && (addr & (huge_page_size(hstate_vm_flags(vm_flags)) - 1)))
 		return -EINVAL;
 	if (addr > TASK_SIZE || len > TASK_SIZE - addr)
 		return -ENOMEM;
@@ -125,9 +125,10 @@ static void mmap_file_reserve_again(struct mm_struct *mm, unsigned long addr, un
 		vma->vm_flags &= ~VM_NORESERVE;
 }
 
-/* MAP_HUGETLB: the pool MAP_HUGE_* names (Linux: hstate_sizelog; an
- * unknown size is -EINVAL), len rounded up to its page size, the VMA
- * flags. Return: 0 or -EINVAL. */
+/* MAP_HUGETLB: the pool MAP_HUGE_* names (Linux: hstate_sizelog; a size
+ * with no pool, MAP_HUGE_1GB without PDPE1GB or a shift other than 21 and
+ * 30, is -EINVAL), len rounded up to its page size, the VMA flags naming
+ * the pool (VM_HSTATE). Return: 0 or -EINVAL. */
 static long mmap_hugetlb_flags(unsigned long flags, unsigned long *len, unsigned long *vm_flags)
 {
 	unsigned long log = (flags >> MAP_HUGE_SHIFT) & MAP_HUGE_MASK;
@@ -136,7 +137,8 @@ static long mmap_hugetlb_flags(unsigned long flags, unsigned long *len, unsigned
 	if (!h || !hugetlb_max_hstate)
 		return -EINVAL;
 	*len = ALIGN_UP(*len, huge_page_size(h));
-	*vm_flags |= VM_HUGETLB | (flags & MAP_NORESERVE ? VM_NORESERVE : 0);
+	*vm_flags |=
+		VM_HUGETLB | VM_HSTATE(h - hstates) | (flags & MAP_NORESERVE ? VM_NORESERVE : 0);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <arch.h>
 #include <bitmap.h>
 #include <boot_info.h>
+#include <hugetlb.h>
 #include <mm.h>
 #include <vm.h>
 
@@ -163,6 +164,7 @@ void mm_init(void)
 	boot_mem.kernel = ALIGN_UP(boot_info->kernel_size, PAGE_SIZE);
 	test_memory_init(boot_mem.total);
 	reserve_cma(mb);
+	hugetlb_bootmem_alloc(mb); /* hugepagesz=1G hugepages=N */
 	sparse_init(mb);
 	start_pfn = PHYS_PFN(memblock_start_of_DRAM(mb));
 	end_pfn = PHYS_PFN(memblock_end_of_DRAM(mb));

@@ -205,29 +205,6 @@ static unsigned long cma_find_free_range(const struct cma *cma, unsigned long st
 
 /* --- allocation ------------------------------------------------------------ */
 
-/*
- * Make [start, end) one allocated range (Linux: alloc_contig_range):
- * isolate its pageblocks so nothing new lands there, migrate what is in
- * use, drain per-CPU lists (migration frees order-0 pages there), take
- * the now free pages, release the isolation.
- * Return: 0, -EBUSY (a page could not be moved) or -ENOMEM.
- */
-static int alloc_contig_range(unsigned long start, unsigned long end)
-{
-	struct zone *zone = page_zone(pfn_to_page(start));
-	int err;
-
-	err = start_isolate_page_range(start, end);
-	if (err)
-		return err;
-	err = migrate_pfn_range(start, end);
-	drain_zone_pages(zone);
-	if (!err && !take_free_pfn_range(start, end))
-		err = -EBUSY;
-	undo_isolate_page_range(start, end);
-	return err;
-}
-
 /* The pages of a cleared range are the caller's: order-0, refcount 1,
  * marked PG_cma so migration leaves them alone. */
 static struct page *cma_alloc_done(struct cma *cma, unsigned long pfn, unsigned long nr_pages)
@@ -265,7 +242,7 @@ struct page *cma_alloc(struct cma *cma, unsigned long nr_pages, unsigned int ali
 			break;
 		pfn = cma->base_pfn + bit;
 		bitmap_set(cma->bitmap, bit, nr_pages);
-		err = alloc_contig_range(pfn, pfn + nr_pages);
+		err = alloc_contig_range(pfn, pfn + nr_pages, 0);
 		if (!err)
 			return cma_alloc_done(cma, pfn, nr_pages);
 		bitmap_clear(cma->bitmap, bit, nr_pages);

@@ -1,7 +1,8 @@
 /*
- * HugeTLB (Linux: mm/hugetlb.c): a pool of 2 MiB pages taken from the
- * buddy allocator ahead of use, promised to mappings at mmap time and
- * mapped by one PMD each at the first touch. Example: nr_hugepages=4,
+ * HugeTLB (Linux: mm/hugetlb.c): pools of 2 MiB pages (from the buddy
+ * allocator) and 1 GiB pages (alloc_contig_pages, or memblock at boot)
+ * taken ahead of use, promised to mappings at mmap time and mapped by one
+ * PMD or PUD each at the first touch. Example: nr_hugepages=4,
  * then mmap(4 MiB, MAP_HUGETLB): resv 2 of free 4 (HugePages_Rsvd 2);
  * the first write at +3 MiB dequeues one page, zeroes it and maps it by
  * the PMD of [+2M, +4M) (Rsvd 1, Free 3); munmap puts it back (Free 4)
@@ -10,6 +11,7 @@
  * always finds a page. Pool pages hold one reference (the pool's or the
  * mapping's) and PG_hugetlb; they are never on an LRU list.
  */
+#include <arch.h>
 #include <bitmap.h>
 #include <hugetlb.h>
 #include <seq_file.h>
@@ -18,12 +20,6 @@
 struct hstate hstates[HUGE_MAX_HSTATE];
 unsigned int hugetlb_max_hstate;
 unsigned int default_hstate_idx;
-
-struct hstate *hstate_vma(const struct vm_area_struct *vma)
-{
-	(void)vma;
-	return &hstates[0]; /* the PMD size is the only one */
-}
 
 struct hstate *size_to_hstate(unsigned long size)
 {
@@ -66,7 +62,7 @@ static struct folio *dequeue_hugetlb_folio(struct hstate *h)
  * failure that tried hard, the next attempts skip __GFP_RETRY_MAYFAIL until
  * one succeeds. Counted as htlb_buddy_alloc_success/_fail.
  */
-static struct folio *alloc_fresh_hugetlb_folio(struct hstate *h, bool *noretry)
+static struct folio *alloc_buddy_hugetlb_folio(struct hstate *h, bool *noretry)
 {
 	gfp_t gfp = GFP_HIGHUSER_MOVABLE | __GFP_COMP | __GFP_NOWARN;
 	bool try_hard = !noretry || !*noretry;
@@ -77,11 +73,37 @@ static struct folio *alloc_fresh_hugetlb_folio(struct hstate *h, bool *noretry)
 	folio = folio_alloc_node(h->nid, gfp, h->order);
 	if (noretry)
 		*noretry = !folio && try_hard ? true : (folio ? false : *noretry);
-	if (!folio) {
-		count_vm_event(NODE_DATA(h->nid), HTLB_BUDDY_PGALLOC_FAIL);
+	count_vm_event(NODE_DATA(h->nid), folio ? HTLB_BUDDY_PGALLOC : HTLB_BUDDY_PGALLOC_FAIL);
+	return folio;
+}
+
+/*
+ * Linux: alloc_gigantic_folio. A 1 GiB page is no buddy block: its range
+ * is cleared by migration (alloc_contig_pages), as Linux without CMA; the
+ * mask is not movable (Linux: GFP_HIGHUSER, hugepage_movable_supported
+ * says no for gigantic pages; Folium has no highmem: GFP_KERNEL) and the
+ * htlb_buddy_alloc_* counters leave it out, as Linux's.
+ */
+static struct folio *alloc_gigantic_folio(struct hstate *h)
+{
+	struct page *page = alloc_contig_pages(pages_per_huge_page(h),
+					       GFP_KERNEL | __GFP_COMP | __GFP_NOWARN, h->nid);
+
+	return page ? page_folio(page) : NULL;
+}
+
+/* Linux: alloc_fresh_hugetlb_folio. The page joins the pool's count, off
+ * the free list. */
+static struct folio *alloc_fresh_hugetlb_folio(struct hstate *h, bool *noretry)
+{
+	struct folio *folio;
+
+	if (hstate_is_gigantic(h))
+		folio = alloc_gigantic_folio(h);
+	else
+		folio = alloc_buddy_hugetlb_folio(h, noretry);
+	if (!folio)
 		return NULL;
-	}
-	count_vm_event(NODE_DATA(h->nid), HTLB_BUDDY_PGALLOC);
 	SetPageFlag(&folio->page, PG_hugetlb);
 	INIT_LIST_HEAD(&folio->page.lru);
 	h->nr_huge_pages++;
@@ -89,12 +111,16 @@ static struct folio *alloc_fresh_hugetlb_folio(struct hstate *h, bool *noretry)
 }
 
 /* A huge page leaves the pool for the buddy allocator (Linux:
- * update_and_free_hugetlb_folio). Context: off the free list. */
+ * update_and_free_hugetlb_folio; a gigantic one through free_contig_range,
+ * as Linux's hugetlb_free_folio). Context: off the free list. */
 static void update_and_free_hugetlb_folio(struct hstate *h, struct folio *folio)
 {
 	h->nr_huge_pages--;
 	ClearPageFlag(&folio->page, PG_hugetlb);
-	folio_put(folio);
+	if (hstate_is_gigantic(h))
+		free_contig_range(folio_pfn(folio), pages_per_huge_page(h));
+	else
+		folio_put(folio);
 }
 
 void free_huge_folio(struct folio *folio)
@@ -313,7 +339,7 @@ static void resv_map_free(struct resv_map *map)
 int hugetlb_reserve_pages(struct mm_struct *mm, unsigned long start, unsigned long end,
 			  unsigned long vm_flags)
 {
-	struct hstate *h = &hstates[0];
+	struct hstate *h = hstate_vm_flags(vm_flags);
 	unsigned long nr = (end - start) >> (PAGE_SHIFT + h->order);
 	struct resv_map *map;
 
@@ -381,10 +407,32 @@ void hugetlb_unreserve_range(struct mm_struct *mm, unsigned long start, unsigned
 /* --- faults -------------------------------------------------------------------- */
 
 /*
+ * The one entry that maps a huge page: a PMD slot for 2 MiB, a PUD slot
+ * for 1 GiB (Linux: huge_pte_alloc; x86 has the same bit layout at both
+ * levels, so the rest of the fault code treats the slot as a PMD).
+ */
+static pmd_t *huge_pte_alloc(struct mm_struct *mm, const struct hstate *h, unsigned long addr)
+{
+	if (huge_page_size(h) == PUD_SIZE)
+		return pud_alloc(mm, addr);
+	return pmd_alloc(mm, addr);
+}
+
+/* Linux: flush_hugetlb_tlb_range for one page: one invlpg either way. */
+static void flush_hugetlb_tlb_one(struct mm_struct *mm, const struct hstate *h, unsigned long haddr)
+{
+	if (huge_page_size(h) == PUD_SIZE)
+		flush_pud_tlb_range(mm, haddr);
+	else
+		flush_pmd_tlb_range(mm, haddr);
+}
+
+/*
  * Linux: hugetlb_no_page. Any first touch, read or write, gets a page
  * (no zero page), cleared by folio_zero_user with the faulting 4K last.
  * A read maps it read-only and clean; a write writable and dirty (Linux:
  * make_huge_pte, then hugetlb_wp's reuse of an exclusive anon page).
+ * pmd is the huge_pte_alloc slot (a PUD one for 1 GiB).
  */
 static enum vm_fault_reason hugetlb_no_page(struct mm_struct *mm, struct vm_area_struct *vma,
 					    unsigned long addr, pmd_t *pmd, unsigned int flags)
@@ -410,8 +458,9 @@ static enum vm_fault_reason hugetlb_no_page(struct mm_struct *mm, struct vm_area
 enum vm_fault_reason hugetlb_fault(struct mm_struct *mm, struct vm_area_struct *vma,
 				   unsigned long addr, unsigned int flags)
 {
-	unsigned long haddr = ALIGN_DOWN(addr, huge_page_size(hstate_vma(vma)));
-	pmd_t *pmd = pmd_alloc(mm, haddr);
+	struct hstate *h = hstate_vma(vma);
+	unsigned long haddr = ALIGN_DOWN(addr, huge_page_size(h));
+	pmd_t *pmd = huge_pte_alloc(mm, h, haddr);
 
 	if (!pmd)
 		return VM_FAULT_OOM;
@@ -424,7 +473,7 @@ enum vm_fault_reason hugetlb_fault(struct mm_struct *mm, struct vm_area_struct *
 
 		set_pmd_at(mm, haddr, pmd, pmd_mkdirty(entry | _PAGE_RW));
 	}
-	flush_pmd_tlb_range(mm, haddr);
+	flush_hugetlb_tlb_one(mm, h, haddr);
 	return VM_FAULT_OK;
 }
 
@@ -574,9 +623,9 @@ SYSCTL_TABLE("vm", vm_hugetlb);
 
 /* --- boot: hugepagesz=, hugepages=, default_hugepagesz= ------------------------ */
 
-CMDLINE_KEY(hugepagesz, "SIZE: the size the following hugepages= applies to (2M)");
+CMDLINE_KEY(hugepagesz, "SIZE: the size the following hugepages= applies to (2M, 1G)");
 CMDLINE_KEY(hugepages, "N: huge pages to allocate at boot (of the preceding hugepagesz=)");
-CMDLINE_KEY(default_hugepagesz, "SIZE: the default huge page size (2M)");
+CMDLINE_KEY(default_hugepagesz, "SIZE: the default huge page size (2M, 1G)");
 
 /* Return: the index of the hstate of a size word, or -1 (Linux:
  * arch_hugetlb_valid_size, then size_to_hstate). */
@@ -654,24 +703,100 @@ void hugetlb_parse_cmdline(const struct cmdline *cl, unsigned long counts[HUGE_M
 		counts[*default_idx] = default_count;
 }
 
+void hugetlb_add_hstate(unsigned int order)
+{
+	if (hugetlb_max_hstate < HUGE_MAX_HSTATE && !size_to_hstate(PAGE_SIZE << order))
+		hstate_init(&hstates[hugetlb_max_hstate++], order, 0);
+}
+
+/* The sizes this machine has (Linux: hugetlb_add_hstate from the arch's
+ * hugetlbpage.c: 1 GiB only with X86_FEATURE_GBPAGES), and the command
+ * line parsed once for both boot steps. */
+static unsigned long boot_counts[HUGE_MAX_HSTATE];
+static bool boot_parsed;
+
+static void hugetlb_boot_parse(void)
+{
+	if (boot_parsed)
+		return;
+	boot_parsed = true;
+	hugetlb_add_hstate(HPAGE_PMD_ORDER);
+	if (arch_has_gbpages())
+		hugetlb_add_hstate(PUD_SHIFT - PAGE_SHIFT);
+	hugetlb_parse_cmdline(&boot_cmdline, boot_counts, &default_hstate_idx);
+}
+
+/* The 1 GiB pages memblock set aside, waiting for hugetlb_init. */
+#define MAX_BOOTMEM_HUGE_PAGES 64
+static phys_addr_t bootmem_huge_pages[MAX_BOOTMEM_HUGE_PAGES];
+static unsigned int nr_bootmem_huge_pages;
+
+/*
+ * Linux: hugetlb_hstate_alloc_pages for a gigantic size, at hugepages=
+ * time: the buddy allocator cannot give 1 GiB, so memblock does, aligned
+ * to 1 GiB (such a range never straddles the 4 GiB zone edge).
+ */
+void hugetlb_bootmem_alloc(struct memblock *mb)
+{
+	hugetlb_boot_parse();
+	for (unsigned int i = 0; i < hugetlb_max_hstate; i++) {
+		struct hstate *h = &hstates[i];
+		phys_addr_t size = huge_page_size(h), base;
+
+		if (!hstate_is_gigantic(h))
+			continue;
+		while (nr_bootmem_huge_pages < MIN(boot_counts[i], MAX_BOOTMEM_HUGE_PAGES)) {
+			base = memblock_phys_alloc_range(mb, size, size, size,
+							 memblock_end_of_DRAM(mb));
+			if (!base)
+				break;
+			bootmem_huge_pages[nr_bootmem_huge_pages++] = base;
+		}
+	}
+}
+
+/*
+ * Linux: gather_bootmem_prealloc. A page memblock kept aside becomes the
+ * allocator's (managed, as Linux's adjust_managed_page_count) and is taken
+ * back at once as one folio: nothing else could land in it meanwhile.
+ */
+static void gather_bootmem_prealloc(struct hstate *h)
+{
+	for (unsigned int i = 0; i < nr_bootmem_huge_pages; i++) {
+		unsigned long pfn = PHYS_PFN(bootmem_huge_pages[i]);
+		struct folio *folio;
+
+		free_pfn_range_to_buddy(pfn, pfn + pages_per_huge_page(h));
+		if (alloc_contig_range(pfn, pfn + pages_per_huge_page(h), __GFP_COMP))
+			continue;
+		folio = page_folio(pfn_to_page(pfn));
+		SetPageFlag(&folio->page, PG_hugetlb);
+		INIT_LIST_HEAD(&folio->page.lru);
+		h->nr_huge_pages++;
+		enqueue_hugetlb_folio(h, folio);
+	}
+	h->max_huge_pages = h->nr_huge_pages;
+	nr_bootmem_huge_pages = 0;
+}
+
 /* Linux: hugetlb_init (hugetlb_init_hstates and hugetlb_hstate_alloc_pages). */
 void hugetlb_init(void)
 {
-	unsigned long counts[HUGE_MAX_HSTATE] = { 0 };
 	struct hstate *h;
 
-	hstate_init(&hstates[0], HPAGE_PMD_ORDER, 0);
-	hugetlb_max_hstate = 1;
-	hugetlb_parse_cmdline(&boot_cmdline, counts, &default_hstate_idx);
+	hugetlb_boot_parse();
 	for (unsigned int i = 0; i < hugetlb_max_hstate; i++) {
 		h = &hstates[i];
-		if (!counts[i])
+		if (!boot_counts[i])
 			continue;
-		set_max_huge_pages(h, counts[i]);
-		if (h->max_huge_pages < counts[i])
+		if (hstate_is_gigantic(h))
+			gather_bootmem_prealloc(h);
+		else
+			set_max_huge_pages(h, boot_counts[i]);
+		if (h->max_huge_pages < boot_counts[i])
 			pr_warn("HugeTLB: allocating %lu of page size %lu KiB failed.  Only "
 				"allocated %lu hugepages.\n",
-				counts[i], (unsigned long)(huge_page_size(h) / KIB),
+				boot_counts[i], (unsigned long)(huge_page_size(h) / KIB),
 				h->max_huge_pages);
 	}
 }

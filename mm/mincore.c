@@ -2,7 +2,8 @@
  * mincore (Linux: mm/mincore.c): one byte per page of a mapped range, 1
  * where a page is in memory. Anonymous memory has no page cache and no
  * swap here, so a page is in memory exactly when an entry maps it: a
- * present PTE (the zero page's too) or a PMD leaf (512 ones). Example:
+ * present PTE (the zero page's too), a PMD leaf (512 ones) or a PUD leaf
+ * (a 1 GiB HugeTLB page). Example:
  * a 4-page VMA whose pages 0 and 2 were touched gives 1 0 1 0.
  */
 #include <binfmt_elf.h>
@@ -38,9 +39,21 @@ static int mincore_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next
 	return 0;
 }
 
+/* A 1 GiB HugeTLB leaf (Linux: mincore_hugetlb): every page in memory. */
+static int mincore_pud_entry(pud_t *pudp, unsigned long addr, unsigned long next,
+			     struct mm_walk *walk)
+{
+	struct mincore_walk *mw = walk->private;
+
+	(void)pudp;
+	memset(mw->vec + ((addr - mw->start) >> PAGE_SHIFT), 1, (next - addr) >> PAGE_SHIFT);
+	return 0;
+}
+
 static const struct mm_walk_ops mincore_walk_ops = {
 	.pmd_entry = mincore_pmd_entry,
 	.pte_entry = mincore_pte_entry,
+	.pud_entry = mincore_pud_entry,
 };
 
 /* Linux: do_mincore. Fill vec for up to pages pages from addr, within the

@@ -19,7 +19,7 @@ TEST_SRCS += mm/tests/compaction_test.c
 # kmalloc: power-of-two caches of order-0 slabs, whole pages above.
 MM_GENERIC_SRCS += mm/slab.c
 TEST_SRCS += mm/tests/slab_test.c
-TEST_SRCS += mm/tests/folio_test.c mm/tests/cma_test.c
+TEST_SRCS += mm/tests/folio_test.c mm/tests/cma_test.c mm/tests/alloc_contig_test.c
 # Offlining and onlining a range at a zone's edge; the tests' memory,
 # taken from node 0 while they run.
 MM_GENERIC_SRCS += mm/memory_hotplug.c
@@ -68,7 +68,7 @@ TEST_SRCS += mm/tests/fault_test.c mm/tests/thp_mode_test.c mm/tests/thp_stats_t
 # HugeTLB: the pools of huge pages, their reservations and faults; the
 # tests also run the seed's matrix (the dma-buf system heap's pattern).
 MM_GENERIC_SRCS += mm/hugetlb.c
-TEST_SRCS += mm/tests/hugetlb_test.c
+TEST_SRCS += mm/tests/hugetlb_test.c mm/tests/hugetlb_gigantic_test.c
 # The counters as /proc/vmstat, /proc/buddyinfo and /proc/pagetypeinfo,
 # and the mixed pageblocks pagetypeinfo counts (page_owner).
 MM_GENERIC_SRCS += mm/vmstat.c mm/page_owner.c

@@ -288,7 +288,7 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 
 	if (!len ||
 	    (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER | VM_LOCKED_MASK | VM_HUGETLB |
-			  VM_NORESERVE | VM_DROPPABLE)) ||
+			  VM_HSTATE_MASK | VM_NORESERVE | VM_DROPPABLE)) ||
 	    (align & (align - 1)))
 		return (unsigned long)-EINVAL;
 	if (len > USER_VA_END - USER_VA_START)
@@ -299,8 +299,10 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	align = MAX(align, PAGE_SIZE);
 	/* Linux: hugetlb_get_unmapped_area and prepare_hugepage_range. */
 	if (vm_flags & VM_HUGETLB) {
-		align = MAX(align, huge_page_size(&hstates[0]));
-		if ((len | addr) & (huge_page_size(&hstates[0]) - 1))
+		unsigned long size = huge_page_size(hstate_vm_flags(vm_flags));
+
+		align = MAX(align, size);
+		if ((len | addr) & (size - 1))
 			return (unsigned long)-EINVAL;
 	}
 	/* Linux's do_mmap: "map_count > sysctl_max_map_count". */
@@ -503,7 +505,23 @@ static int zap_marker(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 	return 0;
 }
 
+/* A 1 GiB HugeTLB leaf (Linux: __unmap_hugepage_range); hugetlb_vm_op_split
+ * let only whole ones into the range. */
+static int zap_pud(pud_t *pudp, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	struct zap_details *d = walk->private;
+	pud_t pud = pudp_get_and_clear(walk->mm, addr, pudp);
+	struct folio *folio = pud_folio(pud);
+
+	(void)next;
+	tlb_remove_pud_tlb_entry(&d->tlb, addr);
+	folio_mapcount_add(folio, -1);
+	tlb_remove_folio(&d->tlb, folio);
+	return 0;
+}
+
 static const struct mm_walk_ops zap_walk_ops = {
+	.pud_entry = zap_pud,
 	.pmd_entry = zap_pmd,
 	.pte_entry = zap_pte,
 	.pte_marker_entry = zap_marker,
@@ -690,9 +708,25 @@ static int change_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struc
 	return 0;
 }
 
+/* A 1 GiB HugeTLB leaf: only whole ones, as hugetlb_vm_op_split allows. */
+static int change_pud(pud_t *pudp, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	struct change_prot *cp = walk->private;
+	pud_t pud = (*pudp & ~cp->clear) | cp->set;
+
+	(void)next;
+	if (pud == *pudp)
+		return 0;
+	pudp_get_and_clear(walk->mm, addr, pudp);
+	set_pud_at(walk->mm, addr, pudp, pud);
+	tlb_remove_pud_tlb_entry(&cp->tlb, addr);
+	return 0;
+}
+
 static const struct mm_walk_ops change_prot_walk_ops = {
 	.pmd_entry = change_pmd,
 	.pte_entry = change_pte,
+	.pud_entry = change_pud,
 };
 
 /*
@@ -719,7 +753,7 @@ static void change_protection(struct mm_struct *mm, unsigned long start, unsigne
 /* The flags mprotect leaves as they were. */
 #define VM_MPROTECT_KEEP                                                                           \
 	(VM_HUGEPAGE | VM_NOHUGEPAGE | VM_ACCOUNT | VM_NORESERVE | VM_LOCKED_MASK | VM_SOFTDIRTY | \
-	 VM_HUGETLB)
+	 VM_HUGETLB | VM_HSTATE_MASK | VM_DROPPABLE)
 
 /* Linux: mprotect_fixup's rule. A program's private VMA becoming writable
  * is charged unless it was charged, writable or VM_NORESERVE already. */

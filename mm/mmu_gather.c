@@ -38,6 +38,12 @@ void tlb_remove_pmd_tlb_entry(struct mmu_gather *tlb, unsigned long addr)
 	tlb_adjust_range(tlb, addr, addr + PMD_SIZE);
 }
 
+void tlb_remove_pud_tlb_entry(struct mmu_gather *tlb, unsigned long addr)
+{
+	addr &= PUD_MASK;
+	tlb_adjust_range(tlb, addr, addr + PUD_SIZE);
+}
+
 void tlb_flush_mmu(struct mmu_gather *tlb)
 {
 	if (tlb->start < tlb->end)

@@ -1,6 +1,7 @@
 /*
  * Page isolation: taking whole pageblocks away from the allocator so their
- * pages can be migrated out and the range handed to one caller (CMA). An
+ * pages can be migrated out and the range handed to one caller (CMA, or a
+ * 1 GiB HugeTLB page through alloc_contig_pages). An
  * isolated block keeps its migratetype; its isolate bit is set and its
  * free pages sit on the MIGRATE_ISOLATE lists, which the allocator never
  * searches. Example, pageblock_order 9: isolating pfns [0x10100, 0x10300)
@@ -211,4 +212,103 @@ void undo_isolate_page_range(unsigned long start_pfn, unsigned long end_pfn)
 
 	for (unsigned long pfn = start; pfn < end; pfn += pageblock_nr_pages)
 		unset_migratetype_isolate(page_zone(pfn_to_page(pfn)), pfn);
+}
+
+/* --- contiguous ranges: alloc_contig_range, alloc_contig_pages -------------- */
+
+/* The pages of [pfn, pfn + nr) become one folio of order log2(nr): each
+ * tail gives up the reference take_free_pfn_range gave it. */
+static void prep_contig_folio(unsigned long pfn, unsigned long nr)
+{
+	struct page *page = pfn_to_page(pfn);
+	unsigned int order = 0;
+
+	while ((1ul << order) < nr)
+		order++;
+	prep_compound_page(page, order);
+}
+
+/*
+ * Linux: alloc_contig_range (mm/page_alloc.c). Isolate the range's
+ * pageblocks so nothing new lands there, migrate what is in use
+ * (__alloc_contig_migrate_range), drain per-CPU lists (migration frees
+ * order-0 pages there), take the now free pages, release the isolation.
+ */
+int alloc_contig_range(unsigned long start, unsigned long end, gfp_t gfp)
+{
+	struct zone *zone = page_zone(pfn_to_page(start));
+	int err;
+
+	err = start_isolate_page_range(start, end);
+	if (err)
+		return err;
+	err = migrate_pfn_range(start, end);
+	drain_zone_pages(zone);
+	if (!err && !take_free_pfn_range(start, end))
+		err = -EBUSY;
+	undo_isolate_page_range(start, end);
+	if (!err && (gfp & __GFP_COMP))
+		prep_contig_folio(start, end - start);
+	return err;
+}
+
+/*
+ * Linux: pfn_range_valid_contig. A cheap look before isolating: every page
+ * is in the zone, none is reserved (firmware, the kernel image) or a
+ * HugeTLB page (a pool's page is not migrated for another).
+ */
+static bool pfn_range_valid_contig(struct zone *zone, unsigned long start_pfn,
+				   unsigned long nr_pages)
+{
+	for (unsigned long pfn = start_pfn; pfn < start_pfn + nr_pages; pfn++) {
+		struct page *page;
+
+		if (!pfn_valid(pfn) || !zone_spans_pfn(zone, pfn))
+			return false;
+		page = pfn_to_page(pfn);
+		if (page_zone(page) != zone || PageReserved(page) ||
+		    PageFlag(&page_folio(page)->page, PG_hugetlb))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Linux: alloc_contig_pages. Try each nr_pages-aligned range of the node's
+ * zones, highest zone first as the zonelist of a movable request orders
+ * them; a range that cannot be cleared moves the search one range on.
+ */
+struct page *alloc_contig_pages(unsigned long nr_pages, gfp_t gfp, int nid)
+{
+	struct pglist_data *pgdat = (unsigned int)nid < MAX_NUMNODES ? NODE_DATA(nid) : NULL;
+
+	if (!pgdat || !nr_pages || (nr_pages & (nr_pages - 1)))
+		return NULL;
+	for (int zt = MAX_NR_ZONES - 1; zt >= 0; zt--) {
+		struct zone *zone = &pgdat->node_zones[zt];
+		unsigned long pfn = ALIGN_UP(zone->zone_start_pfn, nr_pages);
+
+		if (!zone->managed_pages)
+			continue;
+		for (; zone_spans_pfn(zone, pfn + nr_pages - 1); pfn += nr_pages)
+			if (pfn_range_valid_contig(zone, pfn, nr_pages) &&
+			    !alloc_contig_range(pfn, pfn + nr_pages, gfp))
+				return pfn_to_page(pfn);
+	}
+	return NULL;
+}
+
+/* Linux: free_contig_range. A folio made by __GFP_COMP is undone first;
+ * then each page drops the reference it was handed out with. */
+void free_contig_range(unsigned long pfn, unsigned long nr_pages)
+{
+	struct page *page = pfn_to_page(pfn);
+
+	if (PageHead(page)) {
+		destroy_large_folio(page_folio(page), folio_order(page_folio(page)));
+		for (unsigned long i = 1; i < nr_pages; i++)
+			page[i]._refcount = 1;
+	}
+	for (unsigned long i = 0; i < nr_pages; i++)
+		__free_pages(page + i, 0);
 }

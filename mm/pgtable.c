@@ -72,10 +72,11 @@ void pte_free(struct mm_struct *mm, struct page *table)
 
 /* --- finding a slot ----------------------------------------------------------- */
 
-/* Return: the table *entry points to, or NULL if none. */
+/* Return: the table *entry points to, or NULL if none (an empty entry, or
+ * a leaf: a 1 GiB HugeTLB page in a PUD slot points to no PMD table). */
 static uint64_t *table_lookup(const uint64_t *entry)
 {
-	return (*entry & _PAGE_PRESENT) ? table_va(*entry) : NULL;
+	return (*entry & (_PAGE_PRESENT | _PAGE_PSE)) == _PAGE_PRESENT ? table_va(*entry) : NULL;
 }
 
 unsigned int pgtable_prealloc(struct mm_struct *mm, unsigned long addr)
@@ -108,7 +109,7 @@ static uint64_t *table_alloc(struct mm_struct *mm, uint64_t *entry)
 	struct page *page;
 
 	if (*entry & _PAGE_PRESENT)
-		return table_va(*entry);
+		return table_lookup(entry); /* NULL for a leaf: no table below it */
 	page = table_page_alloc(mm);
 	if (!page)
 		return NULL;
@@ -139,6 +140,14 @@ pmd_t *pmd_alloc(struct mm_struct *mm, unsigned long addr)
 	pmd_t *pmd = pud ? table_alloc(mm, &pud[pud_index(addr)]) : NULL;
 
 	return pmd ? &pmd[pmd_index(addr)] : NULL;
+}
+
+pud_t *pud_alloc(struct mm_struct *mm, unsigned long addr)
+{
+	pgd_t *pgd = __va(mm->pgd);
+	pud_t *pud = table_alloc(mm, &pgd[pgd_index(addr)]);
+
+	return pud ? &pud[pud_index(addr)] : NULL;
 }
 
 pte_t *pte_alloc_map(struct mm_struct *mm, pmd_t *pmd, unsigned long addr)
@@ -187,6 +196,16 @@ pmd_t pmdp_get_and_clear(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 	*pmdp = 0;
 	mm->counters[MM_PTE_WRITES]++;
 	return old;
+}
+
+void set_pud_at(struct mm_struct *mm, unsigned long addr, pud_t *pudp, pud_t pud)
+{
+	set_pmd_at(mm, addr, pudp, pud);
+}
+
+pud_t pudp_get_and_clear(struct mm_struct *mm, unsigned long addr, pud_t *pudp)
+{
+	return pmdp_get_and_clear(mm, addr, pudp);
 }
 
 /*
@@ -262,17 +281,21 @@ static int walk_pmd_range(pmd_t *pmd, unsigned long addr, unsigned long end, str
 	return err;
 }
 
-/* The two upper levels have no leaves in Folium (no 1 GiB user pages). */
+/* A PUD slot holds a PMD table or a 1 GiB leaf (HugeTLB); the PGD level
+ * has no leaves. */
 static int walk_pud_range(pud_t *pud, unsigned long addr, unsigned long end, struct mm_walk *walk)
 {
 	unsigned long next;
 	int err = 0;
 
 	for (; addr < end && !err; addr = next) {
-		pmd_t *pmd = table_lookup(&pud[pud_index(addr)]);
+		pud_t *pudp = &pud[pud_index(addr)];
+		pmd_t *pmd = table_lookup(pudp);
 
 		next = pud_addr_end(addr, end);
-		if (pmd)
+		if (pud_leaf(*pudp) && walk->ops->pud_entry)
+			err = walk->ops->pud_entry(pudp, addr, next, walk);
+		else if (pmd)
 			err = walk_pmd_range(pmd, addr, next, walk);
 	}
 	return err;

@@ -52,3 +52,11 @@ void flush_pmd_tlb_range(struct mm_struct *mm, unsigned long addr)
 	if (mm_is_active(mm))
 		arch_flush_tlb_one(addr & PMD_MASK);
 }
+
+/* invlpg of any address inside a 1 GiB page drops its whole entry. */
+void flush_pud_tlb_range(struct mm_struct *mm, unsigned long addr)
+{
+	mm->counters[MM_TLB_FLUSH_ONE]++;
+	if (mm_is_active(mm))
+		arch_flush_tlb_one(addr & PUD_MASK);
+}

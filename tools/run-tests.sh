@@ -321,6 +321,25 @@ cma_that_cannot_be_placed_is_reported() {
 	expect_in "$log" "cma: cannot reserve" "Boot complete" "no CMA area" "Power down."
 }
 
+# 1 GiB HugeTLB pages (-cpu max has PDPE1GB under TCG) on 5 GiB: one from
+# memblock at boot (hugepagesz=1G hugepages=1 takes the top GiB), one more
+# at run time through alloc_contig_pages (the GiB at 4 GiB; the kernel's
+# memblock allocations sit in the one between), mapped by a PUD leaf and
+# checked from ring 3 by `mmtest hugetlb1g`.
+hugetlb_1g_pages_at_boot_and_at_run_time() {
+	printf '%s\n' 'hugepagesz=1G hugepages=1 run="meminfo; /bin/mmtest hugetlb1g; poweroff"' \
+		> "$IMGS/hugetlb-1g.cmdline"
+	sh tools/mkimage.sh "$IMGS/hugetlb-1g.img" "$B/BOOTX64.EFI" "$B/folium.elf" \
+		"$IMGS/hugetlb-1g.cmdline" "$B/initramfs.cpio" || return 1
+	log=$LOGS/hugetlb-1g.serial
+	qemu --image "$IMGS/hugetlb-1g.img" --log "$log" --mem 5G || return 1
+	cat "$log"
+	expect_in "$log" "Hugetlb:         1048576 kB" "mmtest: 1G: the pool grows by one page ok" \
+		"mmtest: 1G: smaps KernelPageSize 1048576 kB ok" "mmtest: all ok" "Power down." ||
+		return 1
+	! grep -q 'FAILED' "$log" || { echo "a 1 GiB check failed"; return 1; }
+}
+
 # newc_of DIR: the files under DIR as a cpio "newc" archive on stdout.
 newc_of() {
 	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet)
@@ -727,6 +746,7 @@ qemu_lane_b() {
 	run_test initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
 	run_test initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
 	run_test user-programs-run-in-ring3 user_programs_run_in_ring3
+	run_test hugetlb-1g-pages-at-boot-and-at-run-time hugetlb_1g_pages_at_boot_and_at_run_time
 	run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
 	run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
 	run_test ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint

@@ -1,5 +1,5 @@
 /*
- * /bin/mmtest [reclaim]: the memory system calls from a real program, one
+ * /bin/mmtest [reclaim | hugetlb1g]: the memory system calls from a real program, one
  * line per check ("mmtest: NAME ok" or "... FAILED"), exit status 1 on any
  * failure. MADV_FREE'd pages may read back old data or zeros until reclaim
  * takes them; with "reclaim" (or MMTEST_RECLAIM=1) MADV_PAGEOUT reclaims
@@ -9,7 +9,11 @@
  * accesses (si_code, si_addr); without signals a fault would end the
  * program, so those accesses are /bin/mmfault's. Compaction: writing 1
  * to /proc/sys/vm/compact_memory (root's only, never readable) compacts,
- * and /proc/vmstat lists the compact_* counters.
+ * and /proc/vmstat lists the compact_* counters. `mmtest hugetlb1g` checks
+ * only 1 GiB HugeTLB pages (the CPU needs PDPE1GB, the machine a free
+ * 1 GiB-aligned GiB): the pool grown through sysfs, a MAP_HUGE_1GB mapping
+ * reserved, touched, seen in smaps, pagemap and mincore, given back by
+ * MADV_DONTNEED and munmap, Linux's EINVALs; the pool is put back.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -135,6 +139,122 @@ static void advise(void)
 
 /* MADV_FREE, then reclaim: the lazily freed pages are dropped, and read
  * zeros. MADV_PAGEOUT is Linux's way to reclaim a range now. */
+/* --- hugetlb1g ------------------------------------------------------------ */
+
+#define GIB (1ul << 30)
+#define HUGE_1G_SHIFT 30
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+#define HUGE_1G "/sys/kernel/mm/hugepages/hugepages-1048576kB/"
+
+static long read_long(const char *path)
+{
+	char buf[32] = "";
+	int fd = open(path, O_RDONLY);
+	long n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+static int write_long(const char *path, long v)
+{
+	char buf[32];
+	int fd = open(path, O_WRONLY), len = snprintf(buf, sizeof(buf), "%ld\n", v);
+	int ok = fd >= 0 && write(fd, buf, (size_t)len) == len;
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* Does /proc/self/smaps say text? */
+static int smaps_has(const char *text)
+{
+	static char buf[65536];
+	int fd = open("/proc/self/smaps", O_RDONLY);
+	long n, total = 0;
+
+	while (fd >= 0 && (n = read(fd, buf + total, sizeof(buf) - 1 - (size_t)total)) > 0)
+		total += n;
+	if (fd >= 0)
+		close(fd);
+	buf[total] = '\0';
+	return strstr(buf, text) != NULL;
+}
+
+static unsigned long long pagemap_entry(const char *addr)
+{
+	unsigned long long e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd >= 0 && pread(fd, &e, sizeof(e), (off_t)((unsigned long)addr / PAGE * 8)) != 8)
+		e = 0;
+	if (fd >= 0)
+		close(fd);
+	return e;
+}
+
+static char *mmap_1g(void *addr, size_t len, int flags)
+{
+	return mmap(addr, len, RW, ANON | MAP_HUGETLB | flags | HUGE_1G_SHIFT << MAP_HUGE_SHIFT, -1,
+		    0);
+}
+
+/* The checks on a touched 1 GiB page at p: the walkers see one leaf. */
+static void hugetlb_1g_walkers(char *p)
+{
+	unsigned long long first = pagemap_entry(p), mid = pagemap_entry(p + GIB / 2);
+	unsigned char vec[2] = { 0, 0 };
+
+	check("1G: smaps KernelPageSize 1048576 kB", smaps_has("KernelPageSize:  1048576 kB"));
+	check("1G: pagemap present, one physical run",
+	      (first >> 63) && (mid >> 63) &&
+		      (first & ((1ull << 55) - 1)) + GIB / 2 / PAGE == (mid & ((1ull << 55) - 1)));
+	check("1G: mincore sees the pages",
+	      mincore(p + GIB - 2 * PAGE, 2 * PAGE, vec) == 0 && vec[0] == 1 && vec[1] == 1);
+}
+
+static void hugetlb_1g(void)
+{
+	long saved = read_long(HUGE_1G "nr_hugepages"), free;
+	char *p;
+
+	check("1G: the pool's sysfs directory", saved >= 0);
+	check("1G: the pool grows by one page",
+	      write_long(HUGE_1G "nr_hugepages", saved + 1) &&
+		      read_long(HUGE_1G "nr_hugepages") == saved + 1);
+	free = read_long(HUGE_1G "free_hugepages");
+	p = mmap_1g(NULL, GIB - PAGE, 0); /* rounded up to 1 GiB */
+	check("1G: mmap is 1 GiB aligned", p != MAP_FAILED && !((unsigned long)p & (GIB - 1)));
+	if (p == MAP_FAILED)
+		return;
+	check("1G: mmap reserved a page", read_long(HUGE_1G "resv_hugepages") >= 1);
+	check("1G: a second mmap beyond the pool is ENOMEM",
+	      mmap_1g(NULL, (size_t)free * GIB, 0) == MAP_FAILED && errno == ENOMEM);
+	p[0] = 1;
+	p[GIB - 1] = 2;
+	check("1G: written bytes read back, the rest zero",
+	      p[0] == 1 && p[GIB - 1] == 2 && all_bytes(p + GIB / 2, PAGE, 0));
+	check("1G: the fault took a free page", read_long(HUGE_1G "free_hugepages") == free - 1);
+	hugetlb_1g_walkers(p);
+	check("1G: munmap of 2 MiB inside is EINVAL",
+	      munmap(p + (2ul << 20), 2ul << 20) == -1 && errno == EINVAL);
+	check("1G: MADV_DONTNEED gives the page back",
+	      madvise(p, GIB, MADV_DONTNEED) == 0 && read_long(HUGE_1G "free_hugepages") == free);
+	check("1G: the next touch reads zero", p[0] == 0);
+	check("1G: munmap", munmap(p, GIB) == 0 && read_long(HUGE_1G "free_hugepages") == free);
+	check("1G: MAP_FIXED off a 1 GiB boundary is EINVAL",
+	      mmap_1g(p + (2ul << 20), GIB, MAP_FIXED) == MAP_FAILED && errno == EINVAL);
+	check("1G: MAP_HUGE shift 25 is EINVAL",
+	      mmap(NULL, GIB, RW, ANON | MAP_HUGETLB | 25 << MAP_HUGE_SHIFT, -1, 0) == MAP_FAILED &&
+		      errno == EINVAL);
+	check("1G: the pool shrinks back", write_long(HUGE_1G "nr_hugepages", saved) &&
+						   read_long(HUGE_1G "nr_hugepages") == saved);
+}
+
 static void reclaim(int asked)
 {
 	char *p;
@@ -391,6 +511,11 @@ int main(int argc, char **argv)
 {
 	const char *env = getenv("MMTEST_RECLAIM");
 
+	if (argc > 1 && strcmp(argv[1], "hugetlb1g") == 0) {
+		hugetlb_1g();
+		printf("mmtest: %s\n", failed ? "FAILED" : "all ok");
+		return failed;
+	}
 	round_trip();
 	fixed();
 	protect();

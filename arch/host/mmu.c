@@ -280,3 +280,9 @@ unsigned long host_tlb_nr_entries(void)
 		n += tlb_2m_entries[i].last_use != 0;
 	return n;
 }
+
+/* The software MMU walks 1 GiB leaves whatever the host CPU has. */
+bool arch_has_gbpages(void)
+{
+	return true;
+}

@@ -278,3 +278,8 @@ uint64_t paging_lookup(uint64_t va, int *level)
 	}
 	return 0;
 }
+
+bool arch_has_gbpages(void)
+{
+	return cpu.pdpe1gb;
+}

@@ -153,9 +153,25 @@ static int smaps_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next,
 	return 0;
 }
 
+/* A 1 GiB HugeTLB leaf (Linux: smaps_hugetlb_range), outside Rss. */
+static int smaps_pud_entry(pud_t *pudp, unsigned long addr, unsigned long next,
+			   struct mm_walk *walk)
+{
+	struct mem_size_stats *mss = walk->private;
+
+	(void)addr;
+	(void)next;
+	if (folio_likely_mapped_shared(pud_folio(*pudp)))
+		mss->shared_hugetlb += PUD_SIZE;
+	else
+		mss->private_hugetlb += PUD_SIZE;
+	return 0;
+}
+
 static const struct mm_walk_ops smaps_walk_ops = {
 	.pmd_entry = smaps_pmd_entry,
 	.pte_entry = smaps_pte_entry,
+	.pud_entry = smaps_pud_entry,
 };
 
 static void seq_kb(struct seq_file *m, const char *name, unsigned long bytes)
@@ -260,8 +276,10 @@ static int show_smap(struct seq_file *m, void *v)
 		show_map_vma(m, task, vma);
 		seq_kb(m, "Size:", vma->vm_end - vma->vm_start);
 		/* Linux: vma_kernel_pagesize, vma_mmu_pagesize. */
-		seq_kb(m, "KernelPageSize:", is_vm_hugetlb_page(vma) ? PMD_SIZE : PAGE_SIZE);
-		seq_kb(m, "MMUPageSize:", is_vm_hugetlb_page(vma) ? PMD_SIZE : PAGE_SIZE);
+		seq_kb(m, "KernelPageSize:",
+		       is_vm_hugetlb_page(vma) ? huge_page_size(hstate_vma(vma)) : PAGE_SIZE);
+		seq_kb(m, "MMUPageSize:",
+		       is_vm_hugetlb_page(vma) ? huge_page_size(hstate_vma(vma)) : PAGE_SIZE);
 		__show_smap(m, &mss);
 		seq_printf(m, "THPeligible:    %8u\n", vma_thp_eligible(task->mm, vma));
 		show_smap_vma_flags(m, vma);
@@ -401,31 +419,40 @@ static int pagemap_pte_entry(pte_t *ptep, unsigned long addr, struct mm_walk *wa
 }
 
 /*
- * Linux: pagemap_pmd_range_thp. Every page of a PMD leaf gets an entry,
- * its own pfn. The huge zero folio is no vm_normal_page_pmd: present,
- * nothing else (as the zero page's PTE); a THP mapped by its one PMD is
- * exclusive.
+ * Linux: pagemap_pmd_range_thp, and pagemap_hugetlb_range for a PUD leaf
+ * (mask PUD_MASK). Every page of the leaf gets an entry, its own pfn. The
+ * huge zero folio is no vm_normal_page_pmd: present, nothing else (as the
+ * zero page's PTE); a folio mapped by its one leaf is exclusive.
  */
-static int pagemap_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next,
-			     struct mm_walk *walk)
+static void pagemap_leaf(struct pagemapread *pm, pmd_t leaf, unsigned long mask, unsigned long addr,
+			 unsigned long next)
 {
-	struct pagemapread *pm = walk->private;
-	struct folio *folio;
-	uint64_t flags = PM_PRESENT;
-	unsigned long pfn;
+	struct folio *folio = pmd_folio(leaf);
+	uint64_t flags = PM_PRESENT | (pmd_soft_dirty(leaf) ? PM_SOFT_DIRTY : 0);
+	unsigned long pfn = pmd_pfn(leaf) + ((addr & ~mask) >> PAGE_SHIFT);
 
-	if (!pmd_leaf(*pmdp))
-		return 0; /* ACTION_SUBTREE: its PTEs */
-	walk->action = ACTION_CONTINUE;
-	flags |= pmd_soft_dirty(*pmdp) ? PM_SOFT_DIRTY : 0;
-	folio = pmd_folio(*pmdp);
-	pfn = pmd_pfn(*pmdp) + ((addr & ~PMD_MASK) >> PAGE_SHIFT);
 	if (!is_huge_zero_folio(folio)) {
 		flags |= folio_test_anon(folio) ? 0 : PM_FILE;
 		flags |= folio_mapcount(folio) == 1 ? PM_MMAP_EXCLUSIVE : 0;
 	}
 	for (; addr < next; addr += PAGE_SIZE, pfn++)
 		pm->buffer[(addr - pm->start) >> PAGE_SHIFT] |= make_pme(pm, pfn, flags);
+}
+
+static int pagemap_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next,
+			     struct mm_walk *walk)
+{
+	if (!pmd_leaf(*pmdp))
+		return 0; /* ACTION_SUBTREE: its PTEs */
+	walk->action = ACTION_CONTINUE;
+	pagemap_leaf(walk->private, *pmdp, PMD_MASK, addr, next);
+	return 0;
+}
+
+static int pagemap_pud_entry(pud_t *pudp, unsigned long addr, unsigned long next,
+			     struct mm_walk *walk)
+{
+	pagemap_leaf(walk->private, *pudp, PUD_MASK, addr, next);
 	return 0;
 }
 
@@ -451,6 +478,7 @@ static const struct mm_walk_ops pagemap_ops = {
 	.pmd_entry = pagemap_pmd_entry,
 	.pte_entry = pagemap_pte_entry,
 	.pte_marker_entry = pagemap_marker_entry,
+	.pud_entry = pagemap_pud_entry,
 };
 
 /*

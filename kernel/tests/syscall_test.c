@@ -7,6 +7,7 @@
  * /bin/crash (skipped without them) and checks the exit status, the fault
  * report and that every page comes back.
  */
+#include <hugetlb.h>
 #include <ktest.h>
 #include <mm.h>
 #include <mman.h>
@@ -251,6 +252,14 @@ static void mmap_refuses_what_linux_refuses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, test_mmap(0xf000, PAGE_SIZE, RW, ANON | MAP_FIXED), -EPERM);
 	KUNIT_EXPECT_EQ(test, test_mmap(0x10000, PAGE_SIZE, RW, ANON | MAP_FIXED), 0x10000);
 	KUNIT_EXPECT_EQ(test, test_mmap(0, PAGE_SIZE, RW, ANON | MAP_HUGETLB), -ENOMEM);
+	/* MAP_HUGE_*: only the sizes with a pool (Linux: hstate_sizelog);
+	 * 1 GiB's empty pool is -ENOMEM where the CPU has PDPE1GB. */
+	KUNIT_EXPECT_EQ(test,
+			test_mmap(0, PAGE_SIZE, RW, ANON | MAP_HUGETLB | 25 << MAP_HUGE_SHIFT),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test,
+			test_mmap(0, PAGE_SIZE, RW, ANON | MAP_HUGETLB | 30 << MAP_HUGE_SHIFT),
+			size_to_hstate(PUD_SIZE) ? -ENOMEM : -EINVAL);
 	/* MAP_NORESERVE is accepted. */
 	KUNIT_EXPECT_FALSE(test, IS_ERR_VALUE(test_mmap(0, PAGE_SIZE, RW, ANON | MAP_NORESERVE)));
 }

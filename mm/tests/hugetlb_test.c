@@ -20,13 +20,13 @@
 
 static struct test_mm t;
 static struct mm_struct *prev_mm;
-static struct hstate saved_hstate; /* the machine's pool, put back by exit */
+static struct hstate saved_hstates[HUGE_MAX_HSTATE]; /* the machine's pools, put back by exit */
 static unsigned int saved_max, saved_default;
 static struct hstate *h = &hstates[0];
 
 static int hugetlb_test_init(struct kunit *test)
 {
-	saved_hstate = hstates[0];
+	memcpy(saved_hstates, hstates, sizeof(saved_hstates));
 	saved_max = hugetlb_max_hstate;
 	saved_default = default_hstate_idx;
 	test_mm_create(test, &t, 16 * HPAGE_PMD_NR);
@@ -52,7 +52,7 @@ static void hugetlb_test_exit(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, h->resv_huge_pages, 0);
 	}
 	test_mm_destroy(test, &t);
-	hstates[0] = saved_hstate; /* its list heads point at &hstates[0] again */
+	memcpy(hstates, saved_hstates, sizeof(saved_hstates)); /* list heads point at hstates[] */
 	hugetlb_max_hstate = saved_max;
 	default_hstate_idx = saved_default;
 }
@@ -360,6 +360,39 @@ static void cmdline_follows_linux_ordering_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, def, 0);
 }
 
+/* counts[1]: the 1 GiB size's hugepages=. */
+static unsigned long parse_1g(const char *line, unsigned int *def)
+{
+	static struct cmdline cl;
+	unsigned long counts[HUGE_MAX_HSTATE] = { 0 };
+
+	*def = 0;
+	if (cmdline_parse(&cl, line))
+		return 999;
+	hugetlb_parse_cmdline(&cl, counts, def);
+	return counts[1];
+}
+
+/* hugepagesz=1G counts only where the size is registered: without
+ * PDPE1GB Linux says "HugeTLB: unsupported hugepagesz=1G" and ignores it. */
+static void cmdline_takes_1g_only_where_the_cpu_has_it(struct kunit *test)
+{
+	unsigned int def;
+
+	hstate_init(&hstates[1], PUD_SHIFT - PAGE_SHIFT, 0);
+	hugetlb_max_hstate = 2;
+	KUNIT_EXPECT_EQ(test, parse_1g("hugepagesz=1G hugepages=2", &def), 2);
+	KUNIT_EXPECT_EQ(test, parse_1g("hugepagesz=2M hugepages=1 hugepagesz=1G hugepages=3", &def),
+			3);
+	KUNIT_EXPECT_EQ(test, parse_1g("default_hugepagesz=1G hugepages=4", &def), 4);
+	KUNIT_EXPECT_EQ(test, def, 1);
+	hugetlb_max_hstate = 1; /* no PDPE1GB: the 2 MiB size only */
+	KUNIT_EXPECT_EQ(test, parse_1g("hugepagesz=1G hugepages=2", &def), 0);
+	KUNIT_EXPECT_EQ(test, parse_1g("default_hugepagesz=1G hugepages=2", &def), 0);
+	KUNIT_EXPECT_EQ(test, def, 0);
+	KUNIT_EXPECT_EQ(test, parse("default_hugepagesz=1G hugepages=2", &def), 2);
+}
+
 /* --- the seed's matrix: the dma-buf system heap's pattern ------------------------ */
 
 /*
@@ -482,6 +515,7 @@ static struct kunit_case hugetlb_cases[] = {
 	KUNIT_CASE(meminfo_and_sysfs_show_the_pool_as_linux),
 	KUNIT_CASE(proc_sys_vm_nr_hugepages_resizes_the_default_pool),
 	KUNIT_CASE(cmdline_follows_linux_ordering_rules),
+	KUNIT_CASE(cmdline_takes_1g_only_where_the_cpu_has_it),
 	KUNIT_CASE(dma_buf_system_heap_pattern_gets_every_page),
 	KUNIT_CASE(dma_buf_system_heap_pattern_falls_back_to_order_0),
 	{},

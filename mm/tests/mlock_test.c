@@ -370,6 +370,9 @@ static void droppable_memory_is_never_locked_and_reclaim_drops_it_dirty(struct k
 			      test_mapped_folio(t.mm, A + 9 * P)); /* populated all the same */
 	KUNIT_EXPECT_EQ(test, t.node->nr_mlock, 0);
 	KUNIT_EXPECT_EQ(test, mm_locked_vm(t.mm), 0);
+	/* mprotect keeps it droppable (a flag of the mapping, not of prot). */
+	KUNIT_ASSERT_EQ(test, vm_mprotect(t.mm, A + 9 * P, P, VM_READ), 0);
+	KUNIT_EXPECT_TRUE(test, find_vma(t.mm, A + 9 * P)->vm_flags & VM_DROPPABLE);
 	KUNIT_ASSERT_EQ(test, mlockall(MCL_CURRENT | MCL_FUTURE), 0);
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + 12 * P, 2 * P, droppable, 0), A + 12 * P);
 	KUNIT_EXPECT_FALSE(test, find_vma(t.mm, A + 12 * P)->vm_flags & VM_LOCKED_MASK);
