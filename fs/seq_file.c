@@ -1,7 +1,7 @@
 /*
  * seq_file (Linux: fs/seq_file.c), simplified: a show function prints a
- * whole file into one buffer, at open and again at each read from offset
- * 0, and reads copy from it at f_pos. Linux's seq_read_iter prints the
+ * whole file into one buffer, at the first read and again at each read
+ * from offset 0, and reads copy from it at f_pos. Linux's seq_read_iter prints the
  * records as they are read, so a reader that rewinds (lseek 0, glibc's
  * rewind) sees the file as it is now, not as it was at open: /proc/PID/maps
  * after an mmap. The buffer starts at one page; when the output does not
@@ -105,34 +105,37 @@ int seq_show_to_console(seq_show_t show, void *v)
 	return 0;
 }
 
+/* Nothing is printed yet: the first read does it (Linux: single_open;
+ * seq_read_iter prints on demand). */
 int single_open(struct file *file, seq_show_t show, void *data)
 {
 	struct seq_file *m = kmalloc(sizeof(*m), GFP_KERNEL);
-	int err;
 
 	if (!m)
 		return -ENOMEM;
-	err = seq_fill(m, show, data);
-	if (err) {
-		kfree(m);
-		return err;
-	}
+	*m = (struct seq_file){ .private = data, .show = show };
 	file->private_data = m;
 	return 0;
 }
 
-/* Linux: seq_read_iter. A read from offset 0 prints the file again (Linux
- * starts its records over at index 0: traverse); if that fails the
- * output made before stays. */
+/* Linux: seq_read_iter. The first read, and every read from offset 0,
+ * prints the file (Linux starts its records over at index 0: traverse);
+ * if printing it again fails, the output made before stays. */
 long seq_read(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
 {
 	struct seq_file *m = file->private_data;
 	struct seq_file fresh;
 	size_t n;
 
-	if (*pos == 0 && m->show && !seq_fill(&fresh, m->show, m->private)) {
-		seq_release_buf(m);
-		*m = fresh;
+	if ((*pos == 0 || !m->buf) && m->show) {
+		int err = seq_fill(&fresh, m->show, m->private);
+
+		if (err && !m->buf)
+			return err;
+		if (!err) {
+			seq_release_buf(m);
+			*m = fresh;
+		}
 	}
 	if (*pos >= m->count)
 		return 0;

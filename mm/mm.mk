@@ -104,11 +104,12 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # --- fuzzing virtual memory (host only) --------------------------------------
 # What an mm needs to run as a process: the buddy core, page tables, VMAs,
 # faults, clearing, madvise and reclaim, and the host MMU and uaccess
-# (seq_file and kmalloc: huge_memory.c's sysfs show functions).
+# (seq_file and kmalloc: huge_memory.c's sysfs show functions; memblock:
+# hugetlb.c's boot-time 1 GiB pages).
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c \
 	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c mm/hugetlb.c \
 	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/mlock.c mm/clear_refs.c mm/slab.c \
-	fs/seq_file.c kernel/resource.c \
+	mm/memblock.c fs/seq_file.c kernel/resource.c \
 	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c
 FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \
 	mm/tests/vm_model.c mm/tests/fuzz_vm.c)
