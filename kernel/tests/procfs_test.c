@@ -346,19 +346,24 @@ static void zoneinfo_has_the_watermarks(struct kunit *test)
 	KUNIT_EXPECT_GT(test, zone->_watermark[WMARK_HIGH], 0ul);
 }
 
+/* Pages a read of /proc/vmstat may hold while it prints: its buffers
+ * (the file is under 16 KiB: 4 + 8 + 16 KiB tried) and a per-CPU list
+ * refill or drain (at most 64 pages at these sizes). */
+#define VMSTAT_READ_SLACK 72l
+
 static void vmstat_names_linux_counters(struct kunit *test)
 {
 	unsigned long free = 0;
+	long diff;
 
-	/* The first read warms the per-CPU lists (after a drain, e.g. by
-	 * compaction, its buffers would refill them from the free lists
-	 * while the file is printed); the second one's buffers come from
-	 * them and go back: its count is the one now. */
-	KUNIT_ASSERT_GT(test, read_path("/proc/vmstat"), 0);
+	/* The count is the one while the file was printed: its buffers (and
+	 * a per-CPU refill or drain they caused) were out of the free lists
+	 * then, and may be back now. Within that, it is the zones' count. */
 	KUNIT_ASSERT_GT(test, read_path("/proc/vmstat"), 0);
 	for (int z = 0; z < MAX_NR_ZONES; z++)
 		free += NODE_DATA(0)->node_zones[z].nr_free_pages;
-	KUNIT_EXPECT_EQ(test, field("nr_free_pages"), (long)free);
+	diff = field("nr_free_pages") - (long)free;
+	KUNIT_EXPECT_LE(test, diff < 0 ? -diff : diff, VMSTAT_READ_SLACK);
 	KUNIT_EXPECT_EQ(test, field("pglazyfree"), (long)NODE_DATA(0)->vm_events[PGLAZYFREE]);
 	KUNIT_EXPECT_GE(test, field("thp_fault_alloc"), 0);
 	KUNIT_EXPECT_EQ(test, field("pgalloc_fail"), -1); /* Folium's own: the shell shows it */
