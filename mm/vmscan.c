@@ -121,6 +121,16 @@ static int folio_refs_one(struct page_vma_mapped_walk *pvmw, void *arg)
 	return 0;
 }
 
+/* A lazyfree folio written since MADV_FREE holds live data again; a
+ * droppable one never does (Linux: try_to_unmap_one, "unlike MADV_FREE
+ * mappings, VM_DROPPABLE ones can be dropped even if they've been
+ * dirtied"). */
+static bool lazyfree_written_again(const struct folio_refs *refs, struct folio *folio)
+{
+	return ((refs->young_dirty & _PAGE_DIRTY) || folio_test_dirty(folio)) &&
+	       !refs->vm_droppable;
+}
+
 static struct folio_refs folio_refs(struct folio *folio)
 {
 	struct folio_refs refs = { 0 };
@@ -174,11 +184,8 @@ static void shrink_lazyfree_folio(struct pglist_data *pgdat, struct folio *folio
 		mlock_folio(folio);
 		return;
 	}
-	if (((refs.young_dirty & _PAGE_DIRTY) || folio_test_dirty(folio)) && !refs.vm_droppable) {
-		/* Written after MADV_FREE: the data is live again. A droppable
-		 * folio's data never is (Linux: try_to_unmap_one, "unlike
-		 * MADV_FREE mappings, VM_DROPPABLE ones can be dropped even if
-		 * they've been dirtied"). */
+	if (lazyfree_written_again(&refs, folio)) {
+		/* Written after MADV_FREE: the data is live again. */
 		folio_set_swapbacked(folio);
 		folio_move_lru(folio, &pgdat->nr_lru_lazyfree);
 		stat->reactivated += nr;
@@ -234,7 +241,7 @@ unsigned long reclaim_folio(struct folio *folio)
 	refs = folio_refs(folio);
 	if (!refs.mappings)
 		return 0;
-	if (((refs.young_dirty & _PAGE_DIRTY) || folio_test_dirty(folio)) && !refs.vm_droppable) {
+	if (lazyfree_written_again(&refs, folio)) {
 		/* Linux: try_to_unmap_one marks it dirty from the PTE, then
 		 * remaps it swapbacked. */
 		folio_set_dirty(folio);

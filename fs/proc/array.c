@@ -27,14 +27,12 @@ static void task_mem(struct seq_file *m, const struct task *task)
 {
 	const struct mm_struct *mm = task->mm;
 	unsigned long data = 0, stack = 0, exec = 0;
-	struct mmap_layout layout;
 
-	pick_mmap_layout(RLIMIT_STACK_DEFAULT, &layout);
 	for (int i = 0; i < mm->nr_vmas; i++) {
 		const struct vm_area_struct *vma = &mm->vmas[i];
 		unsigned long pages = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
 
-		if (vma->vm_end == layout.stack_top)
+		if (vma->vm_end == STACK_TOP)
 			stack += pages;
 		else if (vma->vm_flags & VM_WRITE)
 			data += pages;
@@ -56,16 +54,11 @@ static void task_mem(struct seq_file *m, const struct task *task)
 	status_kb(m, "VmSwap:", 0); /* no swap */
 }
 
-/* Linux: render_sigset_t, 16 hex digits, the highest signal first. */
-static void render_sigset(struct seq_file *m, const char *key, sigset_t set)
+/* A signal or capability set as 16 hex digits, the highest bit first
+ * (Linux: render_sigset_t, render_cap_t). */
+static void render_mask(struct seq_file *m, const char *key, uint64_t mask)
 {
-	seq_printf(m, "%s\t%016llx\n", key, (unsigned long long)set);
-}
-
-/* Linux: render_cap_t. */
-static void render_cap(struct seq_file *m, const char *key, uint64_t caps)
-{
-	seq_printf(m, "%s\t%016llx\n", key, (unsigned long long)caps);
+	seq_printf(m, "%s\t%016llx\n", key, (unsigned long long)mask);
 }
 
 /* Linux: collect_sigign_sigcatch. */
@@ -101,17 +94,17 @@ static int proc_pid_status(struct seq_file *m, void *v)
 	seq_puts(m, "CoreDumping:\t0\n");
 	seq_printf(m, "THP_enabled:\t%d\n", !(task->mm->flags & MMF_DISABLE_THP));
 	seq_puts(m, "Threads:\t1\n");
-	render_sigset(m, "SigPnd:", task->signals.pending);
-	render_sigset(m, "ShdPnd:", 0);
-	render_sigset(m, "SigBlk:", task->signals.blocked);
+	render_mask(m, "SigPnd:", task->signals.pending);
+	render_mask(m, "ShdPnd:", 0);
+	render_mask(m, "SigBlk:", task->signals.blocked);
 	sigign_sigcatch(task, &ign, &catch);
-	render_sigset(m, "SigIgn:", ign);
-	render_sigset(m, "SigCgt:", catch);
-	render_cap(m, "CapInh:", task->cap_inheritable);
-	render_cap(m, "CapPrm:", task->cap_permitted);
-	render_cap(m, "CapEff:", task->cap_effective);
-	render_cap(m, "CapBnd:", task->cap_bset);
-	render_cap(m, "CapAmb:", 0);
+	render_mask(m, "SigIgn:", ign);
+	render_mask(m, "SigCgt:", catch);
+	render_mask(m, "CapInh:", task->cap_inheritable);
+	render_mask(m, "CapPrm:", task->cap_permitted);
+	render_mask(m, "CapEff:", task->cap_effective);
+	render_mask(m, "CapBnd:", task->cap_bset);
+	render_mask(m, "CapAmb:", 0);
 	seq_printf(m, "NoNewPrivs:\t%d\n", task->no_new_privs);
 	seq_puts(m, "Cpus_allowed:\t1\nCpus_allowed_list:\t0\n");
 	seq_puts(m, "Mems_allowed_list:\t0\n");

@@ -38,12 +38,9 @@ static struct task *proc_task(struct seq_file *m)
 /* Linux: get_vma_name's special names. */
 static const char *vma_name(const struct task *task, const struct vm_area_struct *vma)
 {
-	struct mmap_layout layout;
-
 	if (vma->vm_start >= task->start_brk && vma->vm_start < ALIGN_UP(task->brk, PAGE_SIZE))
 		return "[heap]";
-	pick_mmap_layout(RLIMIT_STACK_DEFAULT, &layout);
-	if (vma->vm_end == layout.stack_top)
+	if (vma->vm_end == STACK_TOP) /* pick_mmap_layout's stack_top */
 		return "[stack]";
 	return NULL;
 }
