@@ -12,6 +12,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <kernel.h>
+#include <resource.h>
 
 #define ELF_PAGESTART(v) ((v) & ~(ELF_EXEC_PAGESIZE - 1))
 #define ELF_PAGEALIGN(v) (((v) + ELF_EXEC_PAGESIZE - 1) & ~(ELF_EXEC_PAGESIZE - 1))

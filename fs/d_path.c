@@ -5,7 +5,7 @@
  * then "usr" found in /, giving "/usr/bin" (8 bytes, so getcwd returns 9
  * with the NUL, and a buffer of 8 is -ERANGE).
  */
-#include <process.h>
+#include <sched.h>
 #include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -54,7 +54,7 @@ SYSCALL_DEFINE2(getcwd, unsigned long, buf, unsigned long, size)
 
 	if (!path)
 		return -ENOMEM;
-	len = ramfs_dir_path(&rootfs, task->files.cwd, path, PATH_MAX);
+	len = ramfs_dir_path(&rootfs, task->fs->pwd, path, PATH_MAX);
 	if (len >= 0) {
 		len++;
 		if ((unsigned long)len > size)

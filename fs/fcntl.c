@@ -6,17 +6,17 @@
  * clears FD_CLOEXEC); fcntl(0, F_SETFL, O_NONBLOCK) makes console reads
  * return -EAGAIN instead of waiting.
  */
-#include <process.h>
+#include <sched.h>
 #include <syscalls.h>
 
 #define SETFL_MASK (O_APPEND | O_NONBLOCK) /* what F_SETFL may change here */
 
 /* Linux: f_dupfd. */
-static long f_dupfd(struct task *task, unsigned long from, struct file *file, bool cloexec)
+static long f_dupfd(struct task_struct *task, unsigned long from, struct file *file, bool cloexec)
 {
 	int fd;
 
-	if (from >= nofile_limit())
+	if (from >= nofile_limit(task))
 		return -EINVAL;
 	file->f_count++;
 	fd = fd_install_lowest(task, file, (int)from, cloexec);
@@ -33,7 +33,7 @@ static bool check_fcntl_cmd(unsigned int cmd)
 }
 
 /* Linux: do_fcntl. */
-static long do_fcntl(struct task *task, int fd, unsigned int cmd, unsigned long arg,
+static long do_fcntl(struct task_struct *task, int fd, unsigned int cmd, unsigned long arg,
 		     struct file *file)
 {
 	switch (cmd) {

@@ -1,14 +1,13 @@
 /*
  * The file descriptor table (Linux: fs/file.c): the lowest free fd, the
- * close-on-exec bits, references on struct file, dup/dup2/dup3, and the
- * file checks of mmap. A struct file is shared by every fd dup made of
- * it and freed (its release called) when the last fd and the last fget
- * are gone. Example: dup(1) with fds 0-2 open returns 3; fds 1 and 3 then
- * share the console file, whose f_count goes from 3 to 4.
+ * close-on-exec bits, references on struct file, dup/dup2/dup3. A struct file is shared by every fd
+ * dup made of it and freed (its release called) when the last fd and the last fget are gone.
+ * Example: dup(1) with fds 0-2 open returns 3; fds 1 and 3 then share the console file, whose
+ * f_count goes from 3 to 4. fork copies the table (dup_fd): parent and child then share each open
+ * file, its offset and flags, as on Linux.
  */
-#include <binfmt_elf.h>
-#include <process.h>
-#include <resource.h>
+#include <fs.h>
+#include <sched.h>
 #include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -28,19 +27,19 @@ struct file *alloc_file(struct ramfs_inode *inode, const struct file_operations 
 	return file;
 }
 
-struct file *fget_raw(struct task *task, int fd)
+struct file *fget_raw(struct task_struct *task, int fd)
 {
 	struct file *file;
 
 	if (fd < 0 || fd >= NR_OPEN_DEFAULT)
 		return NULL;
-	file = task->files.fd[fd];
+	file = task->files->fd[fd];
 	if (file)
 		file->f_count++;
 	return file;
 }
 
-struct file *fget(struct task *task, int fd)
+struct file *fget(struct task_struct *task, int fd)
 {
 	struct file *file = fget_raw(task, fd);
 
@@ -62,32 +61,32 @@ void fput(struct file *file)
 	kfree(file);
 }
 
-bool get_close_on_exec(struct task *task, int fd)
+bool get_close_on_exec(struct task_struct *task, int fd)
 {
-	return task->files.close_on_exec[fd / 64] & (1ull << (fd % 64));
+	return task->files->close_on_exec[fd / 64] & (1ull << (fd % 64));
 }
 
-void set_close_on_exec(struct task *task, int fd, bool on)
+void set_close_on_exec(struct task_struct *task, int fd, bool on)
 {
 	if (on)
-		task->files.close_on_exec[fd / 64] |= 1ull << (fd % 64);
+		task->files->close_on_exec[fd / 64] |= 1ull << (fd % 64);
 	else
-		task->files.close_on_exec[fd / 64] &= ~(1ull << (fd % 64));
+		task->files->close_on_exec[fd / 64] &= ~(1ull << (fd % 64));
 }
 
 /* Linux: rlimit(RLIMIT_NOFILE) as alloc_fd's end, never past the table. */
-unsigned int nofile_limit(void)
+unsigned int nofile_limit(const struct task_struct *task)
 {
-	return (unsigned int)MIN(rlimit(RLIMIT_NOFILE), (uint64_t)NR_OPEN_DEFAULT);
+	return (unsigned int)MIN(task_rlimit(task, RLIMIT_NOFILE), (uint64_t)NR_OPEN_DEFAULT);
 }
 
-int fd_install_lowest(struct task *task, struct file *file, int start, bool cloexec)
+int fd_install_lowest(struct task_struct *task, struct file *file, int start, bool cloexec)
 {
-	int end = (int)nofile_limit();
+	int end = (int)nofile_limit(task);
 
 	for (int fd = start; fd < end; fd++) {
-		if (!task->files.fd[fd]) {
-			task->files.fd[fd] = file;
+		if (!task->files->fd[fd]) {
+			task->files->fd[fd] = file;
 			set_close_on_exec(task, fd, cloexec);
 			return fd;
 		}
@@ -95,49 +94,66 @@ int fd_install_lowest(struct task *task, struct file *file, int start, bool cloe
 	return -EMFILE;
 }
 
-int close_fd(struct task *task, int fd)
+int close_fd(struct task_struct *task, int fd)
 {
 	struct file *file;
 
-	if (fd < 0 || fd >= NR_OPEN_DEFAULT || !task->files.fd[fd])
+	if (fd < 0 || fd >= NR_OPEN_DEFAULT || !task->files->fd[fd])
 		return -EBADF;
-	file = task->files.fd[fd];
-	task->files.fd[fd] = NULL;
+	file = task->files->fd[fd];
+	task->files->fd[fd] = NULL;
 	set_close_on_exec(task, fd, false);
 	fput(file);
 	return 0;
 }
 
-int files_init(struct task *task)
+struct files_struct *dup_fd(const struct files_struct *old)
 {
-	struct files_struct *files = &task->files;
-	struct file *console;
+	struct files_struct *files = kzalloc(sizeof(*files), GFP_KERNEL);
 
-	memset(files, 0, sizeof(*files));
-	files->cwd = rootfs.root;
-	files->umask = 022;
-	console = console_file_open(task);
-	if (!console)
-		return -ENOMEM;
-	console->f_count = 3;
-	for (int fd = 0; fd < 3; fd++)
-		files->fd[fd] = console;
-	return 0;
+	if (!files)
+		return NULL;
+	files->count = 1;
+	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+		files->fd[fd] = old->fd[fd];
+		if (files->fd[fd])
+			files->fd[fd]->f_count++;
+	}
+	memcpy(files->close_on_exec, old->close_on_exec, sizeof(files->close_on_exec));
+	return files;
 }
 
-void exit_files(struct task *task)
+void put_files_struct(struct files_struct *files)
+{
+	if (!files || --files->count)
+		return;
+	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++)
+		if (files->fd[fd])
+			fput(files->fd[fd]);
+	kfree(files);
+}
+
+void exit_files(struct task_struct *task)
+{
+	struct files_struct *files = task->files;
+
+	task->files = NULL;
+	put_files_struct(files);
+}
+
+void do_close_on_exec(struct task_struct *task)
 {
 	for (int fd = 0; fd < NR_OPEN_DEFAULT; fd++)
-		if (task->files.fd[fd])
+		if (task->files->fd[fd] && get_close_on_exec(task, fd))
 			close_fd(task, fd);
 }
 
 /* Linux: do_dup2. newfd's old file, if any, is closed after the swap. */
-static int do_dup2(struct task *task, struct file *file, unsigned int newfd, bool cloexec)
+static int do_dup2(struct task_struct *task, struct file *file, unsigned int newfd, bool cloexec)
 {
-	struct file *old = task->files.fd[newfd];
+	struct file *old = task->files->fd[newfd];
 
-	task->files.fd[newfd] = file;
+	task->files->fd[newfd] = file;
 	set_close_on_exec(task, (int)newfd, cloexec);
 	if (old)
 		fput(old);
@@ -145,7 +161,7 @@ static int do_dup2(struct task *task, struct file *file, unsigned int newfd, boo
 }
 
 /* Linux: ksys_dup3. */
-static int ksys_dup3(struct task *task, unsigned int oldfd, unsigned int newfd, int flags)
+static int ksys_dup3(struct task_struct *task, unsigned int oldfd, unsigned int newfd, int flags)
 {
 	struct file *file;
 
@@ -153,7 +169,7 @@ static int ksys_dup3(struct task *task, unsigned int oldfd, unsigned int newfd, 
 		return -EINVAL;
 	if (oldfd == newfd)
 		return -EINVAL;
-	if (newfd >= nofile_limit())
+	if (newfd >= nofile_limit(task))
 		return -EBADF;
 	file = fget_raw(task, (int)oldfd);
 	if (!file)
@@ -191,39 +207,4 @@ SYSCALL_DEFINE1(dup, unsigned int, fildes)
 	if (fd < 0)
 		fput(file);
 	return fd;
-}
-
-/* Linux's order in do_mmap: the access checks, then whether the file can
- * be mapped at all (only the initramfs's regular files can). */
-int mmap_file_get(struct task *task, int fd, unsigned long prot, unsigned long flags,
-		  struct file **filep)
-{
-	struct file *file = fget(task, fd);
-	int err = -EACCES;
-
-	if (!file)
-		return -EBADF;
-	if (!(file->f_mode & FMODE_READ))
-		goto out;
-	if ((flags & MAP_TYPE) == MAP_SHARED && (prot & PROT_WRITE) &&
-	    !(file->f_mode & FMODE_WRITE))
-		goto out;
-	err = -ENODEV;
-	if (file->f_op != &ramfs_file_fops)
-		goto out;
-	*filep = file;
-	return 0;
-out:
-	fput(file);
-	return err;
-}
-
-int mmap_file_fill(struct file *file, unsigned long addr, unsigned long len, unsigned long off)
-{
-	const struct ramfs_inode *inode = file->f_inode;
-
-	if (off >= inode->size)
-		return 0;
-	len = MIN(len, inode->size - off);
-	return copy_to_user(addr, inode->data + off, len) ? -EFAULT : 0;
 }

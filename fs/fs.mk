@@ -7,7 +7,8 @@ TEST_SRCS += fs/tests/ramfs_test.c fs/tests/initramfs_test.c fs/tests/cmd_fs_tes
 # read_write.c, stat.c, readdir.c, pipe.c, fcntl.c, locks.c, namei.c,
 # d_path.c, ioctl.c; the console as a file: drivers/tty). Kernel only:
 # they run for a program; their suite needs the real initramfs.
-KERNEL_ONLY_SRCS += fs/file.c fs/read_write.c fs/ioctl.c fs/open.c fs/stat.c fs/readdir.c \
+FS_GENERIC_SRCS += fs/file.c
+KERNEL_ONLY_SRCS += fs/read_write.c fs/ioctl.c fs/open.c fs/stat.c fs/readdir.c \
 	fs/pipe.c fs/fcntl.c fs/locks.c fs/namei.c fs/d_path.c fs/tty.c fs/readonly.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/fs_syscall_test.c
 # seq_file, /proc/meminfo and /sys: generic, so the shell's views (and

@@ -17,6 +17,7 @@
 #include <kernel.h>
 #include <mm.h>
 #include <ramfs.h>
+#include <sched.h>
 
 #define NEWC_HEADER_SIZE 110
 #define NEWC_NR_FIELDS 13
@@ -391,6 +392,8 @@ void populate_rootfs(const void *archive, size_t len)
 		pr_err("initramfs: no memory for the root directory\n");
 		return;
 	}
+	/* Linux: init_mount_tree's set_fs_pwd; every task inherits it. */
+	init_task.fs->pwd = rootfs.root;
 	if (!archive || !len) {
 		pr_info("initramfs: none (no /folium/initramfs.cpio): no programs\n");
 		return;

@@ -7,7 +7,7 @@
  * F_UNLCK; flock(fd, LOCK_EX | LOCK_NB) returns 0; flock(fd, 3) is
  * -EINVAL.
  */
-#include <process.h>
+#include <sched.h>
 #include <syscalls.h>
 #include <vm.h>
 

@@ -5,7 +5,7 @@
  * after chdir("/etc"), openat(AT_FDCWD, "motd", ...) walks "motd" from
  * /etc's inode; openat(fd_of_bin, "../etc/motd", ...) from /bin's.
  */
-#include <process.h>
+#include <sched.h>
 #include <slab.h>
 #include <vm.h>
 
@@ -39,12 +39,12 @@ fail:
 }
 
 /* The directory a relative name starts in. Return: 0 or -EBADF. */
-static int start_dir(struct task *task, int dfd, struct ramfs_inode **dir)
+static int start_dir(struct task_struct *task, int dfd, struct ramfs_inode **dir)
 {
 	struct file *file;
 
 	if (dfd == AT_FDCWD) {
-		*dir = task->files.cwd;
+		*dir = task->fs->pwd;
 		return 0;
 	}
 	file = fget_raw(task, dfd);
@@ -56,7 +56,7 @@ static int start_dir(struct task *task, int dfd, struct ramfs_inode **dir)
 }
 
 /* Linux: path_init's checks, then link_path_walk. */
-int path_lookupat(struct task *task, int dfd, const char *name, unsigned int flags,
+int path_lookupat(struct task_struct *task, int dfd, const char *name, unsigned int flags,
 		  struct ramfs_inode **out)
 {
 	struct ramfs_inode *dir;
@@ -78,7 +78,7 @@ int path_lookupat(struct task *task, int dfd, const char *name, unsigned int fla
 	return ramfs_lookup_at(&rootfs, dir, name, flags & LOOKUP_FOLLOW, out);
 }
 
-int user_path_at(struct task *task, int dfd, unsigned long upath, unsigned int flags,
+int user_path_at(struct task_struct *task, int dfd, unsigned long upath, unsigned int flags,
 		 struct ramfs_inode **out)
 {
 	int err;

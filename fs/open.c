@@ -7,7 +7,7 @@
  * 3; open("/etc/motd", O_WRONLY) is -EROFS; open("/etc/motd/",
  * O_RDONLY) is -ENOTDIR.
  */
-#include <process.h>
+#include <sched.h>
 #include <slab.h>
 #include <syscalls.h>
 
@@ -41,7 +41,7 @@ static int inode_permission(const struct ramfs_inode *inode, int mask)
 
 /* Linux: the O_CREAT half of open_last_lookups: the name must not exist
  * to be created, and nothing can be created here. */
-static int open_create(struct task *task, int dfd, char *name, int flags,
+static int open_create(struct task_struct *task, int dfd, char *name, int flags,
 		       struct ramfs_inode **inode)
 {
 	int err = path_lookupat(task, dfd, name, flags & O_EXCL ? 0 : LOOKUP_FOLLOW, inode);
@@ -131,7 +131,8 @@ static int dentry_open(struct ramfs_inode *inode, int flags, struct file **filep
 }
 
 /* Linux: build_open_flags, path_openat and do_open. */
-static long do_filp_open(struct task *task, int dfd, char *name, int flags, struct file **filep)
+static long do_filp_open(struct task_struct *task, int dfd, char *name, int flags,
+			 struct file **filep)
 {
 	struct ramfs_inode *inode;
 	int err;
@@ -158,7 +159,7 @@ static long do_filp_open(struct task *task, int dfd, char *name, int flags, stru
 }
 
 /* Linux: do_sys_openat2. */
-static long do_sys_open(struct task *task, int dfd, unsigned long filename, int flags)
+static long do_sys_open(struct task_struct *task, int dfd, unsigned long filename, int flags)
 {
 	struct file *file;
 	char *name;
@@ -195,7 +196,8 @@ SYSCALL_DEFINE1(close, unsigned int, fd)
 }
 
 /* Linux: do_faccessat. Root: AT_EACCESS changes nothing. */
-static long do_faccessat(struct task *task, int dfd, unsigned long filename, int mode, int flags)
+static long do_faccessat(struct task_struct *task, int dfd, unsigned long filename, int mode,
+			 int flags)
 {
 	struct ramfs_inode *inode;
 	unsigned int lookup = LOOKUP_FOLLOW;
@@ -240,15 +242,15 @@ SYSCALL_DEFINE1(chdir, unsigned long, filename)
 		return err;
 	if (!S_ISDIR(inode->mode))
 		return -ENOTDIR;
-	task->files.cwd = inode;
+	task->fs->pwd = inode;
 	return 0;
 }
 
 /* Linux: sys_umask (kernel/sys.c); it lives beside the files it masks. */
 SYSCALL_DEFINE1(umask, int, mask)
 {
-	uint32_t old = task->files.umask;
+	uint32_t old = task->fs->umask;
 
-	task->files.umask = (uint32_t)mask & 0777;
+	task->fs->umask = (uint32_t)mask & 0777;
 	return old;
 }

@@ -11,7 +11,7 @@
  * return -EAGAIN where Linux would block (a short write if some bytes
  * went in).
  */
-#include <process.h>
+#include <sched.h>
 #include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -73,10 +73,9 @@ static long pipe_write(struct file *file, unsigned long buf, size_t count, uint6
 	size_t n = MIN(count, PIPE_SIZE - (size_t)(pipe->head - pipe->tail));
 
 	if (!pipe->readers) {
-		struct task *writer = current_task(); /* NULL in the kernel's tests */
-
-		if (writer)
-			send_signal(writer, SIGPIPE, NULL);
+		/* The kernel's own task (the tests') gets no signal. */
+		if (!(current->flags & PF_KTHREAD))
+			send_signal(current, SIGPIPE, NULL);
 		return -EPIPE;
 	}
 	if (!count)
@@ -148,7 +147,7 @@ int create_pipe_files(struct file *res[2], unsigned int flags)
 }
 
 /* Linux: do_pipe2: both fds, then the copy; a bad fildes undoes both. */
-static long do_pipe2(struct task *task, unsigned long fildes, int flags)
+static long do_pipe2(struct task_struct *task, unsigned long fildes, int flags)
 {
 	struct file *files[2];
 	int fd[2], err;

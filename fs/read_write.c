@@ -6,7 +6,7 @@
  * /etc/motd open at fd 3, read(3, buf, 4) copies bytes 0-3 and moves
  * f_pos to 4; pread64(3, buf, 4, 0) copies them again and leaves f_pos.
  */
-#include <binfmt_elf.h>
+#include <asm/processor.h>
 #include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -88,9 +88,22 @@ int64_t generic_file_llseek(struct file *file, int64_t offset, int whence)
 	return offset;
 }
 
+/* The copy that stands for a mapping of the file (f_op->mmap). */
+static int ramfs_file_mmap(struct file *file, unsigned long addr, unsigned long len,
+			   unsigned long off)
+{
+	const struct ramfs_inode *inode = file->f_inode;
+
+	if (off >= inode->size)
+		return 0;
+	len = MIN(len, inode->size - off);
+	return copy_to_user(addr, inode->data + off, len) ? -EFAULT : 0;
+}
+
 const struct file_operations ramfs_file_fops = {
 	.read = ramfs_file_read,
 	.llseek = generic_file_llseek,
+	.mmap = ramfs_file_mmap,
 };
 
 /* Linux: vfs_read. */
@@ -149,7 +162,7 @@ SYSCALL_DEFINE3(write, int, fd, unsigned long, buf, size_t, count)
 
 /* Linux: ksys_pread64 / ksys_pwrite64: the file's position is left alone;
  * a file without positions (console, pipe) is -ESPIPE. */
-static long rw_at(struct task *task, int fd, unsigned long buf, size_t count, int64_t pos,
+static long rw_at(struct task_struct *task, int fd, unsigned long buf, size_t count, int64_t pos,
 		  bool write)
 {
 	struct file *file;
@@ -182,7 +195,7 @@ SYSCALL_DEFINE4(pwrite64, int, fd, unsigned long, buf, size_t, count, int64_t, p
  * read and checked first (a length that is negative as ssize_t is
  * -EINVAL), then each part in turn until one comes back short.
  */
-static long do_readv_writev(struct task *task, int fd, unsigned long vec, unsigned long vlen,
+static long do_readv_writev(struct task_struct *task, int fd, unsigned long vec, unsigned long vlen,
 			    bool write)
 {
 	struct iovec fast[UIO_FASTIOV], *iov = fast;

@@ -6,7 +6,7 @@
  * DT_REG), each record 8-byte aligned, d_off the next entry's position;
  * the next getdents64 returns 0.
  */
-#include <process.h>
+#include <sched.h>
 #include <syscalls.h>
 #include <vm.h>
 

@@ -9,7 +9,7 @@
  * mkdir("/etc", 0755) is -EEXIST, mkdir("/etc/new", 0755) -EROFS,
  * mkdir("/no/new", 0755) -ENOENT, unlink("/etc/motd") -EROFS.
  */
-#include <process.h>
+#include <sched.h>
 #include <slab.h>
 #include <syscalls.h>
 
@@ -26,7 +26,7 @@ enum last_type {
  * Return: 0, -ENOENT for "", or the parent's lookup error (-ENOTDIR when
  * it is not a directory).
  */
-static int parentat(struct task *task, int dfd, char *name, enum last_type *type)
+static int parentat(struct task_struct *task, int dfd, char *name, enum last_type *type)
 {
 	size_t len = strlen(name);
 	struct ramfs_inode *parent;
@@ -60,7 +60,7 @@ static int parentat(struct task *task, int dfd, char *name, enum last_type *type
 
 /* Linux: filename_create. The parent must exist; a name that exists is
  * -EEXIST (before the mount's -EROFS, as Linux checks); else -EROFS. */
-static long create_at(struct task *task, int dfd, unsigned long upath)
+static long create_at(struct task_struct *task, int dfd, unsigned long upath)
 {
 	struct ramfs_inode *inode;
 	enum last_type type;
@@ -80,7 +80,7 @@ static long create_at(struct task *task, int dfd, unsigned long upath)
 
 /* Linux: do_unlinkat and do_rmdir: the parent, then "." and ".."
  * refused as Linux does, then the mount: -EROFS. */
-static long remove_at(struct task *task, int dfd, unsigned long upath, bool dir)
+static long remove_at(struct task_struct *task, int dfd, unsigned long upath, bool dir)
 {
 	enum last_type type;
 	char *name;
@@ -100,7 +100,7 @@ static long remove_at(struct task *task, int dfd, unsigned long upath, bool dir)
 
 /* chmod, chown, utimes, truncate of a name: it must exist, then -EROFS
  * (truncate: a directory is -EISDIR first, as vfs_truncate checks). */
-static long change_at(struct task *task, int dfd, unsigned long upath, unsigned int lookup,
+static long change_at(struct task_struct *task, int dfd, unsigned long upath, unsigned int lookup,
 		      bool truncate)
 {
 	struct ramfs_inode *inode;
@@ -125,7 +125,7 @@ static bool on_rootfs(const struct ramfs_inode *inode)
 
 /* fchmod, fchown, futimens on an fd: -EBADF, else -EROFS for a file of
  * the initramfs; the console and pipes accept (and keep nothing). */
-static long change_fd(struct task *task, int fd)
+static long change_fd(struct task_struct *task, int fd)
 {
 	struct file *file = fget(task, fd);
 	long err;

@@ -6,7 +6,7 @@
  * of /etc/motd (12 bytes, mode 0644) gives st_mode 0100644, st_size 12,
  * st_blocks 1 (512-byte units), st_blksize 4096.
  */
-#include <process.h>
+#include <sched.h>
 #include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -129,7 +129,7 @@ static int cp_statx(const struct kstat *st, unsigned long ubuf)
 }
 
 /* Linux: vfs_statx's lookup. Return: 0 with st filled, or -errno. */
-static int vfs_statx(struct task *task, int dfd, unsigned long filename, int flags,
+static int vfs_statx(struct task_struct *task, int dfd, unsigned long filename, int flags,
 		     struct kstat *st)
 {
 	unsigned int lookup = flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW;
@@ -225,8 +225,8 @@ static int vfs_readlink(struct ramfs_inode *inode, unsigned long buf, int bufsiz
 }
 
 /* Linux: do_readlinkat. "" (the dirfd itself) that is no link: -ENOENT. */
-static long do_readlinkat(struct task *task, int dfd, unsigned long pathname, unsigned long buf,
-			  int bufsiz)
+static long do_readlinkat(struct task_struct *task, int dfd, unsigned long pathname,
+			  unsigned long buf, int bufsiz)
 {
 	struct ramfs_inode *inode;
 	char *name;

@@ -8,7 +8,8 @@
  * ^D on an empty line is end of file (read returns 0).
  */
 #include <arch.h>
-#include <process.h>
+#include <fs.h>
+#include <sched.h>
 #include <slab.h>
 #include <vm.h>
 
@@ -36,7 +37,7 @@ struct winsize {
  * between reads, and the program in the foreground (Linux: the tty's
  * pgrp), whose pending signals end a wait. */
 struct tty_struct {
-	struct task *fg;
+	struct task_struct *fg;
 	char *line;    /* N_TTY_BUF_SIZE bytes from the first read on */
 	size_t len;    /* bytes in line */
 	size_t read;   /* bytes of a finished line already handed out */
@@ -199,7 +200,7 @@ const struct file_operations console_fops = {
 	.release = tty_release,
 };
 
-struct file *console_file_open(struct task *task)
+struct file *console_file_open(struct task_struct *task)
 {
 	struct tty_struct *tty = kzalloc(sizeof(*tty), GFP_KERNEL);
 	struct file *file;
@@ -215,4 +216,16 @@ struct file *console_file_open(struct task *task)
 	tty->fg = task;
 	file->private_data = tty;
 	return file;
+}
+
+int console_on_rootfs(struct task_struct *task)
+{
+	struct file *console = console_file_open(task);
+
+	if (!console)
+		return -ENOMEM;
+	console->f_count = 3;
+	for (int fd = 0; fd < 3; fd++)
+		task->files->fd[fd] = console;
+	return 0;
 }

@@ -82,4 +82,15 @@ bool arch_has_gbpages(void);
  * vmemmap_populate). Context: boot, before memblock hands memory over. */
 void arch_vmemmap_populate(unsigned long start_pfn, unsigned long end_pfn);
 
+/* Programs in ring 3 (arch/x86_64/syscall.c; the kernel only): */
+struct task_struct;
+/* Run @task in ring 3 from its thread.ip and thread.sp (start_thread)
+ * until do_exit. Context: its mm is current. Return: the status do_exit
+ * was given. */
+int arch_run_user(struct task_struct *task);
+/* Leave the running program for good, back into arch_run_user's caller. */
+void __attribute__((noreturn)) arch_exit_user(int status);
+/* AT_HWCAP: CPUID.1:EDX, as Linux's ELF_HWCAP. */
+uint64_t arch_elf_hwcap(void);
+
 #endif

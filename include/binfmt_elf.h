@@ -13,33 +13,24 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <mman.h>
 #include <vm.h>
+#include <asm/processor.h>
 
-/* --- the user address space (Linux: arch/x86/include/asm/page_64_types.h,
- * processor.h, mm/util.c) --------------------------------------------------- */
+/* --- the user address space (Linux: arch/x86/include/asm/processor.h for
+ * TASK_SIZE and STACK_TOP, mm/util.c) --------------------------------------- */
 #define ELF_EXEC_PAGESIZE 4096ul /* AT_PAGESZ and the loader's page */
-/* The lower half less its top page, as Linux's TASK_SIZE_MAX (x86-64 keeps
- * the last page unmapped so a SYSRET can never return to a non-canonical
- * rip): 0x7ffffffff000. */
-#define TASK_SIZE (USER_VA_END - ELF_EXEC_PAGESIZE)
-#define STACK_TOP TASK_SIZE
 /* Linux's default vm.mmap_min_addr: nothing is mapped below 64 KiB. */
 #define MMAP_MIN_ADDR USER_VA_START /* 64 KiB (include/vm.h) */
 /* Where an ET_DYN program goes: 2/3 of TASK_SIZE, page aligned, as
  * Linux's ELF_ET_DYN_BASE with ASLR off: 0x555555554000. */
 #define ELF_ET_DYN_BASE (((TASK_SIZE / 3) * 2) & ~(ELF_EXEC_PAGESIZE - 1))
-#define RLIMIT_STACK_DEFAULT (8ul << 20) /* Linux's _STK_LIM, 8 MiB */
 
 /* --- refusals of absurd programs (a real static binary is a few MiB) ------ */
 #define ELF_MAX_PHNUM 64	 /* program headers read */
 #define ELF_MAX_LOAD 16		 /* PT_LOAD segments with memory */
 #define ELF_MAX_SPAN (1ul << 30) /* lowest to highest loaded byte */
 #define ELF_MAX_INTERP_PATH 4096 /* Linux: PATH_MAX */
-
-/* Page protections of a segment (the mmap PROT_* values). */
-#define PROT_READ 0x1
-#define PROT_WRITE 0x2
-#define PROT_EXEC 0x4
 
 /*
  * One PT_LOAD segment, load bias applied. The exec step maps fresh zeroed

@@ -29,6 +29,8 @@ struct psf_font {
  * out. out->glyphs and out->utab point into data, which must outlive it.
  * Return: 0, or -1 with a message naming the problem in err. */
 int psf_parse(const void *data, size_t size, struct psf_font *out, char *err, size_t errlen);
+/* The console font linked into the kernel (arch/x86_64/font.asm). */
+extern const uint8_t font_psf_start[], font_psf_end[];
 /* Return: the glyph index for Unicode code point cp (the replacement glyph
  * if the font has none). Code points above 255 scan the unicode table. */
 uint32_t psf_glyph_index(const struct psf_font *font, uint32_t cp);

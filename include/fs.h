@@ -36,7 +36,7 @@
 #define EPIPE 32
 #endif
 
-struct task;
+struct task_struct;
 struct file;
 
 /* open's flags and fcntl's commands: Linux's x86-64 values. */
@@ -57,6 +57,7 @@ struct file;
 #define O_CLOEXEC 02000000
 #define O_PATH 010000000
 #define AT_FDCWD (-100)
+#define TIOCGWINSZ 0x5413 /* ioctl: the terminal's size */
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_EACCESS 0x200
 #define AT_NO_AUTOMOUNT 0x800
@@ -128,6 +129,12 @@ struct file_operations {
 	/* Offer each entry from ctx->pos on to ctx->actor, advancing ctx->pos
 	 * past each one taken. Return: 0 or a negative errno. */
 	int (*iterate_shared)(struct file *file, struct dir_context *ctx);
+	/* mmap of the file (Linux: f_op->mmap, which sets up the VMA's
+	 * vm_ops). Without a page cache a mapping is a copy: fill the user
+	 * range [addr, +len), mapped writable, with the file's bytes from
+	 * off; past the file's end it stays zero. Return: 0 or -EFAULT.
+	 * NULL: the file cannot be mapped (-ENODEV). */
+	int (*mmap)(struct file *file, unsigned long addr, unsigned long len, unsigned long off);
 	/* The last reference is gone (all fds closed). */
 	void (*release)(struct ramfs_inode *inode, struct file *file);
 };
@@ -149,55 +156,46 @@ struct file {
 
 #define NR_OPEN_DEFAULT 256 /* the table's size: RLIMIT_NOFILE's ceiling */
 
-/* Linux: struct files_struct, plus the process's working directory and
- * umask (Linux's fs_struct). */
+/* Linux: struct files_struct, the fd table CLONE_FILES shares. */
 struct files_struct {
+	int count; /* tasks sharing it */
 	struct file *fd[NR_OPEN_DEFAULT];
 	uint64_t close_on_exec[NR_OPEN_DEFAULT / 64];
-	struct ramfs_inode *cwd;
-	uint32_t umask;
 };
 
 /* --- fs/file.c --------------------------------------------------------- */
-/* A program's table at exec: fds 0, 1 and 2 on one console file
- * (f_count 3), cwd "/", umask 022. Return: 0 or -ENOMEM. */
-int files_init(struct task *task);
-/* Close every fd (Linux: exit_files): pipes and buffers are freed. */
-void exit_files(struct task *task);
+/* Linux: dup_fd, the table fork copies: every open fd of @old with a
+ * reference each, and its close-on-exec bit. Return: it, or NULL. */
+struct files_struct *dup_fd(const struct files_struct *old);
+/* Drop a user of @files; the last closes every fd (Linux:
+ * put_files_struct): pipes and buffers are freed. NULL is allowed. */
+void put_files_struct(struct files_struct *files);
+/* Linux: exit_files: @task lets go of its table. */
+void exit_files(struct task_struct *task);
+/* Close every fd marked close-on-exec (Linux: do_close_on_exec). */
+void do_close_on_exec(struct task_struct *task);
 /* Linux: fget/fput. Return: the file of fd with a reference, or NULL
  * (no such fd, or an O_PATH file: Linux's fget refuses those too). */
-struct file *fget(struct task *task, int fd);
+struct file *fget(struct task_struct *task, int fd);
 /* Linux: fget_raw: O_PATH files too (fstat, fcntl, dup, a dirfd). */
-struct file *fget_raw(struct task *task, int fd);
+struct file *fget_raw(struct task_struct *task, int fd);
 void fput(struct file *file);
 /* A new file on inode with f_count 1 (Linux: alloc_file). Return: it, or
  * NULL without memory. */
 struct file *alloc_file(struct ramfs_inode *inode, const struct file_operations *fop,
 			unsigned int flags, uint32_t mode);
-/* The fds a program may have: RLIMIT_NOFILE's soft limit, at most
+/* The fds @task may have: RLIMIT_NOFILE's soft limit, at most
  * NR_OPEN_DEFAULT. */
-unsigned int nofile_limit(void);
-/* Put file at the lowest free fd >= start and below nofile_limit(),
- * taking over the caller's reference (Linux: get_unused_fd_flags +
- * fd_install). Return: the fd, or -EMFILE (the reference is then still
- * the caller's). */
-int fd_install_lowest(struct task *task, struct file *file, int start, bool cloexec);
+unsigned int nofile_limit(const struct task_struct *task);
+/* Put file at the lowest free fd >= start and below nofile_limit(), taking over the caller's
+ * reference (Linux: get_unused_fd_flags + fd_install). Return: the fd, or
+ * -EMFILE (the reference is then still the caller's). */
+int fd_install_lowest(struct task_struct *task, struct file *file, int start, bool cloexec);
 /* Linux: close_fd. Return: 0 or -EBADF. */
-int close_fd(struct task *task, int fd);
+int close_fd(struct task_struct *task, int fd);
 /* FD_CLOEXEC of fd (Linux: get_close_on_exec / __set_close_on_exec). */
-bool get_close_on_exec(struct task *task, int fd);
-void set_close_on_exec(struct task *task, int fd, bool on);
-
-/* mmap of a file (Linux: do_mmap's file checks): fd must be an open
- * regular file, readable; MAP_SHARED with PROT_WRITE is -EACCES (every fd
- * here is read-only). Return: 0 with *filep (a reference for fput),
- * -EBADF, -EACCES, or -ENODEV (not a regular file: console, pipe). */
-int mmap_file_get(struct task *task, int fd, unsigned long prot, unsigned long flags,
-		  struct file **filep);
-/* Copy file bytes [off, off + len) to the user range [addr, +len), which
- * is mapped writable; what lies past the file's end is left as it is
- * (zero). Return: 0 or -EFAULT. */
-int mmap_file_fill(struct file *file, unsigned long addr, unsigned long len, unsigned long off);
+bool get_close_on_exec(struct task_struct *task, int fd);
+void set_close_on_exec(struct task_struct *task, int fd, bool on);
 
 /* --- fs/namei.c -------------------------------------------------------- */
 #define LOOKUP_FOLLOW 0x1 /* follow a symlink in the last component */
@@ -209,10 +207,10 @@ char *getname(unsigned long upath, int *err);
 /* Linux: filename_lookup from dfd (AT_FDCWD: the cwd). Return: 0 with
  * *out, -ENOENT for "" without LOOKUP_EMPTY, -EBADF, -ENOTDIR, or a
  * ramfs_lookup_at error. */
-int path_lookupat(struct task *task, int dfd, const char *name, unsigned int flags,
+int path_lookupat(struct task_struct *task, int dfd, const char *name, unsigned int flags,
 		  struct ramfs_inode **out);
 /* getname + path_lookupat (Linux: user_path_at). */
-int user_path_at(struct task *task, int dfd, unsigned long upath, unsigned int flags,
+int user_path_at(struct task_struct *task, int dfd, unsigned long upath, unsigned int flags,
 		 struct ramfs_inode **out);
 
 /* --- fs/read_write.c, fs/readdir.c: the initramfs's own files ------------ */
@@ -252,7 +250,11 @@ extern const struct file_operations console_fops;
 /* A console file (inode S_IFCHR 0620, /dev/tty1's (4, 1)) whose reads
  * are ended by task's pending signals. Return: it (f_count 1), or NULL
  * without memory. */
-struct file *console_file_open(struct task *task);
+struct file *console_file_open(struct task_struct *task);
+/* fds 0, 1 and 2 of @task on one console file (f_count 3), as Linux's
+ * console_on_rootfs gives the first program. Context: the fds are free.
+ * Return: 0 or -ENOMEM. */
+int console_on_rootfs(struct task_struct *task);
 
 /* --- fs/locks.c ----------------------------------------------------------- */
 /* fcntl's F_GETLK and F_SETLK/F_SETLKW on the user's struct flock at arg.

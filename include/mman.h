@@ -13,6 +13,43 @@
 
 #include <vm.h>
 
+/* mmap's prot and flags (madvise's advice is in <vm.h>): Linux's values
+ * (uapi/asm-generic/mman*.h). */
+#define PROT_NONE 0x0
+#define PROT_READ 0x1
+#define PROT_WRITE 0x2
+#define PROT_EXEC 0x4
+#define MAP_SHARED 0x01
+#define MAP_PRIVATE 0x02
+#define MAP_DROPPABLE 0x08 /* a mapping type, as MAP_PRIVATE (Linux 6.11) */
+#define MAP_TYPE 0x0f
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define MAP_GROWSDOWN 0x0100
+#define MAP_LOCKED 0x2000
+#define MAP_NORESERVE 0x4000
+#define MAP_POPULATE 0x8000
+#define MAP_HUGETLB 0x40000
+#define MAP_FIXED_NOREPLACE 0x100000
+/* mlock2's and mlockall's flags (uapi/asm-generic/mman*.h). */
+#define MLOCK_ONFAULT 0x01
+#define MCL_CURRENT 1
+#define MCL_FUTURE 2
+#define MCL_ONFAULT 4
+/* MAP_HUGETLB's size: log2 of it in bits 26..31, 0 for the default. */
+#define MAP_HUGE_SHIFT 26
+#define MAP_HUGE_MASK 0x3f
+
+/* Linux: calc_vm_prot_bits, one VMA flag per PROT bit. A PROT_WRITE-only
+ * VMA has no VM_READ ("-w-p" in maps, MADV_POPULATE_READ refuses it),
+ * though x86 lets a read through (VM_ACCESS_FLAGS); PROT_NONE gives none,
+ * so every access faults. A program's VMA adds VM_USER. */
+static inline unsigned long calc_vm_prot_bits(unsigned long prot)
+{
+	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
+	       (prot & PROT_EXEC ? VM_EXEC : 0);
+}
+
 /* sysctl_overcommit_memory's values (Linux's). */
 #define OVERCOMMIT_GUESS 0  /* heuristic: refuse only one request above RAM + swap */
 #define OVERCOMMIT_ALWAYS 1 /* never refuse */

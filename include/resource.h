@@ -1,7 +1,7 @@
 /*
- * Resource limits of the running program (Linux: include/uapi/linux/
- * resource.h, kernel/sys.c do_prlimit). One program runs at a time, so
- * the table is kernel/sys.c's own, reset at each exec. Example: after
+ * Resource limits (Linux: include/uapi/linux/resource.h, kernel/sys.c
+ * do_prlimit): each process has its table (task->signal->rlim,
+ * <sched.h>), a copy of its parent's at fork. Example: after
  * prlimit64(0, RLIMIT_NOFILE, {64, 128}, NULL), raising the hard limit
  * back to 256 is -EPERM; lowering the soft one to 32 is allowed.
  */
@@ -25,8 +25,15 @@
 #define RLIMIT_NOFILE 7
 #define RLIMIT_MEMLOCK 8
 #define RLIMIT_AS 9
+#define RLIMIT_LOCKS 10
+#define RLIMIT_SIGPENDING 11
+#define RLIMIT_MSGQUEUE 12
+#define RLIMIT_NICE 13
+#define RLIMIT_RTPRIO 14
+#define RLIMIT_RTTIME 15
 #define RLIM_NLIMITS 16
 #define RLIM_INFINITY (~0ul)
+#define RLIMIT_STACK_DEFAULT (8ul << 20) /* Linux's _STK_LIM, 8 MiB */
 
 struct rlimit64 {
 	uint64_t rlim_cur;
@@ -37,17 +44,12 @@ struct rlimit64 {
 #define RUSAGE_CHILDREN (-1)
 #define RUSAGE_THREAD 1
 
-/* Set every limit to its value at exec (8 MiB stack, NR_OPEN_DEFAULT
- * files, no core dumps, the rest unlimited). Context: each exec, before
- * the program runs. */
-void rlimits_init(void);
-/* Return: the soft limit of resource (< RLIM_NLIMITS). */
-uint64_t rlimit(unsigned int resource);
-/* Read (old) and/or set (new) a limit (kernel/resource.c). Return: 0,
+struct task_struct;
+/* Read (old) and/or set (new) a limit of @task (kernel/sys.c). Return: 0,
  * -EINVAL (resource, soft above hard) or -EPERM (raising a hard limit
  * without cap_sys_resource, RLIMIT_NOFILE past the fd table). Linux:
  * do_prlimit, capable(CAP_SYS_RESOURCE) passed in. */
-int do_prlimit(unsigned int resource, const struct rlimit64 *new, struct rlimit64 *old,
-	       bool cap_sys_resource);
+int do_prlimit(struct task_struct *task, unsigned int resource, const struct rlimit64 *new,
+	       struct rlimit64 *old, bool cap_sys_resource);
 
 #endif

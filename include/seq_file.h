@@ -81,7 +81,7 @@ struct ramfs_inode *proc_create(const char *path, uint32_t mode, const struct fi
 int meminfo_proc_show(struct seq_file *m, void *v);
 int cpuinfo_proc_show(struct seq_file *m, void *v);
 /* /proc/PID/maps and smaps (fs/proc/task_mmu.c): the task in i_private,
- * or the running one (current_task()) when that is NULL. */
+ * or the running one (current) when that is NULL. */
 extern const struct file_operations proc_pid_maps_fops;
 extern const struct file_operations proc_pid_smaps_fops;
 extern const struct file_operations proc_pid_status_fops;

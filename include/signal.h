@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct task;
+struct task_struct;
 
 #define _NSIG 64
 #define SIGHUP 1
@@ -155,16 +155,16 @@ struct ksignal {
  * @t; a signal the task ignores is dropped, a second instance of a pending
  * one is merged into it (no real-time queueing). Return: 0, or -EINVAL for
  * a number outside 1.._NSIG. Context: any, interrupts off. */
-int send_signal(struct task *t, int sig, const struct kernel_siginfo *info);
+int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *info);
 /* Linux: force_sig_fault. A synchronous fault signal: if blocked or
  * ignored it is unblocked and its action reset to SIG_DFL, so it kills. */
-void force_sig_fault(struct task *t, int sig, int code, uint64_t addr);
+void force_sig_fault(struct task_struct *t, int sig, int code, uint64_t addr);
 /* Linux: force_sigsegv, for a frame that cannot be built or taken down:
  * SIGSEGV with its default action, unblocked. */
-void force_sigsegv(struct task *t);
+void force_sigsegv(struct task_struct *t);
 /* Linux: unhandled_signal (without the global-init rule). Return: true if
  * @sig, raised now by a fault, would kill @t: no handler, or blocked. */
-bool unhandled_signal(const struct task *t, int sig);
+bool unhandled_signal(const struct task_struct *t, int sig);
 /* Linux: the default action's kind (sig_kernel_ignore, sig_kernel_stop,
  * else terminate). */
 bool sig_kernel_ignore(int sig);
@@ -176,27 +176,27 @@ bool sig_kernel_stop(int sig);
  * Return: 0 if none is left; sig > 0 with @ks filled if its handler must
  * run (SA_RESETHAND already applied); -sig if it kills the task.
  */
-int signal_next_action(struct task *t, struct ksignal *ks);
+int signal_next_action(struct task_struct *t, struct ksignal *ks);
 /* Linux: get_signal. Return: true with @ks filled for a handler to run;
  * false: nothing to deliver. A fatal signal ends the task (do_exit). */
-bool get_signal(struct task *t, struct ksignal *ks);
+bool get_signal(struct task_struct *t, struct ksignal *ks);
 /* Linux: signal_delivered. The handler's frame is built: block sa_mask
  * and (without SA_NODEFER) the signal itself. */
-void signal_delivered(struct task *t, const struct ksignal *ks);
+void signal_delivered(struct task_struct *t, const struct ksignal *ks);
 /* Linux: set_current_blocked. SIGKILL and SIGSTOP are never blocked. */
-void set_current_blocked(struct task *t, sigset_t set);
+void set_current_blocked(struct task_struct *t, sigset_t set);
 /* Linux: on_sig_stack, sas_ss_flags for the user stack pointer @sp. */
-bool on_sig_stack(const struct task *t, uint64_t sp);
-int sas_ss_flags(const struct task *t, uint64_t sp);
+bool on_sig_stack(const struct task_struct *t, uint64_t sp);
+int sas_ss_flags(const struct task_struct *t, uint64_t sp);
 /* Linux: do_sigaltstack with the user's stack pointer @sp. @ss NULL: no
  * change; @oss NULL: no report. Return: 0, -EPERM (on the stack now),
  * -EINVAL (bad ss_flags) or -ENOMEM (smaller than MINSIGSTKSZ). */
-int do_sigaltstack(struct task *t, const struct k_sigaltstack *ss, struct k_sigaltstack *oss,
+int do_sigaltstack(struct task_struct *t, const struct k_sigaltstack *ss, struct k_sigaltstack *oss,
 		   uint64_t sp);
 /* Linux: restore_altstack in rt_sigreturn, and __save_altstack for the
  * frame (which disarms an SS_AUTODISARM stack). Return: 0 or -EFAULT. */
-int restore_altstack(struct task *t, unsigned long uss, uint64_t sp);
-int save_altstack(struct task *t, unsigned long uss, uint64_t sp);
+int restore_altstack(struct task_struct *t, unsigned long uss, uint64_t sp);
+int save_altstack(struct task_struct *t, unsigned long uss, uint64_t sp);
 /* Ctrl-C on the console (Linux: n_tty's ISIG, kill_pgrp(SIGINT)): SIGINT
  * to the running program. Return: false if none runs (the byte is then
  * ordinary input). Context: interrupt. */
@@ -210,6 +210,6 @@ void console_set_intr(bool (*fn)(void));
 /* --- arch hooks (arch/x86_64/signal.c) ------------------------------------- */
 /* Linux: current_user_stack_pointer. The ring-3 rsp @t entered the kernel
  * with; 0 for a task not running in ring 3 (the in-kernel tests' own). */
-uint64_t arch_user_sp(const struct task *t);
+uint64_t arch_user_sp(const struct task_struct *t);
 
 #endif

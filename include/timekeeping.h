@@ -50,11 +50,11 @@ struct __kernel_old_timeval {
 uint64_t ktime_get_ns(void);
 /* Nanoseconds since 1970 (CLOCK_REALTIME): the RTC at first use + monotonic. */
 uint64_t ktime_get_real_ns(void);
-/* Start the running program's CPU clock (CLOCK_PROCESS_CPUTIME_ID,
- * getrusage): call at each exec. Return of task_cputime_ns: nanoseconds
- * since then (the program's only thread runs all that time). */
-void task_cputime_init(void);
-uint64_t task_cputime_ns(void);
+struct task_struct;
+/* @task's CPU time (CLOCK_PROCESS_CPUTIME_ID, getrusage) in ns: the time
+ * since it was created, for it ran all that time (one task runs at a
+ * time, to its end). */
+uint64_t task_cputime_ns(const struct task_struct *task);
 
 /* --- arch/x86_64/rtc.c ------------------------------------------------------- */
 /* The CMOS real-time clock (MC146818) as seconds since 1970, UTC as PC

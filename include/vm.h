@@ -234,6 +234,8 @@ struct mm_struct {
 	struct vm_area_struct inline_vmas[MM_INLINE_VMAS];
 	unsigned long counters[NR_MM_COUNTERS];
 	unsigned long mmap_base; /* where vm_mmap(addr = 0) starts looking */
+	unsigned long start_brk; /* the heap: the page after the highest segment */
+	unsigned long brk;	 /* its end: [start_brk, brk) is mapped (sys_brk) */
 	unsigned long flags;	 /* MMF_* */
 	unsigned long def_flags; /* every new VMA's: VM_LOCKED* after mlockall(MCL_FUTURE) */
 	/* The highest MM_ANONPAGES seen, noted only before it drops (Linux:
@@ -892,8 +894,8 @@ int __mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len, 
 /* May a new mapping of bytes with vm_flags (VM_LOCKED from MAP_LOCKED or
  * mlockall(MCL_FUTURE)) be locked under task's RLIMIT_MEMLOCK? Always
  * with CAP_IPC_LOCK. Linux: mlock_future_ok (mmap, brk: -EAGAIN). */
-struct task;
-bool mlock_future_ok(const struct task *task, unsigned long vm_flags, unsigned long bytes);
+struct task_struct;
+bool mlock_future_ok(const struct task_struct *task, unsigned long vm_flags, unsigned long bytes);
 /* --- collapse (mm/khugepaged.c) ----------------------------------------------------- */
 /* MADV_COLLAPSE of [start, end) inside vma: each PMD-aligned 2 MiB of it
  * becomes one PMD-mapped folio (Linux: madvise_collapse). Return: 0 when

@@ -7,7 +7,7 @@
  * from the effective set makes mlock count against RLIMIT_MEMLOCK;
  * setting it again succeeds while it is permitted.
  */
-#include <process.h>
+#include <sched.h>
 #include <syscalls.h>
 #include <vm.h>
 
@@ -90,9 +90,9 @@ SYSCALL_DEFINE2(capget, unsigned long, header, unsigned long, dataptr)
 		return -ESRCH; /* the only process is the caller */
 	for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
 		kdata[i] = (struct user_cap_data){
-			.effective = (uint32_t)(task->cap_effective >> (32 * i)),
-			.permitted = (uint32_t)(task->cap_permitted >> (32 * i)),
-			.inheritable = (uint32_t)(task->cap_inheritable >> (32 * i)),
+			.effective = (uint32_t)(task->cred.cap_effective >> (32 * i)),
+			.permitted = (uint32_t)(task->cred.cap_permitted >> (32 * i)),
+			.inheritable = (uint32_t)(task->cred.cap_inheritable >> (32 * i)),
 		};
 	return copy_to_user(dataptr, kdata, (size_t)tocopy * sizeof(kdata[0])) ? -EFAULT : 0;
 }
@@ -104,21 +104,21 @@ SYSCALL_DEFINE2(capget, unsigned long, header, unsigned long, dataptr)
  * within the new permitted set. Return: 0 with the sets replaced, or
  * -EPERM and nothing changed.
  */
-static int cap_capset(struct task *task, uint64_t effective, uint64_t inheritable,
+static int cap_capset(struct task_struct *task, uint64_t effective, uint64_t inheritable,
 		      uint64_t permitted)
 {
 	if (!has_capability(task, CAP_SETPCAP) &&
-	    !cap_issubset(inheritable, task->cap_inheritable | task->cap_permitted))
+	    !cap_issubset(inheritable, task->cred.cap_inheritable | task->cred.cap_permitted))
 		return -EPERM;
-	if (!cap_issubset(inheritable, task->cap_inheritable | task->cap_bset))
+	if (!cap_issubset(inheritable, task->cred.cap_inheritable | task->cred.cap_bset))
 		return -EPERM;
-	if (!cap_issubset(permitted, task->cap_permitted))
+	if (!cap_issubset(permitted, task->cred.cap_permitted))
 		return -EPERM;
 	if (!cap_issubset(effective, permitted))
 		return -EPERM;
-	task->cap_effective = effective;
-	task->cap_inheritable = inheritable;
-	task->cap_permitted = permitted;
+	task->cred.cap_effective = effective;
+	task->cred.cap_inheritable = inheritable;
+	task->cred.cap_permitted = permitted;
 	return 0;
 }
 
@@ -144,19 +144,19 @@ SYSCALL_DEFINE2(capset, unsigned long, header, unsigned long, data)
 
 /* Linux: cap_task_prctl's bounding-set options. Return: -ENOSYS for an
  * option that is not one of them. */
-long cap_task_prctl(struct task *task, int option, unsigned long cap)
+long cap_task_prctl(struct task_struct *task, int option, unsigned long cap)
 {
 	switch (option) {
 	case PR_CAPBSET_READ:
 		if (!cap_valid(cap))
 			return -EINVAL;
-		return !!(task->cap_bset & (1ull << cap));
+		return !!(task->cred.cap_bset & (1ull << cap));
 	case PR_CAPBSET_DROP: /* Linux: cap_prctl_drop */
 		if (!has_capability(task, CAP_SETPCAP))
 			return -EPERM;
 		if (!cap_valid(cap))
 			return -EINVAL;
-		task->cap_bset &= ~(1ull << cap);
+		task->cred.cap_bset &= ~(1ull << cap);
 		return 0;
 	}
 	return -ENOSYS;

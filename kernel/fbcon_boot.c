@@ -7,8 +7,6 @@
 #include <asm/page.h>
 #include <fbcon.h>
 
-extern const uint8_t font_psf_start[], font_psf_end[];
-
 static struct psf_font boot_font;
 static struct fbcon boot_fbcon;
 

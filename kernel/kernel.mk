@@ -7,13 +7,14 @@ KERNEL_GENERIC_SRCS += \
 	kernel/cmdline.c \
 	kernel/ktest.c \
 	kernel/ksyms.c \
-	kernel/sysctl.c \
-	kernel/resource.c
+	kernel/sysctl.c
+# Tasks: init_task, copy_process, pids (plain C: the host tests make tasks).
+KERNEL_GENERIC_SRCS += kernel/fork.c kernel/pid.c
 
 KERNEL_ONLY_SRCS += kernel/panic.c
 # User programs: exec, exit and the system calls (ring 3 needs the machine).
-KERNEL_ONLY_SRCS += kernel/exec.c kernel/syscall.c kernel/syscall_table.c kernel/sys_ni.c \
-	kernel/sys.c kernel/pid.c kernel/capability.c
+KERNEL_ONLY_SRCS += kernel/exit.c kernel/umh.c kernel/syscall_table.c kernel/sys_ni.c \
+	kernel/sys.c kernel/capability.c
 # Signals: the system calls, sending and the choice at the return to ring 3.
 KERNEL_ONLY_SRCS += kernel/signal.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/signal_test.c

@@ -1,14 +1,48 @@
 /*
- * pidfds (Linux: kernel/pid.c pidfd_open, pidfd_get_task): a file that
- * names a process. Folium runs one program at a time, so the only pid
- * there is to name is the caller's own: pidfd_open(getpid(), 0) gives a
- * close-on-exec fd, any other pid is -ESRCH. process_madvise
- * (kernel/syscall.c) takes one to find the mm to advise.
+ * Process ids and pidfds (Linux: kernel/pid.c alloc_pid, find_vpid,
+ * pidfd_open, pidfd_get_task). Every task but init_task (pid 0) has a
+ * pid from 1 to NR_PID_SLOTS while it exists; a pidfd is a file that
+ * names one. Today one program runs at a time, so the lowest free
+ * pid is the one given, and it is 1; fork brings Linux's cyclic order.
+ * Example: pidfd_open(getpid(), 0) gives a close-on-exec fd, which
+ * process_madvise (mm/madvise.c) takes to find the mm to advise.
  */
-#include <process.h>
+#include <fs.h>
 #include <ramfs.h>
+#include <sched.h>
 #include <slab.h>
 #include <syscalls.h>
+
+#define NR_PID_SLOTS 64 /* tasks that can exist at once, for now */
+
+/* The tasks with a pid (Linux: the pid idr). */
+static struct task_struct *pid_table[NR_PID_SLOTS];
+
+int alloc_pid(struct task_struct *task)
+{
+	for (int slot = 0; slot < NR_PID_SLOTS; slot++) {
+		if (!pid_table[slot]) {
+			pid_table[slot] = task;
+			task->pid = slot + 1;
+			return 0;
+		}
+	}
+	return -EAGAIN;
+}
+
+void free_pid(struct task_struct *task)
+{
+	if (task->pid > 0 && task->pid <= NR_PID_SLOTS && pid_table[task->pid - 1] == task)
+		pid_table[task->pid - 1] = NULL;
+	task->pid = 0;
+}
+
+struct task_struct *find_task_by_vpid(int pid)
+{
+	if (pid <= 0 || pid > NR_PID_SLOTS)
+		return NULL;
+	return pid_table[pid - 1];
+}
 
 #define PIDFD_NONBLOCK O_NONBLOCK
 #define PIDFD_THREAD O_EXCL
@@ -34,7 +68,7 @@ SYSCALL_DEFINE2(pidfd_open, int, pid, unsigned int, flags)
 
 	if (flags & ~(unsigned int)(PIDFD_NONBLOCK | PIDFD_THREAD) || pid <= 0)
 		return -EINVAL;
-	if (pid != task->pid)
+	if (!find_task_by_vpid(pid))
 		return -ESRCH;
 	inode = kzalloc(sizeof(*inode), GFP_KERNEL);
 	file = inode ? alloc_file(inode, &pidfd_fops, O_RDWR | (flags & PIDFD_NONBLOCK),
@@ -54,13 +88,14 @@ SYSCALL_DEFINE2(pidfd_open, int, pid, unsigned int, flags)
 	return fd;
 }
 
-struct task *pidfd_get_task(struct task *task, int fd, int *err)
+struct task_struct *pidfd_get_task(struct task_struct *task, int fd, int *err)
 {
 	struct file *file = fget(task, fd);
 	int pid = file && file->f_op == &pidfd_fops ? (int)(uintptr_t)file->private_data : 0;
+	struct task_struct *target = pid ? find_task_by_vpid(pid) : NULL;
 
 	if (file)
 		fput(file);
-	*err = !pid ? -EBADF : pid != task->pid ? -ESRCH : 0;
-	return *err ? NULL : task;
+	*err = !pid ? -EBADF : !target ? -ESRCH : 0;
+	return target;
 }

@@ -23,9 +23,9 @@
 #define SIG_KERNEL_STOP_MASK \
 	(sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | sigmask(SIGTTOU))
 
-static struct k_sigaction *sig_action(struct task *t, int sig)
+static struct k_sigaction *sig_action(struct task_struct *t, int sig)
 {
-	return &t->signals.action[sig - 1];
+	return &t->sighand->action[sig - 1];
 }
 
 bool sig_kernel_ignore(int sig)
@@ -39,7 +39,7 @@ bool sig_kernel_stop(int sig)
 }
 
 /* Linux: sig_task_ignored. The signal would do nothing if delivered now. */
-static bool sig_ignored(struct task *t, int sig)
+static bool sig_ignored(struct task_struct *t, int sig)
 {
 	uint64_t handler = sig_action(t, sig)->handler;
 
@@ -48,7 +48,7 @@ static bool sig_ignored(struct task *t, int sig)
 	return handler == SIG_IGN || (handler == SIG_DFL && sig_kernel_ignore(sig));
 }
 
-int send_signal(struct task *t, int sig, const struct kernel_siginfo *info)
+int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *info)
 {
 	struct kernel_siginfo *slot;
 
@@ -70,7 +70,7 @@ int send_signal(struct task *t, int sig, const struct kernel_siginfo *info)
 }
 
 /* Linux: force_sig_info_to_task. */
-static void force_sig_info(struct task *t, const struct kernel_siginfo *info)
+static void force_sig_info(struct task_struct *t, const struct kernel_siginfo *info)
 {
 	int sig = info->si_signo;
 	struct k_sigaction *ka = sig_action(t, sig);
@@ -83,14 +83,14 @@ static void force_sig_info(struct task *t, const struct kernel_siginfo *info)
 	send_signal(t, sig, info);
 }
 
-void force_sig_fault(struct task *t, int sig, int code, uint64_t addr)
+void force_sig_fault(struct task_struct *t, int sig, int code, uint64_t addr)
 {
 	struct kernel_siginfo info = { .si_signo = sig, .si_code = code, .addr = addr };
 
 	force_sig_info(t, &info);
 }
 
-void force_sigsegv(struct task *t)
+void force_sigsegv(struct task_struct *t)
 {
 	struct kernel_siginfo info = { .si_signo = SIGSEGV, .si_code = SI_KERNEL };
 
@@ -98,15 +98,15 @@ void force_sigsegv(struct task *t)
 	force_sig_info(t, &info);
 }
 
-bool unhandled_signal(const struct task *t, int sig)
+bool unhandled_signal(const struct task_struct *t, int sig)
 {
-	uint64_t handler = t->signals.action[sig - 1].handler;
+	uint64_t handler = t->sighand->action[sig - 1].handler;
 
 	return handler == SIG_DFL || handler == SIG_IGN || (t->signals.blocked & sigmask(sig));
 }
 
 /* Linux: next_signal. Return: the signal to dequeue first, 0 if none. */
-static int next_signal(const struct task *t)
+static int next_signal(const struct task_struct *t)
 {
 	sigset_t ready = t->signals.pending & ~t->signals.blocked;
 
@@ -115,7 +115,7 @@ static int next_signal(const struct task *t)
 	return ready ? __builtin_ctzll(ready) + 1 : 0;
 }
 
-int signal_next_action(struct task *t, struct ksignal *ks)
+int signal_next_action(struct task_struct *t, struct ksignal *ks)
 {
 	int sig;
 
@@ -145,7 +145,7 @@ int signal_next_action(struct task *t, struct ksignal *ks)
 	return 0;
 }
 
-bool get_signal(struct task *t, struct ksignal *ks)
+bool get_signal(struct task_struct *t, struct ksignal *ks)
 {
 	int sig = signal_next_action(t, ks);
 
@@ -154,12 +154,12 @@ bool get_signal(struct task *t, struct ksignal *ks)
 	return sig > 0;
 }
 
-void set_current_blocked(struct task *t, sigset_t set)
+void set_current_blocked(struct task_struct *t, sigset_t set)
 {
 	t->signals.blocked = set & ~SIG_KERNEL_ONLY_MASK;
 }
 
-void signal_delivered(struct task *t, const struct ksignal *ks)
+void signal_delivered(struct task_struct *t, const struct ksignal *ks)
 {
 	sigset_t blocked = t->signals.blocked | ks->ka.mask;
 
@@ -170,9 +170,9 @@ void signal_delivered(struct task *t, const struct ksignal *ks)
 
 bool signal_console_interrupt(void)
 {
-	struct task *t = current_task();
+	struct task_struct *t = current;
 
-	if (!t)
+	if (t->flags & PF_KTHREAD)
 		return false;
 	send_signal(t, SIGINT, NULL);
 	return true;
@@ -182,7 +182,7 @@ bool signal_console_interrupt(void)
 
 /* Linux: do_sigaction. Setting an action that ignores drops the pending
  * instance (Linux: flush_sigqueue_mask). */
-static int do_sigaction(struct task *t, int sig, const struct k_sigaction *act,
+static int do_sigaction(struct task_struct *t, int sig, const struct k_sigaction *act,
 			struct k_sigaction *oact)
 {
 	struct k_sigaction *ka;
@@ -217,7 +217,7 @@ SYSCALL_DEFINE4(rt_sigaction, int, sig, unsigned long, act, unsigned long, oact,
 }
 
 /* Linux: sigprocmask. */
-static int sigprocmask(struct task *t, int how, sigset_t set)
+static int sigprocmask(struct task_struct *t, int how, sigset_t set)
 {
 	sigset_t blocked = t->signals.blocked;
 
@@ -271,7 +271,7 @@ SYSCALL_DEFINE2(rt_sigpending, unsigned long, uset, size_t, sigsetsize)
 
 /* --- the alternate stack ---------------------------------------------------- */
 
-bool on_sig_stack(const struct task *t, uint64_t sp)
+bool on_sig_stack(const struct task_struct *t, uint64_t sp)
 {
 	const struct k_sigaltstack *ss = &t->signals.altstack;
 
@@ -279,14 +279,14 @@ bool on_sig_stack(const struct task *t, uint64_t sp)
 	return ss->ss_size && sp > ss->ss_sp && sp - ss->ss_sp <= ss->ss_size;
 }
 
-int sas_ss_flags(const struct task *t, uint64_t sp)
+int sas_ss_flags(const struct task_struct *t, uint64_t sp)
 {
 	if (!t->signals.altstack.ss_size)
 		return SS_DISABLE;
 	return on_sig_stack(t, sp) ? SS_ONSTACK : 0;
 }
 
-int do_sigaltstack(struct task *t, const struct k_sigaltstack *ss, struct k_sigaltstack *oss,
+int do_sigaltstack(struct task_struct *t, const struct k_sigaltstack *ss, struct k_sigaltstack *oss,
 		   uint64_t sp)
 {
 	struct k_sigaltstack *cur = &t->signals.altstack;
@@ -328,7 +328,7 @@ SYSCALL_DEFINE2(sigaltstack, unsigned long, uss, unsigned long, uoss)
 	return ret;
 }
 
-int restore_altstack(struct task *t, unsigned long uss, uint64_t sp)
+int restore_altstack(struct task_struct *t, unsigned long uss, uint64_t sp)
 {
 	struct k_sigaltstack new;
 
@@ -340,7 +340,7 @@ int restore_altstack(struct task *t, unsigned long uss, uint64_t sp)
 	return 0;
 }
 
-int save_altstack(struct task *t, unsigned long uss, uint64_t sp)
+int save_altstack(struct task_struct *t, unsigned long uss, uint64_t sp)
 {
 	struct k_sigaltstack *cur = &t->signals.altstack;
 	struct k_sigaltstack saved = { .ss_sp = cur->ss_sp, .ss_size = cur->ss_size };
@@ -358,7 +358,7 @@ int save_altstack(struct task *t, unsigned long uss, uint64_t sp)
 /* --- kill, tkill, tgkill ---------------------------------------------------- */
 
 /* Linux: check_kill_permission then do_send_sig_info; sig 0 only checks. */
-static long kill_task(struct task *t, int sig, int code)
+static long kill_task(struct task_struct *t, int sig, int code)
 {
 	struct kernel_siginfo info = { .si_signo = sig,
 				       .si_code = code,

@@ -99,11 +99,39 @@ SYSCALL_DEFINE1(uname, unsigned long, name)
 	return copy_to_user(name, &u, sizeof(u)) ? -EFAULT : 0;
 }
 
-/* --- resource limits (the table: kernel/resource.c) ------------------------------- */
+/* --- resource limits (the table: task->signal->rlim) ------------------------------ */
+/*
+ * Linux: do_prlimit. The checks in its order: the resource, soft above
+ * hard, RLIMIT_NOFILE above the fd table (-EPERM), then raising a hard
+ * limit, which needs CAP_SYS_RESOURCE (-EPERM without it).
+ */
+int do_prlimit(struct task_struct *tsk, unsigned int resource, const struct rlimit64 *new,
+	       struct rlimit64 *old, bool cap_sys_resource)
+{
+	struct rlimit64 *rlim;
+
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	rlim = &tsk->signal->rlim[resource];
+	if (new) {
+		if (new->rlim_cur > new->rlim_max)
+			return -EINVAL;
+		if (resource == RLIMIT_NOFILE && new->rlim_max > NR_OPEN_DEFAULT)
+			return -EPERM;
+		if (new->rlim_max > rlim->rlim_max && !cap_sys_resource)
+			return -EPERM;
+	}
+	if (old)
+		*old = *rlim;
+	if (new)
+		*rlim = *new;
+	return 0;
+}
+
 SYSCALL_DEFINE2(getrlimit, unsigned int, resource, unsigned long, rlimp)
 {
 	struct rlimit64 r;
-	int err = do_prlimit(resource, NULL, &r, false);
+	int err = do_prlimit(task, resource, NULL, &r, false);
 
 	if (err)
 		return err;
@@ -122,7 +150,7 @@ SYSCALL_DEFINE4(prlimit64, int, pid, unsigned int, resource, unsigned long, new_
 		return -EFAULT;
 	if (pid != 0 && pid != task->pid)
 		return -ESRCH;
-	err = do_prlimit(resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL,
+	err = do_prlimit(task, resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL,
 			 has_capability(task, CAP_SYS_RESOURCE));
 	if (!err && old_rlim && copy_to_user(old_rlim, &old, sizeof(old)))
 		return -EFAULT;
@@ -151,7 +179,7 @@ SYSCALL_DEFINE2(getrusage, int, who, unsigned long, ru)
 		return -EINVAL;
 	memset(&r, 0, sizeof(r));
 	if (who != RUSAGE_CHILDREN) {
-		uint64_t ns = task_cputime_ns();
+		uint64_t ns = task_cputime_ns(task);
 
 		r.ru_utime.tv_sec = ns / NSEC_PER_SEC;
 		r.ru_utime.tv_usec = ns % NSEC_PER_SEC / NSEC_PER_USEC;
@@ -242,7 +270,7 @@ SYSCALL_DEFINE2(set_robust_list, unsigned long, head, size_t, len)
 #define TASK_COMM_LEN 16
 
 /* Linux: PR_SET_NAME's strncpy_from_user of TASK_COMM_LEN - 1 bytes. */
-static long set_comm(struct task *task, unsigned long uname)
+static long set_comm(struct task_struct *task, unsigned long uname)
 {
 	char comm[TASK_COMM_LEN] = { 0 };
 

@@ -7,12 +7,12 @@
  */
 #include <syscalls.h>
 
-long sys_ni_syscall(struct task *task, const unsigned long args[6])
+long sys_ni_syscall(struct task_struct *task, const unsigned long args[6])
 {
 	return -ENOSYS;
 }
 
-#define COND_SYSCALL(nr, name)                                          \
-	long sys_##name(struct task *task, const unsigned long args[6]) \
+#define COND_SYSCALL(nr, name)                                                 \
+	long sys_##name(struct task_struct *task, const unsigned long args[6]) \
 		__attribute__((weak, alias("sys_ni_syscall")));
 FOLIUM_SYSCALLS(COND_SYSCALL)

@@ -34,7 +34,7 @@ const char *syscall_name(unsigned long nr)
 	return nr < NR_syscalls && linux_syscall_names[nr] ? linux_syscall_names[nr] : "?";
 }
 
-long do_syscall(struct task *task, unsigned long nr, const unsigned long args[6])
+long do_syscall(struct task_struct *task, unsigned long nr, const unsigned long args[6])
 {
 	long ret = -ENOSYS;
 

@@ -8,13 +8,13 @@
  * nanosleep({0, 10000000}, NULL) returns 0 after at least 10 ms.
  */
 #include <arch.h>
+#include <sched.h>
 #include <syscalls.h>
 #include <timekeeping.h>
 #include <vm.h>
 
 static uint64_t real_offset_ns; /* REALTIME - MONOTONIC, 0 until the RTC is read */
 static bool real_offset_valid;
-static uint64_t cputime_start_ns;
 
 uint64_t ktime_get_ns(void)
 {
@@ -36,19 +36,14 @@ uint64_t ktime_get_real_ns(void)
 	return real_offset_ns + ktime_get_ns();
 }
 
-void task_cputime_init(void)
+uint64_t task_cputime_ns(const struct task_struct *task)
 {
-	cputime_start_ns = ktime_get_ns();
-}
-
-uint64_t task_cputime_ns(void)
-{
-	return ktime_get_ns() - cputime_start_ns;
+	return ktime_get_ns() - task->start_time;
 }
 
 /* Return: the clock's time in *ns, or -EINVAL for a clock not served
  * (Linux: clockid_to_kclock, then the clock's clock_get_timespec). */
-static int clock_read(int which, uint64_t *ns)
+static int clock_read(const struct task_struct *task, int which, uint64_t *ns)
 {
 	switch (which) {
 	case CLOCK_REALTIME:
@@ -67,7 +62,7 @@ static int clock_read(int which, uint64_t *ns)
 		return 0;
 	case CLOCK_PROCESS_CPUTIME_ID:
 	case CLOCK_THREAD_CPUTIME_ID:
-		*ns = task_cputime_ns();
+		*ns = task_cputime_ns(task);
 		return 0;
 	}
 	return -EINVAL;
@@ -83,7 +78,7 @@ static int put_timespec64(uint64_t ns, unsigned long uts)
 SYSCALL_DEFINE2(clock_gettime, int, which_clock, unsigned long, tp)
 {
 	uint64_t ns;
-	int err = clock_read(which_clock, &ns);
+	int err = clock_read(task, which_clock, &ns);
 
 	return err ? err : put_timespec64(ns, tp);
 }
@@ -93,7 +88,7 @@ SYSCALL_DEFINE2(clock_gettime, int, which_clock, unsigned long, tp)
 SYSCALL_DEFINE2(clock_getres, int, which_clock, unsigned long, tp)
 {
 	uint64_t ns;
-	int err = clock_read(which_clock, &ns);
+	int err = clock_read(task, which_clock, &ns);
 
 	if (err)
 		return err;
@@ -156,7 +151,7 @@ static int get_sleep_time(unsigned long uts, uint64_t *ns)
  * Context: a system call; interrupts are on while idling and as they
  * were on return.
  */
-static long sleep_until(struct task *task, uint64_t deadline, unsigned long rmtp)
+static long sleep_until(struct task_struct *task, uint64_t deadline, unsigned long rmtp)
 {
 	unsigned long flags = arch_irq_save();
 	long ret = 0;
@@ -203,7 +198,7 @@ SYSCALL_DEFINE4(clock_nanosleep, int, which_clock, int, flags, unsigned long, rq
 		rmtp)
 {
 	uint64_t ns, now;
-	int err = clock_read(which_clock, &now);
+	int err = clock_read(task, which_clock, &now);
 
 	if (err)
 		return -EINVAL;

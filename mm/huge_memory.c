@@ -134,10 +134,10 @@ int thp_mode_parse(const char *buf, bool per_size, enum thp_mode *mode)
 /* "always [madvise] never": every choice, the current one bracketed, in
  * Linux's order. */
 static void show_choices(struct seq_file *m, const enum thp_mode *choices, unsigned int n,
-			 enum thp_mode current)
+			 enum thp_mode mode)
 {
 	for (unsigned int i = 0; i < n; i++)
-		seq_printf(m, choices[i] == current ? "%s[%s]" : "%s%s", i ? " " : "",
+		seq_printf(m, choices[i] == mode ? "%s[%s]" : "%s%s", i ? " " : "",
 			   thp_mode_words[choices[i]]);
 	seq_putc(m, '\n');
 }

@@ -8,6 +8,7 @@
 #define FOLIUM_MM_INTERNAL_H
 
 #include <mm.h>
+#include <vm.h>
 
 /* The order of a free buddy block (valid only when PageBuddy). */
 static inline unsigned int buddy_order(const struct page *page)
@@ -107,5 +108,16 @@ bool check_free_page(struct page *page, unsigned int order);
  * (already free, a tail page, ...): dump_page, pr_err naming fn, count
  * BAD_PAGE. Always on: refusing such a free keeps the free lists intact. */
 void bad_free(struct page *page, unsigned int order, const char *fn);
+
+/* mmap.c, mprotect.c */
+/* Linux: accountable_mapping. Private writable memory is charged (not
+ * HugeTLB's: its pool is reserved instead); the
+ * shell's workloads (no VM_USER) are not: Linux has no kernel VMAs, and
+ * `usemem` or `peek` over a 1 TiB range are experiments, not commitments. */
+static inline bool accountable_mapping(unsigned long vm_flags)
+{
+	return (vm_flags & (VM_NORESERVE | VM_WRITE | VM_USER | VM_HUGETLB)) ==
+	       (VM_WRITE | VM_USER);
+}
 
 #endif

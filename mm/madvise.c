@@ -19,6 +19,9 @@
  * COLLAPSE is mm/khugepaged.c's, WILLNEED does nothing (no swap).
  */
 #include <hugetlb.h>
+#include <sched.h>
+#include <slab.h>
+#include <syscalls.h>
 #include <vm.h>
 
 enum lazyfree_mode lazyfree_mode = LAZYFREE_BATCHED;
@@ -650,4 +653,72 @@ void lazyfree_init(void)
 		pgdat_set_lazyfree_reclaim(NODE_DATA(0));
 	if (arg && lazyfree_mode_parse(arg, &lazyfree_mode))
 		pr_err("cmdline: lazyfree=%s is not split|batched; keeping batched\n", arg);
+}
+
+/* Linux: sys_madvise; every rule is do_madvise's (mm/madvise.c). */
+SYSCALL_DEFINE3(madvise, unsigned long, start, size_t, len, int, advice)
+{
+	return do_madvise(task->mm, start, len, advice);
+}
+
+#define UIO_MAXIOV 1024 /* Linux's limit on a vector's length */
+
+/* Linux: struct iovec (the user's layout). */
+struct iovec {
+	uint64_t iov_base;
+	uint64_t iov_len;
+};
+
+/* Linux: import_iovec. Return: the kmalloc'ed vector (NULL for vlen 0)
+ * with *err 0, or NULL with -EINVAL (vlen over UIO_MAXIOV, a length
+ * negative as ssize_t), -EFAULT or -ENOMEM. */
+static struct iovec *import_iovec(unsigned long vec, size_t vlen, int *err)
+{
+	struct iovec *iov;
+
+	*err = vlen > UIO_MAXIOV ? -EINVAL : 0;
+	if (*err || !vlen)
+		return NULL;
+	iov = kmalloc(vlen * sizeof(*iov), GFP_KERNEL);
+	*err = !iov ? -ENOMEM : copy_from_user(iov, vec, vlen * sizeof(*iov)) ? -EFAULT : 0;
+	for (size_t i = 0; !*err && i < vlen; i++)
+		if ((int64_t)iov[i].iov_len < 0)
+			*err = -EINVAL;
+	if (*err) {
+		kfree(iov);
+		iov = NULL;
+	}
+	return iov;
+}
+
+/*
+ * Linux: sys_process_madvise, then vector_madvise. flags must be 0; the
+ * vector is read whole before the pidfd is looked at; another process's
+ * mm may only get the non-destructive advice (process_madvise_remote_valid:
+ * never met here, a pidfd names only the caller). Each range is one
+ * do_madvise; the first error stops. Return: the bytes of the ranges
+ * advised (their lengths as given), or the error if none was.
+ */
+SYSCALL_DEFINE5(process_madvise, int, pidfd, unsigned long, vec, size_t, vlen, int, advice,
+		unsigned int, flags)
+{
+	struct task_struct *target;
+	struct iovec *iov;
+	long total = 0;
+	int err;
+
+	if (flags)
+		return -EINVAL;
+	iov = import_iovec(vec, vlen, &err);
+	if (err)
+		return err;
+	target = pidfd_get_task(task, pidfd, &err);
+	if (target && target->mm != task->mm && !process_madvise_remote_valid(advice))
+		err = -EINVAL;
+	for (size_t i = 0; !err && i < vlen; i++) {
+		err = do_madvise(target->mm, iov[i].iov_base, iov[i].iov_len, advice);
+		total += err ? 0 : (long)iov[i].iov_len;
+	}
+	kfree(iov);
+	return total ? total : err;
 }

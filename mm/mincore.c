@@ -6,9 +6,10 @@
  * (a 1 GiB HugeTLB page). Example:
  * a 4-page VMA whose pages 0 and 2 were touched gives 1 0 1 0.
  */
-#include <binfmt_elf.h>
+#include <mman.h>
 #include <syscalls.h>
 #include <vm.h>
+#include <asm/processor.h>
 
 #define MINCORE_BATCH 512 /* bytes of vec filled per walk (Linux: a page's worth) */
 

@@ -15,10 +15,11 @@
  * (128 pages) mlocked and culled, the other 24 faulted in and mlocked as
  * they are allocated: Mlocked 2048 kB, unevictable_pgs_mlocked +512.
  */
-#include <binfmt_elf.h>
-#include <resource.h>
+#include <mman.h>
+#include <sched.h>
 #include <syscalls.h>
 #include <vm.h>
+#include <asm/processor.h>
 
 /* --- folios: PG_mlocked and lru_unevictable --------------------------------------- */
 
@@ -327,9 +328,9 @@ int __mm_populate(struct mm_struct *mm, unsigned long start, unsigned long len, 
 
 /* Linux: can_do_mlock. A zero RLIMIT_MEMLOCK forbids mlock to a task
  * without CAP_IPC_LOCK; root has it, so root is never limited. */
-static bool can_do_mlock(const struct task *task)
+static bool can_do_mlock(const struct task_struct *task)
 {
-	return rlimit(RLIMIT_MEMLOCK) != 0 || has_capability(task, CAP_IPC_LOCK);
+	return task_rlimit(task, RLIMIT_MEMLOCK) != 0 || has_capability(task, CAP_IPC_LOCK);
 }
 
 /* Return: the pages of [start, start + len) already in VM_LOCKED VMAs
@@ -348,22 +349,22 @@ static unsigned long count_mm_mlocked_page_nr(const struct mm_struct *mm, unsign
 	return pages;
 }
 
-bool mlock_future_ok(const struct task *task, unsigned long vm_flags, unsigned long bytes)
+bool mlock_future_ok(const struct task_struct *task, unsigned long vm_flags, unsigned long bytes)
 {
 	if (!(vm_flags & VM_LOCKED) || has_capability(task, CAP_IPC_LOCK))
 		return true;
-	return (bytes >> PAGE_SHIFT) + mm_locked_vm(task->mm) <= rlimit(RLIMIT_MEMLOCK) >>
-	       PAGE_SHIFT;
+	return (bytes >> PAGE_SHIFT) + mm_locked_vm(task->mm) <=
+	       task_rlimit(task, RLIMIT_MEMLOCK) >> PAGE_SHIFT;
 }
 
 /* --- the system calls ------------------------------------------------------------------ */
 
 /* Linux: do_mlock. start is rounded down to a page and len up from it;
  * over the limit is -ENOMEM unless the range was locked already. */
-static int do_mlock(struct task *task, unsigned long start, size_t len, unsigned long flags)
+static int do_mlock(struct task_struct *task, unsigned long start, size_t len, unsigned long flags)
 {
 	struct mm_struct *mm = task->mm;
-	unsigned long lock_limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT, locked;
+	unsigned long lock_limit = task_rlimit(task, RLIMIT_MEMLOCK) >> PAGE_SHIFT, locked;
 	bool capable = has_capability(task, CAP_IPC_LOCK);
 	int err;
 
@@ -409,7 +410,8 @@ SYSCALL_DEFINE1(mlockall, int, flags)
 		return -EINVAL;
 	if (!can_do_mlock(task))
 		return -EPERM;
-	if ((flags & MCL_CURRENT) && mm_total_vm(task->mm) > rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT &&
+	if ((flags & MCL_CURRENT) &&
+	    mm_total_vm(task->mm) > task_rlimit(task, RLIMIT_MEMLOCK) >> PAGE_SHIFT &&
 	    !has_capability(task, CAP_IPC_LOCK))
 		return -ENOMEM;
 	apply_mlockall_flags(task->mm, flags);

@@ -59,7 +59,7 @@ MM_GENERIC_SRCS += mm/clear.c
 TEST_SRCS += mm/tests/clear_test.c
 # Address spaces: page tables and the walker, TLB flushing and the
 # mmu_gather that batches it, VMAs and munmap.
-MM_GENERIC_SRCS += mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c
+MM_GENERIC_SRCS += mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/mprotect.c
 TEST_SRCS += mm/tests/pgtable_test.c mm/tests/mmap_test.c
 # Anonymous faults with large folios, mTHP orders and stats, THP
 # splitting, the reverse map and the migration hook.
@@ -107,9 +107,9 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # (seq_file and kmalloc: huge_memory.c's sysfs show functions; memblock:
 # hugetlb.c's boot-time 1 GiB pages).
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c \
-	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c mm/hugetlb.c \
+	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/mprotect.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c mm/hugetlb.c \
 	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/mlock.c mm/clear_refs.c mm/slab.c \
-	mm/memblock.c fs/seq_file.c kernel/resource.c \
+	mm/memblock.c fs/seq_file.c fs/file.c fs/ramfs.c kernel/fork.c kernel/pid.c \
 	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c
 FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \
 	mm/tests/vm_model.c mm/tests/fuzz_vm.c)

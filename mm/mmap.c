@@ -8,10 +8,16 @@
  * A folio whose mapcount drops to 0 is freed after the flush.
  */
 #include <arch.h>
+#include <fs.h>
 #include <hugetlb.h>
 #include <mman.h>
+#include <sched.h>
+#include <slab.h>
+#include <syscalls.h>
 #include <sysctl.h>
 #include <vm.h>
+#include <asm/processor.h>
+#include "internal.h"
 
 /* The shell's workloads' vm_mmap(addr = 0) searches upwards from here
  * (Linux's legacy layout): 4 GiB keeps workload addresses visibly apart
@@ -268,16 +274,6 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len, 
 	if (addr > USER_VA_END || USER_VA_END - addr < len)
 		return (unsigned long)-ENOMEM;
 	return addr;
-}
-
-/* Linux: accountable_mapping. Private writable memory is charged (not
- * HugeTLB's: its pool is reserved instead); the
- * shell's workloads (no VM_USER) are not: Linux has no kernel VMAs, and
- * `usemem` or `peek` over a 1 TiB range are experiments, not commitments. */
-static bool accountable_mapping(unsigned long vm_flags)
-{
-	return (vm_flags & (VM_NORESERVE | VM_WRITE | VM_USER | VM_HUGETLB)) ==
-	       (VM_WRITE | VM_USER);
 }
 
 unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
@@ -671,115 +667,6 @@ void vma_merge_new_range(struct mm_struct *mm, unsigned long addr, bool merge_pr
 		vma_merge_next(mm, i - 1);
 }
 
-/* What change_protection does to each present entry: clear then set. */
-struct change_prot {
-	struct mmu_gather tlb;
-	uint64_t clear, set;
-};
-
-static int change_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
-{
-	struct change_prot *cp = walk->private;
-	pte_t pte = (*ptep & ~cp->clear) | cp->set;
-
-	if (pte == *ptep)
-		return 0;
-	ptep_get_and_clear(walk->mm, addr, ptep);
-	set_ptes(walk->mm, addr, ptep, pte, 1);
-	tlb_remove_tlb_entries(&cp->tlb, addr, 1);
-	return 0;
-}
-
-/* split_huge_pmd() left only leaves wholly inside the range. */
-static int change_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
-{
-	struct change_prot *cp = walk->private;
-	pmd_t pmd;
-
-	if (!pmd_leaf(*pmdp))
-		return 0;
-	walk->action = ACTION_CONTINUE;
-	pmd = (*pmdp & ~cp->clear) | cp->set;
-	if (pmd == *pmdp)
-		return 0;
-	pmdp_get_and_clear(walk->mm, addr, pmdp);
-	set_pmd_at(walk->mm, addr, pmdp, pmd);
-	tlb_remove_pmd_tlb_entry(&cp->tlb, addr);
-	return 0;
-}
-
-/* A 1 GiB HugeTLB leaf: only whole ones, as hugetlb_vm_op_split allows. */
-static int change_pud(pud_t *pudp, unsigned long addr, unsigned long next, struct mm_walk *walk)
-{
-	struct change_prot *cp = walk->private;
-	pud_t pud = (*pudp & ~cp->clear) | cp->set;
-
-	(void)next;
-	if (pud == *pudp)
-		return 0;
-	pudp_get_and_clear(walk->mm, addr, pudp);
-	set_pud_at(walk->mm, addr, pudp, pud);
-	tlb_remove_pud_tlb_entry(&cp->tlb, addr);
-	return 0;
-}
-
-static const struct mm_walk_ops change_prot_walk_ops = {
-	.pmd_entry = change_pmd,
-	.pte_entry = change_pte,
-	.pud_entry = change_pud,
-};
-
-/*
- * Rewrite the present entries of [start, end) for vm_flags, then one
- * flush (Linux: change_protection + flush_tlb_range). RW is only taken
- * away: an entry gaining VM_WRITE stays read-only until its next write
- * fault sets RW and dirty (wp_page_reuse), and the zero page never gets
- * RW. NX and USER follow vm_get_page_prot.
- */
-static void change_protection(struct mm_struct *mm, unsigned long start, unsigned long end,
-			      unsigned long vm_flags)
-{
-	const uint64_t follow = _PAGE_NX | _PAGE_USER;
-	struct change_prot cp = {
-		.clear = follow | (vm_flags & VM_WRITE ? 0 : _PAGE_RW),
-		.set = vm_get_page_prot(vm_flags) & follow,
-	};
-
-	tlb_gather_mmu(&cp.tlb, mm);
-	walk_page_range(mm, start, end, &change_prot_walk_ops, &cp);
-	tlb_finish_mmu(&cp.tlb);
-}
-
-/* The flags mprotect leaves as they were. */
-#define VM_MPROTECT_KEEP                                                                           \
-	(VM_HUGEPAGE | VM_NOHUGEPAGE | VM_ACCOUNT | VM_NORESERVE | VM_LOCKED_MASK | VM_SOFTDIRTY | \
-	 VM_HUGETLB | VM_HSTATE_MASK | VM_DROPPABLE)
-
-/* Linux: mprotect_fixup's rule. A program's private VMA becoming writable
- * is charged unless it was charged, writable or VM_NORESERVE already. */
-static bool mprotect_needs_charge(const struct vm_area_struct *vma, unsigned long vm_flags)
-{
-	return !(vma->vm_flags & (VM_ACCOUNT | VM_WRITE)) &&
-	       accountable_mapping(vm_flags | (vma->vm_flags & VM_NORESERVE));
-}
-
-/* The pages of [start, end) mprotect to vm_flags must charge. */
-static long mprotect_charge(struct mm_struct *mm, unsigned long start, unsigned long end,
-			    unsigned long vm_flags)
-{
-	long pages = 0;
-
-	for (int i = 0; i < mm->nr_vmas; i++) {
-		const struct vm_area_struct *vma = &mm->vmas[i];
-
-		if (vma->vm_end <= start || vma->vm_start >= end ||
-		    !mprotect_needs_charge(vma, vm_flags))
-			continue;
-		pages += (long)((MIN(vma->vm_end, end) - MAX(vma->vm_start, start)) >> PAGE_SHIFT);
-	}
-	return pages;
-}
-
 /* A present entry other than the zero page: an anonymous folio. */
 static int anon_folio_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 {
@@ -807,77 +694,238 @@ bool vma_has_anon_folio(struct mm_struct *mm, const struct vm_area_struct *vma)
 	return walk_page_range(mm, vma->vm_start, vma->vm_end, &anon_folio_walk_ops, NULL) != 0;
 }
 
-/* Linux: mprotect_fixup's uncharge. A charged VMA losing write that has
- * never had an anonymous folio is uncharged. Decided per VMA before the
- * splits (Linux's anon_vma is the whole VMA's), carried through them by
- * a mark in vm_flags that only mprotect sets and clears. */
-#define VM_MPROTECT_UNCHARGE (1ul << 62)
-static void mprotect_find_uncharged(struct mm_struct *mm, unsigned long start, unsigned long end,
-				    unsigned long vm_flags)
+/* --- the system calls (Linux: mm/mmap.c, arch/x86/kernel/sys_x86_64.c) --- */
+/*
+ * Linux: sys_brk. brk(0), or any value below start_brk, returns the
+ * current break; growing maps anonymous pages up to the new break's page
+ * unless that would come within a page of the next mapping (Linux's
+ * check against vm_start_gap), shrinking unmaps them. On failure the old
+ * break is returned, which is how libc sees the error.
+ */
+SYSCALL_DEFINE1(brk, unsigned long, brk)
 {
-	for (int i = 0; i < mm->nr_vmas; i++) {
-		struct vm_area_struct *vma = &mm->vmas[i];
+	struct mm_struct *mm = task->mm;
+	unsigned long old_end = ALIGN_UP(mm->brk, PAGE_SIZE);
+	unsigned long new_end = ALIGN_UP(brk, PAGE_SIZE);
 
-		if (vma->vm_end <= start || vma->vm_start >= end)
-			continue;
-		if (!(vm_flags & VM_WRITE) && (vma->vm_flags & VM_ACCOUNT) &&
-		    !vma_has_anon_folio(mm, vma))
-			vma->vm_flags |= VM_MPROTECT_UNCHARGE;
+	if (brk < mm->start_brk || brk > TASK_SIZE)
+		return (long)mm->brk;
+	if (new_end > old_end) {
+		unsigned long flags = VM_READ | VM_WRITE | VM_USER;
+
+		if (new_end > TASK_SIZE - PAGE_SIZE ||
+		    find_vma_intersection(mm, old_end, new_end + PAGE_SIZE) ||
+		    !mlock_future_ok(task, mm->def_flags, new_end - old_end) ||
+		    IS_ERR_VALUE(vm_mmap(mm, old_end, new_end - old_end, flags, 0)))
+			return (long)mm->brk;
+		/* Linux: brk's mm_populate after mlockall(MCL_FUTURE). */
+		if (mm->def_flags & VM_LOCKED)
+			__mm_populate(mm, old_end, new_end - old_end, true);
+	} else if (new_end < old_end && vm_munmap(mm, new_end, old_end - new_end)) {
+		return (long)mm->brk;
 	}
+	mm->brk = brk;
+	return (long)brk;
 }
 
-int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
-		unsigned long vm_flags)
+/*
+ * MAP_FIXED: [addr, addr + len) is the mapping, whatever was there is
+ * unmapped first; MAP_FIXED_NOREPLACE fails instead (Linux: do_mmap).
+ * Folium keeps [0, USER_VA_START) unmapped: below it is -EPERM, Linux's
+ * answer for an address below mmap_min_addr from a task without
+ * CAP_SYS_RAWIO (root on Linux may map there).
+ */
+static long mmap_fixed(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		       unsigned long vm_flags, unsigned long flags)
 {
-	unsigned long end = start + ALIGN_UP(len, PAGE_SIZE);
-	long charged;
-
-	if ((start & (PAGE_SIZE - 1)) || (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER)))
+	if (addr & (PAGE_SIZE - 1))
 		return -EINVAL;
-	if (!len)
-		return 0;
-	if (end <= start || end > USER_VA_END)
+	/* Linux: hugetlb_get_unmapped_area, before anything is unmapped. */
+	if ((vm_flags & VM_HUGETLB) && (addr & (huge_page_size(hstate_vm_flags(vm_flags)) - 1)))
+		return -EINVAL;
+	if (addr > TASK_SIZE || len > TASK_SIZE - addr)
 		return -ENOMEM;
-	/* Everything that can fail comes before the first change, so an
-	 * error leaves the flags as they were (Linux changes the part before
-	 * a hole and then fails). Splits alone change no translation. */
-	if (vma_range_has_hole(mm, start, end))
-		return -ENOMEM;
-	if (!hugetlb_range_aligned(mm, start, end))
-		return -EINVAL; /* Linux: hugetlb_vm_op_split */
-	charged = mprotect_charge(mm, start, end, vm_flags);
-	if (charged && __vm_enough_memory(mm, charged, true))
-		return -ENOMEM;
-	/* Room for both splits first, so only a PMD split can fail them. */
-	if (mm_vmas_reserve(mm, 2)) {
-		vm_unacct_memory(charged);
+	if (addr < USER_VA_START)
+		return -EPERM;
+	if (flags & MAP_FIXED_NOREPLACE) {
+		if (find_vma_intersection(mm, addr, addr + len))
+			return -EEXIST;
+	} else if (vm_munmap(mm, addr, len)) {
 		return -ENOMEM;
 	}
-	mprotect_find_uncharged(mm, start, end, vm_flags);
-	if (split_huge_pmd(mm, start) || split_huge_pmd(mm, end) || split_vma(mm, start) ||
-	    split_vma(mm, end)) {
-		for (int i = 0; i < mm->nr_vmas; i++)
-			mm->vmas[i].vm_flags &= ~VM_MPROTECT_UNCHARGE;
-		vm_unacct_memory(charged);
-		return -ENOMEM;
-	}
-	for (int i = 0; i < mm->nr_vmas; i++) {
-		struct vm_area_struct *vma = &mm->vmas[i];
+	return (long)vm_mmap(mm, addr, len, vm_flags, 0);
+}
 
-		if (vma->vm_start < start || vma->vm_end > end) {
-			/* A split's part outside the range keeps its charge. */
-			vma->vm_flags &= ~VM_MPROTECT_UNCHARGE;
-			continue;
-		}
-		if (mprotect_needs_charge(vma, vm_flags))
-			vma->vm_flags |= VM_ACCOUNT;
-		if (vma->vm_flags & VM_MPROTECT_UNCHARGE) {
-			vma->vm_flags &= ~(VM_ACCOUNT | VM_MPROTECT_UNCHARGE);
-			vm_unacct_memory((long)((vma->vm_end - vma->vm_start) >> PAGE_SHIFT));
-		}
-		vma->vm_flags = vm_flags | (vma->vm_flags & VM_MPROTECT_KEEP);
+/* Without MAP_FIXED: the hint if it is free and not below mmap_min_addr
+ * (Linux: arch_get_unmapped_area_topdown), else vm_mmap's own choice,
+ * which for a program searches downwards from mm->mmap_base, as Linux
+ * (MMF_TOPDOWN); never the page above TASK_SIZE. */
+static long mmap_anywhere(struct mm_struct *mm, unsigned long hint, unsigned long len,
+			  unsigned long vm_flags)
+{
+	unsigned long addr = (unsigned long)-ENOMEM;
+
+	hint = ALIGN_UP(hint, PAGE_SIZE);
+	if (hint >= mmap_min_addr && hint <= TASK_SIZE && len <= TASK_SIZE - hint)
+		addr = vm_mmap(mm, hint, len, vm_flags, 0);
+	if (IS_ERR_VALUE(addr))
+		addr = vm_mmap(mm, 0, len, vm_flags, 0);
+	if (!IS_ERR_VALUE(addr) && addr + len > TASK_SIZE) {
+		vm_munmap(mm, addr, len);
+		return -ENOMEM;
 	}
-	change_protection(mm, start, end, vm_flags);
-	vma_merge_range(mm, start, end);
+	return (long)addr;
+}
+
+/* Linux's order in do_mmap: the access checks (every fd here is
+ * read-only, so MAP_SHARED with PROT_WRITE is -EACCES), then whether the
+ * file can be mapped at all (only the initramfs's regular files can:
+ * -ENODEV for the console, a pipe, a directory). */
+static long mmap_file_check(const struct file *file, unsigned long prot, unsigned long flags)
+{
+	if (!(file->f_mode & FMODE_READ))
+		return -EACCES;
+	if ((flags & MAP_TYPE) == MAP_SHARED && (prot & PROT_WRITE) &&
+	    !(file->f_mode & FMODE_WRITE))
+		return -EACCES;
+	if (!file->f_op->mmap)
+		return -ENODEV;
 	return 0;
+}
+
+/* A file's copy is written in through a writable VMA first, then given
+ * prot. Linux charges only a private writable file mapping, so any other
+ * is filled with VM_NORESERVE (a shared one keeps it: Linux never charges
+ * VM_SHARED). */
+static unsigned long mmap_file_fill_flags(unsigned long vm_flags, unsigned long flags)
+{
+	if ((flags & MAP_TYPE) == MAP_PRIVATE && (vm_flags & VM_WRITE))
+		return vm_flags;
+	return vm_flags | VM_WRITE | VM_NORESERVE;
+}
+
+/* A private read-only copy, filled: it drops the VM_NORESERVE of its
+ * fill, so a later mprotect(PROT_WRITE) charges it as Linux does. */
+static void mmap_file_reserve_again(struct mm_struct *mm, unsigned long addr, unsigned long len,
+				    unsigned long flags)
+{
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	if ((flags & MAP_TYPE) == MAP_PRIVATE && vma && vma->vm_start == addr &&
+	    vma->vm_end == addr + len)
+		vma->vm_flags &= ~VM_NORESERVE;
+}
+
+/* MAP_HUGETLB: the pool MAP_HUGE_* names (Linux: hstate_sizelog; a size
+ * with no pool, MAP_HUGE_1GB without PDPE1GB or a shift other than 21 and
+ * 30, is -EINVAL), len rounded up to its page size, the VMA flags naming
+ * the pool (VM_HSTATE). Return: 0 or -EINVAL. */
+static long mmap_hugetlb_flags(unsigned long flags, unsigned long *len, unsigned long *vm_flags)
+{
+	unsigned long log = (flags >> MAP_HUGE_SHIFT) & MAP_HUGE_MASK;
+	struct hstate *h = log ? size_to_hstate(1ul << log) : &default_hstate;
+
+	if (!h || !hugetlb_max_hstate)
+		return -EINVAL;
+	*len = ALIGN_UP(*len, huge_page_size(h));
+	*vm_flags |=
+		VM_HUGETLB | VM_HSTATE(h - hstates) | (flags & MAP_NORESERVE ? VM_NORESERVE : 0);
+	return 0;
+}
+
+/*
+ * Linux: sys_mmap. Anonymous private mappings, and copies of files: the
+ * root file system is read-only, so a private mapping of a file (and a
+ * shared read-only one) cannot be told from a copy of its bytes, which is
+ * what it gets (the file's f_op->mmap fills it); the bytes past
+ * the end of the file read as zeros, as in Linux's last page. The checks
+ * come in Linux's order: offset, file (with MAP_ANONYMOUS fd is ignored,
+ * as Linux does), length, type. MAP_SHARED anonymous memory (shmem) does
+ * not exist here: -EINVAL, Linux's answer for a mapping type it does not
+ * serve; -ENOSYS would tell libc the whole call is missing. A private
+ * writable mapping is charged to Committed_AS (vm_mmap), except with
+ * MAP_NORESERVE outside overcommit mode 2 (Linux: do_mmap's VM_NORESERVE).
+ * MAP_HUGETLB's size comes from MAP_HUGE_* (0: the default), its length
+ * is rounded up to it (Linux: ksys_mmap_pgoff), and the pool must cover
+ * it unless MAP_NORESERVE (-ENOMEM, vm_mmap's hugetlb_reserve_pages); it
+ * is never charged.
+ */
+SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, prot, unsigned long,
+		flags, int, fd, unsigned long, off)
+{
+	unsigned long vm_flags = calc_vm_prot_bits(prot) | VM_USER;
+	unsigned long fill_flags;
+	struct file *file = NULL;
+	long ret;
+
+	if (off & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS)) {
+		file = fget(task, fd);
+		if (!file)
+			return -EBADF;
+		ret = mmap_file_check(file, prot, flags);
+		if (ret)
+			goto out;
+	}
+	ret = -EINVAL;
+	if (!len)
+		goto out;
+	ret = -ENOMEM;
+	if (len > TASK_SIZE)
+		goto out;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	ret = -EAGAIN; /* Linux: do_mmap's mlock_future_ok, for mlockall(MCL_FUTURE) */
+	if (!mlock_future_ok(task, task->mm->def_flags, len))
+		goto out;
+	ret = -EINVAL;
+	if ((flags & MAP_TYPE) == MAP_DROPPABLE) {
+		/* Linux: do_mmap's MAP_DROPPABLE case. Anonymous only; locked,
+		 * huge or growing-down makes no sense for memory that may go. */
+		if (file || (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN)))
+			goto out;
+		vm_flags |= VM_DROPPABLE | VM_NORESERVE;
+	} else if ((flags & MAP_TYPE) != MAP_PRIVATE &&
+		   !(file && (flags & MAP_TYPE) == MAP_SHARED)) {
+		goto out;
+	}
+	if (flags & MAP_HUGETLB) {
+		ret = mmap_hugetlb_flags(flags, &len, &vm_flags);
+		if (ret)
+			goto out;
+	} else if ((flags & MAP_NORESERVE) && sysctl_overcommit_memory != OVERCOMMIT_NEVER) {
+		vm_flags |= VM_NORESERVE;
+	}
+	fill_flags = file ? mmap_file_fill_flags(vm_flags, flags) : vm_flags;
+	/* A file's copy is written in first, then given prot. */
+	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
+		ret = mmap_fixed(task->mm, addr, len, fill_flags, flags);
+	else
+		ret = mmap_anywhere(task->mm, addr, len, fill_flags);
+	if (IS_ERR_VALUE(ret) || !file)
+		goto populate;
+	if (file->f_op->mmap(file, (unsigned long)ret, len, off) ||
+	    (!(vm_flags & VM_WRITE) && vm_mprotect(task->mm, (unsigned long)ret, len, vm_flags))) {
+		vm_munmap(task->mm, (unsigned long)ret, len);
+		ret = -ENOMEM;
+	} else if ((fill_flags & ~vm_flags) & VM_NORESERVE) {
+		mmap_file_reserve_again(task->mm, (unsigned long)ret, len, flags);
+	}
+populate:
+	/* Linux: mm_populate, which skips PROT_NONE and ignores failures;
+	 * a VMA locked by mlockall(MCL_FUTURE) is populated as mlock does. */
+	if (!IS_ERR_VALUE(ret) && (task->mm->def_flags & VM_LOCKED_MASK) == VM_LOCKED)
+		__mm_populate(task->mm, (unsigned long)ret, len, true);
+	else if (!IS_ERR_VALUE(ret) && (flags & MAP_POPULATE) && (vm_flags & VM_ACCESS_FLAGS))
+		mm_populate(task->mm, (unsigned long)ret, (unsigned long)ret + len,
+			    vm_flags & VM_WRITE ? FAULT_FLAG_WRITE : 0);
+out:
+	if (file)
+		fput(file);
+	return ret;
+}
+
+SYSCALL_DEFINE2(munmap, unsigned long, addr, size_t, len)
+{
+	return vm_munmap(task->mm, addr, len); /* Linux: sys_munmap's rules */
 }

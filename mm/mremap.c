@@ -13,11 +13,11 @@
  * page is taken, grown to 4 pages with MAYMOVE, becomes a 4-page VMA at
  * B with A's 3 pages' bytes.
  */
-#include <binfmt_elf.h>
 #include <hugetlb.h>
 #include <mman.h>
 #include <syscalls.h>
 #include <vm.h>
+#include <asm/processor.h>
 
 #define MREMAP_MAYMOVE 1
 #define MREMAP_FIXED 2

@@ -9,12 +9,12 @@
  * (crash) total-vm:4194316kB, anon-rss:483328kB, file-rss:0kB,
  * shmem-rss:0kB, UID:0 pgtables:1004kB oom_score_adj:0".
  */
-#include <process.h>
+#include <sched.h>
 #include <signal.h>
 #include <vm.h>
 
 /* Linux: __oom_kill_process (the victim is the current task here). */
-static void oom_kill_process(struct task *victim)
+static void oom_kill_process(struct task_struct *victim)
 {
 	struct mm_struct *mm = victim->mm;
 	unsigned long total_vm = 0;
@@ -33,7 +33,7 @@ static void oom_kill_process(struct task *victim)
  * to kill (the shell's own workloads report the fault instead). */
 bool pagefault_out_of_memory(void)
 {
-	struct task *task = current_task();
+	struct task_struct *task = current;
 
 	if (!task || !task->mm)
 		return false;

@@ -9,6 +9,7 @@
 #include <kernel.h>
 #include <ksyms.h>
 #include <ktest.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -38,6 +39,23 @@ void arch_halt(void)
 	fflush(stdout);
 	abort();
 }
+
+/* Linux: panic. The kernel's prints the report on every console and
+ * halts; a host test program says why and aborts, so the run fails. */
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	kprintf("Kernel panic - not syncing: ");
+	va_start(ap, fmt);
+	vkprintf(fmt, ap);
+	va_end(ap);
+	kprintf("\n");
+	arch_halt();
+}
+
+/* `current` (<asm/current.h>): the kernel's task until a test sets it. */
+struct task_struct *host_current = &init_task;
 
 unsigned long arch_irq_save(void)
 {

@@ -13,7 +13,7 @@
  * and retry it forever.
  */
 #include <ksyms.h>
-#include <process.h>
+#include <sched.h>
 #include <vm.h>
 #include <asm/smap.h>
 #include <asm/special_insns.h>
@@ -131,7 +131,7 @@ bool do_page_fault(struct trap_frame *f)
 		return reason == VM_FAULT_OOM && pagefault_out_of_memory();
 	/* A shell workload's bad address is worth a line; a program's bad
 	 * pointer to a system call is only its -EFAULT, as on Linux. */
-	if (!current_task()) {
+	if (current->flags & PF_KTHREAD) {
 		fault_origin(f->rip, from, sizeof(from));
 		vm_fault_report(addr, reason, flags, from);
 	}
@@ -151,7 +151,7 @@ static bool access_ok(unsigned long addr, size_t len, unsigned int flags)
 {
 	if (addr + len >= addr && addr + len <= USER_VA_END)
 		return true;
-	if (!current_task())
+	if (current->flags & PF_KTHREAD)
 		vm_fault_report(addr, VM_FAULT_NOVMA, flags, "access_ok");
 	return false;
 }

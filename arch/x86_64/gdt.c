@@ -7,6 +7,7 @@
  * overflow) and an NMI switch to stacks of their own, so they can still be
  * reported when the current stack is unusable.
  */
+#include <sched.h>
 #include <asm/io.h>
 #include "x86.h"
 
@@ -45,7 +46,8 @@ static uint64_t gdt[8] = {
 	0,
 };
 
-struct percpu percpu;
+/* Linux: pcpu_hot, current_task = &init_task from the first instruction. */
+struct percpu percpu = { .current_task = &init_task };
 
 static void set_tss_descriptor(void)
 {

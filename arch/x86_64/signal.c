@@ -94,7 +94,7 @@ void signal_note_trap(uint64_t trap_nr, uint64_t error_code, uint64_t cr2)
 	thread.cr2 = cr2;
 }
 
-uint64_t arch_user_sp(const struct task *t)
+uint64_t arch_user_sp(const struct task_struct *t)
 {
 	struct trap_frame *regs = task_pt_regs(t);
 
@@ -157,7 +157,7 @@ static int restore_fpstate(uint64_t ufp)
 
 /* Linux: get_sigframe. Return: the frame's address, or -1 (a sure fault)
  * when the alternate stack would overflow. */
-static uint64_t get_sigframe(struct task *t, const struct ksignal *ks,
+static uint64_t get_sigframe(struct task_struct *t, const struct ksignal *ks,
 			     const struct trap_frame *regs, uint64_t *fpstate)
 {
 	uint64_t sp = regs->rsp - RED_ZONE;
@@ -209,7 +209,7 @@ static void fill_sigcontext(struct sigcontext *sc, const struct trap_frame *regs
 
 /* Linux: x64_setup_rt_frame. Return: 0, or -EFAULT if the frame could not
  * be written (the caller forces SIGSEGV). */
-static int setup_rt_frame(struct task *t, const struct ksignal *ks, struct trap_frame *regs)
+static int setup_rt_frame(struct task_struct *t, const struct ksignal *ks, struct trap_frame *regs)
 {
 	static struct rt_sigframe frame; /* 440 bytes: off the kernel stack */
 	uint64_t fpstate, sp;
@@ -240,7 +240,7 @@ static int setup_rt_frame(struct task *t, const struct ksignal *ks, struct trap_
 }
 
 /* Linux: handle_signal. */
-static void handle_signal(struct task *t, const struct ksignal *ks, struct trap_frame *regs)
+static void handle_signal(struct task_struct *t, const struct ksignal *ks, struct trap_frame *regs)
 {
 	if (setup_rt_frame(t, ks, regs)) {
 		force_sigsegv(t);
@@ -254,7 +254,7 @@ static void handle_signal(struct task *t, const struct ksignal *ks, struct trap_
 
 void exit_to_user_mode(struct trap_frame *regs)
 {
-	struct task *t = current_task();
+	struct task_struct *t = current;
 	struct ksignal ks;
 
 	/* Several pending signals stack several frames: the last one set
@@ -283,7 +283,7 @@ static int restore_sigcontext(struct trap_frame *regs, const struct sigcontext *
 }
 
 /* Linux: signal_fault. */
-static long bad_frame(struct task *t, struct trap_frame *regs, uint64_t frame)
+static long bad_frame(struct task_struct *t, struct trap_frame *regs, uint64_t frame)
 {
 	pr_info("%s[%d] bad frame in rt_sigreturn frame:%llx ip:%llx sp:%llx\n", t->comm, t->pid,
 		(unsigned long long)frame, (unsigned long long)regs->rip,

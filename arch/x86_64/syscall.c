@@ -13,6 +13,7 @@
 #include <syscalls.h>
 #include <vm.h>
 #include <asm/io.h>
+#include <asm/prctl.h>
 #include <asm/special_insns.h>
 #include "x86.h"
 
@@ -24,16 +25,12 @@
 #define X86_EFLAGS_NT (1ull << 14)
 #define X86_EFLAGS_AC (1ull << 18)
 
-#define TASK_STACK_SIZE 16384
-
-/* Callee-saved state of arch_run_user's caller (syscall_entry.asm). */
-struct user_context {
-	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rflags;
-};
-
 void syscall_entry(void);
-long user_mode_enter(struct user_context *ctx, uint64_t rip, uint64_t rsp);
-void __noreturn user_mode_return(struct user_context *ctx, long status);
+/* Save the caller's callee-saved registers in *ctx (thread_struct's
+ * first eight fields) and enter ring 3; user_mode_return(ctx, status)
+ * makes that call return status. */
+long user_mode_enter(struct thread_struct *ctx, uint64_t rip, uint64_t rsp);
+void __noreturn user_mode_return(struct thread_struct *ctx, long status);
 void do_syscall_64(struct trap_frame *regs);
 
 /* syscall_entry.asm's offsets. */
@@ -43,10 +40,8 @@ _Static_assert(offsetof(struct trap_frame, rip) == 17 * 8, "trap_frame layout");
 _Static_assert(offsetof(struct trap_frame, rcx) == 12 * 8, "trap_frame layout");
 _Static_assert(offsetof(struct trap_frame, r11) == 4 * 8, "trap_frame layout");
 _Static_assert(offsetof(struct trap_frame, rflags) == 19 * 8, "trap_frame layout");
-_Static_assert(offsetof(struct user_context, rflags) == 56, "user_context layout");
-
-static uint8_t task_stack[TASK_STACK_SIZE] __attribute__((aligned(16)));
-static struct user_context kernel_context;
+_Static_assert(offsetof(struct thread_struct, rflags) == 56, "thread_struct layout");
+_Static_assert(offsetof(struct percpu, current_task) == PERCPU_CURRENT, "percpu layout");
 
 void syscall_init(void)
 {
@@ -76,45 +71,44 @@ void do_syscall_64(struct trap_frame *regs)
 	const unsigned long args[6] = { regs->rdi, regs->rsi, regs->rdx,
 					regs->r10, regs->r8,  regs->r9 };
 
-	regs->rax = (uint64_t)do_syscall(current_task(), regs->rax, args);
+	regs->rax = (uint64_t)do_syscall(current, regs->rax, args);
 	exit_to_user_mode(regs);
-}
-
-struct task *current_task(void)
-{
-	return percpu.current;
 }
 
 /* Linux: task_pt_regs. Every way in from ring 3 (SYSCALL, a trap, an
  * interrupt) pushes its frame at the top of the task's kernel stack. */
-struct trap_frame *task_pt_regs(const struct task *t)
+struct trap_frame *task_pt_regs(const struct task_struct *t)
 {
-	if (!t || t != percpu.current)
+	if (!t || t != current || !t->mm)
 		return NULL;
-	return (struct trap_frame *)(task_stack + TASK_STACK_SIZE) - 1;
+	return (struct trap_frame *)((char *)t->stack + THREAD_SIZE) - 1;
 }
 
-int arch_run_user(struct task *task, unsigned long ip, unsigned long sp)
+/* The task that ran before arch_run_user (the kernel's own). */
+static struct task_struct *prev_task;
+
+int arch_run_user(struct task_struct *task)
 {
 	long status;
 
-	percpu.current = task;
+	prev_task = current;
+	percpu.current_task = task;
 	signal_note_trap(0, 0, 0);
-	set_kernel_stack((uint64_t)(task_stack + TASK_STACK_SIZE));
+	set_kernel_stack((uint64_t)task->stack + THREAD_SIZE);
 	/* Ctrl-C on the console is SIGINT for the program while it runs. */
 	console_set_intr(signal_console_interrupt);
-	status = user_mode_enter(&kernel_context, ip, sp);
+	status = user_mode_enter(&task->thread, task->thread.ip, task->thread.sp);
 	console_set_intr(NULL);
 	/* The program's TLS base must not outlive it. */
 	wrmsr(MSR_FS_BASE, 0);
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
-	percpu.current = NULL;
+	percpu.current_task = prev_task;
 	return (int)status;
 }
 
 void arch_exit_user(int status)
 {
-	user_mode_return(&kernel_context, status);
+	user_mode_return(&current->thread, status);
 }
 
 /* Linux: do_arch_prctl_64, the TLS base libc sets. */
@@ -206,7 +200,8 @@ static int math_error_code(uint64_t vector)
  * segfault at 0 ip 0000000000401000 sp 00007fffffffec40 error 6";
  * "traps: hello[1] general protection fault ip:... sp:... error:0";
  * "traps: hello[1] trap invalid opcode ip:... sp:... error:0". */
-static void show_signal_msg(const struct task *task, const struct trap_frame *f, uint64_t cr2)
+static void show_signal_msg(const struct task_struct *task, const struct trap_frame *f,
+			    uint64_t cr2)
 {
 	const char *name = f->vector < 32 ? trap_signals[f->vector].name : NULL;
 
@@ -251,7 +246,7 @@ static int user_fault_si_code(uint64_t cr2)
  */
 void user_fault(struct trap_frame *f)
 {
-	struct task *task = current_task();
+	struct task_struct *task = current;
 	uint64_t cr2 = f->vector == 14 ? read_cr2() : 0;
 	int sig = SIGSEGV, code = SI_KERNEL;
 	uint64_t addr = 0;

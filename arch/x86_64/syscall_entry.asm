@@ -14,7 +14,7 @@
 ;
 ; user_mode_enter/user_mode_return are a setjmp/longjmp pair around a
 ; program's life: enter saves the caller's callee-saved registers, rsp
-; and rflags in a struct user_context and iretq's to ring 3; return, called
+; and rflags in a struct thread_struct and iretq's to ring 3; return, called
 ; on the task's kernel stack when the program ends, restores them so that
 ; user_mode_enter returns the exit status to its caller.
 bits 64
@@ -33,7 +33,7 @@ default rel
 %define X86_EFLAGS_IF 0x200
 %define X86_EFLAGS_RF 0x10000
 
-; struct user_context (syscall.c)
+; struct thread_struct (asm/processor.h): its first eight fields
 %define CTX_RBX 0
 %define CTX_RBP 8
 %define CTX_R12 16
@@ -93,7 +93,7 @@ syscall_entry:
 	swapgs
 	iretq
 
-; long user_mode_enter(struct user_context *ctx, uint64_t rip, uint64_t rsp)
+; long user_mode_enter(struct thread_struct *ctx, uint64_t rip, uint64_t rsp)
 ; Linux: start_thread + the iretq of the return to user mode.
 global user_mode_enter
 user_mode_enter:
@@ -134,7 +134,7 @@ user_mode_enter:
 	swapgs
 	iretq
 
-; void user_mode_return(struct user_context *ctx, long status)
+; void user_mode_return(struct thread_struct *ctx, long status)
 ; Context: ring 0 on the task's kernel stack, kernel GS: whatever is on
 ; that stack (the syscall or trap frame) is abandoned.
 global user_mode_return

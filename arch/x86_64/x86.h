@@ -55,12 +55,13 @@ void set_kernel_stack(uint64_t top);
  * syscall_entry.asm uses the offsets below: keep them in step. */
 struct percpu {
 	struct percpu *self;
-	uint64_t kernel_stack; /* top of the running task's kernel stack */
-	uint64_t user_rsp;     /* scratch: the user rsp at syscall entry */
-	void *current;	       /* the running user task, NULL if none */
+	uint64_t kernel_stack;		  /* top of the running task's kernel stack */
+	uint64_t user_rsp;		  /* scratch: the user rsp at syscall entry */
+	struct task_struct *current_task; /* `current` (<asm/current.h>) */
 };
 #define PERCPU_KERNEL_STACK 8
 #define PERCPU_USER_RSP 16
+/* PERCPU_CURRENT 24: <asm/current.h> */
 extern struct percpu percpu;
 
 #define MSR_EFER 0xc0000080
@@ -78,10 +79,10 @@ void syscall_init(void);
  * (force_sig_fault) and, if that will kill, report it as Linux's
  * show_signal_msg does. exit_to_user_mode then delivers it. */
 void user_fault(struct trap_frame *frame);
-struct task;
+struct task_struct;
 /* Linux: task_pt_regs. The ring-3 registers of @t, saved at the top of
  * its kernel stack; NULL unless @t is the running program. */
-struct trap_frame *task_pt_regs(const struct task *t);
+struct trap_frame *task_pt_regs(const struct task_struct *t);
 
 /* signal.c: Linux's exit_to_user_mode_loop. Deliver every pending
  * unblocked signal of the running task by pointing @regs at handler

@@ -8,7 +8,7 @@
  * mm), the namespace and seccomp lines and the speculation controls.
  */
 #include <binfmt_elf.h>
-#include <process.h>
+#include <sched.h>
 #include <seq_file.h>
 #include <vm.h>
 
@@ -23,7 +23,7 @@ static void status_kb(struct seq_file *m, const char *key, unsigned long pages)
  * writable), and exec (executable, not writable). VmExe is the exec
  * total: a static program maps no library (VmLib 0).
  */
-static void task_mem(struct seq_file *m, const struct task *task)
+static void task_mem(struct seq_file *m, const struct task_struct *task)
 {
 	const struct mm_struct *mm = task->mm;
 	unsigned long data = 0, stack = 0, exec = 0;
@@ -62,11 +62,11 @@ static void render_mask(struct seq_file *m, const char *key, uint64_t mask)
 }
 
 /* Linux: collect_sigign_sigcatch. */
-static void sigign_sigcatch(const struct task *task, sigset_t *ign, sigset_t *catch)
+static void sigign_sigcatch(const struct task_struct *task, sigset_t *ign, sigset_t *catch)
 {
 	*ign = *catch = 0;
 	for (int sig = 1; sig <= _NSIG; sig++) {
-		uint64_t handler = task->signals.action[sig - 1].handler;
+		uint64_t handler = task->sighand->action[sig - 1].handler;
 
 		if (handler == SIG_IGN)
 			*ign |= sigmask(sig);
@@ -77,14 +77,14 @@ static void sigign_sigcatch(const struct task *task, sigset_t *ign, sigset_t *ca
 
 static int proc_pid_status(struct seq_file *m, void *v)
 {
-	struct task *task = m->private ? m->private : current_task();
+	struct task_struct *task = m->private ? m->private : current;
 	sigset_t ign, catch;
 
 	(void)v;
 	if (!task || !task->mm)
 		return 0;
 	seq_printf(m, "Name:\t%s\n", task->comm);
-	seq_printf(m, "Umask:\t%04o\n", task->files.umask);
+	seq_printf(m, "Umask:\t%04o\n", task->fs->umask);
 	seq_puts(m, "State:\tR (running)\n"); /* it is the one reading */
 	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t0\nTracerPid:\t0\n", task->pid,
 		   task->pid);
@@ -100,10 +100,10 @@ static int proc_pid_status(struct seq_file *m, void *v)
 	sigign_sigcatch(task, &ign, &catch);
 	render_mask(m, "SigIgn:", ign);
 	render_mask(m, "SigCgt:", catch);
-	render_mask(m, "CapInh:", task->cap_inheritable);
-	render_mask(m, "CapPrm:", task->cap_permitted);
-	render_mask(m, "CapEff:", task->cap_effective);
-	render_mask(m, "CapBnd:", task->cap_bset);
+	render_mask(m, "CapInh:", task->cred.cap_inheritable);
+	render_mask(m, "CapPrm:", task->cred.cap_permitted);
+	render_mask(m, "CapEff:", task->cred.cap_effective);
+	render_mask(m, "CapBnd:", task->cred.cap_bset);
 	render_mask(m, "CapAmb:", 0);
 	seq_printf(m, "NoNewPrivs:\t%d\n", task->no_new_privs);
 	seq_puts(m, "Cpus_allowed:\t1\nCpus_allowed_list:\t0\n");

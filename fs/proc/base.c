@@ -5,13 +5,13 @@
  * is computed when followed: the path exec was given, e.g.
  * readlink("/proc/self/exe") in /bin/hello gives "/bin/hello".
  */
-#include <process.h>
+#include <sched.h>
 #include <seq_file.h>
 
 /* Linux: proc_exe_link. No program running: -ENOENT, as for a pid gone. */
 int proc_exe_get_link(struct ramfs_inode *inode, char *buf, size_t size)
 {
-	struct task *task = inode->i_private ? inode->i_private : current_task();
+	struct task_struct *task = inode->i_private ? inode->i_private : current;
 	size_t len;
 
 	if (!task || !task->exe[0])

@@ -23,22 +23,23 @@
  */
 #include <binfmt_elf.h>
 #include <hugetlb.h>
-#include <process.h>
+#include <sched.h>
 #include <seq_file.h>
 #include <slab.h>
 #include <vm.h>
 
 #define PSS_SHIFT 12 /* Linux: fixed-point Pss, to split shared pages */
 
-static struct task *proc_task(struct seq_file *m)
+static struct task_struct *proc_task(struct seq_file *m)
 {
-	return m->private ? m->private : current_task();
+	return m->private ? m->private : current;
 }
 
 /* Linux: get_vma_name's special names. */
-static const char *vma_name(const struct task *task, const struct vm_area_struct *vma)
+static const char *vma_name(const struct task_struct *task, const struct vm_area_struct *vma)
 {
-	if (vma->vm_start >= task->start_brk && vma->vm_start < ALIGN_UP(task->brk, PAGE_SIZE))
+	if (vma->vm_start >= task->mm->start_brk &&
+	    vma->vm_start < ALIGN_UP(task->mm->brk, PAGE_SIZE))
 		return "[heap]";
 	if (vma->vm_end == STACK_TOP) /* pick_mmap_layout's stack_top */
 		return "[stack]";
@@ -46,7 +47,7 @@ static const char *vma_name(const struct task *task, const struct vm_area_struct
 }
 
 /* Linux: show_map_vma (show_vma_header_prefix, then the padded name). */
-static void show_map_vma(struct seq_file *m, const struct task *task,
+static void show_map_vma(struct seq_file *m, const struct task_struct *task,
 			 const struct vm_area_struct *vma)
 {
 	size_t line = m->count;
@@ -64,7 +65,7 @@ static void show_map_vma(struct seq_file *m, const struct task *task,
 
 static int show_map(struct seq_file *m, void *v)
 {
-	struct task *task = proc_task(m);
+	struct task_struct *task = proc_task(m);
 
 	(void)v;
 	if (!task || !task->mm)
@@ -260,7 +261,7 @@ static bool vma_thp_eligible(const struct mm_struct *mm, const struct vm_area_st
 
 static int show_smap(struct seq_file *m, void *v)
 {
-	struct task *task = proc_task(m);
+	struct task_struct *task = proc_task(m);
 
 	(void)v;
 	if (!task || !task->mm)
@@ -288,7 +289,7 @@ static int show_smap(struct seq_file *m, void *v)
  * every Folium page is anonymous, so Pss_Anon is Pss. */
 static int show_smaps_rollup(struct seq_file *m, void *v)
 {
-	struct task *task = proc_task(m);
+	struct task_struct *task = proc_task(m);
 	struct mem_size_stats mss = { 0 };
 	struct mm_struct *mm;
 	size_t line = m->count;
@@ -486,7 +487,7 @@ static const struct mm_walk_ops pagemap_ops = {
  */
 static long pagemap_read(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
 {
-	struct task *task = file->f_inode->i_private ?: current_task();
+	struct task_struct *task = file->f_inode->i_private ?: current;
 	struct pagemapread pm = { .show_pfn = file->private_data != NULL };
 	unsigned long addr = (unsigned long)(*pos / PM_ENTRY_BYTES) << PAGE_SHIFT;
 	unsigned long end, next;
@@ -544,7 +545,7 @@ const struct file_operations proc_pagemap_fops = {
  */
 static long clear_refs_write(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
 {
-	struct task *task = file->f_inode->i_private ?: current_task();
+	struct task_struct *task = file->f_inode->i_private ?: current;
 	char buf[CLEAR_REFS_MAX_WRITE];
 	enum clear_refs_types type;
 	int err;

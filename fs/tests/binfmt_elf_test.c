@@ -8,6 +8,7 @@
  * 16-aligned argc of 2.
  */
 #include <binfmt_elf.h>
+#include <resource.h>
 #include <elf.h>
 #include <errno.h>
 #include <kernel.h>

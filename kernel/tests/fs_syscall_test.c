@@ -1,20 +1,22 @@
 /*
  * The file system calls in the kernel (in-kernel only: they need rootfs
  * and a user address space). Each case gets a private mm with a user
- * buffer and a task whose fd table files_init made (0-2: the console);
+ * buffer and a task whose fd table console_on_rootfs filled (0-2: the console);
  * it calls do_syscall as a program's syscall instruction would and
  * checks results and Linux's errno values against the real initramfs
  * (/etc/motd, /bin/hello) and a fixture directory /ktest-fs made once
  * per boot (a file, links, a /proc-like computed link, /sys-like special
- * files). After each case exit_files must have freed every object.
+ * files). After each case free_task must have freed every object.
  */
 #include <ktest.h>
 #include <mm.h>
+#include <mman.h>
 #include <resource.h>
 #include <shell.h>
 #include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
+#include "ktest_task.h"
 
 #define BUF 0x400000ul		  /* four user pages of the test mm */
 #define PATH_A BUF		  /* a path argument */
@@ -25,7 +27,7 @@
 #define FIXTURE "/ktest-fs"
 #define FILE_BYTES "hello world\n"
 
-static struct task task;
+static struct task_struct *task;
 static struct mm_struct *mm, *prev_mm;
 static struct shell_capture out;
 static unsigned long objects_before;
@@ -137,17 +139,18 @@ static int fs_syscall_test_init(struct kunit *test)
 	switch_mm(mm);
 	if (IS_ERR_VALUE(vm_mmap(mm, BUF, 4 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0)))
 		return -1;
-	task = (struct task){ .pid = TASK_PID, .comm = "ktest", .mm = mm };
-	rlimits_init(); /* as exec does: RLIMIT_NOFILE is NR_OPEN_DEFAULT */
 	objects_before = kmalloc_objects();
-	return files_init(&task);
+	task = ktest_task_create(mm);
+	if (!task)
+		return -1;
+	return console_on_rootfs(task);
 }
 
 static void fs_syscall_test_exit(struct kunit *test)
 {
 	if (!mm)
 		return;
-	exit_files(&task);
+	free_task(task);
 	/* Every file, pipe, line buffer and name went back. */
 	KUNIT_EXPECT_EQ(test, kmalloc_objects(), objects_before);
 	switch_mm(prev_mm);
@@ -159,7 +162,7 @@ static long sys(unsigned long nr, unsigned long a0, unsigned long a1, unsigned l
 {
 	const unsigned long args[6] = { a0, a1, a2, 0, 0, 0 };
 
-	return do_syscall(&task, nr, args);
+	return do_syscall(task, nr, args);
 }
 
 static long sys4(unsigned long nr, unsigned long a0, unsigned long a1, unsigned long a2,
@@ -167,7 +170,7 @@ static long sys4(unsigned long nr, unsigned long a0, unsigned long a1, unsigned 
 {
 	const unsigned long args[6] = { a0, a1, a2, a3, 0, 0 };
 
-	return do_syscall(&task, nr, args);
+	return do_syscall(task, nr, args);
 }
 
 /* A call that meets a bad user pointer: the fault report is captured. */
@@ -264,7 +267,7 @@ static void open_refuses_what_linux_refuses_on_a_read_only_fs(struct kunit *test
 static void open_bad_names_are_efault_and_enametoolong(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, sys4_captured(__NR_openat, AT_FDCWD, UNMAPPED, O_RDONLY, 0), -EFAULT);
-	KUNIT_EXPECT_EQ(test, sys4_captured(__NR_open, (unsigned long)&task, O_RDONLY, 0, 0),
+	KUNIT_EXPECT_EQ(test, sys4_captured(__NR_open, (unsigned long)task, O_RDONLY, 0, 0),
 			-EFAULT);
 	/* A name running into an unmapped page. */
 	KUNIT_ASSERT_EQ(test, fill_user(BUF + 4 * PAGE_SIZE - 8, 'a', 8), 0);
@@ -299,7 +302,7 @@ static void rlimit_nofile_bounds_new_fds(struct kunit *test)
 	const unsigned long args[6] = { 0, RLIMIT_NOFILE, DATA, 0 };
 
 	KUNIT_ASSERT_EQ(test, copy_to_user(DATA, lim, sizeof(lim)), 0);
-	KUNIT_ASSERT_EQ(test, do_syscall(&task, __NR_prlimit64, args), 0);
+	KUNIT_ASSERT_EQ(test, do_syscall(task, __NR_prlimit64, args), 0);
 	for (long fd = 3; fd < 8; fd++)
 		KUNIT_ASSERT_EQ(test, sys(__NR_dup, 0, 0, 0), fd);
 	KUNIT_EXPECT_EQ(test, sys(__NR_dup, 0, 0, 0), -EMFILE);
@@ -307,7 +310,6 @@ static void rlimit_nofile_bounds_new_fds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_dup3, 0, 8, O_CLOEXEC), -EBADF);
 	KUNIT_EXPECT_EQ(test, sys(__NR_fcntl, 0, F_DUPFD, 8), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys(__NR_dup2, 0, 7, 0), 7);
-	rlimits_init();
 }
 
 static void o_path_names_a_file_without_io(struct kunit *test)
@@ -421,7 +423,7 @@ static void read_and_write_check_the_fd_mode_and_the_buffer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_read, 99, DATA, 1), -EBADF);
 	KUNIT_EXPECT_EQ(test, sys(__NR_read, -1ul, DATA, 1), -EBADF);
 	KUNIT_EXPECT_EQ(test, sys4_captured(__NR_read, fd, UNMAPPED, 4, 0), -EFAULT);
-	KUNIT_EXPECT_EQ(test, sys4_captured(__NR_read, fd, (unsigned long)&task, 4, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sys4_captured(__NR_read, fd, (unsigned long)task, 4, 0), -EFAULT);
 	KUNIT_EXPECT_EQ(test, sys(__NR_read, fd, DATA, 0), 0);
 	/* A read running into an unmapped page ends short. */
 	KUNIT_EXPECT_EQ(test, sys4_captured(__NR_read, fd, BUF + 4 * PAGE_SIZE - 5, 12, 0), 5);
@@ -490,7 +492,7 @@ static void dup_shares_the_offset_and_dup3_takes_cloexec(struct kunit *test)
 	/* dup2 onto the console's fd 1 closes that reference only. */
 	KUNIT_EXPECT_EQ(test, sys(__NR_dup2, fd, 1, 0), 1);
 	KUNIT_EXPECT_EQ(test, sys(__NR_read, 1, DATA, 10), 1); /* the shared offset: "\n" */
-	KUNIT_EXPECT_EQ(test, task.files.fd[0]->f_count, 2);
+	KUNIT_EXPECT_EQ(test, task->files->fd[0]->f_count, 2);
 }
 
 static void fcntl_dups_flags_and_locks_as_linux(struct kunit *test)
@@ -605,18 +607,17 @@ static void pipe2_flags_and_a_bad_fildes_leave_no_fd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_ioctl, fds[0], TCGETS, DATA), -ENOTTY);
 }
 
-/* n pipes in a second task's table, then its exit_files. */
+/* n pipes in a second task's table, then its end. */
 static void pipes_then_exit(struct kunit *test, int n, unsigned long *during)
 {
-	static struct task other; /* 8 KiB: not on the stack */
 	const unsigned long args[6] = { PATH_B, 0 };
+	struct task_struct *other = copy_process();
 
-	other = (struct task){ .pid = 2 };
-	KUNIT_ASSERT_EQ(test, files_init(&other), 0);
+	KUNIT_ASSERT_NOT_NULL(test, other);
 	for (int i = 0; i < n; i++)
-		KUNIT_EXPECT_EQ(test, do_syscall(&other, __NR_pipe, args), 0);
+		KUNIT_EXPECT_EQ(test, do_syscall(other, __NR_pipe, args), 0);
 	*during = node_free_pages(NODE_DATA(0));
-	exit_files(&other);
+	free_task(other);
 }
 
 static void exit_files_frees_pipes_and_their_pages(struct kunit *test)
@@ -710,7 +711,7 @@ static void statx_reports_the_basic_stats(struct kunit *test)
 
 	put_str(PATH_A, "/etc/motd");
 	KUNIT_ASSERT_EQ(test, sys(__NR_stat, PATH_A, DATA + 512, 0), 0);
-	KUNIT_EXPECT_EQ(test, do_syscall(&task, __NR_statx, args), 0);
+	KUNIT_EXPECT_EQ(test, do_syscall(task, __NR_statx, args), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&mask, DATA, 4), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&mode, DATA + 0x1c, 2), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&ino, DATA + 0x20, 8), 0);
@@ -719,8 +720,8 @@ static void statx_reports_the_basic_stats(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ino, motd->ino);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&ino, DATA + 0x28, 8), 0);
 	KUNIT_EXPECT_EQ(test, ino, motd->size);
-	KUNIT_EXPECT_EQ(test, do_syscall(&task, __NR_statx, bad), -EINVAL);
-	KUNIT_EXPECT_EQ(test, do_syscall(&task, __NR_statx, sync), -EINVAL);
+	KUNIT_EXPECT_EQ(test, do_syscall(task, __NR_statx, bad), -EINVAL);
+	KUNIT_EXPECT_EQ(test, do_syscall(task, __NR_statx, sync), -EINVAL);
 }
 
 /* --- getdents64 ------------------------------------------------------------- */
@@ -918,9 +919,9 @@ static void console_read_is_a_canonical_line_with_echo_and_erase(struct kunit *t
 static void console_read_waits_until_a_signal_or_refuses_with_nonblock(struct kunit *test)
 {
 	type("par");
-	task.signals.pending = sigmask(SIGINT);
+	task->signals.pending = sigmask(SIGINT);
 	KUNIT_EXPECT_EQ(test, read_console(100), -EINTR);
-	task.signals.blocked = sigmask(SIGINT);
+	task->signals.blocked = sigmask(SIGINT);
 	KUNIT_EXPECT_EQ(test, sys(__NR_fcntl, 0, F_SETFL, O_NONBLOCK), 0);
 	KUNIT_EXPECT_EQ(test, read_console(100), -EAGAIN);
 	/* The typed part stayed in the line. */
@@ -928,7 +929,7 @@ static void console_read_waits_until_a_signal_or_refuses_with_nonblock(struct ku
 	console_input('\n');
 	KUNIT_EXPECT_EQ(test, read_console(100), 5);
 	KUNIT_EXPECT_STREQ(test, user_str(DATA, 5), "part\n");
-	task.signals.pending = task.signals.blocked = 0;
+	task->signals.pending = task->signals.blocked = 0;
 	KUNIT_EXPECT_EQ(test, sys4_captured(__NR_write, 1, UNMAPPED, 4, 0), -EFAULT);
 }
 
@@ -936,7 +937,7 @@ static long mmap_fd(unsigned long fd)
 {
 	const unsigned long args[6] = { 0, PAGE_SIZE, PROT_READ, MAP_PRIVATE, fd, 0 };
 
-	return do_syscall(&task, __NR_mmap, args);
+	return do_syscall(task, __NR_mmap, args);
 }
 
 static void special_files_dispatch_through_their_own_operations(struct kunit *test)
@@ -978,16 +979,16 @@ static void mmap_of_a_file_copies_its_bytes(struct kunit *test)
 	char tail;
 
 	KUNIT_ASSERT_EQ(test, fd, 3);
-	addr = do_syscall(&task, __NR_mmap, args);
+	addr = do_syscall(task, __NR_mmap, args);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(addr));
 	KUNIT_EXPECT_STREQ(test, user_str((unsigned long)addr, 12), FILE_BYTES);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&tail, (unsigned long)addr + 12, 1), 0);
 	KUNIT_EXPECT_EQ(test, tail, 0);
-	KUNIT_EXPECT_EQ(test, do_syscall(&task, __NR_mmap, shared_w), -EACCES);
+	KUNIT_EXPECT_EQ(test, do_syscall(task, __NR_mmap, shared_w), -EACCES);
 	KUNIT_EXPECT_EQ(test, open_path("/etc", O_RDONLY), 4);
-	KUNIT_EXPECT_EQ(test, do_syscall(&task, __NR_mmap, dir), -ENODEV);
+	KUNIT_EXPECT_EQ(test, do_syscall(task, __NR_mmap, dir), -ENODEV);
 	KUNIT_EXPECT_EQ(test, open_path("/etc/motd", O_PATH), 5);
-	KUNIT_EXPECT_EQ(test, do_syscall(&task, __NR_mmap, path), -EBADF);
+	KUNIT_EXPECT_EQ(test, do_syscall(task, __NR_mmap, path), -EBADF);
 }
 
 /* Two paths at PATH_A and PATH_B, then the call. */

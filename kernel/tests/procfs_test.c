@@ -12,12 +12,14 @@
 #include <kernel-page-flags.h>
 #include <ktest.h>
 #include <mm.h>
-#include <process.h>
+#include <mman.h>
+#include <sched.h>
 #include <seq_file.h>
 #include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
 #include "../../mm/tests/mm_test_util.h"
+#include "ktest_task.h"
 
 #define UBUF 0x400000ul /* user buffer: UBUF_PAGES pages */
 #define UBUF_PAGES 16ul
@@ -26,7 +28,7 @@
 #define THP64 "/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled"
 #define THP_DEFRAG "/sys/kernel/mm/transparent_hugepage/defrag"
 
-static struct task task;
+static struct task_struct *task;
 static struct mm_struct *mm, *prev_mm;
 static unsigned long saved_always, saved_madvise, saved_inherit;
 static enum thp_mode saved_global;
@@ -47,15 +49,18 @@ static int procfs_test_init(struct kunit *test)
 	if (IS_ERR_VALUE(
 		    vm_mmap(mm, UBUF, UBUF_PAGES * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0)))
 		return -1;
-	task = (struct task){ .pid = TASK_PID, .comm = "ktest", .mm = mm, .exe = "/bin/ktest" };
-	task.start_brk = task.brk = HEAP;
-	task.brk_limit = HEAP + PMD_SIZE;
+	task = ktest_task_create(mm);
+	if (!task)
+		return -1;
+	memcpy(task->exe, "/bin/ktest", sizeof("/bin/ktest"));
+	mm->start_brk = mm->brk = HEAP;
 	return 0;
 }
 
 static void procfs_test_exit(struct kunit *test)
 {
 	(void)test;
+	free_task(task);
 	switch_mm(prev_mm);
 	mm_destroy(mm);
 	thp_orders_enabled = saved_always;
@@ -114,10 +119,10 @@ static long read_path(const char *path)
 	return read_all(inode, PAGE_SIZE);
 }
 
-/* A task's file: its own inode, as /proc/1/... with i_private = task. */
+/* A task's file: its own inode, as /proc/1/... with i_private = task-> */
 static long read_task_file(const struct file_operations *fops, size_t chunk)
 {
-	struct ramfs_inode inode = { .mode = S_IFREG | 0444, .i_fop = fops, .i_private = &task };
+	struct ramfs_inode inode = { .mode = S_IFREG | 0444, .i_fop = fops, .i_private = task };
 
 	return read_all(&inode, chunk);
 }
@@ -374,7 +379,7 @@ static void maps_lists_the_vmas_with_their_perms(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 2 * PAGE_SIZE, VM_READ | VM_USER, 0), AREA);
 	KUNIT_ASSERT_EQ(test, vm_mmap(mm, HEAP, PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0), HEAP);
-	task.brk = HEAP + 100;
+	mm->brk = HEAP + 100;
 	/* Linux pads the name to column 73 (seq_setwidth 72, then a blank). */
 	ksnprintf(want, sizeof(want), "00400000-00410000 rw-p 00000000 00:00 0 \n%-72s [heap]\n%s",
 		  "10000000-10001000 rw-p 00000000 00:00 0 ",
@@ -486,7 +491,7 @@ static void seq_lseek_follows_linux(struct kunit *test)
 {
 	struct ramfs_inode inode = { .mode = S_IFREG | 0444,
 				     .i_fop = &proc_pid_maps_fops,
-				     .i_private = &task };
+				     .i_private = task };
 	struct file file;
 	char got[8] = { 0 };
 
@@ -511,7 +516,7 @@ static void maps_read_from_the_start_shows_vmas_mapped_after_open(struct kunit *
 {
 	struct ramfs_inode inode = { .mode = S_IFREG | 0444,
 				     .i_fop = &proc_pid_maps_fops,
-				     .i_private = &task };
+				     .i_private = task };
 	struct file file;
 	uint64_t pos = 0;
 	long len;
@@ -546,7 +551,7 @@ static void proc_self_and_exe_lead_to_the_task(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, exe->get_link != NULL);
 	/* The shell runs no program: no exe, as for a pid that is gone. */
 	KUNIT_EXPECT_EQ(test, exe->get_link(exe, buf, sizeof(buf)), -ENOENT);
-	inode = &(struct ramfs_inode){ .mode = S_IFLNK | 0777, .i_private = &task };
+	inode = &(struct ramfs_inode){ .mode = S_IFLNK | 0777, .i_private = task };
 	KUNIT_EXPECT_EQ(test, proc_exe_get_link(inode, buf, sizeof(buf)), 10);
 	KUNIT_EXPECT_STREQ(test, buf, "/bin/ktest");
 	KUNIT_EXPECT_EQ(test, proc_exe_get_link(inode, buf, 10), -ENAMETOOLONG);
@@ -602,7 +607,7 @@ static long madvise_as_task(unsigned long start, unsigned long len, int advice)
 {
 	const unsigned long args[6] = { start, len, (unsigned long)advice };
 
-	return do_syscall(&task, __NR_madvise, args);
+	return do_syscall(task, __NR_madvise, args);
 }
 
 static void madv_hugepage_enables_madvise_sizes(struct kunit *test)
@@ -661,7 +666,7 @@ static void madv_hugepage_merges_equal_neighbours(struct kunit *test)
 static long read_entries(const struct file_operations *fops, unsigned long idx, uint64_t *out,
 			 unsigned long n)
 {
-	struct ramfs_inode inode = { .mode = S_IFREG | 0400, .i_fop = fops, .i_private = &task };
+	struct ramfs_inode inode = { .mode = S_IFREG | 0400, .i_fop = fops, .i_private = task };
 	struct file file;
 	long ret = file_open(&inode, &file);
 
@@ -787,7 +792,7 @@ static void pagemap_reads_whole_entries_only(struct kunit *test)
 {
 	struct ramfs_inode inode = { .mode = S_IFREG | 0400,
 				     .i_fop = &proc_pagemap_fops,
-				     .i_private = &task };
+				     .i_private = task };
 	struct file file;
 	uint64_t pos = 4;
 
@@ -808,7 +813,7 @@ static void pagemap_reads_whole_entries_only(struct kunit *test)
  * the user buffer. Return: write's value. */
 static long write_task_file(const struct file_operations *fops, const char *s, size_t len)
 {
-	struct ramfs_inode inode = { .mode = S_IFREG | 0200, .i_fop = fops, .i_private = &task };
+	struct ramfs_inode inode = { .mode = S_IFREG | 0200, .i_fop = fops, .i_private = task };
 	struct file file;
 	long ret;
 

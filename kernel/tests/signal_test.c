@@ -12,12 +12,13 @@
 #include <mm.h>
 #include <syscalls.h>
 #include <vm.h>
+#include "ktest_task.h"
 
 #define BUF 0x400000ul	  /* two user pages of the test mm */
 #define UNMAPPED 0x1000ul /* no VMA */
 #define SSZ sizeof(sigset_t)
 
-static struct task task;
+static struct task_struct *task;
 static struct mm_struct *mm, *prev_mm;
 
 static int signal_test_init(struct kunit *test)
@@ -29,12 +30,15 @@ static int signal_test_init(struct kunit *test)
 	switch_mm(mm);
 	if (IS_ERR_VALUE(vm_mmap(mm, BUF, 2 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0)))
 		return -1;
-	task = (struct task){ .pid = TASK_PID, .comm = "ktest", .mm = mm };
+	task = ktest_task_create(mm);
+	if (!task)
+		return -1;
 	return 0;
 }
 
 static void signal_test_exit(struct kunit *test)
 {
+	free_task(task);
 	switch_mm(prev_mm);
 	mm_destroy(mm);
 }
@@ -44,7 +48,7 @@ static long sys4(unsigned long nr, unsigned long a0, unsigned long a1, unsigned 
 {
 	const unsigned long args[6] = { a0, a1, a2, a3, 0, 0 };
 
-	return do_syscall(&task, nr, args);
+	return do_syscall(task, nr, args);
 }
 
 static long sigaction(int sig, unsigned long act, unsigned long oact)
@@ -98,24 +102,24 @@ static void rt_sigaction_checks_size_signal_and_pointers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, old.mask, sigmask(SIGUSR2));
 	/* SIGKILL and SIGSTOP never enter a handler's mask. */
 	KUNIT_EXPECT_EQ(test, set_handler(SIGUSR2, 0x401234, 0, ~0ull), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.action[SIGUSR2 - 1].mask,
+	KUNIT_EXPECT_EQ(test, task->sighand->action[SIGUSR2 - 1].mask,
 			~(sigmask(SIGKILL) | sigmask(SIGSTOP)));
 }
 
 static void ignoring_a_signal_drops_its_pending_instance(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, change_mask(SIG_BLOCK, sigmask(SIGUSR1)), 0);
-	KUNIT_EXPECT_EQ(test, send_signal(&task, SIGUSR1, NULL), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.pending, sigmask(SIGUSR1));
+	KUNIT_EXPECT_EQ(test, send_signal(task, SIGUSR1, NULL), 0);
+	KUNIT_EXPECT_EQ(test, task->signals.pending, sigmask(SIGUSR1));
 	KUNIT_EXPECT_EQ(test, set_handler(SIGUSR1, SIG_IGN, 0, 0), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.pending, 0);
+	KUNIT_EXPECT_EQ(test, task->signals.pending, 0);
 	/* Unblocked and ignored: never even queued. */
 	KUNIT_EXPECT_EQ(test, change_mask(SIG_SETMASK, 0), 0);
-	KUNIT_EXPECT_EQ(test, send_signal(&task, SIGUSR1, NULL), 0);
-	KUNIT_EXPECT_EQ(test, send_signal(&task, SIGCHLD, NULL), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.pending, 0);
-	KUNIT_EXPECT_EQ(test, send_signal(&task, 0, NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, send_signal(&task, _NSIG + 1, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, send_signal(task, SIGUSR1, NULL), 0);
+	KUNIT_EXPECT_EQ(test, send_signal(task, SIGCHLD, NULL), 0);
+	KUNIT_EXPECT_EQ(test, task->signals.pending, 0);
+	KUNIT_EXPECT_EQ(test, send_signal(task, 0, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, send_signal(task, _NSIG + 1, NULL), -EINVAL);
 }
 
 static void rt_sigprocmask_blocks_unblocks_and_never_blocks_kill(struct kunit *test)
@@ -125,24 +129,24 @@ static void rt_sigprocmask_blocks_unblocks_and_never_blocks_kill(struct kunit *t
 
 	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, &set, SSZ), 0);
 	KUNIT_EXPECT_EQ(test, sigprocmask(SIG_BLOCK, BUF, BUF + 8), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.blocked, sigmask(SIGUSR1) | sigmask(SIGINT));
+	KUNIT_EXPECT_EQ(test, task->signals.blocked, sigmask(SIGUSR1) | sigmask(SIGINT));
 	KUNIT_ASSERT_EQ(test, copy_from_user(&old, BUF + 8, SSZ), 0);
 	KUNIT_EXPECT_EQ(test, old, 0);
 	set = sigmask(SIGINT);
 	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, &set, SSZ), 0);
 	KUNIT_EXPECT_EQ(test, sigprocmask(SIG_UNBLOCK, BUF, BUF + 8), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.blocked, sigmask(SIGUSR1));
+	KUNIT_EXPECT_EQ(test, task->signals.blocked, sigmask(SIGUSR1));
 	KUNIT_ASSERT_EQ(test, copy_from_user(&old, BUF + 8, SSZ), 0);
 	KUNIT_EXPECT_EQ(test, old, sigmask(SIGUSR1) | sigmask(SIGINT));
 	KUNIT_EXPECT_EQ(test, sigprocmask(SIG_SETMASK, BUF, 0), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.blocked, sigmask(SIGINT));
+	KUNIT_EXPECT_EQ(test, task->signals.blocked, sigmask(SIGINT));
 	/* Errors leave the mask alone; a bad how is not checked without a set. */
 	KUNIT_EXPECT_EQ(test, sigprocmask(3, BUF, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sigprocmask(3, 0, BUF + 8), 0);
 	KUNIT_EXPECT_EQ(test, sigprocmask(SIG_BLOCK, UNMAPPED, 0), -EFAULT);
 	KUNIT_EXPECT_EQ(test, sigprocmask(SIG_BLOCK, 0, UNMAPPED), -EFAULT);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_rt_sigprocmask, SIG_BLOCK, BUF, 0, 16), -EINVAL);
-	KUNIT_EXPECT_EQ(test, task.signals.blocked, sigmask(SIGINT));
+	KUNIT_EXPECT_EQ(test, task->signals.blocked, sigmask(SIGINT));
 }
 
 static void rt_sigpending_reports_the_blocked_pending_ones(struct kunit *test)
@@ -151,15 +155,15 @@ static void rt_sigpending_reports_the_blocked_pending_ones(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, &set, SSZ), 0);
 	KUNIT_EXPECT_EQ(test, sigprocmask(SIG_BLOCK, BUF, 0), 0);
-	KUNIT_EXPECT_EQ(test, send_signal(&task, SIGUSR2, NULL), 0);
-	KUNIT_EXPECT_FALSE(test, signal_pending(&task));
+	KUNIT_EXPECT_EQ(test, send_signal(task, SIGUSR2, NULL), 0);
+	KUNIT_EXPECT_FALSE(test, signal_pending(task));
 	KUNIT_EXPECT_EQ(test, sys4(__NR_rt_sigpending, BUF + 8, SSZ, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&got, BUF + 8, SSZ), 0);
 	KUNIT_EXPECT_EQ(test, got, sigmask(SIGUSR2));
 	KUNIT_EXPECT_EQ(test, sys4(__NR_rt_sigpending, BUF + 8, SSZ + 1, 0, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_rt_sigpending, UNMAPPED, SSZ, 0, 0), -EFAULT);
 	KUNIT_EXPECT_EQ(test, sigprocmask(SIG_UNBLOCK, BUF, 0), 0);
-	KUNIT_EXPECT_TRUE(test, signal_pending(&task));
+	KUNIT_EXPECT_TRUE(test, signal_pending(task));
 }
 
 static long altstack(uint64_t sp, int32_t flags, uint64_t size)
@@ -187,13 +191,13 @@ static void sigaltstack_sets_reports_and_refuses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, old.ss_size, 8192);
 	KUNIT_EXPECT_EQ(test, old.ss_flags, 0);
 	/* While running on it: reported as SS_ONSTACK, and no change. */
-	KUNIT_EXPECT_EQ(test, do_sigaltstack(&task, NULL, &old, 0x11000), 0);
+	KUNIT_EXPECT_EQ(test, do_sigaltstack(task, NULL, &old, 0x11000), 0);
 	KUNIT_EXPECT_EQ(test, old.ss_flags, SS_ONSTACK);
-	KUNIT_EXPECT_EQ(test, do_sigaltstack(&task, &in, NULL, 0x10000 + 8192), -EPERM);
-	KUNIT_EXPECT_EQ(test, do_sigaltstack(&task, NULL, &old, 0x10000), 0);
+	KUNIT_EXPECT_EQ(test, do_sigaltstack(task, &in, NULL, 0x10000 + 8192), -EPERM);
+	KUNIT_EXPECT_EQ(test, do_sigaltstack(task, NULL, &old, 0x10000), 0);
 	KUNIT_EXPECT_EQ(test, old.ss_flags, 0); /* the byte below its bottom */
 	KUNIT_EXPECT_EQ(test, altstack(0, SS_DISABLE, 0), 0);
-	KUNIT_EXPECT_EQ(test, sas_ss_flags(&task, 0x11000), SS_DISABLE);
+	KUNIT_EXPECT_EQ(test, sas_ss_flags(task, 0x11000), SS_DISABLE);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_sigaltstack, UNMAPPED, 0, 0, 0), -EFAULT);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_sigaltstack, 0, UNMAPPED, 0, 0), -EFAULT);
 }
@@ -205,24 +209,24 @@ static void autodisarm_stack_is_saved_disarmed_and_restored(struct kunit *test)
 				    .ss_size = 8192 };
 	struct k_sigaltstack saved;
 
-	KUNIT_ASSERT_EQ(test, do_sigaltstack(&task, &ss, NULL, 0), 0);
+	KUNIT_ASSERT_EQ(test, do_sigaltstack(task, &ss, NULL, 0), 0);
 	/* The frame gets the stack as it was, the handler none. */
-	KUNIT_EXPECT_EQ(test, save_altstack(&task, BUF, 0x11000), 0);
+	KUNIT_EXPECT_EQ(test, save_altstack(task, BUF, 0x11000), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&saved, BUF, sizeof(saved)), 0);
 	KUNIT_EXPECT_EQ(test, saved.ss_sp, 0x10000);
 	KUNIT_EXPECT_EQ(test, (uint32_t)saved.ss_flags, SS_AUTODISARM | SS_ONSTACK);
-	KUNIT_EXPECT_EQ(test, sas_ss_flags(&task, 0x11000), SS_DISABLE);
+	KUNIT_EXPECT_EQ(test, sas_ss_flags(task, 0x11000), SS_DISABLE);
 	/* rt_sigreturn, back on the interrupted stack, re-arms it. */
-	KUNIT_EXPECT_EQ(test, restore_altstack(&task, BUF, 0x7fff0000), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.altstack.ss_size, 8192);
-	KUNIT_EXPECT_EQ(test, sas_ss_flags(&task, 0x11000), SS_ONSTACK);
-	KUNIT_EXPECT_EQ(test, save_altstack(&task, UNMAPPED, 0), -EFAULT);
-	KUNIT_EXPECT_EQ(test, restore_altstack(&task, UNMAPPED, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, restore_altstack(task, BUF, 0x7fff0000), 0);
+	KUNIT_EXPECT_EQ(test, task->signals.altstack.ss_size, 8192);
+	KUNIT_EXPECT_EQ(test, sas_ss_flags(task, 0x11000), SS_ONSTACK);
+	KUNIT_EXPECT_EQ(test, save_altstack(task, UNMAPPED, 0), -EFAULT);
+	KUNIT_EXPECT_EQ(test, restore_altstack(task, UNMAPPED, 0), -EFAULT);
 }
 
 static void kill_tkill_tgkill_reach_only_the_one_process(struct kunit *test)
 {
-	const struct kernel_siginfo *info = &task.signals.info[SIGUSR1 - 1];
+	const struct kernel_siginfo *info = &task->signals.info[SIGUSR1 - 1];
 
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, 2, SIGUSR1, 0, 0), -ESRCH);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, -5, SIGUSR1, 0, 0), -ESRCH);
@@ -231,9 +235,9 @@ static void kill_tkill_tgkill_reach_only_the_one_process(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, 1, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, 0, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, -1, 0, 0, 0), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.pending, 0);
+	KUNIT_EXPECT_EQ(test, task->signals.pending, 0);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, 1, SIGUSR1, 0, 0), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.pending, sigmask(SIGUSR1));
+	KUNIT_EXPECT_EQ(test, task->signals.pending, sigmask(SIGUSR1));
 	KUNIT_EXPECT_EQ(test, info->si_signo, SIGUSR1);
 	KUNIT_EXPECT_EQ(test, info->si_code, SI_USER);
 	KUNIT_EXPECT_EQ(test, info->kill.pid, 1);
@@ -248,8 +252,8 @@ static void kill_tkill_tgkill_reach_only_the_one_process(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys4(__NR_tgkill, 1, -1, SIGUSR2, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_tgkill, 1, 1, 100, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_tgkill, 1, 1, SIGUSR2, 0), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.info[SIGUSR2 - 1].si_code, SI_TKILL);
-	KUNIT_EXPECT_EQ(test, task.signals.pending, sigmask(SIGUSR1) | sigmask(SIGUSR2));
+	KUNIT_EXPECT_EQ(test, task->signals.info[SIGUSR2 - 1].si_code, SI_TKILL);
+	KUNIT_EXPECT_EQ(test, task->signals.pending, sigmask(SIGUSR1) | sigmask(SIGUSR2));
 }
 
 static void synchronous_signals_come_first_then_the_lowest(struct kunit *test)
@@ -259,16 +263,16 @@ static void synchronous_signals_come_first_then_the_lowest(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, set_handler(SIGUSR1, 0x401100, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, set_handler(SIGSEGV, 0x401200, SA_SIGINFO, 0), 0);
 	KUNIT_ASSERT_EQ(test, set_handler(SIGHUP, 0x401300, 0, 0), 0);
-	send_signal(&task, SIGUSR1, NULL);
-	send_signal(&task, SIGHUP, NULL);
-	force_sig_fault(&task, SIGSEGV, SEGV_MAPERR, 0x1234);
-	KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), SIGSEGV);
+	send_signal(task, SIGUSR1, NULL);
+	send_signal(task, SIGHUP, NULL);
+	force_sig_fault(task, SIGSEGV, SEGV_MAPERR, 0x1234);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), SIGSEGV);
 	KUNIT_EXPECT_EQ(test, ks.info.si_code, SEGV_MAPERR);
 	KUNIT_EXPECT_EQ(test, ks.info.addr, 0x1234);
 	KUNIT_EXPECT_EQ(test, ks.ka.handler, 0x401200);
-	KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), SIGHUP);
-	KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), SIGUSR1);
-	KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), 0);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), SIGHUP);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), SIGUSR1);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), 0);
 }
 
 static void blocked_stay_pending_and_ignored_are_skipped(struct kunit *test)
@@ -276,22 +280,22 @@ static void blocked_stay_pending_and_ignored_are_skipped(struct kunit *test)
 	struct ksignal ks;
 
 	KUNIT_ASSERT_EQ(test, set_handler(SIGUSR1, 0x401100, 0, 0), 0);
-	task.signals.blocked = sigmask(SIGUSR1);
-	send_signal(&task, SIGUSR1, NULL);
-	KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.pending, sigmask(SIGUSR1));
+	task->signals.blocked = sigmask(SIGUSR1);
+	send_signal(task, SIGUSR1, NULL);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), 0);
+	KUNIT_EXPECT_EQ(test, task->signals.pending, sigmask(SIGUSR1));
 	/* Queued while blocked, then ignored by default or by SIG_IGN. */
-	task.signals.blocked = ~0ull;
-	send_signal(&task, SIGCHLD, NULL);
-	send_signal(&task, SIGWINCH, NULL);
-	send_signal(&task, SIGTSTP, NULL);
-	task.signals.action[SIGPIPE - 1].handler = SIG_IGN;
-	send_signal(&task, SIGPIPE, NULL);
-	task.signals.blocked = sigmask(SIGUSR1);
-	KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), 0);
-	KUNIT_EXPECT_EQ(test, task.signals.pending, sigmask(SIGUSR1));
-	set_current_blocked(&task, 0);
-	KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), SIGUSR1);
+	task->signals.blocked = ~0ull;
+	send_signal(task, SIGCHLD, NULL);
+	send_signal(task, SIGWINCH, NULL);
+	send_signal(task, SIGTSTP, NULL);
+	task->sighand->action[SIGPIPE - 1].handler = SIG_IGN;
+	send_signal(task, SIGPIPE, NULL);
+	task->signals.blocked = sigmask(SIGUSR1);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), 0);
+	KUNIT_EXPECT_EQ(test, task->signals.pending, sigmask(SIGUSR1));
+	set_current_blocked(task, 0);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), SIGUSR1);
 }
 
 static void default_actions_kill_with_the_signal(struct kunit *test)
@@ -300,8 +304,8 @@ static void default_actions_kill_with_the_signal(struct kunit *test)
 	struct ksignal ks;
 
 	for (unsigned i = 0; i < ARRAY_SIZE(fatal); i++) {
-		send_signal(&task, fatal[i], NULL);
-		KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), -fatal[i]);
+		send_signal(task, fatal[i], NULL);
+		KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -fatal[i]);
 	}
 	KUNIT_EXPECT_TRUE(test, sig_kernel_ignore(SIGURG));
 	KUNIT_EXPECT_FALSE(test, sig_kernel_ignore(SIGTERM));
@@ -313,21 +317,21 @@ static void resethand_nodefer_and_the_handler_mask(struct kunit *test)
 	struct ksignal ks;
 
 	KUNIT_ASSERT_EQ(test, set_handler(SIGUSR1, 0x401100, SA_RESETHAND, sigmask(SIGUSR2)), 0);
-	send_signal(&task, SIGUSR1, NULL);
-	KUNIT_ASSERT_EQ(test, signal_next_action(&task, &ks), SIGUSR1);
+	send_signal(task, SIGUSR1, NULL);
+	KUNIT_ASSERT_EQ(test, signal_next_action(task, &ks), SIGUSR1);
 	KUNIT_EXPECT_EQ(test, ks.ka.handler, 0x401100);
-	KUNIT_EXPECT_EQ(test, task.signals.action[SIGUSR1 - 1].handler, SIG_DFL);
-	signal_delivered(&task, &ks);
-	KUNIT_EXPECT_EQ(test, task.signals.blocked, sigmask(SIGUSR1) | sigmask(SIGUSR2));
+	KUNIT_EXPECT_EQ(test, task->sighand->action[SIGUSR1 - 1].handler, SIG_DFL);
+	signal_delivered(task, &ks);
+	KUNIT_EXPECT_EQ(test, task->signals.blocked, sigmask(SIGUSR1) | sigmask(SIGUSR2));
 	/* The next one finds SIG_DFL: it kills. */
-	set_current_blocked(&task, 0);
-	send_signal(&task, SIGUSR1, NULL);
-	KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), -SIGUSR1);
+	set_current_blocked(task, 0);
+	send_signal(task, SIGUSR1, NULL);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -SIGUSR1);
 	KUNIT_ASSERT_EQ(test, set_handler(SIGUSR2, 0x401100, SA_NODEFER, sigmask(SIGKILL)), 0);
-	send_signal(&task, SIGUSR2, NULL);
-	KUNIT_ASSERT_EQ(test, signal_next_action(&task, &ks), SIGUSR2);
-	signal_delivered(&task, &ks);
-	KUNIT_EXPECT_EQ(test, task.signals.blocked, 0);
+	send_signal(task, SIGUSR2, NULL);
+	KUNIT_ASSERT_EQ(test, signal_next_action(task, &ks), SIGUSR2);
+	signal_delivered(task, &ks);
+	KUNIT_EXPECT_EQ(test, task->signals.blocked, 0);
 }
 
 static void blocked_or_ignored_fault_signals_kill(struct kunit *test)
@@ -335,19 +339,19 @@ static void blocked_or_ignored_fault_signals_kill(struct kunit *test)
 	struct ksignal ks;
 
 	KUNIT_ASSERT_EQ(test, set_handler(SIGSEGV, 0x401200, 0, 0), 0);
-	KUNIT_EXPECT_FALSE(test, unhandled_signal(&task, SIGSEGV));
-	task.signals.blocked = sigmask(SIGSEGV);
-	KUNIT_EXPECT_TRUE(test, unhandled_signal(&task, SIGSEGV));
-	force_sig_fault(&task, SIGSEGV, SEGV_ACCERR, 0x5000);
-	KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), -SIGSEGV);
+	KUNIT_EXPECT_FALSE(test, unhandled_signal(task, SIGSEGV));
+	task->signals.blocked = sigmask(SIGSEGV);
+	KUNIT_EXPECT_TRUE(test, unhandled_signal(task, SIGSEGV));
+	force_sig_fault(task, SIGSEGV, SEGV_ACCERR, 0x5000);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -SIGSEGV);
 	KUNIT_ASSERT_EQ(test, set_handler(SIGILL, SIG_IGN, 0, 0), 0);
-	KUNIT_EXPECT_TRUE(test, unhandled_signal(&task, SIGILL));
-	force_sig_fault(&task, SIGILL, ILL_ILLOPN, 0x401000);
-	KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), -SIGILL);
+	KUNIT_EXPECT_TRUE(test, unhandled_signal(task, SIGILL));
+	force_sig_fault(task, SIGILL, ILL_ILLOPN, 0x401000);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -SIGILL);
 	/* A frame that cannot be built: SIGSEGV kills even with a handler. */
 	KUNIT_ASSERT_EQ(test, set_handler(SIGSEGV, 0x401200, 0, 0), 0);
-	force_sigsegv(&task);
-	KUNIT_EXPECT_EQ(test, signal_next_action(&task, &ks), -SIGSEGV);
+	force_sigsegv(task);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -SIGSEGV);
 }
 
 static bool intr_seen;
@@ -382,7 +386,7 @@ static void ctrl_c_goes_to_the_hook_only_while_a_program_runs(struct kunit *test
 static void rt_sigreturn_without_a_ring3_frame_is_einval(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, sys4(__NR_rt_sigreturn, 0, 0, 0, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, arch_user_sp(&task), 0);
+	KUNIT_EXPECT_EQ(test, arch_user_sp(task), 0);
 }
 
 static struct kunit_case signal_cases[] = {

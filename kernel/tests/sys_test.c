@@ -9,6 +9,7 @@
 #include <arch.h>
 #include <ktest.h>
 #include <mm.h>
+#include <mman.h>
 #include <random.h>
 #include <resource.h>
 #include <shell.h>
@@ -17,6 +18,7 @@
 #include <vm.h>
 #include "../../mm/tests/mm_test_util.h"
 #include <asm/smap.h>
+#include "ktest_task.h"
 
 #define BUF 0x400000ul	  /* two user pages of the test mm */
 #define UNMAPPED 0x1000ul /* no VMA */
@@ -24,7 +26,7 @@
 #define KERNEL_ADDR 0xffff800000000000ul
 #define P PAGE_SIZE
 
-static struct task task;
+static struct task_struct *task;
 static struct mm_struct *mm, *prev_mm;
 static struct shell_capture out;
 
@@ -37,14 +39,15 @@ static int sys_test_init(struct kunit *test)
 	switch_mm(mm);
 	if (IS_ERR_VALUE(vm_mmap(mm, BUF, 2 * P, VM_READ | VM_WRITE | VM_USER, 0)))
 		return -1;
-	task = (struct task){ .pid = TASK_PID, .comm = "ktest", .mm = mm };
-	rlimits_init();
-	task_cputime_init();
+	task = ktest_task_create(mm);
+	if (!task)
+		return -1;
 	return 0;
 }
 
 static void sys_test_exit(struct kunit *test)
 {
+	free_task(task);
 	switch_mm(prev_mm);
 	mm_destroy(mm);
 }
@@ -54,7 +57,7 @@ static long sys(unsigned long nr, unsigned long a0, unsigned long a1, unsigned l
 {
 	const unsigned long args[6] = { a0, a1, a2, a3, 0, 0 };
 
-	return do_syscall(&task, nr, args);
+	return do_syscall(task, nr, args);
 }
 
 /* The same with the console captured (bad-access reports) into out. */
@@ -126,7 +129,7 @@ static void prlimit64_lowers_but_never_raises_a_hard_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_prlimit64, 0, RLIMIT_NOFILE, BUF, BUF + 64), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&old, BUF + 64, sizeof(old)), 0);
 	KUNIT_EXPECT_EQ(test, old.rlim_cur, NR_OPEN_DEFAULT);
-	KUNIT_EXPECT_EQ(test, rlimit(RLIMIT_NOFILE), 64);
+	KUNIT_EXPECT_EQ(test, task_rlimit(task, RLIMIT_NOFILE), 64);
 	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, &raise, sizeof(raise)), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prlimit64, 1, RLIMIT_NOFILE, BUF, 0), -EPERM);
 	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, &inverted, sizeof(inverted)), 0);
@@ -140,8 +143,31 @@ static void prlimit64_lowers_but_never_raises_a_hard_limit(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, copy_from_user(&old, BUF, sizeof(old)), 0);
 	KUNIT_EXPECT_EQ(test, old.rlim_cur, 64);
 	KUNIT_EXPECT_EQ(test, old.rlim_max, 128);
-	rlimits_init(); /* each exec starts over */
-	KUNIT_EXPECT_EQ(test, rlimit(RLIMIT_NOFILE), NR_OPEN_DEFAULT);
+	/* Raising a hard limit takes CAP_SYS_RESOURCE (root's). */
+	task->cred.cap_effective = 1ull << CAP_SYS_RESOURCE;
+	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, &raise, sizeof(raise)), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prlimit64, 0, RLIMIT_NOFILE, BUF, 0), 0);
+	KUNIT_EXPECT_EQ(test, task_rlimit(task, RLIMIT_NOFILE), 64);
+	task->cred.cap_effective = 0;
+}
+
+/* A new process starts with a copy of its parent's limits (Linux:
+ * copy_signal): the kernel's, not what another process changed. */
+static void a_new_task_has_its_parents_limits(struct kunit *test)
+{
+	const struct rlimit64 lower = { 64, 128 };
+	struct task_struct *child;
+
+	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, &lower, sizeof(lower)), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prlimit64, 0, RLIMIT_NOFILE, BUF, 0), 0);
+	child = copy_process();
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_EXPECT_EQ(test, task_rlimit(child, RLIMIT_NOFILE),
+			task_rlimit(current, RLIMIT_NOFILE));
+	KUNIT_EXPECT_EQ(test, task_rlimit(child, RLIMIT_NOFILE), NR_OPEN_DEFAULT);
+	KUNIT_EXPECT_EQ(test, task_rlimit(child, RLIMIT_STACK), RLIMIT_STACK_DEFAULT);
+	KUNIT_EXPECT_NE(test, child->pid, task->pid);
+	free_task(child);
 }
 
 static void getrusage_counts_time_since_exec_and_the_mm_faults(struct kunit *test)
@@ -203,9 +229,9 @@ static void sched_getaffinity_returns_one_cpu_in_one_long(struct kunit *test)
 static void set_robust_list_keeps_a_24_byte_head(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, sys(__NR_set_robust_list, BUF, 24, 0, 0), 0);
-	KUNIT_EXPECT_EQ(test, task.robust_list, BUF);
+	KUNIT_EXPECT_EQ(test, task->robust_list, BUF);
 	KUNIT_EXPECT_EQ(test, sys(__NR_set_robust_list, BUF + 8, 16, 0, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, task.robust_list, BUF);
+	KUNIT_EXPECT_EQ(test, task->robust_list, BUF);
 }
 
 static int64_t read_clock(int clock)
@@ -321,7 +347,7 @@ static void a_pending_signal_interrupts_a_sleep_with_the_time_left(struct kunit 
 {
 	int64_t rem[2] = { -1, -1 };
 
-	task.signals.pending = 1ul << (SIGUSR1 - 1);
+	task->signals.pending = 1ul << (SIGUSR1 - 1);
 	KUNIT_EXPECT_EQ(test, sleep_ns(__NR_nanosleep, 0, 0, 5, 0, BUF + 64), -EINTR);
 	KUNIT_ASSERT_EQ(test, copy_from_user(rem, BUF + 64, sizeof(rem)), 0);
 	KUNIT_EXPECT_GT(test, rem[0] * (int64_t)NSEC_PER_SEC + rem[1], 4 * (int64_t)NSEC_PER_SEC);
@@ -331,9 +357,9 @@ static void a_pending_signal_interrupts_a_sleep_with_the_time_left(struct kunit 
 	KUNIT_EXPECT_EQ(test, sleep_ns(__NR_nanosleep, 0, 0, 5, 0, UNMAPPED), -EFAULT);
 	shell_capture_stop();
 	/* A blocked signal does not interrupt. */
-	task.signals.blocked = task.signals.pending;
+	task->signals.blocked = task->signals.pending;
 	KUNIT_EXPECT_EQ(test, sleep_ns(__NR_nanosleep, 0, 0, 0, 1000000, 0), 0);
-	task.signals.pending = task.signals.blocked = 0;
+	task->signals.pending = task->signals.blocked = 0;
 }
 
 static void clock_nanosleep_takes_absolute_times_and_refuses_other_clocks(struct kunit *test)
@@ -427,7 +453,7 @@ static long mremap(unsigned long addr, unsigned long old_len, unsigned long new_
 {
 	const unsigned long args[6] = { addr, old_len, new_len, flags, 0, 0 };
 
-	return do_syscall(&task, __NR_mremap, args);
+	return do_syscall(task, __NR_mremap, args);
 }
 
 static void mremap_grows_in_place_or_moves_with_maymove(struct kunit *test)
@@ -482,7 +508,7 @@ static void prctl_names_and_disables_thp(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, "a-very-long-program-name", 25), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 15 /* PR_SET_NAME */, BUF, 0, 0), 0);
-	KUNIT_EXPECT_STREQ(test, task.comm, "a-very-long-pro");
+	KUNIT_EXPECT_STREQ(test, task->comm, "a-very-long-pro");
 	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 16 /* PR_GET_NAME */, BUF + 64, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(name, BUF + 64, sizeof(name)), 0);
 	KUNIT_EXPECT_STREQ(test, name, "a-very-long-pro");
@@ -542,7 +568,7 @@ static void capget_and_capset_change_only_the_callers_sets_by_linux_rules(struct
 	const uint64_t ipc_lock = 1ull << CAP_IPC_LOCK;
 	uint32_t data[7], version;
 
-	task_caps_root(&task);
+	cred_init_root(&task->cred);
 	/* An unknown version: the kernel's own is written back; NULL data probes. */
 	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0xdead, 0, 0), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&version, BUF, sizeof(version)), 0);
@@ -563,46 +589,47 @@ static void capget_and_capset_change_only_the_callers_sets_by_linux_rules(struct
 	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x19980330, 0, BUF + 128), 0);
 	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, -1, BUF + 64), -EINVAL);
 	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, 2, BUF + 64), -ESRCH);
-	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, TASK_PID, BUF + 64), 0);
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, task->pid, BUF + 64), 0);
 	KUNIT_EXPECT_EQ(test, sys_quiet(__NR_capget, UNMAPPED, BUF, 0, 0), -EFAULT);
 	/* Drop CAP_IPC_LOCK from the effective set, raise it again. */
 	KUNIT_EXPECT_EQ(test, cap_set(CAP_FULL_SET & ~ipc_lock, CAP_FULL_SET), 0);
-	KUNIT_EXPECT_FALSE(test, has_capability(&task, CAP_IPC_LOCK));
+	KUNIT_EXPECT_FALSE(test, has_capability(task, CAP_IPC_LOCK));
 	KUNIT_EXPECT_EQ(test, cap_set(CAP_FULL_SET, CAP_FULL_SET), 0);
-	KUNIT_EXPECT_TRUE(test, has_capability(&task, CAP_IPC_LOCK));
+	KUNIT_EXPECT_TRUE(test, has_capability(task, CAP_IPC_LOCK));
 	/* Bits past CAP_LAST_CAP are dropped, not refused. */
 	KUNIT_EXPECT_EQ(test, cap_set(~0ull, ~0ull), 0);
-	KUNIT_EXPECT_EQ(test, task.cap_effective, CAP_FULL_SET);
+	KUNIT_EXPECT_EQ(test, task->cred.cap_effective, CAP_FULL_SET);
 	/* Effective beyond permitted, or permitted growing: -EPERM, no change. */
 	KUNIT_EXPECT_EQ(test, cap_set(CAP_FULL_SET, CAP_FULL_SET & ~ipc_lock), -EPERM);
-	KUNIT_EXPECT_TRUE(test, has_capability(&task, CAP_IPC_LOCK));
+	KUNIT_EXPECT_TRUE(test, has_capability(task, CAP_IPC_LOCK));
 	KUNIT_EXPECT_EQ(test, cap_set(CAP_FULL_SET & ~ipc_lock, CAP_FULL_SET & ~ipc_lock), 0);
 	KUNIT_EXPECT_EQ(test, cap_set(CAP_FULL_SET & ~ipc_lock, CAP_FULL_SET), -EPERM);
-	KUNIT_EXPECT_EQ(test, task.cap_permitted, CAP_FULL_SET & ~ipc_lock);
+	KUNIT_EXPECT_EQ(test, task->cred.cap_permitted, CAP_FULL_SET & ~ipc_lock);
 	/* Another process's sets: -EPERM. */
 	KUNIT_EXPECT_EQ(test, cap_call(__NR_capset, 0x20080522, 2, BUF + 64), -EPERM);
-	task_caps_root(&task);
+	cred_init_root(&task->cred);
 }
 
 static void prctl_reads_and_drops_the_bounding_set(struct kunit *test)
 {
-	task_caps_root(&task);
+	cred_init_root(&task->cred);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 23 /* PR_CAPBSET_READ */, CAP_IPC_LOCK, 0, 0), 1);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 23, CAP_LAST_CAP, 0, 0), 1);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 23, CAP_LAST_CAP + 1, 0, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 24 /* PR_CAPBSET_DROP */, CAP_IPC_LOCK, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 23, CAP_IPC_LOCK, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 24, CAP_LAST_CAP + 1, 0, 0), -EINVAL);
-	task.cap_effective &= ~(1ull << 8); /* CAP_SETPCAP */
+	task->cred.cap_effective &= ~(1ull << 8); /* CAP_SETPCAP */
 	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 24, CAP_SYS_RESOURCE, 0, 0), -EPERM);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prctl, 23, CAP_SYS_RESOURCE, 0, 0), 1);
-	task_caps_root(&task);
+	cred_init_root(&task->cred);
 }
 
 static struct kunit_case sys_test_cases[] = {
 	KUNIT_CASE(ids_are_pid_1_with_no_parent_and_root),
 	KUNIT_CASE(uname_names_folium_with_a_linux_release),
 	KUNIT_CASE(getrlimit_reports_the_limits_at_exec),
+	KUNIT_CASE(a_new_task_has_its_parents_limits),
 	KUNIT_CASE(prlimit64_lowers_but_never_raises_a_hard_limit),
 	KUNIT_CASE(capget_and_capset_change_only_the_callers_sets_by_linux_rules),
 	KUNIT_CASE(prctl_reads_and_drops_the_bounding_set),

@@ -25,7 +25,7 @@
 
 static struct pglist_data *big, *small;
 static struct mm_struct *mm, *prev_mm;
-static struct task task;
+static struct task_struct *task;
 static struct hstate saved[HUGE_MAX_HSTATE];
 static unsigned int saved_max, saved_default;
 static struct hstate *h = &hstates[1];
@@ -56,8 +56,7 @@ static int gigantic_test_init(struct kunit *test)
 	mm = mm_create(small->node_id);
 	if (mm)
 		switch_mm(mm);
-	task.mm = mm;
-	task.pid = TASK_PID;
+	task = test_task(mm);
 	return 0;
 }
 
@@ -223,7 +222,7 @@ static long mincore(unsigned long start, unsigned long len)
 {
 	const unsigned long args[6] = { start, len, VEC };
 
-	return sys_mincore(&task, args);
+	return sys_mincore(task, args);
 }
 
 static void mincore_sees_every_page_of_the_leaf(struct kunit *test)

@@ -18,7 +18,7 @@
 
 static struct test_mm t;
 static struct mm_struct *prev_mm;
-static struct task task;
+static struct task_struct *task;
 static unsigned long saved_orders;
 
 static int mincore_test_init(struct kunit *test)
@@ -31,8 +31,7 @@ static int mincore_test_init(struct kunit *test)
 		if (vm_mmap(t.mm, VEC, 2 * P, RW, 0) != VEC)
 			return -1;
 	}
-	task.mm = t.mm;
-	task.pid = TASK_PID;
+	task = test_task(t.mm);
 	return 0;
 }
 
@@ -47,7 +46,7 @@ static long mincore(unsigned long start, unsigned long len, unsigned long vec)
 {
 	const unsigned long args[6] = { start, len, vec };
 
-	return sys_mincore(&task, args);
+	return sys_mincore(task, args);
 }
 
 /* The first n bytes of vec as '0'/'1' characters. */

@@ -20,7 +20,7 @@
 
 static struct test_mm t;
 static struct mm_struct *prev_mm;
-static struct task task;
+static struct task_struct *task;
 static unsigned long saved_orders;
 
 static int mlock_test_init(struct kunit *test)
@@ -31,7 +31,7 @@ static int mlock_test_init(struct kunit *test)
 	prev_mm = current_mm;
 	if (t.mm)
 		switch_mm(t.mm);
-	task = (struct task){ .pid = TASK_PID, .mm = t.mm, .cap_effective = CAP_FULL_SET };
+	task = test_task(t.mm);
 	return 0;
 }
 
@@ -42,42 +42,41 @@ static void mlock_test_exit(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, t.node->nr_mlock, 0);
 	test_mm_destroy(test, &t);
 	thp_orders_enabled = saved_orders;
-	rlimits_init(); /* the rlimit case lowers RLIMIT_MEMLOCK */
 }
 
 static long mlock(unsigned long start, unsigned long len)
 {
 	const unsigned long args[6] = { start, len };
 
-	return sys_mlock(&task, args);
+	return sys_mlock(task, args);
 }
 
 static long mlock2(unsigned long start, unsigned long len, unsigned long flags)
 {
 	const unsigned long args[6] = { start, len, flags };
 
-	return sys_mlock2(&task, args);
+	return sys_mlock2(task, args);
 }
 
 static long munlock(unsigned long start, unsigned long len)
 {
 	const unsigned long args[6] = { start, len };
 
-	return sys_munlock(&task, args);
+	return sys_munlock(task, args);
 }
 
 static long mlockall(unsigned long flags)
 {
 	const unsigned long args[6] = { flags };
 
-	return sys_mlockall(&task, args);
+	return sys_mlockall(task, args);
 }
 
 static long munlockall(void)
 {
 	const unsigned long args[6] = { 0 };
 
-	return sys_munlockall(&task, args);
+	return sys_munlockall(task, args);
 }
 
 /* How many of the n pages from addr are mapped by an mlocked folio on
@@ -317,30 +316,26 @@ static void rlimit_memlock_binds_a_task_without_cap_ipc_lock(struct kunit *test)
 	if (!t.mm)
 		return;
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, 8 * P, RW, 0), A);
-	KUNIT_ASSERT_EQ(test, do_prlimit(RLIMIT_MEMLOCK, &four_pages, NULL, false), 0);
-	task.cap_effective &= ~(1ull << CAP_IPC_LOCK);
+	task->signal->rlim[RLIMIT_MEMLOCK] = four_pages;
+	task->cred.cap_effective &= ~(1ull << CAP_IPC_LOCK);
 	KUNIT_EXPECT_EQ(test, mlock(A, 8 * P), -ENOMEM);
 	KUNIT_EXPECT_EQ(test, mlock(A, 4 * P), 0);
 	KUNIT_EXPECT_EQ(test, mlock(A, 4 * P), 0); /* already locked: not counted twice */
 	KUNIT_EXPECT_EQ(test, mlock(A + 4 * P, P), -ENOMEM);
-	KUNIT_EXPECT_FALSE(test, mlock_future_ok(&task, VM_LOCKED, P));
-	KUNIT_EXPECT_TRUE(test, mlock_future_ok(&task, 0, P));
+	KUNIT_EXPECT_FALSE(test, mlock_future_ok(task, VM_LOCKED, P));
+	KUNIT_EXPECT_TRUE(test, mlock_future_ok(task, 0, P));
 	KUNIT_EXPECT_EQ(test, mlockall(MCL_CURRENT), -ENOMEM);
 	KUNIT_EXPECT_EQ(test, mlockall(MCL_FUTURE), 0);
 	KUNIT_ASSERT_EQ(test, munlockall(), 0);
-	task.cap_effective = CAP_FULL_SET;
+	task->cred.cap_effective = CAP_FULL_SET;
 	KUNIT_EXPECT_EQ(test, mlock(A, 8 * P), 0);
-	KUNIT_EXPECT_TRUE(test, mlock_future_ok(&task, VM_LOCKED, P));
+	KUNIT_EXPECT_TRUE(test, mlock_future_ok(task, VM_LOCKED, P));
 	KUNIT_ASSERT_EQ(test, munlock(A, 8 * P), 0);
-	KUNIT_ASSERT_EQ(test, do_prlimit(RLIMIT_MEMLOCK, &none, NULL, false), 0);
-	task.cap_effective = 0;
+	task->signal->rlim[RLIMIT_MEMLOCK] = none;
+	task->cred.cap_effective = 0;
 	KUNIT_EXPECT_EQ(test, mlock(A, P), -EPERM);
 	KUNIT_EXPECT_EQ(test, mlockall(MCL_FUTURE), -EPERM);
 	KUNIT_EXPECT_EQ(test, munlock(A, P), 0);
-	/* Raising the hard limit again takes CAP_SYS_RESOURCE (root's). */
-	KUNIT_EXPECT_EQ(test, do_prlimit(RLIMIT_MEMLOCK, &four_pages, NULL, false), -EPERM);
-	KUNIT_EXPECT_EQ(test, do_prlimit(RLIMIT_MEMLOCK, &four_pages, NULL, true), 0);
-	rlimits_init();
 }
 
 /*

@@ -3,6 +3,7 @@
  * carved out of the test memory one after another, so two nodes can live at
  * once; the carving restarts when none is alive. See mm_test_util.h.
  */
+#include <sched.h>
 #include "mm_test_util.h"
 
 #define TEST_NODE_SLOTS 4
@@ -185,4 +186,22 @@ bool test_reads_as(unsigned long addr, unsigned long len, uint8_t byte)
 				return false;
 	}
 	return true;
+}
+
+struct task_struct *test_task(struct mm_struct *mm)
+{
+	static struct signal_struct signal;
+	static struct task_struct task;
+
+	signal = *init_task.signal;
+	task = (struct task_struct){
+		.pid = TEST_TASK_PID,
+		.comm = "ktest",
+		.mm = mm,
+		.fs = init_task.fs,
+		.sighand = init_task.sighand,
+		.signal = &signal,
+		.cred = init_task.cred,
+	};
+	return &task;
 }

@@ -41,6 +41,12 @@ int test_mm_create(struct kunit *test, struct test_mm *t, unsigned long nr_pages
  * destroy the node. */
 void test_mm_destroy(struct kunit *test, struct test_mm *t);
 
+/* The task the system-call cases run as: pid TEST_TASK_PID on @mm, with
+ * its own copy of init_task's limits and credentials (root's), no files.
+ * One per test program, reset by each call; nothing to free. */
+#define TEST_TASK_PID 1
+struct task_struct *test_task(struct mm_struct *mm);
+
 /* buddy_check() as an expectation: a violation fails the case with the
  * checker's message and `what` (e.g. "seed 0x1234 step 17"). */
 bool test_buddy_ok(struct kunit *test, struct pglist_data *pgdat, const char *file, int line,

@@ -25,7 +25,7 @@
 
 static struct test_mm t;
 static struct mm_struct *prev_mm;
-static struct task task;
+static struct task_struct *task;
 
 static int mremap_test_init(struct kunit *test)
 {
@@ -33,8 +33,7 @@ static int mremap_test_init(struct kunit *test)
 	prev_mm = current_mm;
 	if (t.mm)
 		switch_mm(t.mm);
-	task.mm = t.mm;
-	task.pid = TASK_PID;
+	task = test_task(t.mm);
 	return 0;
 }
 
@@ -49,7 +48,7 @@ static long mremap(unsigned long addr, unsigned long old_len, unsigned long new_
 {
 	const unsigned long args[6] = { addr, old_len, new_len, flags, new_addr, 0 };
 
-	return sys_mremap(&task, args);
+	return sys_mremap(task, args);
 }
 
 static void mremap_checks_arguments_in_linux_order(struct kunit *test)

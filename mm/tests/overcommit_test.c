@@ -22,7 +22,7 @@
 
 static struct test_mm t;
 static struct mm_struct *prev_mm;
-static struct task task;
+static struct task_struct *task;
 static int saved_mode, saved_ratio;
 static unsigned long saved_kbytes, saved_user_reserve, committed_at_start;
 
@@ -37,8 +37,7 @@ static int overcommit_test_init(struct kunit *test)
 	prev_mm = current_mm;
 	if (t.mm)
 		switch_mm(t.mm);
-	task.mm = t.mm;
-	task.pid = TASK_PID;
+	task = test_task(t.mm);
 	committed_at_start = vm_memory_committed();
 	return 0;
 }
@@ -71,7 +70,7 @@ static long mremap(unsigned long addr, unsigned long old_len, unsigned long new_
 {
 	const unsigned long args[6] = { addr, old_len, new_len, flags, 0, 0 };
 
-	return sys_mremap(&task, args);
+	return sys_mremap(task, args);
 }
 
 /* Mode 0 refuses one request larger than all RAM (no swap), and nothing

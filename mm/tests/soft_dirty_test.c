@@ -21,7 +21,7 @@
 
 static struct test_mm t;
 static struct mm_struct *prev_mm;
-static struct task task;
+static struct task_struct *task;
 static unsigned long saved_orders;
 
 static int soft_dirty_test_init(struct kunit *test)
@@ -31,8 +31,7 @@ static int soft_dirty_test_init(struct kunit *test)
 	prev_mm = current_mm;
 	if (t.mm)
 		switch_mm(t.mm);
-	task.mm = t.mm;
-	task.pid = TASK_PID;
+	task = test_task(t.mm);
 	return 0;
 }
 
@@ -213,12 +212,12 @@ static void mremap_marks_entries_it_moves_one_by_one(struct kunit *test)
 		return;
 	folio = test_mapped_folio(t.mm, A);
 	KUNIT_ASSERT_EQ(test, clear_refs(t.mm, CLEAR_REFS_SOFT_DIRTY), 0);
-	KUNIT_ASSERT_EQ(test, sys_mremap(&task, whole), (long)to);
+	KUNIT_ASSERT_EQ(test, sys_mremap(task, whole), (long)to);
 	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, to) == folio);
 	for (unsigned long i = 0; i < 16; i++)
 		KUNIT_EXPECT_FALSE(test, pte_soft_dirty(pte_at(to + i * P)));
 	KUNIT_EXPECT_FALSE(test, find_vma(t.mm, to)->vm_flags & VM_SOFTDIRTY);
-	KUNIT_ASSERT_EQ(test, sys_mremap(&task, one_by_one), (long)shifted);
+	KUNIT_ASSERT_EQ(test, sys_mremap(task, one_by_one), (long)shifted);
 	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, shifted) == folio);
 	for (unsigned long i = 0; i < 16; i++)
 		KUNIT_EXPECT_TRUE(test, pte_soft_dirty(pte_at(shifted + i * P)));
@@ -238,7 +237,7 @@ static void a_new_vma_merged_into_a_clean_one_makes_it_soft_dirty(struct kunit *
 	KUNIT_ASSERT_EQ(test, clear_refs(t.mm, CLEAR_REFS_SOFT_DIRTY), 0);
 	KUNIT_ASSERT_FALSE(test, find_vma(t.mm, A + P)->vm_flags & VM_SOFTDIRTY);
 	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A + 3 * P, P, RW, 0), A + 3 * P);
-	KUNIT_ASSERT_EQ(test, sys_mremap(&task, move), (long)(A + 2 * P));
+	KUNIT_ASSERT_EQ(test, sys_mremap(task, move), (long)(A + 2 * P));
 	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + P)->vm_end, A + 3 * P);
 	KUNIT_EXPECT_TRUE(test, find_vma(t.mm, A + P)->vm_flags & VM_SOFTDIRTY);
 }

@@ -1,7 +1,9 @@
 #!/bin/sh
-# Tests of tools/check-layering.sh: the real tree passes; a tree with an
-# include cycle, an mm/ file that includes the shell header, or a command
-# defined outside cmd_*.c fails, naming the file.
+# Tests of tools/check-layering.sh: the real tree passes (with the kernel's
+# objects in $B/kernel-obj); a tree with an include cycle, an mm/ file that
+# includes the shell header, a command defined outside cmd_*.c, another
+# folder's private header, or kernel code that uses arch state or an
+# undeclared arch function fails, naming the file.
 set -u
 . "$(dirname "$0")/checks.sh"
 CHECK=$(cd "$(dirname "$0")/.." && pwd)/check-layering.sh
@@ -16,7 +18,13 @@ expect_text() {
 	esac
 }
 
-out=$(sh "$CHECK" 2>&1) && ok "the tree passes" || bad "the tree fails: $out"
+OBJ=${B:-build}/kernel-obj
+if [ -d "$OBJ/arch/x86_64" ]; then
+	out=$(sh "$CHECK" . "$OBJ" 2>&1) && ok "the tree and its objects pass" ||
+		bad "the tree fails: $out"
+else
+	bad "no kernel objects in $OBJ: run make all first"
+fi
 
 # A fresh tree with one file per rule to break.
 tree() {
@@ -56,5 +64,34 @@ tree
 printf 'DEFINE_SHELL_COMMAND(thp, "thp", "x");\n' > "$TMP/t/kernel/huge.c"
 out=$(sh "$CHECK" "$TMP/t" 2>&1) && bad "a command outside cmd_*.c passed" ||
 	expect_text "$out" "kernel/huge.c: defines a shell command" "stray command refused"
+
+tree
+printf '#include "../mm/internal.h"\n' > "$TMP/t/kernel/huge.c"
+: > "$TMP/t/mm/internal.h"
+out=$(sh "$CHECK" "$TMP/t" 2>&1) && bad "another folder's private header passed" ||
+	expect_text "$out" "kernel/huge.c: includes \"../mm/internal.h\"" "private header refused"
+
+# Objects: arch/x86_64 defines a variable, a declared hook and a private
+# function; kernel/ code that uses the hook alone passes.
+objects() {
+	tree
+	mkdir -p "$TMP/o/arch/x86_64" "$TMP/o/kernel"
+	printf 'void arch_hook(void);\n' > "$TMP/t/include/arch.h"
+	printf 'int arch_state;\nvoid arch_hook(void) {}\nvoid x86_private(void) {}\n' \
+		> "$TMP/o/state.c"
+	clang -c -o "$TMP/o/arch/x86_64/state.o" "$TMP/o/state.c"
+	printf '%s\nvoid use(void) { %s }\n' "$1" "$2" > "$TMP/o/use.c"
+	clang -c -o "$TMP/o/kernel/use.o" "$TMP/o/use.c"
+}
+objects 'void arch_hook(void);' 'arch_hook();'
+out=$(sh "$CHECK" "$TMP/t" "$TMP/o" 2>&1) && ok "a declared hook passes" || bad "hook: $out"
+objects 'extern int arch_state;' 'arch_state = 1;'
+out=$(sh "$CHECK" "$TMP/t" "$TMP/o" 2>&1) && bad "kernel/ using arch state passed" ||
+	expect_text "$out" "kernel/use.c: uses arch_state, a variable arch/x86_64 owns" \
+		"arch state refused"
+objects 'void x86_private(void);' 'x86_private();'
+out=$(sh "$CHECK" "$TMP/t" "$TMP/o" 2>&1) && bad "an undeclared arch call passed" ||
+	expect_text "$out" "kernel/use.c: calls x86_private, which no public header declares" \
+		"private arch call refused"
 
 summary check-layering

@@ -8,11 +8,13 @@
  * "exit status N"; one a signal ended, "killed by SIGSEGV" (the name of
  * the signal).
  */
-#include <process.h>
 #include <ramfs.h>
+#include <sched.h>
 #include <shell.h>
+#include <umh.h>
 
-/* Linux: strerror, for what do_execve returns before the program runs. */
+/* Linux: strerror, for what call_usermodehelper returns before the
+ * program runs. */
 static const char *exec_strerror(int err)
 {
 	switch (-err) {
@@ -84,7 +86,7 @@ static int cmd_spawn(int argc, char **argv)
 		return CMD_USAGE;
 	/* A bare name is looked up in /bin, the one directory of PATH. */
 	ksnprintf(path, sizeof(path), "%s%s", strchr(argv[prog], '/') ? "" : "/bin/", argv[prog]);
-	status = do_execve(path, (const char *const *)argv + prog, envp);
+	status = call_usermodehelper(path, (const char *const *)argv + prog, envp);
 	if (status < 0) {
 		kprintf("%s: %s\n", argv[prog], exec_strerror(status));
 		return CMD_ERROR;

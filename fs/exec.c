@@ -1,9 +1,11 @@
 /*
- * exec of a static ELF program and its end (Linux: fs/exec.c do_execve,
- * fs/binfmt_elf.c load_elf_binary, kernel/exit.c do_exit). binfmt_elf.c
- * checks the file and plans the load; this file carries the plan out in
- * a new mm, runs the program in ring 3 through the arch, and destroys
- * the mm when it ends, so every page it used goes back.
+ * exec of a static ELF program (Linux: fs/exec.c do_execve and
+ * begin_new_exec, fs/binfmt_elf.c load_elf_binary). binfmt_elf.c checks
+ * the file and plans the load; this file carries the plan out in a new
+ * mm and, only once all of it worked, gives the task that mm in place of
+ * its old one, its new name, closes its close-on-exec fds, resets its
+ * caught signals and sets where it starts (start_thread). A failed exec
+ * leaves the task as it was.
  *
  * The load: each run of pages with one protection becomes one anonymous
  * VMA (a page two segments share gets the union of their prots, as
@@ -15,24 +17,16 @@
  */
 #include <arch.h>
 #include <binfmt_elf.h>
+#include <binfmts.h>
 #include <fs.h>
-#include <process.h>
 #include <ramfs.h>
 #include <random.h>
-#include <resource.h>
-#include <timekeeping.h>
+#include <sched.h>
 #include <vm.h>
 
 #define STACK_IMAGE_SIZE 8192 /* argv, envp and auxv of a shell line */
 
-static struct task task;
 static char stack_image[STACK_IMAGE_SIZE]; /* create_elf_tables' buffer */
-
-static unsigned long prot_to_vm_flags(uint32_t prot)
-{
-	return (prot & PROT_READ ? VM_READ : 0) | (prot & PROT_WRITE ? VM_WRITE : 0) |
-	       (prot & PROT_EXEC ? VM_EXEC : 0) | VM_USER;
-}
 
 /* Clear RW in every present entry of the walk: the load is over. */
 static int wrprotect_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
@@ -68,7 +62,7 @@ static void wrprotect_run(struct mm_struct *mm, unsigned long start, unsigned lo
 /* Map [start, end) for prot, writable until the bytes are copied. */
 static int map_run(struct mm_struct *mm, unsigned long start, unsigned long end, uint32_t prot)
 {
-	unsigned long flags = prot_to_vm_flags(prot) | VM_WRITE;
+	unsigned long flags = calc_vm_prot_bits(prot) | VM_USER | VM_WRITE;
 
 	if (IS_ERR_VALUE(vm_mmap(mm, start, end - start, flags, 0)))
 		return -ENOMEM;
@@ -115,7 +109,8 @@ static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
 		       const struct mmap_layout *layout, const char *path, const char *const *argv,
 		       const char *const *envp, uint64_t *sp)
 {
-	unsigned long flags = prot_to_vm_flags(prog->stack_prot | PROT_READ | PROT_WRITE);
+	unsigned long flags =
+		calc_vm_prot_bits(prog->stack_prot | PROT_READ | PROT_WRITE) | VM_USER;
 	struct elf_binprm bprm = {
 		.argv = argv,
 		.envp = envp,
@@ -143,23 +138,35 @@ static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
 	return 0;
 }
 
-static void task_init(struct task *t, const char *path, struct mm_struct *mm,
-		      const struct elf_program *prog, const struct mmap_layout *layout)
+/* The program's name for ps and /proc (Linux: __set_task_comm, the file
+ * name's last component within TASK_COMM_LEN) and the path exec was given
+ * for /proc/self/exe. */
+static void set_task_comm_exe(struct task_struct *task, const char *path)
 {
 	const char *base = path;
 
 	for (const char *p = path; *p; p++)
 		if (*p == '/')
 			base = p + 1;
-	memset(t, 0, sizeof(*t));
-	t->pid = TASK_PID;
-	task_caps_root(t);
-	/* Linux: __set_task_comm, TASK_COMM_LEN 16 with the NUL. */
-	memcpy(t->comm, base, MIN(strlen(base), sizeof(t->comm) - 1));
-	t->mm = mm;
-	t->start_brk = t->brk = prog->brk;
-	t->brk_limit = layout->mmap_base;
-	memcpy(t->exe, path, MIN(strlen(path), sizeof(t->exe) - 1));
+	memset(task->comm, 0, sizeof(task->comm));
+	memcpy(task->comm, base, MIN(strlen(base), sizeof(task->comm) - 1));
+	memset(task->exe, 0, sizeof(task->exe));
+	memcpy(task->exe, path, MIN(strlen(path), sizeof(task->exe) - 1));
+}
+
+/* Linux: flush_signal_handlers. Caught signals go back to SIG_DFL;
+ * ignored ones stay ignored. */
+static void flush_signal_handlers(struct task_struct *task)
+{
+	for (int i = 0; i < _NSIG; i++) {
+		struct k_sigaction *ka = &task->sighand->action[i];
+
+		if (ka->handler != (uint64_t)SIG_IGN)
+			ka->handler = (uint64_t)SIG_DFL;
+		ka->flags = 0;
+		ka->restorer = 0;
+		ka->mask = 0;
+	}
 }
 
 /* Find and check the program. Return: 0 with *inode and *prog set. */
@@ -179,7 +186,8 @@ static int open_program(const char *path, struct ramfs_inode **inode, struct elf
 	return err;
 }
 
-int do_execve(const char *path, const char *const *argv, const char *const *envp)
+int do_execve(struct task_struct *task, const char *path, const char *const *argv,
+	      const char *const *envp)
 {
 	struct elf_program prog;
 	struct mm_struct *prev = current_mm, *mm;
@@ -194,29 +202,27 @@ int do_execve(const char *path, const char *const *argv, const char *const *envp
 	mm = mm_create(0);
 	if (!mm)
 		return -ENOMEM;
-	pick_mmap_layout(RLIMIT_STACK_DEFAULT, &layout);
+	pick_mmap_layout(task_rlimit(task, RLIMIT_STACK), &layout);
 	mm->mmap_base = layout.mmap_base;
 	mm->flags |= MMF_TOPDOWN; /* Linux: arch_pick_mmap_layout's default */
+	mm->start_brk = mm->brk = prog.brk;
 	switch_mm(mm);
 	ret = load_segments(mm, &prog, inode->data);
 	if (!ret)
 		ret = setup_stack(mm, &prog, &layout, path, argv, envp, &sp);
-	if (!ret) {
-		task_init(&task, path, mm, &prog, &layout);
-		rlimits_init();	     /* each program starts with the limits at exec */
-		task_cputime_init(); /* its CPU clock starts now */
-		ret = files_init(&task);
-		if (!ret)
-			ret = arch_run_user(&task, prog.entry, sp);
-		/* Linux: exit_files in do_exit; here once the program is gone. */
-		exit_files(&task);
-	}
 	switch_mm(prev);
-	mm_destroy(mm);
-	return ret;
-}
-
-void do_exit(int code)
-{
-	arch_exit_user(code);
+	if (ret) {
+		/* A failed exec leaves the caller as it was. */
+		mm_destroy(mm);
+		return ret;
+	}
+	/* The point of no return (Linux: begin_new_exec). */
+	if (task->mm)
+		mm_destroy(task->mm);
+	task->mm = mm;
+	set_task_comm_exe(task, path);
+	do_close_on_exec(task);
+	flush_signal_handlers(task);
+	start_thread(&task->thread, prog.entry, sp);
+	return 0;
 }

@@ -1,0 +1,24 @@
+/*
+ * exec (Linux: include/linux/binfmts.h; fs/exec.c): replace a task's
+ * program with a static ELF program from the root file system.
+ */
+#ifndef FOLIUM_BINFMTS_H
+#define FOLIUM_BINFMTS_H
+
+struct task_struct;
+
+/**
+ * do_execve - load the program at @path into a new mm for @task.
+ * The new mm holds its segments, an RLIMIT_STACK-sized stack VMA and
+ * the initial stack of create_elf_tables (@argv, @envp); then @task
+ * drops its old mm for it, takes the file's name (comm, exe), closes its
+ * close-on-exec fds, resets caught signals to SIG_DFL and will start at
+ * the program's entry (start_thread). Context: @task is not running
+ * (the caller runs it next).
+ * Return: 0, or -ENOENT, -EACCES, -ENOEXEC (with the reason printed),
+ * -E2BIG or -ENOMEM, with @task unchanged.
+ */
+int do_execve(struct task_struct *task, const char *path, const char *const *argv,
+	      const char *const *envp);
+
+#endif

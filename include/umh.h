@@ -1,0 +1,20 @@
+/*
+ * Running a program from the kernel (Linux: include/linux/umh.h,
+ * kernel/umh.c call_usermodehelper with UMH_WAIT_PROC): the kernel
+ * shell's way to start one.
+ */
+#ifndef FOLIUM_UMH_H
+#define FOLIUM_UMH_H
+
+/**
+ * call_usermodehelper - run the program at @path with @argv and @envp as
+ * a child of the kernel's task, its fds 0-2 on the console, and wait for
+ * it to end.
+ * Return: a wait status in Linux's encoding (<sys/wait.h>): the exit
+ * code << 8 for a program that exited, the signal number for one a
+ * signal ended; or a negative errno if it never ran (do_execve's, or
+ * -ENOMEM).
+ */
+int call_usermodehelper(const char *path, const char *const *argv, const char *const *envp);
+
+#endif
