@@ -9,7 +9,6 @@
 #include <kernel.h>
 #include <ksyms.h>
 #include <ktest.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -54,8 +53,8 @@ void panic(const char *fmt, ...)
 	arch_halt();
 }
 
-/* `current` (<asm/current.h>): the kernel's task until a test sets it. */
-struct task_struct *host_current = &init_task;
+/* `current` (<asm/current.h>): init_task until a test sets it. */
+struct task_struct *host_current;
 
 unsigned long arch_irq_save(void)
 {
