@@ -219,10 +219,10 @@ int do_execve(struct task_struct *task, const char *path, const char *const *arg
 	/* The point of no return (Linux: begin_new_exec). */
 	if (task->mm)
 		mm_destroy(task->mm);
-	task->mm = mm;
+	task->mm = task->active_mm = mm;
 	set_task_comm_exe(task, path);
 	do_close_on_exec(task);
 	flush_signal_handlers(task);
-	start_thread(&task->thread, prog.entry, sp);
+	start_thread(task, prog.entry, sp);
 	return 0;
 }

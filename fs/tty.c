@@ -127,8 +127,8 @@ static long copy_line(struct tty_struct *tty, unsigned long buf, size_t count)
 }
 
 /*
- * Linux: n_tty_read. Waits, idling the CPU as console_getc does, until a
- * line is finished; a pending signal ends the wait with -EINTR (the line
+ * Linux: n_tty_read. Sleeps on the console's input, as console_getc
+ * does, until a line is finished; a pending signal ends the wait with -EINTR (the line
  * typed so far stays). O_NONBLOCK without a finished line is -EAGAIN.
  * The line buffer is allocated at the first read, freed at release.
  */
@@ -151,7 +151,12 @@ static long tty_read(struct file *file, unsigned long buf, size_t count, uint64_
 			return -EAGAIN;
 		if (signal_pending(tty->fg))
 			return -EINTR;
-		arch_idle();
+		/* The in-kernel tests read as a task that is not running:
+		 * their reader only idles until the next interrupt. */
+		if (tty->fg != current)
+			arch_idle();
+		else if (console_wait_input(true))
+			return -EINTR;
 	}
 	if (!tty->len) {
 		tty->finished = false; /* ^D on an empty line: end of file, once */

@@ -42,6 +42,8 @@ void arch_halt(void) __attribute__((noreturn));
 /* Disable interrupts. Return: a cookie for arch_irq_restore(). */
 unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
+/* Enable interrupts (Linux: local_irq_enable). */
+void arch_irq_enable(void);
 
 /* A cycle counter and its calibrated rate (TSC on x86_64). */
 uint64_t arch_cycles(void);
@@ -82,14 +84,21 @@ bool arch_has_gbpages(void);
  * vmemmap_populate). Context: boot, before memblock hands memory over. */
 void arch_vmemmap_populate(unsigned long start_pfn, unsigned long end_pfn);
 
-/* Programs in ring 3 (arch/x86_64/syscall.c; the kernel only): */
+/* Tasks (arch/x86_64/process.c; the host keeps copy_thread only): */
 struct task_struct;
-/* Run @task in ring 3 from its thread.ip and thread.sp (start_thread)
- * until do_exit. Context: its mm is current. Return: the status do_exit
- * was given. */
-int arch_run_user(struct task_struct *task);
-/* Leave the running program for good, back into arch_run_user's caller. */
-void __attribute__((noreturn)) arch_exit_user(int status);
+struct kernel_clone_args;
+/* Set up @p's kernel stack so that its first switch-in runs @args->fn
+ * (a kernel thread) or returns to ring 3 through its user registers
+ * (Linux: copy_thread). */
+void copy_thread(struct task_struct *p, const struct kernel_clone_args *args);
+/* Switch the CPU from @prev (current) to @next: registers, stack,
+ * `current`, the kernel stack of ring-3 entries, the user's FS/GS bases
+ * (Linux: switch_to). Return: in @next's context, the task that ran
+ * before it. Context: interrupts off. */
+struct task_struct *arch_switch_to(struct task_struct *prev, struct task_struct *next);
+/* The program @task will run: its next return to ring 3 is at @ip with
+ * @sp, every other register zero (Linux: start_thread). */
+void start_thread(struct task_struct *task, unsigned long ip, unsigned long sp);
 /* AT_HWCAP: CPUID.1:EDX, as Linux's ELF_HWCAP. */
 uint64_t arch_elf_hwcap(void);
 

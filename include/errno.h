@@ -38,5 +38,9 @@
 #define ELOOP 40
 #define EOVERFLOW 75
 #define EOPNOTSUPP 95
+/* Kernel-internal (Linux: include/linux/errno.h): never reach a program.
+ * A call a signal interrupted returns it; the way out to ring 3 turns it
+ * into -EINTR (or restarts the call, with SA_RESTART). */
+#define ERESTARTSYS 512
 
 #endif

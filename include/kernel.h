@@ -113,6 +113,9 @@ void console_input(uint8_t c);
 int console_trygetc(void);
 /* Block (idling the CPU) until a byte arrives. Return: that byte. */
 int console_getc(void);
+/* Sleep until input is queued (the boot thread halts until an interrupt
+ * instead). Return: 0, or -EINTR if @interruptible and a signal came. */
+int console_wait_input(bool interruptible);
 /* Ctrl-C for a shell command: while armed, a 0x03 byte that no program
  * takes as SIGINT is not queued but noted, and console_interrupted()
  * says so until the command ends (a volatile load: long loops poll it,

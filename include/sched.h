@@ -20,6 +20,7 @@
 #include <list.h>
 #include <resource.h>
 #include <signal.h>
+#include <wait.h>
 #include <asm/current.h>
 #include <asm/processor.h>
 
@@ -28,6 +29,26 @@ struct files_struct;
 struct ramfs_inode;
 
 #define TASK_COMM_LEN 16 /* with the NUL (Linux's) */
+
+/* task_struct.__state and exit_state (Linux's values). A task runs or
+ * may run when TASK_RUNNING (it is on the run queue then); it sleeps in
+ * one of the others until a wake-up of that kind. */
+#define TASK_RUNNING 0x0000
+#define TASK_INTERRUPTIBLE 0x0001   /* a signal wakes it too */
+#define TASK_UNINTERRUPTIBLE 0x0002 /* only its event wakes it */
+#define EXIT_DEAD 0x0010	    /* reaped: being freed */
+#define EXIT_ZOMBIE 0x0020	    /* exited, its status not taken yet */
+#define TASK_DEAD 0x0080	    /* its last schedule(): never runs again */
+#define TASK_NEW 0x0800		    /* made, not woken yet */
+#define TASK_NORMAL (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+/* thread_info.flags bits (Linux: TIF_*). */
+#define TIF_NEED_RESCHED 3 /* schedule() at the next preemption point */
+
+/* Linux: struct thread_info, the flags the entry code tests. */
+struct thread_info {
+	unsigned long flags;
+};
 
 /* task_struct.flags (Linux's PF_* values). */
 #define PF_EXITING 0x00000004 /* in do_exit */
@@ -49,12 +70,23 @@ struct sighand_struct {
 /* Linux: struct signal_struct, what the threads of a process share. */
 struct signal_struct {
 	int nr_threads;
-	struct rlimit64 rlim[RLIM_NLIMITS]; /* getrlimit/setrlimit/prlimit64 */
+	struct wait_queue_head wait_chldexit; /* the parent, in wait4 */
+	struct rlimit64 rlim[RLIM_NLIMITS];   /* getrlimit/setrlimit/prlimit64 */
 };
 
 /* Linux: struct task_struct. */
 struct task_struct {
-	unsigned int flags; /* PF_* */
+	struct thread_info thread_info;
+	unsigned int __state;	   /* TASK_*: read with READ_ONCE-like care (interrupts) */
+	unsigned int flags;	   /* PF_* */
+	int on_rq;		   /* queued on the run queue (or running) */
+	struct list_head run_list; /* the run queue's link */
+	uint64_t sum_exec_runtime; /* ns on the CPU, for clocks and /proc */
+	uint64_t exec_start;	   /* clock when it last got the CPU */
+	struct mm_struct
+		*active_mm; /* the mm loaded while it runs (a kthread's may be its workload's) */
+	int exit_state;	    /* EXIT_ZOMBIE, EXIT_DEAD once it exited */
+	int exit_code;	    /* the wait status do_exit was given */
 	int pid;
 	char comm[TASK_COMM_LEN];    /* the file name's last component, truncated */
 	void *stack;		     /* the kernel stack, THREAD_SIZE bytes */
@@ -107,26 +139,84 @@ static inline uint64_t rlimit(unsigned int resource)
 }
 
 /* --- kernel/fork.c ---------------------------------------------------------- */
+/* What a new task is made from (Linux: struct kernel_clone_args). */
+struct kernel_clone_args {
+	unsigned long flags; /* CLONE_* (none served yet) */
+	int (*fn)(void *);   /* a kernel thread's function, NULL for a program */
+	void *fn_arg;
+};
 /**
- * copy_process - a new task, a child of current, that has not run yet.
- * It gets its own kernel stack, a pid, and copies of current's files,
- * fs, handlers, limits and credentials (clone flags that share them come
- * with fork); no mm: exec gives it one.
+ * copy_process - a new task, a child of current, that has not run yet
+ * (TASK_NEW until wake_up_new_task). It gets its own kernel stack, set up
+ * so its first switch-in starts @args->fn in the kernel or returns to
+ * ring 3 as start_thread says, a pid, and copies of current's files,
+ * fs, handlers, limits and credentials; no mm: exec gives it one.
  * Return: the task, or NULL without memory or with no pid left.
  */
-struct task_struct *copy_process(void);
+struct task_struct *copy_process(const struct kernel_clone_args *args);
 /* Free a task that never ran or that exit has released (Linux:
  * free_task): its stack, its parts, its pid. */
 void free_task(struct task_struct *task);
 
 /* --- kernel/exit.c ------------------------------------------------------------ */
-/* End the running program with the wait status @code: exit code << 8, or
- * the signal that killed it (Linux: do_exit's code). Context: ring 0,
- * called from a system call or a trap of the program. */
+/* End the running task with the wait status @code: exit code << 8, or
+ * the signal that killed it (Linux: do_exit's code): its mm and files go,
+ * it becomes a zombie its parent is woken to reap, and it never runs
+ * again. Context: ring 0, the task's own system call, trap or thread. */
 void __noreturn do_exit(int code);
-/* Linux: release_task after the wait: close its files, drop its mm, free
- * it. Context: @task has exited or never ran. */
+/* Linux: release_task, after the wait (or for a task that never ran):
+ * close its files, drop its mm, free it. */
 void release_task(struct task_struct *task);
+/* Wait for the child @task of current to exit, then reap it (Linux:
+ * kernel_wait). Return: its wait status. */
+int kernel_wait(struct task_struct *task);
+
+/* --- kernel/sched/core.c -------------------------------------------------------- */
+/* Give the CPU to the next task to run (Linux: schedule). A task that
+ * set itself sleeping (__state not TASK_RUNNING) leaves the run queue
+ * until a wake-up; a running one stays queued. */
+void schedule(void);
+/* Linux: wake_up_process / try_to_wake_up: a task sleeping in one of
+ * @state's kinds becomes runnable. Return: true if it was woken.
+ * Context: any, interrupts too. */
+bool try_to_wake_up(struct task_struct *p, unsigned int state);
+static inline bool wake_up_process(struct task_struct *p)
+{
+	return try_to_wake_up(p, TASK_NORMAL);
+}
+/* A task copy_process made may now run (Linux: wake_up_new_task). */
+void wake_up_new_task(struct task_struct *p);
+/* The timer tick's share (Linux: sched_tick): charge the running task and
+ * ask for a switch when its slice is used up. Context: interrupt. */
+void scheduler_tick(void);
+/* Linux: schedule_tail, a new task's first steps after its first switch. */
+void schedule_tail(struct task_struct *prev);
+/* The idle loop the boot thread ends in (Linux: cpu_startup_entry). */
+void __noreturn cpu_idle(void);
+/* Sleep for at least @ns of the monotonic clock, or until woken, if the
+ * caller set its state first (Linux: schedule_hrtimeout). Return: the ns
+ * left, 0 once the time has passed. */
+uint64_t schedule_timeout_ns(uint64_t ns);
+/* Linux: cond_resched, a preemption point in a long kernel loop. */
+void cond_resched(void);
+
+static inline void set_tsk_need_resched(struct task_struct *t)
+{
+	t->thread_info.flags |= 1ul << TIF_NEED_RESCHED;
+}
+static inline void clear_tsk_need_resched(struct task_struct *t)
+{
+	t->thread_info.flags &= ~(1ul << TIF_NEED_RESCHED);
+}
+static inline bool need_resched(void)
+{
+	return current->thread_info.flags & (1ul << TIF_NEED_RESCHED);
+}
+/* Set current's state, as Linux's set_current_state (one CPU: no barrier). */
+static inline void set_current_state(unsigned int state)
+{
+	current->__state = state;
+}
 #define WIFEXITED(status) (((status)&0x7f) == 0)
 #define WEXITSTATUS(status) (((status) >> 8) & 0xff)
 #define WTERMSIG(status) ((status)&0x7f)

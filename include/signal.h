@@ -197,10 +197,6 @@ int do_sigaltstack(struct task_struct *t, const struct k_sigaltstack *ss, struct
  * frame (which disarms an SS_AUTODISARM stack). Return: 0 or -EFAULT. */
 int restore_altstack(struct task_struct *t, unsigned long uss, uint64_t sp);
 int save_altstack(struct task_struct *t, unsigned long uss, uint64_t sp);
-/* Ctrl-C on the console (Linux: n_tty's ISIG, kill_pgrp(SIGINT)): SIGINT
- * to the running program. Return: false if none runs (the byte is then
- * ordinary input). Context: interrupt. */
-bool signal_console_interrupt(void);
 
 /* --- kernel/console.c ----------------------------------------------------- */
 /* The console's Ctrl-C hook: a 0x03 byte of input goes to @fn instead of

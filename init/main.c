@@ -9,6 +9,8 @@
  * reads them; this file owns loglevel= and run=.
  */
 #include <arch.h>
+#include <kthread.h>
+#include <sched.h>
 #include <acpi.h>
 #include <asm/page.h>
 #include <fbcon.h>
@@ -90,11 +92,13 @@ static void set_loglevel(void)
 
 CMDLINE_KEY(run, "\"CMD; CMD; ...\": shell commands to run at boot, in order");
 
-/* Run the command line's run= script, then the interactive shell. */
-static void __noreturn start_shell(void)
+/* The kernel shell's thread: the command line's run= script, then the
+ * interactive shell. */
+static int shell_thread(void *unused)
 {
 	const char *script = boot_cmdline_get(run);
 
+	(void)unused;
 	if (script)
 		shell_autorun(script);
 	shell_main();
@@ -127,5 +131,10 @@ void kmain(uint64_t boot_info_phys)
 	arch_late_setup(); /* keyboard and interrupts, last */
 	pr_info("Boot complete in %llu ms; type 'help' for commands\n",
 		(unsigned long long)(arch_uptime_ns() / 1000000));
-	start_shell(); /* run=, then the prompt; never returns */
+	/* Linux: rest_init. The shell becomes a kernel thread, pid 1 (it
+	 * reaps what it starts, as init does); the boot thread becomes the
+	 * idle task, pid 0, and runs when nothing else can. */
+	if (!kthread_run(shell_thread, NULL, "kshell"))
+		panic("no memory for the kernel shell's thread");
+	cpu_idle();
 }

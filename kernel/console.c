@@ -7,6 +7,7 @@
  */
 #include <arch.h>
 #include <kernel.h>
+#include <sched.h>
 #include <signal.h>
 
 #define INPUT_QUEUE_SIZE 1024
@@ -88,6 +89,9 @@ bool console_interrupted(void)
 	return intr_pending;
 }
 
+/* Tasks waiting for a byte of input (console_wait_input). */
+static DECLARE_WAIT_QUEUE_HEAD(console_wait);
+
 void console_input(uint8_t c)
 {
 	unsigned next = (input_head + 1) % INPUT_QUEUE_SIZE;
@@ -104,6 +108,7 @@ void console_input(uint8_t c)
 		return;
 	input_queue[input_head] = c;
 	input_head = next;
+	wake_up(&console_wait);
 }
 
 int console_trygetc(void)
@@ -119,11 +124,30 @@ int console_trygetc(void)
 	return c;
 }
 
+static bool console_has_input(void)
+{
+	return input_tail != input_head;
+}
+
+int console_wait_input(bool interruptible)
+{
+	/* The boot thread (the idle task) cannot sleep: it halts until an
+	 * interrupt, as before there was a scheduler. */
+	if (current == &init_task) {
+		arch_idle();
+		return 0;
+	}
+	if (interruptible)
+		return wait_event_interruptible(console_wait, console_has_input()) ? -EINTR : 0;
+	wait_event(console_wait, console_has_input());
+	return 0;
+}
+
 int console_getc(void)
 {
 	int c;
 
 	while ((c = console_trygetc()) < 0)
-		arch_idle();
+		console_wait_input(false);
 	return c;
 }

@@ -22,6 +22,7 @@ static struct sighand_struct init_sighand = { .count = 1 };
  * dumps and RLIMIT_MEMLOCK Linux's 8 MiB. */
 static struct signal_struct init_signal = {
 	.nr_threads = 1,
+	.wait_chldexit = __WAIT_QUEUE_HEAD_INITIALIZER(init_signal.wait_chldexit),
 	.rlim = {
 		[RLIMIT_CPU] = { RLIM_INFINITY, RLIM_INFINITY },
 		[RLIMIT_FSIZE] = { RLIM_INFINITY, RLIM_INFINITY },
@@ -43,7 +44,10 @@ static struct signal_struct init_signal = {
 };
 
 struct task_struct init_task = {
+	.__state = TASK_RUNNING,
 	.flags = PF_KTHREAD,
+	.on_rq = 1,
+	.run_list = LIST_HEAD_INIT(init_task.run_list),
 	.pid = 0,
 	.comm = "swapper",
 	.files = &init_files,
@@ -68,17 +72,21 @@ static int copy_parts(struct task_struct *p, const struct task_struct *parent)
 	p->sighand->count = 1;
 	memcpy(p->sighand->action, parent->sighand->action, sizeof(p->sighand->action));
 	p->signal->nr_threads = 1;
+	init_waitqueue_head(&p->signal->wait_chldexit);
 	memcpy(p->signal->rlim, parent->signal->rlim, sizeof(p->signal->rlim));
 	return 0;
 }
 
-struct task_struct *copy_process(void)
+struct task_struct *copy_process(const struct kernel_clone_args *args)
 {
 	struct task_struct *parent = current;
 	struct task_struct *p = kzalloc(sizeof(*p), GFP_KERNEL);
 
 	if (!p)
 		return NULL;
+	p->__state = TASK_NEW;
+	p->flags = args->fn ? PF_KTHREAD : 0;
+	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
 	p->stack = kmalloc(THREAD_SIZE, GFP_KERNEL);
@@ -91,6 +99,7 @@ struct task_struct *copy_process(void)
 	/* Linux: the child gets the parent's mask, none of its pending. */
 	p->signals.blocked = parent->signals.blocked;
 	p->start_time = arch_uptime_ns();
+	copy_thread(p, args);
 	p->real_parent = parent;
 	list_add_tail(&p->sibling, &parent->children);
 	return p;

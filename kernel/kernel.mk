@@ -8,12 +8,15 @@ KERNEL_GENERIC_SRCS += \
 	kernel/ktest.c \
 	kernel/ksyms.c \
 	kernel/sysctl.c
-# Tasks: init_task, copy_process, pids (plain C: the host tests make tasks).
-KERNEL_GENERIC_SRCS += kernel/fork.c kernel/pid.c
+# Tasks: init_task, copy_process, pids, kernel threads; the scheduler's
+# run queue, wait queues and timers (plain C: the host tests make tasks
+# and wake them; only the host never switches).
+KERNEL_GENERIC_SRCS += kernel/fork.c kernel/exit.c kernel/pid.c kernel/kthread.c kernel/timer.c \
+	kernel/sched/core.c kernel/sched/wait.c
 
 KERNEL_ONLY_SRCS += kernel/panic.c
 # User programs: exec, exit and the system calls (ring 3 needs the machine).
-KERNEL_ONLY_SRCS += kernel/exit.c kernel/umh.c kernel/syscall_table.c kernel/sys_ni.c \
+KERNEL_ONLY_SRCS += kernel/umh.c kernel/syscall_table.c kernel/sys_ni.c \
 	kernel/sys.c kernel/capability.c
 # Signals: the system calls, sending and the choice at the return to ring 3.
 KERNEL_ONLY_SRCS += kernel/signal.c

@@ -66,6 +66,10 @@ int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *inf
 		*slot = (struct kernel_siginfo){ .si_code = SI_KERNEL };
 	slot->si_signo = sig;
 	t->signals.pending |= sigmask(sig);
+	/* Linux: signal_wake_up. An interruptible sleep ends so the signal
+	 * can be delivered; SIGKILL ends any sleep but the uninterruptible. */
+	if (!(t->signals.blocked & sigmask(sig)) || sig == SIGKILL)
+		try_to_wake_up(t, TASK_INTERRUPTIBLE);
 	return 0;
 }
 
@@ -166,16 +170,6 @@ void signal_delivered(struct task_struct *t, const struct ksignal *ks)
 	if (!(ks->ka.flags & SA_NODEFER))
 		blocked |= sigmask(ks->sig);
 	set_current_blocked(t, blocked);
-}
-
-bool signal_console_interrupt(void)
-{
-	struct task_struct *t = current;
-
-	if (t->flags & PF_KTHREAD)
-		return false;
-	send_signal(t, SIGINT, NULL);
-	return true;
 }
 
 /* --- rt_sigaction, rt_sigprocmask, rt_sigpending ---------------------------- */

@@ -28,10 +28,11 @@ SYSCALL_DEFINE0(gettid)
 	return task->pid;
 }
 
-/* No parent: 0, as Linux's init sees (Linux: sys_getppid). */
+/* Linux: sys_getppid. The kernel's own task, pid 0, parents nothing a
+ * program sees but the kernel shell (pid 1). */
 SYSCALL_DEFINE0(getppid)
 {
-	return 0;
+	return task->real_parent ? task->real_parent->pid : 0;
 }
 
 SYSCALL_DEFINE0(getuid)

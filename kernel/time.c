@@ -145,7 +145,8 @@ static int get_sleep_time(unsigned long uts, uint64_t *ns)
 }
 
 /*
- * Idle until the monotonic clock reaches deadline (Linux: do_nanosleep).
+ * Sleep until the monotonic clock reaches deadline (Linux: do_nanosleep,
+ * here to the next tick after it: the timers run at the tick).
  * Return: 0, or -EINTR when a signal is pending, with the time left
  * written to rmtp if it is not 0 (-EFAULT if that fails).
  * Context: a system call; interrupts are on while idling and as they
@@ -162,7 +163,14 @@ static long sleep_until(struct task_struct *task, uint64_t deadline, unsigned lo
 			ret = -EINTR;
 			break;
 		}
-		arch_idle(); /* sti; hlt: the next tick (or any interrupt) wakes it */
+		if (task == current) {
+			arch_irq_restore(flags);
+			set_current_state(TASK_INTERRUPTIBLE);
+			schedule_timeout_ns(deadline - now);
+			flags = arch_irq_save();
+		} else {
+			arch_idle(); /* an in-kernel test's task: idle to the next tick */
+		}
 	}
 	arch_irq_restore(flags);
 	if (ret == -EINTR && rmtp && put_timespec64(deadline - now, rmtp))

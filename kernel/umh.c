@@ -1,22 +1,33 @@
 /*
  * The kernel starts a program (Linux: kernel/umh.c call_usermodehelper,
- * UMH_WAIT_PROC). A child of the kernel's task gets the console as fds
- * 0-2, execs the program, runs it until it ends and is released; the
- * caller gets its wait status. Example: the kernel shell's `hello a b` is
- * call_usermodehelper("/bin/hello", {"hello", "a", "b"}, env), which
- * returns 0 once hello has exited with status 0.
+ * UMH_WAIT_PROC). A child of the caller gets the console as fds 0-2,
+ * execs the program and is woken; the caller sleeps in kernel_wait until
+ * it has exited and takes its status. While it runs it is the console's
+ * foreground program: Ctrl-C is SIGINT for it. Example: the kernel
+ * shell's `hello a b` is call_usermodehelper("/bin/hello", {"hello",
+ * "a", "b"}, env), which returns 0 once hello has exited with status 0.
  */
-#include <arch.h>
 #include <binfmts.h>
 #include <fs.h>
 #include <sched.h>
 #include <umh.h>
-#include <vm.h>
+
+static struct task_struct *foreground; /* the program Ctrl-C interrupts */
+
+/* n_tty's ISIG for the console (Linux: kill_pgrp(SIGINT) of the
+ * foreground group). Context: interrupt. */
+static bool interrupt_foreground(void)
+{
+	if (!foreground)
+		return false;
+	send_signal(foreground, SIGINT, NULL);
+	return true;
+}
 
 int call_usermodehelper(const char *path, const char *const *argv, const char *const *envp)
 {
-	struct mm_struct *prev = current_mm;
-	struct task_struct *task = copy_process();
+	struct kernel_clone_args args = { 0 };
+	struct task_struct *task = copy_process(&args), *prev_fg = foreground;
 	int ret;
 
 	if (!task)
@@ -24,11 +35,15 @@ int call_usermodehelper(const char *path, const char *const *argv, const char *c
 	ret = console_on_rootfs(task);
 	if (!ret)
 		ret = do_execve(task, path, argv, envp);
-	if (!ret) {
-		switch_mm(task->mm);
-		ret = arch_run_user(task);
-		switch_mm(prev);
+	if (ret) {
+		release_task(task);
+		return ret;
 	}
-	release_task(task);
+	foreground = task;
+	console_set_intr(interrupt_foreground);
+	wake_up_new_task(task);
+	ret = kernel_wait(task);
+	foreground = prev_fg;
+	console_set_intr(prev_fg ? interrupt_foreground : NULL);
 	return ret;
 }

@@ -32,7 +32,9 @@ TEST_SRCS += mm/tests/memory_hotplug_test.c
 BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
 	mm/compaction.c mm/migrate.c mm/page_isolation.c \
 	lib/format.c kernel/printk.c kernel/console.c kernel/sysctl.c \
-	arch/host/arch.c arch/host/cpu.c arch/host/phys.c
+	kernel/fork.c kernel/pid.c kernel/sched/core.c kernel/sched/wait.c kernel/timer.c \
+	fs/file.c fs/ramfs.c mm/slab.c mm/tlb.c \
+	arch/host/arch.c arch/host/cpu.c arch/host/phys.c arch/host/process.c arch/host/mmu.c
 
 # libFuzzer: every object instrumented for coverage, ASan and UBSan.
 # `make fuzz` runs 10 minutes, `make fuzz-smoke` 10 seconds (make test).
@@ -107,10 +109,10 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # (seq_file and kmalloc: huge_memory.c's sysfs show functions; memblock:
 # hugetlb.c's boot-time 1 GiB pages).
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c \
-	mm/pgtable.c mm/tlb.c mm/mmu_gather.c mm/mmap.c mm/mprotect.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c mm/hugetlb.c \
-	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/mlock.c mm/clear_refs.c mm/slab.c \
-	mm/memblock.c fs/seq_file.c fs/file.c fs/ramfs.c kernel/fork.c kernel/pid.c \
-	arch/host/mmu.c arch/host/uaccess.c arch/host/clear.c
+	mm/pgtable.c mm/mmu_gather.c mm/mmap.c mm/mprotect.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c mm/hugetlb.c \
+	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/mlock.c mm/clear_refs.c \
+	mm/memblock.c fs/seq_file.c \
+	arch/host/uaccess.c arch/host/clear.c
 FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \
 	mm/tests/vm_model.c mm/tests/fuzz_vm.c)
 $(B)/fuzz-vm: $(FUZZ_VM_OBJS)

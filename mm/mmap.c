@@ -26,8 +26,6 @@
  * below the stack. */
 #define MMAP_BASE 0x100000000ul
 
-struct mm_struct *current_mm;
-
 /*
  * vm.mmap_min_addr (Linux: security/min_addr.c): the lowest address a
  * mapping is placed at or a hint is taken for. dac_mmap_min_addr is the
@@ -154,12 +152,6 @@ void mm_destroy(struct mm_struct *mm)
 	pgd_free(mm);
 	vmas_free(mm);
 	__free_pages(virt_to_page(mm), 0);
-}
-
-void switch_mm(struct mm_struct *mm)
-{
-	current_mm = mm;
-	arch_switch_mm(mm ? mm->pgd : 0);
 }
 
 /* Linux's find_vma returns the first VMA ending above addr; this is its

@@ -1,5 +1,6 @@
 /*
- * TLB flushing with Linux's ceiling rule (arch/x86/mm/tlb.c): a range of at
+ * The active mm and TLB flushing with Linux's ceiling rule
+ * (arch/x86/mm/tlb.c): a range of at
  * most TLB_SINGLE_PAGE_FLUSH_CEILING pages is invalidated page by page
  * (invlpg), a larger one by reloading CR3. Example: 33 pages → 33 invlpg;
  * 34 pages → one CR3 reload.
@@ -9,6 +10,16 @@
  */
 #include <arch.h>
 #include <vm.h>
+
+struct mm_struct *current_mm;
+
+/* Linux: switch_mm (arch/x86/mm/tlb.c switch_mm_irqs_off): load @mm's
+ * tables, or the kernel's own for NULL. */
+void switch_mm(struct mm_struct *mm)
+{
+	current_mm = mm;
+	arch_switch_mm(mm ? mm->pgd : 0);
+}
 
 /*
  * Only the active mm can have translations in the TLB (one CPU, and a CR3

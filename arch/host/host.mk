@@ -6,6 +6,8 @@ HOST_ARCH_SRCS += \
 	arch/host/test_main.c
 # clear_pages() on the host: the same two instructions.
 HOST_ARCH_SRCS += arch/host/clear.c
+# copy_thread for kernel/fork.c.
+HOST_ARCH_SRCS += arch/host/process.c
 # The TLB/CR3 hooks and the software MMU.
 HOST_ARCH_SRCS += arch/host/mmu.c
 # copy_to_user & co. over the software MMU, faulting pages in.

@@ -34,8 +34,8 @@ ARCH_X86_SRCS += arch/x86_64/fault.c
 # The CMOS clock (CLOCK_REALTIME's start) and RDSEED/RDRAND (kernel/random.c).
 ARCH_X86_SRCS += arch/x86_64/rtc.c arch/x86_64/random.c
 ARCH_X86_ASMS += arch/x86_64/uaccess.asm
-# Ring 3: SYSCALL/SYSRET, entering and leaving a program.
-ARCH_X86_SRCS += arch/x86_64/syscall.c
+# Ring 3: SYSCALL/SYSRET, entering and leaving a program; the task switch.
+ARCH_X86_SRCS += arch/x86_64/syscall.c arch/x86_64/process.c
 ARCH_X86_ASMS += arch/x86_64/syscall_entry.asm
 # Signal frames and the return to ring 3 (exit_to_user_mode).
 ARCH_X86_SRCS += arch/x86_64/signal.c

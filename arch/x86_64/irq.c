@@ -10,6 +10,7 @@
  * even when the firmware left IRQ 4 unrouted.
  */
 #include <arch.h>
+#include <sched.h>
 #include <asm/io.h>
 #include <asm/page.h>
 #include "x86.h"
@@ -89,6 +90,7 @@ static void pit_start_tick(void)
 static void timer_tick(struct trap_frame *frame)
 {
 	jiffies++;
+	scheduler_tick();
 	for (unsigned irq = 0; irq < NR_LEGACY_IRQS; irq++)
 		if (irq_actions[irq].flags & IRQF_TICK_POLL)
 			irq_actions[irq].handler(frame);
@@ -156,6 +158,11 @@ unsigned long arch_irq_save(void)
 
 	__asm__ volatile("pushfq; popq %0; cli" : "=r"(flags) : : "memory");
 	return flags;
+}
+
+void arch_irq_enable(void)
+{
+	__asm__ volatile("sti" ::: "memory");
 }
 
 void arch_irq_restore(unsigned long flags)

@@ -32,11 +32,7 @@
 #define X86_EFLAGS_AF 0x00000010ul
 #define X86_EFLAGS_ZF 0x00000040ul
 #define X86_EFLAGS_SF 0x00000080ul
-#define X86_EFLAGS_TF 0x00000100ul
-#define X86_EFLAGS_DF 0x00000400ul
 #define X86_EFLAGS_OF 0x00000800ul
-#define X86_EFLAGS_RF 0x00010000ul
-#define X86_EFLAGS_AC 0x00040000ul
 /* Linux: FIX_EFLAGS, the flags a frame may change (never IF, IOPL, ...). */
 #define FIX_EFLAGS                                                                       \
 	(X86_EFLAGS_AC | X86_EFLAGS_OF | X86_EFLAGS_DF | X86_EFLAGS_TF | X86_EFLAGS_SF | \
@@ -257,10 +253,19 @@ void exit_to_user_mode(struct trap_frame *regs)
 	struct task_struct *t = current;
 	struct ksignal ks;
 
-	/* Several pending signals stack several frames: the last one set
-	 * up runs first, as on Linux. A fatal one never returns here. */
-	while (t && get_signal(t, &ks))
+	/* Linux: exit_to_user_mode_loop. The CPU goes to another task if
+	 * the tick asked; several pending signals stack several frames (the
+	 * last one set up runs first, as on Linux); a fatal one never returns
+	 * here. */
+	for (;;) {
+		if (need_resched()) {
+			schedule();
+			continue;
+		}
+		if (!get_signal(t, &ks))
+			break;
 		handle_signal(t, &ks, regs);
+	}
 }
 
 /* Linux: restore_sigcontext, with the checks an iretq needs here: Linux

@@ -19,18 +19,8 @@
 
 #define EFER_SCE (1ull << 0)	  /* SYSCALL/SYSRET enabled */
 #define X86_CR4_SMEP (1ull << 20) /* no instruction fetch from user pages in ring 0 */
-#define X86_EFLAGS_TF (1ull << 8)
-#define X86_EFLAGS_IF (1ull << 9)
-#define X86_EFLAGS_DF (1ull << 10)
-#define X86_EFLAGS_NT (1ull << 14)
-#define X86_EFLAGS_AC (1ull << 18)
 
 void syscall_entry(void);
-/* Save the caller's callee-saved registers in *ctx (thread_struct's
- * first eight fields) and enter ring 3; user_mode_return(ctx, status)
- * makes that call return status. */
-long user_mode_enter(struct thread_struct *ctx, uint64_t rip, uint64_t rsp);
-void __noreturn user_mode_return(struct thread_struct *ctx, long status);
 void do_syscall_64(struct trap_frame *regs);
 
 /* syscall_entry.asm's offsets. */
@@ -40,7 +30,6 @@ _Static_assert(offsetof(struct trap_frame, rip) == 17 * 8, "trap_frame layout");
 _Static_assert(offsetof(struct trap_frame, rcx) == 12 * 8, "trap_frame layout");
 _Static_assert(offsetof(struct trap_frame, r11) == 4 * 8, "trap_frame layout");
 _Static_assert(offsetof(struct trap_frame, rflags) == 19 * 8, "trap_frame layout");
-_Static_assert(offsetof(struct thread_struct, rflags) == 56, "thread_struct layout");
 _Static_assert(offsetof(struct percpu, current_task) == PERCPU_CURRENT, "percpu layout");
 
 void syscall_init(void)
@@ -75,42 +64,6 @@ void do_syscall_64(struct trap_frame *regs)
 	exit_to_user_mode(regs);
 }
 
-/* Linux: task_pt_regs. Every way in from ring 3 (SYSCALL, a trap, an
- * interrupt) pushes its frame at the top of the task's kernel stack. */
-struct trap_frame *task_pt_regs(const struct task_struct *t)
-{
-	if (!t || t != current || !t->mm)
-		return NULL;
-	return (struct trap_frame *)((char *)t->stack + THREAD_SIZE) - 1;
-}
-
-/* The task that ran before arch_run_user (the kernel's own). */
-static struct task_struct *prev_task;
-
-int arch_run_user(struct task_struct *task)
-{
-	long status;
-
-	prev_task = current;
-	percpu.current_task = task;
-	signal_note_trap(0, 0, 0);
-	set_kernel_stack((uint64_t)task->stack + THREAD_SIZE);
-	/* Ctrl-C on the console is SIGINT for the program while it runs. */
-	console_set_intr(signal_console_interrupt);
-	status = user_mode_enter(&task->thread, task->thread.ip, task->thread.sp);
-	console_set_intr(NULL);
-	/* The program's TLS base must not outlive it. */
-	wrmsr(MSR_FS_BASE, 0);
-	wrmsr(MSR_KERNEL_GS_BASE, 0);
-	percpu.current_task = prev_task;
-	return (int)status;
-}
-
-void arch_exit_user(int status)
-{
-	user_mode_return(&current->thread, status);
-}
-
 /* Linux: do_arch_prctl_64, the TLS base libc sets. */
 SYSCALL_DEFINE2(arch_prctl, int, option, unsigned long, addr)
 {
@@ -121,6 +74,7 @@ SYSCALL_DEFINE2(arch_prctl, int, option, unsigned long, addr)
 		/* A non-canonical base would fault the wrmsr in ring 0. */
 		if (addr >= USER_VA_END)
 			return -EPERM;
+		task->thread.fsbase = addr;
 		wrmsr(MSR_FS_BASE, addr);
 		return 0;
 	case ARCH_GET_FS:

@@ -12,11 +12,10 @@
 ; and rflags; anything else (a signal handler's frame, rt_sigreturn's
 ; restored registers) leaves through iretq.
 ;
-; user_mode_enter/user_mode_return are a setjmp/longjmp pair around a
-; program's life: enter saves the caller's callee-saved registers, rsp
-; and rflags in a struct thread_struct and iretq's to ring 3; return, called
-; on the task's kernel stack when the program ends, restores them so that
-; user_mode_enter returns the exit status to its caller.
+; The entry pushes the system call's number where a trap's error code
+; goes (Linux: pt_regs->orig_ax), so a call a signal interrupted can be
+; restarted. __switch_to_asm and ret_from_fork_asm below are the other
+; half of the task switch (process.c).
 bits 64
 default rel
 %include "arch/x86_64/calling.inc"
@@ -33,16 +32,6 @@ default rel
 %define X86_EFLAGS_IF 0x200
 %define X86_EFLAGS_RF 0x10000
 
-; struct thread_struct (asm/processor.h): its first eight fields
-%define CTX_RBX 0
-%define CTX_RBP 8
-%define CTX_R12 16
-%define CTX_R13 24
-%define CTX_R14 32
-%define CTX_R15 40
-%define CTX_RSP 48
-%define CTX_RFLAGS 56
-
 section .text
 extern do_syscall_64
 
@@ -56,7 +45,7 @@ syscall_entry:
 	push r11			; rflags
 	push USER_CS			; cs
 	push rcx			; rip
-	push 0				; error code
+	push rax			; error code: the call's number (orig_ax)
 	push -1				; vector: a system call, not a trap
 	PUSH_REGS
 	mov rdi, rsp
@@ -93,60 +82,58 @@ syscall_entry:
 	swapgs
 	iretq
 
-; long user_mode_enter(struct thread_struct *ctx, uint64_t rip, uint64_t rsp)
-; Linux: start_thread + the iretq of the return to user mode.
-global user_mode_enter
-user_mode_enter:
-	mov [rdi + CTX_RBX], rbx
-	mov [rdi + CTX_RBP], rbp
-	mov [rdi + CTX_R12], r12
-	mov [rdi + CTX_R13], r13
-	mov [rdi + CTX_R14], r14
-	mov [rdi + CTX_R15], r15
-	mov [rdi + CTX_RSP], rsp	; pointing at our return address
-	pushfq
-	pop qword [rdi + CTX_RFLAGS]
-	; No interrupt between the swapgs and the iretq: it would run the
-	; kernel with the user's GS.
+; struct task_struct *__switch_to_asm(uint64_t *prev_sp, uint64_t next_sp,
+;                                     struct task_struct *prev, struct task_struct *next)
+; Linux: __switch_to_asm. The callee-saved registers go on prev's stack
+; (struct inactive_task_frame in process.c), prev's rsp into *prev_sp;
+; next's stack and registers come back, and __switch_to (C) finishes the
+; switch and returns prev, on next's stack, to whatever next was doing
+; when it switched out: its own __switch_to_asm call, or ret_from_fork_asm
+; for a task that never ran. Context: interrupts off.
+extern __switch_to
+global __switch_to_asm
+__switch_to_asm:
+	push rbp
+	push rbx
+	push r12
+	push r13
+	push r14
+	push r15
+	mov [rdi], rsp
+	mov rsp, rsi
+	pop r15
+	pop r14
+	pop r13
+	pop r12
+	pop rbx
+	pop rbp
+	mov rdi, rdx
+	mov rsi, rcx
+	jmp __switch_to
+
+; A new task's first instructions (Linux: ret_from_fork_asm): rax is the
+; task switched away from, rbx a kernel thread's function (0 for a
+; program) and r12 its argument; rsp is at the task's struct trap_frame.
+; A kernel thread whose function returns exits with its value; a program
+; goes to ring 3 through that frame, as start_thread (or fork) set it.
+extern schedule_tail
+extern kthread_exit
+extern exit_to_user_mode
+global ret_from_fork_asm
+ret_from_fork_asm:
+	mov rdi, rax
+	call schedule_tail
+	test rbx, rbx
+	jz .to_user
+	mov rdi, r12
+	call rbx
+	mov edi, eax
+	call kthread_exit		; never returns
+.to_user:
+	mov rdi, rsp
+	call exit_to_user_mode
 	cli
-	push USER_DS
-	push rdx
-	push X86_EFLAGS_IF
-	push USER_CS
-	push rsi
-	; The program starts with every register zero but rsp (the ELF ABI
-	; leaves them unspecified; Linux clears them), so nothing leaks.
-	xor eax, eax
-	xor ebx, ebx
-	xor ecx, ecx
-	xor edx, edx
-	xor esi, esi
-	xor edi, edi
-	xor ebp, ebp
-	xor r8d, r8d
-	xor r9d, r9d
-	xor r10d, r10d
-	xor r11d, r11d
-	xor r12d, r12d
-	xor r13d, r13d
-	xor r14d, r14d
-	xor r15d, r15d
+	POP_REGS
+	add rsp, 16			; vector and error code
 	swapgs
 	iretq
-
-; void user_mode_return(struct thread_struct *ctx, long status)
-; Context: ring 0 on the task's kernel stack, kernel GS: whatever is on
-; that stack (the syscall or trap frame) is abandoned.
-global user_mode_return
-user_mode_return:
-	mov rsp, [rdi + CTX_RSP]
-	mov rbx, [rdi + CTX_RBX]
-	mov rbp, [rdi + CTX_RBP]
-	mov r12, [rdi + CTX_R12]
-	mov r13, [rdi + CTX_R13]
-	mov r14, [rdi + CTX_R14]
-	mov r15, [rdi + CTX_R15]
-	push qword [rdi + CTX_RFLAGS]
-	popfq
-	mov rax, rsi
-	ret

@@ -40,6 +40,13 @@ void cpu_print_info(void);
 #define KERNEL_CS 0x08
 #define KERNEL_DS 0x10
 #define USER32_CS 0x18
+/* rflags bits (SDM vol. 1, 3.4.3). */
+#define X86_EFLAGS_TF (1ull << 8)
+#define X86_EFLAGS_IF (1ull << 9)
+#define X86_EFLAGS_DF (1ull << 10)
+#define X86_EFLAGS_NT (1ull << 14)
+#define X86_EFLAGS_RF (1ull << 16)
+#define X86_EFLAGS_AC (1ull << 18)
 #define USER_DS (0x20 | 3)
 #define USER_CS (0x28 | 3)
 #define TSS_SEL 0x30

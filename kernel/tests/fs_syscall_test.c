@@ -611,7 +611,7 @@ static void pipe2_flags_and_a_bad_fildes_leave_no_fd(struct kunit *test)
 static void pipes_then_exit(struct kunit *test, int n, unsigned long *during)
 {
 	const unsigned long args[6] = { PATH_B, 0 };
-	struct task_struct *other = copy_process();
+	struct task_struct *other = copy_process(&(struct kernel_clone_args){ 0 });
 
 	KUNIT_ASSERT_NOT_NULL(test, other);
 	for (int i = 0; i < n; i++)

@@ -9,9 +9,12 @@
 
 #include <sched.h>
 
+/* A pid no task has: the pid table stops below it. */
+#define NO_SUCH_PID 999
+
 static inline struct task_struct *ktest_task_create(struct mm_struct *mm)
 {
-	struct task_struct *task = copy_process();
+	struct task_struct *task = copy_process(&(struct kernel_clone_args){ 0 });
 
 	if (!task)
 		return NULL;

@@ -72,11 +72,11 @@ static long sys_quiet(unsigned long nr, unsigned long a0, unsigned long a1, unsi
 	return ret;
 }
 
-static void ids_are_pid_1_with_no_parent_and_root(struct kunit *test)
+static void ids_are_the_tasks_its_parents_and_root(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, sys(__NR_getpid, 0, 0, 0, 0), 1);
-	KUNIT_EXPECT_EQ(test, sys(__NR_gettid, 0, 0, 0, 0), 1);
-	KUNIT_EXPECT_EQ(test, sys(__NR_getppid, 0, 0, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_getpid, 0, 0, 0, 0), task->pid);
+	KUNIT_EXPECT_EQ(test, sys(__NR_gettid, 0, 0, 0, 0), task->pid);
+	KUNIT_EXPECT_EQ(test, sys(__NR_getppid, 0, 0, 0, 0), current->pid);
 	KUNIT_EXPECT_EQ(test, sys(__NR_getuid, 0, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_geteuid, 0, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_getgid, 0, 0, 0, 0), 0);
@@ -131,10 +131,10 @@ static void prlimit64_lowers_but_never_raises_a_hard_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, old.rlim_cur, NR_OPEN_DEFAULT);
 	KUNIT_EXPECT_EQ(test, task_rlimit(task, RLIMIT_NOFILE), 64);
 	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, &raise, sizeof(raise)), 0);
-	KUNIT_EXPECT_EQ(test, sys(__NR_prlimit64, 1, RLIMIT_NOFILE, BUF, 0), -EPERM);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prlimit64, task->pid, RLIMIT_NOFILE, BUF, 0), -EPERM);
 	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, &inverted, sizeof(inverted)), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prlimit64, 0, RLIMIT_NOFILE, BUF, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, sys(__NR_prlimit64, 2, RLIMIT_NOFILE, 0, BUF), -ESRCH);
+	KUNIT_EXPECT_EQ(test, sys(__NR_prlimit64, NO_SUCH_PID, RLIMIT_NOFILE, 0, BUF), -ESRCH);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prlimit64, 0, 99, 0, BUF), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys_quiet(__NR_prlimit64, 0, RLIMIT_NOFILE, UNMAPPED, 0), -EFAULT);
 	KUNIT_EXPECT_EQ(test, sys_quiet(__NR_prlimit64, 0, RLIMIT_NOFILE, 0, UNMAPPED), -EFAULT);
@@ -160,7 +160,7 @@ static void a_new_task_has_its_parents_limits(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, copy_to_user(BUF, &lower, sizeof(lower)), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_prlimit64, 0, RLIMIT_NOFILE, BUF, 0), 0);
-	child = copy_process();
+	child = copy_process(&(struct kernel_clone_args){ 0 });
 	KUNIT_ASSERT_NOT_NULL(test, child);
 	KUNIT_EXPECT_EQ(test, task_rlimit(child, RLIMIT_NOFILE),
 			task_rlimit(current, RLIMIT_NOFILE));
@@ -219,7 +219,7 @@ static void sched_getaffinity_returns_one_cpu_in_one_long(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, copy_from_user(mask, BUF, sizeof(mask)), 0);
 	KUNIT_EXPECT_EQ(test, mask[0], 1);
 	KUNIT_EXPECT_EQ(test, mask[1], ~0ul); /* nothing past the bytes returned */
-	KUNIT_EXPECT_EQ(test, sys(__NR_sched_getaffinity, 1, 8, BUF, 0), 8);
+	KUNIT_EXPECT_EQ(test, sys(__NR_sched_getaffinity, task->pid, 8, BUF, 0), 8);
 	KUNIT_EXPECT_EQ(test, sys(__NR_sched_getaffinity, 0, 4, BUF, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys(__NR_sched_getaffinity, 0, 12, BUF, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys(__NR_sched_getaffinity, 7, 8, BUF, 0), -ESRCH);
@@ -588,7 +588,7 @@ static void capget_and_capset_change_only_the_callers_sets_by_linux_rules(struct
 	/* Version 1: one struct only. */
 	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x19980330, 0, BUF + 128), 0);
 	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, -1, BUF + 64), -EINVAL);
-	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, 2, BUF + 64), -ESRCH);
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, NO_SUCH_PID, BUF + 64), -ESRCH);
 	KUNIT_EXPECT_EQ(test, cap_call(__NR_capget, 0x20080522, task->pid, BUF + 64), 0);
 	KUNIT_EXPECT_EQ(test, sys_quiet(__NR_capget, UNMAPPED, BUF, 0, 0), -EFAULT);
 	/* Drop CAP_IPC_LOCK from the effective set, raise it again. */
@@ -606,7 +606,7 @@ static void capget_and_capset_change_only_the_callers_sets_by_linux_rules(struct
 	KUNIT_EXPECT_EQ(test, cap_set(CAP_FULL_SET & ~ipc_lock, CAP_FULL_SET), -EPERM);
 	KUNIT_EXPECT_EQ(test, task->cred.cap_permitted, CAP_FULL_SET & ~ipc_lock);
 	/* Another process's sets: -EPERM. */
-	KUNIT_EXPECT_EQ(test, cap_call(__NR_capset, 0x20080522, 2, BUF + 64), -EPERM);
+	KUNIT_EXPECT_EQ(test, cap_call(__NR_capset, 0x20080522, current->pid, BUF + 64), -EPERM);
 	cred_init_root(&task->cred);
 }
 
@@ -626,7 +626,7 @@ static void prctl_reads_and_drops_the_bounding_set(struct kunit *test)
 }
 
 static struct kunit_case sys_test_cases[] = {
-	KUNIT_CASE(ids_are_pid_1_with_no_parent_and_root),
+	KUNIT_CASE(ids_are_the_tasks_its_parents_and_root),
 	KUNIT_CASE(uname_names_folium_with_a_linux_release),
 	KUNIT_CASE(getrlimit_reports_the_limits_at_exec),
 	KUNIT_CASE(a_new_task_has_its_parents_limits),

@@ -15,20 +15,15 @@
 
 #define THREAD_SIZE 16384ul
 
-/* Nothing runs in ring 3 on the host: the tests call system calls. */
+/* Nothing runs in ring 3 or switches on the host: the tests call system
+ * calls as the task they made. copy_thread keeps a kernel thread's
+ * function here. */
 struct thread_struct {
+	uint64_t sp;
 	uint64_t fsbase;
 	uint64_t gsbase;
-	uint64_t ip, sp; /* where the program starts (start_thread) */
+	int (*fn)(void *);
+	void *fn_arg;
 };
-
-/* Linux: start_thread. exec's last step: the task's next entry into
- * ring 3 is at @ip with @sp, with no TLS base yet. */
-static inline void start_thread(struct thread_struct *thread, uint64_t ip, uint64_t sp)
-{
-	thread->ip = ip;
-	thread->sp = sp;
-	thread->fsbase = thread->gsbase = 0;
-}
 
 #endif

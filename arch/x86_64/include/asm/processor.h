@@ -19,24 +19,14 @@
 /* A task's kernel stack (Linux: THREAD_SIZE with KASAN off). */
 #define THREAD_SIZE 16384ul
 
-/* What the arch keeps per task (Linux: struct thread_struct): the
- * callee-saved registers of the kernel code that entered ring 3, which
- * the task's end returns to (syscall_entry.asm's user_mode_enter and
- * user_mode_return), and the user's FS and GS bases. */
+/* What the arch keeps per task (Linux: struct thread_struct): its
+ * kernel rsp while it is switched out (the callee-saved registers are on
+ * that stack), and the user's FS and GS bases, which live in MSRs while
+ * it runs. */
 struct thread_struct {
-	uint64_t rbx, rbp, r12, r13, r14, r15, rsp, rflags;
+	uint64_t sp;
 	uint64_t fsbase;
 	uint64_t gsbase;
-	uint64_t ip, sp; /* where the program starts (start_thread) */
 };
-
-/* Linux: start_thread. exec's last step: the task's next entry into
- * ring 3 is at @ip with @sp, with no TLS base yet. */
-static inline void start_thread(struct thread_struct *thread, uint64_t ip, uint64_t sp)
-{
-	thread->ip = ip;
-	thread->sp = sp;
-	thread->fsbase = thread->gsbase = 0;
-}
 
 #endif

@@ -1,0 +1,38 @@
+/*
+ * Wait queues (Linux: kernel/sched/wait.c). The queue and the sleeper's
+ * state change together with interrupts off, since an interrupt handler
+ * (the console's input, the tick's timers) may wake the queue.
+ */
+#include <arch.h>
+#include <sched.h>
+#include <wait.h>
+
+void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait, unsigned int state)
+{
+	unsigned long flags = arch_irq_save();
+
+	if (list_empty(&wait->entry))
+		list_add_tail(&wait->entry, &wq->head);
+	set_current_state(state);
+	arch_irq_restore(flags);
+}
+
+void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
+{
+	unsigned long flags = arch_irq_save();
+
+	(void)wq;
+	set_current_state(TASK_RUNNING);
+	list_del_init(&wait->entry);
+	arch_irq_restore(flags);
+}
+
+void __wake_up(struct wait_queue_head *wq, unsigned int state)
+{
+	unsigned long flags = arch_irq_save();
+	struct wait_queue_entry *wait;
+
+	list_for_each_entry(wait, &wq->head, entry)
+		try_to_wake_up(wait->task, state);
+	arch_irq_restore(flags);
+}
