@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <syscalls.h>
 #include <vm.h>
+#include <asm/fpu.h>
 #include <asm/io.h>
 #include <asm/prctl.h>
 #include <asm/special_insns.h>
@@ -97,7 +98,11 @@ int arch_run_user(struct task_struct *task)
 	set_kernel_stack((uint64_t)task->stack + THREAD_SIZE);
 	/* Ctrl-C on the console is SIGINT for the program while it runs. */
 	console_set_intr(signal_console_interrupt);
+	/* A switch to the program and back, as __switch_to will make them:
+	 * its FPU state in, then out (the kernel's task has none). */
+	fpu_switch(&prev_task->thread.fpu, &task->thread.fpu);
 	status = user_mode_enter(&task->thread, task->thread.ip, task->thread.sp);
+	fpu_switch(&task->thread.fpu, &prev_task->thread.fpu);
 	console_set_intr(NULL);
 	/* The program's TLS base must not outlive it. */
 	wrmsr(MSR_FS_BASE, 0);
