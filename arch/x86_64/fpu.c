@@ -25,7 +25,8 @@
  * "modified" optimization skips a component unchanged since the last
  * XRSTOR from the same address: right only while that buffer still holds
  * what was loaded, which Linux keeps true with fpregs_owner_ctx and
- * last_cpu across frees and reuses. QEMU's TCG implements neither.
+ * last_cpu across frees and reuses. (QEMU's TCG, where the tests run, has
+ * no XSAVES: Linux says 'standard' format there too.)
  */
 #include <errno.h>
 #include <sched.h>
