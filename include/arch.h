@@ -102,4 +102,12 @@ void start_thread(struct task_struct *task, unsigned long ip, unsigned long sp);
 /* AT_HWCAP: CPUID.1:EDX, as Linux's ELF_HWCAP. */
 uint64_t arch_elf_hwcap(void);
 
+/* The arch's part of a task (both arches; Linux: arch_dup_task_struct,
+ * arch_release_task_struct). copy_process calls the first for each new
+ * child of @src (current): on x86-64 it gets its FPU state, a copy of a
+ * program's registers or the init state. Return: 0 or -ENOMEM. free_task
+ * calls the second, which frees what the first made (or nothing). */
+int arch_dup_task_struct(struct task_struct *dst, struct task_struct *src);
+void arch_release_task_struct(struct task_struct *tsk);
+
 #endif

@@ -90,7 +90,7 @@ struct task_struct *copy_process(const struct kernel_clone_args *args)
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
 	p->stack = kmalloc(THREAD_SIZE, GFP_KERNEL);
-	if (!p->stack || copy_parts(p, parent) || alloc_pid(p)) {
+	if (!p->stack || arch_dup_task_struct(p, parent) || copy_parts(p, parent) || alloc_pid(p)) {
 		free_task(p);
 		return NULL;
 	}
@@ -118,6 +118,7 @@ void free_task(struct task_struct *task)
 		free_pid(task);
 	if (task->real_parent)
 		list_del(&task->sibling);
+	arch_release_task_struct(task);
 	kfree(task->stack);
 	kfree(task);
 }

@@ -109,3 +109,13 @@ void ktest_print(const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 }
+
+/* A host task has no registers of its own to copy or free. */
+int arch_dup_task_struct(struct task_struct *dst, struct task_struct *src)
+{
+	return 0;
+}
+
+void arch_release_task_struct(struct task_struct *tsk)
+{
+}

@@ -39,5 +39,8 @@ ARCH_X86_SRCS += arch/x86_64/syscall.c arch/x86_64/process.c
 ARCH_X86_ASMS += arch/x86_64/syscall_entry.asm
 # Signal frames and the return to ring 3 (exit_to_user_mode).
 ARCH_X86_SRCS += arch/x86_64/signal.c
+# The FPU/SSE/AVX state per task (XSAVE where present), in signal frames too.
+ARCH_X86_SRCS += arch/x86_64/fpu.c arch/x86_64/fpu_signal.c
+KERNEL_ONLY_TEST_SRCS += arch/x86_64/tests/fpu_test.c
 # /proc/cpuinfo (Linux: arch/x86/kernel/cpu/proc.c).
 ARCH_X86_SRCS += arch/x86_64/proc_cpuinfo.c

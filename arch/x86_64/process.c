@@ -12,6 +12,7 @@
  */
 #include <arch.h>
 #include <sched.h>
+#include <asm/fpu.h>
 #include <asm/io.h>
 #include <asm/special_insns.h>
 #include "x86.h"
@@ -67,12 +68,16 @@ void start_thread(struct task_struct *task, unsigned long ip, unsigned long sp)
 	regs->vector = (uint64_t)-1; /* no call to restart: Linux's orig_ax -1 */
 	regs->error_code = (uint64_t)-1;
 	task->thread.fsbase = task->thread.gsbase = 0;
+	/* The FPU in its init state, never the last program's (Linux:
+	 * flush_thread's fpu_flush_thread, earlier in the same exec). */
+	fpu_flush_thread(&task->thread.fpu);
 }
 
 /*
  * Linux: __switch_to, the C half, on @next's stack. A program's FS and GS
- * bases (its TLS) are saved from their MSRs and the next one's loaded;
- * ring-3 entries will land on @next's kernel stack.
+ * bases (its TLS) are saved from their MSRs and the next one's loaded,
+ * its FPU/SSE/AVX registers likewise (eager, as Linux); ring-3 entries
+ * will land on @next's kernel stack.
  */
 struct task_struct *__switch_to(struct task_struct *prev, struct task_struct *next)
 {
@@ -84,6 +89,7 @@ struct task_struct *__switch_to(struct task_struct *prev, struct task_struct *ne
 		wrmsr(MSR_FS_BASE, next->thread.fsbase);
 		wrmsr(MSR_KERNEL_GS_BASE, next->thread.gsbase);
 	}
+	fpu_switch(&prev->thread.fpu, &next->thread.fpu);
 	percpu.current_task = next;
 	if (next->stack)
 		set_kernel_stack((uint64_t)next->stack + THREAD_SIZE);

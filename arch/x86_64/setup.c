@@ -5,6 +5,7 @@
  */
 #include <arch.h>
 #include <mm.h>
+#include <asm/fpu.h>
 #include <asm/smap.h>
 #include "x86.h"
 
@@ -18,6 +19,7 @@ static uint64_t ram_bytes; /* RAM in the firmware's map, for arch_machine_info *
 void arch_setup(const struct boot_info *bi)
 {
 	cpu_detect();
+	fpu__init_system(); /* CR0/CR4 and XCR0: what programs may use */
 	gdt_init();
 	idt_init();
 	syscall_init();

@@ -7,24 +7,25 @@
  * pointed at the handler. Frame, from the stack's top down (Linux's):
  *
  *   [128-byte red zone of the interrupted code]
- *   fxsave area, 512 bytes, 64-aligned   <- uc.uc_mcontext.fpstate
+ *   fpstate, 64-aligned: the XSAVE image and FP_XSTATE_MAGIC2 (832 + 4
+ *     bytes with AVX), or FXSAVE64's 512  <- uc.uc_mcontext.fpstate
  *   struct rt_sigframe { pretcode = sa_restorer; ucontext; siginfo }
  *   ^ rsp at handler entry: 16n - 8, as after a call
  *
  * The handler gets rdi = sig, rsi = &info, rdx = &uc; its ret goes to
  * the restorer, which makes rt_sigreturn: that reads the frame at rsp - 8
- * and restores every register, the FPU state, the blocked mask and the
- * alternate stack, refusing a CS, SS, RIP or MXCSR that iretq or fxrstor
- * would fault on in ring 0 (a bad frame is SIGSEGV).
+ * and restores every register, the FPU state (fpu_signal.c), the blocked
+ * mask and the alternate stack, refusing a CS, SS, RIP or FPU image that
+ * iretq or xrstor would fault on in ring 0 (a bad frame is SIGSEGV).
  */
 #include <errno.h>
 #include <syscalls.h>
 #include <vm.h>
+#include <asm/fpu.h>
 #include "x86.h"
 
 #define UC_SIGCONTEXT_SS 0x2
 #define UC_STRICT_RESTORE_SS 0x4
-#define FXSAVE_SIZE 512
 #define RED_ZONE 128
 
 #define X86_EFLAGS_CF 0x00000001ul
@@ -45,7 +46,7 @@ struct sigcontext {
 	uint64_t flags;
 	uint16_t cs, gs, fs, ss;
 	uint64_t err, trapno, oldmask, cr2;
-	uint64_t fpstate; /* user address of the fxsave area, 0: none */
+	uint64_t fpstate; /* user address of the FPU image (fpu_signal.c), 0: none */
 	uint64_t reserved1[8];
 };
 
@@ -74,10 +75,6 @@ static struct {
 	uint64_t trap_nr, error_code, cr2;
 } thread;
 
-/* fxsave/fxrstor need 16-byte alignment. */
-static uint8_t fx_buf[FXSAVE_SIZE] __attribute__((aligned(16)));
-static uint32_t mxcsr_feature_mask;
-
 static bool is_canonical(uint64_t addr)
 {
 	return (uint64_t)((int64_t)(addr << 16) >> 16) == addr;
@@ -97,60 +94,6 @@ uint64_t arch_user_sp(const struct task_struct *t)
 	return regs ? regs->rsp : 0;
 }
 
-/* Linux: fpu__init_prepare_fx_sw_frame's mxcsr_feature_mask: the MXCSR
- * bits fxrstor accepts (fxsave's MXCSR_MASK, 0 meaning 0xffbf). */
-static uint32_t mxcsr_mask(void)
-{
-	if (!mxcsr_feature_mask) {
-		memset(fx_buf, 0, sizeof(fx_buf));
-		__asm__ volatile("fxsave64 %0" : "=m"(fx_buf));
-		memcpy(&mxcsr_feature_mask, fx_buf + 28, 4);
-		if (!mxcsr_feature_mask)
-			mxcsr_feature_mask = 0xffbf;
-	}
-	return mxcsr_feature_mask;
-}
-
-/* The handler starts with the FPU as after exec (Linux:
- * fpu__clear_user_states): FCW 0x37f, MXCSR 0x1f80, registers zero. */
-static void fpu_reset_user(void)
-{
-	static const uint16_t fcw = 0x37f;
-	static const uint32_t mxcsr = 0x1f80;
-
-	memset(fx_buf, 0, sizeof(fx_buf));
-	memcpy(fx_buf, &fcw, 2);
-	memcpy(fx_buf + 24, &mxcsr, 4);
-	__asm__ volatile("fxrstor64 %0" : : "m"(fx_buf));
-}
-
-/* Linux: copy_fpstate_to_sigframe, the legacy fxsave format only. */
-static int save_fpstate(uint64_t ufp)
-{
-	__asm__ volatile("fxsave64 %0" : "=m"(fx_buf));
-	return copy_to_user(ufp, fx_buf, FXSAVE_SIZE);
-}
-
-/* Linux: fpu__restore_sig. 0 resets the FPU; reserved MXCSR bits would
- * make fxrstor #GP in ring 0, so they make the frame bad instead. */
-static int restore_fpstate(uint64_t ufp)
-{
-	uint32_t mxcsr;
-
-	if (!ufp) {
-		fpu_reset_user();
-		return 0;
-	}
-	mxcsr_mask();
-	if (copy_from_user(fx_buf, ufp, FXSAVE_SIZE))
-		return -EFAULT;
-	memcpy(&mxcsr, fx_buf + 24, 4);
-	if (mxcsr & ~mxcsr_feature_mask)
-		return -EINVAL;
-	__asm__ volatile("fxrstor64 %0" : : "m"(fx_buf));
-	return 0;
-}
-
 /* Linux: get_sigframe. Return: the frame's address, or -1 (a sure fault)
  * when the alternate stack would overflow. */
 static uint64_t get_sigframe(struct task_struct *t, const struct ksignal *ks,
@@ -163,8 +106,7 @@ static uint64_t get_sigframe(struct task_struct *t, const struct ksignal *ks,
 		sp = t->signals.altstack.ss_sp + t->signals.altstack.ss_size;
 		entering_altstack = true;
 	}
-	sp = (sp - FXSAVE_SIZE) & ~63ul;
-	*fpstate = sp;
+	sp = *fpstate = fpu__alloc_mathframe(sp);
 	sp = ((sp - sizeof(struct rt_sigframe)) & ~15ul) - 8;
 	if ((nested_altstack || entering_altstack) && !on_sig_stack(t, sp))
 		return (uint64_t)-1;
@@ -217,10 +159,12 @@ static int setup_rt_frame(struct task_struct *t, const struct ksignal *ks, struc
 	memset(&frame, 0, sizeof(frame));
 	frame.pretcode = ks->ka.restorer;
 	frame.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
+	if (fpu_user_cfg.xsave)
+		frame.uc.uc_flags |= UC_FP_XSTATE;
 	fill_sigcontext(&frame.uc.uc_mcontext, regs, t->signals.blocked, fpstate);
 	frame.uc.uc_sigmask = t->signals.blocked;
 	memcpy(frame.info, &ks->info, sizeof(ks->info));
-	if (sp == (uint64_t)-1 || save_fpstate(fpstate) ||
+	if (sp == (uint64_t)-1 || copy_fpstate_to_sigframe(&t->thread.fpu, fpstate) ||
 	    copy_to_user(sp, &frame, sizeof(frame)) ||
 	    save_altstack(t, sp + offsetof(struct rt_sigframe, uc.uc_stack), regs->rsp))
 		return -EFAULT;
@@ -244,7 +188,8 @@ static void handle_signal(struct task_struct *t, const struct ksignal *ks, struc
 	}
 	/* The handler runs with no single-step, string ops forward. */
 	regs->rflags &= ~(X86_EFLAGS_DF | X86_EFLAGS_RF | X86_EFLAGS_TF);
-	fpu_reset_user();
+	/* ... and the FPU as after exec (Linux: fpu__clear_user_states). */
+	fpu__clear_user_states(&t->thread.fpu);
 	signal_delivered(t, ks);
 }
 
@@ -271,7 +216,8 @@ void exit_to_user_mode(struct trap_frame *regs)
 /* Linux: restore_sigcontext, with the checks an iretq needs here: Linux
  * survives a faulting iretq through its exception table, Folium refuses
  * the frame instead (the same SIGSEGV). */
-static int restore_sigcontext(struct trap_frame *regs, const struct sigcontext *sc)
+static int restore_sigcontext(struct task_struct *t, struct trap_frame *regs,
+			      const struct sigcontext *sc)
 {
 	if ((sc->cs | 3) != USER_CS || (sc->ss | 3) != USER_DS || !is_canonical(sc->ip))
 		return -EINVAL;
@@ -284,7 +230,7 @@ static int restore_sigcontext(struct trap_frame *regs, const struct sigcontext *
 	regs->ss = USER_DS;
 	regs->rflags = (regs->rflags & ~FIX_EFLAGS) | (sc->flags & FIX_EFLAGS);
 	regs->vector = (uint64_t)-1; /* Linux: orig_ax = -1, no restart */
-	return restore_fpstate(sc->fpstate);
+	return fpu__restore_sig(&t->thread.fpu, sc->fpstate);
 }
 
 /* Linux: signal_fault. */
@@ -315,7 +261,7 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	if (copy_from_user(&frame, uframe, sizeof(frame)))
 		return bad_frame(task, regs, uframe);
 	set_current_blocked(task, frame.uc.uc_sigmask);
-	if (restore_sigcontext(regs, &frame.uc.uc_mcontext) ||
+	if (restore_sigcontext(task, regs, &frame.uc.uc_mcontext) ||
 	    restore_altstack(task, uframe + offsetof(struct rt_sigframe, uc.uc_stack), regs->rsp))
 		return bad_frame(task, regs, uframe);
 	return (long)regs->rax;

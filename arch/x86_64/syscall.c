@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <syscalls.h>
 #include <vm.h>
+#include <asm/fpu.h>
 #include <asm/io.h>
 #include <asm/prctl.h>
 #include <asm/special_insns.h>

@@ -21,6 +21,7 @@ struct cpu_features {
 	bool erms, fsrm, nx, pdpe1gb, la57, invariant_tsc, hypervisor;
 	bool smep; /* CR4.SMEP: ring 0 never runs a user page */
 	bool x2apic, apic, pat, tsc_deadline;
+	bool xsave, avx, avx512f;   /* the XSAVE components fpu.c may enable */
 	char hypervisor_vendor[13]; /* "TCGTCGTCGTCG" under QEMU TCG */
 	uint32_t tsc_crystal_hz;    /* CPUID 0x15, 0 if not reported */
 	uint32_t tsc_ratio_num, tsc_ratio_den;
@@ -28,6 +29,8 @@ struct cpu_features {
 };
 extern struct cpu_features cpu;
 void cpu_detect(void);
+/* Linux: cpuid_count. r[] gets EAX, EBX, ECX, EDX of @leaf, @subleaf. */
+void cpuid_count(uint32_t leaf, uint32_t subleaf, uint32_t r[4]);
 
 /* cpuinfo.c: the `cpuinfo` view of cpu, clear_pages' choice and tsc_hz. */
 void cpu_print_info(void);

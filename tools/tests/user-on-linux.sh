@@ -5,7 +5,9 @@
 # run as root and setpriv exists) as nobody, whose access() and open()
 # answers differ from root's; mmtest must pass (with "reclaim" too, which
 # MADV_PAGEOUT serves on Linux); the fuzzer must run to its end and create
-# no file in the directory it runs in.
+# no file in the directory it runs in; fpstate must pass where the CPU has
+# AVX, and its two corrupt FPU frames must be SIGSEGV (the bad MXCSR one
+# only a real CPU's XRSTOR refuses: QEMU's TCG takes it).
 # Usage: sh tools/tests/user-on-linux.sh BUILD_DIR
 #   (takes BUILD_DIR/user/NAME and NAME.glibc; `make O=BUILD_DIR
 #   BUILD_DIR/user/sysconform ...` builds them when missing)
@@ -21,7 +23,7 @@ fail() {
 	failed=$((failed + 1))
 }
 
-progs="sysconform mmtest fuzz"
+progs="sysconform mmtest fuzz fpstate"
 for p in $progs; do
 	for v in "$p" "$p.glibc"; do
 		[ -x "$B/user/$v" ] || make -s O="$B" "$B/user/$v" || { fail "cannot build $v"; continue; }
@@ -72,6 +74,25 @@ for libc in "" .glibc; do
 	for seed in 1 2 3; do
 		run "fuzz$libc seed $seed" "fuzz: 2000 calls, seed $seed, [0-9]* errors, done" \
 			"$tmp/fuzz$libc" $seed 2000
+	done
+	if "$tmp/fpstate$libc" | grep -q '^fpstate: no AVX'; then
+		echo "skip: fpstate$libc (no AVX on this CPU)"
+		continue
+	fi
+	run "fpstate$libc" "fpstate: all ok" "$tmp/fpstate$libc"
+	for bad in badframe badheader; do
+		# The shell's own stderr aside: it would say "Segmentation fault".
+		exec 3>&2 2>/dev/null
+		(cd "$tmp/run" && "$tmp/fpstate$libc" $bad) >"$tmp/out" 2>&1
+		r_rc=$?
+		exec 2>&3 3>&-
+		# 128 + 11: the shell's status for a death by SIGSEGV.
+		if [ $r_rc = 139 ]; then
+			echo "ok: fpstate$libc $bad: killed by SIGSEGV"
+		else
+			sed 's/^/    /' "$tmp/out"
+			fail "fpstate$libc $bad: exit $r_rc, not killed by SIGSEGV"
+		fi
 	done
 done
 [ -z "$(ls -A "$tmp/run")" ] || fail "the fuzzer left files: $(ls -A "$tmp/run")"

@@ -7,6 +7,7 @@
 #define FOLIUM_ASM_PROCESSOR_H
 
 #include <stdint.h>
+#include <asm/fpu.h>
 #include <asm/page.h>
 
 /* The lower half less its top page, as Linux's TASK_SIZE_MAX: x86-64
@@ -21,12 +22,14 @@
 
 /* What the arch keeps per task (Linux: struct thread_struct): its
  * kernel rsp while it is switched out (the callee-saved registers are on
- * that stack), and the user's FS and GS bases, which live in MSRs while
- * it runs. */
+ * that stack), the user's FS and GS bases, which live in MSRs while it
+ * runs, and the FPU/SSE/AVX state (<asm/fpu.h>: saved and loaded by
+ * fpu_switch at every switch). */
 struct thread_struct {
 	uint64_t sp;
 	uint64_t fsbase;
 	uint64_t gsbase;
+	struct fpu fpu;
 };
 
 #endif

@@ -5,6 +5,7 @@
  *   CR0 bit 16 WP: supervisor writes honour read-only pages
  *   CR2: the linear address of the last page fault
  *   CR3: physical address of the top page table (bits 12..51), PCD, PWT
+ *   XCR0: the XSAVE state components enabled (bit 0 x87, 1 SSE, 2 AVX, ...)
  */
 #ifndef FOLIUM_ASM_SPECIAL_INSNS_H
 #define FOLIUM_ASM_SPECIAL_INSNS_H
@@ -53,6 +54,26 @@ static inline uint64_t read_cr4(void)
 static inline void write_cr4(uint64_t v)
 {
 	__asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory");
+}
+
+/* Linux: xgetbv/xsetbv (asm/fpu/xcr.h). XCR0 is extended control
+ * register 0; writing it needs CR4.OSXSAVE. */
+#define XCR_XFEATURE_ENABLED_MASK 0
+
+static inline uint64_t xgetbv(uint32_t index)
+{
+	uint32_t eax, edx;
+
+	__asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(index));
+	return eax | ((uint64_t)edx << 32);
+}
+
+static inline void xsetbv(uint32_t index, uint64_t value)
+{
+	__asm__ volatile("xsetbv"
+			 :
+			 : "a"((uint32_t)value), "d"((uint32_t)(value >> 32)), "c"(index)
+			 : "memory");
 }
 
 #endif
