@@ -156,15 +156,30 @@ static struct tick_run measure_best(struct kunit *test, bool halt)
 	return best;
 }
 
+/*
+ * Spinning with interrupts on. Never more ticks than CONFIG_HZ gives (a
+ * second clock would double them). Never fewer on real hardware; under
+ * an emulator a spinning vCPU keeps a host core busy, and on a loaded
+ * host the thread that fires the emulated timer can wait past a period:
+ * QEMU then drops the tick (seen in make test: 9 of 20 under TCG, while
+ * the hlt loop below, which frees the core, kept 20). There the tick
+ * must only reach a busy CPU at all.
+ */
 static void tick_advances_jiffies_at_config_hz(struct kunit *test)
 {
 	struct tick_run r;
 
 	KUNIT_ASSERT_TRUE(test, interrupts_enabled());
 	r = measure_best(test, false);
-	KUNIT_EXPECT_LE(test, distance(r.ticks, r.expected), r.expected / 10 + 1);
+	KUNIT_EXPECT_LE(test, r.ticks, r.expected + r.expected / 10 + 1);
+	if (cpu.hypervisor)
+		KUNIT_EXPECT_GE(test, r.ticks, 1);
+	else
+		KUNIT_EXPECT_LE(test, distance(r.ticks, r.expected), r.expected / 10 + 1);
 }
 
+/* The rate check that holds under an emulator too: halted, the vCPU
+ * leaves the host core to the emulator's timer. */
 static void hlt_loop_wakes_on_the_tick(struct kunit *test)
 {
 	uint64_t j0 = jiffies, t0 = rdtsc();
