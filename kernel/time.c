@@ -4,7 +4,7 @@
  * gettimeofday, time, nanosleep, clock_nanosleep. Every clock is the TSC
  * (<timekeeping.h>); a coarse clock is it rounded down to a tick. A sleep
  * idles the CPU with interrupts on until the TSC passes the deadline (the
- * PIT tick wakes it), or until a signal is pending. Example:
+ * tick wakes it), or until a signal is pending. Example:
  * nanosleep({0, 10000000}, NULL) returns 0 after at least 10 ms.
  */
 #include <arch.h>

@@ -129,7 +129,8 @@ kernel_tests_in_qemu() { # $1: --usb or empty
 	expect_in "$log" "folium loader: jumping to the kernel" "Boot complete" \
 		"folium> test" "Power down." || return 1
 	"$B/tools/ktap" "$log" && mm_suites_ran "$log" || return 1
-	for suite in exec fs_syscall procfs signal sys syscall; do
+	expect_in "$log" "apic: tick from " || return 1
+	for suite in exec fs_syscall procfs signal sys syscall x86_tick; do
 		tr -d '\r' < "$log" | grep -q "^# $suite: pass:[1-9][0-9]* fail:0 skip:0" ||
 			{ echo "the $suite suite did not run in full"; return 1; }
 	done
@@ -261,6 +262,19 @@ boot_with_mem() {
 	[ "$1" != 128M ] || memtotal_at_least "$LOGS/mem-$1.serial" $((112 * 1024))
 }
 
+# matrix_tick CFG: the tick's command-line switches ride on three matrix
+# boots (no boots of their own): all suites on the PIT, the periodic LAPIC
+# timer even where the CPU has TSC-deadline, a bad value. Sets tick (the
+# words) and tick_line (what the boot must print).
+matrix_tick() {
+	case $1 in
+	pb1-thpy) tick=nolapic_timer tick_line="irq: tick from the PIT at " ;;
+	pb7-thpy) tick=lapic=notscdeadline tick_line="apic: tick from the LAPIC timer (periodic, bus " ;;
+	pb9-thpn) tick=lapic=sometimes tick_line="cmdline: lapic=sometimes is not notscdeadline; ignored" ;;
+	*) tick='' tick_line="apic: tick from " ;;
+	esac
+}
+
 # config_matrix_entry PAGE_BLOCK_ORDER THP [MAX_PAGE_ORDER]: build that
 # kernel in its own build directory, boot it, check the effective
 # pageblock_order and run every in-kernel suite. With MAX_PAGE_ORDER the
@@ -270,6 +284,7 @@ config_matrix_entry() {
 	pb=$1 thp=$2 order=${3:-}
 	cfg=pb$pb-thp$thp${order:+-order$order}
 	dir=$B/matrix/$cfg
+	matrix_tick "$cfg"
 	make -s -j2 O="$dir" CONFIG_PAGE_BLOCK_ORDER="$pb" CONFIG_TRANSPARENT_HUGEPAGE="$thp" \
 		${order:+CONFIG_MAX_PAGE_ORDER="$order"} "$dir/folium.elf" \
 		${order:+"$dir/host-tests"} || return 1
@@ -280,9 +295,9 @@ config_matrix_entry() {
 	# THP n: thp= on the command line and `thp SIZES` are refused, and a
 	# 2 MiB read and write still map order 0 only.
 	if [ "$thp" = n ]; then
-		printf '%s\n' 'thp=2M run="config; thp 64K; thp; usemem 2M seq write --order-stats; test; poweroff"'
+		printf '%s\n' "${tick:+$tick }"'thp=2M run="config; thp 64K; thp; usemem 2M seq write --order-stats; test; poweroff"'
 	else
-		printf '%s\n' 'run="config; test; poweroff"'
+		printf '%s\n' "${tick:+$tick }"'run="config; test; poweroff"'
 	fi > "$dir/cmdline.txt"
 	sh tools/mkimage.sh "$dir/test.img" "$B/BOOTX64.EFI" "$dir/folium.elf" \
 		"$dir/cmdline.txt" || return 1
@@ -291,7 +306,7 @@ config_matrix_entry() {
 	boot_and_test "matrix-$cfg" "$dir/test.img" || return 1
 	expect_in "$LOGS/matrix-$cfg.serial" "pageblock_order=$want " \
 		"CMA_MIN_ALIGNMENT_BYTES=$((4096 << want))" \
-		${order:+"MAX_PAGE_ORDER=$order "} || return 1
+		${order:+"MAX_PAGE_ORDER=$order "} "$tick_line" || return 1
 	if [ "$thp" = n ]; then
 		expect_in "$LOGS/matrix-$cfg.serial" \
 			"cmdline: thp=2M: large folios are compiled out (CONFIG_TRANSPARENT_HUGEPAGE=n)" \
@@ -299,11 +314,12 @@ config_matrix_entry() {
 			"usemem: 2 MiB seq write: 512 pages, 512 faults" || return 1
 	fi
 	# The seed's own check at every pageblock order: HugeTLB pages, THP
-	# and the dma-buf system heap's pattern (the hugetlb and fault suites).
-	for suite in hugetlb fault; do
+	# and the dma-buf system heap's pattern (the hugetlb and fault suites);
+	# and the tick on the clock matrix_tick's words chose (x86_tick).
+	for suite in hugetlb fault x86_tick; do
 		tr -d '\r' < "$LOGS/matrix-$cfg.serial" |
 			grep -q "^# $suite: pass:[1-9][0-9]* fail:0 skip:" ||
-			{ echo "the $suite suite did not pass at pageblock order $pb"; return 1; }
+			{ echo "the $suite suite did not pass in $cfg${tick:+ ($tick)}"; return 1; }
 	done
 	mm_suites_ran "$LOGS/matrix-$cfg.serial"
 }

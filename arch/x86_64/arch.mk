@@ -9,6 +9,7 @@ ARCH_X86_SRCS += \
 	arch/x86_64/paging.c \
 	arch/x86_64/serial.c \
 	arch/x86_64/irq.c \
+	arch/x86_64/apic.c \
 	arch/x86_64/tsc.c \
 	arch/x86_64/stacktrace.c \
 	arch/x86_64/memmap.c \
@@ -20,7 +21,8 @@ ARCH_X86_ASMS += \
 	arch/x86_64/trap_entry.asm
 
 KERNEL_ONLY_TEST_SRCS += \
-	arch/x86_64/tests/paging_test.c
+	arch/x86_64/tests/paging_test.c \
+	arch/x86_64/tests/tick_test.c
 
 # Drivers: PS/2 keyboard, reboot/poweroff, the console font.
 ARCH_X86_SRCS += arch/x86_64/i8042.c arch/x86_64/power.c

@@ -1,18 +1,21 @@
 /*
  * Hardware interrupts through the legacy path every PC still has: the two
  * 8259 PICs (remapped to vectors 32..47) behind the local APIC in "virtual
- * wire" mode (LINT0 = ExtINT), and the PIT's channel 0 ticking at
- * CONFIG_HZ. Drivers hand their handler to request_irq(); irq_dispatch()
- * only knows this table, never a driver by name. The tick is what bounds
- * every hlt: a handler requested with IRQF_TICK_POLL (an input device that
- * may lose its interrupt) also runs once per tick. Example: the UART asks
- * for IRQ 4 with IRQF_TICK_POLL, so typed bytes arrive within 1/CONFIG_HZ
- * even when the firmware left IRQ 4 unrouted.
+ * wire" mode (apic.c), and the tick: tick_handle_periodic() at CONFIG_HZ,
+ * driven by the local APIC timer (apic.c) or, without a usable one, by the
+ * PIT's channel 0 on IRQ 0. When the APIC ticks, channel 0 is stopped and
+ * IRQ 0 stays masked: there is exactly one tick. Drivers hand their
+ * handler to request_irq(); irq_dispatch() only knows this table, never a
+ * driver by name. The tick is what bounds every hlt: a handler requested
+ * with IRQF_TICK_POLL (an input device that may lose its interrupt) also
+ * runs once per tick. Example: the UART asks for IRQ 4 with
+ * IRQF_TICK_POLL, so typed bytes arrive within 1/CONFIG_HZ even when the
+ * firmware left IRQ 4 unrouted.
  */
 #include <arch.h>
 #include <sched.h>
+#include <asm/i8253.h>
 #include <asm/io.h>
-#include <asm/page.h>
 #include "x86.h"
 
 #define PIC1_CMD 0x20
@@ -20,17 +23,6 @@
 #define PIC2_CMD 0xa0
 #define PIC2_DATA 0xa1
 #define PIC_EOI 0x20
-#define PIT_CH0 0x40
-#define PIT_CMD 0x43
-#define PIT_HZ 1193182
-#define IA32_APIC_BASE 0x1b
-/* Local APIC registers (SDM vol. 3A, table 11-1), offsets from its base. */
-#define APIC_TPR 0x80
-#define APIC_SVR 0xf0
-#define APIC_LVT_LINT0 0x350
-#define APIC_LVT_LINT1 0x360
-#define APIC_DELIVERY_EXTINT (7 << 8)
-#define APIC_DELIVERY_NMI (4 << 8)
 
 volatile uint64_t jiffies;
 static struct irq_action {
@@ -62,32 +54,26 @@ static void pic_remap(void)
 	pic_write_mask();
 }
 
-static void lapic_virtual_wire(void)
-{
-	uint64_t base = rdmsr(IA32_APIC_BASE);
-	volatile uint32_t *apic;
-
-	if (!cpu.apic)
-		return;
-	/* Enable the APIC (global bit 11); paging_init mapped its page. */
-	wrmsr(IA32_APIC_BASE, base | (1u << 11));
-	apic = __va(base & ~0xfffull);
-	apic[APIC_TPR / 4] = 0;
-	apic[APIC_LVT_LINT0 / 4] = APIC_DELIVERY_EXTINT;
-	apic[APIC_LVT_LINT1 / 4] = APIC_DELIVERY_NMI;
-	apic[APIC_SVR / 4] = 0x100 | 0xff; /* software enable, spurious 0xff */
-}
-
 static void pit_start_tick(void)
 {
-	uint16_t divisor = PIT_HZ / CONFIG_HZ;
+	uint16_t divisor = PIT_TICK_RATE / CONFIG_HZ;
 
-	outb(PIT_CMD, 0x34); /* channel 0, lo/hi byte, mode 2 (rate gen) */
+	outb(PIT_MODE, 0x34); /* channel 0, lo/hi byte, mode 2 (rate gen) */
 	outb(PIT_CH0, divisor & 0xff);
 	outb(PIT_CH0, divisor >> 8);
 }
 
-static void timer_tick(struct trap_frame *frame)
+/* Linux: pit_shutdown. Mode 0 with a count of 0: OUT rises once, 65536
+ * counts (55 ms) on, then never again; IRQ 0 stays masked besides. The
+ * firmware may have left channel 0 running. */
+static void pit_stop_tick(void)
+{
+	outb(PIT_MODE, 0x30); /* channel 0, lo/hi byte, mode 0 */
+	outb(PIT_CH0, 0);
+	outb(PIT_CH0, 0);
+}
+
+void tick_handle_periodic(struct trap_frame *frame)
 {
 	jiffies++;
 	scheduler_tick();
@@ -132,10 +118,17 @@ void irq_dispatch(struct trap_frame *frame)
 
 void irq_init(void)
 {
+	const char *why_not;
+
 	pic_remap();
-	lapic_virtual_wire();
-	pit_start_tick();
-	request_irq(0, timer_tick, 0);
+	lapic_init();
+	if (apic_timer_init(&why_not)) {
+		pit_stop_tick();
+	} else {
+		pit_start_tick();
+		request_irq(0, tick_handle_periodic, 0);
+		pr_info("irq: tick from the PIT at %d Hz (%s)\n", CONFIG_HZ, why_not);
+	}
 	__asm__ volatile("sti");
 }
 

@@ -206,8 +206,6 @@ void paging_init(const struct boot_info *bi)
 	/* From here on the loader's identity map is gone. */
 	if (bi->fb.format != BOOT_FB_NONE)
 		map_device(bi->fb.base, bi->fb.size, cpu.pat ? CACHE_WC : CACHE_UC);
-	if (cpu.apic)
-		map_device(rdmsr(0x1b) & ~0xfffull, PAGE_SIZE, CACHE_UC);
 	write_cr0(read_cr0() | CR0_WP);
 }
 

@@ -5,7 +5,8 @@
  * (but a page fault in the lower half that fault.c resolves or fixes up):
  * it is reported on every console (vector name, decoded error code, CR2
  * for page faults, all registers, a symbolized backtrace) and the CPU
- * halts with interrupts off. Hardware interrupts go to irq_dispatch().
+ * halts with interrupts off. Hardware interrupts go to irq_dispatch(),
+ * the local APIC timer's to local_apic_timer_interrupt() (apic.c).
  * Whatever came from ring 3 leaves through exit_to_user_mode (signal.c).
  */
 #include <arch.h>
@@ -161,8 +162,10 @@ void trap_dispatch(struct trap_frame *frame)
 		die(frame);
 	else if (frame->vector < IRQ_BASE + NR_LEGACY_IRQS)
 		irq_dispatch(frame);
-	/* 0xff is the local APIC's spurious vector: no EOI, nothing to do. */
-	else if (frame->vector != 0xff)
+	else if (frame->vector == LOCAL_TIMER_VECTOR)
+		local_apic_timer_interrupt(frame);
+	/* The local APIC's spurious vector: no EOI, nothing to do. */
+	else if (frame->vector != SPURIOUS_APIC_VECTOR)
 		pr_warn("unexpected interrupt vector %llu\n", (unsigned long long)frame->vector);
 	/* Linux: irqentry_exit_to_user_mode. A signal sent here (a fault's,
 	 * Ctrl-C's SIGINT) is delivered before ring 3 runs again. */

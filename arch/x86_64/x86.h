@@ -113,12 +113,13 @@ bool do_page_fault(struct trap_frame *frame);
  * read once by user_fault for its si_code). vm.h's enum is an int here. */
 extern int user_fault_reason;
 
-/* irq.c: legacy PIC (8259) + local APIC virtual wire + PIT tick. */
+/* irq.c: legacy PIC (8259), the tick, and the PIT when it is the tick. */
 typedef void (*irq_handler_t)(struct trap_frame *frame);
 /* Also call the handler on every timer tick: for an input device whose
  * interrupt the firmware may have left unrouted. The handler must then
  * cope with finding nothing to do. */
 #define IRQF_TICK_POLL 0x1
+/* The PICs, the local APIC (lapic_init), the tick's clock, then sti. */
 void irq_init(void);
 /* Route legacy IRQ irq (0..15) to handler and unmask it (Linux:
  * request_irq(), without sharing: a second request for a line panics).
@@ -126,11 +127,50 @@ void irq_init(void);
  * interrupts off. */
 void request_irq(unsigned irq, irq_handler_t handler, unsigned int flags);
 void irq_dispatch(struct trap_frame *frame);
+/* Linux: tick_handle_periodic (tick_periodic: do_timer, then
+ * update_process_times, where a scheduler's scheduler_tick() goes). The
+ * one function every tick calls, whichever clock drives it: jiffies++,
+ * then each IRQF_TICK_POLL handler. Context: interrupts off. */
+void tick_handle_periodic(struct trap_frame *frame);
 extern volatile uint64_t jiffies;
 
-/* tsc.c: calibrate the TSC against the PIT. */
+/* apic.c: the local APIC, and its timer as the tick (Linux:
+ * arch/x86/kernel/apic/apic.c). Register offsets: <asm/apicdef.h>. */
+enum lapic_timer_mode {
+	LAPIC_TIMER_OFF, /* the PIT ticks (irq.c) */
+	LAPIC_TIMER_PERIODIC,
+	LAPIC_TIMER_TSC_DEADLINE,
+};
+extern enum lapic_timer_mode lapic_timer_mode;
+/* Bus clocks per jiffy before the divide-by-16 (Linux's name); periodic
+ * mode only. */
+extern uint32_t lapic_timer_period;
+/* Enable the APIC with the PICs behind it (LINT0 ExtINT, LINT1 NMI), its
+ * timer masked. Return: false if the CPU has no usable local APIC. */
+bool lapic_init(void);
+/* Start the tick from the LAPIC timer, as the CPU and lapic= /
+ * nolapic_timer allow, and print which. Return: true if it ticks; false
+ * with *why_not set: the caller must tick from the PIT. Context: after
+ * lapic_init and tsc_calibrate, interrupts off. */
+bool apic_timer_init(const char **why_not);
+/* LOCAL_TIMER_VECTOR's handler (Linux: sysvec_apic_timer_interrupt). */
+void local_apic_timer_interrupt(struct trap_frame *frame);
+/* Context: after lapic_init returned true. */
+uint32_t apic_read(uint32_t reg);
+void apic_write(uint32_t reg, uint32_t v);
+/* The TSC-deadline tick's next deadline: @period after @last, keeping the
+ * TSC's pace however late the interrupt ran; if that has passed already
+ * (interrupts were off for over a tick), @period after @now: missed ticks
+ * are lost, as with the PIT. */
+uint64_t tsc_deadline_after(uint64_t last, uint64_t now, uint64_t period);
+
+/* tsc.c: calibrate the TSC against the PIT (or read CPUID 0x15). */
 void tsc_calibrate(void);
 extern uint64_t tsc_hz;
+extern bool tsc_rate_known; /* false: neither worked, tsc_hz is a guess */
+/* Return: how far read_counter() moved per second over one countdown of
+ * the PIT's channel 2; 0 if the PIT never counted. */
+uint64_t pit_measure_rate(uint64_t (*read_counter)(void));
 
 /* serial.c: 16550 UART on COM1. */
 void serial_console_init(void); /* probe, register, request IRQ 4 */

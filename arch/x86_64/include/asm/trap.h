@@ -14,5 +14,9 @@ struct trap_frame {
 
 #define IRQ_BASE 32 /* legacy IRQ n arrives as vector IRQ_BASE + n */
 #define NR_LEGACY_IRQS 16
+/* The local APIC's own vectors, as Linux numbers them
+ * (arch/x86/include/asm/irq_vectors.h): far above the PICs' 32..47. */
+#define LOCAL_TIMER_VECTOR 0xec
+#define SPURIOUS_APIC_VECTOR 0xff
 
 #endif

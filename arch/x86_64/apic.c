@@ -1,0 +1,212 @@
+/*
+ * The local APIC and its timer, the kernel's tick (Linux:
+ * arch/x86/kernel/apic/apic.c). The APIC is reached through its page at
+ * IA32_APIC_BASE (xAPIC), or through MSRs where the firmware left x2APIC
+ * mode on; it passes the 8259s' interrupts on in virtual-wire mode (irq.c
+ * owns the PICs). The tick comes from the first of these that works:
+ *   TSC-deadline  where CPUID.1:ECX[24] says so: each tick arms
+ *                 IA32_TSC_DEADLINE one jiffy of TSC after the last deadline;
+ *   periodic      the LAPIC timer reloading every lapic_timer_period bus
+ *                 clocks (divided by 16), measured against the TSC, or
+ *                 against the PIT when the TSC's rate is only a guess;
+ *   the PIT       (irq.c) without a usable local APIC, or with nolapic_timer.
+ * Either LAPIC mode ends in tick_handle_periodic (irq.c), as the PIT does.
+ * Example: TSC at 2.6 GHz, CONFIG_HZ=100: deadlines 26,000,000 cycles
+ * apart; QEMU's 1 GHz APIC bus: lapic_timer_period 10,000,000, TMICT 625,000.
+ */
+#include <arch.h>
+#include <asm/apicdef.h>
+#include <asm/io.h>
+#include <asm/page.h>
+#include "x86.h"
+
+#define CALIBRATE_MS 20
+
+enum lapic_timer_mode lapic_timer_mode;
+uint32_t lapic_timer_period;
+static volatile uint32_t *lapic_mmio;
+static bool lapic_x2apic, lapic_usable;
+static uint64_t tsc_per_jiffy, tsc_deadline;
+
+uint32_t apic_read(uint32_t reg)
+{
+	if (lapic_x2apic)
+		return (uint32_t)rdmsr(APIC_X2APIC_MSR + (reg >> 4));
+	return lapic_mmio[reg / 4];
+}
+
+void apic_write(uint32_t reg, uint32_t v)
+{
+	if (lapic_x2apic)
+		wrmsr(APIC_X2APIC_MSR + (reg >> 4), v);
+	else
+		lapic_mmio[reg / 4] = v;
+}
+
+/* Linux: apic_eoi. Ends the in-service fixed interrupt. ExtINT ones (the
+ * PICs' through LINT0) are never in service here and take none. */
+static void apic_eoi(void)
+{
+	apic_write(APIC_EOI, 0);
+}
+
+/* Linux: init_bsp_APIC and the single-CPU part of setup_local_APIC. The
+ * software enable comes first: while it is off, the LVT mask bits cannot
+ * be cleared. Whatever timer the firmware ran is stopped. */
+bool lapic_init(void)
+{
+	uint64_t base;
+
+	if (!cpu.apic)
+		return false;
+	base = rdmsr(MSR_IA32_APICBASE);
+	wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE);
+	lapic_x2apic = base & X2APIC_ENABLE;
+	if (!lapic_x2apic)
+		lapic_mmio = ioremap(base & MSR_IA32_APICBASE_BASE, PAGE_SIZE);
+	if (!APIC_INTEGRATED(apic_read(APIC_LVR))) {
+		pr_warn("apic: version register reads %#x; no usable local APIC\n",
+			apic_read(APIC_LVR));
+		return false;
+	}
+	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
+	apic_write(APIC_TASKPRI, 0);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TMICT, 0);
+	apic_write(APIC_LVT0, APIC_DM_EXTINT);
+	apic_write(APIC_LVT1, APIC_DM_NMI);
+	lapic_usable = true;
+	return true;
+}
+
+/* Bus clocks / 16 since lapic_calibrate started the counter at the top. */
+static uint64_t lapic_timer_elapsed(void)
+{
+	return 0xffffffffu - apic_read(APIC_TMCCT);
+}
+
+/* The count, and in *tsc the TSC halfway through reading it: an MMIO read
+ * can take microseconds under an emulator. */
+static uint64_t lapic_timer_read_tsc(uint64_t *tsc)
+{
+	uint64_t before = rdtsc(), count = lapic_timer_elapsed();
+
+	*tsc = before + (rdtsc() - before) / 2;
+	return count;
+}
+
+/*
+ * Linux: calibrate_APIC_clock. Let the masked timer count down for
+ * CALIBRATE_MS of TSC (the PIT's channel 2 when the TSC's rate is a
+ * guess). Return: bus clocks per jiffy, 0 if the timer did not count.
+ */
+static uint32_t lapic_calibrate(void)
+{
+	uint64_t t0, t1, c0, c1, per_sec;
+
+	apic_write(APIC_LVTT, APIC_LVT_MASKED | APIC_LVT_TIMER_ONESHOT | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_TMICT, 0xffffffff);
+	if (tsc_rate_known) {
+		c0 = lapic_timer_read_tsc(&t0);
+		do
+			t1 = rdtsc();
+		while (t1 - t0 < tsc_hz / (1000 / CALIBRATE_MS));
+		c1 = lapic_timer_read_tsc(&t1);
+		/* (c1 - c0) < 2^27 even at a 100 GHz bus: no overflow. */
+		per_sec = (c1 - c0) * tsc_hz / (t1 - t0);
+	} else {
+		per_sec = pit_measure_rate(lapic_timer_elapsed);
+	}
+	apic_write(APIC_TMICT, 0);
+	return (uint32_t)(per_sec * APIC_DIVISOR / CONFIG_HZ);
+}
+
+static void lapic_timer_start_periodic(void)
+{
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_LVTT, APIC_LVT_TIMER_PERIODIC | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TMICT, lapic_timer_period / APIC_DIVISOR);
+}
+
+static void lapic_timer_start_deadline(void)
+{
+	tsc_per_jiffy = tsc_hz / CONFIG_HZ;
+	apic_write(APIC_LVTT, APIC_LVT_TIMER_TSCDEADLINE | LOCAL_TIMER_VECTOR);
+	/* In xAPIC mode the LVT write (MMIO) and the MSR write below are not
+	 * ordered; the SDM's TSC-deadline section names MFENCE for it. */
+	__asm__ volatile("mfence" ::: "memory");
+	tsc_deadline = rdtsc() + tsc_per_jiffy;
+	wrmsr(MSR_IA32_TSC_DEADLINE, tsc_deadline);
+}
+
+uint64_t tsc_deadline_after(uint64_t last, uint64_t now, uint64_t period)
+{
+	uint64_t next = last + period;
+
+	return (int64_t)(next - now) > 0 ? next : now + period;
+}
+
+void local_apic_timer_interrupt(struct trap_frame *frame)
+{
+	if (lapic_timer_mode == LAPIC_TIMER_TSC_DEADLINE) {
+		tsc_deadline = tsc_deadline_after(tsc_deadline, rdtsc(), tsc_per_jiffy);
+		wrmsr(MSR_IA32_TSC_DEADLINE, tsc_deadline);
+	}
+	apic_eoi();
+	tick_handle_periodic(frame);
+}
+
+CMDLINE_KEY(lapic, "notscdeadline: the LAPIC timer ticks in periodic mode, not TSC-deadline");
+CMDLINE_KEY(nolapic_timer, "tick from the PIT, not the local APIC timer");
+
+/* Linux: parse_lapic. Return: whether lapic=notscdeadline was given. */
+static bool notscdeadline(void)
+{
+	const char *arg = boot_cmdline_get(lapic);
+
+	if (arg && strcmp(arg, "notscdeadline") != 0)
+		pr_err("cmdline: lapic=%s is not notscdeadline; ignored\n", arg);
+	return arg && strcmp(arg, "notscdeadline") == 0;
+}
+
+/* Linux: parse_nolapic_timer. */
+static bool nolapic_timer(void)
+{
+	const char *arg = boot_cmdline_get(nolapic_timer);
+
+	if (arg && arg[0])
+		pr_err("cmdline: nolapic_timer takes no value; ignoring '=%s'\n", arg);
+	return arg != NULL;
+}
+
+/* Linux: setup_boot_APIC_clock. TSC-deadline needs the TSC's rate: a
+ * guessed one would tick at a guessed rate. Both keys are read first, so
+ * a bad value is reported whichever clock ends up ticking. */
+bool apic_timer_init(const char **why_not)
+{
+	bool refused = nolapic_timer();
+	bool deadline = !notscdeadline() && cpu.tsc_deadline && tsc_rate_known;
+	uint64_t bus_hz;
+
+	*why_not = refused ? "nolapic_timer" : !lapic_usable ? "no usable local APIC" : NULL;
+	if (*why_not)
+		return false;
+	if (deadline) {
+		lapic_timer_start_deadline();
+		lapic_timer_mode = LAPIC_TIMER_TSC_DEADLINE;
+		pr_info("apic: tick from TSC-deadline at %d Hz\n", CONFIG_HZ);
+		return true;
+	}
+	lapic_timer_period = lapic_calibrate();
+	if (lapic_timer_period < APIC_DIVISOR) {
+		*why_not = "the LAPIC timer does not count";
+		return false;
+	}
+	lapic_timer_start_periodic();
+	lapic_timer_mode = LAPIC_TIMER_PERIODIC;
+	bus_hz = (uint64_t)lapic_timer_period * CONFIG_HZ;
+	pr_info("apic: tick from the LAPIC timer (periodic, bus %llu MHz) at %d Hz\n",
+		(unsigned long long)((bus_hz + 500000) / 1000000), CONFIG_HZ);
+	return true;
+}
