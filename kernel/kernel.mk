@@ -20,7 +20,7 @@ KERNEL_ONLY_SRCS += kernel/umh.c kernel/syscall_table.c kernel/sys_ni.c \
 	kernel/sys.c kernel/capability.c
 # Signals: the system calls, sending and the choice at the return to ring 3.
 KERNEL_ONLY_SRCS += kernel/signal.c
-KERNEL_ONLY_TEST_SRCS += kernel/tests/signal_test.c
+KERNEL_ONLY_TEST_SRCS += kernel/tests/signal_test.c kernel/tests/sched_test.c
 # Linux's name of every x86-64 system call, for the -ENOSYS log line:
 # from the build machine's <asm/unistd_64.h> (linux-libc-dev).
 UNISTD_64_H := /usr/include/x86_64-linux-gnu/asm/unistd_64.h

@@ -1,0 +1,173 @@
+/*
+ * The scheduler suite (in-kernel only: it switches tasks): kernel threads
+ * started from the suite run, sleep, wake and exit, and the suite reaps
+ * them with kernel_wait. Example: two threads that spin for 300 ms of
+ * wall-clock time, each with cond_resched in its loop, get about half of
+ * the CPU each; a thread sleeping 50 ms uses almost none of it, and the
+ * idle task runs meanwhile.
+ */
+#include <arch.h>
+#include <kthread.h>
+#include <ktest.h>
+#include <mm.h>
+#include <sched.h>
+#include <slab.h>
+#include <timer.h>
+
+#define MS 1000000ull
+
+static unsigned long kmalloc_objects(void)
+{
+	struct kmalloc_stats st;
+
+	kmalloc_stats(0, &st);
+	return st.objects;
+}
+
+static int return_seven(void *arg)
+{
+	(void)arg;
+	return 7;
+}
+
+static void a_kernel_thread_exits_and_its_parent_reaps_it(struct kunit *test)
+{
+	unsigned long free_before = node_free_pages(NODE_DATA(0)), objects = kmalloc_objects();
+	struct task_struct *p = kthread_run(return_seven, NULL, "ktest-exit");
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_EXPECT_TRUE(test, p->real_parent == current);
+	KUNIT_EXPECT_EQ(test, kernel_wait(p), 7 << 8);
+	/* Its stack, task, files and pid went back. */
+	KUNIT_EXPECT_EQ(test, node_free_pages(NODE_DATA(0)), free_before);
+	KUNIT_EXPECT_EQ(test, kmalloc_objects(), objects);
+}
+
+struct spinner {
+	uint64_t until;	  /* wall clock it spins to */
+	uint64_t runtime; /* its CPU time when it stopped */
+	uint64_t loops;
+};
+
+static int spin(void *arg)
+{
+	struct spinner *s = arg;
+
+	while (arch_uptime_ns() < s->until) {
+		s->loops++;
+		cond_resched();
+	}
+	s->runtime = current->sum_exec_runtime + (arch_uptime_ns() - current->exec_start);
+	return 0;
+}
+
+static void two_spinning_threads_share_the_cpu(struct kunit *test)
+{
+	struct spinner a = { .until = arch_uptime_ns() + 300 * MS }, b = a;
+	struct task_struct *pa = kthread_run(spin, &a, "ktest-spin-a");
+	struct task_struct *pb = kthread_run(spin, &b, "ktest-spin-b");
+	uint64_t total;
+
+	KUNIT_ASSERT_NOT_NULL(test, pa);
+	KUNIT_ASSERT_NOT_NULL(test, pb);
+	kernel_wait(pa);
+	kernel_wait(pb);
+	total = a.runtime + b.runtime;
+	KUNIT_ASSERT_GT(test, total, 200 * MS);
+	/* Half each, within 15 points (the tick is 1/CONFIG_HZ). */
+	KUNIT_EXPECT_GE(test, a.runtime * 100 / total, 35);
+	KUNIT_EXPECT_LE(test, a.runtime * 100 / total, 65);
+	KUNIT_EXPECT_GT(test, a.loops, 0);
+	KUNIT_EXPECT_GT(test, b.loops, 0);
+}
+
+struct sleeper {
+	uint64_t slept, runtime;
+};
+
+static int sleep_50ms(void *arg)
+{
+	struct sleeper *s = arg;
+	uint64_t start = arch_uptime_ns();
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule_timeout_ns(50 * MS);
+	s->slept = arch_uptime_ns() - start;
+	s->runtime = current->sum_exec_runtime;
+	return 0;
+}
+
+static void a_sleep_lasts_its_time_and_leaves_the_cpu_idle(struct kunit *test)
+{
+	struct sleeper s = { 0 };
+	uint64_t idle_before = init_task.sum_exec_runtime;
+	struct task_struct *p = kthread_run(sleep_50ms, &s, "ktest-sleep");
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	kernel_wait(p);
+	KUNIT_EXPECT_GE(test, s.slept, 50 * MS);
+	KUNIT_EXPECT_LE(test, s.slept, 50 * MS + 300 * MS); /* a few ticks, under emulation */
+	KUNIT_EXPECT_LE(test, s.runtime, 10 * MS);	    /* it did not spin */
+	KUNIT_EXPECT_GE(test, init_task.sum_exec_runtime - idle_before, 30 * MS);
+}
+
+static DECLARE_WAIT_QUEUE_HEAD(event_wait);
+static bool event;
+
+static int wait_for_event(void *arg)
+{
+	(void)arg;
+	wait_event(event_wait, event);
+	return 1;
+}
+
+static void wake_up_ends_a_wait_event(struct kunit *test)
+{
+	struct task_struct *p = kthread_run(wait_for_event, NULL, "ktest-wait");
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	event = false;
+	/* Let it run to its sleep: a 20 ms sleep of ours gives it the CPU. */
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule_timeout_ns(20 * MS);
+	KUNIT_EXPECT_EQ(test, p->__state, TASK_UNINTERRUPTIBLE);
+	KUNIT_EXPECT_FALSE(test, p->on_rq);
+	event = true;
+	wake_up(&event_wait);
+	KUNIT_EXPECT_EQ(test, kernel_wait(p), 1 << 8);
+}
+
+static int wait_for_nothing(void *arg)
+{
+	DECLARE_WAIT_QUEUE_HEAD(never);
+
+	(void)arg;
+	return wait_event_interruptible(never, false) == -ERESTARTSYS ? 2 : 0;
+}
+
+static void a_signal_ends_an_interruptible_sleep(struct kunit *test)
+{
+	struct task_struct *p = kthread_run(wait_for_nothing, NULL, "ktest-intr");
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule_timeout_ns(20 * MS);
+	KUNIT_EXPECT_EQ(test, p->__state, TASK_INTERRUPTIBLE);
+	send_signal(p, SIGUSR1, NULL);
+	KUNIT_EXPECT_EQ(test, kernel_wait(p), 2 << 8);
+}
+
+static struct kunit_case sched_cases[] = {
+	KUNIT_CASE(a_kernel_thread_exits_and_its_parent_reaps_it),
+	KUNIT_CASE(two_spinning_threads_share_the_cpu),
+	KUNIT_CASE(a_sleep_lasts_its_time_and_leaves_the_cpu_idle),
+	KUNIT_CASE(wake_up_ends_a_wait_event),
+	KUNIT_CASE(a_signal_ends_an_interruptible_sleep),
+	{},
+};
+
+static struct kunit_suite sched_suite = {
+	.name = "sched",
+	.test_cases = sched_cases,
+};
+kunit_test_suite(sched_suite);
