@@ -5,7 +5,7 @@
  * task with the highest oom_badness (about its RSS and page tables) and
  * kills it with SIGKILL; Folium runs one program at a time, so the victim
  * is the faulting program, and its memory comes back when it exits.
- * The line is __oom_kill_process's, e.g. "Out of memory: Killed process 1
+ * The line is __oom_kill_process's, e.g. "Out of memory: Killed process 2
  * (crash) total-vm:4194316kB, anon-rss:483328kB, file-rss:0kB,
  * shmem-rss:0kB, UID:0 pgtables:1004kB oom_score_adj:0".
  */

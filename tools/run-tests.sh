@@ -425,14 +425,14 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 	log=$LOGS/initramfs-programs.serial
 	expect_in "$log" 'argv[0] = "/bin/hello"' 'argv[1] = "a"' 'argv[2] = "b"' \
 		'argv[1] = "fail"' 'exit status 3' 'argv[0] = "hello"' 'argv[1] = "x"' \
-		'crash: null' 'crash[1]: segfault at 0 ip ' ' error 6' 'killed by SIGSEGV' \
-		'crash: gp' 'traps: crash[1] general protection fault ip:' \
-		'crash: ud' 'traps: crash[1] trap invalid opcode ip:' 'killed by SIGILL' \
-		'crash: oom' 'Out of memory: Killed process 1 (crash) total-vm:' 'killed by SIGKILL' \
+		'crash: null' 'crash[2]: segfault at 0 ip ' ' error 6' 'killed by SIGSEGV' \
+		'crash: gp' 'traps: crash[2] general protection fault ip:' \
+		'crash: ud' 'traps: crash[2] trap invalid opcode ip:' 'killed by SIGILL' \
+		'crash: oom' 'Out of memory: Killed process 2 (crash) total-vm:' 'killed by SIGKILL' \
 		'spin: 20 million rounds' '/etc/motd: Permission denied' 'mmtest: all ok' \
-		'mmfault: ro' 'mmfault[1]: segfault at ' ' error 7' 'mmfault: none' ' error 5' \
+		'mmfault: ro' 'mmfault[2]: segfault at ' ' error 7' 'mmfault: none' ' error 5' \
 		'sigtest: all ok' 'killed by SIGABRT' 'fpstate: all ok' \
-		'fpstate[1] bad frame in rt_sigreturn frame:' 'Power down.' || return 1
+		'fpstate[2] bad frame in rt_sigreturn frame:' 'Power down.' || return 1
 	# mmtest exits 0 (the shell prints no status), both mmfault runs
 	# SIGSEGV, both fpstate bad frames too.
 	! grep -q 'FAILED' "$log" || { echo "an mmtest, sigtest or fpstate check failed"; return 1; }
