@@ -155,6 +155,7 @@ static void two_areas_never_touch(struct kunit *test)
 		for (int j = 0; j < 4; j++) {
 			a = find_vm_area(p[i]);
 			b = find_vm_area(p[j]);
+			KUNIT_ASSERT_TRUE(test, a && b);
 			if (a->addr < b->addr) /* a's mapped end, one page, then b */
 				KUNIT_EXPECT_GE(test, (unsigned long)b->addr,
 						(unsigned long)a->addr + a->size + P);
@@ -277,6 +278,7 @@ static void a_bad_vfree_is_refused_with_a_message(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(said, "nonexistent vm area"));
 	KUNIT_EXPECT_EQ(test, node_free_pages(node), free);
 	KUNIT_EXPECT_EQ(test, vmalloc_nr_pages(), vmalloc_at_start + 2);
+	KUNIT_ASSERT_NOT_NULL(test, find_vm_area(p)); /* still there to read */
 	KUNIT_EXPECT_EQ(test, p[0] + p[2 * P - 1], 0x5a + 0x5a);
 	__free_pages(page, 0);
 	vfree(p);
