@@ -65,6 +65,16 @@ void arch_switch_mm(uint64_t pgd);
 /* Fill a new top-level table's kernel half (entries 256..511) so every
  * address space shares the kernel; the lower half stays empty. */
 void arch_pgd_init(uint64_t *pgd);
+/* Map page frame @pfn at @addr in the vmalloc range [VMALLOC_START,
+ * VMALLOC_END), for every address space: read/write, never executable,
+ * global (Linux: vmap_pte_range's set_pte_at(&init_mm, ..., PAGE_KERNEL)).
+ * No flush: the entry was empty. Return: 0, or -ENOMEM when a page table
+ * could not be had. An address outside the range is a bug (panic). */
+int arch_map_kernel_page(unsigned long addr, unsigned long pfn);
+/* Empty the vmalloc-range entry at @addr (nothing if it is empty); the
+ * caller flushes the TLB (Linux: vunmap_pte_range, then
+ * flush_tlb_kernel_range). The page tables stay, as in Linux. */
+void arch_unmap_kernel_page(unsigned long addr);
 
 /* The clearing instructions clear_pages() (mm/clear.c) chooses between,
  * and whether the CPU makes `rep stosb` the fast one (ERMS or FSRM). */

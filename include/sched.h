@@ -89,7 +89,8 @@ struct task_struct {
 	int exit_code;	    /* the wait status do_exit was given */
 	int pid;
 	char comm[TASK_COMM_LEN];    /* the file name's last component, truncated */
-	void *stack;		     /* the kernel stack, THREAD_SIZE bytes */
+	void *stack;		     /* the kernel stack, THREAD_SIZE bytes, vmalloc'ed
+				      * with an unmapped guard page below */
 	struct thread_struct thread; /* the arch's registers (asm/processor.h) */
 	struct mm_struct *mm;	     /* its address space; NULL for a kernel thread */
 	struct files_struct *files;

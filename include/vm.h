@@ -474,6 +474,11 @@ void flush_pmd_tlb_range(struct mm_struct *mm, unsigned long addr);
 /* The 1 GiB of the PUD leaf mapping addr: one invlpg too (Linux:
  * flush_pud_tlb_range). */
 void flush_pud_tlb_range(struct mm_struct *mm, unsigned long addr);
+/* The kernel's [start, end) (the vmalloc range), in every address space
+ * (Linux: flush_tlb_kernel_range). nr_kernel_tlb_flush_one counts the
+ * pages invalidated: the evidence vfree's tests read. */
+void flush_tlb_kernel_range(unsigned long start, unsigned long end);
+extern unsigned long nr_kernel_tlb_flush_one;
 
 /* --- batching flushes and frees (mm/mmu_gather.c) ---------------------------------- */
 /*

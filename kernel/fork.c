@@ -1,7 +1,8 @@
 /*
  * Creating tasks (Linux: kernel/fork.c). init_task is the kernel's own
  * task, current from boot on; copy_process makes a child of current with
- * its own kernel stack and pid and copies of the parts a process has
+ * its own kernel stack (vmalloc'ed, a guard page below it: Linux's
+ * CONFIG_VMAP_STACK) and pid and copies of the parts a process has
  * (files, fs, signal handlers, limits, credentials), as Linux's
  * copy_process does for a clone without CLONE_* sharing flags. The new
  * task has no mm until exec gives it one. Example: the kernel shell's
@@ -12,6 +13,7 @@
 #include <ramfs.h>
 #include <sched.h>
 #include <slab.h>
+#include <vmalloc.h>
 
 static struct files_struct init_files = { .count = 1 };
 /* pwd: the root directory, once populate_rootfs has made it. */
@@ -77,6 +79,22 @@ static int copy_parts(struct task_struct *p, const struct task_struct *parent)
 	return 0;
 }
 
+/*
+ * Linux: alloc_thread_stack_node with VMAP_STACK. THREAD_SIZE of zeroed
+ * pages in the vmalloc range with an unmapped page below (VM_GUARD_BELOW):
+ * a stack grows down, so an overflow touches that page and faults (a #DF,
+ * which arch/x86_64/traps.c reports as a kernel stack overflow) instead of
+ * writing over whatever memory lies below. Linux also keeps two freed
+ * stacks per CPU for the next fork; Folium frees them, so memory comes
+ * back exactly.
+ */
+static int alloc_thread_stack_node(struct task_struct *task, int nid)
+{
+	task->stack = __vmalloc_node_range(THREAD_SIZE, VMALLOC_START, VMALLOC_END,
+					   GFP_KERNEL | __GFP_ZERO, VM_GUARD_BELOW, nid);
+	return task->stack ? 0 : -ENOMEM;
+}
+
 struct task_struct *copy_process(const struct kernel_clone_args *args)
 {
 	struct task_struct *parent = current;
@@ -89,8 +107,8 @@ struct task_struct *copy_process(const struct kernel_clone_args *args)
 	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
-	p->stack = kmalloc(THREAD_SIZE, GFP_KERNEL);
-	if (!p->stack || arch_dup_task_struct(p, parent) || copy_parts(p, parent) || alloc_pid(p)) {
+	if (alloc_thread_stack_node(p, 0) || arch_dup_task_struct(p, parent) ||
+	    copy_parts(p, parent) || alloc_pid(p)) {
 		free_task(p);
 		return NULL;
 	}
@@ -119,6 +137,6 @@ void free_task(struct task_struct *task)
 	if (task->real_parent)
 		list_del(&task->sibling);
 	arch_release_task_struct(task);
-	kfree(task->stack);
+	vfree(task->stack); /* Linux: free_thread_stack */
 	kfree(task);
 }

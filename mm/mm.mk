@@ -19,6 +19,10 @@ TEST_SRCS += mm/tests/compaction_test.c
 # kmalloc: power-of-two caches of order-0 slabs, whole pages above.
 MM_GENERIC_SRCS += mm/slab.c
 TEST_SRCS += mm/tests/slab_test.c
+# vmalloc: kernel virtual areas with guard pages (kernel stacks too); the
+# pages are mapped by the arch (arch_map_kernel_page).
+MM_GENERIC_SRCS += mm/vmalloc.c
+TEST_SRCS += mm/tests/vmalloc_test.c
 TEST_SRCS += mm/tests/folio_test.c mm/tests/cma_test.c mm/tests/alloc_contig_test.c
 # Offlining and onlining a range at a zone's edge; the tests' memory,
 # taken from node 0 while they run.
@@ -33,7 +37,7 @@ BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
 	mm/compaction.c mm/migrate.c mm/page_isolation.c \
 	lib/format.c kernel/printk.c kernel/console.c kernel/sysctl.c \
 	kernel/fork.c kernel/pid.c kernel/sched/core.c kernel/sched/wait.c kernel/timer.c \
-	fs/file.c fs/ramfs.c mm/slab.c mm/tlb.c \
+	fs/file.c fs/ramfs.c mm/slab.c mm/tlb.c mm/vmalloc.c \
 	arch/host/arch.c arch/host/cpu.c arch/host/phys.c arch/host/process.c arch/host/mmu.c
 
 # libFuzzer: every object instrumented for coverage, ASan and UBSan.
@@ -107,7 +111,7 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # What an mm needs to run as a process: the buddy core, page tables, VMAs,
 # faults, clearing, madvise and reclaim, and the host MMU and uaccess
 # (seq_file and kmalloc: huge_memory.c's sysfs show functions; memblock:
-# hugetlb.c's boot-time 1 GiB pages).
+# hugetlb.c's boot-time 1 GiB pages; vmalloc: fork.c's kernel stacks).
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c \
 	mm/pgtable.c mm/mmu_gather.c mm/mmap.c mm/mprotect.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c mm/hugetlb.c \
 	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/mlock.c mm/clear_refs.c \

@@ -55,6 +55,23 @@ void flush_tlb_mm(struct mm_struct *mm)
 		arch_flush_tlb_all();
 }
 
+unsigned long nr_kernel_tlb_flush_one;
+
+/*
+ * Every mm shares the kernel half, so this flushes whatever is active.
+ * Always page by page: the kernel's entries are global, which a CR3
+ * reload keeps (Linux, past its ceiling, flushes everything, globals too,
+ * with a CR4.PGE toggle; Folium has no such hook and vfree's ranges are
+ * small).
+ */
+void flush_tlb_kernel_range(unsigned long start, unsigned long end)
+{
+	for (unsigned long addr = start; addr < end; addr += PAGE_SIZE) {
+		nr_kernel_tlb_flush_one++;
+		arch_flush_tlb_one(addr);
+	}
+}
+
 /* One PMD leaf's 2 MiB: one invlpg drops it (x86 flush_pmd_tlb_range uses
  * a 2 MiB stride, so the ceiling sees one entry, not 512 pages). */
 void flush_pmd_tlb_range(struct mm_struct *mm, unsigned long addr)

@@ -708,7 +708,7 @@ image cma 'cma=16M' >/dev/null
 image vm 'thp=16K,64K,2M' >/dev/null
 image stosq 'clear_pages=stosq zero=page run="cpuinfo; zero; test fault; test clear; poweroff"' >/dev/null
 image cma-too-big 'cma=64G run="cma; poweroff"' >/dev/null
-for kind in pf ud gp stack panic; do
+for kind in pf ud gp stack bootstack panic; do
 	image crash-$kind "run=\"crash $kind\"" >/dev/null
 done
 # Damaged kernels: none at all, a wrong ELF magic, cut off after 2000 bytes.
@@ -754,7 +754,7 @@ qemu_lane_b() {
 	run_test fault-page-fault fault_report pf $REGS "Exception 14: Page Fault (#PF)" \
 		"page not present, write, kernel mode" \
 		"CR2 (faulting address): 0x00000deadbeef000" "crash_page_fault+" \
-		"cmd_crash+" "shell_run_line+" "kmain+"
+		"cmd_crash+" "shell_run_line+" "shell_thread+"
 	# shellcheck disable=SC2086
 	run_test fault-invalid-opcode fault_report ud $REGS "Exception 6: Invalid Opcode (#UD)" \
 		"error code: 0x0 (none pushed by this exception)" "crash_invalid_opcode+"
@@ -762,11 +762,20 @@ qemu_lane_b() {
 	run_test fault-general-protection fault_report gp $REGS \
 		"Exception 13: General Protection (#GP)" \
 		"error code: 0x0 (no segment selector involved)" "crash_general_protection+"
+	# A task's kernel stack (the shell thread's, vmalloc'ed) into its
+	# guard page, then the boot stack into its own: both are named before
+	# the report.
 	# shellcheck disable=SC2086
-	run_test fault-double-fault-on-stack-overflow fault_report stack $REGS \
+	run_test fault-task-stack-overflow-is-reported fault_report stack $REGS \
+		"kernel stack overflow (double-fault): 0xffffc9" "(stack is 0xffffc9" \
+		"Exception 8: Double Fault (#DF)" "CR2 (last page-fault address): 0xffffc9" \
+		"crash_stack_overflow+"
+	# shellcheck disable=SC2086
+	run_test fault-double-fault-on-boot-stack-overflow fault_report bootstack $REGS \
+		"kernel stack overflow (double-fault): 0xffffffff8" "(stack is 0xffffffff8" \
 		"Exception 8: Double Fault (#DF)" "crash_stack_overflow+"
 	run_test fault-panic fault_report panic "Kernel panic: crash: panic requested from the shell" \
-		"cmd_crash+" "shell_run_line+" "kmain+"
+		"cmd_crash+" "shell_run_line+" "shell_thread+"
 	run_test loader-missing-kernel loader_rejects no-kernel "/folium/folium.elf not found"
 	run_test loader-bad-magic loader_rejects bad-magic "bad magic"
 	run_test loader-truncated-kernel loader_rejects truncated "truncated"

@@ -14,3 +14,9 @@ HOST_ARCH_SRCS += arch/host/mmu.c
 HOST_ARCH_SRCS += arch/host/uaccess.c
 # The TLB model's tests: host only, they look into the software TLB.
 HOST_ARCH_SRCS += mm/tests/tlb_model_test.c
+# vmalloc through the host's mappings: a guard page or a freed area
+# faults (a caught SIGSEGV), as only the host can show without an oops.
+# The probe needs libc's <signal.h>, which include/'s would hide.
+HOST_ARCH_SRCS += mm/tests/vmalloc_host_test.c arch/host/fault_probe.c
+HOST_PROBE_CFLAGS := $(filter-out -Iinclude,$(HOST_TEST_CFLAGS))
+$(B)/host-obj/arch/host/fault_probe.o: HOST_TEST_CFLAGS = $(HOST_PROBE_CFLAGS)

@@ -20,6 +20,21 @@ _start:
 	hlt
 	jmp .halt
 
+; call_on_stack(top, fn): call fn() with rsp = top (16-byte aligned) and
+; come back on the caller's stack (Linux: call_on_stack in
+; asm/irq_stack.h). rbp keeps the caller's frame, so a backtrace from fn
+; walks on into the old stack.
+section .text
+global call_on_stack
+call_on_stack:
+	push rbp
+	mov rbp, rsp
+	mov rsp, rdi
+	call rsi
+	mov rsp, rbp
+	pop rbp
+	ret
+
 section .bss
 align 4096
 global boot_stack_guard, boot_stack_bottom, boot_stack_top

@@ -7,10 +7,14 @@
  *     rodata R, data/bss RW, ksyms R; the page below the boot stack is left
  *     unmapped so a stack overflow faults instead of corrupting .bss;
  *   - device memory (framebuffer write-combining, local APIC uncached);
- *   - the vmemmap (struct page array), only where mm_init asks for it.
+ *   - the vmemmap (struct page array), only where mm_init asks for it;
+ *   - the vmalloc range: its PUD tables at boot (every mm copies the
+ *     PML4 entries that point at them), its pages one by one when
+ *     mm/vmalloc.c asks (arch_map_kernel_page), global, RW, NX.
  * Table pages come from memblock at boot, from the buddy allocator later.
  * The lower half stays empty: it belongs to per-workload address spaces.
  */
+#include <arch.h>
 #include <asm/io.h>
 #include <asm/page.h>
 #include <asm/special_insns.h>
@@ -195,6 +199,21 @@ static void setup_pat_and_nx(void)
 	}
 }
 
+/*
+ * Linux: preallocate_vmalloc_pages. Every PML4 entry of the vmalloc range
+ * gets its PUD table now, before any mm copies the kernel half
+ * (arch_pgd_init), so a later mapping below it shows in every mm: 64
+ * tables for 32 TiB. Folium also makes the tables of the range's first
+ * 2 MiB, where first fit puts the kernel stacks: a program's stack then
+ * comes and goes without leaving a table behind (MemFree the same after).
+ */
+static void preallocate_vmalloc_pages(void)
+{
+	for (uint64_t va = VMALLOC_START; va < VMALLOC_END; va += 1ull << PGDIR_SHIFT)
+		next_table(&kernel_pml4[index_at(va, PGDIR_SHIFT)]);
+	next_table(pmd_entry(VMALLOC_START));
+}
+
 void paging_init(const struct boot_info *bi)
 {
 	boot = bi;
@@ -202,6 +221,7 @@ void paging_init(const struct boot_info *bi)
 	kernel_pml4 = __va(alloc_table_page());
 	map_direct();
 	map_kernel();
+	preallocate_vmalloc_pages();
 	write_cr3(__pa(kernel_pml4));
 	/* From here on the loader's identity map is gone. */
 	if (bi->fb.format != BOOT_FB_NONE)
@@ -250,6 +270,64 @@ void arch_vmemmap_populate(unsigned long start_pfn, unsigned long end_pfn)
 
 	while (va < end)
 		va += vmemmap_map_one(va, end);
+}
+
+/*
+ * The PTE slot of vmalloc address va. The PUD tables exist from boot; a
+ * missing PMD or PTE table is made if @alloc, from the buddy allocator,
+ * and stays (Linux frees no vmalloc table either).
+ * Return: the slot, or NULL (no table and !alloc, or no memory).
+ */
+static uint64_t *vmalloc_pte(uint64_t va, bool alloc)
+{
+	static const unsigned shifts[] = { PUD_SHIFT, PMD_SHIFT, PAGE_SHIFT };
+	uint64_t *entry = &kernel_pml4[index_at(va, PGDIR_SHIFT)];
+	struct page *page;
+
+	BUG_ON(!(*entry & _PAGE_PRESENT)); /* preallocate_vmalloc_pages made it */
+	for (unsigned i = 0; i < ARRAY_SIZE(shifts); i++) {
+		if (!(*entry & _PAGE_PRESENT)) {
+			page = alloc ? alloc_pages(GFP_KERNEL | __GFP_ZERO, 0) : NULL;
+			if (!page)
+				return NULL;
+			*entry = page_to_phys(page) | _PAGE_PRESENT | _PAGE_RW;
+		}
+		entry = &table_at(*entry)[index_at(va, shifts[i])];
+	}
+	return entry;
+}
+
+static void check_vmalloc_addr(const char *fn, unsigned long addr)
+{
+	if (addr < VMALLOC_START || addr >= VMALLOC_END || (addr & (PAGE_SIZE - 1)))
+		panic("%s: 0x%lx is not a page of the vmalloc range", fn, addr);
+}
+
+/* Linux's PAGE_KERNEL: A and D set, so the CPU never writes them back. */
+int arch_map_kernel_page(unsigned long addr, unsigned long pfn)
+{
+	uint64_t *pte;
+
+	check_vmalloc_addr("arch_map_kernel_page", addr);
+	pte = vmalloc_pte(addr, true);
+	if (!pte)
+		return -ENOMEM;
+	if (*pte & _PAGE_PRESENT)
+		panic("arch_map_kernel_page: 0x%lx already maps pfn 0x%llx", addr,
+		      (unsigned long long)((*pte & PTE_ADDR_MASK) >> PAGE_SHIFT));
+	*pte = PFN_PHYS(pfn) | _PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | _PAGE_DIRTY |
+	       _PAGE_GLOBAL | nx_bit;
+	return 0;
+}
+
+void arch_unmap_kernel_page(unsigned long addr)
+{
+	uint64_t *pte;
+
+	check_vmalloc_addr("arch_unmap_kernel_page", addr);
+	pte = vmalloc_pte(addr, false);
+	if (pte)
+		*pte = 0;
 }
 
 uint64_t *paging_kernel_pml4(void)

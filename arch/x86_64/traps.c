@@ -5,12 +5,15 @@
  * (but a page fault in the lower half that fault.c resolves or fixes up):
  * it is reported on every console (vector name, decoded error code, CR2
  * for page faults, all registers, a symbolized backtrace) and the CPU
- * halts with interrupts off. Hardware interrupts go to irq_dispatch(),
- * the local APIC timer's to local_apic_timer_interrupt() (apic.c).
+ * halts with interrupts off; a double fault that a stack's guard page
+ * caused says so first ("kernel stack overflow"). Hardware interrupts go
+ * to irq_dispatch(), the local APIC timer's to local_apic_timer_interrupt()
+ * (apic.c).
  * Whatever came from ring 3 leaves through exit_to_user_mode (signal.c).
  */
 #include <arch.h>
 #include <ksyms.h>
+#include <sched.h>
 #include <asm/special_insns.h>
 #include "x86.h"
 
@@ -140,11 +143,63 @@ static void __noreturn die(const struct trap_frame *f)
 	report_error_code(f);
 	if (f->vector == 14)
 		pr_emerg("CR2 (faulting address): 0x%016llx\n", (unsigned long long)read_cr2());
+	if (f->vector == 8)
+		pr_emerg("CR2 (last page-fault address): 0x%016llx\n",
+			 (unsigned long long)read_cr2());
 	report_registers(f);
 	pr_emerg("Backtrace:\n");
 	dump_stack_from(f->rip, f->rbp);
 	pr_emerg("---[ end trace: system halted, reset the machine to continue ]---\n");
 	arch_halt();
+}
+
+extern char boot_stack_bottom[], boot_stack_top[]; /* entry.asm */
+
+/* Is addr in the page below [begin, end)? Then *stack gets the range. */
+static bool in_guard_below(uint64_t addr, uint64_t begin, uint64_t end, uint64_t stack[2])
+{
+	if (!begin || addr >= begin || begin - addr > PAGE_SIZE)
+		return false;
+	stack[0] = begin;
+	stack[1] = end;
+	return true;
+}
+
+/*
+ * Linux: get_stack_guard_info. Is addr in the guard page below a stack the
+ * CPU may have run on: current's kernel stack (its guard page its own,
+ * kernel/fork.c), or the boot stack, the kernel shell's (paging.c leaves
+ * the page below it unmapped)? Return: true with the stack's range.
+ */
+static bool stack_guard_hit(uint64_t addr, uint64_t stack[2])
+{
+	uint64_t task_stack = (uint64_t)current->stack;
+
+	return in_guard_below(addr, task_stack, task_stack + THREAD_SIZE, stack) ||
+	       in_guard_below(addr, (uint64_t)boot_stack_bottom, (uint64_t)boot_stack_top, stack);
+}
+
+/*
+ * Linux: exc_double_fault with VMAP_STACK. A kernel stack that ran into
+ * its guard page takes a #PF the CPU cannot deliver (its frame would be
+ * pushed on the same dead stack), so it raises #DF, which runs on its own
+ * IST stack (gdt.c); CR2 holds the address the failed push or store
+ * touched (SDM vol. 3A, 6.15: a #PF during a #PF's delivery still writes
+ * CR2). Linux 4.9-5.x printed "BUG: stack guard page was hit at ..." and
+ * died with "kernel stack overflow (double-fault)"; 7.3 prints "BUG: task
+ * stack guard page was hit at ... (stack is ...)". Folium prints one line
+ * with both, then the usual report.
+ */
+static void __noreturn handle_double_fault(const struct trap_frame *f)
+{
+	uint64_t cr2 = read_cr2(), stack[2];
+
+	if (stack_guard_hit(cr2, stack))
+		pr_emerg("kernel stack overflow (double-fault): 0x%016llx (stack is "
+			 "0x%016llx-0x%016llx)\n",
+			 (unsigned long long)cr2, (unsigned long long)stack[0],
+			 (unsigned long long)stack[1]);
+	die(f);
 }
 
 void trap_dispatch(struct trap_frame *frame);
@@ -158,6 +213,8 @@ void trap_dispatch(struct trap_frame *frame)
 	 * kernel's end. */
 	else if (frame->vector < IRQ_BASE && (frame->cs & 3))
 		user_fault(frame);
+	else if (frame->vector == 8)
+		handle_double_fault(frame);
 	else if (frame->vector < IRQ_BASE)
 		die(frame);
 	else if (frame->vector < IRQ_BASE + NR_LEGACY_IRQS)

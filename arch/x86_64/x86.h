@@ -198,6 +198,10 @@ void *memremap(uint64_t phys, uint64_t size);
 struct memblock;
 void memblock_from_efi(struct memblock *mb, const struct boot_info *bi);
 
+/* entry.asm: run fn on another stack, whose top (16-byte aligned) is
+ * @top, and return to the caller's (Linux: call_on_stack). */
+void call_on_stack(void *top, void (*fn)(void));
+
 /* stacktrace.c */
 void dump_stack_from(uint64_t rip, uint64_t rbp);
 

@@ -13,6 +13,7 @@
 #include <seq_file.h>
 #include <slab.h>
 #include <vm.h>
+#include <vmalloc.h>
 
 /* Linux: show_val_kb. */
 static void show_val_kb(struct seq_file *m, const char *name, unsigned long pages)
@@ -66,8 +67,11 @@ static void meminfo_kernel(struct seq_file *m, struct pglist_data *pgdat, unsign
 	show_val_kb(m, "WritebackTmp:", 0);
 	show_val_kb(m, "CommitLimit:", vm_commit_limit());
 	show_val_kb(m, "Committed_AS:", vm_memory_committed());
-	show_val_kb(m, "VmallocTotal:", 0);
-	show_val_kb(m, "VmallocUsed:", 0);
+	/* Linux's VMALLOC_TOTAL: its VMALLOC_END is the last byte, so the
+	 * line is one byte short of the range (34359738367 kB on x86-64). */
+	seq_printf(m, "VmallocTotal:   %8lu kB\n",
+		   (unsigned long)((VMALLOC_END - 1 - VMALLOC_START) / KIB));
+	show_val_kb(m, "VmallocUsed:", vmalloc_nr_pages());
 	show_val_kb(m, "VmallocChunk:", 0);
 	show_val_kb(m, "Percpu:", 0);
 	if (CONFIG_TRANSPARENT_HUGEPAGE) {

@@ -18,6 +18,7 @@
 #include <slab.h>
 #include <syscalls.h>
 #include <vm.h>
+#include <vmalloc.h>
 #include "../../mm/tests/mm_test_util.h"
 #include "ktest_task.h"
 
@@ -238,6 +239,10 @@ static void meminfo_memfree_is_node_free_pages(struct kunit *test)
 	KUNIT_EXPECT_GT(test, field("MemAvailable:"), 0);
 	KUNIT_EXPECT_EQ(test, field("HugePages_Total:"), 0);
 	KUNIT_EXPECT_EQ(test, field("Hugepagesize:"), 2048);
+	/* Linux's x86-64 number; the suite's task holds a vmalloc'ed stack. */
+	KUNIT_EXPECT_EQ(test, field("VmallocTotal:"), 34359738367l);
+	KUNIT_EXPECT_GE(test, field("VmallocUsed:"), (long)(THREAD_SIZE / 1024));
+	KUNIT_EXPECT_EQ(test, field("VmallocUsed:"), (long)vmalloc_nr_pages() * 4);
 	/* Through the file too. */
 	KUNIT_EXPECT_GT(test, read_path("/proc/meminfo"), 0);
 	KUNIT_EXPECT_GT(test, field("MemFree:"), 0);

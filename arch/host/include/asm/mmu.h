@@ -57,4 +57,9 @@ struct host_tlb_stat {
 };
 extern struct host_tlb_stat host_tlb_stat;
 
+/* arch/host/fault_probe.c: would one access to @addr fault (SIGSEGV or SIGBUS)?
+ * It is made, and a fault caught: for guard pages and unmapped vmalloc
+ * addresses, which the kernel would report as an oops. */
+bool host_access_faults(const void *addr, bool write);
+
 #endif
