@@ -54,3 +54,8 @@ $(B)/font.psf: $(FONT)
 	@mkdir -p $(@D)
 	$(Q)gzip -dc $< > $@
 $(B)/kernel-obj/arch/x86_64/font.o: $(B)/font.psf
+
+# The scheduler's fair class (EEVDF) on a cfs_rq: plain C, no task, no
+# clock, so it builds into the host test program too.
+KERNEL_GENERIC_SRCS += kernel/sched/fair.c
+TEST_SRCS += kernel/sched/tests/fair_test.c
