@@ -19,6 +19,7 @@
 #include <kernel.h>
 #include <list.h>
 #include <resource.h>
+#include <sched_entity.h>
 #include <signal.h>
 #include <wait.h>
 #include <asm/current.h>
@@ -41,6 +42,12 @@ struct ramfs_inode;
 #define TASK_DEAD 0x0080	    /* its last schedule(): never runs again */
 #define TASK_NEW 0x0800		    /* made, not woken yet */
 #define TASK_NORMAL (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+
+/* Priorities (Linux: include/linux/sched/prio.h): a normal task's is
+ * 120 + its nice value, -20..19. */
+#define DEFAULT_PRIO 120
+#define NICE_TO_PRIO(nice) ((nice) + DEFAULT_PRIO)
+#define PRIO_TO_NICE(prio) ((prio)-DEFAULT_PRIO)
 
 /* thread_info.flags bits (Linux: TIF_*). */
 #define TIF_NEED_RESCHED 3 /* schedule() at the next preemption point */
@@ -80,7 +87,8 @@ struct task_struct {
 	unsigned int __state;	   /* TASK_*: read with READ_ONCE-like care (interrupts) */
 	unsigned int flags;	   /* PF_* */
 	int on_rq;		   /* queued on the run queue (or running) */
-	struct list_head run_list; /* the run queue's link */
+	int static_prio;	   /* 120 + nice (Linux: DEFAULT_PRIO + nice) */
+	struct sched_entity se;	   /* the fair class's: weight, vruntime, deadline */
 	uint64_t sum_exec_runtime; /* ns on the CPU, for clocks and /proc */
 	uint64_t exec_start;	   /* clock when it last got the CPU */
 	struct mm_struct
@@ -200,6 +208,20 @@ void __noreturn cpu_idle(void);
 uint64_t schedule_timeout_ns(uint64_t ns);
 /* Linux: cond_resched, a preemption point in a long kernel loop. */
 void cond_resched(void);
+/* The run queue and init_task's entity, before the first task is made
+ * (Linux: sched_init). */
+void sched_init(void);
+/* A new task's scheduling state: its parent's nice value, a fresh
+ * entity (Linux: sched_fork). */
+void sched_fork(struct task_struct *p);
+/* Linux: set_user_nice; @nice is clamped to -20..19. */
+void set_user_nice(struct task_struct *p, int nice);
+/* Linux: do_sched_yield, sched_yield's work. */
+void do_sched_yield(void);
+static inline int task_nice(const struct task_struct *p)
+{
+	return PRIO_TO_NICE(p->static_prio);
+}
 
 static inline void set_tsk_need_resched(struct task_struct *t)
 {

@@ -78,6 +78,8 @@
 	X(127, rt_sigpending)     \
 	X(131, sigaltstack)       \
 	X(133, mknod)             \
+	X(140, getpriority)       \
+	X(141, setpriority)       \
 	X(149, mlock)             \
 	X(150, munlock)           \
 	X(151, mlockall)          \

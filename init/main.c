@@ -118,6 +118,7 @@ void kmain(uint64_t boot_info_phys)
 	check_cmdline_keys();	    /* warn about keys no file registered */
 	set_loglevel();		    /* loglevel= */
 	mm_init();		    /* after the command line: it reads cma= */
+	sched_init();		    /* the run queue, before any task is made */
 	clear_pages_init();	    /* clear_pages=, zero= */
 	thp_init();		    /* thp=, the anonymous-folio migration hook */
 	lazyfree_init();	    /* lazyfree=, reclaim of MADV_FREE'd folios */

@@ -49,7 +49,7 @@ struct task_struct init_task = {
 	.__state = TASK_RUNNING,
 	.flags = PF_KTHREAD,
 	.on_rq = 1,
-	.run_list = LIST_HEAD_INIT(init_task.run_list),
+	.static_prio = DEFAULT_PRIO,
 	.pid = 0,
 	.comm = "swapper",
 	.files = &init_files,
@@ -104,7 +104,6 @@ struct task_struct *copy_process(const struct kernel_clone_args *args)
 		return NULL;
 	p->__state = TASK_NEW;
 	p->flags = args->fn ? PF_KTHREAD : 0;
-	INIT_LIST_HEAD(&p->run_list);
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
 	if (alloc_thread_stack_node(p, 0) || arch_dup_task_struct(p, parent) ||
@@ -117,6 +116,7 @@ struct task_struct *copy_process(const struct kernel_clone_args *args)
 	/* Linux: the child gets the parent's mask, none of its pending. */
 	p->signals.blocked = parent->signals.blocked;
 	p->start_time = arch_uptime_ns();
+	sched_fork(p);
 	copy_thread(p, args);
 	p->real_parent = parent;
 	list_add_tail(&p->sibling, &parent->children);

@@ -224,7 +224,60 @@ SYSCALL_DEFINE1(sysinfo, unsigned long, info)
 /* --- scheduling and futexes ----------------------------------------------------------- */
 SYSCALL_DEFINE0(sched_yield)
 {
-	return 0; /* nothing else to run */
+	do_sched_yield();
+	return 0;
+}
+
+#define PRIO_PROCESS 0
+#define PRIO_PGRP 1
+#define PRIO_USER 2
+#define CAP_SYS_NICE 23
+
+/* The task PRIO_PROCESS @who names: 0 is the caller. Return: it, or NULL
+ * with *err (Linux: -EINVAL for which, -ESRCH for who). Process groups
+ * and users are each one process here: the caller (uid 0, its own group). */
+static struct task_struct *prio_target(struct task_struct *task, int which, int who, long *err)
+{
+	struct task_struct *p = NULL;
+
+	*err = 0;
+	if (which < PRIO_PROCESS || which > PRIO_USER) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	if (!who || (which == PRIO_PROCESS && who == task->pid))
+		p = task;
+	else if (which == PRIO_PROCESS)
+		p = find_task_by_vpid(who);
+	if (!p)
+		*err = -ESRCH;
+	return p;
+}
+
+/* Linux: sys_setpriority. A nice value is clamped to -20..19; lowering it
+ * (more CPU) takes CAP_SYS_NICE (can_nice), which root has. */
+SYSCALL_DEFINE3(setpriority, int, which, int, who, int, niceval)
+{
+	long err;
+	struct task_struct *p = prio_target(task, which, who, &err);
+
+	if (!p)
+		return err;
+	niceval = MIN(MAX(niceval, -20), 19);
+	if (niceval < task_nice(p) && !has_capability(task, CAP_SYS_NICE))
+		return -EACCES;
+	set_user_nice(p, niceval);
+	return 0;
+}
+
+/* Linux: sys_getpriority, which returns 20 - nice (1..40) so that no
+ * value looks like an error; libc turns it back into the nice value. */
+SYSCALL_DEFINE2(getpriority, int, which, int, who)
+{
+	long err;
+	struct task_struct *p = prio_target(task, which, who, &err);
+
+	return p ? 20 - task_nice(p) : err;
 }
 
 /*

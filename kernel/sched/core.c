@@ -11,23 +11,25 @@
  * ring 3 (exit_to_user_mode) or in the idle loop. So kernel code, the mm
  * above all, never sees another task run in the middle of it.
  *
- * Which runnable task runs next: for now the one waiting longest, each
- * for one tick (round robin); the fair class (EEVDF) takes this over.
- * Example: two programs in busy loops alternate every tick, each getting
- * half the CPU; a third that sleeps in read() gets none until a byte
- * arrives, and then runs at the next preemption point.
+ * Which runnable task runs next is the fair class's choice (EEVDF,
+ * kernel/sched/fair.c): every task but the idle one is an entity on the
+ * run queue's cfs_rq, weighted by its nice value. Example: two programs
+ * in busy loops at nice 0 alternate, each getting half the CPU; at nice
+ * 0 and 5 they share it 1024:335; a third that sleeps in read() gets
+ * none until a byte arrives, and then runs at the next preemption point.
  */
 #include <arch.h>
 #include <sched.h>
 #include <timer.h>
 #include <vm.h>
+#include "sched.h"
 
 /* Linux: struct rq. */
 struct rq {
 	unsigned int nr_running;  /* runnable tasks, curr included, idle not */
 	struct task_struct *curr; /* the task on the CPU */
 	struct task_struct *idle; /* runs when nothing else can */
-	struct list_head queue;	  /* runnable tasks but curr, oldest first */
+	struct cfs_rq cfs;	  /* the runnable tasks' entities */
 	uint64_t clock;		  /* ns, at the last update_rq_clock */
 	uint64_t nr_switches;
 };
@@ -35,16 +37,33 @@ struct rq {
 static struct rq runqueue = {
 	.curr = &init_task,
 	.idle = &init_task,
-	.queue = LIST_HEAD_INIT(runqueue.queue),
 };
+
+static struct task_struct *task_of(struct sched_entity *se)
+{
+	return container_of(se, struct task_struct, se);
+}
+
+void sched_init(void)
+{
+	init_cfs_rq(&runqueue.cfs);
+	sched_entity_init(&init_task.se, 0);
+}
+
+void sched_fork(struct task_struct *p)
+{
+	p->static_prio = current->static_prio;
+	sched_entity_init(&p->se, PRIO_TO_NICE(p->static_prio));
+}
 
 static void update_rq_clock(struct rq *rq)
 {
 	rq->clock = arch_uptime_ns();
 }
 
-/* Linux: update_curr. The running task is charged its time so far. */
-static void update_curr(struct rq *rq)
+/* Linux: update_curr's task half. The running task is charged its time
+ * so far (the idle task too: its time is the CPU's idle time). */
+static void update_curr_task(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 
@@ -52,30 +71,38 @@ static void update_curr(struct rq *rq)
 	curr->exec_start = rq->clock;
 }
 
-static void enqueue_task(struct rq *rq, struct task_struct *p)
+/* Linux: enqueue_task / dequeue_task with the fair class's half. */
+static void enqueue_task(struct rq *rq, struct task_struct *p, int flags)
 {
-	list_add_tail(&p->run_list, &rq->queue);
+	enqueue_entity(&rq->cfs, &p->se, flags, rq->clock);
 	p->on_rq = 1;
 	rq->nr_running++;
 }
 
-/* Linux: check_preempt_curr. A task woken while the CPU idles runs at
- * once; one woken beside another task waits its turn. */
-static void check_preempt_curr(struct rq *rq)
+static void dequeue_task(struct rq *rq, struct task_struct *p, int flags)
 {
-	if (rq->curr == rq->idle)
+	dequeue_entity(&rq->cfs, &p->se, flags, rq->clock);
+	p->on_rq = 0;
+	rq->nr_running--;
+}
+
+/* Linux: wakeup_preempt. A task woken while the CPU idles runs at once;
+ * beside another task it runs first if EEVDF would pick it now. */
+static void wakeup_preempt(struct rq *rq, struct task_struct *p)
+{
+	if (rq->curr == rq->idle || check_preempt_wakeup_fair(&rq->cfs, &p->se, rq->clock))
 		set_tsk_need_resched(rq->curr);
 }
 
+/* Linux: pick_next_task (the fair class, then idle). */
 static struct task_struct *pick_next_task(struct rq *rq)
 {
-	struct task_struct *next;
+	struct sched_entity *se = pick_next_entity(&rq->cfs);
 
-	if (list_empty(&rq->queue))
+	if (!se)
 		return rq->idle;
-	next = list_first_entry(&rq->queue, struct task_struct, run_list);
-	list_del_init(&next->run_list);
-	return next;
+	set_next_entity(&rq->cfs, se, rq->clock);
+	return task_of(se);
 }
 
 /* Linux: finish_task_switch, on the next task's stack. A dead task is off
@@ -106,15 +133,12 @@ void schedule(void)
 
 	clear_tsk_need_resched(prev);
 	update_rq_clock(rq);
-	update_curr(rq);
+	update_curr_task(rq);
 	if (prev != rq->idle) {
-		if (prev->__state != TASK_RUNNING) {
-			/* Linux: deactivate_task. It sleeps or is dead. */
-			prev->on_rq = 0;
-			rq->nr_running--;
-		} else {
-			list_add_tail(&prev->run_list, &rq->queue); /* Linux: put_prev_task */
-		}
+		/* Linux: deactivate_task. It sleeps or is dead. */
+		if (prev->__state != TASK_RUNNING)
+			dequeue_task(rq, prev, DEQUEUE_SLEEP);
+		put_prev_entity(&rq->cfs, &prev->se, rq->clock); /* Linux: put_prev_task */
 	}
 	next = pick_next_task(rq);
 	if (next != prev) {
@@ -141,8 +165,9 @@ bool try_to_wake_up(struct task_struct *p, unsigned int state)
 		p->__state = TASK_RUNNING;
 		/* Still on the queue: it had not switched out yet. */
 		if (!p->on_rq) {
-			enqueue_task(rq, p);
-			check_preempt_curr(rq);
+			update_rq_clock(rq);
+			enqueue_task(rq, p, ENQUEUE_WAKEUP);
+			wakeup_preempt(rq, p);
 		}
 		woken = true;
 	}
@@ -156,8 +181,9 @@ void wake_up_new_task(struct task_struct *p)
 	struct rq *rq = &runqueue;
 
 	p->__state = TASK_RUNNING;
-	enqueue_task(rq, p);
-	check_preempt_curr(rq);
+	update_rq_clock(rq);
+	enqueue_task(rq, p, ENQUEUE_INITIAL);
+	wakeup_preempt(rq, p);
 	arch_irq_restore(flags);
 }
 
@@ -166,11 +192,43 @@ void scheduler_tick(void)
 	struct rq *rq = &runqueue;
 
 	update_rq_clock(rq);
-	update_curr(rq);
+	update_curr_task(rq);
 	run_timers();
-	/* Round robin: a task with others waiting gets one tick at a time. */
-	if (rq->curr != rq->idle && !list_empty(&rq->queue))
+	/* Linux: task_tick_fair. Its request served, an entity with an
+	 * earlier deadline eligible: switch at the next preemption point. */
+	if (rq->curr != rq->idle && entity_tick(&rq->cfs, &rq->curr->se, rq->clock))
 		set_tsk_need_resched(rq->curr);
+}
+
+/* Linux: set_user_nice. The weight changes at once, the entity's lag
+ * kept in real time (reweight_entity). */
+void set_user_nice(struct task_struct *p, int nice)
+{
+	unsigned long flags = arch_irq_save();
+	struct rq *rq = &runqueue;
+	struct load_weight lw;
+
+	nice = MIN(MAX(nice, MIN_NICE), MAX_NICE);
+	lw = sched_nice_to_load(nice);
+	update_rq_clock(rq);
+	p->static_prio = NICE_TO_PRIO(nice);
+	reweight_entity(&rq->cfs, &p->se, &lw, rq->clock);
+	arch_irq_restore(flags);
+}
+
+/* Linux: do_sched_yield. The current request counts as served
+ * (yield_task_fair), then the CPU goes to whoever is first now. */
+void do_sched_yield(void)
+{
+	unsigned long flags = arch_irq_save();
+	struct rq *rq = &runqueue;
+
+	if (rq->curr != rq->idle) {
+		update_rq_clock(rq);
+		yield_task_fair(&rq->cfs, &rq->curr->se, rq->clock);
+	}
+	arch_irq_restore(flags);
+	schedule();
 }
 
 void cond_resched(void)

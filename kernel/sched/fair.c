@@ -667,6 +667,24 @@ preempt:
 	return true;
 }
 
+/*
+ * Linux: yield_task_fair. The current request counts as served: an
+ * eligible curr forfeits the rest of its slice (vruntime moves to its
+ * deadline, a new deadline one slice on), so an entity with an earlier
+ * deadline runs first. Alone on the queue, nothing changes.
+ */
+void yield_task_fair(struct cfs_rq *cfs_rq, struct sched_entity *curr, uint64_t now)
+{
+	if (cfs_rq->nr_queued <= 1)
+		return;
+	clear_buddies(cfs_rq, curr);
+	update_curr(cfs_rq, now);
+	if (entity_eligible(cfs_rq, curr)) {
+		curr->vruntime = curr->deadline;
+		update_deadline(cfs_rq, curr);
+	}
+}
+
 /* A relative virtual time scaled from weight old_weight to weight. */
 static inline uint64_t rescale_vtime(uint64_t rel, int64_t old_weight, unsigned long weight)
 {

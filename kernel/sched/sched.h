@@ -110,6 +110,7 @@ bool entity_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr, uint64_t now)
 bool check_preempt_wakeup_fair(struct cfs_rq *cfs_rq, struct sched_entity *pse, uint64_t now);
 /* A nice change: se gets lw's weight, its lag and relative deadline kept
  * in real time. */
+void yield_task_fair(struct cfs_rq *cfs_rq, struct sched_entity *curr, uint64_t now);
 void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, const struct load_weight *lw,
 		     uint64_t now);
 

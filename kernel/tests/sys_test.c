@@ -625,7 +625,28 @@ static void prctl_reads_and_drops_the_bounding_set(struct kunit *test)
 	cred_init_root(&task->cred);
 }
 
+/* Linux: getpriority returns 20 - nice; setpriority clamps, and lowering
+ * nice takes CAP_SYS_NICE. */
+static void setpriority_sets_the_nice_value_and_its_weight(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sys(__NR_getpriority, 0, 0, 0, 0), 20);
+	KUNIT_EXPECT_EQ(test, sys(__NR_setpriority, 0, 0, 5, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_getpriority, 0, task->pid, 0, 0), 15);
+	KUNIT_EXPECT_EQ(test, task->se.load.weight, 335);
+	KUNIT_EXPECT_EQ(test, sys(__NR_setpriority, 0, 0, 100, 0), 0); /* clamped */
+	KUNIT_EXPECT_EQ(test, task_nice(task), 19);
+	/* No CAP_SYS_NICE (the test task has no capabilities): -EACCES. */
+	KUNIT_EXPECT_EQ(test, sys(__NR_setpriority, 0, 0, -5, 0), -EACCES);
+	cred_init_root(&task->cred);
+	KUNIT_EXPECT_EQ(test, sys(__NR_setpriority, 0, 0, -5, 0), 0);
+	KUNIT_EXPECT_EQ(test, task->se.load.weight, 3121);
+	KUNIT_EXPECT_EQ(test, sys(__NR_getpriority, 3, 0, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, sys(__NR_getpriority, 0, NO_SUCH_PID, 0, 0), -ESRCH);
+	task->cred = (struct cred){ 0 };
+}
+
 static struct kunit_case sys_test_cases[] = {
+	KUNIT_CASE(setpriority_sets_the_nice_value_and_its_weight),
 	KUNIT_CASE(ids_are_the_tasks_its_parents_and_root),
 	KUNIT_CASE(uname_names_folium_with_a_linux_release),
 	KUNIT_CASE(getrlimit_reports_the_limits_at_exec),
