@@ -122,25 +122,38 @@ static inline struct rb_node *rb_erase_cached(struct rb_node *node, struct rb_ro
  * one key keep their insertion order.
  */
 
-/* Insert node into a cached tree by less(). Return: node if it became the
- * leftmost, else NULL. */
-static inline struct rb_node *rb_add_cached(struct rb_node *node, struct rb_root_cached *tree,
-					    bool (*less)(struct rb_node *, const struct rb_node *))
+/* The descent of every rb_add: link node as a leaf where less() puts it
+ * (after its equals), setting *leftmost false if it went right at least
+ * once. Return: its parent, NULL for the root. */
+static inline struct rb_node *__rb_add_leaf(struct rb_node *node, struct rb_root *root,
+					    bool (*less)(struct rb_node *, const struct rb_node *),
+					    bool *leftmost)
 {
-	struct rb_node **link = &tree->rb_root.rb_node;
+	struct rb_node **link = &root->rb_node;
 	struct rb_node *parent = NULL;
-	bool leftmost = true;
 
+	*leftmost = true;
 	while (*link) {
 		parent = *link;
 		if (less(node, parent)) {
 			link = &parent->rb_left;
 		} else {
 			link = &parent->rb_right;
-			leftmost = false;
+			*leftmost = false;
 		}
 	}
 	rb_link_node(node, parent, link);
+	return parent;
+}
+
+/* Insert node into a cached tree by less(). Return: node if it became the
+ * leftmost, else NULL. */
+static inline struct rb_node *rb_add_cached(struct rb_node *node, struct rb_root_cached *tree,
+					    bool (*less)(struct rb_node *, const struct rb_node *))
+{
+	bool leftmost;
+
+	__rb_add_leaf(node, &tree->rb_root, less, &leftmost);
 	rb_insert_color_cached(node, tree, leftmost);
 	return leftmost ? node : NULL;
 }
@@ -149,14 +162,9 @@ static inline struct rb_node *rb_add_cached(struct rb_node *node, struct rb_root
 static inline void rb_add(struct rb_node *node, struct rb_root *tree,
 			  bool (*less)(struct rb_node *, const struct rb_node *))
 {
-	struct rb_node **link = &tree->rb_node;
-	struct rb_node *parent = NULL;
+	bool leftmost;
 
-	while (*link) {
-		parent = *link;
-		link = less(node, parent) ? &parent->rb_left : &parent->rb_right;
-	}
-	rb_link_node(node, parent, link);
+	__rb_add_leaf(node, tree, less, &leftmost);
 	rb_insert_color(node, tree);
 }
 

@@ -61,20 +61,9 @@ rb_add_augmented_cached(struct rb_node *node, struct rb_root_cached *tree,
 			bool (*less)(struct rb_node *, const struct rb_node *),
 			const struct rb_augment_callbacks *augment)
 {
-	struct rb_node **link = &tree->rb_root.rb_node;
-	struct rb_node *parent = NULL;
-	bool leftmost = true;
+	bool leftmost;
+	struct rb_node *parent = __rb_add_leaf(node, &tree->rb_root, less, &leftmost);
 
-	while (*link) {
-		parent = *link;
-		if (less(node, parent)) {
-			link = &parent->rb_left;
-		} else {
-			link = &parent->rb_right;
-			leftmost = false;
-		}
-	}
-	rb_link_node(node, parent, link);
 	augment->propagate(parent, NULL); /* the new leaf's ancestors */
 	rb_insert_augmented_cached(node, tree, leftmost, augment);
 	return leftmost ? node : NULL;

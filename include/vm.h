@@ -867,7 +867,7 @@ void lazyfree_init(void);
 
 /* --- mlock (mm/mlock.c) ---------------------------------------------------------- */
 /* The system calls are in mm/mlock.c (mlock, mlock2, munlock, mlockall,
- * munlockall; their flags in <process.h>); these are what the rest of mm
+ * munlockall; their flags in <mman.h>); these are what the rest of mm
  * calls. */
 /* Return: the pages of mm's VM_LOCKED VMAs (Linux: mm->locked_vm, which
  * Folium counts from the VMAs instead of keeping it up to date). */

@@ -1,12 +1,10 @@
 /*
- * Ring 3 on x86-64: the SYSCALL MSRs, do_syscall_64, entering a program
- * and leaving it for good (Linux: arch/x86/kernel/cpu/common.c
+ * Ring 3 on x86-64: the SYSCALL MSRs, do_syscall_64, arch_prctl and the
+ * signal a trap in ring 3 becomes (Linux: arch/x86/kernel/cpu/common.c
  * syscall_init, arch/x86/entry/common.c do_syscall_64, process_64.c
- * start_thread and do_arch_prctl_64, arch/x86/mm/fault.c
- * show_signal_msg). A program runs on its own kernel stack (TSS.rsp0 and
- * the per-CPU area point at it); its end, by exit or by a fault, jumps
- * back to arch_run_user's caller through user_mode_return
- * (syscall_entry.asm), abandoning whatever that stack held.
+ * do_arch_prctl_64, arch/x86/mm/fault.c show_signal_msg). A program runs
+ * on its own kernel stack (TSS.rsp0 and the per-CPU area point at it,
+ * set at each switch by process.c); its end is do_exit's last switch.
  */
 #include <arch.h>
 #include <errno.h>
