@@ -378,9 +378,7 @@ static int count_strings(const char *const *strs, unsigned long *n, uint64_t *by
 	return 0;
 }
 
-/* Linux's bprm_stack_limits: strings and pointers together stay under
- * min(3/4 of 8 MiB, rlimit / 4), but ARG_MAX is always allowed. */
-static uint64_t arg_limit(uint64_t rlim_stack)
+uint64_t bprm_arg_limit(uint64_t rlim_stack)
 {
 	uint64_t limit = MIN(RLIMIT_STACK_DEFAULT / 4 * 3, rlim_stack / 4);
 
@@ -443,7 +441,7 @@ static unsigned int fill_auxv(uint64_t auxv[AUXV_WORDS], const struct elf_progra
 static int reserve_strings(struct stack_writer *w, const struct elf_binprm *bprm,
 			   const char *const *argv, struct elf_stack *st)
 {
-	uint64_t argv_bytes, envp_bytes, ptr_bytes, limit = arg_limit(bprm->rlim_stack);
+	uint64_t argv_bytes, envp_bytes, ptr_bytes, limit = bprm_arg_limit(bprm->rlim_stack);
 	size_t name_len = strnlen(bprm->filename, MAX_ARG_STRLEN) + 1;
 	uint64_t zero = 0, argv_start;
 

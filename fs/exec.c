@@ -22,11 +22,10 @@
 #include <ramfs.h>
 #include <random.h>
 #include <sched.h>
+#include <slab.h>
+#include <syscalls.h>
 #include <vm.h>
-
-#define STACK_IMAGE_SIZE 8192 /* argv, envp and auxv of a shell line */
-
-static char stack_image[STACK_IMAGE_SIZE]; /* create_elf_tables' buffer */
+#include <vmalloc.h>
 
 /* Clear RW in every present entry of the walk: the load is over. */
 static int wrprotect_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
@@ -103,6 +102,21 @@ static int load_segments(struct mm_struct *mm, const struct elf_program *prog, c
 	return 0;
 }
 
+/* Bytes create_elf_tables needs for these strings: them, their
+ * pointers, the file name, and a page for auxv, AT_RANDOM, the platform
+ * string and alignment. Strings past the limits only make it fail with
+ * -E2BIG, in room that is big enough to tell. */
+static size_t stack_image_size(const char *path, const char *const *argv, const char *const *envp)
+{
+	size_t bytes = strlen(path) + 1 + PAGE_SIZE;
+
+	for (const char *const *v = argv; v && *v; v++)
+		bytes += strlen(*v) + 1 + sizeof(uint64_t);
+	for (const char *const *v = envp; v && *v; v++)
+		bytes += strlen(*v) + 1 + sizeof(uint64_t);
+	return ALIGN_UP(bytes, PAGE_SIZE);
+}
+
 /* The stack VMA and the initial stack at its top. Return: 0 with *sp
  * set, or a negative errno. Context: mm is current. */
 static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
@@ -119,7 +133,8 @@ static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
 		.rlim_stack = layout->stack_size,
 	};
 	struct elf_stack st;
-	size_t used;
+	size_t used, size = stack_image_size(path, argv, envp);
+	char *stack_image;
 	int err;
 
 	/* AT_RANDOM: libc's stack protector and pointer guard seeds. */
@@ -127,15 +142,18 @@ static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
 	if (IS_ERR_VALUE(vm_mmap(mm, layout->stack_top - layout->stack_size, layout->stack_size,
 				 flags, 0)))
 		return -ENOMEM;
-	err = create_elf_tables(prog, &bprm, stack_image, sizeof(stack_image), layout->stack_top,
-				&st);
-	if (err)
-		return err;
-	used = layout->stack_top - st.sp;
-	if (copy_to_user(st.sp, stack_image + sizeof(stack_image) - used, used))
-		return -EFAULT;
+	stack_image = vmalloc(size);
+	if (!stack_image)
+		return -ENOMEM;
+	err = create_elf_tables(prog, &bprm, stack_image, size, layout->stack_top, &st);
+	if (!err) {
+		used = layout->stack_top - st.sp;
+		if (copy_to_user(st.sp, stack_image + size - used, used))
+			err = -EFAULT;
+	}
+	vfree(stack_image);
 	*sp = st.sp;
-	return 0;
+	return err;
 }
 
 /* The program's name for ps and /proc (Linux: __set_task_comm, the file
@@ -169,11 +187,13 @@ static void flush_signal_handlers(struct task_struct *task)
 	}
 }
 
-/* Find and check the program. Return: 0 with *inode and *prog set. */
-static int open_program(const char *path, struct ramfs_inode **inode, struct elf_program *prog)
+/* Find the program (a relative path from @task's cwd) and check it.
+ * Return: 0 with *inode and *prog set. */
+static int open_program(struct task_struct *task, const char *path, struct ramfs_inode **inode,
+			struct elf_program *prog)
 {
 	char why[96];
-	int err = ramfs_lookup(&rootfs, path, true, inode);
+	int err = path_lookupat(task, AT_FDCWD, path, LOOKUP_FOLLOW, inode);
 
 	if (err)
 		return err;
@@ -190,13 +210,13 @@ int do_execve(struct task_struct *task, const char *path, const char *const *arg
 	      const char *const *envp)
 {
 	struct elf_program prog;
-	struct mm_struct *prev = current_mm, *mm;
+	struct mm_struct *prev = current_mm, *old_mm = task->mm, *mm;
 	struct ramfs_inode *inode;
 	struct mmap_layout layout;
 	uint64_t sp;
 	int ret;
 
-	ret = open_program(path, &inode, &prog);
+	ret = open_program(task, path, &inode, &prog);
 	if (ret)
 		return ret;
 	mm = mm_create(0);
@@ -216,13 +236,127 @@ int do_execve(struct task_struct *task, const char *path, const char *const *arg
 		mm_destroy(mm);
 		return ret;
 	}
-	/* The point of no return (Linux: begin_new_exec). */
-	if (task->mm)
-		mm_destroy(task->mm);
+	/* The point of no return (Linux: begin_new_exec, exec_mmap): the
+	 * old mm is released while it is still the task's (its
+	 * clear_child_tid, a vfork parent let go), then dropped. */
+	if (old_mm)
+		mm_release(task, old_mm);
 	task->mm = task->active_mm = mm;
+	if (task == current)
+		switch_mm(mm);
+	if (old_mm)
+		mmput(old_mm);
 	set_task_comm_exe(task, path);
 	do_close_on_exec(task);
 	flush_signal_handlers(task);
 	start_thread(task, prog.entry, sp);
 	return 0;
+}
+
+/* --- execve: the strings come from the caller's memory ------------------------------- */
+
+/* Linux: strnlen_user, a page at a time so a string that ends before an
+ * unmapped page is read without touching it. Return: the length with its
+ * NUL, 0 on a fault, or more than @max when no NUL is within @max. */
+static size_t user_strnlen(unsigned long str, size_t max)
+{
+	char buf[128];
+	size_t n = 0;
+
+	while (n <= max) {
+		unsigned long addr = str + n;
+		size_t chunk = MIN(sizeof(buf), PAGE_SIZE - (addr & (PAGE_SIZE - 1))), len;
+
+		if (addr < str || addr >= USER_VA_END || copy_from_user(buf, addr, chunk))
+			return 0;
+		len = strnlen(buf, chunk);
+		if (len < chunk)
+			return n + len + 1;
+		n += chunk;
+	}
+	return max + 1;
+}
+
+/* The user's argv or envp (Linux: count, get_user_arg_ptr). A NULL
+ * array is an empty one. Return: the number of strings, with their bytes
+ * (NULs and pointers counted) added to *bytes, or -EFAULT, or -E2BIG
+ * past @limit. */
+static long measure_strings(unsigned long uvec, size_t *bytes, size_t limit)
+{
+	long n = 0;
+
+	for (; uvec; n++) {
+		unsigned long str;
+		size_t len;
+
+		if (copy_from_user(&str, uvec + n * sizeof(str), sizeof(str)))
+			return -EFAULT;
+		if (!str)
+			break;
+		len = user_strnlen(str, MAX_ARG_STRLEN);
+		if (!len)
+			return -EFAULT;
+		*bytes += len + sizeof(str);
+		if (len > MAX_ARG_STRLEN || *bytes > limit)
+			return -E2BIG;
+	}
+	return n;
+}
+
+/* Copy @n strings of @uvec to *@pos, their pointers to @vec, ending
+ * with NULL. Return: 0 or -EFAULT (the user changed them meanwhile). */
+static int copy_strings(unsigned long uvec, long n, char **vec, char **pos, const char *end)
+{
+	for (long i = 0; i < n; i++) {
+		unsigned long str;
+		size_t len;
+
+		if (copy_from_user(&str, uvec + i * sizeof(str), sizeof(str)))
+			return -EFAULT;
+		len = str ? user_strnlen(str, MAX_ARG_STRLEN) : 0;
+		if (!len || len > (size_t)(end - *pos) || copy_from_user(*pos, str, len))
+			return -EFAULT;
+		(*pos)[len - 1] = 0;
+		vec[i] = *pos;
+		*pos += len;
+	}
+	vec[n] = NULL;
+	return 0;
+}
+
+/* Linux: do_execveat_common, with the strings copied in (copy_strings)
+ * before the old program goes: a fault or -E2BIG leaves it running. */
+SYSCALL_DEFINE3(execve, unsigned long, filename, unsigned long, argv, unsigned long, envp)
+{
+	size_t bytes = 0, limit = bprm_arg_limit(rlimit(RLIMIT_STACK));
+	long argc, envc;
+	char **vec, *pos;
+	char *name;
+	int err;
+
+	name = getname(filename, &err);
+	if (!name)
+		return err;
+	argc = measure_strings(argv, &bytes, limit);
+	envc = argc < 0 ? 0 : measure_strings(envp, &bytes, limit);
+	if (argc < 0 || envc < 0) {
+		kfree(name);
+		return argc < 0 ? argc : envc;
+	}
+	bytes += 2 * sizeof(char *);
+	vec = vmalloc(bytes);
+	if (!vec) {
+		kfree(name);
+		return -ENOMEM;
+	}
+	pos = (char *)(vec + argc + 1 + envc + 1);
+	err = copy_strings(argv, argc, vec, &pos, (char *)vec + bytes);
+	if (!err)
+		err = copy_strings(envp, envc, vec + argc + 1, &pos, (char *)vec + bytes);
+	if (!err)
+		err = do_execve(task, name, (const char *const *)vec,
+				(const char *const *)(vec + argc + 1));
+	vfree(vec);
+	kfree(name);
+	return err;
 }

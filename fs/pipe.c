@@ -6,10 +6,12 @@
  * 3, tail 2; after the write end is closed, the next read gives "c", the
  * one after that 0 (end of file).
  *
- * One program runs and nothing else: a read that would wait for a writer
- * or a write that would wait for a reader would wait for ever, so both
- * return -EAGAIN where Linux would block (a short write if some bytes
- * went in).
+ * A read of an empty pipe sleeps until a writer writes or the last one
+ * closes, a write to a full one until a reader makes room (Linux's
+ * rd_wait and wr_wait); O_NONBLOCK makes both -EAGAIN instead. A write
+ * of at most PIPE_BUF bytes goes in whole or not at all (POSIX's
+ * atomicity); a longer one may be split around the readers. The ring is
+ * one page, where Linux's default is 16 (F_GETPIPE_SZ 65536).
  */
 #include <sched.h>
 #include <slab.h>
@@ -17,6 +19,7 @@
 #include <vm.h>
 
 #define PIPE_SIZE PAGE_SIZE
+#define PIPE_BUF 4096 /* POSIX: writes up to this size are atomic */
 
 /* Linux: struct pipe_inode_info, with the pipefs inode it hangs off. */
 struct pipe_inode_info {
@@ -24,6 +27,8 @@ struct pipe_inode_info {
 	char *buf;		  /* PIPE_SIZE bytes: one page */
 	uint64_t head, tail;
 	unsigned int readers, writers;
+	struct wait_queue_head rd_wait; /* readers waiting for bytes */
+	struct wait_queue_head wr_wait; /* writers waiting for room */
 };
 
 static unsigned long pipe_ino = 1ul << 32; /* apart from rootfs's numbers */
@@ -49,43 +54,71 @@ static int pipe_copy(struct pipe_inode_info *pipe, uint64_t pos, unsigned long u
 	return 0;
 }
 
-/* Linux: pipe_read. */
+/* Linux: pipe_read. A signal while nothing was read is -ERESTARTSYS. */
 static long pipe_read(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
 {
 	struct pipe_inode_info *pipe = file->private_data;
-	size_t n = MIN(count, (size_t)(pipe->head - pipe->tail));
+	size_t n;
 
 	if (!count)
 		return 0;
-	if (!n)
-		return pipe->writers ? -EAGAIN : 0; /* no blocking: see the file header */
+	while (pipe->head == pipe->tail) {
+		if (!pipe->writers)
+			return 0;
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (wait_event_interruptible(pipe->rd_wait,
+					     pipe->head != pipe->tail || !pipe->writers))
+			return -ERESTARTSYS;
+	}
+	n = MIN(count, (size_t)(pipe->head - pipe->tail));
 	if (pipe_copy(pipe, pipe->tail, buf, n, true))
 		return -EFAULT;
 	pipe->tail += n;
+	wake_up_interruptible(&pipe->wr_wait);
 	return (long)n;
 }
 
+static size_t pipe_room(const struct pipe_inode_info *pipe)
+{
+	return PIPE_SIZE - (size_t)(pipe->head - pipe->tail);
+}
+
 /* Linux: pipe_write. With no reader left: SIGPIPE to the writer (which
- * ends it unless caught or ignored) and -EPIPE. */
+ * ends it unless caught or ignored) and -EPIPE. Return: the bytes
+ * written, which a signal or O_NONBLOCK may make fewer than @count. */
 static long pipe_write(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
 {
 	struct pipe_inode_info *pipe = file->private_data;
-	size_t n = MIN(count, PIPE_SIZE - (size_t)(pipe->head - pipe->tail));
+	size_t done = 0, need = count <= PIPE_BUF ? count : 1;
 
-	if (!pipe->readers) {
-		/* The kernel's own task (the tests') gets no signal. */
-		if (!(current->flags & PF_KTHREAD))
-			send_signal(current, SIGPIPE, NULL);
-		return -EPIPE;
-	}
 	if (!count)
-		return 0;
-	if (!n)
-		return -EAGAIN; /* full, and no reader can run to empty it */
-	if (pipe_copy(pipe, pipe->head, buf, n, false))
-		return -EFAULT;
-	pipe->head += n;
-	return (long)n;
+		return pipe->readers ? 0 : -EPIPE;
+	while (done < count) {
+		size_t n;
+
+		if (!pipe->readers) {
+			/* The kernel's own task (the tests') gets no signal. */
+			if (!(current->flags & PF_KTHREAD))
+				send_signal(current, SIGPIPE, NULL);
+			return done ? (long)done : -EPIPE;
+		}
+		if (pipe_room(pipe) < need) {
+			if (file->f_flags & O_NONBLOCK)
+				return done ? (long)done : -EAGAIN;
+			if (wait_event_interruptible(pipe->wr_wait,
+						     pipe_room(pipe) >= need || !pipe->readers))
+				return done ? (long)done : -ERESTARTSYS;
+			continue;
+		}
+		n = MIN(count - done, pipe_room(pipe));
+		if (pipe_copy(pipe, pipe->head, buf + done, n, false))
+			return done ? (long)done : -EFAULT;
+		pipe->head += n;
+		done += n;
+		wake_up_interruptible(&pipe->rd_wait);
+	}
+	return (long)done;
 }
 
 /* Linux: pipe_ioctl: FIONREAD is the bytes buffered. */
@@ -108,8 +141,12 @@ static void pipe_release(struct ramfs_inode *inode, struct file *file)
 		pipe->readers--;
 	if (file->f_mode & FMODE_WRITE)
 		pipe->writers--;
-	if (pipe->readers || pipe->writers)
+	if (pipe->readers || pipe->writers) {
+		/* A sleeper on the other end learns of the close. */
+		wake_up_interruptible(&pipe->rd_wait);
+		wake_up_interruptible(&pipe->wr_wait);
 		return;
+	}
 	__free_pages(virt_to_page(pipe->buf), 0);
 	kfree(pipe);
 }
@@ -142,6 +179,8 @@ int create_pipe_files(struct file *res[2], unsigned int flags)
 	pipe->buf = page_address(page);
 	pipe->inode = (struct ramfs_inode){ .mode = S_IFIFO | 0600, .nlink = 1, .ino = pipe_ino++ };
 	pipe->readers = pipe->writers = 1;
+	init_waitqueue_head(&pipe->rd_wait);
+	init_waitqueue_head(&pipe->wr_wait);
 	res[0]->private_data = res[1]->private_data = pipe;
 	return 0;
 }

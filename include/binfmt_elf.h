@@ -124,6 +124,9 @@ struct elf_stack {
  * ARG_MAX), strings and pointers counted, as bprm_stack_limits(). */
 #define MAX_ARG_STRLEN (32 * ELF_EXEC_PAGESIZE)
 #define ARG_MAX (32 * ELF_EXEC_PAGESIZE)
+/* Linux's bprm_stack_limits: strings and pointers together stay under
+ * min(3/4 of 8 MiB, @rlim_stack / 4), but ARG_MAX is always allowed. */
+uint64_t bprm_arg_limit(uint64_t rlim_stack);
 
 /**
  * create_elf_tables - lay out the initial stack exactly as Linux does.

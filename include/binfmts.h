@@ -9,12 +9,13 @@ struct task_struct;
 
 /**
  * do_execve - load the program at @path into a new mm for @task.
- * The new mm holds its segments, an RLIMIT_STACK-sized stack VMA and
- * the initial stack of create_elf_tables (@argv, @envp); then @task
- * drops its old mm for it, takes the file's name (comm, exe), closes its
- * close-on-exec fds, resets caught signals to SIG_DFL and will start at
- * the program's entry (start_thread). Context: @task is not running
- * (the caller runs it next).
+ * @path is looked up from @task's cwd. The new mm holds its segments, an
+ * RLIMIT_STACK-sized stack VMA and the initial stack of create_elf_tables
+ * (@argv, @envp); then @task releases its old mm (mm_release: a vfork
+ * parent goes on) and drops it, takes the file's name (comm, exe),
+ * closes its close-on-exec fds, resets caught signals to SIG_DFL and
+ * will start at the program's entry (start_thread). Context: @task is
+ * current (execve) or a new task not yet woken (call_usermodehelper).
  * Return: 0, or -ENOENT, -EACCES, -ENOEXEC (with the reason printed),
  * -E2BIG or -ENOMEM, with @task unchanged.
  */

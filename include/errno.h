@@ -39,8 +39,13 @@
 #define EOVERFLOW 75
 #define EOPNOTSUPP 95
 /* Kernel-internal (Linux: include/linux/errno.h): never reach a program.
- * A call a signal interrupted returns it; the way out to ring 3 turns it
- * into -EINTR (or restarts the call, with SA_RESTART). */
+ * A call a signal interrupted returns one; the way out to ring 3
+ * (arch/x86_64/signal.c) restarts the call or turns it into -EINTR:
+ * ERESTARTSYS restarts unless a handler without SA_RESTART runs,
+ * ERESTARTNOINTR always restarts, ERESTARTNOHAND only when no handler
+ * runs. */
 #define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <kernel.h>
 #include <errno.h>
+#include <timekeeping.h>
 
 #ifndef ESRCH
 #define ESRCH 3 /* not in <errno.h> yet */
@@ -45,6 +46,17 @@ struct rlimit64 {
 #define RUSAGE_THREAD 1
 
 struct task_struct;
+/* Linux: struct rusage (getrusage, wait4). */
+struct rusage {
+	struct __kernel_old_timeval ru_utime, ru_stime;
+	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss, ru_minflt, ru_majflt, ru_nswap;
+	long ru_inblock, ru_oublock, ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
+};
+/* Linux: getrusage(p, who, r) with RUSAGE_SELF, RUSAGE_CHILDREN (the
+ * children reaped so far) or RUSAGE_BOTH (kernel/sys.c). Time on the CPU
+ * counts as user time (the kernel does not split it). */
+#define RUSAGE_BOTH (-2)
+void getrusage(struct task_struct *p, int who, struct rusage *r);
 /* Read (old) and/or set (new) a limit of @task (kernel/sys.c). Return: 0,
  * -EINVAL (resource, soft above hard) or -EPERM (raising a hard limit
  * without cap_sys_resource, RLIMIT_NOFILE past the fd table). Linux:

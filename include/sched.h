@@ -5,11 +5,12 @@
  * may share (Linux's CLONE_* flags): its address space (mm), open files
  * (files), working directory and umask (fs), signal handlers (sighand)
  * and the process-wide state (signal: the resource limits). Every other
- * field is the task's own. init_task (kernel/fork.c) is the kernel's own
+ * field is the task's own. init_task (init/init_task.c) is the kernel's own
  * task, current from boot on: no mm, and every later task descends from
  * it. Example: the kernel shell's `hello` runs as a task whose parent is
- * init_task, with a copy of its limits and a files table holding the
- * console as fds 0, 1 and 2.
+ * the shell's kernel thread (pid 1), with a copy of its limits and a
+ * files table holding the console as fds 0, 1 and 2; a vfork of hello's
+ * shares its mm, files and cwd only if clone's flags say so.
  */
 #ifndef FOLIUM_SCHED_H
 #define FOLIUM_SCHED_H
@@ -25,6 +26,7 @@
 #include <asm/current.h>
 #include <asm/processor.h>
 
+struct completion;
 struct mm_struct;
 struct files_struct;
 struct ramfs_inode;
@@ -79,6 +81,11 @@ struct signal_struct {
 	int nr_threads;
 	struct wait_queue_head wait_chldexit; /* the parent, in wait4 */
 	struct rlimit64 rlim[RLIM_NLIMITS];   /* getrlimit/setrlimit/prlimit64 */
+	/* What the children waited for used (Linux: cutime, cmin_flt,
+	 * cmaxrss): RUSAGE_CHILDREN. */
+	uint64_t cutime; /* ns */
+	long cmin_flt;
+	long cmaxrss; /* KiB */
 };
 
 /* Linux: struct task_struct. */
@@ -91,11 +98,14 @@ struct task_struct {
 	struct sched_entity se;	   /* the fair class's: weight, vruntime, deadline */
 	uint64_t sum_exec_runtime; /* ns on the CPU, for clocks and /proc */
 	uint64_t exec_start;	   /* clock when it last got the CPU */
+	long min_flt, maxrss;	   /* its mm's faults and peak RSS (KiB), kept at exit */
 	struct mm_struct
 		*active_mm; /* the mm loaded while it runs (a kthread's may be its workload's) */
 	int exit_state;	    /* EXIT_ZOMBIE, EXIT_DEAD once it exited */
 	int exit_code;	    /* the wait status do_exit was given */
+	int exit_signal;    /* sent to the parent at exit: SIGCHLD, or 0 for none */
 	int pid;
+	int pgid;		     /* its process group: the kill(0) and Ctrl-C set */
 	char comm[TASK_COMM_LEN];    /* the file name's last component, truncated */
 	void *stack;		     /* the kernel stack, THREAD_SIZE bytes, vmalloc'ed
 				      * with an unmapped guard page below */
@@ -111,14 +121,16 @@ struct task_struct {
 	struct list_head children;	 /* its children, linked by their sibling */
 	struct list_head sibling;
 	uint64_t start_time;	       /* ktime_get_ns() when created */
-	unsigned long clear_child_tid; /* set_tid_address */
+	unsigned long set_child_tid;   /* CLONE_CHILD_SETTID: the pid goes there first */
+	unsigned long clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID */
+	struct completion *vfork_done; /* CLONE_VFORK: the parent's, completed by mm_release */
 	unsigned long robust_list;     /* set_robust_list (kept, never walked) */
 	int pdeath_signal;	       /* prctl(PR_SET_PDEATHSIG): kept */
 	bool no_new_privs;	       /* prctl(PR_SET_NO_NEW_PRIVS) */
 	char exe[PATH_MAX];	       /* the path exec was given: /proc/self/exe */
 };
 
-/* The kernel's own task (kernel/fork.c). */
+/* The kernel's own task (init/init_task.c). */
 extern struct task_struct init_task;
 
 /* A signal is pending and not blocked: a blocking wait (console read,
@@ -148,12 +160,67 @@ static inline uint64_t rlimit(unsigned int resource)
 }
 
 /* --- kernel/fork.c ---------------------------------------------------------- */
+/* clone's flags (Linux: include/uapi/linux/sched.h). The low byte is
+ * the signal the parent gets when the child exits. */
+#define CSIGNAL 0x000000ff
+#define CLONE_VM 0x00000100	 /* share the address space */
+#define CLONE_FS 0x00000200	 /* share cwd and umask */
+#define CLONE_FILES 0x00000400	 /* share the fd table */
+#define CLONE_SIGHAND 0x00000800 /* share the signal handlers */
+#define CLONE_PIDFD 0x00001000	 /* a pidfd to *parent_tid */
+#define CLONE_PTRACE 0x00002000
+#define CLONE_VFORK 0x00004000	/* the parent sleeps until exec or exit */
+#define CLONE_PARENT 0x00008000 /* the caller's parent is the child's */
+#define CLONE_THREAD 0x00010000 /* same thread group */
+#define CLONE_NEWNS 0x00020000
+#define CLONE_SYSVSEM 0x00040000
+#define CLONE_SETTLS 0x00080000		/* the child's FS base is tls */
+#define CLONE_PARENT_SETTID 0x00100000	/* the child's pid to *parent_tid */
+#define CLONE_CHILD_CLEARTID 0x00200000 /* 0 to *child_tid at its exit */
+#define CLONE_DETACHED 0x00400000	/* ignored, as Linux */
+#define CLONE_UNTRACED 0x00800000
+#define CLONE_CHILD_SETTID 0x01000000 /* its pid to *child_tid in the child */
+#define CLONE_NEWCGROUP 0x02000000
+#define CLONE_NEWUTS 0x04000000
+#define CLONE_NEWIPC 0x08000000
+#define CLONE_NEWUSER 0x10000000
+#define CLONE_NEWPID 0x20000000
+#define CLONE_NEWNET 0x40000000
+#define CLONE_IO 0x80000000ul
+
 /* What a new task is made from (Linux: struct kernel_clone_args). */
 struct kernel_clone_args {
-	unsigned long flags; /* CLONE_* (none served yet) */
-	int (*fn)(void *);   /* a kernel thread's function, NULL for a program */
+	unsigned long flags;	  /* CLONE_*, without CSIGNAL */
+	int exit_signal;	  /* the CSIGNAL byte */
+	unsigned long stack;	  /* the child's rsp, 0: the parent's */
+	unsigned long parent_tid; /* CLONE_PARENT_SETTID's user address */
+	unsigned long child_tid;  /* CLONE_CHILD_SETTID/CLEARTID's */
+	unsigned long tls;	  /* CLONE_SETTLS's FS base */
+	int (*fn)(void *);	  /* a kernel thread's function, NULL for a program */
 	void *fn_arg;
 };
+/**
+ * kernel_clone - clone, fork and vfork's work (Linux: kernel_clone): a
+ * child of current that returns to ring 3 where current's system call
+ * does, with 0 in rax, sharing what @args->flags say and copying the rest
+ * (its own mm is a copy-on-write copy of current's, dup_mm). With
+ * CLONE_VFORK the caller sleeps until the child execs or exits.
+ * Return: the child's pid, or -EINVAL for flags Linux refuses or Folium
+ * does not serve (threads: CLONE_THREAD, CLONE_SIGHAND; namespaces),
+ * -ENOMEM, -EAGAIN (no pid), -EFAULT for a bad CLONE_PARENT_SETTID
+ * address.
+ */
+long kernel_clone(struct kernel_clone_args *args);
+/* Linux: mmget / mmput. An mm lives while a task uses it (mm_users);
+ * the last mmput tears it down. */
+void mmget(struct mm_struct *mm);
+void mmput(struct mm_struct *mm);
+/**
+ * mm_release - the task is done with its mm, at exec or exit (Linux:
+ * exec_mm_release, exit_mm_release): 0 to its clear_child_tid address
+ * while the mm is still its own, then a vfork parent may go on.
+ */
+void mm_release(struct task_struct *tsk, struct mm_struct *mm);
 /**
  * copy_process - a new task, a child of current, that has not run yet
  * (TASK_NEW until wake_up_new_task). It gets its own kernel stack, set up
@@ -179,6 +246,9 @@ void release_task(struct task_struct *task);
 /* Wait for the child @task of current to exit, then reap it (Linux:
  * kernel_wait). Return: its wait status. */
 int kernel_wait(struct task_struct *task);
+/* Reap current's children that are zombies (the kernel shell after a
+ * program: a CLONE_PARENT child of it may have become one). */
+void reap_zombie_children(void);
 
 /* --- kernel/sched/core.c -------------------------------------------------------- */
 /* Give the CPU to the next task to run (Linux: schedule). A task that
@@ -247,6 +317,10 @@ static inline void set_current_state(unsigned int state)
 /* --- kernel/pid.c ------------------------------------------------------------ */
 /* The task pid names, or NULL (Linux: find_task_by_vpid). */
 struct task_struct *find_task_by_vpid(int pid);
+/* Linux: find_ge_pid. The task with the lowest pid >= @nr, or NULL. */
+struct task_struct *find_ge_pid(int nr);
+/* Every task with a pid, in pid order (Linux: for_each_process). */
+#define for_each_process(p) for (p = find_ge_pid(1); p; p = find_ge_pid(p->pid + 1))
 /* Give @task a pid (Linux: alloc_pid). Return: 0 or -EAGAIN. */
 int alloc_pid(struct task_struct *task);
 void free_pid(struct task_struct *task);

@@ -81,6 +81,10 @@ typedef uint64_t sigset_t; /* bit (sig - 1) */
 /* si_code values (uapi/asm-generic/siginfo.h). */
 #define SI_USER 0
 #define SI_KERNEL 0x80
+/* SIGCHLD's si_code (Linux: CLD_*). */
+#define CLD_EXITED 1
+#define CLD_KILLED 2
+#define CLD_DUMPED 3
 #define SI_TKILL (-6)
 #define ILL_ILLOPN 2
 #define FPE_INTDIV 1
@@ -114,7 +118,8 @@ struct k_sigaltstack {
 /*
  * Linux: kernel_siginfo, the first 32 bytes of the user's 128-byte
  * siginfo_t: si_signo, si_errno, si_code at 0, 4, 8; at 16 the union,
- * si_pid and si_uid for kill, si_addr for a fault.
+ * si_pid and si_uid for kill, with si_status for SIGCHLD (si_utime and
+ * si_stime, beyond, stay 0), si_addr for a fault.
  */
 struct kernel_siginfo {
 	int32_t si_signo;
@@ -126,6 +131,11 @@ struct kernel_siginfo {
 			int32_t pid;
 			uint32_t uid;
 		} kill;
+		struct {
+			int32_t pid;
+			uint32_t uid;
+			int32_t status; /* exit code, or the signal that killed it */
+		} sigchld;
 		uint64_t addr;
 	};
 	uint64_t pad2;
@@ -156,6 +166,10 @@ struct ksignal {
  * one is merged into it (no real-time queueing). Return: 0, or -EINVAL for
  * a number outside 1.._NSIG. Context: any, interrupts off. */
 int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *info);
+/* Linux: kill_pgrp. @sig with si_code @code and @sender's pid (NULL:
+ * the kernel's, 0) to every process of the group @pgid. Return: 0,
+ * -ESRCH (nobody in it) or -EINVAL. */
+int kill_pgrp(const struct task_struct *sender, int pgid, int sig, int code);
 /* Linux: force_sig_fault. A synchronous fault signal: if blocked or
  * ignored it is unblocked and its action reset to SIG_DFL, so it kills. */
 void force_sig_fault(struct task_struct *t, int sig, int code, uint64_t addr);
@@ -203,7 +217,7 @@ int save_altstack(struct task_struct *t, unsigned long uss, uint64_t sp);
  * the queue when @fn returns true. NULL: every byte is queued. */
 void console_set_intr(bool (*fn)(void));
 
-/* --- arch hooks (arch/x86_64/signal.c) ------------------------------------- */
+/* --- arch hooks (arch/x86_64/signal.c; arch/host/arch.c) -------------------- */
 /* Linux: current_user_stack_pointer. The ring-3 rsp @t entered the kernel
  * with; 0 for a task not running in ring 3 (the in-kernel tests' own). */
 uint64_t arch_user_sp(const struct task_struct *t);

@@ -37,9 +37,15 @@
 	X(28, madvise)            \
 	X(32, dup)                \
 	X(33, dup2)               \
+	X(34, pause)              \
 	X(35, nanosleep)          \
 	X(39, getpid)             \
+	X(56, clone)              \
+	X(57, fork)               \
+	X(58, vfork)              \
+	X(59, execve)             \
 	X(60, exit)               \
+	X(61, wait4)              \
 	X(62, kill)               \
 	X(63, uname)              \
 	X(72, fcntl)              \
@@ -98,6 +104,7 @@
 	X(230, clock_nanosleep)   \
 	X(231, exit_group)        \
 	X(234, tgkill)            \
+	X(247, waitid)            \
 	X(257, openat)            \
 	X(258, mkdirat)           \
 	X(259, mknodat)           \

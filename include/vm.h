@@ -227,6 +227,7 @@ struct mm_struct {
 	phys_addr_t pgd; /* physical address of the top table */
 	int nid;	 /* node folios and tables come from */
 	int nr_vmas;	 /* Linux: map_count */
+	int mm_users;	 /* tasks using it (CLONE_VM shares it): mmget/mmput */
 	int vmas_cap;	 /* room in vmas */
 	/* Sorted, disjoint; inline_vmas until a mapping needs more room. A
 	 * pointer into it is good until the next call that may add a VMA. */

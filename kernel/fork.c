@@ -1,76 +1,73 @@
 /*
- * Creating tasks (Linux: kernel/fork.c). init_task is the kernel's own
- * task, current from boot on; copy_process makes a child of current with
+ * Creating tasks (Linux: kernel/fork.c). copy_process makes a child of
+ * current (init_task, init/init_task.c, is the first of them all) with
  * its own kernel stack (vmalloc'ed, a guard page below it: Linux's
- * CONFIG_VMAP_STACK) and pid and copies of the parts a process has
- * (files, fs, signal handlers, limits, credentials), as Linux's
- * copy_process does for a clone without CLONE_* sharing flags. The new
- * task has no mm until exec gives it one. Example: the kernel shell's
- * `hello` is copy_process from init_task, then exec, then its run.
+ * CONFIG_VMAP_STACK) and pid, and the parts a process has (mm, files, fs,
+ * signal handlers, limits, credentials): shared where clone's CLONE_*
+ * flags say, copied otherwise. kernel_clone is clone, fork and vfork's
+ * work: the child returns from the same system call with 0.
+ * Examples: the kernel shell's `hello` is copy_process from a kernel
+ * thread (no mm: exec gives it one), then exec, then its run; musl's
+ * posix_spawn is clone(CLONE_VM | CLONE_VFORK | SIGCHLD): the child runs
+ * on its parent's mm, which sleeps until the child's execve is through.
  */
 #include <arch.h>
+#include <completion.h>
 #include <fs.h>
 #include <ramfs.h>
 #include <sched.h>
 #include <slab.h>
+#include <syscalls.h>
+#include <vm.h>
 #include <vmalloc.h>
 
-static struct files_struct init_files = { .count = 1 };
-/* pwd: the root directory, once populate_rootfs has made it. */
-static struct fs_struct init_fs = { .users = 1, .umask = 022 };
-static struct sighand_struct init_sighand = { .count = 1 };
-/* Linux: INIT_RLIMITS, with RLIMIT_NOFILE the size of the fd table
- * (which cannot grow: Linux's nr_open), the stack exec's 8 MiB, no core
- * dumps and RLIMIT_MEMLOCK Linux's 8 MiB. */
-static struct signal_struct init_signal = {
-	.nr_threads = 1,
-	.wait_chldexit = __WAIT_QUEUE_HEAD_INITIALIZER(init_signal.wait_chldexit),
-	.rlim = {
-		[RLIMIT_CPU] = { RLIM_INFINITY, RLIM_INFINITY },
-		[RLIMIT_FSIZE] = { RLIM_INFINITY, RLIM_INFINITY },
-		[RLIMIT_DATA] = { RLIM_INFINITY, RLIM_INFINITY },
-		[RLIMIT_STACK] = { RLIMIT_STACK_DEFAULT, RLIM_INFINITY },
-		[RLIMIT_CORE] = { 0, RLIM_INFINITY },
-		[RLIMIT_RSS] = { RLIM_INFINITY, RLIM_INFINITY },
-		[RLIMIT_NPROC] = { RLIM_INFINITY, RLIM_INFINITY },
-		[RLIMIT_NOFILE] = { NR_OPEN_DEFAULT, NR_OPEN_DEFAULT },
-		[RLIMIT_MEMLOCK] = { 8ul << 20, 8ul << 20 },
-		[RLIMIT_AS] = { RLIM_INFINITY, RLIM_INFINITY },
-		[RLIMIT_LOCKS] = { RLIM_INFINITY, RLIM_INFINITY },
-		[RLIMIT_SIGPENDING] = { RLIM_INFINITY, RLIM_INFINITY },
-		[RLIMIT_MSGQUEUE] = { RLIM_INFINITY, RLIM_INFINITY },
-		[RLIMIT_NICE] = { 0, 0 },
-		[RLIMIT_RTPRIO] = { 0, 0 },
-		[RLIMIT_RTTIME] = { RLIM_INFINITY, RLIM_INFINITY },
-	},
-};
-
-struct task_struct init_task = {
-	.__state = TASK_RUNNING,
-	.flags = PF_KTHREAD,
-	.on_rq = 1,
-	.static_prio = DEFAULT_PRIO,
-	.pid = 0,
-	.comm = "swapper",
-	.files = &init_files,
-	.fs = &init_fs,
-	.sighand = &init_sighand,
-	.signal = &init_signal,
-	.cred = { CAP_FULL_SET, CAP_FULL_SET, 0, CAP_FULL_SET },
-	.children = LIST_HEAD_INIT(init_task.children),
-	.sibling = LIST_HEAD_INIT(init_task.sibling),
-};
-
-/* Linux: copy_fs, copy_sighand, copy_signal (no CLONE_* sharing). */
-static int copy_parts(struct task_struct *p, const struct task_struct *parent)
+void mmget(struct mm_struct *mm)
 {
-	p->files = dup_fd(parent->files);
-	p->fs = kmalloc(sizeof(*p->fs), GFP_KERNEL);
+	mm->mm_users++;
+}
+
+void mmput(struct mm_struct *mm)
+{
+	if (!--mm->mm_users)
+		mm_destroy(mm);
+}
+
+/* Linux: copy_mm. A kernel thread and a child of one have no mm. */
+static int copy_mm(unsigned long clone_flags, struct task_struct *p, struct task_struct *parent)
+{
+	struct mm_struct *oldmm = parent->mm;
+
+	if (!oldmm || (p->flags & PF_KTHREAD))
+		return 0;
+	if (!(clone_flags & CLONE_VM))
+		return -ENOSYS; /* no copy-on-write copy of an mm yet */
+	mmget(oldmm);
+	p->mm = p->active_mm = oldmm;
+	return 0;
+}
+
+/* Linux: copy_files, copy_fs, copy_sighand, copy_signal. */
+static int copy_parts(unsigned long clone_flags, struct task_struct *p,
+		      const struct task_struct *parent)
+{
+	if (clone_flags & CLONE_FILES) {
+		parent->files->count++;
+		p->files = parent->files;
+	} else {
+		p->files = dup_fd(parent->files);
+	}
+	if (clone_flags & CLONE_FS) {
+		parent->fs->users++;
+		p->fs = parent->fs;
+	} else {
+		p->fs = kmalloc(sizeof(*p->fs), GFP_KERNEL);
+		if (p->fs)
+			*p->fs = (struct fs_struct){ 1, parent->fs->pwd, parent->fs->umask };
+	}
 	p->sighand = kmalloc(sizeof(*p->sighand), GFP_KERNEL);
 	p->signal = kzalloc(sizeof(*p->signal), GFP_KERNEL);
 	if (!p->files || !p->fs || !p->sighand || !p->signal)
 		return -ENOMEM;
-	*p->fs = (struct fs_struct){ 1, parent->fs->pwd, parent->fs->umask };
 	p->sighand->count = 1;
 	memcpy(p->sighand->action, parent->sighand->action, sizeof(p->sighand->action));
 	p->signal->nr_threads = 1;
@@ -95,11 +92,14 @@ static int alloc_thread_stack_node(struct task_struct *task, int nid)
 	return task->stack ? 0 : -ENOMEM;
 }
 
-struct task_struct *copy_process(const struct kernel_clone_args *args)
+/* copy_process, with why it failed in *err: -ENOMEM, or -EAGAIN when no
+ * pid is left (Linux: alloc_pid's). */
+static struct task_struct *__copy_process(const struct kernel_clone_args *args, int *err)
 {
 	struct task_struct *parent = current;
 	struct task_struct *p = kzalloc(sizeof(*p), GFP_KERNEL);
 
+	*err = -ENOMEM;
 	if (!p)
 		return NULL;
 	p->__state = TASK_NEW;
@@ -107,10 +107,22 @@ struct task_struct *copy_process(const struct kernel_clone_args *args)
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
 	if (alloc_thread_stack_node(p, 0) || arch_dup_task_struct(p, parent) ||
-	    copy_parts(p, parent) || alloc_pid(p)) {
+	    copy_parts(args->flags, p, parent) || copy_mm(args->flags, p, parent) ||
+	    (*err = alloc_pid(p))) {
+		/* Linux: bad_fork_cleanup_mm, then the rest free_task undoes. */
+		if (p->mm)
+			mmput(p->mm);
 		free_task(p);
 		return NULL;
 	}
+	/* A program's child stays in its group; a program the kernel starts
+	 * leads its own (as a job-control shell makes each job a group). */
+	p->pgid = parent->mm ? parent->pgid : p->pid;
+	p->exit_signal = args->exit_signal;
+	if (args->flags & CLONE_CHILD_SETTID)
+		p->set_child_tid = args->child_tid;
+	if (args->flags & CLONE_CHILD_CLEARTID)
+		p->clear_child_tid = args->child_tid;
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
 	p->cred = parent->cred;
 	/* Linux: the child gets the parent's mask, none of its pending. */
@@ -118,9 +130,23 @@ struct task_struct *copy_process(const struct kernel_clone_args *args)
 	p->start_time = arch_uptime_ns();
 	sched_fork(p);
 	copy_thread(p, args);
-	p->real_parent = parent;
-	list_add_tail(&p->sibling, &parent->children);
+	/* Linux: CLONE_PARENT makes it its parent's sibling, which its
+	 * exit then tells with the caller's own exit signal. */
+	if (args->flags & CLONE_PARENT) {
+		p->real_parent = parent->real_parent;
+		p->exit_signal = parent->exit_signal;
+	} else {
+		p->real_parent = parent;
+	}
+	list_add_tail(&p->sibling, &p->real_parent->children);
 	return p;
+}
+
+struct task_struct *copy_process(const struct kernel_clone_args *args)
+{
+	int err;
+
+	return __copy_process(args, &err);
 }
 
 void free_task(struct task_struct *task)
@@ -139,4 +165,131 @@ void free_task(struct task_struct *task)
 	arch_release_task_struct(task);
 	vfree(task->stack); /* Linux: free_thread_stack */
 	kfree(task);
+}
+
+/* The flags clone may carry: what Folium serves, and what Linux accepts
+ * and ignores (CLONE_DETACHED, and CLONE_PTRACE/CLONE_UNTRACED without a
+ * tracer; CLONE_SYSVSEM and CLONE_IO share what Folium does not have). */
+#define CLONE_SERVED                                                                        \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_VFORK | CLONE_PARENT | CLONE_SETTLS |    \
+	 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_DETACHED | \
+	 CLONE_PTRACE | CLONE_UNTRACED | CLONE_SYSVSEM | CLONE_IO)
+
+/* Linux: copy_process's flag checks. Return: 0 or -EINVAL. */
+static int clone_flags_valid(unsigned long flags)
+{
+	static bool logged;
+
+	if ((flags & (CLONE_NEWNS | CLONE_FS)) == (CLONE_NEWNS | CLONE_FS) ||
+	    (flags & (CLONE_NEWUSER | CLONE_FS)) == (CLONE_NEWUSER | CLONE_FS))
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	if (!(flags & CLONE_VM) && current->mm) {
+		if (!logged)
+			pr_info("%s[%d]: fork without CLONE_VM not served yet (-ENOSYS)\n",
+				current->comm, current->pid);
+		logged = true;
+		return -ENOSYS;
+	}
+	if (flags & ~CLONE_SERVED) {
+		/* Threads (CLONE_THREAD, CLONE_SIGHAND), pidfds and namespaces. */
+		if (!logged)
+			pr_info("%s[%d]: clone flags %#lx not served (-EINVAL)\n", current->comm,
+				current->pid, flags & ~CLONE_SERVED);
+		logged = true;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Linux: wait_for_vfork_done. A killed parent stops waiting: the child
+ * must not complete a completion that is gone. */
+static void wait_for_vfork_done(struct task_struct *child, struct completion *vfork)
+{
+	if (wait_for_completion_killable(vfork))
+		child->vfork_done = NULL;
+}
+
+long kernel_clone(struct kernel_clone_args *args)
+{
+	struct completion vfork;
+	struct task_struct *p;
+	int err = clone_flags_valid(args->flags), pid;
+
+	if (err)
+		return err;
+	/* Linux: set_new_tls, do_arch_prctl_64(ARCH_SET_FS)'s check. */
+	if ((args->flags & CLONE_SETTLS) && args->tls >= TASK_SIZE)
+		return -EPERM;
+	p = __copy_process(args, &err);
+	if (!p)
+		return err;
+	pid = p->pid;
+	/* Linux writes it and ignores a fault, as here. */
+	if (args->flags & CLONE_PARENT_SETTID)
+		copy_to_user(args->parent_tid, &pid, sizeof(pid));
+	if (args->flags & CLONE_VFORK) {
+		p->vfork_done = &vfork;
+		init_completion(&vfork);
+	}
+	wake_up_new_task(p);
+	if (args->flags & CLONE_VFORK)
+		wait_for_vfork_done(p, &vfork);
+	return pid;
+}
+
+void mm_release(struct task_struct *tsk, struct mm_struct *mm)
+{
+	/* Linux: the word is cleared (and its futex woken) only if another
+	 * task still uses the mm to see it. */
+	if (tsk->clear_child_tid) {
+		if (mm->mm_users > 1 && current_mm == mm) {
+			int zero = 0;
+
+			copy_to_user(tsk->clear_child_tid, &zero, sizeof(zero));
+		}
+		tsk->clear_child_tid = 0;
+	}
+	/* Linux: complete_vfork_done. */
+	if (tsk->vfork_done) {
+		complete(tsk->vfork_done);
+		tsk->vfork_done = NULL;
+	}
+}
+
+/* x86-64's clone argument order: flags, stack, parent_tid, child_tid,
+ * tls (Linux: CONFIG_CLONE_BACKWARDS is other arches'). */
+SYSCALL_DEFINE5(clone, unsigned long, clone_flags, unsigned long, newsp, unsigned long,
+		parent_tidptr, unsigned long, child_tidptr, unsigned long, tls)
+{
+	struct kernel_clone_args args = {
+		.flags = clone_flags & ~(unsigned long)CSIGNAL,
+		.exit_signal = (int)(clone_flags & CSIGNAL),
+		.stack = newsp,
+		.parent_tid = parent_tidptr,
+		.child_tid = child_tidptr,
+		.tls = tls,
+	};
+
+	(void)task;
+	return kernel_clone(&args);
+}
+
+SYSCALL_DEFINE0(fork)
+{
+	struct kernel_clone_args args = { .exit_signal = SIGCHLD };
+
+	(void)task;
+	return kernel_clone(&args);
+}
+
+SYSCALL_DEFINE0(vfork)
+{
+	struct kernel_clone_args args = { .flags = CLONE_VFORK | CLONE_VM, .exit_signal = SIGCHLD };
+
+	(void)task;
+	return kernel_clone(&args);
 }

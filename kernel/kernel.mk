@@ -18,8 +18,9 @@ KERNEL_ONLY_SRCS += kernel/panic.c
 # User programs: exec, exit and the system calls (ring 3 needs the machine).
 KERNEL_ONLY_SRCS += kernel/umh.c kernel/syscall_table.c kernel/sys_ni.c \
 	kernel/sys.c kernel/capability.c
-# Signals: the system calls, sending and the choice at the return to ring 3.
-KERNEL_ONLY_SRCS += kernel/signal.c
+# Signals: the system calls, sending and the choice at the return to ring 3
+# (plain C: exit's SIGCHLD sends one on the host too).
+KERNEL_GENERIC_SRCS += kernel/signal.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/signal_test.c kernel/tests/sched_test.c
 # Linux's name of every x86-64 system call, for the -ENOSYS log line:
 # from the build machine's <asm/unistd_64.h> (linux-libc-dev).
@@ -33,7 +34,8 @@ $(B)/kernel-obj/kernel/syscall_table.o: $(B)/include/generated/syscall_names.h
 KERNEL_ONLY_TEST_SRCS += kernel/tests/syscall_test.c
 # Clocks and sleeping, getrandom and the kernel's ChaCha20 generator, and
 # their suite "sys" (with kernel/sys.c's calls and mremap).
-KERNEL_ONLY_SRCS += kernel/time.c kernel/random.c
+KERNEL_GENERIC_SRCS += kernel/time.c
+KERNEL_ONLY_SRCS += kernel/random.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/sys_test.c
 
 TEST_SRCS += \

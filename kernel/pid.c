@@ -2,8 +2,8 @@
  * Process ids and pidfds (Linux: kernel/pid.c alloc_pid, find_vpid,
  * pidfd_open, pidfd_get_task). Every task but init_task (pid 0) has a
  * pid from 1 to NR_PID_SLOTS while it exists; a pidfd is a file that
- * names one. Today one program runs at a time, so the lowest free
- * pid is the one given, and it is 1; fork brings Linux's cyclic order.
+ * names one. The lowest free pid is the one given (Linux hands them out
+ * in a cycle; a small table reuses them soon).
  * Example: pidfd_open(getpid(), 0) gives a close-on-exec fd, which
  * process_madvise (mm/madvise.c) takes to find the mm to advise.
  */
@@ -42,6 +42,14 @@ struct task_struct *find_task_by_vpid(int pid)
 	if (pid <= 0 || pid > NR_PID_SLOTS)
 		return NULL;
 	return pid_table[pid - 1];
+}
+
+struct task_struct *find_ge_pid(int nr)
+{
+	for (int pid = MAX(nr, 1); pid <= NR_PID_SLOTS; pid++)
+		if (pid_table[pid - 1])
+			return pid_table[pid - 1];
+	return NULL;
 }
 
 #define PIDFD_NONBLOCK O_NONBLOCK

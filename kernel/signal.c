@@ -351,48 +351,106 @@ int save_altstack(struct task_struct *t, unsigned long uss, uint64_t sp)
 
 /* --- kill, tkill, tgkill ---------------------------------------------------- */
 
-/* Linux: check_kill_permission then do_send_sig_info; sig 0 only checks. */
-static long kill_task(struct task_struct *t, int sig, int code)
+/* Linux: check_kill_permission then do_send_sig_info; sig 0 only checks.
+ * A kernel thread ignores every signal, a zombie has no use for one
+ * (Linux's kthreads ignore them; a zombie's are never dequeued). */
+static long kill_task(const struct task_struct *sender, struct task_struct *t, int sig, int code)
 {
 	struct kernel_siginfo info = { .si_signo = sig,
 				       .si_code = code,
-				       .kill = { .pid = t->pid, .uid = 0 } };
+				       .kill = { .pid = sender ? sender->pid : 0, .uid = 0 } };
 
 	if (!valid_signal(sig) || sig < 0)
 		return -EINVAL;
-	if (!sig)
+	if (!sig || (t->flags & PF_KTHREAD) || t->exit_state)
 		return 0;
 	return send_signal(t, sig, &info);
 }
 
+int kill_pgrp(const struct task_struct *sender, int pgid, int sig, int code)
+{
+	struct task_struct *p;
+	int ret = -ESRCH;
+
+	for_each_process(p)
+	{
+		if (p->pgid != pgid)
+			continue;
+		ret = (int)kill_task(sender, p, sig, code);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
 /*
- * Linux: kill_something_info. The caller is the only process: pid 1
- * (itself), 0 (its process group) and -1 (every process it may signal)
- * all reach it; Linux's kill(-1) would skip the caller and return
- * -ESRCH with nobody else to signal. Any other pid is -ESRCH.
+ * Linux: kill_something_info. pid > 0 is that process, 0 the caller's
+ * process group, -1 every process but pid 1 and the caller, < -1 the
+ * group -pid. -ESRCH when nobody is there to signal.
  */
 SYSCALL_DEFINE2(kill, int, pid, int, sig)
 {
-	if (pid != task->pid && pid != 0 && pid != -1 && pid != -task->pid)
+	struct task_struct *p;
+	long ret = -ESRCH;
+
+	if (!valid_signal(sig) || sig < 0)
+		return -EINVAL;
+	if (pid > 0) {
+		p = find_task_by_vpid(pid);
+		return p ? kill_task(task, p, sig, SI_USER) : -ESRCH;
+	}
+	/* Linux: -INT_MIN is not a group. */
+	if (pid == INT32_MIN)
 		return -ESRCH;
-	return kill_task(task, sig, SI_USER);
+	if (pid != -1)
+		return kill_pgrp(task, pid ? -pid : task->pgid, sig, SI_USER);
+	for_each_process(p)
+	{
+		if (p->pid > 1 && p != task) {
+			long err = kill_task(task, p, sig, SI_USER);
+
+			if (ret != 0)
+				ret = err;
+		}
+	}
+	return ret;
 }
 
-/* Linux: do_tkill. Thread ids are positive, one thread: tid 1. */
+/* Linux: sys_pause. Sleep until a signal is delivered: a handler runs
+ * and pause returns -EINTR (ERESTARTNOHAND), or the signal ends the
+ * process. */
+SYSCALL_DEFINE0(pause)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (signal_pending(task))
+			break;
+		schedule();
+	}
+	set_current_state(TASK_RUNNING);
+	return -ERESTARTNOHAND;
+}
+
+/* Linux: do_tkill, one thread per process: the tid is the pid. */
+static long do_tkill(const struct task_struct *sender, int tgid, int tid, int sig)
+{
+	struct task_struct *p = find_task_by_vpid(tid);
+
+	if (!p || (tgid > 0 && p->pid != tgid))
+		return -ESRCH;
+	return kill_task(sender, p, sig, SI_TKILL);
+}
+
 SYSCALL_DEFINE2(tkill, int, tid, int, sig)
 {
 	if (tid <= 0)
 		return -EINVAL;
-	if (tid != task->pid)
-		return -ESRCH;
-	return kill_task(task, sig, SI_TKILL);
+	return do_tkill(task, 0, tid, sig);
 }
 
 SYSCALL_DEFINE3(tgkill, int, tgid, int, tid, int, sig)
 {
 	if (tid <= 0 || tgid <= 0)
 		return -EINVAL;
-	if (tid != task->pid || tgid != task->pid)
-		return -ESRCH;
-	return kill_task(task, sig, SI_TKILL);
+	return do_tkill(task, tgid, tid, sig);
 }

@@ -159,18 +159,30 @@ SYSCALL_DEFINE4(prlimit64, int, pid, unsigned int, resource, unsigned long, new_
 }
 
 /* --- usage ------------------------------------------------------------------------- */
-struct rusage {
-	struct __kernel_old_timeval ru_utime, ru_stime;
-	long ru_maxrss, ru_ixrss, ru_idrss, ru_isrss, ru_minflt, ru_majflt, ru_nswap;
-	long ru_inblock, ru_oublock, ru_msgsnd, ru_msgrcv, ru_nsignals, ru_nvcsw, ru_nivcsw;
-};
+void getrusage(struct task_struct *p, int who, struct rusage *r)
+{
+	uint64_t ns = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (who != RUSAGE_CHILDREN) {
+		ns = task_cputime_ns(p);
+		r->ru_maxrss =
+			p->mm ? (long)(get_mm_hiwater_rss(p->mm) * (PAGE_SIZE / 1024)) : p->maxrss;
+		r->ru_minflt = p->mm ? (long)p->mm->counters[MM_FAULTS] : p->min_flt;
+	}
+	if (who == RUSAGE_CHILDREN || who == RUSAGE_BOTH) {
+		ns += p->signal->cutime;
+		r->ru_maxrss = MAX(r->ru_maxrss, p->signal->cmaxrss);
+		r->ru_minflt += p->signal->cmin_flt;
+	}
+	r->ru_utime.tv_sec = ns / NSEC_PER_SEC;
+	r->ru_utime.tv_usec = ns % NSEC_PER_SEC / NSEC_PER_USEC;
+}
 
 /*
- * Linux: sys_getrusage. The program's time since exec counts as user
- * time (the kernel does not split it); maxrss is its mm's RSS high-water
- * mark in KiB (get_mm_hiwater_rss; clear_refs 5 resets it), minflt the
- * faults its mm has handled.
- * Children: there are none, all zero.
+ * Linux: sys_getrusage. maxrss is the mm's RSS high-water mark in KiB
+ * (get_mm_hiwater_rss; clear_refs 5 resets it), minflt the faults the mm
+ * has handled; the children's are those of the children waited for.
  */
 SYSCALL_DEFINE2(getrusage, int, who, unsigned long, ru)
 {
@@ -178,17 +190,7 @@ SYSCALL_DEFINE2(getrusage, int, who, unsigned long, ru)
 
 	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN && who != RUSAGE_THREAD)
 		return -EINVAL;
-	memset(&r, 0, sizeof(r));
-	if (who != RUSAGE_CHILDREN) {
-		uint64_t ns = task_cputime_ns(task);
-
-		r.ru_utime.tv_sec = ns / NSEC_PER_SEC;
-		r.ru_utime.tv_usec = ns % NSEC_PER_SEC / NSEC_PER_USEC;
-		if (task->mm) {
-			r.ru_maxrss = (long)get_mm_hiwater_rss(task->mm) * (long)(PAGE_SIZE / 1024);
-			r.ru_minflt = task->mm->counters[MM_FAULTS];
-		}
-	}
+	getrusage(task, who, &r);
 	return copy_to_user(ru, &r, sizeof(r)) ? -EFAULT : 0;
 }
 

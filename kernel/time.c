@@ -38,7 +38,12 @@ uint64_t ktime_get_real_ns(void)
 
 uint64_t task_cputime_ns(const struct task_struct *task)
 {
-	return ktime_get_ns() - task->start_time;
+	uint64_t ns = task->sum_exec_runtime;
+
+	/* Linux: task_sched_runtime adds the running task's current slice. */
+	if (task == current && task->exec_start)
+		ns += arch_uptime_ns() - task->exec_start;
+	return ns;
 }
 
 /* Return: the clock's time in *ns, or -EINVAL for a clock not served

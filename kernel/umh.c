@@ -15,12 +15,13 @@
 static struct task_struct *foreground; /* the program Ctrl-C interrupts */
 
 /* n_tty's ISIG for the console (Linux: kill_pgrp(SIGINT) of the
- * foreground group). Context: interrupt. */
+ * foreground group: the program and the children it started).
+ * Context: interrupt. */
 static bool interrupt_foreground(void)
 {
 	if (!foreground)
 		return false;
-	send_signal(foreground, SIGINT, NULL);
+	kill_pgrp(NULL, foreground->pgid, SIGINT, SI_KERNEL);
 	return true;
 }
 
@@ -43,6 +44,7 @@ int call_usermodehelper(const char *path, const char *const *argv, const char *c
 	console_set_intr(interrupt_foreground);
 	wake_up_new_task(task);
 	ret = kernel_wait(task);
+	reap_zombie_children();
 	foreground = prev_fg;
 	console_set_intr(prev_fg ? interrupt_foreground : NULL);
 	return ret;

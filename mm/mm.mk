@@ -32,25 +32,23 @@ TEST_SRCS += mm/tests/memory_hotplug_test.c
 # --- fuzzing the buddy allocator (host only) ---------------------------------
 # What the allocator needs to run as a process: the buddy core, folios
 # (prep_compound_page), direct compaction (the slow path's) with the
-# migration it drives, printk and the host arch hooks.
+# migration it drives, printk and the host arch hooks, and the tasks
+# console waits are made of. Tasks hold an mm, so the fuzzer links the VM
+# fuzzer's objects (VM_HOST_SRCS, below: built once for both).
 BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
 	mm/compaction.c mm/migrate.c mm/page_isolation.c \
 	lib/format.c kernel/printk.c kernel/console.c kernel/sysctl.c \
-	kernel/fork.c kernel/pid.c kernel/sched/core.c kernel/sched/fair.c kernel/sched/wait.c kernel/timer.c lib/rbtree.c \
+	init/init_task.c kernel/fork.c kernel/pid.c kernel/sched/core.c kernel/sched/fair.c kernel/sched/wait.c kernel/timer.c lib/rbtree.c \
 	fs/file.c fs/ramfs.c mm/slab.c mm/tlb.c mm/vmalloc.c \
 	arch/host/arch.c arch/host/cpu.c arch/host/phys.c arch/host/process.c arch/host/mmu.c
 
 # libFuzzer: every object instrumented for coverage, ASan and UBSan.
 # `make fuzz` runs 10 minutes, `make fuzz-smoke` 10 seconds (make test).
 FUZZ_CFLAGS = $(HOST_TEST_CFLAGS) -fsanitize=fuzzer-no-link
-FUZZ_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(BUDDY_HOST_SRCS) mm/tests/fuzz_page_alloc.c)
 $(B)/fuzz-obj/%.o: %.c | $(B)/include/generated/config.h $(B)/include/version.h
 	@mkdir -p $(@D)
 	@echo "  FUZZCC  $<"
 	$(Q)clang $(FUZZ_CFLAGS) -c $< -o $@
-$(B)/fuzz-page-alloc: $(FUZZ_OBJS)
-	@echo "  LINK    $@"
-	$(Q)clang $(HOST_TEST_CFLAGS) -fsanitize=fuzzer -o $@ $^
 .PHONY: fuzz fuzz-smoke
 fuzz: $(B)/fuzz-page-alloc
 	@mkdir -p $(B)/fuzz-corpus
@@ -120,6 +118,10 @@ VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c \
 FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \
 	mm/tests/vm_model.c mm/tests/fuzz_vm.c)
 $(B)/fuzz-vm: $(FUZZ_VM_OBJS)
+	@echo "  LINK    $@"
+	$(Q)clang $(HOST_TEST_CFLAGS) -fsanitize=fuzzer -o $@ $^
+FUZZ_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) mm/tests/fuzz_page_alloc.c)
+$(B)/fuzz-page-alloc: $(FUZZ_OBJS)
 	@echo "  LINK    $@"
 	$(Q)clang $(HOST_TEST_CFLAGS) -fsanitize=fuzzer -o $@ $^
 # `make fuzz` and `make fuzz-smoke` run this target too, before the

@@ -128,6 +128,7 @@ struct mm_struct *mm_create(int nid)
 		return NULL;
 	mm = page_address(mm_page);
 	mm->nid = nid;
+	mm->mm_users = 1;
 	mm->vmas = mm->inline_vmas;
 	mm->vmas_cap = MM_INLINE_VMAS;
 	mm->mmap_base = MMAP_BASE;

@@ -45,14 +45,30 @@ void copy_thread(struct task_struct *p, const struct kernel_clone_args *args)
 	struct trap_frame *regs = __task_pt_regs(p);
 	struct inactive_task_frame *frame = (struct inactive_task_frame *)regs - 1;
 
-	memset(regs, 0, sizeof(*regs));
 	*frame = (struct inactive_task_frame){
 		.rbx = (uint64_t)args->fn,
 		.r12 = (uint64_t)args->fn_arg,
 		.ret_addr = (uint64_t)ret_from_fork_asm,
 	};
 	p->thread.sp = (uint64_t)frame;
-	p->thread.fsbase = p->thread.gsbase = 0;
+	if (args->fn || !current->mm) {
+		/* A kernel thread, or a program exec will load. */
+		memset(regs, 0, sizeof(*regs));
+		p->thread.fsbase = p->thread.gsbase = 0;
+		return;
+	}
+	/* A program's clone returns where the caller's system call does,
+	 * with 0 (Linux: copy_thread's *childregs = *current_pt_regs()),
+	 * on the new stack if one was given, with the caller's TLS or
+	 * CLONE_SETTLS's. */
+	*regs = *__task_pt_regs(current);
+	regs->rax = 0;
+	if (args->stack)
+		regs->rsp = args->stack;
+	p->thread.fsbase = rdmsr(MSR_FS_BASE);
+	p->thread.gsbase = rdmsr(MSR_KERNEL_GS_BASE);
+	if (args->flags & CLONE_SETTLS)
+		p->thread.fsbase = args->tls;
 }
 
 void start_thread(struct task_struct *task, unsigned long ip, unsigned long sp)
@@ -68,6 +84,11 @@ void start_thread(struct task_struct *task, unsigned long ip, unsigned long sp)
 	regs->vector = (uint64_t)-1; /* no call to restart: Linux's orig_ax -1 */
 	regs->error_code = (uint64_t)-1;
 	task->thread.fsbase = task->thread.gsbase = 0;
+	if (task == current) {
+		/* An execve: the old program's TLS goes with it. */
+		wrmsr(MSR_FS_BASE, 0);
+		wrmsr(MSR_KERNEL_GS_BASE, 0);
+	}
 	/* The FPU in its init state, never the last program's (Linux:
 	 * flush_thread's fpu_flush_thread, earlier in the same exec). */
 	fpu_flush_thread(&task->thread.fpu);

@@ -180,8 +180,42 @@ static int setup_rt_frame(struct task_struct *t, const struct ksignal *ks, struc
 }
 
 /* Linux: handle_signal. */
+/* Linux: syscall_get_nr. The call a frame returns from (the entry
+ * keeps its number as orig_ax, in error_code), or -1: a trap, an
+ * interrupt, or a frame exec or rt_sigreturn rewrote. */
+static long syscall_get_nr(const struct trap_frame *regs)
+{
+	return regs->vector == (uint64_t)-1 ? (long)regs->error_code : -1;
+}
+
+/* Run the call again: rax its number, rip back over the 2-byte
+ * SYSCALL (Linux: regs->ax = regs->orig_ax; regs->ip -= 2). */
+static void restart_syscall(struct trap_frame *regs)
+{
+	regs->rax = regs->error_code;
+	regs->rip -= 2;
+}
+
 static void handle_signal(struct task_struct *t, const struct ksignal *ks, struct trap_frame *regs)
 {
+	/* Linux: handle_signal's restart rules, before the frame saves rax. */
+	if (syscall_get_nr(regs) >= 0) {
+		switch ((long)regs->rax) {
+		case -ERESTARTNOHAND:
+			regs->rax = (uint64_t)-EINTR;
+			break;
+		case -ERESTARTSYS:
+			if (!(ks->ka.flags & SA_RESTART)) {
+				regs->rax = (uint64_t)-EINTR;
+				break;
+			}
+			restart_syscall(regs);
+			break;
+		case -ERESTARTNOINTR:
+			restart_syscall(regs);
+			break;
+		}
+	}
 	if (setup_rt_frame(t, ks, regs)) {
 		force_sigsegv(t);
 		return;
@@ -210,6 +244,15 @@ void exit_to_user_mode(struct trap_frame *regs)
 		if (!get_signal(t, &ks))
 			break;
 		handle_signal(t, &ks, regs);
+	}
+	/* Linux: arch_do_signal_or_restart with no handler to run: an
+	 * interrupted call starts again (a handler already turned rax into
+	 * -EINTR or the call's number). */
+	if (syscall_get_nr(regs) >= 0) {
+		long ret = (long)regs->rax;
+
+		if (ret == -ERESTARTNOHAND || ret == -ERESTARTSYS || ret == -ERESTARTNOINTR)
+			restart_syscall(regs);
 	}
 }
 
@@ -264,5 +307,6 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	if (restore_sigcontext(task, regs, &frame.uc.uc_mcontext) ||
 	    restore_altstack(task, uframe + offsetof(struct rt_sigframe, uc.uc_stack), regs->rsp))
 		return bad_frame(task, regs, uframe);
+	regs->error_code = (uint64_t)-1; /* Linux: orig_ax = -1, no restart checks */
 	return (long)regs->rax;
 }

@@ -106,10 +106,13 @@ static struct task_struct *pick_next_task(struct rq *rq)
 }
 
 /* Linux: finish_task_switch, on the next task's stack. A dead task is off
- * the CPU for good now: its parent may free its stack. */
+ * the CPU for good now: its parent may free its stack, and one nobody
+ * waits for (autoreaped, EXIT_DEAD) is freed here (Linux:
+ * put_task_stack, then the last put_task_struct). */
 static void finish_task_switch(struct task_struct *prev)
 {
-	(void)prev;
+	if (prev->__state == TASK_DEAD && prev->exit_state == EXIT_DEAD)
+		free_task(prev);
 }
 
 /* Linux: context_switch. A task's mm is loaded while it runs; a kernel
@@ -153,6 +156,12 @@ void schedule_tail(struct task_struct *prev)
 {
 	finish_task_switch(prev);
 	arch_irq_enable();
+	/* Linux: CLONE_CHILD_SETTID's word, written from the child's mm. */
+	if (current->set_child_tid) {
+		int pid = current->pid;
+
+		copy_to_user(current->set_child_tid, &pid, sizeof(pid));
+	}
 }
 
 bool try_to_wake_up(struct task_struct *p, unsigned int state)

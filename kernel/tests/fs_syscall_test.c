@@ -558,7 +558,9 @@ static void pipe_round_trip_then_eof_after_the_writer_closes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_write, fds[0], DATA, 1), -EBADF);
 	KUNIT_EXPECT_EQ(test, sys(__NR_lseek, fds[0], 0, SEEK_SET), -ESPIPE);
 	KUNIT_EXPECT_EQ(test, sys(__NR_read, fds[0], DATA + 128, 10), 1);
-	/* Empty with a writer: would block, which nothing could end. */
+	/* Empty with a writer: a non-blocking read is -EAGAIN (a blocking
+	 * one sleeps: /bin/proctest checks that across processes). */
+	KUNIT_EXPECT_EQ(test, sys(__NR_fcntl, fds[0], F_SETFL, O_NONBLOCK), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_read, fds[0], DATA + 128, 10), -EAGAIN);
 	KUNIT_EXPECT_EQ(test, sys(__NR_write, fds[1], DATA, 3), 3);
 	KUNIT_EXPECT_EQ(test, sys(__NR_close, fds[1], 0, 0), 0);
@@ -574,7 +576,9 @@ static void pipe_without_reader_is_epipe_and_a_full_one_writes_short(struct kuni
 	int fds[2];
 	char byte;
 
-	KUNIT_ASSERT_EQ(test, sys(__NR_pipe2, PATH_B, 0, 0), 0);
+	/* O_NONBLOCK: a full pipe takes what fits of a write over PIPE_BUF,
+	 * then nothing (-EAGAIN) instead of sleeping. */
+	KUNIT_ASSERT_EQ(test, sys(__NR_pipe2, PATH_B, O_NONBLOCK, 0), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(fds, PATH_B, sizeof(fds)), 0);
 	for (unsigned long i = 0; i < 2 * PAGE_SIZE; i++)
 		KUNIT_ASSERT_EQ(test, fill_user(BIG + i, (int)(i % 251), 1), 0);

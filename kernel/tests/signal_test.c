@@ -234,7 +234,8 @@ static void kill_tkill_tgkill_reach_only_the_one_process(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, task->pid, -1, 0, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, task->pid, 0, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, 0, 0, 0, 0), 0);
-	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, -1, 0, 0, 0), 0);
+	/* -1 is everyone but pid 1 and the caller: nobody here (Linux). */
+	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, -1, 0, 0, 0), -ESRCH);
 	KUNIT_EXPECT_EQ(test, task->signals.pending, 0);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, task->pid, SIGUSR1, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, task->signals.pending, sigmask(SIGUSR1));
