@@ -156,20 +156,21 @@ static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
 	return err;
 }
 
-/* The program's name for ps and /proc (Linux: __set_task_comm, the file
- * name's last component within TASK_COMM_LEN) and the path exec was given
- * for /proc/self/exe. */
-static void set_task_comm_exe(struct task_struct *task, const char *path)
+/* The program's name for ps and /proc (Linux: __set_task_comm, the last
+ * component of the name exec was given, within TASK_COMM_LEN: a script's
+ * own name, not its interpreter's) and the file that runs, for
+ * /proc/self/exe. */
+static void set_task_comm_exe(struct task_struct *task, const char *filename, const char *exe)
 {
-	const char *base = path;
+	const char *base = filename;
 
-	for (const char *p = path; *p; p++)
+	for (const char *p = filename; *p; p++)
 		if (*p == '/')
 			base = p + 1;
 	memset(task->comm, 0, sizeof(task->comm));
 	memcpy(task->comm, base, MIN(strlen(base), sizeof(task->comm) - 1));
 	memset(task->exe, 0, sizeof(task->exe));
-	memcpy(task->exe, path, MIN(strlen(path), sizeof(task->exe) - 1));
+	memcpy(task->exe, exe, MIN(strlen(exe), sizeof(task->exe) - 1));
 }
 
 /* Linux: flush_signal_handlers. Caught signals go back to SIG_DFL;
@@ -187,38 +188,41 @@ static void flush_signal_handlers(struct task_struct *task)
 	}
 }
 
-/* Find the program (a relative path from @task's cwd) and check it.
- * Return: 0 with *inode and *prog set. */
-static int open_program(struct task_struct *task, const char *path, struct ramfs_inode **inode,
-			struct elf_program *prog)
+/* Linux: do_open_execat. A regular file with an execute bit, found from
+ * @dfd (AT_FDCWD: @task's cwd) with the lookup @flags; a symbolic link
+ * execveat was told not to follow is -ELOOP. */
+static int open_exec(struct task_struct *task, int dfd, const char *path, unsigned int flags,
+		     struct ramfs_inode **inode)
 {
-	char why[96];
-	int err = path_lookupat(task, AT_FDCWD, path, LOOKUP_FOLLOW, inode);
+	int err = path_lookupat(task, dfd, path, flags, inode);
 
 	if (err)
 		return err;
+	if (S_ISLNK((*inode)->mode))
+		return -ELOOP;
 	if (!S_ISREG((*inode)->mode) || !((*inode)->mode & 0111))
 		return -EACCES;
-	err = elf_check_program((*inode)->data, (*inode)->size, ELF_ET_DYN_BASE, prog, why,
-				sizeof(why));
-	if (err)
-		kprintf("%s: %s\n", path, why);
-	return err;
+	return 0;
 }
 
-int do_execve(struct task_struct *task, const char *path, const char *const *argv,
-	      const char *const *envp)
+/* Check the ELF program and load it into a new mm, then make it @task's
+ * (Linux: load_elf_binary, begin_new_exec). */
+static int load_elf_binary(struct task_struct *task, const char *filename, const char *path,
+			   const struct ramfs_inode *inode, const char *const *argv,
+			   const char *const *envp)
 {
 	struct elf_program prog;
 	struct mm_struct *prev = current_mm, *old_mm = task->mm, *mm;
-	struct ramfs_inode *inode;
 	struct mmap_layout layout;
+	char why[96];
 	uint64_t sp;
 	int ret;
 
-	ret = open_program(task, path, &inode, &prog);
-	if (ret)
+	ret = elf_check_program(inode->data, inode->size, ELF_ET_DYN_BASE, &prog, why, sizeof(why));
+	if (ret) {
+		kprintf("%s: %s\n", path, why);
 		return ret;
+	}
 	mm = mm_create(0);
 	if (!mm)
 		return -ENOMEM;
@@ -229,7 +233,7 @@ int do_execve(struct task_struct *task, const char *path, const char *const *arg
 	switch_mm(mm);
 	ret = load_segments(mm, &prog, inode->data);
 	if (!ret)
-		ret = setup_stack(mm, &prog, &layout, path, argv, envp, &sp);
+		ret = setup_stack(mm, &prog, &layout, filename, argv, envp, &sp);
 	switch_mm(prev);
 	if (ret) {
 		/* A failed exec leaves the caller as it was. */
@@ -246,11 +250,104 @@ int do_execve(struct task_struct *task, const char *path, const char *const *arg
 		switch_mm(mm);
 	if (old_mm)
 		mmput(old_mm);
-	set_task_comm_exe(task, path);
+	set_task_comm_exe(task, filename, path);
 	do_close_on_exec(task);
 	flush_signal_handlers(task);
 	start_thread(task, prog.entry, sp);
 	return 0;
+}
+
+/* Linux: load_script. The interpreter runs with [its name, its argument,
+ * the script's path, argv[1]...]. */
+static int exec_binprm(struct task_struct *task, const char *filename, const char *path,
+		       struct ramfs_inode *inode, const char *const *argv, const char *const *envp,
+		       int depth);
+
+static int load_script(struct task_struct *task, const char *filename,
+		       const struct script_interp *si, const char *const *argv,
+		       const char *const *envp, int depth)
+{
+	size_t argc = 0, n = 0;
+	struct ramfs_inode *inode;
+	const char **new_argv;
+	int ret = open_exec(task, AT_FDCWD, si->name, LOOKUP_FOLLOW, &inode);
+
+	if (ret)
+		return ret;
+	while (argv && argv[argc])
+		argc++;
+	new_argv = kmalloc((argc + 3) * sizeof(*new_argv), GFP_KERNEL);
+	if (!new_argv)
+		return -ENOMEM;
+	new_argv[n++] = si->name;
+	if (si->has_arg)
+		new_argv[n++] = si->arg;
+	new_argv[n++] = filename;
+	for (size_t i = 1; i < argc; i++) /* argv[0] gives way to the path */
+		new_argv[n++] = argv[i];
+	new_argv[n] = NULL;
+	ret = exec_binprm(task, filename, si->name, inode, new_argv, envp, depth + 1);
+	kfree(new_argv);
+	return ret;
+}
+
+/* Linux: exec_binprm and search_binary_handler: a script hands over to
+ * its interpreter, at most BINPRM_MAX_DEPTH times; anything else must
+ * be an ELF program. @filename is the name execve was given (AT_EXECFN,
+ * comm), @path and @inode the file to run now. */
+static int exec_binprm(struct task_struct *task, const char *filename, const char *path,
+		       struct ramfs_inode *inode, const char *const *argv, const char *const *envp,
+		       int depth)
+{
+	struct script_interp *si;
+	int ret;
+
+	if (depth > BINPRM_MAX_DEPTH)
+		return -ELOOP;
+	if (inode->size < 2 || inode->data[0] != '#' || inode->data[1] != '!')
+		return load_elf_binary(task, filename, path, inode, argv, envp);
+	si = kmalloc(sizeof(*si), GFP_KERNEL);
+	if (!si)
+		return -ENOMEM;
+	ret = script_parse(inode->data, inode->size, si);
+	if (!ret)
+		ret = load_script(task, filename, si, argv, envp, depth);
+	kfree(si);
+	return ret;
+}
+
+/* Linux: do_execveat_common from @dfd with AT_* @flags. The name the
+ * program gets (AT_EXECFN, comm) is the path, or /dev/fd/N(/path) for
+ * one relative to a directory fd or the fd itself (Linux's alloc_bprm). */
+static int do_execveat(struct task_struct *task, int dfd, const char *path, const char *const *argv,
+		       const char *const *envp, int flags)
+{
+	unsigned int lookup = (flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+			      (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0);
+	struct ramfs_inode *inode;
+	char *filename = NULL;
+	int ret;
+
+	if (flags & ~(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
+		return -EINVAL;
+	ret = open_exec(task, dfd, path, lookup, &inode);
+	if (ret)
+		return ret;
+	if (path[0] != '/' && dfd != AT_FDCWD) {
+		filename = kmalloc(PATH_MAX, GFP_KERNEL);
+		if (!filename)
+			return -ENOMEM;
+		ksnprintf(filename, PATH_MAX, path[0] ? "/dev/fd/%d/%s" : "/dev/fd/%d", dfd, path);
+	}
+	ret = exec_binprm(task, filename ? filename : path, path, inode, argv, envp, 0);
+	kfree(filename);
+	return ret;
+}
+
+int do_execve(struct task_struct *task, const char *path, const char *const *argv,
+	      const char *const *envp)
+{
+	return do_execveat(task, AT_FDCWD, path, argv, envp, 0);
 }
 
 /* --- execve: the strings come from the caller's memory ------------------------------- */
@@ -326,7 +423,8 @@ static int copy_strings(unsigned long uvec, long n, char **vec, char **pos, cons
 
 /* Linux: do_execveat_common, with the strings copied in (copy_strings)
  * before the old program goes: a fault or -E2BIG leaves it running. */
-SYSCALL_DEFINE3(execve, unsigned long, filename, unsigned long, argv, unsigned long, envp)
+static long execveat_from_user(struct task_struct *task, int dfd, unsigned long filename,
+			       unsigned long argv, unsigned long envp, int flags)
 {
 	size_t bytes = 0, limit = bprm_arg_limit(rlimit(RLIMIT_STACK));
 	long argc, envc;
@@ -354,9 +452,20 @@ SYSCALL_DEFINE3(execve, unsigned long, filename, unsigned long, argv, unsigned l
 	if (!err)
 		err = copy_strings(envp, envc, vec + argc + 1, &pos, (char *)vec + bytes);
 	if (!err)
-		err = do_execve(task, name, (const char *const *)vec,
-				(const char *const *)(vec + argc + 1));
+		err = do_execveat(task, dfd, name, (const char *const *)vec,
+				  (const char *const *)(vec + argc + 1), flags);
 	vfree(vec);
 	kfree(name);
 	return err;
+}
+
+SYSCALL_DEFINE3(execve, unsigned long, filename, unsigned long, argv, unsigned long, envp)
+{
+	return execveat_from_user(task, AT_FDCWD, filename, argv, envp, 0);
+}
+
+SYSCALL_DEFINE5(execveat, int, fd, unsigned long, filename, unsigned long, argv, unsigned long,
+		envp, int, flags)
+{
+	return execveat_from_user(task, fd, filename, argv, envp, flags);
 }

@@ -124,6 +124,7 @@
 	X(302, prlimit64)         \
 	X(316, renameat2)         \
 	X(318, getrandom)         \
+	X(322, execveat)          \
 	X(325, mlock2)            \
 	X(332, statx)             \
 	X(334, rseq)              \

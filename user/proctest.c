@@ -3,13 +3,15 @@
  * same way on Linux and on Folium: vfork, clone, posix_spawn and execve,
  * wait4 and waitid with their options and errors, SIGCHLD, orphans,
  * exit statuses, system calls a signal interrupts (restarted with
- * SA_RESTART, -EINTR without), kill of a group, rusage of children.
+ * SA_RESTART, -EINTR without), kill of a group, rusage of children,
+ * "#!" scripts and execveat.
  * Prints "ok NAME" or "FAIL NAME: got ..., want ..." a line, then
  * "proctest: N checks, all ok" (exit 0) or "proctest: K of N checks
  * FAILED" (exit 1). It runs itself as the child program: "proctest exit
  * N" exits with N, "proctest sleep" waits for a signal, "proctest
  * orphan FD" reports its parent's pid on FD once its first parent is
- * gone, "proctest pipe FD" writes 200000 bytes to FD. Example: vfork,
+ * gone, "proctest pipe FD" writes 200000 bytes to FD, "proctest show..."
+ * prints its argv and name (the interpreter of test scripts). Example: vfork,
  * execve("/bin/proctest", {"proctest", "exit", "3"}), then wait4 must
  * give WEXITSTATUS 3.
  */
@@ -22,7 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -366,6 +371,81 @@ static void check_pipe_between_processes(void)
 	close(fds[0]);
 }
 
+/* Run @path with @argv, its stdout into a string. */
+static void run_capture(const char *path, char *const argv[], char *out, size_t size)
+{
+	posix_spawn_file_actions_t fa;
+	int fds[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	out[0] = 0;
+	if (pipe(fds))
+		return;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	if (posix_spawn(&pid, path, &fa, NULL, argv, environ)) {
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], out + len, size - 1 - len)) > 0)
+		len += n;
+	out[len] = 0;
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	posix_spawn_file_actions_destroy(&fa);
+}
+
+/* "#!" scripts (Linux's binfmt_script), from user/etc/proctest/ in the
+ * initramfs (the root file system is read-only: no file is made here),
+ * and execveat. */
+#define SCRIPT_OUT "/bin/proctest|show  x y|/etc/proctest/script|a b|c|comm=script\n"
+
+static void check_scripts(void)
+{
+	char *argv[] = { (char *)"script", (char *)"a b", (char *)"c", NULL };
+	char *x[] = { (char *)"x", NULL };
+	char out[512];
+	int e;
+
+	run_capture("/etc/proctest/script", argv, out, sizeof(out));
+	cond("a script runs its interpreter with one argument, the path, argv[1..]",
+	     !strcmp(out, SCRIPT_OUT), SCRIPT_OUT, (long)strlen(out), 0);
+	if (strcmp(out, SCRIPT_OUT))
+		printf("  got: %s", out);
+	e = exec_errno("/etc/proctest/noexec", (uintptr_t)x);
+	cond("a script without an execute bit is EACCES", e == EACCES, "EACCES", e, e);
+	e = exec_errno("/etc/proctest/empty", (uintptr_t)x);
+	cond("\"#!\" without an interpreter is ENOEXEC", e == ENOEXEC, "ENOEXEC", e, e);
+	e = exec_errno("/etc/proctest/nointerp", (uintptr_t)x);
+	cond("a missing interpreter is ENOENT", e == ENOENT, "ENOENT", e, e);
+	e = exec_errno("/etc/proctest/loop", (uintptr_t)x);
+	cond("a script that is its own interpreter is ELOOP", e == ELOOP, "ELOOP", e, e);
+
+	int fd = open(self, O_RDONLY), status = -1;
+	char *six[] = { (char *)"proctest", (char *)"exit", (char *)"6", NULL };
+	pid_t pid = vfork();
+
+	if (pid == 0) {
+		syscall(SYS_execveat, fd, "", six, environ, AT_EMPTY_PATH);
+		_exit(100 + errno);
+	}
+	sys_wait4(pid, &status, 0, NULL);
+	cond("execveat(fd, \"\", AT_EMPTY_PATH) runs the file: exit 6",
+	     WIFEXITED(status) && WEXITSTATUS(status) == 6, "0x600", status, 0);
+	pid = vfork();
+	if (pid == 0) {
+		syscall(SYS_execveat, fd, "", six, environ, 0x4);
+		_exit(errno);
+	}
+	sys_wait4(pid, &status, 0, NULL);
+	cond("execveat with an unknown flag is EINVAL", WEXITSTATUS(status) == EINVAL, "EINVAL",
+	     WEXITSTATUS(status), 0);
+	close(fd);
+}
+
 /* A child's CPU time and peak RSS become the parent's RUSAGE_CHILDREN. */
 static void check_rusage(void)
 {
@@ -431,6 +511,16 @@ static int child(int argc, char **argv)
 		while ((t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec < 50000000L);
 		return 0;
 	}
+	if (!strncmp(argv[1], "show", 4)) {
+		/* Its argv, then its name (the script's, for a script). */
+		char comm[17] = "";
+
+		prctl(PR_GET_NAME, comm);
+		for (int i = 0; i < argc; i++)
+			printf("%s|", argv[i]);
+		printf("comm=%s\n", comm);
+		return 0;
+	}
 	if (!strcmp(argv[1], "pipe") && argc > 2) {
 		/* One write of 200000 bytes: far more than the pipe holds. */
 		static char out[200000];
@@ -459,7 +549,8 @@ static int child(int argc, char **argv)
 		write(fd, &now, sizeof(now));
 		return 0;
 	}
-	fprintf(stderr, "usage: proctest [exit N | sleep | usr1 | burn | pipe FD | orphan FD]\n");
+	fprintf(stderr,
+		"usage: proctest [exit N | sleep | usr1 | burn | pipe FD | orphan FD | show...]\n");
 	return 2;
 }
 
@@ -479,6 +570,7 @@ int main(int argc, char **argv)
 	check_orphan();
 	check_pipe_between_processes();
 	check_clone_tids();
+	check_scripts();
 	check_rusage();
 	check_kill_group();
 	if (failed) {
