@@ -246,9 +246,26 @@ void release_task(struct task_struct *task);
 /* Wait for the child @task of current to exit, then reap it (Linux:
  * kernel_wait). Return: its wait status. */
 int kernel_wait(struct task_struct *task);
-/* Reap current's children that are zombies (the kernel shell after a
- * program: a CLONE_PARENT child of it may have become one). */
-void reap_zombie_children(void);
+/* wait4's options (Linux: include/uapi/linux/wait.h). */
+#define WNOHANG 0x00000001
+#define WUNTRACED 0x00000002
+#define WEXITED 0x00000004
+#define WCONTINUED 0x00000008
+#define WNOWAIT 0x01000000
+#define __WNOTHREAD 0x20000000
+#define __WALL 0x40000000
+#define __WCLONE 0x80000000u
+struct rusage;
+/**
+ * kernel_wait4 - wait4's work for @tsk (Linux: kernel_wait4): reap a
+ * child @upid names (> 0 that one, -1 any, 0 @tsk's group, < -1 group
+ * -@upid), its wait status in *@status, its and its children's usage in
+ * *@ru (either may be NULL).
+ * Return: its pid, 0 with WNOHANG when none has exited, -ECHILD when no
+ * such child exists, -EINVAL for unknown @options, -ERESTARTSYS when a
+ * signal came first.
+ */
+long kernel_wait4(struct task_struct *tsk, int upid, int *status, int options, struct rusage *ru);
 
 /* --- kernel/sched/core.c -------------------------------------------------------- */
 /* Give the CPU to the next task to run (Linux: schedule). A task that

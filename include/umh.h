@@ -17,4 +17,12 @@
  */
 int call_usermodehelper(const char *path, const char *const *argv, const char *const *envp);
 
+#define UMH_NO_WAIT 0	/* don't wait at all */
+#define UMH_WAIT_PROC 2 /* wait for the process to complete */
+/* call_usermodehelper with Linux's @wait: UMH_WAIT_PROC as above, or
+ * UMH_NO_WAIT: the program runs in the background (Ctrl-C does not reach
+ * it) and the return is its pid, the caller to reap it (kernel_wait4). */
+int call_usermodehelper_exec(const char *path, const char *const *argv, const char *const *envp,
+			     int wait);
+
 #endif

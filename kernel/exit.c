@@ -176,15 +176,6 @@ void reap_zombie_children(void)
 
 /* --- wait4, waitid ------------------------------------------------------------------ */
 
-#define WNOHANG 0x00000001
-#define WUNTRACED 0x00000002
-#define WEXITED 0x00000004
-#define WCONTINUED 0x00000008
-#define WNOWAIT 0x01000000
-#define __WNOTHREAD 0x20000000
-#define __WALL 0x40000000
-#define __WCLONE 0x80000000u
-
 #define P_ALL 0
 #define P_PID 1
 #define P_PGID 2
@@ -263,10 +254,9 @@ static long do_wait(struct task_struct *tsk, struct wait_opts *wo)
 
 /* Linux: kernel_wait4's pid rules: > 0 that child, -1 any, 0 the
  * caller's process group, < -1 that group. */
-SYSCALL_DEFINE4(wait4, int, upid, unsigned long, stat_addr, int, options, unsigned long, ru)
+long kernel_wait4(struct task_struct *tsk, int upid, int *status, int options, struct rusage *ru)
 {
-	struct rusage r;
-	struct wait_opts wo = { .flags = (unsigned int)options | WEXITED, .ru = ru ? &r : NULL };
+	struct wait_opts wo = { .flags = (unsigned int)options | WEXITED, .ru = ru };
 	long ret;
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WCLONE | __WALL))
@@ -281,13 +271,24 @@ SYSCALL_DEFINE4(wait4, int, upid, unsigned long, stat_addr, int, options, unsign
 		wo.id = -upid;
 	} else if (upid == 0) {
 		wo.type = PIDTYPE_PGID;
-		wo.id = task->pgid;
+		wo.id = tsk->pgid;
 	} else {
 		wo.type = PIDTYPE_PID;
 		wo.id = upid;
 	}
-	ret = do_wait(task, &wo);
-	if (ret > 0 && stat_addr && copy_to_user(stat_addr, &wo.status, sizeof(wo.status)))
+	ret = do_wait(tsk, &wo);
+	if (ret > 0 && status)
+		*status = wo.status;
+	return ret;
+}
+
+SYSCALL_DEFINE4(wait4, int, upid, unsigned long, stat_addr, int, options, unsigned long, ru)
+{
+	struct rusage r;
+	int status;
+	long ret = kernel_wait4(task, upid, &status, options, ru ? &r : NULL);
+
+	if (ret > 0 && stat_addr && copy_to_user(stat_addr, &status, sizeof(status)))
 		return -EFAULT;
 	if (ret > 0 && ru && copy_to_user(ru, &r, sizeof(r)))
 		return -EFAULT;

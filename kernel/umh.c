@@ -5,7 +5,9 @@
  * it has exited and takes its status. While it runs it is the console's
  * foreground program: Ctrl-C is SIGINT for it. Example: the kernel
  * shell's `hello a b` is call_usermodehelper("/bin/hello", {"hello",
- * "a", "b"}, env), which returns 0 once hello has exited with status 0.
+ * "a", "b"}, env), which returns 0 once hello has exited with status 0;
+ * `hello &` is UMH_NO_WAIT: the pid at once, the status for a later
+ * kernel_wait4 (the shell's job notices).
  */
 #include <binfmts.h>
 #include <fs.h>
@@ -25,9 +27,11 @@ static bool interrupt_foreground(void)
 	return true;
 }
 
-int call_usermodehelper(const char *path, const char *const *argv, const char *const *envp)
+int call_usermodehelper_exec(const char *path, const char *const *argv, const char *const *envp,
+			     int wait)
 {
-	struct kernel_clone_args args = { 0 };
+	/* Linux: user_mode_thread(call_usermodehelper_exec_async, ..., SIGCHLD). */
+	struct kernel_clone_args args = { .exit_signal = SIGCHLD };
 	struct task_struct *task = copy_process(&args), *prev_fg = foreground;
 	int ret;
 
@@ -40,12 +44,21 @@ int call_usermodehelper(const char *path, const char *const *argv, const char *c
 		release_task(task);
 		return ret;
 	}
+	if (wait == UMH_NO_WAIT) {
+		ret = task->pid;
+		wake_up_new_task(task);
+		return ret;
+	}
 	foreground = task;
 	console_set_intr(interrupt_foreground);
 	wake_up_new_task(task);
 	ret = kernel_wait(task);
-	reap_zombie_children();
 	foreground = prev_fg;
 	console_set_intr(prev_fg ? interrupt_foreground : NULL);
 	return ret;
+}
+
+int call_usermodehelper(const char *path, const char *const *argv, const char *const *envp)
+{
+	return call_usermodehelper_exec(path, argv, envp, UMH_WAIT_PROC);
 }

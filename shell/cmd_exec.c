@@ -6,7 +6,10 @@
  * work, and so does `DEBUG=1 hello` (sh's per-command environment).
  * A program that exits with a status other than 0 gets one line
  * "exit status N"; one a signal ended, "killed by SIGSEGV" (the name of
- * the signal).
+ * the signal). A last word "&" runs it in the background: "[PID]" at
+ * once, and when it has ended a notice "[PID] Done NAME" (or "Exit N",
+ * or the signal) before the next program starts or at `jobs`, which also
+ * lists the ones still running. Ctrl-C reaches only the foreground one.
  */
 #include <ramfs.h>
 #include <sched.h>
@@ -70,26 +73,63 @@ static void env_set(const char **envp, size_t *n, const char *assignment)
 	envp[(*n)++] = assignment;
 }
 
+/* How a job ended, as sh's job notices say it. */
+static void report_status(int pid, const char *comm, int status)
+{
+	if (!WIFEXITED(status))
+		kprintf("[%d] Killed by %s  %s\n", pid, signal_name(WTERMSIG(status)), comm);
+	else if (WEXITSTATUS(status))
+		kprintf("[%d] Exit %d  %s\n", pid, WEXITSTATUS(status), comm);
+	else
+		kprintf("[%d] Done  %s\n", pid, comm);
+}
+
+/* Reap the shell's children that have ended and say so. */
+static void notify_jobs(void)
+{
+	struct task_struct *p, *n;
+
+	list_for_each_entry_safe(p, n, &current->children, sibling) {
+		char comm[TASK_COMM_LEN];
+		int pid = p->pid, status;
+
+		if (p->exit_state != EXIT_ZOMBIE)
+			continue;
+		memcpy(comm, p->comm, sizeof(comm));
+		if (kernel_wait4(current, pid, &status, WNOHANG | __WALL, NULL) == pid)
+			report_status(pid, comm, status);
+	}
+}
+
 static int cmd_spawn(int argc, char **argv)
 {
 	const char *envp[SPAWN_ENV_MAX + 1];
 	char path[PATH_MAX];
 	size_t nenv = 0;
 	int status, prog = 1;
+	bool background = argc > 1 && !strcmp(argv[argc - 1], "&");
 
 	for (size_t i = 0; i < ARRAY_SIZE(default_env); i++)
 		envp[nenv++] = default_env[i];
 	while (prog < argc && shell_is_assignment(argv[prog]))
 		env_set(envp, &nenv, argv[prog++]);
 	envp[nenv] = NULL;
+	if (background)
+		argv[--argc] = NULL;
 	if (prog >= argc)
 		return CMD_USAGE;
+	notify_jobs();
 	/* A bare name is looked up in /bin, the one directory of PATH. */
 	ksnprintf(path, sizeof(path), "%s%s", strchr(argv[prog], '/') ? "" : "/bin/", argv[prog]);
-	status = call_usermodehelper(path, (const char *const *)argv + prog, envp);
+	status = call_usermodehelper_exec(path, (const char *const *)argv + prog, envp,
+					  background ? UMH_NO_WAIT : UMH_WAIT_PROC);
 	if (status < 0) {
 		kprintf("%s: %s\n", argv[prog], exec_strerror(status));
 		return CMD_ERROR;
+	}
+	if (background) {
+		kprintf("[%d]\n", status);
+		return CMD_OK;
 	}
 	if (!WIFEXITED(status)) {
 		kprintf("killed by %s\n", signal_name(WTERMSIG(status)));
@@ -102,6 +142,131 @@ static int cmd_spawn(int argc, char **argv)
 	return CMD_OK;
 }
 
-DEFINE_SHELL_COMMAND(spawn, "spawn [NAME=VALUE...] PROGRAM [ARG...]",
-		     "run a program (a path, or a name in /bin) in ring 3 and wait for it; "
-		     "PATH=/bin HOME=/ TERM=linux and the NAME=VALUEs are its environment");
+DEFINE_SHELL_COMMAND(spawn, "spawn [NAME=VALUE...] PROGRAM [ARG...] [&]",
+		     "run a program (a path, or a name in /bin) in ring 3 and wait for it, or with "
+		     "& in the background; PATH=/bin HOME=/ TERM=linux and the NAME=VALUEs are its "
+		     "environment");
+
+static int cmd_jobs(int argc, char **argv)
+{
+	struct task_struct *p;
+
+	(void)argv;
+	if (argc != 1)
+		return CMD_USAGE;
+	notify_jobs();
+	list_for_each_entry(p, &current->children, sibling)
+		kprintf("[%d] Running  %s\n", p->pid, p->comm);
+	return CMD_OK;
+}
+
+DEFINE_SHELL_COMMAND(jobs, "jobs",
+		     "say which background programs have ended (and reap them) and which run");
+
+/* Linux's ps STAT letter of a task (fs/proc/array.c task_state_array). */
+static char task_state_letter(const struct task_struct *p)
+{
+	if (p->exit_state == EXIT_ZOMBIE)
+		return 'Z';
+	if (p->exit_state == EXIT_DEAD)
+		return 'X';
+	if (p->__state == TASK_RUNNING)
+		return 'R';
+	if (p->__state & TASK_INTERRUPTIBLE)
+		return 'S';
+	if (p->__state & TASK_UNINTERRUPTIBLE)
+		return 'D';
+	return 'R'; /* TASK_NEW: about to run */
+}
+
+static void ps_line(const struct task_struct *p)
+{
+	uint64_t ms = task_cputime_ns(p) / 1000000;
+	int ppid = p->real_parent ? p->real_parent->pid : 0;
+
+	kprintf("%5d %5d %c %3d %5llu.%03llu %s%s%s\n", p->pid, ppid, task_state_letter(p),
+		task_nice(p), (unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000),
+		p->mm ? "" : "[", p->comm, p->mm ? "" : "]");
+}
+
+/* Every task, as `ps -e -o pid,ppid,stat,nice,time,comm` shows them
+ * (kernel threads in brackets, CPU time in seconds). */
+static int cmd_ps(int argc, char **argv)
+{
+	struct task_struct *p;
+
+	(void)argv;
+	if (argc != 1)
+		return CMD_USAGE;
+	kprintf("  PID  PPID S  NI      TIME COMMAND\n");
+	ps_line(&init_task);
+	for_each_process(p) ps_line(p);
+	return CMD_OK;
+}
+
+DEFINE_SHELL_COMMAND(ps, "ps", "list the tasks: pid, parent, state, nice, CPU time, name");
+
+/* A signal by number or by name, with or without its SIG prefix. */
+static int parse_signal(const char *s)
+{
+	uint64_t n;
+
+	if (kstrtou64(s, &n) == 0)
+		return n > 0 && n <= _NSIG ? (int)n : -1;
+	if (!strncmp(s, "SIG", 3))
+		s += 3;
+	for (int sig = 1; sig <= SIGSTOP; sig++)
+		if (!strcmp(signal_name(sig) + 3, s))
+			return sig;
+	return -1;
+}
+
+/* `kill [-SIGNAL] PID...`: as the kill command, SIGTERM by default; a
+ * negative PID is a process group (the shell starts each program in its
+ * own). Kernel threads ignore signals, as on Linux. */
+static int cmd_kill(int argc, char **argv)
+{
+	int sig = SIGTERM, first = 1, ret = CMD_OK;
+
+	if (argc > 1 && argv[1][0] == '-' && (argv[1][1] < '0' || argv[1][1] > '9' || argc > 2)) {
+		sig = parse_signal(argv[1] + 1);
+		if (sig < 0) {
+			kprintf("kill: %s: no such signal\n", argv[1] + 1);
+			return CMD_USAGE;
+		}
+		first = 2;
+	}
+	if (first >= argc)
+		return CMD_USAGE;
+	for (int i = first; i < argc; i++) {
+		const char *arg = argv[i] + (argv[i][0] == '-');
+		struct kernel_siginfo info = { .si_signo = sig, .si_code = SI_USER };
+		struct task_struct *p;
+		uint64_t pid;
+		int err;
+
+		if (kstrtou64(arg, &pid) || pid == 0 || pid > INT32_MAX) {
+			kprintf("kill: %s: not a pid\n", argv[i]);
+			ret = CMD_ERROR;
+			continue;
+		}
+		if (argv[i][0] == '-') {
+			err = kill_pgrp(NULL, (int)pid, sig, SI_USER);
+		} else {
+			p = find_task_by_vpid((int)pid);
+			err = !p ? -ESRCH
+			      : (p->flags & PF_KTHREAD) || p->exit_state
+				      ? 0
+				      : send_signal(p, sig, &info);
+		}
+		if (err) {
+			kprintf("kill: %s: no such process\n", argv[i]);
+			ret = CMD_ERROR;
+		}
+	}
+	return ret;
+}
+
+DEFINE_SHELL_COMMAND(kill, "kill [-SIGNAL] PID...",
+		     "send SIGNAL (a name or number; TERM by default) to each PID, or to the "
+		     "process group -PID");

@@ -7,6 +7,6 @@ SHELL_GENERIC_SRCS += shell/shell.c shell/cmd_vm.c shell/cmd_usemem.c shell/cmd_
 SHELL_GENERIC_SRCS += shell/cmd_compact.c
 # Views of boot-time state (the firmware map, boot memory): kernel only.
 KERNEL_ONLY_SRCS += shell/cmd_system.c shell/cmd_physmem.c
-# `spawn`: a program in ring 3, waited for.
+# Programs and processes: `spawn` (foreground or &), `jobs`, `ps`, `kill`.
 KERNEL_ONLY_SRCS += shell/cmd_exec.c
 TEST_SRCS += shell/tests/shell_test.c

@@ -416,12 +416,14 @@ initramfs_damaged_archive_is_reported() {
 # for faults (the shell goes on), a program that takes timer interrupts in
 # ring 3, a program the OOM killer ends, signals (with ymm0-15 kept across
 # a handler, and the two corrupt FPU frames fpstate returns through killed
-# by SIGSEGV), and MemFree the same before and after: every page comes back.
+# by SIGSEGV), two programs in the background that ps lists and kill ends,
+# and MemFree the same before and after: every page comes back.
 user_programs_run_in_ring3() {
 	initramfs_boot programs "$B/initramfs.cpio" "meminfo; /bin/hello a b; /bin/hello fail; \
 hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/motd; /bin/mmtest; \
 /bin/mmfault; /bin/mmfault none; /bin/sigtest; /bin/fpstate; /bin/fpstate badframe; \
-/bin/fpstate badheader; meminfo" || return 1
+/bin/fpstate badheader; /bin/proctest sleep &; /bin/spin &; ps; kill 2; kill -KILL 3; kill 99; \
+/bin/proctest burn; jobs; meminfo" || return 1
 	log=$LOGS/initramfs-programs.serial
 	expect_in "$log" 'argv[0] = "/bin/hello"' 'argv[1] = "a"' 'argv[2] = "b"' \
 		'argv[1] = "fail"' 'exit status 3' 'argv[0] = "hello"' 'argv[1] = "x"' \
@@ -438,6 +440,14 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 	! grep -q 'FAILED' "$log" || { echo "an mmtest, sigtest or fpstate check failed"; return 1; }
 	[ "$(grep -c 'killed by SIGSEGV' "$log")" = 6 ] || { echo "not 6 segfault statuses"; return 1; }
 	[ "$(grep -c 'hello from ring 3' "$log")" = 3 ] || { echo "not 3 greetings"; return 1; }
+	# Two programs in the background: ps lists them under the shell (pid
+	# 1), kill ends them, and jobs reaps them with the signal that did.
+	tr -d '\r' < "$log" | grep -q '^ *2 *1 [RS] *0 *[0-9.]* proctest$' &&
+		tr -d '\r' < "$log" | grep -q '^ *3 *1 [RS] *0 *[0-9.]* spin$' &&
+		tr -d '\r' < "$log" | grep -q '^ *1 *0 [RS] *0 *[0-9.]* \[kshell\]$' ||
+		{ echo "ps did not list the shell and its two background programs"; return 1; }
+	expect_in "$log" '[2]' '[3]' 'kill: 99: no such process' \
+		'[2] Killed by SIGTERM  proctest' '[3] Killed by SIGKILL  spin' || return 1
 	free=$(tr -d '\r' < "$log" | grep '^MemFree:')
 	echo "$free"
 	[ "$(echo "$free" | wc -l)" = 2 ] && [ "$(echo "$free" | uniq | wc -l)" = 1 ] ||
