@@ -192,12 +192,34 @@ static inline pud_t pfn_pud(unsigned long pfn, uint64_t prot) { return pfn_pmd(p
 #define VM_HSTATE_MASK (3ul << VM_HSTATE_SHIFT)
 #define VM_HSTATE(idx) ((unsigned long)(idx) << VM_HSTATE_SHIFT)
 
+struct anon_vma;
 struct vm_area_struct {
 	unsigned long vm_start; /* first byte */
 	unsigned long vm_end;	/* first byte after */
 	unsigned long vm_flags; /* VM_READ, VM_WRITE, VM_EXEC, VM_USER, VM_(NO)HUGEPAGE, VM_LOCKED*,
 				   VM_SOFTDIRTY, VM_ACCOUNT, ... */
+	/* The page index of vm_start: vm_start >> PAGE_SHIFT when the VMA was
+	 * mapped, kept when mremap moves it (its folios keep their index),
+	 * advanced when its front is cut off (Linux: vm_pgoff of a private
+	 * anonymous mapping). */
+	unsigned long vm_pgoff;
+	/* The reverse map its anonymous folios point at, made at its first
+	 * fault (anon_vma_prepare) and shared with the VMAs fork copies from
+	 * it; NULL until then (Linux: vma->anon_vma). */
+	struct anon_vma *anon_vma;
 };
+
+/* The page index a user address of vma has (Linux: linear_page_index). */
+static inline unsigned long linear_page_index(const struct vm_area_struct *vma, unsigned long addr)
+{
+	return ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+}
+/* The user address of page index pgoff in vma, which may lie outside it
+ * (Linux: vma_address's arithmetic, vma_pgoff_address). */
+static inline unsigned long vma_address(const struct vm_area_struct *vma, unsigned long pgoff)
+{
+	return vma->vm_start + ((pgoff - vma->vm_pgoff) << PAGE_SHIFT);
+}
 
 /* Linux: vma_supports_mlock. mlock never sets VM_LOCKED on a droppable
  * or HugeTLB VMA (the pool's pages are never on an LRU list), though it
@@ -355,9 +377,11 @@ void vma_merge_range(struct mm_struct *mm, unsigned long start, unsigned long en
  * MREMAP_DONTUNMAP source apart; 0: none). */
 void vma_merge_new_range(struct mm_struct *mm, unsigned long addr, bool merge_prev,
 			 unsigned long keep);
-/* Has vma an anonymous folio mapped (Folium's stand-in for Linux's
- * vma->anon_vma, which stays after MADV_DONTNEED emptied the VMA)? */
-bool vma_has_anon_folio(struct mm_struct *mm, const struct vm_area_struct *vma);
+/* vma, a VMA of mm, takes over av (of which mm is a member) with its
+ * folios at page index pgoff from vm_start: mremap's moved entries
+ * (Linux: copy_vma gives the new VMA the old one's anon_vma and pgoff). */
+void vma_set_anon_vma(struct mm_struct *mm, struct vm_area_struct *vma, struct anon_vma *av,
+		      unsigned long pgoff);
 /* The PTE flag bits for pages of a VMA: present, RW if VM_WRITE, NX
  * unless VM_EXEC, USER if VM_USER and VM_READ (a PROT_NONE VMA's pages
  * fault in ring 3). */
@@ -734,10 +758,53 @@ int zero_strategy_parse(const char *name, enum zero_strategy *strategy);
 void clear_pages_init(void);
 
 /* --- reverse mapping and migration (mm/rmap.c) ------------------------------------- */
-/* A new anonymous folio mapped at addr in mm: mm becomes the owner, and
- * the mapcount counts one PMD for a PMD-order folio, else one PTE per
- * page (Linux: folio_add_new_anon_rmap). */
-void folio_add_new_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned long addr);
+/*
+ * An anon_vma is the reverse map of a family of VMAs: a VMA gets one at
+ * its first fault (anon_vma_prepare), the VMAs split from it, moved from
+ * it by mremap, and copied from it by fork share it, and every anonymous
+ * folio of theirs points at it (folio->mapping, with PG_anon) with the
+ * page index of its first page (folio->index, linear_page_index). Folium
+ * uses the flat form Linux had before 2.6.34: one anon_vma per family,
+ * not Linux's anon_vma_chain hierarchy. Folium's VMAs live by value in
+ * each mm's array, so the anon_vma lists the mms (anon_vma_mm) whose VMAs
+ * use it, and rmap_walk scans their arrays for those VMAs. refcount
+ * counts the member mms and the folios pointing here; the last put frees
+ * it, when its last VMA and last folio are gone.
+ */
+struct anon_vma_mm {
+	struct list_head node; /* on anon_vma->mms */
+	struct mm_struct *mm;
+	int nr_vmas; /* mm's VMAs whose anon_vma this is */
+};
+struct anon_vma {
+	int refcount; /* member mms + folios pointing here */
+	int nid;      /* where it was allocated from */
+	struct list_head mms;
+};
+/* Give vma an anon_vma before its first folio is mapped (Linux:
+ * anon_vma_prepare → __anon_vma_prepare; Linux would first try to reuse
+ * a mergeable neighbour's, find_mergeable_anon_vma). Return: 0, or
+ * -ENOMEM. */
+int anon_vma_prepare(struct mm_struct *mm, struct vm_area_struct *vma);
+/* One more VMA of mm uses av (a split, a move, a copy by fork). Return:
+ * 0, or -ENOMEM when mm is new to av and no memory is left for that. */
+int anon_vma_link(struct mm_struct *mm, struct anon_vma *av);
+/* A VMA of mm no longer uses av (Linux: unlink_anon_vmas). */
+void unlink_anon_vma(struct mm_struct *mm, struct anon_vma *av);
+/* Return: the anon_vma of an anonymous folio with an owner, else NULL
+ * (Linux: folio_anon_vma). */
+static inline struct anon_vma *folio_anon_vma(const struct folio *folio)
+{
+	return folio_test_anon(folio) ? folio->page.mapping : NULL;
+}
+/* Point folio at av with the page index of its first page, taking a
+ * reference on av; clear drops it (the folio is freed or moves away). */
+void folio_set_anon_owner(struct folio *folio, struct anon_vma *av, unsigned long index);
+void folio_clear_anon_owner(struct folio *folio);
+/* A new anonymous folio mapped at addr in vma (which has its anon_vma):
+ * it points at vma's anon_vma, and the mapcount counts one PMD for a
+ * PMD-order folio, else one PTE per page (Linux: folio_add_new_anon_rmap). */
+void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, unsigned long addr);
 /* nr more (fewer) PTEs map the folio; a PMD mapping went (Linux:
  * folio_add_anon_rmap_ptes, folio_remove_rmap_ptes, _pmd). */
 void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr);
@@ -745,17 +812,22 @@ void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr);
 void folio_remove_rmap_pmd(struct folio *folio);
 /*
  * Where a folio is mapped: rmap_walk calls rmap_one for every entry that
- * maps it in its owner's mm, through walk_page_range over the folio's
- * range: pvmw->pte is a PTE mapping page (address - start) / PAGE_SIZE
- * of the folio, or pvmw->pmd the PMD leaf mapping all of it. After a
- * partial munmap some pages have no PTE; a PTE that maps another folio
- * is not the folio's. A non-zero return of rmap_one stops the walk.
- * Return: rmap_one's non-zero value, or 0. Linux: rmap_walk, rmap_one
- * and page_vma_mapped_walk.
+ * maps it, in every VMA of every mm that uses its anon_vma, through
+ * walk_page_range over the part of the folio's range (vma_address of its
+ * index) inside each such VMA: pvmw->pte is a PTE mapping page (address -
+ * start) / PAGE_SIZE of the folio, or pvmw->pmd the PMD leaf mapping all
+ * of it. After a partial munmap some pages have no PTE; a PTE that maps
+ * another folio is not the folio's. A non-zero return of rmap_one stops
+ * the walk. vma_done, if set, is called after each VMA's entries with the
+ * range walked (Folium's, so a caller flushes each mm's TLB once).
+ * rmap_one may change entries, never the VMAs. Return: rmap_one's
+ * non-zero value, or 0. Linux: rmap_walk_anon, rmap_one and
+ * page_vma_mapped_walk.
  */
 struct page_vma_mapped_walk {
 	struct folio *folio;
 	struct mm_struct *mm;
+	struct vm_area_struct *vma;
 	unsigned long address; /* of this entry */
 	pmd_t *pmd;	       /* set for a PMD leaf (pte NULL) */
 	pte_t *pte;	       /* set for a PTE */
@@ -763,8 +835,15 @@ struct page_vma_mapped_walk {
 struct rmap_walk_control {
 	void *arg;
 	int (*rmap_one)(struct page_vma_mapped_walk *pvmw, void *arg);
+	void (*vma_done)(struct mm_struct *mm, unsigned long start, unsigned long end, void *arg);
 };
 int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc);
+/* Return: the user address of the first page of folio in pvmw's VMA (it
+ * may lie below the VMA's start when the VMA holds only part of it). */
+static inline unsigned long pvmw_folio_address(const struct page_vma_mapped_walk *pvmw)
+{
+	return vma_address(pvmw->vma, pvmw->folio->page.index);
+}
 /* Return: how many entries map folio (0 when it has no owner). */
 unsigned int folio_count_mappings(struct folio *folio);
 /* Return: how many entries map page, a page of folio: its PTE, or the PMD

@@ -464,8 +464,9 @@ int split_folio(struct folio *folio)
 		struct page *page = head + i;
 
 		page->flags = (page->flags & ~SPLIT_INHERITED_FLAGS) | inherit;
-		folio_set_anon_owner((struct folio *)page, folio_anon_mm(folio),
-				     folio_anon_addr(folio) + (i << PAGE_SHIFT));
+		if (folio_anon_vma(folio))
+			folio_set_anon_owner((struct folio *)page, folio_anon_vma(folio),
+					     head->index + i);
 		page->_refcount = 1;
 		page_mapcount_reset(page);
 		page->private =
@@ -479,44 +480,49 @@ int split_folio(struct folio *folio)
 	return 0;
 }
 
-/* The entries that map the folio being split: page n is PTE-mapped iff
- * bit n; pmd is set when one PMD leaf maps it all instead. */
+/* The entries that map the folio being split, in every mm: count[n] PTEs
+ * map page n; nr_pmds PMD leaves map it all, pmd the last one found. */
 struct split_mapped {
-	unsigned long nr;
-	bool dirty; /* some PTE is dirty */
-	unsigned long bits[BITS_TO_LONGS(HPAGE_PMD_NR)];
+	unsigned long nr; /* PTEs */
+	bool dirty;	  /* some PTE is dirty */
+	unsigned short count[HPAGE_PMD_NR];
+	unsigned int nr_pmds;
 	pmd_t *pmd;
+	struct mm_struct *pmd_mm;
 	unsigned long pmd_addr;
 };
 
 static int split_note_mapping(struct page_vma_mapped_walk *pvmw, void *arg)
 {
 	struct split_mapped *m = arg;
-	unsigned long n = (pvmw->address - folio_anon_addr(pvmw->folio)) >> PAGE_SHIFT;
+	unsigned long n = (pvmw->address - pvmw_folio_address(pvmw)) >> PAGE_SHIFT;
 
 	if (!pvmw->pte) {
+		m->nr_pmds++;
 		m->pmd = pvmw->pmd;
+		m->pmd_mm = pvmw->mm;
 		m->pmd_addr = pvmw->address;
 		return 0;
 	}
-	bitmap_set(m->bits, n, 1);
+	m->count[n]++;
 	m->nr++;
 	m->dirty |= pte_dirty(*pvmw->pte);
 	return 0;
 }
 
 /* Where is folio mapped? Return: 0 with *m filled, or -EBUSY when rmap
- * cannot see every mapping (mapped elsewhere too, or not at all). */
+ * cannot see every mapping, or none. */
 static int split_find_mappings(struct folio *folio, struct split_mapped *m)
 {
 	const struct rmap_walk_control rwc = { .rmap_one = split_note_mapping, .arg = m };
 
-	*m = (struct split_mapped){ 0 };
+	unsigned long entries;
+
+	memset(m, 0, sizeof(*m));
 	if (rmap_walk(folio, &rwc))
 		return -EBUSY;
-	if (m->pmd)
-		return folio_mapcount(folio) == 1 && !m->nr ? 0 : -EBUSY;
-	return m->nr && m->nr == (unsigned long)folio_mapcount(folio) ? 0 : -EBUSY;
+	entries = m->nr + m->nr_pmds;
+	return entries && entries == (unsigned long)folio_mapcount(folio) ? 0 : -EBUSY;
 }
 
 /*
@@ -553,14 +559,15 @@ int split_anon_folio_mapped(struct folio *folio)
 
 	if (!folio_test_large(folio))
 		return 0;
-	if (!folio_test_anon(folio) || !folio_anon_mm(folio) || folio_test_locked(folio) ||
-	    folio_ref_count(folio) != 1 || nr > HPAGE_PMD_NR)
+	if (!folio_anon_vma(folio) || folio_test_locked(folio) || folio_ref_count(folio) != 1 ||
+	    nr > HPAGE_PMD_NR)
 		return -EBUSY;
 	if (split_find_mappings(folio, &mapped))
 		return -EBUSY;
-	pmd_mapped = mapped.pmd;
-	if (mapped.pmd) {
-		if (__split_huge_pmd(folio_anon_mm(folio), mapped.pmd, mapped.pmd_addr))
+	pmd_mapped = mapped.nr_pmds;
+	/* One PMD leaf per mm that maps it (fork shares a PMD-mapped THP). */
+	while (mapped.nr_pmds) {
+		if (__split_huge_pmd(mapped.pmd_mm, mapped.pmd, mapped.pmd_addr))
 			return -ENOMEM;
 		if (split_find_mappings(folio, &mapped))
 			return -EBUSY; /* cannot happen: the PTEs were just made */
@@ -574,8 +581,8 @@ int split_anon_folio_mapped(struct folio *folio)
 	for (unsigned long n = 0; n < nr; n++) {
 		struct folio *piece = (struct folio *)folio_page(folio, n);
 
-		if (test_bit(n, mapped.bits)) {
-			folio_add_anon_rmap_ptes(piece, 1);
+		if (mapped.count[n]) {
+			folio_add_anon_rmap_ptes(piece, mapped.count[n]);
 			continue;
 		}
 		folio_del_lru(piece); /* unmapped by an earlier partial munmap */

@@ -440,15 +440,19 @@ static enum vm_fault_reason hugetlb_no_page(struct mm_struct *mm, struct vm_area
 	struct hstate *h = hstate_vma(vma);
 	unsigned long haddr = ALIGN_DOWN(addr, huge_page_size(h));
 	uint64_t prot = vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED;
-	bool reserved = hugetlb_resv_consume(mm, vma, haddr);
-	struct folio *folio = alloc_hugetlb_folio(h, reserved);
+	bool reserved;
+	struct folio *folio;
 
+	if (anon_vma_prepare(mm, vma)) /* Linux: hugetlb_no_page's anon_vma_prepare */
+		return VM_FAULT_OOM;
+	reserved = hugetlb_resv_consume(mm, vma, haddr);
+	folio = alloc_hugetlb_folio(h, reserved);
 	if (!folio)
 		return VM_FAULT_OOM; /* Linux: VM_FAULT_SIGBUS */
 	folio_zero_user(folio, addr);
 	prot = flags & FAULT_FLAG_WRITE ? prot | _PAGE_DIRTY : prot & ~(uint64_t)_PAGE_RW;
-	folio_set_anon_owner(folio, mm, haddr);
 	folio_set_anon(folio);
+	folio_set_anon_owner(folio, vma->anon_vma, linear_page_index(vma, haddr));
 	page_mapcount_reset(&folio->page);
 	folio_mapcount_add(folio, 1); /* Linux: hugetlb_add_new_anon_rmap */
 	set_pmd_at(mm, haddr, pmd, pfn_pmd(folio_pfn(folio), prot));

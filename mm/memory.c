@@ -224,6 +224,8 @@ static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_a
 	unsigned long nr, start;
 	pte_t *pte;
 
+	if (anon_vma_prepare(mm, vma))
+		return VM_FAULT_OOM;
 	folio = alloc_anon_folio(mm, vma, anon_suitable_orders(mm, vma, addr, pmd, table));
 	if (!folio)
 		return VM_FAULT_OOM;
@@ -254,7 +256,7 @@ static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_a
 	 * swapbacked: reclaim may drop it as it drops a lazyfree one. */
 	if (!(vma->vm_flags & VM_DROPPABLE))
 		folio_set_swapbacked(folio);
-	folio_add_new_anon_rmap(folio, mm, start);
+	folio_add_new_anon_rmap(folio, vma, start);
 	folio_add_lru_vma(folio, vma);
 	mm->counters[MM_ANONPAGES] += nr;
 	return VM_FAULT_OK;

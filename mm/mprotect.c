@@ -134,8 +134,7 @@ static void mprotect_find_uncharged(struct mm_struct *mm, unsigned long start, u
 
 		if (vma->vm_end <= start || vma->vm_start >= end)
 			continue;
-		if (!(vm_flags & VM_WRITE) && (vma->vm_flags & VM_ACCOUNT) &&
-		    !vma_has_anon_folio(mm, vma))
+		if (!(vm_flags & VM_WRITE) && (vma->vm_flags & VM_ACCOUNT) && !vma->anon_vma)
 			vma->vm_flags |= VM_MPROTECT_UNCHARGE;
 	}
 }

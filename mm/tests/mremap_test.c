@@ -240,7 +240,8 @@ static void a_move_keeps_the_folios_and_their_pages(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mremap(A, 2 * PMD_SIZE, 2 * PMD_SIZE, MAYMOVE | FIXED, b), b);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_FAULTS], faults);
 	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, b + 0x50000) == folio);
-	KUNIT_EXPECT_EQ(test, folio_anon_addr(folio), b + 0x50000);
+	/* The moved VMA keeps the folio's index: vm_pgoff moved with it. */
+	KUNIT_EXPECT_EQ(test, vma_address(find_vma(t.mm, b), folio->page.index), b + 0x50000);
 	KUNIT_EXPECT_EQ(test, folio_count_mappings(folio), 16);
 	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, b + PMD_SIZE) == pmd_folio_before);
 	KUNIT_EXPECT_TRUE(test, pmd_leaf(*mm_find_pmd(t.mm, b + PMD_SIZE)));
