@@ -184,6 +184,11 @@ static inline pud_t pfn_pud(unsigned long pfn, uint64_t prot) { return pfn_pmd(p
  * locks and that is not charged (VM_NORESERVE with it). A fault that
  * finds no memory is retried, not fatal. Linux's bit (VMA_DROPPABLE_BIT). */
 #define VM_DROPPABLE (1ul << 40)
+/* fork (dup_mmap): a VM_DONTCOPY VMA is not copied into the child
+ * (MADV_DONTFORK); a VM_WIPEONFORK one is, empty (MADV_WIPEONFORK, and
+ * every MAP_DROPPABLE mapping). Linux's values. */
+#define VM_DONTCOPY 0x00020000ul
+#define VM_WIPEONFORK 0x02000000ul
 /* Which pool a VM_HUGETLB VMA's pages come from: its index in hstates[]
  * (0 the PMD size, 1 the PUD size). Linux keeps the size in the
  * hugetlbfs file (hstate_file); Folium keeps it in the flags, so a split
@@ -238,6 +243,11 @@ enum mm_counter {
 	MM_PGTABLES,	  /* page-table pages in use, top level included */
 	MM_ANONPAGES,	  /* pages mapped (RSS) */
 	MM_FAULTS,	  /* faults handled */
+	/* Write faults on a write-protected anonymous entry (do_wp_page):
+	 * the folio reused in place, or a page copied (wp_page_copy; the
+	 * zero page's replacement is not counted here). */
+	MM_WP_REUSE,
+	MM_WP_COPY,
 	NR_MM_COUNTERS
 };
 
@@ -301,6 +311,20 @@ static inline void reset_mm_hiwater_rss(struct mm_struct *mm)
 struct mm_struct *mm_create(int nid);
 /* Unmap everything, free every folio and table, then the mm itself. */
 void mm_destroy(struct mm_struct *mm);
+/*
+ * fork's half of mm (Linux: dup_mmap, called by dup_mm): copy oldmm's
+ * layout (mmap_base, the heap, MMF_TOPDOWN and MMF_DISABLE_THP,
+ * def_flags' VM_NOHUGEPAGE only, as Linux's mm_init) and its VMAs into
+ * mm, a fresh mm_create'd one: VM_DONTCOPY VMAs are left out,
+ * VM_WIPEONFORK ones copied empty with no anon_vma, VM_LOCKED* cleared,
+ * VM_ACCOUNT ones charged again. Every other VMA shares its anon_vma
+ * (anon_vma_fork) and has its entries copied (copy_page_range): an
+ * anonymous folio becomes mapped by both, write-protected in both, for
+ * do_wp_page to copy on the first write. oldmm's TLB is flushed once.
+ * Return: 0, or -ENOMEM; then mm holds what was copied so far and the
+ * caller destroys it (Linux: dup_mmap's fail_nomem, then mmput).
+ */
+int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm);
 /* Make mm the active address space (loads CR3 in the kernel); NULL goes
  * back to the kernel's own tables (empty lower half). */
 void switch_mm(struct mm_struct *mm);
@@ -382,6 +406,14 @@ void vma_merge_new_range(struct mm_struct *mm, unsigned long addr, bool merge_pr
  * (Linux: copy_vma gives the new VMA the old one's anon_vma and pgoff). */
 void vma_set_anon_vma(struct mm_struct *mm, struct vm_area_struct *vma, struct anon_vma *av,
 		      unsigned long pgoff);
+/* Copy the entries of src_vma in src_mm into dst_mm (which has its copy
+ * of the VMA, same range, no entries yet), write-protecting anonymous
+ * ones in both (Linux: copy_page_range → copy_pte_range →
+ * copy_present_pte; copy_huge_pmd; copy_hugetlb_page_range). The caller
+ * flushes src_mm. Return: 0, or -ENOMEM (a page table; what was copied
+ * stays, counted). */
+int copy_page_range(struct mm_struct *dst_mm, struct mm_struct *src_mm,
+		    const struct vm_area_struct *src_vma);
 /* The PTE flag bits for pages of a VMA: present, RW if VM_WRITE, NX
  * unless VM_EXEC, USER if VM_USER and VM_READ (a PROT_NONE VMA's pages
  * fault in ring 3). */
@@ -432,6 +464,10 @@ pte_t *pte_alloc_map(struct mm_struct *mm, pmd_t *pmd, unsigned long addr);
  * addr .. addr + (nr - 1) * PAGE_SIZE, all in one PTE table. Counts nr PTE
  * writes. Context: the slots were empty (no flush needed). */
 void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte, unsigned int nr);
+/* Take the write bit off a present entry (one entry write); the caller
+ * flushes. Linux: ptep_set_wrprotect, pmdp_set_wrprotect. */
+void ptep_set_wrprotect(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
+void pmdp_set_wrprotect(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
 /* Return: the old entry; the slot is now empty (one PTE write). */
 pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
 void set_pmd_at(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp, pmd_t pmd);
@@ -712,6 +748,21 @@ bool is_huge_zero_folio(const struct folio *folio);
 int set_huge_zero_folio(struct mm_struct *mm, struct vm_area_struct *vma, pmd_t *pmd,
 			unsigned long addr);
 void mm_put_huge_zero_folio(struct mm_struct *mm);
+/* The huge zero folio with mm's reference taken the first time (Linux:
+ * mm_get_huge_zero_folio); NULL when memory is short. */
+struct folio *mm_get_huge_zero_folio(struct mm_struct *mm);
+/* fork: copy the PMD leaf at src_pmd (addr PMD-aligned) into the empty
+ * dst_pmd. The huge zero folio is shared as it is; an anonymous THP gets
+ * one more PMD mapping, write-protected in both mms (Linux:
+ * copy_huge_pmd). */
+void copy_huge_pmd(struct mm_struct *dst_mm, struct mm_struct *src_mm, pmd_t *dst_pmd,
+		   pmd_t *src_pmd, unsigned long addr);
+/* A write to the read-only PMD leaf at pmd in a VM_WRITE VMA: an
+ * exclusive THP is made writable in place; a shared one has its PMD split
+ * and the caller goes on with the PTE (Linux: do_huge_pmd_wp_page).
+ * Return: true when done (the PMD reused), false after the split (or
+ * -ENOMEM in *err). */
+bool do_huge_pmd_wp_page(struct mm_struct *mm, unsigned long addr, pmd_t *pmd, int *err);
 /* MADV_FREE of the PMD leaf at pmdp for [addr, next): a leaf wholly
  * inside is invalidated, rewritten old and clean and lazyfreed, without a
  * split; one only partly inside has its folio split when it can be.
@@ -844,6 +895,16 @@ static inline unsigned long pvmw_folio_address(const struct page_vma_mapped_walk
 {
 	return vma_address(pvmw->vma, pvmw->folio->page.index);
 }
+/* Could another mm than the one asking map folio? Exact here: the
+ * folio's anon_vma has one member mm, or rmap_walk finds its entries in
+ * one mm only (Linux: folio_maybe_mapped_shared, from MM-ID mapcounts,
+ * which may say "maybe" where Folium knows). */
+bool folio_maybe_mapped_shared(struct folio *folio);
+/* One more PTE (PMD) of a forked child maps folio (Linux:
+ * folio_try_dup_anon_rmap_ptes / _pmd, which fail only for a pinned
+ * exclusive page: Folium has no GUP pins, so never). */
+void folio_dup_anon_rmap_ptes(struct folio *folio, unsigned int nr);
+void folio_dup_anon_rmap_pmd(struct folio *folio);
 /* Return: how many entries map folio (0 when it has no owner). */
 unsigned int folio_count_mappings(struct folio *folio);
 /* Return: how many entries map page, a page of folio: its PTE, or the PMD
@@ -907,6 +968,10 @@ int clear_refs(struct mm_struct *mm, enum clear_refs_types type);
 #define MADV_WILLNEED 3
 #define MADV_DONTNEED 4
 #define MADV_FREE 8
+#define MADV_DONTFORK 10
+#define MADV_DOFORK 11
+#define MADV_WIPEONFORK 18
+#define MADV_KEEPONFORK 19
 #define MADV_HUGEPAGE 14
 #define MADV_NOHUGEPAGE 15
 #define MADV_COLD 20

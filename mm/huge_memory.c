@@ -609,7 +609,7 @@ bool is_huge_zero_folio(const struct folio *folio)
 /* The huge zero folio for mm, taking mm's reference the first time.
  * Linux: mm_get_huge_zero_folio → get_huge_zero_folio, which allocates it
  * zeroed and unmovable and counts THP_ZERO_PAGE_ALLOC(_FAILED). */
-static struct folio *mm_get_huge_zero_folio(struct mm_struct *mm)
+struct folio *mm_get_huge_zero_folio(struct mm_struct *mm)
 {
 	struct pglist_data *pgdat = NODE_DATA(mm->nid);
 
@@ -722,6 +722,43 @@ int split_huge_pmd(struct mm_struct *mm, unsigned long addr)
 	if (!pmdp || !pmd_leaf(*pmdp))
 		return 0;
 	return __split_huge_pmd(mm, pmdp, addr);
+}
+
+/* --- fork and copy-on-write of a PMD leaf ---------------------------------------------- */
+
+void copy_huge_pmd(struct mm_struct *dst_mm, struct mm_struct *src_mm, pmd_t *dst_pmd,
+		   pmd_t *src_pmd, unsigned long addr)
+{
+	pmd_t pmd = *src_pmd;
+
+	/* Linux: "copy_huge_pmd: huge zero page"; dup_mmap took dst_mm's
+	 * reference (mm_get_huge_zero_folio). */
+	if (!is_huge_zero_pmd(pmd)) {
+		folio_dup_anon_rmap_pmd(pmd_folio(pmd));
+		dst_mm->counters[MM_ANONPAGES] += HPAGE_PMD_NR;
+		if (pmd_write(pmd)) {
+			pmdp_set_wrprotect(src_mm, addr, src_pmd);
+			pmd = pmd_wrprotect(pmd);
+		}
+	}
+	set_pmd_at(dst_mm, addr, dst_pmd, pmd_mkold(pmd));
+}
+
+/* Linux: do_huge_pmd_wp_page. Reuse: the folio's one mapping is this
+ * PMD and nothing else holds it (Folium's mappings share one reference). */
+bool do_huge_pmd_wp_page(struct mm_struct *mm, unsigned long addr, pmd_t *pmd, int *err)
+{
+	struct folio *folio = pmd_folio(*pmd);
+
+	if (folio_mapcount(folio) == 1 && folio_ref_count(folio) == 1) {
+		set_pmd_at(mm, addr & PMD_MASK, pmd, pmd_mkwrite(pmd_mkdirty(pmd_mkyoung(*pmd))));
+		mm->counters[MM_WP_REUSE]++;
+		return true;
+	}
+	/* Linux: "fallback: __split_huge_pmd(vma, vmf->pmd, vmf->address,
+	 * false); return VM_FAULT_FALLBACK", then do_wp_page on the PTE. */
+	*err = __split_huge_pmd(mm, pmd, addr);
+	return false;
 }
 
 /* --- MADV_FREE on a PMD leaf -------------------------------------------------------- */

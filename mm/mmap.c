@@ -154,6 +154,68 @@ void mm_destroy(struct mm_struct *mm)
 	__free_pages(virt_to_page(mm), 0);
 }
 
+/* --- fork: Linux's dup_mmap ------------------------------------------------------ */
+
+/* The mm flags a child keeps (Linux: MMF_INIT_MASK, through mm_init's
+ * mmf_init_flags); the zero-page references are taken, not copied. */
+#define MMF_INIT_MASK (MMF_TOPDOWN | MMF_DISABLE_THP)
+
+/* The child's references to the zero folios its copied entries map. */
+static int dup_zero_folios(struct mm_struct *mm, const struct mm_struct *oldmm)
+{
+	if ((oldmm->flags & MMF_ZERO_PAGE) && !mm_get_zero_folio(mm))
+		return -ENOMEM;
+	if ((oldmm->flags & MMF_HUGE_ZERO_PAGE) && !mm_get_huge_zero_folio(mm))
+		return -ENOMEM;
+	return 0;
+}
+
+/* One VMA of the parent into the child, appended (the parent's are
+ * sorted): charged if VM_ACCOUNT (Linux: security_vm_enough_memory_mm),
+ * unlocked, and either linked to the parent's anon_vma with its entries
+ * copied, or, VM_WIPEONFORK, left with no anon_vma and no entries. */
+static int dup_vma(struct mm_struct *mm, struct mm_struct *oldmm, const struct vm_area_struct *mpnt)
+{
+	struct vm_area_struct tmp = *mpnt;
+	long pages = (long)((mpnt->vm_end - mpnt->vm_start) >> PAGE_SHIFT);
+
+	if ((mpnt->vm_flags & VM_ACCOUNT) && __vm_enough_memory(oldmm, pages, true))
+		return -ENOMEM;
+	tmp.vm_flags &= ~VM_LOCKED_MASK; /* Linux: vm_flags_clear(tmp, VM_LOCKED_MASK) */
+	if (tmp.vm_flags & VM_WIPEONFORK)
+		tmp.anon_vma = NULL; /* Linux: the child faults in new pages */
+	else if (tmp.anon_vma && anon_vma_link(mm, tmp.anon_vma)) { /* Linux: anon_vma_fork */
+		if (mpnt->vm_flags & VM_ACCOUNT)
+			vm_unacct_memory(pages);
+		return -ENOMEM;
+	}
+	mm->vmas[mm->nr_vmas++] = tmp;
+	if (tmp.vm_flags & VM_WIPEONFORK)
+		return 0;
+	return copy_page_range(mm, oldmm, mpnt);
+}
+
+int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
+{
+	int err;
+
+	mm->mmap_base = oldmm->mmap_base;
+	mm->start_brk = oldmm->start_brk;
+	mm->brk = oldmm->brk;
+	mm->flags = (mm->flags & ~MMF_INIT_MASK) | (oldmm->flags & MMF_INIT_MASK);
+	mm->def_flags = oldmm->def_flags & VM_NOHUGEPAGE; /* Linux: VM_INIT_DEF_MASK */
+	err = mm_vmas_reserve(mm, oldmm->nr_vmas);
+	if (!err)
+		err = dup_zero_folios(mm, oldmm);
+	for (int i = 0; !err && i < oldmm->nr_vmas; i++)
+		if (!(oldmm->vmas[i].vm_flags & VM_DONTCOPY)) /* MADV_DONTFORK */
+			err = dup_vma(mm, oldmm, &oldmm->vmas[i]);
+	/* The parent's write-protected entries may be cached writable. */
+	flush_tlb_mm(oldmm);
+	mm->hiwater_rss = mm->counters[MM_ANONPAGES];
+	return err;
+}
+
 /* Linux's find_vma returns the first VMA ending above addr; this is its
  * vma_lookup(), which only returns a VMA containing addr. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
@@ -285,7 +347,7 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 
 	if (!len ||
 	    (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER | VM_LOCKED_MASK | VM_HUGETLB |
-			  VM_HSTATE_MASK | VM_NORESERVE | VM_DROPPABLE)) ||
+			  VM_HSTATE_MASK | VM_NORESERVE | VM_DROPPABLE | VM_WIPEONFORK)) ||
 	    (align & (align - 1)))
 		return (unsigned long)-EINVAL;
 	if (len > USER_VA_END - USER_VA_START)
@@ -492,9 +554,11 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	if (is_huge_zero_pmd(pmd))
 		return 0; /* Linux: zap_huge_pmd's huge zero case */
 	if (PageFlag(&folio->page, PG_hugetlb)) {
-		/* Linux: __unmap_hugepage_range; not in the anon RSS. */
+		/* Linux: __unmap_hugepage_range; not in the anon RSS. A page
+		 * fork shared goes with its last mapping. */
 		folio_remove_rmap_pmd(folio);
-		tlb_remove_folio(&d->tlb, folio);
+		if (!folio_mapped(folio))
+			tlb_remove_folio(&d->tlb, folio);
 		return 0;
 	}
 	zap_folio_done(d, NULL); /* before the gather may free the last one */
@@ -525,8 +589,9 @@ static int zap_pud(pud_t *pudp, unsigned long addr, unsigned long next, struct m
 
 	(void)next;
 	tlb_remove_pud_tlb_entry(&d->tlb, addr);
-	folio_mapcount_add(folio, -1);
-	tlb_remove_folio(&d->tlb, folio);
+	folio_remove_rmap_pmd(folio); /* the one entry of a PUD leaf */
+	if (!folio_mapped(folio))
+		tlb_remove_folio(&d->tlb, folio);
 	return 0;
 }
 
@@ -899,7 +964,7 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 		 * huge or growing-down makes no sense for memory that may go. */
 		if (file || (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN)))
 			goto out;
-		vm_flags |= VM_DROPPABLE | VM_NORESERVE;
+		vm_flags |= VM_DROPPABLE | VM_NORESERVE | VM_WIPEONFORK;
 	} else if ((flags & MAP_TYPE) != MAP_PRIVATE &&
 		   !(file && (flags & MAP_TYPE) == MAP_SHARED)) {
 		goto out;

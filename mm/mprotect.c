@@ -94,7 +94,7 @@ static void change_protection(struct mm_struct *mm, unsigned long start, unsigne
 /* The flags mprotect leaves as they were. */
 #define VM_MPROTECT_KEEP                                                                           \
 	(VM_HUGEPAGE | VM_NOHUGEPAGE | VM_ACCOUNT | VM_NORESERVE | VM_LOCKED_MASK | VM_SOFTDIRTY | \
-	 VM_HUGETLB | VM_HSTATE_MASK | VM_DROPPABLE)
+	 VM_HUGETLB | VM_HSTATE_MASK | VM_DROPPABLE | VM_DONTCOPY | VM_WIPEONFORK)
 
 /* Linux: mprotect_fixup's rule. A program's private VMA becoming writable
  * is charged unless it was charged, writable or VM_NORESERVE already. */

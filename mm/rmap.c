@@ -158,6 +158,16 @@ void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr)
 	folio_mapcount_add(folio, (int)nr);
 }
 
+void folio_dup_anon_rmap_ptes(struct folio *folio, unsigned int nr)
+{
+	folio_mapcount_add(folio, (int)nr);
+}
+
+void folio_dup_anon_rmap_pmd(struct folio *folio)
+{
+	folio_mapcount_add(folio, 1);
+}
+
 void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr)
 {
 	folio_mapcount_add(folio, -(int)nr);
@@ -255,6 +265,28 @@ int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc)
 		}
 	}
 	return 0;
+}
+
+/* Stop the walk at the first entry in another mm than the first one's. */
+static int other_mm_one(struct page_vma_mapped_walk *pvmw, void *arg)
+{
+	struct mm_struct **first = arg;
+
+	if (!*first)
+		*first = pvmw->mm;
+	return pvmw->mm != *first;
+}
+
+bool folio_maybe_mapped_shared(struct folio *folio)
+{
+	struct anon_vma *av = folio_anon_vma(folio);
+	struct mm_struct *first = NULL;
+	const struct rmap_walk_control rwc = { .rmap_one = other_mm_one, .arg = &first };
+
+	/* One member mm (Linux: list_is_singular), whatever the mapcount. */
+	if (!av || av->mms.next->next == &av->mms)
+		return false;
+	return rmap_walk(folio, &rwc) != 0;
 }
 
 static int count_one(struct page_vma_mapped_walk *pvmw, void *arg)
