@@ -16,13 +16,17 @@
 
 /* --- anon_vma: the reverse map of a family of VMAs --------------------------------- */
 
+/* Linux: anon_vma_cachep, anon_vma_chain_cachep (here the member mms). */
+static struct kmem_cache anon_vma_cachep = KMEM_CACHE_INIT("anon_vma", struct anon_vma);
+static struct kmem_cache anon_vma_mm_cachep = KMEM_CACHE_INIT("anon_vma_mm", struct anon_vma_mm);
+
 static void put_anon_vma(struct anon_vma *av)
 {
 	if (--av->refcount)
 		return;
 	if (!list_empty(&av->mms))
 		pr_err("put_anon_vma: anon_vma %p freed with member mms\n", (void *)av);
-	kfree(av);
+	kmem_cache_free(&anon_vma_cachep, av);
 }
 
 static struct anon_vma_mm *anon_vma_find_mm(struct anon_vma *av, struct mm_struct *mm)
@@ -40,7 +44,7 @@ int anon_vma_link(struct mm_struct *mm, struct anon_vma *av)
 	struct anon_vma_mm *m = anon_vma_find_mm(av, mm);
 
 	if (!m) {
-		m = kmalloc_node(sizeof(*m), GFP_KERNEL | __GFP_NOWARN, mm->nid);
+		m = kmem_cache_alloc_node(&anon_vma_mm_cachep, GFP_KERNEL | __GFP_NOWARN, mm->nid);
 		if (!m)
 			return -ENOMEM;
 		m->mm = mm;
@@ -64,7 +68,7 @@ void unlink_anon_vma(struct mm_struct *mm, struct anon_vma *av)
 	if (--m->nr_vmas)
 		return;
 	list_del(&m->node);
-	kfree(m);
+	kmem_cache_free(&anon_vma_mm_cachep, m);
 	put_anon_vma(av);
 }
 
@@ -107,14 +111,14 @@ int anon_vma_prepare(struct mm_struct *mm, struct vm_area_struct *vma)
 		vma->anon_vma = av;
 		return 0;
 	}
-	av = kmalloc_node(sizeof(*av), GFP_KERNEL | __GFP_NOWARN, mm->nid);
+	av = kmem_cache_alloc_node(&anon_vma_cachep, GFP_KERNEL | __GFP_NOWARN, mm->nid);
 	if (!av)
 		return -ENOMEM;
 	av->refcount = 0;
 	av->nid = mm->nid;
 	INIT_LIST_HEAD(&av->mms);
 	if (anon_vma_link(mm, av)) {
-		kfree(av);
+		kmem_cache_free(&anon_vma_cachep, av);
 		return -ENOMEM;
 	}
 	vma->anon_vma = av;

@@ -437,6 +437,35 @@ static void migrating_a_shared_folio_updates_both_mms(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, read_in(test, t.mm, A), 0x5a);
 }
 
+/* A THP both mms map by a PMD is split: both PMDs become PTE tables and
+ * every piece is mapped twice (one PTE in each mm). */
+static void splitting_a_shared_thp_splits_both_pmds(struct kunit *test)
+{
+	struct folio *folio, *piece;
+
+	SKIP_WITHOUT_MM(test);
+	if (test_skip_without_thp(test))
+		return;
+	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
+	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x5a);
+	folio = test_mapped_folio(t.mm, A);
+	KUNIT_ASSERT_EQ(test, folio_order(folio), HPAGE_PMD_ORDER);
+	fork_child(test);
+	KUNIT_ASSERT_EQ(test, split_anon_folio_mapped(folio), 0);
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(*mm_find_pmd(t.mm, A)));
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(*mm_find_pmd(child, A)));
+	piece = test_mapped_folio(child, A + 7 * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, piece);
+	KUNIT_EXPECT_EQ(test, folio_order(piece), 0);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, A + 7 * PAGE_SIZE) == piece);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(piece), 2);
+	KUNIT_EXPECT_EQ(test, folio_count_mappings(piece), 2);
+	KUNIT_EXPECT_EQ(test, read_in(test, child, A + 7 * PAGE_SIZE), 0x5a);
+	write_in(test, child, A + 7 * PAGE_SIZE, 0x13);
+	KUNIT_EXPECT_EQ(test, read_in(test, t.mm, A + 7 * PAGE_SIZE), 0x5a);
+	KUNIT_EXPECT_EQ(test, child->counters[MM_WP_COPY], 1);
+}
+
 /* Linux's madvise_free_pte_range: a dirty folio another mm maps is
  * skipped; reclaim then finds it swapbacked, not lazyfree, and keeps it. */
 static void madv_free_of_a_shared_folio_does_not_discard_it(struct kunit *test)
@@ -528,6 +557,7 @@ static struct kunit_case fork_test_cases[] = {
 	KUNIT_CASE(vm_locked_is_cleared_in_the_child),
 	KUNIT_CASE(rmap_walk_of_a_shared_folio_visits_both_mms),
 	KUNIT_CASE(migrating_a_shared_folio_updates_both_mms),
+	KUNIT_CASE(splitting_a_shared_thp_splits_both_pmds),
 	KUNIT_CASE(madv_free_of_a_shared_folio_does_not_discard_it),
 	KUNIT_CASE(reclaim_of_a_shared_lazyfree_folio_unmaps_both),
 	KUNIT_CASE(destroying_parent_and_child_in_either_order_frees_everything),
