@@ -486,8 +486,9 @@ static bool madvise_vma_flags_allowed(const struct vm_area_struct *vma, int advi
  * The flag advice on [start, end): each VMA part gets the advice's flags
  * set and cleared, a VMA cut by an end split there first, and parts that
  * now equal a neighbour merged with it (Linux: madvise_update_vma). A
- * VMA the advice is not allowed on makes it -EINVAL before anything
- * changes (Linux stops at that VMA, the ones before it changed). Splits
+ * VMA the advice is not allowed on, or a HugeTLB VMA cut off its huge
+ * page boundary, makes it -EINVAL before anything changes (Linux stops
+ * at that VMA, the ones before it changed). Splits
  * come first, so -ENOMEM for a full VMA array changes nothing; parts of
  * the range in no VMA are skipped and reported with -ENOMEM after the
  * rest is done, as Linux.
@@ -498,6 +499,8 @@ static int madvise_update_vma_flags(struct mm_struct *mm, unsigned long start, u
 	unsigned long set, clear;
 
 	madvise_vma_flags(advice, &set, &clear);
+	if (!hugetlb_range_aligned(mm, start, end))
+		return -EINVAL; /* Linux: hugetlb_vm_op_split refuses the split */
 	for (int i = 0; i < mm->nr_vmas; i++)
 		if (mm->vmas[i].vm_end > start && mm->vmas[i].vm_start < end &&
 		    !madvise_vma_flags_allowed(&mm->vmas[i], advice))

@@ -208,6 +208,19 @@ static void clear_zero_ptes(struct mm_struct *mm, unsigned long start, pte_t *pt
 		flush_tlb_range(mm, start, start + nr * PAGE_SIZE);
 }
 
+/* A new folio of vma at addr becomes anonymous, rmapped and on its LRU
+ * list (Linux: folio_add_new_anon_rmap, folio_add_lru_vma). A droppable
+ * folio is never swapbacked: reclaim may drop it as it drops a lazyfree
+ * one. */
+static void map_new_anon_folio(struct folio *folio, struct vm_area_struct *vma, unsigned long addr)
+{
+	folio_set_anon(folio);
+	if (!(vma->vm_flags & VM_DROPPABLE))
+		folio_set_swapbacked(folio);
+	folio_add_new_anon_rmap(folio, vma, addr);
+	folio_add_lru_vma(folio, vma);
+}
+
 /*
  * Map a new folio for a write fault in a slot that is empty or maps the
  * zero page: one set_ptes() for all its pages, or one PMD leaf for a
@@ -252,13 +265,7 @@ static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_a
 		clear_zero_ptes(mm, start, pte, nr);
 		set_ptes(mm, start, pte, pfn_pte(folio_pfn(folio), prot), nr);
 	}
-	folio_set_anon(folio);
-	/* Linux: folio_add_new_anon_rmap. A droppable folio is never
-	 * swapbacked: reclaim may drop it as it drops a lazyfree one. */
-	if (!(vma->vm_flags & VM_DROPPABLE))
-		folio_set_swapbacked(folio);
-	folio_add_new_anon_rmap(folio, vma, start);
-	folio_add_lru_vma(folio, vma);
+	map_new_anon_folio(folio, vma, start);
 	mm->counters[MM_ANONPAGES] += nr;
 	return VM_FAULT_OK;
 }
@@ -344,13 +351,9 @@ static enum vm_fault_reason wp_page_copy(struct mm_struct *mm, struct vm_area_st
 	if (!folio)
 		return VM_FAULT_OOM;
 	memcpy(folio_address(folio), page_address(pte_page(*pte)), PAGE_SIZE);
-	folio_set_anon(folio);
-	if (!(vma->vm_flags & VM_DROPPABLE))
-		folio_set_swapbacked(folio);
 	ptep_get_and_clear(mm, page, pte);
 	flush_tlb_range(mm, page, page + PAGE_SIZE);
-	folio_add_new_anon_rmap(folio, vma, page);
-	folio_add_lru_vma(folio, vma);
+	map_new_anon_folio(folio, vma, page);
 	set_ptes(mm, page, pte, pfn_pte(folio_pfn(folio), prot), 1);
 	/* Linux: folio_remove_rmap_pte's munlock_vma_folio. A large folio's
 	 * mlock goes when its last page here is unmapped (zap_munlock_folio). */
