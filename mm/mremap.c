@@ -304,10 +304,10 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	unsigned long prot = vm_flags & (VM_READ | VM_WRITE | VM_EXEC | VM_USER);
 	/* Linux's copy_vma gives a VMA never faulted the new address's pgoff,
 	 * so it can merge there; a faulted one keeps its anon_vma and old
-	 * pgoff, which its new neighbours do not continue. */
+	 * pgoff (vma_set_anon_vma), which its new neighbours seldom continue:
+	 * vma_merge_new_range's rules decide. */
 	struct anon_vma *av = old_vma->anon_vma;
 	unsigned long pgoff = linear_page_index(old_vma, addr);
-	bool mergeable = !av;
 	struct mremap_copy mc = { addr, 0 };
 	struct vm_area_struct *vma;
 	long charged;
@@ -365,7 +365,7 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	}
 	/* Linux: copy_vma's vma_merge_copied_range (never with a
 	 * MREMAP_DONTUNMAP source). */
-	if (whole && mergeable)
+	if (whole)
 		vma_merge_new_range(mm, mc.new_addr, true, flags & MREMAP_DONTUNMAP ? addr : 0);
 	if (vm_flags & VM_LOCKED) /* Linux: mremap's mm_populate of the grown part */
 		__mm_populate(mm, mc.new_addr + old_len, new_len - old_len, true);

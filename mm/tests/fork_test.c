@@ -10,6 +10,7 @@
  * catch a parent entry left writable or a missing flush. A = 1 GiB.
  */
 #include <ktest.h>
+#include <mman.h>
 #include <vm.h>
 #include "../internal.h"
 #include "mm_test_util.h"
@@ -387,6 +388,24 @@ static void vm_locked_is_cleared_in_the_child(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, read_in(test, child, A), 0x5a);
 }
 
+/* Linux: dup_mmap charges the child's VM_ACCOUNT VMAs again; its munmap
+ * (mm_destroy) gives the charge back. */
+static void the_childs_accounted_vmas_are_charged(struct kunit *test)
+{
+	unsigned long committed;
+
+	SKIP_WITHOUT_MM(test);
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, 8 * PAGE_SIZE, RW | VM_USER, 0), A);
+	KUNIT_ASSERT_TRUE(test, find_vma(t.mm, A)->vm_flags & VM_ACCOUNT);
+	committed = vm_memory_committed();
+	fork_child(test);
+	KUNIT_EXPECT_TRUE(test, find_vma(child, A)->vm_flags & VM_ACCOUNT);
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed + 8);
+	mm_destroy(child);
+	child = NULL;
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed);
+}
+
 static int count_mm(struct page_vma_mapped_walk *pvmw, void *arg)
 {
 	struct mm_struct **mms = arg;
@@ -484,6 +503,29 @@ static void madv_free_of_a_shared_folio_does_not_discard_it(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, read_in(test, child, A), 0x5a);
 }
 
+/* Linux's madvise_cold_or_pageout_pte_range leaves a folio another mm
+ * maps alone: MADV_PAGEOUT of a clean lazyfree one frees nothing. */
+static void madv_pageout_skips_a_shared_folio(struct kunit *test)
+{
+	struct folio *folio;
+
+	SKIP_WITHOUT_MM(test);
+	test_map_and_fill(test, t.mm, A, PAGE_SIZE, 0x5a);
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PAGE_SIZE, MADV_FREE), 0);
+	folio = test_mapped_folio(t.mm, A);
+	KUNIT_ASSERT_TRUE(test, folio && folio_test_lazyfree(folio));
+	fork_child(test);
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PAGE_SIZE, MADV_PAGEOUT), 0);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, A) == folio);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(child, A) == folio);
+	KUNIT_EXPECT_EQ(test, read_in(test, child, A), 0x5a);
+	/* The child gone, the parent's PAGEOUT frees it. */
+	mm_destroy(child);
+	child = NULL;
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PAGE_SIZE, MADV_PAGEOUT), 0);
+	KUNIT_EXPECT_NULL(test, test_mapped_folio(t.mm, A));
+}
+
 /* Reclaim of a clean lazyfree folio both map unmaps it from both. */
 static void reclaim_of_a_shared_lazyfree_folio_unmaps_both(struct kunit *test)
 {
@@ -555,10 +597,12 @@ static struct kunit_case fork_test_cases[] = {
 	KUNIT_CASE(a_dontfork_vma_is_absent_in_the_child),
 	KUNIT_CASE(a_wipeonfork_vma_reads_zero_in_the_child),
 	KUNIT_CASE(vm_locked_is_cleared_in_the_child),
+	KUNIT_CASE(the_childs_accounted_vmas_are_charged),
 	KUNIT_CASE(rmap_walk_of_a_shared_folio_visits_both_mms),
 	KUNIT_CASE(migrating_a_shared_folio_updates_both_mms),
 	KUNIT_CASE(splitting_a_shared_thp_splits_both_pmds),
 	KUNIT_CASE(madv_free_of_a_shared_folio_does_not_discard_it),
+	KUNIT_CASE(madv_pageout_skips_a_shared_folio),
 	KUNIT_CASE(reclaim_of_a_shared_lazyfree_folio_unmaps_both),
 	KUNIT_CASE(destroying_parent_and_child_in_either_order_frees_everything),
 	{},
