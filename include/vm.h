@@ -829,7 +829,6 @@ struct anon_vma_mm {
 };
 struct anon_vma {
 	int refcount; /* member mms + folios pointing here */
-	int nid;      /* where it was allocated from */
 	struct list_head mms;
 };
 /* Give vma an anon_vma before its first folio is mapped (Linux:

@@ -115,7 +115,6 @@ int anon_vma_prepare(struct mm_struct *mm, struct vm_area_struct *vma)
 	if (!av)
 		return -ENOMEM;
 	av->refcount = 0;
-	av->nid = mm->nid;
 	INIT_LIST_HEAD(&av->mms);
 	if (anon_vma_link(mm, av)) {
 		kmem_cache_free(&anon_vma_cachep, av);
