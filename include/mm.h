@@ -373,32 +373,9 @@ static inline void folio_mapcount_add(struct folio *folio, int nr)
 	folio->page._mapcount += nr;
 }
 
-/*
- * The reverse map of an anonymous folio. Without fork a folio has one
- * owner: mapping holds its mm and index the user address of its first
- * page (Linux: folio->mapping is the anon_vma and folio->index the page
- * offset; the owner of a folio in Folium is one mm). Set by
- * folio_add_new_anon_rmap, cleared when the folio is freed.
- */
-struct mm_struct;
-static inline struct mm_struct *folio_anon_mm(const struct folio *folio)
-{
-	return folio->page.mapping;
-}
-static inline unsigned long folio_anon_addr(const struct folio *folio)
-{
-	return folio->page.index;
-}
-static inline void folio_set_anon_owner(struct folio *folio, struct mm_struct *mm,
-					unsigned long addr)
-{
-	folio->page.mapping = mm;
-	folio->page.index = addr;
-}
-static inline void folio_clear_anon_owner(struct folio *folio)
-{
-	folio_set_anon_owner(folio, NULL, 0);
-}
+/* The reverse map of an anonymous folio: mapping is its anon_vma and
+ * index the page index of its first page (folio_anon_vma and
+ * folio_set_anon_owner, <vm.h>). */
 /*
  * Is folio likely mapped by more than one address space? Linux:
  * folio_likely_mapped_shared. An order-0 folio mapped more than once is;

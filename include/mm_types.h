@@ -71,7 +71,7 @@ enum pageflags {
 	PG_dirty,	     /* contents differ from what reclaim may recreate */
 	PG_lru,		     /* on an LRU list (anon or lazyfree) */
 	PG_head,	     /* first page of a large folio */
-	PG_anon,	     /* anonymous folio (mapping is its struct mm) */
+	PG_anon,	     /* anonymous folio (mapping is its struct anon_vma) */
 	PG_swapbacked,	     /* anon without it is "lazyfree" (MADV_FREE) */
 	PG_reserved,	     /* never handed to the buddy allocator */
 	PG_buddy,	     /* head of a free buddy block (Linux: a page type) */
@@ -101,8 +101,8 @@ enum pageflags {
  *   free block head (PG_buddy): lru on a free list, private = order,
  *                                index = migratetype of that list
  *   on a pcp list (PG_pcp):      lru on the pcp list, private = order
- *   folio head:                  lru on an LRU list, mapping = owner mm,
- *                                index = virtual address, refcount,
+ *   folio head:                  lru on an LRU list, mapping = anon_vma,
+ *                                index = page index (linear_page_index), refcount,
  *                                mapcount = number of mappings (-1: none),
  *                                private = mlock_count while PG_unevictable
  *   tail page of a folio:        compound_head = head | 1

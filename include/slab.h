@@ -38,4 +38,31 @@ struct kmalloc_stats {
 };
 void kmalloc_stats(int nid, struct kmalloc_stats *st);
 
+/*
+ * A cache of objects of one size of its own (Linux: kmem_cache_create,
+ * e.g. anon_vma_cachep): its slabs are order-0 pages as kmalloc's, on the
+ * node asked for, and its objects are not in kmalloc_stats (Linux's
+ * /proc/slabinfo lists it apart). Define one statically:
+ *   static struct kmem_cache anon_vma_cachep = KMEM_CACHE_INIT("anon_vma", struct anon_vma);
+ * kmem_cache_alloc_node returns NULL when no page can be had; kfree
+ * refuses its objects, kmem_cache_free takes them.
+ */
+struct kmem_cache_node {
+	unsigned int size;		 /* bytes per object */
+	struct list_head partial;	 /* slabs with at least one free object */
+	unsigned long nr_slabs, objects; /* pages held, objects handed out */
+};
+struct kmem_cache {
+	const char *name;
+	unsigned int size;
+	struct kmem_cache_node node[MAX_NUMNODES];
+};
+#define KMEM_CACHE_INIT(cname, type)                  \
+	{                                             \
+		.name = (cname), .size = sizeof(type) \
+	}
+void *kmem_cache_alloc_node(struct kmem_cache *s, gfp_t gfp, int nid);
+void kmem_cache_free(struct kmem_cache *s, void *obj);
+void kmem_cache_stats(struct kmem_cache *s, int nid, struct kmalloc_stats *st);
+
 #endif

@@ -184,6 +184,11 @@ static inline pud_t pfn_pud(unsigned long pfn, uint64_t prot) { return pfn_pmd(p
  * locks and that is not charged (VM_NORESERVE with it). A fault that
  * finds no memory is retried, not fatal. Linux's bit (VMA_DROPPABLE_BIT). */
 #define VM_DROPPABLE (1ul << 40)
+/* fork (dup_mmap): a VM_DONTCOPY VMA is not copied into the child
+ * (MADV_DONTFORK); a VM_WIPEONFORK one is, empty (MADV_WIPEONFORK, and
+ * every MAP_DROPPABLE mapping). Linux's values. */
+#define VM_DONTCOPY 0x00020000ul
+#define VM_WIPEONFORK 0x02000000ul
 /* Which pool a VM_HUGETLB VMA's pages come from: its index in hstates[]
  * (0 the PMD size, 1 the PUD size). Linux keeps the size in the
  * hugetlbfs file (hstate_file); Folium keeps it in the flags, so a split
@@ -192,12 +197,34 @@ static inline pud_t pfn_pud(unsigned long pfn, uint64_t prot) { return pfn_pmd(p
 #define VM_HSTATE_MASK (3ul << VM_HSTATE_SHIFT)
 #define VM_HSTATE(idx) ((unsigned long)(idx) << VM_HSTATE_SHIFT)
 
+struct anon_vma;
 struct vm_area_struct {
 	unsigned long vm_start; /* first byte */
 	unsigned long vm_end;	/* first byte after */
 	unsigned long vm_flags; /* VM_READ, VM_WRITE, VM_EXEC, VM_USER, VM_(NO)HUGEPAGE, VM_LOCKED*,
 				   VM_SOFTDIRTY, VM_ACCOUNT, ... */
+	/* The page index of vm_start: vm_start >> PAGE_SHIFT when the VMA was
+	 * mapped, kept when mremap moves it (its folios keep their index),
+	 * advanced when its front is cut off (Linux: vm_pgoff of a private
+	 * anonymous mapping). */
+	unsigned long vm_pgoff;
+	/* The reverse map its anonymous folios point at, made at its first
+	 * fault (anon_vma_prepare) and shared with the VMAs fork copies from
+	 * it; NULL until then (Linux: vma->anon_vma). */
+	struct anon_vma *anon_vma;
 };
+
+/* The page index a user address of vma has (Linux: linear_page_index). */
+static inline unsigned long linear_page_index(const struct vm_area_struct *vma, unsigned long addr)
+{
+	return ((addr - vma->vm_start) >> PAGE_SHIFT) + vma->vm_pgoff;
+}
+/* The user address of page index pgoff in vma, which may lie outside it
+ * (Linux: vma_address's arithmetic, vma_pgoff_address). */
+static inline unsigned long vma_address(const struct vm_area_struct *vma, unsigned long pgoff)
+{
+	return vma->vm_start + ((pgoff - vma->vm_pgoff) << PAGE_SHIFT);
+}
 
 /* Linux: vma_supports_mlock. mlock never sets VM_LOCKED on a droppable
  * or HugeTLB VMA (the pool's pages are never on an LRU list), though it
@@ -216,6 +243,11 @@ enum mm_counter {
 	MM_PGTABLES,	  /* page-table pages in use, top level included */
 	MM_ANONPAGES,	  /* pages mapped (RSS) */
 	MM_FAULTS,	  /* faults handled */
+	/* Write faults on a write-protected anonymous entry (do_wp_page):
+	 * the folio reused in place, or a page copied (wp_page_copy; the
+	 * zero page's replacement is not counted here). */
+	MM_WP_REUSE,
+	MM_WP_COPY,
 	NR_MM_COUNTERS
 };
 
@@ -280,6 +312,20 @@ static inline void reset_mm_hiwater_rss(struct mm_struct *mm)
 struct mm_struct *mm_create(int nid);
 /* Unmap everything, free every folio and table, then the mm itself. */
 void mm_destroy(struct mm_struct *mm);
+/*
+ * fork's half of mm (Linux: dup_mmap, called by dup_mm): copy oldmm's
+ * layout (mmap_base, the heap, MMF_TOPDOWN and MMF_DISABLE_THP,
+ * def_flags' VM_NOHUGEPAGE only, as Linux's mm_init) and its VMAs into
+ * mm, a fresh mm_create'd one: VM_DONTCOPY VMAs are left out,
+ * VM_WIPEONFORK ones copied empty with no anon_vma, VM_LOCKED* cleared,
+ * VM_ACCOUNT ones charged again. Every other VMA shares its anon_vma
+ * (anon_vma_fork) and has its entries copied (copy_page_range): an
+ * anonymous folio becomes mapped by both, write-protected in both, for
+ * do_wp_page to copy on the first write. oldmm's TLB is flushed once.
+ * Return: 0, or -ENOMEM; then mm holds what was copied so far and the
+ * caller destroys it (Linux: dup_mmap's fail_nomem, then mmput).
+ */
+int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm);
 /* Make mm the active address space (loads CR3 in the kernel); NULL goes
  * back to the kernel's own tables (empty lower half). */
 void switch_mm(struct mm_struct *mm);
@@ -356,9 +402,19 @@ void vma_merge_range(struct mm_struct *mm, unsigned long start, unsigned long en
  * MREMAP_DONTUNMAP source apart; 0: none). */
 void vma_merge_new_range(struct mm_struct *mm, unsigned long addr, bool merge_prev,
 			 unsigned long keep);
-/* Has vma an anonymous folio mapped (Folium's stand-in for Linux's
- * vma->anon_vma, which stays after MADV_DONTNEED emptied the VMA)? */
-bool vma_has_anon_folio(struct mm_struct *mm, const struct vm_area_struct *vma);
+/* vma, a VMA of mm, takes over av (of which mm is a member) with its
+ * folios at page index pgoff from vm_start: mremap's moved entries
+ * (Linux: copy_vma gives the new VMA the old one's anon_vma and pgoff). */
+void vma_set_anon_vma(struct mm_struct *mm, struct vm_area_struct *vma, struct anon_vma *av,
+		      unsigned long pgoff);
+/* Copy the entries of src_vma in src_mm into dst_mm (which has its copy
+ * of the VMA, same range, no entries yet), write-protecting anonymous
+ * ones in both (Linux: copy_page_range → copy_pte_range →
+ * copy_present_pte; copy_huge_pmd; copy_hugetlb_page_range). The caller
+ * flushes src_mm. Return: 0, or -ENOMEM (a page table; what was copied
+ * stays, counted). */
+int copy_page_range(struct mm_struct *dst_mm, struct mm_struct *src_mm,
+		    const struct vm_area_struct *src_vma);
 /* The PTE flag bits for pages of a VMA: present, RW if VM_WRITE, NX
  * unless VM_EXEC, USER if VM_USER and VM_READ (a PROT_NONE VMA's pages
  * fault in ring 3). */
@@ -409,6 +465,10 @@ pte_t *pte_alloc_map(struct mm_struct *mm, pmd_t *pmd, unsigned long addr);
  * addr .. addr + (nr - 1) * PAGE_SIZE, all in one PTE table. Counts nr PTE
  * writes. Context: the slots were empty (no flush needed). */
 void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte, unsigned int nr);
+/* Take the write bit off a present entry (one entry write); the caller
+ * flushes. Linux: ptep_set_wrprotect, pmdp_set_wrprotect. */
+void ptep_set_wrprotect(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
+void pmdp_set_wrprotect(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
 /* Return: the old entry; the slot is now empty (one PTE write). */
 pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
 void set_pmd_at(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp, pmd_t pmd);
@@ -689,6 +749,21 @@ bool is_huge_zero_folio(const struct folio *folio);
 int set_huge_zero_folio(struct mm_struct *mm, struct vm_area_struct *vma, pmd_t *pmd,
 			unsigned long addr);
 void mm_put_huge_zero_folio(struct mm_struct *mm);
+/* The huge zero folio with mm's reference taken the first time (Linux:
+ * mm_get_huge_zero_folio); NULL when memory is short. */
+struct folio *mm_get_huge_zero_folio(struct mm_struct *mm);
+/* fork: copy the PMD leaf at src_pmd (addr PMD-aligned) into the empty
+ * dst_pmd. The huge zero folio is shared as it is; an anonymous THP gets
+ * one more PMD mapping, write-protected in both mms (Linux:
+ * copy_huge_pmd). */
+void copy_huge_pmd(struct mm_struct *dst_mm, struct mm_struct *src_mm, pmd_t *dst_pmd,
+		   pmd_t *src_pmd, unsigned long addr);
+/* A write to the read-only PMD leaf at pmd in a VM_WRITE VMA: an
+ * exclusive THP is made writable in place; a shared one has its PMD split
+ * and the caller goes on with the PTE (Linux: do_huge_pmd_wp_page).
+ * Return: true when done (the PMD reused), false after the split (or
+ * -ENOMEM in *err). */
+bool do_huge_pmd_wp_page(struct mm_struct *mm, unsigned long addr, pmd_t *pmd, int *err);
 /* MADV_FREE of the PMD leaf at pmdp for [addr, next): a leaf wholly
  * inside is invalidated, rewritten old and clean and lazyfreed, without a
  * split; one only partly inside has its folio split when it can be.
@@ -735,10 +810,52 @@ int zero_strategy_parse(const char *name, enum zero_strategy *strategy);
 void clear_pages_init(void);
 
 /* --- reverse mapping and migration (mm/rmap.c) ------------------------------------- */
-/* A new anonymous folio mapped at addr in mm: mm becomes the owner, and
- * the mapcount counts one PMD for a PMD-order folio, else one PTE per
- * page (Linux: folio_add_new_anon_rmap). */
-void folio_add_new_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned long addr);
+/*
+ * An anon_vma is the reverse map of a family of VMAs: a VMA gets one at
+ * its first fault (anon_vma_prepare), the VMAs split from it, moved from
+ * it by mremap, and copied from it by fork share it, and every anonymous
+ * folio of theirs points at it (folio->mapping, with PG_anon) with the
+ * page index of its first page (folio->index, linear_page_index). Folium
+ * uses the flat form Linux had before 2.6.34: one anon_vma per family,
+ * not Linux's anon_vma_chain hierarchy. Folium's VMAs live by value in
+ * each mm's array, so the anon_vma lists the mms (anon_vma_mm) whose VMAs
+ * use it, and rmap_walk scans their arrays for those VMAs. refcount
+ * counts the member mms and the folios pointing here; the last put frees
+ * it, when its last VMA and last folio are gone.
+ */
+struct anon_vma_mm {
+	struct list_head node; /* on anon_vma->mms */
+	struct mm_struct *mm;
+	int nr_vmas; /* mm's VMAs whose anon_vma this is */
+};
+struct anon_vma {
+	int refcount; /* member mms + folios pointing here */
+	struct list_head mms;
+};
+/* Give vma an anon_vma before its first folio is mapped (Linux:
+ * anon_vma_prepare → __anon_vma_prepare; Linux would first try to reuse
+ * a mergeable neighbour's, find_mergeable_anon_vma). Return: 0, or
+ * -ENOMEM. */
+int anon_vma_prepare(struct mm_struct *mm, struct vm_area_struct *vma);
+/* One more VMA of mm uses av (a split, a move, a copy by fork). Return:
+ * 0, or -ENOMEM when mm is new to av and no memory is left for that. */
+int anon_vma_link(struct mm_struct *mm, struct anon_vma *av);
+/* A VMA of mm no longer uses av (Linux: unlink_anon_vmas). */
+void unlink_anon_vma(struct mm_struct *mm, struct anon_vma *av);
+/* Return: the anon_vma of an anonymous folio with an owner, else NULL
+ * (Linux: folio_anon_vma). */
+static inline struct anon_vma *folio_anon_vma(const struct folio *folio)
+{
+	return folio_test_anon(folio) ? folio->page.mapping : NULL;
+}
+/* Point folio at av with the page index of its first page, taking a
+ * reference on av; clear drops it (the folio is freed or moves away). */
+void folio_set_anon_owner(struct folio *folio, struct anon_vma *av, unsigned long index);
+void folio_clear_anon_owner(struct folio *folio);
+/* A new anonymous folio mapped at addr in vma (which has its anon_vma):
+ * it points at vma's anon_vma, and the mapcount counts one PMD for a
+ * PMD-order folio, else one PTE per page (Linux: folio_add_new_anon_rmap). */
+void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, unsigned long addr);
 /* nr more (fewer) PTEs map the folio; a PMD mapping went (Linux:
  * folio_add_anon_rmap_ptes, folio_remove_rmap_ptes, _pmd). */
 void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr);
@@ -746,17 +863,22 @@ void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr);
 void folio_remove_rmap_pmd(struct folio *folio);
 /*
  * Where a folio is mapped: rmap_walk calls rmap_one for every entry that
- * maps it in its owner's mm, through walk_page_range over the folio's
- * range: pvmw->pte is a PTE mapping page (address - start) / PAGE_SIZE
- * of the folio, or pvmw->pmd the PMD leaf mapping all of it. After a
- * partial munmap some pages have no PTE; a PTE that maps another folio
- * is not the folio's. A non-zero return of rmap_one stops the walk.
- * Return: rmap_one's non-zero value, or 0. Linux: rmap_walk, rmap_one
- * and page_vma_mapped_walk.
+ * maps it, in every VMA of every mm that uses its anon_vma, through
+ * walk_page_range over the part of the folio's range (vma_address of its
+ * index) inside each such VMA: pvmw->pte is a PTE mapping page (address -
+ * start) / PAGE_SIZE of the folio, or pvmw->pmd the PMD leaf mapping all
+ * of it. After a partial munmap some pages have no PTE; a PTE that maps
+ * another folio is not the folio's. A non-zero return of rmap_one stops
+ * the walk. vma_done, if set, is called after each VMA's entries with the
+ * range walked (Folium's, so a caller flushes each mm's TLB once).
+ * rmap_one may change entries, never the VMAs. Return: rmap_one's
+ * non-zero value, or 0. Linux: rmap_walk_anon, rmap_one and
+ * page_vma_mapped_walk.
  */
 struct page_vma_mapped_walk {
 	struct folio *folio;
 	struct mm_struct *mm;
+	struct vm_area_struct *vma;
 	unsigned long address; /* of this entry */
 	pmd_t *pmd;	       /* set for a PMD leaf (pte NULL) */
 	pte_t *pte;	       /* set for a PTE */
@@ -764,8 +886,25 @@ struct page_vma_mapped_walk {
 struct rmap_walk_control {
 	void *arg;
 	int (*rmap_one)(struct page_vma_mapped_walk *pvmw, void *arg);
+	void (*vma_done)(struct mm_struct *mm, unsigned long start, unsigned long end, void *arg);
 };
 int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc);
+/* Return: the user address of the first page of folio in pvmw's VMA (it
+ * may lie below the VMA's start when the VMA holds only part of it). */
+static inline unsigned long pvmw_folio_address(const struct page_vma_mapped_walk *pvmw)
+{
+	return vma_address(pvmw->vma, pvmw->folio->page.index);
+}
+/* Could another mm than the one asking map folio? Exact here: the
+ * folio's anon_vma has one member mm, or rmap_walk finds its entries in
+ * one mm only (Linux: folio_maybe_mapped_shared, from MM-ID mapcounts,
+ * which may say "maybe" where Folium knows). */
+bool folio_maybe_mapped_shared(struct folio *folio);
+/* One more PTE (PMD) of a forked child maps folio (Linux:
+ * folio_try_dup_anon_rmap_ptes / _pmd, which fail only for a pinned
+ * exclusive page: Folium has no GUP pins, so never). */
+void folio_dup_anon_rmap_ptes(struct folio *folio, unsigned int nr);
+void folio_dup_anon_rmap_pmd(struct folio *folio);
 /* Return: how many entries map folio (0 when it has no owner). */
 unsigned int folio_count_mappings(struct folio *folio);
 /* Return: how many entries map page, a page of folio: its PTE, or the PMD
@@ -829,6 +968,10 @@ int clear_refs(struct mm_struct *mm, enum clear_refs_types type);
 #define MADV_WILLNEED 3
 #define MADV_DONTNEED 4
 #define MADV_FREE 8
+#define MADV_DONTFORK 10
+#define MADV_DOFORK 11
+#define MADV_WIPEONFORK 18
+#define MADV_KEEPONFORK 19
 #define MADV_HUGEPAGE 14
 #define MADV_NOHUGEPAGE 15
 #define MADV_COLD 20

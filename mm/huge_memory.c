@@ -464,8 +464,9 @@ int split_folio(struct folio *folio)
 		struct page *page = head + i;
 
 		page->flags = (page->flags & ~SPLIT_INHERITED_FLAGS) | inherit;
-		folio_set_anon_owner((struct folio *)page, folio_anon_mm(folio),
-				     folio_anon_addr(folio) + (i << PAGE_SHIFT));
+		if (folio_anon_vma(folio))
+			folio_set_anon_owner((struct folio *)page, folio_anon_vma(folio),
+					     head->index + i);
 		page->_refcount = 1;
 		page_mapcount_reset(page);
 		page->private =
@@ -479,44 +480,49 @@ int split_folio(struct folio *folio)
 	return 0;
 }
 
-/* The entries that map the folio being split: page n is PTE-mapped iff
- * bit n; pmd is set when one PMD leaf maps it all instead. */
+/* The entries that map the folio being split, in every mm: count[n] PTEs
+ * map page n; nr_pmds PMD leaves map it all, pmd the last one found. */
 struct split_mapped {
-	unsigned long nr;
-	bool dirty; /* some PTE is dirty */
-	unsigned long bits[BITS_TO_LONGS(HPAGE_PMD_NR)];
+	unsigned long nr; /* PTEs */
+	bool dirty;	  /* some PTE is dirty */
+	unsigned short count[HPAGE_PMD_NR];
+	unsigned int nr_pmds;
 	pmd_t *pmd;
+	struct mm_struct *pmd_mm;
 	unsigned long pmd_addr;
 };
 
 static int split_note_mapping(struct page_vma_mapped_walk *pvmw, void *arg)
 {
 	struct split_mapped *m = arg;
-	unsigned long n = (pvmw->address - folio_anon_addr(pvmw->folio)) >> PAGE_SHIFT;
+	unsigned long n = (pvmw->address - pvmw_folio_address(pvmw)) >> PAGE_SHIFT;
 
 	if (!pvmw->pte) {
+		m->nr_pmds++;
 		m->pmd = pvmw->pmd;
+		m->pmd_mm = pvmw->mm;
 		m->pmd_addr = pvmw->address;
 		return 0;
 	}
-	bitmap_set(m->bits, n, 1);
+	m->count[n]++;
 	m->nr++;
 	m->dirty |= pte_dirty(*pvmw->pte);
 	return 0;
 }
 
 /* Where is folio mapped? Return: 0 with *m filled, or -EBUSY when rmap
- * cannot see every mapping (mapped elsewhere too, or not at all). */
+ * cannot see every mapping, or none. */
 static int split_find_mappings(struct folio *folio, struct split_mapped *m)
 {
 	const struct rmap_walk_control rwc = { .rmap_one = split_note_mapping, .arg = m };
 
-	*m = (struct split_mapped){ 0 };
+	unsigned long entries;
+
+	memset(m, 0, sizeof(*m));
 	if (rmap_walk(folio, &rwc))
 		return -EBUSY;
-	if (m->pmd)
-		return folio_mapcount(folio) == 1 && !m->nr ? 0 : -EBUSY;
-	return m->nr && m->nr == (unsigned long)folio_mapcount(folio) ? 0 : -EBUSY;
+	entries = m->nr + m->nr_pmds;
+	return entries && entries == (unsigned long)folio_mapcount(folio) ? 0 : -EBUSY;
 }
 
 /*
@@ -553,14 +559,15 @@ int split_anon_folio_mapped(struct folio *folio)
 
 	if (!folio_test_large(folio))
 		return 0;
-	if (!folio_test_anon(folio) || !folio_anon_mm(folio) || folio_test_locked(folio) ||
-	    folio_ref_count(folio) != 1 || nr > HPAGE_PMD_NR)
+	if (!folio_anon_vma(folio) || folio_test_locked(folio) || folio_ref_count(folio) != 1 ||
+	    nr > HPAGE_PMD_NR)
 		return -EBUSY;
 	if (split_find_mappings(folio, &mapped))
 		return -EBUSY;
-	pmd_mapped = mapped.pmd;
-	if (mapped.pmd) {
-		if (__split_huge_pmd(folio_anon_mm(folio), mapped.pmd, mapped.pmd_addr))
+	pmd_mapped = mapped.nr_pmds;
+	/* One PMD leaf per mm that maps it (fork shares a PMD-mapped THP). */
+	while (mapped.nr_pmds) {
+		if (__split_huge_pmd(mapped.pmd_mm, mapped.pmd, mapped.pmd_addr))
 			return -ENOMEM;
 		if (split_find_mappings(folio, &mapped))
 			return -EBUSY; /* cannot happen: the PTEs were just made */
@@ -574,8 +581,8 @@ int split_anon_folio_mapped(struct folio *folio)
 	for (unsigned long n = 0; n < nr; n++) {
 		struct folio *piece = (struct folio *)folio_page(folio, n);
 
-		if (test_bit(n, mapped.bits)) {
-			folio_add_anon_rmap_ptes(piece, 1);
+		if (mapped.count[n]) {
+			folio_add_anon_rmap_ptes(piece, mapped.count[n]);
 			continue;
 		}
 		folio_del_lru(piece); /* unmapped by an earlier partial munmap */
@@ -602,7 +609,7 @@ bool is_huge_zero_folio(const struct folio *folio)
 /* The huge zero folio for mm, taking mm's reference the first time.
  * Linux: mm_get_huge_zero_folio → get_huge_zero_folio, which allocates it
  * zeroed and unmovable and counts THP_ZERO_PAGE_ALLOC(_FAILED). */
-static struct folio *mm_get_huge_zero_folio(struct mm_struct *mm)
+struct folio *mm_get_huge_zero_folio(struct mm_struct *mm)
 {
 	struct pglist_data *pgdat = NODE_DATA(mm->nid);
 
@@ -715,6 +722,43 @@ int split_huge_pmd(struct mm_struct *mm, unsigned long addr)
 	if (!pmdp || !pmd_leaf(*pmdp))
 		return 0;
 	return __split_huge_pmd(mm, pmdp, addr);
+}
+
+/* --- fork and copy-on-write of a PMD leaf ---------------------------------------------- */
+
+void copy_huge_pmd(struct mm_struct *dst_mm, struct mm_struct *src_mm, pmd_t *dst_pmd,
+		   pmd_t *src_pmd, unsigned long addr)
+{
+	pmd_t pmd = *src_pmd;
+
+	/* Linux: "copy_huge_pmd: huge zero page"; dup_mmap took dst_mm's
+	 * reference (mm_get_huge_zero_folio). */
+	if (!is_huge_zero_pmd(pmd)) {
+		folio_dup_anon_rmap_pmd(pmd_folio(pmd));
+		dst_mm->counters[MM_ANONPAGES] += HPAGE_PMD_NR;
+		if (pmd_write(pmd)) {
+			pmdp_set_wrprotect(src_mm, addr, src_pmd);
+			pmd = pmd_wrprotect(pmd);
+		}
+	}
+	set_pmd_at(dst_mm, addr, dst_pmd, pmd_mkold(pmd));
+}
+
+/* Linux: do_huge_pmd_wp_page. Reuse: the folio's one mapping is this
+ * PMD and nothing else holds it (Folium's mappings share one reference). */
+bool do_huge_pmd_wp_page(struct mm_struct *mm, unsigned long addr, pmd_t *pmd, int *err)
+{
+	struct folio *folio = pmd_folio(*pmd);
+
+	if (folio_mapcount(folio) == 1 && folio_ref_count(folio) == 1) {
+		set_pmd_at(mm, addr & PMD_MASK, pmd, pmd_mkwrite(pmd_mkdirty(pmd_mkyoung(*pmd))));
+		mm->counters[MM_WP_REUSE]++;
+		return true;
+	}
+	/* Linux: "fallback: __split_huge_pmd(vma, vmf->pmd, vmf->address,
+	 * false); return VM_FAULT_FALLBACK", then do_wp_page on the PTE. */
+	*err = __split_huge_pmd(mm, pmd, addr);
+	return false;
 }
 
 /* --- MADV_FREE on a PMD leaf -------------------------------------------------------- */

@@ -16,6 +16,7 @@
 #include <hugetlb.h>
 #include <seq_file.h>
 #include <sysctl.h>
+#include "internal.h"
 
 struct hstate hstates[HUGE_MAX_HSTATE];
 unsigned int hugetlb_max_hstate;
@@ -440,18 +441,66 @@ static enum vm_fault_reason hugetlb_no_page(struct mm_struct *mm, struct vm_area
 	struct hstate *h = hstate_vma(vma);
 	unsigned long haddr = ALIGN_DOWN(addr, huge_page_size(h));
 	uint64_t prot = vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED;
-	bool reserved = hugetlb_resv_consume(mm, vma, haddr);
-	struct folio *folio = alloc_hugetlb_folio(h, reserved);
+	bool reserved;
+	struct folio *folio;
 
+	if (anon_vma_prepare(mm, vma)) /* Linux: hugetlb_no_page's anon_vma_prepare */
+		return VM_FAULT_OOM;
+	reserved = hugetlb_resv_consume(mm, vma, haddr);
+	folio = alloc_hugetlb_folio(h, reserved);
 	if (!folio)
 		return VM_FAULT_OOM; /* Linux: VM_FAULT_SIGBUS */
 	folio_zero_user(folio, addr);
 	prot = flags & FAULT_FLAG_WRITE ? prot | _PAGE_DIRTY : prot & ~(uint64_t)_PAGE_RW;
-	folio_set_anon_owner(folio, mm, haddr);
 	folio_set_anon(folio);
+	folio_set_anon_owner(folio, vma->anon_vma, linear_page_index(vma, haddr));
 	page_mapcount_reset(&folio->page);
 	folio_mapcount_add(folio, 1); /* Linux: hugetlb_add_new_anon_rmap */
 	set_pmd_at(mm, haddr, pmd, pfn_pmd(folio_pfn(folio), prot));
+	return VM_FAULT_OK;
+}
+
+/*
+ * A write to a read-only huge page entry (Linux: hugetlb_wp). Its only
+ * mapping: made writable and dirty in place. Shared with a forked mm: a
+ * new page from the pool gets a copy and replaces this entry, the old
+ * page losing one mapping (freed to the pool with its last). The old
+ * page's reservation went with its first fault, so the copy takes an
+ * unreserved page and fails without one (Linux: VM_FAULT_SIGBUS, or for
+ * the reservation owner unmapping the page from the children,
+ * unmap_ref_private; Folium reports VM_FAULT_OOM).
+ */
+static enum vm_fault_reason hugetlb_wp(struct mm_struct *mm, struct vm_area_struct *vma,
+				       unsigned long haddr, pmd_t *pmd)
+{
+	struct hstate *h = hstate_vma(vma);
+	struct folio *old = page_folio(pfn_to_page(pmd_pfn(*pmd)));
+	uint64_t prot = vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED;
+	struct folio *folio;
+	pmd_t entry;
+
+	if (folio_mapcount(old) == 1) {
+		entry = pmdp_get_and_clear(mm, haddr, pmd);
+		set_pmd_at(mm, haddr, pmd, pmd_mkdirty(entry | _PAGE_RW));
+		flush_hugetlb_tlb_one(mm, h, haddr);
+		mm->counters[MM_WP_REUSE]++;
+		return VM_FAULT_OK;
+	}
+	if (anon_vma_prepare(mm, vma))
+		return VM_FAULT_OOM;
+	folio = alloc_hugetlb_folio(h, false);
+	if (!folio)
+		return VM_FAULT_OOM;
+	memcpy(folio_address(folio), folio_address(old), huge_page_size(h));
+	folio_set_anon(folio);
+	folio_set_anon_owner(folio, vma->anon_vma, linear_page_index(vma, haddr));
+	page_mapcount_reset(&folio->page);
+	folio_mapcount_add(folio, 1); /* Linux: hugetlb_add_new_anon_rmap */
+	pmdp_get_and_clear(mm, haddr, pmd);
+	flush_hugetlb_tlb_one(mm, h, haddr);
+	set_pmd_at(mm, haddr, pmd, pmd_mkdirty(pfn_pmd(folio_pfn(folio), prot)));
+	folio_remove_rmap_pmd(old); /* another mm maps it still */
+	mm->counters[MM_WP_COPY]++;
 	return VM_FAULT_OK;
 }
 
@@ -466,15 +515,65 @@ enum vm_fault_reason hugetlb_fault(struct mm_struct *mm, struct vm_area_struct *
 		return VM_FAULT_OOM;
 	if (pmd_none(*pmd))
 		return hugetlb_no_page(mm, vma, addr, pmd, flags);
-	/* Present: a write to the read-only entry of an exclusive page makes
-	 * it writable (Linux: hugetlb_wp's reuse); else a stale TLB entry. */
-	if ((flags & FAULT_FLAG_WRITE) && !pmd_write(*pmd)) {
-		pmd_t entry = pmdp_get_and_clear(mm, haddr, pmd);
-
-		set_pmd_at(mm, haddr, pmd, pmd_mkdirty(entry | _PAGE_RW));
-	}
-	flush_hugetlb_tlb_one(mm, h, haddr);
+	if ((flags & FAULT_FLAG_WRITE) && !pmd_write(*pmd))
+		return hugetlb_wp(mm, vma, haddr, pmd);
+	flush_hugetlb_tlb_one(mm, h, haddr); /* a stale TLB entry */
 	return VM_FAULT_OK;
+}
+
+/* --- fork ---------------------------------------------------------------------------- */
+
+struct hugetlb_copy {
+	struct mm_struct *dst_mm;
+	const struct hstate *h;
+};
+
+/* One huge page entry into the child: one more mapping of the page,
+ * write-protected in both (Linux: copy_hugetlb_page_range's
+ * huge_ptep_set_wrprotect and hugetlb_try_dup_anon_rmap). */
+static int copy_hugetlb_entry(pmd_t *src, unsigned long addr, struct mm_walk *walk)
+{
+	struct hugetlb_copy *c = walk->private;
+	pmd_t *dst = huge_pte_alloc(c->dst_mm, c->h, addr);
+	pmd_t entry = *src;
+
+	if (!dst)
+		return -ENOMEM;
+	folio_mapcount_add(page_folio(pfn_to_page(pmd_pfn(entry))), 1);
+	if (pmd_write(entry)) {
+		pmdp_set_wrprotect(walk->mm, addr, src);
+		entry = pmd_wrprotect(entry);
+	}
+	set_pmd_at(c->dst_mm, addr, dst, entry);
+	return 0;
+}
+
+static int copy_hugetlb_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next,
+			    struct mm_walk *walk)
+{
+	(void)next;
+	walk->action = ACTION_CONTINUE;
+	return pmd_leaf(*pmdp) ? copy_hugetlb_entry(pmdp, addr & PMD_MASK, walk) : 0;
+}
+
+static int copy_hugetlb_pud(pud_t *pudp, unsigned long addr, unsigned long next,
+			    struct mm_walk *walk)
+{
+	(void)next;
+	return copy_hugetlb_entry(pudp, addr & PUD_MASK, walk);
+}
+
+static const struct mm_walk_ops copy_hugetlb_ops = {
+	.pmd_entry = copy_hugetlb_pmd,
+	.pud_entry = copy_hugetlb_pud,
+};
+
+int copy_hugetlb_page_range(struct mm_struct *dst_mm, struct mm_struct *src_mm,
+			    const struct vm_area_struct *src_vma)
+{
+	struct hugetlb_copy c = { dst_mm, hstate_vma(src_vma) };
+
+	return walk_page_range(src_mm, src_vma->vm_start, src_vma->vm_end, &copy_hugetlb_ops, &c);
 }
 
 bool hugetlb_range_aligned(struct mm_struct *mm, unsigned long start, unsigned long end)

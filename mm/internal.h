@@ -120,4 +120,10 @@ static inline bool accountable_mapping(unsigned long vm_flags)
 	       (VM_WRITE | VM_USER);
 }
 
+/* hugetlb.c: fork's copy of a HugeTLB VMA's entries, each page shared and
+ * write-protected in both mms for hugetlb_wp (Linux:
+ * copy_hugetlb_page_range). Return: 0 or -ENOMEM. */
+int copy_hugetlb_page_range(struct mm_struct *dst_mm, struct mm_struct *src_mm,
+			    const struct vm_area_struct *src_vma);
+
 #endif

@@ -143,7 +143,9 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, struct vm_area_
 	struct folio *folio;
 	pmd_t old;
 
-	folio = folio_alloc_node(mm->nid, GFP_TRANSHUGE | __GFP_NOWARN, HPAGE_PMD_ORDER);
+	folio = anon_vma_prepare(mm, vma)
+			? NULL
+			: folio_alloc_node(mm->nid, GFP_TRANSHUGE | __GFP_NOWARN, HPAGE_PMD_ORDER);
 	if (!folio) {
 		count_vm_event(pgdat, THP_COLLAPSE_ALLOC_FAILED);
 		return SCAN_ALLOC_HUGE_PAGE_FAIL;
@@ -163,7 +165,7 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, struct vm_area_
 	folio_set_anon(folio);
 	if (!(vma->vm_flags & VM_DROPPABLE)) /* Linux: folio_add_new_anon_rmap */
 		folio_set_swapbacked(folio);
-	folio_add_new_anon_rmap(folio, mm, haddr);
+	folio_add_new_anon_rmap(folio, vma, haddr);
 	folio_add_lru(folio);
 	set_pmd_at(mm, haddr, pmd, pfn_pmd(folio_pfn(folio), prot));
 	mm->counters[MM_ANONPAGES] += HPAGE_PMD_NR;

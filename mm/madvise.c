@@ -37,7 +37,7 @@ static bool madvise_free_clean_folio(struct folio *folio)
 {
 	if (!folio_test_dirty(folio))
 		return true;
-	if (folio_test_locked(folio) || folio_likely_mapped_shared(folio))
+	if (folio_test_locked(folio) || folio_maybe_mapped_shared(folio))
 		return false; /* Linux: folio_trylock, folio_likely_mapped_shared */
 	folio_clear_dirty(folio);
 	return true;
@@ -89,7 +89,7 @@ static unsigned int madvise_free_pte(struct mmu_gather *tlb, pte_t *ptep, pte_t 
 		/* Not the whole folio in this run: split it, unless it is
 		 * mapped elsewhere too or locked; a refused split skips the run. */
 		if (nr < folio_nr_pages(folio)) {
-			if (folio_likely_mapped_shared(folio) || folio_test_locked(folio))
+			if (folio_maybe_mapped_shared(folio) || folio_test_locked(folio))
 				return nr;
 			return split_anon_folio_mapped(folio) ? nr : 0;
 		}
@@ -169,7 +169,7 @@ static int madvise_free_pte_range_split(pmd_t *pmdp, unsigned long addr, unsigne
 			goto next;
 		folio = page_folio(pte_page(*ptep));
 		if (folio_test_large(folio)) {
-			if (folio_likely_mapped_shared(folio) || folio_test_locked(folio) ||
+			if (folio_maybe_mapped_shared(folio) || folio_test_locked(folio) ||
 			    split_anon_folio_mapped(folio))
 				break;
 			continue; /* the same PTE, now mapping an order-0 folio */
@@ -228,7 +228,7 @@ static bool madvise_cold_or_pageout_huge_pmd(struct madvise_cold_walk *cw, pmd_t
 	if (is_huge_zero_pmd(orig))
 		return true;
 	folio = pmd_folio(orig);
-	if (folio_likely_mapped_shared(folio))
+	if (folio_maybe_mapped_shared(folio))
 		return true;
 	if (next - addr != PMD_SIZE)
 		return folio_test_locked(folio) || split_anon_folio_mapped(folio);
@@ -257,12 +257,12 @@ static unsigned int madvise_cold_pte(struct madvise_cold_walk *cw, pte_t *ptep, 
 		if (any_young)
 			ptent = pte_mkyoung(ptent);
 		if (nr < folio_nr_pages(folio)) {
-			if (folio_likely_mapped_shared(folio) || folio_test_locked(folio))
+			if (folio_maybe_mapped_shared(folio) || folio_test_locked(folio))
 				return nr;
 			return split_anon_folio_mapped(folio) ? nr : 0;
 		}
 	}
-	if (folio_likely_mapped_shared(folio))
+	if (folio_maybe_mapped_shared(folio))
 		return nr;
 	if (!cw->pageout && pte_young(ptent)) {
 		clear_young_dirty_ptes(cw->tlb->mm, addr, ptep, nr, CYDP_CLEAR_YOUNG);
@@ -439,23 +439,72 @@ static int madvise_populate(struct mm_struct *mm, unsigned long start, unsigned 
 	return 0;
 }
 
-/* --- MADV_HUGEPAGE, MADV_NOHUGEPAGE ------------------------------------------------------ */
+/* --- advice that changes VMA flags: (NO)HUGEPAGE, (DONT|DO)FORK, WIPE/KEEPONFORK ---------- */
+
+/* The flags the advice sets and clears (Linux: madvise_vma_behavior's
+ * new_flags). */
+static void madvise_vma_flags(int advice, unsigned long *set, unsigned long *clear)
+{
+	*clear = 0;
+	switch (advice) {
+	case MADV_HUGEPAGE:
+	case MADV_NOHUGEPAGE:
+		*set = advice == MADV_HUGEPAGE ? VM_HUGEPAGE : VM_NOHUGEPAGE;
+		*clear = VM_HUGEPAGE | VM_NOHUGEPAGE;
+		break;
+	case MADV_DONTFORK:
+		*set = VM_DONTCOPY;
+		break;
+	case MADV_DOFORK:
+		*set = 0;
+		*clear = VM_DONTCOPY;
+		break;
+	case MADV_WIPEONFORK:
+		*set = VM_WIPEONFORK;
+		break;
+	default: /* MADV_KEEPONFORK */
+		*set = 0;
+		*clear = VM_WIPEONFORK;
+		break;
+	}
+}
+
+/* Linux's -EINVAL cases: MADV_WIPEONFORK only on private anonymous
+ * memory (a HugeTLB mapping is a hugetlbfs file in Linux), and
+ * MADV_KEEPONFORK never on MAP_DROPPABLE memory, which must not survive
+ * a fork. Folium has no VM_IO, so DONTFORK and DOFORK always apply. */
+static bool madvise_vma_flags_allowed(const struct vm_area_struct *vma, int advice)
+{
+	if (advice == MADV_WIPEONFORK)
+		return !(vma->vm_flags & VM_HUGETLB);
+	if (advice == MADV_KEEPONFORK)
+		return !(vma->vm_flags & VM_DROPPABLE);
+	return true;
+}
 
 /*
- * MADV_HUGEPAGE / MADV_NOHUGEPAGE on [start, end): each VMA part gets
- * VM_HUGEPAGE (and loses VM_NOHUGEPAGE) or the reverse, a VMA cut by an
- * end split there first, and parts that now equal a neighbour merged
- * with it (Linux: hugepage_madvise in madvise_update_vma). Splits come
- * first, so -ENOMEM for a full VMA array changes nothing;
- * parts of the range in no VMA are skipped and reported with -ENOMEM
- * after the rest is done, as Linux.
+ * The flag advice on [start, end): each VMA part gets the advice's flags
+ * set and cleared, a VMA cut by an end split there first, and parts that
+ * now equal a neighbour merged with it (Linux: madvise_update_vma). A
+ * VMA the advice is not allowed on, or a HugeTLB VMA cut off its huge
+ * page boundary, makes it -EINVAL before anything changes (Linux stops
+ * at that VMA, the ones before it changed). Splits
+ * come first, so -ENOMEM for a full VMA array changes nothing; parts of
+ * the range in no VMA are skipped and reported with -ENOMEM after the
+ * rest is done, as Linux.
  */
-static int madvise_hugepage(struct mm_struct *mm, unsigned long start, unsigned long end,
-			    int advice)
+static int madvise_update_vma_flags(struct mm_struct *mm, unsigned long start, unsigned long end,
+				    int advice)
 {
-	unsigned long set = advice == MADV_HUGEPAGE ? VM_HUGEPAGE : VM_NOHUGEPAGE;
-	unsigned long clear = VM_HUGEPAGE | VM_NOHUGEPAGE;
+	unsigned long set, clear;
 
+	madvise_vma_flags(advice, &set, &clear);
+	if (!hugetlb_range_aligned(mm, start, end))
+		return -EINVAL; /* Linux: hugetlb_vm_op_split refuses the split */
+	for (int i = 0; i < mm->nr_vmas; i++)
+		if (mm->vmas[i].vm_end > start && mm->vmas[i].vm_start < end &&
+		    !madvise_vma_flags_allowed(&mm->vmas[i], advice))
+			return -EINVAL;
 	if (split_vma(mm, start) || split_vma(mm, end))
 		return -ENOMEM;
 	for (int i = 0; i < mm->nr_vmas; i++) {
@@ -566,6 +615,10 @@ static bool madvise_behavior_valid(int advice)
 	case MADV_FREE:
 	case MADV_HUGEPAGE:
 	case MADV_NOHUGEPAGE:
+	case MADV_DONTFORK:
+	case MADV_DOFORK:
+	case MADV_WIPEONFORK:
+	case MADV_KEEPONFORK:
 	case MADV_COLD:
 	case MADV_PAGEOUT:
 	case MADV_POPULATE_READ:
@@ -592,6 +645,12 @@ bool process_madvise_remote_valid(int advice)
 	}
 }
 
+static bool madvise_updates_vma_flags(int advice)
+{
+	return advice == MADV_HUGEPAGE || advice == MADV_NOHUGEPAGE || advice == MADV_DONTFORK ||
+	       advice == MADV_DOFORK || advice == MADV_WIPEONFORK || advice == MADV_KEEPONFORK;
+}
+
 int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice)
 {
 	struct mmu_gather tlb;
@@ -611,8 +670,8 @@ int do_madvise(struct mm_struct *mm, unsigned long start, size_t len, int advice
 	 * flags change by madvise_update_vma's splits and merges. */
 	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
 		return madvise_populate(mm, start, end, advice == MADV_POPULATE_WRITE);
-	if (advice == MADV_HUGEPAGE || advice == MADV_NOHUGEPAGE)
-		return madvise_hugepage(mm, start, end, advice);
+	if (madvise_updates_vma_flags(advice))
+		return madvise_update_vma_flags(mm, start, end, advice);
 	/* MADV_FREE changes entries without freeing: the gather only
 	 * collects the range to flush once, at the end. */
 	tlb_gather_mmu(&tlb, mm);

@@ -16,6 +16,7 @@
  */
 #include <hugetlb.h>
 #include <vm.h>
+#include "internal.h"
 
 const char *vm_fault_reason_name(enum vm_fault_reason reason)
 {
@@ -207,6 +208,19 @@ static void clear_zero_ptes(struct mm_struct *mm, unsigned long start, pte_t *pt
 		flush_tlb_range(mm, start, start + nr * PAGE_SIZE);
 }
 
+/* A new folio of vma at addr becomes anonymous, rmapped and on its LRU
+ * list (Linux: folio_add_new_anon_rmap, folio_add_lru_vma). A droppable
+ * folio is never swapbacked: reclaim may drop it as it drops a lazyfree
+ * one. */
+static void map_new_anon_folio(struct folio *folio, struct vm_area_struct *vma, unsigned long addr)
+{
+	folio_set_anon(folio);
+	if (!(vma->vm_flags & VM_DROPPABLE))
+		folio_set_swapbacked(folio);
+	folio_add_new_anon_rmap(folio, vma, addr);
+	folio_add_lru_vma(folio, vma);
+}
+
 /*
  * Map a new folio for a write fault in a slot that is empty or maps the
  * zero page: one set_ptes() for all its pages, or one PMD leaf for a
@@ -224,6 +238,8 @@ static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_a
 	unsigned long nr, start;
 	pte_t *pte;
 
+	if (anon_vma_prepare(mm, vma))
+		return VM_FAULT_OOM;
 	folio = alloc_anon_folio(mm, vma, anon_suitable_orders(mm, vma, addr, pmd, table));
 	if (!folio)
 		return VM_FAULT_OOM;
@@ -249,13 +265,7 @@ static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_a
 		clear_zero_ptes(mm, start, pte, nr);
 		set_ptes(mm, start, pte, pfn_pte(folio_pfn(folio), prot), nr);
 	}
-	folio_set_anon(folio);
-	/* Linux: folio_add_new_anon_rmap. A droppable folio is never
-	 * swapbacked: reclaim may drop it as it drops a lazyfree one. */
-	if (!(vma->vm_flags & VM_DROPPABLE))
-		folio_set_swapbacked(folio);
-	folio_add_new_anon_rmap(folio, mm, start);
-	folio_add_lru_vma(folio, vma);
+	map_new_anon_folio(folio, vma, start);
 	mm->counters[MM_ANONPAGES] += nr;
 	return VM_FAULT_OK;
 }
@@ -287,36 +297,111 @@ static enum vm_fault_reason do_anonymous_read(struct mm_struct *mm, struct vm_ar
 }
 
 /*
- * A write to a read-only entry of a writable VMA: clear_refs 4 took the
- * write bit for soft-dirty tracking, or mprotect gave VM_WRITE back.
- * Folium has no fork, so every anonymous folio is exclusive and reused:
- * the one entry becomes young, dirty, soft-dirty and writable, a large
- * folio's other entries untouched. No flush: the faulting access dropped
- * the read-only translation (x86's ptep_set_access_flags). Linux:
- * do_wp_page → wp_page_reuse; do_huge_pmd_wp_page for a PMD leaf.
+ * A write to a read-only entry of a writable VMA whose folio is ours
+ * alone: fork write-protected it, clear_refs 4 took the write bit for
+ * soft-dirty tracking, or mprotect gave VM_WRITE back. The one entry
+ * becomes young, dirty, soft-dirty and writable, a large folio's other
+ * entries untouched. No flush: the faulting access dropped the read-only
+ * translation (x86's ptep_set_access_flags). Linux: wp_page_reuse.
  */
-static void wp_page_reuse(struct mm_struct *mm, unsigned long addr, pmd_t *pmd, pte_t *pte)
+static void wp_page_reuse(struct mm_struct *mm, unsigned long addr, pte_t *pte)
 {
-	if (pte)
-		set_ptes(mm, addr & ~(PAGE_SIZE - 1), pte,
-			 pte_mkwrite(pte_mkdirty(pte_mkyoung(*pte))), 1);
-	else
-		set_pmd_at(mm, addr & PMD_MASK, pmd, pmd_mkwrite(pmd_mkdirty(pmd_mkyoung(*pmd))));
+	set_ptes(mm, addr & ~(PAGE_SIZE - 1), pte, pte_mkwrite(pte_mkdirty(pte_mkyoung(*pte))), 1);
+	mm->counters[MM_WP_REUSE]++;
 }
 
 /*
- * A fault on a present entry: a write to a read-only one is
- * wp_page_reuse's; anything else is a stale TLB entry (Linux: spurious
- * fault): flush it and retry.
+ * May the write reuse folio instead of copying it? Linux 7.3's
+ * wp_can_reuse_anon_folio: a small folio when this is its only mapping
+ * and only reference (Folium's mappings hold one reference together, so
+ * mapcount 1 and refcount 1; Linux's refcount 1 counts the mapping's own);
+ * a large folio when no other mm maps it and nothing else holds it
+ * (Linux 6.15's rule from MM-ID mapcounts; folio_maybe_mapped_shared
+ * answers it exactly here). Folium keeps no PageAnonExclusive bit, so the
+ * counts decide every time.
  */
-static enum vm_fault_reason fault_present(struct mm_struct *mm, unsigned long addr, pmd_t *pmd,
-					  pte_t *pte, unsigned int flags)
+static bool wp_can_reuse_anon_folio(struct folio *folio)
+{
+	if (folio_ref_count(folio) != 1)
+		return false; /* isolated for migration or compaction */
+	if (folio_test_large(folio))
+		return !folio_maybe_mapped_shared(folio);
+	return folio_mapcount(folio) == 1;
+}
+
+/*
+ * Copy-on-write of one page (Linux: wp_page_copy): a new order-0 folio
+ * gets the page's bytes, the old entry is cleared and flushed (Linux:
+ * ptep_clear_flush) before the new one goes in writable and dirty, and
+ * the old folio loses this mapping, freed when it was its last (the other
+ * mm destroyed meanwhile). A large folio keeps its other pages and is
+ * queued for a deferred split, as Linux's folio_remove_rmap_pte does.
+ */
+static enum vm_fault_reason wp_page_copy(struct mm_struct *mm, struct vm_area_struct *vma,
+					 unsigned long addr, pte_t *pte)
 {
 	unsigned long page = addr & ~(PAGE_SIZE - 1);
+	uint64_t prot = pte_mkdirty(vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED);
+	struct folio *old = page_folio(pte_page(*pte));
+	struct folio *folio;
+
+	if (anon_vma_prepare(mm, vma)) /* Linux: vmf_anon_prepare */
+		return VM_FAULT_OOM;
+	folio = folio_alloc_node(mm->nid, anon_folio_gfp(vma, 0), 0);
+	if (!folio)
+		return VM_FAULT_OOM;
+	memcpy(folio_address(folio), page_address(pte_page(*pte)), PAGE_SIZE);
+	ptep_get_and_clear(mm, page, pte);
+	flush_tlb_range(mm, page, page + PAGE_SIZE);
+	map_new_anon_folio(folio, vma, page);
+	set_ptes(mm, page, pte, pfn_pte(folio_pfn(folio), prot), 1);
+	/* Linux: folio_remove_rmap_pte's munlock_vma_folio. A large folio's
+	 * mlock goes when its last page here is unmapped (zap_munlock_folio). */
+	if ((vma->vm_flags & VM_LOCKED) && !folio_test_large(old))
+		munlock_folio(old);
+	folio_remove_rmap_ptes(old, 1);
+	if (!folio_mapped(old)) {
+		folio_del_lru(old);
+		folio_put(old);
+	} else if (folio_test_large(old)) {
+		deferred_split_folio(old);
+	}
+	mm->counters[MM_WP_COPY]++;
+	return VM_FAULT_OK;
+}
+
+/* Linux: do_wp_page for an anonymous folio (the zero page's writes are
+ * do_anonymous_write's). Context: vma has VM_WRITE (checked first, so a
+ * write to an mprotect'ed read-only VMA stays a SIGSEGV). */
+static enum vm_fault_reason do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma,
+				       unsigned long addr, pte_t *pte)
+{
+	if (wp_can_reuse_anon_folio(page_folio(pte_page(*pte)))) {
+		wp_page_reuse(mm, addr, pte);
+		return VM_FAULT_OK;
+	}
+	return wp_page_copy(mm, vma, addr, pte);
+}
+
+/*
+ * A fault on a present entry: a write to a read-only one is do_wp_page's
+ * (a PMD leaf's do_huge_pmd_wp_page's, which splits a shared one so the
+ * PTE path copies the one page); anything else is a stale TLB entry
+ * (Linux: spurious fault): flush it and retry.
+ */
+static enum vm_fault_reason fault_present(struct mm_struct *mm, struct vm_area_struct *vma,
+					  unsigned long addr, pmd_t *pmd, pte_t *pte,
+					  unsigned int flags)
+{
+	unsigned long page = addr & ~(PAGE_SIZE - 1);
+	int err = 0;
 
 	if ((flags & FAULT_FLAG_WRITE) && (pte ? !pte_write(*pte) : !pmd_write(*pmd))) {
-		wp_page_reuse(mm, addr, pmd, pte);
-		return VM_FAULT_OK;
+		if (pte)
+			return do_wp_page(mm, vma, addr, pte);
+		if (do_huge_pmd_wp_page(mm, addr, pmd, &err))
+			return VM_FAULT_OK;
+		return err ? VM_FAULT_OOM : do_wp_page(mm, vma, addr, pte_offset_map(pmd, addr));
 	}
 	flush_tlb_range(mm, page, page + PAGE_SIZE);
 	return VM_FAULT_OK;
@@ -334,7 +419,7 @@ static enum vm_fault_reason __handle_mm_fault(struct mm_struct *mm, struct vm_ar
 	if (pmd_leaf(*pmd)) {
 		if ((flags & FAULT_FLAG_WRITE) && is_huge_zero_pmd(*pmd))
 			return do_anonymous_write(mm, vma, addr, pmd);
-		return fault_present(mm, addr, pmd, NULL, flags);
+		return fault_present(mm, vma, addr, pmd, NULL, flags);
 	}
 	pte = pte_offset_map(pmd, addr);
 	/* Linux: handle_pte_marker, PTE_MARKER_GUARD → VM_FAULT_SIGSEGV. */
@@ -343,7 +428,7 @@ static enum vm_fault_reason __handle_mm_fault(struct mm_struct *mm, struct vm_ar
 	if (pte && pte_present(*pte)) {
 		if ((flags & FAULT_FLAG_WRITE) && is_zero_pfn(pte_pfn(*pte)))
 			return do_anonymous_write(mm, vma, addr, pmd);
-		return fault_present(mm, addr, pmd, pte, flags);
+		return fault_present(mm, vma, addr, pmd, pte, flags);
 	}
 	/* Linux: do_anonymous_page, reads served by the zero page. */
 	if (flags & FAULT_FLAG_WRITE)
@@ -379,4 +464,86 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, u
 	if (ret == VM_FAULT_OOM && droppable)
 		ret = VM_FAULT_OK;
 	return ret;
+}
+
+/* --- fork: copying the entries (Linux: copy_page_range) ----------------------------- */
+
+struct copy_state {
+	struct mm_struct *dst_mm;
+	pte_t *dst_table; /* the child's PTE table for the PMD being copied */
+};
+
+/* A PMD leaf is copied whole (copy_huge_pmd); a PTE table gets its twin
+ * in the child, which copy_present_pte and copy_pte_marker fill. */
+static int copy_pmd_range(pmd_t *src_pmd, unsigned long addr, unsigned long next,
+			  struct mm_walk *walk)
+{
+	struct copy_state *c = walk->private;
+	pmd_t *dst_pmd = pmd_alloc(c->dst_mm, addr);
+	pte_t *dst_pte;
+
+	(void)next;
+	if (!dst_pmd)
+		return -ENOMEM;
+	if (pmd_leaf(*src_pmd)) {
+		walk->action = ACTION_CONTINUE;
+		copy_huge_pmd(c->dst_mm, walk->mm, dst_pmd, src_pmd, addr & PMD_MASK);
+		return 0;
+	}
+	dst_pte = pte_alloc_map(c->dst_mm, dst_pmd, addr);
+	if (!dst_pte)
+		return -ENOMEM;
+	c->dst_table = dst_pte - pte_index(addr);
+	return 0;
+}
+
+/*
+ * Linux: copy_present_pte. An anonymous folio's entry is write-protected
+ * in the parent and copied read-only, and the folio counts one more
+ * mapping (folio_try_dup_anon_rmap_pte) and the child one more page of
+ * RSS; the zero page is shared as it is. The child's entry is old, as
+ * Linux's. Folium copies PTE by PTE where Linux batches a large folio's
+ * run (copy_present_ptes with folio_pte_batch).
+ */
+static int copy_present_pte(pte_t *src_pte, unsigned long addr, struct mm_walk *walk)
+{
+	struct copy_state *c = walk->private;
+	pte_t pte = *src_pte;
+
+	if (!is_zero_pfn(pte_pfn(pte))) {
+		folio_dup_anon_rmap_ptes(page_folio(pte_page(pte)), 1);
+		c->dst_mm->counters[MM_ANONPAGES]++;
+		/* Linux: is_cow_mapping; every Folium VMA is private. */
+		if (pte_write(pte)) {
+			ptep_set_wrprotect(walk->mm, addr, src_pte);
+			pte = pte_wrprotect(pte);
+		}
+	}
+	set_ptes(c->dst_mm, addr, c->dst_table + pte_index(addr), pte_mkold(pte), 1);
+	return 0;
+}
+
+/* A guard marker is copied (Linux: copy_nonpresent_pte's PTE markers). */
+static int copy_pte_marker(pte_t *src_pte, unsigned long addr, struct mm_walk *walk)
+{
+	struct copy_state *c = walk->private;
+
+	set_ptes(c->dst_mm, addr, c->dst_table + pte_index(addr), *src_pte, 1);
+	return 0;
+}
+
+static const struct mm_walk_ops copy_walk_ops = {
+	.pmd_entry = copy_pmd_range,
+	.pte_entry = copy_present_pte,
+	.pte_marker_entry = copy_pte_marker,
+};
+
+int copy_page_range(struct mm_struct *dst_mm, struct mm_struct *src_mm,
+		    const struct vm_area_struct *src_vma)
+{
+	struct copy_state c = { .dst_mm = dst_mm };
+
+	if (is_vm_hugetlb_page(src_vma))
+		return copy_hugetlb_page_range(dst_mm, src_mm, src_vma);
+	return walk_page_range(src_mm, src_vma->vm_start, src_vma->vm_end, &copy_walk_ops, &c);
 }

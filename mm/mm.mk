@@ -69,6 +69,8 @@ TEST_SRCS += mm/tests/pgtable_test.c mm/tests/mmap_test.c
 # splitting, the reverse map and the migration hook.
 MM_GENERIC_SRCS += mm/memory.c mm/huge_memory.c mm/rmap.c
 TEST_SRCS += mm/tests/fault_test.c mm/tests/thp_mode_test.c mm/tests/thp_stats_test.c
+# fork's half of mm: dup_mmap, copy-on-write (do_wp_page, wp_page_copy).
+TEST_SRCS += mm/tests/fork_test.c
 # HugeTLB: the pools of huge pages, their reservations and faults; the
 # tests also run the seed's matrix (the dma-buf system heap's pattern).
 MM_GENERIC_SRCS += mm/hugetlb.c

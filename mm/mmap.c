@@ -155,6 +155,68 @@ void mm_destroy(struct mm_struct *mm)
 	__free_pages(virt_to_page(mm), 0);
 }
 
+/* --- fork: Linux's dup_mmap ------------------------------------------------------ */
+
+/* The mm flags a child keeps (Linux: MMF_INIT_MASK, through mm_init's
+ * mmf_init_flags); the zero-page references are taken, not copied. */
+#define MMF_INIT_MASK (MMF_TOPDOWN | MMF_DISABLE_THP)
+
+/* The child's references to the zero folios its copied entries map. */
+static int dup_zero_folios(struct mm_struct *mm, const struct mm_struct *oldmm)
+{
+	if ((oldmm->flags & MMF_ZERO_PAGE) && !mm_get_zero_folio(mm))
+		return -ENOMEM;
+	if ((oldmm->flags & MMF_HUGE_ZERO_PAGE) && !mm_get_huge_zero_folio(mm))
+		return -ENOMEM;
+	return 0;
+}
+
+/* One VMA of the parent into the child, appended (the parent's are
+ * sorted): charged if VM_ACCOUNT (Linux: security_vm_enough_memory_mm),
+ * unlocked, and either linked to the parent's anon_vma with its entries
+ * copied, or, VM_WIPEONFORK, left with no anon_vma and no entries. */
+static int dup_vma(struct mm_struct *mm, struct mm_struct *oldmm, const struct vm_area_struct *mpnt)
+{
+	struct vm_area_struct tmp = *mpnt;
+	long pages = (long)((mpnt->vm_end - mpnt->vm_start) >> PAGE_SHIFT);
+
+	if ((mpnt->vm_flags & VM_ACCOUNT) && __vm_enough_memory(oldmm, pages, true))
+		return -ENOMEM;
+	tmp.vm_flags &= ~VM_LOCKED_MASK; /* Linux: vm_flags_clear(tmp, VM_LOCKED_MASK) */
+	if (tmp.vm_flags & VM_WIPEONFORK)
+		tmp.anon_vma = NULL; /* Linux: the child faults in new pages */
+	else if (tmp.anon_vma && anon_vma_link(mm, tmp.anon_vma)) { /* Linux: anon_vma_fork */
+		if (mpnt->vm_flags & VM_ACCOUNT)
+			vm_unacct_memory(pages);
+		return -ENOMEM;
+	}
+	mm->vmas[mm->nr_vmas++] = tmp;
+	if (tmp.vm_flags & VM_WIPEONFORK)
+		return 0;
+	return copy_page_range(mm, oldmm, mpnt);
+}
+
+int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
+{
+	int err;
+
+	mm->mmap_base = oldmm->mmap_base;
+	mm->start_brk = oldmm->start_brk;
+	mm->brk = oldmm->brk;
+	mm->flags = (mm->flags & ~MMF_INIT_MASK) | (oldmm->flags & MMF_INIT_MASK);
+	mm->def_flags = oldmm->def_flags & VM_NOHUGEPAGE; /* Linux: VM_INIT_DEF_MASK */
+	err = mm_vmas_reserve(mm, oldmm->nr_vmas);
+	if (!err)
+		err = dup_zero_folios(mm, oldmm);
+	for (int i = 0; !err && i < oldmm->nr_vmas; i++)
+		if (!(oldmm->vmas[i].vm_flags & VM_DONTCOPY)) /* MADV_DONTFORK */
+			err = dup_vma(mm, oldmm, &oldmm->vmas[i]);
+	/* The parent's write-protected entries may be cached writable. */
+	flush_tlb_mm(oldmm);
+	mm->hiwater_rss = mm->counters[MM_ANONPAGES];
+	return err;
+}
+
 /* Linux's find_vma returns the first VMA ending above addr; this is its
  * vma_lookup(), which only returns a VMA containing addr. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
@@ -183,8 +245,15 @@ uint64_t vm_get_page_prot(unsigned long vm_flags)
 
 /* --- the VMA array ----------------------------------------------------------- */
 
+/* A VMA with an anon_vma counts in it (anon_vma_link, unlink_anon_vma)
+ * while it is in the array. Context: an inserted VMA's anon_vma already
+ * has mm as a member (it is a split or a move of one of mm's), so the
+ * link cannot fail. */
 static void vma_insert_at(struct mm_struct *mm, int i, const struct vm_area_struct *vma)
 {
+	if (vma->anon_vma && anon_vma_link(mm, vma->anon_vma))
+		pr_err("vma_insert_at: mm %p not yet in anon_vma %p\n", (void *)mm,
+		       (void *)vma->anon_vma);
 	memmove(&mm->vmas[i + 1], &mm->vmas[i], (mm->nr_vmas - i) * sizeof(*vma));
 	mm->vmas[i] = *vma;
 	mm->nr_vmas++;
@@ -192,6 +261,8 @@ static void vma_insert_at(struct mm_struct *mm, int i, const struct vm_area_stru
 
 static void vma_remove_at(struct mm_struct *mm, int i)
 {
+	if (mm->vmas[i].anon_vma)
+		unlink_anon_vma(mm, mm->vmas[i].anon_vma);
 	mm->nr_vmas--;
 	memmove(&mm->vmas[i], &mm->vmas[i + 1], (mm->nr_vmas - i) * sizeof(mm->vmas[0]));
 }
@@ -277,7 +348,7 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 
 	if (!len ||
 	    (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER | VM_LOCKED_MASK | VM_HUGETLB |
-			  VM_HSTATE_MASK | VM_NORESERVE | VM_DROPPABLE)) ||
+			  VM_HSTATE_MASK | VM_NORESERVE | VM_DROPPABLE | VM_WIPEONFORK)) ||
 	    (align & (align - 1)))
 		return (unsigned long)-EINVAL;
 	if (len > USER_VA_END - USER_VA_START)
@@ -317,7 +388,8 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	 * tracker, even where an old one was unmapped; mlockall(MCL_FUTURE)
 	 * locks no mapping mlock cannot lock (__mmap_complete clears
 	 * VM_LOCKED_MASK when !vma_supports_mlock). */
-	vma = (struct vm_area_struct){ addr, addr + len, vm_flags | mm->def_flags | VM_SOFTDIRTY };
+	vma = (struct vm_area_struct){ addr, addr + len, vm_flags | mm->def_flags | VM_SOFTDIRTY,
+				       addr >> PAGE_SHIFT, NULL };
 	if (!vma_supports_mlock(&vma))
 		vma.vm_flags &= ~VM_LOCKED_MASK;
 	for (i = 0; i < mm->nr_vmas && mm->vmas[i].vm_start < addr; i++)
@@ -342,6 +414,17 @@ static long accounted_pages(struct mm_struct *mm, unsigned long start, unsigned 
 	return pages;
 }
 
+/* The part of vma from addr on, as a VMA of its own: its pgoff follows
+ * (Linux: __split_vma's new->vm_pgoff). */
+static struct vm_area_struct vma_tail(const struct vm_area_struct *vma, unsigned long addr)
+{
+	struct vm_area_struct tail = *vma;
+
+	tail.vm_start = addr;
+	tail.vm_pgoff = linear_page_index(vma, addr);
+	return tail;
+}
+
 /* Trim, split or remove the VMAs [start, end) cuts, uncharging their
  * accounted pages. Context: a split (the range strictly inside one VMA)
  * has a free slot, checked before. */
@@ -356,7 +439,7 @@ static void vma_unmap_range(struct mm_struct *mm, unsigned long start, unsigned 
 		} else if (vma->vm_start >= end) {
 			break;
 		} else if (vma->vm_start < start && vma->vm_end > end) {
-			struct vm_area_struct tail = { end, vma->vm_end, vma->vm_flags };
+			struct vm_area_struct tail = vma_tail(vma, end);
 
 			vma->vm_end = start;
 			vma_insert_at(mm, i + 1, &tail);
@@ -365,6 +448,7 @@ static void vma_unmap_range(struct mm_struct *mm, unsigned long start, unsigned 
 			vma->vm_end = start;
 			i++;
 		} else if (vma->vm_end > end) {
+			vma->vm_pgoff = linear_page_index(vma, end);
 			vma->vm_start = end;
 			break;
 		} else {
@@ -471,9 +555,11 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	if (is_huge_zero_pmd(pmd))
 		return 0; /* Linux: zap_huge_pmd's huge zero case */
 	if (PageFlag(&folio->page, PG_hugetlb)) {
-		/* Linux: __unmap_hugepage_range; not in the anon RSS. */
+		/* Linux: __unmap_hugepage_range; not in the anon RSS. A page
+		 * fork shared goes with its last mapping. */
 		folio_remove_rmap_pmd(folio);
-		tlb_remove_folio(&d->tlb, folio);
+		if (!folio_mapped(folio))
+			tlb_remove_folio(&d->tlb, folio);
 		return 0;
 	}
 	zap_folio_done(d, NULL); /* before the gather may free the last one */
@@ -504,8 +590,9 @@ static int zap_pud(pud_t *pudp, unsigned long addr, unsigned long next, struct m
 
 	(void)next;
 	tlb_remove_pud_tlb_entry(&d->tlb, addr);
-	folio_mapcount_add(folio, -1);
-	tlb_remove_folio(&d->tlb, folio);
+	folio_remove_rmap_pmd(folio); /* the one entry of a PUD leaf */
+	if (!folio_mapped(folio))
+		tlb_remove_folio(&d->tlb, folio);
 	return 0;
 }
 
@@ -604,7 +691,7 @@ int split_vma(struct mm_struct *mm, unsigned long addr)
 		if (mm->nr_vmas >= sysctl_max_map_count || mm_vmas_reserve(mm, 1))
 			return -ENOMEM;
 		vma = &mm->vmas[i]; /* the array may have moved */
-		tail = (struct vm_area_struct){ addr, vma->vm_end, vma->vm_flags };
+		tail = vma_tail(vma, addr);
 		vma->vm_end = addr;
 		vma_insert_at(mm, i + 1, &tail);
 		return 0;
@@ -612,22 +699,50 @@ int split_vma(struct mm_struct *mm, unsigned long addr)
 	return 0;
 }
 
-/* Linux: is_mergeable_vma. Touching, with equal flags but for
- * VM_SOFTDIRTY, which does not keep VMAs apart (VM_IGNORE_MERGE). Folium
- * keeps no anon_vma or pgoff, which Linux compares as well. */
+/* Linux: is_mergeable_anon_vma, in the flat form: a VMA without an
+ * anon_vma can join any, else they must share it. */
+static bool is_mergeable_anon_vma(const struct anon_vma *a, const struct anon_vma *b)
+{
+	return !a || !b || a == b;
+}
+
+/* Linux: is_mergeable_vma with can_vma_merge_after. Touching, with equal
+ * flags but for VM_SOFTDIRTY, which does not keep VMAs apart
+ * (VM_IGNORE_MERGE), compatible anon_vmas and next's pgoff continuing
+ * vma's, so every folio keeps its address in the merged VMA. */
 static bool vma_mergeable(const struct vm_area_struct *vma, const struct vm_area_struct *next)
 {
-	return vma->vm_end == next->vm_start && !((vma->vm_flags ^ next->vm_flags) & ~VM_SOFTDIRTY);
+	return vma->vm_end == next->vm_start &&
+	       !((vma->vm_flags ^ next->vm_flags) & ~VM_SOFTDIRTY) &&
+	       is_mergeable_anon_vma(vma->anon_vma, next->anon_vma) &&
+	       next->vm_pgoff == linear_page_index(vma, vma->vm_end);
 }
 
 /* Fold vmas[i + 1] into vmas[i]; VM_SOFTDIRTY survives the merge (Linux:
  * VM_STICKY, so a new range merged into a tracked one still reads as
- * new data). */
+ * new data), and so does an anon_vma either had (Linux: vma_expand's
+ * dup_anon_vma). */
 static void vma_merge_next(struct mm_struct *mm, int i)
 {
-	mm->vmas[i].vm_end = mm->vmas[i + 1].vm_end;
-	mm->vmas[i].vm_flags |= mm->vmas[i + 1].vm_flags & VM_SOFTDIRTY;
+	struct vm_area_struct *vma = &mm->vmas[i], *next = &mm->vmas[i + 1];
+
+	if (!vma->anon_vma && next->anon_vma) {
+		vma->anon_vma = next->anon_vma;
+		anon_vma_link(mm, vma->anon_vma); /* mm is a member: cannot fail */
+	}
+	vma->vm_end = next->vm_end;
+	vma->vm_flags |= next->vm_flags & VM_SOFTDIRTY;
 	vma_remove_at(mm, i + 1);
+}
+
+void vma_set_anon_vma(struct mm_struct *mm, struct vm_area_struct *vma, struct anon_vma *av,
+		      unsigned long pgoff)
+{
+	if (vma->anon_vma)
+		unlink_anon_vma(mm, vma->anon_vma);
+	anon_vma_link(mm, av); /* mm is a member: cannot fail */
+	vma->anon_vma = av;
+	vma->vm_pgoff = pgoff;
 }
 
 /* Join touching VMAs with equal flags from the one ending at start to the
@@ -658,33 +773,6 @@ void vma_merge_new_range(struct mm_struct *mm, unsigned long addr, bool merge_pr
 	if (merge_prev && i > 0 && vma_mergeable(&mm->vmas[i - 1], &mm->vmas[i]) &&
 	    !(keep >= mm->vmas[i - 1].vm_start && keep < mm->vmas[i - 1].vm_end))
 		vma_merge_next(mm, i - 1);
-}
-
-/* A present entry other than the zero page: an anonymous folio. */
-static int anon_folio_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
-{
-	return !is_zero_pfn(pte_pfn(*ptep));
-}
-
-static int anon_folio_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
-{
-	if (!pmd_leaf(*pmdp))
-		return 0;
-	walk->action = ACTION_CONTINUE;
-	return !is_huge_zero_pmd(*pmdp);
-}
-
-static const struct mm_walk_ops anon_folio_walk_ops = {
-	.pmd_entry = anon_folio_pmd,
-	.pte_entry = anon_folio_pte,
-};
-
-/* Linux: vma->anon_vma, which a VMA gets with its first anonymous folio.
- * Folium keeps none and looks for a mapped folio instead (Linux's stays
- * after MADV_DONTNEED emptied the VMA). */
-bool vma_has_anon_folio(struct mm_struct *mm, const struct vm_area_struct *vma)
-{
-	return walk_page_range(mm, vma->vm_start, vma->vm_end, &anon_folio_walk_ops, NULL) != 0;
 }
 
 /* --- the system calls (Linux: mm/mmap.c, arch/x86/kernel/sys_x86_64.c) --- */
@@ -877,7 +965,7 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 		 * huge or growing-down makes no sense for memory that may go. */
 		if (file || (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN)))
 			goto out;
-		vm_flags |= VM_DROPPABLE | VM_NORESERVE;
+		vm_flags |= VM_DROPPABLE | VM_NORESERVE | VM_WIPEONFORK;
 	} else if ((flags & MAP_TYPE) != MAP_PRIVATE &&
 		   !(file && (flags & MAP_TYPE) == MAP_SHARED)) {
 		goto out;

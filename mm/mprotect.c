@@ -94,7 +94,7 @@ static void change_protection(struct mm_struct *mm, unsigned long start, unsigne
 /* The flags mprotect leaves as they were. */
 #define VM_MPROTECT_KEEP                                                                           \
 	(VM_HUGEPAGE | VM_NOHUGEPAGE | VM_ACCOUNT | VM_NORESERVE | VM_LOCKED_MASK | VM_SOFTDIRTY | \
-	 VM_HUGETLB | VM_HSTATE_MASK | VM_DROPPABLE)
+	 VM_HUGETLB | VM_HSTATE_MASK | VM_DROPPABLE | VM_DONTCOPY | VM_WIPEONFORK)
 
 /* Linux: mprotect_fixup's rule. A program's private VMA becoming writable
  * is charged unless it was charged, writable or VM_NORESERVE already. */
@@ -134,8 +134,7 @@ static void mprotect_find_uncharged(struct mm_struct *mm, unsigned long start, u
 
 		if (vma->vm_end <= start || vma->vm_start >= end)
 			continue;
-		if (!(vm_flags & VM_WRITE) && (vma->vm_flags & VM_ACCOUNT) &&
-		    !vma_has_anon_folio(mm, vma))
+		if (!(vm_flags & VM_WRITE) && (vma->vm_flags & VM_ACCOUNT) && !vma->anon_vma)
 			vma->vm_flags |= VM_MPROTECT_UNCHARGE;
 	}
 }

@@ -143,7 +143,7 @@ static const struct mm_walk_ops copy_marker_ops = {
  */
 struct mremap_move {
 	unsigned long old_addr, old_end, delta;
-	struct folio *last; /* the folio whose rmap address moved last */
+	struct vm_area_struct old_vma; /* a copy: where its folios are (vma_address) */
 };
 
 /* The first pass changes nothing but the new range's tables: it refuses
@@ -172,7 +172,7 @@ static int check_move_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 {
 	const struct mremap_move *mv = walk->private;
 	struct folio *folio = page_folio(pte_page(*ptep));
-	unsigned long first = folio_anon_addr(folio);
+	unsigned long first = vma_address(&mv->old_vma, folio->page.index);
 
 	(void)addr;
 	if (is_zero_pfn(pte_pfn(*ptep)))
@@ -188,16 +188,6 @@ static const struct mm_walk_ops check_move_ops = {
 	.pte_entry = check_move_pte,
 };
 
-/* The folio's rmap address follows its entries, once per folio (its
- * PTEs come in address order). */
-static void move_anon_rmap(struct mremap_move *mv, struct mm_struct *mm, struct folio *folio)
-{
-	if (folio == mv->last)
-		return;
-	folio_set_anon_owner(folio, mm, folio_anon_addr(folio) + mv->delta);
-	mv->last = folio;
-}
-
 static int move_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
 {
 	struct mremap_move *mv = walk->private;
@@ -212,8 +202,6 @@ static int move_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct 
 	 * data to a tracker. */
 	set_pmd_at(walk->mm, addr + mv->delta, pmd_alloc(walk->mm, addr + mv->delta),
 		   pmd_mksoft_dirty(old));
-	if (!is_huge_zero_pmd(old))
-		move_anon_rmap(mv, walk->mm, pmd_folio(old));
 	return 0;
 }
 
@@ -237,8 +225,6 @@ static int move_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 	if (!mremap_moves_whole_table(mv, addr))
 		old = pte_mksoft_dirty(old);
 	set_ptes(walk->mm, to, pte_alloc_map(walk->mm, pmd_alloc(walk->mm, to), to), old, 1);
-	if (pte_present(old) && !is_zero_pfn(pte_pfn(old)))
-		move_anon_rmap(mv, walk->mm, page_folio(pte_page(old)));
 	return 0;
 }
 
@@ -256,7 +242,7 @@ static const struct mm_walk_ops move_ops = {
 static int move_page_tables(struct mm_struct *mm, unsigned long addr, unsigned long len,
 			    unsigned long new_addr)
 {
-	struct mremap_move mv = { addr, addr + len, new_addr - addr, NULL };
+	struct mremap_move mv = { addr, addr + len, new_addr - addr, *find_vma(mm, addr) };
 	int err = walk_page_range(mm, addr, addr + len, &check_move_ops, &mv);
 
 	if (err)
@@ -313,12 +299,15 @@ static long mremap_charge(struct mm_struct *mm, unsigned long vm_flags, unsigned
 static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
 		     unsigned long new_len, unsigned long new_addr, unsigned long flags)
 {
-	unsigned long vm_flags = find_vma(mm, addr)->vm_flags;
+	struct vm_area_struct *old_vma = find_vma(mm, addr);
+	unsigned long vm_flags = old_vma->vm_flags;
 	unsigned long prot = vm_flags & (VM_READ | VM_WRITE | VM_EXEC | VM_USER);
 	/* Linux's copy_vma gives a VMA never faulted the new address's pgoff,
 	 * so it can merge there; a faulted one keeps its anon_vma and old
-	 * pgoff, which its new neighbours do not continue. */
-	bool mergeable = !vma_has_anon_folio(mm, find_vma(mm, addr));
+	 * pgoff (vma_set_anon_vma), which its new neighbours seldom continue:
+	 * vma_merge_new_range's rules decide. */
+	struct anon_vma *av = old_vma->anon_vma;
+	unsigned long pgoff = linear_page_index(old_vma, addr);
 	struct mremap_copy mc = { addr, 0 };
 	struct vm_area_struct *vma;
 	long charged;
@@ -343,6 +332,8 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 		return -ENOMEM;
 	}
 	err = move_page_tables(mm, addr, old_len, mc.new_addr);
+	if (!err && av) /* the moved folios keep their index */
+		vma_set_anon_vma(mm, find_vma(mm, mc.new_addr), av, pgoff);
 	if (err == -EBUSY) {
 		err = walk_page_range(mm, addr, addr + old_len, &copy_marker_ops, &mc);
 		if (!err)
@@ -374,7 +365,7 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	}
 	/* Linux: copy_vma's vma_merge_copied_range (never with a
 	 * MREMAP_DONTUNMAP source). */
-	if (whole && mergeable)
+	if (whole)
 		vma_merge_new_range(mm, mc.new_addr, true, flags & MREMAP_DONTUNMAP ? addr : 0);
 	if (vm_flags & VM_LOCKED) /* Linux: mremap's mm_populate of the grown part */
 		__mm_populate(mm, mc.new_addr + old_len, new_len - old_len, true);

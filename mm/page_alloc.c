@@ -1493,7 +1493,8 @@ static __always_inline bool __free_pages_prepare(struct page *page, unsigned int
 		for (unsigned long i = 1; i < (1ul << order); i++)
 			page[i].compound_head = 0;
 	page->flags = (page->flags & keep) | set_flags;
-	folio_clear_anon_owner((struct folio *)page);
+	page->mapping = NULL; /* folio_put dropped an anon folio's anon_vma */
+	page->index = 0;
 	page->private = 0;
 	if (CONFIG_DEBUG_VM)
 		poison_pages(page, 1u << order);

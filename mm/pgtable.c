@@ -174,6 +174,20 @@ void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte, 
 	mm->counters[MM_PTE_WRITES] += nr;
 }
 
+/* x86 clears the bit with one atomic and (no CPU could set dirty on a
+ * read-only translation afterwards) needs no get-and-clear. */
+void ptep_set_wrprotect(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
+{
+	*ptep = pte_wrprotect(*ptep);
+	mm->counters[MM_PTE_WRITES]++;
+}
+
+void pmdp_set_wrprotect(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
+{
+	*pmdp = pmd_wrprotect(*pmdp);
+	mm->counters[MM_PTE_WRITES]++;
+}
+
 pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
 {
 	pte_t old = *ptep;

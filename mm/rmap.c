@@ -1,18 +1,151 @@
 /*
  * Reverse mapping of anonymous folios: who maps a folio, where, and how
- * often (Linux: mm/rmap.c), and migrating them. Without fork a folio has
- * one owner, its mm, and the user address of its first page
- * (folio_anon_mm, folio_anon_addr); its mapcount counts the entries that
- * map it: one per PTE, one for a PMD. Example: a 64K folio faulted in at
- * 0x40003000 has address 0x40000000 and mapcount 16; rmap_walk visits
- * those 16 PTEs, and migrating it copies 64K and rewrites them to the new
- * pfns with their old flags.
+ * often (Linux: mm/rmap.c), and migrating them. A folio points at the
+ * anon_vma of the VMA it was faulted in (folio->mapping) with the page
+ * index of its first page (folio->index); every VMA that uses that
+ * anon_vma (the VMA itself, its splits and moves, its copies in forked
+ * children) maps the folio, if at all, at vma_address(vma, index). Its
+ * mapcount counts the entries that map it in all of them: one per PTE,
+ * one per PMD. Example: a 64K folio faulted in at 0x40003000 of a VMA
+ * mapped at 0x40000000 has index 0x40000; after fork the child's copy of
+ * the VMA has the same vm_pgoff, rmap_walk visits 16 PTEs in each mm and
+ * the mapcount is 32.
  */
+#include <slab.h>
 #include <vm.h>
 
-void folio_add_new_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned long addr)
+/* --- anon_vma: the reverse map of a family of VMAs --------------------------------- */
+
+/* Linux: anon_vma_cachep, anon_vma_chain_cachep (here the member mms). */
+static struct kmem_cache anon_vma_cachep = KMEM_CACHE_INIT("anon_vma", struct anon_vma);
+static struct kmem_cache anon_vma_mm_cachep = KMEM_CACHE_INIT("anon_vma_mm", struct anon_vma_mm);
+
+static void put_anon_vma(struct anon_vma *av)
 {
-	folio_set_anon_owner(folio, mm, ALIGN_DOWN(addr, folio_size(folio)));
+	if (--av->refcount)
+		return;
+	if (!list_empty(&av->mms))
+		pr_err("put_anon_vma: anon_vma %p freed with member mms\n", (void *)av);
+	kmem_cache_free(&anon_vma_cachep, av);
+}
+
+static struct anon_vma_mm *anon_vma_find_mm(struct anon_vma *av, struct mm_struct *mm)
+{
+	struct anon_vma_mm *m;
+
+	list_for_each_entry(m, &av->mms, node)
+		if (m->mm == mm)
+			return m;
+	return NULL;
+}
+
+int anon_vma_link(struct mm_struct *mm, struct anon_vma *av)
+{
+	struct anon_vma_mm *m = anon_vma_find_mm(av, mm);
+
+	if (!m) {
+		m = kmem_cache_alloc_node(&anon_vma_mm_cachep, GFP_KERNEL | __GFP_NOWARN, mm->nid);
+		if (!m)
+			return -ENOMEM;
+		m->mm = mm;
+		m->nr_vmas = 0;
+		list_add_tail(&m->node, &av->mms);
+		av->refcount++;
+	}
+	m->nr_vmas++;
+	return 0;
+}
+
+void unlink_anon_vma(struct mm_struct *mm, struct anon_vma *av)
+{
+	struct anon_vma_mm *m = anon_vma_find_mm(av, mm);
+
+	if (!m) {
+		pr_err("unlink_anon_vma: mm %p is no member of anon_vma %p\n", (void *)mm,
+		       (void *)av);
+		return;
+	}
+	if (--m->nr_vmas)
+		return;
+	list_del(&m->node);
+	kmem_cache_free(&anon_vma_mm_cachep, m);
+	put_anon_vma(av);
+}
+
+/* Could a and b (a just below b) be one VMA but for their flags' access
+ * bits? Linux: anon_vma_compatible. */
+static bool anon_vma_compatible(const struct vm_area_struct *a, const struct vm_area_struct *b)
+{
+	return a->vm_end == b->vm_start &&
+	       !((a->vm_flags ^ b->vm_flags) & ~(VM_ACCESS_FLAGS | VM_SOFTDIRTY)) &&
+	       b->vm_pgoff == linear_page_index(a, a->vm_end);
+}
+
+/* A neighbour's anon_vma vma may share, so that mprotect can merge them
+ * back later (Linux: find_mergeable_anon_vma; the flat anon_vma needs no
+ * reusable_anon_vma check). Return: it, or NULL. */
+static struct anon_vma *find_mergeable_anon_vma(struct mm_struct *mm,
+						const struct vm_area_struct *vma)
+{
+	int i = (int)(vma - mm->vmas);
+
+	if (i + 1 < mm->nr_vmas && mm->vmas[i + 1].anon_vma &&
+	    anon_vma_compatible(vma, &mm->vmas[i + 1]))
+		return mm->vmas[i + 1].anon_vma;
+	if (i > 0 && mm->vmas[i - 1].anon_vma && anon_vma_compatible(&mm->vmas[i - 1], vma))
+		return mm->vmas[i - 1].anon_vma;
+	return NULL;
+}
+
+/* Linux: __anon_vma_prepare (a neighbour's, or anon_vma_alloc, then the
+ * VMA linked to it). */
+int anon_vma_prepare(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	struct anon_vma *av;
+
+	if (vma->anon_vma)
+		return 0;
+	av = find_mergeable_anon_vma(mm, vma);
+	if (av) {
+		anon_vma_link(mm, av); /* mm is a member: cannot fail */
+		vma->anon_vma = av;
+		return 0;
+	}
+	av = kmem_cache_alloc_node(&anon_vma_cachep, GFP_KERNEL | __GFP_NOWARN, mm->nid);
+	if (!av)
+		return -ENOMEM;
+	av->refcount = 0;
+	INIT_LIST_HEAD(&av->mms);
+	if (anon_vma_link(mm, av)) {
+		kmem_cache_free(&anon_vma_cachep, av);
+		return -ENOMEM;
+	}
+	vma->anon_vma = av;
+	return 0;
+}
+
+void folio_set_anon_owner(struct folio *folio, struct anon_vma *av, unsigned long index)
+{
+	av->refcount++;
+	folio->page.mapping = av;
+	folio->page.index = index;
+}
+
+void folio_clear_anon_owner(struct folio *folio)
+{
+	struct anon_vma *av = folio->page.mapping;
+
+	folio->page.mapping = NULL;
+	folio->page.index = 0;
+	if (av)
+		put_anon_vma(av);
+}
+
+void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, unsigned long addr)
+{
+	unsigned long start = ALIGN_DOWN(addr, folio_size(folio));
+
+	folio_set_anon_owner(folio, vma->anon_vma, linear_page_index(vma, start));
 	page_mapcount_reset(&folio->page);
 	if (folio_test_large(folio))
 		mthp_stats[folio_order(folio)][MTHP_STAT_NR_ANON]++;
@@ -26,6 +159,16 @@ void folio_add_new_anon_rmap(struct folio *folio, struct mm_struct *mm, unsigned
 void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr)
 {
 	folio_mapcount_add(folio, (int)nr);
+}
+
+void folio_dup_anon_rmap_ptes(struct folio *folio, unsigned int nr)
+{
+	folio_mapcount_add(folio, (int)nr);
+}
+
+void folio_dup_anon_rmap_pmd(struct folio *folio)
+{
+	folio_mapcount_add(folio, 1);
 }
 
 void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr)
@@ -46,13 +189,13 @@ struct rmap_walk_state {
 };
 
 /* A PTE in the folio's range maps it only if it maps the page at the
- * same offset: after a partial munmap and a new fault it may map another
- * folio. */
+ * same offset: after a partial munmap and a new fault, or a COW, it may
+ * map another folio. */
 static int rmap_walk_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 {
 	struct rmap_walk_state *s = walk->private;
 	struct folio *folio = s->pvmw.folio;
-	unsigned long n = (addr - folio_anon_addr(folio)) >> PAGE_SHIFT;
+	unsigned long n = (addr - pvmw_folio_address(&s->pvmw)) >> PAGE_SHIFT;
 
 	if (pte_pfn(*ptep) != folio_pfn(folio) + n)
 		return 0;
@@ -82,17 +225,71 @@ static const struct mm_walk_ops rmap_walk_ops = {
 	.pte_entry = rmap_walk_pte,
 };
 
+/* The entries of folio in one VMA of an mm using its anon_vma. */
+static int rmap_walk_vma(struct rmap_walk_state *s, struct vm_area_struct *vma)
+{
+	unsigned long first = vma_address(vma, s->pvmw.folio->page.index);
+	unsigned long start, end;
+	int ret;
+
+	/* Computed in page indices, so a folio far below the VMA cannot
+	 * wrap around into it. */
+	if (s->pvmw.folio->page.index + folio_nr_pages(s->pvmw.folio) <= vma->vm_pgoff ||
+	    s->pvmw.folio->page.index >= linear_page_index(vma, vma->vm_end))
+		return 0;
+	start = MAX(first, vma->vm_start);
+	end = MIN(first + folio_size(s->pvmw.folio), vma->vm_end);
+	s->pvmw.vma = vma;
+	ret = walk_page_range(s->pvmw.mm, start, end, &rmap_walk_ops, s);
+	if (s->rwc->vma_done)
+		s->rwc->vma_done(s->pvmw.mm, start, end, s->rwc->arg);
+	return ret;
+}
+
+/* Linux: rmap_walk_anon, over the mms of the flat anon_vma. */
 int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc)
 {
-	struct rmap_walk_state s = {
-		.pvmw = { .folio = folio, .mm = folio_anon_mm(folio) },
-		.rwc = rwc,
-	};
-	unsigned long start = folio_anon_addr(folio);
+	struct anon_vma *av = folio_anon_vma(folio);
+	struct rmap_walk_state s = { .pvmw = { .folio = folio }, .rwc = rwc };
+	struct anon_vma_mm *m;
 
-	if (!s.pvmw.mm || !folio_mapped(folio))
+	if (!av || !folio_mapped(folio))
 		return 0;
-	return walk_page_range(s.pvmw.mm, start, start + folio_size(folio), &rmap_walk_ops, &s);
+	list_for_each_entry(m, &av->mms, node) {
+		s.pvmw.mm = m->mm;
+		for (int i = 0; i < m->mm->nr_vmas; i++) {
+			int ret;
+
+			if (m->mm->vmas[i].anon_vma != av)
+				continue;
+			ret = rmap_walk_vma(&s, &m->mm->vmas[i]);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* Stop the walk at the first entry in another mm than the first one's. */
+static int other_mm_one(struct page_vma_mapped_walk *pvmw, void *arg)
+{
+	struct mm_struct **first = arg;
+
+	if (!*first)
+		*first = pvmw->mm;
+	return pvmw->mm != *first;
+}
+
+bool folio_maybe_mapped_shared(struct folio *folio)
+{
+	struct anon_vma *av = folio_anon_vma(folio);
+	struct mm_struct *first = NULL;
+	const struct rmap_walk_control rwc = { .rmap_one = other_mm_one, .arg = &first };
+
+	/* One member mm (Linux: list_is_singular), whatever the mapcount. */
+	if (!av || av->mms.next->next == &av->mms)
+		return false;
+	return rmap_walk(folio, &rwc) != 0;
 }
 
 static int count_one(struct page_vma_mapped_walk *pvmw, void *arg)
@@ -111,7 +308,7 @@ unsigned int folio_count_mappings(struct folio *folio)
 }
 
 struct page_mapcount_arg {
-	unsigned long address; /* where a PTE would map the page */
+	unsigned long n; /* the page's number in its folio */
 	int count;
 };
 
@@ -119,19 +316,17 @@ static int count_page_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
 	struct page_mapcount_arg *a = arg;
 
-	if (pvmw->pmd || pvmw->address == a->address)
+	if (pvmw->pmd || pvmw->address == pvmw_folio_address(pvmw) + (a->n << PAGE_SHIFT))
 		a->count++;
 	return 0;
 }
 
 /* A page of a folio can be mapped only at its offset from the folio's
- * address: by the PMD that maps the whole folio, or by one PTE there. */
+ * address in each VMA: by the PMD that maps the whole folio, or by one
+ * PTE there. */
 int folio_precise_page_mapcount(struct folio *folio, struct page *page)
 {
-	struct page_mapcount_arg a = {
-		.address = folio_anon_addr(folio) +
-			   ((page_to_pfn(page) - folio_pfn(folio)) << PAGE_SHIFT),
-	};
+	struct page_mapcount_arg a = { .n = page_to_pfn(page) - folio_pfn(folio) };
 	const struct rmap_walk_control rwc = { .rmap_one = count_page_one, .arg = &a };
 
 	if (!folio_test_anon(folio))
@@ -151,7 +346,7 @@ int folio_precise_page_mapcount(struct folio *folio, struct page *page)
 static unsigned int folio_unmap_pte_batch(const struct page_vma_mapped_walk *pvmw)
 {
 	struct folio *folio = pvmw->folio;
-	unsigned long end = folio_anon_addr(folio) + folio_size(folio);
+	unsigned long end = MIN(pvmw_folio_address(pvmw) + folio_size(folio), pvmw->vma->vm_end);
 
 	if (!folio_test_large(folio) || !folio_test_anon(folio) || folio_test_swapbacked(folio))
 		return 1;
@@ -160,15 +355,31 @@ static unsigned int folio_unmap_pte_batch(const struct page_vma_mapped_walk *pvm
 			       (unsigned int)((end - pvmw->address) >> PAGE_SHIFT), NULL, NULL);
 }
 
+/* What rmap_one callbacks that change PTEs leave for vma_done: a flush
+ * of the VMA's part of the folio, once per VMA (so once per mm). */
+struct rmap_flush {
+	bool ptes_changed;
+};
+
+static void rmap_flush_vma(struct mm_struct *mm, unsigned long start, unsigned long end, void *arg)
+{
+	struct rmap_flush *f = arg;
+
+	if (f->ptes_changed)
+		flush_tlb_range(mm, start, end);
+	f->ptes_changed = false;
+}
+
 /* A PMD leaf is cleared and flushed at once (its one entry); a run of
  * PTEs is cleared with one rmap and counter update for the run (the
- * walk then skips its emptied entries) and flushed by the caller, with
- * the folio's other PTEs. arg: set when a PTE was cleared. */
+ * walk then skips its emptied entries) and flushed by rmap_flush_vma,
+ * with the folio's other PTEs in this VMA. */
 static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
-	bool *ptes_cleared = arg;
+	struct rmap_flush *f = arg;
 	unsigned int nr;
 
+	update_hiwater_rss(pvmw->mm); /* Linux: try_to_unmap_one */
 	if (pvmw->pmd) {
 		pmdp_huge_clear_flush(pvmw->mm, pvmw->address, pvmw->pmd);
 		folio_remove_rmap_pmd(pvmw->folio);
@@ -179,33 +390,28 @@ static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 	get_and_clear_full_ptes(pvmw->mm, pvmw->address, pvmw->pte, nr);
 	folio_remove_rmap_ptes(pvmw->folio, nr);
 	pvmw->mm->counters[MM_ANONPAGES] -= nr;
-	*ptes_cleared = true;
+	f->ptes_changed = true;
 	return 0;
 }
 
-/* Before the caller frees the pages: the PTEs' range flushed once, as
+/* Before the caller frees the pages: each mm's PTEs flushed once, as
  * Linux's try_to_unmap_one on one CPU (should_defer_flush is false
  * there: no other CPU to batch a shootdown for). */
 void try_to_unmap(struct folio *folio)
 {
-	bool ptes_cleared = false;
-	const struct rmap_walk_control rwc = { .rmap_one = unmap_one, .arg = &ptes_cleared };
-	struct mm_struct *mm = folio_anon_mm(folio);
-	unsigned long addr = folio_anon_addr(folio);
+	struct rmap_flush flush = { false };
+	const struct rmap_walk_control rwc = { .rmap_one = unmap_one,
+					       .vma_done = rmap_flush_vma,
+					       .arg = &flush };
 
-	if (!mm)
-		return;
-	update_hiwater_rss(mm); /* Linux: try_to_unmap_one */
 	rmap_walk(folio, &rwc);
-	if (ptes_cleared)
-		flush_tlb_range(mm, addr, addr + folio_size(folio));
 }
 
 /* --- migration ------------------------------------------------------------------------ */
 
 struct remap_state {
+	struct rmap_flush flush; /* first: rmap_flush_vma's arg */
 	struct folio *dst;
-	bool ptes_remapped; /* to be flushed together by the caller */
 };
 
 /* Point the entry at the same page of s->dst, keeping its flags. A PMD
@@ -216,7 +422,7 @@ static int remap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
 	struct remap_state *s = arg;
 	struct mm_struct *mm = pvmw->mm;
-	unsigned long n = (pvmw->address - folio_anon_addr(pvmw->folio)) >> PAGE_SHIFT;
+	unsigned long n = (pvmw->address - pvmw_folio_address(pvmw)) >> PAGE_SHIFT;
 	uint64_t old;
 
 	if (pvmw->pmd) {
@@ -227,13 +433,14 @@ static int remap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 		old = ptep_get_and_clear(mm, pvmw->address, pvmw->pte);
 		set_ptes(mm, pvmw->address, pvmw->pte,
 			 pfn_pte(folio_pfn(s->dst) + n, old & ~PTE_ADDR_MASK), 1);
-		s->ptes_remapped = true;
+		s->flush.ptes_changed = true;
 	}
 	return 0;
 }
 
-/* The owner's state moves from src to dst: owner, mapcount, the data
- * flags and the LRU position; src keeps only migration's reference. */
+/* The owner's state moves from src to dst: anon_vma and index,
+ * mapcount, the data flags and the LRU position; src keeps only
+ * migration's reference. */
 static void move_anon_state(struct folio *dst, struct folio *src)
 {
 	const unsigned long moved = (1ul << PG_anon) | (1ul << PG_swapbacked) | (1ul << PG_dirty) |
@@ -242,7 +449,7 @@ static void move_anon_state(struct folio *dst, struct folio *src)
 				    (1ul << PG_unevictable);
 	int mapcount = folio_mapcount(src);
 
-	folio_set_anon_owner(dst, folio_anon_mm(src), folio_anon_addr(src));
+	folio_set_anon_owner(dst, folio_anon_vma(src), src->page.index);
 	folio_mapcount_add(dst, mapcount);
 	dst->page.flags |= src->page.flags & moved;
 	dst->page.private = src->page.private; /* mlock_count */
@@ -258,28 +465,25 @@ static void move_anon_state(struct folio *dst, struct folio *src)
 /*
  * Copy src into dst, point every entry that maps src at the same page of
  * dst with its old flags (young, dirty, RW), then one flush for the
- * PTEs' range (a PMD leaf's one entry is flushed by remap_one). Linux unmaps to migration entries
- * before copying because other CPUs may write meanwhile; Folium has one CPU and the caller does not
- * touch the user half while migrating, so copy, swap and flush suffice.
- * Return: 0, or -EBUSY if src is not a mapped anon folio of dst's order
- * or the entries found do not match its mapcount (nothing changed).
+ * PTEs' range in each mm (a PMD leaf's one entry is flushed by remap_one). Linux unmaps to
+ * migration entries before copying because other CPUs may write meanwhile; Folium has one CPU and
+ * the caller does not touch the user half while migrating, so copy, swap and flush suffice. Return:
+ * 0, or -EBUSY if src is not a mapped anon folio of dst's order or the entries found do not match
+ * its mapcount (nothing changed).
  */
 int anon_migrate_folio(struct folio *dst, struct folio *src)
 {
 	struct remap_state state = { .dst = dst };
-	const struct rmap_walk_control rwc = { .rmap_one = remap_one, .arg = &state };
-	struct mm_struct *mm = folio_anon_mm(src);
-	unsigned long addr = folio_anon_addr(src);
+	const struct rmap_walk_control rwc = { .rmap_one = remap_one,
+					       .vma_done = rmap_flush_vma,
+					       .arg = &state };
 
-	if (!folio_test_anon(src) || !mm || !folio_mapped(src) ||
-	    folio_order(dst) != folio_order(src))
+	if (!folio_anon_vma(src) || !folio_mapped(src) || folio_order(dst) != folio_order(src))
 		return -EBUSY;
 	if (folio_count_mappings(src) != (unsigned int)folio_mapcount(src))
 		return -EBUSY;
 	memcpy(folio_address(dst), folio_address(src), folio_size(src));
 	rmap_walk(src, &rwc);
-	if (state.ptes_remapped)
-		flush_tlb_range(mm, addr, addr + folio_size(src));
 	move_anon_state(dst, src);
 	return 0;
 }

@@ -15,14 +15,10 @@
 
 #define NR_KMALLOC_CACHES 8 /* 16, 32, ..., 2048 */
 
-struct kmem_cache {
-	unsigned int size;		 /* bytes per object */
-	struct list_head partial;	 /* slabs with at least one free object */
-	unsigned long nr_slabs, objects; /* pages held, objects handed out */
-};
+/* struct kmem_cache_node (one cache's slabs on one node) is in <slab.h>. */
 
 /* Per node, so tests can use a private node; the kernel uses node 0. */
-static struct kmem_cache kmalloc_caches[MAX_NUMNODES][NR_KMALLOC_CACHES];
+static struct kmem_cache_node kmalloc_caches[MAX_NUMNODES][NR_KMALLOC_CACHES];
 static unsigned long large_pages[MAX_NUMNODES];
 
 _Static_assert(KMALLOC_MIN_SIZE << (NR_KMALLOC_CACHES - 1) == KMALLOC_MAX_CACHE_SIZE,
@@ -38,9 +34,9 @@ static unsigned int kmalloc_index(size_t size)
 	return i;
 }
 
-static struct kmem_cache *cache_of(int nid, unsigned int index)
+static struct kmem_cache_node *cache_of(int nid, unsigned int index)
 {
-	struct kmem_cache *s = &kmalloc_caches[nid][index];
+	struct kmem_cache_node *s = &kmalloc_caches[nid][index];
 
 	if (!s->size) {
 		s->size = KMALLOC_MIN_SIZE << index;
@@ -50,7 +46,7 @@ static struct kmem_cache *cache_of(int nid, unsigned int index)
 }
 
 /* A fresh slab: every object free, threaded in address order. */
-static struct page *new_slab(struct kmem_cache *s, int nid, unsigned int index, gfp_t gfp)
+static struct page *new_slab(struct kmem_cache_node *s, int nid, unsigned int index, gfp_t gfp)
 {
 	struct page *page = alloc_pages_node(nid, gfp & ~(gfp_t)__GFP_ZERO, 0);
 	char *base;
@@ -88,20 +84,14 @@ static void *kmalloc_large(size_t size, gfp_t gfp, int nid)
 	return page_address(page);
 }
 
-void *kmalloc_node(size_t size, gfp_t gfp, int nid)
+/* One object from s's slabs on node nid; tag marks a new slab's page
+ * (page->private: the kmalloc index, or KMEM_CACHE_TAG). */
+static void *slab_alloc(struct kmem_cache_node *s, int nid, unsigned int tag, gfp_t gfp)
 {
-	struct kmem_cache *s;
-	unsigned int index;
 	struct page *page;
 	void *obj;
 
-	if (!size)
-		return NULL;
-	if (size > KMALLOC_MAX_CACHE_SIZE)
-		return kmalloc_large(size, gfp, nid);
-	index = kmalloc_index(size);
-	s = cache_of(nid, index);
-	if (list_empty(&s->partial) && !new_slab(s, nid, index, gfp))
+	if (list_empty(&s->partial) && !new_slab(s, nid, tag, gfp))
 		return NULL;
 	page = list_first_entry(&s->partial, struct page, lru);
 	obj = page->mapping;
@@ -115,8 +105,17 @@ void *kmalloc_node(size_t size, gfp_t gfp, int nid)
 	return obj;
 }
 
+void *kmalloc_node(size_t size, gfp_t gfp, int nid)
+{
+	if (!size)
+		return NULL;
+	if (size > KMALLOC_MAX_CACHE_SIZE)
+		return kmalloc_large(size, gfp, nid);
+	return slab_alloc(cache_of(nid, kmalloc_index(size)), nid, kmalloc_index(size), gfp);
+}
+
 /* Linux: discard_slab. Context: page has no object in use. */
-static void discard_slab(struct kmem_cache *s, struct page *page)
+static void discard_slab(struct kmem_cache_node *s, struct page *page)
 {
 	list_del(&page->lru);
 	ClearPageFlag(page, PG_slab);
@@ -126,11 +125,12 @@ static void discard_slab(struct kmem_cache *s, struct page *page)
 	__free_pages(page, 0);
 }
 
+static void slab_free(struct kmem_cache_node *s, struct page *page, const void *ptr);
+
 void kfree(const void *ptr)
 {
 	struct page *page;
-	struct kmem_cache *s;
-	bool was_full;
+	struct kmem_cache_node *s;
 
 	if (!ptr)
 		return;
@@ -150,10 +150,21 @@ void kfree(const void *ptr)
 	}
 	s = &kmalloc_caches[page_to_nid(page)][page->private % NR_KMALLOC_CACHES];
 	/* Not an object kmalloc handed out: refuse, the lists stay intact. */
-	if (!PageFlag(page, PG_slab) || ((unsigned long)ptr & (PAGE_SIZE - 1)) % s->size) {
+	if (!PageFlag(page, PG_slab) || page->private >= NR_KMALLOC_CACHES ||
+	    ((unsigned long)ptr & (PAGE_SIZE - 1)) % s->size) {
 		bad_free(page, 0, "kfree");
 		return;
 	}
+	slab_free(s, page, ptr);
+}
+
+/* Put ptr back on its slab; an empty slab goes back at once: after a
+ * program exits, free memory is what it was before it started (the exec
+ * tests check). */
+static void slab_free(struct kmem_cache_node *s, struct page *page, const void *ptr)
+{
+	bool was_full;
+
 	was_full = !page->mapping;
 	*(void **)ptr = page->mapping;
 	page->mapping = (void *)ptr;
@@ -161,8 +172,6 @@ void kfree(const void *ptr)
 	s->objects--;
 	if (was_full)
 		list_add(&page->lru, &s->partial);
-	/* An empty slab goes back at once: after a program exits, free
-	 * memory is what it was before it started (the exec tests check). */
 	if (!page->index)
 		discard_slab(s, page);
 }
@@ -183,4 +192,47 @@ void kmalloc_stats(int nid, struct kmalloc_stats *st)
 		st->objects += kmalloc_caches[nid][i].objects;
 		st->slab_pages += kmalloc_caches[nid][i].nr_slabs;
 	}
+}
+
+/* --- caches of their own (Linux: kmem_cache_create) ---------------------------- */
+
+/* page->private of a dedicated cache's slab: never a kmalloc index, so
+ * kfree refuses its objects. */
+#define KMEM_CACHE_TAG NR_KMALLOC_CACHES
+
+static struct kmem_cache_node *cache_node(struct kmem_cache *s, int nid)
+{
+	struct kmem_cache_node *n = &s->node[nid];
+
+	if (!n->size) {
+		n->size = s->size < KMALLOC_MIN_SIZE ? KMALLOC_MIN_SIZE : ALIGN_UP(s->size, 16u);
+		INIT_LIST_HEAD(&n->partial);
+	}
+	return n;
+}
+
+void *kmem_cache_alloc_node(struct kmem_cache *s, gfp_t gfp, int nid)
+{
+	return slab_alloc(cache_node(s, nid), nid, KMEM_CACHE_TAG, gfp);
+}
+
+void kmem_cache_free(struct kmem_cache *s, void *obj)
+{
+	struct page *page;
+
+	if (!obj)
+		return;
+	page = virt_to_page(obj);
+	if (!PageFlag(page, PG_slab) || page->private != KMEM_CACHE_TAG ||
+	    ((unsigned long)obj & (PAGE_SIZE - 1)) % cache_node(s, page_to_nid(page))->size) {
+		bad_free(page, 0, s->name);
+		return;
+	}
+	slab_free(cache_node(s, page_to_nid(page)), page, obj);
+}
+
+void kmem_cache_stats(struct kmem_cache *s, int nid, struct kmalloc_stats *st)
+{
+	*st = (struct kmalloc_stats){ .objects = s->node[nid].objects,
+				      .slab_pages = s->node[nid].nr_slabs };
 }

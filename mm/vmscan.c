@@ -149,15 +149,18 @@ static int mkold_one(struct page_vma_mapped_walk *pvmw, void *arg)
 	return 0;
 }
 
-/* Age every entry mapping folio, one flush for its range (Linux:
- * folio_referenced clears young). */
+static void mkold_flush(struct mm_struct *mm, unsigned long start, unsigned long end, void *arg)
+{
+	flush_tlb_range(mm, start, end);
+}
+
+/* Age every entry mapping folio, one flush for its range in each VMA
+ * that maps it (Linux: folio_referenced clears young). */
 static void folio_mkold(struct folio *folio)
 {
-	const struct rmap_walk_control rwc = { .rmap_one = mkold_one };
-	unsigned long addr = folio_anon_addr(folio);
+	const struct rmap_walk_control rwc = { .rmap_one = mkold_one, .vma_done = mkold_flush };
 
 	rmap_walk(folio, &rwc);
-	flush_tlb_range(folio_anon_mm(folio), addr, addr + folio_size(folio));
 }
 
 /* --- reclaim ------------------------------------------------------------------------ */

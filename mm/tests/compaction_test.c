@@ -199,8 +199,10 @@ static unsigned long check_kept(struct kunit *test)
 			continue;
 		}
 		KUNIT_EXPECT_EQ(test, folio_order(folio), k->order);
-		KUNIT_EXPECT_TRUE(test, folio_anon_mm(folio) == mm && folio_test_lru(folio));
-		KUNIT_EXPECT_EQ(test, folio_anon_addr(folio), k->addr);
+		KUNIT_EXPECT_TRUE(test, folio_anon_vma(folio) == find_vma(mm, k->addr)->anon_vma &&
+						folio_test_lru(folio));
+		KUNIT_EXPECT_EQ(test, vma_address(find_vma(mm, k->addr), folio->page.index),
+				k->addr);
 		KUNIT_EXPECT_EQ(test, folio_pfn(folio) & ((1ul << k->order) - 1), 0);
 		for (unsigned long n = 0; n < (1ul << k->order); n++)
 			KUNIT_EXPECT_EQ(test, pte_pfn(pte[n]), folio_pfn(folio) + n);

@@ -91,8 +91,9 @@ static int fault_order(struct kunit *test, unsigned long addr)
 	if (!folio)
 		return -1;
 	/* Naturally aligned, and the rmap knows where. */
-	KUNIT_EXPECT_EQ(test, folio_anon_addr(folio), ALIGN_DOWN(addr, folio_size(folio)));
-	KUNIT_EXPECT_TRUE(test, folio_anon_mm(folio) == mm);
+	KUNIT_EXPECT_EQ(test, vma_address(find_vma(mm, addr), folio->page.index),
+			ALIGN_DOWN(addr, folio_size(folio)));
+	KUNIT_EXPECT_TRUE(test, folio_anon_vma(folio) == find_vma(mm, addr)->anon_vma);
 	KUNIT_EXPECT_TRUE(test, folio_test_anon(folio));
 	return (int)folio_order(folio);
 }
@@ -566,8 +567,8 @@ static void migrate_and_check(struct kunit *test, unsigned long addr, unsigned i
 	KUNIT_ASSERT_NOT_NULL(test, dst);
 	KUNIT_EXPECT_NE(test, folio_pfn(dst), src_pfn);
 	KUNIT_EXPECT_EQ(test, folio_order(dst), order);
-	KUNIT_EXPECT_TRUE(test, folio_anon_mm(dst) == mm && folio_test_anon(dst));
-	KUNIT_EXPECT_EQ(test, folio_anon_addr(dst), addr);
+	KUNIT_EXPECT_TRUE(test, folio_anon_vma(dst) == find_vma(mm, addr)->anon_vma);
+	KUNIT_EXPECT_EQ(test, vma_address(find_vma(mm, addr), dst->page.index), addr);
 	KUNIT_EXPECT_EQ(test, folio_mapcount(dst), order == HPAGE_PMD_ORDER ? 1 : 1 << order);
 	KUNIT_EXPECT_EQ(test, pattern_mismatches(test, addr, len), 0);
 	KUNIT_EXPECT_BUDDY_OK(test, node);

@@ -62,6 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			die("step", model.err);
 	if (vm_model_check_all(&model))
 		die("final read", model.err);
+	vm_model_fini(&model);
 	switch_mm(NULL);
 	mm_destroy(mm);
 	check_node_empty();

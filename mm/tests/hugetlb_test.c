@@ -153,6 +153,48 @@ static void a_read_fault_maps_read_only_until_the_write(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmd_pfn(*pmd_at(A)), pfn);
 }
 
+/* fork shares a private huge page write-protected in both mms; the
+ * child's write copies it into a page of its own (Linux:
+ * copy_hugetlb_page_range, hugetlb_wp), the parent's then reuses its
+ * page, and the pool gets both back. */
+static void fork_shares_a_huge_page_until_the_first_write(struct kunit *test)
+{
+	struct mm_struct *child;
+	struct folio *folio;
+	uint8_t byte = 0;
+
+	if (!t.mm)
+		return;
+	set_max_huge_pages(h, 2);
+	KUNIT_ASSERT_EQ(test, vm_mmap(t.mm, A, HP, RW | VM_HUGETLB, 0), A);
+	KUNIT_ASSERT_EQ(test, fill_user(A, 0x5a, HP), 0);
+	folio = pmd_folio(*pmd_at(A));
+	child = mm_create(t.node->node_id);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_ASSERT_EQ(test, dup_mmap(child, t.mm), 0);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 2);
+	KUNIT_EXPECT_FALSE(test, pmd_write(*pmd_at(A)));
+	KUNIT_EXPECT_TRUE(test, pmd_folio(*mm_find_pmd(child, A)) == folio);
+	KUNIT_EXPECT_FALSE(test, pmd_write(*mm_find_pmd(child, A)));
+	switch_mm(child);
+	KUNIT_EXPECT_EQ(test, fill_user(A + PAGE_SIZE, 0x11, 1), 0);
+	KUNIT_EXPECT_EQ(test, child->counters[MM_WP_COPY], 1);
+	KUNIT_EXPECT_TRUE(test, pmd_folio(*mm_find_pmd(child, A)) != folio);
+	KUNIT_EXPECT_EQ(test, h->free_huge_pages, 0);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, PAGE_SIZE, 0x5a));
+	switch_mm(t.mm);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&byte, A + PAGE_SIZE, 1), 0);
+	KUNIT_EXPECT_EQ(test, byte, 0x5a);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 1);
+	KUNIT_EXPECT_EQ(test, fill_user(A, 0x22, 1), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_REUSE], 1);
+	KUNIT_EXPECT_TRUE(test, pmd_folio(*pmd_at(A)) == folio);
+	mm_destroy(child);
+	KUNIT_EXPECT_EQ(test, h->free_huge_pages, 1);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, HP), 0);
+	KUNIT_EXPECT_EQ(test, h->free_huge_pages, 2);
+}
+
 static void reservation_beyond_the_pool_is_enomem_unless_noreserve(struct kunit *test)
 {
 	if (!t.mm)
@@ -506,6 +548,7 @@ static struct kunit_case hugetlb_cases[] = {
 	KUNIT_CASE(pool_growth_stops_when_memory_runs_out),
 	KUNIT_CASE(mmap_reserves_and_a_fault_maps_one_zeroed_pmd),
 	KUNIT_CASE(a_read_fault_maps_read_only_until_the_write),
+	KUNIT_CASE(fork_shares_a_huge_page_until_the_first_write),
 	KUNIT_CASE(reservation_beyond_the_pool_is_enomem_unless_noreserve),
 	KUNIT_CASE(an_unreserved_fault_leaves_reserved_pages_alone),
 	KUNIT_CASE(overcommit_makes_surplus_pages_freed_on_unmap),

@@ -121,10 +121,15 @@ static void hugepage_splits_the_vma_and_gates_madvise_mode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fill_user(A, 1, 2 * PMD_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, test_mapped_order(t.mm, A), HPAGE_PMD_ORDER);
 	KUNIT_EXPECT_EQ(test, test_mapped_order(t.mm, A + PMD_SIZE), 0);
-	/* NOHUGEPAGE over both: one VMA again, no order allowed. */
+	/* NOHUGEPAGE over both: equal flags, no order allowed, but two VMAs
+	 * still: each got its own anon_vma at its first fault (their flags
+	 * differed then: anon_vma_compatible), and Linux merges VMAs only
+	 * with one anon_vma. */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 2 * PMD_SIZE, MADV_NOHUGEPAGE), 0);
-	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 1);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 2);
 	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A)->vm_flags & ~VM_SOFTDIRTY, RW | VM_NOHUGEPAGE);
+	KUNIT_EXPECT_EQ(test, find_vma(t.mm, A + PMD_SIZE)->vm_flags & ~VM_SOFTDIRTY,
+			RW | VM_NOHUGEPAGE);
 	thp_orders_enabled = THP_ORDERS_ALL;
 	KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(find_vma(t.mm, A), THP_ORDERS_ALL), 0);
 }

@@ -45,6 +45,7 @@ static bool run_seed(struct kunit *test, uint64_t seed, unsigned int steps)
 	if (ret)
 		kunit_fail(test, __FILE__, __LINE__, "seed %#llx: %s", (unsigned long long)seed,
 			   model.err);
+	vm_model_fini(&model);
 	switch_mm(prev_mm);
 	test_mm_destroy(test, &t);
 	return !ret && !test->failed;

@@ -45,7 +45,12 @@ static struct folio *map_folio(unsigned long addr, unsigned int order, bool pmd)
 		ptep = test_pte_alloc(t.mm, addr);
 		set_ptes(t.mm, addr, ptep, pfn_pte(folio_pfn(folio), prot), 1u << order);
 	}
-	folio_add_new_anon_rmap(folio, t.mm, addr);
+	if (anon_vma_prepare(t.mm, find_vma(t.mm, addr))) {
+		folio_put(folio);
+		return NULL;
+	}
+	folio_set_anon(folio);
+	folio_add_new_anon_rmap(folio, find_vma(t.mm, addr), addr);
 	t.mm->counters[MM_ANONPAGES] += 1ul << order;
 	return folio;
 }

@@ -240,7 +240,8 @@ static void a_move_keeps_the_folios_and_their_pages(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mremap(A, 2 * PMD_SIZE, 2 * PMD_SIZE, MAYMOVE | FIXED, b), b);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_FAULTS], faults);
 	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, b + 0x50000) == folio);
-	KUNIT_EXPECT_EQ(test, folio_anon_addr(folio), b + 0x50000);
+	/* The moved VMA keeps the folio's index: vm_pgoff moved with it. */
+	KUNIT_EXPECT_EQ(test, vma_address(find_vma(t.mm, b), folio->page.index), b + 0x50000);
 	KUNIT_EXPECT_EQ(test, folio_count_mappings(folio), 16);
 	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, b + PMD_SIZE) == pmd_folio_before);
 	KUNIT_EXPECT_TRUE(test, pmd_leaf(*mm_find_pmd(t.mm, b + PMD_SIZE)));
@@ -420,6 +421,32 @@ static void a_vma_never_faulted_merges_where_it_moves(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, test_reads_as(A + 2 * P, P, 0x51));
 }
 
+/* A moved page keeps its anon_vma and pgoff: put right after the VMA it
+ * came from (same anon_vma), it still does not merge, as its pgoff does
+ * not continue that VMA's (Linux: can_vma_merge_after), and rmap finds
+ * its folio where it is. */
+static void a_moved_page_merges_only_where_its_pgoff_continues(struct kunit *test)
+{
+	struct folio *folio;
+
+	if (!t.mm)
+		return;
+	test_map_and_fill(test, t.mm, A, 3 * P, 0x51);
+	KUNIT_ASSERT_EQ(test, vm_munmap(t.mm, A + 2 * P, P), 0);
+	folio = test_mapped_folio(t.mm, A);
+	KUNIT_ASSERT_EQ(test, mremap(A, P, P, MAYMOVE | FIXED, A + 2 * P), A + 2 * P);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 2);
+	KUNIT_EXPECT_TRUE(test,
+			  find_vma(t.mm, A + 2 * P)->anon_vma == find_vma(t.mm, A + P)->anon_vma);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, A + 2 * P) == folio);
+	KUNIT_EXPECT_EQ(test, folio_count_mappings(folio), 1);
+	/* Moved back, it continues its old neighbour's pgoff: one VMA. */
+	KUNIT_ASSERT_EQ(test, mremap(A + 2 * P, P, P, MAYMOVE | FIXED, A), A);
+	KUNIT_EXPECT_EQ(test, t.mm->nr_vmas, 1);
+	KUNIT_EXPECT_EQ(test, folio_count_mappings(folio), 1);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 2 * P, 0x51));
+}
+
 /* check_mremap_params comes before the lookup: a bad new_addr is -EINVAL
  * even where addr maps nothing, as is a new_len past TASK_SIZE. */
 static void new_addr_is_checked_before_the_old_range(struct kunit *test)
@@ -483,6 +510,7 @@ static struct kunit_case mremap_test_cases[] = {
 	KUNIT_CASE(dontunmap_moves_every_vma_and_keeps_each_empty),
 	KUNIT_CASE(dontunmap_of_parts_of_two_vmas_splits_them),
 	KUNIT_CASE(a_vma_never_faulted_merges_where_it_moves),
+	KUNIT_CASE(a_moved_page_merges_only_where_its_pgoff_continues),
 	KUNIT_CASE(new_addr_is_checked_before_the_old_range),
 	KUNIT_CASE(a_hugetlb_vma_only_shrinks),
 	{},

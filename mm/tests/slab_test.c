@@ -125,6 +125,36 @@ static void large_requests_take_whole_pages(struct kunit *test)
 	EXPECT_BUDDY_OK(test);
 }
 
+/* A cache of its own: 40-byte objects (rounded to 48) from slabs on the
+ * node asked for, counted apart from kmalloc's, refused by kfree. */
+static void a_dedicated_cache_keeps_its_objects_apart(struct kunit *test)
+{
+	static struct kmem_cache cache = { .name = "test_cache", .size = 40 };
+	struct kmalloc_stats st;
+	char *a, *b;
+
+	if (!node)
+		return;
+	a = kmem_cache_alloc_node(&cache, GFP_KERNEL, node->node_id);
+	b = kmem_cache_alloc_node(&cache, GFP_KERNEL | __GFP_ZERO, node->node_id);
+	KUNIT_ASSERT_TRUE(test, a && b);
+	KUNIT_EXPECT_EQ(test, b - a, 48);
+	KUNIT_EXPECT_EQ(test, b[39], 0);
+	kmem_cache_stats(&cache, node->node_id, &st);
+	KUNIT_EXPECT_EQ(test, st.objects, 2);
+	KUNIT_EXPECT_EQ(test, st.slab_pages, 1);
+	kmalloc_stats(node->node_id, &st);
+	KUNIT_EXPECT_EQ(test, st.objects + st.slab_pages, 0);
+	KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start - 1);
+	kfree(a); /* not kmalloc's: refused, a stays allocated */
+	kmem_cache_stats(&cache, node->node_id, &st);
+	KUNIT_EXPECT_EQ(test, st.objects, 2);
+	kmem_cache_free(&cache, a);
+	kmem_cache_free(&cache, b);
+	KUNIT_EXPECT_EQ(test, node_free_pages(node), free_at_start);
+	EXPECT_BUDDY_OK(test);
+}
+
 /* With every page of the node taken, kmalloc returns NULL. */
 static void exhausted_node_returns_null(struct kunit *test)
 {
@@ -176,6 +206,7 @@ static struct kunit_case slab_cases[] = {
 	KUNIT_CASE(large_requests_take_whole_pages),
 	KUNIT_CASE(exhausted_node_returns_null),
 	KUNIT_CASE(bogus_kfree_is_refused),
+	KUNIT_CASE(a_dedicated_cache_keeps_its_objects_apart),
 	{},
 };
 

@@ -44,9 +44,11 @@ static void show(const struct kobj_attribute *attr, void *priv, char *out, size_
 
 static void thp_modes_follow_linux_rules(struct kunit *test)
 {
-	struct vm_area_struct plain = { 0, PMD_SIZE, VM_READ | VM_WRITE };
-	struct vm_area_struct hg = { 0, PMD_SIZE, VM_READ | VM_WRITE | VM_HUGEPAGE };
-	struct vm_area_struct nh = { 0, PMD_SIZE, VM_READ | VM_WRITE | VM_NOHUGEPAGE };
+	struct vm_area_struct plain = { .vm_end = PMD_SIZE, .vm_flags = VM_READ | VM_WRITE };
+	struct vm_area_struct hg = { .vm_end = PMD_SIZE,
+				     .vm_flags = VM_READ | VM_WRITE | VM_HUGEPAGE };
+	struct vm_area_struct nh = { .vm_end = PMD_SIZE,
+				     .vm_flags = VM_READ | VM_WRITE | VM_NOHUGEPAGE };
 
 	if (!CONFIG_TRANSPARENT_HUGEPAGE) {
 		KUNIT_EXPECT_EQ(test, thp_vma_allowable_orders(&plain, THP_ORDERS_ALL), 0);
@@ -109,8 +111,9 @@ static void thp_sysfs_show_and_store(struct kunit *test)
  * under "defer" and "never". */
 static void thp_defrag_follows_linux(struct kunit *test)
 {
-	struct vm_area_struct plain = { 0, PMD_SIZE, VM_READ | VM_WRITE };
-	struct vm_area_struct hg = { 0, PMD_SIZE, VM_READ | VM_WRITE | VM_HUGEPAGE };
+	struct vm_area_struct plain = { .vm_end = PMD_SIZE, .vm_flags = VM_READ | VM_WRITE };
+	struct vm_area_struct hg = { .vm_end = PMD_SIZE,
+				     .vm_flags = VM_READ | VM_WRITE | VM_HUGEPAGE };
 	static const struct {
 		const char *word, *shown;
 		gfp_t plain, hg;

@@ -6,9 +6,9 @@
  * MADV_DONTNEED sets them to zero; MADV_FREE marks every cell of the pages
  * it covers mz: until reclaim frees the folio they still read their value,
  * after it zero, and a page is replaced whole. So a page whose mz cells
- * were all set by one MADV_FREE (page_whole) reads all-old or all-zero
+ * were all set by one MADV_FREE (whole) reads all-old or all-zero
  * there; cells written since are exact either way. A second MADV_FREE
- * before that is resolved drops page_whole (old, written, zero mixes are
+ * before that is resolved drops whole (old, written, zero mixes are
  * then possible) and cells are checked one by one. A cell observed zero
  * stays zero (the folio was freed, the new one is zero-filled); a cell
  * observed old is not pinned: reclaim may still free it later.
@@ -40,9 +40,17 @@ static const struct {
 };
 #define NR_VMAS ARRAY_SIZE(vm_model_vmas)
 
-static uint8_t cell_val[NR_CELLS];
-static bool cell_mz[NR_CELLS];
-static bool page_whole[NR_PAGES];
+/* What each cell may read (val; or zero too while mz, a lazyfree
+ * cell), and whether a page was lazyfreed whole: for the mm, and for its
+ * forked child (a copy of the mm's at the fork); cur is the one the
+ * current operation is about. */
+struct model_bytes {
+	uint8_t val[NR_CELLS];
+	bool mz[NR_CELLS];
+	bool whole[NR_PAGES];
+};
+static struct model_bytes parent_bytes, child_bytes;
+static struct model_bytes *cur = &parent_bytes;
 static uint8_t read_buf[READ_MAX];
 
 static int fail(struct vm_model *m, const char *fmt, ...) __printf(2, 3);
@@ -107,9 +115,8 @@ int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *
 	*m = (struct vm_model){
 		.mm = mm, .node = node, .data = data, .len = len, .state = seed ? seed : 1
 	};
-	memset(cell_val, 0, sizeof(cell_val));
-	memset(cell_mz, 0, sizeof(cell_mz));
-	memset(page_whole, 0, sizeof(page_whole));
+	memset(&parent_bytes, 0, sizeof(parent_bytes));
+	cur = &parent_bytes;
 	for (unsigned int v = 0; v < NR_VMAS; v++)
 		if (vm_mmap(mm, vma_start(v), vm_model_vmas[v].len, RW, 0) != vma_start(v))
 			return fail(m, "vm_mmap %lx+%lx failed", vma_start(v),
@@ -174,26 +181,26 @@ static int check_page(struct vm_model *m, unsigned long addr, unsigned long len,
 
 		if (!cell_uniform(buf + off))
 			return fail(m, "read %lx: cell of mixed bytes, first %02x", addr + off, b);
-		if (b == cell_val[c]) {
-			seen_old |= cell_mz[c] && b;
+		if (b == cur->val[c]) {
+			seen_old |= cur->mz[c] && b;
 			continue;
 		}
-		if (b || !cell_mz[c])
+		if (b || !cur->mz[c])
 			return fail(m, "read %lx: %02x, expected %02x%s", addr + off, b,
-				    cell_val[c], cell_mz[c] ? " or 00 (lazyfree)" : "");
+				    cur->val[c], cur->mz[c] ? " or 00 (lazyfree)" : "");
 		seen_zero = true;
-		cell_val[c] = 0;
-		cell_mz[c] = false;
+		cur->val[c] = 0;
+		cur->mz[c] = false;
 	}
-	if (!page_whole[page] || !seen_zero)
+	if (!cur->whole[page] || !seen_zero)
 		return 0;
 	if (seen_old)
 		return fail(m, "read %lx: lazyfree page half old, half zero", addr);
 	/* Freed: the page's other lazy cells are zero too. */
 	for (unsigned long c = page * CELLS_PER_PAGE; c < (page + 1) * CELLS_PER_PAGE; c++)
-		if (cell_mz[c])
-			cell_val[c] = 0, cell_mz[c] = false;
-	page_whole[page] = false;
+		if (cur->mz[c])
+			cur->val[c] = 0, cur->mz[c] = false;
+	cur->whole[page] = false;
 	return 0;
 }
 
@@ -222,12 +229,46 @@ static int check_range(struct vm_model *m, unsigned long addr, unsigned long len
 	return 0;
 }
 
-int vm_model_check_all(struct vm_model *m)
+static int check_all_of(struct vm_model *m)
 {
 	for (unsigned int v = 0; v < NR_VMAS; v++)
 		if (check_range(m, vma_start(v), vm_model_vmas[v].len))
 			return -1;
 	return 0;
+}
+
+/* Run op on the child's bytes through the child's mm, then come back. */
+static int in_child(struct vm_model *m, int (*op)(struct vm_model *m, unsigned int v),
+		    unsigned int v)
+{
+	int ret;
+
+	switch_mm(m->child);
+	cur = &child_bytes;
+	ret = op(m, v);
+	cur = &parent_bytes;
+	switch_mm(m->mm);
+	return ret;
+}
+
+static int check_all_op(struct vm_model *m, unsigned int v)
+{
+	(void)v;
+	return check_all_of(m);
+}
+
+int vm_model_check_all(struct vm_model *m)
+{
+	if (check_all_of(m))
+		return -1;
+	return m->child ? in_child(m, check_all_op, 0) : 0;
+}
+
+void vm_model_fini(struct vm_model *m)
+{
+	if (m->child)
+		mm_destroy(m->child);
+	m->child = NULL;
 }
 
 static int op_write(struct vm_model *m, unsigned int v)
@@ -240,8 +281,8 @@ static int op_write(struct vm_model *m, unsigned int v)
 	ret = fill_user(addr, val, len);
 	if (ret)
 		return fail(m, "fill_user %lx+%lx %02x: %d", addr, len, val, ret);
-	memset(&cell_val[cell_of(addr)], val, len / VM_MODEL_CELL);
-	memset(&cell_mz[cell_of(addr)], 0, len / VM_MODEL_CELL);
+	memset(&cur->val[cell_of(addr)], val, len / VM_MODEL_CELL);
+	memset(&cur->mz[cell_of(addr)], 0, len / VM_MODEL_CELL);
 	return 0;
 }
 
@@ -267,11 +308,11 @@ static void model_advise(unsigned long start, unsigned long end, int advice)
 		if (!in_vma)
 			continue;
 		for (unsigned long c = c0; c < c0 + CELLS_PER_PAGE; c++)
-			any_mz |= cell_mz[c];
+			any_mz |= cur->mz[c];
 		if (advice == MADV_DONTNEED)
-			memset(&cell_val[c0], 0, CELLS_PER_PAGE);
-		memset(&cell_mz[c0], advice == MADV_FREE, CELLS_PER_PAGE);
-		page_whole[page] = advice == MADV_FREE && !any_mz;
+			memset(&cur->val[c0], 0, CELLS_PER_PAGE);
+		memset(&cur->mz[c0], advice == MADV_FREE, CELLS_PER_PAGE);
+		cur->whole[page] = advice == MADV_FREE && !any_mz;
 	}
 }
 
@@ -327,6 +368,34 @@ static int op_compact(struct vm_model *m)
 	return 0;
 }
 
+/* fork: a child whose bytes are the mm's now (dup_mmap; every folio
+ * shared until a write copies it, lazyfree cells lazy in both); a child
+ * already there is read whole and destroyed first. Later operations go
+ * on in the mm, with writes (op_child_write) and reads in the child. */
+static int op_fork(struct vm_model *m)
+{
+	int ret;
+
+	if (m->child) {
+		ret = in_child(m, check_all_op, 0);
+		vm_model_fini(m);
+		return ret;
+	}
+	m->child = mm_create(m->node->node_id);
+	if (!m->child)
+		return fail(m, "mm_create for fork: no memory");
+	ret = dup_mmap(m->child, m->mm);
+	if (ret)
+		return fail(m, "dup_mmap: %d", ret);
+	child_bytes = parent_bytes;
+	return 0;
+}
+
+static int check_vma_op(struct vm_model *m, unsigned int v)
+{
+	return check_range(m, vma_start(v), vm_model_vmas[v].len);
+}
+
 static int run_op(struct vm_model *m, unsigned int op, unsigned int v)
 {
 	switch (op) {
@@ -351,6 +420,12 @@ static int run_op(struct vm_model *m, unsigned int op, unsigned int v)
 		return 0;
 	case 11:
 		return op_compact(m);
+	case 12:
+		return op_fork(m);
+	case 13:
+		return m->child ? in_child(m, op_write, v) : 0;
+	case 14:
+		return m->child ? in_child(m, check_vma_op, v) : 0;
 	default:
 		return op_bad_madvise(m, v);
 	}
@@ -358,7 +433,7 @@ static int run_op(struct vm_model *m, unsigned int op, unsigned int v)
 
 int vm_model_step(struct vm_model *m)
 {
-	unsigned int op = rnd(m, 13), v = rnd(m, NR_VMAS);
+	unsigned int op = rnd(m, 16), v = rnd(m, NR_VMAS);
 	unsigned long addr, len;
 	char err[200];
 

@@ -1,7 +1,8 @@
 /*
  * A byte model of four anonymous VMAs for random operation sequences:
  * write (fill_user), MADV_FREE, MADV_DONTNEED, lazyfree reclaim,
- * compaction and read, each checked against what every byte may read.
+ * compaction, fork (dup_mmap, then writes and reads in the child too)
+ * and read, each checked against what every byte may read.
  * Driven by a PRNG (the seeded ktest) or by fuzzer bytes (fuzz_vm); both
  * share this code, so a fuzzer crash replays as a seed-free input and a
  * ktest failure prints its seed and step.
@@ -19,6 +20,7 @@
 
 struct vm_model {
 	struct mm_struct *mm;
+	struct mm_struct *child; /* forked from mm by op_fork, or NULL */
 	struct pglist_data *node;
 	const uint8_t *data; /* fuzzer bytes, or NULL: use the PRNG */
 	size_t len, pos;
@@ -40,7 +42,10 @@ int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *
 int vm_model_step(struct vm_model *m);
 /* Return: true when fuzzer bytes are used up (never for the PRNG). */
 bool vm_model_exhausted(const struct vm_model *m);
-/* Read every mapped byte and compare. Return: 0, or -1 with m->err. */
+/* Read every mapped byte, of the mm and of the forked child if there is
+ * one, and compare. Return: 0, or -1 with m->err. */
 int vm_model_check_all(struct vm_model *m);
+/* Destroy the forked child, if there is one (before the mm's node goes). */
+void vm_model_fini(struct vm_model *m);
 
 #endif
