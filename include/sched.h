@@ -332,6 +332,8 @@ static inline void set_current_state(unsigned int state)
 #define WTERMSIG(status) ((status)&0x7f)
 
 /* --- kernel/pid.c ------------------------------------------------------------ */
+/* The highest pid (/proc/sys/kernel/pid_max): Folium's table holds 4096. */
+#define PID_MAX 4096
 /* The task pid names, or NULL (Linux: find_task_by_vpid). */
 struct task_struct *find_task_by_vpid(int pid);
 /* Linux: find_ge_pid. The task with the lowest pid >= @nr, or NULL. */

@@ -32,6 +32,22 @@ void mmput(struct mm_struct *mm)
 		mm_destroy(mm);
 }
 
+/* Linux: dup_mm. A copy-on-write copy of @oldmm (dup_mmap: every VMA,
+ * its anonymous pages write-protected in both and shared until one side
+ * writes). Return: the new mm, or NULL without memory. */
+static struct mm_struct *dup_mm(struct mm_struct *oldmm)
+{
+	struct mm_struct *mm = mm_create(oldmm->nid);
+
+	if (!mm)
+		return NULL;
+	if (dup_mmap(mm, oldmm)) {
+		mm_destroy(mm);
+		return NULL;
+	}
+	return mm;
+}
+
 /* Linux: copy_mm. A kernel thread and a child of one have no mm. */
 static int copy_mm(unsigned long clone_flags, struct task_struct *p, struct task_struct *parent)
 {
@@ -39,10 +55,15 @@ static int copy_mm(unsigned long clone_flags, struct task_struct *p, struct task
 
 	if (!oldmm || (p->flags & PF_KTHREAD))
 		return 0;
-	if (!(clone_flags & CLONE_VM))
-		return -ENOSYS; /* no copy-on-write copy of an mm yet */
-	mmget(oldmm);
-	p->mm = p->active_mm = oldmm;
+	if (clone_flags & CLONE_VM) {
+		mmget(oldmm);
+		p->mm = oldmm;
+	} else {
+		p->mm = dup_mm(oldmm);
+		if (!p->mm)
+			return -ENOMEM;
+	}
+	p->active_mm = p->mm;
 	return 0;
 }
 
@@ -187,13 +208,6 @@ static int clone_flags_valid(unsigned long flags)
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
 		return -EINVAL;
-	if (!(flags & CLONE_VM) && current->mm) {
-		if (!logged)
-			pr_info("%s[%d]: fork without CLONE_VM not served yet (-ENOSYS)\n",
-				current->comm, current->pid);
-		logged = true;
-		return -ENOSYS;
-	}
 	if (flags & ~CLONE_SERVED) {
 		/* Threads (CLONE_THREAD, CLONE_SIGHAND), pidfds and namespaces. */
 		if (!logged)

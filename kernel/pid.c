@@ -13,7 +13,10 @@
 #include <slab.h>
 #include <syscalls.h>
 
-#define NR_PID_SLOTS 64 /* tasks that can exist at once, for now */
+/* Tasks that can exist at once: pids 1..PID_MAX (Linux's pid_max is
+ * 32768 by default; its floor, PID_MAX_MIN, is 301). A fork past it is
+ * -EAGAIN, as on Linux. */
+#define NR_PID_SLOTS PID_MAX
 
 /* The tasks with a pid (Linux: the pid idr). */
 static struct task_struct *pid_table[NR_PID_SLOTS];
