@@ -11,7 +11,8 @@
  * N" exits with N, "proctest sleep" waits for a signal, "proctest
  * orphan FD" reports its parent's pid on FD once its first parent is
  * gone, "proctest pipe FD" writes 200000 bytes to FD, "proctest show..."
- * prints its argv and name (the interpreter of test scripts). Example: vfork,
+ * prints its argv and name (the interpreter of test scripts), "proctest
+ * hold MIB" leaves an orphan holding MIB MiB behind. Example: vfork,
  * execve("/bin/proctest", {"proctest", "exit", "3"}), then wait4 must
  * give WEXITSTATUS 3.
  */
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -521,6 +523,29 @@ static int child(int argc, char **argv)
 		printf("comm=%s\n", comm);
 		return 0;
 	}
+	if (!strcmp(argv[1], "hold") && argc > 2) {
+		/* A child holds N MiB and sleeps for ever, orphaned once this
+		 * process has seen its memory ready and exited (for the OOM
+		 * killer's choice between processes). */
+		size_t len = (size_t)atoi(argv[2]) << 20;
+		int fds[2];
+		char c = 0;
+
+		if (pipe(fds))
+			return 1;
+		if (fork() == 0) {
+			char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (p == MAP_FAILED)
+				_exit(1);
+			memset(p, 1, len);
+			write(fds[1], &c, 1);
+			for (;;)
+				pause();
+		}
+		return read(fds[0], &c, 1) == 1 ? 0 : 1;
+	}
 	if (!strcmp(argv[1], "pipe") && argc > 2) {
 		/* One write of 200000 bytes: far more than the pipe holds. */
 		static char out[200000];
@@ -549,8 +574,8 @@ static int child(int argc, char **argv)
 		write(fd, &now, sizeof(now));
 		return 0;
 	}
-	fprintf(stderr,
-		"usage: proctest [exit N | sleep | usr1 | burn | pipe FD | orphan FD | show...]\n");
+	fprintf(stderr, "usage: proctest [exit N | sleep | usr1 | burn | hold MIB | pipe FD | "
+			"orphan FD | show...]\n");
 	return 2;
 }
 
