@@ -418,14 +418,14 @@ initramfs_damaged_archive_is_reported() {
 # a handler, and the two corrupt FPU frames fpstate returns through killed
 # by SIGSEGV), two programs in the background that ps lists and kill ends,
 # the OOM killer choosing the biggest process (an orphan holding 256 MiB)
-# before the faulting one, and MemFree the same before and after: every
-# page comes back.
+# before the faulting one, a fork bomb the kernel survives, and MemFree
+# the same before and after: every page comes back.
 user_programs_run_in_ring3() {
-	initramfs_boot programs "$B/initramfs.cpio" "meminfo; /bin/hello a b; /bin/hello fail; \
+	initramfs_boot programs "$B/initramfs.cpio" "/bin/proctest bomb; meminfo; /bin/hello a b; /bin/hello fail; \
 hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/motd; /bin/mmtest; \
 /bin/mmfault; /bin/mmfault none; /bin/sigtest; /bin/fpstate; /bin/fpstate badframe; \
 /bin/fpstate badheader; /bin/proctest sleep &; /bin/spin &; ps; kill 2; kill -KILL 3; kill 99; \
-/bin/proctest burn; jobs; /bin/proctest hold 256; /bin/crash oom; meminfo" || return 1
+/bin/proctest burn; jobs; /bin/proctest hold 256; /bin/crash oom; /bin/proctest bomb; meminfo" || return 1
 	log=$LOGS/initramfs-programs.serial
 	expect_in "$log" 'argv[0] = "/bin/hello"' 'argv[1] = "a"' 'argv[2] = "b"' \
 		'argv[1] = "fail"' 'exit status 3' 'argv[0] = "hello"' 'argv[1] = "x"' \
@@ -455,6 +455,12 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 	tr -d '\r' < "$log" | grep 'Out of memory: Killed process' | tail -n 2 | sed 's/^.*Out of/Out of/; s/ total-vm.*//' |
 		tr '\n' ';' | grep -qx 'Out of memory: Killed process 3 (proctest);Out of memory: Killed process 2 (crash);' ||
 		{ echo "the OOM killer did not take the orphan, then crash"; return 1; }
+	# A fork bomb twice (first, then last): 4094 forks until -EAGAIN (the
+	# pid table), all killed and reaped; the first leaves the kernel page
+	# tables of the stacks' vmalloc range behind, as Linux does, so the
+	# MemFree lines come after it.
+	[ "$(grep -c 'bomb: Resource temporarily unavailable after over 100 forks, all children reaped' "$log")" = 2 ] ||
+		{ echo "the fork bomb did not end in EAGAIN with every child reaped"; return 1; }
 	free=$(tr -d '\r' < "$log" | grep '^MemFree:')
 	echo "$free"
 	[ "$(echo "$free" | wc -l)" = 2 ] && [ "$(echo "$free" | uniq | wc -l)" = 1 ] ||

@@ -12,7 +12,8 @@
  * orphan FD" reports its parent's pid on FD once its first parent is
  * gone, "proctest pipe FD" writes 200000 bytes to FD, "proctest show..."
  * prints its argv and name (the interpreter of test scripts), "proctest
- * hold MIB" leaves an orphan holding MIB MiB behind. Example: vfork,
+ * hold MIB" leaves an orphan holding MIB MiB behind, "proctest bomb"
+ * forks until refused, then kills them all (kill -9 -1). Example: vfork,
  * execve("/bin/proctest", {"proctest", "exit", "3"}), then wait4 must
  * give WEXITSTATUS 3.
  */
@@ -522,6 +523,26 @@ static int child(int argc, char **argv)
 			printf("%s|", argv[i]);
 		printf("comm=%s\n", comm);
 		return 0;
+	}
+	if (!strcmp(argv[1], "bomb")) {
+		/* Fork until the kernel says no, then kill -9 -1 and reap. */
+		long n = 0, reaped = 0;
+		pid_t pid;
+		int e;
+
+		while ((pid = fork()) > 0)
+			n++;
+		if (pid == 0) {
+			for (;;)
+				pause();
+		}
+		e = errno;
+		kill(-1, SIGKILL);
+		while (wait(NULL) > 0)
+			reaped++;
+		printf("proctest: bomb: %s after %s forks, all %s reaped\n", strerror(e),
+		       n > 100 ? "over 100" : "few", reaped == n ? "children" : "NOT");
+		return reaped == n && n > 100 ? 0 : 1;
 	}
 	if (!strcmp(argv[1], "hold") && argc > 2) {
 		/* A child holds N MiB and sleeps for ever, orphaned once this
