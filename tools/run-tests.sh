@@ -472,7 +472,8 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 # clone, posix_spawn, execve, wait4/waitid, SIGCHLD, orphans, restarted
 # calls, pipes between processes), forktest (64 children, copy-on-write of
 # every folio size, 1000 fork + exit + wait and 100 fork + exec + wait
-# cycles) and mmtest too, the fuzzer
+# cycles) and mmtest too, the fuzzer (also as four processes at once,
+# forking, exec'ing, waiting and killing among its calls)
 # runs to its end with both, tools/linux-madvise-free runs unchanged
 # through the sysfs files and prints its record (source=folium), and
 # MemFree after all that is what it was before the first program ran.
@@ -480,13 +481,14 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 	name=syscalls${1:-}
 	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
 /bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/forktest; /bin/forktest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
-/bin/fuzz.glibc 3 2000; /bin/linux-madvise-free --bytes 8M --runs 1; \
+/bin/fuzz.glibc 3 2000; /bin/fuzz 4 1000 - 4; /bin/linux-madvise-free --bytes 8M --runs 1; \
 /bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
 	log=$LOGS/initramfs-$name.serial
 	expect_in "$log" 'argv[0] = "/bin/hello.glibc"' 'argv[2] = "b"' 'hello from ring 3' \
 		'mmtest: all ok' 'sigtest: all ok' 'killed by SIGABRT' 'fpstate: all ok' \
 		'fuzz: 100 calls, seed 1, ' \
-		'fuzz: 2000 calls, seed 2, ' 'fuzz: 2000 calls, seed 3, ' '@env source=folium ' \
+		'fuzz: 2000 calls, seed 2, ' 'fuzz: 2000 calls, seed 3, ' 'fuzz: 4 jobs, all done' \
+		'fuzz: 1000 calls, seed 7, ' '@env source=folium ' \
 		'@end madvise_free 9 ' '@end madvise_free_sbs 11 ' '@end faults_sbs 10 ' 'Power down.' || return 1
 	# Every 2 MiB of the range is one 2048K folio, counted by the stats.
 	tr -d '\r' < "$log" | grep -q '^@row 2048 [0-9.]* [0-9.]* [0-9.]* [0-9]* 4 0 [0-9.]*$' ||

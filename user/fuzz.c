@@ -1,18 +1,22 @@
 /*
- * /bin/fuzz [SEED [COUNT [v]]]: COUNT (2000) random system calls, numbers
+ * /bin/fuzz [SEED [COUNT [v|- [JOBS]]]]: COUNT (2000) random system calls, numbers
  * 0..460 and arguments drawn from interesting values (0, -1, small ints,
  * page addresses in and out of its mappings, kernel and non-canonical
  * addresses, huge lengths, random 64-bit), from SEED (1); then "fuzz: N
  * calls, seed S, E errors, done" and exit 0. v prints each call first.
  * It must not end itself, change the machine or create files, so: calls
- * that exit, signal, block, fork or change the system are never made
- * (skip[]); paths are only NULL, bad pointers or names under
+ * that exit, signal, block or change the system are never made (skip[]);
+ * fork and clone make a child that exits at once and is reaped (clone
+ * never shares the mm or the stack), kill only sends signal 0, execve
+ * and execveat only get paths that cannot run; paths are only NULL, bad pointers or names under
  * /nonexistent-fuzz/; a pointer or range that touches its own text, brk or
  * stack becomes one in its playground (a 16-page arena, remapped before
  * every call, then up to 1 GiB of hole); fds 0-5 are harmless read-only files
  * and every other fd is closed after each call; what a call maps is
- * unmapped after it. Example: `fuzz 7 500` makes the same 500 calls on
- * Linux and on Folium; the harness compares MemFree before and after.
+ * unmapped after it. With JOBS, that many processes fuzz at once, seeds
+ * SEED, SEED+1, ..., and the first waits for them: "fuzz: JOBS jobs, all
+ * done". Example: `fuzz 7 500` makes the same 500 calls on Linux and on
+ * Folium; the harness compares MemFree before and after.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -23,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PAGE 4096ul
@@ -45,14 +50,14 @@
  */
 static const unsigned short skip[] = {
 	7,   23,  29,  30,  31,	 34,  35,  37,	38,  41,  42,  43,  44,	 45,  46,  47,	48,  49,
-	50,  51,  52,  53,  54,	 55,  56,  57,	58,  59,  60,  62,  64,	 65,  66,  67,	68,  69,
-	70,  71,  91,  93,  101, 103, 128, 129, 130, 141, 142, 144, 151, 153, 155, 157, 159, 160,
-	161, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 175, 176, 179, 190, 199, 200,
-	202, 203, 206, 207, 208, 209, 210, 216, 220, 222, 223, 224, 225, 226, 227, 230, 231, 232,
-	234, 240, 241, 242, 243, 244, 245, 246, 248, 249, 250, 251, 256, 260, 261, 270, 271, 272,
-	279, 280, 281, 297, 298, 299, 300, 301, 304, 305, 307, 308, 310, 311, 313, 314, 317, 320,
-	321, 323, 333, 334, 335, 424, 425, 426, 427, 428, 429, 430, 431, 432, 433, 435, 438, 441,
-	442, 443, 444, 445, 446, 449, 452, 453, 454, 455, 456, 460, 15,	 288, 322,
+	50,  51,  52,  53,  54,	 55,  58,  60,	64,  65,  66,  67,  68,	 69,  70,  71,	91,  93,
+	101, 103, 128, 129, 130, 141, 142, 144, 151, 153, 155, 157, 159, 160, 161, 163, 164, 165,
+	166, 167, 168, 169, 170, 171, 172, 173, 175, 176, 179, 190, 199, 200, 202, 203, 206, 207,
+	208, 209, 210, 216, 220, 222, 223, 224, 225, 226, 227, 230, 231, 232, 234, 240, 241, 242,
+	243, 244, 245, 246, 248, 249, 250, 251, 256, 260, 261, 270, 271, 272, 279, 280, 281, 297,
+	298, 299, 300, 301, 304, 305, 307, 308, 310, 311, 313, 314, 317, 320, 321, 323, 333, 334,
+	335, 424, 425, 426, 427, 428, 429, 430, 431, 432, 433, 435, 438, 441, 442, 443, 444, 445,
+	446, 449, 452, 453, 454, 455, 456, 460, 15,  288,
 };
 
 /* Calls that take a path, and which arguments are paths (bit i: arg i). */
@@ -65,7 +70,7 @@ static const struct {
 	{ 188, 1 }, { 189, 1 },	 { 191, 1 },  { 192, 1 }, { 194, 1 }, { 195, 1 }, { 197, 1 },
 	{ 198, 1 }, { 235, 1 },	 { 254, 2 },  { 257, 2 }, { 258, 2 }, { 259, 2 }, { 262, 2 },
 	{ 263, 2 }, { 264, 10 }, { 265, 10 }, { 266, 5 }, { 267, 2 }, { 268, 2 }, { 269, 2 },
-	{ 303, 2 }, { 316, 10 }, { 332, 2 },  { 437, 2 }, { 439, 2 },
+	{ 303, 2 }, { 316, 10 }, { 332, 2 },  { 437, 2 }, { 439, 2 }, { 59, 1 },  { 322, 2 },
 };
 
 static uint64_t rng_state;
@@ -243,6 +248,16 @@ static void tame(unsigned long nr, unsigned long *a)
 		a[0] = code[rnd() % 7];
 		break;
 	}
+	case 56: /* clone: a process that exits at once (below); never on this
+		  * mm or stack (CLONE_VM, CLONE_VFORK, a new stack), never a
+		  * sibling (CLONE_PARENT), namespaces or a signal but SIGCHLD */
+		a[0] &= 0x01f10e00ul | 0x80000000ul; /* FS FILES SIGHAND THREAD, tid flags, IO */
+		a[0] |= (rnd() % 2) ? SIGCHLD : 0;
+		a[1] = 0;
+		break;
+	case 62: /* kill: only asks (signal 0), of anyone */
+		a[1] = 0;
+		break;
 	case 302: /* prlimit64: read the limits, never set them */
 		a[2] = 0;
 		break;
@@ -300,6 +315,8 @@ static void undo(unsigned long nr, const unsigned long *a, long ret)
 		syscall(SYS_munmap, ret, nr == 9 ? a[1] : a[2]);
 	if (nr == 13 && a[1] && a[0] != SIGKILL && a[0] != SIGSTOP)
 		syscall(SYS_rt_sigaction, a[0], &dfl, NULL, 8);
+	if ((nr == 56 || nr == 57) && ret > 0)
+		waitpid((pid_t)ret, NULL, __WALL);
 }
 
 static void setup(const char *exe)
@@ -342,13 +359,50 @@ static void setup(const char *exe)
 	reset_fds(exe);
 }
 
+/* JOBS processes fuzz at once, seeds SEED..SEED+JOBS-1; the parent waits
+ * for them all. Return: 0 if every one ended with status 0. */
+static int fuzz_jobs(char **argv, unsigned long seed, int jobs)
+{
+	char seed_arg[32], self[256];
+	char *args[] = { self, seed_arg, argv[2], (char *)"-", NULL };
+	int bad = 0;
+
+	/* A bare name is in /bin (the kernel shell runs "fuzz" from there). */
+	snprintf(self, sizeof(self), "%s%s", strchr(argv[0], '/') ? "" : "/bin/", argv[0]);
+	for (int i = 0; i < jobs; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			snprintf(seed_arg, sizeof(seed_arg), "%lu", seed + (unsigned long)i);
+			execv(self, args);
+			_exit(127);
+		}
+		if (pid < 0)
+			bad++;
+	}
+	for (;;) {
+		int status;
+		pid_t pid = wait(&status);
+
+		if (pid < 0)
+			break;
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	}
+	printf("fuzz: %d jobs, %s\n", jobs, bad ? "some FAILED" : "all done");
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long seed = argc > 1 ? strtoul(argv[1], NULL, 0) : 1;
 	long count = argc > 2 ? strtol(argv[2], NULL, 0) : 2000, calls = 0, errors = 0;
 	int verbose = argc > 3 && argv[3][0] == 'v';
+	int jobs = argc > 4 ? atoi(argv[4]) : 1;
 	char line[200];
 
+	if (jobs > 1 && argc > 2)
+		return fuzz_jobs(argv, seed, jobs);
 	rng_state = seed;
 	setup(argv[0]);
 	while (calls < count) {
@@ -367,6 +421,8 @@ int main(int argc, char **argv)
 				       calls, nr, a[0], a[1], a[2], a[3], a[4], a[5]));
 		reset_arena();
 		ret = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+		if ((nr == 56 || nr == 57) && ret == 0)
+			syscall(SYS_exit_group, 0); /* the child of fork or clone */
 		errors += ret == -1;
 		calls++;
 		undo(nr, a, ret);
