@@ -108,7 +108,10 @@ static void nice_5_gets_a_third_of_nice_0s_share(struct kunit *test)
 /* Linux: sched_yield. A yielding thread that is owed no more service
  * gives the CPU to the other one, so two threads that yield after each
  * step mostly alternate (EEVDF forfeits a slice only while eligible);
- * without yield one would do all its steps before the other started. */
+ * without yield one would do all its steps before the other started (one
+ * switch). A step's time comes from the host's clock under TCG, so a
+ * loaded host makes some steps long and some yields not forfeit: 7 to 15
+ * switches are seen; at least 5 separates yield from no yield. */
 struct yielder {
 	int id, steps;
 	int *log, *pos;
@@ -139,7 +142,7 @@ static void yielding_threads_alternate(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pos, 16);
 	for (int i = 1; i < 16; i++)
 		switches += log[i] != log[i - 1];
-	KUNIT_EXPECT_GE(test, switches, 10);
+	KUNIT_EXPECT_GE(test, switches, 5);
 }
 
 struct sleeper {
