@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <slab.h>
 #include <syscalls.h>
+#include <sysctl.h>
 
 /* Tasks that can exist at once: pids 1..PID_MAX (Linux's pid_max is
  * 32768 by default; its floor, PID_MAX_MIN, is 301). A fork past it is
@@ -20,6 +21,28 @@
 
 /* The tasks with a pid (Linux: the pid idr). */
 static struct task_struct *pid_table[NR_PID_SLOTS];
+
+/*
+ * /proc/sys/kernel/pid_max and threads-max (Linux: pid_table in
+ * kernel/pid.c, sysctl_max_threads in kernel/fork.c): both are the pid
+ * table's size, since every task, thread or not, takes a slot. Read-only:
+ * the table is an array sized at build time (Linux lets root write them).
+ */
+static int pid_max = PID_MAX;
+static int max_threads = NR_PID_SLOTS;
+static const struct ctl_table pid_sysctl_table[] = {
+	{ .procname = "pid_max",
+	  .data = &pid_max,
+	  .maxlen = sizeof(int),
+	  .mode = 0444,
+	  .proc_handler = proc_dointvec },
+	{ .procname = "threads-max",
+	  .data = &max_threads,
+	  .maxlen = sizeof(int),
+	  .mode = 0444,
+	  .proc_handler = proc_dointvec },
+};
+SYSCTL_TABLE("kernel", pid_sysctl_table);
 
 int alloc_pid(struct task_struct *task)
 {

@@ -17,6 +17,7 @@
 #include <seq_file.h>
 #include <slab.h>
 #include <syscalls.h>
+#include <timekeeping.h>
 #include <vm.h>
 #include <vmalloc.h>
 #include "../../mm/tests/mm_test_util.h"
@@ -998,7 +999,79 @@ static void smaps_rollup_sums_the_vmas(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, field("AnonHugePages:"), 0);
 }
 
+/* A decimal at *pp, "S.CC" read as centiseconds; *pp moves past it. */
+static long parse_num(const char **pp)
+{
+	const char *p = *pp;
+	long v = 0;
+
+	while ((*p >= '0' && *p <= '9') || *p == '.') {
+		if (*p != '.')
+			v = v * 10 + (*p - '0');
+		p++;
+	}
+	*pp = p + (*p ? 1 : 0);
+	return v;
+}
+
+static void proc_sys_kernel_pid_max_and_threads_max_are_the_pid_table(struct kunit *test)
+{
+	struct ramfs_inode *inode;
+	char want[16];
+
+	ksnprintf(want, sizeof(want), "%d\n", PID_MAX);
+	KUNIT_EXPECT_EQ(test, read_path("/proc/sys/kernel/pid_max"), (long)strlen(want));
+	KUNIT_EXPECT_STREQ(test, text, want);
+	KUNIT_EXPECT_EQ(test, read_path("/proc/sys/kernel/threads-max"), (long)strlen(want));
+	KUNIT_EXPECT_STREQ(test, text, want);
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, "/proc/sys/kernel/pid_max", true, &inode), 0);
+	KUNIT_EXPECT_EQ(test, inode->mode, S_IFREG | 0444);
+	KUNIT_EXPECT_LT(test, write_path("/proc/sys/kernel/pid_max", "100"), 0);
+}
+
+static void loadavg_counts_the_tasks_and_shows_the_highest_pid(struct kunit *test)
+{
+	struct task_struct *p;
+	int total = 0, last = 0;
+	const char *s = text;
+
+	for_each_process(p)
+	{
+		total++;
+		last = p->pid;
+	}
+	KUNIT_ASSERT_GT(test, read_path("/proc/loadavg"), 0);
+	KUNIT_EXPECT_EQ(test, strncmp(text, "0.00 0.00 0.00 ", 15), 0);
+	s += 15;
+	KUNIT_EXPECT_GE(test, parse_num(&s), 1); /* the reader runs */
+	KUNIT_EXPECT_EQ(test, parse_num(&s), total);
+	KUNIT_EXPECT_EQ(test, parse_num(&s), last);
+}
+
+static void uptime_grows_and_idle_is_within_it(struct kunit *test)
+{
+	long up1, idle1, up2, idle2;
+	const char *s = text;
+
+	KUNIT_ASSERT_GT(test, read_path("/proc/uptime"), 0);
+	up1 = parse_num(&s);
+	idle1 = parse_num(&s);
+	KUNIT_EXPECT_LE(test, idle1, up1);
+	KUNIT_EXPECT_EQ(test, (long)(ktime_get_ns() / 10000000ULL) - up1 < 100, true);
+	for (uint64_t t = ktime_get_ns(); ktime_get_ns() - t < 30000000ULL;)
+		; /* 30 ms */
+	s = text;
+	KUNIT_ASSERT_GT(test, read_path("/proc/uptime"), 0);
+	up2 = parse_num(&s);
+	idle2 = parse_num(&s);
+	KUNIT_EXPECT_GE(test, up2, up1 + 2);
+	KUNIT_EXPECT_GE(test, idle2, idle1);
+}
+
 static struct kunit_case procfs_cases[] = {
+	KUNIT_CASE(proc_sys_kernel_pid_max_and_threads_max_are_the_pid_table),
+	KUNIT_CASE(loadavg_counts_the_tasks_and_shows_the_highest_pid),
+	KUNIT_CASE(uptime_grows_and_idle_is_within_it),
 	KUNIT_CASE(pagemap_shows_each_page_of_a_pte_mapped_folio),
 	KUNIT_CASE(pagemap_shows_the_zero_page_present_and_not_exclusive),
 	KUNIT_CASE(pagemap_shows_every_subpage_of_a_pmd_leaf),
