@@ -117,8 +117,8 @@ static void check_vfork(void)
 	     errno);
 	cond("wait4 gives the vfork child's pid", sys_wait4(pid, &status, 0, NULL) == pid, "pid",
 	     status, errno);
-	cond("the vfork child exits with 7", WIFEXITED(status) && WEXITSTATUS(status) == 7, "0x700", status,
-	     errno);
+	cond("the vfork child exits with 7", WIFEXITED(status) && WEXITSTATUS(status) == 7, "0x700",
+	     status, errno);
 
 	pid = vfork();
 	if (pid == 0) {
