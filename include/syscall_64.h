@@ -16,6 +16,7 @@
 	X(4, stat)                \
 	X(5, fstat)               \
 	X(6, lstat)               \
+	X(7, poll)                \
 	X(8, lseek)               \
 	X(9, mmap)                \
 	X(10, mprotect)           \
@@ -31,6 +32,7 @@
 	X(20, writev)             \
 	X(21, access)             \
 	X(22, pipe)               \
+	X(23, select)             \
 	X(24, sched_yield)        \
 	X(25, mremap)             \
 	X(27, mincore)            \
@@ -117,6 +119,8 @@
 	X(267, readlinkat)        \
 	X(268, fchmodat)          \
 	X(269, faccessat)         \
+	X(270, pselect6)          \
+	X(271, ppoll)             \
 	X(273, set_robust_list)   \
 	X(280, utimensat)         \
 	X(292, dup3)              \

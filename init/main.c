@@ -14,6 +14,7 @@
 #include <acpi.h>
 #include <asm/page.h>
 #include <fbcon.h>
+#include <fs.h>
 #include <hugetlb.h>
 #include <mm.h>
 #include <mman.h>
@@ -126,6 +127,7 @@ void kmain(uint64_t boot_info_phys)
 	hugetlb_init();		    /* hugepagesz=, hugepages=, default_hugepagesz= */
 	/* The initramfs into rootfs (/): its files need the page allocator. */
 	populate_rootfs(bi->initrd_size ? __va(bi->initrd_phys) : NULL, bi->initrd_size);
+	devtmpfs_init();  /* /dev: null, zero, full, random, urandom, tty, console */
 	proc_root_init(); /* /proc: meminfo, vmstat, self/maps, ... */
 	sysfs_init();	  /* /sys/kernel/mm/transparent_hugepage */
 	acpi_init(bi);

@@ -167,9 +167,46 @@ void signal_delivered(struct task_struct *t, const struct ksignal *ks)
 {
 	sigset_t blocked = t->signals.blocked | ks->ka.mask;
 
+	t->signals.restore_sigmask = false; /* the frame holds the saved mask */
+
 	if (!(ks->ka.flags & SA_NODEFER))
 		blocked |= sigmask(ks->sig);
 	set_current_blocked(t, blocked);
+}
+
+int set_user_sigmask(struct task_struct *t, unsigned long umask, size_t sigsetsize)
+{
+	sigset_t kmask;
+
+	if (!umask)
+		return 0;
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&kmask, umask, sizeof(kmask)))
+		return -EFAULT;
+	t->signals.saved_sigmask = t->signals.blocked;
+	t->signals.restore_sigmask = true;
+	set_current_blocked(t, kmask);
+	return 0;
+}
+
+void restore_saved_sigmask(struct task_struct *t)
+{
+	if (!t->signals.restore_sigmask)
+		return;
+	t->signals.restore_sigmask = false;
+	set_current_blocked(t, t->signals.saved_sigmask);
+}
+
+void restore_saved_sigmask_unless(struct task_struct *t, bool interrupted)
+{
+	if (!interrupted)
+		restore_saved_sigmask(t);
+}
+
+sigset_t sigmask_to_save(const struct task_struct *t)
+{
+	return t->signals.restore_sigmask ? t->signals.saved_sigmask : t->signals.blocked;
 }
 
 /* --- rt_sigaction, rt_sigprocmask, rt_sigpending ---------------------------- */

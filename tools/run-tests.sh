@@ -480,7 +480,7 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 user_syscalls_conform_in_ring3() { # $1: --usb or empty
 	name=syscalls${1:-}
 	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
-/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/forktest; /bin/forktest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
+/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/forktest; /bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
 /bin/fuzz.glibc 3 2000; /bin/fuzz 4 1000 - 4; /bin/linux-madvise-free --bytes 8M --runs 1; \
 /bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
 	log=$LOGS/initramfs-$name.serial
@@ -502,6 +502,8 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "proctest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^forktest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "polltest failed"; return 1; }
 	# sigtest's abort is the one death; nothing else may fail.
 	! grep -q 'FAILED\|exit status' "$log" || { echo "a program failed"; return 1; }
 	[ "$(grep -c 'killed by' "$log")" = 1 ] || { echo "a program was killed"; return 1; }
@@ -529,7 +531,7 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 	qemu --kernel "$kernel" --initrd "$B/linux-initramfs.cpio" --log "$log" \
 		--append "console=ttyS0 quiet panic=-1 -- /bin/hello a ; /bin/sysconform ; \
 /bin/sysconform.glibc ; /bin/proctest ; /bin/proctest.glibc ; /bin/forktest ; \
-/bin/forktest.glibc ; /bin/mmtest ; /bin/sigtest ; \
+/bin/forktest.glibc ; /bin/polltest ; /bin/polltest.glibc ; /bin/mmtest ; /bin/sigtest ; \
 /bin/fpstate ; /bin/fpstate.glibc badheader" || return 1
 	tr -d '\r' < "$log" | grep -v '^ok '
 	expect_in "$log" 'argv[1] = "a"' 'init: /bin/hello: exit status 0' \
@@ -544,6 +546,8 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "proctest failed on Linux"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^forktest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed on Linux"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "polltest failed on Linux"; return 1; }
 }
 
 # make bench's side-by-side, quick (tools/bench-sbs.sh --quick: one boot of
