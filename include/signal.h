@@ -176,6 +176,9 @@ int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *inf
  * the kernel's, 0) to every process of the group @pgid. Return: 0,
  * -ESRCH (nobody in it) or -EINVAL. */
 int kill_pgrp(const struct task_struct *sender, int pgid, int sig, int code);
+/* Linux: kill_pid_info. The same for the process @pid alone. Return: 0,
+ * -ESRCH (no such process) or -EINVAL. */
+int kill_pid_info(const struct task_struct *sender, int pid, int sig, int code);
 /* Linux: force_sig_fault. A synchronous fault signal: if blocked or
  * ignored it is unblocked and its action reset to SIG_DFL, so it kills. */
 void force_sig_fault(struct task_struct *t, int sig, int code, uint64_t addr);

@@ -404,6 +404,13 @@ static long kill_task(const struct task_struct *sender, struct task_struct *t, i
 	return send_signal(t, sig, &info);
 }
 
+int kill_pid_info(const struct task_struct *sender, int pid, int sig, int code)
+{
+	struct task_struct *p = find_task_by_vpid(pid);
+
+	return p ? (int)kill_task(sender, p, sig, code) : -ESRCH;
+}
+
 int kill_pgrp(const struct task_struct *sender, int pgid, int sig, int code)
 {
 	struct task_struct *p;
@@ -432,10 +439,8 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig)
 
 	if (!valid_signal(sig) || sig < 0)
 		return -EINVAL;
-	if (pid > 0) {
-		p = find_task_by_vpid(pid);
-		return p ? kill_task(task, p, sig, SI_USER) : -ESRCH;
-	}
+	if (pid > 0)
+		return kill_pid_info(task, pid, sig, SI_USER);
 	/* Linux: -INT_MIN is not a group. */
 	if (pid == INT32_MIN)
 		return -ESRCH;
