@@ -219,6 +219,11 @@ int set_user_sigmask(struct task_struct *t, unsigned long umask, size_t sigsetsi
 void restore_saved_sigmask_unless(struct task_struct *t, bool interrupted);
 /* Linux: restore_saved_sigmask: the saved mask back, if one is kept. */
 void restore_saved_sigmask(struct task_struct *t);
+/* Linux: flush_signal_handlers (force_default 0). Caught signals go back
+ * to SIG_DFL, ignored ones stay ignored: at exec and for clone3's
+ * CLONE_CLEAR_SIGHAND. */
+void flush_signal_handlers(struct task_struct *task);
+
 /* Linux: sigmask_to_save: the mask a signal frame must restore. */
 sigset_t sigmask_to_save(const struct task_struct *t);
 /* Linux: on_sig_stack, sas_ss_flags for the user stack pointer @sp. */

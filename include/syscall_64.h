@@ -76,14 +76,21 @@
 	X(97, getrlimit)          \
 	X(98, getrusage)          \
 	X(99, sysinfo)            \
+	X(100, times)             \
 	X(102, getuid)            \
 	X(104, getgid)            \
 	X(107, geteuid)           \
 	X(108, getegid)           \
+	X(109, setpgid)           \
 	X(110, getppid)           \
+	X(111, getpgrp)           \
+	X(112, setsid)            \
+	X(121, getpgid)           \
+	X(124, getsid)            \
 	X(125, capget)            \
 	X(126, capset)            \
 	X(127, rt_sigpending)     \
+	X(130, rt_sigsuspend)     \
 	X(131, sigaltstack)       \
 	X(133, mknod)             \
 	X(140, getpriority)       \
@@ -133,6 +140,7 @@
 	X(332, statx)             \
 	X(334, rseq)              \
 	X(434, pidfd_open)        \
+	X(435, clone3)            \
 	X(439, faccessat2)        \
 	X(440, process_madvise)
 

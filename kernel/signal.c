@@ -209,6 +209,19 @@ sigset_t sigmask_to_save(const struct task_struct *t)
 	return t->signals.restore_sigmask ? t->signals.saved_sigmask : t->signals.blocked;
 }
 
+void flush_signal_handlers(struct task_struct *task)
+{
+	for (int i = 0; i < _NSIG; i++) {
+		struct k_sigaction *ka = &task->sighand->action[i];
+
+		if (ka->handler != (uint64_t)SIG_IGN)
+			ka->handler = (uint64_t)SIG_DFL;
+		ka->flags = 0;
+		ka->restorer = 0;
+		ka->mask = 0;
+	}
+}
+
 /* --- rt_sigaction, rt_sigprocmask, rt_sigpending ---------------------------- */
 
 /* Linux: do_sigaction. Setting an action that ignores drops the pending
@@ -464,6 +477,30 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig)
 SYSCALL_DEFINE0(pause)
 {
 	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (signal_pending(task))
+			break;
+		schedule();
+	}
+	set_current_state(TASK_RUNNING);
+	return -ERESTARTNOHAND;
+}
+
+/* Linux: sys_rt_sigsuspend. Wait under @unewset until a signal comes;
+ * the caller's mask returns when the handler's frame is popped (or at the
+ * return to ring 3 when nothing ran a handler), as ppoll's does. */
+SYSCALL_DEFINE2(rt_sigsuspend, unsigned long, unewset, size_t, sigsetsize)
+{
+	int err;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (!unewset)
+		return -EFAULT;
+	err = set_user_sigmask(task, unewset, sigsetsize);
+	if (err)
+		return err;
+	while (!signal_pending(task)) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (signal_pending(task))
 			break;

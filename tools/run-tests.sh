@@ -550,6 +550,57 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "polltest failed on Linux"; return 1; }
 }
 
+# shell_output LOG SHELL: what /etc/shells/features.sh printed under SHELL
+# in LOG, from its first line to its EXIT trap's, kernel log lines and
+# the firmware's screen-clearing escapes out.
+shell_output() {
+	tr -d '\r' < "$1" | sed "s/$(printf '\033')\[[0-9;=]*[A-Za-z]//g" |
+		grep -v '^\[ *[0-9]*\.[0-9]*\] ' |
+		sed -n "/^== features under $2\$/,/^EXIT trap ran\$/p"
+}
+
+# Debian's busybox ash and bash (fetched by make as data, the initramfs's
+# second archive) run /etc/shells/features.sh, a script using pipelines,
+# redirections, here-documents, command substitution, subshells, & and
+# wait, trap, read, exec, $? of a pipeline and set -e; on Folium and on
+# Linux 7.3 in the same QEMU each shell prints the same bytes. Then a fork
+# bomb in ash (/etc/shells/bomb.sh) fills the pid table, kill -9 -1 ends
+# it, and the kernel shell goes on; run twice, MemFree after the second is
+# MemFree after the first (the first leaves the kernel page tables of the
+# stacks' vmalloc range behind, as Linux does).
+distro_shells_run_scripts_as_on_linux() {
+	kernel=${LINUX_NEW_VMLINUZ:-}
+	[ -r "$kernel" ] || { echo "no readable Linux kernel '$kernel' (make test fetches it)"; return 1; }
+	printf 'run="%s; poweroff"\n' "/bin/sh /etc/shells/features.sh /bin/sh; \
+/bin/bash /etc/shells/features.sh /bin/bash; /bin/sh /etc/shells/bomb.sh; meminfo; \
+/bin/sh /etc/shells/bomb.sh; meminfo" > "$IMGS/shells.cmdline"
+	sh tools/mkimage.sh "$IMGS/shells.img" "$B/BOOTX64.EFI" "$B/folium.elf" \
+		"$IMGS/shells.cmdline" "$B/initramfs.cpio" || return 1
+	folium=$LOGS/shells-folium.serial linux=$LOGS/shells-linux-7.3.serial
+	qemu --image "$IMGS/shells.img" --mem 1G --log "$folium" || return 1
+	qemu --kernel "$kernel" --initrd "$B/linux-initramfs.cpio" --log "$linux" \
+		--append "console=ttyS0 quiet panic=-1 -- /bin/sh /etc/shells/features.sh /bin/sh ; \
+/bin/bash /etc/shells/features.sh /bin/bash" || return 1
+	for sh in sh bash; do
+		shell_output "$folium" $sh > "$LOGS/shells-folium.$sh.out"
+		shell_output "$linux" $sh > "$LOGS/shells-linux.$sh.out"
+		[ "$(wc -l < "$LOGS/shells-linux.$sh.out")" -ge 50 ] ||
+			{ cat "$LOGS/shells-linux.$sh.out"; echo "$sh printed too little on Linux 7.3"; return 1; }
+		diff -u "$LOGS/shells-linux.$sh.out" "$LOGS/shells-folium.$sh.out" ||
+			{ echo "$sh: Folium's output (+) differs from Linux 7.3's (-)"; return 1; }
+		echo "$sh: $(wc -l < "$LOGS/shells-folium.$sh.out") lines, the same on both kernels"
+	done
+	[ "$(tr -d '\r' < "$folium" | grep -c '^bomb: fork failed after [0-9][0-9][0-9][0-9]* children$')" = 2 ] ||
+		{ echo "the ash fork bomb did not end in a failed fork twice"; return 1; }
+	[ "$(tr -d '\r' < "$folium" | grep -c '^bomb: kill -9 -1 left nothing to kill after [0-9]* round(s)$')" = 2 ] ||
+		{ echo "kill -9 -1 did not end the fork bomb twice"; return 1; }
+	expect_in "$folium" "Power down." || return 1
+	free=$(tr -d '\r' < "$folium" | grep '^MemFree:')
+	echo "$free"
+	[ "$(echo "$free" | wc -l)" = 2 ] && [ "$(echo "$free" | uniq | wc -l)" = 1 ] ||
+		{ echo "MemFree differs after the second fork bomb"; return 1; }
+}
+
 # make bench's side-by-side, quick (tools/bench-sbs.sh --quick: one boot of
 # each kernel, small ranges, one run; Folium's default kernel here): every
 # boot prints every record, the CSVs hold what each kernel does, nothing
@@ -824,6 +875,7 @@ qemu_lane_b() {
 	run_test initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
 	run_test initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
 	run_test user-programs-run-in-ring3 user_programs_run_in_ring3
+	run_test distro-shells-run-scripts-as-on-linux-7.3 distro_shells_run_scripts_as_on_linux
 	run_test hugetlb-1g-pages-at-boot-and-at-run-time hugetlb_1g_pages_at_boot_and_at_run_time
 	run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
 	run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
