@@ -235,6 +235,9 @@ void mm_release(struct task_struct *tsk, struct mm_struct *mm);
  * Return: the task, or NULL without memory or with no pid left.
  */
 struct task_struct *copy_process(const struct kernel_clone_args *args);
+/* @p, made by copy_process and not yet woken, becomes @parent's child
+ * (init= hands pid 1 to the kernel shell). */
+void set_new_task_parent(struct task_struct *p, struct task_struct *parent);
 /* Free a task that never ran or that exit has released (Linux:
  * free_task): its stack, its parts, its pid. */
 void free_task(struct task_struct *task);

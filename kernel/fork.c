@@ -296,6 +296,17 @@ SYSCALL_DEFINE5(clone, unsigned long, clone_flags, unsigned long, newsp, unsigne
 	return kernel_clone(&args);
 }
 
+/* @p, made and not yet woken, becomes @parent's child. Linux has no such
+ * call (its pid 1 is the kernel thread that execs init); Folium's boot
+ * thread makes init (pid 1) and hands it to the kernel shell, which
+ * waits for it. */
+void set_new_task_parent(struct task_struct *p, struct task_struct *parent)
+{
+	list_del(&p->sibling);
+	p->real_parent = parent;
+	list_add_tail(&p->sibling, &parent->children);
+}
+
 /* Linux: struct clone_args, clone3's argument; VER0 ends at tls, VER1
  * adds set_tid, VER2 cgroup. */
 struct clone_args {

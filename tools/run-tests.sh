@@ -601,6 +601,30 @@ distro_shells_run_scripts_as_on_linux() {
 		{ echo "MemFree differs after the second fork bomb"; return 1; }
 }
 
+# init=PATH (Linux's): a #! script runs as pid 1 with Linux's environment
+# for init, adopts an orphan, exits with status 3; the kernel says so and
+# the kernel shell (pid 2, its parent) takes over and runs run=. A PATH
+# that cannot run is reported and the kernel shell starts as pid 1.
+init_runs_as_pid_1() {
+	printf '%s\n' 'init=/etc/shells/init.sh run="ps; poweroff"' > "$IMGS/init.cmdline"
+	sh tools/mkimage.sh "$IMGS/init.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/init.cmdline" \
+		"$B/initramfs.cpio" >/dev/null || return 1
+	qemu --image "$IMGS/init.img" --log "$LOGS/init.serial" || return 1
+	tr -d '\r' < "$LOGS/init.serial" | sed -n '/Boot complete/,$p'
+	expect_in "$LOGS/init.serial" "Run /etc/shells/init.sh as init process" \
+		"init: running as pid 1 with HOME=/ TERM=linux" "init: the orphan's parent is pid 1" \
+		"init: pid 1 exited with status 3; the kernel shell takes over" "Power down." || return 1
+	tr -d '\r' < "$LOGS/init.serial" | grep -q '^ *2 *0 [RS] *0 *[0-9.]* \[kshell\]$' ||
+		{ echo "ps did not show the kernel shell as pid 2"; return 1; }
+	image init-missing 'init=/no/such/init run="ps; poweroff"' >/dev/null || return 1
+	qemu --image "$IMGS/init-missing.img" --log "$LOGS/init-missing.serial" || return 1
+	expect_in "$LOGS/init-missing.serial" \
+		"init: requested init /no/such/init failed (error -2); starting the kernel shell" \
+		"Power down." || return 1
+	tr -d '\r' < "$LOGS/init-missing.serial" | grep -q '^ *1 *0 [RS] *0 *[0-9.]* \[kshell\]$' ||
+		{ echo "ps did not show the kernel shell as pid 1"; return 1; }
+}
+
 # make bench's side-by-side, quick (tools/bench-sbs.sh --quick: one boot of
 # each kernel, small ranges, one run; Folium's default kernel here): every
 # boot prints every record, the CSVs hold what each kernel does, nothing
@@ -876,6 +900,7 @@ qemu_lane_b() {
 	run_test initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
 	run_test user-programs-run-in-ring3 user_programs_run_in_ring3
 	run_test distro-shells-run-scripts-as-on-linux-7.3 distro_shells_run_scripts_as_on_linux
+	run_test init-runs-as-pid-1 init_runs_as_pid_1
 	run_test hugetlb-1g-pages-at-boot-and-at-run-time hugetlb_1g_pages_at_boot_and_at_run_time
 	run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
 	run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
