@@ -471,16 +471,17 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 # libraries: sysconform passes as it does on Linux, proctest (vfork,
 # clone, posix_spawn, execve, wait4/waitid, SIGCHLD, orphans, restarted
 # calls, pipes between processes), forktest (64 children, copy-on-write of
-# every folio size, 1000 fork + exit + wait and 100 fork + exec + wait
-# cycles) and mmtest too, the fuzzer (also as four processes at once,
+# every folio size, 10000 fork + exit + wait and 1000 fork + exec + wait
+# cycles with musl, a tenth of that with glibc) and mmtest too, the fuzzer (also as four processes at once,
 # forking, exec'ing, waiting and killing among its calls)
 # runs to its end with both, tools/linux-madvise-free runs unchanged
 # through the sysfs files and prints its record (source=folium), and
-# MemFree after all that is what it was before the first program ran.
+# MemFree, Slab and PageTables after all that are what they were before
+# the first program ran.
 user_syscalls_conform_in_ring3() { # $1: --usb or empty
 	name=syscalls${1:-}
 	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
-/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/forktest; /bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
+/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
 /bin/fuzz.glibc 3 2000; /bin/fuzz 4 1000 - 4; /bin/linux-madvise-free --bytes 8M --runs 1; \
 /bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
 	log=$LOGS/initramfs-$name.serial
@@ -507,10 +508,12 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 	# sigtest's abort is the one death; nothing else may fail.
 	! grep -q 'FAILED\|exit status' "$log" || { echo "a program failed"; return 1; }
 	[ "$(grep -c 'killed by' "$log")" = 1 ] || { echo "a program was killed"; return 1; }
-	free=$(tr -d '\r' < "$log" | grep '^MemFree:')
-	echo "$free"
-	[ "$(echo "$free" | wc -l)" = 2 ] && [ "$(echo "$free" | uniq | wc -l)" = 1 ] ||
-		{ echo "MemFree differs after the programs ran"; return 1; }
+	for line in MemFree Slab PageTables; do
+		v=$(tr -d '\r' < "$log" | grep "^$line:")
+		echo "$v"
+		[ "$(echo "$v" | wc -l)" = 2 ] && [ "$(echo "$v" | uniq | wc -l)" = 1 ] ||
+			{ echo "$line differs after the programs ran"; return 1; }
+	done
 }
 
 # Debian's Linux 6.1 and 7.3 in the same QEMU (the side-by-side's other
