@@ -238,7 +238,8 @@ print-LINUX_OLD_VMLINUZ print-LINUX_NEW_VMLINUZ: print-%:
 	@echo $($*)
 # The environment the test and benchmark scripts read the kernels from.
 LINUX_ENV := LINUX_OLD_VMLINUZ=$(LINUX_OLD_VMLINUZ) LINUX_NEW_VMLINUZ=$(LINUX_NEW_VMLINUZ) \
-	LINUX_NEW_PIN="$(LINUX_NEW_SUITE) $(LINUX_NEW_PACKAGE) $(LINUX_NEW_VERSION) $(LINUX_NEW_CONFIG_PACKAGE)"
+	LINUX_NEW_PIN="$(LINUX_NEW_SUITE) $(LINUX_NEW_PACKAGE) $(LINUX_NEW_VERSION) $(LINUX_NEW_CONFIG_PACKAGE)" \
+	DISTRO_PIN="$(DISTRO_SUITE) busybox busybox-static $(BUSYBOX_VERSION) ./bin/busybox"
 # make deps: the packages, then the kernels.
 deps: $(LINUX_KERNELS) $(B)/distro/busybox $(B)/distro/bash
 $(B)/linux-initramfs.cpio: $(B)/initramfs.cpio $(B)/user/init

@@ -810,6 +810,8 @@ run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
 run_test deps-without-apt deps_without_apt_says_what_to_install
 # shellcheck disable=SC2086 # LINUX_NEW_PIN: suite, package, version, config package
 run_test fetch-linux-pins-and-refusals sh tools/tests/fetch-linux-test.sh "$B" ${LINUX_NEW_PIN:-}
+# shellcheck disable=SC2086 # the pin's words
+run_test fetch-programs-pins-and-refusals sh tools/tests/fetch-programs-test.sh "$B" ${DISTRO_PIN:-}
 run_test fuzz-page-alloc-smoke make -s fuzz-smoke
 run_test host-bench-records-convert host_bench_records_convert
 
