@@ -85,6 +85,7 @@
 	X(110, getppid)           \
 	X(111, getpgrp)           \
 	X(112, setsid)            \
+	X(115, getgroups)         \
 	X(121, getpgid)           \
 	X(124, getsid)            \
 	X(125, capget)            \

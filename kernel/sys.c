@@ -55,6 +55,14 @@ SYSCALL_DEFINE0(getegid)
 	return 0;
 }
 
+/* Linux: sys_getgroups. A program starts as root with no supplementary
+ * groups (as under Linux's init) and cannot set any (no setgroups). */
+SYSCALL_DEFINE2(getgroups, int, gidsetsize, unsigned long, grouplist)
+{
+	(void)grouplist;
+	return gidsetsize < 0 ? -EINVAL : 0;
+}
+
 SYSCALL_DEFINE1(set_tid_address, unsigned long, tidptr)
 {
 	task->clear_child_tid = tidptr;
