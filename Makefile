@@ -173,7 +173,7 @@ include user/user.mk
 # Reproducible: a staging copy with mtimes 0, group/other write bits off,
 # names sorted, owners 0:0, inode numbers renumbered (--reproducible).
 INITRAMFS_INPUTS := $(shell find user 2>/dev/null)
-$(B)/initramfs.cpio: $(INITRAMFS_INPUTS) $(USER_PROGS)
+$(B)/initramfs-own.cpio: $(INITRAMFS_INPUTS) $(USER_PROGS)
 	@echo "  CPIO    $@"
 	$(Q)rm -rf $(B)/initramfs-root && mkdir -p $(B) && cp -R user $(B)/initramfs-root && \
 		rm -f $(B)/initramfs-root/README.md $(B)/initramfs-root/*.c \
@@ -184,6 +184,36 @@ $(B)/initramfs.cpio: $(INITRAMFS_INPUTS) $(USER_PROGS)
 		find $(B)/initramfs-root -exec touch -h -d @0 {} + && \
 		(cd $(B)/initramfs-root && find . -mindepth 1 | LC_ALL=C sort | \
 		 cpio -o -H newc --reproducible --owner=0:0 --quiet) > $@.tmp && mv $@.tmp $@
+
+# --- the distribution's programs: Debian's busybox-static and bash-static
+# (config.mk pins them; tools/fetch-programs.sh fetches them as data into
+# $(B)/distro/, never installed) as a second archive: /bin/busybox with a
+# link per applet (but names /bin has already: init) and /bin/bash. The
+# initramfs every kernel boots is the two archives one after the other,
+# so Folium, Linux 6.1 and Linux 7.3 run the very same shells.
+DISTRO_PINS := busybox busybox-static $(BUSYBOX_VERSION) ./bin/busybox \
+	bash bash-static $(BASH_VERSION) ./bin/bash-static
+$(B)/distro/pins: FORCE
+	@mkdir -p $(@D)
+	@echo '$(DISTRO_SUITE) $(DISTRO_PINS)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+$(B)/distro/busybox $(B)/distro/bash &: $(B)/distro/pins tools/fetch-programs.sh \
+		tools/debian-archive.sh
+	$(Q)sh tools/fetch-programs.sh $(B)/distro $(DISTRO_SUITE) $(DISTRO_PINS) && \
+		touch $(B)/distro/busybox $(B)/distro/bash
+$(B)/distro.cpio: $(B)/distro/busybox $(B)/distro/bash $(USER_PROGS)
+	@echo "  CPIO    $@"
+	$(Q)rm -rf $(B)/distro-root && mkdir -p $(B)/distro-root/bin && \
+		cp $(B)/distro/busybox $(B)/distro/bash $(B)/distro-root/bin/ && \
+		for a in $$($(B)/distro/busybox --list); do \
+			[ -e $(B)/distro-root/bin/$$a ] || [ -e user/$$a.c ] || \
+				ln -s busybox $(B)/distro-root/bin/$$a || exit 1; \
+		done && \
+		find $(B)/distro-root -exec touch -h -d @0 {} + && \
+		(cd $(B)/distro-root && find . -mindepth 1 | LC_ALL=C sort | \
+		 cpio -o -H newc --reproducible --owner=0:0 --quiet) > $@.tmp && mv $@.tmp $@
+$(B)/initramfs.cpio: $(B)/initramfs-own.cpio $(B)/distro.cpio
+	$(Q)cat $(B)/initramfs-own.cpio $(B)/distro.cpio > $@.tmp && mv $@.tmp $@
 
 # --- the Linux side of the side-by-side: two of Debian's kernels (config.mk
 # pins them; tools/fetch-linux.sh fetches each as data into $(B)/linux/)
@@ -208,9 +238,10 @@ print-LINUX_OLD_VMLINUZ print-LINUX_NEW_VMLINUZ: print-%:
 	@echo $($*)
 # The environment the test and benchmark scripts read the kernels from.
 LINUX_ENV := LINUX_OLD_VMLINUZ=$(LINUX_OLD_VMLINUZ) LINUX_NEW_VMLINUZ=$(LINUX_NEW_VMLINUZ) \
-	LINUX_NEW_PIN="$(LINUX_NEW_SUITE) $(LINUX_NEW_PACKAGE) $(LINUX_NEW_VERSION) $(LINUX_NEW_CONFIG_PACKAGE)"
+	LINUX_NEW_PIN="$(LINUX_NEW_SUITE) $(LINUX_NEW_PACKAGE) $(LINUX_NEW_VERSION) $(LINUX_NEW_CONFIG_PACKAGE)" \
+	DISTRO_PIN="$(DISTRO_SUITE) busybox busybox-static $(BUSYBOX_VERSION) ./bin/busybox"
 # make deps: the packages, then the kernels.
-deps: $(LINUX_KERNELS)
+deps: $(LINUX_KERNELS) $(B)/distro/busybox $(B)/distro/bash
 $(B)/linux-initramfs.cpio: $(B)/initramfs.cpio $(B)/user/init
 	@echo "  CPIO    $@"
 	$(Q)rm -rf $(B)/linux-init-root && mkdir -p $(B)/linux-init-root && \

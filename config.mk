@@ -62,3 +62,10 @@ LINUX_NEW_SUITE := trixie-backports
 LINUX_NEW_PACKAGE := linux-binary-7.3.4+deb13-amd64
 LINUX_NEW_VERSION := 7.3.4-1~bpo13+1
 LINUX_NEW_CONFIG_PACKAGE := linux-base-7.3.4+deb13-amd64
+
+# The distribution's shells in the initramfs (the Makefile's distro.cpio):
+# Debian 12's static busybox (ash and its applets) and bash, fetched as
+# data by tools/fetch-programs.sh the same way, never installed.
+DISTRO_SUITE := bookworm
+BUSYBOX_VERSION := 1:1.35.0-4+deb12u1+b1
+BASH_VERSION := 5.2.15-2+b13

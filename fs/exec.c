@@ -173,21 +173,6 @@ static void set_task_comm_exe(struct task_struct *task, const char *filename, co
 	memcpy(task->exe, exe, MIN(strlen(exe), sizeof(task->exe) - 1));
 }
 
-/* Linux: flush_signal_handlers. Caught signals go back to SIG_DFL;
- * ignored ones stay ignored. */
-static void flush_signal_handlers(struct task_struct *task)
-{
-	for (int i = 0; i < _NSIG; i++) {
-		struct k_sigaction *ka = &task->sighand->action[i];
-
-		if (ka->handler != (uint64_t)SIG_IGN)
-			ka->handler = (uint64_t)SIG_DFL;
-		ka->flags = 0;
-		ka->restorer = 0;
-		ka->mask = 0;
-	}
-}
-
 /* Linux: do_open_execat. A regular file with an execute bit, found from
  * @dfd (AT_FDCWD: @task's cwd) with the lookup @flags; a symbolic link
  * execveat was told not to follow is -ELOOP. */
@@ -251,6 +236,7 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 	if (old_mm)
 		mmput(old_mm);
 	set_task_comm_exe(task, filename, path);
+	task->flags &= ~PF_FORKNOEXEC;
 	do_close_on_exec(task);
 	flush_signal_handlers(task);
 	start_thread(task, prog.entry, sp);

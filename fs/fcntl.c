@@ -1,7 +1,7 @@
 /*
  * fcntl (Linux: fs/fcntl.c): duplicating an fd at or above a number, the
- * close-on-exec flag, the file's status flags, and record locks (passed
- * to fs/locks.c). Example: fcntl(1, F_DUPFD, 10) with 10 free returns
+ * close-on-exec flag, the file's status flags, record locks (passed
+ * to fs/locks.c) and a pipe's size (fs/pipe.c). Example: fcntl(1, F_DUPFD, 10) with 10 free returns
  * 10, sharing fd 1's file and offset; fcntl(10, F_GETFD) is 0 (dup
  * clears FD_CLOEXEC); fcntl(0, F_SETFL, O_NONBLOCK) makes console reads
  * return -EAGAIN instead of waiting.
@@ -56,6 +56,9 @@ static long do_fcntl(struct task_struct *task, int fd, unsigned int cmd, unsigne
 	case F_SETLK:
 	case F_SETLKW:
 		return fcntl_setlk(file, arg);
+	case F_SETPIPE_SZ:
+	case F_GETPIPE_SZ:
+		return pipe_fcntl(task, file, cmd, (unsigned int)arg);
 	default:
 		return -EINVAL;
 	}

@@ -10,6 +10,10 @@ TEST_SRCS += fs/tests/ramfs_test.c fs/tests/initramfs_test.c fs/tests/cmd_fs_tes
 FS_GENERIC_SRCS += fs/file.c
 KERNEL_ONLY_SRCS += fs/read_write.c fs/ioctl.c fs/open.c fs/stat.c fs/readdir.c \
 	fs/pipe.c fs/fcntl.c fs/locks.c fs/namei.c fs/d_path.c fs/tty.c fs/readonly.c
+# poll and select over every file's ->poll (Linux: fs/select.c); /dev:
+# character devices by number, the memory devices and the nodes at boot
+# (Linux: fs/char_dev.c, drivers/char/mem.c, drivers/base/devtmpfs.c).
+KERNEL_ONLY_SRCS += fs/select.c fs/char_dev.c fs/mem.c fs/devtmpfs.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/fs_syscall_test.c
 # seq_file, /proc/meminfo and /sys: generic, so the shell's views (and
 # the host tests) print the same text; /proc's tree, the per-process

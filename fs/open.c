@@ -112,6 +112,8 @@ static int dentry_open(struct ramfs_inode *inode, int flags, struct file **filep
 
 	if (flags & O_PATH)
 		fop = NULL;
+	else if (!fop && S_ISCHR(inode->mode))
+		fop = &def_chr_fops; /* Linux: init_special_inode; its open picks the driver */
 	else if (!fop)
 		fop = S_ISDIR(inode->mode) ? &ramfs_dir_fops : &ramfs_file_fops;
 	file = alloc_file(inode, fop, (flags & ~OPEN_FLAGS_DROPPED) | O_LARGEFILE,

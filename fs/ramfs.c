@@ -279,6 +279,23 @@ int ramfs_mkdir(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_
 	return make_node(fs, path, S_IFDIR | (mode & 07777), out);
 }
 
+int ramfs_mknod(struct ramfs *fs, const char *path, uint32_t mode, uint32_t rdev,
+		struct ramfs_inode **out)
+{
+	struct ramfs_inode *inode;
+	int err;
+
+	if (!S_ISCHR(mode))
+		return -EINVAL;
+	err = make_node(fs, path, mode, &inode);
+	if (err)
+		return err;
+	inode->rdev = rdev;
+	if (out)
+		*out = inode;
+	return 0;
+}
+
 int ramfs_create(struct ramfs *fs, const char *path, uint32_t mode, const char *data, uint64_t size,
 		 struct ramfs_inode **out)
 {

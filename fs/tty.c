@@ -17,7 +17,6 @@
 #define N_TTY_BUF_SIZE 4096 /* a line's bytes, with its '\n' (Linux's size) */
 #define CONSOLE_COLS 80	    /* what TIOCGWINSZ reports */
 #define CONSOLE_ROWS 25
-#define TTY_MAJOR 4 /* /dev/tty1 is (4, 1) */
 #define CTRL(c) ((c)&0x1f)
 #define NCCS 19
 
@@ -126,6 +125,18 @@ static long copy_line(struct tty_struct *tty, unsigned long buf, size_t count)
 	return (long)n;
 }
 
+/* Take the console's queued input into the line until it is finished
+ * or nothing is queued (Linux: n_tty_receive_buf, here at the reader's
+ * pace). Return: whether the line is finished. */
+static bool n_tty_receive(struct tty_struct *tty)
+{
+	int c;
+
+	while (!tty->finished && (c = console_trygetc()) >= 0)
+		receive_char(tty, (char)c);
+	return tty->finished;
+}
+
 /*
  * Linux: n_tty_read. Sleeps on the console's input, as console_getc
  * does, until a line is finished; a pending signal ends the wait with -EINTR (the line
@@ -135,18 +146,12 @@ static long copy_line(struct tty_struct *tty, unsigned long buf, size_t count)
 static long tty_read(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
 {
 	struct tty_struct *tty = file->private_data;
-	int c;
 
 	if (!tty->line && !(tty->line = kmalloc(N_TTY_BUF_SIZE, GFP_KERNEL)))
 		return -ENOMEM;
 	if (!count)
 		return 0;
-	while (!tty->finished) {
-		c = console_trygetc();
-		if (c >= 0) {
-			receive_char(tty, (char)c);
-			continue;
-		}
+	while (!n_tty_receive(tty)) {
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
 		if (signal_pending(tty->fg))
@@ -163,6 +168,21 @@ static long tty_read(struct file *file, unsigned long buf, size_t count, uint64_
 		return 0;
 	}
 	return copy_line(tty, buf, count);
+}
+
+/* Linux: n_tty_poll. Readable once a line (or ^D) is finished; always
+ * writable (console writes never wait). */
+static __poll_t tty_poll(struct file *file, poll_table *wait)
+{
+	struct tty_struct *tty = file->private_data;
+	__poll_t mask = POLLOUT | POLLWRNORM;
+
+	poll_wait(file, &console_wait, wait);
+	if (!tty->line && !(tty->line = kmalloc(N_TTY_BUF_SIZE, GFP_KERNEL)))
+		return mask | POLLERR;
+	if (n_tty_receive(tty))
+		mask |= POLLIN | POLLRDNORM;
+	return mask;
 }
 
 static void tty_release(struct ramfs_inode *inode, struct file *file)
@@ -202,6 +222,7 @@ const struct file_operations console_fops = {
 	.read = tty_read,
 	.write = tty_write,
 	.ioctl = tty_ioctl,
+	.poll = tty_poll,
 	.release = tty_release,
 };
 
@@ -221,6 +242,21 @@ struct file *console_file_open(struct task_struct *task)
 	tty->fg = task;
 	file->private_data = tty;
 	return file;
+}
+
+/* Linux: tty_open. /dev/tty (the caller's controlling terminal),
+ * /dev/console and /dev/tty1 are all the console here; the file keeps
+ * the inode it was opened by, so fstat shows that node's numbers. */
+int tty_open(struct ramfs_inode *inode, struct file *file)
+{
+	struct tty_struct *tty = kzalloc(sizeof(*tty), GFP_KERNEL);
+
+	if (!tty)
+		return -ENOMEM;
+	tty->fg = current;
+	file->f_op = &console_fops;
+	file->private_data = tty;
+	return 0;
 }
 
 int console_on_rootfs(struct task_struct *task)

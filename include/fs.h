@@ -13,6 +13,7 @@
 #ifndef FOLIUM_FS_H
 #define FOLIUM_FS_H
 
+#include <poll.h>
 #include <ramfs.h>
 
 /* Linux's values of the errnos files need that <errno.h> does not list
@@ -78,6 +79,8 @@ struct file;
 #define F_SETLK 6
 #define F_SETLKW 7
 #define F_DUPFD_CLOEXEC 1030
+#define F_SETPIPE_SZ 1031 /* F_LINUX_SPECIFIC_BASE + 7 */
+#define F_GETPIPE_SZ 1032
 #define FD_CLOEXEC 1
 #define F_RDLCK 0
 #define F_WRLCK 1
@@ -135,6 +138,10 @@ struct file_operations {
 	 * off; past the file's end it stays zero. Return: 0 or -EFAULT.
 	 * NULL: the file cannot be mapped (-ENODEV). */
 	int (*mmap)(struct file *file, unsigned long addr, unsigned long len, unsigned long off);
+	/* Linux: f_op->poll. The events ready now (POLL*), after
+	 * poll_wait on every queue whose wake-up may change them. Must not
+	 * sleep. NULL: always ready (DEFAULT_POLLMASK). */
+	__poll_t (*poll)(struct file *file, poll_table *wait);
 	/* The last reference is gone (all fds closed). */
 	void (*release)(struct ramfs_inode *inode, struct file *file);
 };
@@ -267,5 +274,29 @@ long fcntl_setlk(struct file *file, unsigned long arg);
  * O_NONBLOCK. Return: 0 with res[0] the read end and res[1] the write end,
  * or -ENOMEM. */
 int create_pipe_files(struct file *res[2], unsigned int flags);
+/* Linux: pipe_fcntl, F_SETPIPE_SZ and F_GETPIPE_SZ. Return: the pipe's
+ * size in bytes, -EBADF (not a pipe), -EINVAL, -EPERM, -EBUSY (the
+ * buffered bytes do not fit the new size) or -ENOMEM. */
+long pipe_fcntl(struct task_struct *task, struct file *file, unsigned int cmd, unsigned int arg);
+
+/* --- fs/char_dev.c, fs/mem.c, fs/devtmpfs.c ------------------------------ */
+#define MAJOR(dev) ((unsigned int)(dev) >> 8) /* the old 8:8 encoding of rdev */
+#define MINOR(dev) ((unsigned int)(dev)&0xff)
+#define MKDEV(ma, mi) ((uint32_t)(ma) << 8 | (mi))
+#define MEM_MAJOR 1    /* /dev/null, zero, full, random, urandom */
+#define TTY_MAJOR 4    /* /dev/tty1: the console */
+#define TTYAUX_MAJOR 5 /* /dev/tty, /dev/console */
+/* What open gives a S_IFCHR inode (Linux: def_chr_fops): its open is
+ * chrdev_open, which hands the file to the driver of the inode's major
+ * (-ENXIO for a major or minor no driver serves). */
+extern const struct file_operations def_chr_fops;
+/* Linux: memory_open's table: the mem device of @minor, or NULL. */
+const struct file_operations *mem_fops_of(unsigned int minor);
+/* Linux: tty_open for the console's numbers (4:1, 5:0, 5:1): the
+ * console as a file, its reads ended by the opener's signals. */
+int tty_open(struct ramfs_inode *inode, struct file *file);
+/* Linux: devtmpfs_init with the nodes its drivers register: /dev and its
+ * char devices in rootfs. Context: after populate_rootfs. */
+void devtmpfs_init(void);
 
 #endif

@@ -113,6 +113,8 @@ void console_input(uint8_t c);
 int console_trygetc(void);
 /* Block (idling the CPU) until a byte arrives. Return: that byte. */
 int console_getc(void);
+/* Woken when a byte is queued: a tty's poll waits on it. */
+extern struct wait_queue_head console_wait;
 /* Sleep until input is queued (the boot thread halts until an interrupt
  * instead). Return: 0, or -EINTR if @interruptible and a signal came. */
 int console_wait_input(bool interruptible);

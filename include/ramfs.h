@@ -121,6 +121,12 @@ int ramfs_mkdir(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_
  * Return: 0, -EISDIR, -EEXIST (another type is there), -ENOMEM, ... */
 int ramfs_create(struct ramfs *fs, const char *path, uint32_t mode, const char *data, uint64_t size,
 		 struct ramfs_inode **out);
+/* Create a character device node (Linux: vfs_mknod with S_IFCHR):
+ * mode S_IFCHR | permissions, rdev its MKDEV(major, minor); open hands
+ * it to the driver of its major. Return: 0, -EINVAL (not S_IFCHR),
+ * -EEXIST, -ENOMEM or a lookup error for the parent. */
+int ramfs_mknod(struct ramfs *fs, const char *path, uint32_t mode, uint32_t rdev,
+		struct ramfs_inode **out);
 /* Create a symlink whose target is a copy of [target, +len). Return: 0, -EEXIST,
  * -ENAMETOOLONG (len >= PATH_MAX), -ENOMEM, ... */
 int ramfs_symlink(struct ramfs *fs, const char *path, const char *target, size_t len,

@@ -60,8 +60,9 @@ struct thread_info {
 };
 
 /* task_struct.flags (Linux's PF_* values). */
-#define PF_EXITING 0x00000004 /* in do_exit */
-#define PF_KTHREAD 0x00200000 /* a kernel thread: no user mm */
+#define PF_EXITING 0x00000004	 /* in do_exit */
+#define PF_FORKNOEXEC 0x00000040 /* forked and not exec'd yet (setpgid's -EACCES) */
+#define PF_KTHREAD 0x00200000	 /* a kernel thread: no user mm */
 
 /* Linux: struct fs_struct. */
 struct fs_struct {
@@ -106,6 +107,7 @@ struct task_struct {
 	int exit_signal;    /* sent to the parent at exit: SIGCHLD, or 0 for none */
 	int pid;
 	int pgid;		     /* its process group: the kill(0) and Ctrl-C set */
+	int sid;		     /* its session: setsid's, inherited at fork */
 	char comm[TASK_COMM_LEN];    /* the file name's last component, truncated */
 	void *stack;		     /* the kernel stack, THREAD_SIZE bytes, vmalloc'ed
 				      * with an unmapped guard page below */
@@ -187,6 +189,9 @@ static inline uint64_t rlimit(unsigned int resource)
 #define CLONE_NEWPID 0x20000000
 #define CLONE_NEWNET 0x40000000
 #define CLONE_IO 0x80000000ul
+/* clone3 only (Linux: CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP). */
+#define CLONE_CLEAR_SIGHAND 0x100000000ul /* handlers back to SIG_DFL in the child */
+#define CLONE_INTO_CGROUP 0x200000000ul
 
 /* What a new task is made from (Linux: struct kernel_clone_args). */
 struct kernel_clone_args {
@@ -230,6 +235,9 @@ void mm_release(struct task_struct *tsk, struct mm_struct *mm);
  * Return: the task, or NULL without memory or with no pid left.
  */
 struct task_struct *copy_process(const struct kernel_clone_args *args);
+/* @p, made by copy_process and not yet woken, becomes @parent's child
+ * (init= hands pid 1 to the kernel shell). */
+void set_new_task_parent(struct task_struct *p, struct task_struct *parent);
 /* Free a task that never ran or that exit has released (Linux:
  * free_task): its stack, its parts, its pid. */
 void free_task(struct task_struct *task);

@@ -151,6 +151,12 @@ struct task_signals {
 	sigset_t pending;
 	struct k_sigaltstack altstack; /* ss_size 0: none */
 	struct kernel_siginfo info[_NSIG];
+	/* Linux: saved_sigmask and restore_sigmask. ppoll and pselect6 wait
+	 * under the caller's mask; the one to go back to is kept here until
+	 * the return to ring 3, so a handler for a signal only that mask let
+	 * in still runs (its frame saves this one for rt_sigreturn). */
+	sigset_t saved_sigmask;
+	bool restore_sigmask;
 };
 
 /* A signal chosen for delivery to a handler (Linux: struct ksignal). */
@@ -170,6 +176,9 @@ int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *inf
  * the kernel's, 0) to every process of the group @pgid. Return: 0,
  * -ESRCH (nobody in it) or -EINVAL. */
 int kill_pgrp(const struct task_struct *sender, int pgid, int sig, int code);
+/* Linux: kill_pid_info. The same for the process @pid alone. Return: 0,
+ * -ESRCH (no such process) or -EINVAL. */
+int kill_pid_info(const struct task_struct *sender, int pid, int sig, int code);
 /* Linux: force_sig_fault. A synchronous fault signal: if blocked or
  * ignored it is unblocked and its action reset to SIG_DFL, so it kills. */
 void force_sig_fault(struct task_struct *t, int sig, int code, uint64_t addr);
@@ -199,6 +208,24 @@ bool get_signal(struct task_struct *t, struct ksignal *ks);
 void signal_delivered(struct task_struct *t, const struct ksignal *ks);
 /* Linux: set_current_blocked. SIGKILL and SIGSTOP are never blocked. */
 void set_current_blocked(struct task_struct *t, sigset_t set);
+/* Linux: set_user_sigmask. Install the user's mask at @umask (0: leave
+ * the mask) until restore_saved_sigmask_unless. Return: 0, -EINVAL
+ * (@sigsetsize is not 8) or -EFAULT. */
+int set_user_sigmask(struct task_struct *t, unsigned long umask, size_t sigsetsize);
+/* Linux: restore_saved_sigmask_unless. @interrupted (the call returns
+ * -ERESTARTNOHAND for a signal): keep the call's mask for the signal's
+ * delivery, the return to ring 3 restores the saved one; else restore
+ * it now. */
+void restore_saved_sigmask_unless(struct task_struct *t, bool interrupted);
+/* Linux: restore_saved_sigmask: the saved mask back, if one is kept. */
+void restore_saved_sigmask(struct task_struct *t);
+/* Linux: flush_signal_handlers (force_default 0). Caught signals go back
+ * to SIG_DFL, ignored ones stay ignored: at exec and for clone3's
+ * CLONE_CLEAR_SIGHAND. */
+void flush_signal_handlers(struct task_struct *task);
+
+/* Linux: sigmask_to_save: the mask a signal frame must restore. */
+sigset_t sigmask_to_save(const struct task_struct *t);
 /* Linux: on_sig_stack, sas_ss_flags for the user stack pointer @sp. */
 bool on_sig_stack(const struct task_struct *t, uint64_t sp);
 int sas_ss_flags(const struct task_struct *t, uint64_t sp);

@@ -16,6 +16,7 @@
 	X(4, stat)                \
 	X(5, fstat)               \
 	X(6, lstat)               \
+	X(7, poll)                \
 	X(8, lseek)               \
 	X(9, mmap)                \
 	X(10, mprotect)           \
@@ -31,6 +32,7 @@
 	X(20, writev)             \
 	X(21, access)             \
 	X(22, pipe)               \
+	X(23, select)             \
 	X(24, sched_yield)        \
 	X(25, mremap)             \
 	X(27, mincore)            \
@@ -74,14 +76,22 @@
 	X(97, getrlimit)          \
 	X(98, getrusage)          \
 	X(99, sysinfo)            \
+	X(100, times)             \
 	X(102, getuid)            \
 	X(104, getgid)            \
 	X(107, geteuid)           \
 	X(108, getegid)           \
+	X(109, setpgid)           \
 	X(110, getppid)           \
+	X(111, getpgrp)           \
+	X(112, setsid)            \
+	X(115, getgroups)         \
+	X(121, getpgid)           \
+	X(124, getsid)            \
 	X(125, capget)            \
 	X(126, capset)            \
 	X(127, rt_sigpending)     \
+	X(130, rt_sigsuspend)     \
 	X(131, sigaltstack)       \
 	X(133, mknod)             \
 	X(140, getpriority)       \
@@ -117,6 +127,8 @@
 	X(267, readlinkat)        \
 	X(268, fchmodat)          \
 	X(269, faccessat)         \
+	X(270, pselect6)          \
+	X(271, ppoll)             \
 	X(273, set_robust_list)   \
 	X(280, utimensat)         \
 	X(292, dup3)              \
@@ -129,6 +141,7 @@
 	X(332, statx)             \
 	X(334, rseq)              \
 	X(434, pidfd_open)        \
+	X(435, clone3)            \
 	X(439, faccessat2)        \
 	X(440, process_madvise)
 

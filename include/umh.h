@@ -25,4 +25,11 @@ int call_usermodehelper(const char *path, const char *const *argv, const char *c
 int call_usermodehelper_exec(const char *path, const char *const *argv, const char *const *envp,
 			     int wait);
 
+/* call_usermodehelper's halves: the child made and exec'd but not woken
+ * (NULL and *@err if it cannot be), then woken as the console's
+ * foreground program and waited for (the caller must be its parent). */
+struct task_struct *call_usermodehelper_setup(const char *path, const char *const *argv,
+					      const char *const *envp, int *err);
+int call_usermodehelper_wait(struct task_struct *task);
+
 #endif

@@ -43,6 +43,10 @@ static inline void init_waitqueue_head(struct wait_queue_head *wq)
 
 /* Queue @wait on @wq (once) and set current's state. */
 void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait, unsigned int state);
+/* Linux: add_wait_queue, remove_wait_queue. Queue or unqueue @wait
+ * without touching any task's state (poll's entries: fs/select.c). */
+void add_wait_queue(struct wait_queue_head *wq, struct wait_queue_entry *wait);
+void remove_wait_queue(struct wait_queue_head *wq, struct wait_queue_entry *wait);
 /* Back to TASK_RUNNING, off the queue. */
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait);
 /* Wake every task on @wq sleeping in one of @state's kinds (Linux:

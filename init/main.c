@@ -14,12 +14,14 @@
 #include <acpi.h>
 #include <asm/page.h>
 #include <fbcon.h>
+#include <fs.h>
 #include <hugetlb.h>
 #include <mm.h>
 #include <mman.h>
 #include <ramfs.h>
 #include <seq_file.h>
 #include <shell.h>
+#include <umh.h>
 #include <version.h>
 #include <vm.h>
 
@@ -92,13 +94,53 @@ static void set_loglevel(void)
 
 CMDLINE_KEY(run, "\"CMD; CMD; ...\": shell commands to run at boot, in order");
 
-/* The kernel shell's thread: the command line's run= script, then the
- * interactive shell. */
-static int shell_thread(void *unused)
+CMDLINE_KEY(init, "PATH: run PATH as pid 1 on the console; the kernel shell starts when it exits");
+
+/*
+ * Linux: kernel_init's run_init_process, with Linux's argv ({PATH}) and
+ * environment (HOME=/ TERM=linux). Made by the boot thread before the
+ * kernel shell, so it gets pid 1; not woken yet. A PATH that cannot run
+ * is reported (Linux: "Requested init PATH failed") and the kernel shell
+ * starts as without init=.
+ */
+static struct task_struct *init_process(void)
+{
+	const char *path = boot_cmdline_get(init);
+	const char *argv[] = { path, NULL };
+	const char *envp[] = { "HOME=/", "TERM=linux", NULL };
+	struct task_struct *p;
+	int err;
+
+	if (!path)
+		return NULL;
+	p = call_usermodehelper_setup(path, argv, envp, &err);
+	if (!p) {
+		pr_err("init: requested init %s failed (error %d); starting the kernel shell\n",
+		       path, err);
+		return NULL;
+	}
+	pr_info("Run %s as init process\n", path);
+	return p;
+}
+
+/* The kernel shell's thread: init= first (its parent, waiting on it as
+ * the console's foreground program), then the command line's run=
+ * script, then the interactive shell. */
+static int shell_thread(void *init)
 {
 	const char *script = boot_cmdline_get(run);
 
-	(void)unused;
+	if (init) {
+		int status = call_usermodehelper_wait(init);
+
+		if (WIFEXITED(status))
+			pr_info("init: pid 1 exited with status %d; the kernel shell takes over\n",
+				WEXITSTATUS(status));
+		else
+			pr_info("init: pid 1 was killed by signal %d; the kernel shell takes "
+				"over\n",
+				WTERMSIG(status));
+	}
 	if (script)
 		shell_autorun(script);
 	shell_main();
@@ -107,6 +149,7 @@ static int shell_thread(void *unused)
 void kmain(uint64_t boot_info_phys)
 {
 	const struct boot_info *bi = __va(boot_info_phys);
+	struct task_struct *init, *shell;
 
 	boot_info = bi;
 	arch_early_console(); /* serial: from here on, errors are seen */
@@ -126,6 +169,7 @@ void kmain(uint64_t boot_info_phys)
 	hugetlb_init();		    /* hugepagesz=, hugepages=, default_hugepagesz= */
 	/* The initramfs into rootfs (/): its files need the page allocator. */
 	populate_rootfs(bi->initrd_size ? __va(bi->initrd_phys) : NULL, bi->initrd_size);
+	devtmpfs_init();  /* /dev: null, zero, full, random, urandom, tty, console */
 	proc_root_init(); /* /proc: meminfo, vmstat, self/maps, ... */
 	sysfs_init();	  /* /sys/kernel/mm/transparent_hugepage */
 	acpi_init(bi);
@@ -133,9 +177,15 @@ void kmain(uint64_t boot_info_phys)
 	pr_info("Boot complete in %llu ms; type 'help' for commands\n",
 		(unsigned long long)(arch_uptime_ns() / 1000000));
 	/* Linux: rest_init. The shell becomes a kernel thread, pid 1 (it
-	 * reaps what it starts, as init does); the boot thread becomes the
-	 * idle task, pid 0, and runs when nothing else can. */
-	if (!kthread_run(shell_thread, NULL, "kshell"))
+	 * reaps what it starts, as init does), or pid 2 after init=; the
+	 * boot thread becomes the idle task, pid 0, and runs when nothing
+	 * else can. */
+	init = init_process();
+	shell = kthread_create(shell_thread, init, "kshell");
+	if (!shell)
 		panic("no memory for the kernel shell's thread");
+	if (init)
+		set_new_task_parent(init, shell);
+	wake_up_new_task(shell);
 	cpu_idle();
 }

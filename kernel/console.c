@@ -89,8 +89,8 @@ bool console_interrupted(void)
 	return intr_pending;
 }
 
-/* Tasks waiting for a byte of input (console_wait_input). */
-static DECLARE_WAIT_QUEUE_HEAD(console_wait);
+/* Tasks waiting for a byte of input (console_wait_input, a tty's poll). */
+DECLARE_WAIT_QUEUE_HEAD(console_wait);
 
 void console_input(uint8_t c)
 {

@@ -91,6 +91,8 @@ static int copy_parts(unsigned long clone_flags, struct task_struct *p,
 		return -ENOMEM;
 	p->sighand->count = 1;
 	memcpy(p->sighand->action, parent->sighand->action, sizeof(p->sighand->action));
+	if (clone_flags & CLONE_CLEAR_SIGHAND)
+		flush_signal_handlers(p);
 	p->signal->nr_threads = 1;
 	init_waitqueue_head(&p->signal->wait_chldexit);
 	memcpy(p->signal->rlim, parent->signal->rlim, sizeof(p->signal->rlim));
@@ -124,7 +126,7 @@ static struct task_struct *__copy_process(const struct kernel_clone_args *args, 
 	if (!p)
 		return NULL;
 	p->__state = TASK_NEW;
-	p->flags = args->fn ? PF_KTHREAD : 0;
+	p->flags = args->fn ? PF_KTHREAD : PF_FORKNOEXEC;
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
 	if (alloc_thread_stack_node(p, 0) || arch_dup_task_struct(p, parent) ||
@@ -139,6 +141,7 @@ static struct task_struct *__copy_process(const struct kernel_clone_args *args, 
 	/* A program's child stays in its group; a program the kernel starts
 	 * leads its own (as a job-control shell makes each job a group). */
 	p->pgid = parent->mm ? parent->pgid : p->pid;
+	p->sid = parent->mm ? parent->sid : p->pid;
 	p->exit_signal = args->exit_signal;
 	if (args->flags & CLONE_CHILD_SETTID)
 		p->set_child_tid = args->child_tid;
@@ -194,7 +197,7 @@ void free_task(struct task_struct *task)
 #define CLONE_SERVED                                                                        \
 	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_VFORK | CLONE_PARENT | CLONE_SETTLS |    \
 	 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_DETACHED | \
-	 CLONE_PTRACE | CLONE_UNTRACED | CLONE_SYSVSEM | CLONE_IO)
+	 CLONE_PTRACE | CLONE_UNTRACED | CLONE_SYSVSEM | CLONE_IO | CLONE_CLEAR_SIGHAND)
 
 /* Linux: copy_process's flag checks. Return: 0 or -EINVAL. */
 static int clone_flags_valid(unsigned long flags)
@@ -280,7 +283,8 @@ SYSCALL_DEFINE5(clone, unsigned long, clone_flags, unsigned long, newsp, unsigne
 		parent_tidptr, unsigned long, child_tidptr, unsigned long, tls)
 {
 	struct kernel_clone_args args = {
-		.flags = clone_flags & ~(unsigned long)CSIGNAL,
+		/* Linux: clone(2) takes the low 32 bits (clone3's are its own). */
+		.flags = (uint32_t)clone_flags & ~(unsigned long)CSIGNAL,
 		.exit_signal = (int)(clone_flags & CSIGNAL),
 		.stack = newsp,
 		.parent_tid = parent_tidptr,
@@ -290,6 +294,86 @@ SYSCALL_DEFINE5(clone, unsigned long, clone_flags, unsigned long, newsp, unsigne
 
 	(void)task;
 	return kernel_clone(&args);
+}
+
+/* @p, made and not yet woken, becomes @parent's child. Linux has no such
+ * call (its pid 1 is the kernel thread that execs init); Folium's boot
+ * thread makes init (pid 1) and hands it to the kernel shell, which
+ * waits for it. */
+void set_new_task_parent(struct task_struct *p, struct task_struct *parent)
+{
+	list_del(&p->sibling);
+	p->real_parent = parent;
+	list_add_tail(&p->sibling, &parent->children);
+}
+
+/* Linux: struct clone_args, clone3's argument; VER0 ends at tls, VER1
+ * adds set_tid, VER2 cgroup. */
+struct clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup;
+};
+
+#define CLONE_ARGS_SIZE_VER0 64
+
+/*
+ * Linux: copy_clone_args_from_user, clone3_args_valid and
+ * clone3_stack_valid. A larger struct than this kernel knows is taken if
+ * its extra bytes are zero (copy_struct_from_user: -E2BIG if not); the
+ * stack is its lowest address and a size, so rsp starts at their sum.
+ * set_tid (choosing the pid) and CLONE_INTO_CGROUP are not served.
+ */
+static int clone3_args(unsigned long uargs, size_t size, struct kernel_clone_args *kargs)
+{
+	struct clone_args args = { 0 };
+
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+	if (size < CLONE_ARGS_SIZE_VER0)
+		return -EINVAL;
+	for (size_t off = sizeof(args); off < size; off++) {
+		uint8_t byte;
+
+		if (copy_from_user(&byte, uargs + off, 1))
+			return -EFAULT;
+		if (byte)
+			return -E2BIG;
+	}
+	if (copy_from_user(&args, uargs, MIN(size, sizeof(args))))
+		return -EFAULT;
+	if (args.set_tid_size || args.set_tid || (args.flags & CLONE_INTO_CGROUP))
+		return -EINVAL;
+	if (args.exit_signal & ~(uint64_t)CSIGNAL || (args.flags & CSIGNAL) ||
+	    (args.flags & CLONE_DETACHED))
+		return -EINVAL;
+	if ((args.flags & (CLONE_THREAD | CLONE_PARENT)) && args.exit_signal)
+		return -EINVAL;
+	if ((args.flags & (CLONE_SIGHAND | CLONE_CLEAR_SIGHAND)) ==
+	    (CLONE_SIGHAND | CLONE_CLEAR_SIGHAND))
+		return -EINVAL;
+	if (args.stack ? !args.stack_size || args.stack + args.stack_size > TASK_SIZE ||
+				 args.stack + args.stack_size < args.stack
+		       : args.stack_size)
+		return -EINVAL;
+	*kargs = (struct kernel_clone_args){
+		.flags = args.flags,
+		.exit_signal = (int)args.exit_signal,
+		.stack = args.stack ? args.stack + args.stack_size : 0,
+		.parent_tid = args.parent_tid,
+		.child_tid = args.child_tid,
+		.tls = args.tls,
+	};
+	return 0;
+}
+
+SYSCALL_DEFINE2(clone3, unsigned long, uargs, size_t, size)
+{
+	struct kernel_clone_args kargs;
+	int err = clone3_args(uargs, size, &kargs);
+
+	if (err)
+		return err;
+	return kernel_clone(&kargs);
 }
 
 SYSCALL_DEFINE0(fork)

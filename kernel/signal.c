@@ -167,9 +167,59 @@ void signal_delivered(struct task_struct *t, const struct ksignal *ks)
 {
 	sigset_t blocked = t->signals.blocked | ks->ka.mask;
 
+	t->signals.restore_sigmask = false; /* the frame holds the saved mask */
+
 	if (!(ks->ka.flags & SA_NODEFER))
 		blocked |= sigmask(ks->sig);
 	set_current_blocked(t, blocked);
+}
+
+int set_user_sigmask(struct task_struct *t, unsigned long umask, size_t sigsetsize)
+{
+	sigset_t kmask;
+
+	if (!umask)
+		return 0;
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&kmask, umask, sizeof(kmask)))
+		return -EFAULT;
+	t->signals.saved_sigmask = t->signals.blocked;
+	t->signals.restore_sigmask = true;
+	set_current_blocked(t, kmask);
+	return 0;
+}
+
+void restore_saved_sigmask(struct task_struct *t)
+{
+	if (!t->signals.restore_sigmask)
+		return;
+	t->signals.restore_sigmask = false;
+	set_current_blocked(t, t->signals.saved_sigmask);
+}
+
+void restore_saved_sigmask_unless(struct task_struct *t, bool interrupted)
+{
+	if (!interrupted)
+		restore_saved_sigmask(t);
+}
+
+sigset_t sigmask_to_save(const struct task_struct *t)
+{
+	return t->signals.restore_sigmask ? t->signals.saved_sigmask : t->signals.blocked;
+}
+
+void flush_signal_handlers(struct task_struct *task)
+{
+	for (int i = 0; i < _NSIG; i++) {
+		struct k_sigaction *ka = &task->sighand->action[i];
+
+		if (ka->handler != (uint64_t)SIG_IGN)
+			ka->handler = (uint64_t)SIG_DFL;
+		ka->flags = 0;
+		ka->restorer = 0;
+		ka->mask = 0;
+	}
 }
 
 /* --- rt_sigaction, rt_sigprocmask, rt_sigpending ---------------------------- */
@@ -367,6 +417,13 @@ static long kill_task(const struct task_struct *sender, struct task_struct *t, i
 	return send_signal(t, sig, &info);
 }
 
+int kill_pid_info(const struct task_struct *sender, int pid, int sig, int code)
+{
+	struct task_struct *p = find_task_by_vpid(pid);
+
+	return p ? (int)kill_task(sender, p, sig, code) : -ESRCH;
+}
+
 int kill_pgrp(const struct task_struct *sender, int pgid, int sig, int code)
 {
 	struct task_struct *p;
@@ -395,10 +452,8 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig)
 
 	if (!valid_signal(sig) || sig < 0)
 		return -EINVAL;
-	if (pid > 0) {
-		p = find_task_by_vpid(pid);
-		return p ? kill_task(task, p, sig, SI_USER) : -ESRCH;
-	}
+	if (pid > 0)
+		return kill_pid_info(task, pid, sig, SI_USER);
 	/* Linux: -INT_MIN is not a group. */
 	if (pid == INT32_MIN)
 		return -ESRCH;
@@ -422,6 +477,30 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig)
 SYSCALL_DEFINE0(pause)
 {
 	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (signal_pending(task))
+			break;
+		schedule();
+	}
+	set_current_state(TASK_RUNNING);
+	return -ERESTARTNOHAND;
+}
+
+/* Linux: sys_rt_sigsuspend. Wait under @unewset until a signal comes;
+ * the caller's mask returns when the handler's frame is popped (or at the
+ * return to ring 3 when nothing ran a handler), as ppoll's does. */
+SYSCALL_DEFINE2(rt_sigsuspend, unsigned long, unewset, size_t, sigsetsize)
+{
+	int err;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (!unewset)
+		return -EFAULT;
+	err = set_user_sigmask(task, unewset, sigsetsize);
+	if (err)
+		return err;
+	while (!signal_pending(task)) {
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (signal_pending(task))
 			break;

@@ -55,6 +55,14 @@ SYSCALL_DEFINE0(getegid)
 	return 0;
 }
 
+/* Linux: sys_getgroups. A program starts as root with no supplementary
+ * groups (as under Linux's init) and cannot set any (no setgroups). */
+SYSCALL_DEFINE2(getgroups, int, gidsetsize, unsigned long, grouplist)
+{
+	(void)grouplist;
+	return gidsetsize < 0 ? -EINVAL : 0;
+}
+
 SYSCALL_DEFINE1(set_tid_address, unsigned long, tidptr)
 {
 	task->clear_child_tid = tidptr;
@@ -192,6 +200,112 @@ SYSCALL_DEFINE2(getrusage, int, who, unsigned long, ru)
 		return -EINVAL;
 	getrusage(task, who, &r);
 	return copy_to_user(ru, &r, sizeof(r)) ? -EFAULT : 0;
+}
+
+/* Linux: struct tms, in clock ticks of USER_HZ. */
+struct tms {
+	long tms_utime, tms_stime, tms_cutime, tms_cstime;
+};
+
+#define USER_HZ 100
+
+static long nsec_to_clock_t(uint64_t ns)
+{
+	return (long)(ns / (NSEC_PER_SEC / USER_HZ));
+}
+
+/*
+ * Linux: sys_times. The CPU time is all user time here (the runtime is
+ * not split at the ring boundary); the return value is the ticks since
+ * boot (Linux's starts 5 minutes below 0, INITIAL_JIFFIES, so programs
+ * only ever use differences).
+ */
+SYSCALL_DEFINE1(times, unsigned long, tbuf)
+{
+	struct tms t = { 0 };
+
+	t.tms_utime = nsec_to_clock_t(task_cputime_ns(task));
+	t.tms_cutime = nsec_to_clock_t(task->signal->cutime);
+	if (tbuf && copy_to_user(tbuf, &t, sizeof(t)))
+		return -EFAULT;
+	return nsec_to_clock_t(ktime_get_ns());
+}
+
+/* --- process groups and sessions ------------------------------------------------ */
+
+/* Some process (a zombie too, as Linux keeps its pids until reaped) is
+ * in group @pgid of session @sid. */
+static bool pgrp_in_session(int pgid, int sid)
+{
+	struct task_struct *p;
+
+	for_each_process(p) if (p->pgid == pgid && p->sid == sid) return true;
+	return false;
+}
+
+/*
+ * Linux: ksys_setpgid. The caller or one of its children (one that has
+ * not exec'd: -EACCES) joins group @pgid (0: its own pid), which must be
+ * its own or one in the same session; session leaders stay put.
+ */
+SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
+{
+	struct task_struct *p;
+
+	if (!pid)
+		pid = task->pid;
+	if (!pgid)
+		pgid = pid;
+	if (pgid < 0)
+		return -EINVAL;
+	p = find_task_by_vpid(pid);
+	if (!p || (p != task && p->real_parent != task))
+		return -ESRCH;
+	if (p != task) {
+		if (p->sid != task->sid)
+			return -EPERM;
+		if (!(p->flags & PF_FORKNOEXEC))
+			return -EACCES;
+	}
+	if (p->sid == p->pid)
+		return -EPERM;
+	if (pgid != pid && !pgrp_in_session(pgid, task->sid))
+		return -EPERM;
+	p->pgid = pgid;
+	return 0;
+}
+
+/* Linux: sys_getpgid; 0 is the caller. */
+SYSCALL_DEFINE1(getpgid, int, pid)
+{
+	struct task_struct *p = pid ? find_task_by_vpid(pid) : task;
+
+	return p ? p->pgid : -ESRCH;
+}
+
+SYSCALL_DEFINE0(getpgrp)
+{
+	return task->pgid;
+}
+
+/* Linux: sys_getsid; 0 is the caller. */
+SYSCALL_DEFINE1(getsid, int, pid)
+{
+	struct task_struct *p = pid ? find_task_by_vpid(pid) : task;
+
+	return p ? p->sid : -ESRCH;
+}
+
+/* Linux: ksys_setsid. A new session and group named by the caller's pid,
+ * unless a group of that id exists already (a group leader: -EPERM). */
+SYSCALL_DEFINE0(setsid)
+{
+	struct task_struct *p;
+
+	for_each_process(p) if (p->pgid == task->pid) return -EPERM;
+	task->sid = task->pid;
+	task->pgid = task->pid;
+	return task->sid;
 }
 
 struct sysinfo {

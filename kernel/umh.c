@@ -27,35 +27,55 @@ static bool interrupt_foreground(void)
 	return true;
 }
 
-int call_usermodehelper_exec(const char *path, const char *const *argv, const char *const *envp,
-			     int wait)
+struct task_struct *call_usermodehelper_setup(const char *path, const char *const *argv,
+					      const char *const *envp, int *err)
 {
 	/* Linux: user_mode_thread(call_usermodehelper_exec_async, ..., SIGCHLD). */
 	struct kernel_clone_args args = { .exit_signal = SIGCHLD };
-	struct task_struct *task = copy_process(&args), *prev_fg = foreground;
+	struct task_struct *task = copy_process(&args);
+
+	*err = -ENOMEM;
+	if (!task)
+		return NULL;
+	*err = console_on_rootfs(task);
+	if (!*err)
+		*err = do_execve(task, path, argv, envp);
+	if (*err) {
+		release_task(task);
+		return NULL;
+	}
+	return task;
+}
+
+int call_usermodehelper_wait(struct task_struct *task)
+{
+	struct task_struct *prev_fg = foreground;
 	int ret;
 
+	foreground = task;
+	console_set_intr(interrupt_foreground);
+	if (task->__state == TASK_NEW)
+		wake_up_new_task(task);
+	ret = kernel_wait(task);
+	foreground = prev_fg;
+	console_set_intr(prev_fg ? interrupt_foreground : NULL);
+	return ret;
+}
+
+int call_usermodehelper_exec(const char *path, const char *const *argv, const char *const *envp,
+			     int wait)
+{
+	int ret;
+	struct task_struct *task = call_usermodehelper_setup(path, argv, envp, &ret);
+
 	if (!task)
-		return -ENOMEM;
-	ret = console_on_rootfs(task);
-	if (!ret)
-		ret = do_execve(task, path, argv, envp);
-	if (ret) {
-		release_task(task);
 		return ret;
-	}
 	if (wait == UMH_NO_WAIT) {
 		ret = task->pid;
 		wake_up_new_task(task);
 		return ret;
 	}
-	foreground = task;
-	console_set_intr(interrupt_foreground);
-	wake_up_new_task(task);
-	ret = kernel_wait(task);
-	foreground = prev_fg;
-	console_set_intr(prev_fg ? interrupt_foreground : NULL);
-	return ret;
+	return call_usermodehelper_wait(task);
 }
 
 int call_usermodehelper(const char *path, const char *const *argv, const char *const *envp)

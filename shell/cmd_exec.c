@@ -240,8 +240,6 @@ static int cmd_kill(int argc, char **argv)
 		return CMD_USAGE;
 	for (int i = first; i < argc; i++) {
 		const char *arg = argv[i] + (argv[i][0] == '-');
-		struct kernel_siginfo info = { .si_signo = sig, .si_code = SI_USER };
-		struct task_struct *p;
 		uint64_t pid;
 		int err;
 
@@ -250,15 +248,10 @@ static int cmd_kill(int argc, char **argv)
 			ret = CMD_ERROR;
 			continue;
 		}
-		if (argv[i][0] == '-') {
+		if (argv[i][0] == '-')
 			err = kill_pgrp(NULL, (int)pid, sig, SI_USER);
-		} else {
-			p = find_task_by_vpid((int)pid);
-			err = !p ? -ESRCH
-			      : (p->flags & PF_KTHREAD) || p->exit_state
-				      ? 0
-				      : send_signal(p, sig, &info);
-		}
+		else
+			err = kill_pid_info(NULL, (int)pid, sig, SI_USER);
 		if (err) {
 			kprintf("kill: %s: no such process\n", argv[i]);
 			ret = CMD_ERROR;

@@ -34,13 +34,18 @@ static int fs_error(const char *cmd, const char *path, int err)
 	return CMD_ERROR;
 }
 
-/* One `ls -l` line: mode, size, name, and a symlink's target. */
+/* One `ls -l` line: mode, size (a device's "major, minor", as ls -l
+ * shows it), name, and a symlink's target. */
 static void ls_line(const struct ramfs_inode *inode, const char *name)
 {
 	char mode[11];
 
-	kprintf("%s %8llu %s", ramfs_mode_string(inode->mode, mode),
-		(unsigned long long)inode->size, name);
+	if (S_ISCHR(inode->mode))
+		kprintf("%s %3u, %3u %s", ramfs_mode_string(inode->mode, mode), inode->rdev >> 8,
+			inode->rdev & 0xff, name);
+	else
+		kprintf("%s %8llu %s", ramfs_mode_string(inode->mode, mode),
+			(unsigned long long)inode->size, name);
 	if (S_ISLNK(inode->mode))
 		kprintf(" -> %.*s", (int)inode->size, inode->data);
 	kprintf("\n");

@@ -471,16 +471,17 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 # libraries: sysconform passes as it does on Linux, proctest (vfork,
 # clone, posix_spawn, execve, wait4/waitid, SIGCHLD, orphans, restarted
 # calls, pipes between processes), forktest (64 children, copy-on-write of
-# every folio size, 1000 fork + exit + wait and 100 fork + exec + wait
-# cycles) and mmtest too, the fuzzer (also as four processes at once,
+# every folio size, 10000 fork + exit + wait and 1000 fork + exec + wait
+# cycles with musl, a tenth of that with glibc) and mmtest too, the fuzzer (also as four processes at once,
 # forking, exec'ing, waiting and killing among its calls)
 # runs to its end with both, tools/linux-madvise-free runs unchanged
 # through the sysfs files and prints its record (source=folium), and
-# MemFree after all that is what it was before the first program ran.
+# MemFree, Slab and PageTables after all that are what they were before
+# the first program ran.
 user_syscalls_conform_in_ring3() { # $1: --usb or empty
 	name=syscalls${1:-}
 	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
-/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/forktest; /bin/forktest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
+/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
 /bin/fuzz.glibc 3 2000; /bin/fuzz 4 1000 - 4; /bin/linux-madvise-free --bytes 8M --runs 1; \
 /bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
 	log=$LOGS/initramfs-$name.serial
@@ -502,13 +503,17 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "proctest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^forktest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "polltest failed"; return 1; }
 	# sigtest's abort is the one death; nothing else may fail.
 	! grep -q 'FAILED\|exit status' "$log" || { echo "a program failed"; return 1; }
 	[ "$(grep -c 'killed by' "$log")" = 1 ] || { echo "a program was killed"; return 1; }
-	free=$(tr -d '\r' < "$log" | grep '^MemFree:')
-	echo "$free"
-	[ "$(echo "$free" | wc -l)" = 2 ] && [ "$(echo "$free" | uniq | wc -l)" = 1 ] ||
-		{ echo "MemFree differs after the programs ran"; return 1; }
+	for line in MemFree Slab PageTables; do
+		v=$(tr -d '\r' < "$log" | grep "^$line:")
+		echo "$v"
+		[ "$(echo "$v" | wc -l)" = 2 ] && [ "$(echo "$v" | uniq | wc -l)" = 1 ] ||
+			{ echo "$line differs after the programs ran"; return 1; }
+	done
 }
 
 # Debian's Linux 6.1 and 7.3 in the same QEMU (the side-by-side's other
@@ -529,7 +534,7 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 	qemu --kernel "$kernel" --initrd "$B/linux-initramfs.cpio" --log "$log" \
 		--append "console=ttyS0 quiet panic=-1 -- /bin/hello a ; /bin/sysconform ; \
 /bin/sysconform.glibc ; /bin/proctest ; /bin/proctest.glibc ; /bin/forktest ; \
-/bin/forktest.glibc ; /bin/mmtest ; /bin/sigtest ; \
+/bin/forktest.glibc ; /bin/polltest ; /bin/polltest.glibc ; /bin/mmtest ; /bin/sigtest ; \
 /bin/fpstate ; /bin/fpstate.glibc badheader" || return 1
 	tr -d '\r' < "$log" | grep -v '^ok '
 	expect_in "$log" 'argv[1] = "a"' 'init: /bin/hello: exit status 0' \
@@ -544,6 +549,83 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "proctest failed on Linux"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^forktest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed on Linux"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "polltest failed on Linux"; return 1; }
+}
+
+# shell_output LOG SHELL: what /etc/shells/features.sh printed under SHELL
+# in LOG, from its first line to its EXIT trap's, kernel log lines and
+# the firmware's screen-clearing escapes out.
+shell_output() {
+	tr -d '\r' < "$1" | sed "s/$(printf '\033')\[[0-9;=]*[A-Za-z]//g" |
+		grep -v '^\[ *[0-9]*\.[0-9]*\] ' |
+		sed -n "/^== features under $2\$/,/^EXIT trap ran\$/p"
+}
+
+# Debian's busybox ash and bash (fetched by make as data, the initramfs's
+# second archive) run /etc/shells/features.sh, a script using pipelines,
+# redirections, here-documents, command substitution, subshells, & and
+# wait, trap, read, exec, $? of a pipeline and set -e; on Folium and on
+# Linux 7.3 in the same QEMU each shell prints the same bytes. Then a fork
+# bomb in ash (/etc/shells/bomb.sh) fills the pid table, kill -9 -1 ends
+# it, and the kernel shell goes on; run twice, MemFree after the second is
+# MemFree after the first (the first leaves the kernel page tables of the
+# stacks' vmalloc range behind, as Linux does).
+distro_shells_run_scripts_as_on_linux() {
+	kernel=${LINUX_NEW_VMLINUZ:-}
+	[ -r "$kernel" ] || { echo "no readable Linux kernel '$kernel' (make test fetches it)"; return 1; }
+	printf 'run="%s; poweroff"\n' "/bin/sh /etc/shells/features.sh /bin/sh; \
+/bin/bash /etc/shells/features.sh /bin/bash; /bin/sh /etc/shells/bomb.sh; meminfo; \
+/bin/sh /etc/shells/bomb.sh; meminfo" > "$IMGS/shells.cmdline"
+	sh tools/mkimage.sh "$IMGS/shells.img" "$B/BOOTX64.EFI" "$B/folium.elf" \
+		"$IMGS/shells.cmdline" "$B/initramfs.cpio" || return 1
+	folium=$LOGS/shells-folium.serial linux=$LOGS/shells-linux-7.3.serial
+	qemu --image "$IMGS/shells.img" --mem 1G --log "$folium" || return 1
+	qemu --kernel "$kernel" --initrd "$B/linux-initramfs.cpio" --log "$linux" \
+		--append "console=ttyS0 quiet panic=-1 -- /bin/sh /etc/shells/features.sh /bin/sh ; \
+/bin/bash /etc/shells/features.sh /bin/bash" || return 1
+	for sh in sh bash; do
+		shell_output "$folium" $sh > "$LOGS/shells-folium.$sh.out"
+		shell_output "$linux" $sh > "$LOGS/shells-linux.$sh.out"
+		[ "$(wc -l < "$LOGS/shells-linux.$sh.out")" -ge 50 ] ||
+			{ cat "$LOGS/shells-linux.$sh.out"; echo "$sh printed too little on Linux 7.3"; return 1; }
+		diff -u "$LOGS/shells-linux.$sh.out" "$LOGS/shells-folium.$sh.out" ||
+			{ echo "$sh: Folium's output (+) differs from Linux 7.3's (-)"; return 1; }
+		echo "$sh: $(wc -l < "$LOGS/shells-folium.$sh.out") lines, the same on both kernels"
+	done
+	[ "$(tr -d '\r' < "$folium" | grep -c '^bomb: fork failed after [0-9][0-9][0-9][0-9]* children$')" = 2 ] ||
+		{ echo "the ash fork bomb did not end in a failed fork twice"; return 1; }
+	[ "$(tr -d '\r' < "$folium" | grep -c '^bomb: kill -9 -1 left nothing to kill after [0-9]* round(s)$')" = 2 ] ||
+		{ echo "kill -9 -1 did not end the fork bomb twice"; return 1; }
+	expect_in "$folium" "Power down." || return 1
+	free=$(tr -d '\r' < "$folium" | grep '^MemFree:')
+	echo "$free"
+	[ "$(echo "$free" | wc -l)" = 2 ] && [ "$(echo "$free" | uniq | wc -l)" = 1 ] ||
+		{ echo "MemFree differs after the second fork bomb"; return 1; }
+}
+
+# init=PATH (Linux's): a #! script runs as pid 1 with Linux's environment
+# for init, adopts an orphan, exits with status 3; the kernel says so and
+# the kernel shell (pid 2, its parent) takes over and runs run=. A PATH
+# that cannot run is reported and the kernel shell starts as pid 1.
+init_runs_as_pid_1() {
+	printf '%s\n' 'init=/etc/shells/init.sh run="ps; poweroff"' > "$IMGS/init.cmdline"
+	sh tools/mkimage.sh "$IMGS/init.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/init.cmdline" \
+		"$B/initramfs.cpio" >/dev/null || return 1
+	qemu --image "$IMGS/init.img" --log "$LOGS/init.serial" || return 1
+	tr -d '\r' < "$LOGS/init.serial" | sed -n '/Boot complete/,$p'
+	expect_in "$LOGS/init.serial" "Run /etc/shells/init.sh as init process" \
+		"init: running as pid 1 with HOME=/ TERM=linux" "init: the orphan's parent is pid 1" \
+		"init: pid 1 exited with status 3; the kernel shell takes over" "Power down." || return 1
+	tr -d '\r' < "$LOGS/init.serial" | grep -q '^ *2 *0 [RS] *0 *[0-9.]* \[kshell\]$' ||
+		{ echo "ps did not show the kernel shell as pid 2"; return 1; }
+	image init-missing 'init=/no/such/init run="ps; poweroff"' >/dev/null || return 1
+	qemu --image "$IMGS/init-missing.img" --log "$LOGS/init-missing.serial" || return 1
+	expect_in "$LOGS/init-missing.serial" \
+		"init: requested init /no/such/init failed (error -2); starting the kernel shell" \
+		"Power down." || return 1
+	tr -d '\r' < "$LOGS/init-missing.serial" | grep -q '^ *1 *0 [RS] *0 *[0-9.]* \[kshell\]$' ||
+		{ echo "ps did not show the kernel shell as pid 1"; return 1; }
 }
 
 # make bench's side-by-side, quick (tools/bench-sbs.sh --quick: one boot of
@@ -728,6 +810,8 @@ run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
 run_test deps-without-apt deps_without_apt_says_what_to_install
 # shellcheck disable=SC2086 # LINUX_NEW_PIN: suite, package, version, config package
 run_test fetch-linux-pins-and-refusals sh tools/tests/fetch-linux-test.sh "$B" ${LINUX_NEW_PIN:-}
+# shellcheck disable=SC2086 # the pin's words
+run_test fetch-programs-pins-and-refusals sh tools/tests/fetch-programs-test.sh "$B" ${DISTRO_PIN:-}
 run_test fuzz-page-alloc-smoke make -s fuzz-smoke
 run_test host-bench-records-convert host_bench_records_convert
 
@@ -820,6 +904,8 @@ qemu_lane_b() {
 	run_test initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
 	run_test initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
 	run_test user-programs-run-in-ring3 user_programs_run_in_ring3
+	run_test distro-shells-run-scripts-as-on-linux-7.3 distro_shells_run_scripts_as_on_linux
+	run_test init-runs-as-pid-1 init_runs_as_pid_1
 	run_test hugetlb-1g-pages-at-boot-and-at-run-time hugetlb_1g_pages_at_boot_and_at_run_time
 	run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
 	run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb

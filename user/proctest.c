@@ -4,7 +4,9 @@
  * wait4 and waitid with their options and errors, SIGCHLD, orphans,
  * exit statuses, system calls a signal interrupts (restarted with
  * SA_RESTART, -EINTR without), kill of a group, rusage of children,
- * "#!" scripts and execveat.
+ * "#!" scripts and execveat, process groups and sessions (setpgid's
+ * EACCES after exec, setsid), times, sigsuspend, and clone3's checks
+ * and CLONE_CLEAR_SIGHAND.
  * Prints "ok NAME" or "FAIL NAME: got ..., want ..." a line, then
  * "proctest: N checks, all ok" (exit 0) or "proctest: K of N checks
  * FAILED" (exit 1). It runs itself as the child program: "proctest exit
@@ -32,6 +34,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/times.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -117,8 +120,8 @@ static void check_vfork(void)
 	     errno);
 	cond("wait4 gives the vfork child's pid", sys_wait4(pid, &status, 0, NULL) == pid, "pid",
 	     status, errno);
-	cond("the vfork child exits with 7", WIFEXITED(status) && WEXITSTATUS(status) == 7, "0x700", status,
-	     errno);
+	cond("the vfork child exits with 7", WIFEXITED(status) && WEXITSTATUS(status) == 7, "0x700",
+	     status, errno);
 
 	pid = vfork();
 	if (pid == 0) {
@@ -484,6 +487,182 @@ static void check_kill_group(void)
 	cond("kill of no process is ESRCH", r == -1 && e == ESRCH, "-1 ESRCH", r, e);
 }
 
+/* A forked child's answers, as its exit code: 0 when all held. */
+static int pgrp_child(pid_t parent_sid)
+{
+	if (getsid(0) != parent_sid || getpgrp() != getpgid(0))
+		return 1;
+	if (setsid() != getpid() || getsid(0) != getpid() || getpgrp() != getpid())
+		return 2; /* not a group leader: a new session */
+	if (setsid() != -1 || errno != EPERM)
+		return 3; /* now it leads a group */
+	if (setpgid(0, 0) != -1 || errno != EPERM)
+		return 4; /* a session leader stays in its group */
+	return 0;
+}
+
+static void check_process_groups(void)
+{
+	char *argv[] = { (char *)"proctest", (char *)"sleep", NULL };
+	int status = -1;
+	long r;
+	int e;
+	pid_t pid, sid = getsid(0);
+
+	cond("getpgrp() is getpgid(0)", getpgrp() == getpgid(0), "equal", getpgrp(), errno);
+	cond("getsid(0) is getsid(getpid())", getsid(getpid()) == sid, "equal", sid, errno);
+	r = getpgid(99999), e = errno;
+	cond("getpgid of no process is ESRCH", r == -1 && e == ESRCH, "-1 ESRCH", r, e);
+	r = setpgid(0, -1), e = errno;
+	cond("setpgid to a negative group is EINVAL", r == -1 && e == EINVAL, "-1 EINVAL", r, e);
+	r = setpgid(99999, 0), e = errno;
+	cond("setpgid of no child is ESRCH", r == -1 && e == ESRCH, "-1 ESRCH", r, e);
+	pid = fork();
+	if (pid == 0)
+		_exit(pgrp_child(sid));
+	sys_wait4(pid, &status, 0, NULL);
+	cond("a child: setsid leads a new session and group, then EPERM",
+	     WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit code 0", status, 0);
+
+	/* A child before and after its exec: the parent moves it into a group
+	 * of its own first, then may not (EACCES). */
+	pid = fork();
+	if (pid == 0) {
+		struct timespec ts = { 0, 50000000 };
+
+		nanosleep(&ts, NULL);
+		execv(self, argv);
+		_exit(127);
+	}
+	r = setpgid(pid, pid);
+	cond("setpgid of a child that has not exec'd", r == 0 && getpgid(pid) == pid, "0", r,
+	     errno);
+	r = setpgid(pid, 99999), e = errno;
+	cond("setpgid into a group that does not exist is EPERM", r == -1 && e == EPERM, "-1 EPERM",
+	     r, e);
+	{
+		struct timespec ts = { 0, 200000000 };
+
+		nanosleep(&ts, NULL); /* it has exec'd proctest sleep by now */
+	}
+	r = setpgid(pid, pid), e = errno;
+	cond("setpgid of a child that has exec'd is EACCES", r == -1 && e == EACCES, "-1 EACCES", r,
+	     e);
+	kill(pid, SIGKILL);
+	sys_wait4(pid, &status, 0, NULL);
+}
+
+static void check_times_and_sigsuspend(void)
+{
+	char *argv[] = { (char *)"proctest", (char *)"burn", NULL };
+	struct tms before, after;
+	sigset_t usr1, old, wait_mask, now;
+	clock_t t0, t1;
+	int status;
+	long r;
+	int e;
+	pid_t pid;
+
+	t0 = times(&before);
+	pid = spawn(argv);
+	sys_wait4(pid, &status, 0, NULL);
+	t1 = times(&after);
+	cond("times: the clock moves on", t0 != (clock_t)-1 && t1 > t0, "> t0", t1 - t0, errno);
+	cond("times: a waited-for child's 50 ms are in tms_cutime + tms_cstime",
+	     after.tms_cutime + after.tms_cstime - before.tms_cutime - before.tms_cstime >= 2,
+	     ">= 2 ticks", after.tms_cutime + after.tms_cstime, errno);
+
+	/* sigsuspend: SIGUSR1 blocked, a child sends it, sigsuspend with an
+	 * empty mask runs the handler and is EINTR; the block comes back. */
+	set_handler(SIGUSR1, on_usr1, 0);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &old);
+	got_usr1 = 0;
+	pid = fork();
+	if (pid == 0) {
+		kill(getppid(), SIGUSR1);
+		_exit(0);
+	}
+	sigemptyset(&wait_mask);
+	r = sigsuspend(&wait_mask), e = errno;
+	cond("sigsuspend: the handler ran, then EINTR", r == -1 && e == EINTR && got_usr1,
+	     "-1 EINTR", r, e);
+	sigprocmask(SIG_SETMASK, NULL, &now);
+	cond("sigsuspend: the caller's mask is back", sigismember(&now, SIGUSR1) == 1, "blocked", 0,
+	     0);
+	sys_wait4(pid, &status, 0, NULL);
+	r = syscall(SYS_rt_sigsuspend, &wait_mask, 4), e = errno;
+	cond("rt_sigsuspend with a bad sigsetsize is EINVAL", r == -1 && e == EINVAL, "-1 EINVAL",
+	     r, e);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+#ifndef CLONE_CLEAR_SIGHAND
+#define CLONE_CLEAR_SIGHAND 0x100000000ULL /* Linux 5.5, clone3 only */
+#endif
+
+/* clone3's struct, as Linux's uapi has it (88 bytes: VER2). */
+struct clone3_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup;
+};
+
+static long sys_clone3(struct clone3_args *args, size_t size)
+{
+	return syscall(SYS_clone3, args, size);
+}
+
+static void check_clone3(void)
+{
+	struct clone3_args a = { .exit_signal = SIGCHLD };
+	unsigned char big[96] = { 0 };
+	struct sigaction sa;
+	int status = -1;
+	long r;
+	int e;
+
+	r = sys_clone3(&a, 8), e = errno;
+	cond("clone3 smaller than its first version is EINVAL", r == -1 && e == EINVAL, "-1 EINVAL",
+	     r, e);
+	r = sys_clone3(&a, 8192), e = errno;
+	cond("clone3 larger than a page is E2BIG", r == -1 && e == E2BIG, "-1 E2BIG", r, e);
+	memcpy(big, &a, sizeof(a));
+	big[90] = 1;
+	r = sys_clone3((struct clone3_args *)big, sizeof(big)), e = errno;
+	cond("clone3 with unknown nonzero bytes is E2BIG", r == -1 && e == E2BIG, "-1 E2BIG", r, e);
+	a.exit_signal = 0x100;
+	r = sys_clone3(&a, sizeof(a)), e = errno;
+	cond("clone3 with an exit signal past CSIGNAL is EINVAL", r == -1 && e == EINVAL,
+	     "-1 EINVAL", r, e);
+	a.exit_signal = SIGCHLD;
+	a.stack_size = 4096;
+	r = sys_clone3(&a, sizeof(a)), e = errno;
+	cond("clone3 with a stack size and no stack is EINVAL", r == -1 && e == EINVAL, "-1 EINVAL",
+	     r, e);
+	a.stack_size = 0;
+
+	/* As fork, in its first version's size; with CLONE_CLEAR_SIGHAND a
+	 * caught signal is SIG_DFL in the child and an ignored one stays so. */
+	set_handler(SIGUSR1, on_usr1, 0);
+	signal(SIGUSR2, SIG_IGN);
+	a.flags = CLONE_CLEAR_SIGHAND;
+	r = sys_clone3(&a, 64);
+	if (r == 0) {
+		struct sigaction u1, u2;
+
+		sigaction(SIGUSR1, NULL, &u1);
+		sigaction(SIGUSR2, NULL, &u2);
+		_exit(u1.sa_handler == SIG_DFL && u2.sa_handler == SIG_IGN ? 7 : 1);
+	}
+	sys_wait4(r, &status, 0, NULL);
+	cond("clone3(CLONE_CLEAR_SIGHAND): handlers reset, SIG_IGN kept, SIGCHLD at exit",
+	     r > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 7, "exit code 7", status, errno);
+	sigaction(SIGUSR1, NULL, &sa);
+	cond("the parent keeps its handler", sa.sa_handler == on_usr1, "on_usr1", 0, 0);
+	signal(SIGUSR2, SIG_DFL);
+}
+
 /* The child programs. */
 static int child(int argc, char **argv)
 {
@@ -620,6 +799,9 @@ int main(int argc, char **argv)
 	check_scripts();
 	check_rusage();
 	check_kill_group();
+	check_process_groups();
+	check_times_and_sigsuspend();
+	check_clone3();
 	if (failed) {
 		printf("proctest: %d of %d checks FAILED\n", failed, checks);
 		return 1;

@@ -789,6 +789,8 @@ static void identity(void)
 	ok("getppid", SYS(SYS_getppid));
 	ok_eq("geteuid is getuid", SYS(SYS_geteuid), syscall(SYS_getuid));
 	ok_eq("getegid is getgid", SYS(SYS_getegid), syscall(SYS_getgid));
+	cond("getgroups(0, NULL) counts the groups", SYS(SYS_getgroups, 0, NULL) >= 0, ">= 0");
+	fails("getgroups with a negative size is EINVAL", SYS(SYS_getgroups, -1, NULL), EINVAL);
 	ok_eq("uname", SYS(SYS_uname, &u), 0);
 	cond("uname: fields non-empty, machine x86_64",
 	     u.sysname[0] && u.nodename[0] && u.release[0] && u.version[0] &&

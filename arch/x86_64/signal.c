@@ -161,8 +161,10 @@ static int setup_rt_frame(struct task_struct *t, const struct ksignal *ks, struc
 	frame.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
 	if (fpu_user_cfg.xsave)
 		frame.uc.uc_flags |= UC_FP_XSTATE;
-	fill_sigcontext(&frame.uc.uc_mcontext, regs, t->signals.blocked, fpstate);
-	frame.uc.uc_sigmask = t->signals.blocked;
+	/* ppoll's or pselect6's caller gets its own mask back (Linux:
+	 * sigmask_to_save), not the one the call waited under. */
+	fill_sigcontext(&frame.uc.uc_mcontext, regs, sigmask_to_save(t), fpstate);
+	frame.uc.uc_sigmask = sigmask_to_save(t);
 	memcpy(frame.info, &ks->info, sizeof(ks->info));
 	if (sp == (uint64_t)-1 || copy_fpstate_to_sigframe(&t->thread.fpu, fpstate) ||
 	    copy_to_user(sp, &frame, sizeof(frame)) ||
@@ -254,6 +256,10 @@ void exit_to_user_mode(struct trap_frame *regs)
 		if (ret == -ERESTARTNOHAND || ret == -ERESTARTSYS || ret == -ERESTARTNOINTR)
 			restart_syscall(regs);
 	}
+	/* No handler took the mask ppoll or pselect6 saved: it is restored
+	 * here (Linux: restore_saved_sigmask at the end of
+	 * arch_do_signal_or_restart). */
+	restore_saved_sigmask(t);
 }
 
 /* Linux: restore_sigcontext, with the checks an iretq needs here: Linux

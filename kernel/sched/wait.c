@@ -17,6 +17,23 @@ void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait, 
 	arch_irq_restore(flags);
 }
 
+void add_wait_queue(struct wait_queue_head *wq, struct wait_queue_entry *wait)
+{
+	unsigned long flags = arch_irq_save();
+
+	list_add_tail(&wait->entry, &wq->head);
+	arch_irq_restore(flags);
+}
+
+void remove_wait_queue(struct wait_queue_head *wq, struct wait_queue_entry *wait)
+{
+	unsigned long flags = arch_irq_save();
+
+	(void)wq;
+	list_del_init(&wait->entry);
+	arch_irq_restore(flags);
+}
+
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
 {
 	unsigned long flags = arch_irq_save();

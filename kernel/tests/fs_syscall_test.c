@@ -112,6 +112,9 @@ static int make_fixture(void)
 	if (ramfs_symlink(&rootfs, FIXTURE "/exe", "?", 1, &inode))
 		return -1;
 	inode->get_link = exe_get_link;
+	if (ramfs_mknod(&rootfs, FIXTURE "/null", S_IFCHR | 0666, MKDEV(1, 3), NULL) ||
+	    ramfs_mknod(&rootfs, FIXTURE "/nodev", S_IFCHR | 0666, MKDEV(42, 0), NULL))
+		return -1;
 	return 0;
 }
 
@@ -577,9 +580,13 @@ static void pipe_without_reader_is_epipe_and_a_full_one_writes_short(struct kuni
 	char byte;
 
 	/* O_NONBLOCK: a full pipe takes what fits of a write over PIPE_BUF,
-	 * then nothing (-EAGAIN) instead of sleeping. */
+	 * then nothing (-EAGAIN) instead of sleeping. F_SETPIPE_SZ makes it
+	 * one page (Linux: round_pipe_size), from its default 16. */
 	KUNIT_ASSERT_EQ(test, sys(__NR_pipe2, PATH_B, O_NONBLOCK, 0), 0);
 	KUNIT_ASSERT_EQ(test, copy_from_user(fds, PATH_B, sizeof(fds)), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_fcntl, fds[0], F_GETPIPE_SZ, 0), 16 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, sys(__NR_fcntl, fds[1], F_SETPIPE_SZ, 100), PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, sys(__NR_fcntl, 0, F_GETPIPE_SZ, 0), -EBADF);
 	for (unsigned long i = 0; i < 2 * PAGE_SIZE; i++)
 		KUNIT_ASSERT_EQ(test, fill_user(BIG + i, (int)(i % 251), 1), 0);
 	KUNIT_EXPECT_EQ(test, sys(__NR_write, fds[1], BIG, PAGE_SIZE + 100), PAGE_SIZE);
@@ -631,7 +638,7 @@ static void exit_files_frees_pipes_and_their_pages(struct kunit *test)
 	pipes_then_exit(test, 1, &during); /* the slab caches warmed */
 	before = node_free_pages(NODE_DATA(0));
 	pipes_then_exit(test, 4, &during);
-	KUNIT_EXPECT_LE(test, during, before - 4); /* a page per pipe */
+	KUNIT_EXPECT_LE(test, during, before); /* pages come at the first write */
 	KUNIT_EXPECT_EQ(test, node_free_pages(NODE_DATA(0)), before);
 }
 
@@ -758,8 +765,9 @@ static void getdents64_lists_dot_dotdot_and_names_with_types(struct kunit *test)
 	n = sys(__NR_getdents64, fd, DATA, 3072);
 	KUNIT_ASSERT_GT(test, n, 0);
 	list_dirents(n, names, sizeof(names));
-	KUNIT_EXPECT_STREQ(test, names,
-			   ".:4 ..:4 etclink:10 exe:10 f:8 link:10 refuse:8 ro:8 sub:4 sys:8 ");
+	KUNIT_EXPECT_STREQ(
+		test, names,
+		".:4 ..:4 etclink:10 exe:10 f:8 link:10 nodev:2 null:2 refuse:8 ro:8 sub:4 sys:8 ");
 	KUNIT_EXPECT_EQ(test, sys(__NR_getdents64, fd, DATA, 3072), 0);
 	/* Back to the start, a buffer with room for two records at a time. */
 	KUNIT_EXPECT_EQ(test, sys(__NR_lseek, fd, 0, SEEK_SET), 0);
@@ -1045,6 +1053,35 @@ static void changes_to_the_read_only_root_are_erofs_after_the_path_walk(struct k
 	KUNIT_EXPECT_EQ(test, sys(__NR_sync, 0, 0, 0), 0);
 }
 
+/* chrdev_open by rdev: a node anywhere reaches its driver; an unknown
+ * major is -ENXIO. poll sees a pipe's bytes and its writer's close. */
+static void char_devices_open_by_number_and_pipes_poll(struct kunit *test)
+{
+	struct pollfd pfd;
+	long fd = open_path(FIXTURE "/null", O_RDWR);
+	int fds[2];
+
+	KUNIT_ASSERT_GE(test, fd, 3);
+	KUNIT_EXPECT_EQ(test, sys(__NR_write, (unsigned long)fd, DATA, 5), 5);
+	KUNIT_EXPECT_EQ(test, sys(__NR_read, (unsigned long)fd, DATA, 5), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_close, (unsigned long)fd, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, open_path(FIXTURE "/nodev", O_RDONLY), -ENXIO);
+	KUNIT_ASSERT_EQ(test, sys(__NR_pipe, PATH_B, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(fds, PATH_B, sizeof(fds)), 0);
+	pfd = (struct pollfd){ fds[0], POLLIN, 0 };
+	KUNIT_ASSERT_EQ(test, copy_to_user(DATA, &pfd, sizeof(pfd)), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_poll, DATA, 1, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_write, fds[1], PATH_A, 1), 1);
+	KUNIT_EXPECT_EQ(test, sys(__NR_poll, DATA, 1, 0), 1);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&pfd, DATA, sizeof(pfd)), 0);
+	KUNIT_EXPECT_EQ(test, pfd.revents, POLLIN); /* only what was asked */
+	KUNIT_EXPECT_EQ(test, sys(__NR_close, fds[1], 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_poll, DATA, 1, 0), 1);
+	KUNIT_ASSERT_EQ(test, copy_from_user(&pfd, DATA, sizeof(pfd)), 0);
+	KUNIT_EXPECT_EQ(test, pfd.revents, POLLIN | POLLHUP);
+	KUNIT_EXPECT_EQ(test, sys(__NR_close, fds[0], 0, 0), 0);
+}
+
 static struct kunit_case fs_syscall_cases[] = {
 	KUNIT_CASE(open_read_close_round_trip_and_fds_are_reused_lowest_first),
 	KUNIT_CASE(open_refuses_what_linux_refuses_on_a_read_only_fs),
@@ -1075,6 +1112,7 @@ static struct kunit_case fs_syscall_cases[] = {
 	KUNIT_CASE(console_read_waits_until_a_signal_or_refuses_with_nonblock),
 	KUNIT_CASE(special_files_dispatch_through_their_own_operations),
 	KUNIT_CASE(mmap_of_a_file_copies_its_bytes),
+	KUNIT_CASE(char_devices_open_by_number_and_pipes_poll),
 	KUNIT_CASE(changes_to_the_read_only_root_are_erofs_after_the_path_walk),
 	{},
 };
