@@ -459,6 +459,9 @@ static int reserve_strings(struct stack_writer *w, const struct elf_binprm *bprm
 	argv_start = stack_alloc(w, envp_bytes + argv_bytes);
 	if (!st->execfn || !argv_start)
 		return -E2BIG;
+	st->arg_start = argv_start;
+	st->arg_end = argv_start + argv_bytes;
+	st->env_end = st->arg_end + envp_bytes;
 	stack_copy(w, st->execfn, bprm->filename, name_len);
 	return 0;
 }

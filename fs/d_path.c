@@ -46,6 +46,53 @@ int ramfs_dir_path(struct ramfs *fs, const struct ramfs_inode *dir, char *buf, s
 	return (int)(size - pos - 1);
 }
 
+/* The first dentry below dir (depth first) whose inode is @inode, or,
+ * with @rdev set, a character device with that number. */
+static const struct ramfs_dentry *find_dentry(const struct ramfs_inode *dir,
+					      const struct ramfs_inode *inode, uint32_t rdev,
+					      const struct ramfs_inode **parent)
+{
+	for (const struct ramfs_dentry *d = dir->children; d; d = d->next) {
+		const struct ramfs_dentry *found;
+
+		if (d->inode == inode ||
+		    (rdev && S_ISCHR(d->inode->mode) && d->inode->rdev == rdev)) {
+			*parent = dir;
+			return d;
+		}
+		if (S_ISDIR(d->inode->mode) && (found = find_dentry(d->inode, inode, rdev, parent)))
+			return found;
+	}
+	return NULL;
+}
+
+int ramfs_inode_path(struct ramfs *fs, const struct ramfs_inode *inode, char *buf, size_t size)
+{
+	const struct ramfs_inode *parent;
+	const struct ramfs_dentry *d;
+	size_t len;
+	int dlen;
+
+	if (S_ISDIR(inode->mode))
+		return ramfs_dir_path(fs, inode, buf, size);
+	d = find_dentry(fs->root, inode, 0, &parent);
+	if (!d && S_ISCHR(inode->mode))
+		d = find_dentry(fs->root, NULL, inode->rdev, &parent);
+	if (!d)
+		return -ENOENT;
+	dlen = ramfs_dir_path(fs, parent, buf, size);
+	if (dlen < 0)
+		return dlen;
+	if (parent == fs->root)
+		dlen = 0; /* "/" + name, not "//" + name */
+	len = strlen(d->name);
+	if ((size_t)dlen + 1 + len >= size)
+		return -ENAMETOOLONG;
+	buf[dlen] = '/';
+	memcpy(buf + dlen + 1, d->name, len + 1);
+	return (int)(dlen + 1 + len);
+}
+
 /* Linux: sys_getcwd. Return: the length with the NUL. */
 SYSCALL_DEFINE2(getcwd, unsigned long, buf, unsigned long, size)
 {

@@ -102,6 +102,27 @@ static int load_segments(struct mm_struct *mm, const struct elf_program *prog, c
 	return 0;
 }
 
+/* Linux: load_elf_binary's start_code, end_code, start_data, end_data:
+ * the executable segments' lowest start and highest file end, and the
+ * highest start and file end of any. */
+static void set_code_data(struct mm_struct *mm, const struct elf_program *prog)
+{
+	mm->start_code = ~0ul;
+	for (unsigned int i = 0; i < prog->nr_segments; i++) {
+		const struct elf_load_segment *seg = &prog->segments[i];
+		unsigned long end = seg->vaddr + seg->filesz;
+
+		if (seg->prot & PROT_EXEC) {
+			mm->start_code = MIN(mm->start_code, seg->vaddr);
+			mm->end_code = MAX(mm->end_code, end);
+		}
+		mm->start_data = MAX(mm->start_data, seg->vaddr);
+		mm->end_data = MAX(mm->end_data, end);
+	}
+	if (mm->start_code == ~0ul)
+		mm->start_code = 0;
+}
+
 /* Bytes create_elf_tables needs for these strings: them, their
  * pointers, the file name, and a page for auxv, AT_RANDOM, the platform
  * string and alignment. Strings past the limits only make it fail with
@@ -153,6 +174,10 @@ static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
 	}
 	vfree(stack_image);
 	*sp = st.sp;
+	mm->start_stack = st.sp;
+	mm->arg_start = st.arg_start;
+	mm->arg_end = mm->env_start = st.arg_end;
+	mm->env_end = st.env_end;
 	return err;
 }
 
@@ -215,6 +240,7 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 	mm->mmap_base = layout.mmap_base;
 	mm->flags |= MMF_TOPDOWN; /* Linux: arch_pick_mmap_layout's default */
 	mm->start_brk = mm->brk = prog.brk;
+	set_code_data(mm, &prog);
 	switch_mm(mm);
 	ret = load_segments(mm, &prog, inode->data);
 	if (!ret)

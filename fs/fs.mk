@@ -21,5 +21,5 @@ KERNEL_ONLY_TEST_SRCS += kernel/tests/fs_syscall_test.c
 FS_GENERIC_SRCS += fs/seq_file.c fs/proc/meminfo.c fs/sysfs.c fs/drop_caches.c
 TEST_SRCS += fs/tests/seq_file_test.c
 KERNEL_ONLY_SRCS += fs/proc/root.c fs/proc/base.c fs/proc/array.c fs/proc/task_mmu.c fs/proc/proc_sysctl.c \
-	fs/proc/page.c fs/proc/loadavg.c fs/proc/uptime.c
+	fs/proc/page.c fs/proc/loadavg.c fs/proc/uptime.c fs/proc/stat.c fs/proc/kmsg.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/procfs_test.c

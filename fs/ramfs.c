@@ -141,6 +141,7 @@ static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path,
 	size_t n;
 
 	while ((n = next_component(&p, end, &name))) {
+		struct ramfs_inode *child;
 		struct ramfs_dentry *d;
 		bool last, slash = p < end;
 		int err;
@@ -154,23 +155,24 @@ static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path,
 			continue;
 		}
 		d = find_child(cur, name, n);
-		if (!d)
+		child = d ? d->inode : cur->lookup ? cur->lookup(cur, name, n) : NULL;
+		if (!child)
 			return -ENOENT;
 		rest = p;
 		last = !next_component(&rest, end, &next);
-		if (S_ISLNK(d->inode->mode) && (!last || follow || slash)) {
+		if (S_ISLNK(child->mode) && (!last || follow || slash)) {
 			if (++nd->links > MAXSYMLINKS)
 				return -ELOOP;
-			if (d->inode->get_link)
-				err = follow_get_link(nd, cur, d->inode, &cur);
-			else if (!d->inode->size)
+			if (child->get_link)
+				err = follow_get_link(nd, cur, child, &cur);
+			else if (!child->size)
 				err = -ENOENT; /* Linux: an empty target names nothing */
 			else
-				err = walk(nd, cur, d->inode->data, d->inode->size, true, &cur);
+				err = walk(nd, cur, child->data, child->size, true, &cur);
 			if (err)
 				return err;
 		} else {
-			cur = d->inode;
+			cur = child;
 		}
 		if (last && slash && !S_ISDIR(cur->mode))
 			return -ENOTDIR;
@@ -244,18 +246,14 @@ static int add_dentry(struct ramfs *fs, struct ramfs_inode *dir, const char *nam
 	return 0;
 }
 
-/* A new inode of mode under a new name (Linux: ramfs_mknod). */
-static int make_node(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_inode **out)
+/* A new inode of mode named [name, +len) in dir; len 0: no name. */
+static int add_node(struct ramfs *fs, struct ramfs_inode *dir, const char *name, size_t len,
+		    uint32_t mode, struct ramfs_inode **out)
 {
-	struct ramfs_inode *dir, *inode;
-	const char *name;
-	size_t len;
+	struct ramfs_inode *inode;
 	int err;
 
-	err = lookup_parent(fs, path, &dir, &name, &len);
-	if (err)
-		return err;
-	if (!len || is_dot_or_dotdot(name, len) || find_child(dir, name, len))
+	if (len && (is_dot_or_dotdot(name, len) || find_child(dir, name, len)))
 		return -EEXIST;
 	inode = new_inode(fs, mode);
 	if (!inode)
@@ -264,14 +262,42 @@ static int make_node(struct ramfs *fs, const char *path, uint32_t mode, struct r
 		inode->parent = dir;
 		inode->nlink = 2;
 	}
-	err = add_dentry(fs, dir, name, len, inode);
-	if (err)
-		return err;
-	if (S_ISDIR(mode))
-		dir->nlink++;
+	if (len) {
+		err = add_dentry(fs, dir, name, len, inode);
+		if (err)
+			return err;
+		if (S_ISDIR(mode))
+			dir->nlink++;
+	}
 	if (out)
 		*out = inode;
 	return 0;
+}
+
+/* A new inode of mode under a new name (Linux: ramfs_mknod). */
+static int make_node(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_inode **out)
+{
+	struct ramfs_inode *dir;
+	const char *name;
+	size_t len;
+	int err;
+
+	err = lookup_parent(fs, path, &dir, &name, &len);
+	if (err)
+		return err;
+	if (!len)
+		return -EEXIST;
+	return add_node(fs, dir, name, len, mode, out);
+}
+
+int ramfs_add(struct ramfs *fs, struct ramfs_inode *dir, const char *name, uint32_t mode,
+	      struct ramfs_inode **out)
+{
+	size_t len = name ? strnlen(name, NAME_MAX + 1) : 0;
+
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	return add_node(fs, dir, name, len, mode, out);
 }
 
 int ramfs_mkdir(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_inode **out)

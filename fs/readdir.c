@@ -25,19 +25,27 @@ static unsigned int dtype(uint32_t mode)
 	return (mode & S_IFMT) >> 12;
 }
 
-static int dcache_readdir(struct file *file, struct dir_context *ctx)
+bool dir_emit_dots(struct file *file, struct dir_context *ctx)
 {
 	const struct ramfs_inode *dir = file->f_inode;
-	const struct ramfs_dentry *d = dir->children;
 
 	if (ctx->pos == 0 && !ctx->actor(ctx, ".", 1, dir->ino, dtype(dir->mode)))
-		return 0;
+		return false;
 	if (ctx->pos == 0)
 		ctx->pos = 1;
 	if (ctx->pos == 1 && !ctx->actor(ctx, "..", 2, dir->parent->ino, dtype(S_IFDIR)))
-		return 0;
+		return false;
 	if (ctx->pos == 1)
 		ctx->pos = 2;
+	return true;
+}
+
+int dcache_readdir(struct file *file, struct dir_context *ctx)
+{
+	const struct ramfs_dentry *d = file->f_inode->children;
+
+	if (!dir_emit_dots(file, ctx))
+		return 0;
 	for (uint64_t i = 2; d; d = d->next, i++) {
 		if (i < ctx->pos)
 			continue;
@@ -56,14 +64,13 @@ static int64_t dcache_dir_lseek(struct file *file, int64_t offset, int whence)
 	return no_seek_end_llseek(file, offset, whence);
 }
 
-/* Linux: generic_read_dir. */
-static long read_dir(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
+long generic_read_dir(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
 {
 	return -EISDIR;
 }
 
 const struct file_operations ramfs_dir_fops = {
-	.read = read_dir,
+	.read = generic_read_dir,
 	.llseek = dcache_dir_lseek,
 	.iterate_shared = dcache_readdir,
 };

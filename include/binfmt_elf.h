@@ -116,6 +116,9 @@ struct elf_stack {
 	uint64_t argv, envp, auxv;
 	uint64_t execfn, platform, random;
 	unsigned long argc, envc;
+	/* The strings: argv's [arg_start, arg_end), then envp's up to
+	 * env_end (Linux: mm->arg_start..env_end, /proc/PID/cmdline). */
+	uint64_t arg_start, arg_end, env_end;
 };
 
 #define ELF_PLATFORM "x86_64" /* AT_PLATFORM, as Linux's utsname machine */

@@ -12,7 +12,9 @@
 #include <stdint.h>
 
 #define CAP_IPC_LOCK 14
+#define CAP_SYS_ADMIN 21
 #define CAP_SYS_RESOURCE 24
+#define CAP_SYSLOG 34
 #define CAP_LAST_CAP 40
 #define CAP_FULL_SET ((1ull << (CAP_LAST_CAP + 1)) - 1)
 

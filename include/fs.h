@@ -225,6 +225,12 @@ int user_path_at(struct task_struct *task, int dfd, unsigned long upath, unsigne
  * (getdents64, read is -EISDIR). */
 extern const struct file_operations ramfs_file_fops;
 extern const struct file_operations ramfs_dir_fops;
+/* Linux: dcache_readdir, the names of a directory's list after "." and
+ * ".." (positions 0 and 1: dir_emit_dots, false when the buffer is
+ * full); generic_read_dir: -EISDIR. */
+int dcache_readdir(struct file *file, struct dir_context *ctx);
+bool dir_emit_dots(struct file *file, struct dir_context *ctx);
+long generic_read_dir(struct file *file, unsigned long buf, size_t count, uint64_t *pos);
 /* Linux: generic_file_llseek_size over [0, size]. Return: the new f_pos
  * or -EINVAL (and -ENXIO for SEEK_DATA/SEEK_HOLE at or past the end). */
 int64_t generic_file_llseek(struct file *file, int64_t offset, int whence);
@@ -248,6 +254,12 @@ static inline int64_t no_seek_end_llseek(struct file *file, int64_t offset, int 
  * d_path over the parent links). Return: its length without the NUL,
  * -ENOENT if dir was removed, -ENAMETOOLONG if it does not fit. */
 int ramfs_dir_path(struct ramfs *fs, const struct ramfs_inode *dir, char *buf, size_t size);
+/* The path of any inode, as ramfs_dir_path: a directory by its parent
+ * links, another by the first name found for it in a walk of the tree
+ * (Linux keeps the dentry a file was opened by; ramfs files have no
+ * parent link), or for a device the node in /dev with its number.
+ * Return: as ramfs_dir_path; -ENOENT if no name leads to it. */
+int ramfs_inode_path(struct ramfs *fs, const struct ramfs_inode *inode, char *buf, size_t size);
 
 /* --- fs/tty.c ------------------------------------------------------------ */
 /* The console as a file: what fds 0, 1 and 2 are. Reads are n_tty's

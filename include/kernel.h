@@ -77,6 +77,29 @@ void printk_set_console_loglevel(int level);
  * lines. Return: bytes stored; *seq advances past them (a position whose
  * bytes were overwritten meanwhile moves to the oldest whole line). */
 size_t printk_log_read(uint64_t *seq, char *buf, size_t size);
+/* syslog(2)'s actions (Linux: include/linux/syslog.h). */
+#define SYSLOG_ACTION_CLOSE 0
+#define SYSLOG_ACTION_OPEN 1
+#define SYSLOG_ACTION_READ 2
+#define SYSLOG_ACTION_READ_ALL 3
+#define SYSLOG_ACTION_READ_CLEAR 4
+#define SYSLOG_ACTION_CLEAR 5
+#define SYSLOG_ACTION_CONSOLE_OFF 6
+#define SYSLOG_ACTION_CONSOLE_ON 7
+#define SYSLOG_ACTION_CONSOLE_LEVEL 8
+#define SYSLOG_ACTION_SIZE_UNREAD 9
+#define SYSLOG_ACTION_SIZE_BUFFER 10
+/*
+ * do_syslog - syslog(2)'s work (Linux: do_syslog): READ waits for
+ * unread lines and consumes them (as /proc/kmsg), READ_ALL copies the
+ * newest whole lines since the last CLEAR that fit in @len, each as
+ * "<L>[    1.234567] text\n"; SIZE_UNREAD and SIZE_BUFFER are byte
+ * counts; CONSOLE_OFF/ON/LEVEL set the console loglevel (@len 1..8).
+ * Return: bytes copied, a count, 0, or -EINVAL (unknown @type, NULL
+ * @ubuf or negative @len for a read, a level outside 1..8), -EFAULT,
+ * -EPERM without CAP_SYSLOG, -ERESTARTSYS (a signal while READ waits).
+ */
+int do_syslog(int type, unsigned long ubuf, int len);
 
 /* The byte ring under printk, usable on its own (tests use private ones). */
 struct log_ring {

@@ -64,6 +64,10 @@ struct ramfs_inode {
 	/* Symlinks whose target is computed when followed (/proc/self/exe):
 	 * write it, NUL-terminated, in buf. Return: its length, or -errno. */
 	int (*get_link)(struct ramfs_inode *inode, char *buf, size_t size);
+	/* Directories whose names are computed (/proc: a pid): the inode
+	 * for [name, +len), asked when no dentry has it (Linux:
+	 * i_op->lookup, proc_root_lookup). Return: it, or NULL: -ENOENT. */
+	struct ramfs_inode *(*lookup)(struct ramfs_inode *dir, const char *name, size_t len);
 };
 
 struct ramfs;
@@ -121,6 +125,11 @@ int ramfs_mkdir(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_
  * Return: 0, -EISDIR, -EEXIST (another type is there), -ENOMEM, ... */
 int ramfs_create(struct ramfs *fs, const char *path, uint32_t mode, const char *data, uint64_t size,
 		 struct ramfs_inode **out);
+/* A new inode of mode in dir, named name, or with no name (NULL: a
+ * directory only lookup hooks lead to, as /proc/PID; its ".." is dir).
+ * No path walk. Return: 0, -EEXIST, -ENAMETOOLONG, -ENOMEM. */
+int ramfs_add(struct ramfs *fs, struct ramfs_inode *dir, const char *name, uint32_t mode,
+	      struct ramfs_inode **out);
 /* Create a character device node (Linux: vfs_mknod with S_IFCHR):
  * mode S_IFCHR | permissions, rdev its MKDEV(major, minor); open hands
  * it to the driver of its major. Return: 0, -EINVAL (not S_IFCHR),

@@ -84,7 +84,7 @@ struct signal_struct {
 	struct rlimit64 rlim[RLIM_NLIMITS];   /* getrlimit/setrlimit/prlimit64 */
 	/* What the children waited for used (Linux: cutime, cmin_flt,
 	 * cmaxrss): RUSAGE_CHILDREN. */
-	uint64_t cutime; /* ns */
+	uint64_t cutime, cstime; /* ns of user and system time */
 	long cmin_flt;
 	long cmaxrss; /* KiB */
 };
@@ -99,6 +99,7 @@ struct task_struct {
 	struct sched_entity se;	   /* the fair class's: weight, vruntime, deadline */
 	uint64_t sum_exec_runtime; /* ns on the CPU, for clocks and /proc */
 	uint64_t exec_start;	   /* clock when it last got the CPU */
+	uint64_t utime, stime;	   /* ns of ticks that found it in ring 3 / the kernel */
 	long min_flt, maxrss;	   /* its mm's faults and peak RSS (KiB), kept at exit */
 	struct mm_struct
 		*active_mm; /* the mm loaded while it runs (a kthread's may be its workload's) */
@@ -220,6 +221,9 @@ long kernel_clone(struct kernel_clone_args *args);
  * the last mmput tears it down. */
 void mmget(struct mm_struct *mm);
 void mmput(struct mm_struct *mm);
+/* Linux: get_task_mm. Return: @task's mm with a reference (mmput it),
+ * or NULL: a kernel thread, or a task whose mm has gone at exit. */
+struct mm_struct *get_task_mm(struct task_struct *task);
 /**
  * mm_release - the task is done with its mm, at exec or exit (Linux:
  * exec_mm_release, exit_mm_release): 0 to its clear_child_tid address

@@ -71,7 +71,7 @@ extern const struct file_operations proc_single_fops;
 
 /* --- fs/proc/root.c ------------------------------------------------------ */
 /* Boot, after populate_rootfs: /proc with meminfo, vmstat, buddyinfo,
- * pagetypeinfo, cpuinfo, self -> 1 and 1/{maps,smaps,exe}. */
+ * pagetypeinfo, cpuinfo, stat, kmsg, self and every PID. */
 void proc_root_init(void);
 /* Create the file path (under /proc) read through fops; i_private = data.
  * Return: the inode, or NULL (reported) when rootfs refused it. */
@@ -80,8 +80,46 @@ struct ramfs_inode *proc_create(const char *path, uint32_t mode, const struct fi
 /* /proc/meminfo (fs/proc/meminfo.c) and /proc/cpuinfo (arch). */
 int meminfo_proc_show(struct seq_file *m, void *v);
 int cpuinfo_proc_show(struct seq_file *m, void *v);
-/* /proc/PID/maps and smaps (fs/proc/task_mmu.c): the task in i_private,
- * or the running one (current) when that is NULL. */
+/* --- fs/proc/base.c: /proc/PID ------------------------------------------------- */
+/* A /proc/PID inode's data (Linux: struct proc_inode's pid and op): the
+ * pid it belongs to, fd/N's N, and the show function of a file one
+ * function prints (Linux's ONE() entries). */
+struct proc_inode {
+	int pid;
+	int fd;
+	seq_show_t show;
+};
+/* What an open /proc/PID file keeps of its task (Linux: a struct pid
+ * reference): a later task with the same pid has another start time. */
+struct proc_task_ref {
+	int pid;
+	uint64_t start_time;
+};
+/* The task with the inode's pid now, or NULL. */
+struct task_struct *proc_inode_task(const struct ramfs_inode *inode);
+/* The task @ref names if it still exists (a zombie too), else NULL:
+ * the file's task is gone (Linux: get_pid_task). Context: no sleep
+ * between this and the last use of the task. */
+struct task_struct *proc_task_get(const struct proc_task_ref *ref);
+/* A reference to the inode's task for a file being opened (kfree it).
+ * Return: it, or NULL with *err -ENOENT (no such task now) or -ENOMEM. */
+struct proc_task_ref *proc_task_ref_new(const struct ramfs_inode *inode, int *err);
+/* single_open with m->private a new reference to the inode's task;
+ * proc_pid_release frees both. Return: 0, -ENOENT, -ENOMEM. */
+int proc_pid_single_open(struct ramfs_inode *inode, struct file *file, seq_show_t show);
+void proc_pid_release(struct ramfs_inode *inode, struct file *file);
+/* Linux: name_to_int: decimal digits, no leading zero. Return: the
+ * number, or -1. */
+int proc_name_to_int(const char *name, size_t len);
+/* /proc/PID/stat, statm, cmdline, environ, comm (fs/proc/array.c,
+ * base.c): m->private is the proc_task_ref. */
+int proc_tgid_stat_show(struct seq_file *m, void *v);
+int proc_pid_statm_show(struct seq_file *m, void *v);
+int proc_pid_cmdline_show(struct seq_file *m, void *v);
+int proc_pid_environ_show(struct seq_file *m, void *v);
+int proc_pid_comm_show(struct seq_file *m, void *v);
+/* /proc/PID/maps and smaps (fs/proc/task_mmu.c): i_private is the
+ * proc_inode of the pid. */
 extern const struct file_operations proc_pid_maps_fops;
 extern const struct file_operations proc_pid_smaps_fops;
 extern const struct file_operations proc_pid_status_fops;
@@ -104,7 +142,7 @@ extern const struct file_operations proc_clear_refs_fops;
 extern const struct file_operations proc_kpageflags_fops;
 extern const struct file_operations proc_kpagecount_fops;
 uint64_t stable_page_flags(const struct page *page);
-/* /proc/self/exe's target: the running program's path (fs/proc/base.c). */
+/* /proc/PID/exe's target: the path the task's exec was given (fs/proc/base.c). */
 int proc_exe_get_link(struct ramfs_inode *inode, char *buf, size_t size);
 
 /* --- mm/vmstat.c --------------------------------------------------------- */

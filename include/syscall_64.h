@@ -78,6 +78,7 @@
 	X(99, sysinfo)            \
 	X(100, times)             \
 	X(102, getuid)            \
+	X(103, syslog)            \
 	X(104, getgid)            \
 	X(107, geteuid)           \
 	X(108, getegid)           \

@@ -269,6 +269,10 @@ struct mm_struct {
 	unsigned long mmap_base; /* where vm_mmap(addr = 0) starts looking */
 	unsigned long start_brk; /* the heap: the page after the highest segment */
 	unsigned long brk;	 /* its end: [start_brk, brk) is mapped (sys_brk) */
+	/* What exec laid out, for /proc/PID/stat, statm and cmdline (Linux's
+	 * fields): the code and data segments, argv's and envp's strings. */
+	unsigned long start_code, end_code, start_data, end_data;
+	unsigned long start_stack, arg_start, arg_end, env_start, env_end;
 	unsigned long flags;	 /* MMF_* */
 	unsigned long def_flags; /* every new VMA's: VM_LOCKED* after mlockall(MCL_FUTURE) */
 	/* The highest MM_ANONPAGES seen, noted only before it drops (Linux:
@@ -587,6 +591,11 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, u
 /* A program's fault got VM_FAULT_OOM: kill it with SIGKILL and say so
  * (mm/oom_kill.c). Return: false when no program runs. */
 bool pagefault_out_of_memory(void);
+/* Linux: access_remote_vm, reading only: copy [addr, +len) of mm's user
+ * half to buf from the pages mapped now (none is faulted in). Return:
+ * the bytes copied, fewer at the first page not present. Context: the
+ * caller holds mm (mmget). */
+size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, size_t len);
 /* The zero page (mm/memory.c): one shared page of zeroes that read faults
  * map read-only. is_zero_pfn: does pfn hold it (Linux: is_zero_pfn)?
  * mm_get_zero_folio: it, with mm's reference taken the first time (it is

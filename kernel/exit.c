@@ -13,6 +13,7 @@
  */
 #include <arch.h>
 #include <fs.h>
+#include <kernel_stat.h>
 #include <sched.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -143,10 +144,13 @@ static int reap_zombie(struct task_struct *parent, struct task_struct *p, int *s
 {
 	struct signal_struct *sig = parent->signal;
 	int pid = p->pid;
+	uint64_t ut, st;
 
 	if (ru)
 		getrusage(p, RUSAGE_BOTH, ru);
-	sig->cutime += task_cputime_ns(p) + p->signal->cutime;
+	task_cputime_adjusted(p, &ut, &st);
+	sig->cutime += ut + p->signal->cutime;
+	sig->cstime += st + p->signal->cstime;
 	sig->cmin_flt += p->min_flt + p->signal->cmin_flt;
 	sig->cmaxrss = MAX(sig->cmaxrss, MAX(p->maxrss, p->signal->cmaxrss));
 	*status = p->exit_code;

@@ -14,6 +14,7 @@
 #include <arch.h>
 #include <completion.h>
 #include <fs.h>
+#include <kernel_stat.h>
 #include <ramfs.h>
 #include <sched.h>
 #include <slab.h>
@@ -30,6 +31,15 @@ void mmput(struct mm_struct *mm)
 {
 	if (!--mm->mm_users)
 		mm_destroy(mm);
+}
+
+struct mm_struct *get_task_mm(struct task_struct *task)
+{
+	struct mm_struct *mm = task->flags & PF_KTHREAD ? NULL : task->mm;
+
+	if (mm)
+		mmget(mm);
+	return mm;
 }
 
 /* Linux: dup_mm. A copy-on-write copy of @oldmm (dup_mmap: every VMA,
@@ -152,6 +162,7 @@ static struct task_struct *__copy_process(const struct kernel_clone_args *args, 
 	/* Linux: the child gets the parent's mask, none of its pending. */
 	p->signals.blocked = parent->signals.blocked;
 	p->start_time = arch_uptime_ns();
+	total_forks++;
 	sched_fork(p);
 	copy_thread(p, args);
 	/* Linux: CLONE_PARENT makes it its parent's sibling, which its

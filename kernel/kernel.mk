@@ -12,7 +12,7 @@ KERNEL_GENERIC_SRCS += \
 # run queue, wait queues and timers (plain C: the host tests make tasks
 # and wake them; only the host never switches).
 KERNEL_GENERIC_SRCS += kernel/fork.c kernel/exit.c kernel/pid.c kernel/kthread.c kernel/timer.c \
-	kernel/sched/core.c kernel/sched/wait.c
+	kernel/sched/core.c kernel/sched/wait.c kernel/sched/cputime.c kernel/sched/loadavg.c
 
 KERNEL_ONLY_SRCS += kernel/panic.c
 # User programs: exec, exit and the system calls (ring 3 needs the machine).

@@ -10,6 +10,7 @@
 #include <arch.h>
 #include <binfmt_elf.h>
 #include <fs.h>
+#include <kernel_stat.h>
 #include <mm.h>
 #include <resource.h>
 #include <syscalls.h>
@@ -169,22 +170,25 @@ SYSCALL_DEFINE4(prlimit64, int, pid, unsigned int, resource, unsigned long, new_
 /* --- usage ------------------------------------------------------------------------- */
 void getrusage(struct task_struct *p, int who, struct rusage *r)
 {
-	uint64_t ns = 0;
+	uint64_t ut = 0, st = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (who != RUSAGE_CHILDREN) {
-		ns = task_cputime_ns(p);
+		task_cputime_adjusted(p, &ut, &st);
 		r->ru_maxrss =
 			p->mm ? (long)(get_mm_hiwater_rss(p->mm) * (PAGE_SIZE / 1024)) : p->maxrss;
 		r->ru_minflt = p->mm ? (long)p->mm->counters[MM_FAULTS] : p->min_flt;
 	}
 	if (who == RUSAGE_CHILDREN || who == RUSAGE_BOTH) {
-		ns += p->signal->cutime;
+		ut += p->signal->cutime;
+		st += p->signal->cstime;
 		r->ru_maxrss = MAX(r->ru_maxrss, p->signal->cmaxrss);
 		r->ru_minflt += p->signal->cmin_flt;
 	}
-	r->ru_utime.tv_sec = ns / NSEC_PER_SEC;
-	r->ru_utime.tv_usec = ns % NSEC_PER_SEC / NSEC_PER_USEC;
+	r->ru_utime.tv_sec = ut / NSEC_PER_SEC;
+	r->ru_utime.tv_usec = ut % NSEC_PER_SEC / NSEC_PER_USEC;
+	r->ru_stime.tv_sec = st / NSEC_PER_SEC;
+	r->ru_stime.tv_usec = st % NSEC_PER_SEC / NSEC_PER_USEC;
 }
 
 /*
@@ -207,28 +211,25 @@ struct tms {
 	long tms_utime, tms_stime, tms_cutime, tms_cstime;
 };
 
-#define USER_HZ 100
-
-static long nsec_to_clock_t(uint64_t ns)
-{
-	return (long)(ns / (NSEC_PER_SEC / USER_HZ));
-}
-
 /*
- * Linux: sys_times. The CPU time is all user time here (the runtime is
- * not split at the ring boundary); the return value is the ticks since
- * boot (Linux's starts 5 minutes below 0, INITIAL_JIFFIES, so programs
- * only ever use differences).
+ * Linux: sys_times. The runtime is split into user and system time by
+ * the ticks that sampled it (task_cputime_adjusted); the return value is
+ * the ticks since boot (Linux's starts 5 minutes below 0,
+ * INITIAL_JIFFIES, so programs only ever use differences).
  */
 SYSCALL_DEFINE1(times, unsigned long, tbuf)
 {
 	struct tms t = { 0 };
+	uint64_t ut, st;
 
-	t.tms_utime = nsec_to_clock_t(task_cputime_ns(task));
-	t.tms_cutime = nsec_to_clock_t(task->signal->cutime);
+	task_cputime_adjusted(task, &ut, &st);
+	t.tms_utime = (long)nsec_to_clock_t(ut);
+	t.tms_stime = (long)nsec_to_clock_t(st);
+	t.tms_cutime = (long)nsec_to_clock_t(task->signal->cutime);
+	t.tms_cstime = (long)nsec_to_clock_t(task->signal->cstime);
 	if (tbuf && copy_to_user(tbuf, &t, sizeof(t)))
 		return -EFAULT;
-	return nsec_to_clock_t(ktime_get_ns());
+	return (long)nsec_to_clock_t(ktime_get_ns());
 }
 
 /* --- process groups and sessions ------------------------------------------------ */

@@ -547,3 +547,64 @@ int copy_page_range(struct mm_struct *dst_mm, struct mm_struct *src_mm,
 		return copy_hugetlb_page_range(dst_mm, src_mm, src_vma);
 	return walk_page_range(src_mm, src_vma->vm_start, src_vma->vm_end, &copy_walk_ops, &c);
 }
+
+/* --- reading another address space ---------------------------------------------- */
+
+/* The kernel address of the page a present entry maps. */
+struct remote_page {
+	void *kaddr;
+};
+
+static int remote_pte_entry(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	struct remote_page *rp = walk->private;
+
+	(void)addr;
+	rp->kaddr = page_address(pfn_to_page(pte_pfn(*ptep)));
+	return 0;
+}
+
+static int remote_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next,
+			    struct mm_walk *walk)
+{
+	struct remote_page *rp = walk->private;
+
+	(void)next;
+	if (!pmd_leaf(*pmdp))
+		return 0; /* ACTION_SUBTREE: its PTEs */
+	walk->action = ACTION_CONTINUE;
+	rp->kaddr = (char *)page_address(pfn_to_page(pmd_pfn(*pmdp))) + (addr % PMD_SIZE);
+	return 0;
+}
+
+static const struct mm_walk_ops remote_walk_ops = {
+	.pte_entry = remote_pte_entry,
+	.pmd_entry = remote_pmd_entry,
+};
+
+/*
+ * Linux: access_remote_vm for a read. Copy from @mm's user range [addr,
+ * +len) page by page through the direct map, from what the page tables
+ * map now; unlike Linux's GUP, nothing is faulted in: the copy stops at
+ * the first page not present (argv and envp, what /proc reads, were
+ * written by exec and are). Return: the bytes copied. Context: the
+ * caller holds a reference on @mm (mmget).
+ */
+size_t access_remote_vm(struct mm_struct *mm, unsigned long addr, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		size_t n = MIN(len - done, PAGE_SIZE - addr % PAGE_SIZE);
+		unsigned long page = ALIGN_DOWN(addr, PAGE_SIZE);
+		struct remote_page rp = { NULL };
+
+		walk_page_range(mm, page, page + PAGE_SIZE, &remote_walk_ops, &rp);
+		if (!rp.kaddr)
+			break;
+		memcpy((char *)buf + done, (char *)rp.kaddr + addr % PAGE_SIZE, n);
+		done += n;
+		addr += n;
+	}
+	return done;
+}

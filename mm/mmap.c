@@ -203,6 +203,15 @@ int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 	mm->mmap_base = oldmm->mmap_base;
 	mm->start_brk = oldmm->start_brk;
 	mm->brk = oldmm->brk;
+	mm->start_code = oldmm->start_code;
+	mm->end_code = oldmm->end_code;
+	mm->start_data = oldmm->start_data;
+	mm->end_data = oldmm->end_data;
+	mm->start_stack = oldmm->start_stack;
+	mm->arg_start = oldmm->arg_start;
+	mm->arg_end = oldmm->arg_end;
+	mm->env_start = oldmm->env_start;
+	mm->env_end = oldmm->env_end;
 	mm->flags = (mm->flags & ~MMF_INIT_MASK) | (oldmm->flags & MMF_INIT_MASK);
 	mm->def_flags = oldmm->def_flags & VM_NOHUGEPAGE; /* Linux: VM_INIT_DEF_MASK */
 	err = mm_vmas_reserve(mm, oldmm->nr_vmas);

@@ -15,6 +15,7 @@
  * apart; QEMU's 1 GHz APIC bus: lapic_timer_period 10,000,000, TMICT 625,000.
  */
 #include <arch.h>
+#include <kernel_stat.h>
 #include <asm/apicdef.h>
 #include <asm/io.h>
 #include <asm/page.h>
@@ -154,6 +155,7 @@ void local_apic_timer_interrupt(struct trap_frame *frame)
 		wrmsr(MSR_IA32_TSC_DEADLINE, tsc_deadline);
 	}
 	apic_eoi();
+	kstat_arch_irqs++; /* Linux: LOC, no IRQ line */
 	tick_handle_periodic(frame);
 }
 

@@ -13,6 +13,7 @@
  * firmware left IRQ 4 unrouted.
  */
 #include <arch.h>
+#include <kernel_stat.h>
 #include <sched.h>
 #include <asm/i8253.h>
 #include <asm/io.h>
@@ -76,6 +77,9 @@ static void pit_stop_tick(void)
 void tick_handle_periodic(struct trap_frame *frame)
 {
 	jiffies++;
+	/* Linux: update_process_times, the tick's accounting then the
+	 * scheduler's share. */
+	account_process_tick(current, (frame->cs & 3) == 3);
 	scheduler_tick();
 	for (unsigned irq = 0; irq < NR_LEGACY_IRQS; irq++)
 		if (irq_actions[irq].flags & IRQF_TICK_POLL)
@@ -109,6 +113,7 @@ void irq_dispatch(struct trap_frame *frame)
 			return;
 		}
 	}
+	kstat_irqs[irq]++;
 	if (irq_actions[irq].handler)
 		irq_actions[irq].handler(frame);
 	if (irq >= 8)

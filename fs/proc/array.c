@@ -1,13 +1,20 @@
 /*
- * /proc/PID/status (Linux: proc_pid_status in fs/proc/array.c, task_mem
- * in fs/proc/task_mmu.c): who the process is, its memory in kB and its
+ * /proc/PID/stat, statm, status, cmdline, environ and comm (Linux:
+ * fs/proc/array.c do_task_stat, proc_pid_statm, proc_pid_status;
+ * fs/proc/base.c proc_pid_cmdline_read, environ_read, comm_show;
+ * task_mem in fs/proc/task_mmu.c). stat is one line of Linux's 52
+ * fields, times in clock ticks of USER_HZ, e.g. "7 (sh) S 1 7 7 0 -1 ...".
+ * status: who the process is, its memory in kB and its
  * signal and capability masks, one "Key:\tvalue" line each, in Linux's
  * order. Example: after mlock of 3 pages, "VmLck:\t      12 kB".
+ * Every file reads the task its open found: -ESRCH once it is reaped
+ * (cmdline and environ read empty instead, as Linux's without an mm).
  * Lines whose value Folium does not keep are left out rather than made
  * up: VmPeak (no hiwater_vm), VmPin and HugetlbPages (not counted per
  * mm), the namespace and seccomp lines and the speculation controls.
  */
 #include <binfmt_elf.h>
+#include <kernel_stat.h>
 #include <sched.h>
 #include <seq_file.h>
 #include <vm.h>
@@ -23,22 +30,33 @@ static void status_kb(struct seq_file *m, const char *key, unsigned long pages)
  * writable), and exec (executable, not writable). VmExe is the exec
  * total: a static program maps no library (VmLib 0).
  */
-static void task_mem(struct seq_file *m, const struct task_struct *task)
+struct vm_counts {
+	unsigned long data, stack, exec; /* pages */
+};
+
+static struct vm_counts vm_stat_account(const struct mm_struct *mm)
 {
-	const struct mm_struct *mm = task->mm;
-	unsigned long data = 0, stack = 0, exec = 0;
+	struct vm_counts c = { 0 };
 
 	for (int i = 0; i < mm->nr_vmas; i++) {
 		const struct vm_area_struct *vma = &mm->vmas[i];
 		unsigned long pages = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
 
 		if (vma->vm_end == STACK_TOP)
-			stack += pages;
+			c.stack += pages;
 		else if (vma->vm_flags & VM_WRITE)
-			data += pages;
+			c.data += pages;
 		else if (vma->vm_flags & VM_EXEC)
-			exec += pages;
+			c.exec += pages;
 	}
+	return c;
+}
+
+static void task_mem(struct seq_file *m, const struct mm_struct *mm)
+{
+	struct vm_counts c = vm_stat_account(mm);
+	unsigned long data = c.data, stack = c.stack, exec = c.exec;
+
 	status_kb(m, "VmSize:", mm_total_vm(mm));
 	status_kb(m, "VmLck:", mm_locked_vm(mm));
 	status_kb(m, "VmHWM:", get_mm_hiwater_rss(mm));
@@ -65,7 +83,7 @@ static void render_mask(struct seq_file *m, const char *key, uint64_t mask)
 static void sigign_sigcatch(const struct task_struct *task, sigset_t *ign, sigset_t *catch)
 {
 	*ign = *catch = 0;
-	for (int sig = 1; sig <= _NSIG; sig++) {
+	for (int sig = 1; task->sighand && sig <= _NSIG; sig++) {
 		uint64_t handler = task->sighand->action[sig - 1].handler;
 
 		if (handler == SIG_IGN)
@@ -75,24 +93,50 @@ static void sigign_sigcatch(const struct task_struct *task, sigset_t *ign, sigse
 	}
 }
 
+/* Linux: task_state_array, indexed by get_task_state. */
+static const char *task_state_name(const struct task_struct *task)
+{
+	if (task->exit_state == EXIT_ZOMBIE)
+		return "Z (zombie)";
+	if (task->exit_state == EXIT_DEAD)
+		return "X (dead)";
+	if (task->__state == TASK_INTERRUPTIBLE)
+		return "S (sleeping)";
+	if (task->__state == TASK_UNINTERRUPTIBLE)
+		return "D (disk sleep)";
+	return "R (running)";
+}
+
+/* Linux: task_ppid_nr, 0 for a child of the idle task or one detached. */
+static int task_ppid_nr(const struct task_struct *task)
+{
+	return task->real_parent ? task->real_parent->pid : 0;
+}
+
 static int proc_pid_status(struct seq_file *m, void *v)
 {
-	struct task_struct *task = m->private ? m->private : current;
+	struct task_struct *task = proc_task_get(m->private);
+	struct mm_struct *mm;
 	sigset_t ign, catch;
 
 	(void)v;
-	if (!task || !task->mm)
-		return 0;
+	if (!task)
+		return -ESRCH;
+	mm = get_task_mm(task);
 	seq_printf(m, "Name:\t%s\n", task->comm);
-	seq_printf(m, "Umask:\t%04o\n", task->fs->umask);
-	seq_puts(m, "State:\tR (running)\n"); /* it is the one reading */
-	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t0\nTracerPid:\t0\n", task->pid,
-		   task->pid);
+	if (task->fs)
+		seq_printf(m, "Umask:\t%04o\n", task->fs->umask);
+	seq_printf(m, "State:\t%s\n", task_state_name(task));
+	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", task->pid,
+		   task->pid, task_ppid_nr(task));
 	seq_puts(m, "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n");
-	seq_printf(m, "FDSize:\t%d\nGroups:\t\n", NR_OPEN_DEFAULT);
-	task_mem(m, task);
+	seq_printf(m, "FDSize:\t%d\nGroups:\t\n", task->files ? NR_OPEN_DEFAULT : 0);
+	if (mm)
+		task_mem(m, mm);
 	seq_puts(m, "CoreDumping:\t0\n");
-	seq_printf(m, "THP_enabled:\t%d\n", !(task->mm->flags & MMF_DISABLE_THP));
+	seq_printf(m, "THP_enabled:\t%d\n", !mm || !(mm->flags & MMF_DISABLE_THP));
+	if (mm)
+		mmput(mm);
 	seq_puts(m, "Threads:\t1\n");
 	render_mask(m, "SigPnd:", task->signals.pending);
 	render_mask(m, "ShdPnd:", 0);
@@ -113,12 +157,149 @@ static int proc_pid_status(struct seq_file *m, void *v)
 
 static int proc_pid_status_open(struct ramfs_inode *inode, struct file *file)
 {
-	return single_open(file, proc_pid_status, inode->i_private);
+	return proc_pid_single_open(inode, file, proc_pid_status);
 }
 
 const struct file_operations proc_pid_status_fops = {
 	.open = proc_pid_status_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = proc_pid_release,
 };
+
+/* Linux: get_task_state's letter. */
+static char task_state_char(const struct task_struct *task)
+{
+	return task_state_name(task)[0];
+}
+
+/*
+ * Linux: do_task_stat, the 52 fields: 1 pid, (comm), state, ppid, pgrp,
+ * session, tty_nr, tpgid, flags, minflt, cminflt, majflt, cmajflt, utime,
+ * stime, cutime, cstime, priority, nice, num_threads, itrealvalue,
+ * starttime, vsize, rss, rsslim, startcode, endcode, startstack,
+ * kstkesp, kstkeip, signal, blocked, sigignore, sigcatch, wchan, nswap,
+ * cnswap, exit_signal, processor, rt_priority, policy,
+ * delayacct_blkio_ticks, guest_time, cguest_time, start_data, end_data,
+ * start_brk, arg_start, arg_end, env_start, env_end, 52 exit_code.
+ * No controlling tty (tty_nr 0, tpgid -1), as a program Linux starts
+ * from its command line has; the esp and eip are 0 as Linux shows them
+ * for a task that is not dumping core; wchan is 1 for a sleeping task.
+ */
+int proc_tgid_stat_show(struct seq_file *m, void *v)
+{
+	struct task_struct *task = proc_task_get(m->private);
+	struct mm_struct *mm;
+	struct mm_struct none = { 0 };
+	const struct mm_struct *mp;
+	uint64_t ut, st;
+	sigset_t ign, catch;
+	unsigned long vsize = 0, rss = 0;
+
+	(void)v;
+	if (!task)
+		return -ESRCH;
+	mm = get_task_mm(task);
+	mp = mm ? mm : &none;
+	if (mm) {
+		vsize = mm_total_vm(mm) << PAGE_SHIFT;
+		rss = mm->counters[MM_ANONPAGES];
+	}
+	task_cputime_adjusted(task, &ut, &st);
+	sigign_sigcatch(task, &ign, &catch);
+	seq_printf(m, "%d (%s) %c %d %d %d 0 -1 %u ", task->pid, task->comm, task_state_char(task),
+		   task_ppid_nr(task), task->pgid, task->sid, task->flags);
+	seq_printf(m, "%lu %lu 0 0 %llu %llu %llu %llu ",
+		   mm ? mm->counters[MM_FAULTS] : (unsigned long)task->min_flt,
+		   (unsigned long)task->signal->cmin_flt, (unsigned long long)nsec_to_clock_t(ut),
+		   (unsigned long long)nsec_to_clock_t(st),
+		   (unsigned long long)nsec_to_clock_t(task->signal->cutime),
+		   (unsigned long long)nsec_to_clock_t(task->signal->cstime));
+	seq_printf(m, "%d %d %d 0 %llu %lu %lu %llu ", task->static_prio - 100, task_nice(task),
+		   task->signal->nr_threads, (unsigned long long)nsec_to_clock_t(task->start_time),
+		   vsize, rss, (unsigned long long)task_rlimit(task, RLIMIT_RSS));
+	seq_printf(m, "%lu %lu %lu 0 0 %llu %llu %llu %llu %d 0 0 %d 0 0 0 0 0 0 ", mp->start_code,
+		   mp->end_code, mp->start_stack,
+		   (unsigned long long)(task->signals.pending & 0x7fffffff),
+		   (unsigned long long)(task->signals.blocked & 0x7fffffff),
+		   (unsigned long long)(ign & 0x7fffffff), (unsigned long long)(catch & 0x7fffffff),
+		   task->__state != TASK_RUNNING, task->exit_signal);
+	seq_printf(m, "%lu %lu %lu %lu %lu %lu %lu %d\n", mp->start_data, mp->end_data,
+		   mp->start_brk, mp->arg_start, mp->arg_end, mp->env_start, mp->env_end,
+		   task->exit_code);
+	if (mm)
+		mmput(mm);
+	return 0;
+}
+
+/* Linux: proc_pid_statm (task_statm): pages of size, resident, shared,
+ * text, lib (0), data + stack, dt (0). */
+int proc_pid_statm_show(struct seq_file *m, void *v)
+{
+	struct task_struct *task = proc_task_get(m->private);
+	struct mm_struct *mm;
+	struct vm_counts c;
+	unsigned long text;
+
+	(void)v;
+	if (!task)
+		return -ESRCH;
+	mm = get_task_mm(task);
+	if (!mm) {
+		seq_puts(m, "0 0 0 0 0 0 0\n");
+		return 0;
+	}
+	c = vm_stat_account(mm);
+	text = (ALIGN_UP(mm->end_code, PAGE_SIZE) - ALIGN_DOWN(mm->start_code, PAGE_SIZE)) >>
+	       PAGE_SHIFT;
+	seq_printf(m, "%lu %lu 0 %lu 0 %lu 0\n", mm_total_vm(mm), mm->counters[MM_ANONPAGES],
+		   MIN(text, c.exec), c.data + c.stack);
+	mmput(mm);
+	return 0;
+}
+
+/* [start, end) of the task's memory, as it is now, into m. */
+static int seq_task_range(struct seq_file *m, bool env)
+{
+	struct task_struct *task = proc_task_get(m->private);
+	struct mm_struct *mm = task ? get_task_mm(task) : NULL;
+	unsigned long start, end;
+
+	if (!mm)
+		return 0; /* Linux: a task without an mm reads empty */
+	start = env ? mm->env_start : mm->arg_start;
+	end = env ? mm->env_end : mm->arg_end;
+	if (end > start && m->size - m->count <= end - start)
+		m->count = m->size; /* too long for the buffer: show it again */
+	else if (end > start)
+		m->count += access_remote_vm(mm, start, m->buf + m->count, end - start);
+	mmput(mm);
+	return 0;
+}
+
+/* Linux: proc_pid_cmdline_read (get_mm_cmdline): argv's strings, each
+ * with its NUL, e.g. "/bin/sh\0-c\0true\0". */
+int proc_pid_cmdline_show(struct seq_file *m, void *v)
+{
+	(void)v;
+	return seq_task_range(m, false);
+}
+
+/* Linux: environ_read, envp's strings with their NULs. */
+int proc_pid_environ_show(struct seq_file *m, void *v)
+{
+	(void)v;
+	return seq_task_range(m, true);
+}
+
+/* Linux: comm_show. */
+int proc_pid_comm_show(struct seq_file *m, void *v)
+{
+	struct task_struct *task = proc_task_get(m->private);
+
+	(void)v;
+	if (!task)
+		return -ESRCH;
+	seq_printf(m, "%s\n", task->comm);
+	return 0;
+}

@@ -1,45 +1,402 @@
 /*
- * The per-process part of /proc (Linux: fs/proc/base.c). Folium runs one
- * program at a time, always pid 1 (TASK_PID), so /proc/1 is the running
- * program and /proc/self a symlink to "1". exe is a symlink whose target
- * is computed when followed: the path exec was given, e.g.
- * readlink("/proc/self/exe") in /bin/hello gives "/bin/hello".
+ * The per-process part of /proc (Linux: fs/proc/base.c, fd.c, self.c):
+ * a directory /proc/PID for every task in the pid table, computed when
+ * looked up or listed, and /proc/self, a link whose target is the
+ * reader's pid. Each pid number has one cached directory, made on first
+ * use and reused by the next task that gets that number; ramfs frees
+ * nothing, so the cache is bounded by PID_MAX. Its files name the pid,
+ * never a task: an open file remembers the task it found (pid and start
+ * time, Folium's struct pid reference) and reads -ESRCH, or nothing, once
+ * that task is gone, even if the pid is reused. Example: `cat
+ * /proc/self/stat` as pid 7 follows self to "7", proc_root_lookup finds
+ * task 7 and its directory, and stat's open takes task 7's reference.
  */
+#include <kernel.h>
 #include <sched.h>
 #include <seq_file.h>
+#include <slab.h>
+#include <vm.h>
 
-/* Linux: proc_exe_link. No program running: -ENOENT, as for a pid gone. */
-int proc_exe_get_link(struct ramfs_inode *inode, char *buf, size_t size)
+/* A pid's cached directory (Linux: the proc_inodes of one struct pid). */
+struct proc_pid_dir {
+	struct proc_inode pi; /* the directory's own and the links' */
+	struct ramfs_inode *dir, *fd_dir;
+	struct ramfs_inode *fd_links[NR_OPEN_DEFAULT];
+	struct proc_inode *fd_pi; /* NR_OPEN_DEFAULT, made at the first fd lookup */
+};
+
+static struct proc_pid_dir *pid_dirs[PID_MAX];
+static struct ramfs_inode *proc_root;
+
+struct task_struct *proc_inode_task(const struct ramfs_inode *inode)
 {
-	struct task_struct *task = inode->i_private ? inode->i_private : current;
-	size_t len;
+	const struct proc_inode *pi = inode->i_private;
 
-	if (!task || !task->exe[0])
-		return -ENOENT;
-	len = strlen(task->exe);
+	return pi ? find_task_by_vpid(pi->pid) : NULL;
+}
+
+struct task_struct *proc_task_get(const struct proc_task_ref *ref)
+{
+	struct task_struct *task = ref ? find_task_by_vpid(ref->pid) : NULL;
+
+	return task && task->start_time == ref->start_time ? task : NULL;
+}
+
+/* Linux: proc_pid_get_link's start: the task must exist now. */
+struct proc_task_ref *proc_task_ref_new(const struct ramfs_inode *inode, int *err)
+{
+	struct task_struct *task = proc_inode_task(inode);
+	struct proc_task_ref *ref;
+
+	*err = -ENOENT; /* Linux: the dentry of a dead pid is stale */
+	if (!task)
+		return NULL;
+	*err = -ENOMEM;
+	ref = kmalloc(sizeof(*ref), GFP_KERNEL);
+	if (ref) {
+		*ref = (struct proc_task_ref){ task->pid, task->start_time };
+		*err = 0;
+	}
+	return ref;
+}
+
+int proc_pid_single_open(struct ramfs_inode *inode, struct file *file, seq_show_t show)
+{
+	int err;
+	struct proc_task_ref *ref = proc_task_ref_new(inode, &err);
+
+	if (!ref)
+		return err;
+	err = single_open(file, show, ref);
+	if (err)
+		kfree(ref);
+	return err;
+}
+
+void proc_pid_release(struct ramfs_inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+
+	if (m)
+		kfree(m->private);
+	single_release(inode, file);
+}
+
+/* Linux: proc_single_open, a file one function shows (the ONE() entries). */
+static int proc_single_pid_open(struct ramfs_inode *inode, struct file *file)
+{
+	const struct proc_inode *pi = inode->i_private;
+
+	return proc_pid_single_open(inode, file, pi->show);
+}
+
+static const struct file_operations proc_pid_single_fops = {
+	.open = proc_single_pid_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = proc_pid_release,
+};
+
+/* Copy a link target into buf. Return: its length, or -ENAMETOOLONG. */
+static int put_link(const char *target, char *buf, size_t size)
+{
+	size_t len = strlen(target);
+
 	if (len >= size)
 		return -ENAMETOOLONG;
-	memcpy(buf, task->exe, len + 1);
+	memcpy(buf, target, len + 1);
 	return (int)len;
 }
 
-/* /proc/1 and /proc/self (Linux: proc_pid_lookup, proc_self_init). */
+/* Linux: proc_exe_link. A kernel thread has none: -ENOENT. */
+int proc_exe_get_link(struct ramfs_inode *inode, char *buf, size_t size)
+{
+	struct task_struct *task = proc_inode_task(inode);
+
+	if (!task || !task->exe[0] || !task->mm)
+		return -ENOENT;
+	return put_link(task->exe, buf, size);
+}
+
+/* Linux: proc_cwd_link (d_path of fs->pwd). */
+static int proc_cwd_get_link(struct ramfs_inode *inode, char *buf, size_t size)
+{
+	struct task_struct *task = proc_inode_task(inode);
+
+	if (!task || !task->fs)
+		return -ENOENT;
+	return ramfs_dir_path(&rootfs, task->fs->pwd, buf, size);
+}
+
+/* Linux: proc_root_link. Folium has no chroot: always "/". */
+static int proc_root_get_link(struct ramfs_inode *inode, char *buf, size_t size)
+{
+	return proc_inode_task(inode) ? put_link("/", buf, size) : -ENOENT;
+}
+
+/* Linux: proc_self_get_link, the reader's pid. */
+static int proc_self_get_link(struct ramfs_inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	if (!current->pid)
+		return -ENOENT; /* Linux: the idle task has no pid here */
+	return ksnprintf(buf, size, "%d", current->pid) < (int)size ? (int)strlen(buf)
+								    : -ENAMETOOLONG;
+}
+
+/* --- /proc/PID/fd -------------------------------------------------------------- */
+
+/* Linux: proc_fd_link (d_path of the file): a ramfs name, the node in
+ * /dev a device was opened as, "pipe:[ino]" or "anon_inode:[...]". */
+static int proc_fd_get_link(struct ramfs_inode *inode, char *buf, size_t size)
+{
+	const struct proc_inode *pi = inode->i_private;
+	struct task_struct *task = find_task_by_vpid(pi->pid);
+	struct file *file = task && task->files ? fget_raw(task, pi->fd) : NULL;
+	struct ramfs_inode *f;
+	int len;
+
+	if (!file)
+		return -ENOENT;
+	f = file->f_inode;
+	len = ramfs_inode_path(&rootfs, f, buf, size);
+	if (len == -ENOENT && S_ISFIFO(f->mode))
+		len = ksnprintf(buf, size, "pipe:[%lu]", f->ino);
+	else if (len == -ENOENT)
+		len = ksnprintf(buf, size, "anon_inode:[%s]", S_ISREG(f->mode) ? "pidfd" : "?");
+	fput(file);
+	return len < (int)size ? len : -ENAMETOOLONG;
+}
+
+/* Linux: proc_fd_instantiate. The link's mode says how the fd was
+ * opened: r-x for reading, -wx for writing, both for both. */
+static struct ramfs_inode *proc_fd_lookup(struct ramfs_inode *dir, const char *name, size_t len)
+{
+	const struct proc_inode *dpi = dir->i_private;
+	struct proc_pid_dir *pd = pid_dirs[dpi->pid - 1];
+	struct task_struct *task = find_task_by_vpid(dpi->pid);
+	struct file *file;
+	int fd = proc_name_to_int(name, len);
+	struct ramfs_inode *link;
+
+	if (fd < 0 || fd >= NR_OPEN_DEFAULT || !task || !task->files)
+		return NULL;
+	file = fget_raw(task, fd);
+	if (!file)
+		return NULL;
+	if (!pd->fd_pi)
+		pd->fd_pi = rootfs.alloc(&rootfs, NR_OPEN_DEFAULT * sizeof(*pd->fd_pi));
+	link = pd->fd_links[fd];
+	if (!link && pd->fd_pi && ramfs_add(&rootfs, dir, NULL, S_IFLNK, &link) == 0) {
+		pd->fd_pi[fd] = (struct proc_inode){ .pid = dpi->pid, .fd = fd };
+		link->i_private = &pd->fd_pi[fd];
+		link->get_link = proc_fd_get_link;
+		pd->fd_links[fd] = link;
+	}
+	if (link)
+		link->mode = S_IFLNK | (file->f_mode & FMODE_READ ? 0500 : 0) |
+			     (file->f_mode & FMODE_WRITE ? 0300 : 0);
+	fput(file);
+	return link;
+}
+
+/* Linux: proc_readfd_common. Positions: 0 ".", 1 "..", 2 + fd. */
+static int proc_readfd(struct file *file, struct dir_context *ctx)
+{
+	struct ramfs_inode *dir = file->f_inode;
+	const struct proc_inode *pi = dir->i_private;
+	struct task_struct *task = find_task_by_vpid(pi->pid);
+	char name[12];
+
+	if (!task)
+		return -ENOENT;
+	if (!dir_emit_dots(file, ctx))
+		return 0;
+	ctx->pos = MAX(ctx->pos, 2ull);
+	for (int fd = (int)ctx->pos - 2; task->files && fd < NR_OPEN_DEFAULT; fd++) {
+		struct ramfs_inode *link;
+		int len;
+
+		if (!task->files->fd[fd])
+			continue;
+		len = ksnprintf(name, sizeof(name), "%d", fd);
+		link = proc_fd_lookup(dir, name, (size_t)len);
+		if (link && !ctx->actor(ctx, name, len, link->ino, S_IFLNK >> 12))
+			return 0;
+		ctx->pos = (uint64_t)fd + 3;
+	}
+	return 0;
+}
+
+static const struct file_operations proc_fd_operations = {
+	.read = generic_read_dir,
+	.llseek = no_seek_end_llseek,
+	.iterate_shared = proc_readfd,
+};
+
+/* --- /proc/PID ----------------------------------------------------------------- */
+
+/* Linux: struct pid_entry and tgid_base_stuff's NOD/ONE/REG/LNK. */
+struct pid_entry {
+	const char *name;
+	uint32_t mode;
+	const struct file_operations *fop; /* NULL: show through proc_pid_single_fops */
+	seq_show_t show;
+	int (*get_link)(struct ramfs_inode *inode, char *buf, size_t size);
+};
+
+#define ONE(n, m, s)                                        \
+	{                                                   \
+		.name = n, .mode = S_IFREG | (m), .show = s \
+	}
+#define REG(n, m, f)                                       \
+	{                                                  \
+		.name = n, .mode = S_IFREG | (m), .fop = f \
+	}
+#define LNK(n, l)                                                \
+	{                                                        \
+		.name = n, .mode = S_IFLNK | 0777, .get_link = l \
+	}
+
+static const struct pid_entry tgid_base_stuff[] = {
+	LNK("cwd", proc_cwd_get_link),
+	REG("clear_refs", 0200, &proc_clear_refs_fops),
+	ONE("cmdline", 0444, proc_pid_cmdline_show),
+	ONE("comm", 0444, proc_pid_comm_show),
+	ONE("environ", 0400, proc_pid_environ_show),
+	LNK("exe", proc_exe_get_link),
+	REG("maps", 0444, &proc_pid_maps_fops),
+	REG("pagemap", 0400, &proc_pagemap_fops),
+	LNK("root", proc_root_get_link),
+	REG("smaps", 0444, &proc_pid_smaps_fops),
+	REG("smaps_rollup", 0444, &proc_pid_smaps_rollup_fops),
+	ONE("stat", 0444, proc_tgid_stat_show),
+	ONE("statm", 0444, proc_pid_statm_show),
+	REG("status", 0444, &proc_pid_status_fops),
+};
+
+/* One entry of /proc/PID, its inode data from the fs's allocator. */
+static int pid_entry_make(struct proc_pid_dir *pd, const struct pid_entry *e)
+{
+	struct proc_inode *pi = rootfs.alloc(&rootfs, sizeof(*pi));
+	struct ramfs_inode *inode;
+	int err;
+
+	if (!pi)
+		return -ENOMEM;
+	*pi = (struct proc_inode){ .pid = pd->pi.pid, .show = e->show };
+	err = ramfs_add(&rootfs, pd->dir, e->name, e->mode, &inode);
+	if (err)
+		return err;
+	inode->i_private = pi;
+	inode->i_fop = e->fop ? e->fop : S_ISREG(e->mode) ? &proc_pid_single_fops : NULL;
+	inode->get_link = e->get_link;
+	return 0;
+}
+
+/* Make pid's directory the first time the pid is used (Linux:
+ * proc_pid_instantiate). Return: it, or NULL without memory. */
+static struct proc_pid_dir *pid_dir_get(int pid)
+{
+	struct proc_pid_dir *pd = pid_dirs[pid - 1];
+
+	if (pd)
+		return pd;
+	pd = rootfs.alloc(&rootfs, sizeof(*pd));
+	if (!pd || ramfs_add(&rootfs, proc_root, NULL, S_IFDIR | 0555, &pd->dir) ||
+	    ramfs_add(&rootfs, pd->dir, "fd", S_IFDIR | 0500, &pd->fd_dir))
+		return NULL;
+	pd->pi.pid = pid;
+	pd->dir->i_private = pd->fd_dir->i_private = &pd->pi;
+	pd->fd_dir->lookup = proc_fd_lookup;
+	pd->fd_dir->i_fop = &proc_fd_operations;
+	for (size_t i = 0; i < ARRAY_SIZE(tgid_base_stuff); i++)
+		if (pid_entry_make(pd, &tgid_base_stuff[i]))
+			return NULL;
+	pid_dirs[pid - 1] = pd;
+	return pd;
+}
+
+int proc_name_to_int(const char *name, size_t len)
+{
+	int n = 0;
+
+	/* Linux: name_to_int, no sign and no leading zero. */
+	if (!len || len > 9 || (len > 1 && name[0] == '0'))
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+		n = n * 10 + (name[i] - '0');
+	}
+	return n;
+}
+
+/* Linux: proc_root_lookup -> proc_pid_lookup: a live task's number. */
+static struct ramfs_inode *proc_root_lookup(struct ramfs_inode *dir, const char *name, size_t len)
+{
+	int pid = proc_name_to_int(name, len);
+	struct proc_pid_dir *pd;
+
+	(void)dir;
+	if (pid <= 0 || pid > PID_MAX || !find_task_by_vpid(pid))
+		return NULL;
+	pd = pid_dir_get(pid);
+	return pd ? pd->dir : NULL;
+}
+
+/* Positions past /proc's own names: PROC_PID_POS + pid (Linux:
+ * TGID_OFFSET + tgid in proc_pid_readdir). */
+#define PROC_PID_POS 0x100000ull
+
+/* Linux: proc_root_readdir: the names, then every task's pid. */
+static int proc_root_readdir(struct file *file, struct dir_context *ctx)
+{
+	uint64_t names = 2;
+	struct task_struct *p;
+	char name[12];
+
+	for (const struct ramfs_dentry *d = proc_root->children; d; d = d->next)
+		names++;
+	if (ctx->pos < names) {
+		int err = dcache_readdir(file, ctx);
+
+		if (err || ctx->pos < names)
+			return err;
+		ctx->pos = PROC_PID_POS;
+	}
+	for (p = find_ge_pid((int)(ctx->pos - PROC_PID_POS)); p; p = find_ge_pid(p->pid + 1)) {
+		struct proc_pid_dir *pd = pid_dir_get(p->pid);
+		int len = ksnprintf(name, sizeof(name), "%d", p->pid);
+
+		if (!pd)
+			return -ENOMEM;
+		if (!ctx->actor(ctx, name, len, pd->dir->ino, S_IFDIR >> 12))
+			return 0;
+		ctx->pos = PROC_PID_POS + (uint64_t)p->pid + 1;
+	}
+	return 0;
+}
+
+static const struct file_operations proc_root_operations = {
+	.read = generic_read_dir,
+	.llseek = no_seek_end_llseek,
+	.iterate_shared = proc_root_readdir,
+};
+
+/* /proc's lookup and listing of pids, and /proc/self (Linux:
+ * proc_root_init's proc_self_init). */
 void proc_base_init(void)
 {
-	struct ramfs_inode *exe;
+	struct ramfs_inode *self;
 
-	if (ramfs_mkdir(&rootfs, "/proc/1", S_IFDIR | 0555, NULL) ||
-	    ramfs_symlink(&rootfs, "/proc/self", "1", 1, NULL)) {
-		pr_err("proc: cannot make /proc/1\n");
+	if (ramfs_lookup(&rootfs, "/proc", true, &proc_root) ||
+	    ramfs_symlink(&rootfs, "/proc/self", "/", 1, &self)) {
+		pr_err("proc: cannot make /proc/self\n");
 		return;
 	}
-	proc_create("/proc/1/maps", 0444, &proc_pid_maps_fops, NULL);
-	proc_create("/proc/1/smaps", 0444, &proc_pid_smaps_fops, NULL);
-	proc_create("/proc/1/smaps_rollup", 0444, &proc_pid_smaps_rollup_fops, NULL);
-	proc_create("/proc/1/pagemap", 0400, &proc_pagemap_fops, NULL);
-	proc_create("/proc/1/clear_refs", 0200, &proc_clear_refs_fops, NULL);
-	proc_create("/proc/1/status", 0444, &proc_pid_status_fops, NULL);
 	/* The stored target is a placeholder: get_link supplies the real one. */
-	if (ramfs_symlink(&rootfs, "/proc/1/exe", "/", 1, &exe) == 0)
-		exe->get_link = proc_exe_get_link;
+	self->get_link = proc_self_get_link;
+	proc_root->lookup = proc_root_lookup;
+	proc_root->i_fop = &proc_root_operations;
 }

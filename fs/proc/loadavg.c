@@ -2,11 +2,12 @@
  * /proc/loadavg (Linux: loadavg_proc_show in fs/proc/loadavg.c):
  * "0.00 0.00 0.00 1/3 5\n" is the 1, 5 and 15 minute averages, the
  * runnable tasks over all tasks, and the highest pid in use.
- * Folium keeps no calc_global_load (no EXP_1/5/15 averaging every 5 s),
- * so the three averages read 0.00; the counts are exact. Linux's last
+ * The averages are calc_global_load's (kernel/sched/loadavg.c), shown
+ * rounded to two decimals as Linux does. Linux's last
  * field is the last pid allocated (idr_get_cursor); Folium's pids are
  * the lowest free slot, so the highest live pid is shown instead.
  */
+#include <kernel_stat.h>
 #include <sched.h>
 #include <seq_file.h>
 
@@ -23,6 +24,11 @@ int loadavg_proc_show(struct seq_file *m, void *v)
 			running++;
 		last = p->pid;
 	}
-	seq_printf(m, "0.00 0.00 0.00 %d/%d %d\n", running, total, last);
+	for (int i = 0; i < 3; i++) {
+		unsigned long a = avenrun[i] + FIXED_1 / 200;
+
+		seq_printf(m, "%lu.%02lu ", LOAD_INT(a), LOAD_FRAC(a));
+	}
+	seq_printf(m, "%d/%d %d\n", running, total, last);
 	return 0;
 }

@@ -10,6 +10,8 @@ void proc_base_init(void);
 void proc_sys_init(void);
 int loadavg_proc_show(struct seq_file *m, void *v);
 int uptime_proc_show(struct seq_file *m, void *v);
+int stat_proc_show(struct seq_file *m, void *v);
+extern const struct file_operations proc_kmsg_operations;
 
 struct ramfs_inode *proc_create(const char *path, uint32_t mode, const struct file_operations *fops,
 				void *data)
@@ -48,8 +50,10 @@ void proc_root_init(void)
 	proc_create_single("/proc/cpuinfo", cpuinfo_proc_show);
 	proc_create_single("/proc/loadavg", loadavg_proc_show);
 	proc_create_single("/proc/uptime", uptime_proc_show);
+	proc_create_single("/proc/stat", stat_proc_show);
+	proc_create("/proc/kmsg", 0400, &proc_kmsg_operations, NULL);
 	proc_create("/proc/kpagecount", 0400, &proc_kpagecount_fops, NULL);
 	proc_create("/proc/kpageflags", 0400, &proc_kpageflags_fops, NULL);
-	proc_base_init();
-	proc_sys_init(); /* /proc/sys/vm/compact_memory */
+	proc_base_init(); /* /proc/self and every /proc/PID */
+	proc_sys_init();  /* /proc/sys/vm/compact_memory */
 }

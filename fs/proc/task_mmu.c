@@ -30,16 +30,19 @@
 
 #define PSS_SHIFT 12 /* Linux: fixed-point Pss, to split shared pages */
 
-static struct task_struct *proc_task(struct seq_file *m)
+/* The file's task's mm with a reference (Linux: proc_mem_open at open,
+ * mmget_not_zero at each read): NULL once the task exited. */
+static struct mm_struct *proc_mm(struct seq_file *m)
 {
-	return m->private ? m->private : current;
+	struct task_struct *task = proc_task_get(m->private);
+
+	return task ? get_task_mm(task) : NULL;
 }
 
 /* Linux: get_vma_name's special names. */
-static const char *vma_name(const struct task_struct *task, const struct vm_area_struct *vma)
+static const char *vma_name(const struct mm_struct *mm, const struct vm_area_struct *vma)
 {
-	if (vma->vm_start >= task->mm->start_brk &&
-	    vma->vm_start < ALIGN_UP(task->mm->brk, PAGE_SIZE))
+	if (vma->vm_start >= mm->start_brk && vma->vm_start < ALIGN_UP(mm->brk, PAGE_SIZE))
 		return "[heap]";
 	if (vma->vm_end == STACK_TOP) /* pick_mmap_layout's stack_top */
 		return "[stack]";
@@ -47,11 +50,11 @@ static const char *vma_name(const struct task_struct *task, const struct vm_area
 }
 
 /* Linux: show_map_vma (show_vma_header_prefix, then the padded name). */
-static void show_map_vma(struct seq_file *m, const struct task_struct *task,
+static void show_map_vma(struct seq_file *m, const struct mm_struct *mm,
 			 const struct vm_area_struct *vma)
 {
 	size_t line = m->count;
-	const char *name = vma_name(task, vma);
+	const char *name = vma_name(mm, vma);
 
 	seq_printf(m, "%08lx-%08lx %c%c%cp %08lx %02x:%02x %lu ", vma->vm_start, vma->vm_end,
 		   vma->vm_flags & VM_READ ? 'r' : '-', vma->vm_flags & VM_WRITE ? 'w' : '-',
@@ -65,13 +68,14 @@ static void show_map_vma(struct seq_file *m, const struct task_struct *task,
 
 static int show_map(struct seq_file *m, void *v)
 {
-	struct task_struct *task = proc_task(m);
+	struct mm_struct *mm = proc_mm(m);
 
 	(void)v;
-	if (!task || !task->mm)
+	if (!mm)
 		return 0;
-	for (int i = 0; i < task->mm->nr_vmas; i++)
-		show_map_vma(m, task, &task->mm->vmas[i]);
+	for (int i = 0; i < mm->nr_vmas; i++)
+		show_map_vma(m, mm, &mm->vmas[i]);
+	mmput(mm);
 	return 0;
 }
 
@@ -261,17 +265,17 @@ static bool vma_thp_eligible(const struct mm_struct *mm, const struct vm_area_st
 
 static int show_smap(struct seq_file *m, void *v)
 {
-	struct task_struct *task = proc_task(m);
+	struct mm_struct *mm = proc_mm(m);
 
 	(void)v;
-	if (!task || !task->mm)
+	if (!mm)
 		return 0;
-	for (int i = 0; i < task->mm->nr_vmas; i++) {
-		struct vm_area_struct *vma = &task->mm->vmas[i];
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		struct vm_area_struct *vma = &mm->vmas[i];
 		struct mem_size_stats mss = { .vma_locked = vma->vm_flags & VM_LOCKED };
 
-		walk_page_range(task->mm, vma->vm_start, vma->vm_end, &smaps_walk_ops, &mss);
-		show_map_vma(m, task, vma);
+		walk_page_range(mm, vma->vm_start, vma->vm_end, &smaps_walk_ops, &mss);
+		show_map_vma(m, mm, vma);
 		seq_kb(m, "Size:", vma->vm_end - vma->vm_start);
 		/* Linux: vma_kernel_pagesize, vma_mmu_pagesize. */
 		seq_kb(m, "KernelPageSize:",
@@ -279,9 +283,10 @@ static int show_smap(struct seq_file *m, void *v)
 		seq_kb(m, "MMUPageSize:",
 		       is_vm_hugetlb_page(vma) ? huge_page_size(hstate_vma(vma)) : PAGE_SIZE);
 		__show_smap(m, &mss);
-		seq_printf(m, "THPeligible:    %8u\n", vma_thp_eligible(task->mm, vma));
+		seq_printf(m, "THPeligible:    %8u\n", vma_thp_eligible(mm, vma));
 		show_smap_vma_flags(m, vma);
 	}
+	mmput(mm);
 	return 0;
 }
 
@@ -289,15 +294,13 @@ static int show_smap(struct seq_file *m, void *v)
  * every Folium page is anonymous, so Pss_Anon is Pss. */
 static int show_smaps_rollup(struct seq_file *m, void *v)
 {
-	struct task_struct *task = proc_task(m);
+	struct mm_struct *mm = proc_mm(m);
 	struct mem_size_stats mss = { 0 };
-	struct mm_struct *mm;
 	size_t line = m->count;
 
 	(void)v;
-	if (!task || !task->mm)
+	if (!mm)
 		return 0;
-	mm = task->mm;
 	for (int i = 0; i < mm->nr_vmas; i++) {
 		mss.vma_locked = mm->vmas[i].vm_flags & VM_LOCKED;
 		walk_page_range(mm, mm->vmas[i].vm_start, mm->vmas[i].vm_end, &smaps_walk_ops,
@@ -315,43 +318,44 @@ static int show_smaps_rollup(struct seq_file *m, void *v)
 	seq_kb(m, "Pss_File:", 0);
 	seq_kb(m, "Pss_Shmem:", 0);
 	__show_smap_fields(m, &mss);
+	mmput(mm);
 	return 0;
 }
 
 static int pid_maps_open(struct ramfs_inode *inode, struct file *file)
 {
-	return single_open(file, show_map, inode->i_private);
+	return proc_pid_single_open(inode, file, show_map);
 }
 
 static int pid_smaps_open(struct ramfs_inode *inode, struct file *file)
 {
-	return single_open(file, show_smap, inode->i_private);
+	return proc_pid_single_open(inode, file, show_smap);
 }
 
 const struct file_operations proc_pid_maps_fops = {
 	.open = pid_maps_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = proc_pid_release,
 };
 
 const struct file_operations proc_pid_smaps_fops = {
 	.open = pid_smaps_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = proc_pid_release,
 };
 
 static int smaps_rollup_open(struct ramfs_inode *inode, struct file *file)
 {
-	return single_open(file, show_smaps_rollup, inode->i_private);
+	return proc_pid_single_open(inode, file, show_smaps_rollup);
 }
 
 const struct file_operations proc_pid_smaps_rollup_fops = {
 	.open = smaps_rollup_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = single_release,
+	.release = proc_pid_release,
 };
 
 /* --- /proc/PID/pagemap ----------------------------------------------------- */
@@ -487,20 +491,31 @@ static const struct mm_walk_ops pagemap_ops = {
  */
 static long pagemap_read(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
 {
-	struct task_struct *task = file->f_inode->i_private ?: current;
-	struct pagemapread pm = { .show_pfn = file->private_data != NULL };
+	struct task_struct *task = proc_task_get(file->private_data);
+	/* Linux: pagemap_open decides show_pfn by CAP_SYS_ADMIN; Folium's
+	 * programs run as root with every capability. */
+	struct pagemapread pm = { .show_pfn = true };
+	struct mm_struct *mm;
 	unsigned long addr = (unsigned long)(*pos / PM_ENTRY_BYTES) << PAGE_SHIFT;
 	unsigned long end, next;
 	long done = 0;
 
 	if (*pos % PM_ENTRY_BYTES || count % PM_ENTRY_BYTES)
 		return -EINVAL;
-	if (!task || !task->mm || *pos / PM_ENTRY_BYTES >= TASK_SIZE >> PAGE_SHIFT)
+	/* Linux: nothing once the mm is gone (mmget_not_zero). */
+	mm = task ? get_task_mm(task) : NULL;
+	if (!mm)
 		return 0;
+	if (*pos / PM_ENTRY_BYTES >= TASK_SIZE >> PAGE_SHIFT) {
+		mmput(mm);
+		return 0;
+	}
 	end = addr + MIN(count / PM_ENTRY_BYTES, (TASK_SIZE - addr) >> PAGE_SHIFT) * PAGE_SIZE;
 	pm.buffer = kmalloc(PAGEMAP_WALK_PAGES * PM_ENTRY_BYTES, GFP_KERNEL);
-	if (!pm.buffer)
+	if (!pm.buffer) {
+		mmput(mm);
 		return -ENOMEM;
+	}
 	for (; addr < end; addr = next) {
 		size_t len;
 
@@ -508,32 +523,40 @@ static long pagemap_read(struct file *file, unsigned long ubuf, size_t count, ui
 		len = ((next - addr) >> PAGE_SHIFT) * PM_ENTRY_BYTES;
 		pm.start = addr;
 		memset(pm.buffer, 0, len);
-		pagemap_vma_soft_dirty(&pm, task->mm, next);
-		walk_page_range(task->mm, addr, next, &pagemap_ops, &pm);
+		pagemap_vma_soft_dirty(&pm, mm, next);
+		walk_page_range(mm, addr, next, &pagemap_ops, &pm);
 		if (copy_to_user(ubuf + (unsigned long)done, pm.buffer, len))
 			break;
 		done += (long)len;
 	}
 	kfree(pm.buffer);
+	mmput(mm);
 	if (!done && addr < end)
 		return -EFAULT;
 	*pos += (uint64_t)done;
 	return done;
 }
 
-/* Linux: pagemap_open decides show_pfn once, by CAP_SYS_ADMIN. Folium's
- * programs run as root (uid 0) with every capability: PFNs are shown. */
-static int pagemap_open(struct ramfs_inode *inode, struct file *file)
+/* Linux: pagemap_open (proc_mem_open): the task is taken at open. */
+static int proc_task_ref_open(struct ramfs_inode *inode, struct file *file)
+{
+	int err;
+
+	file->private_data = proc_task_ref_new(inode, &err);
+	return file->private_data ? 0 : err;
+}
+
+static void proc_task_ref_release(struct ramfs_inode *inode, struct file *file)
 {
 	(void)inode;
-	file->private_data = (void *)1; /* show_pfn */
-	return 0;
+	kfree(file->private_data);
 }
 
 const struct file_operations proc_pagemap_fops = {
-	.open = pagemap_open,
+	.open = proc_task_ref_open,
 	.read = pagemap_read,
 	.llseek = no_seek_end_llseek, /* Linux: mem_lseek */
+	.release = proc_task_ref_release,
 };
 
 /* --- /proc/PID/clear_refs ---------------------------------------------------- */
@@ -545,8 +568,9 @@ const struct file_operations proc_pagemap_fops = {
  */
 static long clear_refs_write(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
 {
-	struct task_struct *task = file->f_inode->i_private ?: current;
+	struct task_struct *task = proc_task_get(file->private_data);
 	char buf[CLEAR_REFS_MAX_WRITE];
+	struct mm_struct *mm;
 	enum clear_refs_types type;
 	int err;
 
@@ -559,8 +583,11 @@ static long clear_refs_write(struct file *file, unsigned long ubuf, size_t count
 		return err;
 	if (!task)
 		return -ESRCH;
-	if (task->mm)
-		clear_refs(task->mm, type);
+	mm = get_task_mm(task);
+	if (mm) {
+		clear_refs(mm, type);
+		mmput(mm);
+	}
 	return (long)count;
 }
 
@@ -573,6 +600,8 @@ static int64_t noop_llseek(struct file *file, int64_t offset, int whence)
 }
 
 const struct file_operations proc_clear_refs_fops = {
+	.open = proc_task_ref_open,
 	.write = clear_refs_write,
 	.llseek = noop_llseek,
+	.release = proc_task_ref_release,
 };

@@ -19,6 +19,7 @@
  * none until a byte arrives, and then runs at the next preemption point.
  */
 #include <arch.h>
+#include <kernel_stat.h>
 #include <sched.h>
 #include <timer.h>
 #include <vm.h>
@@ -196,12 +197,38 @@ void wake_up_new_task(struct task_struct *p)
 	arch_irq_restore(flags);
 }
 
+unsigned int nr_running(void)
+{
+	return runqueue.nr_running;
+}
+
+uint64_t nr_context_switches(void)
+{
+	return runqueue.nr_switches;
+}
+
+unsigned int nr_uninterruptible(void)
+{
+	struct task_struct *p;
+	unsigned int n = 0;
+
+	for_each_process(p) n += p->__state == TASK_UNINTERRUPTIBLE && !p->exit_state;
+	return n;
+}
+
+/* Linux: calc_load_fold_active, what the load averages count. */
+static unsigned int nr_active(void)
+{
+	return nr_running() + nr_uninterruptible();
+}
+
 void scheduler_tick(void)
 {
 	struct rq *rq = &runqueue;
 
 	update_rq_clock(rq);
 	update_curr_task(rq);
+	calc_global_load_tick(nr_active);
 	run_timers();
 	/* Linux: task_tick_fair. Its request served, an entity with an
 	 * earlier deadline eligible: switch at the next preemption point. */

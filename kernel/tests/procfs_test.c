@@ -10,6 +10,7 @@
 #include <binfmt_elf.h>
 #include <compaction.h>
 #include <kernel-page-flags.h>
+#include <kernel_stat.h>
 #include <ktest.h>
 #include <mm.h>
 #include <mman.h>
@@ -31,6 +32,7 @@
 #define THP_DEFRAG "/sys/kernel/mm/transparent_hugepage/defrag"
 
 static struct task_struct *task;
+static struct proc_inode task_pi; /* what /proc/PID's inodes of task hold */
 static struct mm_struct *mm, *prev_mm;
 static unsigned long saved_always, saved_madvise, saved_inherit;
 static enum thp_mode saved_global;
@@ -55,6 +57,7 @@ static int procfs_test_init(struct kunit *test)
 	if (!task)
 		return -1;
 	memcpy(task->exe, "/bin/ktest", sizeof("/bin/ktest"));
+	task_pi = (struct proc_inode){ .pid = task->pid };
 	mm->start_brk = mm->brk = HEAP;
 	return 0;
 }
@@ -121,10 +124,10 @@ static long read_path(const char *path)
 	return read_all(inode, PAGE_SIZE);
 }
 
-/* A task's file: its own inode, as /proc/1/... with i_private = task-> */
+/* A task's file: its own inode, as /proc/PID/... with the task's pid */
 static long read_task_file(const struct file_operations *fops, size_t chunk)
 {
-	struct ramfs_inode inode = { .mode = S_IFREG | 0444, .i_fop = fops, .i_private = task };
+	struct ramfs_inode inode = { .mode = S_IFREG | 0444, .i_fop = fops, .i_private = &task_pi };
 
 	return read_all(&inode, chunk);
 }
@@ -497,7 +500,7 @@ static void seq_lseek_follows_linux(struct kunit *test)
 {
 	struct ramfs_inode inode = { .mode = S_IFREG | 0444,
 				     .i_fop = &proc_pid_maps_fops,
-				     .i_private = task };
+				     .i_private = &task_pi };
 	struct file file;
 	char got[8] = { 0 };
 
@@ -522,7 +525,7 @@ static void maps_read_from_the_start_shows_vmas_mapped_after_open(struct kunit *
 {
 	struct ramfs_inode inode = { .mode = S_IFREG | 0444,
 				     .i_fop = &proc_pid_maps_fops,
-				     .i_private = task };
+				     .i_private = &task_pi };
 	struct file file;
 	uint64_t pos = 0;
 	long len;
@@ -557,7 +560,7 @@ static void proc_self_and_exe_lead_to_the_task(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, exe->get_link != NULL);
 	/* The shell runs no program: no exe, as for a pid that is gone. */
 	KUNIT_EXPECT_EQ(test, exe->get_link(exe, buf, sizeof(buf)), -ENOENT);
-	inode = &(struct ramfs_inode){ .mode = S_IFLNK | 0777, .i_private = task };
+	inode = &(struct ramfs_inode){ .mode = S_IFLNK | 0777, .i_private = &task_pi };
 	KUNIT_EXPECT_EQ(test, proc_exe_get_link(inode, buf, sizeof(buf)), 10);
 	KUNIT_EXPECT_STREQ(test, buf, "/bin/ktest");
 	KUNIT_EXPECT_EQ(test, proc_exe_get_link(inode, buf, 10), -ENAMETOOLONG);
@@ -672,7 +675,7 @@ static void madv_hugepage_merges_equal_neighbours(struct kunit *test)
 static long read_entries(const struct file_operations *fops, unsigned long idx, uint64_t *out,
 			 unsigned long n)
 {
-	struct ramfs_inode inode = { .mode = S_IFREG | 0400, .i_fop = fops, .i_private = task };
+	struct ramfs_inode inode = { .mode = S_IFREG | 0400, .i_fop = fops, .i_private = &task_pi };
 	struct file file;
 	long ret = file_open(&inode, &file);
 
@@ -798,7 +801,7 @@ static void pagemap_reads_whole_entries_only(struct kunit *test)
 {
 	struct ramfs_inode inode = { .mode = S_IFREG | 0400,
 				     .i_fop = &proc_pagemap_fops,
-				     .i_private = task };
+				     .i_private = &task_pi };
 	struct file file;
 	uint64_t pos = 4;
 
@@ -819,7 +822,7 @@ static void pagemap_reads_whole_entries_only(struct kunit *test)
  * the user buffer. Return: write's value. */
 static long write_task_file(const struct file_operations *fops, const char *s, size_t len)
 {
-	struct ramfs_inode inode = { .mode = S_IFREG | 0200, .i_fop = fops, .i_private = task };
+	struct ramfs_inode inode = { .mode = S_IFREG | 0200, .i_fop = fops, .i_private = &task_pi };
 	struct file file;
 	long ret;
 
@@ -1040,9 +1043,17 @@ static void loadavg_counts_the_tasks_and_shows_the_highest_pid(struct kunit *tes
 		total++;
 		last = p->pid;
 	}
+	char want[40];
+	unsigned long a[3];
+
+	for (int i = 0; i < 3; i++)
+		a[i] = avenrun[i] + FIXED_1 / 200;
 	KUNIT_ASSERT_GT(test, read_path("/proc/loadavg"), 0);
-	KUNIT_EXPECT_EQ(test, strncmp(text, "0.00 0.00 0.00 ", 15), 0);
-	s += 15;
+	ksnprintf(want, sizeof(want), "%lu.%02lu %lu.%02lu %lu.%02lu ", LOAD_INT(a[0]),
+		  LOAD_FRAC(a[0]), LOAD_INT(a[1]), LOAD_FRAC(a[1]), LOAD_INT(a[2]),
+		  LOAD_FRAC(a[2]));
+	KUNIT_EXPECT_EQ(test, strncmp(text, want, strlen(want)), 0);
+	s += strlen(want);
 	KUNIT_EXPECT_GE(test, parse_num(&s), 1); /* the reader runs */
 	KUNIT_EXPECT_EQ(test, parse_num(&s), total);
 	KUNIT_EXPECT_EQ(test, parse_num(&s), last);
@@ -1068,7 +1079,267 @@ static void uptime_grows_and_idle_is_within_it(struct kunit *test)
 	KUNIT_EXPECT_GE(test, idle2, idle1);
 }
 
+/* Linux's calc_load: one task running for a minute (12 samples) from
+ * idle gives 0.63, 0.18 and 0.06; the average falls back towards 0. */
+static void calc_load_follows_linux_fixed_point(struct kunit *test)
+{
+	unsigned long a[3] = { 0 };
+	const unsigned long exp[3] = { EXP_1, EXP_5, EXP_15 };
+
+	for (int n = 0; n < 12; n++)
+		for (int i = 0; i < 3; i++)
+			a[i] = calc_load(a[i], exp[i], FIXED_1);
+	KUNIT_EXPECT_EQ(test, LOAD_INT(a[0] + FIXED_1 / 200), 0ul);
+	KUNIT_EXPECT_EQ(test, LOAD_FRAC(a[0] + FIXED_1 / 200), 63ul);
+	KUNIT_EXPECT_EQ(test, LOAD_FRAC(a[1] + FIXED_1 / 200), 18ul);
+	KUNIT_EXPECT_EQ(test, LOAD_FRAC(a[2] + FIXED_1 / 200), 6ul);
+	KUNIT_EXPECT_LT(test, calc_load(a[0], EXP_1, 0), a[0]);
+	KUNIT_EXPECT_EQ(test, calc_load(FIXED_1, EXP_1, FIXED_1), FIXED_1);
+}
+
+/* getdents64's actor for a test: is "want" among the names? */
+struct find_name_ctx {
+	struct dir_context ctx;
+	const char *want;
+	int found, names;
+};
+
+static bool find_name_actor(struct dir_context *ctx, const char *name, int namelen, uint64_t ino,
+			    unsigned int d_type)
+{
+	struct find_name_ctx *f = (struct find_name_ctx *)ctx;
+
+	(void)ino;
+	(void)d_type;
+	f->names++;
+	if ((int)strlen(f->want) == namelen && !strncmp(name, f->want, (size_t)namelen))
+		f->found++;
+	return true;
+}
+
+/* How often the directory at path lists name (getdents64's walk). */
+static int dir_lists(const char *path, const char *name)
+{
+	struct find_name_ctx f = { .ctx.actor = find_name_actor, .want = name };
+	struct ramfs_inode *dir;
+	struct file file;
+
+	if (ramfs_lookup(&rootfs, path, true, &dir) || file_open(dir, &file))
+		return -1;
+	file.f_op->iterate_shared(&file, &f.ctx);
+	file_release(dir, &file);
+	return f.found;
+}
+
+/* /proc/PID exists while the task does: listed by /proc, found by a
+ * lookup; a file opened before the task went reads -ESRCH after, and
+ * the name is gone from both. */
+static void proc_pid_dir_lives_and_dies_with_its_task(struct kunit *test)
+{
+	struct task_struct *t = ktest_task_create(mm);
+	struct ramfs_inode *inode;
+	struct file file;
+	char path[40], name[12];
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	ksnprintf(name, sizeof(name), "%d", t->pid);
+	ksnprintf(path, sizeof(path), "/proc/%d/stat", t->pid);
+	KUNIT_EXPECT_EQ(test, dir_lists("/proc", name), 1);
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, path, true, &inode), 0);
+	KUNIT_EXPECT_EQ(test, inode->mode, S_IFREG | 0444);
+	KUNIT_ASSERT_EQ(test, file_open(inode, &file), 0);
+	free_task(t); /* the suite's mm stays: free_task leaves a task's mm */
+	KUNIT_EXPECT_EQ(test, file.f_op->read(&file, UBUF, 100, &file.f_pos), -ESRCH);
+	file_release(inode, &file);
+	KUNIT_EXPECT_EQ(test, dir_lists("/proc", name), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&rootfs, path, true, &inode), -ENOENT);
+	KUNIT_EXPECT_EQ(test, dir_lists("/proc", "self"), 1);
+	KUNIT_EXPECT_EQ(test, dir_lists("/proc", "meminfo"), 1);
+}
+
+/* The number of space-separated fields in text, and the n-th (1-based). */
+static long stat_field(int n, int *count)
+{
+	const char *p = strchr(text, ')'); /* comm may hold spaces */
+	long v = -1;
+	int i = 2;
+
+	for (*count = 2; p && *p && *p != '\n'; p++) {
+		if (*p != ' ')
+			continue;
+		i++;
+		(*count)++;
+		if (i == n) {
+			const char *q = p + 1;
+			int neg = *q == '-';
+
+			v = 0;
+			for (q += neg; *q >= '0' && *q <= '9'; q++)
+				v = v * 10 + (*q - '0');
+			v = neg ? -v : v;
+		}
+	}
+	return v;
+}
+
+/* /proc/PID/stat as do_task_stat: 52 fields, the task's pid, comm,
+ * state, parent, group, vsize in bytes and rss in pages; statm's size
+ * is vsize in pages; status names the parent; the modes are Linux's. */
+static void proc_pid_stat_statm_status_show_the_task(struct kunit *test)
+{
+	char path[48], want[32];
+	struct ramfs_inode *inode;
+	int count;
+
+	ksnprintf(path, sizeof(path), "/proc/%d/stat", task->pid);
+	KUNIT_ASSERT_EQ(test, fill_user(UBUF, 1, 3 * PAGE_SIZE), 0);
+	KUNIT_ASSERT_GT(test, read_path(path), 0);
+	ksnprintf(want, sizeof(want), "%d (ktest) R %d ", task->pid, current->pid);
+	KUNIT_EXPECT_EQ(test, strncmp(text, want, strlen(want)), 0);
+	stat_field(1, &count);
+	KUNIT_EXPECT_EQ(test, count, 52);
+	KUNIT_EXPECT_EQ(test, stat_field(5, &count), (long)task->pgid);
+	KUNIT_EXPECT_EQ(test, stat_field(19, &count), 0L);  /* nice */
+	KUNIT_EXPECT_EQ(test, stat_field(18, &count), 20L); /* priority */
+	KUNIT_EXPECT_EQ(test, stat_field(23, &count), (long)(mm_total_vm(mm) << PAGE_SHIFT));
+	KUNIT_EXPECT_EQ(test, stat_field(24, &count), (long)mm->counters[MM_ANONPAGES]);
+	KUNIT_EXPECT_GE(test, stat_field(24, &count), 3L);
+	KUNIT_EXPECT_EQ(test, stat_field(47, &count), (long)HEAP); /* start_brk */
+	ksnprintf(path, sizeof(path), "/proc/%d/statm", task->pid);
+	KUNIT_ASSERT_GT(test, read_path(path), 0);
+	const char *s = text;
+	KUNIT_EXPECT_EQ(test, parse_num(&s), (long)mm_total_vm(mm));
+	KUNIT_EXPECT_EQ(test, parse_num(&s), (long)mm->counters[MM_ANONPAGES]);
+	ksnprintf(path, sizeof(path), "/proc/%d/status", task->pid);
+	KUNIT_ASSERT_GT(test, read_path(path), 0);
+	KUNIT_EXPECT_EQ(test, field("PPid:\t"), (long)current->pid);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "Name:\tktest\n"));
+	ksnprintf(path, sizeof(path), "/proc/%d/environ", task->pid);
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, path, true, &inode), 0);
+	KUNIT_EXPECT_EQ(test, inode->mode, S_IFREG | 0400);
+	ksnprintf(path, sizeof(path), "/proc/%d/fd", task->pid);
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, path, true, &inode), 0);
+	KUNIT_EXPECT_EQ(test, inode->mode, S_IFDIR | 0500);
+}
+
+/* cmdline and environ are the bytes between the mm's arg_start and
+ * arg_end, env_start and env_end, NULs and all, read from the task's
+ * pages (not the reader's). */
+static void proc_pid_cmdline_and_environ_read_the_tasks_strings(struct kunit *test)
+{
+	static const char strings[] = "ktest\0-v\0HOME=/\0";
+	char path[48];
+
+	KUNIT_ASSERT_EQ(test, copy_to_user(UBUF + 100, strings, sizeof(strings) - 1), 0);
+	mm->arg_start = UBUF + 100;
+	mm->arg_end = mm->env_start = UBUF + 109;
+	mm->env_end = UBUF + 116;
+	ksnprintf(path, sizeof(path), "/proc/%d/cmdline", task->pid);
+	KUNIT_EXPECT_EQ(test, read_path(path), 9);
+	KUNIT_EXPECT_EQ(test, memcmp(text, "ktest\0-v\0", 9), 0);
+	ksnprintf(path, sizeof(path), "/proc/%d/environ", task->pid);
+	KUNIT_EXPECT_EQ(test, read_path(path), 7);
+	KUNIT_EXPECT_EQ(test, memcmp(text, "HOME=/\0", 7), 0);
+	ksnprintf(path, sizeof(path), "/proc/%d/comm", task->pid);
+	KUNIT_EXPECT_EQ(test, read_path(path), 6);
+	KUNIT_EXPECT_STREQ(test, text, "ktest\n");
+	mm->arg_start = mm->arg_end = mm->env_start = mm->env_end = 0;
+}
+
+/* /proc/self leads to the reader's own pid; fd/ lists no fd of a task
+ * with an empty table; cwd is the task's working directory. */
+static void proc_self_is_the_readers_pid_and_cwd_the_tasks(struct kunit *test)
+{
+	struct ramfs_inode *self, *cwd;
+	char buf[64], want[16], path[48];
+
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, "/proc/self", false, &self), 0);
+	ksnprintf(want, sizeof(want), "%d", current->pid);
+	KUNIT_EXPECT_EQ(test, self->get_link(self, buf, sizeof(buf)), (int)strlen(want));
+	KUNIT_EXPECT_STREQ(test, buf, want);
+	ksnprintf(path, sizeof(path), "/proc/%d/cwd", task->pid);
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, path, false, &cwd), 0);
+	KUNIT_ASSERT_EQ(test, cwd->get_link(cwd, buf, sizeof(buf)),
+			ramfs_dir_path(&rootfs, task->fs->pwd, path, sizeof(path)));
+	KUNIT_EXPECT_STREQ(test, buf, path);
+	ksnprintf(path, sizeof(path), "/proc/%d/fd", task->pid);
+	KUNIT_EXPECT_EQ(test, dir_lists(path, "0"), 0);
+	KUNIT_EXPECT_EQ(test, dir_lists(path, ".."), 1);
+}
+
+/* /proc/stat: the cpu lines have Linux's ten columns, idle is the idle
+ * task's runtime in USER_HZ, processes the forks, ctxt the switches. */
+static void proc_stat_shows_idle_forks_and_switches(struct kunit *test)
+{
+	uint64_t idle = nsec_to_clock_t(kcpustat_idle_ns());
+	const char *s, *eol;
+	long v;
+	int n = 0;
+
+	KUNIT_ASSERT_GT(test, read_path("/proc/stat"), 0);
+	KUNIT_ASSERT_EQ(test, strncmp(text, "cpu  ", 5), 0);
+	eol = strchr(text, '\n');
+	KUNIT_ASSERT_NOT_NULL(test, eol);
+	for (s = text + 5; s <= eol; n++)
+		parse_num(&s); /* each takes its number and the blank or newline after it */
+	KUNIT_EXPECT_EQ(test, n, 10);
+	s = text + 5;
+	for (int i = 0; i < 3; i++)
+		parse_num(&s);
+	v = parse_num(&s);
+	KUNIT_EXPECT_GE(test, v, (long)idle);
+	KUNIT_EXPECT_LE(test, v, (long)nsec_to_clock_t(kcpustat_idle_ns()));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "\ncpu0 "));
+	KUNIT_EXPECT_EQ(test, field("processes"), (long)total_forks);
+	KUNIT_EXPECT_EQ(test, field("ctxt"), (long)nr_context_switches());
+	KUNIT_EXPECT_GT(test, field("intr"), 0L);
+	KUNIT_EXPECT_GT(test, field("btime"), 1600000000L);
+	KUNIT_EXPECT_EQ(test, field("procs_blocked"), 0L);
+}
+
+/* syslog(2) as do_syslog: SIZE_BUFFER is the ring, READ_ALL gives the
+ * newest whole lines with their level, bad arguments are -EINVAL. */
+static void syslog_reads_the_log_with_levels(struct kunit *test)
+{
+	long n;
+
+	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_SIZE_BUFFER, 0, 0),
+			1 << CONFIG_LOG_BUF_SHIFT);
+	printk_set_console_loglevel(0);
+	pr_warn("syslog test marker\n");
+	printk_set_console_loglevel(7);
+	n = do_syslog(SYSLOG_ACTION_READ_ALL, UBUF, (int)(UBUF_PAGES * PAGE_SIZE));
+	KUNIT_ASSERT_GT(test, n, 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(text, UBUF, (size_t)n), 0);
+	text[n] = '\0';
+	KUNIT_EXPECT_EQ(test, text[0], '<');
+	KUNIT_EXPECT_EQ(test, text[n - 1], '\n');
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "<4>["));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "] syslog test marker\n"));
+	/* A small buffer gets the newest whole lines only. */
+	n = do_syslog(SYSLOG_ACTION_READ_ALL, UBUF, 200);
+	KUNIT_ASSERT_GT(test, n, 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(text, UBUF, (size_t)n), 0);
+	text[n] = '\0';
+	KUNIT_EXPECT_EQ(test, text[0], '<');
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "syslog test marker\n"));
+	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_READ_ALL, 0, 10), -EINVAL);
+	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_READ_ALL, UBUF, -1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_READ_ALL, UBUF, 0), 0);
+	KUNIT_EXPECT_EQ(test, do_syslog(11, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_CONSOLE_LEVEL, 0, 9), -EINVAL);
+	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_READ_ALL, 0x1000, 100), -EFAULT);
+	KUNIT_EXPECT_GT(test, do_syslog(SYSLOG_ACTION_SIZE_UNREAD, 0, 0), 0);
+}
+
 static struct kunit_case procfs_cases[] = {
+	KUNIT_CASE(calc_load_follows_linux_fixed_point),
+	KUNIT_CASE(proc_pid_dir_lives_and_dies_with_its_task),
+	KUNIT_CASE(proc_pid_stat_statm_status_show_the_task),
+	KUNIT_CASE(proc_pid_cmdline_and_environ_read_the_tasks_strings),
+	KUNIT_CASE(proc_self_is_the_readers_pid_and_cwd_the_tasks),
+	KUNIT_CASE(proc_stat_shows_idle_forks_and_switches),
+	KUNIT_CASE(syslog_reads_the_log_with_levels),
 	KUNIT_CASE(proc_sys_kernel_pid_max_and_threads_max_are_the_pid_table),
 	KUNIT_CASE(loadavg_counts_the_tasks_and_shows_the_highest_pid),
 	KUNIT_CASE(uptime_grows_and_idle_is_within_it),
