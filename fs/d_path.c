@@ -10,14 +10,15 @@
 #include <syscalls.h>
 #include <vm.h>
 
-/* Linux: the dentry's d_name. Return: dir's name in its parent, or NULL
- * if it has none any more (removed). */
+/* Linux: the dentry's d_name. Return: dir's name in its parent (or the
+ * one a lookup hook gave it: i_name), or NULL if it has none any more
+ * (removed). */
 static const char *dir_name(const struct ramfs_inode *dir)
 {
 	for (const struct ramfs_dentry *d = dir->parent->children; d; d = d->next)
 		if (d->inode == dir)
 			return d->name;
-	return NULL;
+	return dir->i_name;
 }
 
 int ramfs_dir_path(struct ramfs *fs, const struct ramfs_inode *dir, char *buf, size_t size)

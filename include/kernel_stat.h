@@ -65,7 +65,8 @@ static inline uint64_t nsec_to_clock_t(uint64_t ns)
 /* Linux: nr_running, nr_context_switches, nr_iowait. */
 unsigned int nr_running(void);
 uint64_t nr_context_switches(void);
-/* Tasks asleep in TASK_UNINTERRUPTIBLE (Linux: nr_uninterruptible). */
+/* Tasks asleep in TASK_UNINTERRUPTIBLE (Linux: nr_uninterruptible),
+ * kernel threads not counted (their waits are Linux's TASK_IDLE). */
 unsigned int nr_uninterruptible(void);
 
 /* --- kernel/sched/loadavg.c ------------------------------------------------------ */

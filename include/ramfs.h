@@ -68,6 +68,9 @@ struct ramfs_inode {
 	 * for [name, +len), asked when no dentry has it (Linux:
 	 * i_op->lookup, proc_root_lookup). Return: it, or NULL: -ENOENT. */
 	struct ramfs_inode *(*lookup)(struct ramfs_inode *dir, const char *name, size_t len);
+	/* The name of a directory no dentry names (/proc/PID, which lookup
+	 * leads to), for getcwd and readlink of /proc/PID/cwd; NULL otherwise. */
+	const char *i_name;
 };
 
 struct ramfs;

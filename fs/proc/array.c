@@ -102,6 +102,10 @@ static const char *task_state_name(const struct task_struct *task)
 		return "X (dead)";
 	if (task->__state == TASK_INTERRUPTIBLE)
 		return "S (sleeping)";
+	/* Linux's kernel threads wait as TASK_IDLE, "I"; Folium's (the
+	 * kernel shell waiting for its program) wait uninterruptibly. */
+	if (task->__state == TASK_UNINTERRUPTIBLE && (task->flags & PF_KTHREAD))
+		return "I (idle)";
 	if (task->__state == TASK_UNINTERRUPTIBLE)
 		return "D (disk sleep)";
 	return "R (running)";

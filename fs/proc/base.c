@@ -299,14 +299,18 @@ static int pid_entry_make(struct proc_pid_dir *pd, const struct pid_entry *e)
 static struct proc_pid_dir *pid_dir_get(int pid)
 {
 	struct proc_pid_dir *pd = pid_dirs[pid - 1];
+	char *name;
 
 	if (pd)
 		return pd;
 	pd = rootfs.alloc(&rootfs, sizeof(*pd));
-	if (!pd || ramfs_add(&rootfs, proc_root, NULL, S_IFDIR | 0555, &pd->dir) ||
+	name = rootfs.alloc(&rootfs, 12);
+	if (!pd || !name || ramfs_add(&rootfs, proc_root, NULL, S_IFDIR | 0555, &pd->dir) ||
 	    ramfs_add(&rootfs, pd->dir, "fd", S_IFDIR | 0500, &pd->fd_dir))
 		return NULL;
 	pd->pi.pid = pid;
+	ksnprintf(name, 12, "%d", pid);
+	pd->dir->i_name = name;
 	pd->dir->i_private = pd->fd_dir->i_private = &pd->pi;
 	pd->fd_dir->lookup = proc_fd_lookup;
 	pd->fd_dir->i_fop = &proc_fd_operations;
