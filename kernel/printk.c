@@ -204,7 +204,7 @@ static int syslog_print_all(unsigned long ubuf, int len, bool clear)
 	uint64_t seq = MAX(clear_seq, log.tail), head = log.head;
 	int ret;
 
-	while (head - seq > (uint64_t)len) { /* drop the oldest lines */
+	while (seq < head && head - seq > (uint64_t)len) { /* drop the oldest lines */
 		while (seq < head && log_byte(seq) != '\n')
 			seq++;
 		seq++;

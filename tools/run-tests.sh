@@ -470,7 +470,8 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 # The syscall conformance test and the fuzzer in ring 3, with both C
 # libraries: sysconform passes as it does on Linux, proctest (vfork,
 # clone, posix_spawn, execve, wait4/waitid, SIGCHLD, orphans, restarted
-# calls, pipes between processes), forktest (64 children, copy-on-write of
+# calls, pipes between processes), procfs (/proc/PID, /proc/stat,
+# loadavg, syslog), forktest (64 children, copy-on-write of
 # every folio size, 10000 fork + exit + wait and 1000 fork + exec + wait
 # cycles with musl, a tenth of that with glibc) and mmtest too, the fuzzer (also as four processes at once,
 # forking, exec'ing, waiting and killing among its calls)
@@ -481,7 +482,7 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 user_syscalls_conform_in_ring3() { # $1: --usb or empty
 	name=syscalls${1:-}
 	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
-/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
+/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
 /bin/fuzz.glibc 3 2000; /bin/fuzz 4 1000 - 4; /bin/linux-madvise-free --bytes 8M --runs 1; \
 /bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
 	log=$LOGS/initramfs-$name.serial
@@ -501,6 +502,8 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "sysconform failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^proctest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "proctest failed"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^procfs: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "procfs failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^forktest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||
@@ -519,7 +522,7 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 # Debian's Linux 6.1 and 7.3 in the same QEMU (the side-by-side's other
 # kernels, fetched by make as data, booted by tools/qemu-run.sh --kernel
 # with the same machine line) run the very same /bin files: sysconform,
-# proctest and forktest pass there with both C libraries, as on Folium, and mmtest; sigtest
+# proctest, procfs and forktest pass there with both C libraries, as on Folium, and mmtest; sigtest
 # ends by SIGABRT; fpstate passes and its bad XSTATE_BV frame is SIGSEGV
 # (not its bad MXCSR: QEMU's TCG XRSTOR takes reserved MXCSR bits, which
 # real CPUs fault on; user-on-linux.sh runs that one on the build
@@ -533,7 +536,8 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 	log=$LOGS/linux-$1-same-programs.serial
 	qemu --kernel "$kernel" --initrd "$B/linux-initramfs.cpio" --log "$log" \
 		--append "console=ttyS0 quiet panic=-1 -- /bin/hello a ; /bin/sysconform ; \
-/bin/sysconform.glibc ; /bin/proctest ; /bin/proctest.glibc ; /bin/forktest ; \
+/bin/sysconform.glibc ; /bin/proctest ; /bin/proctest.glibc ; /bin/procfs ; /bin/procfs.glibc ; \
+/bin/forktest ; \
 /bin/forktest.glibc ; /bin/polltest ; /bin/polltest.glibc ; /bin/mmtest ; /bin/sigtest ; \
 /bin/fpstate ; /bin/fpstate.glibc badheader" || return 1
 	tr -d '\r' < "$log" | grep -v '^ok '
@@ -547,6 +551,8 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 		{ echo "sysconform failed on Linux"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^proctest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "proctest failed on Linux"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^procfs: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "procfs failed on Linux"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^forktest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed on Linux"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||

@@ -2,12 +2,15 @@
  * The per-process part of /proc (Linux: fs/proc/base.c, fd.c, self.c):
  * a directory /proc/PID for every task in the pid table, computed when
  * looked up or listed, and /proc/self, a link whose target is the
- * reader's pid. Each pid number has one cached directory, made on first
- * use and reused by the next task that gets that number; ramfs frees
- * nothing, so the cache is bounded by PID_MAX. Its files name the pid,
+ * reader's pid. A looked-up pid is bound to a cached directory (Linux's
+ * proc inodes of a struct pid); ramfs frees nothing, so a directory whose
+ * task is gone is bound again to the next pid that needs one, and new
+ * ones are made only when every cached one has a live task: the memory
+ * is set by how many processes are looked at at once, not by how many
+ * ever were (PROC_PID_DIRS_BOOT are made at boot). Its files name the pid,
  * never a task: an open file remembers the task it found (pid and start
  * time, Folium's struct pid reference) and reads -ESRCH, or nothing, once
- * that task is gone, even if the pid is reused. Example: `cat
+ * that task is gone, even if its directory is bound again. Example: `cat
  * /proc/self/stat` as pid 7 follows self to "7", proc_root_lookup finds
  * task 7 and its directory, and stat's open takes task 7's reference.
  */
@@ -17,15 +20,24 @@
 #include <slab.h>
 #include <vm.h>
 
-/* A pid's cached directory (Linux: the proc_inodes of one struct pid). */
+#define NR_PID_ENTRIES 14     /* ARRAY_SIZE(tgid_base_stuff) */
+#define PROC_PID_DIRS_BOOT 16 /* directories made at boot */
+
+/* A cached /proc/PID directory and the inode data of its files, all
+ * naming one pid while it is bound to it (Linux: the proc_inodes of one
+ * struct pid). fd/N is one link inode for every N, set up by each lookup
+ * and used at once by the walk that asked (one CPU, no sleep between). */
 struct proc_pid_dir {
-	struct proc_inode pi; /* the directory's own and the links' */
-	struct ramfs_inode *dir, *fd_dir;
-	struct ramfs_inode *fd_links[NR_OPEN_DEFAULT];
-	struct proc_inode *fd_pi; /* NR_OPEN_DEFAULT, made at the first fd lookup */
+	struct proc_inode pi; /* the directory's and fd/'s */
+	struct proc_inode entry_pi[NR_PID_ENTRIES];
+	struct proc_inode fd_pi; /* fd/N's: its pid and the last N looked up */
+	struct ramfs_inode *dir, *fd_dir, *fd_link;
+	char name[12];		   /* the pid as text: the directory's i_name */
+	struct proc_pid_dir *next; /* every directory made, for rebinding */
 };
 
-static struct proc_pid_dir *pid_dirs[PID_MAX];
+static struct proc_pid_dir *pid_dirs[PID_MAX]; /* pid - 1 -> its directory */
+static struct proc_pid_dir *all_pid_dirs;
 static struct ramfs_inode *proc_root;
 
 struct task_struct *proc_inode_task(const struct ramfs_inode *inode)
@@ -175,29 +187,19 @@ static struct ramfs_inode *proc_fd_lookup(struct ramfs_inode *dir, const char *n
 	const struct proc_inode *dpi = dir->i_private;
 	struct proc_pid_dir *pd = pid_dirs[dpi->pid - 1];
 	struct task_struct *task = find_task_by_vpid(dpi->pid);
-	struct file *file;
 	int fd = proc_name_to_int(name, len);
-	struct ramfs_inode *link;
+	struct file *file;
 
-	if (fd < 0 || fd >= NR_OPEN_DEFAULT || !task || !task->files)
+	if (!pd || fd < 0 || fd >= NR_OPEN_DEFAULT || !task || !task->files)
 		return NULL;
 	file = fget_raw(task, fd);
 	if (!file)
 		return NULL;
-	if (!pd->fd_pi)
-		pd->fd_pi = rootfs.alloc(&rootfs, NR_OPEN_DEFAULT * sizeof(*pd->fd_pi));
-	link = pd->fd_links[fd];
-	if (!link && pd->fd_pi && ramfs_add(&rootfs, dir, NULL, S_IFLNK, &link) == 0) {
-		pd->fd_pi[fd] = (struct proc_inode){ .pid = dpi->pid, .fd = fd };
-		link->i_private = &pd->fd_pi[fd];
-		link->get_link = proc_fd_get_link;
-		pd->fd_links[fd] = link;
-	}
-	if (link)
-		link->mode = S_IFLNK | (file->f_mode & FMODE_READ ? 0500 : 0) |
-			     (file->f_mode & FMODE_WRITE ? 0300 : 0);
+	pd->fd_pi.fd = fd;
+	pd->fd_link->mode = S_IFLNK | (file->f_mode & FMODE_READ ? 0500 : 0) |
+			    (file->f_mode & FMODE_WRITE ? 0300 : 0);
 	fput(file);
-	return link;
+	return pd->fd_link;
 }
 
 /* Linux: proc_readfd_common. Positions: 0 ".", 1 "..", 2 + fd. */
@@ -221,6 +223,7 @@ static int proc_readfd(struct file *file, struct dir_context *ctx)
 			continue;
 		len = ksnprintf(name, sizeof(name), "%d", fd);
 		link = proc_fd_lookup(dir, name, (size_t)len);
+		ctx->pos = (uint64_t)fd + 2; /* d_off: the entry after it */
 		if (link && !ctx->actor(ctx, name, len, link->ino, S_IFLNK >> 12))
 			return 0;
 		ctx->pos = (uint64_t)fd + 3;
@@ -275,49 +278,71 @@ static const struct pid_entry tgid_base_stuff[] = {
 	REG("status", 0444, &proc_pid_status_fops),
 };
 
-/* One entry of /proc/PID, its inode data from the fs's allocator. */
-static int pid_entry_make(struct proc_pid_dir *pd, const struct pid_entry *e)
+/* Point every inode of pd at pid (Linux: proc_pid_make_inode's pid). */
+static void pid_dir_bind(struct proc_pid_dir *pd, int pid)
 {
-	struct proc_inode *pi = rootfs.alloc(&rootfs, sizeof(*pi));
-	struct ramfs_inode *inode;
-	int err;
-
-	if (!pi)
-		return -ENOMEM;
-	*pi = (struct proc_inode){ .pid = pd->pi.pid, .show = e->show };
-	err = ramfs_add(&rootfs, pd->dir, e->name, e->mode, &inode);
-	if (err)
-		return err;
-	inode->i_private = pi;
-	inode->i_fop = e->fop ? e->fop : S_ISREG(e->mode) ? &proc_pid_single_fops : NULL;
-	inode->get_link = e->get_link;
-	return 0;
+	pd->pi.pid = pd->fd_pi.pid = pid;
+	for (int i = 0; i < NR_PID_ENTRIES; i++)
+		pd->entry_pi[i].pid = pid;
+	ksnprintf(pd->name, sizeof(pd->name), "%d", pid);
+	pid_dirs[pid - 1] = pd;
 }
 
-/* Make pid's directory the first time the pid is used (Linux:
- * proc_pid_instantiate). Return: it, or NULL without memory. */
-static struct proc_pid_dir *pid_dir_get(int pid)
+/* A new directory with its files, bound to no pid yet. Return: it, or
+ * NULL without memory. */
+static struct proc_pid_dir *pid_dir_make(void)
 {
-	struct proc_pid_dir *pd = pid_dirs[pid - 1];
-	char *name;
+	struct proc_pid_dir *pd = rootfs.alloc(&rootfs, sizeof(*pd));
 
-	if (pd)
-		return pd;
-	pd = rootfs.alloc(&rootfs, sizeof(*pd));
-	name = rootfs.alloc(&rootfs, 12);
-	if (!pd || !name || ramfs_add(&rootfs, proc_root, NULL, S_IFDIR | 0555, &pd->dir) ||
-	    ramfs_add(&rootfs, pd->dir, "fd", S_IFDIR | 0500, &pd->fd_dir))
+	_Static_assert(ARRAY_SIZE(tgid_base_stuff) == NR_PID_ENTRIES, "NR_PID_ENTRIES is stale");
+	if (!pd || ramfs_add(&rootfs, proc_root, NULL, S_IFDIR | 0555, &pd->dir) ||
+	    ramfs_add(&rootfs, pd->dir, "fd", S_IFDIR | 0500, &pd->fd_dir) ||
+	    ramfs_add(&rootfs, pd->fd_dir, NULL, S_IFLNK | 0700, &pd->fd_link))
 		return NULL;
-	pd->pi.pid = pid;
-	ksnprintf(name, 12, "%d", pid);
-	pd->dir->i_name = name;
+	pd->dir->i_name = pd->name;
 	pd->dir->i_private = pd->fd_dir->i_private = &pd->pi;
 	pd->fd_dir->lookup = proc_fd_lookup;
 	pd->fd_dir->i_fop = &proc_fd_operations;
-	for (size_t i = 0; i < ARRAY_SIZE(tgid_base_stuff); i++)
-		if (pid_entry_make(pd, &tgid_base_stuff[i]))
+	pd->fd_link->i_private = &pd->fd_pi;
+	pd->fd_link->get_link = proc_fd_get_link;
+	for (int i = 0; i < NR_PID_ENTRIES; i++) {
+		const struct pid_entry *e = &tgid_base_stuff[i];
+		struct ramfs_inode *inode;
+
+		pd->entry_pi[i].show = e->show;
+		if (ramfs_add(&rootfs, pd->dir, e->name, e->mode, &inode))
 			return NULL;
-	pid_dirs[pid - 1] = pd;
+		inode->i_private = &pd->entry_pi[i];
+		inode->i_fop = e->fop ? e->fop : S_ISREG(e->mode) ? &proc_pid_single_fops : NULL;
+		inode->get_link = e->get_link;
+	}
+	pd->next = all_pid_dirs;
+	all_pid_dirs = pd;
+	return pd;
+}
+
+/* The directory of a live pid (Linux: proc_pid_instantiate): its own,
+ * or one whose task is gone, bound to it, or a new one. Return: it, or
+ * NULL without memory. */
+static struct proc_pid_dir *pid_dir_get(int pid)
+{
+	struct proc_pid_dir *pd = pid_dirs[pid - 1];
+
+	if (pd && pd->pi.pid == pid)
+		return pd;
+	for (pd = all_pid_dirs; pd; pd = pd->next) {
+		if (!pd->pi.pid || !find_task_by_vpid(pd->pi.pid))
+			break;
+		if (pid_dirs[pd->pi.pid - 1] != pd) /* its pid went to another */
+			break;
+	}
+	if (!pd)
+		pd = pid_dir_make();
+	if (!pd)
+		return NULL;
+	if (pd->pi.pid && pid_dirs[pd->pi.pid - 1] == pd)
+		pid_dirs[pd->pi.pid - 1] = NULL;
+	pid_dir_bind(pd, pid);
 	return pd;
 }
 
@@ -375,6 +400,7 @@ static int proc_root_readdir(struct file *file, struct dir_context *ctx)
 
 		if (!pd)
 			return -ENOMEM;
+		ctx->pos = PROC_PID_POS + (uint64_t)p->pid; /* d_off: the entry after it */
 		if (!ctx->actor(ctx, name, len, pd->dir->ino, S_IFDIR >> 12))
 			return 0;
 		ctx->pos = PROC_PID_POS + (uint64_t)p->pid + 1;
@@ -403,4 +429,9 @@ void proc_base_init(void)
 	self->get_link = proc_self_get_link;
 	proc_root->lookup = proc_root_lookup;
 	proc_root->i_fop = &proc_root_operations;
+	/* Made now, so the first programs that look at /proc take no memory
+	 * (a program run before and after shows the same MemFree). */
+	for (int i = 0; i < PROC_PID_DIRS_BOOT; i++)
+		if (!pid_dir_make())
+			pr_err("proc: no memory for /proc/PID\n");
 }

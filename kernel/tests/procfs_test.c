@@ -1157,6 +1157,39 @@ static void proc_pid_dir_lives_and_dies_with_its_task(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dir_lists("/proc", "meminfo"), 1);
 }
 
+/* /proc/PID directories whose tasks are gone are bound to the next pids
+ * looked up: looking at 20 new pids after 20 old ones went makes no new
+ * inode, and each directory names its new pid. */
+static void proc_pid_dirs_of_gone_tasks_serve_new_pids(struct kunit *test)
+{
+	struct task_struct *t[40];
+	struct ramfs_inode *inode;
+	unsigned long inos;
+	char path[48];
+	int n = 0;
+
+	for (; n < 40 && (t[n] = ktest_task_create(mm)); n++)
+		;
+	KUNIT_ASSERT_EQ(test, n, 40);
+	for (int i = 0; i < 20; i++) {
+		ksnprintf(path, sizeof(path), "/proc/%d/stat", t[i]->pid);
+		KUNIT_EXPECT_EQ(test, ramfs_lookup(&rootfs, path, true, &inode), 0);
+	}
+	for (int i = 0; i < 20; i++)
+		free_task(t[i]);
+	inos = rootfs.last_ino;
+	for (int i = 20; i < 40; i++) {
+		ksnprintf(path, sizeof(path), "/proc/%d/fd", t[i]->pid);
+		KUNIT_EXPECT_EQ(test, ramfs_lookup(&rootfs, path, true, &inode), 0);
+		KUNIT_EXPECT_EQ(test, proc_inode_task(inode), t[i]);
+		KUNIT_EXPECT_EQ(test, ramfs_dir_path(&rootfs, inode, path, sizeof(path)) > 0, true);
+		KUNIT_EXPECT_EQ(test, proc_name_to_int(path + 6, strlen(path + 6) - 3), t[i]->pid);
+	}
+	KUNIT_EXPECT_EQ(test, rootfs.last_ino, inos);
+	for (int i = 20; i < 40; i++)
+		free_task(t[i]);
+}
+
 /* The number of space-separated fields in text, and the n-th (1-based). */
 static long stat_field(int n, int *count)
 {
@@ -1335,6 +1368,7 @@ static void syslog_reads_the_log_with_levels(struct kunit *test)
 static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(calc_load_follows_linux_fixed_point),
 	KUNIT_CASE(proc_pid_dir_lives_and_dies_with_its_task),
+	KUNIT_CASE(proc_pid_dirs_of_gone_tasks_serve_new_pids),
 	KUNIT_CASE(proc_pid_stat_statm_status_show_the_task),
 	KUNIT_CASE(proc_pid_cmdline_and_environ_read_the_tasks_strings),
 	KUNIT_CASE(proc_self_is_the_readers_pid_and_cwd_the_tasks),
