@@ -567,7 +567,21 @@ static void check_syslog(void)
 	cond("syslog READ_ALL to a bad address EFAULT", klogctl(3, BAD, 100) < 0 && errno == EFAULT,
 	     "errno %s", strerror(errno));
 	cond("syslog READ_ALL of 0 bytes", klogctl(3, buf, 0) == 0, "%s", "nonzero");
+	cond("syslog SIZE_UNREAD", klogctl(9, NULL, 0) >= 0, "errno %s", strerror(errno));
+	/* No CLEAR here: a second run (procfs.glibc) would find the log empty. */
 	free(buf);
+
+	char line[256];
+	int fd = open("/proc/kmsg", O_RDONLY | O_NONBLOCK);
+	long got = fd >= 0 ? read(fd, line, sizeof(line)) : -1;
+	struct stat st;
+
+	cond("/proc/kmsg reads <level> lines", got > 3 && line[0] == '<' && line[2] == '>',
+	     "got %ld errno %s", got, strerror(errno));
+	cond("/proc/kmsg is 0400", !stat("/proc/kmsg", &st) && (st.st_mode & 0777) == 0400,
+	     "mode %o", st.st_mode);
+	if (fd >= 0)
+		close(fd);
 }
 
 int main(int argc, char **argv)

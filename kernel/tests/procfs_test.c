@@ -1363,6 +1363,19 @@ static void syslog_reads_the_log_with_levels(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_CONSOLE_LEVEL, 0, 9), -EINVAL);
 	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_READ_ALL, 0x1000, 100), -EFAULT);
 	KUNIT_EXPECT_GT(test, do_syslog(SYSLOG_ACTION_SIZE_UNREAD, 0, 0), 0);
+	/* CLEAR: READ_ALL gives only what came after it. */
+	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_CLEAR, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_READ_ALL, UBUF, 4096), 0);
+	printk_set_console_loglevel(0);
+	pr_info("after clear\n");
+	printk_set_console_loglevel(7);
+	n = do_syslog(SYSLOG_ACTION_READ_CLEAR, UBUF, 4096);
+	KUNIT_ASSERT_GT(test, n, 0);
+	KUNIT_ASSERT_EQ(test, copy_from_user(text, UBUF, (size_t)n), 0);
+	text[n] = '\0';
+	KUNIT_EXPECT_EQ(test, strncmp(text, "<6>[", 4), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "] after clear\n"));
+	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_READ_ALL, UBUF, 4096), 0);
 }
 
 static struct kunit_case procfs_cases[] = {
