@@ -190,12 +190,27 @@ static char task_state_char(const struct task_struct *task)
  * from its command line has; the esp and eip are 0 as Linux shows them
  * for a task that is not dumping core; wchan is 1 for a sleeping task.
  */
+/* The mm's addresses stat shows: all 0 without an mm (Linux prints 0
+ * for a kernel thread or a zombie). */
+struct mm_layout {
+	unsigned long start_code, end_code, start_stack, start_data, end_data, start_brk;
+	unsigned long arg_start, arg_end, env_start, env_end;
+};
+
+static struct mm_layout mm_layout_of(const struct mm_struct *mm)
+{
+	if (!mm)
+		return (struct mm_layout){ 0 };
+	return (struct mm_layout){ mm->start_code, mm->end_code,  mm->start_stack, mm->start_data,
+				   mm->end_data,   mm->start_brk, mm->arg_start,   mm->arg_end,
+				   mm->env_start,  mm->env_end };
+}
+
 int proc_tgid_stat_show(struct seq_file *m, void *v)
 {
 	struct task_struct *task = proc_task_get(m->private);
 	struct mm_struct *mm;
-	struct mm_struct none = { 0 };
-	const struct mm_struct *mp;
+	struct mm_layout lay;
 	uint64_t ut, st;
 	sigset_t ign, catch;
 	unsigned long vsize = 0, rss = 0;
@@ -204,7 +219,7 @@ int proc_tgid_stat_show(struct seq_file *m, void *v)
 	if (!task)
 		return -ESRCH;
 	mm = get_task_mm(task);
-	mp = mm ? mm : &none;
+	lay = mm_layout_of(mm);
 	if (mm) {
 		vsize = mm_total_vm(mm) << PAGE_SHIFT;
 		rss = mm->counters[MM_ANONPAGES];
@@ -222,14 +237,14 @@ int proc_tgid_stat_show(struct seq_file *m, void *v)
 	seq_printf(m, "%d %d %d 0 %llu %lu %lu %llu ", task->static_prio - 100, task_nice(task),
 		   task->signal->nr_threads, (unsigned long long)nsec_to_clock_t(task->start_time),
 		   vsize, rss, (unsigned long long)task_rlimit(task, RLIMIT_RSS));
-	seq_printf(m, "%lu %lu %lu 0 0 %llu %llu %llu %llu %d 0 0 %d 0 0 0 0 0 0 ", mp->start_code,
-		   mp->end_code, mp->start_stack,
+	seq_printf(m, "%lu %lu %lu 0 0 %llu %llu %llu %llu %d 0 0 %d 0 0 0 0 0 0 ", lay.start_code,
+		   lay.end_code, lay.start_stack,
 		   (unsigned long long)(task->signals.pending & 0x7fffffff),
 		   (unsigned long long)(task->signals.blocked & 0x7fffffff),
 		   (unsigned long long)(ign & 0x7fffffff), (unsigned long long)(catch & 0x7fffffff),
 		   task->__state != TASK_RUNNING, task->exit_signal);
-	seq_printf(m, "%lu %lu %lu %lu %lu %lu %lu %d\n", mp->start_data, mp->end_data,
-		   mp->start_brk, mp->arg_start, mp->arg_end, mp->env_start, mp->env_end,
+	seq_printf(m, "%lu %lu %lu %lu %lu %lu %lu %d\n", lay.start_data, lay.end_data,
+		   lay.start_brk, lay.arg_start, lay.arg_end, lay.env_start, lay.env_end,
 		   task->exit_code);
 	if (mm)
 		mmput(mm);
