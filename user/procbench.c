@@ -20,7 +20,8 @@
  * how much of the range was mapped by PMDs (AnonHugePages of smaps) and
  * how much was faulted as folios larger than 4K (large: the per-size
  * anon_fault_alloc counters' increase times the size, or thp_fault_alloc
- * times 2 MiB on a kernel with the top-level control only).
+ * times 2 MiB on a kernel with the top-level control only; the counters
+ * are the whole system's, so natively other processes' faults count too).
  * A run times iters operations after one untimed; per_op is the median
  * over --runs runs of the run's microseconds per operation, min and max
  * the fastest and slowest run. Runs are interleaved across rows. Any
