@@ -1027,6 +1027,12 @@ void lazyfree_init(void);
 unsigned long mm_locked_vm(const struct mm_struct *mm);
 /* Return: the pages of all of mm's VMAs (Linux: mm->total_vm). */
 unsigned long mm_total_vm(const struct mm_struct *mm);
+/* Return: the pages of mm's private writable VMAs but the stack (Linux:
+ * mm->data_vm, VmData). */
+unsigned long mm_data_vm(const struct mm_struct *mm);
+/* Linux: may_expand_vm. Return: may mm grow by @npages of a mapping with
+ * @flags under the running task's RLIMIT_AS and RLIMIT_DATA? */
+bool may_expand_vm(struct mm_struct *mm, unsigned long flags, unsigned long npages);
 /*
  * An mlocked folio is PG_mlocked and on its node's lru_unevictable with
  * an mlock_count (page.private: how many VM_LOCKED VMAs locked it);

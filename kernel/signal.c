@@ -471,10 +471,8 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig)
 	return ret;
 }
 
-/* Linux: sys_pause. Sleep until a signal is delivered: a handler runs
- * and pause returns -EINTR (ERESTARTNOHAND), or the signal ends the
- * process. */
-SYSCALL_DEFINE0(pause)
+/* Sleep until a signal is pending: pause and sigsuspend. */
+static long sleep_until_signal(struct task_struct *task)
 {
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -484,6 +482,14 @@ SYSCALL_DEFINE0(pause)
 	}
 	set_current_state(TASK_RUNNING);
 	return -ERESTARTNOHAND;
+}
+
+/* Linux: sys_pause. Sleep until a signal is delivered: a handler runs
+ * and pause returns -EINTR (ERESTARTNOHAND), or the signal ends the
+ * process. */
+SYSCALL_DEFINE0(pause)
+{
+	return sleep_until_signal(task);
 }
 
 /* Linux: sys_rt_sigsuspend. Wait under @unewset until a signal comes;
@@ -498,16 +504,7 @@ SYSCALL_DEFINE2(rt_sigsuspend, unsigned long, unewset, size_t, sigsetsize)
 	if (!unewset)
 		return -EFAULT;
 	err = set_user_sigmask(task, unewset, sigsetsize);
-	if (err)
-		return err;
-	while (!signal_pending(task)) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (signal_pending(task))
-			break;
-		schedule();
-	}
-	set_current_state(TASK_RUNNING);
-	return -ERESTARTNOHAND;
+	return err ? err : sleep_until_signal(task);
 }
 
 /* Linux: do_tkill, one thread per process: the tid is the pid. */

@@ -349,6 +349,44 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len, 
 	return addr;
 }
 
+unsigned long mm_data_vm(const struct mm_struct *mm)
+{
+	unsigned long pages = 0;
+
+	for (int i = 0; i < mm->nr_vmas; i++)
+		if ((mm->vmas[i].vm_flags & VM_WRITE) && mm->vmas[i].vm_end != STACK_TOP)
+			pages += (mm->vmas[i].vm_end - mm->vmas[i].vm_start) >> PAGE_SHIFT;
+	return pages;
+}
+
+/*
+ * Linux: may_expand_vm, with the running task's limits: RLIMIT_AS over
+ * every mapping, RLIMIT_DATA over private writable ones (is_data_mapping;
+ * the stack is its own class). Linux's Valgrind exception lets a soft
+ * RLIMIT_DATA of 0 through up to the hard limit, and Linux's warning is
+ * printed once; there is no ignore_rlimit_data.
+ */
+bool may_expand_vm(struct mm_struct *mm, unsigned long flags, unsigned long npages)
+{
+	const struct rlimit64 *data = &current->signal->rlim[RLIMIT_DATA];
+	static bool warned;
+
+	if (mm_total_vm(mm) + npages > rlimit(RLIMIT_AS) >> PAGE_SHIFT)
+		return false;
+	if ((flags & VM_WRITE) && mm_data_vm(mm) + npages > data->rlim_cur >> PAGE_SHIFT) {
+		if (!data->rlim_cur && mm_data_vm(mm) + npages <= data->rlim_max >> PAGE_SHIFT)
+			return true;
+		if (!warned)
+			pr_warn("%s (%d): VmData %lu exceed data ulimit %llu. Update limits.\n",
+				current->comm, current->pid,
+				(mm_data_vm(mm) + npages) << PAGE_SHIFT,
+				(unsigned long long)data->rlim_cur);
+		warned = true;
+		return false;
+	}
+	return true;
+}
+
 unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		      unsigned long vm_flags, unsigned long align)
 {
@@ -806,6 +844,7 @@ SYSCALL_DEFINE1(brk, unsigned long, brk)
 		if (new_end > TASK_SIZE - PAGE_SIZE ||
 		    find_vma_intersection(mm, old_end, new_end + PAGE_SIZE) ||
 		    !mlock_future_ok(task, mm->def_flags, new_end - old_end) ||
+		    !may_expand_vm(mm, flags, (new_end - old_end) >> PAGE_SHIFT) ||
 		    IS_ERR_VALUE(vm_mmap(mm, old_end, new_end - old_end, flags, 0)))
 			return (long)mm->brk;
 		/* Linux: brk's mm_populate after mlockall(MCL_FUTURE). */
@@ -816,6 +855,21 @@ SYSCALL_DEFINE1(brk, unsigned long, brk)
 	}
 	mm->brk = brk;
 	return (long)brk;
+}
+
+/* Pages of [start, end) some VMA maps (Linux: count_vma_pages_range). */
+static unsigned long mapped_pages(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	unsigned long pages = 0;
+
+	for (int i = 0; i < mm->nr_vmas; i++) {
+		unsigned long s = MAX(start, mm->vmas[i].vm_start),
+			      e = MIN(end, mm->vmas[i].vm_end);
+
+		if (s < e)
+			pages += (e - s) >> PAGE_SHIFT;
+	}
+	return pages;
 }
 
 /*
@@ -837,12 +891,16 @@ static long mmap_fixed(struct mm_struct *mm, unsigned long addr, unsigned long l
 		return -ENOMEM;
 	if (addr < USER_VA_START)
 		return -EPERM;
-	if (flags & MAP_FIXED_NOREPLACE) {
-		if (find_vma_intersection(mm, addr, addr + len))
-			return -EEXIST;
-	} else if (vm_munmap(mm, addr, len)) {
+	if ((flags & MAP_FIXED_NOREPLACE) && find_vma_intersection(mm, addr, addr + len))
+		return -EEXIST;
+	/* Linux's mmap_region: the limits count what the new mapping adds
+	 * beyond what it replaces, before anything is unmapped. */
+	if (!may_expand_vm(mm, vm_flags,
+			   (ALIGN_UP(len, PAGE_SIZE) >> PAGE_SHIFT) -
+				   mapped_pages(mm, addr, addr + ALIGN_UP(len, PAGE_SIZE))))
 		return -ENOMEM;
-	}
+	if (!(flags & MAP_FIXED_NOREPLACE) && vm_munmap(mm, addr, len))
+		return -ENOMEM;
 	return (long)vm_mmap(mm, addr, len, vm_flags, 0);
 }
 
@@ -855,6 +913,8 @@ static long mmap_anywhere(struct mm_struct *mm, unsigned long hint, unsigned lon
 {
 	unsigned long addr = (unsigned long)-ENOMEM;
 
+	if (!may_expand_vm(mm, vm_flags, ALIGN_UP(len, PAGE_SIZE) >> PAGE_SHIFT))
+		return -ENOMEM;
 	hint = ALIGN_UP(hint, PAGE_SIZE);
 	if (hint >= mmap_min_addr && hint <= TASK_SIZE && len <= TASK_SIZE - hint)
 		addr = vm_mmap(mm, hint, len, vm_flags, 0);

@@ -23,9 +23,11 @@
 #define MREMAP_FIXED 2
 #define MREMAP_DONTUNMAP 4
 
-/* Linux: vma_to_resize. A private mapping cannot be duplicated (old_len
- * 0), and the old range must lie in the one VMA at addr. */
-static long vma_to_resize(struct vm_area_struct *vma, unsigned long addr, unsigned long old_len)
+/* Linux: vma_to_resize (resize_is_valid). A private mapping cannot be
+ * duplicated (old_len 0), the old range must lie in the one VMA at addr,
+ * and growing must stay under RLIMIT_AS and RLIMIT_DATA (-ENOMEM). */
+static long vma_to_resize(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+			  unsigned long old_len, unsigned long new_len)
 {
 	if (!vma)
 		return -EFAULT;
@@ -33,6 +35,9 @@ static long vma_to_resize(struct vm_area_struct *vma, unsigned long addr, unsign
 		return -EINVAL;
 	if (old_len > vma->vm_end - addr)
 		return -EFAULT;
+	if (new_len > old_len &&
+	    !may_expand_vm(mm, vma->vm_flags, (new_len - old_len) >> PAGE_SHIFT))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -408,9 +413,13 @@ static long mremap_to(struct mm_struct *mm, unsigned long addr, unsigned long ol
 			return err;
 		old_len = new_len;
 	}
-	err = vma_to_resize(find_vma(mm, addr), addr, old_len);
+	err = vma_to_resize(mm, find_vma(mm, addr), addr, old_len, new_len);
 	if (err)
 		return err;
+	/* The old range stays mapped (Linux's mremap_to checks it too). */
+	if ((flags & MREMAP_DONTUNMAP) &&
+	    !may_expand_vm(mm, find_vma(mm, addr)->vm_flags, old_len >> PAGE_SHIFT))
+		return -ENOMEM;
 	return move_vma(mm, addr, old_len, new_len, new_addr, flags);
 }
 
@@ -506,7 +515,7 @@ SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len, unsigned lo
 		err = old_len > new_len ? vm_munmap(mm, addr + new_len, old_len - new_len) : 0;
 		return err ? err : (long)addr;
 	}
-	err = vma_to_resize(vma, addr, old_len);
+	err = vma_to_resize(mm, vma, addr, old_len, new_len);
 	if (err)
 		return err;
 	if (old_len == vma->vm_end - addr && vma_expandable(mm, vma, new_len - old_len))

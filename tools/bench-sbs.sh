@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench-sbs.sh: the side-by-side of make bench. The same static programs
-# (user/madvfree.c, faultrate.c, lazyfree.c; identical bytes in every
-# initramfs archive, checked here by SHA-256) run on three kernels, each
+# (user/madvfree.c, faultrate.c, lazyfree.c, fragment.c, procbench.c;
+# identical bytes in every initramfs archive, checked here by SHA-256)
+# run on three kernels, each
 # booted under the one QEMU line of tools/qemu-run.sh (same firmware,
 # machine, -cpu, -m, -smp, accelerator): Folium's bench kernel
 # (CONFIG_DEBUG_VM=n), Linux 6.1 ("linux-old": before the seeds' patches)
@@ -82,13 +83,15 @@ if [ "$quick" = 1 ]; then
 	PROGRAMS='/bin/madvfree --bytes 8M --runs 1
 /bin/faultrate --bytes 8M --runs 1
 /bin/lazyfree --bytes 16M --runs 1
-/bin/fragment --quick'
+/bin/fragment --quick
+/bin/procbench --quick --runs 1'
 	TIMEOUT=300
 else
 	PROGRAMS='/bin/madvfree --bytes 256M --runs 3
 /bin/faultrate --bytes 64M --runs 3
 /bin/lazyfree --bytes 128M --runs 1
-/bin/fragment --runs 3'
+/bin/fragment --runs 3
+/bin/procbench --runs 5'
 	TIMEOUT=1200
 fi
 
@@ -104,7 +107,8 @@ set_records() {
 		/bin/faultrate) RECORDS="$RECORDS faults_sbs" ;;
 		/bin/lazyfree) RECORDS="$RECORDS lazyfree_sbs" ;;
 		/bin/fragment) RECORDS="$RECORDS fragment_sbs" ;;
-		*) die "$bin: not a side-by-side program (/bin/madvfree, /bin/faultrate, /bin/lazyfree, /bin/fragment)" ;;
+		/bin/procbench) RECORDS="$RECORDS procs_sbs" ;;
+		*) die "$bin: not a side-by-side program (/bin/madvfree, /bin/faultrate, /bin/lazyfree, /bin/fragment, /bin/procbench)" ;;
 		esac
 	done
 	[ -n "$RECORDS" ] || die "no programs to run"

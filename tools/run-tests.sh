@@ -681,9 +681,21 @@ side_by_side_quick_run() {
 			END { exit bad || rows != 2 }' "$out/$k-fragment_sbs.csv" ||
 			{ echo "fragment on $k:"; cat "$out/$k-fragment_sbs.csv"; return 1; }
 	done
+	# Processes: the four rows, once each, on every kernel and natively;
+	# every time positive and within its runs' min..max, fork_big's parent
+	# populated.
+	for k in linux-old linux-new folium native; do
+		awk -F, '/^(fork|fork_big|exec|pipe),/ { n[$1]++; rows++
+			if (!($2 > 0 && $3 > 0 && $3 <= $2 && $2 <= $4 && $5 > 0)) bad = 1
+			if ($1 == "fork_big" && !($6 > 0)) bad = 1 }
+			END { exit bad || rows != 4 || n["fork"] != 1 || n["fork_big"] != 1 ||
+				n["exec"] != 1 || n["pipe"] != 1 }' "$out/$k-procs_sbs.csv" ||
+			{ echo "procbench on $k:"; cat "$out/$k-procs_sbs.csv"; return 1; }
+	done
 	sh tools/sbs-report.sh "$out" "$out/sbs.png" >"$out/section.md" || return 1
 	expect_in "$out/section.md" "## Same program, same QEMU: Folium and Linux" \
-		"- Accelerator (from every record's CPUID): tcg" "| 2048 | pte |" || return 1
+		"- Accelerator (from every record's CPUID): tcg" "| 2048 | pte |" \
+		"### Processes (lmbench lat_proc and lat_pipe shapes)" "| fork_big |" || return 1
 }
 
 # Ctrl-C on the serial console while /bin/spin runs: SIGINT ends it, the
@@ -795,31 +807,41 @@ bench_quick_in_qemu() {
 }
 
 echo "make test: host tests"
-run_test host-unit-tests host_unit_tests
-run_test ktap-parser sh tools/tests/ktap-test.sh "$B/tools/ktap"
-run_test serial-session-tool sh tools/tests/serial-session-test.sh "$B/tools/serial-session"
-run_test benchrec-tool sh tools/tests/benchrec-test.sh "$B/tools/benchrec"
-run_test bench-report-tool sh tools/tests/bench-report-test.sh
-run_test side-by-side-logs-and-report-tool sh tools/tests/sbs-test.sh "$B"
-run_test experiment-tool sh tools/tests/experiment-test.sh "$B/tools/serial-session"
-run_test mmdiff-comparison-on-saved-logs sh tools/tests/mmdiff-test.sh
-run_test fragment-tool sh tools/tests/fragment-test.sh "$B"
-run_test linux-madvise-free-tool sh tools/tests/linux-madvise-free-test.sh \
-	"$B/tools/linux-madvise-free"
-run_test user-programs-on-linux sh tools/tests/user-on-linux.sh "$B"
-run_test flash-usb-refusals sh tools/tests/flash-usb-test.sh
-run_test layering sh tools/tests/check-layering-test.sh
-run_test c-formatting sh tools/tests/check-format-test.sh
-run_test mutants-tool sh tools/tests/mutants-test.sh
-run_test knob-out-of-range-fails-build knob_out_of_range_fails_the_build
-run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
-run_test deps-without-apt deps_without_apt_says_what_to_install
-# shellcheck disable=SC2086 # LINUX_NEW_PIN: suite, package, version, config package
-run_test fetch-linux-pins-and-refusals sh tools/tests/fetch-linux-test.sh "$B" ${LINUX_NEW_PIN:-}
-# shellcheck disable=SC2086 # the pin's words
-run_test fetch-programs-pins-and-refusals sh tools/tests/fetch-programs-test.sh "$B" ${DISTRO_PIN:-}
-run_test fuzz-page-alloc-smoke make -s fuzz-smoke
-run_test host-bench-records-convert host_bench_records_convert
+# Two lanes of host tests side by side (the machine has two cores); every
+# test that runs make in this build tree is in lane a, so no two makes
+# share it at once.
+host_lane_a() {
+	run_test host-unit-tests host_unit_tests
+	run_test knob-out-of-range-fails-build knob_out_of_range_fails_the_build
+	run_test second-make-rebuilds-nothing second_make_rebuilds_nothing
+	run_test fuzz-page-alloc-smoke make -s fuzz-smoke
+	run_test host-bench-records-convert host_bench_records_convert
+	run_test user-programs-on-linux sh tools/tests/user-on-linux.sh "$B"
+	run_test ktap-parser sh tools/tests/ktap-test.sh "$B/tools/ktap"
+	run_test serial-session-tool sh tools/tests/serial-session-test.sh "$B/tools/serial-session"
+	run_test benchrec-tool sh tools/tests/benchrec-test.sh "$B/tools/benchrec"
+	run_test experiment-tool sh tools/tests/experiment-test.sh "$B/tools/serial-session"
+	run_test fragment-tool sh tools/tests/fragment-test.sh "$B"
+	run_test linux-madvise-free-tool sh tools/tests/linux-madvise-free-test.sh \
+		"$B/tools/linux-madvise-free"
+	run_test deps-without-apt deps_without_apt_says_what_to_install
+	run_test mmdiff-comparison-on-saved-logs sh tools/tests/mmdiff-test.sh
+	run_test layering sh tools/tests/check-layering-test.sh
+}
+
+host_lane_b() {
+	run_test side-by-side-logs-and-report-tool sh tools/tests/sbs-test.sh "$B"
+	run_test bench-report-tool sh tools/tests/bench-report-test.sh
+	run_test flash-usb-refusals sh tools/tests/flash-usb-test.sh
+	run_test c-formatting sh tools/tests/check-format-test.sh
+	run_test mutants-tool sh tools/tests/mutants-test.sh
+	# shellcheck disable=SC2086 # LINUX_NEW_PIN: suite, package, version, config package
+	run_test fetch-linux-pins-and-refusals sh tools/tests/fetch-linux-test.sh "$B" ${LINUX_NEW_PIN:-}
+	# shellcheck disable=SC2086 # the pin's words
+	run_test fetch-programs-pins-and-refusals sh tools/tests/fetch-programs-test.sh "$B" ${DISTRO_PIN:-}
+}
+
+run_lanes host_lane_a host_lane_b
 
 echo "make test: QEMU boots (TCG, -cpu max; about 10 s each, two at a time)"
 # The in-kernel tests boot with the initramfs: the exec, fs_syscall and

@@ -53,7 +53,8 @@ KERNELS='folium linux-new linux-old'
 WORKLOADS='madvise_free_sbs|MADV_FREE of a range faulted in with writes|folio mapping|madv_free|lower|splits anon_huge|the madvise(MADV_FREE) call|madvise_free:$mapping == ($folio == 2048 ? "pmd" : "pte")
 faults_sbs|Anonymous write faults, sequential (anon-w-seq)|folio|write|lower|folios fallbacks touch|writing every page of the fresh mapping|folio_zero_user
 lazyfree_sbs|MADV_FREE, then memory pressure|folio mapping|per_mib|lower|lazyfree pressure written pressure_time reclaimed pglazyfreed splits lost|faulting in the pressure that forces reclaim, per MiB written (how much is written follows the MemFree of each kernel)|
-fragment_sbs|Fragmentation, then 2 MiB THP faults without and with compaction|mode|success|higher|regions thp fallbacks compact_stall compact_success pgmigrate_success time lost|the share of the N 2 MiB-aligned regions whose first write got a PMD THP (thp_fault_alloc)|pageblock'
+fragment_sbs|Fragmentation, then 2 MiB THP faults without and with compaction|mode|success|higher|regions thp fallbacks compact_stall compact_success pgmigrate_success time lost|the share of the N 2 MiB-aligned regions whose first write got a PMD THP (thp_fault_alloc)|pageblock
+procs_sbs|Processes (lmbench lat_proc and lat_pipe shapes)|op|per_op|lower|anon_huge large|one operation: fork + _exit + waitpid of a small parent (fork) and of a parent with the range populated (fork_big), fork + execve of the same program, which exits at once, + waitpid (exec), a 1-byte pipe round trip to a child and back (pipe)|'
 # EXTENSION POINT: the fragmentation experiment (record fragment_sbs, its
 # columns fixed with its program) is one more line above, e.g.
 #   fragment_sbs|Fragmentation ...|KEYS|FIGURE|higher|EVIDENCE|WHAT|pageblock
@@ -291,6 +292,13 @@ table_row() {
 # notes: under the table, each once: the sizes a kernel cannot make and
 # why, why the build machine has no figures, upstream's source.
 notes() {
+	if [ -n "$(rec_env folium "$rec" thp)" ]; then
+		echo "The THP controls as each kernel had them (not changed by the program; each" \
+			"control not \"never\"):$(for s in $KERNELS native; do
+				[ ! -f "$DIR/$s-$rec.csv" ] || printf ' %s `%s`;' "$(name "$s")" "$(rec_env "$s" "$rec" thp)"
+			done | sed 's/;$/./')"
+		echo
+	fi
 	if [ -n "$(cat "$TMP"/miss-*)" ]; then
 		echo "\"—\": a folio size the kernel cannot make."
 		for s in $KERNELS; do
@@ -306,6 +314,7 @@ notes() {
 		faults_sbs) bin=faultrate ;;
 		lazyfree_sbs) bin=lazyfree ;;
 		fragment_sbs) bin=fragment ;;
+		procs_sbs) bin=procbench ;;
 		*) bin=$rec ;;
 		esac
 		why=$(cat "$DIR"/native-*.log 2>/dev/null | awk -v bin="/bin/$bin" '
@@ -374,7 +383,8 @@ workload() {
 AFTER='madvise_free_sbs|MADV_FREE|Lance Yang'"'"'s lazyfree batching, "mm/madvise: optimize lazyfreeing with mTHP in madvise_free" (Linux 6.10)
 faults_sbs|write faults|Ankur Arora'"'"'s clear_pages series ("mm: folio_zero_user: clear contiguous pages") with "mm: folio_zero_user: cache neighbouring pages" (neighbourhood-last)
 lazyfree_sbs|MADV_FREE, then memory pressure|the same lazyfree batching for the MADV_FREE; the timed reclaim is no single upstream change quoted here
-fragment_sbs|fragmentation|Juan Yescas'"'"' "mm: add CONFIG_PAGE_BLOCK_ORDER to select page block order" (Linux 6.16)'
+fragment_sbs|fragmentation|Juan Yescas'"'"' "mm: add CONFIG_PAGE_BLOCK_ORDER to select page block order" (Linux 6.16)
+procs_sbs|processes|no single upstream change: everything between the two releases, among it David Hildenbrand'"'"'s batched fork and zap of PTE-mapped large folios ("mm/memory: optimize fork() with PTE-mapped THP", "mm/memory: optimize unmap/zap with PTE-mapped THP")'
 
 # pageblock_orders: the fragmentation experiment on Folium kernels built
 # with other pageblock orders (bench-sbs's folium-pboN sources) beside the
@@ -426,8 +436,9 @@ dvm=$(cat "$DIR"/folium-*.log 2>/dev/null | sed -n 's/.*Config: .*\(CONFIG_DEBUG
 echo "## Same program, same QEMU: Folium and Linux"
 echo
 cat <<EOF
-The same static programs (user/madvfree.c, faultrate.c, lazyfree.c, built
-with musl; identical bytes on every kernel) ran on three kernels, each
+The same static programs (user/madvfree.c, faultrate.c, lazyfree.c,
+fragment.c, procbench.c, built with musl; identical bytes on every
+kernel) ran on three kernels, each
 booted $(env_val rounds) time(s) under the one QEMU line of tools/qemu-run.sh, the
 kernels alternating and the order rotating every round:
 
@@ -512,7 +523,11 @@ touch is ns per page of reading the faulting page's neighbourhood right
 after the fault (cache-hot where the kernel clears it last; under TCG
 there is no cache). In the fragmentation table, regions is N, thp the
 THPs the N faults got, compact_* and pgmigrate_success the counters'
-deltas over the faults, time their ms.
+deltas over the faults, time their ms. In the processes table,
+anon_huge is the KiB of fork_big's populated range mapped by PMDs
+(AnonHugePages) and large the KiB faulted as folios larger than 4K (the
+kernel's THP fault counters), both 0 on the other rows: the THP controls
+are each kernel's defaults, named in the records' thp= (left as they are).
 
 EOF
 	pageblock_orders

@@ -1,6 +1,6 @@
 /*
  * What the side-by-side programs (madvfree.c, faultrate.c, lazyfree.c,
- * fragment.c) share: the THP controls under
+ * fragment.c; procbench.c only reads the controls) share: the THP controls under
  * /sys/kernel/mm/transparent_hugepage (found, set to one folio size,
  * restored on exit and on SIGINT/SIGTERM; other controls, as defrag or a
  * sysctl, set and restored alike), /proc counters, free memory and the

@@ -627,6 +627,73 @@ static void memory(void)
 	ok_eq("a brk below the data gives the old break", SYS(SYS_brk, 1), cur);
 }
 
+/* A field of /proc/self/status in KiB, or -1. */
+static long status_kb(const char *field)
+{
+	char line[256];
+	size_t n = strlen(field);
+	long v = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n) && line[n] == ':') {
+			v = atol(line + n + 1);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/* RLIMIT_AS and RLIMIT_DATA (Linux's may_expand_vm), set a little above
+ * what the process maps now (VmSize, VmData), then put back. */
+static void vm_limits(void)
+{
+	struct rlimit old_as, old_data, lim;
+	long size_kb, data_kb;
+	char *q, *brk0;
+
+	getrlimit(RLIMIT_AS, &old_as);
+	getrlimit(RLIMIT_DATA, &old_data);
+	q = (char *)SYS(SYS_mmap, 0, 8 << 20, RW, ANON, -1, 0);
+	size_kb = status_kb("VmSize");
+	if (r == -1 || size_kb < 0) {
+		skip("RLIMIT_AS and RLIMIT_DATA", "no mapping or no VmSize in /proc/self/status");
+		return;
+	}
+	lim = (struct rlimit){ (size_kb << 10) + (32 << 20), old_as.rlim_max };
+	ok_eq("setrlimit RLIMIT_AS to VmSize + 32 MiB", setrlimit(RLIMIT_AS, &lim), 0);
+	fails("mmap of 64 MiB past RLIMIT_AS is ENOMEM",
+	      SYS(SYS_mmap, 0, 64 << 20, RW, ANON, -1, 0), ENOMEM);
+	ok("mmap of 16 MiB under it",
+	   SYS(SYS_munmap, SYS(SYS_mmap, 0, 16 << 20, RW, ANON, -1, 0), 16 << 20));
+	fails("mremap growing 8 MiB to 64 MiB past RLIMIT_AS is ENOMEM",
+	      SYS(SYS_mremap, q, 8 << 20, 64 << 20, MREMAP_MAYMOVE), ENOMEM);
+	lim.rlim_cur = (size_kb << 10) + (1 << 20);
+	setrlimit(RLIMIT_AS, &lim);
+	ok_eq("MAP_FIXED over its own 8 MiB adds nothing to RLIMIT_AS",
+	      SYS(SYS_mmap, q, 8 << 20, RW, ANON | MAP_FIXED, -1, 0), (long)q);
+	fails("MAP_FIXED of 16 MiB there is ENOMEM",
+	      SYS(SYS_mmap, q, 16 << 20, RW, ANON | MAP_FIXED, -1, 0), ENOMEM);
+	q[0] = 1;
+	cond("the 8 MiB stay mapped", q[0] == 1, "writable");
+	setrlimit(RLIMIT_AS, &old_as);
+	SYS(SYS_munmap, q, 8 << 20);
+
+	data_kb = status_kb("VmData");
+	lim = (struct rlimit){ (data_kb << 10) + (16 << 20), old_data.rlim_max };
+	ok_eq("setrlimit RLIMIT_DATA to VmData + 16 MiB", setrlimit(RLIMIT_DATA, &lim), 0);
+	fails("a private writable mmap of 32 MiB past RLIMIT_DATA is ENOMEM",
+	      SYS(SYS_mmap, 0, 32 << 20, RW, ANON, -1, 0), ENOMEM);
+	ok("a read-only mapping is not data",
+	   SYS(SYS_munmap, SYS(SYS_mmap, 0, 32 << 20, PROT_READ, ANON, -1, 0), 32 << 20));
+	brk0 = (char *)SYS(SYS_brk, 0);
+	ok_eq("brk 32 MiB up past RLIMIT_DATA stays where it was", SYS(SYS_brk, brk0 + (32 << 20)),
+	      (long)brk0);
+	setrlimit(RLIMIT_DATA, &old_data);
+}
+
 static void signals(void)
 {
 	struct ksigaction sa = { 0 }, old;
@@ -898,6 +965,7 @@ int main(int argc, char **argv)
 	pipes_and_dups();
 	fd_limit();
 	memory();
+	vm_limits();
 	signals();
 	times();
 	identity();

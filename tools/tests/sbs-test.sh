@@ -4,7 +4,9 @@
 # (tools/bench-sbs.sh --quick --rounds 3: Folium, Linux 7.3 (linux-new)
 # and Linux 6.1 (linux-old) in QEMU, Folium kernels built with pageblock
 # orders 1 and 7 running the fragmentation experiment, and the build
-# machine natively).
+# machine natively); tools/tests/sbs-procs/ those of a 3-round quick run
+# of /bin/procbench alone (SBS_PROGRAMS="/bin/procbench --quick --runs 1",
+# Folium's bench kernel), checked the same way for the Processes table.
 # Checked: the logs convert (--from-logs); the section's cells are the
 # median and min–max of the three boots, and both ratios (Folium / Linux
 # 7.3, Linux 6.1 / Linux 7.3) their medians' quotients, all computed here
@@ -83,7 +85,7 @@ has() {
 # medians SOURCE RECORD COLUMN KEYS: per row of the saved logs, its key
 # cells (KEYS of them) and "median min max" of COLUMN over the rounds.
 medians() {
-	for log in "$fixtures/$1"-*.log; do
+	for log in "${logs:-$fixtures}/$1"-*.log; do
 		tr -d '\r' <"$log" | awk -v rec="$2" -v col="$3" -v nk="$4" '
 			$1 == "@bench" { on = $2 == rec }
 			on && $1 == "@cols" { for (i = 2; i <= NF; i++) { c = $i; sub(/\[.*/, "", c); if (c == col) n = i } }
@@ -110,7 +112,7 @@ quotient() {
 # kernel SOURCE: the kernel= of SOURCE's first saved record; name SOURCE:
 # "Linux X.Y", as the report calls it.
 kernel() {
-	sed -n 's/^@env .* kernel="\([^"]*\)".*/\1/p' "$fixtures/$1-1.log" | head -n 1
+	sed -n 's/^@env .* kernel="\([^"]*\)".*/\1/p' "${logs:-$fixtures}/$1-1.log" | head -n 1
 }
 name() {
 	echo "Linux $(kernel "$1" | cut -d . -f 1,2)"
@@ -228,10 +230,12 @@ has "lazyfree: the build machine's reason for no figures" "$r" \
 # Rows above 1.0: every row where Folium's median is above Linux 7.3's, from
 # the logs, named with its figures; and no other.
 # above F N: those rows, with source F's logs as Folium's and N's as Linux 7.3's.
+# The workloads: record|figure|number of key columns|title|unit.
+above_specs='madvise_free_sbs|madv_free|2|MADV_FREE of a range faulted in with writes|ms
+faults_sbs|write|1|Anonymous write faults, sequential (anon-w-seq)|ms
+lazyfree_sbs|per_mib|2|MADV_FREE, then memory pressure|ms/MiB'
 above() {
-	for w in "madvise_free_sbs|madv_free|2|MADV_FREE of a range faulted in with writes|ms" \
-		"faults_sbs|write|1|Anonymous write faults, sequential (anon-w-seq)|ms" \
-		"lazyfree_sbs|per_mib|2|MADV_FREE, then memory pressure|ms/MiB"; do
+	echo "$above_specs" | while IFS= read -r w; do
 		IFS='|' read -r rec col nk title unit <<EOF
 $w
 EOF
@@ -375,6 +379,61 @@ report "$tmp/icount"
 expect_status "the report of an ICOUNT=1 run" 0
 has "... says its times are instruction counts" "$tmp/icount/section.md" \
 	"**Instructions counted (QEMU \`-icount shift=0\`, ICOUNT=1).**"
+
+# --- the processes (sbs-procs/: a real 3-round quick run of /bin/procbench) ---
+# Converted and reported as the main run; the four rows on every kernel,
+# each cell and ratio computed here from the logs; each kernel's THP
+# controls named; the rows where Folium is slower than Linux 7.3 listed.
+logs=$here/tests/sbs-procs
+sbs "$logs" "$tmp/procs"
+expect_status "processes: saved logs convert" 0
+for s in folium linux-new linux-old native; do
+	awk -F, '/^(fork|fork_big|exec|pipe),/ { n[$1]++ } END { exit n["fork"] != 3 ||
+		n["fork_big"] != 3 || n["exec"] != 3 || n["pipe"] != 3 }' "$tmp/procs/$s-procs_sbs.csv" 2>/dev/null &&
+		verdict ok "processes: $s-procs_sbs.csv holds the four rows of each of the 3 boots" ||
+		verdict FAIL "processes: $s-procs_sbs.csv holds the four rows of each of the 3 boots"
+done
+report "$tmp/procs"
+expect_status "processes: section" 0
+r=$tmp/procs/section.md
+has "processes: the table's heading" "$r" "### Processes (lmbench lat_proc and lat_pipe shapes)"
+has "processes: its unit, boots and populated size" "$r" \
+	"in us (lower is better); 1 run(s) per boot, 3 boot(s) per kernel; range 64 MiB."
+has "processes: columns" "$r" \
+	"| op | Folium (us) | $new (us) | $old (us) | Folium / $new | $old / $new | build machine (us) | anon_huge F / ${new#Linux } / ${old#Linux } | large F / ${new#Linux } / ${old#Linux } |"
+for op in fork fork_big exec pipe; do
+	f=$(cell folium procs_sbs per_op $op)
+	n=$(cell linux-new procs_sbs per_op $op)
+	o=$(cell linux-old procs_sbs per_op $op)
+	has "processes, $op: the three kernels' medians and spreads, both ratios" "$r" \
+		"| $op | $f | $n | $o | $(quotient "$f" "$n") | $(quotient "$o" "$n") |"
+done
+thp_of() {	# thp_of SOURCE: the thp= of its first saved record
+	sed -n 's/^@env .* thp=\([^ ]*\).*/\1/p' "$logs/$1-1.log" | head -n 1
+}
+has "processes: each kernel's THP controls, as its record says" "$r" \
+	"Folium \`$(thp_of folium)\`; $new \`$(thp_of linux-new)\`; $old \`$(thp_of linux-old)\`;"
+above_specs='procs_sbs|per_op|1|Processes (lmbench lat_proc and lat_pipe shapes)|us'
+above folium linux-new >"$tmp/want"
+listed_above "$r" >"$tmp/listed"
+if cmp -s "$tmp/want" "$tmp/listed" &&
+	{ [ -s "$tmp/want" ] || grep -q "^\*\*Rows above 1.0\*\*: none" "$r"; }; then
+	verdict ok "processes: the $(wc -l <"$tmp/want") row(s) where Folium is slower than $new listed, and only those"
+else
+	verdict FAIL "processes: the rows where Folium is slower than $new" "$(diff "$tmp/want" "$tmp/listed")"
+fi
+d=$(broken procs-no-record)
+rm -rf "$d" && cp -R "$logs" "$d"
+sed -i '/^@bench procs_sbs/,/^@end procs_sbs/d' "$d/folium-2.log"
+sbs "$d" "$tmp/out"
+expect_status "processes: a Folium log without the record" 1
+said "... names the kernel, boot and log" "Folium boot 2 of 3: benchrec: $tmp/out/folium-2.log: no bench records"
+rm -rf "$d" && cp -R "$logs" "$d"
+sed -i 's#^init: /bin/procbench: exit status 0#init: /bin/procbench: exit status 1#' "$d/linux-new-1.log"
+sbs "$d" "$tmp/out"
+expect_status "processes: procbench failing on Linux 7.3" 1
+said "... names it" "Linux 7.3 (linux-new) boot 1 of 3: /bin/procbench did not exit with status 0"
+logs=$fixtures
 
 # --- in bench-report: its own section when sbs/ is there ---------------------
 cp -R "$here/tests/bench-report/full" "$tmp/full"
