@@ -564,8 +564,10 @@ static void check_syslog(void)
 	cond("syslog CONSOLE_LEVEL 9 EINVAL", klogctl(8, NULL, 9) < 0 && errno == EINVAL,
 	     "errno %s", strerror(errno));
 	errno = 0;
-	cond("syslog READ_ALL to a bad address EFAULT", klogctl(3, BAD, 100) < 0 && errno == EFAULT,
-	     "errno %s", strerror(errno));
+	/* The whole size: Linux copies only lines that fit, and the newest
+	 * may be longer than a short buffer (then nothing is copied: 0). */
+	cond("syslog READ_ALL to a bad address EFAULT",
+	     klogctl(3, BAD, size) < 0 && errno == EFAULT, "errno %s", strerror(errno));
 	cond("syslog READ_ALL of 0 bytes", klogctl(3, buf, 0) == 0, "%s", "nonzero");
 	cond("syslog SIZE_UNREAD", klogctl(9, NULL, 0) >= 0, "errno %s", strerror(errno));
 	/* No CLEAR here: a second run (procfs.glibc) would find the log empty. */
