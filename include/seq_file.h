@@ -111,13 +111,12 @@ void proc_pid_release(struct ramfs_inode *inode, struct file *file);
 /* Linux: name_to_int: decimal digits, no leading zero. Return: the
  * number, or -1. */
 int proc_name_to_int(const char *name, size_t len);
-/* /proc/PID/stat, statm, cmdline, environ, comm (fs/proc/array.c,
- * base.c): m->private is the proc_task_ref. */
+/* /proc/PID/stat, statm, cmdline, environ (fs/proc/array.c): m->private
+ * is the proc_task_ref. */
 int proc_tgid_stat_show(struct seq_file *m, void *v);
 int proc_pid_statm_show(struct seq_file *m, void *v);
 int proc_pid_cmdline_show(struct seq_file *m, void *v);
 int proc_pid_environ_show(struct seq_file *m, void *v);
-int proc_pid_comm_show(struct seq_file *m, void *v);
 /* /proc/PID/maps and smaps (fs/proc/task_mmu.c): i_private is the
  * proc_inode of the pid. */
 extern const struct file_operations proc_pid_maps_fops;

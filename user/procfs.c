@@ -275,6 +275,40 @@ static void check_child_status(pid_t pid, const char *comm_want)
 	read_pidfile(pid, "comm", buf, sizeof(buf));
 	snprintf(want, sizeof(want), "%s\n", comm_want);
 	cond("child comm", !strcmp(buf, want), "got %s", buf);
+	snprintf(want, sizeof(want), "/proc/%d/comm", pid);
+	int fd = open(want, O_WRONLY);
+	errno = 0;
+	cond("another process's comm is not written (EINVAL)",
+	     fd >= 0 && write(fd, "x", 1) < 0 && errno == EINVAL, "errno %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/* /proc/self/comm renames the caller, cut to 15 bytes; stat shows it. */
+static void check_comm_write(void)
+{
+	char buf[4096], old[32], comm[64];
+	long long f[53] = { 0 };
+	int fd = open("/proc/self/comm", O_WRONLY);
+	long n = fd >= 0 ? write(fd, "0123456789abcdefXYZ", 19) : -1;
+
+	cond("/proc/self/comm takes a write of 19 bytes", n == 19, "got %ld errno %s", n,
+	     strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	read_file("/proc/self/comm", buf, sizeof(buf));
+	cond("comm is its first 15 bytes", !strcmp(buf, "0123456789abcde\n"), "got %s", buf);
+	read_file("/proc/self/stat", buf, sizeof(buf));
+	parse_stat(buf, f, comm, sizeof(comm));
+	cond("stat shows the new comm", !strcmp(comm, "0123456789abcde"), "got %s", comm);
+	snprintf(old, sizeof(old), "%.15s", strrchr(self, '/') ? strrchr(self, '/') + 1 : self);
+	fd = open("/proc/self/comm", O_WRONLY);
+	if (fd >= 0) {
+		write(fd, old, strlen(old));
+		close(fd);
+	}
+	read_file("/proc/self/comm", buf, sizeof(buf));
+	cond("comm renamed back", !strncmp(buf, old, strlen(old)), "got %s", buf);
 }
 
 static void check_child_strings(pid_t pid)
@@ -353,6 +387,7 @@ static void check_child_modes(pid_t pid)
 	cond("environ and pagemap are 0400",
 	     mode_of(pid, "environ") == 0400 && mode_of(pid, "pagemap") == 0400, "got %o %o",
 	     mode_of(pid, "environ"), mode_of(pid, "pagemap"));
+	cond("comm is 0644", mode_of(pid, "comm") == 0644, "got %o", mode_of(pid, "comm"));
 	cond("stat, statm, status, maps are 0444",
 	     mode_of(pid, "stat") == 0444 && mode_of(pid, "statm") == 0444 &&
 		     mode_of(pid, "status") == 0444 && mode_of(pid, "maps") == 0444,
@@ -594,6 +629,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	check_self();
 	check_child();
+	check_comm_write();
 	check_proc_stat();
 	check_loadavg_uptime();
 	check_syslog();

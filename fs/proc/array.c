@@ -1,7 +1,7 @@
 /*
- * /proc/PID/stat, statm, status, cmdline, environ and comm (Linux:
+ * /proc/PID/stat, statm, status, cmdline and environ (Linux:
  * fs/proc/array.c do_task_stat, proc_pid_statm, proc_pid_status;
- * fs/proc/base.c proc_pid_cmdline_read, environ_read, comm_show;
+ * fs/proc/base.c proc_pid_cmdline_read, environ_read;
  * task_mem in fs/proc/task_mmu.c). stat is one line of Linux's 52
  * fields, times in clock ticks of USER_HZ, e.g. "7 (sh) S 1 7 7 0 -1 ...".
  * status: who the process is, its memory in kB and its
@@ -309,16 +309,4 @@ int proc_pid_environ_show(struct seq_file *m, void *v)
 {
 	(void)v;
 	return seq_task_range(m, true);
-}
-
-/* Linux: comm_show. */
-int proc_pid_comm_show(struct seq_file *m, void *v)
-{
-	struct task_struct *task = proc_task_get(m->private);
-
-	(void)v;
-	if (!task)
-		return -ESRCH;
-	seq_printf(m, "%s\n", task->comm);
-	return 0;
 }

@@ -109,6 +109,52 @@ static const struct file_operations proc_pid_single_fops = {
 	.release = proc_pid_release,
 };
 
+/* Linux: comm_show. */
+static int comm_show(struct seq_file *m, void *v)
+{
+	struct task_struct *task = proc_task_get(m->private);
+
+	(void)v;
+	if (!task)
+		return -ESRCH;
+	seq_printf(m, "%s\n", task->comm);
+	return 0;
+}
+
+static int comm_open(struct ramfs_inode *inode, struct file *file)
+{
+	return proc_pid_single_open(inode, file, comm_show);
+}
+
+/* Linux: comm_write. A task renames only itself (another's is -EINVAL);
+ * the bytes as given, cut to TASK_COMM_LEN - 1; the whole count is
+ * taken. */
+static long comm_write(struct file *file, unsigned long ubuf, size_t count, uint64_t *pos)
+{
+	struct seq_file *m = file->private_data;
+	char buf[TASK_COMM_LEN] = { 0 };
+	struct task_struct *task;
+
+	(void)pos;
+	if (copy_from_user(buf, ubuf, MIN(count, sizeof(buf) - 1)))
+		return -EFAULT;
+	task = proc_task_get(m->private);
+	if (!task)
+		return -ESRCH;
+	if (task != current)
+		return -EINVAL;
+	memcpy(task->comm, buf, sizeof(buf));
+	return (long)count;
+}
+
+static const struct file_operations proc_pid_comm_fops = {
+	.open = comm_open,
+	.read = seq_read,
+	.write = comm_write,
+	.llseek = seq_lseek,
+	.release = proc_pid_release,
+};
+
 /* Copy a link target into buf. Return: its length, or -ENAMETOOLONG. */
 static int put_link(const char *target, char *buf, size_t size)
 {
@@ -207,18 +253,22 @@ static int proc_readfd(struct file *file, struct dir_context *ctx)
 {
 	struct ramfs_inode *dir = file->f_inode;
 	const struct proc_inode *pi = dir->i_private;
-	struct task_struct *task = find_task_by_vpid(pi->pid);
+	struct task_struct *task;
 	char name[12];
 
-	if (!task)
+	if (!find_task_by_vpid(pi->pid))
 		return -ENOENT;
 	if (!dir_emit_dots(file, ctx))
 		return 0;
 	ctx->pos = MAX(ctx->pos, 2ull);
-	for (int fd = (int)ctx->pos - 2; task->files && fd < NR_OPEN_DEFAULT; fd++) {
+	/* The task is found again for each fd: the user copy may sleep. */
+	for (int fd = (int)ctx->pos - 2; fd < NR_OPEN_DEFAULT; fd++) {
 		struct ramfs_inode *link;
 		int len;
 
+		task = find_task_by_vpid(pi->pid);
+		if (!task || !task->files)
+			break;
 		if (!task->files->fd[fd])
 			continue;
 		len = ksnprintf(name, sizeof(name), "%d", fd);
@@ -265,7 +315,7 @@ static const struct pid_entry tgid_base_stuff[] = {
 	LNK("cwd", proc_cwd_get_link),
 	REG("clear_refs", 0200, &proc_clear_refs_fops),
 	ONE("cmdline", 0444, proc_pid_cmdline_show),
-	ONE("comm", 0444, proc_pid_comm_show),
+	REG("comm", 0644, &proc_pid_comm_fops),
 	ONE("environ", 0400, proc_pid_environ_show),
 	LNK("exe", proc_exe_get_link),
 	REG("maps", 0444, &proc_pid_maps_fops),
@@ -394,16 +444,21 @@ static int proc_root_readdir(struct file *file, struct dir_context *ctx)
 			return err;
 		ctx->pos = PROC_PID_POS;
 	}
-	for (p = find_ge_pid((int)(ctx->pos - PROC_PID_POS)); p; p = find_ge_pid(p->pid + 1)) {
-		struct proc_pid_dir *pd = pid_dir_get(p->pid);
-		int len = ksnprintf(name, sizeof(name), "%d", p->pid);
+	/* By pid, not by task: the directory's memory and the user copy may
+	 * sleep, and the task may be gone after. */
+	for (int pid = (int)(ctx->pos - PROC_PID_POS); (p = find_ge_pid(pid)); pid++) {
+		struct proc_pid_dir *pd;
+		int len;
 
+		pid = p->pid;
+		pd = pid_dir_get(pid);
 		if (!pd)
 			return -ENOMEM;
-		ctx->pos = PROC_PID_POS + (uint64_t)p->pid; /* d_off: the entry after it */
+		len = ksnprintf(name, sizeof(name), "%d", pid);
+		ctx->pos = PROC_PID_POS + (uint64_t)pid; /* d_off: the entry after it */
 		if (!ctx->actor(ctx, name, len, pd->dir->ino, S_IFDIR >> 12))
 			return 0;
-		ctx->pos = PROC_PID_POS + (uint64_t)p->pid + 1;
+		ctx->pos = PROC_PID_POS + (uint64_t)pid + 1;
 	}
 	return 0;
 }

@@ -1250,6 +1250,9 @@ static void proc_pid_stat_statm_status_show_the_task(struct kunit *test)
 	ksnprintf(path, sizeof(path), "/proc/%d/environ", task->pid);
 	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, path, true, &inode), 0);
 	KUNIT_EXPECT_EQ(test, inode->mode, S_IFREG | 0400);
+	ksnprintf(path, sizeof(path), "/proc/%d/comm", task->pid);
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, path, true, &inode), 0);
+	KUNIT_EXPECT_EQ(test, inode->mode, S_IFREG | 0644);
 	ksnprintf(path, sizeof(path), "/proc/%d/fd", task->pid);
 	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, path, true, &inode), 0);
 	KUNIT_EXPECT_EQ(test, inode->mode, S_IFDIR | 0500);
