@@ -260,7 +260,7 @@ int do_syslog(int type, unsigned long ubuf, int len)
 	case SYSLOG_ACTION_CONSOLE_OFF:
 		if (saved_console_loglevel == -1)
 			saved_console_loglevel = console_loglevel;
-		console_loglevel = MINIMUM_CONSOLE_LOGLEVEL;
+		console_loglevel = MINIMUM_CONSOLE_LOGLEVEL - 1;
 		return 0;
 	case SYSLOG_ACTION_CONSOLE_ON:
 		if (saved_console_loglevel != -1) {
@@ -271,7 +271,9 @@ int do_syslog(int type, unsigned long ubuf, int len)
 	case SYSLOG_ACTION_CONSOLE_LEVEL:
 		if (len < 1 || len > 8)
 			return -EINVAL;
-		console_loglevel = MAX(len, MINIMUM_CONSOLE_LOGLEVEL);
+		/* Linux echoes levels below it; Folium's console_loglevel is
+		 * the highest level echoed. */
+		console_loglevel = MAX(len, MINIMUM_CONSOLE_LOGLEVEL) - 1;
 		saved_console_loglevel = -1; /* an explicit level ends CONSOLE_OFF */
 		return 0;
 	case SYSLOG_ACTION_SIZE_UNREAD:

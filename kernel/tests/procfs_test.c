@@ -1333,6 +1333,44 @@ static void proc_stat_shows_idle_forks_and_switches(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, field("procs_blocked"), 0L);
 }
 
+/* The console's output while a case runs (console_redirect). */
+static char echoed[256];
+static size_t echoed_len;
+
+static void echo_write(struct console *con, const char *s, size_t n)
+{
+	(void)con;
+	n = MIN(n, sizeof(echoed) - 1 - echoed_len);
+	memcpy(echoed + echoed_len, s, n);
+	echoed_len += n;
+	echoed[echoed_len] = '\0';
+}
+
+static struct console echo_console = { .name = "procfs_test", .write = echo_write };
+
+/* syslog's console actions as Linux: CONSOLE_LEVEL n echoes the levels
+ * below n, CONSOLE_OFF only emergencies, CONSOLE_ON the level before. */
+static void syslog_console_level_decides_what_is_echoed(struct kunit *test)
+{
+	echoed_len = 0;
+	echoed[0] = '\0';
+	console_redirect(&echo_console);
+	do_syslog(SYSLOG_ACTION_CONSOLE_LEVEL, 0, 4);
+	pr_warn("echo-test warn\n");
+	pr_err("echo-test err\n");
+	do_syslog(SYSLOG_ACTION_CONSOLE_OFF, 0, 0);
+	printk(KERN_CRIT "echo-test crit\n");
+	do_syslog(SYSLOG_ACTION_CONSOLE_ON, 0, 0);
+	pr_err("echo-test err again\n");
+	console_redirect(NULL);
+	printk_set_console_loglevel(7);
+	KUNIT_EXPECT_NULL(test, strstr(echoed, "echo-test warn"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(echoed, "echo-test err\n"));
+	KUNIT_EXPECT_NULL(test, strstr(echoed, "echo-test crit"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(echoed, "echo-test err again\n"));
+	KUNIT_EXPECT_EQ(test, do_syslog(SYSLOG_ACTION_CONSOLE_LEVEL, 0, 0), -EINVAL);
+}
+
 /* syslog(2) as do_syslog: SIZE_BUFFER is the ring, READ_ALL gives the
  * newest whole lines with their level, bad arguments are -EINVAL. */
 static void syslog_reads_the_log_with_levels(struct kunit *test)
@@ -1390,6 +1428,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(proc_self_is_the_readers_pid_and_cwd_the_tasks),
 	KUNIT_CASE(proc_stat_shows_idle_forks_and_switches),
 	KUNIT_CASE(syslog_reads_the_log_with_levels),
+	KUNIT_CASE(syslog_console_level_decides_what_is_echoed),
 	KUNIT_CASE(proc_sys_kernel_pid_max_and_threads_max_are_the_pid_table),
 	KUNIT_CASE(loadavg_counts_the_tasks_and_shows_the_highest_pid),
 	KUNIT_CASE(uptime_grows_and_idle_is_within_it),
