@@ -537,9 +537,12 @@ static void check_proc_stat(void)
 	read_file("/proc/self/stat", buf, sizeof(buf));
 	parse_stat(buf, f1, comm, sizeof(comm));
 	cond("idle hardly grows while spinning 0.5 s", b[3] - a[3] <= 15, "grew %lld", b[3] - a[3]);
-	cond("user+system grow while spinning", (b[0] + b[1] + b[2]) - (a[0] + a[1] + a[2]) >= 30,
+	/* /proc/stat's user and system are sampled at the tick (on Linux too),
+	 * and a busy host loses some of a TCG guest's ticks: half is plenty. */
+	cond("user+system grow while spinning", (b[0] + b[1] + b[2]) - (a[0] + a[1] + a[2]) >= 25,
 	     "grew %lld", (b[0] + b[1] + b[2]) - (a[0] + a[1] + a[2]));
-	cond("my utime+stime grow by the spin", (f1[14] + f1[15]) - (f0[14] + f0[15]) >= 30,
+	/* A task's own times add up to its exact runtime (cputime_adjust). */
+	cond("my utime+stime grow by the spin", (f1[14] + f1[15]) - (f0[14] + f0[15]) >= 40,
 	     "grew %lld", (f1[14] + f1[15]) - (f0[14] + f0[15]));
 	ctxt = stat_key("ctxt");
 	forks = stat_key("processes");
