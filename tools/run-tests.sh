@@ -388,7 +388,7 @@ initramfs_appended_archive_adds_files() {
 	cat "$B/initramfs.cpio" "$IMGS/extra.cpio" > "$IMGS/appended.cpio"
 	initramfs_boot appended "$IMGS/appended.cpio" \
 		"ls /; ls /etc; cat /etc/motd; cat /extra-link; ls /many" || return 1
-	expect_in "$LOGS/initramfs-appended.serial" "from 2 archive(s)" " file0" " file63" \
+	expect_in "$LOGS/initramfs-appended.serial" "from 3 archive(s)" " file0" " file63" \
 		"lrwxrwxrwx        9 extra-link -> etc/extra" " extra" " motd" \
 		"appended with cat" "$(head -n 1 user/etc/motd)" "Power down."
 }
@@ -576,12 +576,16 @@ shell_output() {
 # bomb in ash (/etc/shells/bomb.sh) fills the pid table, kill -9 -1 ends
 # it, and the kernel shell goes on; run twice, MemFree after the second is
 # MemFree after the first (the first leaves the kernel page tables of the
-# stacks' vmalloc range behind, as Linux does).
+# stacks' vmalloc range behind, as Linux does). Between them busybox's
+# ps, top, free and dmesg show a background sleep, the kernel shell, the
+# memory and the kernel log.
 distro_shells_run_scripts_as_on_linux() {
 	kernel=${LINUX_NEW_VMLINUZ:-}
 	[ -r "$kernel" ] || { echo "no readable Linux kernel '$kernel' (make test fetches it)"; return 1; }
 	printf 'run="%s; poweroff"\n' "/bin/sh /etc/shells/features.sh /bin/sh; \
-/bin/bash /etc/shells/features.sh /bin/bash; /bin/sh /etc/shells/bomb.sh; meminfo; \
+/bin/bash /etc/shells/features.sh /bin/bash; \
+/bin/sh -c '/bin/sleep 100 & /bin/ps -o pid,ppid,stat,comm; /bin/top -b -n 1; kill \$!'; \
+/bin/free; /bin/dmesg; /bin/sh /etc/shells/bomb.sh; meminfo; \
 /bin/sh /etc/shells/bomb.sh; meminfo" > "$IMGS/shells.cmdline"
 	sh tools/mkimage.sh "$IMGS/shells.img" "$B/BOOTX64.EFI" "$B/folium.elf" \
 		"$IMGS/shells.cmdline" "$B/initramfs.cpio" || return 1
@@ -599,6 +603,14 @@ distro_shells_run_scripts_as_on_linux() {
 			{ echo "$sh: Folium's output (+) differs from Linux 7.3's (-)"; return 1; }
 		echo "$sh: $(wc -l < "$LOGS/shells-folium.$sh.out") lines, the same on both kernels"
 	done
+	# busybox's ps, top, free and dmesg read /proc and syslog(2) as on Linux.
+	tr -d '\r' < "$folium" | grep -Eq '^ +[0-9]+ +[0-9]+ S +sleep$' &&
+		tr -d '\r' < "$folium" | grep -Eq '^ +1 +0 I.? +kshell$' &&
+		tr -d '\r' < "$folium" | grep -Eq '^ +[0-9]+ +[0-9]+ 0 +S +[0-9]+ +[0-9]+% +[0-9]+% /bin/sleep 100$' ||
+		{ echo "busybox ps or top did not list the kernel shell and sleep"; return 1; }
+	expect_in "$folium" "Load average: " "Mem:    " "folium> /bin/dmesg" || return 1
+	[ "$(tr -d '\r' < "$folium" | grep -c 'Boot complete in')" -ge 2 ] ||
+		{ echo "dmesg did not print the kernel log"; return 1; }
 	[ "$(tr -d '\r' < "$folium" | grep -c '^bomb: fork failed after [0-9][0-9][0-9][0-9]* children$')" = 2 ] ||
 		{ echo "the ash fork bomb did not end in a failed fork twice"; return 1; }
 	[ "$(tr -d '\r' < "$folium" | grep -c '^bomb: kill -9 -1 left nothing to kill after [0-9]* round(s)$')" = 2 ] ||
