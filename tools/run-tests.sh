@@ -522,7 +522,8 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 # Debian's Linux 6.1 and 7.3 in the same QEMU (the side-by-side's other
 # kernels, fetched by make as data, booted by tools/qemu-run.sh --kernel
 # with the same machine line) run the very same /bin files: sysconform,
-# proctest, procfs and forktest pass there with both C libraries, as on Folium, and mmtest; sigtest
+# proctest, procfs and forktest pass there with both C libraries, as on
+# Folium, and schedtest (2 s a pair) and mmtest; sigtest
 # ends by SIGABRT; fpstate passes and its bad XSTATE_BV frame is SIGSEGV
 # (not its bad MXCSR: QEMU's TCG XRSTOR takes reserved MXCSR bits, which
 # real CPUs fault on; user-on-linux.sh runs that one on the build
@@ -535,14 +536,15 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 	[ -r "$kernel" ] || { echo "no readable Linux kernel '$kernel' (make test fetches it)"; return 1; }
 	log=$LOGS/linux-$1-same-programs.serial
 	qemu --kernel "$kernel" --initrd "$B/linux-initramfs.cpio" --log "$log" \
-		--append "console=ttyS0 quiet panic=-1 -- /bin/hello a ; /bin/sysconform ; \
-/bin/sysconform.glibc ; /bin/proctest ; /bin/proctest.glibc ; /bin/procfs ; /bin/procfs.glibc ; \
-/bin/forktest ; \
-/bin/forktest.glibc ; /bin/polltest ; /bin/polltest.glibc ; /bin/mmtest ; /bin/sigtest ; \
-/bin/fpstate ; /bin/fpstate.glibc badheader" || return 1
+		--append "console=ttyS0 quiet panic=-1 -- /bin/hello a; /bin/sysconform; \
+/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; \
+/bin/forktest; /bin/schedtest 2; \
+/bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/mmtest; /bin/sigtest; \
+/bin/fpstate; /bin/fpstate.glibc badheader" || return 1
 	tr -d '\r' < "$log" | grep -v '^ok '
 	expect_in "$log" 'argv[1] = "a"' 'init: /bin/hello: exit status 0' \
 		'init: /bin/sysconform: exit status 0' 'init: /bin/sysconform.glibc: exit status 0' \
+		'schedtest: 2 checks, all ok' 'init: /bin/schedtest: exit status 0' \
 		'mmtest: all ok' 'init: /bin/mmtest: exit status 0' 'sigtest: all ok' \
 		'init: /bin/sigtest: killed by signal 6' 'fpstate: all ok' \
 		'init: /bin/fpstate: exit status 0' 'init: /bin/fpstate.glibc: killed by signal 11' \

@@ -3,8 +3,10 @@
  * boot Debian's Linux in the same QEMU as Folium, with an initramfs whose
  * init is this program): mount /proc and /sys, run each program given on
  * the kernel command line after "--" in turn, say how each ended, then
- * power the machine off. Programs are separated by a lone ";" argument.
- * Example: append "console=ttyS0 -- /bin/hello a ; /bin/sysconform" runs
+ * power the machine off. Programs are separated by a lone ";" argument
+ * or by a ";" ending a word (Linux hands init at most 32 arguments,
+ * MAX_INIT_ARGS, and panics past that, so long lists save words).
+ * Example: append "console=ttyS0 -- /bin/hello a; /bin/sysconform" runs
  * hello with "a", then sysconform, and prints "init: /bin/hello: exit
  * status 0" after each. Folium's shell does this job on Folium itself, so
  * anywhere but as pid 1 of a Linux this program only says so.
@@ -68,13 +70,20 @@ int main(int argc, char **argv)
 	if (argc > 1 && strncmp(argv[argc - 1], "initrd=", 7) == 0)
 		argc--;
 	for (int i = 1; i <= argc; i++) {
-		if (i == argc || strcmp(argv[i], ";") == 0) {
+		size_t len = i < argc ? strlen(argv[i]) : 0;
+		int ends = i == argc || (len && argv[i][len - 1] == ';');
+
+		if (len > 1 && ends && n < MAX_ARGS) {
+			argv[i][len - 1] = '\0';
+			prog[n++] = argv[i];
+		} else if (!ends && n < MAX_ARGS) {
+			prog[n++] = argv[i];
+		}
+		if (ends) {
 			prog[n] = NULL;
 			if (n)
 				run(prog);
 			n = 0;
-		} else if (n < MAX_ARGS) {
-			prog[n++] = argv[i];
 		}
 	}
 	printf("init: done, powering off\n");

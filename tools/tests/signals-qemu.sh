@@ -2,7 +2,8 @@
 # Ctrl-C reaches a ring-3 program as SIGINT: an image with the initramfs
 # and no cmdline.txt, QEMU's serial console on stdio, driven by
 # tools/tests/signals.session (spin, then 0x03, then "killed by SIGINT"
-# and a working shell). Usage: signals-qemu.sh BUILD_DIR IMAGE_DIR LOG,
+# and a working shell; the shell echoes and answers while schedtest's
+# children spin in the background). Usage: signals-qemu.sh BUILD_DIR IMAGE_DIR LOG,
 # e.g. sh tools/tests/signals-qemu.sh build build/test-images \
 # build/test-logs/signals.serial
 set -u
