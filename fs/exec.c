@@ -198,9 +198,11 @@ static void set_task_comm_exe(struct task_struct *task, const char *filename, co
 	memcpy(task->exe, exe, MIN(strlen(exe), sizeof(task->exe) - 1));
 }
 
-/* Linux: do_open_execat. A regular file with an execute bit, found from
- * @dfd (AT_FDCWD: @task's cwd) with the lookup @flags; a symbolic link
- * execveat was told not to follow is -ELOOP. */
+/* Linux: do_open_execat. A regular file the task may execute
+ * (inode_permission's MAY_EXEC: root needs one execute bit, anyone else
+ * the one for them), found from @dfd (AT_FDCWD: @task's cwd) with the
+ * lookup @flags; a symbolic link execveat was told not to follow is
+ * -ELOOP. */
 static int open_exec(struct task_struct *task, int dfd, const char *path, unsigned int flags,
 		     struct ramfs_inode **inode)
 {
@@ -210,9 +212,32 @@ static int open_exec(struct task_struct *task, int dfd, const char *path, unsign
 		return err;
 	if (S_ISLNK((*inode)->mode))
 		return -ELOOP;
-	if (!S_ISREG((*inode)->mode) || !((*inode)->mode & 0111))
+	if (!S_ISREG((*inode)->mode))
 		return -EACCES;
-	return 0;
+	return inode_permission(&task->cred, *inode, MAY_EXEC);
+}
+
+/*
+ * Linux: begin_new_exec's credential steps. The new credentials
+ * (bprm_creds: a set-user-ID file's owner as the effective uid,
+ * capabilities by commoncap's rules); a parent-death signal does not
+ * survive a change of them; the new mm may be dumped (and its /proc
+ * files are the task's own) only when the effective ids are the real
+ * ones (would_dump, suid_dumpable 0).
+ */
+static void exec_creds(struct task_struct *task, const struct ramfs_inode *inode)
+{
+	struct cred old = task->cred;
+	struct cred *new = &task->cred;
+
+	bprm_creds(new, inode->mode, inode->uid, inode->gid, task->no_new_privs);
+	if (new->euid != old.euid || new->egid != old.egid || new->fsuid != old.fsuid ||
+	    new->fsgid != old.fsgid || (new->cap_permitted & ~old.cap_permitted))
+		task->pdeath_signal = 0;
+	if (new->euid == new->uid &&new->egid == new->gid)
+		task->mm->flags |= MMF_DUMPABLE;
+	else
+		task->mm->flags &= ~MMF_DUMPABLE;
 }
 
 /* Check the ELF program and load it into a new mm, then make it @task's
@@ -262,6 +287,7 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 	if (old_mm)
 		mmput(old_mm);
 	set_task_comm_exe(task, filename, path);
+	exec_creds(task, inode);
 	task->flags &= ~PF_FORKNOEXEC;
 	do_close_on_exec(task);
 	flush_signal_handlers(task);
@@ -340,6 +366,12 @@ static int do_execveat(struct task_struct *task, int dfd, const char *path, cons
 	char *filename = NULL;
 	int ret;
 
+	/* Linux: a set*uid call past RLIMIT_NPROC left the failure for
+	 * here, if the uid still has too many tasks (flag_nproc_exceeded). */
+	if ((task->flags & PF_NPROC_EXCEEDED) &&
+	    is_rlimit_overlimit(task->cred.ucounts, task_rlimit(task, RLIMIT_NPROC)))
+		return -EAGAIN;
+	task->flags &= ~PF_NPROC_EXCEEDED;
 	if (flags & ~(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
 	ret = open_exec(task, dfd, path, lookup, &inode);

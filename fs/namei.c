@@ -38,6 +38,63 @@ fail:
 	return NULL;
 }
 
+/*
+ * Linux: generic_permission (acl_permission_check, then the capability
+ * overrides). The owner's bits for the file-system uid that owns the
+ * inode, the group's for a member of its group, else the others'; then
+ * CAP_DAC_READ_SEARCH reads anything and searches any directory,
+ * CAP_DAC_OVERRIDE does the rest but execute a file that no one may.
+ */
+int generic_permission(const struct cred *cred, const struct ramfs_inode *inode, int mask)
+{
+	uint32_t mode = inode->mode;
+
+	mask &= MAY_READ | MAY_WRITE | MAY_EXEC;
+	if (cred->fsuid == inode->uid)
+		mode >>= 6;
+	else if (in_group_p(cred, inode->gid))
+		mode >>= 3;
+	if (!(mask & ~mode & 7))
+		return 0;
+	if (S_ISDIR(inode->mode)) {
+		if (!(mask & MAY_WRITE) && (cred->cap_effective & CAP_TO_MASK(CAP_DAC_READ_SEARCH)))
+			return 0;
+		return cred->cap_effective & CAP_TO_MASK(CAP_DAC_OVERRIDE) ? 0 : -EACCES;
+	}
+	if (mask == MAY_READ && (cred->cap_effective & CAP_TO_MASK(CAP_DAC_READ_SEARCH)))
+		return 0;
+	if ((!(mask & MAY_EXEC) || (inode->mode & 0111)) &&
+	    (cred->cap_effective & CAP_TO_MASK(CAP_DAC_OVERRIDE)))
+		return 0;
+	return -EACCES;
+}
+
+/*
+ * Linux: inode_permission. Writing the read-only fs's files, directories
+ * and links is -EROFS first (sb_permission); a /proc or /sys file whose
+ * operations cannot write is -EACCES, as kernfs answers; then the mode
+ * bits (generic_permission).
+ */
+int inode_permission(const struct cred *cred, const struct ramfs_inode *inode, int mask)
+{
+	if (mask & MAY_WRITE) {
+		bool special_write = inode->i_fop && inode->i_fop->write;
+
+		if (inode->i_fop && !inode->i_fop->write)
+			return -EACCES;
+		if (!special_write &&
+		    (S_ISREG(inode->mode) || S_ISDIR(inode->mode) || S_ISLNK(inode->mode)))
+			return -EROFS;
+	}
+	return generic_permission(cred, inode, mask);
+}
+
+/* Linux: may_lookup, for the walk. */
+static int may_lookup(const void *cred, const struct ramfs_inode *dir)
+{
+	return inode_permission(cred, dir, MAY_EXEC);
+}
+
 /* The directory a relative name starts in. Return: 0 or -EBADF. */
 static int start_dir(struct task_struct *task, int dfd, struct ramfs_inode **dir)
 {
@@ -65,7 +122,8 @@ int path_lookupat(struct task_struct *task, int dfd, const char *name, unsigned 
 	if (!name[0] && !(flags & LOOKUP_EMPTY))
 		return -ENOENT;
 	if (name[0] == '/')
-		return ramfs_lookup_at(&rootfs, rootfs.root, name, flags & LOOKUP_FOLLOW, out);
+		return ramfs_lookup_perm(&rootfs, rootfs.root, name, flags & LOOKUP_FOLLOW,
+					 may_lookup, &task->cred, out);
 	err = start_dir(task, dfd, &dir);
 	if (err)
 		return err;
@@ -75,7 +133,8 @@ int path_lookupat(struct task_struct *task, int dfd, const char *name, unsigned 
 	}
 	if (!S_ISDIR(dir->mode))
 		return -ENOTDIR;
-	return ramfs_lookup_at(&rootfs, dir, name, flags & LOOKUP_FOLLOW, out);
+	return ramfs_lookup_perm(&rootfs, dir, name, flags & LOOKUP_FOLLOW, may_lookup, &task->cred,
+				 out);
 }
 
 int user_path_at(struct task_struct *task, int dfd, unsigned long upath, unsigned int flags,

@@ -19,26 +19,6 @@ static bool is_writable_special(const struct ramfs_inode *inode)
 	return inode->i_fop && inode->i_fop->write;
 }
 
-/*
- * Linux: inode_permission as root. Everything is allowed but executing a
- * file without any x bit; writing the read-only fs's files, directories
- * and links is -EROFS (sb_permission), and a /proc or /sys file whose
- * operations cannot write is -EACCES, as kernfs answers.
- */
-static int inode_permission(const struct ramfs_inode *inode, int mask)
-{
-	if (mask & W_OK) {
-		if (inode->i_fop && !inode->i_fop->write)
-			return -EACCES;
-		if (!is_writable_special(inode) &&
-		    (S_ISREG(inode->mode) || S_ISDIR(inode->mode) || S_ISLNK(inode->mode)))
-			return -EROFS;
-	}
-	if ((mask & X_OK) && !S_ISDIR(inode->mode) && !(inode->mode & 0111))
-		return -EACCES;
-	return 0;
-}
-
 /* Linux: the O_CREAT half of open_last_lookups: the name must not exist
  * to be created, and nothing can be created here. */
 static int open_create(struct task_struct *task, int dfd, char *name, int flags,
@@ -73,7 +53,7 @@ static int open_create(struct task_struct *task, int dfd, char *name, int flags,
 }
 
 /* Linux: may_open with the O_TRUNC check of do_open before it. */
-static int may_open(const struct ramfs_inode *inode, int flags)
+static int may_open(const struct cred *cred, const struct ramfs_inode *inode, int flags)
 {
 	int acc = flags & O_ACCMODE;
 	int mask = (acc == O_RDONLY ? R_OK : acc == O_WRONLY ? W_OK : R_OK | W_OK);
@@ -84,7 +64,7 @@ static int may_open(const struct ramfs_inode *inode, int flags)
 		return -EISDIR;
 	if ((flags & O_TRUNC) && S_ISREG(inode->mode) && !is_writable_special(inode))
 		return -EROFS;
-	return inode_permission(inode, mask);
+	return inode_permission(cred, inode, mask);
 }
 
 static uint32_t open_fmode(const struct ramfs_inode *inode, int flags)
@@ -153,7 +133,7 @@ static long do_filp_open(struct task_struct *task, int dfd, char *name, int flag
 	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
 		return -ENOTDIR;
 	if (!(flags & O_PATH)) {
-		err = may_open(inode, flags);
+		err = may_open(&task->cred, inode, flags);
 		if (err)
 			return err;
 	}
@@ -197,12 +177,18 @@ SYSCALL_DEFINE1(close, unsigned int, fd)
 	return close_fd(task, (int)fd);
 }
 
-/* Linux: do_faccessat. Root: AT_EACCESS changes nothing. */
+/*
+ * Linux: do_faccessat. Without AT_EACCESS the check is made as the real
+ * ids (access_override_creds): the file-system uid and gid become the
+ * real ones, and the capabilities are root's permitted set for a real uid
+ * of 0 and none otherwise; the task's own credentials are put back after.
+ */
 static long do_faccessat(struct task_struct *task, int dfd, unsigned long filename, int mode,
 			 int flags)
 {
 	struct ramfs_inode *inode;
 	unsigned int lookup = LOOKUP_FOLLOW;
+	struct cred saved = task->cred;
 	int err;
 
 	if (mode & ~(R_OK | W_OK | X_OK))
@@ -213,10 +199,18 @@ static long do_faccessat(struct task_struct *task, int dfd, unsigned long filena
 		lookup &= ~LOOKUP_FOLLOW;
 	if (flags & AT_EMPTY_PATH)
 		lookup |= LOOKUP_EMPTY;
+	if (!(flags & AT_EACCESS)) {
+		task->cred.fsuid = saved.uid;
+		task->cred.fsgid = saved.gid;
+		task->cred.cap_effective = saved.uid == GLOBAL_ROOT_UID ? saved.cap_permitted : 0;
+	}
 	err = user_path_at(task, dfd, filename, lookup, &inode);
-	if (err)
-		return err;
-	return inode_permission(inode, mode);
+	if (!err)
+		err = inode_permission(&task->cred, inode, mode);
+	task->cred.fsuid = saved.fsuid;
+	task->cred.fsgid = saved.fsgid;
+	task->cred.cap_effective = saved.cap_effective;
+	return err;
 }
 
 SYSCALL_DEFINE2(access, unsigned long, filename, int, mode)
@@ -234,7 +228,8 @@ SYSCALL_DEFINE4(faccessat2, int, dfd, unsigned long, filename, int, mode, int, f
 	return do_faccessat(task, dfd, filename, mode, flags);
 }
 
-/* Linux: sys_chdir, a lookup with LOOKUP_DIRECTORY. */
+/* Linux: sys_chdir, a lookup with LOOKUP_DIRECTORY, then the search
+ * permission on it (path_permission with MAY_EXEC | MAY_CHDIR). */
 SYSCALL_DEFINE1(chdir, unsigned long, filename)
 {
 	struct ramfs_inode *inode;
@@ -244,6 +239,9 @@ SYSCALL_DEFINE1(chdir, unsigned long, filename)
 		return err;
 	if (!S_ISDIR(inode->mode))
 		return -ENOTDIR;
+	err = inode_permission(&task->cred, inode, MAY_EXEC);
+	if (err)
+		return err;
 	task->fs->pwd = inode;
 	return 0;
 }

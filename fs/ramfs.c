@@ -21,6 +21,8 @@ struct ramfs rootfs;
 struct nameidata {
 	struct ramfs *fs;
 	int links;
+	ramfs_may_lookup_t may_lookup; /* NULL: every directory may be searched */
+	const void *priv;	       /* for may_lookup */
 };
 
 static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
@@ -148,6 +150,8 @@ static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path,
 
 		if (!S_ISDIR(cur->mode))
 			return -ENOTDIR;
+		if (nd->may_lookup && (err = nd->may_lookup(nd->priv, cur)))
+			return err;
 		if (n > NAME_MAX)
 			return -ENAMETOOLONG;
 		if (is_dot_or_dotdot(name, n)) {
@@ -189,7 +193,13 @@ int ramfs_lookup(struct ramfs *fs, const char *path, bool follow, struct ramfs_i
 int ramfs_lookup_at(struct ramfs *fs, struct ramfs_inode *dir, const char *path, bool follow,
 		    struct ramfs_inode **out)
 {
-	struct nameidata nd = { .fs = fs };
+	return ramfs_lookup_perm(fs, dir, path, follow, NULL, NULL, out);
+}
+
+int ramfs_lookup_perm(struct ramfs *fs, struct ramfs_inode *dir, const char *path, bool follow,
+		      ramfs_may_lookup_t may_lookup, const void *priv, struct ramfs_inode **out)
+{
+	struct nameidata nd = { .fs = fs, .may_lookup = may_lookup, .priv = priv };
 	size_t len = strnlen(path, PATH_MAX);
 
 	if (len == PATH_MAX)

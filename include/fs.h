@@ -38,6 +38,7 @@
 #endif
 
 struct task_struct;
+struct cred;
 struct file;
 
 /* open's flags and fcntl's commands: Linux's x86-64 values. */
@@ -205,6 +206,13 @@ bool get_close_on_exec(struct task_struct *task, int fd);
 void set_close_on_exec(struct task_struct *task, int fd, bool on);
 
 /* --- fs/namei.c -------------------------------------------------------- */
+#define MAY_EXEC 0x1 /* the same bits as access(2)'s X_OK, W_OK, R_OK */
+#define MAY_WRITE 0x2
+#define MAY_READ 0x4
+/* Linux: generic_permission, inode_permission. Return: 0, -EACCES, or
+ * (inode_permission, a write) -EROFS. */
+int generic_permission(const struct cred *cred, const struct ramfs_inode *inode, int mask);
+int inode_permission(const struct cred *cred, const struct ramfs_inode *inode, int mask);
 #define LOOKUP_FOLLOW 0x1 /* follow a symlink in the last component */
 #define LOOKUP_EMPTY 0x2  /* "" names dfd itself (AT_EMPTY_PATH) */
 /* Copy a path from the user into a new PATH_MAX buffer (Linux: getname).

@@ -120,6 +120,14 @@ int ramfs_lookup(struct ramfs *fs, const char *path, bool follow, struct ramfs_i
  */
 int ramfs_lookup_at(struct ramfs *fs, struct ramfs_inode *dir, const char *path, bool follow,
 		    struct ramfs_inode **out);
+/* Whether the directory may be searched (Linux: may_lookup, the caller's
+ * MAY_EXEC permission on it). Return: 0, or the error that ends the walk. */
+typedef int (*ramfs_may_lookup_t)(const void *priv, const struct ramfs_inode *dir);
+/* ramfs_lookup_at asking @may_lookup (with @priv) before each directory
+ * it searches: every component's, "." and ".." too, as Linux's
+ * link_path_walk. */
+int ramfs_lookup_perm(struct ramfs *fs, struct ramfs_inode *dir, const char *path, bool follow,
+		      ramfs_may_lookup_t may_lookup, const void *priv, struct ramfs_inode **out);
 /* Create a directory. Return: 0, -EEXIST, -ENOMEM or a lookup error for
  * the parent. */
 int ramfs_mkdir(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_inode **out);

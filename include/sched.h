@@ -60,9 +60,10 @@ struct thread_info {
 };
 
 /* task_struct.flags (Linux's PF_* values). */
-#define PF_EXITING 0x00000004	 /* in do_exit */
-#define PF_FORKNOEXEC 0x00000040 /* forked and not exec'd yet (setpgid's -EACCES) */
-#define PF_KTHREAD 0x00200000	 /* a kernel thread: no user mm */
+#define PF_EXITING 0x00000004	     /* in do_exit */
+#define PF_FORKNOEXEC 0x00000040     /* forked and not exec'd yet (setpgid's -EACCES) */
+#define PF_NPROC_EXCEEDED 0x00001000 /* set*uid went past RLIMIT_NPROC: exec checks again */
+#define PF_KTHREAD 0x00200000	     /* a kernel thread: no user mm */
 
 /* Linux: struct fs_struct. */
 struct fs_struct {

@@ -80,14 +80,25 @@
 	X(102, getuid)            \
 	X(103, syslog)            \
 	X(104, getgid)            \
+	X(105, setuid)            \
+	X(106, setgid)            \
 	X(107, geteuid)           \
 	X(108, getegid)           \
 	X(109, setpgid)           \
 	X(110, getppid)           \
 	X(111, getpgrp)           \
 	X(112, setsid)            \
+	X(113, setreuid)          \
+	X(114, setregid)          \
 	X(115, getgroups)         \
+	X(116, setgroups)         \
+	X(117, setresuid)         \
+	X(118, getresuid)         \
+	X(119, setresgid)         \
+	X(120, getresgid)         \
 	X(121, getpgid)           \
+	X(122, setfsuid)          \
+	X(123, setfsgid)          \
 	X(124, getsid)            \
 	X(125, capget)            \
 	X(126, capset)            \
@@ -107,6 +118,7 @@
 	X(186, gettid)            \
 	X(200, tkill)             \
 	X(201, time)              \
+	X(203, sched_setaffinity) \
 	X(204, sched_getaffinity) \
 	X(217, getdents64)        \
 	X(218, set_tid_address)   \

@@ -294,6 +294,10 @@ struct mm_struct {
 /* prctl(PR_SET_THP_DISABLE): every fault of this mm is order 0, as Linux's
  * MMF_DISABLE_THP. */
 #define MMF_DISABLE_THP 0x8ul
+/* Linux: the dumpable bits (SUID_DUMP_USER when set, SUID_DUMP_DISABLE
+ * when clear; suid_dumpable is 0): prctl(PR_GET/SET_DUMPABLE), cleared
+ * by a change of credentials. Kept by fork. */
+#define MMF_DUMPABLE 0x10ul
 
 /* The RSS high-water mark (Linux: update_hiwater_rss, called before RSS
  * drops; get_mm_hiwater_rss; reset_mm_hiwater_rss, for clear_refs 5). */

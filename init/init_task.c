@@ -49,7 +49,7 @@ struct task_struct init_task = {
 	.fs = &init_fs,
 	.sighand = &init_sighand,
 	.signal = &init_signal,
-	.cred = { CAP_FULL_SET, CAP_FULL_SET, 0, CAP_FULL_SET },
+	.cred = INIT_CRED,
 	.children = LIST_HEAD_INIT(init_task.children),
 	.sibling = LIST_HEAD_INIT(init_task.sibling),
 };

@@ -59,7 +59,7 @@ static bool do_notify_parent(struct task_struct *tsk, int sig)
 		.si_signo = sig,
 		.si_code = killed ? CLD_KILLED : CLD_EXITED,
 		.sigchld = { .pid = tsk->pid,
-			     .uid = 0,
+			     .uid = tsk->cred.uid,
 			     .status = killed ? WTERMSIG(tsk->exit_code)
 					      : WEXITSTATUS(tsk->exit_code) },
 	};
@@ -76,10 +76,10 @@ static bool do_notify_parent(struct task_struct *tsk, int sig)
 	return autoreap;
 }
 
-/* Linux: forget_original_parent and reparent_leader. A zombie among
- * them tells its new parent at once. Linux's init reaps every orphan; a
- * kernel thread reaper would not, so its orphans reap themselves
- * (exit_signal -1, as a Linux thread's). */
+/* Linux: forget_original_parent and reparent_leader. Each child gets its
+ * parent-death signal; a zombie among them tells its new parent at once. Linux's init reaps every
+ * orphan; a kernel thread reaper would not, so its orphans reap themselves (exit_signal -1, as a
+ * Linux thread's). */
 static void forget_original_parent(struct task_struct *father)
 {
 	struct task_struct *reaper = find_child_reaper(), *p, *n;
@@ -87,6 +87,9 @@ static void forget_original_parent(struct task_struct *father)
 	list_for_each_entry_safe(p, n, &father->children, sibling) {
 		p->real_parent = reaper;
 		list_move_tail(&p->sibling, &reaper->children);
+		/* Linux: prctl(PR_SET_PDEATHSIG)'s signal, from the parent. */
+		if (p->pdeath_signal && !p->exit_state)
+			kill_pid_info(father, p->pid, p->pdeath_signal, SI_USER);
 		if (reaper->flags & PF_KTHREAD)
 			p->exit_signal = -1;
 		if (p->exit_state == EXIT_ZOMBIE &&

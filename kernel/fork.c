@@ -139,6 +139,18 @@ static struct task_struct *__copy_process(const struct kernel_clone_args *args, 
 	p->flags = args->fn ? PF_KTHREAD : PF_FORKNOEXEC;
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
+	copy_creds(p, &parent->cred);
+	/* Linux: copy_process's RLIMIT_NPROC check. More tasks of the real
+	 * uid than the caller's limit is -EAGAIN, except for root's uid and
+	 * for a caller with CAP_SYS_RESOURCE or CAP_SYS_ADMIN. */
+	if (is_rlimit_overlimit(p->cred.ucounts, task_rlimit(parent, RLIMIT_NPROC)) &&
+	    p->cred.ucounts != &init_ucounts && !has_capability(parent, CAP_SYS_RESOURCE) &&
+	    !has_capability(parent, CAP_SYS_ADMIN)) {
+		*err = -EAGAIN;
+		free_task(p);
+		return NULL;
+	}
+	parent->flags &= ~PF_NPROC_EXCEEDED;
 	if (alloc_thread_stack_node(p, 0) || arch_dup_task_struct(p, parent) ||
 	    copy_parts(args->flags, p, parent) || copy_mm(args->flags, p, parent) ||
 	    (*err = alloc_pid(p))) {
@@ -158,7 +170,6 @@ static struct task_struct *__copy_process(const struct kernel_clone_args *args, 
 	if (args->flags & CLONE_CHILD_CLEARTID)
 		p->clear_child_tid = args->child_tid;
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
-	p->cred = parent->cred;
 	/* Linux: the child gets the parent's mask, none of its pending. */
 	p->signals.blocked = parent->signals.blocked;
 	p->start_time = arch_uptime_ns();
@@ -186,6 +197,7 @@ struct task_struct *copy_process(const struct kernel_clone_args *args)
 
 void free_task(struct task_struct *task)
 {
+	exit_creds(task);
 	put_files_struct(task->files);
 	if (task->fs && !--task->fs->users)
 		kfree(task->fs);

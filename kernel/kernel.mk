@@ -12,6 +12,7 @@ KERNEL_GENERIC_SRCS += \
 # run queue, wait queues and timers (plain C: the host tests make tasks
 # and wake them; only the host never switches).
 KERNEL_GENERIC_SRCS += kernel/fork.c kernel/exit.c kernel/pid.c kernel/kthread.c kernel/timer.c \
+	kernel/cred.c \
 	kernel/sched/core.c kernel/sched/wait.c kernel/sched/cputime.c kernel/sched/loadavg.c
 
 KERNEL_ONLY_SRCS += kernel/panic.c
@@ -41,6 +42,7 @@ KERNEL_ONLY_TEST_SRCS += kernel/tests/sys_test.c
 TEST_SRCS += \
 	kernel/tests/cmdline_test.c \
 	kernel/tests/sysctl_test.c \
+	kernel/tests/cred_test.c \
 	kernel/tests/printk_test.c \
 	kernel/tests/ksyms_test.c
 

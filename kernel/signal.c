@@ -401,6 +401,26 @@ int save_altstack(struct task_struct *t, unsigned long uss, uint64_t sp)
 
 /* --- kill, tkill, tgkill ---------------------------------------------------- */
 
+/* Linux: kill_ok_by_cred. The sender's real or effective uid is the
+ * target's real or saved one, or the sender has CAP_KILL. */
+static bool kill_ok_by_cred(const struct task_struct *sender, const struct task_struct *t)
+{
+	const struct cred *c = &sender->cred, *tc = &t->cred;
+
+	return c->euid == tc->suid || c->euid == tc->uid || c->uid == tc->suid ||
+	       c->uid == tc->uid || has_capability(sender, CAP_KILL);
+}
+
+/* Linux: check_kill_permission. A signal from the kernel (no @sender)
+ * always may; SIGCONT also within the sender's session. */
+static int check_kill_permission(const struct task_struct *sender, const struct task_struct *t,
+				 int sig)
+{
+	if (!sender || sender == t || kill_ok_by_cred(sender, t))
+		return 0;
+	return sig == SIGCONT && t->sid == sender->sid ? 0 : -EPERM;
+}
+
 /* Linux: check_kill_permission then do_send_sig_info; sig 0 only checks.
  * A kernel thread ignores every signal, a zombie has no use for one
  * (Linux's kthreads ignore them; a zombie's are never dequeued). */
@@ -408,10 +428,15 @@ static long kill_task(const struct task_struct *sender, struct task_struct *t, i
 {
 	struct kernel_siginfo info = { .si_signo = sig,
 				       .si_code = code,
-				       .kill = { .pid = sender ? sender->pid : 0, .uid = 0 } };
+				       .kill = { .pid = sender ? sender->pid : 0,
+						 .uid = sender ? sender->cred.uid : 0 } };
+	int err;
 
 	if (!valid_signal(sig) || sig < 0)
 		return -EINVAL;
+	err = check_kill_permission(sender, t, sig);
+	if (err)
+		return err;
 	if (!sig || (t->flags & PF_KTHREAD) || t->exit_state)
 		return 0;
 	return send_signal(t, sig, &info);
@@ -429,15 +454,18 @@ int kill_pgrp(const struct task_struct *sender, int pgid, int sig, int code)
 	struct task_struct *p;
 	int ret = -ESRCH;
 
+	bool success = false;
+
+	/* Linux: __kill_pgrp_info. Every member is tried; any success is
+	 * success, else the last error. */
 	for_each_process(p)
 	{
 		if (p->pgid != pgid)
 			continue;
 		ret = (int)kill_task(sender, p, sig, code);
-		if (ret)
-			break;
+		success |= !ret;
 	}
-	return ret;
+	return success ? 0 : ret;
 }
 
 /*
@@ -448,7 +476,8 @@ int kill_pgrp(const struct task_struct *sender, int pgid, int sig, int code)
 SYSCALL_DEFINE2(kill, int, pid, int, sig)
 {
 	struct task_struct *p;
-	long ret = -ESRCH;
+	long ret;
+	int count = 0;
 
 	if (!valid_signal(sig) || sig < 0)
 		return -EINVAL;
@@ -459,16 +488,20 @@ SYSCALL_DEFINE2(kill, int, pid, int, sig)
 		return -ESRCH;
 	if (pid != -1)
 		return kill_pgrp(task, pid ? -pid : task->pgid, sig, SI_USER);
+	/* Linux: the -EPERM of a process the caller may not signal is not
+	 * the answer; -ESRCH only when there was nobody to try. */
+	ret = 0;
 	for_each_process(p)
 	{
 		if (p->pid > 1 && p != task) {
 			long err = kill_task(task, p, sig, SI_USER);
 
-			if (ret != 0)
+			count++;
+			if (err != -EPERM)
 				ret = err;
 		}
 	}
-	return ret;
+	return count ? ret : -ESRCH;
 }
 
 /* Sleep until a signal is pending: pause and sigsuspend. */

@@ -1,11 +1,13 @@
 /*
  * Process identity and the process's own settings (Linux: kernel/sys.c,
- * kernel/exit.c, kernel/sched/core.c, kernel/futex/syscalls.c): the ids,
- * uname, resource limits and usage, sysinfo, the scheduler calls,
- * set_robust_list, exit and exit_group. One program runs at a time as pid
- * 1 with no parent, as root: every id is 0 but the pid. Example:
- * uname(&u) gives sysname "Folium", release "6.1.0-folium", which glibc
- * reads as kernel 6.1.0, above any minimum it checks.
+ * kernel/groups.c, kernel/exit.c, kernel/sched/core.c,
+ * kernel/futex/syscalls.c): pids, user and group ids and groups (the
+ * credentials themselves are kernel/cred.c's), uname, resource limits
+ * and usage, sysinfo, priorities and affinity, set_robust_list, prctl,
+ * exit and exit_group. Example: uname(&u) gives sysname "Folium",
+ * release "6.1.0-folium", which glibc reads as kernel 6.1.0, above any
+ * minimum it checks; setresuid(1000, 1000, 1000) from root makes the
+ * caller uid 1000 with no capabilities.
  */
 #include <arch.h>
 #include <binfmt_elf.h>
@@ -36,32 +38,321 @@ SYSCALL_DEFINE0(getppid)
 	return task->real_parent ? task->real_parent->pid : 0;
 }
 
+/* --- user and group ids (Linux: kernel/sys.c, kernel/groups.c) ------------------- */
+
 SYSCALL_DEFINE0(getuid)
 {
-	return 0;
+	return task->cred.uid;
 }
 
 SYSCALL_DEFINE0(geteuid)
 {
-	return 0;
+	return task->cred.euid;
 }
 
 SYSCALL_DEFINE0(getgid)
 {
-	return 0;
+	return task->cred.gid;
 }
 
 SYSCALL_DEFINE0(getegid)
 {
+	return task->cred.egid;
+}
+
+/* Linux: set_user and flag_nproc_exceeded. A new real uid takes its
+ * ucounts (-EAGAIN without memory). Linux does not fail set*uid beyond
+ * RLIMIT_NPROC, since programs run as root rarely check it: it marks the
+ * task, and the next execve fails instead if the uid still has too many
+ * tasks. */
+static int set_user(struct task_struct *task, struct cred *new)
+{
+	struct ucounts *uc = alloc_ucounts(new->uid);
+
+	if (!uc)
+		return -EAGAIN;
+	put_ucounts(new->ucounts);
+	new->ucounts = uc;
+	if (uc != &init_ucounts && is_rlimit_overlimit(uc, task_rlimit(task, RLIMIT_NPROC)))
+		task->flags |= PF_NPROC_EXCEEDED;
+	else
+		task->flags &= ~PF_NPROC_EXCEEDED;
 	return 0;
 }
 
-/* Linux: sys_getgroups. A program starts as root with no supplementary
- * groups (as under Linux's init) and cannot set any (no setgroups). */
+/* The end of every set*uid and set*gid: the capabilities follow the uids
+ * (cap_task_fix_setuid) and the credentials are installed, or thrown
+ * away on @err. */
+static long finish_setid(struct task_struct *task, struct cred *new, enum setid_kind kind, long err)
+{
+	if (err) {
+		abort_creds(new);
+		return err;
+	}
+	if (kind)
+		cap_task_fix_setuid(new, &task->cred, kind);
+	commit_creds(task, new);
+	return 0;
+}
+
+/* Linux: __sys_setuid. With CAP_SETUID all four uids; otherwise the
+ * effective and file-system uid, to the real or saved one only. */
+SYSCALL_DEFINE1(setuid, unsigned int, uid)
+{
+	const struct cred *old = &task->cred;
+	struct cred new;
+	long err = 0;
+
+	if (uid == INVALID_UID)
+		return -EINVAL;
+	prepare_creds(task, &new);
+	if (has_capability(task, CAP_SETUID)) {
+		new.uid = new.suid = uid;
+		if (uid != old->uid)
+			err = set_user(task, &new);
+	} else if (uid != old->uid && uid != old->suid) {
+		err = -EPERM;
+	}
+	new.euid = new.fsuid = uid;
+	return finish_setid(task, &new, LSM_SETID_ID, err);
+}
+
+/* Linux: __sys_setgid. */
+SYSCALL_DEFINE1(setgid, unsigned int, gid)
+{
+	const struct cred *old = &task->cred;
+	struct cred new;
+	long err = 0;
+
+	if (gid == INVALID_UID)
+		return -EINVAL;
+	prepare_creds(task, &new);
+	if (has_capability(task, CAP_SETGID))
+		new.gid = new.egid = new.sgid = new.fsgid = gid;
+	else if (gid == old->gid || gid == old->sgid)
+		new.egid = new.fsgid = gid;
+	else
+		err = -EPERM;
+	return finish_setid(task, &new, 0, err);
+}
+
+/* Linux: __sys_setreuid. -1 leaves an id; the real uid may become the
+ * effective one, the effective any of the three, or anything with
+ * CAP_SETUID. The saved uid follows the effective one when the real uid
+ * is set or the effective one leaves the real one. */
+SYSCALL_DEFINE2(setreuid, unsigned int, ruid, unsigned int, euid)
+{
+	const struct cred *old = &task->cred;
+	bool cap = has_capability(task, CAP_SETUID);
+	struct cred new;
+	long err = 0;
+
+	prepare_creds(task, &new);
+	if (ruid != INVALID_UID) {
+		new.uid = ruid;
+		if (ruid != old->uid && ruid != old->euid && !cap)
+			err = -EPERM;
+	}
+	if (!err && euid != INVALID_UID) {
+		new.euid = euid;
+		if (euid != old->uid && euid != old->euid && euid != old->suid && !cap)
+			err = -EPERM;
+	}
+	if (!err && new.uid != old->uid)
+		err = set_user(task, &new);
+	if (ruid != INVALID_UID || (euid != INVALID_UID && euid != old->uid))
+		new.suid = new.euid;
+	new.fsuid = new.euid;
+	return finish_setid(task, &new, LSM_SETID_RE, err);
+}
+
+/* Linux: __sys_setregid. */
+SYSCALL_DEFINE2(setregid, unsigned int, rgid, unsigned int, egid)
+{
+	const struct cred *old = &task->cred;
+	bool cap = has_capability(task, CAP_SETGID);
+	struct cred new;
+	long err = 0;
+
+	prepare_creds(task, &new);
+	if (rgid != INVALID_UID) {
+		if (rgid == old->gid || rgid == old->egid || cap)
+			new.gid = rgid;
+		else
+			err = -EPERM;
+	}
+	if (!err && egid != INVALID_UID) {
+		if (egid == old->gid || egid == old->egid || egid == old->sgid || cap)
+			new.egid = egid;
+		else
+			err = -EPERM;
+	}
+	if (rgid != INVALID_UID || (egid != INVALID_UID && egid != old->gid))
+		new.sgid = new.egid;
+	new.fsgid = new.egid;
+	return finish_setid(task, &new, 0, err);
+}
+
+/* Whether @id (not -1) is none of the task's three: changing to it then
+ * takes the capability (Linux: __sys_setresuid's ruid_new and friends). */
+static bool id_new(uint32_t id, uint32_t a, uint32_t b, uint32_t c)
+{
+	return id != INVALID_UID && id != a && id != b && id != c;
+}
+
+/* Linux: __sys_setresuid. Each id may become any of the three, or
+ * anything with CAP_SETUID; -1 leaves it. */
+SYSCALL_DEFINE3(setresuid, unsigned int, ruid, unsigned int, euid, unsigned int, suid)
+{
+	const struct cred *old = &task->cred;
+	struct cred new;
+	long err = 0;
+
+	if ((id_new(ruid, old->uid, old->euid, old->suid) ||
+	     id_new(euid, old->uid, old->euid, old->suid) ||
+	     id_new(suid, old->uid, old->euid, old->suid)) &&
+	    !has_capability(task, CAP_SETUID))
+		return -EPERM;
+	prepare_creds(task, &new);
+	if (ruid != INVALID_UID) {
+		new.uid = ruid;
+		if (ruid != old->uid)
+			err = set_user(task, &new);
+	}
+	if (euid != INVALID_UID)
+		new.euid = euid;
+	if (suid != INVALID_UID)
+		new.suid = suid;
+	new.fsuid = new.euid;
+	return finish_setid(task, &new, LSM_SETID_RES, err);
+}
+
+/* Linux: __sys_setresgid. */
+SYSCALL_DEFINE3(setresgid, unsigned int, rgid, unsigned int, egid, unsigned int, sgid)
+{
+	const struct cred *old = &task->cred;
+	struct cred new;
+
+	if ((id_new(rgid, old->gid, old->egid, old->sgid) ||
+	     id_new(egid, old->gid, old->egid, old->sgid) ||
+	     id_new(sgid, old->gid, old->egid, old->sgid)) &&
+	    !has_capability(task, CAP_SETGID))
+		return -EPERM;
+	prepare_creds(task, &new);
+	if (rgid != INVALID_UID)
+		new.gid = rgid;
+	if (egid != INVALID_UID)
+		new.egid = egid;
+	if (sgid != INVALID_UID)
+		new.sgid = sgid;
+	new.fsgid = new.egid;
+	return finish_setid(task, &new, 0, 0);
+}
+
+/* Linux: sys_getresuid and sys_getresgid: each id to its pointer. */
+static long put_ids(uint32_t a, uint32_t b, uint32_t c, unsigned long pa, unsigned long pb,
+		    unsigned long pc)
+{
+	if (copy_to_user(pa, &a, sizeof(a)) || copy_to_user(pb, &b, sizeof(b)) ||
+	    copy_to_user(pc, &c, sizeof(c)))
+		return -EFAULT;
+	return 0;
+}
+
+SYSCALL_DEFINE3(getresuid, unsigned long, ruidp, unsigned long, euidp, unsigned long, suidp)
+{
+	return put_ids(task->cred.uid, task->cred.euid, task->cred.suid, ruidp, euidp, suidp);
+}
+
+SYSCALL_DEFINE3(getresgid, unsigned long, rgidp, unsigned long, egidp, unsigned long, sgidp)
+{
+	return put_ids(task->cred.gid, task->cred.egid, task->cred.sgid, rgidp, egidp, sgidp);
+}
+
+/* Linux: __sys_setfsuid. Always the old fsuid back; the new one is taken
+ * when it is one of the task's uids or the task has CAP_SETUID, and the
+ * file-system capabilities follow it. */
+SYSCALL_DEFINE1(setfsuid, unsigned int, uid)
+{
+	const struct cred *old = &task->cred;
+	uint32_t old_fsuid = old->fsuid;
+	struct cred new;
+
+	if (uid == INVALID_UID || uid == old->fsuid)
+		return old_fsuid;
+	if (uid != old->uid && uid != old->euid && uid != old->suid &&
+	    !has_capability(task, CAP_SETUID))
+		return old_fsuid;
+	prepare_creds(task, &new);
+	new.fsuid = uid;
+	finish_setid(task, &new, LSM_SETID_FS, 0);
+	return old_fsuid;
+}
+
+/* Linux: __sys_setfsgid. */
+SYSCALL_DEFINE1(setfsgid, unsigned int, gid)
+{
+	const struct cred *old = &task->cred;
+	uint32_t old_fsgid = old->fsgid;
+	struct cred new;
+
+	if (gid == INVALID_UID || gid == old->fsgid)
+		return old_fsgid;
+	if (gid != old->gid && gid != old->egid && gid != old->sgid &&
+	    !has_capability(task, CAP_SETGID))
+		return old_fsgid;
+	prepare_creds(task, &new);
+	new.fsgid = gid;
+	finish_setid(task, &new, 0, 0);
+	return old_fsgid;
+}
+
+/* Linux: sys_getgroups. Size 0 asks how many; a smaller buffer than the
+ * groups is -EINVAL. A program starts with none (as under Linux's init). */
 SYSCALL_DEFINE2(getgroups, int, gidsetsize, unsigned long, grouplist)
 {
-	(void)grouplist;
-	return gidsetsize < 0 ? -EINVAL : 0;
+	const struct group_info *gi = task->cred.group_info;
+
+	if (gidsetsize < 0)
+		return -EINVAL;
+	if (!gidsetsize)
+		return gi->ngroups;
+	if (gi->ngroups > gidsetsize)
+		return -EINVAL;
+	if (copy_to_user(grouplist, gi->gid, sizeof(gi->gid[0]) * gi->ngroups))
+		return -EFAULT;
+	return gi->ngroups;
+}
+
+/* Linux: sys_setgroups. CAP_SETGID (may_setgroups), at most NGROUPS_MAX,
+ * kept sorted (groups_sort). */
+SYSCALL_DEFINE2(setgroups, int, gidsetsize, unsigned long, grouplist)
+{
+	struct group_info *gi;
+	struct cred new;
+
+	if (!has_capability(task, CAP_SETGID))
+		return -EPERM;
+	if ((unsigned int)gidsetsize > NGROUPS_MAX)
+		return -EINVAL;
+	gi = groups_alloc(gidsetsize);
+	if (!gi)
+		return -ENOMEM;
+	if (copy_from_user(gi->gid, grouplist, sizeof(gi->gid[0]) * gidsetsize)) {
+		put_group_info(gi);
+		return -EFAULT;
+	}
+	for (int i = 0; i < gidsetsize; i++)
+		if (gi->gid[i] == INVALID_UID) {
+			put_group_info(gi);
+			return -EINVAL;
+		}
+	groups_sort(gi);
+	prepare_creds(task, &new);
+	put_group_info(new.group_info);
+	new.group_info = gi;
+	commit_creds(task, &new);
+	return 0;
 }
 
 SYSCALL_DEFINE1(set_tid_address, unsigned long, tidptr)
@@ -148,19 +439,35 @@ SYSCALL_DEFINE2(getrlimit, unsigned int, resource, unsigned long, rlimp)
 	return copy_to_user(rlimp, &r, sizeof(r)) ? -EFAULT : 0;
 }
 
+/* Linux: check_prlimit_permission. Another process's limits take all
+ * its uids and gids equal to the caller's real ones, or CAP_SYS_RESOURCE. */
+static bool prlimit_permitted(const struct task_struct *task, const struct task_struct *p)
+{
+	const struct cred *c = &task->cred, *t = &p->cred;
+
+	return p == task ||
+	       (c->uid == t->euid && c->uid == t->suid && c->uid == t->uid && c->gid == t->egid &&
+		c->gid == t->sgid && c->gid == t->gid) ||
+	       has_capability(task, CAP_SYS_RESOURCE);
+}
+
 /* Linux: sys_prlimit64. The new limit is read before the pid is looked
- * up; pid 0 is the caller, and the caller is the only process. */
+ * up; pid 0 is the caller. */
 SYSCALL_DEFINE4(prlimit64, int, pid, unsigned int, resource, unsigned long, new_rlim, unsigned long,
 		old_rlim)
 {
 	struct rlimit64 new, old;
+	struct task_struct *p;
 	int err;
 
 	if (new_rlim && copy_from_user(&new, new_rlim, sizeof(new)))
 		return -EFAULT;
-	if (pid != 0 && pid != task->pid)
+	p = pid ? find_task_by_vpid(pid) : task;
+	if (!p)
 		return -ESRCH;
-	err = do_prlimit(task, resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL,
+	if (!prlimit_permitted(task, p))
+		return -EPERM;
+	err = do_prlimit(p, resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL,
 			 has_capability(task, CAP_SYS_RESOURCE));
 	if (!err && old_rlim && copy_to_user(old_rlim, &old, sizeof(old)))
 		return -EFAULT;
@@ -348,53 +655,78 @@ SYSCALL_DEFINE0(sched_yield)
 #define PRIO_PROCESS 0
 #define PRIO_PGRP 1
 #define PRIO_USER 2
-#define CAP_SYS_NICE 23
+#define MIN_NICE (-20)
+#define MAX_NICE 19
 
-/* The task PRIO_PROCESS @who names: 0 is the caller. Return: it, or NULL
- * with *err (Linux: -EINVAL for which, -ESRCH for who). Process groups
- * and users are each one process here: the caller (uid 0, its own group). */
-static struct task_struct *prio_target(struct task_struct *task, int which, int who, long *err)
+/* Linux: set_one_prio_perm: the caller's effective uid is the target's
+ * real or effective one, or it has CAP_SYS_NICE. */
+static bool set_one_prio_perm(const struct task_struct *task, const struct task_struct *p)
 {
-	struct task_struct *p = NULL;
-
-	*err = 0;
-	if (which < PRIO_PROCESS || which > PRIO_USER) {
-		*err = -EINVAL;
-		return NULL;
-	}
-	if (!who || (which == PRIO_PROCESS && who == task->pid))
-		p = task;
-	else if (which == PRIO_PROCESS)
-		p = find_task_by_vpid(who);
-	if (!p)
-		*err = -ESRCH;
-	return p;
+	return p->cred.uid == task->cred.euid || p->cred.euid == task->cred.euid ||
+	       has_capability(task, CAP_SYS_NICE);
 }
 
-/* Linux: sys_setpriority. A nice value is clamped to -20..19; lowering it
- * (more CPU) takes CAP_SYS_NICE (can_nice), which root has. */
-SYSCALL_DEFINE3(setpriority, int, which, int, who, int, niceval)
+/* Linux: set_one_prio. A lower nice (more CPU) than now is allowed up to
+ * RLIMIT_NICE (20 - nice) or with CAP_SYS_NICE (can_nice). The first
+ * target clears -ESRCH; a refusal stays the answer. */
+static long set_one_prio(struct task_struct *task, struct task_struct *p, int niceval, long error)
 {
-	long err;
-	struct task_struct *p = prio_target(task, which, who, &err);
-
-	if (!p)
-		return err;
-	niceval = MIN(MAX(niceval, -20), 19);
-	if (niceval < task_nice(p) && !has_capability(task, CAP_SYS_NICE))
+	if (!set_one_prio_perm(task, p))
+		return -EPERM;
+	if (niceval < task_nice(p) && (uint64_t)(20 - niceval) > task_rlimit(p, RLIMIT_NICE) &&
+	    !has_capability(task, CAP_SYS_NICE))
 		return -EACCES;
 	set_user_nice(p, niceval);
-	return 0;
+	return error == -ESRCH ? 0 : error;
+}
+
+/* Whether @p is in the set setpriority and getpriority name beyond one
+ * process: a process group (0: the caller's) or a user's processes (0:
+ * the caller's real uid; the idle task, pid 0, is nobody's). */
+static bool prio_match(const struct task_struct *task, const struct task_struct *p, int which,
+		       int who)
+{
+	if (p->exit_state)
+		return false; /* Linux's would include zombies until reaped */
+	if (which == PRIO_PGRP)
+		return p->pgid == (who ? who : task->pgid);
+	return p->cred.uid == (who ? (uint32_t)who : task->cred.uid) && p->pid;
+}
+
+/* Linux: sys_setpriority. The nice value is clamped to -20..19. */
+SYSCALL_DEFINE3(setpriority, int, which, int, who, int, niceval)
+{
+	struct task_struct *p;
+	long error = -ESRCH;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	niceval = MIN(MAX(niceval, MIN_NICE), MAX_NICE);
+	if (which == PRIO_PROCESS) {
+		p = who ? find_task_by_vpid(who) : task;
+		return p ? set_one_prio(task, p, niceval, error) : error;
+	}
+	for_each_process(p) if (prio_match(task, p, which, who)) error =
+		set_one_prio(task, p, niceval, error);
+	return error;
 }
 
 /* Linux: sys_getpriority, which returns 20 - nice (1..40) so that no
- * value looks like an error; libc turns it back into the nice value. */
+ * value looks like an error; libc turns it back into the nice value. Of
+ * a group or a user, the highest priority (lowest nice) among them. */
 SYSCALL_DEFINE2(getpriority, int, which, int, who)
 {
-	long err;
-	struct task_struct *p = prio_target(task, which, who, &err);
+	struct task_struct *p;
+	long ret = -ESRCH;
 
-	return p ? 20 - task_nice(p) : err;
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	if (which == PRIO_PROCESS) {
+		p = who ? find_task_by_vpid(who) : task;
+		return p ? 20 - task_nice(p) : ret;
+	}
+	for_each_process(p) if (prio_match(task, p, which, who)) ret = MAX(ret, 20 - task_nice(p));
+	return ret;
 }
 
 /*
@@ -409,11 +741,34 @@ SYSCALL_DEFINE3(sched_getaffinity, int, pid, unsigned int, len, unsigned long, u
 
 	if (len < sizeof(mask) || (len & (sizeof(mask) - 1)))
 		return -EINVAL;
-	if (pid != 0 && pid != task->pid)
+	if (pid != 0 && !find_task_by_vpid(pid))
 		return -ESRCH;
 	if (copy_to_user(user_mask_ptr, &mask, sizeof(mask)))
 		return -EFAULT;
 	return sizeof(mask);
+}
+
+/*
+ * Linux: sys_sched_setaffinity. A mask shorter than the kernel's counts
+ * as zero-extended, a longer one is cut; the target must be the caller's
+ * own user's (check_same_owner: same effective uid as its real or
+ * effective one) or the caller have CAP_SYS_NICE; a mask without an
+ * online CPU (here: without CPU 0) is -EINVAL.
+ */
+SYSCALL_DEFINE3(sched_setaffinity, int, pid, unsigned int, len, unsigned long, user_mask_ptr)
+{
+	unsigned long mask = 0;
+	struct task_struct *p;
+
+	if (copy_from_user(&mask, user_mask_ptr, MIN(len, sizeof(mask))))
+		return -EFAULT;
+	p = pid ? find_task_by_vpid(pid) : task;
+	if (!p)
+		return -ESRCH;
+	if (task->cred.euid != p->cred.euid && task->cred.euid != p->cred.uid &&
+	    !has_capability(task, CAP_SYS_NICE))
+		return -EPERM;
+	return mask & 1 ? 0 : -EINVAL;
 }
 
 /* Linux: sys_set_robust_list. The head is kept but never walked: with one
@@ -432,6 +787,8 @@ SYSCALL_DEFINE2(set_robust_list, unsigned long, head, size_t, len)
 #define PR_GET_PDEATHSIG 2
 #define PR_GET_DUMPABLE 3
 #define PR_SET_DUMPABLE 4
+#define PR_GET_KEEPCAPS 7
+#define PR_SET_KEEPCAPS 8
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
 #define PR_SET_NO_NEW_PRIVS 38
@@ -457,11 +814,13 @@ static long set_comm(struct task_struct *task, unsigned long uname)
 
 /*
  * Linux: sys_prctl, the options a static program meets: its name (libc
- * and busybox set it), the parent-death signal and dumpable flag (kept,
- * there is no parent and no core dump), no_new_privs (one-way, as
- * Linux), and PR_SET_THP_DISABLE, which makes every fault of the process
- * order 0 (MMF_DISABLE_THP), and the capability bounding set
- * (kernel/capability.c). Any other option is -EINVAL, as Linux's default.
+ * and busybox set it), the parent-death signal (sent when the parent
+ * exits), the dumpable flag (no core dumps are written; it decides who
+ * owns /proc/PID), KEEP_CAPS (the permitted set survives giving up uid
+ * 0), no_new_privs (one-way, as Linux), and PR_SET_THP_DISABLE, which
+ * makes every fault of the process order 0 (MMF_DISABLE_THP), and the
+ * capability bounding set (kernel/capability.c). Any other option is
+ * -EINVAL, as Linux's default.
  */
 SYSCALL_DEFINE5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, unsigned long, arg4,
 		unsigned long, arg5)
@@ -481,9 +840,25 @@ SYSCALL_DEFINE5(prctl, int, option, unsigned long, arg2, unsigned long, arg3, un
 	case PR_GET_PDEATHSIG:
 		return copy_to_user(arg2, &task->pdeath_signal, sizeof(int)) ? -EFAULT : 0;
 	case PR_GET_DUMPABLE:
-		return 1;
-	case PR_SET_DUMPABLE:
-		return arg2 > 1 ? -EINVAL : 0;
+		return task->mm && (task->mm->flags & MMF_DUMPABLE);
+	case PR_SET_DUMPABLE: /* Linux: SUID_DUMP_DISABLE or SUID_DUMP_USER */
+		if (arg2 > 1)
+			return -EINVAL;
+		if (arg2)
+			task->mm->flags |= MMF_DUMPABLE;
+		else
+			task->mm->flags &= ~MMF_DUMPABLE;
+		return 0;
+	case PR_SET_KEEPCAPS:
+		if (arg2 > 1)
+			return -EINVAL;
+		if (arg2)
+			task->cred.securebits |= SECBIT_KEEP_CAPS;
+		else
+			task->cred.securebits &= ~SECBIT_KEEP_CAPS;
+		return 0;
+	case PR_GET_KEEPCAPS:
+		return !!(task->cred.securebits & SECBIT_KEEP_CAPS);
 	case PR_SET_NO_NEW_PRIVS:
 		if (arg2 != 1 || arg3 || arg4 || arg5)
 			return -EINVAL;

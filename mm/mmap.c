@@ -159,7 +159,7 @@ void mm_destroy(struct mm_struct *mm)
 
 /* The mm flags a child keeps (Linux: MMF_INIT_MASK, through mm_init's
  * mmf_init_flags); the zero-page references are taken, not copied. */
-#define MMF_INIT_MASK (MMF_TOPDOWN | MMF_DISABLE_THP)
+#define MMF_INIT_MASK (MMF_TOPDOWN | MMF_DISABLE_THP | MMF_DUMPABLE)
 
 /* The child's references to the zero folios its copied entries map. */
 static int dup_zero_folios(struct mm_struct *mm, const struct mm_struct *oldmm)

@@ -130,7 +130,7 @@ kernel_tests_in_qemu() { # $1: --usb or empty
 		"folium> test" "Power down." || return 1
 	"$B/tools/ktap" "$log" && mm_suites_ran "$log" || return 1
 	expect_in "$log" "apic: tick from " || return 1
-	for suite in exec fs_syscall procfs signal sys syscall x86_tick; do
+	for suite in cred exec fs_syscall procfs signal sys syscall x86_tick; do
 		tr -d '\r' < "$log" | grep -q "^# $suite: pass:[1-9][0-9]* fail:0 skip:0" ||
 			{ echo "the $suite suite did not run in full"; return 1; }
 	done
@@ -473,7 +473,9 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 # calls, pipes between processes), procfs (/proc/PID, /proc/stat,
 # loadavg, syslog), forktest (64 children, copy-on-write of
 # every folio size, 10000 fork + exit + wait and 1000 fork + exec + wait
-# cycles with musl, a tenth of that with glibc) and mmtest too, the fuzzer (also as four processes at once,
+# cycles with musl, a tenth of that with glibc), credtest (set*uid,
+# capabilities, groups, permissions, RLIMIT_NPROC) and mmtest too, the
+# fuzzer (also as four processes at once,
 # forking, exec'ing, waiting and killing among its calls)
 # runs to its end with both, tools/linux-madvise-free runs unchanged
 # through the sysfs files and prints its record (source=folium), and
@@ -482,7 +484,7 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 user_syscalls_conform_in_ring3() { # $1: --usb or empty
 	name=syscalls${1:-}
 	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
-/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
+/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/credtest; /bin/credtest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
 /bin/fuzz.glibc 3 2000; /bin/fuzz 4 1000 - 4; /bin/linux-madvise-free --bytes 8M --runs 1; \
 /bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
 	log=$LOGS/initramfs-$name.serial
@@ -508,6 +510,8 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "polltest failed"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^credtest: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "credtest failed"; return 1; }
 	# sigtest's abort is the one death; nothing else may fail.
 	! grep -q 'FAILED\|exit status' "$log" || { echo "a program failed"; return 1; }
 	[ "$(grep -c 'killed by' "$log")" = 1 ] || { echo "a program was killed"; return 1; }
@@ -522,8 +526,8 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 # Debian's Linux 6.1 and 7.3 in the same QEMU (the side-by-side's other
 # kernels, fetched by make as data, booted by tools/qemu-run.sh --kernel
 # with the same machine line) run the very same /bin files: sysconform,
-# proctest, procfs and forktest pass there with both C libraries, as on
-# Folium, and schedtest (2 s a pair) and mmtest; sigtest
+# proctest, procfs, forktest and credtest pass there with both C
+# libraries, as on Folium, and schedtest (2 s a pair) and mmtest; sigtest
 # ends by SIGABRT; fpstate passes and its bad XSTATE_BV frame is SIGSEGV
 # (not its bad MXCSR: QEMU's TCG XRSTOR takes reserved MXCSR bits, which
 # real CPUs fault on; user-on-linux.sh runs that one on the build
@@ -538,7 +542,7 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 	qemu --kernel "$kernel" --initrd "$B/linux-initramfs.cpio" --log "$log" \
 		--append "console=ttyS0 quiet panic=-1 -- /bin/hello a; /bin/sysconform; \
 /bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; \
-/bin/forktest; /bin/schedtest 2; \
+/bin/forktest; /bin/schedtest 2; /bin/credtest; /bin/credtest.glibc; \
 /bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/mmtest; /bin/sigtest; \
 /bin/fpstate; /bin/fpstate.glibc badheader" || return 1
 	tr -d '\r' < "$log" | grep -v '^ok '
@@ -559,6 +563,8 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed on Linux"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "polltest failed on Linux"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^credtest: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "credtest failed on Linux"; return 1; }
 }
 
 # shell_output LOG SHELL: what /etc/shells/features.sh printed under SHELL

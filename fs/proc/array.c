@@ -120,12 +120,14 @@ static int task_ppid_nr(const struct task_struct *task)
 static int proc_pid_status(struct seq_file *m, void *v)
 {
 	struct task_struct *task = proc_task_get(m->private);
+	const struct cred *c;
 	struct mm_struct *mm;
 	sigset_t ign, catch;
 
 	(void)v;
 	if (!task)
 		return -ESRCH;
+	c = &task->cred;
 	mm = get_task_mm(task);
 	seq_printf(m, "Name:\t%s\n", task->comm);
 	if (task->fs)
@@ -133,8 +135,12 @@ static int proc_pid_status(struct seq_file *m, void *v)
 	seq_printf(m, "State:\t%s\n", task_state_name(task));
 	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", task->pid,
 		   task->pid, task_ppid_nr(task));
-	seq_puts(m, "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n");
-	seq_printf(m, "FDSize:\t%d\nGroups:\t\n", task->files ? NR_OPEN_DEFAULT : 0);
+	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", c->uid, c->euid, c->suid,
+		   c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
+	seq_printf(m, "FDSize:\t%d\nGroups:\t", task->files ? NR_OPEN_DEFAULT : 0);
+	for (int i = 0; i < c->group_info->ngroups; i++)
+		seq_printf(m, i ? " %u" : "%u", c->group_info->gid[i]);
+	seq_puts(m, " \n"); /* Linux: "Trailing space shouldn't have been added" */
 	if (mm)
 		task_mem(m, mm);
 	seq_puts(m, "CoreDumping:\t0\n");

@@ -411,17 +411,47 @@ int proc_name_to_int(const char *name, size_t len)
 	return n;
 }
 
+/* Linux: task_dump_owner. A process whose mm may be dumped owns its
+ * files (its effective uid and gid); a kernel thread's and a
+ * non-dumpable process's belong to root. */
+static void task_dump_owner(const struct task_struct *task, uint32_t *uid, uint32_t *gid)
+{
+	bool dumpable = task->mm && (task->mm->flags & MMF_DUMPABLE);
+
+	*uid = dumpable ? task->cred.euid : GLOBAL_ROOT_UID;
+	*gid = dumpable ? task->cred.egid : GLOBAL_ROOT_GID;
+}
+
+/* Linux: pid_update_inode at each lookup: the directory, fd/, its link
+ * and every file get the task's owner as it is now. */
+static void pid_dir_set_owner(struct proc_pid_dir *pd, const struct task_struct *task)
+{
+	uint32_t uid, gid;
+
+	task_dump_owner(task, &uid, &gid);
+	pd->dir->uid = pd->fd_dir->uid = pd->fd_link->uid = uid;
+	pd->dir->gid = pd->fd_dir->gid = pd->fd_link->gid = gid;
+	for (struct ramfs_dentry *d = pd->dir->children; d; d = d->next) {
+		d->inode->uid = uid;
+		d->inode->gid = gid;
+	}
+}
+
 /* Linux: proc_root_lookup -> proc_pid_lookup: a live task's number. */
 static struct ramfs_inode *proc_root_lookup(struct ramfs_inode *dir, const char *name, size_t len)
 {
 	int pid = proc_name_to_int(name, len);
+	struct task_struct *task;
 	struct proc_pid_dir *pd;
 
 	(void)dir;
-	if (pid <= 0 || pid > PID_MAX || !find_task_by_vpid(pid))
+	if (pid <= 0 || pid > PID_MAX || !(task = find_task_by_vpid(pid)))
 		return NULL;
 	pd = pid_dir_get(pid);
-	return pd ? pd->dir : NULL;
+	if (!pd)
+		return NULL;
+	pid_dir_set_owner(pd, task);
+	return pd->dir;
 }
 
 /* Positions past /proc's own names: PROC_PID_POS + pid (Linux:
