@@ -36,17 +36,21 @@ run_test() {
 # each in its own subshell; their counts are added here. A lane that ends
 # without writing its counts is a failure of its own.
 run_lanes() {
+	rl_n=0
 	for lane in "$1" "$2"; do
-		rm -f "$LOGS/lane-$lane"
+		rl_n=$((rl_n + 1))
+		rm -f "$LOGS/lane-$rl_n-$lane"
 		(
 			passed=0 failed=0
 			"$lane"
-			echo "$passed $failed" > "$LOGS/lane-$lane"
+			echo "$passed $failed" > "$LOGS/lane-$rl_n-$lane"
 		) &
 	done
 	wait
+	rl_n=0
 	for lane in "$1" "$2"; do
-		if read -r lp lf < "$LOGS/lane-$lane"; then
+		rl_n=$((rl_n + 1))
+		if read -r lp lf < "$LOGS/lane-$rl_n-$lane"; then
 			passed=$((passed + lp))
 			failed=$((failed + lf))
 		else
@@ -54,6 +58,28 @@ run_lanes() {
 			echo "FAIL  $lane: the lane ended without its counts"
 		fi
 	done
+}
+
+# run_pool JOBS: two workers go through the function JOBS, whose every
+# line is `job NAME FUNCTION ARGS...`, and each job runs in whichever
+# worker reaches it first (a job is claimed by making its directory), so
+# both cores stay busy to the end; a fixed split into two lanes left one
+# idle for a minute and a half. JOBS lists the longest first.
+job() {
+	pool_i=$((pool_i + 1))
+	mkdir "$pool_claims/$pool_i" 2>/dev/null || return 0
+	run_test "$@"
+}
+pool_worker() {
+	pool_i=0
+	"$pool_jobs"
+}
+run_pool() {
+	pool_jobs=$1
+	pool_claims=$LOGS/claims-$1
+	rm -rf "$pool_claims"
+	mkdir -p "$pool_claims"
+	run_lanes pool_worker pool_worker
 }
 
 # expect_in FILE TEXT...: every TEXT occurs in FILE (fixed strings).
@@ -863,7 +889,8 @@ host_lane_b() {
 
 run_lanes host_lane_a host_lane_b
 
-echo "make test: QEMU boots (TCG, -cpu max; about 10 s each, two at a time)"
+echo "make test: QEMU boots and the config matrix (CONFIG_PAGE_BLOCK_ORDER x THP, then"
+echo "  MAX_PAGE_ORDER 12; TCG, -cpu max; two at a time)"
 # The in-kernel tests boot with the initramfs: the exec, fs_syscall and
 # procfs suites run /bin programs and read its files.
 printf '%s\n' 'run="test; poweroff"' > "$IMGS/ktest.cmdline"
@@ -890,100 +917,83 @@ head -c 2000 "$B/folium.elf" > "$IMGS/truncated.elf"
 sh tools/mkimage.sh "$IMGS/truncated.img" "$B/BOOTX64.EFI" "$IMGS/truncated.elf" -
 image accel 'run="poweroff"' >/dev/null
 
-# Two lanes of boots run side by side (each QEMU is one TCG thread, and
-# the machine has two cores); inside a lane the tests run in turn.
-qemu_lane_a() {
-	run_test kernel-tests-disk kernel_tests_in_qemu ""
-	run_test kernel-tests-usb kernel_tests_in_qemu --usb
-	run_test shell-session shell_session
-	run_test bench-quick-in-qemu bench_quick_in_qemu
-	run_test mm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 60 \
+# The boots and the config matrix, in one pool of two workers (each QEMU
+# is one TCG thread, a matrix entry builds its kernel with make -j2 and
+# boots it; the machine has two cores), longest first.
+boot_jobs() {
+	for cfg in 10-n 10-y 7-y 7-n 1-n 9-n 1-y 9-y; do
+		job config-pb${cfg%-*}-thp${cfg#*-} config_matrix_entry "${cfg%-*}" "${cfg#*-}"
+	done
+	job config-pb12-thpn-order12 config_matrix_entry 12 n 12
+	job side-by-side-quick-run-boots-three-kernels-and-reports side_by_side_quick_run
+	job mmdiff-linux-7.3-and-folium-give-the-same-answers \
+		sh tools/tests/mmdiff-qemu.sh "$B" "${LINUX_NEW_VMLINUZ:-}" "$LOGS/mmdiff"
+	job user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
+	job user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
+	job distro-shells-run-scripts-as-on-linux-7.3 distro_shells_run_scripts_as_on_linux
+	job accel-kvm-probes-and-falls-back-to-tcg sh tools/tests/qemu-accel-test.sh \
+		"$IMGS/accel.img" "$LOGS"
+	job bench-quick-in-qemu bench_quick_in_qemu
+	job linux-7.3-runs-the-same-programs-in-the-same-qemu \
+		linux_runs_the_same_programs_in_the_same_qemu new
+	job linux-6.1-runs-the-same-programs-in-the-same-qemu \
+		linux_runs_the_same_programs_in_the_same_qemu old
+	job kernel-tests-disk kernel_tests_in_qemu ""
+	job kernel-tests-usb kernel_tests_in_qemu --usb
+	for mem in 1G 6G 128M; do
+		job boot-with-$mem boot_with_mem $mem
+	done
+	job user-programs-run-in-ring3 user_programs_run_in_ring3
+	job ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint
+	job shell-session shell_session
+	job mm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 60 \
 		--log "$LOGS/mm-shell.serial" tools/tests/mm.session -- \
 		sh tools/qemu-run.sh --serial-stdio --image "$IMGS/cma.img"
-	run_test vm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 120 \
+	job vm-shell-session "$B/tools/serial-session" --boot-timeout 120 --timeout 120 \
 		--log "$LOGS/vm-shell.serial" tools/tests/vm.session -- \
 		sh tools/qemu-run.sh --serial-stdio --image "$IMGS/vm.img"
-	run_test clear-pages-stosq-and-zero-page-from-cmdline clear_pages_from_cmdline
-	run_test cma-that-cannot-be-placed-is-reported cma_that_cannot_be_placed_is_reported
-	for mem in 128M 1G 6G; do
-		run_test boot-with-$mem boot_with_mem $mem
-	done
-	run_test ps2-keyboard-reaches-the-shell ps2_keyboard_reaches_the_shell
-	run_test reboot-resets-the-machine reboot_resets_the_machine
-	run_test linux-6.1-runs-the-same-programs-in-the-same-qemu \
-		linux_runs_the_same_programs_in_the_same_qemu old
-	run_test linux-7.3-runs-the-same-programs-in-the-same-qemu \
-		linux_runs_the_same_programs_in_the_same_qemu new
-	run_test mmdiff-linux-7.3-and-folium-give-the-same-answers \
-		sh tools/tests/mmdiff-qemu.sh "$B" "${LINUX_NEW_VMLINUZ:-}" "$LOGS/mmdiff"
-}
-
-qemu_lane_b() {
+	job hugetlb-1g-pages-at-boot-and-at-run-time hugetlb_1g_pages_at_boot_and_at_run_time
+	job init-runs-as-pid-1 init_runs_as_pid_1
+	job clear-pages-stosq-and-zero-page-from-cmdline clear_pages_from_cmdline
+	job cma-that-cannot-be-placed-is-reported cma_that_cannot_be_placed_is_reported
+	job ps2-keyboard-reaches-the-shell ps2_keyboard_reaches_the_shell
+	job ctrl-c-stops-long-shell-commands ctrl_c_stops_shell_commands
+	job initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
+	job initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
+	job reboot-resets-the-machine reboot_resets_the_machine
 	REGS="RIP: 0008:ffffffff8 RSP: 0010: RFLAGS: RAX: RBX: RCX: RDX: RSI: RDI: RBP: R08: R15: CR0: CR3: CR4:"
 	# shellcheck disable=SC2086
-	run_test fault-page-fault fault_report pf $REGS "Exception 14: Page Fault (#PF)" \
+	job fault-page-fault fault_report pf $REGS "Exception 14: Page Fault (#PF)" \
 		"page not present, write, kernel mode" \
 		"CR2 (faulting address): 0x00000deadbeef000" "crash_page_fault+" \
 		"cmd_crash+" "shell_run_line+" "shell_thread+"
 	# shellcheck disable=SC2086
-	run_test fault-invalid-opcode fault_report ud $REGS "Exception 6: Invalid Opcode (#UD)" \
+	job fault-invalid-opcode fault_report ud $REGS "Exception 6: Invalid Opcode (#UD)" \
 		"error code: 0x0 (none pushed by this exception)" "crash_invalid_opcode+"
 	# shellcheck disable=SC2086
-	run_test fault-general-protection fault_report gp $REGS \
+	job fault-general-protection fault_report gp $REGS \
 		"Exception 13: General Protection (#GP)" \
 		"error code: 0x0 (no segment selector involved)" "crash_general_protection+"
 	# A task's kernel stack (the shell thread's, vmalloc'ed) into its
 	# guard page, then the boot stack into its own: both are named before
 	# the report.
 	# shellcheck disable=SC2086
-	run_test fault-task-stack-overflow-is-reported fault_report stack $REGS \
+	job fault-task-stack-overflow-is-reported fault_report stack $REGS \
 		"kernel stack overflow (double-fault): 0xffffc9" "(stack is 0xffffc9" \
 		"Exception 8: Double Fault (#DF)" "CR2 (last page-fault address): 0xffffc9" \
 		"crash_stack_overflow+"
 	# shellcheck disable=SC2086
-	run_test fault-double-fault-on-boot-stack-overflow fault_report bootstack $REGS \
+	job fault-double-fault-on-boot-stack-overflow fault_report bootstack $REGS \
 		"kernel stack overflow (double-fault): 0xffffffff8" "(stack is 0xffffffff8" \
 		"Exception 8: Double Fault (#DF)" "crash_stack_overflow+"
-	run_test fault-panic fault_report panic "Kernel panic: crash: panic requested from the shell" \
+	job fault-panic fault_report panic "Kernel panic: crash: panic requested from the shell" \
 		"cmd_crash+" "shell_run_line+" "shell_thread+"
-	run_test loader-missing-kernel loader_rejects no-kernel "/folium/folium.elf not found"
-	run_test loader-bad-magic loader_rejects bad-magic "bad magic"
-	run_test loader-truncated-kernel loader_rejects truncated "truncated"
-	run_test initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
-	run_test initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
-	run_test user-programs-run-in-ring3 user_programs_run_in_ring3
-	run_test distro-shells-run-scripts-as-on-linux-7.3 distro_shells_run_scripts_as_on_linux
-	run_test init-runs-as-pid-1 init_runs_as_pid_1
-	run_test hugetlb-1g-pages-at-boot-and-at-run-time hugetlb_1g_pages_at_boot_and_at_run_time
-	run_test user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
-	run_test user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
-	run_test ctrl-c-kills-the-program-with-sigint ctrl_c_sends_sigint
-	run_test ctrl-c-stops-long-shell-commands ctrl_c_stops_shell_commands
-	run_test side-by-side-quick-run-boots-three-kernels-and-reports side_by_side_quick_run
-	run_test accel-kvm-probes-and-falls-back-to-tcg sh tools/tests/qemu-accel-test.sh \
-		"$IMGS/accel.img" "$LOGS"
+	job loader-missing-kernel loader_rejects no-kernel "/folium/folium.elf not found"
+	job loader-bad-magic loader_rejects bad-magic "bad magic"
+	job loader-truncated-kernel loader_rejects truncated "truncated"
 }
 
-# The config matrix: each entry builds its kernel (make -j2) and boots it.
-matrix_lane_a() {
-	for pb in 1 7; do
-		for thp in y n; do
-			run_test config-pb$pb-thp$thp config_matrix_entry $pb $thp
-		done
-	done
-	run_test config-pb12-thpn-order12 config_matrix_entry 12 n 12
-}
-matrix_lane_b() {
-	for pb in 9 10; do
-		for thp in y n; do
-			run_test config-pb$pb-thp$thp config_matrix_entry $pb $thp
-		done
-	done
-}
-
-run_lanes qemu_lane_a qemu_lane_b
-echo "make test: config matrix (CONFIG_PAGE_BLOCK_ORDER x THP, then MAX_PAGE_ORDER 12)"
-run_lanes matrix_lane_a matrix_lane_b
+run_pool boot_jobs
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
