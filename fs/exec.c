@@ -184,8 +184,9 @@ static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
 /* The program's name for ps and /proc (Linux: __set_task_comm, the last
  * component of the name exec was given, within TASK_COMM_LEN: a script's
  * own name, not its interpreter's) and the file that runs, for
- * /proc/self/exe. */
-static void set_task_comm_exe(struct task_struct *task, const char *filename, const char *exe)
+ * /proc/self/exe (Linux: set_mm_exe_file). */
+static void set_task_comm_exe(struct task_struct *task, const char *filename,
+			      const struct ramfs_inode *exe)
 {
 	const char *base = filename;
 
@@ -194,8 +195,7 @@ static void set_task_comm_exe(struct task_struct *task, const char *filename, co
 			base = p + 1;
 	memset(task->comm, 0, sizeof(task->comm));
 	memcpy(task->comm, base, MIN(strlen(base), sizeof(task->comm) - 1));
-	memset(task->exe, 0, sizeof(task->exe));
-	memcpy(task->exe, exe, MIN(strlen(exe), sizeof(task->exe) - 1));
+	task->exe_file = exe;
 }
 
 /* Linux: do_open_execat. A regular file the task may execute
@@ -286,7 +286,7 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 		switch_mm(mm);
 	if (old_mm)
 		mmput(old_mm);
-	set_task_comm_exe(task, filename, path);
+	set_task_comm_exe(task, filename, inode);
 	exec_creds(task, inode);
 	task->flags &= ~PF_FORKNOEXEC;
 	do_close_on_exec(task);

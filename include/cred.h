@@ -111,6 +111,13 @@ struct task_struct;
 void copy_creds(struct task_struct *p, const struct cred *parent);
 void exit_creds(struct task_struct *task);
 
+/* Linux: __ptrace_may_access with PTRACE_MODE_READ_FSCREDS (kernel/
+ * ptrace.c), what /proc asks before showing one process's memory, links
+ * or environment to another: the same process; or the caller's
+ * file-system uid and gid are all of the target's uids and gids, and the
+ * target's mm may be dumped; or the caller has CAP_SYS_PTRACE. */
+bool ptrace_may_access(const struct task_struct *task, const struct task_struct *target);
+
 /* Linux: prepare_creds, commit_creds, abort_creds. A copy of the task's
  * credentials to change (with its own references), then installed: a
  * change of real uid moves the task between the uids' counts; or thrown

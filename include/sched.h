@@ -131,7 +131,9 @@ struct task_struct {
 	unsigned long robust_list;     /* set_robust_list (kept, never walked) */
 	int pdeath_signal;	       /* prctl(PR_SET_PDEATHSIG): kept */
 	bool no_new_privs;	       /* prctl(PR_SET_NO_NEW_PRIVS) */
-	char exe[PATH_MAX];	       /* the path exec was given: /proc/self/exe */
+	/* The file exec ran, whose path /proc/PID/exe shows (Linux keeps it in
+	 * the mm as exe_file); a forked child runs its parent's. */
+	const struct ramfs_inode *exe_file;
 };
 
 /* The kernel's own task (init/init_task.c). */

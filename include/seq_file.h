@@ -107,6 +107,10 @@ struct proc_task_ref *proc_task_ref_new(const struct ramfs_inode *inode, int *er
 /* single_open with m->private a new reference to the inode's task;
  * proc_pid_release frees both. Return: 0, -ENOENT, -ENOMEM. */
 int proc_pid_single_open(struct ramfs_inode *inode, struct file *file, seq_show_t show);
+/* Linux: proc_mem_open's mm_access check for maps, smaps, pagemap and
+ * environ: -EACCES when the inode's task has another mm the reader may
+ * not look into (ptrace_may_access); -ENOENT when the task is gone. */
+int proc_mem_open_check(const struct ramfs_inode *inode);
 void proc_pid_release(struct ramfs_inode *inode, struct file *file);
 /* Linux: name_to_int: decimal digits, no leading zero. Return: the
  * number, or -1. */

@@ -170,6 +170,7 @@ static struct task_struct *__copy_process(const struct kernel_clone_args *args, 
 	if (args->flags & CLONE_CHILD_CLEARTID)
 		p->clear_child_tid = args->child_tid;
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
+	p->exe_file = parent->exe_file;
 	/* Linux: the child gets the parent's mask, none of its pending. */
 	p->signals.blocked = parent->signals.blocked;
 	p->start_time = arch_uptime_ns();

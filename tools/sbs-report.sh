@@ -113,15 +113,26 @@ md_row() {
 }
 
 # The row's figures, for the row filter $filt (a mlr condition on the key
-# columns), the figure column $fig and $TMP/fig.csv, $TMP/evid.csv:
+# columns), the figure column $fig and $TMP/fig.csv, $TMP/evid.csv.
+# row_cache: the row's lines of both, taken once per row (one mlr each,
+# not one per kernel and column: mlr's start-up was most of the time).
+row_cache() {
+	mlr --icsv --onidx --ofs ' ' filter "$filt" then \
+		cut -o -f "source,${fig}_median,${fig}_min,${fig}_max,${fig}_count" \
+		"$TMP/fig.csv" >"$TMP/row-fig"
+	if [ -n "$evid" ]; then
+		mlr --icsv --ocsv filter "$filt" "$TMP/evid.csv" >"$TMP/row-evid.csv"
+	fi
+}
 # boot_stats SOURCE: "median min max count" or nothing.
 boot_stats() {
-	mlr --icsv --onidx --ofs ' ' filter "\$source == \"$1\" && $filt" \
-		then cut -o -f "${fig}_median,${fig}_min,${fig}_max,${fig}_count" "$TMP/fig.csv"
+	awk -v s="$1" '$1 == s { print $2, $3, $4, $5 }' "$TMP/row-fig"
 }
 ev() {	# ev SOURCE E: the evidence median, or -
-	v=$(mlr --icsv --onidx filter "\$source == \"$1\" && $filt" then cut -f "${2}_median" \
-		"$TMP/evid.csv")
+	v=$(awk -F, -v s="$1" -v c="${2}_median" '
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "source") si = i; if ($i == c) ci = i }
+			next }
+		si && ci && $si == s { print $ci }' "$TMP/row-evid.csv")
 	echo "${v:--}"
 }
 cell() {	# cell "median min max count": "median (min–max)", or — for none
@@ -264,6 +275,7 @@ table_row() {
 		filt="$filt${filt:+ && }\$$k == \"$1\""
 		shift
 	done
+	row_cache
 	label=$row	# "2048K pte" for a size in KiB
 	[ "$(unit_of "$DIR/folium-$rec.csv" "${keys%% *}")" != KiB ] || label=$(echo "$row" | sed 's/^\([0-9]*\)/\1K/')
 	f=$(boot_stats folium) n=$(boot_stats linux-new) o=$(boot_stats linux-old)

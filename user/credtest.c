@@ -8,7 +8,8 @@
  * setfsuid drops the file-system set, exec gives root its bounding set
  * and anyone else none), supplementary groups, file permissions as the
  * file-system uid (and access(2) as the real one), kill, setpriority,
- * prlimit and sched_setaffinity refused across users, RLIMIT_NPROC per
+ * prlimit, sched_setaffinity and /proc/PID's maps and exe refused across
+ * users, RLIMIT_NPROC per
  * user (root exempt; a set*uid past it fails the next execve), dumpable
  * and the parent-death signal. Prints "ok NAME" or "FAIL NAME: ..." a
  * line, then "credtest: N checks, all ok" (exit 0) or "credtest: K of N
@@ -150,9 +151,10 @@ static int exec_caps(uint64_t *permitted, uint64_t *effective)
 
 static int ids_start_as_root(void)
 {
+	char line[128], path[64], exe[256], parent_exe[256];
 	uid_t r, e, s;
 	gid_t rg, eg, sg;
-	char line[128];
+	ssize_t n, m;
 
 	if (getresuid(&r, &e, &s) || r || e || s)
 		return 1;
@@ -164,7 +166,15 @@ static int ids_start_as_root(void)
 		return 4;
 	if (status_line("Groups:", line, sizeof(line)) || strcmp(line, "Groups:\t "))
 		return 5;
-	return prctl(PR_GET_DUMPABLE) == 1 ? 0 : 6;
+	if (prctl(PR_GET_DUMPABLE) != 1)
+		return 6;
+	/* A forked child runs its parent's file. */
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)getppid());
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	m = readlink(path, parent_exe, sizeof(parent_exe) - 1);
+	if (n <= 0 || n != m || memcmp(exe, parent_exe, (size_t)n))
+		return 7;
+	return 0;
 }
 
 static int setresuid_sets_three_and_drops_caps(void)
@@ -339,9 +349,10 @@ static int files_are_checked_as_the_fsuid(void)
 static int other_users_processes_are_refused(void)
 {
 	pid_t parent = getppid(), kid;
+	char path[64], buf[256];
 	struct rlimit rl;
 	cpu_set_t set;
-	int status;
+	int status, fd;
 
 	if (setresgid(NOBODY, NOBODY, NOBODY) || setresuid(NOBODY, NOBODY, NOBODY))
 		return 1;
@@ -372,6 +383,18 @@ static int other_users_processes_are_refused(void)
 		return 10;
 	if (sched_setaffinity(0, sizeof(set), &set))
 		return 11;
+	/* Another user's memory, links and environment are closed
+	 * (ptrace_may_access), one's own open. */
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)parent);
+	if (open(path, O_RDONLY) != -1 || errno != EACCES)
+		return 12;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)parent);
+	if (readlink(path, buf, sizeof(buf)) != -1 || errno != EACCES)
+		return 13;
+	fd = open("/proc/self/maps", O_RDONLY);
+	if (fd < 0 || readlink("/proc/self/exe", buf, sizeof(buf)) <= 0)
+		return 14;
+	close(fd);
 	return 0;
 }
 
@@ -543,7 +566,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	in_child("ids start as root, dumpable, no groups", ids_start_as_root);
+	in_child("ids start as root, dumpable, no groups, the parent's exe", ids_start_as_root);
 	in_child("setresuid sets three uids and drops the capabilities",
 		 setresuid_sets_three_and_drops_caps);
 	in_child("setgid and setreuid as root", setuid_as_root_sets_all);
@@ -556,7 +579,7 @@ int main(int argc, char **argv)
 	in_child("setgroups sorts; getgroups sizes; only with CAP_SETGID", groups_are_set_sorted);
 	in_child("files are checked as the fsuid, access as the real uid",
 		 files_are_checked_as_the_fsuid);
-	in_child("kill, setpriority, prlimit, sched_setaffinity refuse other users",
+	in_child("kill, setpriority, prlimit, sched_setaffinity, /proc memory refuse other users",
 		 other_users_processes_are_refused);
 	in_child("RLIMIT_NPROC counts a user's processes, root exempt",
 		 nproc_counts_a_users_processes);

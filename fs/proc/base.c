@@ -166,22 +166,47 @@ static int put_link(const char *target, char *buf, size_t size)
 	return (int)len;
 }
 
-/* Linux: proc_exe_link. A kernel thread has none: -ENOENT. */
-int proc_exe_get_link(struct ramfs_inode *inode, char *buf, size_t size)
+/* Linux: proc_fd_access_allowed, for the exe, cwd and root links:
+ * -EACCES unless the reader may look into the task (ptrace_may_access). */
+static int proc_fd_access_allowed(const struct task_struct *task)
+{
+	return ptrace_may_access(current, task) ? 0 : -EACCES;
+}
+
+int proc_mem_open_check(const struct ramfs_inode *inode)
 {
 	struct task_struct *task = proc_inode_task(inode);
 
-	if (!task || !task->exe[0] || !task->mm)
+	if (!task)
 		return -ENOENT;
-	return put_link(task->exe, buf, size);
+	if (task->mm && task->mm != current->mm && !ptrace_may_access(current, task))
+		return -EACCES;
+	return 0;
+}
+
+/* Linux: proc_exe_link, d_path of the file that runs: the file a link
+ * led to (/bin/busybox for /bin/sh). A kernel thread has none: -ENOENT. */
+int proc_exe_get_link(struct ramfs_inode *inode, char *buf, size_t size)
+{
+	struct task_struct *task = proc_inode_task(inode);
+	int err = task ? proc_fd_access_allowed(task) : -ENOENT;
+
+	if (err)
+		return err;
+	if (!task->exe_file || !task->mm)
+		return -ENOENT;
+	return ramfs_inode_path(&rootfs, task->exe_file, buf, size);
 }
 
 /* Linux: proc_cwd_link (d_path of fs->pwd). */
 static int proc_cwd_get_link(struct ramfs_inode *inode, char *buf, size_t size)
 {
 	struct task_struct *task = proc_inode_task(inode);
+	int err = task ? proc_fd_access_allowed(task) : -ENOENT;
 
-	if (!task || !task->fs)
+	if (err)
+		return err;
+	if (!task->fs)
 		return -ENOENT;
 	return ramfs_dir_path(&rootfs, task->fs->pwd, buf, size);
 }
@@ -189,7 +214,10 @@ static int proc_cwd_get_link(struct ramfs_inode *inode, char *buf, size_t size)
 /* Linux: proc_root_link. Folium has no chroot: always "/". */
 static int proc_root_get_link(struct ramfs_inode *inode, char *buf, size_t size)
 {
-	return proc_inode_task(inode) ? put_link("/", buf, size) : -ENOENT;
+	struct task_struct *task = proc_inode_task(inode);
+	int err = task ? proc_fd_access_allowed(task) : -ENOENT;
+
+	return err ? err : put_link("/", buf, size);
 }
 
 /* Linux: proc_self_get_link, the reader's pid. */
@@ -311,12 +339,28 @@ struct pid_entry {
 		.name = n, .mode = S_IFLNK | 0777, .get_link = l \
 	}
 
+/* Linux: environ_open (__mem_open): the reader must be allowed into the
+ * task's memory. */
+static int environ_open(struct ramfs_inode *inode, struct file *file)
+{
+	int err = proc_mem_open_check(inode);
+
+	return err ? err : proc_pid_single_open(inode, file, proc_pid_environ_show);
+}
+
+static const struct file_operations proc_environ_fops = {
+	.open = environ_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = proc_pid_release,
+};
+
 static const struct pid_entry tgid_base_stuff[] = {
 	LNK("cwd", proc_cwd_get_link),
 	REG("clear_refs", 0200, &proc_clear_refs_fops),
 	ONE("cmdline", 0444, proc_pid_cmdline_show),
 	REG("comm", 0644, &proc_pid_comm_fops),
-	ONE("environ", 0400, proc_pid_environ_show),
+	REG("environ", 0400, &proc_environ_fops),
 	LNK("exe", proc_exe_get_link),
 	REG("maps", 0444, &proc_pid_maps_fops),
 	REG("pagemap", 0400, &proc_pagemap_fops),

@@ -324,12 +324,16 @@ static int show_smaps_rollup(struct seq_file *m, void *v)
 
 static int pid_maps_open(struct ramfs_inode *inode, struct file *file)
 {
-	return proc_pid_single_open(inode, file, show_map);
+	int err = proc_mem_open_check(inode);
+
+	return err ? err : proc_pid_single_open(inode, file, show_map);
 }
 
 static int pid_smaps_open(struct ramfs_inode *inode, struct file *file)
 {
-	return proc_pid_single_open(inode, file, show_smap);
+	int err = proc_mem_open_check(inode);
+
+	return err ? err : proc_pid_single_open(inode, file, show_smap);
 }
 
 const struct file_operations proc_pid_maps_fops = {
@@ -348,7 +352,9 @@ const struct file_operations proc_pid_smaps_fops = {
 
 static int smaps_rollup_open(struct ramfs_inode *inode, struct file *file)
 {
-	return proc_pid_single_open(inode, file, show_smaps_rollup);
+	int err = proc_mem_open_check(inode);
+
+	return err ? err : proc_pid_single_open(inode, file, show_smaps_rollup);
 }
 
 const struct file_operations proc_pid_smaps_rollup_fops = {
@@ -537,13 +543,22 @@ static long pagemap_read(struct file *file, unsigned long ubuf, size_t count, ui
 	return done;
 }
 
-/* Linux: pagemap_open (proc_mem_open): the task is taken at open. */
+/* The task is taken at open (clear_refs: the mode bits alone guard it). */
 static int proc_task_ref_open(struct ramfs_inode *inode, struct file *file)
 {
 	int err;
 
 	file->private_data = proc_task_ref_new(inode, &err);
 	return file->private_data ? 0 : err;
+}
+
+/* Linux: pagemap_open (proc_mem_open): also the reader must be allowed
+ * into the task's memory. */
+static int pagemap_open(struct ramfs_inode *inode, struct file *file)
+{
+	int err = proc_mem_open_check(inode);
+
+	return err ? err : proc_task_ref_open(inode, file);
 }
 
 static void proc_task_ref_release(struct ramfs_inode *inode, struct file *file)
@@ -553,7 +568,7 @@ static void proc_task_ref_release(struct ramfs_inode *inode, struct file *file)
 }
 
 const struct file_operations proc_pagemap_fops = {
-	.open = proc_task_ref_open,
+	.open = pagemap_open,
 	.read = pagemap_read,
 	.llseek = no_seek_end_llseek, /* Linux: mem_lseek */
 	.release = proc_task_ref_release,
