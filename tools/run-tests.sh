@@ -611,7 +611,7 @@ shell_output() {
 # it, and the kernel shell goes on; run twice, MemFree after the second is
 # MemFree after the first (the first leaves the kernel page tables of the
 # stacks' vmalloc range behind, as Linux does). Between them busybox's
-# ps, top, pgrep, free and dmesg show a background sleep, the kernel
+# ps, top, pidof, free and dmesg show a background sleep, the kernel
 # shell, the memory and the kernel log, and readlink /proc/$$/exe names
 # /bin/busybox.
 distro_shells_run_scripts_as_on_linux() {
@@ -619,7 +619,7 @@ distro_shells_run_scripts_as_on_linux() {
 	[ -r "$kernel" ] || { echo "no readable Linux kernel '$kernel' (make test fetches it)"; return 1; }
 	printf 'run="%s; poweroff"\n' "/bin/sh /etc/shells/features.sh /bin/sh; \
 /bin/bash /etc/shells/features.sh /bin/bash; \
-/bin/sh -c '/bin/sleep 100 & /bin/ps -o pid,ppid,stat,comm; /bin/top -b -n 1; /bin/pgrep -l sleep; \
+/bin/sh -c '/bin/sleep 100 & /bin/ps -o pid,ppid,stat,comm; /bin/top -b -n 1; echo pidof: \$(/bin/pidof sleep); \
 /bin/readlink /proc/\$\$/exe; kill \$!'; \
 /bin/free; /bin/dmesg; /bin/sh /etc/shells/bomb.sh; meminfo; \
 /bin/sh /etc/shells/bomb.sh; meminfo" > "$IMGS/shells.cmdline"
@@ -644,9 +644,10 @@ distro_shells_run_scripts_as_on_linux() {
 		tr -d '\r' < "$folium" | grep -Eq '^ +1 +0 I.? +kshell$' &&
 		tr -d '\r' < "$folium" | grep -Eq '^ +[0-9]+ +[0-9]+ 0 +S +[0-9]+ +[0-9]+% +[0-9]+% /bin/sleep 100$' ||
 		{ echo "busybox ps or top did not list the kernel shell and sleep"; return 1; }
-	# pgrep finds it; the shell's /proc/PID/exe is the file /bin/sh leads to.
-	tr -d '\r' < "$folium" | grep -Eq '^[0-9]+ sleep$' ||
-		{ echo "busybox pgrep did not find sleep"; return 1; }
+	# pidof finds it (Debian's busybox has no pgrep); the shell's
+	# /proc/PID/exe is the file /bin/sh leads to.
+	tr -d '\r' < "$folium" | grep -Eq '^pidof: [0-9]+$' ||
+		{ echo "busybox pidof did not find sleep"; return 1; }
 	tr -d '\r' < "$folium" | grep -qx '/bin/busybox' ||
 		{ echo "/proc/PID/exe of /bin/sh is not /bin/busybox"; return 1; }
 	expect_in "$folium" "Load average: " "Mem:    " "folium> /bin/dmesg" || return 1
