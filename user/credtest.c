@@ -37,22 +37,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check.h"
+
 #define NOBODY 65534
 #define CAP_DAC_OVERRIDE 1
 #define CAP_KILL 5
 
-static int checks, failed;
 static char self[256] = "/bin/credtest";
 
 static void cond(const char *name, int ok, const char *detail)
 {
-	checks++;
-	if (ok) {
-		printf("ok %s\n", name);
-		return;
-	}
-	failed++;
-	printf("FAIL %s: %s\n", name, detail);
+	check(name, ok, "%s", detail);
 }
 
 /* Run @fn in a child and count its verdict: its exit status is the
@@ -587,10 +582,5 @@ int main(int argc, char **argv)
 		 setuid_past_nproc_fails_the_exec);
 	in_child("PR_SET_PDEATHSIG arrives when the parent dies; new ids clear it",
 		 parent_death_signal_arrives);
-	if (failed) {
-		printf("credtest: %d of %d checks FAILED\n", failed, checks);
-		return 1;
-	}
-	printf("credtest: %d checks, all ok\n", checks);
-	return 0;
+	return check_summary("credtest");
 }

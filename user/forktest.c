@@ -26,22 +26,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check.h"
+
 #define THP "/sys/kernel/mm/transparent_hugepage"
 #define PAGE 4096ul
 #define SZ_2M (2ul << 20)
 #define NR_CHILDREN 64
 
-static int checks, failed;
-
 static void cond(const char *name, int ok, const char *detail)
 {
-	checks++;
-	if (ok) {
-		printf("ok %s\n", name);
-		return;
-	}
-	failed++;
-	printf("FAIL %s: %s\n", name, detail);
+	check(name, ok, "%s", detail);
 }
 
 /* --- 64 children through one pipe -------------------------------------------- */
@@ -351,10 +345,5 @@ int main(int argc, char **argv)
 	check_many_children();
 	check_cow();
 	check_cycles(self, cycles);
-	if (failed) {
-		printf("forktest: %d of %d checks FAILED\n", failed, checks);
-		return 1;
-	}
-	printf("forktest: %d checks, all ok\n", checks);
-	return 0;
+	return check_summary("forktest");
 }

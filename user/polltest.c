@@ -23,17 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 
-static int checks, failed;
+#include "check.h"
 
 static void cond(const char *name, int ok, long got, long want)
 {
-	checks++;
-	if (ok) {
-		printf("ok %s\n", name);
-		return;
-	}
-	failed++;
-	printf("FAIL %s: got %ld (errno %s), want %ld\n", name, got, strerror(errno), want);
+	check(name, ok, "got %ld (errno %s), want %ld", got, strerror(errno), want);
 }
 #define EXPECT(name, expr, want)                              \
 	do {                                                  \
@@ -246,10 +240,5 @@ int main(void)
 	ppoll_sigmask();
 	pipe_sizes();
 	devices();
-	if (failed) {
-		printf("polltest: %d of %d checks FAILED\n", failed, checks);
-		return 1;
-	}
-	printf("polltest: %d checks, all ok\n", checks);
-	return 0;
+	return check_summary("polltest");
 }

@@ -32,33 +32,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
+
 #define BAD ((void *)1)	  /* unmapped: page 0 */
 #define CHILD_READY_FD 20 /* the child writes a byte here once exec'd */
 #define CHILD_WAIT_FD 21  /* and then reads here until killed */
 
 static const char *self; /* argv[0]: this program's path */
-static int checks, failed;
-
-static void cond(const char *name, int ok, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void cond(const char *name, int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	if (ok) {
-		printf("ok %s\n", name);
-		return;
-	}
-	failed++;
-	printf("FAIL %s: ", name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
-
 /* The whole file at path into buf (NUL-terminated). Return: bytes, or -errno. */
 static long read_file(const char *path, char *buf, size_t size)
 {
@@ -220,32 +200,33 @@ static void check_child_stat(pid_t pid, const char *comm_want)
 	char mycomm[64];
 	int n;
 
-	cond("child stat reads", read_pidfile(pid, "stat", buf, sizeof(buf)) > 0, "%s",
-	     strerror(errno));
+	check("child stat reads", read_pidfile(pid, "stat", buf, sizeof(buf)) > 0, "%s",
+	      strerror(errno));
 	n = parse_stat(buf, f, comm, sizeof(comm));
-	cond("child stat has 52 fields", n == 52, "got %d in %s", n, buf);
-	cond("child stat pid", f[1] == pid, "got %lld want %d", f[1], pid);
-	cond("child stat comm", !strcmp(comm, comm_want), "got '%s' want '%s'", comm, comm_want);
-	cond("child stat state S (waits on a pipe)", f[3] == 'S', "got %c", (char)f[3]);
-	cond("child stat ppid", f[4] == getpid(), "got %lld want %d", f[4], getpid());
-	cond("child stat pgrp and session", f[5] == getpgrp() && f[6] == getsid(0),
-	     "got %lld %lld want %d %d", f[5], f[6], getpgrp(), getsid(0));
-	cond("child stat tty_nr 0, tpgid -1", f[7] == 0 && f[8] == -1, "got %lld %lld", f[7], f[8]);
-	cond("child stat priority 20 nice 0 threads 1", f[18] == 20 && f[19] == 0 && f[20] == 1,
-	     "got %lld %lld %lld", f[18], f[19], f[20]);
+	check("child stat has 52 fields", n == 52, "got %d in %s", n, buf);
+	check("child stat pid", f[1] == pid, "got %lld want %d", f[1], pid);
+	check("child stat comm", !strcmp(comm, comm_want), "got '%s' want '%s'", comm, comm_want);
+	check("child stat state S (waits on a pipe)", f[3] == 'S', "got %c", (char)f[3]);
+	check("child stat ppid", f[4] == getpid(), "got %lld want %d", f[4], getpid());
+	check("child stat pgrp and session", f[5] == getpgrp() && f[6] == getsid(0),
+	      "got %lld %lld want %d %d", f[5], f[6], getpgrp(), getsid(0));
+	check("child stat tty_nr 0, tpgid -1", f[7] == 0 && f[8] == -1, "got %lld %lld", f[7],
+	      f[8]);
+	check("child stat priority 20 nice 0 threads 1", f[18] == 20 && f[19] == 0 && f[20] == 1,
+	      "got %lld %lld %lld", f[18], f[19], f[20]);
 	/* Linux 6.2+ reads rss from per-CPU counters without folding them
 	 * (percpu_counter_read_positive): a small process may show 0. */
-	cond("child stat vsize and rss", f[23] > 0 && f[24] >= 0 && f[23] % 4096 == 0,
-	     "got %lld %lld", f[23], f[24]);
-	cond("child stat exit_signal SIGCHLD", f[38] == SIGCHLD, "got %lld", f[38]);
-	cond("child stat wchan 1 (sleeping)", f[35] == 1, "got %lld", f[35]);
-	cond("child stat arg and env ranges",
-	     f[48] > 0 && f[49] - f[48] == (long long)strlen(self) + 14 && f[50] == f[49] &&
-		     f[51] - f[50] == 13,
-	     "got %lld %lld %lld %lld", f[48], f[49], f[50], f[51]);
+	check("child stat vsize and rss", f[23] > 0 && f[24] >= 0 && f[23] % 4096 == 0,
+	      "got %lld %lld", f[23], f[24]);
+	check("child stat exit_signal SIGCHLD", f[38] == SIGCHLD, "got %lld", f[38]);
+	check("child stat wchan 1 (sleeping)", f[35] == 1, "got %lld", f[35]);
+	check("child stat arg and env ranges",
+	      f[48] > 0 && f[49] - f[48] == (long long)strlen(self) + 14 && f[50] == f[49] &&
+		      f[51] - f[50] == 13,
+	      "got %lld %lld %lld %lld", f[48], f[49], f[50], f[51]);
 	read_file("/proc/self/stat", buf, sizeof(buf));
 	parse_stat(buf, me, mycomm, sizeof(mycomm));
-	cond("child started after its parent", f[22] >= me[22], "got %lld < %lld", f[22], me[22]);
+	check("child started after its parent", f[22] >= me[22], "got %lld < %lld", f[22], me[22]);
 	long long m[7] = { 0 };
 	int got = read_pidfile(pid, "statm", buf, sizeof(buf)) > 0
 			  ? sscanf(buf, "%lld %lld %lld %lld %lld %lld %lld", &m[0], &m[1], &m[2],
@@ -254,32 +235,32 @@ static void check_child_stat(pid_t pid, const char *comm_want)
 
 	/* statm sums the per-CPU counters (get_mm_counter_sum) where stat
 	 * does not: its resident is not compared with stat's rss. */
-	cond("child statm: 7 fields, size is stat's vsize, resident within it",
-	     got == 7 && m[0] * 4096 == f[23] && m[1] > 0 && m[1] <= m[0], "got %d: %s", got, buf);
+	check("child statm: 7 fields, size is stat's vsize, resident within it",
+	      got == 7 && m[0] * 4096 == f[23] && m[1] > 0 && m[1] <= m[0], "got %d: %s", got, buf);
 }
 
 static void check_child_status(pid_t pid, const char *comm_want)
 {
 	char buf[4096], want[128];
 
-	cond("child status reads", read_pidfile(pid, "status", buf, sizeof(buf)) > 0, "%s",
-	     strerror(errno));
+	check("child status reads", read_pidfile(pid, "status", buf, sizeof(buf)) > 0, "%s",
+	      strerror(errno));
 	snprintf(want, sizeof(want), "Name:\t%s\n", comm_want);
-	cond("child status Name", !strncmp(buf, want, strlen(want)), "got %.40s", buf);
-	cond("child status State", strstr(buf, "\nState:\tS (sleeping)\n") != NULL, "in %.200s",
-	     buf);
+	check("child status Name", !strncmp(buf, want, strlen(want)), "got %.40s", buf);
+	check("child status State", strstr(buf, "\nState:\tS (sleeping)\n") != NULL, "in %.200s",
+	      buf);
 	snprintf(want, sizeof(want), "\nPid:\t%d\nPPid:\t%d\n", pid, getpid());
-	cond("child status Pid and PPid", strstr(buf, want) != NULL, "want %s", want);
-	cond("child status VmRSS and Threads",
-	     strstr(buf, "\nVmRSS:\t") && strstr(buf, "\nThreads:\t1\n"), "in %.300s", buf);
+	check("child status Pid and PPid", strstr(buf, want) != NULL, "want %s", want);
+	check("child status VmRSS and Threads",
+	      strstr(buf, "\nVmRSS:\t") && strstr(buf, "\nThreads:\t1\n"), "in %.300s", buf);
 	read_pidfile(pid, "comm", buf, sizeof(buf));
 	snprintf(want, sizeof(want), "%s\n", comm_want);
-	cond("child comm", !strcmp(buf, want), "got %s", buf);
+	check("child comm", !strcmp(buf, want), "got %s", buf);
 	snprintf(want, sizeof(want), "/proc/%d/comm", pid);
 	int fd = open(want, O_WRONLY);
 	errno = 0;
-	cond("another process's comm is not written (EINVAL)",
-	     fd >= 0 && write(fd, "x", 1) < 0 && errno == EINVAL, "errno %s", strerror(errno));
+	check("another process's comm is not written (EINVAL)",
+	      fd >= 0 && write(fd, "x", 1) < 0 && errno == EINVAL, "errno %s", strerror(errno));
 	if (fd >= 0)
 		close(fd);
 }
@@ -292,15 +273,15 @@ static void check_comm_write(void)
 	int fd = open("/proc/self/comm", O_WRONLY);
 	long n = fd >= 0 ? write(fd, "0123456789abcdefXYZ", 19) : -1;
 
-	cond("/proc/self/comm takes a write of 19 bytes", n == 19, "got %ld errno %s", n,
-	     strerror(errno));
+	check("/proc/self/comm takes a write of 19 bytes", n == 19, "got %ld errno %s", n,
+	      strerror(errno));
 	if (fd >= 0)
 		close(fd);
 	read_file("/proc/self/comm", buf, sizeof(buf));
-	cond("comm is its first 15 bytes", !strcmp(buf, "0123456789abcde\n"), "got %s", buf);
+	check("comm is its first 15 bytes", !strcmp(buf, "0123456789abcde\n"), "got %s", buf);
 	read_file("/proc/self/stat", buf, sizeof(buf));
 	parse_stat(buf, f, comm, sizeof(comm));
-	cond("stat shows the new comm", !strcmp(comm, "0123456789abcde"), "got %s", comm);
+	check("stat shows the new comm", !strcmp(comm, "0123456789abcde"), "got %s", comm);
 	snprintf(old, sizeof(old), "%.15s", strrchr(self, '/') ? strrchr(self, '/') + 1 : self);
 	fd = open("/proc/self/comm", O_WRONLY);
 	if (fd >= 0) {
@@ -308,7 +289,7 @@ static void check_comm_write(void)
 		close(fd);
 	}
 	read_file("/proc/self/comm", buf, sizeof(buf));
-	cond("comm renamed back", !strncmp(buf, old, strlen(old)), "got %s", buf);
+	check("comm renamed back", !strncmp(buf, old, strlen(old)), "got %s", buf);
 }
 
 static void check_child_strings(pid_t pid)
@@ -319,20 +300,20 @@ static void check_child_strings(pid_t pid)
 	long n = read_pidfile(pid, "cmdline", buf, sizeof(buf));
 	size_t self_len = strlen(self) + 1;
 
-	cond("child cmdline is argv with NULs",
-	     n == (long)(self_len + sizeof(cmd_tail) - 1) && !strcmp(buf, self) &&
-		     !memcmp(buf + self_len, cmd_tail, sizeof(cmd_tail) - 1),
-	     "got %ld bytes", n);
+	check("child cmdline is argv with NULs",
+	      n == (long)(self_len + sizeof(cmd_tail) - 1) && !strcmp(buf, self) &&
+		      !memcmp(buf + self_len, cmd_tail, sizeof(cmd_tail) - 1),
+	      "got %ld bytes", n);
 	n = read_pidfile(pid, "environ", buf, sizeof(buf));
-	cond("child environ is envp with NULs",
-	     n == (long)sizeof(env) - 1 && !memcmp(buf, env, sizeof(env) - 1), "got %ld bytes", n);
+	check("child environ is envp with NULs",
+	      n == (long)sizeof(env) - 1 && !memcmp(buf, env, sizeof(env) - 1), "got %ld bytes", n);
 	n = read_pidfile(pid, "maps", buf, sizeof(buf));
 	unsigned long lo, hi, off;
 	char perms[8];
-	cond("child maps lines",
-	     n > 0 && sscanf(buf, "%lx-%lx %4s %lx", &lo, &hi, perms, &off) == 4 && lo < hi &&
-		     strstr(buf, "[stack]\n") && strstr(buf, " r-xp "),
-	     "got %.200s", buf);
+	check("child maps lines",
+	      n > 0 && sscanf(buf, "%lx-%lx %4s %lx", &lo, &hi, perms, &off) == 4 && lo < hi &&
+		      strstr(buf, "[stack]\n") && strstr(buf, " r-xp "),
+	      "got %.200s", buf);
 }
 
 static void check_child_links(pid_t pid)
@@ -341,34 +322,36 @@ static void check_child_links(pid_t pid)
 	struct stat st;
 
 	snprintf(path, sizeof(path), "/proc/%d/fd", pid);
-	cond("child fd/ lists 0 1 2 and the pipes",
-	     dir_lists(path, "0") == 1 && dir_lists(path, "2") == 1 && dir_lists(path, "20") == 1 &&
-		     dir_lists(path, "21") == 1 && dir_lists(path, "3") == 0,
-	     "in %s", path);
-	cond("child fd/ is dr-x------", !stat(path, &st) && (st.st_mode & 07777) == 0500, "mode %o",
-	     st.st_mode);
+	check("child fd/ lists 0 1 2 and the pipes",
+	      dir_lists(path, "0") == 1 && dir_lists(path, "2") == 1 &&
+		      dir_lists(path, "20") == 1 && dir_lists(path, "21") == 1 &&
+		      dir_lists(path, "3") == 0,
+	      "in %s", path);
+	check("child fd/ is dr-x------", !stat(path, &st) && (st.st_mode & 07777) == 0500,
+	      "mode %o", st.st_mode);
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, CHILD_WAIT_FD);
-	cond("child fd link to a pipe",
-	     link_of(path, buf, sizeof(buf)) > 0 && !strncmp(buf, "pipe:[", 6), "got %s", buf);
-	cond("child fd link mode of a read end",
-	     !lstat(path, &st) && S_ISLNK(st.st_mode) && (st.st_mode & 0777) == 0500, "mode %o",
-	     st.st_mode);
+	check("child fd link to a pipe",
+	      link_of(path, buf, sizeof(buf)) > 0 && !strncmp(buf, "pipe:[", 6), "got %s", buf);
+	check("child fd link mode of a read end",
+	      !lstat(path, &st) && S_ISLNK(st.st_mode) && (st.st_mode & 0777) == 0500, "mode %o",
+	      st.st_mode);
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, CHILD_READY_FD);
-	cond("child fd link mode of a write end", !lstat(path, &st) && (st.st_mode & 0777) == 0300,
-	     "mode %o", st.st_mode);
+	check("child fd link mode of a write end", !lstat(path, &st) && (st.st_mode & 0777) == 0300,
+	      "mode %o", st.st_mode);
 	snprintf(path, sizeof(path), "/proc/%d/fd/0", pid);
-	cond("child fd 0 is the console device",
-	     link_of(path, buf, sizeof(buf)) > 0 && !strncmp(buf, "/dev/", 5), "got %s", buf);
+	check("child fd 0 is the console device",
+	      link_of(path, buf, sizeof(buf)) > 0 && !strncmp(buf, "/dev/", 5), "got %s", buf);
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	link_of("/proc/self/exe", want, sizeof(want));
-	cond("child exe is the program", link_of(path, buf, sizeof(buf)) > 0 && !strcmp(buf, want),
-	     "got %s want %s", buf, want);
+	check("child exe is the program", link_of(path, buf, sizeof(buf)) > 0 && !strcmp(buf, want),
+	      "got %s want %s", buf, want);
 	snprintf(path, sizeof(path), "/proc/%d/cwd", pid);
 	getcwd(want, sizeof(want));
-	cond("child cwd", link_of(path, buf, sizeof(buf)) > 0 && !strcmp(buf, want),
-	     "got %s want %s", buf, want);
+	check("child cwd", link_of(path, buf, sizeof(buf)) > 0 && !strcmp(buf, want),
+	      "got %s want %s", buf, want);
 	snprintf(path, sizeof(path), "/proc/%d/root", pid);
-	cond("child root", link_of(path, buf, sizeof(buf)) > 0 && !strcmp(buf, "/"), "got %s", buf);
+	check("child root", link_of(path, buf, sizeof(buf)) > 0 && !strcmp(buf, "/"), "got %s",
+	      buf);
 }
 
 static mode_t mode_of(pid_t pid, const char *name)
@@ -384,17 +367,17 @@ static void check_child_modes(pid_t pid)
 {
 	char name[16];
 
-	cond("environ and pagemap are 0400",
-	     mode_of(pid, "environ") == 0400 && mode_of(pid, "pagemap") == 0400, "got %o %o",
-	     mode_of(pid, "environ"), mode_of(pid, "pagemap"));
-	cond("comm is 0644", mode_of(pid, "comm") == 0644, "got %o", mode_of(pid, "comm"));
-	cond("stat, statm, status, maps are 0444",
-	     mode_of(pid, "stat") == 0444 && mode_of(pid, "statm") == 0444 &&
-		     mode_of(pid, "status") == 0444 && mode_of(pid, "maps") == 0444,
-	     "got %o", mode_of(pid, "stat"));
-	cond("/proc/PID is dr-xr-xr-x", mode_of(pid, "") == 0555, "got %o", mode_of(pid, ""));
+	check("environ and pagemap are 0400",
+	      mode_of(pid, "environ") == 0400 && mode_of(pid, "pagemap") == 0400, "got %o %o",
+	      mode_of(pid, "environ"), mode_of(pid, "pagemap"));
+	check("comm is 0644", mode_of(pid, "comm") == 0644, "got %o", mode_of(pid, "comm"));
+	check("stat, statm, status, maps are 0444",
+	      mode_of(pid, "stat") == 0444 && mode_of(pid, "statm") == 0444 &&
+		      mode_of(pid, "status") == 0444 && mode_of(pid, "maps") == 0444,
+	      "got %o", mode_of(pid, "stat"));
+	check("/proc/PID is dr-xr-xr-x", mode_of(pid, "") == 0555, "got %o", mode_of(pid, ""));
 	snprintf(name, sizeof(name), "%d", pid);
-	cond("/proc lists the child", dir_lists("/proc", name) == 1, "not in /proc");
+	check("/proc lists the child", dir_lists("/proc", name) == 1, "not in /proc");
 }
 
 /* Kill the child: a zombie until reaped, then gone; a file opened
@@ -415,18 +398,19 @@ static void check_child_death(pid_t pid)
 			break;
 		usleep(10000);
 	}
-	cond("killed child is a zombie (Z)", f[3] == 'Z', "state %c", (char)f[3]);
-	cond("zombie's vsize and rss are 0", f[23] == 0 && f[24] == 0, "got %lld %lld", f[23],
-	     f[24]);
-	cond("reaped", waitpid(pid, &status, 0) == pid && WIFSIGNALED(status), "status %x", status);
+	check("killed child is a zombie (Z)", f[3] == 'Z', "state %c", (char)f[3]);
+	check("zombie's vsize and rss are 0", f[23] == 0 && f[24] == 0, "got %lld %lld", f[23],
+	      f[24]);
+	check("reaped", waitpid(pid, &status, 0) == pid && WIFSIGNALED(status), "status %x",
+	      status);
 	snprintf(name, sizeof(name), "%d", pid);
-	cond("reaped child left /proc's listing", dir_lists("/proc", name) == 0, "still listed");
-	cond("reaped child's /proc/PID is gone", stat(path, &st) < 0 && errno == ENOENT, "errno %s",
-	     strerror(errno));
+	check("reaped child left /proc's listing", dir_lists("/proc", name) == 0, "still listed");
+	check("reaped child's /proc/PID is gone", stat(path, &st) < 0 && errno == ENOENT,
+	      "errno %s", strerror(errno));
 	errno = 0;
-	cond("stat opened before reads ESRCH",
-	     fd >= 0 && pread(fd, buf, sizeof(buf), 0) < 0 && errno == ESRCH, "errno %s",
-	     strerror(errno));
+	check("stat opened before reads ESRCH",
+	      fd >= 0 && pread(fd, buf, sizeof(buf), 0) < 0 && errno == ESRCH, "errno %s",
+	      strerror(errno));
 	if (fd >= 0)
 		close(fd);
 }
@@ -439,7 +423,7 @@ static void check_child(void)
 	pid_t pid = start_child(&ready, &hold);
 
 	snprintf(comm, sizeof(comm), "%.15s", base);
-	cond("child started", pid > 0, "errno %s", strerror(errno));
+	check("child started", pid > 0, "errno %s", strerror(errno));
 	if (pid <= 0)
 		return;
 	for (int i = 0; i < 200; i++) { /* until it sleeps in its read */
@@ -471,14 +455,14 @@ static void check_self(void)
 	struct dirent *e;
 
 	snprintf(want, sizeof(want), "%d", getpid());
-	cond("/proc/self is getpid()",
-	     link_of("/proc/self", buf, sizeof(buf)) > 0 && !strcmp(buf, want), "got %s want %s",
-	     buf, want);
+	check("/proc/self is getpid()",
+	      link_of("/proc/self", buf, sizeof(buf)) > 0 && !strcmp(buf, want), "got %s want %s",
+	      buf, want);
 	read_file("/proc/self/stat", buf, sizeof(buf));
 	parse_stat(buf, f, comm, sizeof(comm));
-	cond("/proc/self/stat is mine, running",
-	     f[1] == getpid() && f[3] == 'R' && f[4] == getppid(), "got %lld %c %lld", f[1],
-	     (char)f[3], f[4]);
+	check("/proc/self/stat is mine, running",
+	      f[1] == getpid() && f[3] == 'R' && f[4] == getppid(), "got %lld %c %lld", f[1],
+	      (char)f[3], f[4]);
 	d = opendir("/proc");
 	while (d && (e = readdir(d))) {
 		long long g[53] = { 0 };
@@ -493,21 +477,21 @@ static void check_self(void)
 	}
 	if (d)
 		closedir(d);
-	cond("a walk of /proc finds this program by comm", found == 1, "found %d", found);
+	check("a walk of /proc finds this program by comm", found == 1, "found %d", found);
 	int dfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY);
 	char link[64], cwd[256];
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", dfd);
 	snprintf(want, sizeof(want), "/proc/%d/fd", getpid());
-	cond("an fd on /proc/self/fd links to /proc/PID/fd",
-	     dfd >= 0 && link_of(path, link, sizeof(link)) > 0 && !strcmp(link, want), "got %s",
-	     link);
+	check("an fd on /proc/self/fd links to /proc/PID/fd",
+	      dfd >= 0 && link_of(path, link, sizeof(link)) > 0 && !strcmp(link, want), "got %s",
+	      link);
 	close(dfd);
 	getcwd(cwd, sizeof(cwd));
 	snprintf(want, sizeof(want), "/proc/%d", getpid());
-	cond("getcwd in /proc/self is /proc/PID",
-	     !chdir("/proc/self") && getcwd(link, sizeof(link)) && !strcmp(link, want), "got %s",
-	     link);
+	check("getcwd in /proc/self is /proc/PID",
+	      !chdir("/proc/self") && getcwd(link, sizeof(link)) && !strcmp(link, want), "got %s",
+	      link);
 	chdir(cwd);
 }
 
@@ -523,11 +507,11 @@ static void check_proc_stat(void)
 	int status;
 	pid_t pid;
 
-	cond("/proc/stat cpu line has 10 columns", read_cpu_line(a) == 10, "%s", "short");
+	check("/proc/stat cpu line has 10 columns", read_cpu_line(a) == 10, "%s", "short");
 	sleep(1);
 	read_cpu_line(b);
-	cond("idle grows by about 100 ticks across sleep(1)",
-	     b[3] - a[3] >= 60 && b[3] - a[3] <= 130, "grew %lld", b[3] - a[3]);
+	check("idle grows by about 100 ticks across sleep(1)",
+	      b[3] - a[3] >= 60 && b[3] - a[3] <= 130, "grew %lld", b[3] - a[3]);
 	read_file("/proc/self/stat", buf, sizeof(buf));
 	parse_stat(buf, f0, comm, sizeof(comm));
 	read_cpu_line(a);
@@ -536,29 +520,30 @@ static void check_proc_stat(void)
 	read_cpu_line(b);
 	read_file("/proc/self/stat", buf, sizeof(buf));
 	parse_stat(buf, f1, comm, sizeof(comm));
-	cond("idle hardly grows while spinning 0.5 s", b[3] - a[3] <= 15, "grew %lld", b[3] - a[3]);
+	check("idle hardly grows while spinning 0.5 s", b[3] - a[3] <= 15, "grew %lld",
+	      b[3] - a[3]);
 	/* /proc/stat's user and system are sampled at the tick (on Linux too),
 	 * and a busy host loses some of a TCG guest's ticks: half is plenty. */
-	cond("user+system grow while spinning", (b[0] + b[1] + b[2]) - (a[0] + a[1] + a[2]) >= 25,
-	     "grew %lld", (b[0] + b[1] + b[2]) - (a[0] + a[1] + a[2]));
+	check("user+system grow while spinning", (b[0] + b[1] + b[2]) - (a[0] + a[1] + a[2]) >= 25,
+	      "grew %lld", (b[0] + b[1] + b[2]) - (a[0] + a[1] + a[2]));
 	/* A task's own times add up to its exact runtime (cputime_adjust). */
-	cond("my utime+stime grow by the spin", (f1[14] + f1[15]) - (f0[14] + f0[15]) >= 40,
-	     "grew %lld", (f1[14] + f1[15]) - (f0[14] + f0[15]));
+	check("my utime+stime grow by the spin", (f1[14] + f1[15]) - (f0[14] + f0[15]) >= 40,
+	      "grew %lld", (f1[14] + f1[15]) - (f0[14] + f0[15]));
 	ctxt = stat_key("ctxt");
 	forks = stat_key("processes");
 	pid = fork();
 	if (pid == 0)
 		_exit(0);
 	waitpid(pid, &status, 0);
-	cond("processes grows across a fork", stat_key("processes") > forks, "was %lld", forks);
-	cond("ctxt grows across a fork and wait", stat_key("ctxt") > ctxt, "was %lld", ctxt);
+	check("processes grows across a fork", stat_key("processes") > forks, "was %lld", forks);
+	check("ctxt grows across a fork and wait", stat_key("ctxt") > ctxt, "was %lld", ctxt);
 	btime = stat_key("btime");
 	read_file("/proc/uptime", buf, sizeof(buf));
 	sscanf(buf, "%lf", &up);
-	cond("btime is now - uptime", llabs(btime + (long long)up - (long long)time(NULL)) <= 2,
-	     "btime %lld", btime);
-	cond("procs_running and intr", stat_key("procs_running") >= 1 && stat_key("intr") > 0,
-	     "got %lld", stat_key("procs_running"));
+	check("btime is now - uptime", llabs(btime + (long long)up - (long long)time(NULL)) <= 2,
+	      "btime %lld", btime);
+	check("procs_running and intr", stat_key("procs_running") >= 1 && stat_key("intr") > 0,
+	      "got %lld", stat_key("procs_running"));
 }
 
 static void check_loadavg_uptime(void)
@@ -570,13 +555,13 @@ static void check_loadavg_uptime(void)
 	read_file("/proc/loadavg", buf, sizeof(buf));
 	n = sscanf(buf, "%d.%2d %d.%2d %d.%2d %d/%d %d%c", &l[0], &l[1], &l[2], &l[3], &l[4], &l[5],
 		   &run, &total, &last, &tail);
-	cond("loadavg format", n == 10 && tail == '\n' && run >= 1 && total >= run && last > 0,
-	     "got %s", buf);
+	check("loadavg format", n == 10 && tail == '\n' && run >= 1 && total >= run && last > 0,
+	      "got %s", buf);
 	read_file("/proc/uptime", buf, sizeof(buf));
-	cond("uptime format",
-	     sscanf(buf, "%lf %lf", &upt, &idle) == 2 && upt > 0 && idle >= 0 && strchr(buf, '.') &&
-		     buf[strlen(buf) - 1] == '\n',
-	     "got %s", buf);
+	check("uptime format",
+	      sscanf(buf, "%lf %lf", &upt, &idle) == 2 && upt > 0 && idle >= 0 &&
+		      strchr(buf, '.') && buf[strlen(buf) - 1] == '\n',
+	      "got %s", buf);
 }
 
 /* syslog(2), what dmesg calls (klogctl). */
@@ -586,28 +571,28 @@ static void check_syslog(void)
 	char *buf = size > 0 ? malloc(size) : NULL;
 	int n = buf ? klogctl(3, buf, size) : -1; /* SYSLOG_ACTION_READ_ALL */
 
-	cond("syslog SIZE_BUFFER", size >= 4096, "got %d", size);
-	cond("syslog READ_ALL gives <level> lines",
-	     n > 0 && buf[0] == '<' && buf[2] == '>' && buf[n - 1] == '\n', "got %d", n);
+	check("syslog SIZE_BUFFER", size >= 4096, "got %d", size);
+	check("syslog READ_ALL gives <level> lines",
+	      n > 0 && buf[0] == '<' && buf[2] == '>' && buf[n - 1] == '\n', "got %d", n);
 	errno = 0;
-	cond("syslog unknown action EINVAL", klogctl(99, NULL, 0) < 0 && errno == EINVAL,
-	     "errno %s", strerror(errno));
+	check("syslog unknown action EINVAL", klogctl(99, NULL, 0) < 0 && errno == EINVAL,
+	      "errno %s", strerror(errno));
 	errno = 0;
-	cond("syslog READ_ALL without a buffer EINVAL", klogctl(3, NULL, 10) < 0 && errno == EINVAL,
-	     "errno %s", strerror(errno));
+	check("syslog READ_ALL without a buffer EINVAL",
+	      klogctl(3, NULL, 10) < 0 && errno == EINVAL, "errno %s", strerror(errno));
 	errno = 0;
-	cond("syslog READ_ALL negative length EINVAL", klogctl(3, buf, -1) < 0 && errno == EINVAL,
-	     "errno %s", strerror(errno));
+	check("syslog READ_ALL negative length EINVAL", klogctl(3, buf, -1) < 0 && errno == EINVAL,
+	      "errno %s", strerror(errno));
 	errno = 0;
-	cond("syslog CONSOLE_LEVEL 9 EINVAL", klogctl(8, NULL, 9) < 0 && errno == EINVAL,
-	     "errno %s", strerror(errno));
+	check("syslog CONSOLE_LEVEL 9 EINVAL", klogctl(8, NULL, 9) < 0 && errno == EINVAL,
+	      "errno %s", strerror(errno));
 	errno = 0;
 	/* The whole size: Linux copies only lines that fit, and the newest
 	 * may be longer than a short buffer (then nothing is copied: 0). */
-	cond("syslog READ_ALL to a bad address EFAULT",
-	     klogctl(3, BAD, size) < 0 && errno == EFAULT, "errno %s", strerror(errno));
-	cond("syslog READ_ALL of 0 bytes", klogctl(3, buf, 0) == 0, "%s", "nonzero");
-	cond("syslog SIZE_UNREAD", klogctl(9, NULL, 0) >= 0, "errno %s", strerror(errno));
+	check("syslog READ_ALL to a bad address EFAULT",
+	      klogctl(3, BAD, size) < 0 && errno == EFAULT, "errno %s", strerror(errno));
+	check("syslog READ_ALL of 0 bytes", klogctl(3, buf, 0) == 0, "%s", "nonzero");
+	check("syslog SIZE_UNREAD", klogctl(9, NULL, 0) >= 0, "errno %s", strerror(errno));
 	/* No CLEAR here: a second run (procfs.glibc) would find the log empty. */
 	free(buf);
 
@@ -616,10 +601,10 @@ static void check_syslog(void)
 	long got = fd >= 0 ? read(fd, line, sizeof(line)) : -1;
 	struct stat st;
 
-	cond("/proc/kmsg reads <level> lines", got > 3 && line[0] == '<' && line[2] == '>',
-	     "got %ld errno %s", got, strerror(errno));
-	cond("/proc/kmsg is 0400", !stat("/proc/kmsg", &st) && (st.st_mode & 0777) == 0400,
-	     "mode %o", st.st_mode);
+	check("/proc/kmsg reads <level> lines", got > 3 && line[0] == '<' && line[2] == '>',
+	      "got %ld errno %s", got, strerror(errno));
+	check("/proc/kmsg is 0400", !stat("/proc/kmsg", &st) && (st.st_mode & 0777) == 0400,
+	      "mode %o", st.st_mode);
 	if (fd >= 0)
 		close(fd);
 }
@@ -636,10 +621,5 @@ int main(int argc, char **argv)
 	check_proc_stat();
 	check_loadavg_uptime();
 	check_syslog();
-	if (failed) {
-		printf("procfs: %d of %d checks FAILED\n", failed, checks);
-		return 1;
-	}
-	printf("procfs: %d checks, all ok\n", checks);
-	return 0;
+	return check_summary("procfs");
 }

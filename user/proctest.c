@@ -39,22 +39,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
+
 #define BAD ((void *)1) /* unmapped: page 0 */
 
 extern char **environ;
 
 static const char *self; /* argv[0]: this program's path */
-static int checks, failed;
-
 static void cond(const char *name, int ok, const char *want, long got, int err)
 {
-	checks++;
-	if (ok) {
-		printf("ok %s\n", name);
-		return;
-	}
-	failed++;
-	printf("FAIL %s: got %ld errno %s, want %s\n", name, got, strerror(err), want);
+	check(name, ok, "got %ld errno %s, want %s", got, strerror(err), want);
 }
 
 /* Raw system calls, so no libc wrapper retries or hides an errno. */
@@ -802,10 +796,5 @@ int main(int argc, char **argv)
 	check_process_groups();
 	check_times_and_sigsuspend();
 	check_clone3();
-	if (failed) {
-		printf("proctest: %d of %d checks FAILED\n", failed, checks);
-		return 1;
-	}
-	printf("proctest: %d checks, all ok\n", checks);
-	return 0;
+	return check_summary("proctest");
 }

@@ -6,9 +6,10 @@
  * times stand in sched_prio_to_weight's ratio 1024:335 (3.06) +- 25%.
  * CPU time is what wait4 reports (ru_utime + ru_stime). Prints
  * "schedtest: spinning" when the first pair starts (a test can type at the
- * console then), "ok NAME: figures" or "FAIL NAME: figures" a line, then
- * "schedtest: N checks, all ok" (exit 0) or "schedtest: K of N checks
- * FAILED" (exit 1). Example: "ok equal nice: 49.6% and 49.9% of 5.00 s".
+ * console then), then per check its figures ("schedtest: NAME: ...") and
+ * "ok NAME" or "FAIL NAME: figures" (user/check.h), then "schedtest: N
+ * checks, all ok" (exit 0) or "schedtest: K of N checks FAILED" (exit 1).
+ * Example: "schedtest: equal nice: 49.6% and 49.9% of 5.00 s".
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -19,13 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
-static int checks, failed;
+#include "check.h"
 
+/* The figures first, whatever the verdict, then the verdict. */
 static void cond(const char *name, int ok, const char *figures)
 {
-	checks++;
-	failed += !ok;
-	printf("%s %s: %s\n", ok ? "ok" : "FAIL", name, figures);
+	printf("schedtest: %s: %s\n", name, figures);
+	check(name, ok, "%s", figures);
 }
 
 static double now(void)
@@ -111,10 +112,5 @@ int main(int argc, char **argv)
 	     cpu[1] > 0 && cpu[0] / cpu[1] >= 3.06 * 0.75 && cpu[0] / cpu[1] <= 3.06 * 1.25,
 	     figures);
 
-	if (failed) {
-		printf("schedtest: %d of %d checks FAILED\n", failed, checks);
-		return 1;
-	}
-	printf("schedtest: %d checks, all ok\n", checks);
-	return 0;
+	return check_summary("schedtest");
 }

@@ -1,0 +1,48 @@
+/*
+ * user/check.h: the verdict lines of the check programs (forktest,
+ * proctest, polltest, procfs, credtest, schedtest), one form for all so
+ * make test counts them alike on Folium and on Linux: "ok NAME" or "FAIL
+ * NAME: DETAIL" a check, then "PROG: N checks, all ok" (exit 0) or "PROG:
+ * K of N checks FAILED" (exit 1). Example: check("pipe", 0, "errno %d",
+ * 24) prints "FAIL pipe: errno 24".
+ */
+#ifndef FOLIUM_USER_CHECK_H
+#define FOLIUM_USER_CHECK_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static int checks, failed;
+
+static void check(const char *name, int ok, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void check(const char *name, int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	checks++;
+	if (ok) {
+		printf("ok %s\n", name);
+		return;
+	}
+	failed++;
+	printf("FAIL %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* The last line; the program's exit status. */
+static int check_summary(const char *prog)
+{
+	if (failed) {
+		printf("%s: %d of %d checks FAILED\n", prog, failed, checks);
+		return 1;
+	}
+	printf("%s: %d checks, all ok\n", prog, checks);
+	return 0;
+}
+
+#endif
