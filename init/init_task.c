@@ -14,7 +14,9 @@ static struct fs_struct init_fs = { .users = 1, .umask = 022 };
 static struct sighand_struct init_sighand = { .count = 1 };
 /* Linux: INIT_RLIMITS, with RLIMIT_NOFILE the size of the fd table
  * (which cannot grow: Linux's nr_open), the stack exec's 8 MiB, no core
- * dumps and RLIMIT_MEMLOCK Linux's 8 MiB. */
+ * dumps and RLIMIT_MEMLOCK Linux's 8 MiB; RLIMIT_NPROC and
+ * RLIMIT_SIGPENDING half the tasks there can be (set_max_threads:
+ * max_threads / 2). */
 static struct signal_struct init_signal = {
 	.nr_threads = 1,
 	.wait_chldexit = __WAIT_QUEUE_HEAD_INITIALIZER(init_signal.wait_chldexit),
@@ -25,12 +27,12 @@ static struct signal_struct init_signal = {
 		[RLIMIT_STACK] = { RLIMIT_STACK_DEFAULT, RLIM_INFINITY },
 		[RLIMIT_CORE] = { 0, RLIM_INFINITY },
 		[RLIMIT_RSS] = { RLIM_INFINITY, RLIM_INFINITY },
-		[RLIMIT_NPROC] = { RLIM_INFINITY, RLIM_INFINITY },
+		[RLIMIT_NPROC] = { PID_MAX / 2, PID_MAX / 2 },
 		[RLIMIT_NOFILE] = { NR_OPEN_DEFAULT, NR_OPEN_DEFAULT },
 		[RLIMIT_MEMLOCK] = { 8ul << 20, 8ul << 20 },
 		[RLIMIT_AS] = { RLIM_INFINITY, RLIM_INFINITY },
 		[RLIMIT_LOCKS] = { RLIM_INFINITY, RLIM_INFINITY },
-		[RLIMIT_SIGPENDING] = { RLIM_INFINITY, RLIM_INFINITY },
+		[RLIMIT_SIGPENDING] = { PID_MAX / 2, PID_MAX / 2 },
 		[RLIMIT_MSGQUEUE] = { RLIM_INFINITY, RLIM_INFINITY },
 		[RLIMIT_NICE] = { 0, 0 },
 		[RLIMIT_RTPRIO] = { 0, 0 },
