@@ -84,6 +84,10 @@ int shell_run_line(const char *line);
 int shell_autorun(const char *script);
 /* The interactive loop: never returns. */
 void shell_main(void) __attribute__((noreturn));
+/* A key for the interactive shell, reaping its ended background jobs
+ * while it waits (shell/cmd_exec.c); their notices, for the prompt. */
+int shell_getc(void);
+void shell_job_notices(void);
 const struct shell_command *shell_find(const char *name);
 
 /* Console output captured in memory, e.g. for tests of commands. */

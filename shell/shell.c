@@ -421,9 +421,10 @@ void shell_main(void)
 	for (;;) {
 		enum le_result r;
 
+		shell_job_notices();
 		console_puts(SHELL_PROMPT);
 		do
-			r = le_feed(&shell_editor, console_getc());
+			r = le_feed(&shell_editor, shell_getc());
 		while (r == LE_CONTINUE);
 		if (r == LE_LINE)
 			shell_run_line(shell_editor.buf);
