@@ -228,13 +228,13 @@ static int open_exec(struct task_struct *task, int dfd, const char *path, unsign
 static void exec_creds(struct task_struct *task, const struct ramfs_inode *inode)
 {
 	struct cred old = task->cred;
-	struct cred *new = &task->cred;
+	struct cred *cred = &task->cred;
 
-	bprm_creds(new, inode->mode, inode->uid, inode->gid, task->no_new_privs);
-	if (new->euid != old.euid || new->egid != old.egid || new->fsuid != old.fsuid ||
-	    new->fsgid != old.fsgid || (new->cap_permitted & ~old.cap_permitted))
+	bprm_creds(cred, inode->mode, inode->uid, inode->gid, task->no_new_privs);
+	if (cred->euid != old.euid || cred->egid != old.egid || cred->fsuid != old.fsuid ||
+	    cred->fsgid != old.fsgid || (cred->cap_permitted & ~old.cap_permitted))
 		task->pdeath_signal = 0;
-	if (new->euid == new->uid &&new->egid == new->gid)
+	if (cred->euid == cred->uid && cred->egid == cred->gid)
 		task->mm->flags |= MMF_DUMPABLE;
 	else
 		task->mm->flags &= ~MMF_DUMPABLE;

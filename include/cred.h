@@ -122,9 +122,9 @@ bool ptrace_may_access(const struct task_struct *task, const struct task_struct 
  * credentials to change (with its own references), then installed: a
  * change of real uid moves the task between the uids' counts; or thrown
  * away. */
-void prepare_creds(const struct task_struct *task, struct cred *new);
-void commit_creds(struct task_struct *task, struct cred *new);
-void abort_creds(struct cred *new);
+void prepare_creds(const struct task_struct *task, struct cred *next);
+void commit_creds(struct task_struct *task, struct cred *next);
+void abort_creds(struct cred *next);
 
 /* A reference to @cred's ucounts and groups for a copy of it (Linux:
  * get_cred's share); put_cred_refs drops them. */
@@ -162,7 +162,7 @@ enum setid_kind {
 	LSM_SETID_RES,
 	LSM_SETID_FS
 };
-void cap_task_fix_setuid(struct cred *new, const struct cred *old, enum setid_kind kind);
+void cap_task_fix_setuid(struct cred *next, const struct cred *old, enum setid_kind kind);
 
 /* Linux: the credential half of exec (bprm_fill_uid for a set-user-ID or
  * set-group-ID file of @mode owned by @uid:@gid, then

@@ -84,10 +84,16 @@ int shell_run_line(const char *line);
 int shell_autorun(const char *script);
 /* The interactive loop: never returns. */
 void shell_main(void) __attribute__((noreturn));
+/* --- shell/jobs.c: the background jobs ----------------------------------- */
 /* A key for the interactive shell, reaping its ended background jobs
- * while it waits (shell/cmd_exec.c); their notices, for the prompt. */
+ * while it waits; the notices of those, for the prompt. */
 int shell_getc(void);
 void shell_job_notices(void);
+/* The queued notices, then the other ended children reaped and told. */
+void shell_report_jobs(void);
+/* Linux's name of a standard signal ("SIGTERM"), "an unknown signal"
+ * for another number. */
+const char *shell_signal_name(int sig);
 const struct shell_command *shell_find(const char *name);
 
 /* Console output captured in memory, e.g. for tests of commands. */

@@ -134,35 +134,33 @@ void put_cred_refs(const struct cred *cred)
  * set; an effective uid leaving 0 loses the effective set, one coming
  * back to 0 regains the permitted set.
  */
-static void cap_emulate_setxuid(struct cred *new, const struct cred *old)
+static void cap_emulate_setxuid(struct cred *next, const struct cred *old)
 {
 	bool old_root = old->uid == GLOBAL_ROOT_UID || old->euid == GLOBAL_ROOT_UID ||
 			old->suid == GLOBAL_ROOT_UID;
 
-	if (old_root &&
-	    new->uid != GLOBAL_ROOT_UID &&new->euid != GLOBAL_ROOT_UID &&new->suid !=
-		    GLOBAL_ROOT_UID &&
-	    !(old->securebits & SECBIT_KEEP_CAPS)) {
-		new->cap_permitted = 0;
-		new->cap_effective = 0;
+	if (old_root && next->uid != GLOBAL_ROOT_UID && next->euid != GLOBAL_ROOT_UID &&
+	    next->suid != GLOBAL_ROOT_UID && !(old->securebits & SECBIT_KEEP_CAPS)) {
+		next->cap_permitted = 0;
+		next->cap_effective = 0;
 	}
-	if (old->euid == GLOBAL_ROOT_UID && new->euid != GLOBAL_ROOT_UID)
-		new->cap_effective = 0;
-	if (old->euid != GLOBAL_ROOT_UID && new->euid == GLOBAL_ROOT_UID)
-		new->cap_effective = new->cap_permitted;
+	if (old->euid == GLOBAL_ROOT_UID && next->euid != GLOBAL_ROOT_UID)
+		next->cap_effective = 0;
+	if (old->euid != GLOBAL_ROOT_UID && next->euid == GLOBAL_ROOT_UID)
+		next->cap_effective = next->cap_permitted;
 }
 
-void cap_task_fix_setuid(struct cred *new, const struct cred *old, enum setid_kind kind)
+void cap_task_fix_setuid(struct cred *next, const struct cred *old, enum setid_kind kind)
 {
 	if (kind != LSM_SETID_FS) {
-		cap_emulate_setxuid(new, old);
+		cap_emulate_setxuid(next, old);
 		return;
 	}
 	/* Linux: cap_drop_fs_set / cap_raise_fs_set. */
-	if (old->fsuid == GLOBAL_ROOT_UID && new->fsuid != GLOBAL_ROOT_UID)
-		new->cap_effective &= ~CAP_FS_SET;
-	if (old->fsuid != GLOBAL_ROOT_UID && new->fsuid == GLOBAL_ROOT_UID)
-		new->cap_effective |= new->cap_permitted &CAP_FS_SET;
+	if (old->fsuid == GLOBAL_ROOT_UID && next->fsuid != GLOBAL_ROOT_UID)
+		next->cap_effective &= ~CAP_FS_SET;
+	if (old->fsuid != GLOBAL_ROOT_UID && next->fsuid == GLOBAL_ROOT_UID)
+		next->cap_effective |= next->cap_permitted & CAP_FS_SET;
 }
 
 #define S_ISUID 04000
@@ -209,36 +207,36 @@ void exit_creds(struct task_struct *task)
 	task->cred.group_info = NULL;
 }
 
-void prepare_creds(const struct task_struct *task, struct cred *new)
+void prepare_creds(const struct task_struct *task, struct cred *next)
 {
-	*new = task->cred;
-	get_cred_refs(new);
+	*next = task->cred;
+	get_cred_refs(next);
 }
 
-void commit_creds(struct task_struct *task, struct cred *new)
+void commit_creds(struct task_struct *task, struct cred *next)
 {
 	struct cred old = task->cred;
 
 	/* Linux: a change of the acting ids or new capabilities makes the
 	 * mm not dumpable (suid_dumpable 0) and drops the parent-death
 	 * signal. */
-	if (new->euid != old.euid || new->egid != old.egid || new->fsuid != old.fsuid ||
-	    new->fsgid != old.fsgid || (new->cap_permitted & ~old.cap_permitted)) {
+	if (next->euid != old.euid || next->egid != old.egid || next->fsuid != old.fsuid ||
+	    next->fsgid != old.fsgid || (next->cap_permitted & ~old.cap_permitted)) {
 		if (task->mm)
 			task->mm->flags &= ~MMF_DUMPABLE;
 		task->pdeath_signal = 0;
 	}
-	if (new->ucounts != old.ucounts) {
-		new->ucounts->nproc++;
+	if (next->ucounts != old.ucounts) {
+		next->ucounts->nproc++;
 		old.ucounts->nproc--;
 	}
-	task->cred = *new;
+	task->cred = *next;
 	put_cred_refs(&old);
 }
 
-void abort_creds(struct cred *new)
+void abort_creds(struct cred *next)
 {
-	put_cred_refs(new);
+	put_cred_refs(next);
 }
 
 bool ptrace_may_access(const struct task_struct *task, const struct task_struct *target)

@@ -77,9 +77,9 @@ static bool do_notify_parent(struct task_struct *tsk, int sig)
 }
 
 /* Linux: forget_original_parent and reparent_leader. Each child gets its
- * parent-death signal; a zombie among them tells its new parent at once. Linux's init reaps every
- * orphan; a kernel thread reaper would not, so its orphans reap themselves (exit_signal -1, as a
- * Linux thread's). */
+ * parent-death signal; a zombie among them tells its new parent at once.
+ * Linux's init reaps every orphan; a kernel thread reaper would not, so
+ * its orphans reap themselves (exit_signal -1, as a Linux thread's). */
 static void forget_original_parent(struct task_struct *father)
 {
 	struct task_struct *reaper = find_child_reaper(), *p, *n;

@@ -65,14 +65,14 @@ SYSCALL_DEFINE0(getegid)
  * RLIMIT_NPROC, since programs run as root rarely check it: it marks the
  * task, and the next execve fails instead if the uid still has too many
  * tasks. */
-static int set_user(struct task_struct *task, struct cred *new)
+static int set_user(struct task_struct *task, struct cred *next)
 {
-	struct ucounts *uc = alloc_ucounts(new->uid);
+	struct ucounts *uc = alloc_ucounts(next->uid);
 
 	if (!uc)
 		return -EAGAIN;
-	put_ucounts(new->ucounts);
-	new->ucounts = uc;
+	put_ucounts(next->ucounts);
+	next->ucounts = uc;
 	if (uc != &init_ucounts && is_rlimit_overlimit(uc, task_rlimit(task, RLIMIT_NPROC)))
 		task->flags |= PF_NPROC_EXCEEDED;
 	else
@@ -83,15 +83,16 @@ static int set_user(struct task_struct *task, struct cred *new)
 /* The end of every set*uid and set*gid: the capabilities follow the uids
  * (cap_task_fix_setuid) and the credentials are installed, or thrown
  * away on @err. */
-static long finish_setid(struct task_struct *task, struct cred *new, enum setid_kind kind, long err)
+static long finish_setid(struct task_struct *task, struct cred *next, enum setid_kind kind,
+			 long err)
 {
 	if (err) {
-		abort_creds(new);
+		abort_creds(next);
 		return err;
 	}
 	if (kind)
-		cap_task_fix_setuid(new, &task->cred, kind);
-	commit_creds(task, new);
+		cap_task_fix_setuid(next, &task->cred, kind);
+	commit_creds(task, next);
 	return 0;
 }
 
@@ -100,40 +101,40 @@ static long finish_setid(struct task_struct *task, struct cred *new, enum setid_
 SYSCALL_DEFINE1(setuid, unsigned int, uid)
 {
 	const struct cred *old = &task->cred;
-	struct cred new;
+	struct cred next;
 	long err = 0;
 
 	if (uid == INVALID_UID)
 		return -EINVAL;
-	prepare_creds(task, &new);
+	prepare_creds(task, &next);
 	if (has_capability(task, CAP_SETUID)) {
-		new.uid = new.suid = uid;
+		next.uid = next.suid = uid;
 		if (uid != old->uid)
-			err = set_user(task, &new);
+			err = set_user(task, &next);
 	} else if (uid != old->uid && uid != old->suid) {
 		err = -EPERM;
 	}
-	new.euid = new.fsuid = uid;
-	return finish_setid(task, &new, LSM_SETID_ID, err);
+	next.euid = next.fsuid = uid;
+	return finish_setid(task, &next, LSM_SETID_ID, err);
 }
 
 /* Linux: __sys_setgid. */
 SYSCALL_DEFINE1(setgid, unsigned int, gid)
 {
 	const struct cred *old = &task->cred;
-	struct cred new;
+	struct cred next;
 	long err = 0;
 
 	if (gid == INVALID_UID)
 		return -EINVAL;
-	prepare_creds(task, &new);
+	prepare_creds(task, &next);
 	if (has_capability(task, CAP_SETGID))
-		new.gid = new.egid = new.sgid = new.fsgid = gid;
+		next.gid = next.egid = next.sgid = next.fsgid = gid;
 	else if (gid == old->gid || gid == old->sgid)
-		new.egid = new.fsgid = gid;
+		next.egid = next.fsgid = gid;
 	else
 		err = -EPERM;
-	return finish_setid(task, &new, 0, err);
+	return finish_setid(task, &next, 0, err);
 }
 
 /* Linux: __sys_setreuid. -1 leaves an id; the real uid may become the
@@ -144,26 +145,26 @@ SYSCALL_DEFINE2(setreuid, unsigned int, ruid, unsigned int, euid)
 {
 	const struct cred *old = &task->cred;
 	bool cap = has_capability(task, CAP_SETUID);
-	struct cred new;
+	struct cred next;
 	long err = 0;
 
-	prepare_creds(task, &new);
+	prepare_creds(task, &next);
 	if (ruid != INVALID_UID) {
-		new.uid = ruid;
+		next.uid = ruid;
 		if (ruid != old->uid && ruid != old->euid && !cap)
 			err = -EPERM;
 	}
 	if (!err && euid != INVALID_UID) {
-		new.euid = euid;
+		next.euid = euid;
 		if (euid != old->uid && euid != old->euid && euid != old->suid && !cap)
 			err = -EPERM;
 	}
-	if (!err && new.uid != old->uid)
-		err = set_user(task, &new);
+	if (!err && next.uid != old->uid)
+		err = set_user(task, &next);
 	if (ruid != INVALID_UID || (euid != INVALID_UID && euid != old->uid))
-		new.suid = new.euid;
-	new.fsuid = new.euid;
-	return finish_setid(task, &new, LSM_SETID_RE, err);
+		next.suid = next.euid;
+	next.fsuid = next.euid;
+	return finish_setid(task, &next, LSM_SETID_RE, err);
 }
 
 /* Linux: __sys_setregid. */
@@ -171,26 +172,26 @@ SYSCALL_DEFINE2(setregid, unsigned int, rgid, unsigned int, egid)
 {
 	const struct cred *old = &task->cred;
 	bool cap = has_capability(task, CAP_SETGID);
-	struct cred new;
+	struct cred next;
 	long err = 0;
 
-	prepare_creds(task, &new);
+	prepare_creds(task, &next);
 	if (rgid != INVALID_UID) {
 		if (rgid == old->gid || rgid == old->egid || cap)
-			new.gid = rgid;
+			next.gid = rgid;
 		else
 			err = -EPERM;
 	}
 	if (!err && egid != INVALID_UID) {
 		if (egid == old->gid || egid == old->egid || egid == old->sgid || cap)
-			new.egid = egid;
+			next.egid = egid;
 		else
 			err = -EPERM;
 	}
 	if (rgid != INVALID_UID || (egid != INVALID_UID && egid != old->gid))
-		new.sgid = new.egid;
-	new.fsgid = new.egid;
-	return finish_setid(task, &new, 0, err);
+		next.sgid = next.egid;
+	next.fsgid = next.egid;
+	return finish_setid(task, &next, 0, err);
 }
 
 /* Whether @id (not -1) is none of the task's three: changing to it then
@@ -205,7 +206,7 @@ static bool id_new(uint32_t id, uint32_t a, uint32_t b, uint32_t c)
 SYSCALL_DEFINE3(setresuid, unsigned int, ruid, unsigned int, euid, unsigned int, suid)
 {
 	const struct cred *old = &task->cred;
-	struct cred new;
+	struct cred next;
 	long err = 0;
 
 	if ((id_new(ruid, old->uid, old->euid, old->suid) ||
@@ -213,40 +214,40 @@ SYSCALL_DEFINE3(setresuid, unsigned int, ruid, unsigned int, euid, unsigned int,
 	     id_new(suid, old->uid, old->euid, old->suid)) &&
 	    !has_capability(task, CAP_SETUID))
 		return -EPERM;
-	prepare_creds(task, &new);
+	prepare_creds(task, &next);
 	if (ruid != INVALID_UID) {
-		new.uid = ruid;
+		next.uid = ruid;
 		if (ruid != old->uid)
-			err = set_user(task, &new);
+			err = set_user(task, &next);
 	}
 	if (euid != INVALID_UID)
-		new.euid = euid;
+		next.euid = euid;
 	if (suid != INVALID_UID)
-		new.suid = suid;
-	new.fsuid = new.euid;
-	return finish_setid(task, &new, LSM_SETID_RES, err);
+		next.suid = suid;
+	next.fsuid = next.euid;
+	return finish_setid(task, &next, LSM_SETID_RES, err);
 }
 
 /* Linux: __sys_setresgid. */
 SYSCALL_DEFINE3(setresgid, unsigned int, rgid, unsigned int, egid, unsigned int, sgid)
 {
 	const struct cred *old = &task->cred;
-	struct cred new;
+	struct cred next;
 
 	if ((id_new(rgid, old->gid, old->egid, old->sgid) ||
 	     id_new(egid, old->gid, old->egid, old->sgid) ||
 	     id_new(sgid, old->gid, old->egid, old->sgid)) &&
 	    !has_capability(task, CAP_SETGID))
 		return -EPERM;
-	prepare_creds(task, &new);
+	prepare_creds(task, &next);
 	if (rgid != INVALID_UID)
-		new.gid = rgid;
+		next.gid = rgid;
 	if (egid != INVALID_UID)
-		new.egid = egid;
+		next.egid = egid;
 	if (sgid != INVALID_UID)
-		new.sgid = sgid;
-	new.fsgid = new.egid;
-	return finish_setid(task, &new, 0, 0);
+		next.sgid = sgid;
+	next.fsgid = next.egid;
+	return finish_setid(task, &next, 0, 0);
 }
 
 /* Linux: sys_getresuid and sys_getresgid: each id to its pointer. */
@@ -276,16 +277,16 @@ SYSCALL_DEFINE1(setfsuid, unsigned int, uid)
 {
 	const struct cred *old = &task->cred;
 	uint32_t old_fsuid = old->fsuid;
-	struct cred new;
+	struct cred next;
 
 	if (uid == INVALID_UID || uid == old->fsuid)
 		return old_fsuid;
 	if (uid != old->uid && uid != old->euid && uid != old->suid &&
 	    !has_capability(task, CAP_SETUID))
 		return old_fsuid;
-	prepare_creds(task, &new);
-	new.fsuid = uid;
-	finish_setid(task, &new, LSM_SETID_FS, 0);
+	prepare_creds(task, &next);
+	next.fsuid = uid;
+	finish_setid(task, &next, LSM_SETID_FS, 0);
 	return old_fsuid;
 }
 
@@ -294,16 +295,16 @@ SYSCALL_DEFINE1(setfsgid, unsigned int, gid)
 {
 	const struct cred *old = &task->cred;
 	uint32_t old_fsgid = old->fsgid;
-	struct cred new;
+	struct cred next;
 
 	if (gid == INVALID_UID || gid == old->fsgid)
 		return old_fsgid;
 	if (gid != old->gid && gid != old->egid && gid != old->sgid &&
 	    !has_capability(task, CAP_SETGID))
 		return old_fsgid;
-	prepare_creds(task, &new);
-	new.fsgid = gid;
-	finish_setid(task, &new, 0, 0);
+	prepare_creds(task, &next);
+	next.fsgid = gid;
+	finish_setid(task, &next, 0, 0);
 	return old_fsgid;
 }
 
@@ -329,7 +330,7 @@ SYSCALL_DEFINE2(getgroups, int, gidsetsize, unsigned long, grouplist)
 SYSCALL_DEFINE2(setgroups, int, gidsetsize, unsigned long, grouplist)
 {
 	struct group_info *gi;
-	struct cred new;
+	struct cred next;
 
 	if (!has_capability(task, CAP_SETGID))
 		return -EPERM;
@@ -348,10 +349,10 @@ SYSCALL_DEFINE2(setgroups, int, gidsetsize, unsigned long, grouplist)
 			return -EINVAL;
 		}
 	groups_sort(gi);
-	prepare_creds(task, &new);
-	put_group_info(new.group_info);
-	new.group_info = gi;
-	commit_creds(task, &new);
+	prepare_creds(task, &next);
+	put_group_info(next.group_info);
+	next.group_info = gi;
+	commit_creds(task, &next);
 	return 0;
 }
 

@@ -7,6 +7,8 @@ SHELL_GENERIC_SRCS += shell/shell.c shell/cmd_vm.c shell/cmd_usemem.c shell/cmd_
 SHELL_GENERIC_SRCS += shell/cmd_compact.c
 # Views of boot-time state (the firmware map, boot memory): kernel only.
 KERNEL_ONLY_SRCS += shell/cmd_system.c shell/cmd_physmem.c
-# Programs and processes: `spawn` (foreground or &), `jobs`, `ps`, `kill`.
+# Programs and processes: `spawn` (foreground or &), `jobs`, `ps`, `kill`;
+# the jobs and their notices (plain C: shell_main waits with them).
 KERNEL_ONLY_SRCS += shell/cmd_exec.c
+SHELL_GENERIC_SRCS += shell/jobs.c
 TEST_SRCS += shell/tests/shell_test.c
