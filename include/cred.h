@@ -102,6 +102,15 @@ static inline void cred_init_root(struct cred *cred)
 	cred->cap_inheritable = 0;
 }
 
+/* Whether @cred's real, effective and saved uids are all @uid and its
+ * three gids all @gid: another process counts as the caller's own for
+ * ptrace_may_access (the caller's fs ids) and prlimit (its real ones). */
+static inline bool cred_ids_are(const struct cred *cred, uint32_t uid, uint32_t gid)
+{
+	return cred->uid == uid && cred->euid == uid && cred->suid == uid && cred->gid == gid &&
+	       cred->egid == gid && cred->sgid == gid;
+}
+
 /* --- kernel/cred.c --------------------------------------------------------- */
 struct task_struct;
 

@@ -241,13 +241,11 @@ void abort_creds(struct cred *next)
 
 bool ptrace_may_access(const struct task_struct *task, const struct task_struct *target)
 {
-	const struct cred *c = &task->cred, *t = &target->cred;
 	bool cap = has_capability(task, CAP_SYS_PTRACE);
 
 	if (task == target)
 		return true;
-	if (!cap && !(c->fsuid == t->uid && c->fsuid == t->euid && c->fsuid == t->suid &&
-		      c->fsgid == t->gid && c->fsgid == t->egid && c->fsgid == t->sgid))
+	if (!cap && !cred_ids_are(&target->cred, task->cred.fsuid, task->cred.fsgid))
 		return false;
 	return cap || !target->mm || (target->mm->flags & MMF_DUMPABLE);
 }

@@ -444,11 +444,7 @@ SYSCALL_DEFINE2(getrlimit, unsigned int, resource, unsigned long, rlimp)
  * its uids and gids equal to the caller's real ones, or CAP_SYS_RESOURCE. */
 static bool prlimit_permitted(const struct task_struct *task, const struct task_struct *p)
 {
-	const struct cred *c = &task->cred, *t = &p->cred;
-
-	return p == task ||
-	       (c->uid == t->euid && c->uid == t->suid && c->uid == t->uid && c->gid == t->egid &&
-		c->gid == t->sgid && c->gid == t->gid) ||
+	return p == task || cred_ids_are(&p->cred, task->cred.uid, task->cred.gid) ||
 	       has_capability(task, CAP_SYS_RESOURCE);
 }
 
@@ -659,12 +655,17 @@ SYSCALL_DEFINE0(sched_yield)
 #define MIN_NICE (-20)
 #define MAX_NICE 19
 
-/* Linux: set_one_prio_perm: the caller's effective uid is the target's
- * real or effective one, or it has CAP_SYS_NICE. */
+/* Linux: check_same_owner: the caller's effective uid is the target's
+ * real or effective one. */
+static bool check_same_owner(const struct task_struct *task, const struct task_struct *p)
+{
+	return p->cred.uid == task->cred.euid || p->cred.euid == task->cred.euid;
+}
+
+/* Linux: set_one_prio_perm: the same owner, or CAP_SYS_NICE. */
 static bool set_one_prio_perm(const struct task_struct *task, const struct task_struct *p)
 {
-	return p->cred.uid == task->cred.euid || p->cred.euid == task->cred.euid ||
-	       has_capability(task, CAP_SYS_NICE);
+	return check_same_owner(task, p) || has_capability(task, CAP_SYS_NICE);
 }
 
 /* Linux: set_one_prio. A lower nice (more CPU) than now is allowed up to
@@ -766,8 +767,7 @@ SYSCALL_DEFINE3(sched_setaffinity, int, pid, unsigned int, len, unsigned long, u
 	p = pid ? find_task_by_vpid(pid) : task;
 	if (!p)
 		return -ESRCH;
-	if (task->cred.euid != p->cred.euid && task->cred.euid != p->cred.uid &&
-	    !has_capability(task, CAP_SYS_NICE))
+	if (!check_same_owner(task, p) && !has_capability(task, CAP_SYS_NICE))
 		return -EPERM;
 	return mask & 1 ? 0 : -EINVAL;
 }

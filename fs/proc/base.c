@@ -166,11 +166,15 @@ static int put_link(const char *target, char *buf, size_t size)
 	return (int)len;
 }
 
-/* Linux: proc_fd_access_allowed, for the exe, cwd and root links:
- * -EACCES unless the reader may look into the task (ptrace_may_access). */
-static int proc_fd_access_allowed(const struct task_struct *task)
+/* Linux: proc_pid_get_link's start, for the exe, cwd and root links: the
+ * inode's task, if the reader may look into it (proc_fd_access_allowed:
+ * ptrace_may_access). Return: 0 with *task, -ENOENT (gone) or -EACCES. */
+static int proc_link_task(const struct ramfs_inode *inode, struct task_struct **task)
 {
-	return ptrace_may_access(current, task) ? 0 : -EACCES;
+	*task = proc_inode_task(inode);
+	if (!*task)
+		return -ENOENT;
+	return ptrace_may_access(current, *task) ? 0 : -EACCES;
 }
 
 int proc_mem_open_check(const struct ramfs_inode *inode)
@@ -188,8 +192,8 @@ int proc_mem_open_check(const struct ramfs_inode *inode)
  * led to (/bin/busybox for /bin/sh). A kernel thread has none: -ENOENT. */
 int proc_exe_get_link(struct ramfs_inode *inode, char *buf, size_t size)
 {
-	struct task_struct *task = proc_inode_task(inode);
-	int err = task ? proc_fd_access_allowed(task) : -ENOENT;
+	struct task_struct *task;
+	int err = proc_link_task(inode, &task);
 
 	if (err)
 		return err;
@@ -201,8 +205,8 @@ int proc_exe_get_link(struct ramfs_inode *inode, char *buf, size_t size)
 /* Linux: proc_cwd_link (d_path of fs->pwd). */
 static int proc_cwd_get_link(struct ramfs_inode *inode, char *buf, size_t size)
 {
-	struct task_struct *task = proc_inode_task(inode);
-	int err = task ? proc_fd_access_allowed(task) : -ENOENT;
+	struct task_struct *task;
+	int err = proc_link_task(inode, &task);
 
 	if (err)
 		return err;
@@ -214,8 +218,8 @@ static int proc_cwd_get_link(struct ramfs_inode *inode, char *buf, size_t size)
 /* Linux: proc_root_link. Folium has no chroot: always "/". */
 static int proc_root_get_link(struct ramfs_inode *inode, char *buf, size_t size)
 {
-	struct task_struct *task = proc_inode_task(inode);
-	int err = task ? proc_fd_access_allowed(task) : -ENOENT;
+	struct task_struct *task;
+	int err = proc_link_task(inode, &task);
 
 	return err ? err : put_link("/", buf, size);
 }
