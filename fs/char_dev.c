@@ -2,7 +2,7 @@
  * Character device numbers (Linux: fs/char_dev.c, chrdev_open): open of
  * any S_IFCHR inode comes here (def_chr_fops), and the inode's major
  * picks the driver, which may look at the minor: 1 is the memory devices
- * (fs/mem.c), 4 and 5 the console (fs/tty.c). The file's f_op becomes
+ * (fs/mem.c), 4 and 5 the console (fs/tty_io.c). The file's f_op becomes
  * the driver's, so a node made by devtmpfs, by mknod or by any other
  * name reaches the same driver. Example: a node (1, 3) anywhere reads as
  * /dev/null; (1, 4) or (42, 0) is -ENXIO.
@@ -23,7 +23,8 @@ static int chrdev_open(struct ramfs_inode *inode, struct file *file)
 		file->f_op = fop;
 		return fop->open ? fop->open(inode, file) : 0;
 	case TTY_MAJOR:
-		return minor == 1 ? tty_open(inode, file) : -ENXIO; /* tty1 only */
+		/* tty1 and ttyS0: the console's screen and serial port */
+		return minor == 1 || minor == 64 ? tty_open(inode, file) : -ENXIO;
 	case TTYAUX_MAJOR:
 		return minor <= 1 ? tty_open(inode, file) : -ENXIO; /* tty, console */
 	default:

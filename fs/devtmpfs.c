@@ -20,6 +20,7 @@ static const struct {
 	{ "full", 0666, MEM_MAJOR, 7, 0 },	 { "random", 0666, MEM_MAJOR, 8, 0 },
 	{ "urandom", 0666, MEM_MAJOR, 9, 0 },	 { "tty", 0666, TTYAUX_MAJOR, 0, 5 },
 	{ "console", 0600, TTYAUX_MAJOR, 1, 0 }, { "tty1", 0620, TTY_MAJOR, 1, 5 },
+	{ "ttyS0", 0660, TTY_MAJOR, 64, 20 }, /* dialout */
 };
 
 void devtmpfs_init(void)

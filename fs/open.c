@@ -96,7 +96,8 @@ static int dentry_open(struct ramfs_inode *inode, int flags, struct file **filep
 		fop = &def_chr_fops; /* Linux: init_special_inode; its open picks the driver */
 	else if (!fop)
 		fop = S_ISDIR(inode->mode) ? &ramfs_dir_fops : &ramfs_file_fops;
-	file = alloc_file(inode, fop, (flags & ~OPEN_FLAGS_DROPPED) | O_LARGEFILE,
+	/* O_NOCTTY stays until the driver's open has seen it (tty_open). */
+	file = alloc_file(inode, fop, (flags & ~(OPEN_FLAGS_DROPPED & ~O_NOCTTY)) | O_LARGEFILE,
 			  open_fmode(inode, flags));
 	if (!file)
 		return -ENOMEM;
@@ -108,6 +109,7 @@ static int dentry_open(struct ramfs_inode *inode, int flags, struct file **filep
 			return err;
 		}
 	}
+	file->f_flags &= ~O_NOCTTY;
 	*filep = file;
 	return 0;
 }

@@ -96,6 +96,7 @@ struct file;
 #define R_OK 4
 #define TCGETS 0x5401
 #define FIONREAD 0x541b
+#define FIONBIO 0x5421 /* ioctl: set or clear O_NONBLOCK */
 
 /* Linux: f_mode's FMODE_* bits, set by open from the access mode. */
 #define FMODE_READ 0x1
@@ -150,7 +151,7 @@ struct file_operations {
 /* Linux: struct file. Shared by the fds dup made of one open. */
 struct file {
 	const struct file_operations *f_op;
-	/* Every file has one: a ramfs inode, the console's (fs/tty.c) or the
+	/* Every file has one: a ramfs inode, the console's (fs/tty_io.c) or the
 	 * pipe's (fs/pipe.c); fstat reports it. */
 	struct ramfs_inode *f_inode;
 	/* O_* given to open but O_CREAT, O_EXCL, O_NOCTTY, O_TRUNC and
@@ -269,14 +270,13 @@ int ramfs_dir_path(struct ramfs *fs, const struct ramfs_inode *dir, char *buf, s
  * Return: as ramfs_dir_path; -ENOENT if no name leads to it. */
 int ramfs_inode_path(struct ramfs *fs, const struct ramfs_inode *inode, char *buf, size_t size);
 
-/* --- fs/tty.c ------------------------------------------------------------ */
-/* The console as a file: what fds 0, 1 and 2 are. Reads are n_tty's
- * canonical mode (a line at a time, echoed, backspace erases, ^D at the
- * start of a line is end of file); writes go to every console. */
+/* --- fs/tty_io.c (the tty itself: include/tty.h) ------------------------- */
+/* The console tty as a file: what fds 0, 1 and 2 are. Reads are n_tty's
+ * (canonical or raw, as termios says); writes go to every console. */
 extern const struct file_operations console_fops;
-/* A console file (inode S_IFCHR 0620, /dev/tty1's (4, 1)) whose reads
- * are ended by task's pending signals. Return: it (f_count 1), or NULL
- * without memory. */
+/* A /dev/console file (inode S_IFCHR 0620, /dev/tty1's (4, 1)) whose
+ * reads are ended by task's pending signals when a kernel thread reads. Return: it (f_count 1), or
+ * NULL without memory. */
 struct file *console_file_open(struct task_struct *task);
 /* fds 0, 1 and 2 of @task on one console file (f_count 3), as Linux's
  * console_on_rootfs gives the first program. Context: the fds are free.
@@ -304,7 +304,7 @@ long pipe_fcntl(struct task_struct *task, struct file *file, unsigned int cmd, u
 #define MINOR(dev) ((unsigned int)(dev)&0xff)
 #define MKDEV(ma, mi) ((uint32_t)(ma) << 8 | (mi))
 #define MEM_MAJOR 1    /* /dev/null, zero, full, random, urandom */
-#define TTY_MAJOR 4    /* /dev/tty1: the console */
+#define TTY_MAJOR 4    /* /dev/tty1, /dev/ttyS0 (64): the console */
 #define TTYAUX_MAJOR 5 /* /dev/tty, /dev/console */
 /* What open gives a S_IFCHR inode (Linux: def_chr_fops): its open is
  * chrdev_open, which hands the file to the driver of the inode's major

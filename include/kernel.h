@@ -132,6 +132,10 @@ int vkprintf(const char *fmt, va_list ap);
 /* Input: drivers push bytes from interrupt context; the shell pulls.
  * Keys that are not bytes arrive as ANSI sequences (ESC [ A for up). */
 void console_input(uint8_t c);
+/* The tty's receiver (fs/tty_io.c): each input byte goes to @fn first,
+ * and is queued only when @fn returns false. Context: @fn runs in
+ * interrupt context. */
+void console_set_receiver(bool (*fn)(uint8_t c));
 /* Return: the next input byte, or -1 if none is queued. */
 int console_trygetc(void);
 /* Block (idling the CPU) until a byte arrives. Return: that byte. */

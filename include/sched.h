@@ -355,6 +355,12 @@ struct task_struct *find_task_by_vpid(int pid);
 struct task_struct *find_ge_pid(int nr);
 /* Every task with a pid, in pid order (Linux: for_each_process). */
 #define for_each_process(p) for (p = find_ge_pid(1); p; p = find_ge_pid(p->pid + 1))
+/* kernel/sys.c. Linux: will_become_orphaned_pgrp: no member of group
+ * @pgid (but @ignored) has a parent in another group of its session, so
+ * nobody is left to continue it (the tty then answers a background read
+ * with -EIO, not SIGTTIN); is_current_pgrp_orphaned for current's. */
+bool will_become_orphaned_pgrp(int pgid, const struct task_struct *ignored);
+bool is_current_pgrp_orphaned(void);
 /* Give @task a pid (Linux: alloc_pid). Return: 0 or -EAGAIN. */
 int alloc_pid(struct task_struct *task);
 void free_pid(struct task_struct *task);

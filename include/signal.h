@@ -239,11 +239,6 @@ int do_sigaltstack(struct task_struct *t, const struct k_sigaltstack *ss, struct
 int restore_altstack(struct task_struct *t, unsigned long uss, uint64_t sp);
 int save_altstack(struct task_struct *t, unsigned long uss, uint64_t sp);
 
-/* --- kernel/console.c ----------------------------------------------------- */
-/* The console's Ctrl-C hook: a 0x03 byte of input goes to @fn instead of
- * the queue when @fn returns true. NULL: every byte is queued. */
-void console_set_intr(bool (*fn)(void));
-
 /* --- arch hooks (arch/x86_64/signal.c; arch/host/arch.c) -------------------- */
 /* Linux: current_user_stack_pointer. The ring-3 rsp @t entered the kernel
  * with; 0 for a task not running in ring 3 (the in-kernel tests' own). */

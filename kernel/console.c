@@ -16,7 +16,7 @@ static struct console *consoles;
 static struct console *redirect; /* when set, the only console written */
 static uint8_t input_queue[INPUT_QUEUE_SIZE];
 static unsigned input_head, input_tail;	       /* head: next write, tail: next read */
-static bool (*intr_hook)(void);		       /* Ctrl-C while a program runs */
+static bool (*receiver)(uint8_t c);	       /* the tty's n_tty while a program owns it */
 static volatile bool intr_armed, intr_pending; /* Ctrl-C while a shell command runs */
 
 void console_register(struct console *con)
@@ -69,9 +69,9 @@ int kprintf(const char *fmt, ...)
 	return n;
 }
 
-void console_set_intr(bool (*fn)(void))
+void console_set_receiver(bool (*fn)(uint8_t c))
 {
-	intr_hook = fn;
+	receiver = fn;
 }
 
 bool console_intr_arm(bool on)
@@ -96,9 +96,10 @@ void console_input(uint8_t c)
 {
 	unsigned next = (input_head + 1) % INPUT_QUEUE_SIZE;
 
-	/* Linux: n_tty's ISIG. ^C is SIGINT for the running program, not a
-	 * byte for it to read; with none running the shell's editor gets it. */
-	if (c == 0x03 && intr_hook && intr_hook())
+	/* The tty's line discipline takes every byte while a program owns
+	 * it (n_tty's ISIG: ^C is SIGINT for its foreground group); with
+	 * none, the shell's editor gets them. */
+	if (receiver && receiver(c))
 		return;
 	if (c == 0x03 && intr_armed) {
 		intr_pending = true; /* the running shell command polls it */

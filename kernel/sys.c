@@ -580,6 +580,30 @@ SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 	return 0;
 }
 
+/* Linux: will_become_orphaned_pgrp. Children of init and zombies do not
+ * count: a member counts when its parent is in the same session but
+ * another group, the shell that would continue a stopped job. */
+bool will_become_orphaned_pgrp(int pgid, const struct task_struct *ignored)
+{
+	struct task_struct *p;
+
+	for_each_process(p)
+	{
+		const struct task_struct *parent = p->real_parent;
+
+		if (p->pgid != pgid || p == ignored || p->exit_state || !parent || parent->pid == 1)
+			continue;
+		if (parent->pgid != pgid && parent->sid == p->sid)
+			return false;
+	}
+	return true;
+}
+
+bool is_current_pgrp_orphaned(void)
+{
+	return will_become_orphaned_pgrp(current->pgid, NULL);
+}
+
 /* Linux: sys_getpgid; 0 is the caller. */
 SYSCALL_DEFINE1(getpgid, int, pid)
 {

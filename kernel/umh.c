@@ -2,8 +2,9 @@
  * The kernel starts a program (Linux: kernel/umh.c call_usermodehelper,
  * UMH_WAIT_PROC). A child of the caller gets the console as fds 0-2,
  * execs the program and is woken; the caller sleeps in kernel_wait until
- * it has exited and takes its status. While it runs it is the console's
- * foreground program: Ctrl-C is SIGINT for it. Example: the kernel
+ * it has exited and takes its status. While it runs the console is its
+ * session's controlling tty and its group the tty's foreground group:
+ * Ctrl-C is n_tty's SIGINT for that group (fs/n_tty.c). Example: the kernel
  * shell's `hello a b` is call_usermodehelper("/bin/hello", {"hello",
  * "a", "b"}, env), which returns 0 once hello has exited with status 0;
  * `hello &` is UMH_NO_WAIT: the pid at once, the status for a later
@@ -12,20 +13,8 @@
 #include <binfmts.h>
 #include <fs.h>
 #include <sched.h>
+#include <tty.h>
 #include <umh.h>
-
-static struct task_struct *foreground; /* the program Ctrl-C interrupts */
-
-/* n_tty's ISIG for the console (Linux: kill_pgrp(SIGINT) of the
- * foreground group: the program and the children it started).
- * Context: interrupt. */
-static bool interrupt_foreground(void)
-{
-	if (!foreground)
-		return false;
-	kill_pgrp(NULL, foreground->pgid, SIGINT, SI_KERNEL);
-	return true;
-}
 
 struct task_struct *call_usermodehelper_setup(const char *path, const char *const *argv,
 					      const char *const *envp, int *err)
@@ -49,16 +38,15 @@ struct task_struct *call_usermodehelper_setup(const char *path, const char *cons
 
 int call_usermodehelper_wait(struct task_struct *task)
 {
-	struct task_struct *prev_fg = foreground;
-	int ret;
+	int session, pgrp, ret;
 
-	foreground = task;
-	console_set_intr(interrupt_foreground);
+	/* The program starts as a session leader (copy_process gives a
+	 * kernel caller's child its own session and group). */
+	tty_set_foreground(task, &session, &pgrp);
 	if (task->__state == TASK_NEW)
 		wake_up_new_task(task);
 	ret = kernel_wait(task);
-	foreground = prev_fg;
-	console_set_intr(prev_fg ? interrupt_foreground : NULL);
+	tty_restore_foreground(session, pgrp);
 	return ret;
 }
 

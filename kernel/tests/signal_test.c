@@ -11,6 +11,7 @@
 #include <ktest.h>
 #include <mm.h>
 #include <syscalls.h>
+#include <tty.h>
 #include <vm.h>
 #include "ktest_task.h"
 
@@ -355,31 +356,29 @@ static void blocked_or_ignored_fault_signals_kill(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -SIGSEGV);
 }
 
-static bool intr_seen;
-
-static bool record_intr(void)
-{
-	intr_seen = true;
-	return true;
-}
-
-static void ctrl_c_goes_to_the_hook_only_while_a_program_runs(struct kunit *test)
+/* ^C with a program in the tty's foreground is n_tty's SIGINT for its
+ * group, and the other bytes are the tty's input, not the shell's; with
+ * none, the shell's editor gets the byte. */
+static void ctrl_c_is_sigint_for_the_tty_foreground_group(struct kunit *test)
 {
 	/* As at the prompt: no shell command armed the console (`test` did). */
 	bool armed = console_intr_arm(false);
+	int session, pgrp;
 
 	while (console_trygetc() >= 0)
 		;
-	/* No program runs: the shell's editor gets the byte. */
 	console_input(0x03);
 	KUNIT_EXPECT_EQ(test, console_trygetc(), 0x03);
-	console_set_intr(record_intr);
+	tty_set_foreground(task, &session, &pgrp);
 	console_input(0x03);
 	console_input('x');
-	console_set_intr(NULL);
-	KUNIT_EXPECT_TRUE(test, intr_seen);
-	KUNIT_EXPECT_EQ(test, console_trygetc(), 'x');
+	console_input('\r');
+	KUNIT_EXPECT_TRUE(test, task->signals.pending & sigmask(SIGINT));
 	KUNIT_EXPECT_EQ(test, console_trygetc(), -1);
+	KUNIT_EXPECT_EQ(test, n_tty_inq(&console_tty), 2); /* "x\n": ICRNL */
+	tty_restore_foreground(session, pgrp);
+	n_tty_flush_buffer(&console_tty);
+	task->signals.pending = 0;
 	console_intr_arm(armed);
 }
 
@@ -402,7 +401,7 @@ static struct kunit_case signal_cases[] = {
 	KUNIT_CASE(default_actions_kill_with_the_signal),
 	KUNIT_CASE(resethand_nodefer_and_the_handler_mask),
 	KUNIT_CASE(blocked_or_ignored_fault_signals_kill),
-	KUNIT_CASE(ctrl_c_goes_to_the_hook_only_while_a_program_runs),
+	KUNIT_CASE(ctrl_c_is_sigint_for_the_tty_foreground_group),
 	KUNIT_CASE(rt_sigreturn_without_a_ring3_frame_is_einval),
 	{},
 };
