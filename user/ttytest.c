@@ -481,8 +481,15 @@ static int session(void)
 	t.c_lflag |= ISIG;
 	tcsetattr(0, TCSANOW, &t);
 	printf("isig: ready\n");
-	while (read(0, &c, 1) == 1 && c != 'q')
+	for (;;) {
+		long n = read(0, &c, 1);
+
+		if (n < 0 && errno == EINTR)
+			continue; /* the SIGINT handler ran */
+		if (n != 1 || c == 'q')
+			break;
 		printf("isig: byte %02x\n", c);
+	}
 	printf("isig: SIGINT %d\n", got[SIGINT]);
 	t = orig;
 	t.c_lflag |= ICANON | ECHO | ECHOE;

@@ -3,7 +3,8 @@
 # and no cmdline.txt, QEMU's serial console on stdio, driven by
 # tools/tests/signals.session (spin, then 0x03, then "killed by SIGINT"
 # and a working shell; the shell echoes and answers while schedtest's
-# children spin in the background). Usage: signals-qemu.sh BUILD_DIR IMAGE_DIR LOG,
+# children spin in the background; ttytest's session mode reads what is
+# typed in raw, ISIG and canonical modes). Usage: signals-qemu.sh BUILD_DIR IMAGE_DIR LOG,
 # e.g. sh tools/tests/signals-qemu.sh build build/test-images \
 # build/test-logs/signals.serial
 set -u
