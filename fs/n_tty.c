@@ -324,7 +324,13 @@ static bool input_available(struct tty_struct *tty)
 
 bool n_tty_input_available(struct tty_struct *tty)
 {
+	const uint8_t *cc = tty->termios.c_cc;
+
 	n_tty_receive_queued(tty);
+	/* Linux: input_available_p(tty, 1): a raw read with VMIN and no
+	 * VTIME would wait for VMIN bytes, so poll does too. */
+	if (!tty->icanon && cc[VMIN] && !cc[VTIME])
+		return read_cnt(tty) >= cc[VMIN];
 	return input_available(tty);
 }
 

@@ -165,7 +165,7 @@ long n_tty_read(struct tty_struct *tty, struct file *file, unsigned long buf, si
 /* Linux: n_tty_write with OPOST: ONLCR is the consoles' own "\r\n".
  * Return: bytes written, -EFAULT, -ERESTARTSYS (TOSTOP from the background). */
 long n_tty_write(struct tty_struct *tty, struct file *file, unsigned long buf, size_t count);
-/* Linux: input_available_p (for poll). */
+/* Linux: input_available_p for poll (a raw VMIN without VTIME counts). */
 bool n_tty_input_available(struct tty_struct *tty);
 /* Linux: n_tty_flush_buffer: drop what is typed and unread. */
 void n_tty_flush_buffer(struct tty_struct *tty);

@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,14 @@ static void canonical_input(int fd)
 	set_mode(fd, ICANON, ECHO, IGNCR, 0, 1, 0);
 	STI(fd, "a\rb\n");
 	expect_read("IGNCR", fd, 100, "ab\n", 0);
+	{
+		struct termios t = base;
+
+		t.c_cc[VEOL] = '!';
+		EXPECT("TCSETSW", tcsetattr(fd, TCSADRAIN, &t), 0);
+		STI(fd, "hi!");
+		expect_read("VEOL ends a line", fd, 100, "hi!", 0);
+	}
 	/* TCSETSF drops what is unread, TCSETS keeps it. */
 	STI(fd, "abc\n");
 	tcsetattr(fd, TCSANOW, &base);
@@ -236,6 +245,7 @@ static void raw_reads(int fd)
 {
 	long t0, ms;
 	int on = 1, off = 0;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 	set_mode(fd, 0, ICANON | ISIG | ECHO, 0, ICRNL, 1, 0);
 	STI(fd, "abc");
@@ -262,6 +272,11 @@ static void raw_reads(int fd)
 	fcntl(fd, F_SETFL, O_NONBLOCK);
 	expect_read("VMIN 2, O_NONBLOCK: what is there", fd, 10, "a", 0);
 	fcntl(fd, F_SETFL, 0);
+	set_mode(fd, 0, ICANON | ISIG | ECHO, 0, ICRNL, 2, 0);
+	STI(fd, "a");
+	EXPECT("poll: VMIN 2 with 1 byte", poll(&pfd, 1, 0), 0);
+	STI(fd, "b");
+	EXPECT("poll: VMIN 2 with 2 bytes", poll(&pfd, 1, 0), 1);
 	set_mode(fd, 0, ICANON | ISIG | ECHO, 0, ICRNL, 1, 0);
 	EXPECT("FIONBIO on", ioctl(fd, FIONBIO, &on), 0);
 	EXPECT_ERR("FIONBIO read", read(fd, (char[8]){ 0 }, 8), EAGAIN);
