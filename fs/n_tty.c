@@ -348,22 +348,19 @@ size_t n_tty_inq(struct tty_struct *tty)
 
 /*
  * Linux: canon_copy_from_read_buf. Up to @max bytes of the first line
- * into @kbuf, the line's end included unless it is an EOF. Return: the
- * bytes copied; *eof_push is set when only the EOF of a line partly read
- * before was taken (the read goes on rather than report end of file).
- * Context: interrupts off.
+ * into @kbuf, the line's end included unless it is an EOF (taken, never
+ * handed out). Return: the bytes copied. Context: interrupts off.
  */
-static size_t canon_copy(struct tty_struct *tty, char *kbuf, size_t max, bool *eof_push)
+static size_t canon_copy(struct tty_struct *tty, char *kbuf, size_t max)
 {
 	size_t avail = MIN(max, tty->canon_head - tty->read_tail), n = 0, taken;
-	bool found = false, eof = false, partial;
+	bool eof = false;
 
 	while (n < avail) {
 		uint8_t mark = tty->mark[MASK(tty->read_tail + n)];
 
 		n++;
 		if (mark) {
-			found = true;
 			eof = mark & TTY_MARK_EOF;
 			break;
 		}
@@ -373,12 +370,16 @@ static size_t canon_copy(struct tty_struct *tty, char *kbuf, size_t max, bool *e
 		n--;
 	for (size_t i = 0; i < n; i++)
 		kbuf[i] = tty->read_buf[MASK(tty->read_tail + i)];
-	partial = tty->read_tail != tty->line_start;
 	tty->read_tail += taken;
-	if (found)
-		tty->line_start = tty->read_tail;
-	*eof_push = !n && eof && partial;
 	return n;
+}
+
+/* Linux: canon_skip_eof. A read that filled the user's buffer takes the
+ * EOF right after what it read: the line it ended is all read. */
+static void canon_skip_eof(struct tty_struct *tty)
+{
+	if (tty->read_tail != tty->canon_head && (tty->mark[MASK(tty->read_tail)] & TTY_MARK_EOF))
+		tty->read_tail++;
 }
 
 static size_t raw_copy(struct tty_struct *tty, char *kbuf, size_t max)
@@ -454,7 +455,6 @@ long n_tty_read(struct tty_struct *tty, struct file *file, unsigned long buf, si
 		return -ENOMEM;
 	while (got < count) {
 		unsigned long flags;
-		bool eof_push = false;
 
 		n_tty_receive_queued(tty);
 		flags = arch_irq_save();
@@ -473,13 +473,14 @@ long n_tty_read(struct tty_struct *tty, struct file *file, unsigned long buf, si
 			timeout = n_tty_wait(tty, reader, timeout);
 			continue;
 		}
-		if (tty->icanon)
-			got += canon_copy(tty, kbuf + got, count - got, &eof_push);
-		else
+		if (tty->icanon) {
+			got += canon_copy(tty, kbuf + got, count - got);
+			if (got == count)
+				canon_skip_eof(tty);
+		} else {
 			got += raw_copy(tty, kbuf + got, count - got);
+		}
 		arch_irq_restore(flags);
-		if (eof_push)
-			continue;
 		if (got >= minimum)
 			break;
 		if (time)

@@ -131,8 +131,7 @@ struct tty_struct {
 	char read_buf[N_TTY_BUF_SIZE];
 	uint8_t mark[N_TTY_BUF_SIZE]; /* TTY_MARK_* of each byte */
 	size_t read_head, read_tail, canon_head;
-	size_t line_start; /* read_tail where the line being read began */
-	bool lnext;	   /* VLNEXT came: the next byte is taken literally */
+	bool lnext; /* VLNEXT came: the next byte is taken literally */
 	bool icanon;
 };
 #define TTY_MARK_EOL 1 /* a line ends here (newline, EOL, a push) */

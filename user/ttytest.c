@@ -171,6 +171,11 @@ static void canonical_input(int fd)
 	expect_read("VEOF ends a line", fd, 100, "hi", 0);
 	STI(fd, "\x04");
 	expect_read("VEOF on an empty line", fd, 100, NULL, 0);
+	STI(fd, "ab\x04");
+	expect_read("a read that fills the buffer", fd, 2, "ab", 0);
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	EXPECT_ERR("  takes the VEOF after it", read(fd, (char[8]){ 0 }, 8), EAGAIN);
+	fcntl(fd, F_SETFL, 0);
 	STI(fd, "\x16\x7f\n");
 	expect_read("VLNEXT", fd, 100, "\x7f\n", 0);
 	STI(fd, "a\r");

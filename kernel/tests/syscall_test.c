@@ -138,7 +138,8 @@ static void ioctl_tiocgwinsz_reports_80_by_25(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ws[0], 25); /* ws_row */
 	KUNIT_EXPECT_EQ(test, ws[1], 80); /* ws_col */
 	KUNIT_EXPECT_EQ(test, ws[2] | ws[3], 0);
-	KUNIT_EXPECT_EQ(test, sys(__NR_ioctl, 1, 0x5415 /* TIOCMGET: no modem lines */, BUF), -ENOTTY);
+	KUNIT_EXPECT_EQ(test, sys(__NR_ioctl, 1, 0x5415 /* TIOCMGET: no modem lines */, BUF),
+			-ENOTTY);
 	KUNIT_EXPECT_EQ(test, sys(__NR_ioctl, 3, TIOCGWINSZ, BUF), -EBADF);
 }
 
