@@ -47,9 +47,13 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
 void __wake_up(struct wait_queue_head *wq, unsigned int state)
 {
 	unsigned long flags = arch_irq_save();
-	struct wait_queue_entry *wait;
+	struct wait_queue_entry *wait, *next;
 
-	list_for_each_entry(wait, &wq->head, entry)
-		try_to_wake_up(wait->task, state);
+	list_for_each_entry_safe(wait, next, &wq->head, entry) {
+		if (wait->func)
+			wait->func(wait, state, NULL);
+		else
+			try_to_wake_up(wait->task, state);
+	}
 	arch_irq_restore(flags);
 }
