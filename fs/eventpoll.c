@@ -24,7 +24,6 @@
  */
 #include <anon_inodes.h>
 #include <arch.h>
-#include <asm/processor.h>
 #include <eventpoll.h>
 #include <rbtree.h>
 #include <sched.h>
@@ -756,28 +755,41 @@ static long ep_poll(struct task_struct *task, struct eventpoll *ep, unsigned lon
 	}
 }
 
-/* Linux: access_ok, the range lies below the user address space's end. */
+/*
+ * Linux 7.3's x86-64 access_ok: the range may not wrap and must end below
+ * 2^63 (the fault, not this check, catches a hole or the non-canonical
+ * half below it).
+ */
 static bool ep_access_ok(unsigned long addr, unsigned long size)
 {
-	return size <= TASK_SIZE_MAX && addr <= TASK_SIZE_MAX - size;
+	unsigned long end = addr + size;
+
+	return end >= addr && (long)end >= 0;
 }
 
-/* Linux: do_epoll_wait, its checks in Linux's order. */
+/*
+ * Linux: do_epoll_wait, its checks in Linux 7.3's order: -EBADF for the
+ * epfd, -EINVAL for the count, -EFAULT for the buffer (access_ok), then
+ * -EINVAL for an epfd that is no epoll.
+ */
 static long do_epoll_wait(struct task_struct *task, int epfd, unsigned long events, int maxevents,
 			  uint64_t end)
 {
-	struct file *file;
-	long ret;
+	struct file *file = fget(task, epfd);
+	long ret = -EBADF;
 
-	if (maxevents <= 0 || maxevents > EP_MAX_EVENTS)
-		return -EINVAL;
-	if (!ep_access_ok(events, (unsigned long)maxevents * sizeof(struct epoll_event)))
-		return -EFAULT;
-	file = fget(task, epfd);
 	if (!file)
-		return -EBADF;
-	ret = is_file_epoll(file) ? ep_poll(task, file->private_data, events, maxevents, end)
-				  : -EINVAL;
+		return ret;
+	ret = -EINVAL;
+	if (maxevents <= 0 || maxevents > EP_MAX_EVENTS)
+		goto out;
+	ret = -EFAULT;
+	if (!ep_access_ok(events, (unsigned long)maxevents * sizeof(struct epoll_event)))
+		goto out;
+	ret = -EINVAL;
+	if (is_file_epoll(file))
+		ret = ep_poll(task, file->private_data, events, maxevents, end);
+out:
 	fput(file);
 	return ret;
 }
