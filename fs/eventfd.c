@@ -1,6 +1,6 @@
 /*
  * eventfd (Linux: fs/eventfd.c): a file that is a 64-bit counter. A write
- * of 8 bytes adds its value, a read of 8 bytes takes the whole count (or
+ * of 8 bytes adds its value, a read of 8 bytes (or more) takes the whole count (or
  * 1 with EFD_SEMAPHORE) and leaves the rest; a read of 0 sleeps until a
  * write, a write that would reach ULLONG_MAX sleeps until a read, and
  * O_NONBLOCK makes both -EAGAIN. The counter never holds ULLONG_MAX from a
@@ -62,13 +62,14 @@ static long eventfd_read(struct file *file, unsigned long buf, size_t count, uin
 	return copy_to_user(buf, &ucnt, sizeof(ucnt)) ? -EFAULT : (long)sizeof(ucnt);
 }
 
-/* Linux: eventfd_write. Room for @ucnt: the sum stays below ULLONG_MAX. */
+/* Linux: eventfd_write. Exactly 8 bytes (Linux 7.3; 6.1 took more and
+ * used the first 8). Room for @ucnt: the sum stays below ULLONG_MAX. */
 static long eventfd_write(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
 {
 	struct eventfd_ctx *ctx = file->private_data;
 	uint64_t ucnt;
 
-	if (count < sizeof(ucnt))
+	if (count != sizeof(ucnt))
 		return -EINVAL;
 	if (copy_from_user(&ucnt, buf, sizeof(ucnt)))
 		return -EFAULT;

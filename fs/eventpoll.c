@@ -756,15 +756,18 @@ static long ep_poll(struct task_struct *task, struct eventpoll *ep, unsigned lon
 }
 
 /*
- * Linux 7.3's x86-64 access_ok: the range may not wrap and must end below
- * 2^63 (the fault, not this check, catches a hole or the non-canonical
- * half below it).
+ * Linux 7.3's x86-64 access_ok as Debian's kernel answers in QEMU: the
+ * range may not wrap and must end at USER_PTR_MAX, 2^56 - 4096 (5-level
+ * paging's end) however many levels the page tables have; the copy, not
+ * this check, then catches a hole or the part past 2^47.
  */
+#define USER_PTR_MAX ((1ul << 56) - 4096)
+
 static bool ep_access_ok(unsigned long addr, unsigned long size)
 {
 	unsigned long end = addr + size;
 
-	return end >= addr && (long)end >= 0;
+	return end >= addr && end <= USER_PTR_MAX;
 }
 
 /*

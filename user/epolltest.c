@@ -144,6 +144,7 @@ static void eventfd_counter(void)
 	fd = eventfd(0, EFD_CLOEXEC);
 	EXPECT("efd_cloexec", fcntl(fd, F_GETFD), FD_CLOEXEC);
 	EXPECT("efd_getfl_plain", fcntl(fd, F_GETFL), O_RDWR);
+	EXPECT("efd_write_16_einval", sys(write(fd, (uint64_t[2]){ 1, 1 }, 16)), -EINVAL);
 	close(fd);
 	fd = eventfd(0, 0);
 	EXPECT("efd_plain_not_cloexec", fcntl(fd, F_GETFD), 0);
@@ -384,7 +385,8 @@ static void wait_errors_and_timeouts(void)
 	       sys(syscall(SYS_epoll_wait, ep, (void *)KADDR, 0, 0)), -EINVAL);
 	EXPECT("wait_wrapping_buffer_efault", sys(syscall(SYS_epoll_wait, ep, (void *)-6l, 1, 0)),
 	       -EFAULT);
-	/* access_ok asks only that the range end below 2^63 */
+	EXPECT("wait_past_user_ptr_max_efault", ewait(ep, (void *)(1ul << 60), 1, 0), -EFAULT);
+	/* access_ok asks only that the range end below 2^56 */
 	EXPECT("wait_big_range_checked_lazily",
 	       ewait(ep, (void *)0x7ffff0000000ul, EP_MAX_EVENTS, 0), 0);
 	EXPECT("wait_bad_epfd", ewait(999, ev, 1, 0), -EBADF);
