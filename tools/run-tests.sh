@@ -774,7 +774,8 @@ ctrl_c_sends_sigint() {
 }
 
 # Ctrl-C stops long shell commands (peek over 1 TiB, usemem of 16 GiB), which
-# say how far they got, and the shell answers the next command: one boot
+# say how far they got, and the shell answers the next command; epoll_wait
+# on the console ends when a line is typed (epolltest tty): one boot
 # with the initramfs and no cmdline.txt, driven by interrupt.session.
 ctrl_c_stops_shell_commands() {
 	"$B/tools/serial-session" --boot-timeout 120 --timeout 60 \

@@ -547,9 +547,38 @@ static void fork_shares(void)
 	close(ep);
 }
 
-int main(void)
+/* "epolltest tty", for a serial session: the console is not readable
+ * until a line is typed; then the wait ends with EPOLLIN and the line is
+ * read and printed. Return: 0, or 1 with a FAIL line. */
+static int tty_mode(void)
+{
+	struct epoll_event ev = { 0, { 0 } };
+	int ep = epoll_create1(0);
+	char line[64];
+	long n;
+
+	if (ctl(ep, EPOLL_CTL_ADD, 0, EPOLLIN, 0x77) || ewait(ep, &ev, 1, 0) != 0) {
+		printf("FAIL tty: not added, or ready before a line\n");
+		return 1;
+	}
+	printf("epolltest: waiting for a line\n");
+	n = ewait(ep, &ev, 1, 60000);
+	if (n != 1 || ev.events != EPOLLIN || ev.data.u64 != 0x77) {
+		printf("FAIL tty: wait %ld, events %#x\n", n, (unsigned int)ev.events);
+		return 1;
+	}
+	n = read(0, line, sizeof(line) - 1);
+	line[n > 0 ? n : 0] = 0;
+	line[strcspn(line, "\r\n")] = 0;
+	printf("epolltest: tty ready: EPOLLIN, read \"%s\"\n", line);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "tty"))
+		return tty_mode();
 	eventfd_counter();
 	eventfd_poll_and_block();
 	anon_inode_names();
