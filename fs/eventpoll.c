@@ -18,9 +18,10 @@
  * may come from an interrupt (the console's input), so the ready list
  * changes with interrupts off. An item lives until EPOLL_CTL_DEL, the
  * epoll's release or the watched file's last fput (eventpoll_release).
- * One CPU: Linux's ep->mtx and ovflist are not needed, since a scan of
- * the ready list never sleeps while it holds an item (the events are
- * copied to the user in batches between scans).
+ * One CPU: Linux's ep->mtx is not needed, since whatever takes an item
+ * off its epoll (ep_remove) also takes it off the list a scan walks; a
+ * scan only holds an item across a copy to the user while it is still on
+ * that list.
  */
 #include <anon_inodes.h>
 #include <arch.h>
@@ -34,7 +35,6 @@
 
 #define EP_MAX_NESTS 4 /* Linux: epoll chains deeper than this are -ELOOP */
 #define EP_MAX_EVENTS (INT32_MAX / (int)sizeof(struct epoll_event))
-#define EP_SEND_BATCH 16     /* events gathered per scan before a copy to the user */
 #define EP_NO_END UINT64_MAX /* ep_poll waits for ever */
 
 /* The flags of an item that are not events (Linux: EP_PRIVATE_BITS). */
@@ -69,6 +69,7 @@ struct epitem {
 	int nwait; /* queues joined; -1 when an entry could not be had */
 	struct eventpoll *ep;
 	struct epitem *fllink_next; /* the next item on ffd.file->f_ep */
+	bool woken_in_scan;	    /* a callback found it on a scan's list (Linux: ovflist) */
 	struct epoll_event event;   /* events asked (with EPOLLERR | EPOLLHUP) and data */
 };
 
@@ -169,6 +170,17 @@ static void ep_done_scan(struct eventpoll *ep, struct list_head *txlist)
 	arch_irq_restore(flags);
 	if (ep_events_available(ep))
 		wake_up(&ep->wq);
+}
+
+/* The first item of a scan's @txlist, or NULL. */
+static struct epitem *ep_txlist_first(struct list_head *txlist)
+{
+	unsigned long flags = arch_irq_save();
+	struct epitem *epi =
+		list_empty(txlist) ? NULL : list_first_entry(txlist, struct epitem, rdllink);
+
+	arch_irq_restore(flags);
+	return epi;
 }
 
 /* The first item of a scan's @txlist, taken off it, or NULL. */
@@ -274,7 +286,8 @@ static int ep_poll_callback(struct wait_queue_entry *wait, unsigned int mode, vo
 		return 0; /* EPOLLONESHOT fired: disabled until MOD */
 	if (pollflags && !(pollflags & epi->event.events))
 		return 0;
-	ep_set_ready(ep, epi);
+	if (!ep_set_ready(ep, epi))
+		epi->woken_in_scan = true; /* already listed: maybe being reported */
 	wake_up(&ep->wq);
 	wake_up(&ep->poll_wait); /* Linux: ep_poll_safewake */
 	return 1;
@@ -651,59 +664,57 @@ SYSCALL_DEFINE4(epoll_ctl, int, epfd, int, op, int, fd, unsigned long, event)
 
 /* --- epoll_wait ----------------------------------------------------------- */
 
-/*
- * One pass of Linux's ep_send_events over the scan's @txlist: each item
- * is polled again and reported if it has an event; a level-triggered
- * one goes back on the ready list (for the next call), a one-shot one is
- * disabled. Never sleeps: the items stay valid throughout. Return: the
- * events put in @batch, at most @max.
- */
-static int ep_collect(struct eventpoll *ep, struct list_head *txlist, struct epoll_event *batch,
-		      int max)
+/* After @epi's event is reported: a one-shot item is disabled, a
+ * level-triggered one goes back on the ready list for the next call, an
+ * edge-triggered one only if a wake-up came while it was being reported
+ * (Linux: the ovflist). */
+static void ep_reported(struct eventpoll *ep, struct epitem *epi)
 {
-	poll_table pt = { NULL, 0 };
-	struct epitem *epi;
-	int n = 0;
-
-	while (n < max && (epi = ep_txlist_pop(txlist))) {
-		__poll_t revents = ep_item_poll(epi, &pt, 1);
-
-		if (!revents)
-			continue;
-		batch[n].events = revents;
-		batch[n].data = epi->event.data;
-		n++;
-		if (epi->event.events & EPOLLONESHOT)
-			epi->event.events &= EP_PRIVATE_BITS;
-		else if (!(epi->event.events & EPOLLET))
-			ep_set_ready(ep, epi);
-	}
-	return n;
+	if (epi->event.events & EPOLLONESHOT)
+		epi->event.events &= EP_PRIVATE_BITS;
+	else if (!(epi->event.events & EPOLLET) || epi->woken_in_scan)
+		ep_set_ready(ep, epi);
 }
 
 /*
- * Linux: ep_send_events. Up to @maxevents ready events to the user at
- * @uevents, a batch at a time (the copy may sleep on a fault: no item is
- * held across it). Return: the number copied, or -EFAULT if the first
- * copy failed; the batch that failed is lost for edge-triggered and
- * one-shot items (Linux puts back the one item whose copy failed).
+ * Linux: ep_send_events. Each item of the scan is polled again and its
+ * event copied to the user at @uevents; an item with no event leaves the
+ * list. The item stays on the scan's list while its event is copied (the
+ * copy may sleep on a fault): an EPOLL_CTL_DEL or close meanwhile takes
+ * it off, and a copy that fails leaves it ready, as Linux puts it back.
+ * Return: the events copied (at most @maxevents), or -EFAULT if the
+ * first copy failed.
  */
 static int ep_send_events(struct eventpoll *ep, unsigned long uevents, int maxevents)
 {
-	struct epoll_event batch[EP_SEND_BATCH];
 	struct list_head txlist = LIST_HEAD_INIT(txlist);
-	int res = 0, n;
+	poll_table pt = { NULL, 0 };
+	struct epitem *epi;
+	int res = 0;
 
 	ep_start_scan(ep, &txlist);
-	do {
-		n = ep_collect(ep, &txlist, batch, MIN(EP_SEND_BATCH, maxevents - res));
-		if (n && copy_to_user(uevents + (unsigned long)res * sizeof(batch[0]), batch,
-				      (size_t)n * sizeof(batch[0]))) {
+	while (res < maxevents && (epi = ep_txlist_first(&txlist))) {
+		struct epoll_event ev;
+
+		epi->woken_in_scan = false;
+		ev.events = ep_item_poll(epi, &pt, 1);
+		if (!ev.events) {
+			ep_unlink_ready(epi);
+			continue;
+		}
+		ev.data = epi->event.data;
+		if (copy_to_user(uevents + (unsigned long)res * sizeof(ev), &ev, sizeof(ev))) {
 			res = res ? res : -EFAULT;
 			break;
 		}
-		res += n;
-	} while (n == EP_SEND_BATCH && res < maxevents);
+		res++;
+		/* Still first: not removed while the copy slept. (A freed
+		 * item's memory, reused, is never on this list.) */
+		if (ep_txlist_first(&txlist) == epi) {
+			ep_unlink_ready(epi);
+			ep_reported(ep, epi);
+		}
+	}
 	ep_done_scan(ep, &txlist);
 	return res;
 }

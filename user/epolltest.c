@@ -397,6 +397,13 @@ static void wait_errors_and_timeouts(void)
 	EXPECT("wait_kernel_pointer_ready_efault",
 	       sys(syscall(SYS_epoll_wait, ep, (void *)KADDR, 1, 0)), -EFAULT);
 	EXPECT("wait_after_efault_still_ready", ewait(ep, ev, 2, 0), 1);
+	ctl(ep, EPOLL_CTL_MOD, p[1], EPOLLOUT | EPOLLET, 2);
+	EXPECT("et_efault", sys(syscall(SYS_epoll_wait, ep, NULL, 1, 0)), -EFAULT);
+	EXPECT("et_kept_after_efault", ewait(ep, ev, 2, 0) == 1 && ev[0].data.u64 == 2, 1);
+	EXPECT("et_then_reported_once", ewait(ep, ev, 2, 0), 0);
+	ctl(ep, EPOLL_CTL_MOD, p[1], EPOLLOUT | EPOLLONESHOT, 3);
+	EXPECT("oneshot_efault", sys(syscall(SYS_epoll_wait, ep, NULL, 1, 0)), -EFAULT);
+	EXPECT("oneshot_armed_after_efault", ewait(ep, ev, 2, 0) == 1 && ev[0].data.u64 == 3, 1);
 	ctl(ep, EPOLL_CTL_DEL, p[1], 0, 0);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
