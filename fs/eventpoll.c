@@ -271,8 +271,10 @@ static __poll_t ep_eventpoll_poll(struct file *file, poll_table *wait)
  * Linux: ep_poll_callback, the func of an item's entry on its file's
  * queue. The item goes on the ready list (unless one-shot disabled it)
  * and the epoll's waiters and pollers are woken; a poller may be another
- * epoll, whose callback runs in turn. Context: interrupts off, maybe in
- * an interrupt.
+ * epoll, whose callback runs in turn. Return: whether the wake-up was
+ * taken: always for a plain item; for an EPOLLEXCLUSIVE one only if a
+ * task waits in epoll_wait, else the file's wake-up goes on to the next
+ * exclusive epoll. Context: interrupts off, maybe in an interrupt.
  */
 static int ep_poll_callback(struct wait_queue_entry *wait, unsigned int mode, void *key)
 {
@@ -280,17 +282,21 @@ static int ep_poll_callback(struct wait_queue_entry *wait, unsigned int mode, vo
 	struct epitem *epi = pwq->base;
 	struct eventpoll *ep = epi->ep;
 	__poll_t pollflags = key ? (__poll_t)(uintptr_t)key : 0;
+	int ewake = !(epi->event.events & EPOLLEXCLUSIVE);
 
 	(void)mode;
 	if (!(epi->event.events & ~EP_PRIVATE_BITS))
-		return 0; /* EPOLLONESHOT fired: disabled until MOD */
+		return ewake; /* EPOLLONESHOT fired: disabled until MOD */
 	if (pollflags && !(pollflags & epi->event.events))
-		return 0;
+		return ewake;
 	if (!ep_set_ready(ep, epi))
 		epi->woken_in_scan = true; /* already listed: maybe being reported */
-	wake_up(&ep->wq);
+	if (!list_empty(&ep->wq.head)) {
+		ewake = 1; /* Folium's wake-ups carry no events: any waiter takes it */
+		wake_up(&ep->wq);
+	}
 	wake_up(&ep->poll_wait); /* Linux: ep_poll_safewake */
-	return 1;
+	return ewake;
 }
 
 /* Linux: ep_ptable_queue_proc, poll_wait's work while an item is added:
@@ -314,7 +320,10 @@ static void ep_ptable_queue_proc(struct file *file, struct wait_queue_head *whea
 	pwq->next = epi->pwqlist;
 	epi->pwqlist = pwq;
 	epi->nwait++;
-	add_wait_queue(whead, &pwq->wait);
+	if (epi->event.events & EPOLLEXCLUSIVE)
+		add_wait_queue_exclusive(whead, &pwq->wait);
+	else
+		add_wait_queue(whead, &pwq->wait);
 }
 
 /* Linux: ep_unregister_pollwait: off every queue of the file. */
@@ -579,8 +588,7 @@ SYSCALL_DEFINE1(epoll_create, int, size)
 
 /* Linux: the EPOLLEXCLUSIVE rules of do_epoll_ctl: never with MOD, and
  * with ADD only on a file that is not an epoll and with only the bits
- * that make sense for a one-of-many wake-up. (Folium wakes every waiter:
- * an exclusive item behaves as a plain one.) */
+ * that make sense for a one-of-many wake-up. */
 static bool ep_exclusive_ok(int op, const struct epoll_event *epds, const struct file *tfile)
 {
 	if (!ep_op_has_event(op) || !(epds->events & EPOLLEXCLUSIVE))

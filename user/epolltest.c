@@ -532,6 +532,46 @@ static void wakeups_close_nesting(void)
 	close(ep);
 }
 
+/* Two children each wait on an epoll of their own that watches one
+ * eventfd; one write wakes both, or with EPOLLEXCLUSIVE only the first
+ * (Linux's exclusive wake-up stops at the first epoll with a waiter).
+ * Return: how many of the two saw the event. */
+static int woken_waiters(uint32_t events)
+{
+	struct timespec ts = { 0, 150000000 };
+	int efd = eventfd(0, EFD_NONBLOCK), p[2], woken = 0;
+	char c[2] = { 0, 0 };
+
+	pipe(p);
+	for (int i = 0; i < 2; i++) {
+		if (fork() == 0) {
+			struct epoll_event ev;
+			int ep = epoll_create1(0);
+
+			ctl(ep, EPOLL_CTL_ADD, efd, events, 0);
+			c[0] = ewait(ep, &ev, 1, 600) == 1 ? '1' : '0';
+			write(p[1], c, 1);
+			_exit(0);
+		}
+	}
+	nanosleep(&ts, NULL); /* both children asleep in epoll_wait */
+	efd_write(efd, 1);
+	wait(NULL);
+	wait(NULL);
+	read(p[0], c, 2);
+	woken = (c[0] == '1') + (c[1] == '1');
+	close(p[0]);
+	close(p[1]);
+	close(efd);
+	return woken;
+}
+
+static void exclusive_wakeups(void)
+{
+	EXPECT("plain_items_all_woken", woken_waiters(EPOLLIN), 2);
+	EXPECT("exclusive_items_one_woken", woken_waiters(EPOLLIN | EPOLLEXCLUSIVE), 1);
+}
+
 /* A child adds an fd to the epoll it shares with its parent, and exits:
  * the item stays, since the parent still has the file. */
 static void fork_shares(void)
@@ -596,5 +636,6 @@ int main(int argc, char **argv)
 	signals();
 	wakeups_close_nesting();
 	fork_shares();
+	exclusive_wakeups();
 	return check_summary("epolltest");
 }
