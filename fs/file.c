@@ -6,6 +6,7 @@
  * f_count goes from 3 to 4. fork copies the table (dup_fd): parent and child then share each open
  * file, its offset and flags, as on Linux.
  */
+#include <eventpoll.h>
 #include <fs.h>
 #include <sched.h>
 #include <slab.h>
@@ -56,6 +57,7 @@ void fput(struct file *file)
 	BUG_ON(file->f_count <= 0);
 	if (--file->f_count)
 		return;
+	eventpoll_release(file); /* Linux: __fput's, before ->release frees the queues */
 	if (file->f_op && file->f_op->release)
 		file->f_op->release(file->f_inode, file);
 	kfree(file);

@@ -23,3 +23,7 @@ TEST_SRCS += fs/tests/seq_file_test.c
 KERNEL_ONLY_SRCS += fs/proc/root.c fs/proc/base.c fs/proc/array.c fs/proc/task_mmu.c fs/proc/proc_sysctl.c \
 	fs/proc/page.c fs/proc/loadavg.c fs/proc/uptime.c fs/proc/stat.c fs/proc/kmsg.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/procfs_test.c
+# epoll and eventfd (Linux: fs/eventpoll.c, fs/eventfd.c). eventpoll.c is
+# generic: fput (fs/file.c) calls its eventpoll_release_file.
+FS_GENERIC_SRCS += fs/eventpoll.c
+KERNEL_ONLY_SRCS += fs/eventfd.c

@@ -97,8 +97,8 @@ static void __pollwait(struct file *filp, struct wait_queue_head *wait_address, 
 	filp->f_count++; /* Linux: get_file */
 	entry->filp = filp;
 	entry->wait_address = wait_address;
+	init_waitqueue_func_entry(&entry->wait, NULL);
 	entry->wait.task = p->polling_task;
-	INIT_LIST_HEAD(&entry->wait.entry);
 	add_wait_queue(wait_address, &entry->wait);
 }
 

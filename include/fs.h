@@ -40,6 +40,7 @@
 struct task_struct;
 struct cred;
 struct file;
+struct epitem;
 
 /* open's flags and fcntl's commands: Linux's x86-64 values. */
 #define O_ACCMODE 00000003
@@ -161,6 +162,9 @@ struct file {
 	uint64_t f_pos;
 	int f_count;	    /* references: fds and callers between fget and fput */
 	void *private_data; /* the file's own state (seq_file, pipe, tty line) */
+	/* Linux: f_ep, the epoll items watching this file, linked by their
+	 * fllink_next (fs/eventpoll.c); NULL: none. */
+	struct epitem *f_ep;
 };
 
 #define NR_OPEN_DEFAULT 256 /* the table's size: RLIMIT_NOFILE's ceiling */

@@ -120,12 +120,15 @@
 	X(201, time)              \
 	X(203, sched_setaffinity) \
 	X(204, sched_getaffinity) \
+	X(213, epoll_create)      \
 	X(217, getdents64)        \
 	X(218, set_tid_address)   \
 	X(228, clock_gettime)     \
 	X(229, clock_getres)      \
 	X(230, clock_nanosleep)   \
 	X(231, exit_group)        \
+	X(232, epoll_wait)        \
+	X(233, epoll_ctl)         \
 	X(234, tgkill)            \
 	X(247, waitid)            \
 	X(257, openat)            \
@@ -144,6 +147,10 @@
 	X(271, ppoll)             \
 	X(273, set_robust_list)   \
 	X(280, utimensat)         \
+	X(281, epoll_pwait)       \
+	X(284, eventfd)           \
+	X(290, eventfd2)          \
+	X(291, epoll_create1)     \
 	X(292, dup3)              \
 	X(293, pipe2)             \
 	X(302, prlimit64)         \
@@ -156,7 +163,8 @@
 	X(434, pidfd_open)        \
 	X(435, clone3)            \
 	X(439, faccessat2)        \
-	X(440, process_madvise)
+	X(440, process_madvise)   \
+	X(441, epoll_pwait2)
 
 #define __SYSCALL_NR(nr, name) __NR_##name = nr,
 enum {

@@ -22,10 +22,20 @@ struct wait_queue_head {
 };
 typedef struct wait_queue_head wait_queue_head_t;
 
+struct wait_queue_entry;
+/* Linux: wait_queue_func_t, what a wake-up does for one entry instead of
+ * waking its task (epoll's ep_poll_callback). @key: the wake-up's poll
+ * events, NULL when not known. Context: interrupts off. */
+typedef int (*wait_queue_func_t)(struct wait_queue_entry *wq_entry, unsigned int mode, void *key);
+
+#define WQ_FLAG_EXCLUSIVE 0x01 /* one of many: a wake-up stops at the first that takes it */
+
 /* One sleeper on a queue (Linux: struct wait_queue_entry). */
 struct wait_queue_entry {
 	struct task_struct *task;
 	struct list_head entry;
+	wait_queue_func_t func; /* NULL: wake task (Linux: default_wake_function) */
+	unsigned int flags;	/* WQ_FLAG_* */
 };
 
 #define __WAIT_QUEUE_HEAD_INITIALIZER(name) \
@@ -34,11 +44,21 @@ struct wait_queue_entry {
 	}
 #define DECLARE_WAIT_QUEUE_HEAD(name) \
 	struct wait_queue_head name = __WAIT_QUEUE_HEAD_INITIALIZER(name)
-#define DEFINE_WAIT(name) struct wait_queue_entry name = { current, LIST_HEAD_INIT((name).entry) }
+#define DEFINE_WAIT(name) \
+	struct wait_queue_entry name = { current, LIST_HEAD_INIT((name).entry), NULL, 0 }
 
 static inline void init_waitqueue_head(struct wait_queue_head *wq)
 {
 	INIT_LIST_HEAD(&wq->head);
+}
+
+/* Linux: init_waitqueue_func_entry: an entry whose wake-up calls @func. */
+static inline void init_waitqueue_func_entry(struct wait_queue_entry *wait, wait_queue_func_t func)
+{
+	wait->task = NULL;
+	wait->func = func;
+	wait->flags = 0;
+	INIT_LIST_HEAD(&wait->entry);
 }
 
 /* Queue @wait on @wq (once) and set current's state. */
@@ -47,10 +67,15 @@ void prepare_to_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait, 
  * without touching any task's state (poll's entries: fs/select.c). */
 void add_wait_queue(struct wait_queue_head *wq, struct wait_queue_entry *wait);
 void remove_wait_queue(struct wait_queue_head *wq, struct wait_queue_entry *wait);
+/* Linux: add_wait_queue_exclusive: @wait at the tail, WQ_FLAG_EXCLUSIVE. */
+void add_wait_queue_exclusive(struct wait_queue_head *wq, struct wait_queue_entry *wait);
 /* Back to TASK_RUNNING, off the queue. */
 void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait);
-/* Wake every task on @wq sleeping in one of @state's kinds (Linux:
- * __wake_up with nr_exclusive 0). Context: any, interrupts too. */
+/* Wake every task on @wq sleeping in one of @state's kinds, or call an
+ * entry's func; past an exclusive entry that took the wake-up (its task
+ * woke, its func returned nonzero) the rest are left (Linux: __wake_up
+ * with nr_exclusive 1). A func may take its own entry off the queue.
+ * Context: any, interrupts too. */
 void __wake_up(struct wait_queue_head *wq, unsigned int state);
 #define wake_up(wq) __wake_up(wq, TASK_NORMAL)
 #define wake_up_interruptible(wq) __wake_up(wq, TASK_INTERRUPTIBLE)

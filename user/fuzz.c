@@ -15,7 +15,8 @@
  * and every other fd is closed after each call; what a call maps is
  * unmapped after it. With JOBS, that many processes fuzz at once, seeds
  * SEED, SEED+1, ..., and the first waits for them: "fuzz: JOBS jobs, all
- * done". Example: `fuzz 7 500` makes the same 500 calls on Linux and on
+ * done". One draw in 16 is an epoll or eventfd call on fds made for it
+ * (the epoll block below). Example: `fuzz 7 500` makes the same 500 calls on Linux and on
  * Folium; the harness compares MemFree before and after.
  */
 #define _GNU_SOURCE
@@ -359,6 +360,117 @@ static void setup(const char *exe)
 	reset_fds(exe);
 }
 
+/* --- epoll and eventfd -------------------------------------------------------
+ * One draw in EPOLL_ONE_IN is made here instead of a random number: fds 6-11 are made first
+ * (6 and 7 epolls, 7 inside 6 at times, 8 a non-blocking eventfd, 9 and
+ * 10 a non-blocking pipe with bytes in it or not, 11 a closed number),
+ * each epoll watching a random few of them, and then one epoll_ctl,
+ * epoll_wait, epoll_pwait, epoll_pwait2, eventfd2, read or write is made
+ * on them with fuzzed arguments. Waits never block: their timeout is 0
+ * (a timespec of zeros, or one the kernel refuses). reset_fds closes all
+ * of it after the call, so every epoll goes with its items each time.
+ */
+#define EPOLL_ONE_IN 16
+#define EP_FDS 6 /* the fds the block makes start here */
+
+static unsigned long epoll_fd(void)
+{
+	return rnd() % 4 ? EP_FDS + rnd() % 6 : interesting();
+}
+
+static unsigned long epoll_events(void)
+{
+	static const unsigned long bit[] = { 0x1,	0x4,	   0x8,	      0x10,	0x2000,
+					     1ul << 28, 1ul << 29, 1ul << 30, 1ul << 31 };
+	unsigned long ev = 0;
+
+	if (rnd() % 8 == 0)
+		return interesting();
+	for (int i = rnd() % 4; i >= 0; i--)
+		ev |= bit[rnd() % 9];
+	return ev;
+}
+
+/* Make fds 6-10 and the interest lists of the two epolls. */
+static void epoll_setup(void)
+{
+	int p[2];
+
+	if (syscall(SYS_epoll_create1, 0) != EP_FDS ||
+	    syscall(SYS_epoll_create1, 0) != EP_FDS + 1 ||
+	    syscall(SYS_eventfd2, rnd() % 3, O_NONBLOCK | (rnd() % 2)) != EP_FDS + 2 ||
+	    pipe2(p, O_NONBLOCK) || p[0] != EP_FDS + 3) {
+		dprintf(saved[2], "fuzz: cannot make the epoll fds\n");
+		exit(1);
+	}
+	if (rnd() % 2)
+		write(p[1], "ab", 2);
+	for (int i = rnd() % 6; i > 0; i--) {
+		struct {
+			unsigned int events;
+			unsigned long data;
+		} __attribute__((packed)) ev = { (unsigned int)epoll_events(), rnd() };
+
+		syscall(SYS_epoll_ctl, EP_FDS + rnd() % 2, 1 + rnd() % 3, EP_FDS + 1 + rnd() % 4,
+			&ev);
+	}
+	/* A watched file goes: the inner epoll, the eventfd or the pipe's
+	 * write end (never the read end: a write would be SIGPIPE). */
+	if (rnd() % 4 == 0)
+		close(EP_FDS + 1 + (int[]){ 0, 1, 3 }[rnd() % 3]);
+}
+
+/* One fuzzed epoll or eventfd call. Return: its result, as syscall's. */
+static long epoll_call(int verbose, char *line, size_t size)
+{
+	static const struct timespec zero, bad = { 0, 1000000000 };
+	static const unsigned long ts[] = { (unsigned long)&zero, (unsigned long)&bad, KADDR };
+	static const unsigned short nrs[] = { 233, 232, 281, 441, 290, 0, 1 };
+	unsigned long nr = nrs[rnd() % 7], a[6];
+
+	for (int i = 0; i < 6; i++)
+		a[i] = interesting();
+	a[0] = epoll_fd();
+	switch (nr) {
+	case 233: /* epoll_ctl(epfd, op, fd, event): an event in the arena */
+		a[1] = rnd() % 2 ? 1 + rnd() % 3 : a[1];
+		a[2] = epoll_fd();
+		if (rnd() % 4) {
+			a[3] = arena + (rnd() % ARENA_PAGES) * PAGE;
+			*(unsigned int *)a[3] = (unsigned int)epoll_events();
+		}
+		break;
+	case 232: /* epoll_wait(epfd, events, maxevents, 0) */
+	case 281: /* epoll_pwait(..., 0, sigmask, sigsetsize) */
+	case 441: /* epoll_pwait2(..., timeout, sigmask, sigsetsize) */
+		if (rnd() % 4)
+			a[1] = arena + (rnd() % ARENA_PAGES) * PAGE;
+		if (rnd() % 4)
+			a[2] = 1 + rnd() % 8;
+		a[3] = nr == 441 ? ts[rnd() % 3] : 0;
+		a[5] = rnd() % 4 ? 8 : a[5];
+		break;
+	case 290: /* eventfd2(count, flags): a new fd, closed after */
+		break;
+	default: /* read or write of the eventfd or another fd */
+		if (rnd() % 4)
+			a[0] = EP_FDS + 2;
+		if (rnd() % 4)
+			a[1] = arena + (rnd() % ARENA_PAGES) * PAGE;
+		if (rnd() % 2)
+			a[2] = 8;
+		break;
+	}
+	for (int i = 0; i < 6; i++)
+		if (touches_own(a[i], 1))
+			a[i] = arena;
+	if (verbose)
+		write(saved[1], line,
+		      snprintf(line, size, "fuzz: epoll: %lu(%#lx, %#lx, %#lx, %#lx, %#lx, %#lx)\n",
+			       nr, a[0], a[1], a[2], a[3], a[4], a[5]));
+	return syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
 /* JOBS processes fuzz at once, seeds SEED..SEED+JOBS-1; the parent waits
  * for them all. Return: 0 if every one ended with status 0. */
 static int fuzz_jobs(char **argv, unsigned long seed, int jobs)
@@ -406,9 +518,18 @@ int main(int argc, char **argv)
 	rng_state = seed;
 	setup(argv[0]);
 	while (calls < count) {
-		unsigned long nr = rnd() % (NR_MAX + 1), a[6];
+		unsigned long nr, a[6];
 		long ret;
 
+		if (rnd() % EPOLL_ONE_IN == 0) {
+			reset_arena();
+			epoll_setup();
+			errors += epoll_call(verbose, line, sizeof(line)) == -1;
+			calls++;
+			reset_fds(argv[0]);
+			continue;
+		}
+		nr = rnd() % (NR_MAX + 1);
 		if (is_skipped(nr))
 			continue;
 		for (int i = 0; i < 6; i++)

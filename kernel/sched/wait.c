@@ -25,6 +25,15 @@ void add_wait_queue(struct wait_queue_head *wq, struct wait_queue_entry *wait)
 	arch_irq_restore(flags);
 }
 
+void add_wait_queue_exclusive(struct wait_queue_head *wq, struct wait_queue_entry *wait)
+{
+	unsigned long flags = arch_irq_save();
+
+	wait->flags |= WQ_FLAG_EXCLUSIVE;
+	list_add_tail(&wait->entry, &wq->head);
+	arch_irq_restore(flags);
+}
+
 void remove_wait_queue(struct wait_queue_head *wq, struct wait_queue_entry *wait)
 {
 	unsigned long flags = arch_irq_save();
@@ -47,9 +56,14 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait)
 void __wake_up(struct wait_queue_head *wq, unsigned int state)
 {
 	unsigned long flags = arch_irq_save();
-	struct wait_queue_entry *wait;
+	struct wait_queue_entry *wait, *next;
 
-	list_for_each_entry(wait, &wq->head, entry)
-		try_to_wake_up(wait->task, state);
+	list_for_each_entry_safe(wait, next, &wq->head, entry) {
+		bool took = wait->func ? wait->func(wait, state, NULL) != 0
+				       : try_to_wake_up(wait->task, state);
+
+		if (took && (wait->flags & WQ_FLAG_EXCLUSIVE))
+			break;
+	}
 	arch_irq_restore(flags);
 }
