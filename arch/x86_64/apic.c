@@ -15,7 +15,9 @@
  * apart; QEMU's 1 GHz APIC bus: lapic_timer_period 10,000,000, TMICT 625,000.
  */
 #include <arch.h>
+#include <hrtimer.h>
 #include <kernel_stat.h>
+#include <timekeeping.h>
 #include <asm/apicdef.h>
 #include <asm/io.h>
 #include <asm/page.h>
@@ -148,15 +150,59 @@ uint64_t tsc_deadline_after(uint64_t last, uint64_t now, uint64_t period)
 	return (int64_t)(next - now) > 0 ? next : now + period;
 }
 
+/* The TSC value at @expires (ns since boot), UINT64_MAX if no sooner
+ * than a tick from now (the tick's deadline comes first anyway), so the
+ * product below stays under 2^64. */
+static uint64_t hrtimer_expires_to_tsc(int64_t expires)
+{
+	int64_t delta = expires - (int64_t)arch_uptime_ns();
+
+	if (expires == INT64_MAX || delta >= (int64_t)(NSEC_PER_SEC / CONFIG_HZ))
+		return UINT64_MAX;
+	if (delta <= 0)
+		return rdtsc();
+	return rdtsc() + (uint64_t)delta * tsc_hz / NSEC_PER_SEC;
+}
+
+/* Arm IA32_TSC_DEADLINE for the sooner of the next tick and the next
+ * hrtimer (Linux: lapic_next_deadline, with the tick as one more event). */
+static void lapic_next_deadline(void)
+{
+	uint64_t hrtimer_tsc = hrtimer_expires_to_tsc(hrtimer_next_event());
+
+	wrmsr(MSR_IA32_TSC_DEADLINE, MIN(tsc_deadline, hrtimer_tsc));
+}
+
+void arch_clockevent_program(int64_t expires)
+{
+	/* Periodic or PIT ticks: the hrtimers run at the next tick. */
+	if (lapic_timer_mode == LAPIC_TIMER_TSC_DEADLINE)
+		wrmsr(MSR_IA32_TSC_DEADLINE, MIN(tsc_deadline, hrtimer_expires_to_tsc(expires)));
+}
+
+/* In TSC-deadline mode one deadline serves the tick and the hrtimers:
+ * a tick is due once the TSC passed the tick's deadline, else the
+ * interrupt is an hrtimer's (Linux: hrtimer_interrupt, the tick then
+ * being one more hrtimer, tick_sched_timer). */
 void local_apic_timer_interrupt(struct trap_frame *frame)
 {
+	bool tick = true;
+
 	if (lapic_timer_mode == LAPIC_TIMER_TSC_DEADLINE) {
-		tsc_deadline = tsc_deadline_after(tsc_deadline, rdtsc(), tsc_per_jiffy);
-		wrmsr(MSR_IA32_TSC_DEADLINE, tsc_deadline);
+		uint64_t now = rdtsc();
+
+		tick = (int64_t)(now - tsc_deadline) >= 0;
+		if (tick)
+			tsc_deadline = tsc_deadline_after(tsc_deadline, now, tsc_per_jiffy);
 	}
 	apic_eoi();
 	kstat_arch_irqs++; /* Linux: LOC, no IRQ line */
-	tick_handle_periodic(frame);
+	if (tick)
+		tick_handle_periodic(frame);
+	else
+		hrtimer_interrupt();
+	if (lapic_timer_mode == LAPIC_TIMER_TSC_DEADLINE)
+		lapic_next_deadline();
 }
 
 CMDLINE_KEY(lapic, "notscdeadline: the LAPIC timer ticks in periodic mode, not TSC-deadline");
