@@ -41,6 +41,9 @@
 	X(33, dup2)               \
 	X(34, pause)              \
 	X(35, nanosleep)          \
+	X(36, getitimer)          \
+	X(37, alarm)              \
+	X(38, setitimer)          \
 	X(39, getpid)             \
 	X(56, clone)              \
 	X(57, fork)               \
@@ -122,6 +125,11 @@
 	X(204, sched_getaffinity) \
 	X(217, getdents64)        \
 	X(218, set_tid_address)   \
+	X(222, timer_create)      \
+	X(223, timer_settime)     \
+	X(224, timer_gettime)     \
+	X(225, timer_getoverrun)  \
+	X(226, timer_delete)      \
 	X(228, clock_gettime)     \
 	X(229, clock_getres)      \
 	X(230, clock_nanosleep)   \
@@ -144,6 +152,9 @@
 	X(271, ppoll)             \
 	X(273, set_robust_list)   \
 	X(280, utimensat)         \
+	X(283, timerfd_create)    \
+	X(286, timerfd_settime)   \
+	X(287, timerfd_gettime)   \
 	X(292, dup3)              \
 	X(293, pipe2)             \
 	X(302, prlimit64)         \

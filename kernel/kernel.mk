@@ -38,6 +38,8 @@ KERNEL_ONLY_TEST_SRCS += kernel/tests/syscall_test.c
 # Clocks and sleeping, getrandom and the kernel's ChaCha20 generator, and
 # their suite "sys" (with kernel/sys.c's calls and mremap).
 KERNEL_GENERIC_SRCS += kernel/time.c
+# Interval and POSIX timers (generic: fork, exit and the tick call them).
+KERNEL_GENERIC_SRCS += kernel/itimer.c kernel/posix-timers.c
 KERNEL_ONLY_SRCS += kernel/random.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/sys_test.c
 

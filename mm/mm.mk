@@ -115,7 +115,7 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # signal, exit, cred, time, cputime and loadavg: what fork.c and the tick
 # call).
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c kernel/sched/cputime.c kernel/sched/loadavg.c \
-	kernel/signal.c kernel/time.c kernel/exit.c kernel/cred.c \
+	kernel/signal.c kernel/time.c kernel/itimer.c kernel/posix-timers.c kernel/exit.c kernel/cred.c \
 	mm/pgtable.c mm/mmu_gather.c mm/mmap.c mm/mprotect.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c mm/hugetlb.c \
 	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/mlock.c mm/clear_refs.c \
 	mm/memblock.c fs/seq_file.c \
