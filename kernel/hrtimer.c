@@ -311,7 +311,11 @@ int do_nanosleep(struct hrtimer_sleeper *sl, enum hrtimer_mode mode)
 	do {
 		set_current_state(TASK_INTERRUPTIBLE);
 		hrtimer_sleeper_start_expires(sl, mode);
-		if (sl->task)
+		/* Linux's schedule() keeps a task with a signal pending
+		 * running (signal_pending_state); here the check is the
+		 * sleeper's. The state is set first: a signal sent after the
+		 * check wakes the task. */
+		if (sl->task && !signal_pending(current))
 			schedule();
 		hrtimer_cancel(&sl->timer);
 		mode = HRTIMER_MODE_ABS;

@@ -151,9 +151,10 @@ static int get_sleep_time(unsigned long uts, uint64_t *ns)
 }
 
 /* An in-kernel test's task (not current) cannot schedule: idle with
- * interrupts on until its clock passes the expiry or a signal comes. */
+ * interrupts on until its clock passes the expiry or a signal comes.
+ * Return: 0 or -EINTR, with *left the time that was left. */
 static long sleep_not_current(struct task_struct *task, int clock_id, ktime_t expires,
-			      enum hrtimer_mode mode)
+			      enum hrtimer_mode mode, ktime_t *left)
 {
 	unsigned long flags = arch_irq_save();
 	uint64_t now;
@@ -170,6 +171,7 @@ static long sleep_not_current(struct task_struct *task, int clock_id, ktime_t ex
 		arch_idle();
 	}
 	arch_irq_restore(flags);
+	*left = expires - (ktime_t)now;
 	return ret;
 }
 
@@ -189,14 +191,16 @@ static long sleep_until(struct task_struct *task, int clock_id, ktime_t expires,
 	ktime_t left;
 	long ret;
 
-	if (task != current)
-		return sleep_not_current(task, clock_id, expires, mode);
-	hrtimer_init_sleeper(&t, clock_id, mode);
-	hrtimer_set_expires(&t.timer, expires);
-	ret = do_nanosleep(&t, mode);
+	if (task != current) {
+		ret = sleep_not_current(task, clock_id, expires, mode, &left);
+	} else {
+		hrtimer_init_sleeper(&t, clock_id, mode);
+		hrtimer_set_expires(&t.timer, expires);
+		ret = do_nanosleep(&t, mode);
+		left = hrtimer_get_remaining(&t.timer);
+	}
 	if (ret != -EINTR || !rmtp)
 		return ret;
-	left = hrtimer_get_remaining(&t.timer);
 	return put_timespec64(left > 0 ? (uint64_t)left : 0, rmtp) ? -EFAULT : -EINTR;
 }
 
