@@ -586,9 +586,9 @@ static void sleeps(void)
 
 		RANGE(names[i], r == 0 ? now_ns(clocks[i]) - target : -1, 0, SLOW);
 	}
-	/* The sleep ends at its expiry (an hrtimer), or at the first tick
-	 * after it where the tick is periodic: the median of 1 ms sleeps
-	 * stays within a tick. */
+	/* The sleep ends at its expiry (an hrtimer), not at the next tick:
+	 * the median of 1 ms sleeps stays well under a 10 ms tick (a
+	 * periodic tick, as Folium's with lapic=notscdeadline, fails this). */
 	for (int i = 0; i < 11; i++) {
 		struct timespec ts = ts_of(MS);
 		long long t0 = now_ns(CLOCK_MONOTONIC);
@@ -597,7 +597,7 @@ static void sleeps(void)
 		lat[i] = now_ns(CLOCK_MONOTONIC) - t0;
 	}
 	qsort(lat, 11, sizeof(lat[0]), cmp_ll);
-	RANGE("nanosleep_1ms_median_within_a_tick", lat[5], MS, MS + TICK + 5 * MS);
+	RANGE("nanosleep_1ms_median_below_a_tick", lat[5], MS, MS + TICK / 2);
 	EXPECT_ERR("clock_nanosleep_bad_clock_einval",
 		   syscall(SYS_clock_nanosleep, 100, 0, &(struct timespec){ 0, 1 }, NULL), EINVAL);
 }
