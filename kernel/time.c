@@ -3,9 +3,9 @@
  * posix-stubs.c, time.c, hrtimer.c): clock_gettime, clock_getres,
  * gettimeofday, time, nanosleep, clock_nanosleep. Every clock is the TSC
  * (<timekeeping.h>); a coarse clock is it rounded down to a tick. A sleep
- * idles the CPU with interrupts on until the TSC passes the deadline (the
- * tick wakes it), or until a signal is pending. Example:
- * nanosleep({0, 10000000}, NULL) returns 0 after at least 10 ms.
+ * is an hrtimer_sleeper on the clock slept on (<hrtimer.h>): the timer's
+ * interrupt wakes the task at the expiry, or a signal ends it early.
+ * Example: nanosleep({0, 10000000}, NULL) returns 0 after at least 10 ms.
  */
 #include <arch.h>
 #include <hrtimer.h>
