@@ -19,6 +19,7 @@
 #include <binfmt_elf.h>
 #include <binfmts.h>
 #include <fs.h>
+#include <posix-timers.h>
 #include <ramfs.h>
 #include <random.h>
 #include <sched.h>
@@ -290,6 +291,7 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 	exec_creds(task, inode);
 	task->flags &= ~PF_FORKNOEXEC;
 	do_close_on_exec(task);
+	exit_itimers(task); /* Linux: begin_new_exec; itimers stay */
 	flush_signal_handlers(task);
 	start_thread(task, prog.entry, sp);
 	return 0;

@@ -14,6 +14,8 @@ KERNEL_ONLY_SRCS += fs/read_write.c fs/ioctl.c fs/open.c fs/stat.c fs/readdir.c 
 # character devices by number, the memory devices and the nodes at boot
 # (Linux: fs/char_dev.c, drivers/char/mem.c, drivers/base/devtmpfs.c).
 KERNEL_ONLY_SRCS += fs/select.c fs/char_dev.c fs/mem.c fs/devtmpfs.c
+# timerfd: an hrtimer's expiries read as a count (Linux: fs/timerfd.c).
+KERNEL_ONLY_SRCS += fs/timerfd.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/fs_syscall_test.c
 # seq_file, /proc/meminfo and /sys: generic, so the shell's views (and
 # the host tests) print the same text; /proc's tree, the per-process

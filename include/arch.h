@@ -50,6 +50,11 @@ uint64_t arch_cycles(void);
 uint64_t arch_cycles_per_sec(void);
 /* Nanoseconds since boot, from the cycle counter. */
 uint64_t arch_uptime_ns(void);
+/* The clock event device (Linux: clockevents_program_event): interrupt
+ * at @expires (ns since boot; INT64_MAX: none) to run the hrtimers, or at
+ * the next tick if that comes first. A periodic tick ignores it: the
+ * timers then run at the first tick after their expiry. */
+void arch_clockevent_program(int64_t expires);
 
 /* Return only if the machine could not be reset or powered off. */
 void arch_reboot(void);

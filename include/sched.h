@@ -17,6 +17,7 @@
 
 #include <cred.h>
 #include <fs.h>
+#include <hrtimer.h>
 #include <kernel.h>
 #include <list.h>
 #include <resource.h>
@@ -78,6 +79,13 @@ struct sighand_struct {
 	struct k_sigaction action[_NSIG]; /* action[sig - 1] */
 };
 
+/* Linux: struct cpu_itimer, ITIMER_PROF's or ITIMER_VIRTUAL's expiry
+ * (ns of the process's CPU time; 0: off) and interval. */
+struct cpu_itimer {
+	uint64_t expires;
+	uint64_t incr;
+};
+
 /* Linux: struct signal_struct, what the threads of a process share. */
 struct signal_struct {
 	int nr_threads;
@@ -88,6 +96,18 @@ struct signal_struct {
 	uint64_t cutime, cstime; /* ns of user and system time */
 	long cmin_flt;
 	long cmaxrss; /* KiB */
+	/* Timers (kernel/itimer.c, kernel/posix-timers.c; init_signal_timers
+	 * sets them up): ITIMER_REAL's hrtimer, the task its SIGALRM names
+	 * and its interval; ITIMER_PROF and ITIMER_VIRTUAL against the CPU
+	 * time the tick charged the process (Linux: thread_group_cputimer);
+	 * the POSIX timers and the next id to give. */
+	struct hrtimer real_timer;
+	struct task_struct *real_timer_task;
+	ktime_t it_real_incr;
+	struct cpu_itimer it[2]; /* CPUCLOCK_PROF, CPUCLOCK_VIRT */
+	uint64_t cputimer_utime, cputimer_stime;
+	struct list_head posix_timers;
+	int next_posix_timer_id;
 };
 
 /* Linux: struct task_struct. */

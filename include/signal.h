@@ -81,6 +81,7 @@ typedef uint64_t sigset_t; /* bit (sig - 1) */
 /* si_code values (uapi/asm-generic/siginfo.h). */
 #define SI_USER 0
 #define SI_KERNEL 0x80
+#define SI_TIMER (-2) /* a POSIX timer's expiry (kernel/posix-timers.c) */
 /* SIGCHLD's si_code (Linux: CLD_*). */
 #define CLD_EXITED 1
 #define CLD_KILLED 2
@@ -137,6 +138,11 @@ struct kernel_siginfo {
 			int32_t status; /* exit code, or the signal that killed it */
 		} sigchld;
 		uint64_t addr;
+		struct {
+			int32_t tid;	 /* si_timerid */
+			int32_t overrun; /* si_overrun */
+			uint64_t sigval; /* si_value */
+		} timer;
 	};
 	uint64_t pad2;
 };
@@ -172,6 +178,9 @@ struct ksignal {
  * one is merged into it (no real-time queueing). Return: 0, or -EINVAL for
  * a number outside 1.._NSIG. Context: any, interrupts off. */
 int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *info);
+/* A process-directed signal: @sig to the process @p belongs to (Linux:
+ * group_send_sig_info). Return: as send_signal. */
+int group_send_signal(struct task_struct *p, int sig, const struct kernel_siginfo *info);
 /* Linux: kill_pgrp. @sig with si_code @code and @sender's pid (NULL:
  * the kernel's, 0) to every process of the group @pgid. Return: 0,
  * -ESRCH (nobody in it) or -EINVAL. */

@@ -41,6 +41,9 @@
 	X(33, dup2)               \
 	X(34, pause)              \
 	X(35, nanosleep)          \
+	X(36, getitimer)          \
+	X(37, alarm)              \
+	X(38, setitimer)          \
 	X(39, getpid)             \
 	X(56, clone)              \
 	X(57, fork)               \
@@ -123,6 +126,11 @@
 	X(213, epoll_create)      \
 	X(217, getdents64)        \
 	X(218, set_tid_address)   \
+	X(222, timer_create)      \
+	X(223, timer_settime)     \
+	X(224, timer_gettime)     \
+	X(225, timer_getoverrun)  \
+	X(226, timer_delete)      \
 	X(228, clock_gettime)     \
 	X(229, clock_getres)      \
 	X(230, clock_nanosleep)   \
@@ -148,7 +156,10 @@
 	X(273, set_robust_list)   \
 	X(280, utimensat)         \
 	X(281, epoll_pwait)       \
+	X(283, timerfd_create)    \
 	X(284, eventfd)           \
+	X(286, timerfd_settime)   \
+	X(287, timerfd_gettime)   \
 	X(290, eventfd2)          \
 	X(291, epoll_create1)     \
 	X(292, dup3)              \

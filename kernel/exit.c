@@ -14,6 +14,7 @@
 #include <arch.h>
 #include <fs.h>
 #include <kernel_stat.h>
+#include <posix-timers.h>
 #include <sched.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -124,6 +125,9 @@ void do_exit(int code)
 	tsk->flags |= PF_EXITING;
 	exit_mm(tsk);
 	exit_files(tsk);
+	/* Linux: with the group dead, its timers go (exit_itimers). */
+	exit_itimer_real(tsk);
+	exit_itimers(tsk);
 	tsk->exit_code = code;
 	arch_irq_save(); /* no wake-up between becoming a zombie and leaving */
 	exit_notify(tsk);

@@ -15,6 +15,7 @@
 #include <completion.h>
 #include <fs.h>
 #include <kernel_stat.h>
+#include <posix-timers.h>
 #include <ramfs.h>
 #include <sched.h>
 #include <slab.h>
@@ -105,6 +106,7 @@ static int copy_parts(unsigned long clone_flags, struct task_struct *p,
 		flush_signal_handlers(p);
 	p->signal->nr_threads = 1;
 	init_waitqueue_head(&p->signal->wait_chldexit);
+	init_signal_timers(p->signal);
 	memcpy(p->signal->rlim, parent->signal->rlim, sizeof(p->signal->rlim));
 	return 0;
 }

@@ -11,9 +11,11 @@ KERNEL_GENERIC_SRCS += \
 # Tasks: init_task, copy_process, pids, kernel threads; the scheduler's
 # run queue, wait queues and timers (plain C: the host tests make tasks
 # and wake them; only the host never switches).
-KERNEL_GENERIC_SRCS += kernel/fork.c kernel/exit.c kernel/pid.c kernel/kthread.c kernel/timer.c \
+KERNEL_GENERIC_SRCS += kernel/fork.c kernel/exit.c kernel/pid.c kernel/kthread.c kernel/timer.c kernel/hrtimer.c \
 	kernel/cred.c \
 	kernel/sched/core.c kernel/sched/wait.c kernel/sched/cputime.c kernel/sched/loadavg.c
+# The hrtimer queue's tests run on a private cpu_base with a fake clock.
+TEST_SRCS += kernel/tests/hrtimer_test.c
 
 KERNEL_ONLY_SRCS += kernel/panic.c
 # User programs: exec, exit and the system calls (ring 3 needs the machine).
@@ -36,6 +38,8 @@ KERNEL_ONLY_TEST_SRCS += kernel/tests/syscall_test.c
 # Clocks and sleeping, getrandom and the kernel's ChaCha20 generator, and
 # their suite "sys" (with kernel/sys.c's calls and mremap).
 KERNEL_GENERIC_SRCS += kernel/time.c
+# Interval and POSIX timers (generic: fork, exit and the tick call them).
+KERNEL_GENERIC_SRCS += kernel/itimer.c kernel/posix-timers.c
 KERNEL_ONLY_SRCS += kernel/random.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/sys_test.c
 

@@ -73,6 +73,11 @@ int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *inf
 	return 0;
 }
 
+int group_send_signal(struct task_struct *p, int sig, const struct kernel_siginfo *info)
+{
+	return send_signal(p, sig, info);
+}
+
 /* Linux: force_sig_info_to_task. */
 static void force_sig_info(struct task_struct *t, const struct kernel_siginfo *info)
 {

@@ -3,11 +3,12 @@
  * posix-stubs.c, time.c, hrtimer.c): clock_gettime, clock_getres,
  * gettimeofday, time, nanosleep, clock_nanosleep. Every clock is the TSC
  * (<timekeeping.h>); a coarse clock is it rounded down to a tick. A sleep
- * idles the CPU with interrupts on until the TSC passes the deadline (the
- * tick wakes it), or until a signal is pending. Example:
- * nanosleep({0, 10000000}, NULL) returns 0 after at least 10 ms.
+ * is an hrtimer_sleeper on the clock slept on (<hrtimer.h>): the timer's
+ * interrupt wakes the task at the expiry, or a signal ends it early.
+ * Example: nanosleep({0, 10000000}, NULL) returns 0 after at least 10 ms.
  */
 #include <arch.h>
+#include <hrtimer.h>
 #include <sched.h>
 #include <syscalls.h>
 #include <timekeeping.h>
@@ -149,45 +150,58 @@ static int get_sleep_time(unsigned long uts, uint64_t *ns)
 	return 0;
 }
 
-/*
- * Sleep until the monotonic clock reaches deadline (Linux: do_nanosleep,
- * here to the next tick after it: the timers run at the tick).
- * Return: 0, or -EINTR when a signal is pending, with the time left
- * written to rmtp if it is not 0 (-EFAULT if that fails).
- * Context: a system call; interrupts are on while idling and as they
- * were on return.
- */
-static long sleep_until(struct task_struct *task, uint64_t deadline, unsigned long rmtp)
+/* An in-kernel test's task (not current) cannot schedule: idle with
+ * interrupts on until its clock passes the expiry or a signal comes.
+ * Return: 0 or -EINTR, with *left the time that was left. */
+static long sleep_not_current(struct task_struct *task, int clock_id, ktime_t expires,
+			      enum hrtimer_mode mode, ktime_t *left)
 {
 	unsigned long flags = arch_irq_save();
-	long ret = 0;
 	uint64_t now;
+	long ret = 0;
 
-	while ((now = ktime_get_ns()) < deadline) {
+	clock_read(task, clock_id, &now);
+	if (mode == HRTIMER_MODE_REL)
+		expires = ktime_add_safe((ktime_t)now, expires);
+	while (clock_read(task, clock_id, &now) == 0 && (ktime_t)now < expires) {
 		if (signal_pending(task)) {
 			ret = -EINTR;
 			break;
 		}
-		if (task == current) {
-			arch_irq_restore(flags);
-			set_current_state(TASK_INTERRUPTIBLE);
-			schedule_timeout_ns(deadline - now);
-			flags = arch_irq_save();
-		} else {
-			arch_idle(); /* an in-kernel test's task: idle to the next tick */
-		}
+		arch_idle();
 	}
 	arch_irq_restore(flags);
-	if (ret == -EINTR && rmtp && put_timespec64(deadline - now, rmtp))
-		return -EFAULT;
+	*left = expires - (ktime_t)now;
 	return ret;
 }
 
-static uint64_t deadline_after(uint64_t ns)
+/*
+ * Sleep until @expires on @clock_id (Linux: hrtimer_nanosleep, then
+ * do_nanosleep over an hrtimer_sleeper): the timer's interrupt wakes the
+ * task at the expiry (TSC-deadline LAPIC), or at the first tick after it
+ * (a periodic tick). Return: 0, or -EINTR when a signal is pending, with
+ * the time left written to rmtp if it is not 0 (-EFAULT if that fails).
+ * Context: a system call, or an in-kernel test's task that is not
+ * current: that one idles to the next interrupt instead.
+ */
+static long sleep_until(struct task_struct *task, int clock_id, ktime_t expires,
+			enum hrtimer_mode mode, unsigned long rmtp)
 {
-	uint64_t now = ktime_get_ns();
+	struct hrtimer_sleeper t;
+	ktime_t left;
+	long ret;
 
-	return ns > UINT64_MAX - now ? UINT64_MAX : now + ns;
+	if (task != current) {
+		ret = sleep_not_current(task, clock_id, expires, mode, &left);
+	} else {
+		hrtimer_init_sleeper(&t, clock_id, mode);
+		hrtimer_set_expires(&t.timer, expires);
+		ret = do_nanosleep(&t, mode);
+		left = hrtimer_get_remaining(&t.timer);
+	}
+	if (ret != -EINTR || !rmtp)
+		return ret;
+	return put_timespec64(left > 0 ? (uint64_t)left : 0, rmtp) ? -EFAULT : -EINTR;
 }
 
 SYSCALL_DEFINE2(nanosleep, unsigned long, rqtp, unsigned long, rmtp)
@@ -197,19 +211,22 @@ SYSCALL_DEFINE2(nanosleep, unsigned long, rqtp, unsigned long, rmtp)
 
 	if (err)
 		return err;
-	return sleep_until(task, deadline_after(ns), rmtp);
+	return sleep_until(task, CLOCK_MONOTONIC, (ktime_t)MIN(ns, (uint64_t)KTIME_MAX),
+			   HRTIMER_MODE_REL, rmtp);
 }
 
 /*
- * Linux: clock_nanosleep. REALTIME, MONOTONIC, BOOTTIME and the process
- * CPU clock (which here is the time since exec) can be slept on; the
- * other known clocks have no nsleep in Linux's k_clock tables, the thread
- * CPU clock included: -EOPNOTSUPP; unknown ones -EINVAL. With TIMER_ABSTIME
- * the time is a point on the clock and rmtp is ignored.
+ * Linux: clock_nanosleep. REALTIME, MONOTONIC and BOOTTIME sleep on an
+ * hrtimer of that clock; the process CPU clock (which here is the time
+ * since exec) sleeps as MONOTONIC for the CPU time left. The other known
+ * clocks have no nsleep in Linux's k_clock tables, the thread CPU clock
+ * included: -EOPNOTSUPP; unknown ones -EINVAL. With TIMER_ABSTIME the
+ * time is a point on the clock and rmtp is ignored.
  */
 SYSCALL_DEFINE4(clock_nanosleep, int, which_clock, int, flags, unsigned long, rqtp, unsigned long,
 		rmtp)
 {
+	enum hrtimer_mode mode = flags & TIMER_ABSTIME ? HRTIMER_MODE_ABS : HRTIMER_MODE_REL;
 	uint64_t ns, now;
 	int err = clock_read(task, which_clock, &now);
 
@@ -221,10 +238,13 @@ SYSCALL_DEFINE4(clock_nanosleep, int, which_clock, int, flags, unsigned long, rq
 	err = get_sleep_time(rqtp, &ns);
 	if (err)
 		return err;
-	if (!(flags & TIMER_ABSTIME))
-		return sleep_until(task, deadline_after(ns), rmtp);
-	/* An absolute time on the clock becomes a monotonic deadline. */
-	if (ns <= now)
-		return 0;
-	return sleep_until(task, deadline_after(ns - now), 0);
+	ns = MIN(ns, (uint64_t)KTIME_MAX);
+	if (which_clock == CLOCK_PROCESS_CPUTIME_ID) {
+		if (mode == HRTIMER_MODE_ABS)
+			ns = ns > now ? ns - now : 0;
+		mode = HRTIMER_MODE_REL;
+		which_clock = CLOCK_MONOTONIC;
+	}
+	return sleep_until(task, which_clock, (ktime_t)ns, mode,
+			   mode == HRTIMER_MODE_ABS ? 0 : rmtp);
 }

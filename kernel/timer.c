@@ -1,46 +1,36 @@
 /*
- * Timers (Linux: kernel/time/timer.c): a list sorted by expiry, checked
- * at every tick. Few timers exist at once (a sleep each), so a sorted
- * list is as fast as Linux's wheel here and shows the order plainly.
+ * Timers (Linux: kernel/time/timer.c's API) over hrtimers: Linux's wheel
+ * trades precision for cheap arming of many timeouts; Folium has few, so
+ * each timer_list is an hrtimer on CLOCK_MONOTONIC and the deadline-ordered
+ * queue is the hrtimer's (kernel/hrtimer.c).
  */
-#include <arch.h>
+#include <timekeeping.h>
 #include <timer.h>
 
-static struct list_head timers = LIST_HEAD_INIT(timers);
+static enum hrtimer_restart timer_list_fn(struct hrtimer *hrtimer)
+{
+	struct timer_list *timer = container_of(hrtimer, struct timer_list, timer);
+
+	timer->function(timer);
+	return HRTIMER_NORESTART;
+}
+
+void timer_setup(struct timer_list *timer, void (*function)(struct timer_list *))
+{
+	hrtimer_init(&timer->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	timer->timer.function = timer_list_fn;
+	timer->function = function;
+}
 
 void add_timer(struct timer_list *timer)
 {
-	unsigned long flags = arch_irq_save();
-	struct list_head *pos;
+	ktime_t expires =
+		timer->expires > (uint64_t)KTIME_MAX ? KTIME_MAX : (ktime_t)timer->expires;
 
-	list_for_each(pos, &timers)
-		if (list_entry(pos, struct timer_list, entry)->expires > timer->expires)
-			break;
-	list_add_tail(&timer->entry, pos);
-	arch_irq_restore(flags);
+	hrtimer_start(&timer->timer, expires, HRTIMER_MODE_ABS);
 }
 
 bool del_timer(struct timer_list *timer)
 {
-	unsigned long flags = arch_irq_save();
-	bool armed = timer->entry.next && !list_empty(&timer->entry);
-
-	if (armed)
-		list_del_init(&timer->entry);
-	arch_irq_restore(flags);
-	return armed;
-}
-
-void run_timers(void)
-{
-	uint64_t now = arch_uptime_ns();
-
-	while (!list_empty(&timers)) {
-		struct timer_list *timer = list_first_entry(&timers, struct timer_list, entry);
-
-		if (timer->expires > now)
-			break;
-		list_del_init(&timer->entry);
-		timer->function(timer);
-	}
+	return hrtimer_try_to_cancel(&timer->timer) == 1;
 }

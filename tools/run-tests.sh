@@ -502,7 +502,8 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 # cycles with musl, a tenth of that with glibc), credtest (set*uid,
 # capabilities, groups, permissions, RLIMIT_NPROC), ttytest (termios,
 # n_tty's editing, signals and VMIN/VTIME, the controlling tty and job
-# control) and mmtest too, the
+# control), timertest (itimers,
+# POSIX timers, timerfd, alarm, clock_nanosleep) and mmtest too, the
 # fuzzer (also as four processes at once,
 # forking, exec'ing, waiting and killing among its calls)
 # runs to its end with both, tools/linux-madvise-free runs unchanged
@@ -512,7 +513,7 @@ hello x; /bin/crash; /bin/crash gp; /bin/crash ud; /bin/crash oom; spin; /etc/mo
 user_syscalls_conform_in_ring3() { # $1: --usb or empty
 	name=syscalls${1:-}
 	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
-/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/credtest; /bin/credtest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/ttytest; /bin/ttytest.glibc; /bin/epolltest; /bin/epolltest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
+/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/credtest; /bin/credtest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/ttytest; /bin/ttytest.glibc; /bin/epolltest; /bin/epolltest.glibc; /bin/timertest; /bin/timertest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
 /bin/fuzz.glibc 3 2000; /bin/fuzz 4 1000 - 4; /bin/linux-madvise-free --bytes 8M --runs 1; \
 /bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
 	log=$LOGS/initramfs-$name.serial
@@ -538,6 +539,8 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "polltest failed"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^timertest: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "timertest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^credtest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "credtest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^ttytest: [0-9]* checks, all ok$')" = 2 ] ||
@@ -558,7 +561,7 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 # Debian's Linux 6.1 and 7.3 in the same QEMU (the side-by-side's other
 # kernels, fetched by make as data, booted by tools/qemu-run.sh --kernel
 # with the same machine line) run the very same /bin files: sysconform,
-# proctest, procfs, forktest, credtest, ttytest and epolltest pass there with both C
+# proctest, procfs, forktest, credtest, ttytest, epolltest and timertest pass there with both C
 # libraries, as on Folium, and schedtest (2 s a pair) and mmtest; sigtest
 # ends by SIGABRT; fpstate passes and its bad XSTATE_BV frame is SIGSEGV
 # (not its bad MXCSR: QEMU's TCG XRSTOR takes reserved MXCSR bits, which
@@ -575,7 +578,7 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 		--append "console=ttyS0 quiet panic=-1 -- /bin/hello a; /bin/sysconform; \
 /bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; \
 /bin/forktest; /bin/schedtest 2; /bin/credtest; /bin/credtest.glibc; \
-/bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/ttytest; /bin/ttytest.glibc; /bin/epolltest; /bin/epolltest.glibc; \
+/bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/ttytest; /bin/ttytest.glibc; /bin/epolltest; /bin/epolltest.glibc; /bin/timertest; /bin/timertest.glibc; \
 /bin/mmtest; /bin/sigtest; \
 /bin/fpstate; /bin/fpstate.glibc badheader" || return 1
 	tr -d '\r' < "$log" | grep -v '^ok '
@@ -596,6 +599,8 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed on Linux"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "polltest failed on Linux"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^timertest: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "timertest failed on Linux"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^credtest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "credtest failed on Linux"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^ttytest: [0-9]* checks, all ok$')" = 2 ] ||

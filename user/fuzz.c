@@ -13,7 +13,8 @@
  * stack becomes one in its playground (a 16-page arena, remapped before
  * every call, then up to 1 GiB of hole); fds 0-5 are harmless read-only files
  * and every other fd is closed after each call; what a call maps is
- * unmapped after it. With JOBS, that many processes fuzz at once, seeds
+ * unmapped after it; timers are made with their signals ignored and are
+ * stopped or deleted after their call (the timer block below). With JOBS, that many processes fuzz at once, seeds
  * SEED, SEED+1, ..., and the first waits for them: "fuzz: JOBS jobs, all
  * done". One draw in 16 is an epoll or eventfd call on fds made for it
  * (the epoll block below). Example: `fuzz 7 500` makes the same 500 calls on Linux and on
@@ -50,15 +51,15 @@
  * userfaultfd, shadow stacks, uretprobe).
  */
 static const unsigned short skip[] = {
-	7,   23,  29,  30,  31,	 34,  35,  37,	38,  41,  42,  43,  44,	 45,  46,  47,	48,  49,
-	50,  51,  52,  53,  54,	 55,  58,  60,	64,  65,  66,  67,  68,	 69,  70,  71,	91,  93,
-	101, 103, 128, 129, 130, 141, 142, 144, 151, 153, 155, 157, 159, 160, 161, 163, 164, 165,
-	166, 167, 168, 169, 170, 171, 172, 173, 175, 176, 179, 190, 199, 200, 202, 203, 206, 207,
-	208, 209, 210, 216, 220, 222, 223, 224, 225, 226, 227, 230, 231, 232, 234, 240, 241, 242,
-	243, 244, 245, 246, 248, 249, 250, 251, 256, 260, 261, 270, 271, 272, 279, 280, 281, 297,
-	298, 299, 300, 301, 304, 305, 307, 308, 310, 311, 313, 314, 317, 320, 321, 323, 333, 334,
-	335, 424, 425, 426, 427, 428, 429, 430, 431, 432, 433, 435, 438, 441, 442, 443, 444, 445,
-	446, 449, 452, 453, 454, 455, 456, 460, 15,  288,
+	7,   23,  29,  30,  31,	 34,  35,  41,	42,  43,  44,  45,  46,	 47,  48,  49,	50,
+	51,  52,  53,  54,  55,	 58,  60,  64,	65,  66,  67,  68,  69,	 70,  71,  91,	93,
+	101, 103, 128, 129, 130, 141, 142, 144, 151, 153, 155, 157, 159, 160, 161, 163, 164,
+	165, 166, 167, 168, 169, 170, 171, 172, 173, 175, 176, 179, 190, 199, 200, 202, 203,
+	206, 207, 208, 209, 210, 216, 220, 227, 230, 231, 232, 234, 240, 241, 242, 243, 244,
+	245, 246, 248, 249, 250, 251, 256, 260, 261, 270, 271, 272, 279, 280, 281, 297, 298,
+	299, 300, 301, 304, 305, 307, 308, 310, 311, 313, 314, 317, 320, 321, 323, 333, 334,
+	335, 424, 425, 426, 427, 428, 429, 430, 431, 432, 433, 435, 438, 441, 442, 443, 444,
+	445, 446, 449, 452, 453, 454, 455, 456, 460, 15,  288,
 };
 
 /* Calls that take a path, and which arguments are paths (bit i: arg i). */
@@ -190,6 +191,105 @@ static void arena_range(unsigned long *a, unsigned long *len)
 }
 
 /* Make the arguments of call nr safe for this process, as the header says. */
+/*
+ * --- Timers: alarm, getitimer/setitimer, timer_*, timerfd ---------------
+ * Made like the rest, but a timer's signal is one this program ignores
+ * (SIGALRM, SIGVTALRM, SIGPROF; set up in setup() and again after any
+ * rt_sigaction), so an expiry cannot end it: timer_create gets a sigevent
+ * naming one of those (or a bad one, or NULL: SIGALRM) and its id lands
+ * in timer_id, and after the call every itimer is stopped and the timer
+ * made is deleted (a timerfd is closed with the other fds). Half the time
+ * the times given are valid and short, so timers really fire.
+ */
+static const unsigned short timer_calls[] = { 36, 37, 38, 222, 223, 224, 225, 226, 283, 286, 287 };
+static const int timer_signals[] = { SIGALRM, SIGVTALRM, SIGPROF };
+static int timer_id = -1;
+static struct {
+	unsigned long value; /* sigval */
+	int signo, notify, tid, pad[11];
+} timer_ev;
+static struct {
+	long interval[2], value[2]; /* itimerspec; an itimerval's usec fit too */
+} timer_times;
+
+static int is_timer_call(unsigned long nr)
+{
+	for (size_t i = 0; i < sizeof(timer_calls) / sizeof(timer_calls[0]); i++)
+		if (timer_calls[i] == nr)
+			return 1;
+	return 0;
+}
+
+static void timer_signals_ignore(void)
+{
+	for (int i = 0; i < 3; i++)
+		signal(timer_signals[i], SIG_IGN);
+}
+
+/* A sigevent: SIGEV_SIGNAL, SIGEV_NONE, SIGEV_THREAD_ID (this thread or
+ * none) or a bad notify, with an ignored signal or a bad number. */
+static unsigned long timer_sigevent(void)
+{
+	static const int notify[] = { 0, 1, 4, 4, 99 }, signo[] = { 0, 65, -1 };
+	unsigned int s = rnd() % 6;
+
+	timer_ev.value = rnd();
+	timer_ev.notify = notify[rnd() % 5];
+	timer_ev.signo = s < 3 ? timer_signals[s] : signo[s - 3];
+	timer_ev.tid = rnd() % 4 ? (int)syscall(SYS_gettid) : 999999;
+	return (unsigned long)&timer_ev;
+}
+
+/* Short valid times (up to 10 ms, interval 0 or 1 ms), or the arena's. */
+static unsigned long timer_value(unsigned long a)
+{
+	if (rnd() % 2)
+		return a;
+	timer_times.interval[0] = 0;
+	timer_times.interval[1] = rnd() % 2 ? 1000 : 0;
+	timer_times.value[0] = 0;
+	timer_times.value[1] = (long)(rnd() % 10000);
+	return (unsigned long)&timer_times;
+}
+
+static void timer_tame(unsigned long nr, unsigned long *a)
+{
+	switch (nr) {
+	case 37: /* alarm: seconds, undone at once */
+		break;
+	case 38: /* setitimer(which, value, old) */
+		a[1] = timer_value(a[1]);
+		break;
+	case 222: /* timer_create(clock, sigevent, id) */
+		if (rnd() % 4)
+			a[1] = rnd() % 8 ? timer_sigevent() : 0;
+		if (rnd() % 4) {
+			timer_id = -1;
+			a[2] = (unsigned long)&timer_id;
+		}
+		break;
+	case 223: /* timer_settime(id, flags, new, old) */
+	case 286: /* timerfd_settime(fd, flags, new, old) */
+		a[2] = timer_value(a[2]);
+		break;
+	}
+}
+
+static void timer_undo(unsigned long nr, long ret)
+{
+	static const unsigned long zero[4];
+
+	if (nr == 13)
+		timer_signals_ignore();
+	if (!is_timer_call(nr))
+		return;
+	for (int which = 0; which < 3; which++)
+		syscall(SYS_setitimer, which, zero, NULL);
+	if (nr == 222 && ret == 0 && timer_id >= 0)
+		syscall(SYS_timer_delete, timer_id);
+	timer_id = -1;
+}
+
 static void tame(unsigned long nr, unsigned long *a)
 {
 	unsigned int p = path_args(nr);
@@ -200,6 +300,8 @@ static void tame(unsigned long nr, unsigned long *a)
 		else if (touches_own(a[i], 1))
 			a[i] = arena;
 	}
+	if (is_timer_call(nr))
+		timer_tame(nr, a);
 	switch (nr) {
 	case 9: /* mmap: a fixed one only over the playground; no huge populate */
 		if (a[1] > MAP_CAP)
@@ -358,6 +460,7 @@ static void setup(const char *exe)
 	own[2][0] = ((unsigned long)&here & ~0xffffful) - (16ul << 20);
 	own[2][1] = (unsigned long)&here + (16ul << 20);
 	reset_fds(exe);
+	timer_signals_ignore();
 }
 
 /* --- epoll and eventfd -------------------------------------------------------
@@ -547,6 +650,7 @@ int main(int argc, char **argv)
 		errors += ret == -1;
 		calls++;
 		undo(nr, a, ret);
+		timer_undo(nr, ret);
 		reset_fds(argv[0]);
 	}
 	syscall(SYS_brk, brk0);

@@ -6,16 +6,24 @@
  * owns the PICs). The tick comes from the first of these that works:
  *   TSC-deadline  where CPUID.1:ECX[24] says so: each tick arms
  *                 IA32_TSC_DEADLINE one jiffy of TSC after the last deadline;
+ *   one-shot      without TSC-deadline, where the TSC's rate is known:
+ *                 the LAPIC timer counting down to the sooner of the next
+ *                 tick (kept in TSC, as TSC-deadline's) and the next
+ *                 hrtimer, bus clocks per jiffy measured against the TSC;
  *   periodic      the LAPIC timer reloading every lapic_timer_period bus
  *                 clocks (divided by 16), measured against the TSC, or
- *                 against the PIT when the TSC's rate is only a guess;
+ *                 against the PIT when the TSC's rate is only a guess, and
+ *                 with lapic=notscdeadline; hrtimers then run at the tick;
  *   the PIT       (irq.c) without a usable local APIC, or with nolapic_timer.
- * Either LAPIC mode ends in tick_handle_periodic (irq.c), as the PIT does.
+ * Every LAPIC mode ends in tick_handle_periodic (irq.c), as the PIT does;
+ * TSC-deadline and one-shot also interrupt at each hrtimer's expiry.
  * Example: TSC at 2.6 GHz, CONFIG_HZ=100: deadlines 26,000,000 cycles
  * apart; QEMU's 1 GHz APIC bus: lapic_timer_period 10,000,000, TMICT 625,000.
  */
 #include <arch.h>
+#include <hrtimer.h>
 #include <kernel_stat.h>
+#include <timekeeping.h>
 #include <asm/apicdef.h>
 #include <asm/io.h>
 #include <asm/page.h>
@@ -130,6 +138,36 @@ static void lapic_timer_start_periodic(void)
 	apic_write(APIC_TMICT, lapic_timer_period / APIC_DIVISOR);
 }
 
+/* Count down to @deadline_tsc, at most a jiffy ahead; rounded up, so the
+ * interrupt does not come before it (TMICT 0 would stop the timer). */
+static void lapic_oneshot_at(uint64_t deadline_tsc)
+{
+	uint64_t now = rdtsc(), per_jiffy = lapic_timer_period / APIC_DIVISOR;
+	uint64_t delta = (int64_t)(deadline_tsc - now) > 0 ? deadline_tsc - now : 0;
+
+	delta = MIN(delta, tsc_per_jiffy);
+	apic_write(APIC_TMICT,
+		   (uint32_t)MAX((delta * per_jiffy + tsc_per_jiffy - 1) / tsc_per_jiffy, 1));
+}
+
+/* Linux: lapic_next_event / lapic_next_deadline, the device's next event. */
+static void lapic_program(uint64_t deadline_tsc)
+{
+	if (lapic_timer_mode == LAPIC_TIMER_TSC_DEADLINE)
+		wrmsr(MSR_IA32_TSC_DEADLINE, deadline_tsc);
+	else if (lapic_timer_mode == LAPIC_TIMER_ONESHOT)
+		lapic_oneshot_at(deadline_tsc);
+}
+
+static void lapic_timer_start_oneshot(void)
+{
+	tsc_per_jiffy = tsc_hz / CONFIG_HZ;
+	apic_write(APIC_TDCR, APIC_TDR_DIV_16);
+	apic_write(APIC_LVTT, APIC_LVT_TIMER_ONESHOT | LOCAL_TIMER_VECTOR);
+	tsc_deadline = rdtsc() + tsc_per_jiffy;
+	apic_write(APIC_TMICT, lapic_timer_period / APIC_DIVISOR);
+}
+
 static void lapic_timer_start_deadline(void)
 {
 	tsc_per_jiffy = tsc_hz / CONFIG_HZ;
@@ -148,15 +186,62 @@ uint64_t tsc_deadline_after(uint64_t last, uint64_t now, uint64_t period)
 	return (int64_t)(next - now) > 0 ? next : now + period;
 }
 
+/* The TSC value at @expires (ns since boot), UINT64_MAX if no sooner
+ * than a tick from now (the tick's deadline comes first anyway), so the
+ * product below stays under 2^64. */
+static uint64_t hrtimer_expires_to_tsc(int64_t expires)
+{
+	int64_t delta = expires - (int64_t)arch_uptime_ns();
+
+	if (expires == INT64_MAX || delta >= (int64_t)(NSEC_PER_SEC / CONFIG_HZ))
+		return UINT64_MAX;
+	if (delta <= 0)
+		return rdtsc();
+	return rdtsc() + (uint64_t)delta * tsc_hz / NSEC_PER_SEC;
+}
+
+/* TSC-deadline and one-shot modes: one event serves the tick and the
+ * hrtimers, the sooner of the two (Linux: the tick being one more
+ * hrtimer, tick_sched_timer). */
+static bool lapic_oneshot_mode(void)
+{
+	return lapic_timer_mode == LAPIC_TIMER_TSC_DEADLINE ||
+	       lapic_timer_mode == LAPIC_TIMER_ONESHOT;
+}
+
+static void lapic_next_deadline(void)
+{
+	lapic_program(MIN(tsc_deadline, hrtimer_expires_to_tsc(hrtimer_next_event())));
+}
+
+void arch_clockevent_program(int64_t expires)
+{
+	/* Periodic or PIT ticks: the hrtimers run at the next tick. */
+	if (lapic_oneshot_mode())
+		lapic_program(MIN(tsc_deadline, hrtimer_expires_to_tsc(expires)));
+}
+
+/* With one event for both, a tick is due once the TSC passed the tick's
+ * deadline; else the interrupt is an hrtimer's (Linux: hrtimer_interrupt). */
 void local_apic_timer_interrupt(struct trap_frame *frame)
 {
-	if (lapic_timer_mode == LAPIC_TIMER_TSC_DEADLINE) {
-		tsc_deadline = tsc_deadline_after(tsc_deadline, rdtsc(), tsc_per_jiffy);
-		wrmsr(MSR_IA32_TSC_DEADLINE, tsc_deadline);
+	bool tick = true;
+
+	if (lapic_oneshot_mode()) {
+		uint64_t now = rdtsc();
+
+		tick = (int64_t)(now - tsc_deadline) >= 0;
+		if (tick)
+			tsc_deadline = tsc_deadline_after(tsc_deadline, now, tsc_per_jiffy);
 	}
 	apic_eoi();
 	kstat_arch_irqs++; /* Linux: LOC, no IRQ line */
-	tick_handle_periodic(frame);
+	if (tick)
+		tick_handle_periodic(frame);
+	else
+		hrtimer_interrupt();
+	if (lapic_oneshot_mode())
+		lapic_next_deadline();
 }
 
 CMDLINE_KEY(lapic, "notscdeadline: the LAPIC timer ticks in periodic mode, not TSC-deadline");
@@ -187,8 +272,8 @@ static bool nolapic_timer(void)
  * a bad value is reported whichever clock ends up ticking. */
 bool apic_timer_init(const char **why_not)
 {
-	bool refused = nolapic_timer();
-	bool deadline = !notscdeadline() && cpu.tsc_deadline && tsc_rate_known;
+	bool refused = nolapic_timer(), periodic = notscdeadline();
+	bool deadline = !periodic && cpu.tsc_deadline && tsc_rate_known;
 	uint64_t bus_hz;
 
 	*why_not = refused ? "nolapic_timer" : !lapic_usable ? "no usable local APIC" : NULL;
@@ -205,10 +290,17 @@ bool apic_timer_init(const char **why_not)
 		*why_not = "the LAPIC timer does not count";
 		return false;
 	}
-	lapic_timer_start_periodic();
-	lapic_timer_mode = LAPIC_TIMER_PERIODIC;
+	/* One-shot needs the TSC's rate to keep the tick's pace. */
+	if (tsc_rate_known && !periodic) {
+		lapic_timer_start_oneshot();
+		lapic_timer_mode = LAPIC_TIMER_ONESHOT;
+	} else {
+		lapic_timer_start_periodic();
+		lapic_timer_mode = LAPIC_TIMER_PERIODIC;
+	}
 	bus_hz = (uint64_t)lapic_timer_period * CONFIG_HZ;
-	pr_info("apic: tick from the LAPIC timer (periodic, bus %llu MHz) at %d Hz\n",
+	pr_info("apic: tick from the LAPIC timer (%s, bus %llu MHz) at %d Hz\n",
+		lapic_timer_mode == LAPIC_TIMER_ONESHOT ? "one-shot" : "periodic",
 		(unsigned long long)((bus_hz + 500000) / 1000000), CONFIG_HZ);
 	return true;
 }

@@ -140,10 +140,14 @@ enum lapic_timer_mode {
 	LAPIC_TIMER_OFF, /* the PIT ticks (irq.c) */
 	LAPIC_TIMER_PERIODIC,
 	LAPIC_TIMER_TSC_DEADLINE,
+	/* The LAPIC timer counting down once per event, reloaded for the
+	 * next tick or hrtimer (the TSC keeps the tick's pace): where there
+	 * is no TSC-deadline but the TSC's rate is known. */
+	LAPIC_TIMER_ONESHOT,
 };
 extern enum lapic_timer_mode lapic_timer_mode;
 /* Bus clocks per jiffy before the divide-by-16 (Linux's name); periodic
- * mode only. */
+ * and one-shot modes only. */
 extern uint32_t lapic_timer_period;
 /* Enable the APIC with the PICs behind it (LINT0 ExtINT, LINT1 NMI), its
  * timer masked. Return: false if the CPU has no usable local APIC. */

@@ -21,7 +21,8 @@
 #include <arch.h>
 #include <kernel_stat.h>
 #include <sched.h>
-#include <timer.h>
+#include <hrtimer.h>
+#include <timekeeping.h>
 #include <vm.h>
 #include "sched.h"
 
@@ -229,7 +230,7 @@ void scheduler_tick(void)
 	update_rq_clock(rq);
 	update_curr_task(rq);
 	calc_global_load_tick(nr_active);
-	run_timers();
+	hrtimer_run_queues(); /* the periodic tick's share (Linux: run_local_timers) */
 	/* Linux: task_tick_fair. Its request served, an entity with an
 	 * earlier deadline eligible: switch at the next preemption point. */
 	if (rq->curr != rq->idle && entity_tick(&rq->cfs, &rq->curr->se, rq->clock))
@@ -287,21 +288,22 @@ void cpu_idle(void)
 	}
 }
 
-/* The timer of a sleep: wake its task. */
-static void process_timeout(struct timer_list *timer)
-{
-	wake_up_process(timer->task);
-}
-
+/* Linux: schedule_hrtimeout_range. The sleep ends at the expiry (an
+ * hrtimer_sleeper wakes the task) or at an earlier wake-up; the caller
+ * set the task's state. */
 uint64_t schedule_timeout_ns(uint64_t ns)
 {
-	struct timer_list timer = { .task = current, .function = process_timeout };
-	uint64_t now = arch_uptime_ns(), expires = now + ns < now ? UINT64_MAX : now + ns;
+	struct hrtimer_sleeper t;
+	ktime_t now = (ktime_t)arch_uptime_ns();
+	ktime_t expires = ktime_add_safe(now, ns > (uint64_t)KTIME_MAX ? KTIME_MAX : (ktime_t)ns);
 
-	timer.expires = expires;
-	add_timer(&timer);
-	schedule();
-	del_timer(&timer);
-	now = arch_uptime_ns();
-	return now < expires ? expires - now : 0;
+	hrtimer_init_sleeper(&t, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	hrtimer_set_expires(&t.timer, expires);
+	hrtimer_sleeper_start_expires(&t, HRTIMER_MODE_ABS);
+	if (t.task)
+		schedule();
+	hrtimer_cancel(&t.timer);
+	set_current_state(TASK_RUNNING);
+	now = (ktime_t)arch_uptime_ns();
+	return now < expires ? (uint64_t)(expires - now) : 0;
 }

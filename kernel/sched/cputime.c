@@ -8,6 +8,7 @@
  * 1 system: stime 10 ms, utime 20 ms.
  */
 #include <kernel_stat.h>
+#include <posix-timers.h>
 #include <sched.h>
 #include <timekeeping.h>
 
@@ -33,6 +34,7 @@ void account_process_tick(struct task_struct *p, bool user_tick)
 		p->stime += TICK_NSEC;
 		kcpustat[CPUTIME_SYSTEM] += TICK_NSEC;
 	}
+	run_posix_cpu_timers(p, user_tick); /* ITIMER_VIRTUAL, ITIMER_PROF, CPU-clock timers */
 }
 
 /* Linux: scale_stime, stime * rtime / total without overflowing 64

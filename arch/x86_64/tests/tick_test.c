@@ -31,15 +31,17 @@ static enum lapic_timer_mode expected_mode(void)
 
 	if (!cpu.apic || cmdline_get(&boot_cmdline, "nolapic_timer"))
 		return LAPIC_TIMER_OFF;
-	if (cpu.tsc_deadline && tsc_rate_known && !(lapic && !strcmp(lapic, "notscdeadline")))
-		return LAPIC_TIMER_TSC_DEADLINE;
-	return LAPIC_TIMER_PERIODIC;
+	if (lapic && !strcmp(lapic, "notscdeadline"))
+		return LAPIC_TIMER_PERIODIC;
+	if (!tsc_rate_known)
+		return LAPIC_TIMER_PERIODIC;
+	return cpu.tsc_deadline ? LAPIC_TIMER_TSC_DEADLINE : LAPIC_TIMER_ONESHOT;
 }
 
 static void tick_source_follows_the_cpu_and_the_command_line(struct kunit *test)
 {
 	static const char *const names[] = { "the PIT", "the LAPIC timer (periodic)",
-					     "TSC-deadline" };
+					     "TSC-deadline", "the LAPIC timer (one-shot)" };
 
 	ktest_print("    # %s: the tick is %s\n", test->name, names[lapic_timer_mode]);
 	KUNIT_EXPECT_EQ(test, lapic_timer_mode, expected_mode());
@@ -70,9 +72,17 @@ static void lapic_timer_registers_match_the_mode(struct kunit *test)
 		KUNIT_EXPECT_LE(test, deadline ? deadline - now : 0, tsc_hz / CONFIG_HZ);
 		return;
 	}
-	KUNIT_EXPECT_EQ(test, lvtt & APIC_LVT_TIMER_MASK, APIC_LVT_TIMER_PERIODIC);
 	KUNIT_EXPECT_EQ(test, apic_read(APIC_TDCR) & 0xb, APIC_TDR_DIV_16);
-	KUNIT_EXPECT_EQ(test, apic_read(APIC_TMICT), lapic_timer_period / APIC_DIVISOR);
+	if (lapic_timer_mode == LAPIC_TIMER_ONESHOT) {
+		/* Counting down to the next event, at most a jiffy away (a
+		 * reload after the tick or an hrtimer rounds up by one). */
+		KUNIT_EXPECT_EQ(test, lvtt & APIC_LVT_TIMER_MASK, APIC_LVT_TIMER_ONESHOT);
+		KUNIT_EXPECT_LE(test, apic_read(APIC_TMICT), lapic_timer_period / APIC_DIVISOR + 1);
+		KUNIT_EXPECT_GT(test, apic_read(APIC_TMICT), 0);
+	} else {
+		KUNIT_EXPECT_EQ(test, lvtt & APIC_LVT_TIMER_MASK, APIC_LVT_TIMER_PERIODIC);
+		KUNIT_EXPECT_EQ(test, apic_read(APIC_TMICT), lapic_timer_period / APIC_DIVISOR);
+	}
 	/* A bus between 1 MHz and 10 GHz: the calibration measured something. */
 	KUNIT_EXPECT_GE(test, (uint64_t)lapic_timer_period * CONFIG_HZ, 1000000);
 	KUNIT_EXPECT_LE(test, (uint64_t)lapic_timer_period * CONFIG_HZ, 10000000000ull);
