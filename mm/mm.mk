@@ -39,7 +39,7 @@ BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
 	mm/compaction.c mm/migrate.c mm/page_isolation.c \
 	lib/format.c kernel/printk.c kernel/console.c kernel/sysctl.c \
 	init/init_task.c kernel/fork.c kernel/pid.c kernel/sched/core.c kernel/sched/fair.c kernel/sched/wait.c kernel/timer.c kernel/hrtimer.c lib/rbtree.c \
-	fs/file.c fs/ramfs.c mm/slab.c mm/tlb.c mm/vmalloc.c \
+	fs/file.c fs/eventpoll.c fs/ramfs.c mm/slab.c mm/tlb.c mm/vmalloc.c \
 	arch/host/arch.c arch/host/cpu.c arch/host/phys.c arch/host/process.c arch/host/mmu.c
 
 # libFuzzer: every object instrumented for coverage, ASan and UBSan.
@@ -115,7 +115,7 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 # signal, exit, cred, time, cputime and loadavg: what fork.c and the tick
 # call).
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c kernel/sched/cputime.c kernel/sched/loadavg.c \
-	kernel/signal.c kernel/time.c kernel/itimer.c kernel/posix-timers.c kernel/exit.c kernel/cred.c \
+	kernel/signal.c kernel/futex.c kernel/time.c kernel/itimer.c kernel/posix-timers.c kernel/exit.c kernel/cred.c \
 	mm/pgtable.c mm/mmu_gather.c mm/mmap.c mm/mprotect.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c mm/hugetlb.c \
 	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/mlock.c mm/clear_refs.c \
 	mm/memblock.c fs/seq_file.c \
