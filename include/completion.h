@@ -40,7 +40,7 @@ static inline int wait_for_completion_killable(struct completion *x)
 		prepare_to_wait(&x->wait, &wait, TASK_INTERRUPTIBLE);
 		if (x->done)
 			break;
-		if (current->signals.pending & sigmask(SIGKILL)) {
+		if (fatal_signal_pending(current)) {
 			ret = -ERESTARTSYS;
 			break;
 		}

@@ -65,8 +65,9 @@ struct group_info {
 struct ucounts {
 	struct ucounts *next; /* the table's list */
 	uint32_t uid;
-	int count;  /* credentials that point here */
-	long nproc; /* Linux: rlimit[UCOUNT_RLIMIT_NPROC]: tasks of this uid */
+	int count;	 /* credentials that point here */
+	long nproc;	 /* Linux: rlimit[UCOUNT_RLIMIT_NPROC]: tasks of this uid */
+	long sigpending; /* ... UCOUNT_RLIMIT_SIGPENDING: queued siginfos */
 };
 
 /* Linux: struct cred. A task's own copy (task_struct.cred). */

@@ -38,6 +38,7 @@
 #define ELOOP 40
 #define EOVERFLOW 75
 #define EOPNOTSUPP 95
+#define ETIMEDOUT 110
 /* Kernel-internal (Linux: include/linux/errno.h): never reach a program.
  * A call a signal interrupted returns one; the way out to ring 3
  * (arch/x86_64/signal.c) restarts the call or turns it into -EINTR:

@@ -55,6 +55,12 @@ void account_process_tick(struct task_struct *p, bool user_tick);
  * split in the ratio of its sampled ticks, so *ut + *st is the precise
  * runtime; all of it user time when no tick sampled it yet. */
 void task_cputime_adjusted(const struct task_struct *p, uint64_t *ut, uint64_t *st);
+/* Linux: thread_group_cputime (raw ns: sampled user and system, and the
+ * exact runtime) and thread_group_cputime_adjusted: the whole process's,
+ * its exited threads' included. */
+void thread_group_cputime(const struct task_struct *p, uint64_t *utime, uint64_t *stime,
+			  uint64_t *rtime);
+void thread_group_cputime_adjusted(const struct task_struct *p, uint64_t *ut, uint64_t *st);
 /* ns as clock ticks of USER_HZ (Linux: nsec_to_clock_t). */
 static inline uint64_t nsec_to_clock_t(uint64_t ns)
 {

@@ -57,7 +57,10 @@ struct k_itimer {
 	int it_sigev_notify; /* SIGEV_SIGNAL, SIGEV_NONE, SIGEV_SIGNAL | SIGEV_THREAD_ID */
 	int it_sigev_signo;
 	uint64_t it_sigev_value;
-	struct task_struct *it_process; /* the process, or the thread (THREAD_ID) */
+	/* The process's leader, or the thread (THREAD_ID; NULL once it has
+	 * exited: the timer then signals nobody, as Linux's it_pid). */
+	struct task_struct *it_process;
+	struct sigqueue sigq; /* its one signal instance (SIGQUEUE_PREALLOC) */
 	ktime_t it_interval;
 	int64_t it_overrun;	 /* expiries while its signal was still queued */
 	int64_t it_overrun_last; /* that count for the signal delivered before */
@@ -82,6 +85,9 @@ void run_posix_cpu_timers(struct task_struct *p, bool user_tick);
 void exit_itimer_real(struct task_struct *tsk);
 
 /* --- kernel/posix-timers.c ------------------------------------------------- */
+/* A thread that exits while its process lives: the SIGEV_THREAD_ID
+ * timers aimed at it signal nobody from now on. */
+void exit_thread_timers(struct task_struct *tsk);
 /* Linux: exit_itimers. Delete every POSIX timer of @tsk's process (exec
  * and exit). */
 void exit_itimers(struct task_struct *tsk);

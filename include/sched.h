@@ -40,11 +40,15 @@ struct ramfs_inode;
 #define TASK_RUNNING 0x0000
 #define TASK_INTERRUPTIBLE 0x0001   /* a signal wakes it too */
 #define TASK_UNINTERRUPTIBLE 0x0002 /* only its event wakes it */
+#define __TASK_STOPPED 0x0004	    /* a group stop: SIGCONT wakes it */
 #define EXIT_DEAD 0x0010	    /* reaped: being freed */
 #define EXIT_ZOMBIE 0x0020	    /* exited, its status not taken yet */
 #define TASK_DEAD 0x0080	    /* its last schedule(): never runs again */
+#define TASK_WAKEKILL 0x0100	    /* and SIGKILL wakes it too */
 #define TASK_NEW 0x0800		    /* made, not woken yet */
 #define TASK_NORMAL (TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+#define TASK_KILLABLE (TASK_WAKEKILL | TASK_UNINTERRUPTIBLE)
+#define TASK_STOPPED (TASK_WAKEKILL | __TASK_STOPPED)
 
 /* Priorities (Linux: include/linux/sched/prio.h): a normal task's is
  * 120 + its nice value, -20..19. */
@@ -86,9 +90,35 @@ struct cpu_itimer {
 	uint64_t incr;
 };
 
-/* Linux: struct signal_struct, what the threads of a process share. */
+/* signal_struct.flags (Linux's SIGNAL_* values). */
+#define SIGNAL_STOP_STOPPED 0x00000001	 /* the group stop is complete */
+#define SIGNAL_STOP_CONTINUED 0x00000002 /* SIGCONT since the last wait saw it */
+#define SIGNAL_GROUP_EXIT 0x00000004	 /* exit_group, a fatal signal or exec: all go */
+#define SIGNAL_CLD_STOPPED 0x00000010	 /* the parent is yet to hear of the stop */
+#define SIGNAL_CLD_CONTINUED 0x00000020	 /* ... or of the continue */
+#define SIGNAL_CLD_MASK (SIGNAL_CLD_STOPPED | SIGNAL_CLD_CONTINUED)
+
+/* Linux: struct signal_struct, what the threads of a process share
+ * (CLONE_THREAD): the thread list, the process-directed pending signals,
+ * how the group ends or stops, the limits and the children's usage. */
 struct signal_struct {
-	int nr_threads;
+	int sigcnt;	/* tasks whose ->signal this is, zombies too (Linux: sigcnt) */
+	int nr_threads; /* threads on thread_head */
+	int live;	/* threads not yet in do_exit (Linux: live) */
+	struct list_head thread_head;	  /* the threads, by their thread_node */
+	struct sigpending shared_pending; /* kill(), not tkill(): any thread may take it */
+	struct task_struct *curr_target;  /* where complete_signal starts looking */
+	unsigned int flags;		  /* SIGNAL_* */
+	int group_exit_code;		  /* the wait status of SIGNAL_GROUP_EXIT */
+	int group_stop_count;		  /* threads yet to stop for the group stop */
+	/* de_thread: the exec'ing thread, woken when notify_count threads
+	 * are left (Linux: group_exec_task, notify_count). */
+	struct task_struct *group_exec_task;
+	int notify_count;
+	/* What exited threads used (Linux: utime, stime, sum_sched_runtime,
+	 * min_flt of __exit_signal): the live ones are added when asked. */
+	uint64_t utime, stime, sum_sched_runtime;
+	long min_flt;
 	struct wait_queue_head wait_chldexit; /* the parent, in wait4 */
 	struct rlimit64 rlim[RLIM_NLIMITS];   /* getrlimit/setrlimit/prlimit64 */
 	/* What the children waited for used (Linux: cutime, cmin_flt,
@@ -127,9 +157,15 @@ struct task_struct {
 	int exit_state;	    /* EXIT_ZOMBIE, EXIT_DEAD once it exited */
 	int exit_code;	    /* the wait status do_exit was given */
 	int exit_signal;    /* sent to the parent at exit: SIGCHLD, or 0 for none */
-	int pid;
-	int pgid;		     /* its process group: the kill(0) and Ctrl-C set */
-	int sid;		     /* its session: setsid's, inherited at fork */
+	int pid;	    /* the task's own id: gettid (Linux: pid) */
+	int tgid;	    /* its thread group's, the leader's pid: getpid */
+	struct task_struct *group_leader; /* the thread exec or fork started with */
+	struct list_head thread_node;	  /* on signal->thread_head */
+	/* Its process group and session (Linux keeps them in signal_struct's
+	 * pids; here each thread has a copy, setpgid and setsid set all). */
+	int pgid;
+	int sid;
+	unsigned int jobctl;	     /* JOBCTL_*: group stop's part of this thread */
 	char comm[TASK_COMM_LEN];    /* the file name's last component, truncated */
 	void *stack;		     /* the kernel stack, THREAD_SIZE bytes, vmalloc'ed
 				      * with an unmapped guard page below */
@@ -148,7 +184,7 @@ struct task_struct {
 	unsigned long set_child_tid;   /* CLONE_CHILD_SETTID: the pid goes there first */
 	unsigned long clear_child_tid; /* set_tid_address, CLONE_CHILD_CLEARTID */
 	struct completion *vfork_done; /* CLONE_VFORK: the parent's, completed by mm_release */
-	unsigned long robust_list;     /* set_robust_list (kept, never walked) */
+	unsigned long robust_list;     /* set_robust_list: walked by exit_robust_list */
 	int pdeath_signal;	       /* prctl(PR_SET_PDEATHSIG): kept */
 	bool no_new_privs;	       /* prctl(PR_SET_NO_NEW_PRIVS) */
 	/* The file exec ran, whose path /proc/PID/exe shows (Linux keeps it in
@@ -159,12 +195,45 @@ struct task_struct {
 /* The kernel's own task (init/init_task.c). */
 extern struct task_struct init_task;
 
-/* A signal is pending and not blocked: a blocking wait (console read,
- * nanosleep) returns -EINTR so it can be delivered (Linux:
- * signal_pending). */
+/* task_struct.jobctl (Linux's JOBCTL_* bits). */
+#define JOBCTL_STOP_SIGMASK 0xffff     /* the signal of the group stop */
+#define JOBCTL_STOP_DEQUEUED (1 << 16) /* stop signal dequeued */
+#define JOBCTL_STOP_PENDING (1 << 17)  /* this thread is to stop for the group */
+#define JOBCTL_STOP_CONSUME (1 << 18)  /* it counts in group_stop_count */
+#define JOBCTL_PENDING_MASK JOBCTL_STOP_PENDING
+
+/* A signal is pending and not blocked, or the thread must stop: a
+ * blocking wait (console read, nanosleep) returns -EINTR so it can be
+ * delivered (Linux: signal_pending, with TIF_SIGPENDING's meaning: the
+ * shared set counts for every thread that does not block it). */
 static inline bool signal_pending(const struct task_struct *task)
 {
-	return task->signals.pending & ~task->signals.blocked;
+	sigset_t pending = task->signals.pending.signal | task->signal->shared_pending.signal;
+
+	return (pending & ~task->signals.blocked) || (task->jobctl & JOBCTL_STOP_PENDING);
+}
+
+/* Linux: fatal_signal_pending: SIGKILL is queued for the thread (a group
+ * exit queues it for every thread). */
+static inline bool fatal_signal_pending(const struct task_struct *task)
+{
+	return task->signals.pending.signal & sigmask(SIGKILL);
+}
+
+/* Linux: thread_group_leader, thread_group_empty, for_each_thread. */
+static inline bool thread_group_leader(const struct task_struct *p)
+{
+	return p->group_leader == p;
+}
+static inline bool thread_group_empty(const struct task_struct *p)
+{
+	return p->signal->nr_threads == 1;
+}
+#define for_each_thread(p, t) list_for_each_entry(t, &(p)->signal->thread_head, thread_node)
+/* Linux: task_pid_vnr / task_tgid_vnr. */
+static inline int task_tgid_vnr(const struct task_struct *p)
+{
+	return p->tgid;
 }
 
 /* Linux: has_capability (capable() is this for current). */
@@ -270,6 +339,9 @@ void set_new_task_parent(struct task_struct *p, struct task_struct *parent);
 void free_task(struct task_struct *task);
 
 /* --- kernel/exit.c ------------------------------------------------------------ */
+/* Linux: do_group_exit. End every thread of current's process with the
+ * wait status @code (the first exit_group or fatal signal's wins). */
+void __noreturn do_group_exit(int code);
 /* End the running task with the wait status @code: exit code << 8, or
  * the signal that killed it (Linux: do_exit's code): its mm and files go,
  * it becomes a zombie its parent is woken to reap, and it never runs
@@ -373,9 +445,23 @@ static inline void set_current_state(unsigned int state)
 struct task_struct *find_task_by_vpid(int pid);
 /* Linux: find_ge_pid. The task with the lowest pid >= @nr, or NULL. */
 struct task_struct *find_ge_pid(int nr);
-/* Every task with a pid, in pid order (Linux: for_each_process). */
-#define for_each_process(p) for (p = find_ge_pid(1); p; p = find_ge_pid(p->pid + 1))
-/* kernel/sys.c. Linux: will_become_orphaned_pgrp: no member of group
+/* Linux: find_ge_pid's use in next_tgid: the thread-group leader with
+ * the lowest pid >= @nr, or NULL. */
+struct task_struct *find_ge_tgid(int nr);
+/* Every process (its thread-group leader), in pid order (Linux:
+ * for_each_process); a thread of one is reached by for_each_thread. */
+#define for_each_process(p) for (p = find_ge_tgid(1); p; p = find_ge_tgid(p->pid + 1))
+/* Linux: find_get_task_by_vpid for a process: the leader of the thread
+ * group whose tgid is @nr, or NULL (a thread's tid gives NULL). */
+struct task_struct *find_process_by_vpid(int nr);
+/* Linux: exchange_tids. Swap the pids of @left and @right (de_thread). */
+void exchange_tids(struct task_struct *left, struct task_struct *right);
+/* kernel/exit.c. Linux: zap_other_threads (SIGKILL to every other thread
+ * of @p's process; return: how many were alive) and __exit_signal (@tsk
+ * leaves its thread group, its usage kept in the signal_struct). */
+int zap_other_threads(struct task_struct *p);
+void __exit_signal(struct task_struct *tsk);
+/* kernel/exit.c. Linux: will_become_orphaned_pgrp: no member of group
  * @pgid (but @ignored) has a parent in another group of its session, so
  * nobody is left to continue it (the tty then answers a background read
  * with -EIO, not SIGTTIN); is_current_pgrp_orphaned for current's. */

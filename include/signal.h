@@ -11,10 +11,12 @@
 #ifndef FOLIUM_SIGNAL_H
 #define FOLIUM_SIGNAL_H
 
+#include <list.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 struct task_struct;
+struct ucounts;
 
 #define _NSIG 64
 #define SIGHUP 1
@@ -48,6 +50,8 @@ struct task_struct;
 #define SIGIO 29
 #define SIGPWR 30
 #define SIGSYS 31
+
+#define SIGRTMIN 32 /* the kernel's: libc keeps 32-34 for itself */
 
 typedef uint64_t sigset_t; /* bit (sig - 1) */
 #define sigmask(sig) (1ull << ((sig)-1))
@@ -86,6 +90,9 @@ typedef uint64_t sigset_t; /* bit (sig - 1) */
 #define CLD_EXITED 1
 #define CLD_KILLED 2
 #define CLD_DUMPED 3
+#define CLD_STOPPED 5
+#define CLD_CONTINUED 6
+#define SI_QUEUE (-1)
 #define SI_TKILL (-6)
 #define ILL_ILLOPN 2
 #define FPE_INTDIV 1
@@ -137,6 +144,11 @@ struct kernel_siginfo {
 			uint32_t uid;
 			int32_t status; /* exit code, or the signal that killed it */
 		} sigchld;
+		struct {
+			int32_t pid;
+			uint32_t uid;
+			uint64_t value; /* si_value: sigqueue's int or pointer */
+		} rt;
 		uint64_t addr;
 		struct {
 			int32_t tid;	 /* si_timerid */
@@ -148,15 +160,32 @@ struct kernel_siginfo {
 };
 #define SI_MAX_SIZE 128
 
-/* What a task holds (Linux: sighand_struct, task->blocked, ->pending with
- * one siginfo per pending signal, sas_ss_*). Zero is all SIG_DFL, nothing
- * blocked or pending, no alternate stack. */
+/* Linux: struct sigqueue, one queued instance with its siginfo. */
+struct sigqueue {
+	struct list_head list;
+	struct kernel_siginfo info;
+	unsigned int flags;	 /* SIGQUEUE_PREALLOC: a POSIX timer's, never freed here */
+	struct ucounts *ucounts; /* charged to this user's RLIMIT_SIGPENDING count */
+};
+#define SIGQUEUE_PREALLOC 1
+
+/* Linux: struct sigpending. A signal is pending when its bit is set in
+ * @signal; its instances, with their siginfo, are on @list (a standard
+ * signal has at most one, a real-time one as many as were sent; a bit
+ * with no instance is a signal whose siginfo could not be queued, which
+ * is dequeued as SI_USER). */
+struct sigpending {
+	struct list_head list;
+	sigset_t signal;
+};
+
+/* What a task holds of its own (Linux: task->blocked, ->pending, sas_ss_*,
+ * saved_sigmask). The handlers are the sighand's, shared with
+ * CLONE_SIGHAND; the process-directed pending set is the signal_struct's. */
 struct task_signals {
-	struct k_sigaction action[_NSIG]; /* action[sig - 1] */
 	sigset_t blocked;
-	sigset_t pending;
+	struct sigpending pending;     /* thread-directed: tkill, faults */
 	struct k_sigaltstack altstack; /* ss_size 0: none */
-	struct kernel_siginfo info[_NSIG];
 	/* Linux: saved_sigmask and restore_sigmask. ppoll and pselect6 wait
 	 * under the caller's mask; the one to go back to is kept here until
 	 * the return to ring 3, so a handler for a signal only that mask let
@@ -173,14 +202,32 @@ struct ksignal {
 };
 
 /* --- kernel/signal.c ------------------------------------------------------- */
-/* Linux: __send_signal_locked. Queue @sig with @info (NULL: SI_KERNEL) for
- * @t; a signal the task ignores is dropped, a second instance of a pending
- * one is merged into it (no real-time queueing). Return: 0, or -EINVAL for
- * a number outside 1.._NSIG. Context: any, interrupts off. */
+/* Linux: send_signal_locked (PIDTYPE_PID). Queue @sig with @info (NULL:
+ * SI_KERNEL) for the thread @t; a signal it ignores is dropped, a second
+ * instance of a pending standard one is merged into it. Return: 0, or
+ * -EINVAL for a number outside 1.._NSIG. Context: any. */
 int send_signal(struct task_struct *t, int sig, const struct kernel_siginfo *info);
-/* A process-directed signal: @sig to the process @p belongs to (Linux:
- * group_send_sig_info). Return: as send_signal. */
+/* Linux: group_send_sig_info's send (PIDTYPE_TGID): @sig for @p's whole
+ * process, taken by any thread that does not block it. Return: as
+ * send_signal's, or -EAGAIN when a sigqueue()'d real-time signal cannot
+ * be queued. */
 int group_send_signal(struct task_struct *p, int sig, const struct kernel_siginfo *info);
+/* Linux: posixtimer_send_sigqueue. Queue the preallocated @q (its
+ * info filled) for the thread @t or (@group) its process. Return: false
+ * if @q is still queued from before (the caller counts an overrun). */
+bool send_sigqueue(struct sigqueue *q, struct task_struct *t, bool group);
+/* Take the preallocated @q off whichever queue of @t's process holds it
+ * (timer_delete, exit). */
+void sigqueue_cancel(struct sigqueue *q, struct task_struct *t);
+/* Linux: dequeue_signal. Take the first pending signal @mask does not
+ * block, the thread's own before the process's. Return: it, 0 if none. */
+int dequeue_signal(struct task_struct *t, sigset_t mask, struct kernel_siginfo *info);
+/* Linux: init_sigpending, flush_sigqueue, flush_signals. */
+void init_sigpending(struct sigpending *pending);
+void flush_sigqueue(struct sigpending *pending);
+void flush_signals(struct task_struct *t);
+/* Linux: copy_siginfo_to_user: 128 bytes, zeros past the kernel's. */
+int copy_siginfo_to_user(unsigned long uinfo, const struct kernel_siginfo *info);
 /* Linux: kill_pgrp. @sig with si_code @code and @sender's pid (NULL:
  * the kernel's, 0) to every process of the group @pgid. Return: 0,
  * -ESRCH (nobody in it) or -EINVAL. */

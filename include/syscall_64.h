@@ -106,6 +106,8 @@
 	X(125, capget)            \
 	X(126, capset)            \
 	X(127, rt_sigpending)     \
+	X(128, rt_sigtimedwait)   \
+	X(129, rt_sigqueueinfo)   \
 	X(130, rt_sigsuspend)     \
 	X(131, sigaltstack)       \
 	X(133, mknod)             \
@@ -121,6 +123,7 @@
 	X(186, gettid)            \
 	X(200, tkill)             \
 	X(201, time)              \
+	X(202, futex)             \
 	X(203, sched_setaffinity) \
 	X(204, sched_getaffinity) \
 	X(213, epoll_create)      \
@@ -154,6 +157,7 @@
 	X(270, pselect6)          \
 	X(271, ppoll)             \
 	X(273, set_robust_list)   \
+	X(274, get_robust_list)   \
 	X(280, utimensat)         \
 	X(281, epoll_pwait)       \
 	X(283, timerfd_create)    \
@@ -164,6 +168,7 @@
 	X(291, epoll_create1)     \
 	X(292, dup3)              \
 	X(293, pipe2)             \
+	X(297, rt_tgsigqueueinfo) \
 	X(302, prlimit64)         \
 	X(316, renameat2)         \
 	X(318, getrandom)         \

@@ -8,6 +8,12 @@
 #include <fs.h>
 #include <sched.h>
 
+/* A list of one: the head and the entry point at each other. */
+#define LIST_HEAD_INIT_ONE(head, entry) \
+	{                               \
+		&(entry), &(entry)      \
+	}
+
 static struct files_struct init_files = { .count = 1 };
 /* pwd: the root directory, once populate_rootfs has made it. */
 static struct fs_struct init_fs = { .users = 1, .umask = 022 };
@@ -18,7 +24,11 @@ static struct sighand_struct init_sighand = { .count = 1 };
  * RLIMIT_SIGPENDING half the tasks there can be (set_max_threads:
  * max_threads / 2). */
 static struct signal_struct init_signal = {
+	.sigcnt = 1,
 	.nr_threads = 1,
+	.live = 1,
+	.thread_head = LIST_HEAD_INIT_ONE(init_signal.thread_head, init_task.thread_node),
+	.shared_pending = { .list = LIST_HEAD_INIT(init_signal.shared_pending.list) },
 	.wait_chldexit = __WAIT_QUEUE_HEAD_INITIALIZER(init_signal.wait_chldexit),
 	.rlim = {
 		[RLIMIT_CPU] = { RLIM_INFINITY, RLIM_INFINITY },
@@ -52,6 +62,9 @@ struct task_struct init_task = {
 	.sighand = &init_sighand,
 	.signal = &init_signal,
 	.cred = INIT_CRED,
+	.group_leader = &init_task,
+	.thread_node = LIST_HEAD_INIT_ONE(init_task.thread_node, init_signal.thread_head),
+	.signals = { .pending = { .list = LIST_HEAD_INIT(init_task.signals.pending.list) } },
 	.children = LIST_HEAD_INIT(init_task.children),
 	.sibling = LIST_HEAD_INIT(init_task.sibling),
 };

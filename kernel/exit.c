@@ -21,7 +21,8 @@
 
 /* Linux: exit_mm. The mm goes at once (with the last user); the task
  * runs on the kernel's tables until its last switch. What getrusage
- * tells of it is kept. */
+ * tells of it is kept: the faults by the mm's last user, since the
+ * counter is the mm's, not the thread's. */
 static void exit_mm(struct task_struct *task)
 {
 	struct mm_struct *mm = task->mm;
@@ -29,7 +30,7 @@ static void exit_mm(struct task_struct *task)
 	if (!mm)
 		return;
 	task->maxrss = (long)(get_mm_hiwater_rss(mm) * (PAGE_SIZE / 1024));
-	task->min_flt = (long)mm->counters[MM_FAULTS];
+	task->min_flt = mm->mm_users == 1 ? (long)mm->counters[MM_FAULTS] : 0;
 	mm_release(task, mm);
 	task->mm = NULL;
 	if (task == current) {
@@ -39,8 +40,65 @@ static void exit_mm(struct task_struct *task)
 	mmput(mm);
 }
 
-/* Linux: find_child_reaper. Orphans go to pid 1 (the kernel shell), or
- * to init_task where there is none (host tests). */
+/* Linux: will_become_orphaned_pgrp. Children of init and zombies do not
+ * count: a member counts when its parent is in the same session but
+ * another group, the shell that would continue a stopped job. */
+bool will_become_orphaned_pgrp(int pgid, const struct task_struct *ignored)
+{
+	struct task_struct *p;
+
+	for_each_process(p)
+	{
+		const struct task_struct *parent = p->real_parent;
+
+		if (p->pgid != pgid || p == ignored || (p->exit_state && thread_group_empty(p)) ||
+		    !parent || parent->tgid == 1)
+			continue;
+		if (parent->pgid != pgid && parent->sid == p->sid)
+			return false;
+	}
+	return true;
+}
+
+bool is_current_pgrp_orphaned(void)
+{
+	return will_become_orphaned_pgrp(current->pgid, NULL);
+}
+
+/* Linux: has_stopped_jobs. */
+static bool has_stopped_jobs(int pgid)
+{
+	struct task_struct *p;
+
+	for_each_process(p) if (p->pgid == pgid &&
+				(p->signal->flags & SIGNAL_STOP_STOPPED)) return true;
+	return false;
+}
+
+/*
+ * Linux: kill_orphaned_pgrp (POSIX 3.2.2.2). When @tsk's leaving (or its
+ * parent @parent's: NULL when the group of @tsk itself dies) orphans its
+ * process group and a process of it is stopped, the group gets SIGHUP
+ * then SIGCONT: nobody is left who could continue it.
+ */
+static void kill_orphaned_pgrp(struct task_struct *tsk, struct task_struct *parent)
+{
+	const struct task_struct *ignored = NULL;
+	int pgid = tsk->pgid;
+
+	if (!parent) {
+		parent = tsk->real_parent;
+		ignored = tsk;
+	}
+	if (parent && parent->pgid != pgid && parent->sid == tsk->sid &&
+	    will_become_orphaned_pgrp(pgid, ignored) && has_stopped_jobs(pgid)) {
+		kill_pgrp(NULL, pgid, SIGHUP, SI_KERNEL);
+		kill_pgrp(NULL, pgid, SIGCONT, SI_KERNEL);
+	}
+}
+
+/* Linux: find_child_reaper. Orphans go to pid 1 (the kernel shell, or
+ * the init= program), or to init_task where there is none (host tests). */
 static struct task_struct *find_child_reaper(void)
 {
 	struct task_struct *init = find_task_by_vpid(1);
@@ -48,21 +106,36 @@ static struct task_struct *find_child_reaper(void)
 	return init && !(init->flags & PF_EXITING) ? init : &init_task;
 }
 
-/* Linux: do_notify_parent. @sig goes to @tsk's parent with CLD_EXITED or
- * CLD_KILLED, and a parent in wait4 wakes. Return: true if the parent
- * ignores SIGCHLD, so nobody will wait for @tsk (autoreap). */
+/* Linux: find_alive_thread. Another thread of the process, not exiting. */
+static struct task_struct *find_alive_thread(struct task_struct *p)
+{
+	struct task_struct *t;
+
+	for_each_thread(p, t) if (!(t->flags & PF_EXITING)) return t;
+	return NULL;
+}
+
+/* Linux: the status wait reports: a group exit's, else the task's own. */
+static int task_exit_status(const struct task_struct *p)
+{
+	return (p->signal->flags & SIGNAL_GROUP_EXIT) ? p->signal->group_exit_code : p->exit_code;
+}
+
+/* Linux: do_notify_parent. @sig goes to @tsk's parent's process with
+ * CLD_EXITED or CLD_KILLED, and a parent in wait4 wakes. Return: true if
+ * the parent ignores SIGCHLD, so nobody will wait for @tsk (autoreap). */
 static bool do_notify_parent(struct task_struct *tsk, int sig)
 {
 	struct task_struct *parent = tsk->real_parent;
 	const struct k_sigaction *ka = &parent->sighand->action[SIGCHLD - 1];
-	bool killed = !WIFEXITED(tsk->exit_code);
+	int status = task_exit_status(tsk);
+	bool killed = !WIFEXITED(status);
 	struct kernel_siginfo info = {
 		.si_signo = sig,
 		.si_code = killed ? CLD_KILLED : CLD_EXITED,
-		.sigchld = { .pid = tsk->pid,
+		.sigchld = { .pid = tsk->tgid,
 			     .uid = tsk->cred.uid,
-			     .status = killed ? WTERMSIG(tsk->exit_code)
-					      : WEXITSTATUS(tsk->exit_code) },
+			     .status = killed ? WTERMSIG(status) : WEXITSTATUS(status) },
 	};
 	bool autoreap = false;
 
@@ -72,69 +145,178 @@ static bool do_notify_parent(struct task_struct *tsk, int sig)
 			sig = 0;
 	}
 	if (sig > 0 && sig <= _NSIG)
-		send_signal(parent, sig, &info);
+		group_send_signal(parent, sig, &info);
 	wake_up(&parent->signal->wait_chldexit);
 	return autoreap;
 }
 
-/* Linux: forget_original_parent and reparent_leader. Each child gets its
- * parent-death signal; a zombie among them tells its new parent at once.
- * Linux's init reaps every orphan; a kernel thread reaper would not, so
- * its orphans reap themselves (exit_signal -1, as a Linux thread's). */
+/* Linux: forget_original_parent, reparent_leader. Each child (and each of
+ * its threads) gets the parent-death signal its thread asked for; the
+ * children go to another live thread of the process, or else to pid 1; a
+ * zombie among them tells its new parent at once. Linux's init reaps
+ * every orphan; a kernel thread reaper would not, so its orphans reap
+ * themselves (exit_signal -1, as a Linux thread's). */
 static void forget_original_parent(struct task_struct *father)
 {
-	struct task_struct *reaper = find_child_reaper(), *p, *n;
+	struct task_struct *reaper = find_alive_thread(father), *p, *n, *t;
+	bool same_group = reaper != NULL;
 
+	if (!reaper)
+		reaper = find_child_reaper();
 	list_for_each_entry_safe(p, n, &father->children, sibling) {
-		p->real_parent = reaper;
+		for_each_thread(p, t)
+		{
+			t->real_parent = reaper;
+			/* Linux: prctl(PR_SET_PDEATHSIG)'s signal: the parent
+			 * thread is gone, even if its process lives on. */
+			if (t->pdeath_signal && !t->exit_state)
+				kill_pid_info(father, t->pid, t->pdeath_signal, SI_USER);
+		}
 		list_move_tail(&p->sibling, &reaper->children);
-		/* Linux: prctl(PR_SET_PDEATHSIG)'s signal, from the parent. */
-		if (p->pdeath_signal && !p->exit_state)
-			kill_pid_info(father, p->pid, p->pdeath_signal, SI_USER);
+		if (same_group)
+			continue;
 		if (reaper->flags & PF_KTHREAD)
 			p->exit_signal = -1;
-		if (p->exit_state == EXIT_ZOMBIE &&
+		if (p->exit_state == EXIT_ZOMBIE && thread_group_empty(p) &&
 		    (p->exit_signal < 0 || do_notify_parent(p, p->exit_signal))) {
 			p->exit_state = EXIT_DEAD;
 			release_task(p);
+			continue;
 		}
+		kill_orphaned_pgrp(p, father);
+	}
+}
+
+/* Linux: __exit_signal (what release_task does to the thread group). @tsk
+ * leaves its process: what it used is kept in the signal_struct, and an
+ * exec waiting for the other threads to go (de_thread) hears of it. */
+void __exit_signal(struct task_struct *tsk)
+{
+	struct signal_struct *sig = tsk->signal;
+
+	sig->utime += tsk->utime;
+	sig->stime += tsk->stime;
+	sig->sum_sched_runtime += task_cputime_ns(tsk);
+	sig->min_flt += tsk->min_flt;
+	list_del_init(&tsk->thread_node);
+	sig->nr_threads--;
+	if (sig->curr_target == tsk)
+		sig->curr_target = NULL;
+	if (sig->notify_count > 0 && !--sig->notify_count)
+		wake_up_process(sig->group_exec_task);
+}
+
+/* Linux: release_task's end for a thread: its process's leader, a zombie
+ * waiting for its threads, tells its parent once the last one is gone
+ * (and goes too if the parent waits for nobody). */
+static void release_thread(struct task_struct *tsk)
+{
+	struct task_struct *leader = tsk->group_leader;
+
+	__exit_signal(tsk);
+	if (leader != tsk && thread_group_empty(leader) && leader->exit_state == EXIT_ZOMBIE &&
+	    (leader->exit_signal < 0 || do_notify_parent(leader, leader->exit_signal))) {
+		leader->exit_state = EXIT_DEAD;
+		release_task(leader);
 	}
 }
 
 /* Linux: exit_notify. The parent learns of it in its wait; a parent
- * that waits for nobody lets it go once it is off the CPU. */
-static void exit_notify(struct task_struct *tsk)
+ * that waits for nobody lets it go once it is off the CPU. A thread other
+ * than the leader is never waited for; the leader waits, a zombie, for
+ * its threads before its parent hears (delay_group_leader). */
+static void exit_notify(struct task_struct *tsk, bool group_dead)
 {
+	bool autoreap;
+
 	forget_original_parent(tsk);
+	if (group_dead)
+		kill_orphaned_pgrp(tsk->group_leader, NULL);
 	tsk->exit_state = EXIT_ZOMBIE;
-	if (tsk->exit_signal < 0 || do_notify_parent(tsk, tsk->exit_signal)) {
+	if (thread_group_leader(tsk))
+		autoreap = thread_group_empty(tsk) &&
+			   (tsk->exit_signal < 0 || do_notify_parent(tsk, tsk->exit_signal));
+	else
+		autoreap = true;
+	if (autoreap) {
 		/* Linux: release_task's __unhash_process at once, so a wait
 		 * finds no such child; finish_task_switch frees it. */
 		tsk->exit_state = EXIT_DEAD;
-		list_del_init(&tsk->sibling);
-		tsk->real_parent = NULL;
+		if (thread_group_leader(tsk)) {
+			list_del_init(&tsk->sibling);
+			tsk->real_parent = NULL;
+		}
+		release_thread(tsk);
 	}
+	/* Linux: de_thread waits for the old leader to be a zombie. */
+	if (tsk->signal->notify_count < 0 && tsk->signal->group_exec_task)
+		wake_up_process(tsk->signal->group_exec_task);
 }
 
 void do_exit(int code)
 {
 	struct task_struct *tsk = current;
+	bool group_dead;
 
 	if (tsk == &init_task)
 		panic("attempted to kill the idle task");
 	tsk->flags |= PF_EXITING;
+	group_dead = !--tsk->signal->live;
 	exit_mm(tsk);
 	exit_files(tsk);
-	/* Linux: with the group dead, its timers go (exit_itimers). */
-	exit_itimer_real(tsk);
-	exit_itimers(tsk);
+	/* Linux: with the group dead, its timers go (exit_itimers); a
+	 * thread alone only stops being a SIGEV_THREAD_ID target. */
+	if (group_dead) {
+		exit_itimer_real(tsk);
+		exit_itimers(tsk);
+	} else {
+		exit_thread_timers(tsk);
+	}
 	tsk->exit_code = code;
 	arch_irq_save(); /* no wake-up between becoming a zombie and leaving */
-	exit_notify(tsk);
+	exit_notify(tsk, group_dead);
 	/* Linux: do_task_dead. */
 	set_current_state(TASK_DEAD);
 	schedule();
 	panic("do_exit: a dead task ran again");
+}
+
+/* Linux: zap_other_threads. Every other thread of @p's process gets
+ * SIGKILL. Return: how many are still alive to see it. */
+int zap_other_threads(struct task_struct *p)
+{
+	struct task_struct *t;
+	int count = 0;
+
+	p->signal->group_stop_count = 0;
+	for_each_thread(p, t)
+	{
+		if (t == p)
+			continue;
+		t->jobctl &= ~(JOBCTL_STOP_PENDING | JOBCTL_STOP_CONSUME);
+		if (t->exit_state)
+			continue;
+		count++;
+		t->signals.pending.signal |= sigmask(SIGKILL);
+		try_to_wake_up(t, TASK_INTERRUPTIBLE | TASK_WAKEKILL);
+	}
+	return count;
+}
+
+void do_group_exit(int code)
+{
+	struct signal_struct *sig = current->signal;
+
+	if (sig->flags & SIGNAL_GROUP_EXIT) {
+		code = sig->group_exit_code;
+	} else if (sig->group_exec_task) {
+		code = 0;
+	} else if (!thread_group_empty(current)) {
+		sig->group_exit_code = code;
+		sig->flags = SIGNAL_GROUP_EXIT;
+		zap_other_threads(current);
+	}
+	do_exit(code);
 }
 
 void release_task(struct task_struct *task)
@@ -150,17 +332,17 @@ static int reap_zombie(struct task_struct *parent, struct task_struct *p, int *s
 		       struct rusage *ru)
 {
 	struct signal_struct *sig = parent->signal;
-	int pid = p->pid;
+	int pid = p->tgid;
 	uint64_t ut, st;
 
 	if (ru)
 		getrusage(p, RUSAGE_BOTH, ru);
-	task_cputime_adjusted(p, &ut, &st);
+	thread_group_cputime_adjusted(p, &ut, &st);
 	sig->cutime += ut + p->signal->cutime;
 	sig->cstime += st + p->signal->cstime;
-	sig->cmin_flt += p->min_flt + p->signal->cmin_flt;
+	sig->cmin_flt += p->min_flt + p->signal->min_flt + p->signal->cmin_flt;
 	sig->cmaxrss = MAX(sig->cmaxrss, MAX(p->maxrss, p->signal->cmaxrss));
-	*status = p->exit_code;
+	*status = task_exit_status(p);
 	p->exit_state = EXIT_DEAD;
 	release_task(p);
 	return pid;
@@ -170,7 +352,8 @@ int kernel_wait(struct task_struct *task)
 {
 	int status;
 
-	wait_event(current->signal->wait_chldexit, task->exit_state == EXIT_ZOMBIE);
+	wait_event(current->signal->wait_chldexit,
+		   task->exit_state == EXIT_ZOMBIE && thread_group_empty(task));
 	reap_zombie(current, task, &status, NULL);
 	return status;
 }
@@ -181,7 +364,7 @@ void reap_zombie_children(void)
 	int status;
 
 	list_for_each_entry_safe(p, n, &current->children, sibling)
-		if (p->exit_state == EXIT_ZOMBIE)
+		if (p->exit_state == EXIT_ZOMBIE && thread_group_empty(p))
 			reap_zombie(current, p, &status, NULL);
 }
 

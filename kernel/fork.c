@@ -14,6 +14,7 @@
 #include <arch.h>
 #include <completion.h>
 #include <fs.h>
+#include <futex.h>
 #include <kernel_stat.h>
 #include <posix-timers.h>
 #include <ramfs.h>
@@ -96,15 +97,33 @@ static int copy_parts(unsigned long clone_flags, struct task_struct *p,
 		if (p->fs)
 			*p->fs = (struct fs_struct){ 1, parent->fs->pwd, parent->fs->umask };
 	}
-	p->sighand = kmalloc(sizeof(*p->sighand), GFP_KERNEL);
-	p->signal = kzalloc(sizeof(*p->signal), GFP_KERNEL);
-	if (!p->files || !p->fs || !p->sighand || !p->signal)
+	if (!p->files || !p->fs)
 		return -ENOMEM;
-	p->sighand->count = 1;
-	memcpy(p->sighand->action, parent->sighand->action, sizeof(p->sighand->action));
-	if (clone_flags & CLONE_CLEAR_SIGHAND)
-		flush_signal_handlers(p);
-	p->signal->nr_threads = 1;
+	/* Linux: copy_sighand. */
+	if (clone_flags & CLONE_SIGHAND) {
+		parent->sighand->count++;
+		p->sighand = parent->sighand;
+	} else {
+		p->sighand = kmalloc(sizeof(*p->sighand), GFP_KERNEL);
+		if (!p->sighand)
+			return -ENOMEM;
+		p->sighand->count = 1;
+		memcpy(p->sighand->action, parent->sighand->action, sizeof(p->sighand->action));
+		if (clone_flags & CLONE_CLEAR_SIGHAND)
+			flush_signal_handlers(p);
+	}
+	/* Linux: copy_signal. A thread joins its creator's process. */
+	if (clone_flags & CLONE_THREAD) {
+		p->signal = parent->signal;
+		p->signal->sigcnt++;
+		return 0;
+	}
+	p->signal = kzalloc(sizeof(*p->signal), GFP_KERNEL);
+	if (!p->signal)
+		return -ENOMEM;
+	p->signal->sigcnt = 1;
+	INIT_LIST_HEAD(&p->signal->thread_head);
+	init_sigpending(&p->signal->shared_pending);
 	init_waitqueue_head(&p->signal->wait_chldexit);
 	init_signal_timers(p->signal);
 	memcpy(p->signal->rlim, parent->signal->rlim, sizeof(p->signal->rlim));
@@ -141,6 +160,8 @@ static struct task_struct *__copy_process(const struct kernel_clone_args *args, 
 	p->flags = args->fn ? PF_KTHREAD : PF_FORKNOEXEC;
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->sibling);
+	INIT_LIST_HEAD(&p->thread_node);
+	init_sigpending(&p->signals.pending);
 	copy_creds(p, &parent->cred);
 	/* Linux: copy_process's RLIMIT_NPROC check. More tasks of the real
 	 * uid than the caller's limit is -EAGAIN, except for root's uid and
@@ -167,6 +188,16 @@ static struct task_struct *__copy_process(const struct kernel_clone_args *args, 
 	p->pgid = parent->mm ? parent->pgid : p->pid;
 	p->sid = parent->mm ? parent->sid : p->pid;
 	p->exit_signal = args->exit_signal;
+	if (args->flags & CLONE_THREAD) {
+		/* Linux: a thread's exit tells nobody (exit_signal -1): the
+		 * process's parent hears when the last thread is gone. */
+		p->exit_signal = -1;
+		p->group_leader = parent->group_leader;
+		p->tgid = parent->tgid;
+	} else {
+		p->group_leader = p;
+		p->tgid = p->pid;
+	}
 	if (args->flags & CLONE_CHILD_SETTID)
 		p->set_child_tid = args->child_tid;
 	if (args->flags & CLONE_CHILD_CLEARTID)
@@ -180,14 +211,20 @@ static struct task_struct *__copy_process(const struct kernel_clone_args *args, 
 	sched_fork(p);
 	copy_thread(p, args);
 	/* Linux: CLONE_PARENT makes it its parent's sibling, which its
-	 * exit then tells with the caller's own exit signal. */
-	if (args->flags & CLONE_PARENT) {
+	 * exit then tells with the caller's own exit signal; a thread's
+	 * parent is its process's, and only a new process is a child. */
+	if (args->flags & (CLONE_PARENT | CLONE_THREAD)) {
 		p->real_parent = parent->real_parent;
-		p->exit_signal = parent->exit_signal;
+		if (!(args->flags & CLONE_THREAD))
+			p->exit_signal = parent->group_leader->exit_signal;
 	} else {
 		p->real_parent = parent;
 	}
-	list_add_tail(&p->sibling, &p->real_parent->children);
+	if (thread_group_leader(p))
+		list_add_tail(&p->sibling, &p->real_parent->children);
+	list_add_tail(&p->thread_node, &p->signal->thread_head);
+	p->signal->nr_threads++;
+	p->signal->live++;
 	return p;
 }
 
@@ -206,8 +243,13 @@ void free_task(struct task_struct *task)
 		kfree(task->fs);
 	if (task->sighand && !--task->sighand->count)
 		kfree(task->sighand);
-	if (task->signal && !--task->signal->nr_threads)
+	flush_sigqueue(&task->signals.pending);
+	if (!list_empty(&task->thread_node))
+		__exit_signal(task);
+	if (task->signal && !--task->signal->sigcnt) {
+		flush_sigqueue(&task->signal->shared_pending);
 		kfree(task->signal);
+	}
 	if (task->pid)
 		free_pid(task);
 	if (task->real_parent)
@@ -220,10 +262,11 @@ void free_task(struct task_struct *task)
 /* The flags clone may carry: what Folium serves, and what Linux accepts
  * and ignores (CLONE_DETACHED, and CLONE_PTRACE/CLONE_UNTRACED without a
  * tracer; CLONE_SYSVSEM and CLONE_IO share what Folium does not have). */
-#define CLONE_SERVED                                                                        \
-	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_VFORK | CLONE_PARENT | CLONE_SETTLS |    \
-	 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | CLONE_DETACHED | \
-	 CLONE_PTRACE | CLONE_UNTRACED | CLONE_SYSVSEM | CLONE_IO | CLONE_CLEAR_SIGHAND)
+#define CLONE_SERVED                                                                           \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_VFORK |      \
+	 CLONE_PARENT | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID |            \
+	 CLONE_CHILD_SETTID | CLONE_DETACHED | CLONE_PTRACE | CLONE_UNTRACED | CLONE_SYSVSEM | \
+	 CLONE_IO | CLONE_CLEAR_SIGHAND)
 
 /* Linux: copy_process's flag checks. Return: 0 or -EINVAL. */
 static int clone_flags_valid(unsigned long flags)
@@ -237,8 +280,12 @@ static int clone_flags_valid(unsigned long flags)
 		return -EINVAL;
 	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
 		return -EINVAL;
+	/* Linux: siblings of the global init (CLONE_PARENT from pid 1) would
+	 * be children of nobody; init's threads may not be made with it. */
+	if ((flags & CLONE_PARENT) && current->pid == 1)
+		return -EINVAL;
 	if (flags & ~CLONE_SERVED) {
-		/* Threads (CLONE_THREAD, CLONE_SIGHAND), pidfds and namespaces. */
+		/* pidfds and namespaces. */
 		if (!logged)
 			pr_info("%s[%d]: clone flags %#lx not served (-EINVAL)\n", current->comm,
 				current->pid, flags & ~CLONE_SERVED);
@@ -286,13 +333,17 @@ long kernel_clone(struct kernel_clone_args *args)
 
 void mm_release(struct task_struct *tsk, struct mm_struct *mm)
 {
-	/* Linux: the word is cleared (and its futex woken) only if another
+	/* Linux: futex_exit_release's robust list, then the tid word: 0
+	 * and its futex woken (pthread_join waits there), only if another
 	 * task still uses the mm to see it. */
+	if (current_mm == mm)
+		exit_robust_list(tsk);
 	if (tsk->clear_child_tid) {
 		if (mm->mm_users > 1 && current_mm == mm) {
 			int zero = 0;
 
-			copy_to_user(tsk->clear_child_tid, &zero, sizeof(zero));
+			if (!copy_to_user(tsk->clear_child_tid, &zero, sizeof(zero)))
+				futex_wake(mm, tsk->clear_child_tid, 1);
 		}
 		tsk->clear_child_tid = 0;
 	}

@@ -189,7 +189,7 @@ static int do_setitimer(struct task_struct *task, int which,
 			do_getitimer(task, ITIMER_REAL, ovalue);
 		hrtimer_try_to_cancel(&sig->real_timer);
 		sig->real_timer.function = it_real_fn;
-		sig->real_timer_task = task;
+		sig->real_timer_task = task->group_leader;
 		expires = (ktime_t)timeval_to_ns(&value->it_value);
 		sig->it_real_incr = expires ? (ktime_t)timeval_to_ns(&value->it_interval) : 0;
 		if (expires)

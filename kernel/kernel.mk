@@ -11,7 +11,7 @@ KERNEL_GENERIC_SRCS += \
 # Tasks: init_task, copy_process, pids, kernel threads; the scheduler's
 # run queue, wait queues and timers (plain C: the host tests make tasks
 # and wake them; only the host never switches).
-KERNEL_GENERIC_SRCS += kernel/fork.c kernel/exit.c kernel/pid.c kernel/kthread.c kernel/timer.c kernel/hrtimer.c \
+KERNEL_GENERIC_SRCS += kernel/fork.c kernel/exit.c kernel/futex.c kernel/pid.c kernel/kthread.c kernel/timer.c kernel/hrtimer.c \
 	kernel/cred.c \
 	kernel/sched/core.c kernel/sched/wait.c kernel/sched/cputime.c kernel/sched/loadavg.c
 # The hrtimer queue's tests run on a private cpu_base with a fake clock.

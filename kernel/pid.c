@@ -78,6 +78,37 @@ struct task_struct *find_ge_pid(int nr)
 	return NULL;
 }
 
+struct task_struct *find_ge_tgid(int nr)
+{
+	for (int pid = MAX(nr, 1); pid <= NR_PID_SLOTS; pid++) {
+		struct task_struct *p = pid_table[pid - 1];
+
+		if (p && thread_group_leader(p))
+			return p;
+	}
+	return NULL;
+}
+
+struct task_struct *find_process_by_vpid(int nr)
+{
+	struct task_struct *p = find_task_by_vpid(nr);
+
+	return p && thread_group_leader(p) ? p : NULL;
+}
+
+/* Linux: exchange_tids, for de_thread: the exec'ing thread takes the
+ * leader's pid, the old leader the thread's (and frees it when
+ * released). */
+void exchange_tids(struct task_struct *left, struct task_struct *right)
+{
+	int lpid = left->pid, rpid = right->pid;
+
+	pid_table[lpid - 1] = right;
+	pid_table[rpid - 1] = left;
+	left->pid = rpid;
+	right->pid = lpid;
+}
+
 #define PIDFD_NONBLOCK O_NONBLOCK
 #define PIDFD_THREAD O_EXCL
 

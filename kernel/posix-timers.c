@@ -11,6 +11,7 @@
  * nine overruns; after delivery timer_getoverrun says 9.
  */
 #include <arch.h>
+#include <kernel_stat.h>
 #include <posix-timers.h>
 #include <slab.h>
 #include <syscalls.h>
@@ -24,24 +25,25 @@ static bool cpu_clock(int clock)
 	return clock == CLOCK_PROCESS_CPUTIME_ID || clock == CLOCK_THREAD_CPUTIME_ID;
 }
 
-/* The CPU clock's time now: the thread's or (one task per process until
- * threads come) the process's runtime. */
+/* The CPU clock's time now: the process's runtime, all its threads'
+ * (Linux: cpu_clock_sample_group), or the target thread's. */
 static uint64_t cpu_clock_sample(const struct k_itimer *timr)
 {
-	return task_cputime_ns(timr->it_process);
+	uint64_t ut, st, rt;
+
+	if (!timr->it_process)
+		return 0;
+	if (timr->it_clock == CLOCK_THREAD_CPUTIME_ID)
+		return task_cputime_ns(timr->it_process);
+	thread_group_cputime(timr->it_process, &ut, &st, &rt);
+	return rt;
 }
 
-/* The queued siginfo this timer sent, if its signal is still pending
- * (one siginfo per pending signal: kernel/signal.c's task_signals). */
+/* The siginfo this timer's signal carries while it is still queued
+ * (its preallocated sigqueue is on a pending list). */
 static struct kernel_siginfo *queued_timer_info(struct k_itimer *timr)
 {
-	struct task_struct *t = timr->it_process;
-	struct kernel_siginfo *info = &t->signals.info[timr->it_sigev_signo - 1];
-
-	if (!(t->signals.pending & sigmask(timr->it_sigev_signo)) || info->si_code != SI_TIMER ||
-	    info->timer.tid != timr->it_id)
-		return NULL;
-	return info;
+	return list_empty(&timr->sigq.list) ? NULL : &timr->sigq.info;
 }
 
 /* Linux: posix_timer_queue_signal / posixtimer_send_sigqueue. @missed
@@ -65,10 +67,10 @@ static void posix_timer_fire(struct k_itimer *timr, uint64_t missed)
 	info.timer.tid = timr->it_id;
 	info.timer.overrun = (int32_t)timr->it_overrun;
 	info.timer.sigval = timr->it_sigev_value;
-	if (timr->it_sigev_notify & SIGEV_THREAD_ID)
-		send_signal(timr->it_process, timr->it_sigev_signo, &info);
-	else
-		group_send_signal(timr->it_process, timr->it_sigev_signo, &info);
+	if (!timr->it_process)
+		return;
+	timr->sigq.info = info;
+	send_sigqueue(&timr->sigq, timr->it_process, !(timr->it_sigev_notify & SIGEV_THREAD_ID));
 }
 
 /* Linux: posix_timer_fn. A periodic timer moves on by whole intervals
@@ -97,7 +99,9 @@ void posix_cpu_timers_tick(struct task_struct *p)
 	list_for_each_entry(timr, &p->signal->posix_timers, list) {
 		uint64_t now, steps;
 
-		if (!cpu_clock(timr->it_clock) || !timr->cpu_expires || timr->it_process != p)
+		if (!cpu_clock(timr->it_clock) || !timr->cpu_expires || !timr->it_process ||
+		    (timr->it_clock == CLOCK_THREAD_CPUTIME_ID ? timr->it_process != p
+							       : timr->it_process->tgid != p->tgid))
 			continue;
 		now = cpu_clock_sample(timr);
 		if (now < timr->cpu_expires)
@@ -212,7 +216,9 @@ SYSCALL_DEFINE3(timer_create, int, which_clock, unsigned long, timer_event_spec,
 	if (!timr)
 		return -EAGAIN;
 	timr->it_clock = which_clock;
-	timr->it_process = target;
+	timr->it_process = ev.sigev_notify & SIGEV_THREAD_ID ? target : target->group_leader;
+	INIT_LIST_HEAD(&timr->sigq.list);
+	timr->sigq.flags = SIGQUEUE_PREALLOC;
 	timr->it_sigev_notify = ev.sigev_notify == SIGEV_THREAD ? SIGEV_SIGNAL : ev.sigev_notify;
 	timr->it_sigev_signo = ev.sigev_signo;
 	hrtimer_init(&timr->timer, cpu_clock(which_clock) ? CLOCK_MONOTONIC : which_clock,
@@ -356,6 +362,8 @@ static void posix_timer_delete(struct k_itimer *timr)
 	hrtimer_try_to_cancel(&timr->timer);
 	timr->cpu_expires = 0;
 	list_del(&timr->list);
+	if (timr->it_process)
+		sigqueue_cancel(&timr->sigq, timr->it_process);
 	arch_irq_restore(flags);
 	kfree(timr);
 }
@@ -378,4 +386,19 @@ void exit_itimers(struct task_struct *tsk)
 		return;
 	while (!list_empty(&sig->posix_timers))
 		posix_timer_delete(list_first_entry(&sig->posix_timers, struct k_itimer, list));
+}
+
+void exit_thread_timers(struct task_struct *tsk)
+{
+	struct signal_struct *sig = tsk->signal;
+	struct k_itimer *timr;
+
+	if (!sig->posix_timers.next)
+		return;
+	list_for_each_entry(timr, &sig->posix_timers, list) {
+		if (timr->it_process != tsk)
+			continue;
+		sigqueue_cancel(&timr->sigq, tsk);
+		timr->it_process = NULL;
+	}
 }

@@ -3,7 +3,7 @@
  * kernel/groups.c, kernel/exit.c, kernel/sched/core.c,
  * kernel/futex/syscalls.c): pids, user and group ids and groups (the
  * credentials themselves are kernel/cred.c's), uname, resource limits
- * and usage, sysinfo, priorities and affinity, set_robust_list, prctl,
+ * and usage, sysinfo, priorities and affinity, prctl,
  * exit and exit_group. Example: uname(&u) gives sysname "Folium",
  * release "6.1.0-folium", which glibc reads as kernel 6.1.0, above any
  * minimum it checks; setresuid(1000, 1000, 1000) from root makes the
@@ -20,22 +20,23 @@
 #include <version.h>
 #include <vm.h>
 
+/* Linux: sys_getpid, the thread group's id. */
 SYSCALL_DEFINE0(getpid)
 {
-	return task->pid;
+	return task->tgid;
 }
 
-/* One thread per process: its tid is the pid (Linux: sys_gettid). */
+/* Linux: sys_gettid, the thread's own. */
 SYSCALL_DEFINE0(gettid)
 {
 	return task->pid;
 }
 
-/* Linux: sys_getppid. The kernel's own task, pid 0, parents nothing a
- * program sees but the kernel shell (pid 1). */
+/* Linux: sys_getppid, the process's parent. The kernel's own task, pid
+ * 0, parents nothing a program sees but the kernel shell (pid 1). */
 SYSCALL_DEFINE0(getppid)
 {
-	return task->real_parent ? task->real_parent->pid : 0;
+	return task->real_parent ? task->real_parent->tgid : 0;
 }
 
 /* --- user and group ids (Linux: kernel/sys.c, kernel/groups.c) ------------------- */
@@ -356,14 +357,16 @@ SYSCALL_DEFINE2(setgroups, int, gidsetsize, unsigned long, grouplist)
 	return 0;
 }
 
+/* Linux: sys_set_tid_address. exit writes 0 there and wakes its futex
+ * (mm_release), which pthread_join waits on. */
 SYSCALL_DEFINE1(set_tid_address, unsigned long, tidptr)
 {
 	task->clear_child_tid = tidptr;
-	return task->pid; /* the caller's tid: one thread, tid = pid */
+	return task->pid;
 }
 
-/* One thread per process: exit and exit_group both end it (Linux:
- * do_exit, do_group_exit), with the status's low byte. */
+/* Linux: sys_exit ends the calling thread only; exit_group the whole
+ * process (do_group_exit). The status is the low byte. */
 SYSCALL_DEFINE1(exit, int, error_code)
 {
 	do_exit((error_code & 0xff) << 8);
@@ -371,7 +374,7 @@ SYSCALL_DEFINE1(exit, int, error_code)
 
 SYSCALL_DEFINE1(exit_group, int, error_code)
 {
-	do_exit((error_code & 0xff) << 8);
+	do_group_exit((error_code & 0xff) << 8);
 }
 
 /* --- uname ------------------------------------------------------------------ */
@@ -477,8 +480,12 @@ void getrusage(struct task_struct *p, int who, struct rusage *r)
 	uint64_t ut = 0, st = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (who != RUSAGE_CHILDREN) {
+	if (who == RUSAGE_THREAD) {
 		task_cputime_adjusted(p, &ut, &st);
+	} else if (who != RUSAGE_CHILDREN) {
+		thread_group_cputime_adjusted(p, &ut, &st);
+	}
+	if (who != RUSAGE_CHILDREN) {
 		r->ru_maxrss =
 			p->mm ? (long)(get_mm_hiwater_rss(p->mm) * (PAGE_SIZE / 1024)) : p->maxrss;
 		r->ru_minflt = p->mm ? (long)p->mm->counters[MM_FAULTS] : p->min_flt;
@@ -526,7 +533,7 @@ SYSCALL_DEFINE1(times, unsigned long, tbuf)
 	struct tms t = { 0 };
 	uint64_t ut, st;
 
-	task_cputime_adjusted(task, &ut, &st);
+	thread_group_cputime_adjusted(task, &ut, &st);
 	t.tms_utime = (long)nsec_to_clock_t(ut);
 	t.tms_stime = (long)nsec_to_clock_t(st);
 	t.tms_cutime = (long)nsec_to_clock_t(task->signal->cutime);
@@ -555,18 +562,23 @@ static bool pgrp_in_session(int pgid, int sid)
  */
 SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 {
-	struct task_struct *p;
+	struct task_struct *p, *t;
 
 	if (!pid)
-		pid = task->pid;
+		pid = task->tgid;
 	if (!pgid)
 		pgid = pid;
 	if (pgid < 0)
 		return -EINVAL;
 	p = find_task_by_vpid(pid);
-	if (!p || (p != task && p->real_parent != task))
+	if (!p)
 		return -ESRCH;
-	if (p != task) {
+	/* Linux: only a process (its leader's id) has a group to change. */
+	if (!thread_group_leader(p))
+		return -EINVAL;
+	if (p->tgid != task->tgid) {
+		if (!p->real_parent || p->real_parent->tgid != task->tgid)
+			return -ESRCH;
 		if (p->sid != task->sid)
 			return -EPERM;
 		if (!(p->flags & PF_FORKNOEXEC))
@@ -576,32 +588,8 @@ SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 		return -EPERM;
 	if (pgid != pid && !pgrp_in_session(pgid, task->sid))
 		return -EPERM;
-	p->pgid = pgid;
+	for_each_thread(p, t) t->pgid = pgid;
 	return 0;
-}
-
-/* Linux: will_become_orphaned_pgrp. Children of init and zombies do not
- * count: a member counts when its parent is in the same session but
- * another group, the shell that would continue a stopped job. */
-bool will_become_orphaned_pgrp(int pgid, const struct task_struct *ignored)
-{
-	struct task_struct *p;
-
-	for_each_process(p)
-	{
-		const struct task_struct *parent = p->real_parent;
-
-		if (p->pgid != pgid || p == ignored || p->exit_state || !parent || parent->pid == 1)
-			continue;
-		if (parent->pgid != pgid && parent->sid == p->sid)
-			return false;
-	}
-	return true;
-}
-
-bool is_current_pgrp_orphaned(void)
-{
-	return will_become_orphaned_pgrp(current->pgid, NULL);
 }
 
 /* Linux: sys_getpgid; 0 is the caller. */
@@ -631,10 +619,15 @@ SYSCALL_DEFINE0(setsid)
 {
 	struct task_struct *p;
 
-	for_each_process(p) if (p->pgid == task->pid) return -EPERM;
-	task->sid = task->pid;
-	task->pgid = task->pid;
-	return task->sid;
+	struct task_struct *t;
+
+	for_each_process(p) if (p->pgid == task->tgid) return -EPERM;
+	for_each_thread(task, t)
+	{
+		t->sid = task->tgid;
+		t->pgid = task->tgid;
+	}
+	return task->tgid;
 }
 
 struct sysinfo {
@@ -794,17 +787,6 @@ SYSCALL_DEFINE3(sched_setaffinity, int, pid, unsigned int, len, unsigned long, u
 	if (!check_same_owner(task, p) && !has_capability(task, CAP_SYS_NICE))
 		return -EPERM;
 	return mask & 1 ? 0 : -EINVAL;
-}
-
-/* Linux: sys_set_robust_list. The head is kept but never walked: with one
- * thread, no other waiter can be left behind. */
-#define ROBUST_LIST_HEAD_SIZE 24 /* struct robust_list_head */
-SYSCALL_DEFINE2(set_robust_list, unsigned long, head, size_t, len)
-{
-	if (len != ROBUST_LIST_HEAD_SIZE)
-		return -EINVAL;
-	task->robust_list = head;
-	return 0;
 }
 
 /* prctl options served (Linux: include/uapi/linux/prctl.h). */

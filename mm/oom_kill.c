@@ -16,6 +16,16 @@
 #include <signal.h>
 #include <vm.h>
 
+/* Linux: find_lock_task_mm. A thread of @p's process that still has the
+ * mm (the leader may have exited before the others). */
+static struct task_struct *find_task_mm(struct task_struct *p)
+{
+	struct task_struct *t;
+
+	for_each_thread(p, t) if (t->mm) return t;
+	return NULL;
+}
+
 /* Linux: oom_badness with oom_score_adj 0: resident pages plus page
  * tables. Return: the points, or -1 for a task that may not be chosen. */
 static long oom_badness(const struct task_struct *p)
@@ -36,16 +46,17 @@ static struct task_struct *select_bad_process(bool *in_progress)
 	*in_progress = false;
 	for_each_process(p)
 	{
-		long points = oom_badness(p);
+		struct task_struct *t = find_task_mm(p);
+		long points = t ? oom_badness(t) : -1;
 
 		if (points < 0)
 			continue;
-		if (p->signals.pending & sigmask(SIGKILL)) {
+		if (fatal_signal_pending(t)) {
 			*in_progress = true;
 			return NULL;
 		}
 		if (points > chosen_points) {
-			chosen = p;
+			chosen = t;
 			chosen_points = points;
 		}
 	}
@@ -63,11 +74,17 @@ static void oom_kill_process(struct task_struct *victim)
 		total_vm += (mm->vmas[i].vm_end - mm->vmas[i].vm_start) >> PAGE_SHIFT;
 	pr_err("Out of memory: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, "
 	       "file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:%lukB oom_score_adj:0\n",
-	       victim->pid, victim->comm, total_vm << (PAGE_SHIFT - 10),
+	       victim->tgid, victim->comm, total_vm << (PAGE_SHIFT - 10),
 	       mm->counters[MM_ANONPAGES] << (PAGE_SHIFT - 10),
 	       mm->counters[MM_PGTABLES] << (PAGE_SHIFT - 10));
 	/* Every process on this mm goes, or the memory would stay. */
-	for_each_process(p) if (p->mm == mm) send_signal(p, SIGKILL, NULL);
+	for_each_process(p)
+	{
+		struct task_struct *t = find_task_mm(p);
+
+		if (t && t->mm == mm)
+			group_send_signal(p, SIGKILL, NULL);
+	}
 }
 
 /* Linux: pagefault_out_of_memory. Return: false when there is no program
@@ -86,7 +103,7 @@ bool pagefault_out_of_memory(void)
 		oom_kill_process(task); /* nothing else to choose */
 	/* Let the victim run to its end; a killed current dies on its way
 	 * back to ring 3 instead (Linux: schedule_timeout_killable(1)). */
-	if (!(task->signals.pending & sigmask(SIGKILL)))
+	if (!fatal_signal_pending(task))
 		do_sched_yield();
 	return true;
 }

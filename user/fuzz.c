@@ -14,11 +14,11 @@
  * every call, then up to 1 GiB of hole); fds 0-5 are harmless read-only files
  * and every other fd is closed after each call; what a call maps is
  * unmapped after it; timers are made with their signals ignored and are
- * stopped or deleted after their call (the timer block below). With JOBS, that many processes fuzz at once, seeds
- * SEED, SEED+1, ..., and the first waits for them: "fuzz: JOBS jobs, all
- * done". One draw in 16 is an epoll or eventfd call on fds made for it
- * (the epoll block below). Example: `fuzz 7 500` makes the same 500 calls on Linux and on
- * Folium; the harness compares MemFree before and after.
+ * stopped or deleted after their call (the timer block below). With JOBS, that many processes fuzz
+ * at once, seeds SEED, SEED+1, ..., and the first waits for them: "fuzz: JOBS jobs, all done". One
+ * draw in 16 is an epoll or eventfd call on fds made for it (the epoll block below). Example: `fuzz
+ * 7 500` makes the same 500 calls on Linux and on Folium; the harness compares MemFree before and
+ * after.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

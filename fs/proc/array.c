@@ -102,6 +102,8 @@ static const char *task_state_name(const struct task_struct *task)
 		return "X (dead)";
 	if (task->__state == TASK_INTERRUPTIBLE)
 		return "S (sleeping)";
+	if (task->__state & __TASK_STOPPED)
+		return "T (stopped)";
 	/* Linux's kernel threads wait as TASK_IDLE, "I"; Folium's (the
 	 * kernel shell waiting for its program) wait uninterruptibly. */
 	if (task->__state == TASK_UNINTERRUPTIBLE && (task->flags & PF_KTHREAD))
@@ -114,7 +116,7 @@ static const char *task_state_name(const struct task_struct *task)
 /* Linux: task_ppid_nr, 0 for a child of the idle task or one detached. */
 static int task_ppid_nr(const struct task_struct *task)
 {
-	return task->real_parent ? task->real_parent->pid : 0;
+	return task->real_parent ? task->real_parent->tgid : 0;
 }
 
 static int proc_pid_status(struct seq_file *m, void *v)
@@ -133,7 +135,7 @@ static int proc_pid_status(struct seq_file *m, void *v)
 	if (task->fs)
 		seq_printf(m, "Umask:\t%04o\n", task->fs->umask);
 	seq_printf(m, "State:\t%s\n", task_state_name(task));
-	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", task->pid,
+	seq_printf(m, "Tgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n", task->tgid,
 		   task->pid, task_ppid_nr(task));
 	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", c->uid, c->euid, c->suid,
 		   c->fsuid, c->gid, c->egid, c->sgid, c->fsgid);
@@ -147,9 +149,9 @@ static int proc_pid_status(struct seq_file *m, void *v)
 	seq_printf(m, "THP_enabled:\t%d\n", !mm || !(mm->flags & MMF_DISABLE_THP));
 	if (mm)
 		mmput(mm);
-	seq_puts(m, "Threads:\t1\n");
-	render_mask(m, "SigPnd:", task->signals.pending);
-	render_mask(m, "ShdPnd:", 0);
+	seq_printf(m, "Threads:\t%d\n", task->signal->nr_threads);
+	render_mask(m, "SigPnd:", task->signals.pending.signal);
+	render_mask(m, "ShdPnd:", task->signal->shared_pending.signal);
 	render_mask(m, "SigBlk:", task->signals.blocked);
 	sigign_sigcatch(task, &ign, &catch);
 	render_mask(m, "SigIgn:", ign);
@@ -230,7 +232,7 @@ int proc_tgid_stat_show(struct seq_file *m, void *v)
 		vsize = mm_total_vm(mm) << PAGE_SHIFT;
 		rss = mm->counters[MM_ANONPAGES];
 	}
-	task_cputime_adjusted(task, &ut, &st);
+	thread_group_cputime_adjusted(task, &ut, &st);
 	sigign_sigcatch(task, &ign, &catch);
 	seq_printf(m, "%d (%s) %c %d %d %d 0 -1 %u ", task->pid, task->comm, task_state_char(task),
 		   task_ppid_nr(task), task->pgid, task->sid, task->flags);
@@ -245,7 +247,7 @@ int proc_tgid_stat_show(struct seq_file *m, void *v)
 		   vsize, rss, (unsigned long long)task_rlimit(task, RLIMIT_RSS));
 	seq_printf(m, "%lu %lu %lu 0 0 %llu %llu %llu %llu %d 0 0 %d 0 0 0 0 0 0 ", lay.start_code,
 		   lay.end_code, lay.start_stack,
-		   (unsigned long long)(task->signals.pending & 0x7fffffff),
+		   (unsigned long long)(task->signals.pending.signal & 0x7fffffff),
 		   (unsigned long long)(task->signals.blocked & 0x7fffffff),
 		   (unsigned long long)(ign & 0x7fffffff), (unsigned long long)(catch & 0x7fffffff),
 		   task->__state != TASK_RUNNING, task->exit_signal);

@@ -57,15 +57,49 @@ static uint64_t scale_stime(uint64_t stime, uint64_t rtime, uint64_t total)
 	return MIN(scaled, rtime << shift);
 }
 
-void task_cputime_adjusted(const struct task_struct *p, uint64_t *ut, uint64_t *st)
+/* Linux: cputime_adjust. @rtime split by the sampled @utime : @stime. */
+static void cputime_adjust(uint64_t rtime, uint64_t utime, uint64_t stime, uint64_t *ut,
+			   uint64_t *st)
 {
-	uint64_t rtime = task_cputime_ns(p), total = p->utime + p->stime;
+	uint64_t total = utime + stime;
 
 	if (!total) {
 		*ut = rtime;
 		*st = 0;
 		return;
 	}
-	*st = scale_stime(p->stime, rtime, total);
+	*st = scale_stime(stime, rtime, total);
 	*ut = rtime - *st;
+}
+
+void task_cputime_adjusted(const struct task_struct *p, uint64_t *ut, uint64_t *st)
+{
+	cputime_adjust(task_cputime_ns(p), p->utime, p->stime, ut, st);
+}
+
+/* Linux: thread_group_cputime: the exited threads' (kept by
+ * __exit_signal) and every live thread's. */
+void thread_group_cputime(const struct task_struct *p, uint64_t *utime, uint64_t *stime,
+			  uint64_t *rtime)
+{
+	const struct signal_struct *sig = p->signal;
+	const struct task_struct *t;
+
+	*utime = sig->utime;
+	*stime = sig->stime;
+	*rtime = sig->sum_sched_runtime;
+	for_each_thread(p, t)
+	{
+		*utime += t->utime;
+		*stime += t->stime;
+		*rtime += task_cputime_ns(t);
+	}
+}
+
+void thread_group_cputime_adjusted(const struct task_struct *p, uint64_t *ut, uint64_t *st)
+{
+	uint64_t utime, stime, rtime;
+
+	thread_group_cputime(p, &utime, &stime, &rtime);
+	cputime_adjust(rtime, utime, stime, ut, st);
 }

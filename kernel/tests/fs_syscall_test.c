@@ -932,7 +932,7 @@ static void console_read_is_a_canonical_line_with_echo_and_erase(struct kunit *t
 static void console_read_waits_until_a_signal_or_refuses_with_nonblock(struct kunit *test)
 {
 	type("par");
-	task->signals.pending = sigmask(SIGINT);
+	task->signals.pending.signal = sigmask(SIGINT);
 	KUNIT_EXPECT_EQ(test, read_console(100), -ERESTARTSYS);
 	task->signals.blocked = sigmask(SIGINT);
 	KUNIT_EXPECT_EQ(test, sys(__NR_fcntl, 0, F_SETFL, O_NONBLOCK), 0);
@@ -942,7 +942,7 @@ static void console_read_waits_until_a_signal_or_refuses_with_nonblock(struct ku
 	console_input('\n');
 	KUNIT_EXPECT_EQ(test, read_console(100), 5);
 	KUNIT_EXPECT_STREQ(test, user_str(DATA, 5), "part\n");
-	task->signals.pending = task->signals.blocked = 0;
+	task->signals.pending.signal = task->signals.blocked = 0;
 	KUNIT_EXPECT_EQ(test, sys4_captured(__NR_write, 1, UNMAPPED, 4, 0), -EFAULT);
 }
 

@@ -80,6 +80,41 @@ static long set_handler(int sig, uint64_t handler, uint64_t flags, sigset_t mask
 	return sigaction(sig, BUF, 0);
 }
 
+/* What is pending for the task: its own and its process's sets. */
+static sigset_t pending_set(void)
+{
+	return task->signals.pending.signal | task->signal->shared_pending.signal;
+}
+
+/* The first queued siginfo of @sig, the thread's then the process's. */
+static const struct kernel_siginfo *queued_info(int sig)
+{
+	struct sigpending *lists[] = { &task->signals.pending, &task->signal->shared_pending };
+	struct sigqueue *q;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(lists); i++)
+		list_for_each_entry(q, &lists[i]->list, list)
+			if (q->info.si_signo == sig)
+				return &q->info;
+	return NULL;
+}
+
+/* After a fatal signal: signal_next_action says SIGKILL (every thread
+ * gets it) and group_exit_code is the signal. Return: that code, with
+ * the process made whole again for the next case. */
+static int fatal_exit_code(struct kunit *test)
+{
+	struct ksignal ks;
+	int code = task->signal->group_exit_code;
+
+	KUNIT_EXPECT_TRUE(test, task->signal->flags & SIGNAL_GROUP_EXIT);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -SIGKILL);
+	flush_signals(task);
+	task->signal->flags = 0;
+	task->signal->group_exit_code = 0;
+	return code;
+}
+
 static void rt_sigaction_checks_size_signal_and_pointers(struct kunit *test)
 {
 	struct k_sigaction old;
@@ -111,14 +146,14 @@ static void ignoring_a_signal_drops_its_pending_instance(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, change_mask(SIG_BLOCK, sigmask(SIGUSR1)), 0);
 	KUNIT_EXPECT_EQ(test, send_signal(task, SIGUSR1, NULL), 0);
-	KUNIT_EXPECT_EQ(test, task->signals.pending, sigmask(SIGUSR1));
+	KUNIT_EXPECT_EQ(test, pending_set(), sigmask(SIGUSR1));
 	KUNIT_EXPECT_EQ(test, set_handler(SIGUSR1, SIG_IGN, 0, 0), 0);
-	KUNIT_EXPECT_EQ(test, task->signals.pending, 0);
+	KUNIT_EXPECT_EQ(test, pending_set(), 0);
 	/* Unblocked and ignored: never even queued. */
 	KUNIT_EXPECT_EQ(test, change_mask(SIG_SETMASK, 0), 0);
 	KUNIT_EXPECT_EQ(test, send_signal(task, SIGUSR1, NULL), 0);
 	KUNIT_EXPECT_EQ(test, send_signal(task, SIGCHLD, NULL), 0);
-	KUNIT_EXPECT_EQ(test, task->signals.pending, 0);
+	KUNIT_EXPECT_EQ(test, pending_set(), 0);
 	KUNIT_EXPECT_EQ(test, send_signal(task, 0, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, send_signal(task, _NSIG + 1, NULL), -EINVAL);
 }
@@ -227,8 +262,12 @@ static void autodisarm_stack_is_saved_disarmed_and_restored(struct kunit *test)
 
 static void kill_tkill_tgkill_reach_only_the_one_process(struct kunit *test)
 {
-	const struct kernel_siginfo *info = &task->signals.info[SIGUSR1 - 1];
+	const struct kernel_siginfo *info;
 
+	/* Handled, so SIGUSR1 and SIGUSR2 stay pending instead of ending
+	 * the process. */
+	KUNIT_ASSERT_EQ(test, set_handler(SIGUSR1, 0x401100, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, set_handler(SIGUSR2, 0x401100, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, NO_SUCH_PID, SIGUSR1, 0, 0), -ESRCH);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, -5, SIGUSR1, 0, 0), -ESRCH);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, task->pid, _NSIG + 1, 0, 0), -EINVAL);
@@ -237,9 +276,13 @@ static void kill_tkill_tgkill_reach_only_the_one_process(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, 0, 0, 0, 0), 0);
 	/* -1 is everyone but pid 1 and the caller: nobody here (Linux). */
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, -1, 0, 0, 0), -ESRCH);
-	KUNIT_EXPECT_EQ(test, task->signals.pending, 0);
+	KUNIT_EXPECT_EQ(test, pending_set(), 0);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, task->pid, SIGUSR1, 0, 0), 0);
-	KUNIT_EXPECT_EQ(test, task->signals.pending, sigmask(SIGUSR1));
+	KUNIT_EXPECT_EQ(test, pending_set(), sigmask(SIGUSR1));
+	/* kill is for the process: the shared set. */
+	KUNIT_EXPECT_EQ(test, task->signal->shared_pending.signal, sigmask(SIGUSR1));
+	info = queued_info(SIGUSR1);
+	KUNIT_ASSERT_NOT_NULL(test, info);
 	KUNIT_EXPECT_EQ(test, info->si_signo, SIGUSR1);
 	KUNIT_EXPECT_EQ(test, info->si_code, SI_USER);
 	KUNIT_EXPECT_EQ(test, info->kill.pid, task->pid);
@@ -254,8 +297,11 @@ static void kill_tkill_tgkill_reach_only_the_one_process(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys4(__NR_tgkill, task->pid, -1, SIGUSR2, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_tgkill, task->pid, task->pid, 100, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_tgkill, task->pid, task->pid, SIGUSR2, 0), 0);
-	KUNIT_EXPECT_EQ(test, task->signals.info[SIGUSR2 - 1].si_code, SI_TKILL);
-	KUNIT_EXPECT_EQ(test, task->signals.pending, sigmask(SIGUSR1) | sigmask(SIGUSR2));
+	KUNIT_ASSERT_NOT_NULL(test, queued_info(SIGUSR2));
+	KUNIT_EXPECT_EQ(test, queued_info(SIGUSR2)->si_code, SI_TKILL);
+	/* tgkill is for the thread: its own set. */
+	KUNIT_EXPECT_EQ(test, task->signals.pending.signal, sigmask(SIGUSR2));
+	KUNIT_EXPECT_EQ(test, pending_set(), sigmask(SIGUSR1) | sigmask(SIGUSR2));
 }
 
 static void synchronous_signals_come_first_then_the_lowest(struct kunit *test)
@@ -285,7 +331,7 @@ static void blocked_stay_pending_and_ignored_are_skipped(struct kunit *test)
 	task->signals.blocked = sigmask(SIGUSR1);
 	send_signal(task, SIGUSR1, NULL);
 	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), 0);
-	KUNIT_EXPECT_EQ(test, task->signals.pending, sigmask(SIGUSR1));
+	KUNIT_EXPECT_EQ(test, pending_set(), sigmask(SIGUSR1));
 	/* Queued while blocked, then ignored by default or by SIG_IGN. */
 	task->signals.blocked = ~0ull;
 	send_signal(task, SIGCHLD, NULL);
@@ -295,7 +341,7 @@ static void blocked_stay_pending_and_ignored_are_skipped(struct kunit *test)
 	send_signal(task, SIGPIPE, NULL);
 	task->signals.blocked = sigmask(SIGUSR1);
 	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), 0);
-	KUNIT_EXPECT_EQ(test, task->signals.pending, sigmask(SIGUSR1));
+	KUNIT_EXPECT_EQ(test, pending_set(), sigmask(SIGUSR1));
 	set_current_blocked(task, 0);
 	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), SIGUSR1);
 }
@@ -307,8 +353,13 @@ static void default_actions_kill_with_the_signal(struct kunit *test)
 
 	for (unsigned i = 0; i < ARRAY_SIZE(fatal); i++) {
 		send_signal(task, fatal[i], NULL);
-		KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -fatal[i]);
+		KUNIT_EXPECT_EQ(test, fatal_exit_code(test), fatal[i]);
 	}
+	/* Blocked, it waits; SIGKILL cannot be blocked. */
+	task->signals.blocked = sigmask(SIGTERM);
+	send_signal(task, SIGTERM, NULL);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), 0);
+	KUNIT_EXPECT_FALSE(test, task->signal->flags & SIGNAL_GROUP_EXIT);
 	KUNIT_EXPECT_TRUE(test, sig_kernel_ignore(SIGURG));
 	KUNIT_EXPECT_FALSE(test, sig_kernel_ignore(SIGTERM));
 	KUNIT_EXPECT_TRUE(test, sig_kernel_stop(SIGTTOU));
@@ -328,7 +379,7 @@ static void resethand_nodefer_and_the_handler_mask(struct kunit *test)
 	/* The next one finds SIG_DFL: it kills. */
 	set_current_blocked(task, 0);
 	send_signal(task, SIGUSR1, NULL);
-	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -SIGUSR1);
+	KUNIT_EXPECT_EQ(test, fatal_exit_code(test), SIGUSR1);
 	KUNIT_ASSERT_EQ(test, set_handler(SIGUSR2, 0x401100, SA_NODEFER, sigmask(SIGKILL)), 0);
 	send_signal(task, SIGUSR2, NULL);
 	KUNIT_ASSERT_EQ(test, signal_next_action(task, &ks), SIGUSR2);
@@ -338,22 +389,20 @@ static void resethand_nodefer_and_the_handler_mask(struct kunit *test)
 
 static void blocked_or_ignored_fault_signals_kill(struct kunit *test)
 {
-	struct ksignal ks;
-
 	KUNIT_ASSERT_EQ(test, set_handler(SIGSEGV, 0x401200, 0, 0), 0);
 	KUNIT_EXPECT_FALSE(test, unhandled_signal(task, SIGSEGV));
 	task->signals.blocked = sigmask(SIGSEGV);
 	KUNIT_EXPECT_TRUE(test, unhandled_signal(task, SIGSEGV));
 	force_sig_fault(task, SIGSEGV, SEGV_ACCERR, 0x5000);
-	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -SIGSEGV);
+	KUNIT_EXPECT_EQ(test, fatal_exit_code(test), SIGSEGV);
 	KUNIT_ASSERT_EQ(test, set_handler(SIGILL, SIG_IGN, 0, 0), 0);
 	KUNIT_EXPECT_TRUE(test, unhandled_signal(task, SIGILL));
 	force_sig_fault(task, SIGILL, ILL_ILLOPN, 0x401000);
-	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -SIGILL);
+	KUNIT_EXPECT_EQ(test, fatal_exit_code(test), SIGILL);
 	/* A frame that cannot be built: SIGSEGV kills even with a handler. */
 	KUNIT_ASSERT_EQ(test, set_handler(SIGSEGV, 0x401200, 0, 0), 0);
 	force_sigsegv(task);
-	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), -SIGSEGV);
+	KUNIT_EXPECT_EQ(test, fatal_exit_code(test), SIGSEGV);
 }
 
 /* ^C with a program in the tty's foreground is n_tty's SIGINT for its
@@ -373,12 +422,13 @@ static void ctrl_c_is_sigint_for_the_tty_foreground_group(struct kunit *test)
 	console_input(0x03);
 	console_input('x');
 	console_input('\r');
-	KUNIT_EXPECT_TRUE(test, task->signals.pending & sigmask(SIGINT));
+	KUNIT_EXPECT_TRUE(test, pending_set() & sigmask(SIGINT));
 	KUNIT_EXPECT_EQ(test, console_trygetc(), -1);
 	KUNIT_EXPECT_EQ(test, n_tty_inq(&console_tty), 2); /* "x\n": ICRNL */
 	tty_restore_foreground(session, pgrp);
 	n_tty_flush_buffer(&console_tty);
-	task->signals.pending = 0;
+	flush_signals(task);
+	task->signal->flags = 0;
 	console_intr_arm(armed);
 }
 

@@ -349,7 +349,7 @@ static void a_pending_signal_interrupts_a_sleep_with_the_time_left(struct kunit 
 {
 	int64_t rem[2] = { -1, -1 };
 
-	task->signals.pending = 1ul << (SIGUSR1 - 1);
+	task->signals.pending.signal = 1ul << (SIGUSR1 - 1);
 	KUNIT_EXPECT_EQ(test, sleep_ns(__NR_nanosleep, 0, 0, 5, 0, BUF + 64), -EINTR);
 	KUNIT_ASSERT_EQ(test, copy_from_user(rem, BUF + 64, sizeof(rem)), 0);
 	KUNIT_EXPECT_GT(test, rem[0] * (int64_t)NSEC_PER_SEC + rem[1], 4 * (int64_t)NSEC_PER_SEC);
@@ -359,9 +359,9 @@ static void a_pending_signal_interrupts_a_sleep_with_the_time_left(struct kunit 
 	KUNIT_EXPECT_EQ(test, sleep_ns(__NR_nanosleep, 0, 0, 5, 0, UNMAPPED), -EFAULT);
 	shell_capture_stop();
 	/* A blocked signal does not interrupt. */
-	task->signals.blocked = task->signals.pending;
+	task->signals.blocked = task->signals.pending.signal;
 	KUNIT_EXPECT_EQ(test, sleep_ns(__NR_nanosleep, 0, 0, 0, 1000000, 0), 0);
-	task->signals.pending = task->signals.blocked = 0;
+	task->signals.pending.signal = task->signals.blocked = 0;
 }
 
 static void clock_nanosleep_takes_absolute_times_and_refuses_other_clocks(struct kunit *test)
