@@ -241,6 +241,90 @@ static void exec_creds(struct task_struct *task, const struct ramfs_inode *inode
 		task->mm->flags &= ~MMF_DUMPABLE;
 }
 
+/*
+ * Linux: de_thread. An exec ends every other thread of the process
+ * (zap_other_threads) and waits until they are gone; if the caller is
+ * not the thread the process started with, it takes that thread's place:
+ * its pid (exchange_tids), its start time and its place among its
+ * parent's children, and the old leader, a zombie by then, is released.
+ * The handlers are unshared from a CLONE_SIGHAND sibling process
+ * (unshare_sighand). Return: 0, -EAGAIN when a group exit or another
+ * exec got there first or a fatal signal came while waiting, -ENOMEM.
+ */
+static int de_thread(struct task_struct *tsk)
+{
+	struct signal_struct *sig = tsk->signal;
+	unsigned long flags;
+
+	if (thread_group_empty(tsk))
+		goto no_thread_group;
+	flags = arch_irq_save();
+	if ((sig->flags & SIGNAL_GROUP_EXIT) || sig->group_exec_task) {
+		arch_irq_restore(flags);
+		return -EAGAIN;
+	}
+	sig->group_exec_task = tsk;
+	sig->notify_count = zap_other_threads(tsk);
+	if (!thread_group_leader(tsk))
+		sig->notify_count--; /* the leader is waited for below */
+	while (sig->notify_count > 0) {
+		set_current_state(TASK_KILLABLE);
+		arch_irq_restore(flags);
+		schedule();
+		flags = arch_irq_save();
+		if (fatal_signal_pending(tsk))
+			goto killed;
+	}
+	if (!thread_group_leader(tsk)) {
+		struct task_struct *leader = tsk->group_leader;
+
+		for (;;) {
+			sig->notify_count = -1; /* exit_notify wakes us */
+			if (leader->exit_state)
+				break;
+			set_current_state(TASK_KILLABLE);
+			arch_irq_restore(flags);
+			schedule();
+			flags = arch_irq_save();
+			if (fatal_signal_pending(tsk))
+				goto killed;
+		}
+		tsk->start_time = leader->start_time;
+		exchange_tids(tsk, leader);
+		tsk->group_leader = tsk;
+		leader->group_leader = tsk;
+		tsk->exit_signal = SIGCHLD;
+		leader->exit_signal = -1;
+		tsk->real_parent = leader->real_parent;
+		list_replace_init(&leader->sibling, &tsk->sibling);
+		leader->real_parent = NULL;
+		leader->exit_state = EXIT_DEAD;
+		release_task(leader);
+	}
+	sig->group_exec_task = NULL;
+	sig->notify_count = 0;
+	arch_irq_restore(flags);
+no_thread_group:
+	tsk->exit_signal = SIGCHLD;
+	/* Linux: unshare_sighand. */
+	if (tsk->sighand->count > 1) {
+		struct sighand_struct *sh = kmalloc(sizeof(*sh), GFP_KERNEL);
+
+		if (!sh)
+			return -ENOMEM;
+		memcpy(sh->action, tsk->sighand->action, sizeof(sh->action));
+		sh->count = 1;
+		tsk->sighand->count--;
+		tsk->sighand = sh;
+	}
+	return 0;
+killed:
+	sig->group_exec_task = NULL;
+	sig->notify_count = 0;
+	arch_irq_restore(flags);
+	return -EAGAIN;
+}
+
 /* Check the ELF program and load it into a new mm, then make it @task's
  * (Linux: load_elf_binary, begin_new_exec). */
 static int load_elf_binary(struct task_struct *task, const char *filename, const char *path,
@@ -274,6 +358,12 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 	switch_mm(prev);
 	if (ret) {
 		/* A failed exec leaves the caller as it was. */
+		mm_destroy(mm);
+		return ret;
+	}
+	/* Linux: begin_new_exec. The other threads go first. */
+	ret = task == current ? de_thread(task) : 0;
+	if (ret) {
 		mm_destroy(mm);
 		return ret;
 	}

@@ -86,6 +86,17 @@ static inline void list_move_tail(struct list_head *entry, struct list_head *hea
 	list_add_tail(entry, head);
 }
 
+/* Linux: list_replace_init. @entry takes @old's place; @old is left
+ * empty. */
+static inline void list_replace_init(struct list_head *old, struct list_head *entry)
+{
+	entry->next = old->next;
+	entry->next->prev = entry;
+	entry->prev = old->prev;
+	entry->prev->next = entry;
+	INIT_LIST_HEAD(old);
+}
+
 static inline bool list_empty(const struct list_head *head)
 {
 	return head->next == head;

@@ -386,6 +386,7 @@ struct wait_opts {
 	int id;		    /* the pid or group, for PIDTYPE_PID/PGID */
 	unsigned int flags; /* W* */
 	int status;	    /* the child's wait status */
+	int why;	    /* CLD_EXITED, CLD_KILLED, CLD_STOPPED or CLD_CONTINUED */
 	struct rusage *ru;  /* filled when not NULL */
 };
 
@@ -394,7 +395,7 @@ struct wait_opts {
  * waited for only with __WCLONE, and the others only without it. */
 static bool eligible_child(const struct wait_opts *wo, const struct task_struct *p)
 {
-	if (wo->type == PIDTYPE_PID && p->pid != wo->id)
+	if (wo->type == PIDTYPE_PID && p->tgid != wo->id)
 		return false;
 	if (wo->type == PIDTYPE_PGID && p->pgid != wo->id)
 		return false;
@@ -403,36 +404,96 @@ static bool eligible_child(const struct wait_opts *wo, const struct task_struct 
 	return true;
 }
 
-/* Linux: do_wait. Return: the reaped child's pid, 0 (WNOHANG and none
- * has exited), -ECHILD (no child it may wait for) or -ERESTARTSYS. */
+/* Linux: wait_task_stopped (not traced). A stopped child whose stop its
+ * parent has not yet seen: status (sig << 8) | 0x7f, the stop consumed
+ * unless WNOWAIT. Return: its pid, or 0. */
+static int wait_task_stopped(struct wait_opts *wo, struct task_struct *p)
+{
+	struct signal_struct *sig = p->signal;
+	int code = sig->group_exit_code;
+
+	if (!(wo->flags & WUNTRACED) || !(sig->flags & SIGNAL_STOP_STOPPED) || !code ||
+	    (sig->flags & SIGNAL_GROUP_EXIT))
+		return 0;
+	if (!(wo->flags & WNOWAIT))
+		sig->group_exit_code = 0;
+	wo->status = (code << 8) | 0x7f;
+	wo->why = CLD_STOPPED;
+	if (wo->ru)
+		getrusage(p, RUSAGE_BOTH, wo->ru);
+	return p->tgid;
+}
+
+/* Linux: wait_task_continued. A child continued since the parent last
+ * looked: status 0xffff (WIFCONTINUED). */
+static int wait_task_continued(struct wait_opts *wo, struct task_struct *p)
+{
+	struct signal_struct *sig = p->signal;
+
+	if (!(wo->flags & WCONTINUED) || !(sig->flags & SIGNAL_STOP_CONTINUED))
+		return 0;
+	if (!(wo->flags & WNOWAIT))
+		sig->flags &= ~SIGNAL_STOP_CONTINUED;
+	wo->status = 0xffff;
+	wo->why = CLD_CONTINUED;
+	if (wo->ru)
+		getrusage(p, RUSAGE_BOTH, wo->ru);
+	return p->tgid;
+}
+
+/* Linux: wait_consider_task. Return: the pid reported, 0 if nothing
+ * about @p is to be reported yet. */
+static int wait_consider_task(struct task_struct *tsk, struct wait_opts *wo, struct task_struct *p)
+{
+	int ret;
+
+	/* Linux: delay_group_leader. The zombie leader of threads still
+	 * running is not reaped until they are gone. */
+	if (p->exit_state == EXIT_ZOMBIE && thread_group_empty(p)) {
+		if (!(wo->flags & WEXITED))
+			return 0;
+		wo->why = WIFEXITED(task_exit_status(p)) ? CLD_EXITED : CLD_KILLED;
+		if (wo->flags & WNOWAIT) {
+			wo->status = task_exit_status(p);
+			if (wo->ru)
+				getrusage(p, RUSAGE_BOTH, wo->ru);
+			return p->tgid;
+		}
+		return reap_zombie(tsk, p, &wo->status, wo->ru);
+	}
+	ret = wait_task_stopped(wo, p);
+	return ret ? ret : wait_task_continued(wo, p);
+}
+
+/* Linux: do_wait. The children of every thread of the caller's process
+ * (of the caller alone with __WNOTHREAD). Return: the reported child's
+ * pid, 0 (WNOHANG and none is ready), -ECHILD (no child it may wait for)
+ * or -ERESTARTSYS. */
 static long do_wait(struct task_struct *tsk, struct wait_opts *wo)
 {
 	DEFINE_WAIT(wait);
 	long ret;
 
 	for (;;) {
-		struct task_struct *p;
+		struct task_struct *p, *t;
 		bool any = false;
 
 		prepare_to_wait(&tsk->signal->wait_chldexit, &wait, TASK_INTERRUPTIBLE);
 		ret = 0;
-		list_for_each_entry(p, &tsk->children, sibling) {
-			if (p->exit_state == EXIT_DEAD || !eligible_child(wo, p))
+		for_each_thread(tsk, t)
+		{
+			if ((wo->flags & __WNOTHREAD) && t != tsk)
 				continue;
-			any = true;
-			/* Nothing stops or continues here: WUNTRACED and
-			 * WCONTINUED never find anything. */
-			if (p->exit_state != EXIT_ZOMBIE || !(wo->flags & WEXITED))
-				continue;
-			if (wo->flags & WNOWAIT) {
-				wo->status = p->exit_code;
-				if (wo->ru)
-					getrusage(p, RUSAGE_BOTH, wo->ru);
-				ret = p->pid;
-			} else {
-				ret = reap_zombie(tsk, p, &wo->status, wo->ru);
+			list_for_each_entry(p, &t->children, sibling) {
+				if (p->exit_state == EXIT_DEAD || !eligible_child(wo, p))
+					continue;
+				any = true;
+				ret = wait_consider_task(tsk, wo, p);
+				if (ret)
+					break;
 			}
-			break;
+			if (ret)
+				break;
 		}
 		if (!ret && !any)
 			ret = -ECHILD;
@@ -499,8 +560,8 @@ struct waitid_info {
 };
 _Static_assert(sizeof(struct waitid_info) == 128, "Linux's siginfo_t is 128 bytes");
 
-/* Linux: kernel_waitid. WEXITED must be asked for (WSTOPPED and
- * WCONTINUED find nothing: nothing stops here); WNOWAIT leaves the zombie
+/* Linux: kernel_waitid. One of WEXITED, WSTOPPED and WCONTINUED must be
+ * asked for; WNOWAIT leaves the zombie
  * to be waited for again. An empty WNOHANG wait clears the siginfo. */
 SYSCALL_DEFINE5(waitid, int, which, int, upid, unsigned long, infop, int, options, unsigned long,
 		ru)
@@ -552,12 +613,15 @@ SYSCALL_DEFINE5(waitid, int, which, int, upid, unsigned long, infop, int, option
 		return ret;
 	memset(&info, 0, sizeof(info));
 	if (ret > 0) {
-		bool killed = !WIFEXITED(wo.status);
-
 		info.si_signo = SIGCHLD;
-		info.si_code = killed ? CLD_KILLED : CLD_EXITED;
+		info.si_code = wo.why;
 		info.si_pid = (int)ret;
-		info.si_status = killed ? WTERMSIG(wo.status) : WEXITSTATUS(wo.status);
+		/* Linux: the exit code, or the signal that killed, stopped
+		 * or continued it. */
+		info.si_status = wo.why == CLD_EXITED	 ? WEXITSTATUS(wo.status)
+				 : wo.why == CLD_KILLED	 ? WTERMSIG(wo.status)
+				 : wo.why == CLD_STOPPED ? (wo.status >> 8) & 0x7f
+							 : SIGCONT;
 	}
 	if (infop && copy_to_user(infop, &info, sizeof(info)))
 		return -EFAULT;

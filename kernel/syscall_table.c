@@ -37,12 +37,15 @@ const char *syscall_name(unsigned long nr)
 long do_syscall(struct task_struct *task, unsigned long nr, const unsigned long args[6])
 {
 	long ret = -ENOSYS;
+	bool served =
+		nr < NR_syscalls && sys_call_table[nr] && sys_call_table[nr] != sys_ni_syscall;
 
-	if (nr < NR_syscalls && sys_call_table[nr])
+	if (served)
 		ret = sys_call_table[nr](task, args);
-	/* sys_ni_syscall's -ENOSYS (a listed call whose file is not built)
-	 * is logged as well: a program sees the same either way. */
-	if (ret == -ENOSYS && nr < NR_syscalls && !test_and_set_logged(nr)) {
+	/* A call not in the table, and sys_ni_syscall's (a listed call whose
+	 * file is not built), is logged; a served call's own -ENOSYS (an op
+	 * it does not serve, as futex's PI ones) is its answer, not news. */
+	if (!served && nr < NR_syscalls && !test_and_set_logged(nr)) {
 		if (linux_syscall_names[nr])
 			pr_info("%s[%d]: %s (%lu) not implemented (-ENOSYS)\n", task->comm,
 				task->pid, linux_syscall_names[nr], nr);

@@ -31,7 +31,7 @@ struct proc_pid_dir {
 	struct proc_inode pi; /* the directory's and fd/'s */
 	struct proc_inode entry_pi[NR_PID_ENTRIES];
 	struct proc_inode fd_pi; /* fd/N's: its pid and the last N looked up */
-	struct ramfs_inode *dir, *fd_dir, *fd_link;
+	struct ramfs_inode *dir, *fd_dir, *fd_link, *task_dir;
 	char name[12];		   /* the pid as text: the directory's i_name */
 	struct proc_pid_dir *next; /* every directory made, for rebinding */
 };
@@ -230,8 +230,19 @@ static int proc_self_get_link(struct ramfs_inode *inode, char *buf, size_t size)
 	(void)inode;
 	if (!current->pid)
 		return -ENOENT; /* Linux: the idle task has no pid here */
-	return ksnprintf(buf, size, "%d", current->pid) < (int)size ? (int)strlen(buf)
-								    : -ENAMETOOLONG;
+	return ksnprintf(buf, size, "%d", current->tgid) < (int)size ? (int)strlen(buf)
+								     : -ENAMETOOLONG;
+}
+
+/* Linux: proc_thread_self_get_link, "PID/task/TID" of the reader. */
+static int proc_thread_self_get_link(struct ramfs_inode *inode, char *buf, size_t size)
+{
+	(void)inode;
+	if (!current->pid)
+		return -ENOENT;
+	return ksnprintf(buf, size, "%d/task/%d", current->tgid, current->pid) < (int)size
+		       ? (int)strlen(buf)
+		       : -ENAMETOOLONG;
 }
 
 /* --- /proc/PID/fd -------------------------------------------------------------- */
@@ -321,6 +332,73 @@ static const struct file_operations proc_fd_operations = {
 	.iterate_shared = proc_readfd,
 };
 
+/* --- /proc/PID/task ---------------------------------------------------------- */
+
+static struct proc_pid_dir *pid_dir_get(int pid);
+static void pid_dir_set_owner(struct proc_pid_dir *pd, const struct task_struct *task);
+
+/* Linux: proc_task_lookup. A thread of the directory's process: its own
+ * /proc/TID directory (Linux's task/TID has the per-thread files; here
+ * they are the same files, which show the thread). */
+static struct ramfs_inode *proc_task_lookup(struct ramfs_inode *dir, const char *name, size_t len)
+{
+	const struct proc_inode *dpi = dir->i_private;
+	struct task_struct *leader = find_task_by_vpid(dpi->pid), *t;
+	int tid = proc_name_to_int(name, len);
+	struct proc_pid_dir *pd;
+
+	if (!leader || tid <= 0 || tid > PID_MAX || !(t = find_task_by_vpid(tid)) ||
+	    t->tgid != leader->tgid)
+		return NULL;
+	pd = pid_dir_get(tid);
+	if (!pd)
+		return NULL;
+	pid_dir_set_owner(pd, t);
+	return pd->dir;
+}
+
+/* Linux: proc_task_readdir. Positions: 0 ".", 1 "..", 2 + tid. */
+static int proc_task_readdir(struct file *file, struct dir_context *ctx)
+{
+	struct ramfs_inode *dir = file->f_inode;
+	const struct proc_inode *pi = dir->i_private;
+	char name[12];
+
+	if (!find_task_by_vpid(pi->pid))
+		return -ENOENT;
+	if (!dir_emit_dots(file, ctx))
+		return 0;
+	ctx->pos = MAX(ctx->pos, 2ull);
+	/* By tid, found again each time: the user copy may sleep. */
+	for (int tid = (int)ctx->pos - 2; tid <= PID_MAX; tid++) {
+		struct task_struct *leader = find_task_by_vpid(pi->pid), *t;
+		struct ramfs_inode *tdir;
+		int len;
+
+		if (!leader)
+			break;
+		t = find_ge_pid(tid);
+		while (t && t->tgid != leader->tgid)
+			t = find_ge_pid(t->pid + 1);
+		if (!t)
+			break;
+		tid = t->pid;
+		len = ksnprintf(name, sizeof(name), "%d", tid);
+		tdir = proc_task_lookup(dir, name, (size_t)len);
+		ctx->pos = (uint64_t)tid + 2;
+		if (tdir && !ctx->actor(ctx, name, len, tdir->ino, S_IFDIR >> 12))
+			return 0;
+		ctx->pos = (uint64_t)tid + 3;
+	}
+	return 0;
+}
+
+static const struct file_operations proc_task_operations = {
+	.read = generic_read_dir,
+	.llseek = no_seek_end_llseek,
+	.iterate_shared = proc_task_readdir,
+};
+
 /* --- /proc/PID ----------------------------------------------------------------- */
 
 /* Linux: struct pid_entry and tgid_base_stuff's NOD/ONE/REG/LNK. */
@@ -397,8 +475,12 @@ static struct proc_pid_dir *pid_dir_make(void)
 	_Static_assert(ARRAY_SIZE(tgid_base_stuff) == NR_PID_ENTRIES, "NR_PID_ENTRIES is stale");
 	if (!pd || ramfs_add(&rootfs, proc_root, NULL, S_IFDIR | 0555, &pd->dir) ||
 	    ramfs_add(&rootfs, pd->dir, "fd", S_IFDIR | 0500, &pd->fd_dir) ||
-	    ramfs_add(&rootfs, pd->fd_dir, NULL, S_IFLNK | 0700, &pd->fd_link))
+	    ramfs_add(&rootfs, pd->fd_dir, NULL, S_IFLNK | 0700, &pd->fd_link) ||
+	    ramfs_add(&rootfs, pd->dir, "task", S_IFDIR | 0555, &pd->task_dir))
 		return NULL;
+	pd->task_dir->i_private = &pd->pi;
+	pd->task_dir->lookup = proc_task_lookup;
+	pd->task_dir->i_fop = &proc_task_operations;
 	pd->dir->i_name = pd->name;
 	pd->dir->i_private = pd->fd_dir->i_private = &pd->pi;
 	pd->fd_dir->lookup = proc_fd_lookup;
@@ -481,6 +563,8 @@ static void pid_dir_set_owner(struct proc_pid_dir *pd, const struct task_struct 
 	task_dump_owner(task, &uid, &gid);
 	pd->dir->uid = pd->fd_dir->uid = pd->fd_link->uid = uid;
 	pd->dir->gid = pd->fd_dir->gid = pd->fd_link->gid = gid;
+	pd->task_dir->uid = uid;
+	pd->task_dir->gid = gid;
 	for (struct ramfs_dentry *d = pd->dir->children; d; d = d->next) {
 		d->inode->uid = uid;
 		d->inode->gid = gid;
@@ -508,7 +592,8 @@ static struct ramfs_inode *proc_root_lookup(struct ramfs_inode *dir, const char 
  * TGID_OFFSET + tgid in proc_pid_readdir). */
 #define PROC_PID_POS 0x100000ull
 
-/* Linux: proc_root_readdir: the names, then every task's pid. */
+/* Linux: proc_root_readdir: the names, then every process's pid (a
+ * thread's is looked up, not listed: Linux's hidden TIDs). */
 static int proc_root_readdir(struct file *file, struct dir_context *ctx)
 {
 	uint64_t names = 2;
@@ -526,7 +611,7 @@ static int proc_root_readdir(struct file *file, struct dir_context *ctx)
 	}
 	/* By pid, not by task: the directory's memory and the user copy may
 	 * sleep, and the task may be gone after. */
-	for (int pid = (int)(ctx->pos - PROC_PID_POS); (p = find_ge_pid(pid)); pid++) {
+	for (int pid = (int)(ctx->pos - PROC_PID_POS); (p = find_ge_tgid(pid)); pid++) {
 		struct proc_pid_dir *pd;
 		int len;
 
@@ -553,15 +638,17 @@ static const struct file_operations proc_root_operations = {
  * proc_root_init's proc_self_init). */
 void proc_base_init(void)
 {
-	struct ramfs_inode *self;
+	struct ramfs_inode *self, *thread_self;
 
 	if (ramfs_lookup(&rootfs, "/proc", true, &proc_root) ||
-	    ramfs_symlink(&rootfs, "/proc/self", "/", 1, &self)) {
+	    ramfs_symlink(&rootfs, "/proc/self", "/", 1, &self) ||
+	    ramfs_symlink(&rootfs, "/proc/thread-self", "/", 1, &thread_self)) {
 		pr_err("proc: cannot make /proc/self\n");
 		return;
 	}
 	/* The stored target is a placeholder: get_link supplies the real one. */
 	self->get_link = proc_self_get_link;
+	thread_self->get_link = proc_thread_self_get_link;
 	proc_root->lookup = proc_root_lookup;
 	proc_root->i_fop = &proc_root_operations;
 	/* Made now, so the first programs that look at /proc take no memory
