@@ -787,15 +787,15 @@ side_by_side_quick_run() {
 
 # Ctrl-C on the serial console while /bin/spin runs: SIGINT ends it, the
 # shell goes on; `ttytest session` reads raw bytes, ^C under ISIG, an
-# edited line and a VTIME timeout (tools/tests/signals.session).
+# edited line and a VTIME timeout; epoll_wait on the console ends when a
+# line is typed (epolltest tty) (tools/tests/signals.session).
 ctrl_c_sends_sigint() {
 	sh tools/tests/signals-qemu.sh "$B" "$IMGS" "$LOGS/signals.serial"
 }
 
 # Ctrl-C stops long shell commands (peek over 1 TiB, usemem of 16 GiB), which
-# say how far they got, and the shell answers the next command; epoll_wait
-# on the console ends when a line is typed (epolltest tty): one boot
-# with the initramfs and no cmdline.txt, driven by interrupt.session.
+# say how far they got, and the shell answers the next command: one boot
+# with no initramfs and no cmdline.txt, driven by interrupt.session.
 ctrl_c_stops_shell_commands() {
 	"$B/tools/serial-session" --boot-timeout 120 --timeout 60 \
 		--log "$LOGS/interrupt.serial" tools/tests/interrupt.session -- \

@@ -2,15 +2,18 @@
  * user/check.h: the verdict lines of the check programs (forktest,
  * proctest, polltest, procfs, credtest, schedtest), one form for all so
  * make test counts them alike on Folium and on Linux: "ok NAME" or "FAIL
- * NAME: DETAIL" a check, then "PROG: N checks, all ok" (exit 0) or "PROG:
+ * NAME: DETAIL" a check (EXPECT compares a result with the one
+ * wanted), then "PROG: N checks, all ok" (exit 0) or "PROG:
  * K of N checks FAILED" (exit 1). Example: check("pipe", 0, "errno %d",
  * 24) prints "FAIL pipe: errno 24".
  */
 #ifndef FOLIUM_USER_CHECK_H
 #define FOLIUM_USER_CHECK_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static int checks, failed;
 
@@ -33,6 +36,18 @@ static void check(const char *name, int ok, const char *fmt, ...)
 	va_end(ap);
 	printf("\n");
 }
+
+/* A result against the one wanted, with errno's name when it differs:
+ * EXPECT("read_eof", read(fd, buf, 1), 0). */
+static inline void expect_result(const char *name, int ok, long got, long want)
+{
+	check(name, ok, "got %ld (errno %s), want %ld", got, strerror(errno), want);
+}
+#define EXPECT(name, expr, want)                              \
+	do {                                                  \
+		long got_ = (long)(expr);                     \
+		expect_result(name, got_ == (long)(want), got_, want); \
+	} while (0)
 
 /* The last line; the program's exit status. */
 static int check_summary(const char *prog)

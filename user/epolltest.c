@@ -36,15 +36,6 @@
 #define EP_MAX_EVENTS (0x7fffffff / 12)
 #define KADDR 0xffff800000000000ul
 
-static void cond(const char *name, int ok, long got, long want)
-{
-	check(name, ok, "got %ld (errno %s), want %ld", got, strerror(errno), want);
-}
-#define EXPECT(name, expr, want)                              \
-	do {                                                  \
-		long got_ = (long)(expr);                     \
-		cond(name, got_ == (long)(want), got_, want); \
-	} while (0)
 
 /* The raw calls: -errno instead of -1, the same in both C libraries. */
 static long sys(long r)

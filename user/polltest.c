@@ -25,15 +25,6 @@
 
 #include "check.h"
 
-static void cond(const char *name, int ok, long got, long want)
-{
-	check(name, ok, "got %ld (errno %s), want %ld", got, strerror(errno), want);
-}
-#define EXPECT(name, expr, want)                              \
-	do {                                                  \
-		long got_ = (long)(expr);                     \
-		cond(name, got_ == (long)(want), got_, want); \
-	} while (0)
 
 static long sys_poll(struct pollfd *fds, unsigned long n, int ms)
 {

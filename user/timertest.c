@@ -49,15 +49,6 @@ struct ksigevent {
 #define K_TFD_CLOEXEC O_CLOEXEC
 #define K_TFD_NONBLOCK O_NONBLOCK
 
-static void cond(const char *name, int ok, long got, long want)
-{
-	check(name, ok, "got %ld (errno %s), want %ld", got, strerror(errno), want);
-}
-#define EXPECT(name, expr, want)                              \
-	do {                                                  \
-		long got_ = (long)(expr);                     \
-		cond(name, got_ == (long)(want), got_, want); \
-	} while (0)
 /* A call that must fail with err. */
 #define EXPECT_ERR(name, expr, err)                                                          \
 	do {                                                                                 \

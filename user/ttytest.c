@@ -35,15 +35,6 @@
 
 #define TCGETS2_NR 0x802C542Aul /* struct termios2 (44 bytes) */
 
-static void cond(const char *name, int ok, long got, long want)
-{
-	check(name, ok, "got %ld (errno %s), want %ld", got, strerror(errno), want);
-}
-#define EXPECT(name, expr, want)                              \
-	do {                                                  \
-		long got_ = (long)(expr);                     \
-		cond(name, got_ == (long)(want), got_, want); \
-	} while (0)
 /* A call that must fail with @err. */
 #define EXPECT_ERR(name, expr, err)                                                   \
 	do {                                                                          \
@@ -109,7 +100,7 @@ static void expect_read(const char *name, int fd, size_t count, const char *want
 		      "read %ld bytes \"%.*s\" (errno %s), want \"%s\"", n, n > 0 ? (int)n : 0, buf,
 		      strerror(errno), want);
 	else
-		cond(name, n == wantn, n, wantn);
+		expect_result(name, n == wantn, n, wantn);
 }
 
 static struct termios base; /* canonical, echo off: the injection tests' mode */
