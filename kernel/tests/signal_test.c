@@ -286,9 +286,11 @@ static void kill_tkill_tgkill_reach_only_the_one_process(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info->si_signo, SIGUSR1);
 	KUNIT_EXPECT_EQ(test, info->si_code, SI_USER);
 	KUNIT_EXPECT_EQ(test, info->kill.pid, task->pid);
-	/* A second instance merges: the first's siginfo stays. */
-	KUNIT_EXPECT_EQ(test, sys4(__NR_tkill, task->pid, SIGUSR1, 0, 0), 0);
+	/* A second instance for the process merges: the first's siginfo
+	 * stays. */
+	KUNIT_EXPECT_EQ(test, sys4(__NR_kill, task->pid, SIGUSR1, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, info->si_code, SI_USER);
+	KUNIT_EXPECT_EQ(test, task->signals.pending.signal, 0);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_tkill, 0, SIGUSR1, 0, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_tkill, NO_SUCH_PID, SIGUSR1, 0, 0), -ESRCH);
 	KUNIT_EXPECT_EQ(test, sys4(__NR_tkill, task->pid, 100, 0, 0), -EINVAL);
@@ -299,8 +301,13 @@ static void kill_tkill_tgkill_reach_only_the_one_process(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys4(__NR_tgkill, task->pid, task->pid, SIGUSR2, 0), 0);
 	KUNIT_ASSERT_NOT_NULL(test, queued_info(SIGUSR2));
 	KUNIT_EXPECT_EQ(test, queued_info(SIGUSR2)->si_code, SI_TKILL);
-	/* tgkill is for the thread: its own set. */
+	/* tgkill and tkill are for the thread: its own set, which Linux's
+	 * legacy_queue looks at alone (SIGUSR1 pending for the process
+	 * does not merge a thread-directed one). */
 	KUNIT_EXPECT_EQ(test, task->signals.pending.signal, sigmask(SIGUSR2));
+	KUNIT_EXPECT_EQ(test, sys4(__NR_tkill, task->pid, SIGUSR1, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, task->signals.pending.signal, sigmask(SIGUSR1) | sigmask(SIGUSR2));
+	KUNIT_EXPECT_EQ(test, task->signal->shared_pending.signal, sigmask(SIGUSR1));
 	KUNIT_EXPECT_EQ(test, pending_set(), sigmask(SIGUSR1) | sigmask(SIGUSR2));
 }
 
