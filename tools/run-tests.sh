@@ -1001,6 +1001,10 @@ boot_jobs() {
 	job cma-that-cannot-be-placed-is-reported cma_that_cannot_be_placed_is_reported
 	job ps2-keyboard-reaches-the-shell ps2_keyboard_reaches_the_shell
 	job ctrl-c-stops-long-shell-commands ctrl_c_stops_shell_commands
+	job job-control-on-the-console-folium sh tools/tests/jobs-qemu.sh folium "$B" "$IMGS" \
+		"$LOGS/jobs-folium.serial"
+	job job-control-on-the-console-linux-7.3 sh tools/tests/jobs-qemu.sh linux "$B" \
+		"${LINUX_NEW_VMLINUZ:-}" "$LOGS/jobs-linux-7.3.serial"
 	job initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
 	job initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
 	job reboot-resets-the-machine reboot_resets_the_machine
