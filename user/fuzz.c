@@ -956,8 +956,8 @@ static void clone3_bad(void)
 
 	memset(args, 0, sizeof(args));
 	switch (rnd() % 10) {
-	case 0:
-		args[31] = 1; /* a byte set past what the kernel knows: -E2BIG */
+	case 0: /* a byte set past what the kernel knows: -E2BIG */
+		args[31] = 1;
 		/* fall through */
 	case 1:
 	case 2:
