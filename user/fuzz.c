@@ -608,19 +608,20 @@ static long epoll_call(int verbose, char *line, size_t size)
  *   rt_sigtimedwait with a zero or 1 ms timeout, sigaltstack,
  *   rt_sigprocmask, tkill and tgkill, gettid.
  * - job control: a child made by fork sets its group and session, sends
- *   kill(0) and kill(-pgrp) to its own group, and tries TIOCSCTTY,
- *   TIOCNOTTY, TIOCSPGRP; the parent stops and continues it (SIGSTOP,
+ *   kill(0) and kill(-pgrp) to its own group (only signals ignored by
+ *   default: another process may have joined it) and SIGSTOP to itself,
+ *   and tries TIOCSCTTY, TIOCNOTTY, TIOCSPGRP; the parent stops and
+ *   continues it (SIGSTOP,
  *   SIGCONT; wait4 and waitid with WUNTRACED, WCONTINUED, WNOHANG), tries
  *   setpgid, getpgid, getsid and the tty's TIOCGPGRP, TIOCSPGRP, TIOCGSID,
  *   TCGETS and TCSETS(W,F), then kills and reaps it.
- * A real signal goes only to this process or its own children, and only
- * one it handles (SIGUSR1, SIGUSR2, 40, 50: a handler that does nothing)
- * or ignores (SIGCHLD, SIGWINCH, SIGURG, SIGCONT; SIGHUP, SIGTSTP, SIGTTIN
- * and SIGTTOU are ignored from the start, so a tty's job control cannot
- * stop or end it); another process gets signal 0 or a bad number. The
- * block restores the mask, the alternate stack, the tty's foreground
- * group and termios, and takes any signal left pending, before the next
- * draw; the tty's termios at the start is set again at the end.
+ * A real signal goes only to this process or its own children (and to
+ * whoever joined a child's group), and only one it handles (SIGUSR1, SIGUSR2, 40, 50: a handler
+ * that does nothing) or ignores (SIGCHLD, SIGWINCH, SIGURG, SIGCONT; SIGHUP, SIGTSTP, SIGTTIN and
+ * SIGTTOU are ignored from the start, so a tty's job control cannot stop or end it); another
+ * process gets signal 0 or a bad number. The block restores the mask, the alternate stack, the
+ * tty's foreground group and termios, and takes any signal left pending, before the next draw; the
+ * tty's termios at the start is set again at the end.
  */
 #define PROC_ONE_IN 16
 #define NR_THREADS 3
@@ -634,6 +635,7 @@ static long epoll_call(int verbose, char *line, size_t size)
 static const int handled_signals[] = { SIGUSR1, SIGUSR2, 40, 50 };
 static const int quiet_signals[] = { SIGCHLD, SIGWINCH, SIGURG, SIGCONT, SIGALRM, SIGHUP, SIGTSTP };
 static const int jobctl_signals[] = { SIGHUP, SIGTSTP, SIGTTIN, SIGTTOU };
+static const int group_signals[] = { SIGCHLD, SIGWINCH, SIGURG, SIGCONT }; /* ignored by default */
 
 /* Linux's struct termios (TCGETS), not the C library's. */
 struct kernel_termios {
@@ -1265,7 +1267,7 @@ static void jobctl_child(uint64_t state, int fd)
 {
 	for (int n = 1 + splitmix(&state) % 6; n > 0; n--) {
 		uint64_t r = splitmix(&state);
-		int me = getpid(), pg = getpgrp(), sig = own_signal(&state), x;
+		int me = getpid(), pg = getpgrp(), x;
 
 		switch (r % 10) {
 		case 0:
@@ -1281,9 +1283,13 @@ static void jobctl_child(uint64_t state, int fd)
 			getsid((int)(r >> 8) % 64);
 			getpgid((int)(r >> 16) % 64);
 			break;
-		case 4: /* its own group only: it leads it */
-			if (pg == me)
-				kill((r >> 8) % 2 ? 0 : -pg, (r >> 12) % 8 ? sig : SIGSTOP);
+		case 4: /* its own group, which it leads, but another may have
+			 * joined (pids are small: setpgid finds them), so only
+			 * a signal nobody acts on by default; SIGSTOP to itself */
+			if (pg == me && (r >> 12) % 8)
+				kill((r >> 8) % 2 ? 0 : -pg, group_signals[(r >> 16) % 4]);
+			else if (pg == me)
+				kill(me, SIGSTOP);
 			break;
 		case 5:
 			tty_ioctl(TIOCSCTTY_, (r >> 8) % 2 ? 0 : 2); /* 1 would steal the tty */
@@ -1342,12 +1348,13 @@ static long jobctl_poke(int child, int fg, const struct kernel_termios *tio, int
 	long ret;
 
 	switch (rnd() % 10) {
-	case 0: /* stop or continue it, or its group when it leads one */
+	case 0: /* stop or continue it; its group (see jobctl_child) only continue */
 	case 1:
 		if (*reaped)
 			return 0;
-		x = rnd() % 2 ? SIGSTOP : SIGCONT;
-		return kill(rnd() % 2 && pg == child ? -child : child, x);
+		if (rnd() % 2 && pg == child)
+			return kill(-child, group_signals[rnd() % 4]);
+		return kill(child, rnd() % 2 ? SIGSTOP : SIGCONT);
 	case 2: {
 		static const int who[] = { 0, -1, 1 };
 
