@@ -420,8 +420,10 @@ static int clone3_args(unsigned long uargs, size_t size, struct kernel_clone_arg
 		return -EFAULT;
 	if (args.set_tid_size || args.set_tid || (args.flags & CLONE_INTO_CGROUP))
 		return -EINVAL;
-	if (args.exit_signal & ~(uint64_t)CSIGNAL || (args.flags & CSIGNAL) ||
-	    (args.flags & CLONE_DETACHED))
+	/* Linux: copy_clone_args_from_user: within CSIGNAL and a signal
+	 * (valid_signal: 65..255 fit CSIGNAL but are none). */
+	if (args.exit_signal & ~(uint64_t)CSIGNAL || !valid_signal(args.exit_signal) ||
+	    (args.flags & CSIGNAL) || (args.flags & CLONE_DETACHED))
 		return -EINVAL;
 	if ((args.flags & (CLONE_THREAD | CLONE_PARENT)) && args.exit_signal)
 		return -EINVAL;

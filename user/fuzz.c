@@ -18,11 +18,14 @@
  * at once, seeds SEED, SEED+1, ..., and the first waits for them: "fuzz: JOBS jobs, all done". One
  * draw in 16 is an epoll or eventfd call on fds made for it (the epoll block below). Example: `fuzz
  * 7 500` makes the same 500 calls on Linux and on Folium; the harness compares MemFree before and
- * after.
+ * after. Another draw in 16 is a thread, futex, signal or job-control block (the section of that
+ * name): threads of its own, futex waits that time out, signals only to itself or its children.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +33,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PAGE 4096ul
@@ -82,14 +86,21 @@ static unsigned long brk0;
 static int saved[3]; /* the real stdin, stdout, stderr */
 static char long_path[5000], long_name[320];
 
-/* splitmix64: a seeded, well-mixed 64-bit sequence. */
-static uint64_t rnd(void)
+/* splitmix64: a seeded, well-mixed 64-bit sequence. Each thread and
+ * child of the block below draws from a state of its own, so the main
+ * sequence stays the same whatever they do. */
+static uint64_t splitmix(uint64_t *state)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+static uint64_t rnd(void)
+{
+	return splitmix(&rng_state);
 }
 
 static int is_skipped(unsigned long nr)
@@ -574,6 +585,891 @@ static long epoll_call(int verbose, char *line, size_t size)
 	return syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
+/* --- Threads, futexes, signals and job control ------------------------------
+ * One draw in PROC_ONE_IN is one of four blocks instead of a random number:
+ * - threads: clone with the flags pthread_create uses (CLONE_VM ...
+ *   CLONE_CHILD_CLEARTID) on a stack and TLS block of its own; each thread
+ *   makes a few calls (futex waits of at most 2 ms, wakes, masks, signals
+ *   to itself, robust lists, set_tid_address) and exits while the others
+ *   run; meanwhile the first thread signals them, wakes and requeues them,
+ *   reads their robust lists and aims a timer at one (SIGEV_THREAD_ID),
+ *   then waits for each: its tid word cleared (a FUTEX_WAIT of 1 ms at a
+ *   time) or tgkill's ESRCH, 5 s at most. Flag sets copy_process refuses,
+ *   and clone3 with bad sizes and arguments, must fail (else "fuzz:
+ *   clone ... Linux refuses" and exit 1).
+ * - futex: every op, with FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME or
+ *   not, on its words, unaligned, unmapped and kernel addresses, with bad
+ *   timespecs; every wait has a timeout of at most 2 ms (an absolute one
+ *   now or in the past) or one the kernel refuses, so none blocks for
+ *   long; at times a thread waits there to be woken or requeued.
+ * - signals: rt_sigqueueinfo and rt_tgsigqueueinfo with any si_code
+ *   (to another process, si_code >= 0 or SI_TKILL must fail: Linux's
+ *   EPERM, else "fuzz: rt_sigqueueinfo ..." and exit 1),
+ *   rt_sigtimedwait with a zero or 1 ms timeout, sigaltstack,
+ *   rt_sigprocmask, tkill and tgkill, gettid.
+ * - job control: a child made by fork sets its group and session, sends
+ *   kill(0) and kill(-pgrp) to its own group (only signals ignored by
+ *   default: another process may have joined it) and SIGSTOP to itself,
+ *   and tries TIOCSCTTY, TIOCNOTTY, TIOCSPGRP; the parent stops and
+ *   continues it (SIGSTOP,
+ *   SIGCONT; wait4 and waitid with WUNTRACED, WCONTINUED, WNOHANG), tries
+ *   setpgid, getpgid, getsid and the tty's TIOCGPGRP, TIOCSPGRP, TIOCGSID,
+ *   TCGETS and TCSETS(W,F), then kills and reaps it.
+ * A real signal goes only to this process or its own children (and to
+ * whoever joined a child's group), and only one it handles (SIGUSR1, SIGUSR2, 40, 50: a handler
+ * that does nothing) or ignores (SIGCHLD, SIGWINCH, SIGURG, SIGCONT; SIGHUP, SIGTSTP, SIGTTIN and
+ * SIGTTOU are ignored from the start, so a tty's job control cannot stop or end it); another
+ * process gets signal 0 or a bad number. The block restores the mask, the alternate stack, the
+ * tty's foreground group and termios, and takes any signal left pending, before the next draw; the
+ * tty's termios at the start is set again at the end.
+ */
+#define PROC_ONE_IN 16
+#define NR_THREADS 3
+#define THREAD_STACK (16ul << 10)
+#define THREAD_WAIT_MS 5000 /* a thread not gone by then is a kernel bug */
+#define FUTEX_PRIVATE 128
+#define FUTEX_REALTIME 256
+#define SS_DISABLE_ 2
+#define SI_TKILL_ -6
+
+static const int handled_signals[] = { SIGUSR1, SIGUSR2, 40, 50 };
+static const int quiet_signals[] = { SIGCHLD, SIGWINCH, SIGURG, SIGCONT, SIGALRM, SIGHUP, SIGTSTP };
+static const int jobctl_signals[] = { SIGHUP, SIGTSTP, SIGTTIN, SIGTTOU };
+static const int group_signals[] = { SIGCHLD, SIGWINCH, SIGURG, SIGCONT }; /* ignored by default */
+
+/* Linux's struct termios (TCGETS), not the C library's. */
+struct kernel_termios {
+	unsigned int iflag, oflag, cflag, lflag;
+	unsigned char line, cc[19];
+};
+
+static struct fuzz_thread {
+	int tid_word;			   /* CLONE_PARENT_SETTID's tid, CLONE_CHILD_CLEARTID's 0 */
+	int futex;			   /* it waits here; the first thread wakes it */
+	int tid;			   /* clone's answer */
+	int calls;			   /* how many calls it makes before it exits */
+	int waiter;			   /* it waits on futex first */
+	uint64_t rng;			   /* its own sequence */
+	unsigned long robust[3], entry[2]; /* a robust list: head, one lock */
+	int lock;			   /* that lock's word, entry + 16 */
+	unsigned long tls[16];		   /* fs points here: tls[0] itself, as libc's */
+	char stack[THREAD_STACK] __attribute__((aligned(16)));
+} threads[NR_THREADS];
+_Static_assert(offsetof(struct fuzz_thread, lock) == offsetof(struct fuzz_thread, entry) + 16,
+	       "the robust entry's futex_offset");
+
+static int shared_futex[4];		/* words threads and the first thread share */
+static uint64_t proc_sigs_all;		/* the handled and quiet signals' mask */
+static struct kernel_termios tty_start; /* the tty as setup found it */
+static int tty_start_ok;
+
+/* syscall(2) without errno, which lives in TLS the threads lack. */
+static long raw_syscall(long nr, long a, long b, long c, long d, long e, long f)
+{
+	register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/* interesting(), but never this program's own memory (see tame). */
+static unsigned long wild(void)
+{
+	unsigned long a = interesting();
+
+	return touches_own(a, 1) ? arena : a;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+static uint64_t sig_bit(int sig)
+{
+	return 1ull << (sig - 1);
+}
+
+/* A signal this process may send itself: handled, quiet, 0 or a bad one. */
+static int own_signal(uint64_t *state)
+{
+	static const int bad[] = { 0, 65, -1, 0x7fffffff };
+	unsigned int i = splitmix(state) % 16;
+
+	if (i < 4)
+		return handled_signals[i];
+	if (i < 11)
+		return quiet_signals[i - 4];
+	if (i < 14)
+		return bad[i - 11];
+	return 0;
+}
+
+/* A signal for someone else: only asks (0) or is refused (a bad number). */
+static int other_signal(void)
+{
+	static const int sig[] = { 0, 0, 65, -1 };
+
+	return sig[rnd() % 4];
+}
+
+/* A pid or tid: ours, a thread's, our parent's, init, none, or random. */
+static long some_pid(int thread_tid)
+{
+	switch (rnd() % 8) {
+	case 0:
+		return getpid();
+	case 1:
+		return thread_tid;
+	case 2:
+		return getppid();
+	case 3:
+		return 1;
+	case 4:
+		return 0;
+	case 5:
+		return -1;
+	case 6:
+		return 4194304 + rnd() % 100; /* above Linux's pid_max */
+	default:
+		return (long)(int)interesting();
+	}
+}
+
+static void jobctl_signals_ignore(void)
+{
+	for (size_t i = 0; i < sizeof(jobctl_signals) / sizeof(jobctl_signals[0]); i++)
+		signal(jobctl_signals[i], SIG_IGN);
+}
+
+/* The handlers and the mask of every signal the blocks send themselves. */
+static void proc_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	for (int i = 0; i < 4; i++) {
+		sigaction(handled_signals[i], &sa, NULL);
+		proc_sigs_all |= sig_bit(handled_signals[i]);
+	}
+	for (size_t i = 0; i < sizeof(quiet_signals) / sizeof(quiet_signals[0]); i++)
+		proc_sigs_all |= sig_bit(quiet_signals[i]);
+	proc_sigs_all |=
+		sig_bit(SIGVTALRM) | sig_bit(SIGPROF) | sig_bit(SIGTTIN) | sig_bit(SIGTTOU);
+}
+
+/* Take every such signal still pending, so none waits for a mask or a
+ * disposition the fuzzing changes later. */
+static void proc_drain(void)
+{
+	static const struct timespec zero;
+	uint64_t old;
+
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &proc_sigs_all, &old, 8);
+	while (syscall(SYS_rt_sigtimedwait, &proc_sigs_all, NULL, &zero, 8) > 0)
+		;
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, 8);
+}
+
+/* A struct timespec: up to 2 ms, zero, or one the kernel refuses. */
+static unsigned long short_timeout(struct timespec *ts)
+{
+	switch (rnd() % 8) {
+	case 0:
+		ts->tv_sec = 0, ts->tv_nsec = 1000000000;
+		return (unsigned long)ts;
+	case 1:
+		ts->tv_sec = -1, ts->tv_nsec = 0;
+		return (unsigned long)ts;
+	case 2:
+		return rnd() % 2 ? KADDR : arena + play_len - PAGE;
+	default:
+		ts->tv_sec = 0, ts->tv_nsec = (long)(rnd() % 2000001);
+		return (unsigned long)ts;
+	}
+}
+
+/* --- the threads --- */
+
+/* A thread's calls, raw (its TLS is no C library's): then it returns to
+ * the code clone put it on, which calls exit. Context: its own stack. */
+static void thread_main(struct fuzz_thread *t)
+{
+	const struct timespec wait = { 0, (long)(t->rng % 2000000) };
+	const struct timespec nap = { 0, 100000 };
+	long pid = raw_syscall(SYS_getpid, 0, 0, 0, 0, 0, 0), tid;
+	uint64_t mask;
+
+	tid = raw_syscall(SYS_gettid, 0, 0, 0, 0, 0, 0);
+	if (t->waiter) /* one the first thread's futex call may wake or requeue */
+		raw_syscall(SYS_futex, (long)&t->futex, 0, 0, (long)&wait, 0, 0);
+	for (int i = 0; i < t->calls; i++) {
+		uint64_t r = splitmix(&t->rng);
+
+		switch (r % 12) {
+		case 0: /* a bounded wait the first thread may end */
+			raw_syscall(SYS_futex, (long)&t->futex, (r >> 8) % 2 ? 128 : 0, 0,
+				    (long)&wait, 0, 0);
+			break;
+		case 1:
+			raw_syscall(SYS_futex, (long)&shared_futex[r % 4], 1 | ((r >> 8) % 2) * 128,
+				    (long)(r >> 16) % 3, 0, 0, 0);
+			break;
+		case 2:
+			raw_syscall(SYS_futex, (long)&shared_futex[r % 4], 9, 0, (long)&wait, 0,
+				    -1);
+			break;
+		case 3:
+			raw_syscall(SYS_sched_yield, 0, 0, 0, 0, 0, 0);
+			break;
+		case 4:
+			mask = (r >> 8) % 2 ? proc_sigs_all : r >> 16;
+			raw_syscall(SYS_rt_sigprocmask, (r >> 4) % 4, (long)&mask, 0, 8, 0, 0);
+			break;
+		case 5:
+			raw_syscall(SYS_tgkill, pid, tid, own_signal(&t->rng), 0, 0, 0);
+			break;
+		case 6: /* an empty list, one lock it holds, or a bad length */
+			t->robust[0] =
+				(r >> 8) % 2 ? (unsigned long)t->robust : (unsigned long)t->entry;
+			t->entry[0] = (unsigned long)t->robust;
+			t->robust[1] = 16; /* futex_offset: entry + 16 is the lock */
+			t->robust[2] = 0;
+			t->lock = (int)tid;
+			raw_syscall(SYS_set_robust_list, (long)t->robust, (r >> 16) % 4 ? 24 : 23,
+				    0, 0, 0, 0);
+			break;
+		case 7: /* the tid word elsewhere: the first thread waits on tgkill */
+			raw_syscall(SYS_set_tid_address,
+				    (long)((r >> 8) % 2 ? (unsigned long)&t->futex : KADDR), 0, 0,
+				    0, 0, 0);
+			break;
+		case 8:
+			raw_syscall(SYS_nanosleep, (long)&nap, 0, 0, 0, 0, 0);
+			break;
+		case 9:
+			raw_syscall(SYS_futex, (long)&t->futex, 4, 1, 1, (long)&shared_futex[r % 4],
+				    (r >> 8) % 2); /* CMP_REQUEUE; the word is 0 */
+			break;
+		case 10:
+			raw_syscall(SYS_get_robust_list, 0, (long)&t->tls[8], (long)&t->tls[9], 0,
+				    0, 0);
+			break;
+		default:
+			raw_syscall(SYS_gettid, 0, 0, 0, 0, 0, 0);
+			break;
+		}
+	}
+}
+
+/*
+ * clone(flags, stack, &t->tid_word, &t->tid_word, tls): the child pops
+ * thread_main and t from its new stack, calls it and exits (only itself).
+ * Return: the tid, or -errno.
+ */
+static long thread_clone(unsigned long flags, struct fuzz_thread *t, unsigned long tls)
+{
+	unsigned long *top = (unsigned long *)(t->stack + THREAD_STACK) - 2;
+	register unsigned long r10 __asm__("r10") = (unsigned long)&t->tid_word;
+	register unsigned long r8 __asm__("r8") = tls;
+	long ret;
+
+	top[0] = (unsigned long)thread_main;
+	top[1] = (unsigned long)t;
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "pop %%rax\n\t"
+			 "pop %%rdi\n\t"
+			 "call *%%rax\n\t"
+			 "mov $60, %%eax\n\t"
+			 "xor %%edi, %%edi\n\t"
+			 "syscall\n\t"
+			 "ud2\n"
+			 "1:"
+			 : "=a"(ret)
+			 : "a"(SYS_clone), "D"(flags), "S"(top), "d"(&t->tid_word), "r"(r10),
+			   "r"(r8)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/* A clone or clone3 that must fail; a child it makes after all exits at
+ * once, touching no memory (it may share this stack). */
+static long clone_refused(long nr, unsigned long a0, unsigned long a1)
+{
+	register long r10 __asm__("r10") = 0, r8 __asm__("r8") = 0;
+	long ret;
+
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "mov $60, %%eax\n\t"
+			 "xor %%edi, %%edi\n\t"
+			 "syscall\n\t"
+			 "ud2\n"
+			 "1:"
+			 : "=a"(ret)
+			 : "a"(nr), "D"(a0), "S"(a1), "d"(0), "r"(r10), "r"(r8)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+static void refused_check(const char *call, unsigned long flags, long ret)
+{
+	if (ret >= 0) {
+		dprintf(saved[2], "fuzz: %s(%#lx) made %ld; Linux refuses it\n", call, flags, ret);
+		exit(1);
+	}
+}
+
+/* Flag sets copy_process refuses (-EINVAL), with harmless others. */
+static void clone_bad_flags(void)
+{
+	static const unsigned long bad[] = {
+		CLONE_THREAD,
+		CLONE_THREAD | CLONE_VM,
+		CLONE_SIGHAND,
+		CLONE_SIGHAND | CLONE_THREAD,
+		CLONE_NEWNS | CLONE_FS,
+		CLONE_NEWUSER | CLONE_FS,
+		CLONE_VM | CLONE_SIGHAND | CLONE_THREAD | CLONE_NEWPID,
+		CLONE_PIDFD | CLONE_DETACHED,
+	};
+	unsigned long extra = rnd() & (CLONE_FILES | CLONE_SYSVSEM | CLONE_UNTRACED | CLONE_IO);
+	unsigned long flags = bad[rnd() % 8] | extra | (rnd() % 2 ? SIGCHLD : 0);
+
+	refused_check("clone", flags, clone_refused(SYS_clone, flags, 0));
+}
+
+/* clone3 with a size or struct clone_args Linux refuses. */
+static void clone3_bad(void)
+{
+	static unsigned long args[32]; /* flags pidfd ctid ptid sig stack size tls set_tid n */
+	static const unsigned long sizes[] = { 0, 8, 63, 4097, 1ul << 20, 256, -1ul };
+	unsigned long size = 88, a = (unsigned long)args;
+
+	memset(args, 0, sizeof(args));
+	switch (rnd() % 10) {
+	case 0: /* a byte set past what the kernel knows: -E2BIG */
+		args[31] = 1;
+		/* fall through */
+	case 1:
+	case 2:
+		size = sizes[rnd() % 7];
+		args[31] = size == 256 ? 1 : args[31];
+		break;
+	case 3:
+		a = rnd() % 2 ? 0 : KADDR;
+		break;
+	case 4:
+		args[4] = 65; /* exit_signal */
+		break;
+	case 5:
+		args[0] = CLONE_THREAD | CLONE_VM;
+		break;
+	case 6:
+		args[0] = CLONE_VM | CLONE_SIGHAND | 0x100000000ul; /* CLONE_CLEAR_SIGHAND */
+		break;
+	case 7:
+		args[5] = arena; /* a stack without a size */
+		break;
+	case 8:
+		args[9] = 1 + rnd() % 40; /* set_tid_size without set_tid */
+		break;
+	default:
+		args[0] = SIGCHLD; /* the signal belongs in exit_signal */
+		break;
+	}
+	refused_check("clone3", size, clone_refused(SYS_clone3, a, size));
+}
+
+/* Wait for each thread made: its tid word cleared, or no such thread. */
+static void threads_join(int n)
+{
+	const struct timespec ms = { 0, 1000000 };
+	long pid = getpid();
+
+	for (int i = 0; i < n; i++) {
+		struct fuzz_thread *t = &threads[i];
+		int waited = 0;
+
+		if (t->tid <= 0)
+			continue;
+		while (__atomic_load_n(&t->tid_word, __ATOMIC_ACQUIRE) &&
+		       syscall(SYS_tgkill, pid, t->tid, 0) == 0) {
+			if (++waited > THREAD_WAIT_MS) {
+				dprintf(saved[2], "fuzz: thread %d did not exit\n", t->tid);
+				exit(1);
+			}
+			syscall(SYS_futex, &t->tid_word, 0, t->tid_word, &ms, NULL, 0);
+		}
+	}
+}
+
+/* One call of the first thread while the others run. */
+static long thread_poke(int n, int *timer)
+{
+	struct fuzz_thread *t = &threads[rnd() % n];
+	struct {
+		unsigned long value;
+		int signo, notify, tid, pad[11];
+	} ev = { rnd(), handled_signals[rnd() % 4], 4 /* SIGEV_THREAD_ID */, t->tid, { 0 } };
+	const struct itimerspec soon = { { 0, 0 }, { 0, (long)(rnd() % 2000000) + 1 } };
+	unsigned long head, len;
+	uint64_t state = rnd();
+
+	switch (rnd() % 8) {
+	case 0: /* by tid alone only asks: a tid gone may be another's now */
+		return syscall(SYS_tkill, t->tid, other_signal());
+	case 1:
+		if (rnd() % 4)
+			return syscall(SYS_tgkill, getpid(), t->tid, own_signal(&state));
+		return syscall(SYS_tgkill, some_pid(0), t->tid, other_signal());
+	case 2:
+		return syscall(SYS_futex, &t->futex, 1 | (rnd() % 2) * FUTEX_PRIVATE, 1, NULL, NULL,
+			       0);
+	case 3: /* REQUEUE or CMP_REQUEUE a thread's waiter to a shared word */
+		return syscall(SYS_futex, &t->futex, 3 + rnd() % 2, rnd() % 2, 1 + rnd() % 2,
+			       &shared_futex[rnd() % 4], rnd() % 2);
+	case 4:
+		return syscall(SYS_get_robust_list, rnd() % 2 ? t->tid : some_pid(t->tid),
+			       rnd() % 4 ? (unsigned long)&head : wild(),
+			       rnd() % 4 ? (unsigned long)&len : wild());
+	case 5:
+		if (*timer >= 0)
+			return 0;
+		if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &ev, timer))
+			return *timer = -1;
+		return syscall(SYS_timer_settime, *timer, 0, &soon, NULL);
+	case 6:
+		return syscall(
+			SYS_rt_tgsigqueueinfo, getpid(), t->tid, own_signal(&state),
+			(unsigned long)(int[32]){ handled_signals[0], 0, -1 - (int)(rnd() % 6) });
+	default:
+		return syscall(SYS_futex, &shared_futex[rnd() % 4], 10, INT32_MAX, NULL, NULL,
+			       rnd() % 2 ? -1 : 1 + (int)(rnd() % 8)); /* WAKE_BITSET */
+	}
+}
+
+/* The thread block. Return: how many of its calls failed. */
+static long thread_block(void)
+{
+	const unsigned long flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
+				    CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS |
+				    CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID;
+	int n = 1 + rnd() % NR_THREADS, timer = -1;
+	long failed = 0;
+
+	switch (rnd() % 4) {
+	case 0:
+		clone_bad_flags();
+		return 1;
+	case 1:
+		clone3_bad();
+		return 1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct fuzz_thread *t = &threads[i];
+		unsigned long tls = (unsigned long)t->tls;
+
+		t->futex = 0;
+		t->tid_word = -1;
+		t->calls = rnd() % 8;
+		t->waiter = rnd() % 4 == 0;
+		t->rng = rnd();
+		t->tls[0] = tls;
+		if (rnd() % 16 == 0)
+			tls = rnd() % 2 ? KADDR : USER_END; /* -EPERM */
+		t->tid = (int)thread_clone(flags, t, tls);
+		failed += t->tid < 0;
+	}
+	for (int i = rnd() % 6; i > 0; i--)
+		failed += thread_poke(n, &timer) == -1;
+	threads_join(n);
+	if (timer >= 0)
+		syscall(SYS_timer_delete, timer);
+	return failed;
+}
+
+/* --- futex --- */
+
+/* A futex address: its words (aligned or not), the arena, none mapped,
+ * the kernel's, NULL. */
+static unsigned long futex_addr(void)
+{
+	switch (rnd() % 8) {
+	case 0:
+		return (unsigned long)&shared_futex[rnd() % 4] + 1 + rnd() % 3;
+	case 1:
+		return arena + (rnd() % ARENA_PAGES) * PAGE;
+	case 2:
+		return arena + play_len - PAGE;
+	case 3:
+		return rnd() % 2 ? KADDR : 0;
+	default:
+		return (unsigned long)&shared_futex[rnd() % 4];
+	}
+}
+
+/* FUTEX_WAKE_OP's operation: op, cmp, oparg, cmparg, or a bad op. */
+static unsigned long wake_op(void)
+{
+	unsigned long op = rnd() % 10, cmp = rnd() % 8;
+
+	return op << 28 | cmp << 24 | (rnd() & 0xfff) << 12 | (rnd() & 0xfff);
+}
+
+/* One futex call. Every wait has a timeout: up to 2 ms (absolute ones,
+ * of WAIT_BITSET, WAIT_REQUEUE_PI and the PI locks, now or in the past),
+ * or one the kernel refuses. */
+static long futex_block(void)
+{
+	static const int ops[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 9, 1 };
+	int op = ops[rnd() % 18], flags = (int)(rnd() % 4) << 7;
+	unsigned long uaddr = futex_addr(), uaddr2 = futex_addr(), val = rnd() % 4, ts;
+	unsigned int val3 = rnd() % 2 ? 0xffffffffu : (unsigned int)rnd();
+	struct timespec t;
+	struct fuzz_thread *w = &threads[0];
+	long ret;
+
+	for (int i = 0; i < 4; i++)
+		shared_futex[i] = (int)(rnd() % 4);
+	ts = short_timeout(&t);
+	if (op == 9 || op == 11 || op == 6 || op == 13) { /* absolute */
+		clock_gettime(flags & FUTEX_REALTIME ? CLOCK_REALTIME : CLOCK_MONOTONIC, &t);
+		t.tv_sec = rnd() % 2 ? 0 : t.tv_sec;
+		t.tv_nsec = rnd() % 2 ? 0 : t.tv_nsec;
+		ts = (unsigned long)&t;
+	} else if (op != 0 && rnd() % 2) {
+		ts = rnd() % 4; /* the others' count (val2) */
+	}
+	if (op == 5)
+		val3 = (unsigned int)wake_op();
+	/* A waiter on a shared word, woken, requeued or timed out. */
+	w->tid = -1;
+	if (rnd() % 4 == 0) {
+		w->futex = 0;
+		w->tid_word = -1;
+		w->calls = rnd() % 2;
+		w->waiter = 1;
+		w->rng = rnd();
+		w->tls[0] = (unsigned long)w->tls;
+		w->tid = (int)thread_clone(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
+						   CLONE_THREAD | CLONE_SETTLS |
+						   CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID,
+					   w, (unsigned long)w->tls);
+		if (rnd() % 2)
+			uaddr = (unsigned long)&w->futex;
+	}
+	ret = syscall(SYS_futex, uaddr, op | flags, val, ts, uaddr2, val3);
+	if (w->tid > 0)
+		threads_join(1);
+	return ret == -1;
+}
+
+/* --- signals --- */
+
+static long signal_block(void)
+{
+	static const int codes[] = { -1, -2, -3, -4, -5, -6, 0, 1, 0x80, -60 };
+	static const struct timespec zero, ms = { 0, 1000000 };
+	int info[32] = { 0 }, code = codes[rnd() % 10];
+	uint64_t mask = rnd() % 2 ? proc_sigs_all : rnd(), old, state = rnd();
+	struct {
+		unsigned long sp;
+		int flags;
+		unsigned long size;
+	} ss = { arena, (int)(rnd() % 4), rnd() % 2 ? 8192 : interesting() },
+	  off = { 0, SS_DISABLE_, 0 }, old_ss;
+	long pid = some_pid((int)syscall(SYS_gettid)), ret;
+
+	info[0] = own_signal(&state);
+	info[2] = code;
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, NULL, &old, 8);
+	switch (rnd() % 9) {
+	case 0: /* another process: only asks; si_code >= 0 must be EPERM */
+		ret = syscall(SYS_rt_sigqueueinfo, pid, other_signal(), info);
+		if (pid != getpid() && (code >= 0 || code == SI_TKILL_) && ret != -1) {
+			dprintf(saved[2],
+				"fuzz: rt_sigqueueinfo(%ld, si_code %d) = %ld, not EPERM\n", pid,
+				code, ret);
+			exit(1);
+		}
+		break;
+	case 1:
+		ret = syscall(SYS_rt_sigqueueinfo, getpid(), info[0],
+			      rnd() % 8 ? info : (int *)KADDR);
+		break;
+	case 2:
+		ret = syscall(SYS_rt_tgsigqueueinfo, getpid(), syscall(SYS_gettid), info[0], info);
+		break;
+	case 3:
+		ret = syscall(SYS_rt_sigtimedwait, &mask, rnd() % 2 ? (unsigned long)info : wild(),
+			      rnd() % 2 ? &zero : &ms, rnd() % 8 ? 8 : interesting());
+		break;
+	case 4:
+		ret = syscall(SYS_sigaltstack, rnd() % 4 ? (unsigned long)&ss : wild(),
+			      rnd() % 2 ? (unsigned long)&old_ss : wild());
+		syscall(SYS_sigaltstack, &off, NULL);
+		break;
+	case 5:
+		ret = syscall(
+			SYS_rt_sigprocmask, rnd() % 4, rnd() % 4 ? (unsigned long)&mask : wild(),
+			rnd() % 2 ? (unsigned long)info : wild(), rnd() % 8 ? 8 : interesting());
+		break;
+	case 6: /* its own tid gets its own signals, others are asked */
+		if (rnd() % 2)
+			ret = syscall(SYS_tkill, syscall(SYS_gettid), own_signal(&state));
+		else
+			ret = syscall(SYS_tkill, pid, other_signal());
+		break;
+	case 7:
+		if (rnd() % 2)
+			ret = syscall(SYS_tgkill, getpid(), syscall(SYS_gettid),
+				      own_signal(&state));
+		else
+			ret = syscall(SYS_tgkill, some_pid(0), pid, other_signal());
+		break;
+	default:
+		ret = syscall(SYS_gettid) > 0 ? 0 : -1;
+		break;
+	}
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, 8);
+	return ret == -1;
+}
+
+/* --- job control --- */
+
+#define TCGETS_ 0x5401
+#define TCSETS_ 0x5402 /* TCSETSW, TCSETSF follow */
+#define TIOCSCTTY_ 0x540e
+#define TIOCGPGRP_ 0x540f
+#define TIOCSPGRP_ 0x5410
+#define TIOCNOTTY_ 0x5422
+#define TIOCGSID_ 0x5429
+
+static long tty_ioctl(unsigned long cmd, unsigned long arg)
+{
+	return syscall(SYS_ioctl, saved[0], cmd, arg);
+}
+
+/* The child: a few job-control calls of its own, then it sleeps in a
+ * read until the parent kills it. Never returns. */
+static void jobctl_child(uint64_t state, int fd)
+{
+	for (int n = 1 + splitmix(&state) % 6; n > 0; n--) {
+		uint64_t r = splitmix(&state);
+		int me = getpid(), pg = getpgrp(), x;
+
+		switch (r % 10) {
+		case 0:
+			setsid();
+			break;
+		case 1:
+			setpgid(0, (r >> 8) % 2 ? 0 : getpgid(getppid()));
+			break;
+		case 2:
+			setpgid((r >> 8) % 2 ? 0 : (int)(r >> 16) % 64, (int)(r >> 24) % 64);
+			break;
+		case 3:
+			getsid((int)(r >> 8) % 64);
+			getpgid((int)(r >> 16) % 64);
+			break;
+		case 4: /* its own group, which it leads, but another may have
+			 * joined (pids are small: setpgid finds them), so only
+			 * a signal nobody acts on by default; SIGSTOP to itself */
+			if (pg == me && (r >> 12) % 8)
+				kill((r >> 8) % 2 ? 0 : -pg, group_signals[(r >> 16) % 4]);
+			else if (pg == me)
+				kill(me, SIGSTOP);
+			break;
+		case 5:
+			tty_ioctl(TIOCSCTTY_, (r >> 8) % 2 ? 0 : 2); /* 1 would steal the tty */
+			break;
+		case 6:
+			tty_ioctl(TIOCNOTTY_, 0);
+			break;
+		case 7:
+			tty_ioctl(TIOCSPGRP_, (unsigned long)&pg);
+			break;
+		default:
+			tty_ioctl((r >> 8) % 2 ? TIOCGSID_ : TIOCGPGRP_, (unsigned long)&x);
+			break;
+		}
+	}
+	read(fd, &state, 1);
+	_exit(0);
+}
+
+/* Reap the child, gone or killed. Return: 0, or -1 after 5 s. */
+static int jobctl_reap(int child)
+{
+	const struct timespec ms = { 0, 1000000 };
+	int status;
+
+	for (int waited = 0; waited < THREAD_WAIT_MS; waited++) {
+		long ret = syscall(SYS_wait4, child, &status, WNOHANG | __WALL, NULL);
+
+		if (ret == child || ret == -1)
+			return 0;
+		nanosleep(&ms, NULL);
+	}
+	return -1;
+}
+
+/* A termios like @tio but for one input, echo or job-control setting,
+ * or VMIN/VTIME: nothing that changes how output looks. */
+static void termios_tweak(struct kernel_termios *tio)
+{
+	static const unsigned int lflag[] = { 0x8 /* ECHO */, 0x2 /* ICANON */, 0x100 /* TOSTOP */,
+					      0x8000 /* IEXTEN */, 0x1 /* ISIG */ };
+
+	if (rnd() % 2)
+		tio->lflag ^= lflag[rnd() % 5];
+	else
+		tio->cc[5 + rnd() % 2] = (unsigned char)rnd(); /* VTIME, VMIN */
+}
+
+/* One call of the parent on the child or the tty. *reaped: the child is
+ * gone (its pid may be another's). */
+static long jobctl_poke(int child, int fg, const struct kernel_termios *tio, int *reaped)
+{
+	struct kernel_termios t = *tio;
+	int x = rnd() % 2 ? getpgrp() : child, status, pg = getpgid(child);
+	siginfo_t si;
+	long ret;
+
+	switch (rnd() % 10) {
+	case 0: /* stop or continue it; its group (see jobctl_child) only continue */
+	case 1:
+		if (*reaped)
+			return 0;
+		if (rnd() % 2 && pg == child)
+			return kill(-child, group_signals[rnd() % 4]);
+		return kill(child, rnd() % 2 ? SIGSTOP : SIGCONT);
+	case 2: {
+		static const int who[] = { 0, -1, 1 };
+
+		ret = syscall(SYS_wait4, rnd() % 2 ? child : who[rnd() % 3] * child, &status,
+			      WNOHANG | (rnd() % 2 ? WUNTRACED : 0) | (rnd() % 2 ? WCONTINUED : 0) |
+				      (rnd() % 8 ? 0 : (int)rnd()),
+			      rnd() % 2 ? NULL : (void *)wild());
+		if (ret == child && (WIFEXITED(status) || WIFSIGNALED(status)))
+			*reaped = 1;
+		return ret;
+	}
+	case 3: /* waitid reports stops and continues; an exit only WNOWAIT */
+		return syscall(SYS_waitid, rnd() % 4 ? P_PID : rnd() % 3, child,
+			       rnd() % 8 ? &si : (void *)wild(),
+			       WNOHANG | WNOWAIT | (rnd() % 2 ? WSTOPPED : 0) |
+				       (rnd() % 2 ? WCONTINUED : 0) | (rnd() % 2 ? WEXITED : 0),
+			       NULL);
+	case 4:
+		return setpgid(rnd() % 4 ? child : (int)some_pid(child),
+			       rnd() % 2 ? x : (int)some_pid(child));
+	case 5:
+		return rnd() % 2 ? getpgid((int)some_pid(child)) : getsid((int)some_pid(child));
+	case 6:
+		x = rnd() % 2 ? x : fg;
+		return tty_ioctl(rnd() % 2   ? TIOCSPGRP_
+				 : rnd() % 2 ? TIOCGPGRP_
+					     : TIOCGSID_,
+				 rnd() % 8 ? (unsigned long)&x : wild());
+	case 7:
+		return rnd() % 2 ? tty_ioctl(TIOCSCTTY_, rnd() % 2 ? 0 : 2)
+				 : tty_ioctl(TIOCNOTTY_, 0);
+	case 8:
+		termios_tweak(&t);
+		return tty_ioctl(TCSETS_ + rnd() % 3, rnd() % 8 ? (unsigned long)&t : wild());
+	default:
+		return tty_ioctl(TCGETS_, rnd() % 4 ? (unsigned long)&t : wild());
+	}
+}
+
+/* The job-control block. Return: how many of its calls failed. */
+static long jobctl_block(void)
+{
+	struct kernel_termios tio;
+	int p[2], fg = 0, reaped = 0, have_tio = tty_ioctl(TCGETS_, (unsigned long)&tio) == 0;
+	uint64_t state = rnd();
+	long failed = 0, child;
+
+	tty_ioctl(TIOCGPGRP_, (unsigned long)&fg);
+	if (pipe(p))
+		return 1;
+	child = fork();
+	if (child == 0) {
+		close(p[1]);
+		jobctl_child(state, p[0]);
+	}
+	close(p[0]);
+	if (child < 0)
+		return 1;
+	for (int i = 1 + rnd() % 6; i > 0; i--)
+		failed += jobctl_poke((int)child, fg, &tio, &reaped) == -1;
+	if (!reaped && (kill((int)child, SIGKILL) || jobctl_reap((int)child))) {
+		dprintf(saved[2], "fuzz: child %ld not gone after SIGKILL\n", child);
+		exit(1);
+	}
+	if (fg > 0)
+		tty_ioctl(TIOCSPGRP_, (unsigned long)&fg);
+	if (have_tio)
+		tty_ioctl(TCSETS_, (unsigned long)&tio);
+	return failed;
+}
+
+/* Done once per process: the job-control signals ignored, the handlers
+ * set, the tty's termios kept for the end. */
+static void proc_setup(void)
+{
+	jobctl_signals_ignore();
+	proc_handlers();
+	tty_start_ok = tty_ioctl(TCGETS_, (unsigned long)&tty_start) == 0;
+}
+
+static void proc_restore_tty(void)
+{
+	if (tty_start_ok)
+		tty_ioctl(TCSETS_, (unsigned long)&tty_start);
+}
+
+/* One block of this section. Return: how many of its calls failed. */
+static long proc_call(int verbose, char *line, size_t size)
+{
+	static const char *const names[] = { "threads", "futex", "signals", "job control" };
+	unsigned int which = rnd() % 4;
+	long failed;
+
+	if (verbose)
+		write(saved[1], line, snprintf(line, size, "fuzz: %s block\n", names[which]));
+	jobctl_signals_ignore();
+	proc_handlers();
+	switch (which) {
+	case 0:
+		failed = thread_block();
+		break;
+	case 1:
+		failed = futex_block();
+		break;
+	case 2:
+		failed = signal_block();
+		break;
+	default:
+		failed = jobctl_block();
+		break;
+	}
+	proc_drain();
+	return failed;
+}
+
 /* JOBS processes fuzz at once, seeds SEED..SEED+JOBS-1; the parent waits
  * for them all. Return: 0 if every one ended with status 0. */
 static int fuzz_jobs(char **argv, unsigned long seed, int jobs)
@@ -583,6 +1479,7 @@ static int fuzz_jobs(char **argv, unsigned long seed, int jobs)
 	int bad = 0;
 
 	/* A bare name is in /bin (the kernel shell runs "fuzz" from there). */
+	proc_setup(); /* its jobs' job control must not stop or end it (saved[0]: fd 0) */
 	snprintf(self, sizeof(self), "%s%s", strchr(argv[0], '/') ? "" : "/bin/", argv[0]);
 	for (int i = 0; i < jobs; i++) {
 		pid_t pid = fork();
@@ -604,6 +1501,7 @@ static int fuzz_jobs(char **argv, unsigned long seed, int jobs)
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			bad++;
 	}
+	proc_restore_tty();
 	printf("fuzz: %d jobs, %s\n", jobs, bad ? "some FAILED" : "all done");
 	return bad ? 1 : 0;
 }
@@ -620,6 +1518,7 @@ int main(int argc, char **argv)
 		return fuzz_jobs(argv, seed, jobs);
 	rng_state = seed;
 	setup(argv[0]);
+	proc_setup();
 	while (calls < count) {
 		unsigned long nr, a[6];
 		long ret;
@@ -628,6 +1527,13 @@ int main(int argc, char **argv)
 			reset_arena();
 			epoll_setup();
 			errors += epoll_call(verbose, line, sizeof(line)) == -1;
+			calls++;
+			reset_fds(argv[0]);
+			continue;
+		}
+		if (rnd() % PROC_ONE_IN == 0) {
+			reset_arena();
+			errors += proc_call(verbose, line, sizeof(line)) > 0;
 			calls++;
 			reset_fds(argv[0]);
 			continue;
@@ -651,9 +1557,12 @@ int main(int argc, char **argv)
 		calls++;
 		undo(nr, a, ret);
 		timer_undo(nr, ret);
+		if (nr == 13)
+			jobctl_signals_ignore();
 		reset_fds(argv[0]);
 	}
 	syscall(SYS_brk, brk0);
+	proc_restore_tty();
 	for (int i = 0; i < 3; i++)
 		dup2(saved[i], i);
 	printf("fuzz: %ld calls, seed %lu, %ld errors, done\n", calls, seed, errors);

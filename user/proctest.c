@@ -629,6 +629,11 @@ static void check_clone3(void)
 	r = sys_clone3(&a, sizeof(a)), e = errno;
 	cond("clone3 with an exit signal past CSIGNAL is EINVAL", r == -1 && e == EINVAL,
 	     "-1 EINVAL", r, e);
+	a.exit_signal = 65; /* within CSIGNAL, past the last signal (found by fuzz) */
+	r = sys_clone3(&a, sizeof(a)), e = errno;
+	if (r == 0)
+		_exit(0);
+	cond("clone3 with exit signal 65 is EINVAL", r == -1 && e == EINVAL, "-1 EINVAL", r, e);
 	a.exit_signal = SIGCHLD;
 	a.stack_size = 4096;
 	r = sys_clone3(&a, sizeof(a)), e = errno;
