@@ -43,9 +43,9 @@ static inline void expect_result(const char *name, int ok, long got, long want)
 {
 	check(name, ok, "got %ld (errno %s), want %ld", got, strerror(errno), want);
 }
-#define EXPECT(name, expr, want)                              \
-	do {                                                  \
-		long got_ = (long)(expr);                     \
+#define EXPECT(name, expr, want)                                       \
+	do {                                                           \
+		long got_ = (long)(expr);                              \
 		expect_result(name, got_ == (long)(want), got_, want); \
 	} while (0)
 

@@ -36,7 +36,6 @@
 #define EP_MAX_EVENTS (0x7fffffff / 12)
 #define KADDR 0xffff800000000000ul
 
-
 /* The raw calls: -errno instead of -1, the same in both C libraries. */
 static long sys(long r)
 {

@@ -25,7 +25,6 @@
 
 #include "check.h"
 
-
 static long sys_poll(struct pollfd *fds, unsigned long n, int ms)
 {
 	long r = syscall(SYS_poll, fds, n, ms);
