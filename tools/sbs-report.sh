@@ -54,7 +54,7 @@ WORKLOADS='madvise_free_sbs|MADV_FREE of a range faulted in with writes|folio ma
 faults_sbs|Anonymous write faults, sequential (anon-w-seq)|folio|write|lower|folios fallbacks touch|writing every page of the fresh mapping|folio_zero_user
 lazyfree_sbs|MADV_FREE, then memory pressure|folio mapping|per_mib|lower|lazyfree pressure written pressure_time reclaimed pglazyfreed splits lost|faulting in the pressure that forces reclaim, per MiB written (how much is written follows the MemFree of each kernel)|
 fragment_sbs|Fragmentation, then 2 MiB THP faults without and with compaction|mode|success|higher|regions thp fallbacks compact_stall compact_success pgmigrate_success time lost|the share of the N 2 MiB-aligned regions whose first write got a PMD THP (thp_fault_alloc)|pageblock
-procs_sbs|Processes (lmbench lat_proc and lat_pipe shapes)|op|per_op|lower|anon_huge large|one operation: fork + _exit + waitpid of a small parent (fork) and of a parent with the range populated (fork_big), fork + execve of the same program, which exits at once, + waitpid (exec), a 1-byte pipe round trip to a child and back (pipe)|'
+procs_sbs|Processes and threads (lmbench lat_proc and lat_pipe shapes)|op|per_op|lower|anon_huge large|one operation: fork + _exit + waitpid of a small parent (fork) and of a parent with the range populated (fork_big), fork + execve of the same program, which exits at once, + waitpid (exec), a 1-byte pipe round trip to a child and back (pipe), a token handed to another thread and back through two private futex words (futex_pingpong: FUTEX_WAKE and FUTEX_WAIT), pthread_create + pthread_join of a thread that returns at once (thread_create)|'
 # EXTENSION POINT: the fragmentation experiment (record fragment_sbs, its
 # columns fixed with its program) is one more line above, e.g.
 #   fragment_sbs|Fragmentation ...|KEYS|FIGURE|higher|EVIDENCE|WHAT|pageblock
@@ -396,7 +396,7 @@ AFTER='madvise_free_sbs|MADV_FREE|Lance Yang'"'"'s lazyfree batching, "mm/madvis
 faults_sbs|write faults|Ankur Arora'"'"'s clear_pages series ("mm: folio_zero_user: clear contiguous pages") with "mm: folio_zero_user: cache neighbouring pages" (neighbourhood-last)
 lazyfree_sbs|MADV_FREE, then memory pressure|the same lazyfree batching for the MADV_FREE; the timed reclaim is no single upstream change quoted here
 fragment_sbs|fragmentation|Juan Yescas'"'"' "mm: add CONFIG_PAGE_BLOCK_ORDER to select page block order" (Linux 6.16)
-procs_sbs|processes|no single upstream change: everything between the two releases, among it David Hildenbrand'"'"'s batched fork and zap of PTE-mapped large folios ("mm/memory: optimize fork() with PTE-mapped THP", "mm/memory: optimize unmap/zap with PTE-mapped THP")'
+procs_sbs|processes and threads|no single upstream change: everything between the two releases, among it David Hildenbrand'"'"'s batched fork and zap of PTE-mapped large folios ("mm/memory: optimize fork() with PTE-mapped THP", "mm/memory: optimize unmap/zap with PTE-mapped THP")'
 
 # pageblock_orders: the fragmentation experiment on Folium kernels built
 # with other pageblock orders (bench-sbs's folium-pboN sources) beside the
@@ -535,7 +535,7 @@ touch is ns per page of reading the faulting page's neighbourhood right
 after the fault (cache-hot where the kernel clears it last; under TCG
 there is no cache). In the fragmentation table, regions is N, thp the
 THPs the N faults got, compact_* and pgmigrate_success the counters'
-deltas over the faults, time their ms. In the processes table,
+deltas over the faults, time their ms. In the processes and threads table,
 anon_huge is the KiB of fork_big's populated range mapped by PMDs
 (AnonHugePages) and large the KiB faulted as folios larger than 4K (the
 kernel's THP fault counters), both 0 on the other rows: the THP controls

@@ -1,7 +1,7 @@
 /*
- * procbench: process creation and a pipe round trip, as one static program
- * for the kernels of the side-by-side, in the shapes of lmbench's lat_proc
- * (fork, exec) and lat_pipe. Rows (op):
+ * procbench: process and thread creation, a pipe and a futex round trip, as
+ * one static program for the kernels of the side-by-side, in the shapes of
+ * lmbench's lat_proc (fork, exec) and lat_pipe. Rows (op):
  *   fork      fork, the child _exits at once, waitpid: a small parent
  *             (this program before it maps anything: a few pages);
  *   fork_big  the same from a parent with --bytes (256M) of anonymous
@@ -13,7 +13,16 @@
  *             single argument --exit, which makes it _exit(0) first thing
  *             in main, then waitpid;
  *   pipe      a 1-byte write to a child through one pipe and its 1-byte
- *             answer through another, read back (two context switches).
+ *             answer through another, read back (two context switches);
+ *   futex_pingpong  lat_pipe's shape between two threads of this process:
+ *             a token handed to the other thread and back through two
+ *             private futex words (FUTEX_WAKE_PRIVATE after each store,
+ *             FUTEX_WAIT_PRIVATE while the awaited word is 0: two wakes
+ *             and, on one CPU, two waits and two switches per round trip);
+ *   thread_create  lat_proc fork's shape for a thread: pthread_create of
+ *             a thread that returns at once, pthread_join (with musl: the
+ *             stack mmap'ed, clone, the exit's tid-word futex wake, the
+ *             stack munmap'ed by the joiner).
  * The THP controls are left as the kernel has them, only reported: the
  * @env line says "thp=" (each control that is not "never": the top-level
  * one as "enabled", a size as "64K", with its choice), and fork_big's row
@@ -32,8 +41,15 @@
  * Usage: procbench [--quick] [--bytes N[K|M|G]] [--runs R]   (default 256M, 5;
  *        --quick: fewer iterations, 64M)
  */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include "sbs.h"
+
+/* Linux's include/uapi/linux/futex.h (musl-gcc has no kernel headers). */
+#define FUTEX_WAIT_PRIVATE (0 | 128)
+#define FUTEX_WAKE_PRIVATE (1 | 128)
 
 extern char **environ;
 
@@ -42,6 +58,8 @@ enum op {
 	OP_FORK_BIG,
 	OP_EXEC,
 	OP_PIPE,
+	OP_FUTEX,
+	OP_THREAD,
 	NR_OPS
 };
 
@@ -57,6 +75,8 @@ static struct row rows[NR_OPS] = {
 	[OP_FORK_BIG] = { "fork_big", 8, 2 },
 	[OP_EXEC] = { "exec", 100, 10 },
 	[OP_PIPE] = { "pipe", 2000, 200 },
+	[OP_FUTEX] = { "futex_pingpong", 2000, 200 },
+	[OP_THREAD] = { "thread_create", 200, 20 },
 };
 
 static const char *self;
@@ -207,6 +227,78 @@ static double pipe_round_trips(int n)
 	return ms;
 }
 
+/* The ping-pong's two words: ping to the helper thread, pong back. 0 is
+ * "nothing yet", 1 the token, 2 (ping only) "exit". */
+static _Atomic uint32_t ping, pong;
+
+static void futex_wait_word(_Atomic uint32_t *word)
+{
+	while (!atomic_load(word))
+		if (syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0) &&
+		    errno != EAGAIN && errno != EINTR)
+			die("futex_pingpong: FUTEX_WAIT: %s", strerror(errno));
+}
+
+static void futex_post_word(_Atomic uint32_t *word, uint32_t val)
+{
+	atomic_store(word, val);
+	if (syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) < 0)
+		die("futex_pingpong: FUTEX_WAKE: %s", strerror(errno));
+}
+
+/* The helper: take each ping, answer with a pong, until ping is 2. */
+static void *pong_thread(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		futex_wait_word(&ping);
+		if (atomic_exchange(&ping, 0) == 2)
+			return NULL;
+		futex_post_word(&pong, 1);
+	}
+}
+
+/* n round trips of the token to the helper thread and back. */
+static double futex_round_trips(int n)
+{
+	pthread_t t;
+	double t0 = 0, ms;
+	int err = pthread_create(&t, NULL, pong_thread, NULL);
+
+	if (err)
+		die("futex_pingpong: pthread_create: %s", strerror(err));
+	for (int i = -1; i < n; i++) { /* i == -1: the untimed one */
+		if (i == 0)
+			t0 = now_ms();
+		futex_post_word(&ping, 1);
+		futex_wait_word(&pong);
+		atomic_store(&pong, 0);
+	}
+	ms = now_ms() - t0;
+	futex_post_word(&ping, 2);
+	pthread_join(t, NULL);
+	return ms;
+}
+
+static void *return_at_once(void *arg)
+{
+	return arg;
+}
+
+/* One thread made and joined. */
+static void thread_create_join(void)
+{
+	pthread_t t;
+	void *ret;
+	int err = pthread_create(&t, NULL, return_at_once, &rows[OP_THREAD]);
+
+	if (err)
+		die("thread_create: pthread_create: %s", strerror(err));
+	err = pthread_join(t, &ret);
+	if (err || ret != &rows[OP_THREAD])
+		die("thread_create: pthread_join: %s", err ? strerror(err) : "wrong return value");
+}
+
 static void run_row(enum op op, size_t len, int run, int quick)
 {
 	struct row *r = &rows[op];
@@ -223,8 +315,14 @@ static void run_row(enum op op, size_t len, int run, int quick)
 	case OP_EXEC:
 		ms = time_ops(fork_exec_wait, n);
 		break;
-	default:
+	case OP_PIPE:
 		ms = pipe_round_trips(n);
+		break;
+	case OP_FUTEX:
+		ms = futex_round_trips(n);
+		break;
+	default:
+		ms = time_ops(thread_create_join, n);
 	}
 	r->us[run] = ms * 1e3 / n;
 }
@@ -265,15 +363,16 @@ static void print_rows(size_t len, int runs, int quick)
 	struct utsname u;
 
 	uname(&u);
-	printf("Processes (lmbench lat_proc, lat_pipe shapes) on %s %s, median of %d run(s), "
-	       "fork_big parent %zu MiB\n",
+	printf("Processes and threads (lmbench lat_proc, lat_pipe shapes) on %s %s, median of %d "
+	       "run(s), fork_big parent %zu MiB\n",
 	       u.sysname, u.release, runs, len >> 20);
-	printf("      op  per_op[us]    min[us]    max[us]  iters AnonHuge[KiB] large[KiB]\n");
+	printf("            op  per_op[us]    min[us]    max[us]  iters AnonHuge[KiB] "
+	       "large[KiB]\n");
 	for (int i = 0; i < NR_OPS; i++) {
 		struct row *r = &rows[i];
 
 		qsort(r->us, (size_t)runs, sizeof(double), cmp_double);
-		printf("%8s %11.1f %10.1f %10.1f %6d %13ld %10ld\n", r->name, r->us[runs / 2],
+		printf("%14s %11.1f %10.1f %10.1f %6d %13ld %10ld\n", r->name, r->us[runs / 2],
 		       r->us[0], r->us[runs - 1], quick ? r->quick_iters : r->iters,
 		       i == OP_FORK_BIG ? r->anon_huge : 0, i == OP_FORK_BIG ? r->large : 0);
 	}

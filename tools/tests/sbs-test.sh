@@ -6,7 +6,8 @@
 # orders 1 and 7 running the fragmentation experiment, and the build
 # machine natively); tools/tests/sbs-procs/ those of a 3-round quick run
 # of /bin/procbench alone (SBS_PROGRAMS="/bin/procbench --quick --runs 1",
-# Folium's bench kernel), checked the same way for the Processes table.
+# Folium's bench kernel), checked the same way for the Processes and
+# threads table (its fork, exec, pipe, futex ping-pong and thread rows).
 # Checked: the logs convert (--from-logs); the section's cells are the
 # median and min–max of the three boots, and both ratios (Folium / Linux
 # 7.3, Linux 6.1 / Linux 7.3) their medians' quotients, all computed here
@@ -381,27 +382,30 @@ has "... says its times are instruction counts" "$tmp/icount/section.md" \
 	"**Instructions counted (QEMU \`-icount shift=0\`, ICOUNT=1).**"
 
 # --- the processes (sbs-procs/: a real 3-round quick run of /bin/procbench) ---
-# Converted and reported as the main run; the four rows on every kernel,
+# Converted and reported as the main run; the six rows on every kernel,
 # each cell and ratio computed here from the logs; each kernel's THP
 # controls named; the rows where Folium is slower than Linux 7.3 listed.
+procs_ops='fork fork_big exec pipe futex_pingpong thread_create'
 logs=$here/tests/sbs-procs
 sbs "$logs" "$tmp/procs"
 expect_status "processes: saved logs convert" 0
 for s in folium linux-new linux-old native; do
-	awk -F, '/^(fork|fork_big|exec|pipe),/ { n[$1]++ } END { exit n["fork"] != 3 ||
-		n["fork_big"] != 3 || n["exec"] != 3 || n["pipe"] != 3 }' "$tmp/procs/$s-procs_sbs.csv" 2>/dev/null &&
-		verdict ok "processes: $s-procs_sbs.csv holds the four rows of each of the 3 boots" ||
-		verdict FAIL "processes: $s-procs_sbs.csv holds the four rows of each of the 3 boots"
+	awk -F, -v ops="$procs_ops" '/^[a-z_]+,/ { n[$1]++ } END { k = split(ops, op, " ")
+		for (i = 1; i <= k; i++) if (n[op[i]] != 3) exit 1 }' "$tmp/procs/$s-procs_sbs.csv" 2>/dev/null &&
+		verdict ok "processes: $s-procs_sbs.csv holds the six rows of each of the 3 boots" ||
+		verdict FAIL "processes: $s-procs_sbs.csv holds the six rows of each of the 3 boots"
 done
 report "$tmp/procs"
 expect_status "processes: section" 0
 r=$tmp/procs/section.md
-has "processes: the table's heading" "$r" "### Processes (lmbench lat_proc and lat_pipe shapes)"
+has "processes: the table's heading" "$r" "### Processes and threads (lmbench lat_proc and lat_pipe shapes)"
+has "processes: the figure names the futex and thread rows" "$r" \
+	"(futex_pingpong: FUTEX_WAKE and FUTEX_WAIT), pthread_create + pthread_join of a thread that returns at once (thread_create)"
 has "processes: its unit, boots and populated size" "$r" \
 	"in us (lower is better); 1 run(s) per boot, 3 boot(s) per kernel; range 64 MiB."
 has "processes: columns" "$r" \
 	"| op | Folium (us) | $new (us) | $old (us) | Folium / $new | $old / $new | build machine (us) | anon_huge F / ${new#Linux } / ${old#Linux } | large F / ${new#Linux } / ${old#Linux } |"
-for op in fork fork_big exec pipe; do
+for op in $procs_ops; do
 	f=$(cell folium procs_sbs per_op $op)
 	n=$(cell linux-new procs_sbs per_op $op)
 	o=$(cell linux-old procs_sbs per_op $op)
@@ -413,7 +417,7 @@ thp_of() {	# thp_of SOURCE: the thp= of its first saved record
 }
 has "processes: each kernel's THP controls, as its record says" "$r" \
 	"Folium \`$(thp_of folium)\`; $new \`$(thp_of linux-new)\`; $old \`$(thp_of linux-old)\`;"
-above_specs='procs_sbs|per_op|1|Processes (lmbench lat_proc and lat_pipe shapes)|us'
+above_specs='procs_sbs|per_op|1|Processes and threads (lmbench lat_proc and lat_pipe shapes)|us'
 above folium linux-new >"$tmp/want"
 listed_above "$r" >"$tmp/listed"
 if cmp -s "$tmp/want" "$tmp/listed" &&
