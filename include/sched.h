@@ -97,6 +97,7 @@ struct cpu_itimer {
 #define SIGNAL_CLD_STOPPED 0x00000010	 /* the parent is yet to hear of the stop */
 #define SIGNAL_CLD_CONTINUED 0x00000020	 /* ... or of the continue */
 #define SIGNAL_CLD_MASK (SIGNAL_CLD_STOPPED | SIGNAL_CLD_CONTINUED)
+#define SIGNAL_UNKILLABLE 0x00000040 /* pid 1: only the signals it handles */
 
 /* Linux: struct signal_struct, what the threads of a process share
  * (CLONE_THREAD): the thread list, the process-directed pending signals,
@@ -353,6 +354,10 @@ void release_task(struct task_struct *task);
 /* Wait for the child @task of current to exit, then reap it (Linux:
  * kernel_wait). Return: its wait status. */
 int kernel_wait(struct task_struct *task);
+/* kernel_wait that also returns when @task's group stop completes (a
+ * shell's waitpid(pid, &status, WUNTRACED)): a stopped child stays a
+ * child, its status (sig << 8) | 0x7f. */
+int kernel_wait_untraced(struct task_struct *task);
 /* wait4's options (Linux: include/uapi/linux/wait.h). */
 #define WNOHANG 0x00000001
 #define WUNTRACED 0x00000002
@@ -437,6 +442,8 @@ static inline void set_current_state(unsigned int state)
 #define WIFEXITED(status) (((status)&0x7f) == 0)
 #define WEXITSTATUS(status) (((status) >> 8) & 0xff)
 #define WTERMSIG(status) ((status)&0x7f)
+#define WIFSTOPPED(status) (((status)&0xff) == 0x7f)
+#define WSTOPSIG(status) WEXITSTATUS(status)
 
 /* --- kernel/pid.c ------------------------------------------------------------ */
 /* The highest pid (/proc/sys/kernel/pid_max): Folium's table holds 4096. */

@@ -12,7 +12,8 @@
  * it to end.
  * Return: a wait status in Linux's encoding (<sys/wait.h>): the exit
  * code << 8 for a program that exited, the signal number for one a
- * signal ended; or a negative errno if it never ran (do_execve's, or
+ * signal ended, (sig << 8) | 0x7f for one that stopped (still a child
+ * of the caller); or a negative errno if it never ran (do_execve's, or
  * -ENOMEM).
  */
 int call_usermodehelper(const char *path, const char *const *argv, const char *const *envp);
@@ -27,7 +28,10 @@ int call_usermodehelper_exec(const char *path, const char *const *argv, const ch
 
 /* call_usermodehelper's halves: the child made and exec'd but not woken
  * (NULL and *@err if it cannot be), then woken as the console's
- * foreground program and waited for (the caller must be its parent). */
+ * foreground program and waited for (the caller must be its parent)
+ * until it exits, or until it stops: then the status is WIFSTOPPED's
+ * (sig << 8) | 0x7f and @task stays the caller's child, to be waited for
+ * again once continued. */
 struct task_struct *call_usermodehelper_setup(const char *path, const char *const *argv,
 					      const char *const *envp, int *err);
 int call_usermodehelper_wait(struct task_struct *task);

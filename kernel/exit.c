@@ -358,6 +358,24 @@ int kernel_wait(struct task_struct *task)
 	return status;
 }
 
+/* The condition is wait_consider_task's for this child, so a wait4 that
+ * finds nothing means the child moved on between the two (SIGCONT, a
+ * SIGKILL): wait again. */
+int kernel_wait_untraced(struct task_struct *task)
+{
+	int pid = task->tgid, status;
+	struct signal_struct *sig = task->signal;
+
+	for (;;) {
+		wait_event(current->signal->wait_chldexit,
+			   (task->exit_state == EXIT_ZOMBIE && thread_group_empty(task)) ||
+				   ((sig->flags & SIGNAL_STOP_STOPPED) && sig->group_exit_code &&
+				    !(sig->flags & SIGNAL_GROUP_EXIT)));
+		if (kernel_wait4(current, pid, &status, WNOHANG | WUNTRACED | __WALL, NULL) == pid)
+			return status;
+	}
+}
+
 void reap_zombie_children(void)
 {
 	struct task_struct *p, *n;

@@ -197,6 +197,10 @@ static struct task_struct *__copy_process(const struct kernel_clone_args *args, 
 	} else {
 		p->group_leader = p;
 		p->tgid = p->pid;
+		/* Linux: is_child_reaper. init (init=) takes only the
+		 * signals it has handlers for. */
+		if (p->pid == 1)
+			p->signal->flags |= SIGNAL_UNKILLABLE;
 	}
 	if (args->flags & CLONE_CHILD_SETTID)
 		p->set_child_tid = args->child_tid;

@@ -45,6 +45,12 @@ bool sig_kernel_stop(int sig)
 	return sig >= 1 && sig <= 32 && (SIG_KERNEL_STOP_MASK & sigmask(sig));
 }
 
+/* Linux: sig_kernel_only. The two a handler cannot take. */
+static bool sig_kernel_only(int sig)
+{
+	return sig == SIGKILL || sig == SIGSTOP;
+}
+
 /* Linux: sig_handler_ignored. */
 static bool sig_handler_ignored(uint64_t handler, int sig)
 {
@@ -56,9 +62,15 @@ static bool sig_handler_ignored(uint64_t handler, int sig)
  * is unblocked). */
 static bool sig_ignored(struct task_struct *t, int sig)
 {
+	uint64_t handler = sig_action(t, sig)->handler;
+
 	if (t->signals.blocked & sigmask(sig))
 		return false;
-	return sig_handler_ignored(sig_action(t, sig)->handler, sig);
+	/* Linux: sig_task_ignored's SIGNAL_UNKILLABLE rule; force_sig_info
+	 * lifts it for the signal of a fault. */
+	if ((t->signal->flags & SIGNAL_UNKILLABLE) && handler == SIG_DFL)
+		return true;
+	return sig_handler_ignored(handler, sig);
 }
 
 /* Linux: sig_fatal. With its default action the signal ends the process. */
@@ -452,6 +464,9 @@ static void force_sig_info(struct task_struct *t, const struct kernel_siginfo *i
 		ka->handler = SIG_DFL;
 		t->signals.blocked &= ~sigmask(sig);
 	}
+	/* Linux: a fault's signal with its default action ends even init. */
+	if (ka->handler == SIG_DFL)
+		t->signal->flags &= ~SIGNAL_UNKILLABLE;
 	send_signal(t, sig, info);
 }
 
@@ -613,6 +628,10 @@ int signal_next_action(struct task_struct *t, struct ksignal *ks)
 			return sig;
 		}
 		if (sig_kernel_ignore(sig))
+			continue;
+		/* Linux: "Global init gets no signals it doesn't want" (one
+		 * that was blocked when it came). */
+		if ((t->signal->flags & SIGNAL_UNKILLABLE) && !sig_kernel_only(sig))
 			continue;
 		if (sig_kernel_stop(sig)) {
 			/* Linux: a terminal stop signal to an orphaned

@@ -8,7 +8,11 @@
  * shell's `hello a b` is call_usermodehelper("/bin/hello", {"hello",
  * "a", "b"}, env), which returns 0 once hello has exited with status 0;
  * `hello &` is UMH_NO_WAIT: the pid at once, the status for a later
- * kernel_wait4 (the shell's job notices).
+ * kernel_wait4 (the shell's job notices). A program that stops (SIGSTOP,
+ * or SIGTSTP where its group is not orphaned) gives the console back
+ * too, as a shell's waitpid with WUNTRACED: it stays the caller's child,
+ * a stopped job that call_usermodehelper_wait continues in the
+ * foreground again (the kernel shell's `fg`).
  */
 #include <binfmts.h>
 #include <fs.h>
@@ -45,7 +49,7 @@ int call_usermodehelper_wait(struct task_struct *task)
 	tty_set_foreground(task, &session, &pgrp);
 	if (task->__state == TASK_NEW)
 		wake_up_new_task(task);
-	ret = kernel_wait(task);
+	ret = kernel_wait_untraced(task);
 	tty_restore_foreground(session, pgrp);
 	return ret;
 }

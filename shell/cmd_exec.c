@@ -9,9 +9,13 @@
  * the signal). A last word "&" runs it in the background: "[PID]" at
  * once, and when it has ended a notice "[PID] Done NAME" (or "Exit N",
  * or the signal) at the next prompt, before the next program starts or
- * at `jobs`, which also lists the ones still running; one that ends
- * while the shell waits for a key is reaped at once. Ctrl-C reaches only
- * the foreground one.
+ * at `jobs`, which also lists the ones still running or stopped; one
+ * that ends while the shell waits for a key is reaped at once. Ctrl-C
+ * reaches only the foreground one. A program that stops (SIGSTOP; the
+ * shell is pid 1, so the group of a program it starts is orphaned and,
+ * as on Linux, SIGTSTP from Ctrl-Z does not stop it) gives the prompt
+ * back as a stopped job, "[PID] Stopped by SIGSTOP  NAME", that `fg` or
+ * `bg` continues.
  */
 #include <ramfs.h>
 #include <sched.h>
@@ -62,6 +66,7 @@ static int cmd_spawn(int argc, char **argv)
 {
 	const char *envp[SPAWN_ENV_MAX + 1];
 	char path[PATH_MAX];
+	struct task_struct *task;
 	size_t nenv = 0;
 	int status, prog = 1;
 	bool background = argc > 1 && !strcmp(argv[argc - 1], "&");
@@ -78,22 +83,21 @@ static int cmd_spawn(int argc, char **argv)
 	shell_report_jobs();
 	/* A bare name is looked up in /bin, the one directory of PATH. */
 	ksnprintf(path, sizeof(path), "%s%s", strchr(argv[prog], '/') ? "" : "/bin/", argv[prog]);
-	status = call_usermodehelper_exec(path, (const char *const *)argv + prog, envp,
-					  background ? UMH_NO_WAIT : UMH_WAIT_PROC);
+	if (background) {
+		status = call_usermodehelper_exec(path, (const char *const *)argv + prog, envp,
+						  UMH_NO_WAIT);
+		if (status >= 0) {
+			kprintf("[%d]\n", status);
+			shell_set_current_job(status);
+		}
+	} else {
+		task = call_usermodehelper_setup(path, (const char *const *)argv + prog, envp,
+						 &status);
+		if (task)
+			return shell_wait_foreground(task);
+	}
 	if (status < 0) {
 		kprintf("%s: %s\n", argv[prog], exec_strerror(status));
-		return CMD_ERROR;
-	}
-	if (background) {
-		kprintf("[%d]\n", status);
-		return CMD_OK;
-	}
-	if (!WIFEXITED(status)) {
-		kprintf("killed by %s\n", shell_signal_name(WTERMSIG(status)));
-		return CMD_ERROR;
-	}
-	if (WEXITSTATUS(status)) {
-		kprintf("exit status %d\n", WEXITSTATUS(status));
 		return CMD_ERROR;
 	}
 	return CMD_OK;
@@ -113,12 +117,79 @@ static int cmd_jobs(int argc, char **argv)
 		return CMD_USAGE;
 	shell_report_jobs();
 	list_for_each_entry(p, &current->children, sibling)
-		kprintf("[%d] Running  %s\n", p->pid, p->comm);
+		kprintf("[%d] %s  %s\n", p->pid,
+			p->signal->flags & SIGNAL_STOP_STOPPED ? "Stopped" : "Running", p->comm);
 	return CMD_OK;
 }
 
 DEFINE_SHELL_COMMAND(jobs, "jobs",
-		     "say which background programs have ended (and reap them) and which run");
+		     "say which background programs have ended (and reap them), which run and "
+		     "which are stopped");
+
+/* The job `fg PID` or `bg PID` means: a child of the shell; without a
+ * PID, sh's current job (%+). */
+static struct task_struct *job_arg(const char *cmd, int argc, char **argv)
+{
+	struct task_struct *p;
+	uint64_t pid;
+
+	if (argc == 1) {
+		p = shell_current_job();
+		if (!p)
+			kprintf("%s: no current job\n", cmd);
+		return p;
+	}
+	if (kstrtou64(argv[1], &pid) || pid == 0 || pid > INT32_MAX) {
+		kprintf("%s: %s: not a pid\n", cmd, argv[1]);
+		return NULL;
+	}
+	list_for_each_entry(p, &current->children, sibling)
+		if (p->pid == (int)pid && !p->exit_state)
+			return p;
+	kprintf("%s: %s: no such job\n", cmd, argv[1]);
+	return NULL;
+}
+
+/* `fg [PID]`: a background or stopped job back in the foreground, its
+ * group continued (sh's fg: tcsetpgrp, then SIGCONT), and waited for. */
+static int cmd_fg(int argc, char **argv)
+{
+	struct task_struct *p;
+
+	if (argc > 2)
+		return CMD_USAGE;
+	p = job_arg("fg", argc, argv);
+	if (!p)
+		return CMD_ERROR;
+	kprintf("%s\n", p->comm);
+	kill_pgrp(NULL, p->pgid, SIGCONT, SI_USER);
+	return shell_wait_foreground(p);
+}
+
+DEFINE_SHELL_COMMAND(fg, "fg [PID]",
+		     "continue a stopped or background program (the current job without PID: "
+		     "the last one stopped or put in the background) in the foreground and wait "
+		     "for it");
+
+/* `bg [PID]`: a stopped job continued where it is, in the background. */
+static int cmd_bg(int argc, char **argv)
+{
+	struct task_struct *p;
+
+	if (argc > 2)
+		return CMD_USAGE;
+	p = job_arg("bg", argc, argv);
+	if (!p)
+		return CMD_ERROR;
+	kprintf("[%d] %s &\n", p->pid, p->comm);
+	shell_set_current_job(p->pid);
+	kill_pgrp(NULL, p->pgid, SIGCONT, SI_USER);
+	return CMD_OK;
+}
+
+DEFINE_SHELL_COMMAND(bg, "bg [PID]",
+		     "continue a stopped program (the current job without PID) in the "
+		     "background");
 
 /* Linux's ps STAT letter of a task (fs/proc/array.c task_state_array). */
 static char task_state_letter(const struct task_struct *p)
@@ -133,6 +204,8 @@ static char task_state_letter(const struct task_struct *p)
 		return 'S';
 	if (p->__state & TASK_UNINTERRUPTIBLE)
 		return 'D';
+	if (p->__state & __TASK_STOPPED)
+		return 'T';
 	return 'R'; /* TASK_NEW: about to run */
 }
 
@@ -172,7 +245,7 @@ static int parse_signal(const char *s)
 		return n > 0 && n <= _NSIG ? (int)n : -1;
 	if (!strncmp(s, "SIG", 3))
 		s += 3;
-	for (int sig = 1; sig <= SIGSTOP; sig++)
+	for (int sig = 1; sig <= SIGTTOU; sig++)
 		if (!strcmp(shell_signal_name(sig) + 3, s))
 			return sig;
 	return -1;

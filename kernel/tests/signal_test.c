@@ -412,6 +412,32 @@ static void blocked_or_ignored_fault_signals_kill(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fatal_exit_code(test), SIGSEGV);
 }
 
+/* init (pid 1) takes only what it handles: SIGTERM, SIGKILL and SIGSTOP
+ * are dropped, one that came blocked is dropped at delivery, a handled
+ * one runs, and a fault's signal still ends it (Linux's SIGNAL_UNKILLABLE). */
+static void init_takes_only_the_signals_it_handles(struct kunit *test)
+{
+	struct ksignal ks;
+
+	task->signal->flags |= SIGNAL_UNKILLABLE;
+	send_signal(task, SIGTERM, NULL);
+	send_signal(task, SIGKILL, NULL);
+	send_signal(task, SIGSTOP, NULL);
+	KUNIT_EXPECT_EQ(test, pending_set(), 0);
+	task->signals.blocked = sigmask(SIGINT);
+	send_signal(task, SIGINT, NULL);
+	KUNIT_EXPECT_EQ(test, pending_set(), sigmask(SIGINT));
+	set_current_blocked(task, 0);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), 0);
+	KUNIT_EXPECT_EQ(test, pending_set(), 0);
+	KUNIT_EXPECT_FALSE(test, task->signal->flags & (SIGNAL_GROUP_EXIT | SIGNAL_STOP_STOPPED));
+	KUNIT_ASSERT_EQ(test, set_handler(SIGUSR1, 0x401100, 0, 0), 0);
+	send_signal(task, SIGUSR1, NULL);
+	KUNIT_EXPECT_EQ(test, signal_next_action(task, &ks), SIGUSR1);
+	force_sig_fault(task, SIGSEGV, SEGV_MAPERR, 0x5000);
+	KUNIT_EXPECT_EQ(test, fatal_exit_code(test), SIGSEGV);
+}
+
 /* ^C with a program in the tty's foreground is n_tty's SIGINT for its
  * group, and the other bytes are the tty's input, not the shell's; with
  * none, the shell's editor gets the byte. */
@@ -458,6 +484,7 @@ static struct kunit_case signal_cases[] = {
 	KUNIT_CASE(default_actions_kill_with_the_signal),
 	KUNIT_CASE(resethand_nodefer_and_the_handler_mask),
 	KUNIT_CASE(blocked_or_ignored_fault_signals_kill),
+	KUNIT_CASE(init_takes_only_the_signals_it_handles),
 	KUNIT_CASE(ctrl_c_is_sigint_for_the_tty_foreground_group),
 	KUNIT_CASE(rt_sigreturn_without_a_ring3_frame_is_einval),
 	{},
