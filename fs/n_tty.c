@@ -460,7 +460,8 @@ long n_tty_read(struct tty_struct *tty, struct file *file, unsigned long buf, si
 		flags = arch_irq_save();
 		if (!input_available(tty)) {
 			arch_irq_restore(flags);
-			if (!timeout)
+			/* Linux: a hangup while it waited ends the read (0). */
+			if (!timeout || tty_hung_up_p(file))
 				break;
 			if (file->f_flags & O_NONBLOCK) {
 				ret = -EAGAIN;

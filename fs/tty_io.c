@@ -28,6 +28,7 @@ struct tty_struct console_tty = {
 	},
 	.winsize = { .ws_row = 25, .ws_col = 80 },
 	.icanon = true,
+	.tty_files = LIST_HEAD_INIT(console_tty.tty_files),
 };
 
 static struct ramfs_inode console_inode = {
@@ -78,7 +79,12 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 static void tty_release(struct ramfs_inode *inode, struct file *file)
 {
-	kfree(file->private_data);
+	struct tty_file_private *priv = file->private_data;
+	unsigned long flags = arch_irq_save();
+
+	list_del(&priv->list);
+	arch_irq_restore(flags);
+	kfree(priv);
 }
 
 const struct file_operations console_fops = {
@@ -89,6 +95,61 @@ const struct file_operations console_fops = {
 	.release = tty_release,
 };
 
+/* --- hangup (Linux: hung_up_tty_fops, __tty_hangup) ------------------------- */
+
+static long hung_up_tty_read(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
+{
+	return 0;
+}
+
+static long hung_up_tty_write(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
+{
+	return -EIO;
+}
+
+static __poll_t hung_up_tty_poll(struct file *file, poll_table *wait)
+{
+	return POLLIN | POLLOUT | POLLERR | POLLHUP | POLLRDNORM | POLLWRNORM;
+}
+
+static long hung_up_tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	return cmd == TIOCSPGRP ? -ENOTTY : -EIO;
+}
+
+static const struct file_operations hung_up_tty_fops = {
+	.read = hung_up_tty_read,
+	.write = hung_up_tty_write,
+	.ioctl = hung_up_tty_ioctl,
+	.poll = hung_up_tty_poll,
+	.release = tty_release,
+};
+
+bool tty_hung_up_p(const struct file *file)
+{
+	return file->f_op == &hung_up_tty_fops;
+}
+
+/* Linux: __tty_hangup(tty, 1). /dev/console's files are not hung up
+ * (Linux skips redirected_tty_write's), so a program the kernel started
+ * keeps its fds 0-2. */
+void tty_vhangup_session(struct tty_struct *tty)
+{
+	struct tty_file_private *priv;
+	unsigned long flags = arch_irq_save();
+
+	list_for_each_entry(priv, &tty->tty_files, list)
+		if (!priv->console)
+			priv->file->f_op = &hung_up_tty_fops;
+	/* Linux: tty_ldisc_hangup: n_tty's buffer flushed, readers woken. */
+	n_tty_flush_buffer(tty);
+	arch_irq_restore(flags);
+	tty_signal_session_leader(tty, 1);
+	tty->session = tty->pgrp = 0;
+	wake_up(&console_wait);
+}
+
+/* Linux: tty_alloc_file and tty_add_file. */
 static struct tty_file_private *tty_alloc_file(struct task_struct *opener, bool console)
 {
 	struct tty_file_private *priv = kzalloc(sizeof(*priv), GFP_KERNEL);
@@ -96,8 +157,19 @@ static struct tty_file_private *tty_alloc_file(struct task_struct *opener, bool 
 	if (priv) {
 		priv->opener = opener;
 		priv->console = console;
+		INIT_LIST_HEAD(&priv->list);
 	}
 	return priv;
+}
+
+static void tty_add_file(struct tty_file_private *priv, struct file *file)
+{
+	unsigned long flags = arch_irq_save();
+
+	priv->file = file;
+	file->private_data = priv;
+	list_add(&priv->list, &console_tty.tty_files);
+	arch_irq_restore(flags);
 }
 
 struct file *console_file_open(struct task_struct *task)
@@ -113,7 +185,7 @@ struct file *console_file_open(struct task_struct *task)
 		kfree(priv);
 		return NULL;
 	}
-	file->private_data = priv;
+	tty_add_file(priv, file);
 	console_set_receiver(tty_console_receive);
 	return file;
 }
@@ -135,7 +207,7 @@ int tty_open(struct ramfs_inode *inode, struct file *file)
 	if (!priv)
 		return -ENOMEM;
 	file->f_op = &console_fops;
-	file->private_data = priv;
+	tty_add_file(priv, file);
 	console_set_receiver(tty_console_receive);
 	if (!is_tty)
 		tty_open_proc_set_tty(&console_tty, file);

@@ -60,9 +60,11 @@ int tty_check_change(struct tty_struct *tty)
 	return __tty_check_change(tty, SIGTTOU);
 }
 
+/* Linux: signal->leader, which setsid sets (and a program the kernel
+ * starts leads its session from the start). */
 static bool is_session_leader(const struct task_struct *task)
 {
-	return task->pid == task->sid;
+	return task->tgid == task->sid;
 }
 
 /* Linux: __proc_set_tty: the caller's session and group take the tty. */
@@ -99,22 +101,54 @@ static long tiocsctty(struct tty_struct *tty, struct file *file, unsigned long a
 	return 0;
 }
 
-/* Linux: tiocnotty and disassociate_ctty(0). The session leader frees
- * the tty: SIGHUP and SIGCONT to the foreground group. (Another member
- * keeps it here: only the session says who has a controlling tty.) */
-static long tiocnotty(struct tty_struct *tty)
+void tty_signal_session_leader(struct tty_struct *tty, int exit_session)
 {
+	struct task_struct *p;
+	int pgrp = 0;
+
+	if (!tty->session)
+		return;
+	for_each_process(p)
+	{
+		if (p->sid != tty->session || !is_session_leader(p))
+			continue;
+		kill_pid_info(NULL, p->tgid, SIGHUP, SI_KERNEL);
+		kill_pid_info(NULL, p->tgid, SIGCONT, SI_KERNEL);
+		pgrp = tty->pgrp;
+	}
+	if (pgrp && exit_session)
+		kill_pgrp(NULL, pgrp, SIGHUP, SI_KERNEL);
+}
+
+void disassociate_ctty(int on_exit)
+{
+	struct tty_struct *tty = &console_tty;
 	int pgrp = tty->pgrp;
 
-	if (get_current_tty(current) != tty)
-		return -ENOTTY;
-	if (!is_session_leader(current))
-		return 0;
+	/* Not get_current_tty: the leader is already PF_EXITING. */
+	if (!tty->session || tty->session != current->sid || !is_session_leader(current))
+		return;
+	/* The console is a serial port and a screen, never a pty: at the
+	 * leader's exit Linux hangs it up (tty_vhangup_session). */
+	if (on_exit) {
+		tty_vhangup_session(tty);
+		return;
+	}
 	tty->session = tty->pgrp = 0;
 	if (pgrp) {
 		kill_pgrp(NULL, pgrp, SIGHUP, SI_KERNEL);
 		kill_pgrp(NULL, pgrp, SIGCONT, SI_KERNEL);
 	}
+}
+
+/* Linux: tiocnotty. The session leader frees the tty
+ * (disassociate_ctty(0)); another member keeps it here: only the session
+ * says who has a controlling tty. */
+static long tiocnotty(struct tty_struct *tty)
+{
+	if (get_current_tty(current) != tty)
+		return -ENOTTY;
+	disassociate_ctty(0);
 	return 0;
 }
 

@@ -91,16 +91,6 @@ int shell_getc(void);
 void shell_job_notices(void);
 /* The queued notices, then the other ended children reaped and told. */
 void shell_report_jobs(void);
-struct task_struct;
-/* Run @task (a child of the shell, made or continued) in the foreground
- * until it exits or stops, and say how if not with status 0, as the
- * `spawn` and `fg` commands do. Return: CMD_OK for status 0. */
-int shell_wait_foreground(struct task_struct *task);
-/* sh's current job (%+): the child stopped, started with & or put in the
- * background last while it lives, else the newest stopped one, else the
- * newest; NULL if the shell has no child left. */
-struct task_struct *shell_current_job(void);
-void shell_set_current_job(int pid);
 /* Linux's name of a standard signal ("SIGTERM"), "an unknown signal"
  * for another number. */
 const char *shell_signal_name(int sig);

@@ -133,6 +133,7 @@ struct tty_struct {
 	size_t read_head, read_tail, canon_head;
 	bool lnext; /* VLNEXT came: the next byte is taken literally */
 	bool icanon;
+	struct list_head tty_files; /* its open files' tty_file_private */
 };
 #define TTY_MARK_EOL 1 /* a line ends here (newline, EOL, a push) */
 #define TTY_MARK_EOF 2 /* the VEOF byte: ends a line, read drops it */
@@ -146,12 +147,22 @@ extern struct tty_struct console_tty;
  * /dev/console (Linux's redirected_tty_write: no job control). */
 struct tty_file_private {
 	struct task_struct *opener;
+	struct file *file;
+	struct list_head list; /* in tty_files */
 	bool console;
 };
 
 /* fs/tty_io.c. A byte from the console's interrupt (console_set_receiver):
  * n_tty's while a session owns the tty. Return: whether n_tty took it. */
 bool tty_console_receive(uint8_t c);
+/* Linux: tty_vhangup_session, __tty_hangup(tty, 1), at the exit of the
+ * session leader whose controlling tty it is: its files opened as a tty
+ * (not /dev/console) are hung up (read 0, write -EIO), typed input is
+ * dropped, the session's leaders get SIGHUP and SIGCONT and the
+ * foreground group SIGHUP, and the tty belongs to no session. */
+void tty_vhangup_session(struct tty_struct *tty);
+/* Linux: tty_hung_up_p. Whether @file was hung up. */
+bool tty_hung_up_p(const struct file *file);
 
 /* --- fs/n_tty.c: the line discipline ------------------------------------- */
 /* Linux: n_tty_receive_char and its special cases (ISIG, ICANON editing,
@@ -206,6 +217,15 @@ void tty_open_proc_set_tty(struct tty_struct *tty, struct file *file);
  * Return: the previous session and group, for tty_restore_foreground. */
 void tty_set_foreground(struct task_struct *task, int *old_session, int *old_pgrp);
 void tty_restore_foreground(int session, int pgrp);
+/* Linux: disassociate_ctty, for current, a session leader: at its exit
+ * (@on_exit) its controlling tty is hung up (tty_vhangup_session); by
+ * TIOCNOTTY the foreground group gets SIGHUP and SIGCONT and the tty is
+ * let go. */
+void disassociate_ctty(int on_exit);
+/* Linux: tty_signal_session_leader. SIGHUP and SIGCONT to each session
+ * leader in @tty's session, and with @exit_session SIGHUP to its
+ * foreground group. */
+void tty_signal_session_leader(struct tty_struct *tty, int exit_session);
 /* The tty's session, or 0 once its leader has gone (Linux clears it in
  * disassociate_ctty at the leader's exit; here it is noticed lazily). */
 int tty_session(struct tty_struct *tty);

@@ -17,6 +17,7 @@
 #include <posix-timers.h>
 #include <sched.h>
 #include <syscalls.h>
+#include <tty.h>
 #include <vm.h>
 
 /* Linux: exit_mm. The mm goes at once (with the last user); the task
@@ -264,6 +265,10 @@ void do_exit(int code)
 	group_dead = !--tsk->signal->live;
 	exit_mm(tsk);
 	exit_files(tsk);
+	/* Linux: disassociate_ctty(1): a session leader's end hangs up its
+	 * controlling tty. */
+	if (group_dead)
+		disassociate_ctty(1);
 	/* Linux: with the group dead, its timers go (exit_itimers); a
 	 * thread alone only stops being a SIGEV_THREAD_ID target. */
 	if (group_dead) {

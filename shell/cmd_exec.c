@@ -62,6 +62,59 @@ static void env_set(const char **envp, size_t *n, const char *assignment)
 	envp[(*n)++] = assignment;
 }
 
+/* The pid of sh's current job (%+): the one stopped, started with & or
+ * put in the background last. */
+static int current_job;
+
+static void set_current_job(int pid)
+{
+	current_job = pid;
+}
+
+/* Run @task (a child of the shell, made or continued) in the foreground
+ * until it exits or stops, and say how if not with status 0. */
+static int wait_foreground(struct task_struct *task)
+{
+	char comm[TASK_COMM_LEN];
+	int pid = task->pid, status;
+
+	memcpy(comm, task->comm, sizeof(comm));
+	status = call_usermodehelper_wait(task);
+	if (WIFSTOPPED(status)) {
+		current_job = pid;
+		kprintf("[%d] Stopped by %s  %s\n", pid, shell_signal_name(WSTOPSIG(status)), comm);
+		return CMD_ERROR; /* sh's $? is 128 + the signal */
+	}
+	if (!WIFEXITED(status)) {
+		kprintf("killed by %s\n", shell_signal_name(WTERMSIG(status)));
+		return CMD_ERROR;
+	}
+	if (WEXITSTATUS(status)) {
+		kprintf("exit status %d\n", WEXITSTATUS(status));
+		return CMD_ERROR;
+	}
+	return CMD_OK;
+}
+
+/* sh's current job (%+): the child stopped, started with & or put in
+ * the background last while it lives, else the newest stopped one, else
+ * the newest; NULL if the shell has no child left. */
+static struct task_struct *current_job_task(void)
+{
+	struct task_struct *p, *stopped = NULL, *newest = NULL;
+
+	list_for_each_entry(p, &current->children, sibling) {
+		if (p->exit_state)
+			continue;
+		if (p->pid == current_job)
+			return p;
+		if (p->signal->flags & SIGNAL_STOP_STOPPED)
+			stopped = p;
+		newest = p;
+	}
+	return stopped ? stopped : newest;
+}
+
 static int cmd_spawn(int argc, char **argv)
 {
 	const char *envp[SPAWN_ENV_MAX + 1];
@@ -88,13 +141,13 @@ static int cmd_spawn(int argc, char **argv)
 						  UMH_NO_WAIT);
 		if (status >= 0) {
 			kprintf("[%d]\n", status);
-			shell_set_current_job(status);
+			set_current_job(status);
 		}
 	} else {
 		task = call_usermodehelper_setup(path, (const char *const *)argv + prog, envp,
 						 &status);
 		if (task)
-			return shell_wait_foreground(task);
+			return wait_foreground(task);
 	}
 	if (status < 0) {
 		kprintf("%s: %s\n", argv[prog], exec_strerror(status));
@@ -134,7 +187,7 @@ static struct task_struct *job_arg(const char *cmd, int argc, char **argv)
 	uint64_t pid;
 
 	if (argc == 1) {
-		p = shell_current_job();
+		p = current_job_task();
 		if (!p)
 			kprintf("%s: no current job\n", cmd);
 		return p;
@@ -163,7 +216,7 @@ static int cmd_fg(int argc, char **argv)
 		return CMD_ERROR;
 	kprintf("%s\n", p->comm);
 	kill_pgrp(NULL, p->pgid, SIGCONT, SI_USER);
-	return shell_wait_foreground(p);
+	return wait_foreground(p);
 }
 
 DEFINE_SHELL_COMMAND(fg, "fg [PID]",
@@ -182,7 +235,7 @@ static int cmd_bg(int argc, char **argv)
 	if (!p)
 		return CMD_ERROR;
 	kprintf("[%d] %s &\n", p->pid, p->comm);
-	shell_set_current_job(p->pid);
+	set_current_job(p->pid);
 	kill_pgrp(NULL, p->pgid, SIGCONT, SI_USER);
 	return CMD_OK;
 }

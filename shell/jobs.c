@@ -8,7 +8,6 @@
  */
 #include <sched.h>
 #include <shell.h>
-#include <umh.h>
 
 /* Linux's names of its standard signals (kill -l). */
 const char *shell_signal_name(int sig)
@@ -37,54 +36,6 @@ static void report_status(int pid, const char *comm, int status)
 		kprintf("[%d] Exit %d  %s\n", pid, WEXITSTATUS(status), comm);
 	else
 		kprintf("[%d] Done  %s\n", pid, comm);
-}
-
-/* The pid of sh's current job (%+): the one stopped, started with & or
- * put in the background last. */
-static int current_job;
-
-void shell_set_current_job(int pid)
-{
-	current_job = pid;
-}
-
-int shell_wait_foreground(struct task_struct *task)
-{
-	char comm[TASK_COMM_LEN];
-	int pid = task->pid, status;
-
-	memcpy(comm, task->comm, sizeof(comm));
-	status = call_usermodehelper_wait(task);
-	if (WIFSTOPPED(status)) {
-		current_job = pid;
-		kprintf("[%d] Stopped by %s  %s\n", pid, shell_signal_name(WSTOPSIG(status)), comm);
-		return CMD_ERROR; /* sh's $? is 128 + the signal */
-	}
-	if (!WIFEXITED(status)) {
-		kprintf("killed by %s\n", shell_signal_name(WTERMSIG(status)));
-		return CMD_ERROR;
-	}
-	if (WEXITSTATUS(status)) {
-		kprintf("exit status %d\n", WEXITSTATUS(status));
-		return CMD_ERROR;
-	}
-	return CMD_OK;
-}
-
-struct task_struct *shell_current_job(void)
-{
-	struct task_struct *p, *stopped = NULL, *newest = NULL;
-
-	list_for_each_entry(p, &current->children, sibling) {
-		if (p->exit_state)
-			continue;
-		if (p->pid == current_job)
-			return p;
-		if (p->signal->flags & SIGNAL_STOP_STOPPED)
-			stopped = p;
-		newest = p;
-	}
-	return stopped ? stopped : newest;
 }
 
 /* Jobs reaped while the shell waited for a key, whose notices wait for

@@ -465,6 +465,42 @@ static void ctrl_c_is_sigint_for_the_tty_foreground_group(struct kunit *test)
 	console_intr_arm(armed);
 }
 
+/* The end of the session leader whose controlling tty the console is
+ * hangs it up (Linux's tty_vhangup_session): a file opened as /dev/ttyS0
+ * reads 0 and writes -EIO, a /dev/console file is untouched, the leader
+ * gets SIGHUP and SIGCONT, and the tty has no session or group left. */
+static void hangup_ends_a_tty_file_but_not_the_console(struct kunit *test)
+{
+	struct file *console = console_file_open(task);
+	int session, pgrp;
+	long fd;
+
+	KUNIT_ASSERT_NOT_NULL(test, console);
+	BUG_ON(copy_to_user(BUF, "/dev/ttyS0", sizeof("/dev/ttyS0")));
+	/* O_NONBLOCK: were it not hung up, the read would be -EAGAIN. */
+	fd = sys4(__NR_open, BUF, O_RDWR | O_NOCTTY | O_NONBLOCK, 0, 0);
+	KUNIT_ASSERT_GE(test, fd, 0);
+	/* Blocked, both stay pending to be seen (SIGCONT is otherwise
+	 * ignored, SIGHUP fatal). */
+	task->signals.blocked = sigmask(SIGHUP) | sigmask(SIGCONT);
+	tty_set_foreground(task, &session, &pgrp);
+	tty_vhangup_session(&console_tty);
+	KUNIT_EXPECT_EQ(test, console_tty.session, 0);
+	KUNIT_EXPECT_EQ(test, console_tty.pgrp, 0);
+	KUNIT_EXPECT_EQ(test, pending_set(), sigmask(SIGHUP) | sigmask(SIGCONT));
+	KUNIT_EXPECT_EQ(test, sys4(__NR_read, (unsigned long)fd, BUF + 64, 8, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys4(__NR_write, (unsigned long)fd, BUF, 1, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, sys4(__NR_ioctl, (unsigned long)fd, TCGETS, BUF + 64, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, sys4(__NR_ioctl, (unsigned long)fd, TIOCSPGRP, BUF + 64, 0), -ENOTTY);
+	KUNIT_EXPECT_FALSE(test, tty_hung_up_p(console));
+	KUNIT_EXPECT_TRUE(test, console->f_op == &console_fops);
+	KUNIT_EXPECT_EQ(test, sys4(__NR_close, (unsigned long)fd, 0, 0, 0), 0);
+	fput(console);
+	tty_restore_foreground(session, pgrp);
+	flush_signals(task);
+	task->signals.blocked = 0;
+}
+
 static void rt_sigreturn_without_a_ring3_frame_is_einval(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, sys4(__NR_rt_sigreturn, 0, 0, 0, 0), -EINVAL);
@@ -486,6 +522,7 @@ static struct kunit_case signal_cases[] = {
 	KUNIT_CASE(blocked_or_ignored_fault_signals_kill),
 	KUNIT_CASE(init_takes_only_the_signals_it_handles),
 	KUNIT_CASE(ctrl_c_is_sigint_for_the_tty_foreground_group),
+	KUNIT_CASE(hangup_ends_a_tty_file_but_not_the_console),
 	KUNIT_CASE(rt_sigreturn_without_a_ring3_frame_is_einval),
 	{},
 };
