@@ -476,6 +476,9 @@ bool will_become_orphaned_pgrp(int pgid, const struct task_struct *ignored);
 bool is_current_pgrp_orphaned(void);
 /* Give @task a pid (Linux: alloc_pid). Return: 0 or -EAGAIN. */
 int alloc_pid(struct task_struct *task);
+/* The pid alloc_pid gave last (Linux: idr_get_cursor - 1), for
+ * /proc/loadavg. */
+int pid_last_allocated(void);
 void free_pid(struct task_struct *task);
 /* The task the pidfd @fd of @task names (Linux: pidfd_get_task). Return:
  * it, or NULL with *err -EBADF (no fd, or not a pidfd) or -ESRCH (the

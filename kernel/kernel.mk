@@ -16,6 +16,9 @@ KERNEL_GENERIC_SRCS += kernel/fork.c kernel/exit.c kernel/futex.c kernel/pid.c k
 	kernel/sched/core.c kernel/sched/wait.c kernel/sched/cputime.c kernel/sched/loadavg.c
 # The hrtimer queue's tests run on a private cpu_base with a fake clock.
 TEST_SRCS += kernel/tests/hrtimer_test.c
+# Pids in a cycle (alloc_pid): tasks made and freed (their stacks need
+# the kernel's vmalloc).
+KERNEL_ONLY_TEST_SRCS += kernel/tests/pid_test.c
 
 KERNEL_ONLY_SRCS += kernel/panic.c
 # User programs: exec, exit and the system calls (ring 3 needs the machine).

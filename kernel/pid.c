@@ -2,8 +2,10 @@
  * Process ids and pidfds (Linux: kernel/pid.c alloc_pid, find_vpid,
  * pidfd_open, pidfd_get_task). Every task but init_task (pid 0) has a
  * pid from 1 to NR_PID_SLOTS while it exists; a pidfd is a file that
- * names one. The lowest free pid is the one given (Linux hands them out
- * in a cycle; a small table reuses them soon).
+ * names one. Pids are handed out in a cycle as Linux's idr_alloc_cyclic
+ * does: the one after the last given, wrapping to RESERVED_PIDS, so a
+ * pid that just died is not given again at once (a shell's job notice
+ * and a kill by pid mean the process they meant).
  * Example: pidfd_open(getpid(), 0) gives a close-on-exec fd, which
  * process_madvise (mm/madvise.c) takes to find the mm to advise.
  */
@@ -44,16 +46,53 @@ static const struct ctl_table pid_sysctl_table[] = {
 };
 SYSCTL_TABLE("kernel", pid_sysctl_table);
 
+/* Linux: RESERVED_PIDS. Once the cycle has passed it, the pids below
+ * are left to the boot's first tasks. */
+#define RESERVED_PIDS 300
+
+/* The next pid to try (Linux: the pid idr's cursor), and whether the
+ * cycle has wrapped once: before that, no free pid was ever given, so
+ * none can still name a process group or session. */
+static int pid_cursor = 1;
+static bool pid_wrapped;
+
+/* Linux keeps a struct pid (and its number) while a process group or
+ * session has it, though its task is gone (free_pid runs once no task
+ * uses it as PID, TGID, PGID or SID). */
+static bool pid_names_a_group(int nr)
+{
+	struct task_struct *p;
+
+	for_each_process(p) if (p->pgid == nr || p->sid == nr) return true;
+	return false;
+}
+
+/* Linux: alloc_pid's idr_alloc_cyclic(pid_min, pid_max): from the
+ * cursor to the top, then from pid_min, which is RESERVED_PIDS once the
+ * cursor is past it. */
 int alloc_pid(struct task_struct *task)
 {
-	for (int slot = 0; slot < NR_PID_SLOTS; slot++) {
-		if (!pid_table[slot]) {
-			pid_table[slot] = task;
-			task->pid = slot + 1;
-			return 0;
+	int min = pid_cursor > RESERVED_PIDS ? RESERVED_PIDS : 1;
+	int nr = MAX(pid_cursor, min);
+
+	for (int tried = 0; tried <= NR_PID_SLOTS - min; tried++, nr++) {
+		if (nr > NR_PID_SLOTS) {
+			nr = min;
+			pid_wrapped = true;
 		}
+		if (pid_table[nr - 1] || (pid_wrapped && pid_names_a_group(nr)))
+			continue;
+		pid_table[nr - 1] = task;
+		task->pid = nr;
+		pid_cursor = nr + 1;
+		return 0;
 	}
 	return -EAGAIN;
+}
+
+int pid_last_allocated(void)
+{
+	return pid_cursor - 1;
 }
 
 void free_pid(struct task_struct *task)

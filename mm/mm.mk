@@ -32,14 +32,15 @@ TEST_SRCS += mm/tests/memory_hotplug_test.c
 # --- fuzzing the buddy allocator (host only) ---------------------------------
 # What the allocator needs to run as a process: the buddy core, folios
 # (prep_compound_page), direct compaction (the slow path's) with the
-# migration it drives, printk and the host arch hooks, and the tasks
-# console waits are made of. Tasks hold an mm, so the fuzzer links the VM
+# migration it drives, printk and the host arch hooks, the tasks
+# console waits are made of, and the console tty (exit hangs it up). Tasks hold an mm, so the fuzzer links the VM
 # fuzzer's objects (VM_HOST_SRCS, below: built once for both).
 BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
 	mm/compaction.c mm/migrate.c mm/page_isolation.c \
 	lib/format.c kernel/printk.c kernel/console.c kernel/sysctl.c \
 	init/init_task.c kernel/fork.c kernel/pid.c kernel/sched/core.c kernel/sched/fair.c kernel/sched/wait.c kernel/timer.c kernel/hrtimer.c lib/rbtree.c \
-	fs/file.c fs/eventpoll.c fs/ramfs.c mm/slab.c mm/tlb.c mm/vmalloc.c \
+	fs/file.c fs/eventpoll.c fs/ramfs.c fs/tty_io.c fs/n_tty.c fs/tty_ioctl.c fs/tty_jobctrl.c \
+	mm/slab.c mm/tlb.c mm/vmalloc.c \
 	arch/host/arch.c arch/host/cpu.c arch/host/phys.c arch/host/process.c arch/host/mmu.c
 
 # libFuzzer: every object instrumented for coverage, ASan and UBSan.

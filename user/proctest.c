@@ -726,7 +726,10 @@ static int child(int argc, char **argv)
 	if (!strcmp(argv[1], "hold") && argc > 2) {
 		/* A child holds N MiB and sleeps for ever, orphaned once this
 		 * process has seen its memory ready and exited (for the OOM
-		 * killer's choice between processes). */
+		 * killer's choice between processes). It ignores SIGHUP, as
+		 * nohup would: this process may lead the session whose tty
+		 * is hung up when it exits, and the hangup's SIGHUP for the
+		 * foreground group would end the child too. */
 		size_t len = (size_t)atoi(argv[2]) << 20;
 		int fds[2];
 		char c = 0;
@@ -737,6 +740,7 @@ static int child(int argc, char **argv)
 			char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
+			signal(SIGHUP, SIG_IGN);
 			if (p == MAP_FAILED)
 				_exit(1);
 			memset(p, 1, len);

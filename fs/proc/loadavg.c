@@ -1,11 +1,10 @@
 /*
  * /proc/loadavg (Linux: loadavg_proc_show in fs/proc/loadavg.c):
  * "0.00 0.00 0.00 1/3 5\n" is the 1, 5 and 15 minute averages, the
- * runnable tasks over all tasks, and the highest pid in use.
+ * runnable tasks over all tasks, and the last pid given.
  * The averages are calc_global_load's (kernel/sched/loadavg.c), shown
- * rounded to two decimals as Linux does. Linux's last
- * field is the last pid allocated (idr_get_cursor); Folium's pids are
- * the lowest free slot, so the highest live pid is shown instead.
+ * rounded to two decimals as Linux does; the last field is Linux's
+ * idr_get_cursor - 1.
  */
 #include <kernel_stat.h>
 #include <sched.h>
@@ -14,7 +13,7 @@
 int loadavg_proc_show(struct seq_file *m, void *v)
 {
 	struct task_struct *p;
-	int running = 0, total = 0, last = 0;
+	int running = 0, total = 0;
 
 	(void)v;
 	for_each_process(p)
@@ -22,13 +21,12 @@ int loadavg_proc_show(struct seq_file *m, void *v)
 		total++;
 		if (p->__state == TASK_RUNNING && !p->exit_state)
 			running++;
-		last = p->pid;
 	}
 	for (int i = 0; i < 3; i++) {
 		unsigned long a = avenrun[i] + FIXED_1 / 200;
 
 		seq_printf(m, "%lu.%02lu ", LOAD_INT(a), LOAD_FRAC(a));
 	}
-	seq_printf(m, "%d/%d %d\n", running, total, last);
+	seq_printf(m, "%d/%d %d\n", running, total, pid_last_allocated());
 	return 0;
 }

@@ -10,8 +10,8 @@
 
 #include <sched.h>
 
-/* A pid no task has: the pid table stops below it. */
-#define NO_SUCH_PID 999
+/* A pid no task has: above the pid table (Linux's pid_max). */
+#define NO_SUCH_PID (PID_MAX + 1)
 
 static inline struct task_struct *ktest_task_create(struct mm_struct *mm)
 {
