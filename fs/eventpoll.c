@@ -285,6 +285,12 @@ static int ep_poll_callback(struct wait_queue_entry *wait, unsigned int mode, vo
 	int ewake = !(epi->event.events & EPOLLEXCLUSIVE);
 
 	(void)mode;
+	/* Linux: the queue is being freed (a signalfd's sighand): leave it
+	 * now; ep_unregister_pollwait finds whead NULL. */
+	if (pollflags & POLLFREE) {
+		list_del_init(&wait->entry);
+		pwq->whead = NULL;
+	}
 	if (!(epi->event.events & ~EP_PRIVATE_BITS))
 		return ewake; /* EPOLLONESHOT fired: disabled until MOD */
 	if (pollflags && !(pollflags & epi->event.events))
@@ -333,7 +339,8 @@ static void ep_unregister_pollwait(struct epitem *epi)
 		struct eppoll_entry *pwq = epi->pwqlist;
 
 		epi->pwqlist = pwq->next;
-		remove_wait_queue(pwq->whead, &pwq->wait);
+		if (pwq->whead)
+			remove_wait_queue(pwq->whead, &pwq->wait);
 		kfree(pwq);
 	}
 }

@@ -314,7 +314,8 @@ no_thread_group:
 			return -ENOMEM;
 		memcpy(sh->action, tsk->sighand->action, sizeof(sh->action));
 		sh->count = 1;
-		tsk->sighand->count--;
+		init_waitqueue_head(&sh->signalfd_wqh);
+		__cleanup_sighand(tsk->sighand);
 		tsk->sighand = sh;
 	}
 	return 0;

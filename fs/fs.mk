@@ -19,6 +19,8 @@ KERNEL_ONLY_SRCS += fs/read_write.c fs/ioctl.c fs/open.c fs/stat.c fs/readdir.c 
 KERNEL_ONLY_SRCS += fs/select.c fs/char_dev.c fs/mem.c fs/devtmpfs.c
 # timerfd: an hrtimer's expiries read as a count (Linux: fs/timerfd.c).
 KERNEL_ONLY_SRCS += fs/timerfd.c
+# signalfd: a thread's pending signals read as records (Linux: fs/signalfd.c).
+KERNEL_ONLY_SRCS += fs/signalfd.c
 KERNEL_ONLY_TEST_SRCS += kernel/tests/fs_syscall_test.c
 # seq_file, /proc/meminfo and /sys: generic, so the shell's views (and
 # the host tests) print the same text; /proc's tree, the per-process

@@ -26,6 +26,9 @@
 #define POLLWRBAND 0x0200
 #define POLLMSG 0x0400
 #define POLLRDHUP 0x2000
+/* Linux's: given to a queue's entries when the queue itself is about to
+ * be freed (wake_up_pollfree): each must leave it at once. */
+#define POLLFREE 0x4000
 
 /* A file without ->poll (a regular file, a directory) is always ready. */
 #define DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)

@@ -81,6 +81,9 @@ struct fs_struct {
 struct sighand_struct {
 	int count;
 	struct k_sigaction action[_NSIG]; /* action[sig - 1] */
+	/* Linux's: signalfd readers and pollers of the threads sharing it,
+	 * woken by every signal sent to them (signalfd_notify). */
+	struct wait_queue_head signalfd_wqh;
 };
 
 /* Linux: struct cpu_itimer, ITIMER_PROF's or ITIMER_VIRTUAL's expiry
@@ -338,6 +341,9 @@ void set_new_task_parent(struct task_struct *p, struct task_struct *parent);
 /* Free a task that never ran or that exit has released (Linux:
  * free_task): its stack, its parts, its pid. */
 void free_task(struct task_struct *task);
+/* Linux: __cleanup_sighand. Drop a reference to @sighand; the last frees
+ * it, after the pollers of its signalfd queue let go (wake_up_pollfree). */
+void __cleanup_sighand(struct sighand_struct *sighand);
 
 /* --- kernel/exit.c ------------------------------------------------------------ */
 /* Linux: do_group_exit. End every thread of current's process with the

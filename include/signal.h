@@ -222,6 +222,9 @@ void sigqueue_cancel(struct sigqueue *q, struct task_struct *t);
 /* Linux: dequeue_signal. Take the first pending signal @mask does not
  * block, the thread's own before the process's. Return: it, 0 if none. */
 int dequeue_signal(struct task_struct *t, sigset_t mask, struct kernel_siginfo *info);
+/* The signal dequeue_signal(@t, @mask, ...) would take, left pending; 0
+ * if none (Linux: signalfd_poll's next_signal on both queues). */
+int peek_signal(const struct task_struct *t, sigset_t mask);
 /* Linux: init_sigpending, flush_sigqueue, flush_signals. */
 void init_sigpending(struct sigpending *pending);
 void flush_sigqueue(struct sigpending *pending);

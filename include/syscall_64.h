@@ -160,10 +160,12 @@
 	X(274, get_robust_list)   \
 	X(280, utimensat)         \
 	X(281, epoll_pwait)       \
+	X(282, signalfd)          \
 	X(283, timerfd_create)    \
 	X(284, eventfd)           \
 	X(286, timerfd_settime)   \
 	X(287, timerfd_gettime)   \
+	X(289, signalfd4)         \
 	X(290, eventfd2)          \
 	X(291, epoll_create1)     \
 	X(292, dup3)              \

@@ -77,6 +77,12 @@ void finish_wait(struct wait_queue_head *wq, struct wait_queue_entry *wait);
  * with nr_exclusive 1). A func may take its own entry off the queue.
  * Context: any, interrupts too. */
 void __wake_up(struct wait_queue_head *wq, unsigned int state);
+/* __wake_up with @key for the entries' funcs (Linux: the poll events
+ * woken for, as poll_to_key). */
+void __wake_up_key(struct wait_queue_head *wq, unsigned int state, void *key);
+/* Linux: wake_up_pollfree. @wq is about to be freed: every entry's func
+ * gets POLLHUP | POLLFREE and takes its entry off (epoll's items). */
+void wake_up_pollfree(struct wait_queue_head *wq);
 #define wake_up(wq) __wake_up(wq, TASK_NORMAL)
 #define wake_up_interruptible(wq) __wake_up(wq, TASK_INTERRUPTIBLE)
 

@@ -17,7 +17,10 @@
 static struct files_struct init_files = { .count = 1 };
 /* pwd: the root directory, once populate_rootfs has made it. */
 static struct fs_struct init_fs = { .users = 1, .umask = 022 };
-static struct sighand_struct init_sighand = { .count = 1 };
+static struct sighand_struct init_sighand = {
+	.count = 1,
+	.signalfd_wqh = __WAIT_QUEUE_HEAD_INITIALIZER(init_sighand.signalfd_wqh),
+};
 /* Linux: INIT_RLIMITS, with RLIMIT_NOFILE the size of the fd table
  * (which cannot grow: Linux's nr_open), the stack exec's 8 MiB, no core
  * dumps and RLIMIT_MEMLOCK Linux's 8 MiB; RLIMIT_NPROC and

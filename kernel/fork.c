@@ -108,6 +108,7 @@ static int copy_parts(unsigned long clone_flags, struct task_struct *p,
 		if (!p->sighand)
 			return -ENOMEM;
 		p->sighand->count = 1;
+		init_waitqueue_head(&p->sighand->signalfd_wqh);
 		memcpy(p->sighand->action, parent->sighand->action, sizeof(p->sighand->action));
 		if (clone_flags & CLONE_CLEAR_SIGHAND)
 			flush_signal_handlers(p);
@@ -239,14 +240,24 @@ struct task_struct *copy_process(const struct kernel_clone_args *args)
 	return __copy_process(args, &err);
 }
 
+void __cleanup_sighand(struct sighand_struct *sighand)
+{
+	if (--sighand->count)
+		return;
+	/* Linux: signalfd_cleanup. An epoll still watching a signalfd
+	 * through this queue lets go of it before it is freed. */
+	wake_up_pollfree(&sighand->signalfd_wqh);
+	kfree(sighand);
+}
+
 void free_task(struct task_struct *task)
 {
 	exit_creds(task);
 	put_files_struct(task->files);
 	if (task->fs && !--task->fs->users)
 		kfree(task->fs);
-	if (task->sighand && !--task->sighand->count)
-		kfree(task->sighand);
+	if (task->sighand)
+		__cleanup_sighand(task->sighand);
 	flush_sigqueue(&task->signals.pending);
 	if (!list_empty(&task->thread_node))
 		__exit_signal(task);

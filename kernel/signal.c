@@ -150,6 +150,14 @@ void flush_signals(struct task_struct *t)
 	flush_sigqueue(&t->signal->shared_pending);
 }
 
+/* Linux: signalfd_notify. A signal is being queued for @t: its signalfd
+ * readers and pollers look again. */
+static void signalfd_notify(struct task_struct *t)
+{
+	if (!list_empty(&t->sighand->signalfd_wqh.head))
+		wake_up(&t->sighand->signalfd_wqh);
+}
+
 /* Linux: collect_signal. Take the first instance of @sig; the bit stays
  * while another is queued. A bit without an instance had its siginfo
  * lost: it reads as SI_USER from nobody. */
@@ -187,6 +195,13 @@ static int next_signal(const struct sigpending *pending, sigset_t mask)
 	if (ready & SYNCHRONOUS_MASK)
 		ready &= SYNCHRONOUS_MASK;
 	return ready ? __builtin_ctzll(ready) + 1 : 0;
+}
+
+int peek_signal(const struct task_struct *t, sigset_t mask)
+{
+	int sig = next_signal(&t->signals.pending, mask);
+
+	return sig ? sig : next_signal(&t->signal->shared_pending, mask);
 }
 
 /* Linux: dequeue_signal. The thread's own first, then the process's. */
@@ -372,6 +387,7 @@ static int __send_signal(struct task_struct *t, int sig, const struct kernel_sig
 		return -EAGAIN; /* Linux: the queue overflowed for sigqueue() */
 	}
 out_set:
+	signalfd_notify(t);
 	pending->signal |= sigmask(sig);
 	complete_signal(sig, t, group);
 	return 0;
@@ -414,6 +430,7 @@ bool send_sigqueue(struct sigqueue *q, struct task_struct *t, bool group)
 		return false;
 	}
 	if (prepare_signal(sig, t)) {
+		signalfd_notify(t);
 		list_add_tail(&q->list, &pending->list);
 		pending->signal |= sigmask(sig);
 		complete_signal(sig, t, group);

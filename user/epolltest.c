@@ -6,7 +6,10 @@
  * and one-shot items on a pipe, EPOLLHUP and EPOLLERR reported unasked,
  * epoll_wait's limits and timeouts, epoll_pwait's mask letting a signal
  * in, epoll_pwait2, a closed file leaving the list, nested epolls, the
- * tty, and an epoll shared across fork. Prints "ok NAME" or "FAIL NAME:
+ * tty, and an epoll shared across fork; signalfd (its errnos, records
+ * of kill, sigqueue and SIGCHLD, poll and epoll, a blocking read woken
+ * by a child's exit, an epoll item outliving the thread that added it).
+ * Prints "ok NAME" or "FAIL NAME:
  * ..." a line, then "epolltest: N checks, all ok" (exit 0) or "epolltest:
  * K of N checks FAILED" (exit 1). Example: a pipe's read end added for
  * EPOLLIN reports nothing until a write, then EPOLLIN at every wait
@@ -22,6 +25,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -611,6 +615,117 @@ static int tty_mode(void)
 	return 0;
 }
 
+/* A signalfd: the raw call, -errno. */
+static long sfd4(int ufd, uint64_t mask, size_t size, int flags)
+{
+	return sys(syscall(SYS_signalfd4, ufd, &mask, size, flags));
+}
+
+static void signalfds(void)
+{
+	uint64_t usr1 = 1ull << (SIGUSR1 - 1), rt1 = 1ull << (SIGRTMIN + 1 - 1);
+	uint64_t chld = 1ull << (SIGCHLD - 1), usr2 = 1ull << (SIGUSR2 - 1);
+	struct signalfd_siginfo ssi[3];
+	struct epoll_event ev;
+	sigset_t set, old;
+	int fd, bfd, ep, pipefd[2], status = -1;
+	union sigval v;
+	pid_t pid;
+
+	EXPECT("sfd_bad_size", sfd4(-1, usr1, 4, 0), -EINVAL);
+	EXPECT("sfd_bad_mask_pointer", sys(syscall(SYS_signalfd4, -1, (void *)KADDR, (size_t)8, 0)),
+	       -EFAULT);
+	EXPECT("sfd_bad_flags", sfd4(-1, usr1, 8, 1), -EINVAL);
+	EXPECT("sfd_bad_fd", sfd4(999, usr1, 8, 0), -EBADF);
+	pipe(pipefd);
+	EXPECT("sfd_not_a_signalfd", sfd4(pipefd[0], usr1, 8, 0), -EINVAL);
+	close(pipefd[0]);
+	close(pipefd[1]);
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGRTMIN + 1);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	fd = (int)sfd4(-1, usr1, 8, SFD_NONBLOCK | SFD_CLOEXEC);
+	check("sfd_made", fd >= 0, "errno %ld", (long)fd);
+	EXPECT("sfd_cloexec", fcntl(fd, F_GETFD), FD_CLOEXEC);
+	EXPECT("sfd_flags", fcntl(fd, F_GETFL) & (O_ACCMODE | O_NONBLOCK), O_RDWR | O_NONBLOCK);
+	EXPECT("sfd_read_none_pending", sys(read(fd, ssi, sizeof(ssi))), -EAGAIN);
+	EXPECT("sfd_read_too_small", sys(read(fd, ssi, sizeof(ssi[0]) - 1)), -EINVAL);
+	EXPECT("sfd_poll_none", poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, 0), 0);
+	kill(getpid(), SIGUSR1);
+	EXPECT("sfd_poll_pending", poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, 0), 1);
+	ep = epoll_create1(0);
+	ctl(ep, EPOLL_CTL_ADD, fd, EPOLLIN, 7);
+	EXPECT("sfd_epoll_pending", ewait(ep, &ev, 1, 0) == 1 && ev.events == EPOLLIN, 1);
+	EXPECT("sfd_read_kill", read(fd, ssi, sizeof(ssi)), (long)sizeof(ssi[0]));
+	check("sfd_kill_record",
+	      ssi[0].ssi_signo == SIGUSR1 && ssi[0].ssi_code == SI_USER &&
+		      ssi[0].ssi_pid == (uint32_t)getpid() && ssi[0].ssi_uid == getuid(),
+	      "signo %u code %d pid %u uid %u", ssi[0].ssi_signo, ssi[0].ssi_code, ssi[0].ssi_pid,
+	      ssi[0].ssi_uid);
+	EXPECT("sfd_read_leaves_none", ewait(ep, &ev, 1, 0), 0);
+	/* A new set for the same fd; a real-time signal queues each value. */
+	EXPECT("sfd_new_mask", sfd4(fd, usr1 | rt1, 8, 0), fd);
+	v.sival_int = 7;
+	sigqueue(getpid(), SIGRTMIN + 1, v);
+	v.sival_int = 8;
+	sigqueue(getpid(), SIGRTMIN + 1, v);
+	kill(getpid(), SIGUSR2); /* not in the set: stays pending */
+	EXPECT("sfd_read_queued", read(fd, ssi, sizeof(ssi)), (long)(2 * sizeof(ssi[0])));
+	check("sfd_sigqueue_records",
+	      ssi[0].ssi_signo == (uint32_t)SIGRTMIN + 1 && ssi[0].ssi_code == SI_QUEUE &&
+		      ssi[0].ssi_int == 7 && ssi[1].ssi_int == 8 &&
+		      ssi[0].ssi_pid == (uint32_t)getpid(),
+	      "signo %u code %d ints %d %d", ssi[0].ssi_signo, ssi[0].ssi_code, ssi[0].ssi_int,
+	      ssi[1].ssi_int);
+	sigpending(&set);
+	EXPECT("sfd_other_signal_still_pending", sigismember(&set, SIGUSR2), 1);
+	EXPECT("sfd_sigkill_never_read", sfd4(fd, ~0ull, 8, 0), fd);
+	EXPECT("sfd_takes_the_rest", read(fd, ssi, sizeof(ssi)), (long)sizeof(ssi[0]));
+	EXPECT("sfd_rest_is_usr2", ssi[0].ssi_signo, SIGUSR2);
+
+	/* A blocking read waits until a child's exit brings SIGCHLD. */
+	bfd = (int)sfd4(-1, chld, 8, 0);
+	pid = fork();
+	if (pid == 0) {
+		struct timespec ts = { 0, 50 * 1000000l };
+
+		nanosleep(&ts, NULL);
+		_exit(5);
+	}
+	EXPECT("sfd_blocking_read_sigchld", read(bfd, ssi, sizeof(ssi)), (long)sizeof(ssi[0]));
+	check("sfd_sigchld_record",
+	      ssi[0].ssi_signo == SIGCHLD && ssi[0].ssi_code == CLD_EXITED &&
+		      ssi[0].ssi_pid == (uint32_t)pid && ssi[0].ssi_status == 5,
+	      "signo %u code %d pid %u status %d", ssi[0].ssi_signo, ssi[0].ssi_code,
+	      ssi[0].ssi_pid, ssi[0].ssi_status);
+	waitpid(pid, &status, 0);
+	EXPECT("sfd_child_status", status, 5 << 8);
+
+	/* An epoll item added by a child, on the signalfd both share, waits
+	 * on the child's signal queue; the child's exit frees that queue
+	 * (Linux's POLLFREE) and the item stays harmless. */
+	EXPECT("sfd_del_parent_item", ctl(ep, EPOLL_CTL_DEL, fd, 0, 0), 0);
+	EXPECT("sfd_mask_usr2", sfd4(fd, usr2, 8, 0), fd);
+	pid = fork();
+	if (pid == 0)
+		_exit(ctl(ep, EPOLL_CTL_ADD, fd, EPOLLIN, 9) == 0 ? 0 : 1);
+	waitpid(pid, &status, 0);
+	EXPECT("sfd_child_added_item", status, 0);
+	EXPECT("sfd_item_after_child_exit", ewait(ep, &ev, 1, 0), 0);
+	kill(getpid(), SIGUSR2);
+	EXPECT("sfd_item_polls_the_caller", ewait(ep, &ev, 1, 0), 0);
+	EXPECT("sfd_item_deleted", ctl(ep, EPOLL_CTL_DEL, fd, 0, 0), 0);
+	EXPECT("sfd_read_usr2", read(fd, ssi, sizeof(ssi)), (long)sizeof(ssi[0]));
+	close(ep);
+	close(bfd);
+	close(fd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -627,5 +742,6 @@ int main(int argc, char **argv)
 	wakeups_close_nesting();
 	fork_shares();
 	exclusive_wakeups();
+	signalfds();
 	return check_summary("epolltest");
 }
