@@ -479,8 +479,8 @@ static void setup(const char *exe)
  * (6 and 7 epolls, 7 inside 6 at times, 8 a non-blocking eventfd, 9 and
  * 10 a non-blocking pipe with bytes in it or not, 11 a closed number),
  * each epoll watching a random few of them, and then one epoll_ctl,
- * epoll_wait, epoll_pwait, epoll_pwait2, eventfd2, read or write is made
- * on them with fuzzed arguments. Waits never block: their timeout is 0
+ * epoll_wait, epoll_pwait, epoll_pwait2, eventfd2, signalfd4, read or
+ * write is made on them with fuzzed arguments. Waits never block: their timeout is 0
  * (a timespec of zeros, or one the kernel refuses). reset_fds closes all
  * of it after the call, so every epoll goes with its items each time.
  */
@@ -539,8 +539,8 @@ static long epoll_call(int verbose, char *line, size_t size)
 {
 	static const struct timespec zero, bad = { 0, 1000000000 };
 	static const unsigned long ts[] = { (unsigned long)&zero, (unsigned long)&bad, KADDR };
-	static const unsigned short nrs[] = { 233, 232, 281, 441, 290, 0, 1 };
-	unsigned long nr = nrs[rnd() % 7], a[6];
+	static const unsigned short nrs[] = { 233, 232, 281, 441, 290, 289, 0, 1 };
+	unsigned long nr = nrs[rnd() % 8], a[6];
 
 	for (int i = 0; i < 6; i++)
 		a[i] = interesting();
@@ -565,6 +565,19 @@ static long epoll_call(int verbose, char *line, size_t size)
 		a[5] = rnd() % 4 ? 8 : a[5];
 		break;
 	case 290: /* eventfd2(count, flags): a new fd, closed after */
+		break;
+	case 289: /* signalfd4(-1 or an fd, mask, 8, flags): a new fd or a
+		   * changed set; never read here, so it may block */
+		if (rnd() % 2)
+			a[0] = (unsigned long)-1;
+		if (rnd() % 4) {
+			a[1] = arena + (rnd() % ARENA_PAGES) * PAGE;
+			*(unsigned long *)a[1] = rnd();
+		}
+		if (rnd() % 4)
+			a[2] = 8;
+		if (rnd() % 2)
+			a[3] = (rnd() % 2) ? O_NONBLOCK : O_NONBLOCK | O_CLOEXEC;
 		break;
 	default: /* read or write of the eventfd or another fd */
 		if (rnd() % 4)
