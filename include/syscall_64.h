@@ -182,7 +182,8 @@
 	X(435, clone3)            \
 	X(439, faccessat2)        \
 	X(440, process_madvise)   \
-	X(441, epoll_pwait2)
+	X(441, epoll_pwait2)      \
+	X(449, futex_waitv)
 
 #define __SYSCALL_NR(nr, name) __NR_##name = nr,
 enum {

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <hrtimer.h>
 #include <sched.h>
+#include <slab.h>
 #include <syscalls.h>
 #include <timekeeping.h>
 #include <vm.h>
@@ -448,6 +449,150 @@ SYSCALL_DEFINE6(futex, unsigned long, uaddr, int, op, uint32_t, val, unsigned lo
 		unsigned long, uaddr2, uint32_t, val3)
 {
 	return do_futex(task, uaddr, op, val, utime, uaddr2, val3);
+}
+
+/* --- futex_waitv: one wait on many futexes -------------------------------------- */
+
+#define FUTEX_WAITV_MAX 128
+#define FUTEX2_SIZE_U32 0x02
+#define FUTEX2_SIZE_MASK 0x03
+#define FUTEX2_PRIVATE FUTEX_PRIVATE_FLAG
+
+/* Linux: struct futex_waitv (uapi). */
+struct futex_waitv {
+	uint64_t val;
+	uint64_t uaddr;
+	uint32_t flags;
+	uint32_t reserved;
+};
+
+/* Linux: futex_parse_waitv. Each waiter a 32-bit futex (FUTEX2_SIZE_U32,
+ * FUTEX2_PRIVATE or not: every futex here is keyed by (mm, address)), a
+ * value that fits it and nothing reserved. */
+static int futex_parse_waitv(struct task_struct *task, struct futex_q *qs, struct futex_waitv *ws,
+			     unsigned long uwaiters, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		struct futex_waitv *w = &ws[i];
+		int ret;
+
+		if (copy_from_user(w, uwaiters + i * sizeof(*w), sizeof(*w)))
+			return -EFAULT;
+		if ((w->flags & ~(FUTEX2_SIZE_MASK | FUTEX2_PRIVATE)) || w->reserved ||
+		    (w->flags & FUTEX2_SIZE_MASK) != FUTEX2_SIZE_U32 || w->val > UINT32_MAX)
+			return -EINVAL;
+		ret = get_futex_key(task->mm, (unsigned long)w->uaddr, &qs[i].key);
+		if (ret)
+			return ret;
+		qs[i].task = task;
+		qs[i].bitset = FUTEX_BITSET_MATCH_ANY;
+		qs[i].woken = false;
+		INIT_LIST_HEAD(&qs[i].list);
+	}
+	return 0;
+}
+
+/* Linux: futex_unqueue_multiple. Every waiter off its queue. Return: the
+ * index of the first that was woken, or -1. */
+static int futex_unqueue_multiple(struct futex_q *qs, unsigned int nr)
+{
+	int woken = -1;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		if (qs[i].woken && woken < 0)
+			woken = (int)i;
+		list_del_init(&qs[i].list);
+	}
+	return woken;
+}
+
+/*
+ * Linux: futex_wait_multiple with futex_wait_multiple_setup. Queue on
+ * every futex while each word holds its value (-EAGAIN and none queued
+ * if one does not), then sleep until a wake of any, the monotonic
+ * @deadline (0: none) or a signal. Return: the index of the woken one
+ * (the lowest if several), -ETIMEDOUT or -ERESTARTSYS.
+ */
+static long futex_wait_multiple(struct task_struct *task, struct futex_q *qs,
+				const struct futex_waitv *ws, unsigned int nr, uint64_t deadline)
+{
+	long ret;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		uint32_t uval;
+
+		if (get_futex_value(&uval, (unsigned long)ws[i].uaddr)) {
+			futex_unqueue_multiple(qs, i);
+			return -EFAULT;
+		}
+		if (uval != (uint32_t)ws[i].val) {
+			futex_unqueue_multiple(qs, i);
+			return -EAGAIN;
+		}
+		list_add_tail(&qs[i].list, hash_futex(&qs[i].key));
+	}
+	for (;;) {
+		uint64_t now = ktime_get_ns();
+		bool woken = false;
+
+		set_current_state(TASK_INTERRUPTIBLE);
+		for (unsigned int i = 0; i < nr; i++)
+			woken |= qs[i].woken;
+		/* An in-kernel test's task cannot sleep (futex_wait's rule). */
+		if (woken || (deadline && now >= deadline) || signal_pending(task) ||
+		    task != current)
+			break;
+		if (deadline)
+			schedule_timeout_ns(deadline - now);
+		else
+			schedule();
+	}
+	set_current_state(TASK_RUNNING);
+	ret = futex_unqueue_multiple(qs, nr);
+	if (ret >= 0)
+		return ret;
+	return signal_pending(task) ? -ERESTARTSYS : -ETIMEDOUT;
+}
+
+/*
+ * Linux: futex_waitv(waiters, nr_futexes, flags, timeout, clockid) with
+ * futex2_setup_timeout: no flags; 1 to 128 waiters; an absolute
+ * timeout on CLOCK_MONOTONIC or CLOCK_REALTIME. Example: Wine's and
+ * Proton's WaitForMultipleObjects. Return: the index of a woken futex,
+ * -EINVAL, -EFAULT, -EAGAIN (a word no longer held its value),
+ * -ETIMEDOUT, -ERESTARTSYS or -ENOMEM.
+ */
+SYSCALL_DEFINE5(futex_waitv, unsigned long, waiters, unsigned int, nr_futexes, unsigned int, flags,
+		unsigned long, timeout, int, clockid)
+{
+	struct futex_waitv *ws;
+	struct futex_q *qs;
+	uint64_t deadline = 0;
+	long ret;
+
+	if (flags || !nr_futexes || nr_futexes > FUTEX_WAITV_MAX || !waiters)
+		return -EINVAL;
+	if (timeout) {
+		if (clockid != CLOCK_REALTIME && clockid != CLOCK_MONOTONIC)
+			return -EINVAL;
+		ret = futex_deadline(FUTEX_WAIT_BITSET,
+				     clockid == CLOCK_REALTIME ? FUTEX_CLOCK_REALTIME : 0, timeout,
+				     &deadline);
+		if (ret)
+			return ret;
+	}
+	ws = kmalloc(nr_futexes * sizeof(*ws), GFP_KERNEL);
+	qs = kmalloc(nr_futexes * sizeof(*qs), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (ws && qs) {
+		futex_queues_init();
+		ret = futex_parse_waitv(task, qs, ws, waiters, nr_futexes);
+		if (!ret)
+			ret = futex_wait_multiple(task, qs, ws, nr_futexes, deadline);
+	}
+	kfree(qs);
+	kfree(ws);
+	return ret;
 }
 
 /* --- robust futexes ------------------------------------------------------------ */

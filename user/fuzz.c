@@ -611,7 +611,8 @@ static long epoll_call(int verbose, char *line, size_t size)
  *   and clone3 with bad sizes and arguments, must fail (else "fuzz:
  *   clone ... Linux refuses" and exit 1).
  * - futex: every op, with FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME or
- *   not, on its words, unaligned, unmapped and kernel addresses, with bad
+ *   not, and futex_waitv on up to 4 words (fuzzed values, flags, counts
+ *   and clocks), on its words, unaligned, unmapped and kernel addresses, with bad
  *   timespecs; every wait has a timeout of at most 2 ms (an absolute one
  *   now or in the past) or one the kernel refuses, so none blocks for
  *   long; at times a thread waits there to be woken or requeued.
@@ -1182,7 +1183,29 @@ static long futex_block(void)
 		if (rnd() % 2)
 			uaddr = (unsigned long)&w->futex;
 	}
-	ret = syscall(SYS_futex, uaddr, op | flags, val, ts, uaddr2, val3);
+	if (rnd() % 8) {
+		ret = syscall(SYS_futex, uaddr, op | flags, val, ts, uaddr2, val3);
+	} else {
+		/* futex_waitv on up to 4 of the words (or a fuzzed count),
+		 * fuzzed flags, an absolute timeout now or in the past. */
+		struct {
+			unsigned long val, uaddr;
+			unsigned int flags, reserved;
+		} v[4];
+		unsigned int n = rnd() % 8 ? 1 + rnd() % 4 : (unsigned int)interesting();
+
+		for (int i = 0; i < 4; i++) {
+			v[i].val = rnd() % 8 ? rnd() % 4 : interesting();
+			v[i].uaddr = rnd() % 2 ? uaddr : futex_addr();
+			v[i].flags = rnd() % 8 ? 0x02 | (unsigned int)(rnd() % 2) << 7
+					       : (unsigned int)rnd();
+			v[i].reserved = rnd() % 16 ? 0 : 1;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		t.tv_sec = rnd() % 2 ? 0 : t.tv_sec;
+		ret = syscall(449, rnd() % 8 ? (unsigned long)v : interesting(), n,
+			      rnd() % 8 ? 0 : (unsigned int)rnd(), &t, rnd() % 8 ? 1 : rnd() % 4);
+	}
 	if (w->tid > 0)
 		threads_join(1);
 	return ret == -1;

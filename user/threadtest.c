@@ -8,7 +8,9 @@
  * does not block it, a thread-directed one (tgkill) by its thread; a
  * per-thread alternate signal stack; a robust mutex whose owner dies
  * (EOWNERDEAD); the raw futex calls and their errnos (EAGAIN,
- * ETIMEDOUT, EINVAL, requeue, wake-op); real-time signals queued with
+ * ETIMEDOUT, EINVAL, requeue, wake-op) and futex_waitv (woken by one
+ * of several, EAGAIN, an absolute timeout on either clock, its EINVALs
+ * and EFAULT); real-time signals queued with
  * their values (sigqueue, sigtimedwait); a SIGEV_THREAD_ID timer aimed at
  * one thread; exit_group from a thread; a fatal signal ending every
  * thread; execve from a thread that is not the main one (the process
@@ -635,6 +637,98 @@ static void check_futex(void)
 	check("futex_every_waiter_woken", woken_count == 4, "%d woken", (int)woken_count);
 }
 
+/* --- futex_waitv ------------------------------------------------------------- */
+
+#ifndef SYS_futex_waitv
+#define SYS_futex_waitv 449
+#endif
+#define FUTEX2_SIZE_U8 0x00
+#define FUTEX2_SIZE_U32 0x02
+#define FUTEX2_PRIVATE FUTEX_PRIVATE_FLAG
+
+/* Linux's struct futex_waitv (uapi/linux/futex.h). */
+struct waitv {
+	uint64_t val;
+	uint64_t uaddr;
+	uint32_t flags;
+	uint32_t reserved;
+};
+
+static atomic_int vwords[3];
+
+static long waitv(struct waitv *w, unsigned int nr, unsigned int flags, const struct timespec *ts,
+		  int clockid)
+{
+	long r = syscall(SYS_futex_waitv, w, nr, flags, ts, clockid);
+
+	return r < 0 ? -errno : r;
+}
+
+static void *wake_vword_2(void *arg)
+{
+	(void)arg;
+	usleep(30000);
+	vwords[2] = 1;
+	futex(&vwords[2], FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	return NULL;
+}
+
+static struct timespec in_10ms(clockid_t clock)
+{
+	struct timespec t;
+
+	clock_gettime(clock, &t);
+	t.tv_nsec += 10000000;
+	if (t.tv_nsec >= 1000000000) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000;
+	}
+	return t;
+}
+
+static void check_futex_waitv(void)
+{
+	struct waitv w[3];
+	struct timespec t;
+	pthread_t th;
+
+	for (int i = 0; i < 3; i++)
+		w[i] = (struct waitv){ .val = 0,
+				       .uaddr = (uintptr_t)&vwords[i],
+				       .flags = FUTEX2_SIZE_U32 | (i ? FUTEX2_PRIVATE : 0) };
+	pthread_create(&th, NULL, wake_vword_2, NULL);
+	EXPECT("waitv_returns_the_woken_index", waitv(w, 3, 0, NULL, 0), 2);
+	pthread_join(th, NULL);
+	EXPECT("waitv_value_changed_eagain", waitv(w, 3, 0, NULL, 0), -EAGAIN);
+	vwords[2] = 0;
+	t = in_10ms(CLOCK_MONOTONIC);
+	EXPECT("waitv_monotonic_etimedout", waitv(w, 3, 0, &t, CLOCK_MONOTONIC), -ETIMEDOUT);
+	t = in_10ms(CLOCK_REALTIME);
+	EXPECT("waitv_realtime_etimedout", waitv(w, 3, 0, &t, CLOCK_REALTIME), -ETIMEDOUT);
+	EXPECT("waitv_bad_clock_einval", waitv(w, 3, 0, &t, CLOCK_BOOTTIME), -EINVAL);
+	EXPECT("waitv_flags_einval", waitv(w, 3, 1, NULL, 0), -EINVAL);
+	EXPECT("waitv_none_einval", waitv(w, 0, 0, NULL, 0), -EINVAL);
+	EXPECT("waitv_129_einval", waitv(w, 129, 0, NULL, 0), -EINVAL);
+	EXPECT("waitv_null_einval", waitv(NULL, 1, 0, NULL, 0), -EINVAL);
+	EXPECT("waitv_bad_pointer_efault", waitv((struct waitv *)8, 1, 0, NULL, 0), -EFAULT);
+	t.tv_nsec = 1000000000;
+	EXPECT("waitv_bad_timespec_einval", waitv(w, 3, 0, &t, CLOCK_MONOTONIC), -EINVAL);
+	w[1].flags = FUTEX2_SIZE_U8;
+	EXPECT("waitv_u8_einval", waitv(w, 3, 0, NULL, 0), -EINVAL);
+	w[1].flags = FUTEX2_SIZE_U32;
+	w[1].reserved = 1;
+	EXPECT("waitv_reserved_einval", waitv(w, 3, 0, NULL, 0), -EINVAL);
+	w[1].reserved = 0;
+	/* Linux 6.7's futex_validate_input; before it the value was cut to
+	 * 32 bits and the call waited (hence the timeout). */
+	w[1].val = 1ull << 32;
+	t = in_10ms(CLOCK_MONOTONIC);
+	EXPECT("waitv_value_too_big_einval", waitv(w, 3, 0, &t, CLOCK_MONOTONIC), -EINVAL);
+	w[1].val = 0;
+	w[1].uaddr += 1;
+	EXPECT("waitv_unaligned_einval", waitv(w, 3, 0, NULL, 0), -EINVAL);
+}
+
 /* --- a robust mutex whose owner dies ---------------------------------------- */
 
 static pthread_mutex_t robust;
@@ -845,6 +939,7 @@ int main(int argc, char **argv)
 	check_rt_signals();
 	check_thread_timer();
 	check_futex();
+	check_futex_waitv();
 	check_robust();
 	check_ends();
 	check_stop_continue();
