@@ -25,6 +25,7 @@
 
 #define L(tty, f) ((tty)->termios.c_lflag & (f))
 #define I(tty, f) ((tty)->termios.c_iflag & (f))
+#define O(tty, f) ((tty)->termios.c_oflag & (f))
 
 /* c is the control character @idx (0 disables one: _POSIX_VDISABLE). */
 static bool is_cc(const struct tty_struct *tty, int idx, uint8_t c)
@@ -59,9 +60,39 @@ static void put_tty_queue(struct tty_struct *tty, uint8_t c, uint8_t mark)
 	tty->read_head++;
 }
 
-static void echo_raw(const char *s, size_t n)
+/* Linux: process_output_block and do_output_char. With OPOST, ONLCR
+ * makes '\n' CR LF and OCRNL makes '\r' a '\n'; without it the bytes go
+ * to the consoles as they are (a full-screen program's raw mode). */
+static void n_tty_output(const struct tty_struct *tty, const char *s, size_t n)
 {
-	console_write(s, n);
+	char out[2 * WRITE_CHUNK];
+	size_t o = 0;
+
+	if (!O(tty, OPOST)) {
+		console_write_tty(s, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (o + 2 > sizeof(out)) {
+			console_write_tty(out, o);
+			o = 0;
+		}
+		if (s[i] == '\n' && O(tty, ONLCR)) {
+			out[o++] = '\r';
+			out[o++] = '\n';
+		} else if (s[i] == '\r' && O(tty, OCRNL)) {
+			out[o++] = '\n';
+		} else {
+			out[o++] = s[i];
+		}
+	}
+	console_write_tty(out, o);
+}
+
+/* Linux: echoes go through the same output processing. */
+static void echo_raw(const struct tty_struct *tty, const char *s, size_t n)
+{
+	n_tty_output(tty, s, n);
 }
 
 /* Linux: echo_char. With ECHOCTL a control byte shows as ^X (^? for DEL). */
@@ -70,9 +101,9 @@ static void echo_char(const struct tty_struct *tty, uint8_t c)
 	char ctl[2] = { '^', (char)(c ^ 0100) };
 
 	if (L(tty, ECHOCTL) && is_cntrl(c) && c != '\t')
-		echo_raw(ctl, 2);
+		echo_raw(tty, ctl, 2);
 	else
-		echo_raw((const char *)&c, 1);
+		echo_raw(tty, (const char *)&c, 1);
 }
 
 /* The column a tab erase goes back to: the width of the line before it
@@ -123,7 +154,7 @@ static void eraser(struct tty_struct *tty, uint8_t c)
 			tty->read_head = tty->canon_head;
 			echo_char(tty, c);
 			if (L(tty, ECHOK))
-				echo_raw("\n", 1);
+				echo_raw(tty, "\n", 1);
 			return;
 		}
 		kill_type = KILL;
@@ -151,12 +182,12 @@ static void eraser(struct tty_struct *tty, uint8_t c)
 				echo_char(tty, tty->termios.c_cc[VERASE]);
 			} else if (c == '\t') {
 				for (unsigned n = tab_backspaces(tty); n; n--)
-					echo_raw("\b", 1);
+					echo_raw(tty, "\b", 1);
 			} else {
 				if (is_cntrl(c) && L(tty, ECHOCTL))
-					echo_raw("\b \b", 3);
+					echo_raw(tty, "\b \b", 3);
 				if (!is_cntrl(c) || L(tty, ECHOCTL))
-					echo_raw("\b \b", 3);
+					echo_raw(tty, "\b \b", 3);
 			}
 		}
 		if (kill_type == ERASE)
@@ -199,7 +230,7 @@ static void receive_plain(struct tty_struct *tty, uint8_t c)
 {
 	if (L(tty, ECHO)) {
 		if (c == '\n')
-			echo_raw("\n", 1);
+			echo_raw(tty, "\n", 1);
 		else
 			echo_char(tty, c);
 	}
@@ -244,19 +275,19 @@ static void receive_special(struct tty_struct *tty, uint8_t c)
 		if (is_cc(tty, VLNEXT, c) && L(tty, IEXTEN)) {
 			tty->lnext = true;
 			if (L(tty, ECHO) && L(tty, ECHOCTL))
-				echo_raw("^\b", 2);
+				echo_raw(tty, "^\b", 2);
 			return;
 		}
 		if (is_cc(tty, VREPRINT, c) && L(tty, ECHO) && L(tty, IEXTEN)) {
 			echo_char(tty, c);
-			echo_raw("\n", 1);
+			echo_raw(tty, "\n", 1);
 			for (size_t i = tty->canon_head; i != tty->read_head; i++)
 				echo_char(tty, (uint8_t)tty->read_buf[MASK(i)]);
 			return;
 		}
 		if (c == '\n') {
 			if (L(tty, ECHO) || L(tty, ECHONL))
-				echo_raw("\n", 1);
+				echo_raw(tty, "\n", 1);
 			handle_newline(tty, c, TTY_MARK_EOL);
 			return;
 		}
@@ -511,7 +542,7 @@ long n_tty_write(struct tty_struct *tty, struct file *file, unsigned long buf, s
 
 		if (copy_from_user(chunk, buf + done, n))
 			return done ? (long)done : -EFAULT;
-		console_write(chunk, n);
+		n_tty_output(tty, chunk, n);
 		done += n;
 	}
 	return (long)done;

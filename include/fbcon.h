@@ -47,6 +47,7 @@ struct fbcon {
 	uint32_t format;     /* enum boot_fb_format */
 	uint32_t masks[3];   /* red, green, blue (BOOT_FB_BITMASK only) */
 	bool cursor_shown;
+	bool tty_output; /* writing the tty's bytes: '\n' is a bare line feed */
 	/* Escape sequence parser and UTF-8 decoder state. */
 	uint8_t esc_state;
 	uint32_t esc_param;

@@ -115,10 +115,17 @@ size_t log_ring_read(const struct log_ring *r, uint64_t *seq, char *buf, size_t 
 /* kernel/console.c: output to every registered console, input from any. */
 struct console {
 	const char *name;
+	/* The kernel's text: '\n' starts a new line (Linux's consoles turn
+	 * it into CR LF, as uart_console_write and vt_console_print do). */
 	void (*write)(struct console *con, const char *s, size_t n);
+	/* The tty's bytes after its output processing (n_tty's OPOST): '\n'
+	 * is a bare line feed, as a terminal takes it. NULL: write. */
+	void (*write_tty)(struct console *con, const char *s, size_t n);
 	struct console *next;
 };
 void console_register(struct console *con);
+/* Bytes from the tty to every console's write_tty (fs/n_tty.c). */
+void console_write_tty(const char *s, size_t n);
 /* Send all output to one console only (tests capture command output this
  * way), or to every console again when only is NULL. */
 void console_redirect(struct console *only);

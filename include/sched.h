@@ -485,6 +485,10 @@ int alloc_pid(struct task_struct *task);
 /* The pid alloc_pid gave last (Linux: idr_get_cursor - 1), for
  * /proc/loadavg. */
 int pid_last_allocated(void);
+/* Boot only, with no task holding a pid: the next pid given is 1 again
+ * (an init= that could not run leaves pid 1 to the kernel shell, as
+ * Linux's kernel_init stays pid 1 whichever init it tries). */
+void pid_restart_cycle(void);
 void free_pid(struct task_struct *task);
 /* The task the pidfd @fd of @task names (Linux: pidfd_get_task). Return:
  * it, or NULL with *err -EBADF (no fd, or not a pidfd) or -ESRCH (the

@@ -96,7 +96,8 @@ void shell_report_jobs(void);
 const char *shell_signal_name(int sig);
 const struct shell_command *shell_find(const char *name);
 
-/* Console output captured in memory, e.g. for tests of commands. */
+/* Console output captured in memory, e.g. for tests of commands; a
+ * tty's CR LF is kept as "\n". */
 struct shell_capture {
 	char text[2048]; /* NUL-terminated; output beyond it is dropped */
 	size_t len;

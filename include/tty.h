@@ -44,6 +44,7 @@ struct file;
 /* c_oflag */
 #define OPOST 0000001
 #define ONLCR 0000004
+#define OCRNL 0000010
 /* c_lflag */
 #define ISIG 0000001
 #define ICANON 0000002
@@ -172,8 +173,9 @@ void n_tty_receive_char(struct tty_struct *tty, uint8_t c);
  * out), -EAGAIN, -ERESTARTSYS, -EIO (background, SIGTTIN not taken),
  * -EFAULT. */
 long n_tty_read(struct tty_struct *tty, struct file *file, unsigned long buf, size_t count);
-/* Linux: n_tty_write with OPOST: ONLCR is the consoles' own "\r\n".
- * Return: bytes written, -EFAULT, -ERESTARTSYS (TOSTOP from the background). */
+/* Linux: n_tty_write, with OPOST's ONLCR and OCRNL (the bytes as they
+ * are without OPOST) to the consoles' write_tty. Return: bytes written,
+ * -EFAULT, -ERESTARTSYS (TOSTOP from the background). */
 long n_tty_write(struct tty_struct *tty, struct file *file, unsigned long buf, size_t count);
 /* Linux: input_available_p for poll (a raw VMIN without VTIME counts). */
 bool n_tty_input_available(struct tty_struct *tty);

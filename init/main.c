@@ -115,6 +115,7 @@ static struct task_struct *init_process(void)
 		return NULL;
 	p = call_usermodehelper_setup(path, argv, envp, &err);
 	if (!p) {
+		pid_restart_cycle();
 		pr_err("init: requested init %s failed (error %d); starting the kernel shell\n",
 		       path, err);
 		return NULL;

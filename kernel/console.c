@@ -44,6 +44,14 @@ void console_write(const char *s, size_t n)
 		con->write(con, s, n);
 }
 
+void console_write_tty(const char *s, size_t n)
+{
+	struct console *con = redirect ? redirect : consoles;
+
+	for (; con; con = redirect ? NULL : con->next)
+		(con->write_tty ? con->write_tty : con->write)(con, s, n);
+}
+
 void console_puts(const char *s)
 {
 	console_write(s, strlen(s));

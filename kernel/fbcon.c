@@ -150,7 +150,16 @@ static void control(struct fbcon *fc, uint8_t c)
 {
 	switch (c) {
 	case '\n':
-		newline(fc);
+		/* Linux's VT: a line feed keeps the column (lf); the
+		 * kernel's own '\n' is CR LF (vt_console_print). */
+		if (fc->tty_output) {
+			uint32_t cx = fc->cx;
+
+			newline(fc);
+			fc->cx = cx;
+		} else {
+			newline(fc);
+		}
 		break;
 	case '\r':
 		fc->cx = 0;
@@ -268,6 +277,15 @@ static void fbcon_con_write(struct console *con, const char *s, size_t n)
 	fbcon_write((struct fbcon *)con, s, n);
 }
 
+static void fbcon_con_write_tty(struct console *con, const char *s, size_t n)
+{
+	struct fbcon *fc = (struct fbcon *)con;
+
+	fc->tty_output = true;
+	fbcon_write(fc, s, n);
+	fc->tty_output = false;
+}
+
 int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width, uint32_t height, uint32_t pitch,
 	       uint32_t format, uint32_t red_mask, uint32_t green_mask, uint32_t blue_mask,
 	       const struct psf_font *font)
@@ -278,6 +296,7 @@ int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width, uint32_t height, 
 		return -1;
 	fc->con.name = "fbcon";
 	fc->con.write = fbcon_con_write;
+	fc->con.write_tty = fbcon_con_write_tty;
 	fc->pixels = pixels;
 	fc->width = width;
 	fc->height = height;

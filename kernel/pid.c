@@ -95,6 +95,12 @@ int pid_last_allocated(void)
 	return pid_cursor - 1;
 }
 
+void pid_restart_cycle(void)
+{
+	BUG_ON(pid_wrapped || find_ge_pid(1));
+	pid_cursor = 1;
+}
+
 void free_pid(struct task_struct *task)
 {
 	if (task->pid > 0 && task->pid <= NR_PID_SLOTS && pid_table[task->pid - 1] == task)

@@ -203,6 +203,64 @@ static struct task_struct *job_arg(const char *cmd, int argc, char **argv)
 	return NULL;
 }
 
+/* Whether child @pid of the shell (any child for 0) is still to wait
+ * for: not yet reaped and not stopped; and whether one is a zombie. */
+static bool job_pending(int pid, bool *ended)
+{
+	struct task_struct *p;
+	bool pending = false;
+
+	*ended = false;
+	list_for_each_entry(p, &current->children, sibling) {
+		*ended |= p->exit_state == EXIT_ZOMBIE;
+		if ((!pid || p->pid == pid) && !(p->signal->flags & SIGNAL_STOP_STOPPED))
+			pending = true;
+	}
+	return pending;
+}
+
+/* `wait [PID]`: as sh's wait, until the background job PID (every one
+ * without PID) has ended, saying how at once; a stopped job is not
+ * waited for, and Ctrl-C gives up. */
+static int cmd_wait(int argc, char **argv)
+{
+	int pid = 0;
+
+	if (argc > 2)
+		return CMD_USAGE;
+	if (argc == 2) {
+		struct task_struct *p = job_arg("wait", argc, argv);
+
+		if (!p)
+			return CMD_ERROR;
+		pid = p->pid;
+	}
+	for (;;) {
+		DEFINE_WAIT(wait);
+		bool ended;
+
+		shell_report_jobs();
+		if (console_interrupted()) {
+			kprintf("wait: interrupted\n");
+			return CMD_ERROR;
+		}
+		/* A child's exit or stop wakes wait_chldexit; ^C only sets a
+		 * flag, so look again every 10 ms. */
+		prepare_to_wait(&current->signal->wait_chldexit, &wait, TASK_UNINTERRUPTIBLE);
+		if (!job_pending(pid, &ended)) {
+			finish_wait(&current->signal->wait_chldexit, &wait);
+			return CMD_OK;
+		}
+		if (!ended)
+			schedule_timeout_ns(10 * 1000000ull);
+		finish_wait(&current->signal->wait_chldexit, &wait);
+	}
+}
+
+DEFINE_SHELL_COMMAND(wait, "wait [PID]",
+		     "wait until the background program PID (every one without PID) has ended, "
+		     "and say how");
+
 /* `fg [PID]`: a background or stopped job back in the foreground, its
  * group continued (sh's fg: tcsetpgrp, then SIGCONT), and waited for. */
 static int cmd_fg(int argc, char **argv)

@@ -363,7 +363,22 @@ static void capture_write(struct console *con, const char *s, size_t n)
 	capture->text[capture->len] = '\0';
 }
 
-static struct console capture_console = { .name = "capture", .write = capture_write };
+/* The tty's bytes, kept as the kernel's text: ONLCR's CR LF is one '\n'
+ * (a CR with no LF after it stays). */
+static void capture_write_tty(struct console *con, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\n' && capture->len && capture->text[capture->len - 1] == '\r')
+			capture->len--;
+		capture_write(con, s + i, 1);
+	}
+}
+
+static struct console capture_console = {
+	.name = "capture",
+	.write = capture_write,
+	.write_tty = capture_write_tty,
+};
 
 void shell_capture_start(struct shell_capture *cap)
 {

@@ -94,9 +94,19 @@ static void serial_console_write(struct console *con, const char *s, size_t n)
 	serial_write_raw(s, n);
 }
 
+/* The tty's bytes go out as they are: n_tty's ONLCR made any CR LF. */
+static void serial_console_write_tty(struct console *con, const char *s, size_t n)
+{
+	if (!present)
+		return;
+	for (size_t i = 0; i < n; i++)
+		uart_putc(s[i]);
+}
+
 static struct console serial_console = {
 	.name = "ttyS0",
 	.write = serial_console_write,
+	.write_tty = serial_console_write_tty,
 };
 
 void serial_console_init(void)

@@ -285,6 +285,21 @@ static void fbcon_newline_and_wrap_move_to_next_row(struct kunit *test)
 	EXPECT_CELL(test, 0, 3, 'X');
 }
 
+/* The tty's bytes (write_tty): a line feed keeps the column, as on
+ * Linux's VT; CR LF (what ONLCR makes) starts the next line. */
+static void fbcon_tty_line_feed_keeps_the_column(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, start(test, BOOT_FB_RGBX), 0);
+	fc.con.write_tty(&fc.con, "AB\nC", 4);
+	EXPECT_CELL(test, 2, 1, 'C');
+	KUNIT_EXPECT_TRUE(test, cursor_at(3, 1, -1));
+	fc.con.write_tty(&fc.con, "\r\nD", 3);
+	EXPECT_CELL(test, 0, 2, 'D');
+	/* The kernel's own text still starts a line at '\n'. */
+	out("\nE");
+	EXPECT_CELL(test, 0, 3, 'E');
+}
+
 static void fbcon_scrolls_up_one_line_past_last_row(struct kunit *test)
 {
 	KUNIT_ASSERT_EQ(test, start(test, BOOT_FB_RGBX), 0);
@@ -406,6 +421,7 @@ static struct kunit_case fbcon_cases[] = {
 	KUNIT_CASE(psf_rejects_bad_magic_and_headers),
 	KUNIT_CASE(fbcon_draws_glyph_pixels_in_its_cell),
 	KUNIT_CASE(fbcon_newline_and_wrap_move_to_next_row),
+	KUNIT_CASE(fbcon_tty_line_feed_keeps_the_column),
 	KUNIT_CASE(fbcon_scrolls_up_one_line_past_last_row),
 	KUNIT_CASE(fbcon_backspace_moves_and_erase_clears),
 	KUNIT_CASE(fbcon_erase_line_keeps_text_left_of_cursor),
