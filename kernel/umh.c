@@ -11,8 +11,8 @@
  * kernel_wait4 (the shell's job notices). A program that stops (SIGSTOP,
  * or SIGTSTP where its group is not orphaned) gives the console back
  * too, as a shell's waitpid with WUNTRACED: it stays the caller's child,
- * a stopped job that call_usermodehelper_wait continues in the
- * foreground again (the kernel shell's `fg`).
+ * a stopped job the caller may continue (SIGCONT to its group) and wait
+ * for in the foreground again (the kernel shell's `fg`).
  */
 #include <binfmts.h>
 #include <fs.h>
