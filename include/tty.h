@@ -228,8 +228,9 @@ void disassociate_ctty(int on_exit);
  * leader in @tty's session, and with @exit_session SIGHUP to its
  * foreground group. */
 void tty_signal_session_leader(struct tty_struct *tty, int exit_session);
-/* The tty's session, or 0 once its leader has gone (Linux clears it in
- * disassociate_ctty at the leader's exit; here it is noticed lazily). */
+/* The tty's session, or 0 once its leader has gone (disassociate_ctty
+ * clears it at the leader's exit, as Linux's; a leader freed without
+ * exiting, as the in-kernel tests' tasks are, is noticed here). */
 int tty_session(struct tty_struct *tty);
 
 #endif
