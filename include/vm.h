@@ -248,6 +248,9 @@ enum mm_counter {
 	 * zero page's replacement is not counted here). */
 	MM_WP_REUSE,
 	MM_WP_COPY,
+	/* fork's copies of entries into this mm (copy_present_ptes calls):
+	 * one per large folio's run when batched, one per entry if not. */
+	MM_FORK_COPY_BATCHES,
 	NR_MM_COUNTERS
 };
 
@@ -418,11 +421,15 @@ void vma_set_anon_vma(struct mm_struct *mm, struct vm_area_struct *vma, struct a
 /* Copy the entries of src_vma in src_mm into dst_mm (which has its copy
  * of the VMA, same range, no entries yet), write-protecting anonymous
  * ones in both (Linux: copy_page_range → copy_pte_range →
- * copy_present_pte; copy_huge_pmd; copy_hugetlb_page_range). The caller
+ * copy_present_ptes; copy_huge_pmd; copy_hugetlb_page_range). The caller
  * flushes src_mm. Return: 0, or -ENOMEM (a page table; what was copied
  * stays, counted). */
 int copy_page_range(struct mm_struct *dst_mm, struct mm_struct *src_mm,
 		    const struct vm_area_struct *src_vma);
+/* Folium's run-time switch for fork's copy: a large folio's run of PTEs
+ * at once (true: Linux 6.9's copy_present_ptes) or one PTE at a time (the
+ * path it replaced), the baseline the fork bench measures against. */
+extern bool fork_copy_batched;
 /* The PTE flag bits for pages of a VMA: present, RW if VM_WRITE, NX
  * unless VM_EXEC, USER if VM_USER and VM_READ (a PROT_NONE VMA's pages
  * fault in ring 3). */
@@ -476,6 +483,9 @@ void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte, 
 /* Take the write bit off a present entry (one entry write); the caller
  * flushes. Linux: ptep_set_wrprotect, pmdp_set_wrprotect. */
 void ptep_set_wrprotect(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
+/* ptep_set_wrprotect on nr PTEs of one table (Linux: wrprotect_ptes, the
+ * generic loop x86 uses). */
+void wrprotect_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsigned int nr);
 void pmdp_set_wrprotect(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
 /* Return: the old entry; the slot is now empty (one PTE write). */
 pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
@@ -941,6 +951,15 @@ int anon_migrate_folio(struct folio *dst, struct folio *src);
  * any_young and any_dirty. */
 unsigned int folio_pte_batch(struct folio *folio, const pte_t *ptep, pte_t pte, unsigned int max_nr,
 			     bool *any_young, bool *any_dirty);
+/* Linux's FPB_* flags: bits that must then be the same in every PTE of
+ * the run (fork copies one entry value to all of them). */
+#define FPB_RESPECT_DIRTY 0x1u
+#define FPB_RESPECT_SOFT_DIRTY 0x2u
+/* folio_pte_batch with FPB_* @flags; any_writable (may be NULL): whether
+ * one PTE of the run is writable. */
+unsigned int folio_pte_batch_flags(struct folio *folio, const pte_t *ptep, pte_t pte,
+				   unsigned int max_nr, unsigned int flags, bool *any_young,
+				   bool *any_dirty, bool *any_writable);
 /* Empty nr PTEs of one table (nr PTE writes). Return: the first entry
  * with the young and dirty bits of all of them. The caller flushes.
  * Linux: get_and_clear_full_ptes. */

@@ -468,80 +468,101 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, u
 
 /* --- fork: copying the entries (Linux: copy_page_range) ----------------------------- */
 
+bool fork_copy_batched = true;
+
 struct copy_state {
 	struct mm_struct *dst_mm;
-	pte_t *dst_table; /* the child's PTE table for the PMD being copied */
+	const struct vm_area_struct *src_vma;
 };
 
+/*
+ * Linux: copy_present_ptes, for the present entry at @src_pte (@addr) and
+ * at most @max_nr after it in the same table and VMA. An anonymous
+ * folio's entries are write-protected in the parent and copied read-only
+ * and old to the child, and the folio counts that many more mappings
+ * (folio_try_dup_anon_rmap_ptes; Folium pins no page, so none must be
+ * copied instead) and the child that many more pages of RSS; the zero
+ * page is shared as it is. A large folio's run of entries mapping
+ * consecutive pages of it (folio_pte_batch, the dirty bit, and the
+ * soft-dirty bit while the VMA tracks it, the same in all, as the child
+ * gets one value for all) is copied at once: one rmap update, one
+ * wrprotect_ptes, one set_ptes. fork_copy_batched off copies one entry at
+ * a time, as Linux did before 6.9. Return: the entries copied.
+ */
+static unsigned int copy_present_ptes(struct copy_state *c, struct mm_struct *src_mm,
+				      pte_t *src_pte, pte_t *dst_pte, unsigned long addr,
+				      unsigned int max_nr)
+{
+	pte_t pte = *src_pte;
+	struct folio *folio;
+	bool any_writable = pte_write(pte);
+	unsigned int nr = 1;
+
+	if (is_zero_pfn(pte_pfn(pte))) {
+		set_ptes(c->dst_mm, addr, dst_pte, pte_mkold(pte), 1);
+		return 1;
+	}
+	folio = page_folio(pte_page(pte));
+	if (fork_copy_batched && folio_test_large(folio) && max_nr > 1) {
+		unsigned int flags = FPB_RESPECT_DIRTY;
+
+		/* Linux: vma_soft_dirty_enabled. */
+		if (!(c->src_vma->vm_flags & VM_SOFTDIRTY))
+			flags |= FPB_RESPECT_SOFT_DIRTY;
+		nr = folio_pte_batch_flags(folio, src_pte, pte, max_nr, flags, NULL, NULL,
+					   &any_writable);
+	}
+	folio_dup_anon_rmap_ptes(folio, nr);
+	c->dst_mm->counters[MM_ANONPAGES] += nr;
+	c->dst_mm->counters[MM_FORK_COPY_BATCHES]++;
+	/* Linux: is_cow_mapping; every Folium VMA is private. */
+	if (any_writable)
+		wrprotect_ptes(src_mm, addr, src_pte, nr);
+	set_ptes(c->dst_mm, addr, dst_pte, pte_mkold(pte_wrprotect(pte)), nr);
+	return nr;
+}
+
 /* A PMD leaf is copied whole (copy_huge_pmd); a PTE table gets its twin
- * in the child, which copy_present_pte and copy_pte_marker fill. */
+ * in the child, filled batch by batch (Linux: copy_pte_range), and a
+ * guard marker is copied as it is (copy_nonpresent_pte's PTE markers). */
 static int copy_pmd_range(pmd_t *src_pmd, unsigned long addr, unsigned long next,
 			  struct mm_walk *walk)
 {
 	struct copy_state *c = walk->private;
 	pmd_t *dst_pmd = pmd_alloc(c->dst_mm, addr);
-	pte_t *dst_pte;
+	pte_t *src_pte, *dst_pte;
+	unsigned int nr;
 
-	(void)next;
 	if (!dst_pmd)
 		return -ENOMEM;
+	walk->action = ACTION_CONTINUE;
 	if (pmd_leaf(*src_pmd)) {
-		walk->action = ACTION_CONTINUE;
 		copy_huge_pmd(c->dst_mm, walk->mm, dst_pmd, src_pmd, addr & PMD_MASK);
 		return 0;
 	}
 	dst_pte = pte_alloc_map(c->dst_mm, dst_pmd, addr);
+	src_pte = pte_offset_map(src_pmd, addr);
 	if (!dst_pte)
 		return -ENOMEM;
-	c->dst_table = dst_pte - pte_index(addr);
-	return 0;
-}
-
-/*
- * Linux: copy_present_pte. An anonymous folio's entry is write-protected
- * in the parent and copied read-only, and the folio counts one more
- * mapping (folio_try_dup_anon_rmap_pte) and the child one more page of
- * RSS; the zero page is shared as it is. The child's entry is old, as
- * Linux's. Folium copies PTE by PTE where Linux batches a large folio's
- * run (copy_present_ptes with folio_pte_batch).
- */
-static int copy_present_pte(pte_t *src_pte, unsigned long addr, struct mm_walk *walk)
-{
-	struct copy_state *c = walk->private;
-	pte_t pte = *src_pte;
-
-	if (!is_zero_pfn(pte_pfn(pte))) {
-		folio_dup_anon_rmap_ptes(page_folio(pte_page(pte)), 1);
-		c->dst_mm->counters[MM_ANONPAGES]++;
-		/* Linux: is_cow_mapping; every Folium VMA is private. */
-		if (pte_write(pte)) {
-			ptep_set_wrprotect(walk->mm, addr, src_pte);
-			pte = pte_wrprotect(pte);
-		}
+	for (; addr < next; addr += nr * PAGE_SIZE, src_pte += nr, dst_pte += nr) {
+		nr = 1;
+		if (pte_present(*src_pte))
+			nr = copy_present_ptes(c, walk->mm, src_pte, dst_pte, addr,
+					       (unsigned int)((next - addr) >> PAGE_SHIFT));
+		else if (is_pte_marker(*src_pte))
+			set_ptes(c->dst_mm, addr, dst_pte, *src_pte, 1);
 	}
-	set_ptes(c->dst_mm, addr, c->dst_table + pte_index(addr), pte_mkold(pte), 1);
-	return 0;
-}
-
-/* A guard marker is copied (Linux: copy_nonpresent_pte's PTE markers). */
-static int copy_pte_marker(pte_t *src_pte, unsigned long addr, struct mm_walk *walk)
-{
-	struct copy_state *c = walk->private;
-
-	set_ptes(c->dst_mm, addr, c->dst_table + pte_index(addr), *src_pte, 1);
 	return 0;
 }
 
 static const struct mm_walk_ops copy_walk_ops = {
 	.pmd_entry = copy_pmd_range,
-	.pte_entry = copy_present_pte,
-	.pte_marker_entry = copy_pte_marker,
 };
 
 int copy_page_range(struct mm_struct *dst_mm, struct mm_struct *src_mm,
 		    const struct vm_area_struct *src_vma)
 {
-	struct copy_state c = { .dst_mm = dst_mm };
+	struct copy_state c = { .dst_mm = dst_mm, .src_vma = src_vma };
 
 	if (is_vm_hugetlb_page(src_vma))
 		return copy_hugetlb_page_range(dst_mm, src_mm, src_vma);

@@ -182,6 +182,12 @@ void ptep_set_wrprotect(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
 	mm->counters[MM_PTE_WRITES]++;
 }
 
+void wrprotect_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsigned int nr)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		ptep_set_wrprotect(mm, addr + i * PAGE_SIZE, ptep + i);
+}
+
 void pmdp_set_wrprotect(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 {
 	*pmdp = pmd_wrprotect(*pmdp);
@@ -386,9 +392,9 @@ void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end)
 
 /* Bits that may differ inside one batch: accessed and dirty (hardware sets
  * them per PTE), write and soft-dirty (a write fault after clear_refs 4
- * sets both in one PTE: Linux's folio_pte_batch ignores them unless the
- * caller passes FPB_RESPECT_WRITE or FPB_RESPECT_SOFT_DIRTY, which only
- * fork's copy_present_ptes does; Folium has no fork). */
+ * sets both in one PTE): Linux's folio_pte_batch ignores them unless the
+ * caller passes FPB_RESPECT_DIRTY or FPB_RESPECT_SOFT_DIRTY, which
+ * fork's copy_present_ptes does. */
 #define PTE_BATCH_IGNORED (_PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_RW | _PAGE_SOFT_DIRTY)
 
 /*
@@ -400,8 +406,18 @@ void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end)
 unsigned int folio_pte_batch(struct folio *folio, const pte_t *ptep, pte_t pte, unsigned int max_nr,
 			     bool *any_young, bool *any_dirty)
 {
+	return folio_pte_batch_flags(folio, ptep, pte, max_nr, 0, any_young, any_dirty, NULL);
+}
+
+unsigned int folio_pte_batch_flags(struct folio *folio, const pte_t *ptep, pte_t pte,
+				   unsigned int max_nr, unsigned int flags, bool *any_young,
+				   bool *any_dirty, bool *any_writable)
+{
 	unsigned long left = folio_pfn(folio) + folio_nr_pages(folio) - pte_pfn(pte);
-	pte_t first = pte & ~PTE_BATCH_IGNORED, diff = 0, young_dirty = pte;
+	pte_t ignored =
+		PTE_BATCH_IGNORED & ~((flags & FPB_RESPECT_DIRTY ? _PAGE_DIRTY : 0) |
+				      (flags & FPB_RESPECT_SOFT_DIRTY ? _PAGE_SOFT_DIRTY : 0));
+	pte_t first = pte & ~ignored, diff = 0, young_dirty = pte;
 	unsigned int nr;
 
 	if (max_nr > left)
@@ -411,13 +427,13 @@ unsigned int folio_pte_batch(struct folio *folio, const pte_t *ptep, pte_t pte, 
 	 * only a run that differs somewhere is walked again to find where.
 	 * first has _PAGE_PRESENT: an entry that is not present differs. */
 	for (nr = 1; nr < max_nr; nr++) {
-		diff |= (ptep[nr] & ~PTE_BATCH_IGNORED) ^ (first + ((pte_t)nr << PAGE_SHIFT));
+		diff |= (ptep[nr] & ~ignored) ^ (first + ((pte_t)nr << PAGE_SHIFT));
 		young_dirty |= ptep[nr];
 	}
 	if (diff) {
 		young_dirty = pte;
 		for (nr = 1; nr < max_nr; nr++) {
-			if ((ptep[nr] & ~PTE_BATCH_IGNORED) != first + ((pte_t)nr << PAGE_SHIFT))
+			if ((ptep[nr] & ~ignored) != first + ((pte_t)nr << PAGE_SHIFT))
 				break;
 			young_dirty |= ptep[nr];
 		}
@@ -426,6 +442,8 @@ unsigned int folio_pte_batch(struct folio *folio, const pte_t *ptep, pte_t pte, 
 		*any_young = pte_young(young_dirty);
 	if (any_dirty)
 		*any_dirty = pte_dirty(young_dirty);
+	if (any_writable)
+		*any_writable = pte_write(young_dirty);
 	return nr;
 }
 

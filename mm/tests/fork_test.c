@@ -284,6 +284,59 @@ static void a_large_folio_is_copied_page_by_page_then_reused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, read_in(test, t.mm, A + 3 * PAGE_SIZE), 0x5a);
 }
 
+/* A 64K folio's 16 PTEs, copied by fork: one batch (copy_present_ptes'
+ * run), or 16 with fork_copy_batched off; the same entries either way.
+ * A PTE whose dirty bit differs ends a batch: the child gets one value
+ * per batch (FPB_RESPECT_DIRTY). */
+static void fork_copies_a_large_folios_run_as_one_batch(struct kunit *test)
+{
+	const bool batched[] = { true, false };
+	struct folio *folio;
+	pte_t *ptep;
+
+	SKIP_WITHOUT_MM(test);
+	if (test_skip_without_thp(test))
+		return;
+	thp_orders_enabled = 1ul << 4;
+	test_map_and_fill(test, t.mm, A, 16 * PAGE_SIZE, 0x5a);
+	folio = test_mapped_folio(t.mm, A);
+	KUNIT_ASSERT_EQ(test, folio_order(folio), 4);
+	for (unsigned int i = 0; i < ARRAY_SIZE(batched); i++) {
+		fork_copy_batched = batched[i];
+		fork_child(test);
+		fork_copy_batched = true;
+		KUNIT_EXPECT_EQ(test, child->counters[MM_FORK_COPY_BATCHES], batched[i] ? 1 : 16);
+		KUNIT_EXPECT_EQ(test, child->counters[MM_ANONPAGES], 16);
+		KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 32);
+		for (unsigned long p = 0; p < 16; p++) {
+			pte_t c = pte_in(child, A + p * PAGE_SIZE),
+			      pp = pte_in(t.mm, A + p * PAGE_SIZE);
+
+			KUNIT_EXPECT_EQ(test, pte_pfn(c), folio_pfn(folio) + p);
+			KUNIT_EXPECT_FALSE(test, pte_write(c) || pte_write(pp) || pte_young(c));
+			KUNIT_EXPECT_EQ(test, pte_dirty(c), pte_dirty(pp));
+		}
+		KUNIT_EXPECT_EQ(test, read_in(test, child, A + 15 * PAGE_SIZE), 0x5a);
+		mm_destroy(child);
+		child = NULL;
+		KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 16);
+	}
+	/* Pages 4-7 clean: batches 0-3, 4-7, 8-15. */
+	ptep = mm_find_pte(t.mm, A);
+	for (int p = 4; p < 8; p++)
+		ptep[p] = pte_mkclean(ptep[p]);
+	fork_child(test);
+	KUNIT_EXPECT_EQ(test, child->counters[MM_FORK_COPY_BATCHES], 3);
+	KUNIT_EXPECT_FALSE(test, pte_dirty(pte_in(child, A + 5 * PAGE_SIZE)));
+	KUNIT_EXPECT_TRUE(test, pte_dirty(pte_in(child, A + 9 * PAGE_SIZE)));
+	/* Each side still sees its own writes only. */
+	write_in(test, child, A + 6 * PAGE_SIZE, 7);
+	write_in(test, t.mm, A + 6 * PAGE_SIZE, 8);
+	KUNIT_EXPECT_EQ(test, read_in(test, child, A + 6 * PAGE_SIZE), 7);
+	KUNIT_EXPECT_EQ(test, read_in(test, t.mm, A + 6 * PAGE_SIZE), 8);
+	KUNIT_EXPECT_EQ(test, read_in(test, child, A + 7 * PAGE_SIZE), 0x5a);
+}
+
 static void the_zero_pages_stay_shared(struct kunit *test)
 {
 	unsigned long zero_pfn;
@@ -586,6 +639,7 @@ static void destroying_parent_and_child_in_either_order_frees_everything(struct 
 static struct kunit_case fork_test_cases[] = {
 	KUNIT_CASE(child_reads_the_parents_bytes_and_both_entries_are_read_only),
 	KUNIT_CASE(a_write_in_the_parent_copies_and_the_child_keeps_its_bytes),
+	KUNIT_CASE(fork_copies_a_large_folios_run_as_one_batch),
 	KUNIT_CASE(a_write_in_the_child_is_private_too),
 	KUNIT_CASE(a_write_after_the_child_exits_reuses_the_page),
 	KUNIT_CASE(a_write_to_an_mprotected_read_only_vma_is_refused),
