@@ -251,6 +251,10 @@ enum mm_counter {
 	/* fork's copies of entries into this mm (copy_present_ptes calls):
 	 * one per large folio's run when batched, one per entry if not. */
 	MM_FORK_COPY_BATCHES,
+	/* Entries of folios zapped (munmap, exit, MADV_DONTNEED), counted
+	 * per zap_present_ptes call: a large folio's run at once when
+	 * batched, one per entry if not. */
+	MM_ZAP_BATCHES,
 	NR_MM_COUNTERS
 };
 
@@ -384,6 +388,10 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
  * zap_page_range_single). One TLB flush. Return: 0, or -ENOMEM when a PMD
  * leaf cut by an end cannot be split (nothing unmapped). */
 int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+/* Folium's run-time switch for zapping (munmap, exit, MADV_DONTNEED): a
+ * large folio's run of PTEs at once (true: Linux 6.9's zap_present_ptes)
+ * or one PTE at a time (the path it replaced), the bench's baseline. */
+extern bool zap_batched;
 /* Fault in every page of [start, end) with FAULT_FLAG_* flags, stopping
  * at the first failure (Linux: mm_populate, for MAP_POPULATE). */
 void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long end, unsigned int flags);

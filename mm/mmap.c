@@ -516,11 +516,8 @@ struct zap_details {
 	bool drop_markers; /* munmap's: guard markers go too (Linux: ZAP_FLAG_DROP_MARKER) */
 };
 
-/* An entry of a VM_LOCKED VMA goes: munlock its folio, once for all its
- * entries (Linux: folio_remove_rmap_ptes calls munlock_vma_folio once
- * per batch of a folio's PTEs; Folium zaps PTE by PTE). */
-static void zap_munlock_folio(struct zap_details *d, struct mm_struct *mm, unsigned long addr,
-			      struct folio *folio)
+/* The VMA @addr is in becomes the zap's current one (its end and flags). */
+static void zap_vma_at(struct zap_details *d, struct mm_struct *mm, unsigned long addr)
 {
 	if (addr < d->vm_start || addr >= d->vm_end) {
 		struct vm_area_struct *vma = find_vma(mm, addr);
@@ -530,6 +527,15 @@ static void zap_munlock_folio(struct zap_details *d, struct mm_struct *mm, unsig
 		d->vm_flags = vma ? vma->vm_flags : 0;
 		d->munlocked = NULL;
 	}
+}
+
+/* Entries of a VM_LOCKED VMA go: munlock their folio, once for all its
+ * entries (Linux: folio_remove_rmap_ptes calls munlock_vma_folio once
+ * per batch of a folio's PTEs). */
+static void zap_munlock_folio(struct zap_details *d, struct mm_struct *mm, unsigned long addr,
+			      struct folio *folio)
+{
+	zap_vma_at(d, mm, addr);
 	if ((d->vm_flags & VM_LOCKED) && folio != d->munlocked) {
 		munlock_folio(folio);
 		d->munlocked = folio;
@@ -537,10 +543,11 @@ static void zap_munlock_folio(struct zap_details *d, struct mm_struct *mm, unsig
 }
 
 /*
- * Linux zaps the PTEs of one folio in a batch (zap_present_ptes) and a
- * folio still mapped after its batch is partially mapped. Folium zaps
- * PTE by PTE, so the check waits until the walk leaves the folio (a
- * folio fully unmapped is in the gather, not yet freed).
+ * A large folio still mapped once the walk has left it is partially
+ * mapped (Linux decides it after each zap_present_ptes batch; a folio
+ * whose run was cut by a table or VMA end has more batches to come, so
+ * Folium waits until the walk leaves the folio; a folio fully unmapped
+ * is in the gather, not yet freed).
  */
 static void zap_folio_done(struct zap_details *d, struct folio *next)
 {
@@ -564,33 +571,86 @@ static void zap_folio_mapping(struct mmu_gather *tlb, struct folio *folio)
 	tlb_remove_folio(tlb, folio);
 }
 
-static int zap_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
-{
-	struct zap_details *d = walk->private;
-	pte_t pte = ptep_get_and_clear(walk->mm, addr, ptep);
-	struct folio *folio = page_folio(pte_page(pte));
+bool zap_batched = true;
 
-	tlb_remove_tlb_entries(&d->tlb, addr, 1);
-	if (is_zero_pfn(pte_pfn(pte)))
-		return 0; /* no folio behind it (Linux: vm_normal_page is NULL) */
+/*
+ * Linux: zap_present_ptes, for the present entry at @ptep (@addr) and at
+ * most @max_nr after it in the same table. A large folio's run of
+ * entries mapping consecutive pages of it (folio_pte_batch; young, dirty
+ * and write may differ), within one VMA, goes at once: one
+ * get_and_clear_full_ptes, one tlb_remove_tlb_entries, one
+ * folio_remove_rmap_ptes(folio, nr) and one look at the folio; the
+ * gather frees a folio whose last mapping went after the flush.
+ * zap_batched off takes one entry at a time, the path Linux had before
+ * 6.9. Return: the entries zapped.
+ */
+static unsigned int zap_present_ptes(struct zap_details *d, struct mm_struct *mm, pte_t *ptep,
+				     unsigned long addr, unsigned int max_nr)
+{
+	pte_t pte = *ptep;
+	struct folio *folio;
+	unsigned int nr = 1;
+
+	if (is_zero_pfn(pte_pfn(pte))) {
+		/* No folio behind it (Linux: vm_normal_page is NULL). */
+		ptep_get_and_clear(mm, addr, ptep);
+		tlb_remove_tlb_entries(&d->tlb, addr, 1);
+		return 1;
+	}
+	folio = page_folio(pte_page(pte));
+	zap_vma_at(d, mm, addr);
+	if (zap_batched && folio_test_large(folio)) {
+		max_nr = (unsigned int)MIN((unsigned long)max_nr, (d->vm_end - addr) >> PAGE_SHIFT);
+		if (max_nr > 1)
+			nr = folio_pte_batch(folio, ptep, pte, max_nr, NULL, NULL);
+	}
+	get_and_clear_full_ptes(mm, addr, ptep, nr);
+	tlb_remove_tlb_entries(&d->tlb, addr, nr);
 	zap_folio_done(d, folio);
-	zap_munlock_folio(d, walk->mm, addr, folio);
-	walk->mm->counters[MM_ANONPAGES]--;
-	folio_remove_rmap_ptes(folio, 1);
+	zap_munlock_folio(d, mm, addr, folio);
+	mm->counters[MM_ANONPAGES] -= nr;
+	mm->counters[MM_ZAP_BATCHES]++;
+	folio_remove_rmap_ptes(folio, nr);
 	zap_folio_mapping(&d->tlb, folio);
-	return 0;
+	return nr;
 }
 
-/* A PMD leaf goes whole; a PTE table is left to zap_pte. */
+/* A marker maps nothing: clearing it frees nothing and needs no flush. */
+static void zap_marker(struct zap_details *d, struct mm_struct *mm, unsigned long addr, pte_t *ptep)
+{
+	if (d->drop_markers)
+		ptep_get_and_clear(mm, addr, ptep);
+}
+
+/* A PTE table's entries, batch by batch (Linux: zap_pte_range). */
+static void zap_pte_range(struct zap_details *d, struct mm_struct *mm, pmd_t *pmdp,
+			  unsigned long addr, unsigned long end)
+{
+	pte_t *ptep = pte_offset_map(pmdp, addr);
+	unsigned int nr;
+
+	for (; ptep && addr < end; addr += nr * PAGE_SIZE, ptep += nr) {
+		nr = 1;
+		if (pte_present(*ptep))
+			nr = zap_present_ptes(d, mm, ptep, addr,
+					      (unsigned int)((end - addr) >> PAGE_SHIFT));
+		else if (is_pte_marker(*ptep))
+			zap_marker(d, mm, addr, ptep);
+	}
+}
+
+/* A PMD leaf goes whole; a PTE table batch by batch. */
 static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
 {
 	struct zap_details *d = walk->private;
 	struct folio *folio;
 	pmd_t pmd;
 
-	if (!pmd_leaf(*pmdp))
-		return 0;
 	walk->action = ACTION_CONTINUE;
+	if (!pmd_leaf(*pmdp)) {
+		zap_pte_range(d, walk->mm, pmdp, addr, next);
+		return 0;
+	}
 	/* split_huge_pmd() left only leaves wholly inside the range. */
 	if ((addr & ~PMD_MASK) || next - addr != PMD_SIZE) {
 		pr_err("zap_pmd: leaf at %lx cut at %lx, left mapped\n", addr, next);
@@ -617,16 +677,6 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	return 0;
 }
 
-/* A marker maps nothing: clearing it frees nothing and needs no flush. */
-static int zap_marker(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
-{
-	const struct zap_details *d = walk->private;
-
-	if (d->drop_markers)
-		ptep_get_and_clear(walk->mm, addr, ptep);
-	return 0;
-}
-
 /* A 1 GiB HugeTLB leaf (Linux: __unmap_hugepage_range); hugetlb_vm_op_split
  * let only whole ones into the range. */
 static int zap_pud(pud_t *pudp, unsigned long addr, unsigned long next, struct mm_walk *walk)
@@ -646,8 +696,6 @@ static int zap_pud(pud_t *pudp, unsigned long addr, unsigned long next, struct m
 static const struct mm_walk_ops zap_walk_ops = {
 	.pud_entry = zap_pud,
 	.pmd_entry = zap_pmd,
-	.pte_entry = zap_pte,
-	.pte_marker_entry = zap_marker,
 };
 
 /* Return: true if unmapping [start, end) splits a VMA in two. */

@@ -277,6 +277,40 @@ static void partial_munmap_keeps_a_large_folio_until_its_last_pte(struct kunit *
 	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start - 2);
 }
 
+/* A 64K folio's 16 PTEs are zapped as one batch (zap_present_ptes), or
+ * 16 with zap_batched off; a batch stops at the end of the range and of
+ * the VMA (an mprotect'ed middle is a VMA of its own). */
+static void munmap_zaps_a_large_folios_run_as_one_batch(struct kunit *test)
+{
+	const bool batched[] = { true, false };
+	unsigned long a = vm_mmap(t.mm, 0, 16 * PAGE_SIZE, RW, 0);
+	unsigned long tables_only;
+
+	/* The zap keeps the VMA's tables: what is free with them alone. */
+	KUNIT_ASSERT_NOT_NULL(test, map_folio(a, 0, false));
+	KUNIT_EXPECT_EQ(test, zap_page_range(t.mm, a, a + PAGE_SIZE), 0);
+	tables_only = node_free_pages(t.node);
+	for (unsigned int i = 0; i < ARRAY_SIZE(batched); i++) {
+		KUNIT_ASSERT_NOT_NULL(test, map_folio(a, 4, false));
+		t.mm->counters[MM_ZAP_BATCHES] = 0;
+		zap_batched = batched[i];
+		KUNIT_EXPECT_EQ(test, zap_page_range(t.mm, a, a + 16 * PAGE_SIZE), 0);
+		zap_batched = true;
+		KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ZAP_BATCHES], batched[i] ? 1 : 16);
+		KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 0);
+		KUNIT_EXPECT_EQ(test, node_free_pages(t.node), tables_only);
+	}
+	KUNIT_ASSERT_NOT_NULL(test, map_folio(a, 4, false));
+	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, a + 4 * PAGE_SIZE, 4 * PAGE_SIZE, VM_READ), 0);
+	t.mm->counters[MM_ZAP_BATCHES] = 0;
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a + 2 * PAGE_SIZE, 12 * PAGE_SIZE), 0);
+	/* 2-3 in the first VMA, 4-7 the read-only one, 8-13 the last. */
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ZAP_BATCHES], 3);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 4);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, a, 16 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), t.free_at_start - 2);
+}
+
 static void munmap_splits_a_pmd_leaf_it_cuts(struct kunit *test)
 {
 	unsigned long a = vm_mmap(t.mm, 0, PMD_SIZE, RW, 0);
@@ -375,6 +409,7 @@ static struct kunit_case mmap_test_cases[] = {
 	KUNIT_CASE(vm_munmap_trims_splits_and_removes_vmas),
 	KUNIT_CASE(munmap_frees_every_folio_and_table_with_one_flush),
 	KUNIT_CASE(partial_munmap_keeps_a_large_folio_until_its_last_pte),
+	KUNIT_CASE(munmap_zaps_a_large_folios_run_as_one_batch),
 	KUNIT_CASE(munmap_splits_a_pmd_leaf_it_cuts),
 	KUNIT_CASE(mm_destroy_returns_every_page),
 	ARCH_MMU_CASE,
