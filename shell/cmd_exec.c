@@ -262,7 +262,9 @@ DEFINE_SHELL_COMMAND(wait, "wait [PID]",
 		     "and say how");
 
 /* `fg [PID]`: a background or stopped job back in the foreground, its
- * group continued (sh's fg: tcsetpgrp, then SIGCONT), and waited for. */
+ * group continued, and waited for (sh's fg: tcsetpgrp, then SIGCONT;
+ * here the SIGCONT comes first, but the job runs only once the shell
+ * sleeps in the wait, with the tty's foreground already its group). */
 static int cmd_fg(int argc, char **argv)
 {
 	struct task_struct *p;
