@@ -161,6 +161,52 @@ int futex_wake(struct mm_struct *mm, unsigned long uaddr, int nr)
 }
 
 /*
+ * Linux: futex_do_wait, futex_sleep_multiple. Sleep until one of the @nr
+ * queued waiters @qs is woken, the monotonic @deadline (0: none) passes
+ * or a signal comes, in that order of precedence. The waiters stay
+ * queued: the caller takes them off. Return: 0 (one was woken),
+ * -ETIMEDOUT or -ERESTARTSYS.
+ */
+static long futex_sleep(struct task_struct *task, const struct futex_q *qs, unsigned int nr,
+			uint64_t deadline)
+{
+	long ret;
+
+	for (;;) {
+		uint64_t now = ktime_get_ns();
+		bool woken = false;
+
+		set_current_state(TASK_INTERRUPTIBLE);
+		for (unsigned int i = 0; i < nr; i++)
+			woken |= qs[i].woken;
+		if (woken) {
+			ret = 0;
+			break;
+		}
+		if (deadline && now >= deadline) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		if (signal_pending(task)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		if (task != current) {
+			/* An in-kernel test's task cannot sleep: the caller's
+			 * own thread is not it. Give up as a timeout would. */
+			ret = -ETIMEDOUT;
+			break;
+		}
+		if (deadline)
+			schedule_timeout_ns(deadline - now);
+		else
+			schedule();
+	}
+	set_current_state(TASK_RUNNING);
+	return ret;
+}
+
+/*
  * Linux: futex_wait. Sleep on @uaddr while it holds @val, until a wake
  * with a matching bitset, the monotonic @deadline (0: none) or a signal.
  * Return: 0 when woken, -EAGAIN if the word had changed, -ETIMEDOUT,
@@ -188,36 +234,11 @@ static long futex_wait(struct task_struct *task, unsigned long uaddr, uint32_t v
 	if (uval != val)
 		return -EAGAIN;
 	list_add_tail(&q.list, hash_futex(&q.key));
-	for (;;) {
-		uint64_t now = ktime_get_ns();
-
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (q.woken)
-			break;
-		if (deadline && now >= deadline) {
-			ret = -ETIMEDOUT;
-			break;
-		}
-		if (signal_pending(task)) {
-			ret = deadline ? -EINTR : -ERESTARTSYS;
-			break;
-		}
-		if (task != current) {
-			/* An in-kernel test's task cannot sleep: the caller's
-			 * own thread is not it. Give up as a timeout would. */
-			ret = -ETIMEDOUT;
-			break;
-		}
-		if (deadline)
-			schedule_timeout_ns(deadline - now);
-		else
-			schedule();
-	}
-	set_current_state(TASK_RUNNING);
+	ret = futex_sleep(task, &q, 1, deadline);
 	if (q.woken)
 		return 0;
 	list_del_init(&q.list);
-	return ret;
+	return ret == -ERESTARTSYS && deadline ? -EINTR : ret;
 }
 
 /*
@@ -517,6 +538,7 @@ static long futex_wait_multiple(struct task_struct *task, struct futex_q *qs,
 				const struct futex_waitv *ws, unsigned int nr, uint64_t deadline)
 {
 	long ret;
+	int woken;
 
 	for (unsigned int i = 0; i < nr; i++) {
 		uint32_t uval;
@@ -531,27 +553,9 @@ static long futex_wait_multiple(struct task_struct *task, struct futex_q *qs,
 		}
 		list_add_tail(&qs[i].list, hash_futex(&qs[i].key));
 	}
-	for (;;) {
-		uint64_t now = ktime_get_ns();
-		bool woken = false;
-
-		set_current_state(TASK_INTERRUPTIBLE);
-		for (unsigned int i = 0; i < nr; i++)
-			woken |= qs[i].woken;
-		/* An in-kernel test's task cannot sleep (futex_wait's rule). */
-		if (woken || (deadline && now >= deadline) || signal_pending(task) ||
-		    task != current)
-			break;
-		if (deadline)
-			schedule_timeout_ns(deadline - now);
-		else
-			schedule();
-	}
-	set_current_state(TASK_RUNNING);
-	ret = futex_unqueue_multiple(qs, nr);
-	if (ret >= 0)
-		return ret;
-	return signal_pending(task) ? -ERESTARTSYS : -ETIMEDOUT;
+	ret = futex_sleep(task, qs, nr, deadline);
+	woken = futex_unqueue_multiple(qs, nr);
+	return woken >= 0 ? woken : ret;
 }
 
 /*
