@@ -254,6 +254,21 @@ static void an_exclusive_thp_is_reused_by_its_pmd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_COPY], 0);
 }
 
+/* The parent's 64K folio at A, 16 pages of 0x5a; NULL (the case is
+ * skipped) without THP. */
+static struct folio *map_64k_folio(struct kunit *test)
+{
+	struct folio *folio;
+
+	if (test_skip_without_thp(test))
+		return NULL;
+	thp_orders_enabled = 1ul << 4;
+	test_map_and_fill(test, t.mm, A, 16 * PAGE_SIZE, 0x5a);
+	folio = test_mapped_folio(t.mm, A);
+	KUNIT_EXPECT_EQ(test, folio_order(folio), 4);
+	return folio_order(folio) == 4 ? folio : NULL;
+}
+
 /* A 64K folio shared with the child: a write copies one page; once the
  * child is gone the rest is reused page by page. */
 static void a_large_folio_is_copied_page_by_page_then_reused(struct kunit *test)
@@ -261,12 +276,9 @@ static void a_large_folio_is_copied_page_by_page_then_reused(struct kunit *test)
 	struct folio *folio;
 
 	SKIP_WITHOUT_MM(test);
-	if (test_skip_without_thp(test))
+	folio = map_64k_folio(test);
+	if (!folio)
 		return;
-	thp_orders_enabled = 1ul << 4;
-	test_map_and_fill(test, t.mm, A, 16 * PAGE_SIZE, 0x5a);
-	folio = test_mapped_folio(t.mm, A);
-	KUNIT_ASSERT_EQ(test, folio_order(folio), 4);
 	fork_child(test);
 	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 32);
 	KUNIT_EXPECT_TRUE(test, folio_maybe_mapped_shared(folio));
@@ -296,12 +308,9 @@ static void fork_copies_a_large_folios_run_as_one_batch(struct kunit *test)
 	pte_t *ptep;
 
 	SKIP_WITHOUT_MM(test);
-	if (test_skip_without_thp(test))
+	folio = map_64k_folio(test);
+	if (!folio)
 		return;
-	thp_orders_enabled = 1ul << 4;
-	test_map_and_fill(test, t.mm, A, 16 * PAGE_SIZE, 0x5a);
-	folio = test_mapped_folio(t.mm, A);
-	KUNIT_ASSERT_EQ(test, folio_order(folio), 4);
 	for (unsigned int i = 0; i < ARRAY_SIZE(batched); i++) {
 		if (!batched[i]) /* the first round runs with the default */
 			fork_copy_batched = false;
