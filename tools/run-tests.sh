@@ -82,23 +82,25 @@ run_pool() {
 	run_lanes pool_worker pool_worker
 }
 
+# expect_grep -F|-E FILE PATTERN...: grep finds every PATTERN in FILE.
+expect_grep() {
+	mode=$1
+	file=$2
+	shift 2
+	for pattern in "$@"; do
+		grep -q "$mode" -- "$pattern" "$file" || { echo "missing from $file: '$pattern'"; return 1; }
+	done
+}
+
 # expect_in FILE TEXT...: every TEXT occurs in FILE (fixed strings).
 expect_in() {
-	file=$1
-	shift
-	for text in "$@"; do
-		grep -qF -- "$text" "$file" || { echo "missing from $file: '$text'"; return 1; }
-	done
+	expect_grep -F "$@"
 }
 
 # expect_re FILE ERE...: as expect_in, each an extended regular expression
 # (for lines that carry a pid, which comes from a cycle as on Linux).
 expect_re() {
-	file=$1
-	shift
-	for re in "$@"; do
-		grep -qE -- "$re" "$file" || { echo "no match in $file: '$re'"; return 1; }
-	done
+	expect_grep -E "$@"
 }
 
 # image NAME CMDLINE|-: a disk image with that command line (- = no file).
