@@ -88,6 +88,9 @@ static inline void ClearPageFlag(struct page *page, enum pageflags f)
 #define PageReserved(p) PageFlag(p, PG_reserved)
 #define PageHead(p) PageFlag(p, PG_head)
 #define PageTail(p) ((p)->compound_head & 1)
+#define PageAnonExclusive(p) PageFlag(p, PG_anon_exclusive)
+#define SetPageAnonExclusive(p) SetPageFlag(p, PG_anon_exclusive)
+#define ClearPageAnonExclusive(p) ClearPageFlag(p, PG_anon_exclusive)
 
 static inline int page_to_nid(const struct page *page)
 {
@@ -346,10 +349,15 @@ static inline int folio_ref_count(const struct folio *folio)
 }
 
 /*
- * Mappings. _mapcount is the number of page-table entries that map the
- * folio, minus one: -1 is unmapped, one PMD counts once, each PTE once.
- * Only the rmap functions (mm/rmap.c) change it. Linux: folio_mapcount,
- * folio_mapped, page_mapcount_reset.
+ * Mappings, as Linux 6.15 counts them with CONFIG_NO_PAGE_MAPCOUNT and
+ * CONFIG_MM_ID. An order-0 folio: its page's _mapcount, entries minus one
+ * (-1 unmapped). A large folio: no per-page count at all; page[1] holds
+ * _large_mapcount (every entry that maps any of its pages: each PTE once,
+ * each PMD or PUD leaf once), _entire_mapcount (the leaves among them),
+ * and two (mm id, mapcount) slots with a "maybe mapped shared" bit, all
+ * kept by the rmap functions (mm/rmap.c), every count minus one. The head
+ * page's own _mapcount stays -1. Linux: folio_mapcount, folio_mapped,
+ * folio_large_mapcount, folio_entire_mapcount, page_mapcount_reset.
  */
 static inline int page_mapcount(const struct page *page)
 {
@@ -359,36 +367,79 @@ static inline void page_mapcount_reset(struct page *page)
 {
 	page->_mapcount = -1;
 }
+static inline int folio_large_mapcount(const struct folio *folio)
+{
+	return folio->_large_mapcount + 1;
+}
+static inline int folio_entire_mapcount(const struct folio *folio)
+{
+	return folio->_entire_mapcount + 1;
+}
 static inline int folio_mapcount(const struct folio *folio)
 {
+	if (PageHead(&folio->page))
+		return folio_large_mapcount(folio);
 	return page_mapcount(&folio->page);
 }
 static inline bool folio_mapped(const struct folio *folio)
 {
 	return folio_mapcount(folio) > 0;
 }
-/* For the rmap functions only: nr more (negative: fewer) mappings. */
-static inline void folio_mapcount_add(struct folio *folio, int nr)
+/* A large folio's page[1] counts as for an unmapped folio
+ * (prep_compound_page, and a split's unmapping). */
+static inline void folio_reset_large_mapcounts(struct folio *folio)
 {
-	folio->page._mapcount += nr;
+	folio->_large_mapcount = -1;
+	folio->_entire_mapcount = -1;
+	folio->_mm_id[0] = MM_ID_DUMMY;
+	folio->_mm_id[1] = MM_ID_DUMMY;
+	folio->_mm_id_mapcount[0] = -1;
+	folio->_mm_id_mapcount[1] = -1;
 }
-
-/* The reverse map of an anonymous folio: mapping is its anon_vma and
- * index the page index of its first page (folio_anon_vma and
- * folio_set_anon_owner, <vm.h>). */
-/*
- * Is folio likely mapped by more than one address space? Linux:
- * folio_likely_mapped_shared. An order-0 folio mapped more than once is;
- * a large folio mapped more times than it has pages is. Folium keeps one
- * mapcount per folio (no per-page counts, no entire_mapcount), so Linux's
- * last guess, from the first page's own count, is left out: a large
- * folio whose pages are mapped by two mms, each page once, reads as
- * exclusive, one of the wrong guesses Linux's "likely" allows for. A
- * caller that knows the mapping is a PMD leaf asks mapcount > 1 itself.
- */
-static inline bool folio_likely_mapped_shared(const struct folio *folio)
+static inline mm_id_t folio_mm_id(const struct folio *folio, int slot)
 {
-	return folio_mapcount(folio) > (int)folio_nr_pages(folio);
+	return folio->_mm_id[slot] & FOLIO_MM_ID_MASK;
+}
+/*
+ * May more than one mm map folio? Linux 6.15's folio_maybe_mapped_shared.
+ * An order-0 or HugeTLB folio: mapped more than once. A large folio mapped
+ * once is exclusive whatever the bit says; else the bit answers, set when
+ * a second mm took a slot or a third mm found none free, cleared when one
+ * slot's mm holds every mapping again. Exact while at most two mms map
+ * it; with more, it says "maybe" until all but one have gone.
+ */
+static inline bool folio_maybe_mapped_shared(const struct folio *folio)
+{
+	int mapcount = folio_mapcount(folio);
+
+	if (!PageHead(&folio->page) || PageFlag(&folio->page, PG_hugetlb))
+		return mapcount > 1;
+	if (mapcount <= 1)
+		return false;
+	return folio->_mm_id[1] & FOLIO_MM_IDS_SHARED_BIT;
+}
+/*
+ * The mapcount of a page of folio, on average (Linux 6.15's
+ * folio_average_page_mapcount, what smaps uses without per-page counts):
+ * each leaf maps every page once, the PTEs' count is spread over the
+ * pages and rounded to the nearest, at least 1 while any maps it.
+ */
+static inline int folio_average_page_mapcount(const struct folio *folio)
+{
+	int mapcount, entire, avg;
+
+	if (!PageHead(&folio->page))
+		return page_mapcount(&folio->page);
+	mapcount = folio_large_mapcount(folio);
+	if (mapcount <= 0)
+		return 0;
+	entire = folio_entire_mapcount(folio);
+	if (mapcount <= entire)
+		return entire;
+	mapcount -= entire;
+	avg = (int)(((unsigned int)mapcount + (unsigned int)folio_nr_pages(folio) / 2) >>
+		    folio_order(folio));
+	return avg + entire > 1 ? avg + entire : 1;
 }
 #define FOLIO_FLAG_FNS(name, flag)                                  \
 	static inline bool folio_test_##name(const struct folio *f) \

@@ -85,6 +85,10 @@ enum pageflags {
 	PG_mlocked,	     /* mapped in a VM_LOCKED VMA (Linux: PG_mlocked) */
 	PG_unevictable,	     /* on lru_unevictable: reclaim never takes it */
 	PG_hugetlb,	     /* a HugeTLB pool page (Linux: a page type) */
+	/* Per page, also a tail's: only this mm maps the page of an anon
+	 * folio, so a write may reuse it (Linux: PG_anon_exclusive); for
+	 * a PMD-mapped folio the head's bit speaks for all of it. */
+	PG_anon_exclusive,
 	NR_PAGEFLAGS
 };
 
@@ -122,9 +126,36 @@ struct page {
 	unsigned long compound_head;
 };
 
-/* A folio is a head page seen as the whole group of 2^order pages. */
+/*
+ * A folio is a head page seen as the whole group of 2^order pages. A
+ * large folio also owns fields of its first tail page, as Linux's struct
+ * folio does: its mapcounts (Linux 6.15's CONFIG_MM_ID with
+ * CONFIG_NO_PAGE_MAPCOUNT; <mm.h> says how they are read, mm/rmap.c how
+ * they change). Only a large folio's page[1] is touched: an order-0
+ * folio is its one struct page.
+ */
+typedef unsigned int mm_id_t; /* an mm's number for mapcounts (Linux's) */
+#define MM_ID_DUMMY 0	      /* a free slot */
+#define MM_ID_MIN 1
+#define MM_ID_MAX 65535 /* Folium's: mms that can exist at once */
+/* The top bit of _mm_id[1]: "maybe mapped shared" (Linux:
+ * FOLIO_MM_IDS_SHARED_BIT in folio->_mm_ids). */
+#define FOLIO_MM_IDS_SHARED_BIT (1u << 31)
+#define FOLIO_MM_ID_MASK (FOLIO_MM_IDS_SHARED_BIT - 1)
 struct folio {
 	struct page page;
+	union {
+		struct page __page_1; /* a large folio's first tail page */
+		struct {
+			unsigned long _flags_1; /* the tail page's own flags */
+			/* page[1].lru: */
+			int _large_mapcount;  /* entries mapping it, PTEs and PMDs, minus one */
+			int _entire_mapcount; /* PMD (or PUD) leaves among them, minus one */
+			mm_id_t _mm_id[2];    /* the two mms tracked, MM_ID_DUMMY if none */
+			/* page[1].mapping: each slot's entries, minus one */
+			int _mm_id_mapcount[2];
+		};
+	};
 };
 
 /* --- zones and nodes ------------------------------------------------------- */

@@ -248,6 +248,9 @@ enum mm_counter {
 	 * zero page's replacement is not counted here). */
 	MM_WP_REUSE,
 	MM_WP_COPY,
+	/* Entries reuse made writable: one per MM_WP_REUSE, or a large
+	 * folio's entries in the VMA at once (wp_reuse_batched). */
+	MM_WP_REUSE_PTES,
 	/* fork's copies of entries into this mm (copy_present_ptes calls):
 	 * one per large folio's run when batched, one per entry if not. */
 	MM_FORK_COPY_BATCHES,
@@ -266,6 +269,7 @@ struct mm_struct {
 	phys_addr_t pgd; /* physical address of the top table */
 	int nid;	 /* node folios and tables come from */
 	int nr_vmas;	 /* Linux: map_count */
+	mm_id_t mm_id;	 /* its number in large folios' mapcounts (<mm.h>) */
 	int mm_users;	 /* tasks using it (CLONE_VM shares it): mmget/mmput */
 	int vmas_cap;	 /* room in vmas */
 	/* Sorted, disjoint; inline_vmas until a mapping needs more room. A
@@ -438,6 +442,9 @@ int copy_page_range(struct mm_struct *dst_mm, struct mm_struct *src_mm,
  * at once (true: Linux 6.9's copy_present_ptes) or one PTE at a time (the
  * path it replaced), the baseline the fork bench measures against. */
 extern bool fork_copy_batched;
+/* A write fault that reuses an exclusive large folio makes all its
+ * entries in the VMA writable at once (Folium's), not one (Linux 6.15). */
+extern bool wp_reuse_batched;
 /* The PTE flag bits for pages of a VMA: present, RW if VM_WRITE, NX
  * unless VM_EXEC, USER if VM_USER and VM_READ (a PROT_NONE VMA's pages
  * fault in ring 3). */
@@ -883,15 +890,27 @@ static inline struct anon_vma *folio_anon_vma(const struct folio *folio)
  * reference on av; clear drops it (the folio is freed or moves away). */
 void folio_set_anon_owner(struct folio *folio, struct anon_vma *av, unsigned long index);
 void folio_clear_anon_owner(struct folio *folio);
-/* A new anonymous folio mapped at addr in vma (which has its anon_vma):
- * it points at vma's anon_vma, and the mapcount counts one PMD for a
- * PMD-order folio, else one PTE per page (Linux: folio_add_new_anon_rmap). */
-void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, unsigned long addr);
-/* nr more (fewer) PTEs map the folio; a PMD mapping went (Linux:
- * folio_add_anon_rmap_ptes, folio_remove_rmap_ptes, _pmd). */
-void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr);
-void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr);
-void folio_remove_rmap_pmd(struct folio *folio);
+/*
+ * The rmap functions keep the mapcounts (<mm.h>): each takes the mm whose
+ * entries come or go, for a large folio's MM-ID slots (Linux passes the
+ * VMA, for vma->vm_mm). A new anonymous folio mapped at addr in vma
+ * (which has its anon_vma): it points at vma's anon_vma, and is mapped by
+ * one PMD if of PMD order, else by one PTE per page (Linux:
+ * folio_add_new_anon_rmap). Then: nr more (fewer) PTEs of mm map it; a
+ * PMD leaf went (Linux: folio_add_anon_rmap_ptes, folio_remove_rmap_ptes,
+ * folio_remove_rmap_pmd). For an order-0 folio mm is not used.
+ */
+void folio_add_new_anon_rmap(struct folio *folio, struct mm_struct *mm, struct vm_area_struct *vma,
+			     unsigned long addr);
+void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm);
+void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm);
+void folio_remove_rmap_pmd(struct folio *folio, struct mm_struct *mm);
+/* A HugeTLB folio's leaves: no mm ids, one count per leaf. */
+void hugetlb_add_new_anon_rmap(struct folio *folio);
+void hugetlb_add_anon_rmap(struct folio *folio);
+void hugetlb_remove_rmap(struct folio *folio);
+/* Migration: dst takes src's mapcounts; src reads as unmapped. */
+void folio_move_mapcounts(struct folio *dst, struct folio *src);
 /*
  * Where a folio is mapped: rmap_walk calls rmap_one for every entry that
  * maps it, in every VMA of every mm that uses its anon_vma, through
@@ -926,16 +945,13 @@ static inline unsigned long pvmw_folio_address(const struct page_vma_mapped_walk
 {
 	return vma_address(pvmw->vma, pvmw->folio->page.index);
 }
-/* Could another mm than the one asking map folio? Exact here: the
- * folio's anon_vma has one member mm, or rmap_walk finds its entries in
- * one mm only (Linux: folio_maybe_mapped_shared, from MM-ID mapcounts,
- * which may say "maybe" where Folium knows). */
-bool folio_maybe_mapped_shared(struct folio *folio);
-/* One more PTE (PMD) of a forked child maps folio (Linux:
+/* nr more PTEs of a forked child, dst_mm, map nr pages of folio from
+ * page on (a PMD: all of it), which stop being anon-exclusive (Linux:
  * folio_try_dup_anon_rmap_ptes / _pmd, which fail only for a pinned
  * exclusive page: Folium has no GUP pins, so never). */
-void folio_dup_anon_rmap_ptes(struct folio *folio, unsigned int nr);
-void folio_dup_anon_rmap_pmd(struct folio *folio);
+void folio_dup_anon_rmap_ptes(struct folio *folio, struct page *page, unsigned int nr,
+			      struct mm_struct *dst_mm);
+void folio_dup_anon_rmap_pmd(struct folio *folio, struct mm_struct *dst_mm);
 /* Return: how many entries map folio (0 when it has no owner). */
 unsigned int folio_count_mappings(struct folio *folio);
 /* Return: how many entries map page, a page of folio: its PTE, or the PMD

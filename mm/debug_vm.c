@@ -15,7 +15,7 @@ static const char *const pageflag_names[NR_PAGEFLAGS] = {
 	"head",	   "anon",	  "swapbacked",	   "reserved",
 	"buddy",   "pcp",	  "poisoned",	   "cma",
 	"offline", "slab",	  "large_kmalloc", "partially_mapped",
-	"mlocked", "unevictable", "hugetlb",
+	"mlocked", "unevictable", "hugetlb",	   "anon_exclusive",
 };
 
 /* "reserved|buddy" for the PG_* bits of flags. */
@@ -139,7 +139,7 @@ static const char *free_page_problem(const struct page *page, unsigned int order
 		return "misaligned: pfn is not a multiple of 2^order";
 	if (PageReserved(page))
 		return "reserved page: never given to the buddy allocator";
-	if (page_mapcount(page) > 0)
+	if (folio_mapcount((const struct folio *)page) > 0)
 		return "still mapped (mapcount > 0)";
 	if (page->_refcount != 0)
 		return "still referenced (refcount != 0)";

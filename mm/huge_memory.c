@@ -555,6 +555,7 @@ int split_anon_folio_mapped(struct folio *folio)
 {
 	struct split_mapped mapped;
 	unsigned long nr = folio_nr_pages(folio);
+	struct folio saved;
 	bool pmd_mapped;
 
 	if (!folio_test_large(folio))
@@ -573,16 +574,20 @@ int split_anon_folio_mapped(struct folio *folio)
 			return -EBUSY; /* cannot happen: the PTEs were just made */
 	}
 	split_unmap_accounting(folio, &mapped, pmd_mapped);
-	folio_remove_rmap_ptes(folio, mapped.nr);
+	/* The pieces are order 0: their counts need no mm (NULL). Linux
+	 * unmaps every entry (unmap_folio) and maps the pieces back
+	 * (remap_page); here the counts move while the entries stay. */
+	saved = *folio;
+	folio_reset_large_mapcounts(folio);
 	if (split_folio(folio)) {
-		folio_add_anon_rmap_ptes(folio, mapped.nr);
+		folio_move_mapcounts(folio, &saved);
 		return -EBUSY;
 	}
 	for (unsigned long n = 0; n < nr; n++) {
 		struct folio *piece = (struct folio *)folio_page(folio, n);
 
 		if (mapped.count[n]) {
-			folio_add_anon_rmap_ptes(piece, mapped.count[n]);
+			folio_add_anon_rmap_ptes(piece, mapped.count[n], NULL);
 			continue;
 		}
 		folio_del_lru(piece); /* unmapped by an earlier partial munmap */
@@ -706,8 +711,13 @@ int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr)
 	 * so every PTE is as soft-dirty as the PMD was (Linux:
 	 * __split_huge_pmd_locked's pte_mksoft_dirty). */
 	set_ptes(mm, haddr, page_address(table), old & ~_PAGE_PSE, HPAGE_PMD_NR);
-	folio_add_anon_rmap_ptes(folio, HPAGE_PMD_NR);
-	folio_remove_rmap_pmd(folio);
+	/* The head's bit spoke for the folio; now each page has its own
+	 * (Linux: __split_huge_pmd_locked's anon_exclusive). */
+	if (PageAnonExclusive(&folio->page))
+		for (unsigned long i = 1; i < HPAGE_PMD_NR; i++)
+			SetPageAnonExclusive(folio_page(folio, i));
+	folio_add_anon_rmap_ptes(folio, HPAGE_PMD_NR, mm);
+	folio_remove_rmap_pmd(folio, mm);
 	set_pmd_at(mm, haddr, pmdp, page_to_phys(table) | _PAGE_TABLE);
 	return 0;
 }
@@ -734,7 +744,7 @@ void copy_huge_pmd(struct mm_struct *dst_mm, struct mm_struct *src_mm, pmd_t *ds
 	/* Linux: "copy_huge_pmd: huge zero page"; dup_mmap took dst_mm's
 	 * reference (mm_get_huge_zero_folio). */
 	if (!is_huge_zero_pmd(pmd)) {
-		folio_dup_anon_rmap_pmd(pmd_folio(pmd));
+		folio_dup_anon_rmap_pmd(pmd_folio(pmd), dst_mm);
 		dst_mm->counters[MM_ANONPAGES] += HPAGE_PMD_NR;
 		if (pmd_write(pmd)) {
 			pmdp_set_wrprotect(src_mm, addr, src_pmd);
@@ -744,13 +754,16 @@ void copy_huge_pmd(struct mm_struct *dst_mm, struct mm_struct *src_mm, pmd_t *ds
 	set_pmd_at(dst_mm, addr, dst_pmd, pmd_mkold(pmd));
 }
 
-/* Linux: do_huge_pmd_wp_page. Reuse: the folio's one mapping is this
- * PMD and nothing else holds it (Folium's mappings share one reference). */
+/* Linux: do_huge_pmd_wp_page. Reuse: the folio is anon-exclusive, or its
+ * one mapping is this PMD and nothing else holds it (Folium's mappings
+ * share one reference); it is anon-exclusive from then on. */
 bool do_huge_pmd_wp_page(struct mm_struct *mm, unsigned long addr, pmd_t *pmd, int *err)
 {
 	struct folio *folio = pmd_folio(*pmd);
 
-	if (folio_mapcount(folio) == 1 && folio_ref_count(folio) == 1) {
+	if (PageAnonExclusive(&folio->page) ||
+	    (folio_mapcount(folio) == 1 && folio_ref_count(folio) == 1)) {
+		SetPageAnonExclusive(&folio->page);
 		set_pmd_at(mm, addr & PMD_MASK, pmd, pmd_mkwrite(pmd_mkdirty(pmd_mkyoung(*pmd))));
 		mm->counters[MM_WP_REUSE]++;
 		return true;
@@ -767,7 +780,7 @@ bool do_huge_pmd_wp_page(struct mm_struct *mm, unsigned long addr, pmd_t *pmd, i
  * Both MADV_FREE modes handle a PMD leaf here: Linux has had
  * madvise_free_huge_pmd since 4.5, long before the batching change. A
  * folio mapped anywhere besides this leaf, or locked, is skipped (Linux:
- * folio_likely_mapped_shared, folio_trylock). A leaf only partly inside
+ * folio_maybe_mapped_shared, folio_trylock). A leaf only partly inside
  * the range has its folio split (PMD and folio, only if the folio can be
  * split; else the leaf stays as it is) and the caller goes on with the
  * PTEs. A leaf wholly inside is invalidated (one 2 MiB flush), rewritten

@@ -128,7 +128,7 @@ void free_huge_folio(struct folio *folio)
 {
 	struct hstate *h = size_to_hstate(folio_size(folio));
 
-	page_mapcount_reset(&folio->page);
+	folio_reset_large_mapcounts(folio);
 	folio_clear_anon_owner(folio);
 	folio->page.flags &= ~((1ul << PG_anon) | (1ul << PG_dirty));
 	/* A surplus page is not kept (Linux: free_huge_folio). */
@@ -454,8 +454,7 @@ static enum vm_fault_reason hugetlb_no_page(struct mm_struct *mm, struct vm_area
 	prot = flags & FAULT_FLAG_WRITE ? prot | _PAGE_DIRTY : prot & ~(uint64_t)_PAGE_RW;
 	folio_set_anon(folio);
 	folio_set_anon_owner(folio, vma->anon_vma, linear_page_index(vma, haddr));
-	page_mapcount_reset(&folio->page);
-	folio_mapcount_add(folio, 1); /* Linux: hugetlb_add_new_anon_rmap */
+	hugetlb_add_new_anon_rmap(folio);
 	set_pmd_at(mm, haddr, pmd, pfn_pmd(folio_pfn(folio), prot));
 	return VM_FAULT_OK;
 }
@@ -494,12 +493,11 @@ static enum vm_fault_reason hugetlb_wp(struct mm_struct *mm, struct vm_area_stru
 	memcpy(folio_address(folio), folio_address(old), huge_page_size(h));
 	folio_set_anon(folio);
 	folio_set_anon_owner(folio, vma->anon_vma, linear_page_index(vma, haddr));
-	page_mapcount_reset(&folio->page);
-	folio_mapcount_add(folio, 1); /* Linux: hugetlb_add_new_anon_rmap */
+	hugetlb_add_new_anon_rmap(folio);
 	pmdp_get_and_clear(mm, haddr, pmd);
 	flush_hugetlb_tlb_one(mm, h, haddr);
 	set_pmd_at(mm, haddr, pmd, pmd_mkdirty(pfn_pmd(folio_pfn(folio), prot)));
-	folio_remove_rmap_pmd(old); /* another mm maps it still */
+	hugetlb_remove_rmap(old); /* another mm maps it still */
 	mm->counters[MM_WP_COPY]++;
 	return VM_FAULT_OK;
 }
@@ -539,7 +537,7 @@ static int copy_hugetlb_entry(pmd_t *src, unsigned long addr, struct mm_walk *wa
 
 	if (!dst)
 		return -ENOMEM;
-	folio_mapcount_add(page_folio(pfn_to_page(pmd_pfn(entry))), 1);
+	hugetlb_add_anon_rmap(page_folio(pfn_to_page(pmd_pfn(entry))));
 	if (pmd_write(entry)) {
 		pmdp_set_wrprotect(walk->mm, addr, src);
 		entry = pmd_wrprotect(entry);

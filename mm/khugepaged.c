@@ -123,7 +123,7 @@ static void collapse_copy_and_free(struct mm_struct *mm, pte_t *pte, unsigned lo
 		}
 		memcpy(dst, page_address(pte_page(pte[i])), PAGE_SIZE);
 		old = page_folio(pte_page(ptep_get_and_clear(mm, addr, &pte[i])));
-		folio_remove_rmap_ptes(old, 1);
+		folio_remove_rmap_ptes(old, 1, mm);
 		mm->counters[MM_ANONPAGES]--;
 		if (!folio_mapped(old)) {
 			folio_del_lru(old);
@@ -165,7 +165,7 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, struct vm_area_
 	folio_set_anon(folio);
 	if (!(vma->vm_flags & VM_DROPPABLE)) /* Linux: folio_add_new_anon_rmap */
 		folio_set_swapbacked(folio);
-	folio_add_new_anon_rmap(folio, vma, haddr);
+	folio_add_new_anon_rmap(folio, mm, vma, haddr);
 	folio_add_lru(folio);
 	set_pmd_at(mm, haddr, pmd, pfn_pmd(folio_pfn(folio), prot));
 	mm->counters[MM_ANONPAGES] += HPAGE_PMD_NR;

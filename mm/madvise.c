@@ -38,7 +38,7 @@ static bool madvise_free_clean_folio(struct folio *folio)
 	if (!folio_test_dirty(folio))
 		return true;
 	if (folio_test_locked(folio) || folio_maybe_mapped_shared(folio))
-		return false; /* Linux: folio_trylock, folio_likely_mapped_shared */
+		return false; /* Linux: folio_trylock, folio_maybe_mapped_shared */
 	folio_clear_dirty(folio);
 	return true;
 }

@@ -212,12 +212,13 @@ static void clear_zero_ptes(struct mm_struct *mm, unsigned long start, pte_t *pt
  * list (Linux: folio_add_new_anon_rmap, folio_add_lru_vma). A droppable
  * folio is never swapbacked: reclaim may drop it as it drops a lazyfree
  * one. */
-static void map_new_anon_folio(struct folio *folio, struct vm_area_struct *vma, unsigned long addr)
+static void map_new_anon_folio(struct folio *folio, struct mm_struct *mm,
+			       struct vm_area_struct *vma, unsigned long addr)
 {
 	folio_set_anon(folio);
 	if (!(vma->vm_flags & VM_DROPPABLE))
 		folio_set_swapbacked(folio);
-	folio_add_new_anon_rmap(folio, vma, addr);
+	folio_add_new_anon_rmap(folio, mm, vma, addr);
 	folio_add_lru_vma(folio, vma);
 }
 
@@ -265,7 +266,7 @@ static enum vm_fault_reason do_anonymous_write(struct mm_struct *mm, struct vm_a
 		clear_zero_ptes(mm, start, pte, nr);
 		set_ptes(mm, start, pte, pfn_pte(folio_pfn(folio), prot), nr);
 	}
-	map_new_anon_folio(folio, vma, start);
+	map_new_anon_folio(folio, mm, vma, start);
 	mm->counters[MM_ANONPAGES] += nr;
 	return VM_FAULT_OK;
 }
@@ -308,25 +309,66 @@ static void wp_page_reuse(struct mm_struct *mm, unsigned long addr, pte_t *pte)
 {
 	set_ptes(mm, addr & ~(PAGE_SIZE - 1), pte, pte_mkwrite(pte_mkdirty(pte_mkyoung(*pte))), 1);
 	mm->counters[MM_WP_REUSE]++;
+	mm->counters[MM_WP_REUSE_PTES]++;
 }
 
 /*
- * May the write reuse folio instead of copying it? Linux 7.3's
- * wp_can_reuse_anon_folio: a small folio when this is its only mapping
- * and only reference (Folium's mappings hold one reference together, so
- * mapcount 1 and refcount 1; Linux's refcount 1 counts the mapping's own);
- * a large folio when no other mm maps it and nothing else holds it
- * (Linux 6.15's rule from MM-ID mapcounts; folio_maybe_mapped_shared
- * answers it exactly here). Folium keeps no PageAnonExclusive bit, so the
- * counts decide every time.
+ * May the write reuse folio instead of copying it? Linux 6.15's
+ * wp_can_reuse_anon_folio, asked when the page is not known to be
+ * exclusive: a small folio when this is its only mapping and only
+ * reference (Folium's mappings hold one reference together, so mapcount
+ * 1 and refcount 1; Linux's refcount counts each mapping's); a large
+ * folio when more than one entry maps it (one: copying the page frees
+ * the folio, Linux's choice) and all of them are in one mm, this one
+ * (not maybe mapped shared), and nothing else holds it.
  */
 static bool wp_can_reuse_anon_folio(struct folio *folio)
 {
 	if (folio_ref_count(folio) != 1)
 		return false; /* isolated for migration or compaction */
 	if (folio_test_large(folio))
-		return !folio_maybe_mapped_shared(folio);
+		return folio_large_mapcount(folio) > 1 && !folio_maybe_mapped_shared(folio);
 	return folio_mapcount(folio) == 1;
+}
+
+bool wp_reuse_batched = true;
+
+/*
+ * Reuse of a whole large folio (Folium's, beyond Linux 6.15, which makes
+ * only the faulting entry writable and lets each other page take its own
+ * fault): every entry of this PTE table inside vma that maps a page of
+ * folio gets the page marked anon-exclusive, and becomes writable unless
+ * soft-dirty tracking needs its write fault (Linux's rule in
+ * can_change_pte_writable). Only the faulting entry is made dirty and
+ * young: the others stay as they were until written.
+ */
+static void wp_folio_reuse(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+			   pte_t *pte, struct folio *folio)
+{
+	unsigned long page_addr = addr & ~(PAGE_SIZE - 1);
+	unsigned long first = page_addr - ((pte_pfn(*pte) - folio_pfn(folio)) << PAGE_SHIFT);
+	unsigned long start = MAX(MAX(first, vma->vm_start), addr & PMD_MASK);
+	unsigned long end =
+		MIN(MIN(first + folio_size(folio), vma->vm_end), (addr & PMD_MASK) + PMD_SIZE);
+	bool soft_dirty_faults = !(vma->vm_flags & VM_SOFTDIRTY); /* vma_soft_dirty_enabled */
+	pte_t *ptep = pte - ((page_addr - start) >> PAGE_SHIFT);
+	unsigned long a;
+
+	for (a = start; a < end; a += PAGE_SIZE, ptep++) {
+		pte_t entry = *ptep;
+
+		if (!pte_present(entry) ||
+		    pte_pfn(entry) != folio_pfn(folio) + ((a - first) >> PAGE_SHIFT))
+			continue;
+		SetPageAnonExclusive(pte_page(entry));
+		if (a == page_addr)
+			entry = pte_mkdirty(pte_mkyoung(entry));
+		else if (pte_write(entry) || (soft_dirty_faults && !pte_soft_dirty(entry)))
+			continue;
+		set_ptes(mm, a, ptep, pte_mkwrite(entry), 1);
+		mm->counters[MM_WP_REUSE_PTES]++;
+	}
+	mm->counters[MM_WP_REUSE]++;
 }
 
 /*
@@ -353,13 +395,13 @@ static enum vm_fault_reason wp_page_copy(struct mm_struct *mm, struct vm_area_st
 	memcpy(folio_address(folio), page_address(pte_page(*pte)), PAGE_SIZE);
 	ptep_get_and_clear(mm, page, pte);
 	flush_tlb_range(mm, page, page + PAGE_SIZE);
-	map_new_anon_folio(folio, vma, page);
+	map_new_anon_folio(folio, mm, vma, page);
 	set_ptes(mm, page, pte, pfn_pte(folio_pfn(folio), prot), 1);
 	/* Linux: folio_remove_rmap_pte's munlock_vma_folio. A large folio's
 	 * mlock goes when its last page here is unmapped (zap_munlock_folio). */
 	if ((vma->vm_flags & VM_LOCKED) && !folio_test_large(old))
 		munlock_folio(old);
-	folio_remove_rmap_ptes(old, 1);
+	folio_remove_rmap_ptes(old, 1, mm);
 	if (!folio_mapped(old)) {
 		folio_del_lru(old);
 		folio_put(old);
@@ -376,11 +418,22 @@ static enum vm_fault_reason wp_page_copy(struct mm_struct *mm, struct vm_area_st
 static enum vm_fault_reason do_wp_page(struct mm_struct *mm, struct vm_area_struct *vma,
 				       unsigned long addr, pte_t *pte)
 {
-	if (wp_can_reuse_anon_folio(page_folio(pte_page(*pte)))) {
+	struct page *page = pte_page(*pte);
+	struct folio *folio = page_folio(page);
+
+	if (PageAnonExclusive(page)) { /* ours alone: no need to look further */
 		wp_page_reuse(mm, addr, pte);
 		return VM_FAULT_OK;
 	}
-	return wp_page_copy(mm, vma, addr, pte);
+	if (!wp_can_reuse_anon_folio(folio))
+		return wp_page_copy(mm, vma, addr, pte);
+	if (wp_reuse_batched && folio_test_large(folio)) {
+		wp_folio_reuse(mm, vma, addr, pte, folio);
+		return VM_FAULT_OK;
+	}
+	SetPageAnonExclusive(page);
+	wp_page_reuse(mm, addr, pte);
+	return VM_FAULT_OK;
 }
 
 /*
@@ -512,7 +565,7 @@ static unsigned int copy_present_ptes(struct copy_state *c, struct mm_struct *sr
 		nr = folio_pte_batch_flags(folio, src_pte, pte, max_nr, flags, NULL, NULL,
 					   &any_writable);
 	}
-	folio_dup_anon_rmap_ptes(folio, nr);
+	folio_dup_anon_rmap_ptes(folio, pte_page(pte), nr, c->dst_mm);
 	c->dst_mm->counters[MM_ANONPAGES] += nr;
 	c->dst_mm->counters[MM_FORK_COPY_BATCHES]++;
 	/* Linux: is_cow_mapping; every Folium VMA is private. */

@@ -8,6 +8,7 @@
  * A folio whose mapcount drops to 0 is freed after the flush.
  */
 #include <arch.h>
+#include <bitmap.h>
 #include <fs.h>
 #include <hugetlb.h>
 #include <mman.h>
@@ -119,6 +120,32 @@ int mm_vmas_reserve(struct mm_struct *mm, int n)
 
 _Static_assert(sizeof(struct mm_struct) <= PAGE_SIZE, "mm_struct must fit in a page");
 
+/* --- mm ids: each mm's number in large folios' mapcounts ------------------------- */
+
+/* Linux: mm_alloc_id and mm_free_id on an IDA of MM_ID_MIN..MM_ID_MAX;
+ * here a bitmap searched from the last id given, so ids cycle. */
+static unsigned long mm_ids[BITS_TO_LONGS(MM_ID_MAX + 1)];
+static mm_id_t mm_id_next = MM_ID_MIN;
+
+static mm_id_t mm_alloc_id(void)
+{
+	mm_id_t id = mm_id_next;
+
+	for (unsigned int n = 0; n < MM_ID_MAX; n++, id = id == MM_ID_MAX ? MM_ID_MIN : id + 1) {
+		if (test_bit(id, mm_ids))
+			continue;
+		bitmap_set(mm_ids, id, 1);
+		mm_id_next = id == MM_ID_MAX ? MM_ID_MIN : id + 1;
+		return id;
+	}
+	return MM_ID_DUMMY;
+}
+
+static void mm_free_id(mm_id_t id)
+{
+	bitmap_clear(mm_ids, id, 1);
+}
+
 struct mm_struct *mm_create(int nid)
 {
 	struct page *mm_page = alloc_pages_node(nid, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN, 0);
@@ -127,12 +154,18 @@ struct mm_struct *mm_create(int nid)
 	if (!mm_page)
 		return NULL;
 	mm = page_address(mm_page);
+	mm->mm_id = mm_alloc_id();
+	if (mm->mm_id == MM_ID_DUMMY) {
+		__free_pages(mm_page, 0);
+		return NULL;
+	}
 	mm->nid = nid;
 	mm->mm_users = 1;
 	mm->vmas = mm->inline_vmas;
 	mm->vmas_cap = MM_INLINE_VMAS;
 	mm->mmap_base = MMAP_BASE;
 	if (!pgd_alloc(mm)) {
+		mm_free_id(mm->mm_id);
 		__free_pages(mm_page, 0);
 		return NULL;
 	}
@@ -152,6 +185,7 @@ void mm_destroy(struct mm_struct *mm)
 		       mm->counters[MM_PGTABLES] - 1);
 	pgd_free(mm);
 	vmas_free(mm);
+	mm_free_id(mm->mm_id);
 	__free_pages(virt_to_page(mm), 0);
 }
 
@@ -564,7 +598,10 @@ static void zap_folio_mapping(struct mmu_gather *tlb, struct folio *folio)
 		return;
 	if (folio_mapcount(folio) < 0) { /* mapped more often than counted */
 		dump_page(&folio->page, "zap_folio_mapping: mapcount below zero, not freed");
-		page_mapcount_reset(&folio->page);
+		if (folio_test_large(folio))
+			folio_reset_large_mapcounts(folio);
+		else
+			page_mapcount_reset(&folio->page);
 		return;
 	}
 	folio_del_lru(folio); /* never freed while on an LRU list */
@@ -610,7 +647,7 @@ static unsigned int zap_present_ptes(struct zap_details *d, struct mm_struct *mm
 	zap_munlock_folio(d, mm, addr, folio);
 	mm->counters[MM_ANONPAGES] -= nr;
 	mm->counters[MM_ZAP_BATCHES]++;
-	folio_remove_rmap_ptes(folio, nr);
+	folio_remove_rmap_ptes(folio, nr, mm);
 	zap_folio_mapping(&d->tlb, folio);
 	return nr;
 }
@@ -664,7 +701,7 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	if (PageFlag(&folio->page, PG_hugetlb)) {
 		/* Linux: __unmap_hugepage_range; not in the anon RSS. A page
 		 * fork shared goes with its last mapping. */
-		folio_remove_rmap_pmd(folio);
+		hugetlb_remove_rmap(folio);
 		if (!folio_mapped(folio))
 			tlb_remove_folio(&d->tlb, folio);
 		return 0;
@@ -672,7 +709,7 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 	zap_folio_done(d, NULL); /* before the gather may free the last one */
 	zap_munlock_folio(d, walk->mm, addr, folio);
 	walk->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
-	folio_remove_rmap_pmd(folio);
+	folio_remove_rmap_pmd(folio, walk->mm);
 	zap_folio_mapping(&d->tlb, folio);
 	return 0;
 }
@@ -687,7 +724,7 @@ static int zap_pud(pud_t *pudp, unsigned long addr, unsigned long next, struct m
 
 	(void)next;
 	tlb_remove_pud_tlb_entry(&d->tlb, addr);
-	folio_remove_rmap_pmd(folio); /* the one entry of a PUD leaf */
+	hugetlb_remove_rmap(folio); /* the one entry of a PUD leaf */
 	if (!folio_mapped(folio))
 		tlb_remove_folio(&d->tlb, folio);
 	return 0;

@@ -1184,6 +1184,16 @@ void prep_compound_page(struct page *page, unsigned int order)
 		/* A folio made of pages taken one by one is one allocation. */
 		reset_page_owner(&page[i]);
 	}
+	folio_reset_large_mapcounts((struct folio *)page);
+}
+
+/* page[1]'s fields a large folio used are a plain page's again (Linux:
+ * free_tail_page_prepare clears the same). */
+static void clear_large_folio_fields(struct page *page)
+{
+	page[1].lru.next = NULL;
+	page[1].lru.prev = NULL;
+	page[1].mapping = NULL;
 }
 
 /* Undo prep_compound_page: the head and tails become plain pages again
@@ -1192,8 +1202,11 @@ void destroy_large_folio(struct folio *folio, unsigned int order)
 {
 	struct page *page = &folio->page;
 
+	if (!order)
+		return; /* an order-0 folio is a plain page already */
 	page->flags &= ~PAGE_FLAGS_ORDER_MASK;
 	ClearPageFlag(page, PG_head);
+	clear_large_folio_fields(page);
 	for (unsigned long i = 1; i < (1ul << order); i++)
 		page[i].compound_head = 0;
 }
@@ -1489,9 +1502,13 @@ static __always_inline bool __free_pages_prepare(struct page *page, unsigned int
 		return false;
 	/* Only the node and zone survive; a folio head forgets its order. Tail
 	 * pages matter only for a folio (Linux: free_tail_page_prepare). */
-	if (PageHead(page))
-		for (unsigned long i = 1; i < (1ul << order); i++)
+	if (PageHead(page)) {
+		clear_large_folio_fields(page);
+		for (unsigned long i = 1; i < (1ul << order); i++) {
 			page[i].compound_head = 0;
+			ClearPageAnonExclusive(&page[i]);
+		}
+	}
 	page->flags = (page->flags & keep) | set_flags;
 	page->mapping = NULL; /* folio_put dropped an anon folio's anon_vma */
 	page->index = 0;

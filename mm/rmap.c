@@ -141,44 +141,192 @@ void folio_clear_anon_owner(struct folio *folio)
 		put_anon_vma(av);
 }
 
-void folio_add_new_anon_rmap(struct folio *folio, struct vm_area_struct *vma, unsigned long addr)
+/* --- mapcounts: Linux 6.15's MM-ID scheme ----------------------------------------- */
+
+_Static_assert(offsetof(struct folio, _flags_1) == sizeof(struct page),
+	       "a large folio's fields live in its first tail page");
+_Static_assert(offsetof(struct folio, _mm_id_mapcount) + sizeof(int[2]) <=
+		       sizeof(struct page) + offsetof(struct page, index),
+	       "the mapcount fields overlay only page[1]'s lru and mapping");
+
+static void folio_set_mm_id(struct folio *folio, int slot, mm_id_t id)
+{
+	folio->_mm_id[slot] = (folio->_mm_id[slot] & ~FOLIO_MM_ID_MASK) | id;
+}
+
+/*
+ * diff more entries of mm map the large folio (Linux:
+ * folio_add_return_large_mapcount). mm's slot counts them; an mm without
+ * a slot takes a free one, and the folio is "maybe mapped shared" as soon
+ * as the new slot's entries are not all there are. A third mm finds no
+ * slot: its entries count only in the total, and the bit is set already
+ * (two slots are taken).
+ */
+static void folio_add_large_mapcount(struct folio *folio, int diff, struct mm_struct *mm)
+{
+	const mm_id_t id = mm->mm_id;
+	int new_mapcount = folio->_large_mapcount + diff;
+
+	folio->_large_mapcount = new_mapcount;
+	if (folio_mm_id(folio, 0) == id) {
+		folio->_mm_id_mapcount[0] += diff;
+	} else if (folio_mm_id(folio, 1) == id) {
+		folio->_mm_id_mapcount[1] += diff;
+	} else if (folio_mm_id(folio, 0) == MM_ID_DUMMY) {
+		folio_set_mm_id(folio, 0, id);
+		folio->_mm_id_mapcount[0] = diff - 1;
+		if (new_mapcount != diff - 1) /* other mappings already */
+			folio->_mm_id[1] |= FOLIO_MM_IDS_SHARED_BIT;
+	} else if (folio_mm_id(folio, 1) == MM_ID_DUMMY) {
+		folio_set_mm_id(folio, 1, id);
+		folio->_mm_id_mapcount[1] = diff - 1;
+		folio->_mm_id[1] |= FOLIO_MM_IDS_SHARED_BIT; /* slot 0 maps it too */
+	}
+}
+
+/*
+ * diff fewer entries of mm map it (Linux: folio_sub_return_large_mapcount).
+ * A slot whose count goes below zero is freed: its mm has no entry left
+ * (or some were counted while no slot was free, the corner Linux allows
+ * for). When one slot's mm holds every remaining entry, or none is left,
+ * the folio is exclusive again.
+ */
+static void folio_sub_large_mapcount(struct folio *folio, int diff, struct mm_struct *mm)
+{
+	const mm_id_t id = mm->mm_id;
+	int new_mapcount = folio->_large_mapcount - diff;
+
+	folio->_large_mapcount = new_mapcount;
+	for (int slot = 0; slot < 2; slot++) {
+		if (folio_mm_id(folio, slot) != id)
+			continue;
+		folio->_mm_id_mapcount[slot] -= diff;
+		if (folio->_mm_id_mapcount[slot] >= 0)
+			return;
+		folio->_mm_id_mapcount[slot] = -1;
+		folio_set_mm_id(folio, slot, MM_ID_DUMMY);
+		break;
+	}
+	if (folio->_mm_id_mapcount[0] == new_mapcount || folio->_mm_id_mapcount[1] == new_mapcount)
+		folio->_mm_id[1] &= ~FOLIO_MM_IDS_SHARED_BIT;
+}
+
+/* Linux: __folio_add_rmap and __folio_remove_rmap, RMAP_LEVEL_PTE (nr
+ * entries) or RMAP_LEVEL_PMD (one leaf, also the entire mapcount). */
+static void folio_add_rmap(struct folio *folio, int nr, bool leaf, struct mm_struct *mm)
+{
+	if (!folio_test_large(folio)) {
+		folio->page._mapcount += nr;
+		return;
+	}
+	if (leaf)
+		folio->_entire_mapcount++;
+	folio_add_large_mapcount(folio, nr, mm);
+}
+
+static void folio_remove_rmap(struct folio *folio, int nr, bool leaf, struct mm_struct *mm)
+{
+	if (!folio_test_large(folio)) {
+		folio->page._mapcount -= nr;
+		return;
+	}
+	if (leaf)
+		folio->_entire_mapcount--;
+	folio_sub_large_mapcount(folio, nr, mm);
+}
+
+void folio_add_new_anon_rmap(struct folio *folio, struct mm_struct *mm, struct vm_area_struct *vma,
+			     unsigned long addr)
 {
 	unsigned long start = ALIGN_DOWN(addr, folio_size(folio));
 
 	folio_set_anon_owner(folio, vma->anon_vma, linear_page_index(vma, start));
 	page_mapcount_reset(&folio->page);
-	if (folio_test_large(folio))
-		mthp_stats[folio_order(folio)][MTHP_STAT_NR_ANON]++;
+	/* Linux's RMAP_EXCLUSIVE: a new folio is this mm's alone. */
+	SetPageAnonExclusive(&folio->page);
+	if (!folio_test_large(folio)) {
+		folio->page._mapcount = 0;
+		return;
+	}
+	mthp_stats[folio_order(folio)][MTHP_STAT_NR_ANON]++;
+	folio_reset_large_mapcounts(folio);
 	/* A PMD-order folio is mapped by one PMD when it is faulted in. */
-	if (folio_order(folio) == HPAGE_PMD_ORDER)
-		folio_mapcount_add(folio, 1);
-	else
-		folio_mapcount_add(folio, (int)folio_nr_pages(folio));
+	if (folio_order(folio) == HPAGE_PMD_ORDER) {
+		folio_add_rmap(folio, 1, true, mm);
+		return;
+	}
+	for (unsigned long i = 1; i < folio_nr_pages(folio); i++)
+		SetPageAnonExclusive(folio_page(folio, i));
+	folio_add_rmap(folio, (int)folio_nr_pages(folio), false, mm);
 }
 
-void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr)
+void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm)
 {
-	folio_mapcount_add(folio, (int)nr);
+	folio_add_rmap(folio, (int)nr, false, mm);
 }
 
-void folio_dup_anon_rmap_ptes(struct folio *folio, unsigned int nr)
+/* Both mms map the pages now: neither may reuse them without asking
+ * (Linux: folio_try_dup_anon_rmap_ptes clears PageAnonExclusive; it
+ * fails for a page that may be pinned, which Folium never has). */
+void folio_dup_anon_rmap_ptes(struct folio *folio, struct page *page, unsigned int nr,
+			      struct mm_struct *dst_mm)
 {
-	folio_mapcount_add(folio, (int)nr);
+	for (unsigned int i = 0; i < nr; i++)
+		ClearPageAnonExclusive(page + i);
+	folio_add_rmap(folio, (int)nr, false, dst_mm);
 }
 
-void folio_dup_anon_rmap_pmd(struct folio *folio)
+void folio_dup_anon_rmap_pmd(struct folio *folio, struct mm_struct *dst_mm)
 {
-	folio_mapcount_add(folio, 1);
+	ClearPageAnonExclusive(&folio->page);
+	folio_add_rmap(folio, 1, true, dst_mm);
 }
 
-void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr)
+void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm)
 {
-	folio_mapcount_add(folio, -(int)nr);
+	folio_remove_rmap(folio, (int)nr, false, mm);
 }
 
-void folio_remove_rmap_pmd(struct folio *folio)
+void folio_remove_rmap_pmd(struct folio *folio, struct mm_struct *mm)
 {
-	folio_mapcount_add(folio, -1);
+	folio_remove_rmap(folio, 1, true, mm);
+}
+
+/* HugeTLB folios are mapped whole, by one leaf per mapping, and keep no
+ * mm ids (Linux: hugetlb_add_new_anon_rmap, hugetlb_add_anon_rmap,
+ * hugetlb_remove_rmap). */
+void hugetlb_add_new_anon_rmap(struct folio *folio)
+{
+	folio_reset_large_mapcounts(folio);
+	hugetlb_add_anon_rmap(folio);
+}
+
+void hugetlb_add_anon_rmap(struct folio *folio)
+{
+	folio->_entire_mapcount++;
+	folio->_large_mapcount++;
+}
+
+void hugetlb_remove_rmap(struct folio *folio)
+{
+	folio->_entire_mapcount--;
+	folio->_large_mapcount--;
+}
+
+void folio_move_mapcounts(struct folio *dst, struct folio *src)
+{
+	if (!folio_test_large(src)) {
+		dst->page._mapcount = src->page._mapcount;
+		page_mapcount_reset(&src->page);
+		return;
+	}
+	dst->_large_mapcount = src->_large_mapcount;
+	dst->_entire_mapcount = src->_entire_mapcount;
+	dst->_mm_id[0] = src->_mm_id[0];
+	dst->_mm_id[1] = src->_mm_id[1];
+	dst->_mm_id_mapcount[0] = src->_mm_id_mapcount[0];
+	dst->_mm_id_mapcount[1] = src->_mm_id_mapcount[1];
+	folio_reset_large_mapcounts(src);
 }
 
 /* --- rmap_walk: every entry that maps a folio ------------------------------------ */
@@ -268,28 +416,6 @@ int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc)
 		}
 	}
 	return 0;
-}
-
-/* Stop the walk at the first entry in another mm than the first one's. */
-static int other_mm_one(struct page_vma_mapped_walk *pvmw, void *arg)
-{
-	struct mm_struct **first = arg;
-
-	if (!*first)
-		*first = pvmw->mm;
-	return pvmw->mm != *first;
-}
-
-bool folio_maybe_mapped_shared(struct folio *folio)
-{
-	struct anon_vma *av = folio_anon_vma(folio);
-	struct mm_struct *first = NULL;
-	const struct rmap_walk_control rwc = { .rmap_one = other_mm_one, .arg = &first };
-
-	/* One member mm (Linux: list_is_singular), whatever the mapcount. */
-	if (!av || av->mms.next->next == &av->mms)
-		return false;
-	return rmap_walk(folio, &rwc) != 0;
 }
 
 static int count_one(struct page_vma_mapped_walk *pvmw, void *arg)
@@ -382,13 +508,13 @@ static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 	update_hiwater_rss(pvmw->mm); /* Linux: try_to_unmap_one */
 	if (pvmw->pmd) {
 		pmdp_huge_clear_flush(pvmw->mm, pvmw->address, pvmw->pmd);
-		folio_remove_rmap_pmd(pvmw->folio);
+		folio_remove_rmap_pmd(pvmw->folio, pvmw->mm);
 		pvmw->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
 		return 0;
 	}
 	nr = folio_unmap_pte_batch(pvmw);
 	get_and_clear_full_ptes(pvmw->mm, pvmw->address, pvmw->pte, nr);
-	folio_remove_rmap_ptes(pvmw->folio, nr);
+	folio_remove_rmap_ptes(pvmw->folio, nr, pvmw->mm);
 	pvmw->mm->counters[MM_ANONPAGES] -= nr;
 	f->ptes_changed = true;
 	return 0;
@@ -447,10 +573,14 @@ static void move_anon_state(struct folio *dst, struct folio *src)
 				    (1ul << PG_referenced) | (1ul << PG_lru) |
 				    (1ul << PG_partially_mapped) | (1ul << PG_mlocked) |
 				    (1ul << PG_unevictable);
-	int mapcount = folio_mapcount(src);
-
 	folio_set_anon_owner(dst, folio_anon_vma(src), src->page.index);
-	folio_mapcount_add(dst, mapcount);
+	folio_move_mapcounts(dst, src);
+	for (unsigned long i = 0; i < folio_nr_pages(src);
+	     i++) /* Linux: exclusive migration entries */
+		if (PageAnonExclusive(folio_page(src, i))) {
+			SetPageAnonExclusive(folio_page(dst, i));
+			ClearPageAnonExclusive(folio_page(src, i));
+		}
 	dst->page.flags |= src->page.flags & moved;
 	dst->page.private = src->page.private; /* mlock_count */
 	if (folio_test_lru(src)) {
@@ -459,7 +589,6 @@ static void move_anon_state(struct folio *dst, struct folio *src)
 	}
 	src->page.flags &= ~moved;
 	folio_clear_anon_owner(src);
-	folio_mapcount_add(src, -mapcount);
 }
 
 /*

@@ -6,7 +6,12 @@
  * /sys/kernel/mm/transparent_hugepage/hugepages-*kB, 2M mapped by a PMD
  * and 2M mapped by PTEs) is copied on write: parent and child each see
  * only their own writes, whichever writes first; the zero page stays
- * zero in both; then CYCLES (1000) fork + exit + wait and CYCLES / 10
+ * zero in both; for each size pagemap's exclusive bit is set before
+ * fork, clear in both while both map the folio, set again after the
+ * child's exit, when the parent's write reuses the folio (no page moves),
+ * and kpageflags show one folio (a compound head, tails, THP); a
+ * MADV_DONTFORK range is absent in the child, a MADV_WIPEONFORK one
+ * reads zeros; then CYCLES (1000) fork + exit + wait and CYCLES / 10
  * fork + exec + wait. Prints "ok NAME" or "FAIL NAME: ..." a line, then
  * "forktest: N checks, all ok" (exit 0) or "forktest: K of N checks
  * FAILED" (exit 1). The THP settings it changes are put back.
@@ -300,6 +305,189 @@ static void check_cow(void)
 	munmap(z, 16 * PAGE);
 }
 
+/* --- what fork does to a folio's state: pagemap, kpageflags, reuse --------------- */
+
+#define PM_PFN_MASK ((1ull << 55) - 1)
+#define PM_MMAP_EXCLUSIVE (1ull << 56)
+#define PM_PRESENT (1ull << 63)
+#define KPF_COMPOUND_HEAD (1ull << 15)
+#define KPF_COMPOUND_TAIL (1ull << 16)
+#define KPF_THP (1ull << 22)
+
+/* The pagemap entries of the @n pages from @p into @pme. Return: 0, or
+ * -1 if pagemap cannot be read. */
+static int pagemap_read(const char *p, size_t n, uint64_t *pme)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	size_t bytes = n * sizeof(*pme);
+	ssize_t got = fd < 0 ? -1 : pread(fd, pme, bytes, (off_t)((uintptr_t)p / PAGE * 8));
+
+	if (fd >= 0)
+		close(fd);
+	return got == (ssize_t)bytes ? 0 : -1;
+}
+
+/* How many of the @n pages from @p are present and exclusive (@excl) or
+ * present and not exclusive (!@excl); -1 if pagemap is unreadable. */
+static long count_exclusive(const char *p, size_t n, int excl, uint64_t *pme)
+{
+	long count = 0;
+
+	if (pagemap_read(p, n, pme))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		count += (pme[i] & PM_PRESENT) && !!(pme[i] & PM_MMAP_EXCLUSIVE) == excl;
+	return count;
+}
+
+/* Do the @n pages' kpageflags say one folio (a head and tails, all THP),
+ * or for n == 1 a small one (neither)? -1 if kpageflags is unreadable. */
+static int kpageflags_say_one_folio(const uint64_t *pme, size_t n)
+{
+	int fd = open("/proc/kpageflags", O_RDONLY), ok = 1;
+
+	if (fd < 0)
+		return -1;
+	for (size_t i = 0; i < n && ok; i++) {
+		uint64_t f = 0, want = n == 1	? 0
+				       : i == 0 ? KPF_COMPOUND_HEAD | KPF_THP
+						: KPF_COMPOUND_TAIL | KPF_THP;
+
+		if (pread(fd, &f, 8, (off_t)((pme[i] & PM_PFN_MASK) * 8)) != 8)
+			ok = -1;
+		else
+			ok = (f & (KPF_COMPOUND_HEAD | KPF_COMPOUND_TAIL | KPF_THP)) == want;
+	}
+	close(fd);
+	return ok;
+}
+
+/*
+ * One folio of @len bytes (PTE-mapped if @pte_mapped, as cow_round):
+ * pagemap's exclusive bit is set on every page before fork, clear on
+ * every page in parent and child while both map it, set again once the
+ * child has exited; kpageflags show one folio of that size; and the
+ * parent's write after the child's exit reuses the folio (every page
+ * keeps its pfn, Linux's wp_can_reuse_anon_folio) instead of copying.
+ */
+static void fork_state_round(const char *size, size_t len, int pte_mapped)
+{
+	size_t n = len / PAGE;
+	char *raw =
+		mmap(NULL, len + SZ_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = (char *)(((uintptr_t)raw + SZ_2M - 1) & ~(SZ_2M - 1));
+	uint64_t *before = calloc(n, 8), *pme = calloc(n, 8);
+	int to_child[2], status = -1, moved = 0;
+	char name[128], go = 'g';
+	long got;
+	pid_t pid;
+
+	if (raw == MAP_FAILED || !before || !pme || pipe(to_child)) {
+		snprintf(name, sizeof(name), "fork state of %s folios", size);
+		cond(name, 0, "no memory or pipe");
+		return;
+	}
+	madvise(p, len, MADV_HUGEPAGE);
+	memset(p, 'p', len);
+	if (pte_mapped) {
+		mprotect(p + PAGE, PAGE, PROT_READ);
+		mprotect(p + PAGE, PAGE, PROT_READ | PROT_WRITE);
+	}
+	got = count_exclusive(p, n, 1, before);
+	snprintf(name, sizeof(name), "%s: every page exclusive before fork", size);
+	check(name, got == (long)n, "%ld of %zu", got, n);
+	snprintf(name, sizeof(name), "%s: kpageflags show one folio", size);
+	check(name, kpageflags_say_one_folio(before, n) == 1, "flags differ (or not root)");
+	pid = fork();
+	if (pid == 0) {
+		/* exit 0: every page shared, the parent's pfns */
+		int ok = count_exclusive(p, n, 0, pme) == (long)n;
+
+		for (size_t i = 0; i < n; i++)
+			ok &= (pme[i] & PM_PFN_MASK) == (before[i] & PM_PFN_MASK);
+		read(to_child[0], &go, 1);
+		_exit(ok ? 0 : 1);
+	}
+	got = count_exclusive(p, n, 0, pme);
+	snprintf(name, sizeof(name), "%s: no page exclusive while the child maps it", size);
+	check(name, got == (long)n, "%ld of %zu", got, n);
+	write(to_child[1], &go, 1);
+	waitpid(pid, &status, 0);
+	snprintf(name, sizeof(name), "%s: the child sees every page shared, same pfns", size);
+	check(name, WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	got = count_exclusive(p, n, 1, pme);
+	snprintf(name, sizeof(name), "%s: every page exclusive again after the child's exit", size);
+	check(name, got == (long)n, "%ld of %zu", got, n);
+	p[n > 1 ? PAGE + 7 : 7] = 'w';
+	got = count_exclusive(p, n, 1, pme);
+	for (size_t i = 0; i < n; i++)
+		moved += (pme[i] & PM_PFN_MASK) != (before[i] & PM_PFN_MASK);
+	snprintf(name, sizeof(name), "%s: the write after the child's exit reuses the folio", size);
+	check(name, got == (long)n && !moved && p[n > 1 ? PAGE + 7 : 7] == 'w' && p[8] == 'p',
+	      "%d pages moved, %ld exclusive", moved, got);
+	close(to_child[0]);
+	close(to_child[1]);
+	free(before);
+	free(pme);
+	munmap(raw, len + SZ_2M);
+}
+
+/* MADV_DONTFORK: the range is not in the child (mincore says ENOMEM);
+ * MADV_WIPEONFORK: the child reads zeros; the parent keeps both. */
+static void check_dontfork_and_wipeonfork(void)
+{
+	char *keep =
+		mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *wipe =
+		mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int status = -1;
+	pid_t pid;
+
+	if (keep == MAP_FAILED || wipe == MAP_FAILED) {
+		cond("MADV_DONTFORK and MADV_WIPEONFORK", 0, "mmap failed");
+		return;
+	}
+	memset(keep, 'k', 2 * PAGE);
+	memset(wipe, 'w', 2 * PAGE);
+	EXPECT("MADV_DONTFORK", madvise(keep, 2 * PAGE, MADV_DONTFORK), 0);
+	EXPECT("MADV_WIPEONFORK", madvise(wipe, 2 * PAGE, MADV_WIPEONFORK), 0);
+	pid = fork();
+	if (pid == 0) {
+		unsigned char vec[2];
+		int absent = mincore(keep, 2 * PAGE, vec) == -1 && errno == ENOMEM;
+		int zero = wipe[0] == 0 && wipe[PAGE + 5] == 0;
+
+		_exit((absent ? 0 : 1) | (zero ? 0 : 2));
+	}
+	waitpid(pid, &status, 0);
+	check("a MADV_DONTFORK range is absent in the child",
+	      WIFEXITED(status) && !(WEXITSTATUS(status) & 1), "status %#x", status);
+	check("a MADV_WIPEONFORK range reads zeros in the child",
+	      WIFEXITED(status) && !(WEXITSTATUS(status) & 2), "status %#x", status);
+	check("the parent keeps both ranges' bytes", keep[PAGE] == 'k' && wipe[PAGE] == 'w',
+	      "%c %c", keep[PAGE], wipe[PAGE]);
+	munmap(keep, 2 * PAGE);
+	munmap(wipe, 2 * PAGE);
+}
+
+/* After check_cow, which found the sizes. */
+static void check_fork_state(void)
+{
+	char size[32];
+
+	for (int i = -1; i < nr_sizes; i++) {
+		int kb = i < 0 ? 0 : sizes_kb[i];
+
+		if (thp_only(kb))
+			continue; /* check_cow said so */
+		snprintf(size, sizeof(size), "%dK", kb ? kb : 4);
+		fork_state_round(size, kb ? (size_t)kb << 10 : PAGE, 0);
+		if (kb == 2048)
+			fork_state_round("PTE-mapped 2048K", SZ_2M, 1);
+	}
+	thp_restore();
+}
+
 /* --- many cycles ---------------------------------------------------------------------- */
 
 static void check_cycles(const char *self, int cycles)
@@ -344,6 +532,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	check_many_children();
 	check_cow();
+	check_fork_state();
+	check_dontfork_and_wipeonfork();
 	check_cycles(self, cycles);
 	return check_summary("forktest");
 }

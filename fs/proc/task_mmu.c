@@ -89,13 +89,21 @@ struct mem_size_stats {
 	unsigned long anon_folio[NR_PAGE_ORDERS]; /* Folium's: bytes per folio order */
 };
 
-/* Linux: smaps_account. A folio mapped more times than it has pages is
- * shared (folio_likely_mapped_shared); Pss splits it among its mappings. */
+/*
+ * Linux 6.15's smaps_account without per-page mapcounts
+ * (CONFIG_NO_PAGE_MAPCOUNT): a folio mapped once is private and counts
+ * whole in Pss; otherwise each page counts as private if the folio is not
+ * maybe mapped shared, and Pss divides each page by the folio's average
+ * page mapcount. Exact for a folio all of whose pages are mapped alike
+ * (before fork, after fork, after the child's exit); an estimate once
+ * some pages were copied or unmapped, as Linux's admin-guide says.
+ */
 static void smaps_account(struct mem_size_stats *mss, struct folio *folio, unsigned long size,
 			  bool young, bool dirty)
 {
-	bool shared = folio_likely_mapped_shared(folio);
+	unsigned long nr = size >> PAGE_SHIFT;
 	uint64_t pss = (uint64_t)size << PSS_SHIFT;
+	bool private = true;
 
 	dirty = dirty || folio_test_dirty(folio);
 	mss->resident += size;
@@ -107,17 +115,22 @@ static void smaps_account(struct mem_size_stats *mss, struct folio *folio, unsig
 		mss->lazyfree += size;
 	if (young || folio_test_referenced(folio))
 		mss->referenced += size;
-	if (shared)
-		pss = pss * folio_nr_pages(folio) / (unsigned long)folio_mapcount(folio);
+	if (folio_mapcount(folio) > 1) {
+		int mapcount = folio_average_page_mapcount(folio);
+
+		private = !folio_maybe_mapped_shared(folio);
+		if (mapcount >= 2) /* Linux divides page by page */
+			pss = (((uint64_t)PAGE_SIZE << PSS_SHIFT) / (unsigned int)mapcount) * nr;
+	}
 	mss->pss += pss;
 	if (dirty)
 		mss->pss_dirty += pss;
 	if (mss->vma_locked)
 		mss->pss_locked += pss;
-	if (shared)
-		*(dirty ? &mss->shared_dirty : &mss->shared_clean) += size;
-	else
+	if (private)
 		*(dirty ? &mss->private_dirty : &mss->private_clean) += size;
+	else
+		*(dirty ? &mss->shared_dirty : &mss->shared_clean) += size;
 }
 
 static int smaps_pte_entry(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
@@ -143,7 +156,7 @@ static int smaps_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next,
 		return 0;
 	/* Linux: smaps_hugetlb_range, outside Rss. */
 	if (PageFlag(pmd_page(*pmdp), PG_hugetlb)) {
-		if (folio_likely_mapped_shared(pmd_folio(*pmdp)))
+		if (folio_maybe_mapped_shared(pmd_folio(*pmdp)))
 			mss->shared_hugetlb += PMD_SIZE;
 		else
 			mss->private_hugetlb += PMD_SIZE;
@@ -163,7 +176,7 @@ static int smaps_pud_entry(pud_t *pudp, unsigned long addr, unsigned long next,
 
 	(void)addr;
 	(void)next;
-	if (folio_likely_mapped_shared(pud_folio(*pudp)))
+	if (folio_maybe_mapped_shared(pud_folio(*pudp)))
 		mss->shared_hugetlb += PUD_SIZE;
 	else
 		mss->private_hugetlb += PUD_SIZE;
@@ -405,10 +418,11 @@ static void pagemap_vma_soft_dirty(struct pagemapread *pm, const struct mm_struc
 
 /*
  * Linux: pte_to_pagemap_entry for a present PTE. The zero page is no
- * vm_normal_page: present, nothing else. An anonymous folio's page is
- * exclusive when no other mm maps it (Linux: folio_maybe_mapped_shared,
- * or with CONFIG_PAGE_MAPCOUNT the page's own mapcount of 1, the same
- * answer without fork).
+ * vm_normal_page: present, nothing else. A folio's page is exclusive
+ * when the folio is not maybe mapped shared (Linux's
+ * __folio_page_mapped_exclusively without CONFIG_PAGE_MAPCOUNT; with it,
+ * as Debian's Linux 7.3, the page's own mapcount of 1: the same answer
+ * unless a large folio is mapped by two mms only in part).
  */
 static int pagemap_pte_entry(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
 {
@@ -420,7 +434,7 @@ static int pagemap_pte_entry(pte_t *ptep, unsigned long addr, struct mm_walk *wa
 		struct folio *folio = page_folio(pfn_to_page(pfn));
 
 		flags |= folio_test_anon(folio) ? 0 : PM_FILE;
-		flags |= folio_likely_mapped_shared(folio) ? 0 : PM_MMAP_EXCLUSIVE;
+		flags |= folio_maybe_mapped_shared(folio) ? 0 : PM_MMAP_EXCLUSIVE;
 	}
 	pm->buffer[(addr - pm->start) >> PAGE_SHIFT] |= make_pme(pm, pfn, flags);
 	return 0;
@@ -441,7 +455,7 @@ static void pagemap_leaf(struct pagemapread *pm, pmd_t leaf, unsigned long mask,
 
 	if (!is_huge_zero_folio(folio)) {
 		flags |= folio_test_anon(folio) ? 0 : PM_FILE;
-		flags |= folio_mapcount(folio) == 1 ? PM_MMAP_EXCLUSIVE : 0;
+		flags |= folio_maybe_mapped_shared(folio) ? 0 : PM_MMAP_EXCLUSIVE;
 	}
 	for (; addr < next; addr += PAGE_SIZE, pfn++)
 		pm->buffer[(addr - pm->start) >> PAGE_SHIFT] |= make_pme(pm, pfn, flags);

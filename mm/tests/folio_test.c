@@ -134,6 +134,7 @@ static void split_folio_makes_pages_that_free_one_by_one_and_coalesce(struct kun
 
 static void split_folio_refuses_locked_referenced_or_mapped(struct kunit *test)
 {
+	struct mm_struct *other;
 	struct folio *folio;
 
 	folio = alloc_test_folio(2);
@@ -144,9 +145,12 @@ static void split_folio_refuses_locked_referenced_or_mapped(struct kunit *test)
 	folio_get(folio);
 	KUNIT_EXPECT_EQ(test, split_folio(folio), -EBUSY);
 	folio_put(folio);
-	folio_mapcount_add(folio, 1);
+	other = mm_create(page_to_nid(&folio->page));
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	folio_add_anon_rmap_ptes(folio, 1, other);
 	KUNIT_EXPECT_EQ(test, split_folio(folio), -EBUSY);
-	folio_mapcount_add(folio, -1);
+	folio_remove_rmap_ptes(folio, 1, other);
+	mm_destroy(other);
 	/* Refused means untouched: still one order-2 folio. */
 	KUNIT_EXPECT_EQ(test, folio_order(folio), 2);
 	KUNIT_EXPECT_TRUE(test, page_folio(folio_page(folio, 3)) == folio);

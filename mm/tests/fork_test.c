@@ -243,7 +243,9 @@ static void an_exclusive_thp_is_reused_by_its_pmd(struct kunit *test)
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
 	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x5a);
 	folio = test_mapped_folio(t.mm, A);
+	KUNIT_EXPECT_TRUE(test, PageAnonExclusive(&folio->page));
 	fork_child(test);
+	KUNIT_EXPECT_FALSE(test, PageAnonExclusive(&folio->page));
 	mm_destroy(child);
 	child = NULL;
 	write_in(test, t.mm, A, 0x12);
@@ -252,6 +254,13 @@ static void an_exclusive_thp_is_reused_by_its_pmd(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, A) == folio);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_REUSE], 1);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_COPY], 0);
+	/* The head's bit spoke for the folio; a PMD split gives it to
+	 * every page (the tails' own bits were never set while PMD-mapped). */
+	KUNIT_EXPECT_TRUE(test, PageAnonExclusive(&folio->page));
+	KUNIT_EXPECT_FALSE(test, PageAnonExclusive(folio_page(folio, 7)));
+	KUNIT_EXPECT_EQ(test, split_huge_pmd(t.mm, A + PAGE_SIZE), 0);
+	for (unsigned long p = 0; p < HPAGE_PMD_NR; p++)
+		KUNIT_EXPECT_TRUE(test, PageAnonExclusive(folio_page(folio, p)));
 }
 
 /* The parent's 64K folio at A, 16 pages of 0x5a; NULL (the case is
@@ -269,8 +278,23 @@ static struct folio *map_64k_folio(struct kunit *test)
 	return folio_order(folio) == 4 ? folio : NULL;
 }
 
+/* map_64k_folio, then a child forked and gone: the parent's folio is
+ * its own again, every entry still write-protected by the fork. */
+static struct folio *map_64k_folio_after_a_childs_exit(struct kunit *test)
+{
+	struct folio *folio = map_64k_folio(test);
+
+	if (!folio)
+		return NULL;
+	fork_child(test);
+	mm_destroy(child);
+	child = NULL;
+	return folio;
+}
+
 /* A 64K folio shared with the child: a write copies one page; once the
- * child is gone the rest is reused page by page. */
+ * child is gone the next write reuses the rest at once (wp_folio_reuse):
+ * its 15 entries writable, no fault for the pages after it. */
 static void a_large_folio_is_copied_page_by_page_then_reused(struct kunit *test)
 {
 	struct folio *folio;
@@ -292,8 +316,149 @@ static void a_large_folio_is_copied_page_by_page_then_reused(struct kunit *test)
 	write_in(test, t.mm, A + 2 * PAGE_SIZE, 2);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_COPY], 1);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_REUSE], 1);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_REUSE_PTES], 15);
 	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, A + 2 * PAGE_SIZE) == folio);
 	KUNIT_EXPECT_EQ(test, read_in(test, t.mm, A + 3 * PAGE_SIZE), 0x5a);
+	write_in(test, t.mm, A + 9 * PAGE_SIZE, 9);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_REUSE], 1);
+	KUNIT_EXPECT_EQ(test, read_in(test, t.mm, A + PAGE_SIZE), 1);
+}
+
+/*
+ * MM-ID mapcounts (Linux 6.15): the parent's 64K folio has one slot
+ * (its mm id, 16 entries); the child's fork takes the second and sets
+ * "maybe mapped shared"; a second child finds no slot and counts only
+ * in the total. The bit clears only when one slot's mm holds every
+ * mapping again, whichever child goes first.
+ */
+static void mm_id_slots_follow_fork_and_exit(struct kunit *test)
+{
+	struct mm_struct *second;
+	struct folio *folio;
+
+	SKIP_WITHOUT_MM(test);
+	folio = map_64k_folio(test);
+	if (!folio)
+		return;
+	KUNIT_EXPECT_EQ(test, folio_mm_id(folio, 0), t.mm->mm_id);
+	KUNIT_EXPECT_EQ(test, folio->_mm_id_mapcount[0], 15);
+	KUNIT_EXPECT_EQ(test, folio_mm_id(folio, 1), MM_ID_DUMMY);
+	KUNIT_EXPECT_FALSE(test, folio_maybe_mapped_shared(folio));
+	KUNIT_EXPECT_EQ(test, folio_average_page_mapcount(folio), 1);
+	for (int second_goes_first = 0; second_goes_first < 2; second_goes_first++) {
+		fork_child(test);
+		KUNIT_EXPECT_NE(test, child->mm_id, t.mm->mm_id);
+		KUNIT_EXPECT_EQ(test, folio_mm_id(folio, 1), child->mm_id);
+		KUNIT_EXPECT_EQ(test, folio->_mm_id_mapcount[1], 15);
+		KUNIT_EXPECT_TRUE(test, folio_maybe_mapped_shared(folio));
+		KUNIT_EXPECT_EQ(test, folio_average_page_mapcount(folio), 2);
+		second = mm_create(t.node->node_id);
+		KUNIT_ASSERT_NOT_NULL(test, second);
+		KUNIT_ASSERT_EQ(test, dup_mmap(second, t.mm), 0);
+		KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 48);
+		KUNIT_EXPECT_EQ(test, folio->_mm_id_mapcount[0] + folio->_mm_id_mapcount[1], 30);
+		KUNIT_EXPECT_EQ(test, folio_average_page_mapcount(folio), 3);
+		if (second_goes_first) {
+			mm_destroy(second);
+			KUNIT_EXPECT_TRUE(test, folio_maybe_mapped_shared(folio)); /* child's */
+			mm_destroy(child);
+		} else {
+			mm_destroy(child);
+			KUNIT_EXPECT_EQ(test, folio_mm_id(folio, 1), MM_ID_DUMMY);
+			KUNIT_EXPECT_TRUE(test, folio_maybe_mapped_shared(folio)); /* second's */
+			mm_destroy(second);
+		}
+		child = NULL;
+		KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 16);
+		KUNIT_EXPECT_FALSE(test, folio_maybe_mapped_shared(folio));
+		KUNIT_EXPECT_EQ(test, folio_average_page_mapcount(folio), 1);
+	}
+}
+
+/* PageAnonExclusive per page: set on every page of a new folio, cleared
+ * by fork in the parent (and never set in the child), set again by the
+ * reuse after the child's exit, whose pages then take no more faults. */
+static void fork_clears_anon_exclusive_and_reuse_sets_it(struct kunit *test)
+{
+	struct folio *folio;
+
+	SKIP_WITHOUT_MM(test);
+	folio = map_64k_folio(test);
+	if (!folio)
+		return;
+	for (unsigned long p = 0; p < 16; p++)
+		KUNIT_EXPECT_TRUE(test, PageAnonExclusive(folio_page(folio, p)));
+	fork_child(test);
+	for (unsigned long p = 0; p < 16; p++)
+		KUNIT_EXPECT_FALSE(test, PageAnonExclusive(folio_page(folio, p)));
+	mm_destroy(child);
+	child = NULL;
+	write_in(test, t.mm, A + 3 * PAGE_SIZE, 3);
+	for (unsigned long p = 0; p < 16; p++) {
+		KUNIT_EXPECT_TRUE(test, PageAnonExclusive(folio_page(folio, p)));
+		KUNIT_EXPECT_TRUE(test, pte_write(pte_in(t.mm, A + p * PAGE_SIZE)));
+		KUNIT_EXPECT_EQ(test, pte_pfn(pte_in(t.mm, A + p * PAGE_SIZE)),
+				folio_pfn(folio) + p);
+	}
+	/* Only the written page's entry is dirtied by the fault. */
+	KUNIT_EXPECT_TRUE(test, pte_young(pte_in(t.mm, A + 3 * PAGE_SIZE)));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_REUSE_PTES], 16);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_COPY], 0);
+}
+
+/* wp_reuse_batched off is Linux 6.15's reuse: the faulting page alone
+ * becomes writable and exclusive; each other page reuses on its own
+ * fault, found reusable by the counts (wp_can_reuse_anon_folio). */
+static void reuse_page_by_page_with_wp_reuse_batched_off(struct kunit *test)
+{
+	struct folio *folio;
+
+	SKIP_WITHOUT_MM(test);
+	folio = map_64k_folio_after_a_childs_exit(test);
+	if (!folio)
+		return;
+	wp_reuse_batched = false;
+	write_in(test, t.mm, A, 1);
+	write_in(test, t.mm, A + 5 * PAGE_SIZE, 5);
+	wp_reuse_batched = true;
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_REUSE], 2);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_REUSE_PTES], 2);
+	for (unsigned long p = 0; p < 16; p++) {
+		bool written = p == 0 || p == 5;
+
+		KUNIT_EXPECT_EQ(test, pte_write(pte_in(t.mm, A + p * PAGE_SIZE)), written);
+		KUNIT_EXPECT_EQ(test, PageAnonExclusive(folio_page(folio, p)), written);
+	}
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_COPY], 0);
+}
+
+/* Soft-dirty tracking keeps its write faults: an entry whose soft-dirty
+ * bit was cleared (clear_refs 4) stays read-only through the batch, and
+ * its own write then reuses it by the anon-exclusive fast path and marks
+ * it soft-dirty. */
+static void batched_reuse_leaves_clean_soft_dirty_entries_read_only(struct kunit *test)
+{
+	struct folio *folio;
+	pte_t *ptep;
+
+	SKIP_WITHOUT_MM(test);
+	folio = map_64k_folio_after_a_childs_exit(test);
+	if (!folio)
+		return;
+	find_vma(t.mm, A)->vm_flags &= ~VM_SOFTDIRTY; /* as after clear_refs 4 */
+	ptep = mm_find_pte(t.mm, A);
+	for (int p = 8; p < 16; p++)
+		ptep[p] = pte_clear_soft_dirty(ptep[p]);
+	write_in(test, t.mm, A, 1);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_REUSE_PTES], 8);
+	KUNIT_EXPECT_TRUE(test, pte_write(ptep[7]));
+	KUNIT_EXPECT_FALSE(test, pte_write(ptep[8]) || pte_soft_dirty(ptep[8]));
+	KUNIT_EXPECT_TRUE(test, PageAnonExclusive(folio_page(folio, 8)));
+	write_in(test, t.mm, A + 8 * PAGE_SIZE, 8);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_REUSE], 2);
+	KUNIT_EXPECT_TRUE(test, pte_write(ptep[8]) && pte_soft_dirty(ptep[8]));
+	KUNIT_EXPECT_FALSE(test, pte_write(ptep[9]));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_COPY], 0);
 }
 
 /* A 64K folio's 16 PTEs, copied by fork: one batch (copy_present_ptes'
@@ -657,6 +822,10 @@ static struct kunit_case fork_test_cases[] = {
 	KUNIT_CASE(a_pmd_mapped_thp_is_shared_by_two_pmds_and_split_on_write),
 	KUNIT_CASE(an_exclusive_thp_is_reused_by_its_pmd),
 	KUNIT_CASE(a_large_folio_is_copied_page_by_page_then_reused),
+	KUNIT_CASE(mm_id_slots_follow_fork_and_exit),
+	KUNIT_CASE(fork_clears_anon_exclusive_and_reuse_sets_it),
+	KUNIT_CASE(reuse_page_by_page_with_wp_reuse_batched_off),
+	KUNIT_CASE(batched_reuse_leaves_clean_soft_dirty_entries_read_only),
 	KUNIT_CASE(the_zero_pages_stay_shared),
 	KUNIT_CASE(the_huge_zero_folio_stays_shared),
 	KUNIT_CASE(a_dontfork_vma_is_absent_in_the_child),

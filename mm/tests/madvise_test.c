@@ -575,14 +575,17 @@ enum pmd_hold {
 	NR_HOLDS
 };
 
-static void pmd_hold(struct folio *folio, enum pmd_hold hold, bool on)
+/* other: a second mm whose PMD maps the folio too, as after fork. */
+static void pmd_hold(struct folio *folio, enum pmd_hold hold, bool on, struct mm_struct *other)
 {
 	if (hold == HOLD_LOCK)
 		on ? folio_set_locked(folio) : folio_clear_locked(folio);
 	else if (hold == HOLD_REFERENCE)
 		on ? folio_get(folio) : folio_put(folio);
+	else if (on)
+		folio_dup_anon_rmap_pmd(folio, other);
 	else
-		folio_mapcount_add(folio, on ? 1 : -1); /* another mm's PMD, as fork's */
+		folio_remove_rmap_pmd(folio, other);
 }
 
 /* A PMD leaf only partly inside the range whose folio cannot be split
@@ -590,8 +593,12 @@ static void pmd_hold(struct folio *folio, enum pmd_hold hold, bool on)
  * split, no PTE-mapped order-9 folio left behind, nothing lazyfreed. */
 static void unsplittable_pmd_folio_keeps_its_leaf(struct kunit *test)
 {
+	struct mm_struct *other;
+
 	SKIP_WITHOUT_LARGE_FOLIOS(test);
 	thp_orders_enabled = 1ul << HPAGE_PMD_ORDER;
+	other = mm_create(t.node->node_id);
+	KUNIT_ASSERT_NOT_NULL(test, other);
 	for (int hold = 0; hold < NR_HOLDS; hold++) {
 		unsigned long addr = A + hold * PMD_SIZE,
 			      split9 = t.node->split_count[HPAGE_PMD_ORDER];
@@ -603,16 +610,17 @@ static void unsplittable_pmd_folio_keeps_its_leaf(struct kunit *test)
 		tables = t.mm->counters[MM_PGTABLES];
 		pmd = mm_find_pmd(t.mm, addr);
 		folio = mapped_folio(addr);
-		pmd_hold(folio, hold, true);
+		pmd_hold(folio, hold, true, other);
 		KUNIT_EXPECT_EQ(test,
 				do_madvise(t.mm, addr + PMD_SIZE / 2, PMD_SIZE / 2, MADV_FREE), 0);
-		pmd_hold(folio, hold, false);
+		pmd_hold(folio, hold, false, other);
 		KUNIT_EXPECT_TRUE(test, pmd_leaf(*pmd));
 		KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 1);
 		KUNIT_EXPECT_EQ(test, t.node->split_count[HPAGE_PMD_ORDER], split9);
 		KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], tables);
 		KUNIT_EXPECT_FALSE(test, folio_test_lazyfree(folio));
 	}
+	mm_destroy(other);
 	/* Once nothing holds it, the same call splits PMD and folio. */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + PMD_SIZE / 2, PMD_SIZE / 2, MADV_FREE), 0);
 	KUNIT_EXPECT_FALSE(test, pmd_leaf(*mm_find_pmd(t.mm, A)));

@@ -50,7 +50,7 @@ static struct folio *map_folio(unsigned long addr, unsigned int order, bool pmd)
 		return NULL;
 	}
 	folio_set_anon(folio);
-	folio_add_new_anon_rmap(folio, find_vma(t.mm, addr), addr);
+	folio_add_new_anon_rmap(folio, t.mm, find_vma(t.mm, addr), addr);
 	t.mm->counters[MM_ANONPAGES] += 1ul << order;
 	return folio;
 }

@@ -942,11 +942,11 @@ static void freeing_a_mapped_page_is_refused(struct kunit *test)
 		return;
 	page = alloc_pages_node(pgdat->node_id, GFP_KERNEL, 0);
 	KUNIT_ASSERT_NOT_NULL(test, page);
-	folio_mapcount_add(page_folio(page), 1);
+	folio_add_anon_rmap_ptes(page_folio(page), 1, NULL); /* order 0: no mm */
 	__free_pages(page, 0);
 	KUNIT_EXPECT_EQ(test, ev(pgdat, BAD_PAGE), 1);
 	KUNIT_EXPECT_EQ(test, page_count(page), 1);
-	folio_mapcount_add(page_folio(page), -1);
+	folio_remove_rmap_ptes(page_folio(page), 1, NULL);
 	__free_pages(page, 0);
 	drain_node_pages(pgdat);
 	KUNIT_EXPECT_EQ(test, node_free_pages(pgdat), SMALL_NODE_PAGES);
