@@ -3,7 +3,7 @@
 # bench, ns), the bench records every table is printed as, and the
 # hobby-kernel bitmap allocator the page allocator is measured against.
 BENCH_GENERIC_SRCS += bench/benchrec.c bench/bitmap_alloc.c bench/page_alloc.c \
-	bench/clear.c bench/madvise.c bench/pageblock.c bench/fragment.c
+	bench/clear.c bench/madvise.c bench/pageblock.c bench/fragment.c bench/fork.c
 TEST_SRCS += bench/tests/benchrec_test.c
 
 # --- host-native benchmarks (make bench) -------------------------------------
@@ -12,7 +12,8 @@ TEST_SRCS += bench/tests/benchrec_test.c
 # benchmark's generic half as a process, in ns: bench-page-alloc (buddy vs
 # bitmap), bench-clear (clear_pages per instruction and extent,
 # folio_zero_user per strategy), bench-madvise (split vs batched MADV_FREE
-# of 1 GiB), bench-pageblock (the mixed-size workload at this build's
+# of 1 GiB), bench-fork (fork, exit, reuse, copy and munmap of a 1 GiB parent,
+# batched vs per-page), bench-pageblock (the mixed-size workload at this build's
 # pageblock order), bench-fragment (the fragmentation experiment: THP
 # success without and with compaction at this build's pageblock order).
 BENCH_CFLAGS := -std=gnu11 -O2 -g $(COMMON_WARN) -Iinclude -Iarch/host/include \
@@ -30,10 +31,11 @@ BENCH_HOST_SRCS := $(sort $(VM_HOST_SRCS) mm/memblock.c mm/cma.c mm/memory_hotpl
 	mm/page_owner.c mm/compaction.c shell/shell.c shell/jobs.c fs/ramfs.c $(BENCH_GENERIC_SRCS) \
 	bench/host/start.c)
 BENCH_HOST_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BENCH_HOST_SRCS))
-BENCH_PROGRAMS := $(addprefix $(B)/bench-,page-alloc clear madvise pageblock fragment)
+BENCH_PROGRAMS := $(addprefix $(B)/bench-,page-alloc clear madvise pageblock fragment fork)
 $(B)/bench-page-alloc: $(B)/bench-obj/bench/host/page_alloc.o
 $(B)/bench-clear: $(B)/bench-obj/bench/host/clear.o
 $(B)/bench-madvise: $(B)/bench-obj/bench/host/madvise.o
+$(B)/bench-fork: $(B)/bench-obj/bench/host/fork.o
 $(B)/bench-pageblock: $(B)/bench-obj/bench/host/pageblock.o
 $(B)/bench-fragment: $(B)/bench-obj/bench/host/fragment.o
 $(BENCH_PROGRAMS): $(BENCH_HOST_OBJS)

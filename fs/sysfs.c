@@ -106,6 +106,22 @@ static int thpsize_create(unsigned int order)
 	return err;
 }
 
+/*
+ * Folium's own switches beside Linux's files, each the per-page (0) or
+ * batched (1, the default) form of a path Linux batches for large folios,
+ * so a program can time both in one boot, and the whole-folio copy on
+ * write (wp_copy_folio, off by default): docs/ARCHITECTURE.md.
+ */
+static const struct {
+	const char *path;
+	bool *knob;
+} folium_knobs[] = {
+	{ THP_DIR "/folium_fork_copy_batched", &fork_copy_batched },
+	{ THP_DIR "/folium_zap_batched", &zap_batched },
+	{ THP_DIR "/folium_wp_reuse_batched", &wp_reuse_batched },
+	{ THP_DIR "/folium_wp_copy_folio", &wp_copy_folio },
+};
+
 /* Linux: hugepage_init_sysfs. Without CONFIG_TRANSPARENT_HUGEPAGE there
  * is no transparent_hugepage directory, as in Linux. */
 static int thp_sysfs_init(void)
@@ -118,6 +134,9 @@ static int thp_sysfs_init(void)
 	err = err ?: sysfs_create_file(THP_DIR "/enabled", &thp_enabled_attr, NULL);
 	err = err ?: sysfs_create_file(THP_DIR "/defrag", &thp_defrag_attr, NULL);
 	err = err ?: sysfs_create_file(THP_DIR "/hpage_pmd_size", &hpage_pmd_size_attr, NULL);
+	for (unsigned int i = 0; !err && i < ARRAY_SIZE(folium_knobs); i++)
+		err = sysfs_create_file(folium_knobs[i].path, &bool_knob_attr,
+					folium_knobs[i].knob);
 	for (unsigned int order = 1; !err && order <= HPAGE_PMD_ORDER; order++)
 		if (THP_ORDERS_ALL & (1ul << order))
 			err = thpsize_create(order);

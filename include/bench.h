@@ -31,6 +31,13 @@ int bench_madvise(int nid, unsigned long bytes, unsigned int runs, const char *u
 		  const char *time_unit);
 int bench_madvise_command(bool quick);
 
+/* bench/fork.c: fork, the child's exit, reuse and copy-on-write writes
+ * and munmap per folio size over a bytes-long range of node nid, the
+ * batched paths against the per-page ones in one run. Return: 0 or -1. */
+int bench_fork(int nid, unsigned long bytes, unsigned int runs, const char *unit,
+	       const char *time_unit);
+int bench_fork_command(bool quick);
+
 /* bench/pageblock.c: this build's pageblock order under the upstream
  * patch's mixed-size workload (allocs allocations over a private node nid
  * of nr_pages, runs times; median costs), with the CMA alignment it

@@ -445,6 +445,9 @@ extern bool fork_copy_batched;
 /* A write fault that reuses an exclusive large folio makes all its
  * entries in the VMA writable at once (Folium's), not one (Linux 6.15). */
 extern bool wp_reuse_batched;
+/* A write fault on a shared large folio copies the whole folio when this
+ * VMA maps it whole (Folium's, off by default), not one page (Linux). */
+extern bool wp_copy_folio;
 /* The PTE flag bits for pages of a VMA: present, RW if VM_WRITE, NX
  * unless VM_EXEC, USER if VM_USER and VM_READ (a PROT_NONE VMA's pages
  * fault in ring 3). */
@@ -736,6 +739,8 @@ extern const struct kobj_attribute thp_enabled_attr, thpsize_enabled_attr, thpsi
 /* .../defrag: "always defer defer+madvise [madvise] never". */
 extern const struct kobj_attribute thp_defrag_attr;
 extern const struct kobj_attribute hpage_pmd_size_attr; /* read-only */
+/* A bool switch as a sysfs file, "0" or "1" (priv: the bool). */
+extern const struct kobj_attribute bool_knob_attr;
 extern const char *const thp_stat_names[];
 extern const unsigned int nr_thp_stat_names;
 #define THP_STAT_PRIV(order, idx) ((void *)(uintptr_t)((order) << 8 | (idx)))

@@ -223,7 +223,27 @@ static int hpage_pmd_size_show(struct seq_file *m, void *priv)
 	return 0;
 }
 
+/* Folium's switches, 0 or 1 (Linux's single_hugepage_flag_show/_store
+ * form, as use_zero_page): priv points at the bool. */
+static int bool_knob_show(struct seq_file *m, void *priv)
+{
+	seq_printf(m, "%d\n", *(bool *)priv);
+	return 0;
+}
+
+static long bool_knob_store(const char *buf, size_t count, void *priv)
+{
+	if (sysfs_streq(buf, "0"))
+		*(bool *)priv = false;
+	else if (sysfs_streq(buf, "1"))
+		*(bool *)priv = true;
+	else
+		return -EINVAL;
+	return (long)count;
+}
+
 const struct kobj_attribute thp_enabled_attr = { enabled_show, enabled_store };
+const struct kobj_attribute bool_knob_attr = { bool_knob_show, bool_knob_store };
 const struct kobj_attribute thp_defrag_attr = { defrag_show, defrag_store };
 const struct kobj_attribute hpage_pmd_size_attr = { hpage_pmd_size_show, NULL };
 const struct kobj_attribute thpsize_enabled_attr = { thpsize_enabled_show, thpsize_enabled_store };

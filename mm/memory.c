@@ -412,6 +412,55 @@ static enum vm_fault_reason wp_page_copy(struct mm_struct *mm, struct vm_area_st
 	return VM_FAULT_OK;
 }
 
+bool wp_copy_folio;
+
+/*
+ * Folium's whole-folio copy on write (wp_copy_folio, off by default;
+ * Linux copies one page): a write to a shared large folio that this VMA
+ * maps whole, aligned, in one PTE table gets a new folio of the same
+ * order with all of its bytes, mapped writable in one set_ptes; the old
+ * folio loses this mm's entries at once. Not for a VM_LOCKED VMA (the
+ * per-page path keeps mlock's accounting), nor a PTE-mapped PMD-order
+ * folio (a new one of that order is mapped by a PMD, do_huge_pmd_wp_page
+ * has no such copy either). Return: true when done;
+ * false to copy one page instead (no such block, or no folio of that
+ * order free), nothing changed.
+ */
+static bool wp_folio_copy(struct mm_struct *mm, struct vm_area_struct *vma, unsigned long addr,
+			  pte_t *pte, struct folio *old)
+{
+	unsigned int order = folio_order(old);
+	unsigned long nr = folio_nr_pages(old), size = folio_size(old);
+	unsigned long start = ALIGN_DOWN(addr, size);
+	uint64_t prot = pte_mkdirty(vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED);
+	pte_t *first = pte - ((ALIGN_DOWN(addr, PAGE_SIZE) - start) >> PAGE_SHIFT);
+	struct folio *folio;
+
+	if (!folio_test_large(old) || order >= HPAGE_PMD_ORDER || (vma->vm_flags & VM_LOCKED) ||
+	    start < vma->vm_start || start + size > vma->vm_end)
+		return false;
+	for (unsigned long i = 0; i < nr; i++)
+		if (!pte_present(first[i]) || pte_pfn(first[i]) != folio_pfn(old) + i)
+			return false;
+	if (anon_vma_prepare(mm, vma))
+		return false;
+	folio = folio_alloc_node(mm->nid, anon_folio_gfp(vma, (int)order) | __GFP_NOWARN, order);
+	if (!folio)
+		return false;
+	memcpy(folio_address(folio), folio_address(old), size);
+	get_and_clear_full_ptes(mm, start, first, (unsigned int)nr);
+	flush_tlb_range(mm, start, start + size);
+	map_new_anon_folio(folio, mm, vma, start);
+	set_ptes(mm, start, first, pfn_pte(folio_pfn(folio), prot), (unsigned int)nr);
+	folio_remove_rmap_ptes(old, (unsigned int)nr, mm);
+	if (!folio_mapped(old)) {
+		folio_del_lru(old);
+		folio_put(old);
+	}
+	mm->counters[MM_WP_COPY]++;
+	return true;
+}
+
 /* Linux: do_wp_page for an anonymous folio (the zero page's writes are
  * do_anonymous_write's). Context: vma has VM_WRITE (checked first, so a
  * write to an mprotect'ed read-only VMA stays a SIGSEGV). */
@@ -425,8 +474,11 @@ static enum vm_fault_reason do_wp_page(struct mm_struct *mm, struct vm_area_stru
 		wp_page_reuse(mm, addr, pte);
 		return VM_FAULT_OK;
 	}
-	if (!wp_can_reuse_anon_folio(folio))
+	if (!wp_can_reuse_anon_folio(folio)) {
+		if (wp_copy_folio && wp_folio_copy(mm, vma, addr, pte, folio))
+			return VM_FAULT_OK;
 		return wp_page_copy(mm, vma, addr, pte);
+	}
 	if (wp_reuse_batched && folio_test_large(folio)) {
 		wp_folio_reuse(mm, vma, addr, pte, folio);
 		return VM_FAULT_OK;

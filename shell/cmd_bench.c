@@ -18,6 +18,7 @@ static const struct bench_entry benches[] = {
 	{ "alloc", bench_page_alloc_command },
 	{ "clear", bench_clear_command },
 	{ "madvise", bench_madvise_command },
+	{ "fork", bench_fork_command },
 	{ "pageblock", bench_pageblock_command },
 	{ "fragment", bench_fragment_command },
 };
@@ -53,8 +54,9 @@ static int cmd_bench(int argc, char **argv)
 	}
 	return ret ? CMD_ERROR : CMD_OK;
 }
-DEFINE_SHELL_COMMAND(bench, "bench [--quick] alloc|clear|madvise|pageblock|fragment|all",
+DEFINE_SHELL_COMMAND(bench, "bench [--quick] alloc|clear|madvise|fork|pageblock|fragment|all",
 		     "page allocator against a bitmap allocator; clear_pages and "
-		     "folio_zero_user; MADV_FREE split vs batched; pageblock order under a "
+		     "folio_zero_user; MADV_FREE split vs batched; fork, exit, reuse, copy and "
+		     "munmap batched vs per-page; pageblock order under a "
 		     "mixed workload; 2 MiB allocations without and with compaction after a "
 		     "fragmenting fill; all of them. Prints tables and @bench records.");

@@ -45,8 +45,9 @@ die() {
 SECTIONS='1|MADV_FREE: split vs batched|madvise_free madvise_pte_floor
 2|Clearing: folio_zero_user and clear_pages|folio_zero_user clear_pages fill_bandwidth
 3|Pageblock order|pageblock fragment
-4|Page allocator: buddy vs bitmap|page_alloc page_alloc_mixed'
-OTHER=5	# the section of every other record
+4|Page allocator: buddy vs bitmap|page_alloc page_alloc_mixed
+5|Fork: batched vs per-page|fork_batching'
+OTHER=6	# the section of every other record
 
 # prose N: how to read section N's tables.
 prose() {
@@ -112,6 +113,22 @@ or 0-10, mostly small with now and then an order 4, 9 or 10), the oldest
 freed as each new one is allocated. ratio = bitmap / buddy (above 1: the buddy allocator is
 faster). The plots' y axis is logarithmic: equal distances are equal
 ratios.
+EOF
+	;;
+	5) cat <<'EOF'
+Each row is one folio size (2048 twice: PTE-mapped, pmd_mapped 0, and
+PMD-mapped, 1) of a parent faulted in with writes; the best of `runs` per
+mode. fork = dup_mmap into a new mm; exit = that child's mm_destroy;
+reuse = one byte written per folio after the child's exit; reuse4k = one
+byte per page after another fork and exit (a folio reused whole takes one
+fault, per_page_reuse4k_faults against batched_reuse4k_faults); copy = one
+byte per folio while a child still maps it (a page copied per write);
+munmap = vm_munmap of a freshly faulted range. per_page runs with
+fork_copy_batched, zap_batched and wp_reuse_batched off (Linux before 6.9,
+and 6.15's one-PTE reuse), batched with them on; *_fork_runs count
+copy_present_ptes calls. Upstream's cover letters (native): fork 16K -16%,
+64K -26%, 512K-2M -30%; munmap 64K -37%, 2M -58%; reuse of PTE-mapped THP
+-64% against copying it.
 EOF
 	;;
 	*) echo "Records without a section of their own: each table is its CSV." ;;
@@ -195,6 +212,8 @@ style() {
 	fragment) title="2 MiB blocks after a fragmenting load, and the smallest CMA area"
 		style="lines logy y=smallest_cma right=thp_nocompact,thp_compact,hugetlb_compact" ;;
 	page_alloc) title="one alloc + one free, buddy vs bitmap" style="lines logy" ;;
+	fork_batching) title="fork, exit, reuse, copy and munmap per folio size, per-page vs batched"
+		style="lines logx logy" ;;
 	madvise_pte_floor | page_alloc_mixed) style=none ;;
 	fill_bandwidth) style=ref ;;
 	*) style=lines ;;

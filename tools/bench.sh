@@ -27,6 +27,8 @@ echo
 "$B/bench-clear" | tee "$OUT/host-clear.txt"
 echo
 "$B/bench-madvise" | tee "$OUT/host-madvise.txt"
+echo
+"$B/bench-fork" | tee "$OUT/host-fork.txt"
 for order in $ORDERS; do
 	echo
 	"$B/bench-pbo$order/bench-pageblock" | tee "$OUT/host-pageblock-$order.txt"
@@ -59,7 +61,7 @@ sh tools/bench-sbs.sh --rounds "${SBS_ROUNDS:-5}" "$OUT/sbs"
 
 echo
 echo "== CSV, plots, report =="
-host_logs="$OUT/host-page-alloc.txt $OUT/host-clear.txt $OUT/host-madvise.txt"
+host_logs="$OUT/host-page-alloc.txt $OUT/host-clear.txt $OUT/host-madvise.txt $OUT/host-fork.txt"
 for order in $ORDERS; do
 	host_logs="$host_logs $OUT/host-pageblock-$order.txt"	# rows in order
 done

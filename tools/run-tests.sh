@@ -899,10 +899,19 @@ bench_quick_in_qemu() {
 	"$B/tools/benchrec" csv --prefix kernel- "$report" "$out/serial.log" || return 1
 	expect_rows "$report" kernel-madvise_free=9 kernel-madvise_pte_floor=1 \
 		kernel-folio_zero_user=18 kernel-clear_pages=3 kernel-pageblock=1 \
-		kernel-fragment=1 || return 1
+		kernel-fragment=1 kernel-fork_batching=10 || return 1
 	expect_in "$report/kernel-madvise_free.csv" "emulated=yes" "thp_orders=2M" || return 1
 	sh tools/bench-report.sh "$report" || return 1
-	expect_in "$report/REPORT.md" "## 1. MADV_FREE" "emulated (TCG): compare ratios" || return 1
+	expect_in "$report/REPORT.md" "## 1. MADV_FREE" "## 5. Fork: batched vs per-page" \
+		"emulated (TCG): compare ratios" || return 1
+	# The batched fork copies a 64K folio's 16 PTEs in one run, and the
+	# batched reuse takes one fault per 64K folio: 4 MiB is 64 of them.
+	awk -F, '/^folio/ { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		/^64,/ { rows++; if ($col["batched_fork_runs[count]"] != 64 ||
+			$col["batched_reuse4k_faults[count]"] != 64 ||
+			$col["per_page_fork_runs[count]"] != 1024) bad = 1 }
+		END { exit bad || rows != 1 }' "$report/kernel-fork_batching.csv" ||
+		{ echo "fork_batching: the 64K row's counters are not batched ones:"; cat "$report/kernel-fork_batching.csv"; return 1; }
 	[ -s "$report/kernel-madvise_free.png" ] || { echo "no kernel-madvise_free.png"; return 1; }
 	bad=$out/bad
 	rm -rf "$bad"

@@ -30,6 +30,7 @@
 #define HEAP 0x10000000ul /* the task's start_brk */
 #define THP64 "/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled"
 #define THP_DEFRAG "/sys/kernel/mm/transparent_hugepage/defrag"
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
 
 static struct task_struct *task;
 static struct proc_inode task_pi; /* what /proc/PID's inodes of task hold */
@@ -620,6 +621,21 @@ static void thp_sysfs_write_never_makes_faults_order_0(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, text, "2097152\n");
 	KUNIT_EXPECT_LT(test, write_path("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "1"),
 			0);
+	/* Folium's switches: 0 or 1, anything else -EINVAL and no change. */
+	KUNIT_EXPECT_EQ(test, read_path(THP_DIR "/folium_zap_batched"), 2);
+	KUNIT_EXPECT_STREQ(test, text, "1\n");
+	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_zap_batched", "0\n"), 2);
+	KUNIT_EXPECT_FALSE(test, zap_batched);
+	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_zap_batched", "2"), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, zap_batched);
+	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_zap_batched", "1"), 1);
+	KUNIT_EXPECT_TRUE(test, zap_batched);
+	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_wp_copy_folio", "1"), 1);
+	KUNIT_EXPECT_TRUE(test, wp_copy_folio);
+	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_wp_copy_folio", "0"), 1);
+	KUNIT_EXPECT_FALSE(test, wp_copy_folio);
+	KUNIT_EXPECT_EQ(test, read_path(THP_DIR "/folium_fork_copy_batched"), 2);
+	KUNIT_EXPECT_EQ(test, read_path(THP_DIR "/folium_wp_reuse_batched"), 2);
 }
 
 static long madvise_as_task(unsigned long start, unsigned long len, int advice)

@@ -432,6 +432,61 @@ static void reuse_page_by_page_with_wp_reuse_batched_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_COPY], 0);
 }
 
+/* wp_copy_folio (Folium's knob): the parent's write to a 64K folio the
+ * child shares gets a 64K copy, mapped writable at once; the child keeps
+ * the old folio, now its own, and reuses it on its write. A folio this
+ * VMA does not map whole falls back to one page. */
+static void wp_copy_folio_copies_the_whole_folio(struct kunit *test)
+{
+	struct folio *folio, *copy;
+
+	SKIP_WITHOUT_MM(test);
+	folio = map_64k_folio(test);
+	if (!folio)
+		return;
+	fork_child(test);
+	wp_copy_folio = true;
+	write_in(test, t.mm, A + 3 * PAGE_SIZE, 3);
+	wp_copy_folio = false;
+	copy = test_mapped_folio(t.mm, A);
+	KUNIT_ASSERT_TRUE(test, copy && copy != folio);
+	KUNIT_EXPECT_EQ(test, folio_order(copy), 4);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_COPY], 1);
+	for (unsigned long p = 0; p < 16; p++) {
+		KUNIT_EXPECT_EQ(test, pte_pfn(pte_in(t.mm, A + p * PAGE_SIZE)),
+				folio_pfn(copy) + p);
+		KUNIT_EXPECT_TRUE(test, pte_write(pte_in(t.mm, A + p * PAGE_SIZE)));
+		KUNIT_EXPECT_EQ(test, read_in(test, t.mm, A + p * PAGE_SIZE), p == 3 ? 3 : 0x5a);
+	}
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 16);
+	KUNIT_EXPECT_FALSE(test, folio_maybe_mapped_shared(folio));
+	KUNIT_EXPECT_EQ(test, read_in(test, child, A + 3 * PAGE_SIZE), 0x5a);
+	write_in(test, child, A + 7 * PAGE_SIZE, 7);
+	KUNIT_EXPECT_EQ(test, child->counters[MM_WP_REUSE], 1);
+	KUNIT_EXPECT_EQ(test, child->counters[MM_WP_COPY], 0);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(child, A) == folio);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 16);
+}
+
+static void wp_copy_folio_falls_back_to_a_page(struct kunit *test)
+{
+	struct folio *folio;
+
+	SKIP_WITHOUT_MM(test);
+	folio = map_64k_folio(test);
+	if (!folio)
+		return;
+	KUNIT_ASSERT_EQ(test, vm_munmap(t.mm, A + 15 * PAGE_SIZE, PAGE_SIZE), 0);
+	fork_child(test);
+	wp_copy_folio = true;
+	write_in(test, t.mm, A + 3 * PAGE_SIZE, 3);
+	wp_copy_folio = false;
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_COPY], 1);
+	KUNIT_EXPECT_EQ(test, folio_order(test_mapped_folio(t.mm, A + 3 * PAGE_SIZE)), 0);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, A + 4 * PAGE_SIZE) == folio);
+	KUNIT_EXPECT_EQ(test, read_in(test, child, A + 3 * PAGE_SIZE), 0x5a);
+}
+
 /* Soft-dirty tracking keeps its write faults: an entry whose soft-dirty
  * bit was cleared (clear_refs 4) stays read-only through the batch, and
  * its own write then reuses it by the anon-exclusive fast path and marks
@@ -826,6 +881,8 @@ static struct kunit_case fork_test_cases[] = {
 	KUNIT_CASE(fork_clears_anon_exclusive_and_reuse_sets_it),
 	KUNIT_CASE(reuse_page_by_page_with_wp_reuse_batched_off),
 	KUNIT_CASE(batched_reuse_leaves_clean_soft_dirty_entries_read_only),
+	KUNIT_CASE(wp_copy_folio_copies_the_whole_folio),
+	KUNIT_CASE(wp_copy_folio_falls_back_to_a_page),
 	KUNIT_CASE(the_zero_pages_stay_shared),
 	KUNIT_CASE(the_huge_zero_folio_stays_shared),
 	KUNIT_CASE(a_dontfork_vma_is_absent_in_the_child),
