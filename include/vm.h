@@ -504,6 +504,13 @@ void ptep_set_wrprotect(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
 /* ptep_set_wrprotect on nr PTEs of one table (Linux: wrprotect_ptes, the
  * generic loop x86 uses). */
 void wrprotect_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsigned int nr);
+/* wp_folio_reuse's batch (Folium's): of the nr PTEs from ptep, each that
+ * maps the matching page of page[0..nr) gets it marked anon-exclusive
+ * and, if read-only and not owed a soft-dirty write fault
+ * (soft_dirty_faults and not soft-dirty), becomes writable, its dirty
+ * and young bits kept. Return: the PTEs made writable. */
+unsigned int folio_reuse_ptes(struct mm_struct *mm, pte_t *ptep, struct page *page, unsigned int nr,
+			      bool soft_dirty_faults);
 void pmdp_set_wrprotect(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp);
 /* Return: the old entry; the slot is now empty (one PTE write). */
 pte_t ptep_get_and_clear(struct mm_struct *mm, unsigned long addr, pte_t *ptep);

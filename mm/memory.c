@@ -350,24 +350,17 @@ static void wp_folio_reuse(struct mm_struct *mm, struct vm_area_struct *vma, uns
 	unsigned long start = MAX(MAX(first, vma->vm_start), addr & PMD_MASK);
 	unsigned long end =
 		MIN(MIN(first + folio_size(folio), vma->vm_end), (addr & PMD_MASK) + PMD_SIZE);
-	bool soft_dirty_faults = !(vma->vm_flags & VM_SOFTDIRTY); /* vma_soft_dirty_enabled */
-	pte_t *ptep = pte - ((page_addr - start) >> PAGE_SHIFT);
-	unsigned long a;
+	unsigned long idx = (start - first) >> PAGE_SHIFT;
+	unsigned int nr = (unsigned int)((end - start) >> PAGE_SHIFT);
 
-	for (a = start; a < end; a += PAGE_SIZE, ptep++) {
-		pte_t entry = *ptep;
-
-		if (!pte_present(entry) ||
-		    pte_pfn(entry) != folio_pfn(folio) + ((a - first) >> PAGE_SHIFT))
-			continue;
-		SetPageAnonExclusive(pte_page(entry));
-		if (a == page_addr)
-			entry = pte_mkdirty(pte_mkyoung(entry));
-		else if (pte_write(entry) || (soft_dirty_faults && !pte_soft_dirty(entry)))
-			continue;
-		set_ptes(mm, a, ptep, pte_mkwrite(entry), 1);
+	/* vma_soft_dirty_enabled: the VMA tracks soft-dirty by write faults */
+	mm->counters[MM_WP_REUSE_PTES] +=
+		folio_reuse_ptes(mm, pte - ((page_addr - start) >> PAGE_SHIFT),
+				 folio_page(folio, idx), nr, !(vma->vm_flags & VM_SOFTDIRTY));
+	/* The faulting entry, writable whatever its soft-dirty bit said. */
+	if (!pte_write(*pte))
 		mm->counters[MM_WP_REUSE_PTES]++;
-	}
+	set_ptes(mm, page_addr, pte, pte_mkwrite(pte_mkdirty(pte_mkyoung(*pte))), 1);
 	mm->counters[MM_WP_REUSE]++;
 }
 
@@ -453,11 +446,11 @@ static bool wp_folio_copy(struct mm_struct *mm, struct vm_area_struct *vma, unsi
 	map_new_anon_folio(folio, mm, vma, start);
 	set_ptes(mm, start, first, pfn_pte(folio_pfn(folio), prot), (unsigned int)nr);
 	folio_remove_rmap_ptes(old, (unsigned int)nr, mm);
-	if (!folio_mapped(old)) {
-		folio_del_lru(old);
-		folio_put(old);
-	}
 	mm->counters[MM_WP_COPY]++;
+	if (folio_mapped(old))
+		return true; /* the other mm's still */
+	folio_del_lru(old);
+	folio_put(old);
 	return true;
 }
 

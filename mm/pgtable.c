@@ -188,6 +188,27 @@ void wrprotect_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsig
 		ptep_set_wrprotect(mm, addr + i * PAGE_SIZE, ptep + i);
 }
 
+unsigned int folio_reuse_ptes(struct mm_struct *mm, pte_t *ptep, struct page *page, unsigned int nr,
+			      bool soft_dirty_faults)
+{
+	unsigned long pfn = page_to_pfn(page);
+	unsigned int made = 0;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		pte_t pte = ptep[i];
+
+		if (!pte_present(pte) || pte_pfn(pte) != pfn + i)
+			continue;
+		SetPageAnonExclusive(page + i);
+		if (pte_write(pte) || (soft_dirty_faults && !pte_soft_dirty(pte)))
+			continue;
+		ptep[i] = pte_mkwrite(pte);
+		made++;
+	}
+	mm->counters[MM_PTE_WRITES] += made;
+	return made;
+}
+
 void pmdp_set_wrprotect(struct mm_struct *mm, unsigned long addr, pmd_t *pmdp)
 {
 	*pmdp = pmd_wrprotect(*pmdp);

@@ -22,7 +22,16 @@
  *   thread_create  lat_proc fork's shape for a thread: pthread_create of
  *             a thread that returns at once, pthread_join (with musl: the
  *             stack mmap'ed, clone, the exit's tid-word futex wake, the
- *             stack munmap'ed by the joiner).
+ *             stack munmap'ed by the joiner);
+ *   munmap_big  munmap of --bytes of anonymous memory populated (untimed)
+ *             one byte per page just before (zap of every entry);
+ *   cow_copy  the parent of fork_big's kind forks, then writes one byte
+ *             per 64 KiB of its range while the child still maps it (each
+ *             write copies a page); only the writes are timed; op i
+ *             writes page i % 16 of each 64 KiB, so a 64 KiB folio stays
+ *             large from op to op;
+ *   cow_reuse the same writes after the child has exited (each write
+ *             finds its folio the parent's alone: reuse, no copy).
  * The THP controls are left as the kernel has them, only reported: the
  * @env line says "thp=" (each control that is not "never": the top-level
  * one as "enabled", a size as "64K", with its choice), and fork_big's row
@@ -60,8 +69,13 @@ enum op {
 	OP_PIPE,
 	OP_FUTEX,
 	OP_THREAD,
+	OP_MUNMAP_BIG,
+	OP_COW_COPY,
+	OP_COW_REUSE,
 	NR_OPS
 };
+
+#define COW_STRIDE (64ul << 10) /* the cow rows write one byte per 64 KiB */
 
 struct row {
 	const char *name;
@@ -77,6 +91,9 @@ static struct row rows[NR_OPS] = {
 	[OP_PIPE] = { "pipe", 2000, 200 },
 	[OP_FUTEX] = { "futex_pingpong", 2000, 200 },
 	[OP_THREAD] = { "thread_create", 200, 20 },
+	[OP_MUNMAP_BIG] = { "munmap_big", 2, 1 },
+	[OP_COW_COPY] = { "cow_copy", 8, 2 },
+	[OP_COW_REUSE] = { "cow_reuse", 8, 2 },
 };
 
 static const char *self;
@@ -188,6 +205,80 @@ static double fork_big(struct row *r, size_t len, int n)
 	r->anon_huge = anon_huge_kib();
 	r->large = large0 < 0 ? -1 : large_fault_kib() - large0;
 	ms = time_ops(fork_exit_wait, n);
+	munmap(raw, len + SZ_2M);
+	return ms;
+}
+
+/* A 2 MiB-aligned range of len bytes, one byte written per page. */
+static volatile char *populate(size_t len, char **raw)
+{
+	volatile char *p = map_2m_aligned(len, raw);
+
+	for (size_t off = 0; off < len; off += PAGE)
+		p[off] = 1;
+	return p;
+}
+
+/* munmap_big: n munmaps of len bytes, each populated just before (and
+ * one untimed first). */
+static double munmap_big(size_t len, int n)
+{
+	double ms = 0;
+
+	for (int i = -1; i < n; i++) {
+		char *raw;
+		double t0;
+
+		populate(len, &raw);
+		t0 = now_ms();
+		if (munmap(raw, len + SZ_2M))
+			die("munmap_big: munmap: %s", strerror(errno));
+		if (i >= 0)
+			ms += now_ms() - t0;
+	}
+	return ms;
+}
+
+/* cow_copy (reuse 0) and cow_reuse (1): n forks of a parent with len
+ * bytes populated, each followed by one byte written per COW_STRIDE in
+ * the parent while the child waits (copy) or after it exited (reuse);
+ * only the writes are timed, one untimed op first. */
+static double cow_writes(size_t len, int n, int reuse)
+{
+	const char *what = reuse ? "cow_reuse" : "cow_copy";
+	char *raw;
+	volatile char *p = populate(len, &raw);
+	double ms = 0;
+
+	for (int i = -1; i < n; i++) {
+		size_t page = (size_t)(i + 1) % (COW_STRIDE / PAGE) * PAGE;
+		int go[2];
+		pid_t pid;
+		double t0;
+		char c;
+
+		if (pipe(go))
+			die("%s: pipe: %s", what, strerror(errno));
+		pid = fork_or_die(what);
+		if (!pid) {
+			close(go[1]);
+			_exit(read(go[0], &c, 1) == 0 ? 0 : 1); /* EOF: the parent is done */
+		}
+		close(go[0]);
+		if (reuse) {
+			close(go[1]);
+			reap(pid, what);
+		}
+		t0 = now_ms();
+		for (size_t off = page; off < len; off += COW_STRIDE)
+			p[off] = (char)i;
+		if (i >= 0)
+			ms += now_ms() - t0;
+		if (!reuse) {
+			close(go[1]);
+			reap(pid, what);
+		}
+	}
 	munmap(raw, len + SZ_2M);
 	return ms;
 }
@@ -321,6 +412,15 @@ static void run_row(enum op op, size_t len, int run, int quick)
 	case OP_FUTEX:
 		ms = futex_round_trips(n);
 		break;
+	case OP_MUNMAP_BIG:
+		ms = munmap_big(len, n);
+		break;
+	case OP_COW_COPY:
+		ms = cow_writes(len, n, 0);
+		break;
+	case OP_COW_REUSE:
+		ms = cow_writes(len, n, 1);
+		break;
 	default:
 		ms = time_ops(thread_create_join, n);
 	}
@@ -383,10 +483,11 @@ static void print_rows(size_t len, int runs, int quick)
 	for (int i = 0; i < NR_OPS; i++) {
 		struct row *r = &rows[i];
 		int big = i == OP_FORK_BIG;
+		int populated = big || i == OP_MUNMAP_BIG || i == OP_COW_COPY || i == OP_COW_REUSE;
 
 		rec_line("@row %s %.2f %.2f %.2f %d %zu %ld %ld", r->name, r->us[runs / 2],
 			 r->us[0], r->us[runs - 1], quick ? r->quick_iters : r->iters,
-			 big ? len >> 10 : 0, big ? r->anon_huge : 0, big ? r->large : 0);
+			 populated ? len >> 10 : 0, big ? r->anon_huge : 0, big ? r->large : 0);
 	}
 	printf("@end procs_sbs %d %08x\n", NR_OPS, rec_hash);
 }

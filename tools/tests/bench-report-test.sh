@@ -100,7 +100,7 @@ for h in "## Machines" "## 1. MADV_FREE: split vs batched" \
 	has "heading '$h'" "$r" "$h"
 done
 order=$(grep -n '^## ' "$r" | cut -d: -f2- | tr '\n' '/')
-want="## Machines/## 1. MADV_FREE: split vs batched/## 2. Clearing: folio_zero_user and clear_pages/## 3. Pageblock order/## 4. Page allocator: buddy vs bitmap/## Same program, same QEMU: Folium and Linux/"
+want="## Machines/## 1. MADV_FREE: split vs batched/## 2. Clearing: folio_zero_user and clear_pages/## 3. Pageblock order/## 4. Page allocator: buddy vs bitmap/## 5. Fork: batched vs per-page/## Same program, same QEMU: Folium and Linux/"
 if [ "$order" = "$want" ]; then verdict ok "sections in order"
 else verdict FAIL "sections in order" "$order"; fi
 has "no sbs/: the side-by-side says it was not measured" "$r" \
@@ -171,7 +171,7 @@ done
 report "$dir"
 expect_status "a new record and a new column" 0
 r=$dir/REPORT.md
-has "new record: under Other records" "$r" "## 5. Other records"
+has "new record: under Other records" "$r" "## 6. Other records"
 has "new record: its table from its header" "$r" "| size (bytes) | kind | cost (ns) | gain (x) |"
 has "new record: its counter table" "$r" "| size (bytes) | width (count) |"
 png "$dir" new_bench.png
