@@ -732,7 +732,9 @@ int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr)
 	 * __split_huge_pmd_locked's pte_mksoft_dirty). */
 	set_ptes(mm, haddr, page_address(table), old & ~_PAGE_PSE, HPAGE_PMD_NR);
 	/* The head's bit spoke for the folio; now each page has its own
-	 * (Linux: __split_huge_pmd_locked's anon_exclusive). */
+	 * (Linux: __split_huge_pmd_locked's anon_exclusive). The tails'
+	 * were clear: prep_compound_page made them so, and a PMD-mapped
+	 * folio never had its tails' bits set. */
 	if (PageAnonExclusive(&folio->page))
 		for (unsigned long i = 1; i < HPAGE_PMD_NR; i++)
 			SetPageAnonExclusive(folio_page(folio, i));

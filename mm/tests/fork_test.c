@@ -406,6 +406,25 @@ static void fork_clears_anon_exclusive_and_reuse_sets_it(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_WP_COPY], 0);
 }
 
+/* Freeing a folio clears its pages' anon-exclusive bits, tails too: a
+ * stale tail bit would make a later PMD-mapped folio's pages look
+ * exclusive once its PMD is split, and a shared page be written in place
+ * (found by the byte model's fork and compaction steps). */
+static void a_freed_folio_leaves_no_anon_exclusive_bit(struct kunit *test)
+{
+	struct folio *folio;
+
+	SKIP_WITHOUT_MM(test);
+	folio = map_64k_folio(test);
+	if (!folio)
+		return;
+	KUNIT_EXPECT_TRUE(test, PageAnonExclusive(folio_page(folio, 9)));
+	KUNIT_ASSERT_EQ(test, vm_munmap(t.mm, A, 16 * PAGE_SIZE), 0);
+	drain_node_pages(t.node);
+	for (unsigned long p = 0; p < 16; p++)
+		KUNIT_EXPECT_FALSE(test, PageAnonExclusive(folio_page(folio, p)));
+}
+
 /* wp_reuse_batched off is Linux 6.15's reuse: the faulting page alone
  * becomes writable and exclusive; each other page reuses on its own
  * fault, found reusable by the counts (wp_can_reuse_anon_folio). */
@@ -880,6 +899,7 @@ static struct kunit_case fork_test_cases[] = {
 	KUNIT_CASE(mm_id_slots_follow_fork_and_exit),
 	KUNIT_CASE(fork_clears_anon_exclusive_and_reuse_sets_it),
 	KUNIT_CASE(reuse_page_by_page_with_wp_reuse_batched_off),
+	KUNIT_CASE(a_freed_folio_leaves_no_anon_exclusive_bit),
 	KUNIT_CASE(batched_reuse_leaves_clean_soft_dirty_entries_read_only),
 	KUNIT_CASE(wp_copy_folio_copies_the_whole_folio),
 	KUNIT_CASE(wp_copy_folio_falls_back_to_a_page),

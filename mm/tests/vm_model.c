@@ -51,6 +51,9 @@ struct model_bytes {
 };
 static struct model_bytes parent_bytes, child_bytes;
 static struct model_bytes *cur = &parent_bytes;
+/* fork_copy_batched, zap_batched, wp_reuse_batched, wp_copy_folio as
+ * vm_model_init found them; vm_model_fini puts them back. */
+static bool saved_modes[4];
 static uint8_t read_buf[READ_MAX];
 
 static int fail(struct vm_model *m, const char *fmt, ...) __printf(2, 3);
@@ -103,10 +106,19 @@ static unsigned long vma_end(unsigned int v)
 	return vma_start(v) + vm_model_vmas[v].len;
 }
 
-/* Bit n of the result: order n enabled; any of orders 1..PMD order. */
+/* Bit n of the result: order n enabled; any of orders 1..PMD order.
+ * And each batched path of fork, zap and reuse on or off (the per-page
+ * path it replaced), and the whole-folio copy on write on or off, so
+ * both forms of each are fuzzed against the same bytes. */
 static void pick_thp_orders(struct vm_model *m)
 {
+	unsigned long modes = rnd(m, 16);
+
 	thp_orders_enabled = rnd(m, 1ul << HPAGE_PMD_ORDER) << 1;
+	fork_copy_batched = modes & 1;
+	zap_batched = modes & 2;
+	wp_reuse_batched = modes & 4;
+	wp_copy_folio = modes & 8;
 }
 
 int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *node, uint64_t seed,
@@ -117,6 +129,10 @@ int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *
 	};
 	memset(&parent_bytes, 0, sizeof(parent_bytes));
 	cur = &parent_bytes;
+	saved_modes[0] = fork_copy_batched;
+	saved_modes[1] = zap_batched;
+	saved_modes[2] = wp_reuse_batched;
+	saved_modes[3] = wp_copy_folio;
 	for (unsigned int v = 0; v < NR_VMAS; v++)
 		if (vm_mmap(mm, vma_start(v), vm_model_vmas[v].len, RW, 0) != vma_start(v))
 			return fail(m, "vm_mmap %lx+%lx failed", vma_start(v),
@@ -257,10 +273,15 @@ static int check_all_op(struct vm_model *m, unsigned int v)
 	return check_all_of(m);
 }
 
+static int check_counts(struct vm_model *m, unsigned int v);
+
 int vm_model_check_all(struct vm_model *m)
 {
 	if (check_all_of(m))
 		return -1;
+	for (unsigned int v = 0; v < NR_VMAS; v++)
+		if (check_counts(m, v))
+			return -1;
 	return m->child ? in_child(m, check_all_op, 0) : 0;
 }
 
@@ -269,6 +290,131 @@ void vm_model_fini(struct vm_model *m)
 	if (m->child)
 		mm_destroy(m->child);
 	m->child = NULL;
+	fork_copy_batched = saved_modes[0];
+	zap_batched = saved_modes[1];
+	wp_reuse_batched = saved_modes[2];
+	wp_copy_folio = saved_modes[3];
+}
+
+/* --- mapcounts against the page tables -------------------------------- */
+
+/* Each folio's entries by mm, as rmap_walk finds them. */
+struct mapping_census {
+	struct mm_struct *mm[2]; /* the mm, the child (or NULL) */
+	unsigned int n[2], other, leaves;
+};
+
+static int census_one(struct page_vma_mapped_walk *pvmw, void *arg)
+{
+	struct mapping_census *c = arg;
+
+	if (pvmw->mm == c->mm[0])
+		c->n[0]++;
+	else if (c->mm[1] && pvmw->mm == c->mm[1])
+		c->n[1]++;
+	else
+		c->other++;
+	c->leaves += !pvmw->pte;
+	return 0;
+}
+
+/*
+ * folio's counts against its entries: the total and the leaves (PMDs)
+ * rmap finds, each mm's slot (Linux 6.15's MM-ID mapcounts), and "maybe
+ * mapped shared", which with two mms at most must be exact.
+ */
+static int check_folio_counts(struct vm_model *m, struct folio *folio, unsigned long addr)
+{
+	struct mapping_census c = { { m->mm, m->child }, { 0, 0 }, 0, 0 };
+	const struct rmap_walk_control rwc = { .rmap_one = census_one, .arg = &c };
+	unsigned int total;
+
+	rmap_walk(folio, &rwc);
+	total = c.n[0] + c.n[1] + c.other;
+	if ((unsigned int)folio_mapcount(folio) != total)
+		return fail(m, "folio at %lx: mapcount %d, rmap finds %u entries", addr,
+			    folio_mapcount(folio), total);
+	if (folio_maybe_mapped_shared(folio) != (c.n[0] && c.n[1]))
+		return fail(m, "folio at %lx: maybe_mapped_shared %d with %u + %u entries", addr,
+			    folio_maybe_mapped_shared(folio), c.n[0], c.n[1]);
+	if (!folio_test_large(folio))
+		return 0;
+	if ((unsigned int)folio_entire_mapcount(folio) != c.leaves)
+		return fail(m, "folio at %lx: entire mapcount %d, %u leaves", addr,
+			    folio_entire_mapcount(folio), c.leaves);
+	for (int i = 0; i < 2; i++)
+		for (int slot = 0; c.mm[i] && slot < 2; slot++)
+			if (folio_mm_id(folio, slot) == c.mm[i]->mm_id &&
+			    (unsigned int)folio->_mm_id_mapcount[slot] + 1 != c.n[i])
+				return fail(m, "folio at %lx: slot %d counts %d for %u entries",
+					    addr, slot, folio->_mm_id_mapcount[slot] + 1, c.n[i]);
+	return 0;
+}
+
+struct count_walk {
+	struct vm_model *m;
+	unsigned long start;	 /* of the range walked */
+	struct mm_struct *other; /* the other mm (the child's parent), or NULL */
+};
+
+/* A writable anon entry maps an anon-exclusive page (Linux's rule); each
+ * folio is counted once, at its first page or the range's start. */
+static int count_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+{
+	struct count_walk *w = walk->private;
+	struct page *page;
+	struct folio *folio;
+
+	if (is_zero_pfn(pte_pfn(*ptep)))
+		return 0;
+	page = pte_page(*ptep);
+	folio = page_folio(page);
+	if (pte_write(*ptep) && !PageAnonExclusive(page))
+		return fail(w->m, "writable PTE at %lx maps a page not anon-exclusive", addr);
+	if (PageAnonExclusive(page) && w->other) {
+		pte_t *o = mm_find_pte(w->other, addr);
+
+		if (o && pte_present(*o) && pte_pfn(*o) == pte_pfn(*ptep))
+			return fail(w->m, "page at %lx is anon-exclusive but both mms map it",
+				    addr);
+	}
+	if (page != &folio->page && addr != w->start)
+		return 0;
+	return check_folio_counts(w->m, folio, addr);
+}
+
+static int count_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
+{
+	struct count_walk *w = walk->private;
+	struct folio *folio;
+
+	(void)next;
+	if (!pmd_leaf(*pmdp))
+		return 0;
+	walk->action = ACTION_CONTINUE;
+	if (is_huge_zero_pmd(*pmdp))
+		return 0;
+	folio = pmd_folio(*pmdp);
+	if (pmd_write(*pmdp) && !PageAnonExclusive(&folio->page))
+		return fail(w->m, "writable PMD at %lx maps a folio not anon-exclusive", addr);
+	return check_folio_counts(w->m, folio, addr);
+}
+
+static const struct mm_walk_ops count_walk_ops = { .pmd_entry = count_pmd, .pte_entry = count_pte };
+
+/* The counts of every folio VMA v maps, in the mm and in the child. */
+static int check_counts(struct vm_model *m, unsigned int v)
+{
+	struct mm_struct *mms[2] = { m->mm, m->child };
+
+	for (int i = 0; i < 2; i++) {
+		struct count_walk w = { m, vma_start(v), mms[1 - i] };
+
+		if (mms[i] &&
+		    walk_page_range(mms[i], vma_start(v), vma_end(v), &count_walk_ops, &w))
+			return -1;
+	}
+	return 0;
 }
 
 static int op_write(struct vm_model *m, unsigned int v)
@@ -442,6 +588,9 @@ int vm_model_step(struct vm_model *m)
 		return -1;
 	if (buddy_check(m->node, err, sizeof(err)))
 		return fail(m, "after op %u: buddy_check: %s", op, err);
+	for (unsigned int u = 0; u < NR_VMAS; u++)
+		if (check_counts(m, u))
+			return -1;
 	v = rnd(m, NR_VMAS);
 	pick_cells(m, v, READ_MAX, &addr, &len);
 	return check_chunk(m, addr, len);

@@ -1,8 +1,14 @@
 /*
  * A byte model of four anonymous VMAs for random operation sequences:
  * write (fill_user), MADV_FREE, MADV_DONTNEED, lazyfree reclaim,
- * compaction, fork (dup_mmap, then writes and reads in the child too)
- * and read, each checked against what every byte may read.
+ * compaction, fork (dup_mmap, then writes and reads in the child too),
+ * child exit (the next fork's) and read, each checked against what every
+ * byte may read, with the batched and per-page forms of fork, zap and
+ * reuse and the whole-folio copy on write switched at random. After each
+ * step every folio's mapcounts are checked against the entries rmap
+ * finds (total, PMD leaves, each mm's MM-ID slot, "maybe mapped shared"
+ * exact with two mms), and every writable entry must map an
+ * anon-exclusive page, no page both mms map may be one.
  * Driven by a PRNG (the seeded ktest) or by fuzzer bytes (fuzz_vm); both
  * share this code, so a fuzzer crash replays as a seed-free input and a
  * ktest failure prints its seed and step.
