@@ -589,15 +589,29 @@ extern unsigned long nr_kernel_tlb_flush_one;
  * Linux's mmu_gather: whoever clears or changes entries records their
  * addresses (tlb_remove_tlb_entries), and folios whose last mapping went
  * are freed only after the recorded range is flushed, so no stale
- * translation can reach a page that already belongs to someone else. One
- * flush at tlb_finish_mmu, or earlier when the folio batch fills.
+ * translation can reach a page that already belongs to someone else. The
+ * folios wait in batches sized as Linux's: the first, MMU_GATHER_BUNDLE
+ * of them, inside the gather; then page-sized ones (MAX_GATHER_BATCH
+ * folios each) taken from the allocator without waiting, at most
+ * MAX_GATHER_BATCH_COUNT. One flush at tlb_finish_mmu, or earlier when no
+ * batch page can be had or the count is reached.
  */
-#define MMU_GATHER_BATCH 32
+struct mmu_gather_batch {
+	struct mmu_gather_batch *next;
+	unsigned int nr, max;
+	struct folio **folios; /* max slots: the gather's bundle, or the rest of the page */
+};
+#define MMU_GATHER_BUNDLE 8
+#define MAX_GATHER_BATCH \
+	((unsigned int)((PAGE_SIZE - sizeof(struct mmu_gather_batch)) / sizeof(void *)))
+#define MAX_GATHER_BATCH_COUNT (10000u / MAX_GATHER_BATCH)
 struct mmu_gather {
 	struct mm_struct *mm;
-	unsigned long start, end; /* changed entries; start >= end: none */
-	unsigned int nr;
-	struct folio *folios[MMU_GATHER_BATCH];
+	unsigned long start, end;	 /* changed entries; start >= end: none */
+	struct mmu_gather_batch *active; /* the batch being filled */
+	struct mmu_gather_batch local;
+	unsigned int batch_count; /* page-sized batches taken */
+	struct folio *bundle[MMU_GATHER_BUNDLE];
 };
 void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm);
 /* nr PTEs from addr changed (Linux: tlb_remove_tlb_entries), or one PMD

@@ -13,6 +13,33 @@
 void tlb_gather_mmu(struct mmu_gather *tlb, struct mm_struct *mm)
 {
 	*tlb = (struct mmu_gather){ .mm = mm };
+	tlb->local = (struct mmu_gather_batch){ NULL, 0, MMU_GATHER_BUNDLE, tlb->bundle };
+	tlb->active = &tlb->local;
+}
+
+/* The next batch to fill: one kept from before, or a new page-sized one
+ * (Linux: tlb_next_batch). Return: false when there is none to be had. */
+static bool tlb_next_batch(struct mmu_gather *tlb)
+{
+	struct mmu_gather_batch *batch;
+	struct page *page;
+
+	if (tlb->active->next) {
+		tlb->active = tlb->active->next;
+		return true;
+	}
+	if (tlb->batch_count == MAX_GATHER_BATCH_COUNT)
+		return false;
+	page = alloc_pages_node(tlb->mm->nid, GFP_NOWAIT | __GFP_NOWARN, 0);
+	if (!page)
+		return false;
+	batch = page_address(page);
+	*batch = (struct mmu_gather_batch){ NULL, 0, MAX_GATHER_BATCH,
+					    (struct folio **)(batch + 1) };
+	tlb->batch_count++;
+	tlb->active->next = batch;
+	tlb->active = batch;
+	return true;
 }
 
 /* Grow the recorded range to cover [start, end) (Linux: __tlb_adjust_range). */
@@ -44,13 +71,11 @@ void tlb_remove_pud_tlb_entry(struct mmu_gather *tlb, unsigned long addr)
 	tlb_adjust_range(tlb, addr, addr + PUD_SIZE);
 }
 
-void tlb_flush_mmu(struct mmu_gather *tlb)
+/* Linux: tlb_batch_pages_flush's folios_put_refs, one batch. */
+static void tlb_free_batch_folios(struct mmu_gather_batch *b)
 {
-	if (tlb->start < tlb->end)
-		flush_tlb_range(tlb->mm, tlb->start, tlb->end);
-	tlb->start = tlb->end = 0;
-	for (unsigned int i = 0; i < tlb->nr; i++) {
-		struct folio *folio = tlb->folios[i];
+	for (unsigned int i = 0; i < b->nr; i++) {
+		struct folio *folio = b->folios[i];
 
 		/* A HugeTLB page goes back to its pool (Linux: folios_put_refs). */
 		if (PageFlag(&folio->page, PG_hugetlb) && folio->page._refcount == 1)
@@ -58,18 +83,44 @@ void tlb_flush_mmu(struct mmu_gather *tlb)
 		else
 			folio_put(folio);
 	}
-	tlb->nr = 0;
 }
 
-/* A full batch forces an early flush, as Linux's tlb_flush_mmu. */
+void tlb_flush_mmu(struct mmu_gather *tlb)
+{
+	if (tlb->start < tlb->end)
+		flush_tlb_range(tlb->mm, tlb->start, tlb->end);
+	tlb->start = tlb->end = 0;
+	for (struct mmu_gather_batch *b = &tlb->local; b && b->nr; b = b->next) {
+		tlb_free_batch_folios(b);
+		b->nr = 0;
+	}
+	tlb->active = &tlb->local;
+}
+
+/* A full batch takes the next; with none to be had the gather flushes
+ * early and starts over (Linux: __tlb_remove_folio_pages returning true,
+ * then tlb_flush_mmu). */
 void tlb_remove_folio(struct mmu_gather *tlb, struct folio *folio)
 {
-	if (tlb->nr == MMU_GATHER_BATCH)
+	struct mmu_gather_batch *batch = tlb->active;
+
+	batch->folios[batch->nr++] = folio;
+	if (batch->nr == batch->max && !tlb_next_batch(tlb))
 		tlb_flush_mmu(tlb);
-	tlb->folios[tlb->nr++] = folio;
 }
 
+/* The flush, then the batch pages go back (Linux: tlb_batch_list_free). */
 void tlb_finish_mmu(struct mmu_gather *tlb)
 {
+	struct mmu_gather_batch *b = tlb->local.next;
+
 	tlb_flush_mmu(tlb);
+	while (b) {
+		struct mmu_gather_batch *next = b->next;
+
+		__free_pages(virt_to_page(b), 0);
+		b = next;
+	}
+	tlb->local.next = NULL;
+	tlb->batch_count = 0;
 }

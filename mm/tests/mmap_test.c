@@ -401,6 +401,45 @@ static void switch_mm_makes_a_user_address_reach_its_page(struct kunit *test)
 #define ARCH_MMU_CASE KUNIT_CASE(switch_mm_makes_a_user_address_reach_its_page)
 #endif
 
+/*
+ * The gather keeps folios as Linux sizes its batches: the first
+ * MMU_GATHER_BUNDLE in the gather, then page-sized batches of
+ * MAX_GATHER_BATCH taken as needed; nothing is freed before the flush,
+ * and tlb_finish_mmu gives the batch pages back.
+ */
+static void the_gather_holds_folios_in_page_sized_batches(struct kunit *test)
+{
+	const unsigned int n = MMU_GATHER_BUNDLE + MAX_GATHER_BATCH + 1;
+	unsigned long free_before, flushes;
+	struct mmu_gather tlb;
+
+	if (!t.mm)
+		return;
+	drain_node_pages(t.node);
+	free_before = node_free_pages(t.node);
+	tlb_gather_mmu(&tlb, t.mm);
+	tlb_remove_tlb_entries(&tlb, BASE, 1);
+	flushes = t.mm->counters[MM_TLB_FLUSH_ONE] + t.mm->counters[MM_TLB_FLUSH_ALL];
+	for (unsigned int i = 0; i < n; i++) {
+		struct folio *folio = folio_alloc_node(t.node->node_id, GFP_KERNEL, 0);
+
+		KUNIT_ASSERT_NOT_NULL(test, folio);
+		tlb_remove_folio(&tlb, folio);
+	}
+	KUNIT_EXPECT_EQ(test, tlb.batch_count, 2);
+	KUNIT_EXPECT_EQ(test, tlb.local.nr, MMU_GATHER_BUNDLE);
+	KUNIT_EXPECT_EQ(test, tlb.active->nr, 1);
+	/* n folios and two batch pages out, none back before the flush */
+	KUNIT_EXPECT_EQ(test, free_before - node_free_pages(t.node), n + 2);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE] + t.mm->counters[MM_TLB_FLUSH_ALL],
+			flushes);
+	tlb_finish_mmu(&tlb);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_TLB_FLUSH_ONE] + t.mm->counters[MM_TLB_FLUSH_ALL],
+			flushes + 1);
+	drain_node_pages(t.node);
+	KUNIT_EXPECT_EQ(test, node_free_pages(t.node), free_before);
+}
+
 static struct kunit_case mmap_test_cases[] = {
 	KUNIT_CASE(vm_mmap_places_from_mmap_base_with_thp_alignment),
 	KUNIT_CASE(vm_mmap_topdown_fills_gaps_from_mmap_base_down),
@@ -411,6 +450,7 @@ static struct kunit_case mmap_test_cases[] = {
 	KUNIT_CASE(munmap_frees_every_folio_and_table_with_one_flush),
 	KUNIT_CASE(partial_munmap_keeps_a_large_folio_until_its_last_pte),
 	KUNIT_CASE(munmap_zaps_a_large_folios_run_as_one_batch),
+	KUNIT_CASE(the_gather_holds_folios_in_page_sized_batches),
 	KUNIT_CASE(munmap_splits_a_pmd_leaf_it_cuts),
 	KUNIT_CASE(mm_destroy_returns_every_page),
 	ARCH_MMU_CASE,
