@@ -1196,15 +1196,6 @@ static void clear_large_folio_fields(struct page *page)
 	page[1].mapping = NULL;
 }
 
-/* A tail's own flag outlives destroy_large_folio (folio_put): a stale
- * one would make a later PMD-mapped folio's split pages look exclusive
- * (Linux: free_tail_page_prepare's flags check). */
-static void clear_tail_flags(struct page *page, unsigned int order)
-{
-	for (unsigned long i = 1; i < (1ul << order); i++)
-		ClearPageAnonExclusive(&page[i]);
-}
-
 /* Undo prep_compound_page: the head and tails become plain pages again
  * (the folio is being freed or split). */
 void destroy_large_folio(struct folio *folio, unsigned int order)
@@ -1509,14 +1500,17 @@ static __always_inline bool __free_pages_prepare(struct page *page, unsigned int
 
 	if (CONFIG_DEBUG_VM && !check_free_page(page, order))
 		return false;
-	/* Only the node and zone survive; a folio head forgets its order. Tail
-	 * pages matter only for a folio (Linux: free_tail_page_prepare). */
-	if (PageHead(page)) {
+	/* Only the node and zone survive; a folio head forgets its order and
+	 * its tails become plain pages (Linux: free_tail_page_prepare). A
+	 * tail's own PG_anon_exclusive outlives destroy_large_folio (folio_put
+	 * frees a head that is no head any more): a stale one would make a
+	 * later PMD-mapped folio's split pages look exclusive. */
+	if (PageHead(page))
 		clear_large_folio_fields(page);
-		for (unsigned long i = 1; i < (1ul << order); i++)
-			page[i].compound_head = 0;
+	for (unsigned long i = 1; i < (1ul << order); i++) {
+		page[i].compound_head = 0;
+		ClearPageAnonExclusive(&page[i]);
 	}
-	clear_tail_flags(page, order);
 	page->flags = (page->flags & keep) | set_flags;
 	page->mapping = NULL; /* folio_put dropped an anon folio's anon_vma */
 	page->index = 0;
