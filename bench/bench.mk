@@ -12,7 +12,7 @@ TEST_SRCS += bench/tests/benchrec_test.c
 # benchmark's generic half as a process, in ns: bench-page-alloc (buddy vs
 # bitmap), bench-clear (clear_pages per instruction and extent,
 # folio_zero_user per strategy), bench-madvise (split vs batched MADV_FREE
-# of 1 GiB), bench-fork (fork, exit, reuse, copy and munmap of a 1 GiB parent,
+# of 1 GiB), bench-fork (fork, exit, reuse, copy, munmap, mprotect and mremap of a 1 GiB parent,
 # batched vs per-page), bench-pageblock (the mixed-size workload at this build's
 # pageblock order), bench-fragment (the fragmentation experiment: THP
 # success without and with compaction at this build's pageblock order).

@@ -18,11 +18,20 @@
  *            wp_copy_folio (the whole folio per write, Folium's), with
  *            the KiB each allocated;
  *   munmap   vm_munmap of the parent's whole range, freshly faulted
- *            (zap_present_ptes), timed before the forks.
- * per-page runs with fork_copy_batched, zap_batched and wp_reuse_batched
- * off (Linux before 6.9 for fork and zap, 6.15's one-PTE reuse); batched
- * with them on. The best of `runs` runs per mode, interleaved in
- * alternating order, each from a freshly faulted range. The record
+ *            (zap_present_ptes), timed before the forks;
+ *   mprotect on another fresh range, mprotect(PROT_READ) and back to
+ *            PROT_READ|PROT_WRITE (change_pte_range; the way back makes
+ *            every entry writable again: can_change_pte_writable);
+ *   mremap   then that range moved by its size plus 64K (MREMAP_FIXED),
+ *            a distance that keeps every folio below 2M aligned but no
+ *            PTE table, so the PTEs move (move_ptes; PMD leaves are split
+ *            first); an aligned distance would move whole tables in both
+ *            modes.
+ * per-page runs with fork_copy_batched, zap_batched, wp_reuse_batched,
+ * mprotect_batched and mremap_batched off (Linux before 6.9 for fork and
+ * zap, 6.15's one-PTE reuse, before 6.17 for mprotect and mremap; x86
+ * Linux 7.3 still moves mremap's PTEs one by one); batched with them on. The best of `runs` runs
+ * per mode, interleaved in alternating order, each from a freshly faulted range. The record
  * fork_batching follows the table.
  */
 #include <arch.h>
@@ -42,15 +51,18 @@ enum fork_phase {
 	PH_REUSE4K,
 	PH_COPY,
 	PH_MUNMAP,
+	PH_MPROTECT,
+	PH_MREMAP,
 	NR_PHASES
 };
-static const char *const phase_names[NR_PHASES] = { "fork",    "exit", "reuse",
-						    "reuse4k", "copy", "munmap" };
+static const char *const phase_names[NR_PHASES] = { "fork", "exit",   "reuse",	  "reuse4k",
+						    "copy", "munmap", "mprotect", "mremap" };
 
 /* One mode's run: each phase's time, and the evidence counters. */
 struct fork_run {
 	uint64_t time[NR_PHASES];
 	unsigned long fork_batches, reuse4k_faults;
+	unsigned long mprotect_batches, mremap_batches; /* their calls, as fork_batches */
 	/* batched runs only: wp_copy_folio's copy, and both copies' KiB */
 	uint64_t copy_folio_time;
 	unsigned long copy_kib, copy_folio_kib;
@@ -73,6 +85,8 @@ static void set_batching(bool on)
 	fork_copy_batched = on;
 	zap_batched = on;
 	wp_reuse_batched = on;
+	mprotect_batched = on;
+	mremap_batched = on;
 }
 
 /* Write one byte every step bytes of [addr, +bytes). Return: 0 or the
@@ -160,6 +174,38 @@ static int timed_copy(struct mm_struct *mm, unsigned long addr, unsigned long by
 	return ret ? -1 : 0;
 }
 
+/* mprotect there and back, then mremap, of a fresh range (timed into
+ * r, with the batches each took); the moved range is unmapped. Return:
+ * 0 or -1. */
+static int protect_and_move(struct mm_struct *mm, unsigned long bytes, unsigned int size,
+			    struct fork_run *r)
+{
+	unsigned long addr, dst, batches;
+	uint64_t t0;
+	long moved;
+
+	if (fault_range(mm, &addr, bytes, size))
+		return -1;
+	batches = mm->counters[MM_MPROTECT_BATCHES];
+	t0 = arch_cycles();
+	if (vm_mprotect(mm, addr, bytes, VM_READ) || vm_mprotect(mm, addr, bytes, RW))
+		return -1;
+	r->time[PH_MPROTECT] = arch_cycles() - t0;
+	r->mprotect_batches = mm->counters[MM_MPROTECT_BATCHES] - batches;
+	/* The destination: room reserved, then replaced by the move. */
+	dst = vm_mmap(mm, 0, bytes + PMD_SIZE, RW, 0);
+	if (IS_ERR_VALUE(dst))
+		return -1;
+	batches = mm->counters[MM_MREMAP_BATCHES];
+	t0 = arch_cycles();
+	moved = vm_mremap(mm, addr, bytes, bytes, 1 | 2 /* MAYMOVE | FIXED */, dst + 64 * KIB);
+	r->time[PH_MREMAP] = arch_cycles() - t0;
+	r->mremap_batches = mm->counters[MM_MREMAP_BATCHES] - batches;
+	if (moved != (long)(dst + 64 * KIB))
+		return -1;
+	return vm_munmap(mm, dst, bytes + PMD_SIZE) ? -1 : 0;
+}
+
 /* One run of every phase in one mode, from a fresh range. */
 static int one_run(struct mm_struct *mm, unsigned long bytes, unsigned int size, bool batched,
 		   struct fork_run *r)
@@ -175,6 +221,8 @@ static int one_run(struct mm_struct *mm, unsigned long bytes, unsigned int size,
 	if (vm_munmap(mm, addr, bytes))
 		return -1;
 	r->time[PH_MUNMAP] = arch_cycles() - t0;
+	if (protect_and_move(mm, bytes, size, r))
+		return -1;
 	if (fault_range(mm, &addr, bytes, size) || fork_and_exit(mm, r, true))
 		return -1;
 	t0 = arch_cycles();
@@ -249,10 +297,12 @@ static void print_row(const struct fork_row *r)
 			millions(b, sizeof(b), r->batched.time[p]),
 			ratio(name, sizeof(name), r->batched.time[p], r->per_page.time[p]));
 	}
-	kprintf(" | %5s | %6lu %6lu %7lu %7lu | %8lu %8lu\n",
+	kprintf(" | %5s | %6lu %6lu %7lu %7lu %6lu %6lu %6lu %6lu | %8lu %8lu\n",
 		ratio(a, sizeof(a), r->batched.time[PH_REUSE], r->batched.time[PH_COPY]),
 		r->per_page.fork_batches, r->batched.fork_batches, r->per_page.reuse4k_faults,
-		r->batched.reuse4k_faults, r->batched.copy_kib, r->batched.copy_folio_kib);
+		r->batched.reuse4k_faults, r->per_page.mprotect_batches,
+		r->batched.mprotect_batches, r->per_page.mremap_batches, r->batched.mremap_batches,
+		r->batched.copy_kib, r->batched.copy_folio_kib);
 }
 
 static void print_header(unsigned long bytes, const char *time_unit)
@@ -270,8 +320,8 @@ static void print_header(unsigned long bytes, const char *time_unit)
 		else
 			kprintf(" %10s %10s %5s", phase_names[p], "batched", "b/p");
 	}
-	kprintf(" | %5s | %6s %6s %7s %7s | %8s %8s\n", "r/c", "runs", "runs", "faults", "faults",
-		"copy KiB", "fol. KiB");
+	kprintf(" | %5s | %6s %6s %7s %7s %6s %6s %6s %6s | %8s %8s\n", "r/c", "runs", "runs",
+		"faults", "faults", "mprot", "mprot", "mremap", "mremap", "copy KiB", "fol. KiB");
 }
 
 /* The fastest of the runs, phase by phase (each phase's best run). */
@@ -284,6 +334,8 @@ static void keep_best(struct fork_run *best, const struct fork_run *r, bool firs
 		best->copy_folio_time = r->copy_folio_time;
 	best->fork_batches = r->fork_batches;
 	best->reuse4k_faults = r->reuse4k_faults;
+	best->mprotect_batches = r->mprotect_batches;
+	best->mremap_batches = r->mremap_batches;
 	best->copy_kib = r->copy_kib;
 	best->copy_folio_kib = r->copy_folio_kib;
 }
@@ -329,7 +381,9 @@ static void print_record(unsigned long bytes, unsigned int runs, const char *tim
 	}
 	ksnprintf(cols + n, sizeof(cols) - (size_t)n,
 		  " reuse_over_copy[x] per_page_fork_runs[count] batched_fork_runs[count] "
-		  "per_page_reuse4k_faults[count] batched_reuse4k_faults[count] copy_mem[KiB] "
+		  "per_page_reuse4k_faults[count] batched_reuse4k_faults[count] "
+		  "per_page_mprotect_runs[count] batched_mprotect_runs[count] "
+		  "per_page_mremap_runs[count] batched_mremap_runs[count] copy_mem[KiB] "
 		  "copy_folio_mem[KiB] pmd_mapped[bool]");
 	ksnprintf(env, sizeof(env), " range_bytes=%lu runs=%u", bytes, runs);
 	benchrec_begin(&rec, "fork_batching", cols, env);
@@ -352,10 +406,12 @@ static void print_record(unsigned long bytes, unsigned int runs, const char *tim
 					 millions(t[1], sizeof(t[1]), r->batched.time[p]));
 		}
 		benchrec_row(
-			&rec, "%s %s %lu %lu %lu %lu %lu %lu %d", line,
+			&rec, "%s %s %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %d", line,
 			ratio(c, sizeof(c), r->batched.time[PH_REUSE], r->batched.time[PH_COPY]),
 			r->per_page.fork_batches, r->batched.fork_batches,
-			r->per_page.reuse4k_faults, r->batched.reuse4k_faults, r->batched.copy_kib,
+			r->per_page.reuse4k_faults, r->batched.reuse4k_faults,
+			r->per_page.mprotect_batches, r->batched.mprotect_batches,
+			r->per_page.mremap_batches, r->batched.mremap_batches, r->batched.copy_kib,
 			r->batched.copy_folio_kib, r->size == HPAGE_PMD_ORDER);
 	}
 	benchrec_end(&rec);
@@ -381,12 +437,15 @@ int bench_fork(int nid, unsigned long bytes, unsigned int runs, const char *unit
 	}
 	if (ret)
 		kprintf("bench fork: cannot fault in, fork or unmap %lu bytes\n", bytes);
-	kprintf("per-page: fork_copy_batched, zap_batched and wp_reuse_batched off (fork and\n"
-		"exit entry by entry, Linux before 6.9; reuse one PTE per fault, Linux 6.15);\n"
-		"batched: on. b/p = batched / per-page. copy (one page per fault, as Linux) and\n"
+	kprintf("per-page: fork_copy_batched, zap_batched, wp_reuse_batched, mprotect_batched\n"
+		"and mremap_batched off (fork and exit entry by entry, Linux before 6.9; reuse\n"
+		"one PTE per fault, Linux 6.15; mprotect and mremap entry by entry, Linux before\n"
+		"6.17, and x86 Linux 7.3's mremap); batched: on. b/p = batched / per-page. copy "
+		"(one page per fault, as Linux) and\n"
 		"folio (wp_copy_folio: the whole folio per fault, Folium's) in the batched runs,\n"
 		"f/c = folio / copy, with the KiB each allocated. r/c = reuse / copy (batched).\n"
-		"runs = copy_present_ptes calls of the fork; faults = faults of reuse4k.\n"
+		"runs = copy_present_ptes calls of the fork; faults = faults of reuse4k;\n"
+		"mprot, mremap = their batches (mprotect there and back: two per folio).\n"
 		"Times: best of %u runs per mode\n"
 		"(%s), interleaved in alternating order, each from a freshly faulted range.\n\n",
 		runs, unit);

@@ -120,6 +120,8 @@ static const struct {
 	{ THP_DIR "/folium_zap_batched", &zap_batched },
 	{ THP_DIR "/folium_wp_reuse_batched", &wp_reuse_batched },
 	{ THP_DIR "/folium_wp_copy_folio", &wp_copy_folio },
+	{ THP_DIR "/folium_mprotect_batched", &mprotect_batched },
+	{ THP_DIR "/folium_mremap_batched", &mremap_batched },
 };
 
 /* Linux: hugepage_init_sysfs. Without CONFIG_TRANSPARENT_HUGEPAGE there

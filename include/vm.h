@@ -258,6 +258,11 @@ enum mm_counter {
 	 * per zap_present_ptes call: a large folio's run at once when
 	 * batched, one per entry if not. */
 	MM_ZAP_BATCHES,
+	/* Entries mprotect changed, per change_present_ptes call, and
+	 * entries mremap moved, per move_ptes batch: a large folio's run at
+	 * once when batched, one per entry if not. */
+	MM_MPROTECT_BATCHES,
+	MM_MREMAP_BATCHES,
 	NR_MM_COUNTERS
 };
 
@@ -410,6 +415,10 @@ void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long end, u
  * changed). */
 int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		unsigned long vm_flags);
+/* Linux: sys_mremap on mm (MREMAP_MAYMOVE 1, MREMAP_FIXED 2,
+ * MREMAP_DONTUNMAP 4). Return: the new address, or -errno. */
+long vm_mremap(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
+	       unsigned long new_len, unsigned long flags, unsigned long new_addr);
 /* Cut the VMA strictly containing addr in two at addr (Linux: split_vma).
  * Return: 0 (also when addr is at an edge or in no VMA), or -ENOMEM when
  * the VMA array is full. */
@@ -445,6 +454,13 @@ extern bool fork_copy_batched;
 /* A write fault that reuses an exclusive large folio makes all its
  * entries in the VMA writable at once (Folium's), not one (Linux 6.15). */
 extern bool wp_reuse_batched;
+/* mprotect changes a large folio's run of PTEs at once (true: Linux
+ * 6.17's change_pte_range) or one PTE at a time (the path it replaced). */
+extern bool mprotect_batched;
+/* mremap moves a large folio's run of PTEs at once (true: Linux 6.17's
+ * move_ptes as arm64 runs it) or one PTE at a time (x86 Linux, whose
+ * pte_batch_hint of 1 keeps it from batching). */
+extern bool mremap_batched;
 /* A write fault on a shared large folio copies the whole folio when this
  * VMA maps it whole (Folium's, off by default), not one page (Linux). */
 extern bool wp_copy_folio;
@@ -498,6 +514,10 @@ pte_t *pte_alloc_map(struct mm_struct *mm, pmd_t *pmd, unsigned long addr);
  * addr .. addr + (nr - 1) * PAGE_SIZE, all in one PTE table. Counts nr PTE
  * writes. Context: the slots were empty (no flush needed). */
 void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte, unsigned int nr);
+/* Hand the PTE table *from points to over to the empty *to, every entry
+ * as it is (Linux: move_normal_pmd's pmd_clear and pmd_populate). The
+ * caller flushes the old range. */
+void pmd_move_table(struct mm_struct *mm, pmd_t *from, pmd_t *to);
 /* Take the write bit off a present entry (one entry write); the caller
  * flushes. Linux: ptep_set_wrprotect, pmdp_set_wrprotect. */
 void ptep_set_wrprotect(struct mm_struct *mm, unsigned long addr, pte_t *ptep);
@@ -1002,9 +1022,11 @@ int anon_migrate_folio(struct folio *dst, struct folio *src);
 unsigned int folio_pte_batch(struct folio *folio, const pte_t *ptep, pte_t pte, unsigned int max_nr,
 			     bool *any_young, bool *any_dirty);
 /* Linux's FPB_* flags: bits that must then be the same in every PTE of
- * the run (fork copies one entry value to all of them). */
+ * the run (fork copies one entry value to all of them; mprotect and
+ * mremap write one value, advanced by pfn, over the run). */
 #define FPB_RESPECT_DIRTY 0x1u
 #define FPB_RESPECT_SOFT_DIRTY 0x2u
+#define FPB_RESPECT_WRITE 0x4u
 /* folio_pte_batch with FPB_* @flags; any_writable (may be NULL): whether
  * one PTE of the run is writable. */
 unsigned int folio_pte_batch_flags(struct folio *folio, const pte_t *ptep, pte_t pte,
@@ -1015,6 +1037,12 @@ unsigned int folio_pte_batch_flags(struct folio *folio, const pte_t *ptep, pte_t
  * Linux: get_and_clear_full_ptes. */
 pte_t get_and_clear_full_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
 			      unsigned int nr);
+/* Empty nr PTEs of one table before they are written back changed
+ * (nr PTE writes). Return: the first entry, made dirty (and so, on x86,
+ * soft-dirty) or young when another of them was. The caller flushes.
+ * Linux: modify_prot_start_ptes (the generic loop x86 uses). */
+pte_t modify_prot_start_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep,
+			     unsigned int nr);
 #define CYDP_CLEAR_YOUNG 0x1u
 #define CYDP_CLEAR_DIRTY 0x2u
 /* Clear the accessed and/or dirty bits of nr PTEs of one table (Linux's

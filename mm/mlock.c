@@ -155,7 +155,11 @@ static bool mlock_allowed(struct mlock_walk *mw, struct folio *folio, pte_t *pte
 
 	if (!mw->lock || nr == 1)
 		return true;
-	if (pte_pfn(*ptep) != folio_pfn(folio) || mw->end - addr < nr * PAGE_SIZE)
+	/* The whole folio in this table too: mremap may have moved it off
+	 * its alignment, across a table's end (folio_mlock_step stops
+	 * there, so Linux does not mlock it either). */
+	if (pte_pfn(*ptep) != folio_pfn(folio) || mw->end - addr < nr * PAGE_SIZE ||
+	    PMD_SIZE - (addr & ~PMD_MASK) < nr * PAGE_SIZE)
 		return false;
 	return folio_pte_batch(folio, ptep, *ptep, (unsigned int)nr, NULL, NULL) == nr;
 }

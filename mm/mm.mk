@@ -87,7 +87,9 @@ TEST_SRCS += mm/tests/madvise_test.c
 # MADV_COLLAPSE (no khugepaged thread), and the tests of the other advice.
 MM_GENERIC_SRCS += mm/khugepaged.c
 TEST_SRCS += mm/tests/madvise_advice_test.c
-# mremap: shrink, grow in place, move by copying.
+# mprotect's batched change of a large folio's entries.
+TEST_SRCS += mm/tests/mprotect_test.c
+# mremap: shrink, grow in place, move the page-table entries.
 MM_GENERIC_SRCS += mm/mremap.c
 TEST_SRCS += mm/tests/mremap_test.c
 # mincore: which pages of a range an entry maps.
@@ -118,7 +120,7 @@ TEST_SRCS += mm/tests/vm_model.c mm/tests/madvise_random_test.c
 VM_HOST_SRCS := $(BUDDY_HOST_SRCS) kernel/cmdline.c kernel/sched/cputime.c kernel/sched/loadavg.c \
 	kernel/signal.c kernel/futex.c kernel/time.c kernel/itimer.c kernel/posix-timers.c kernel/exit.c kernel/cred.c \
 	mm/pgtable.c mm/mmu_gather.c mm/mmap.c mm/mprotect.c mm/util.c mm/memory.c mm/huge_memory.c mm/rmap.c mm/hugetlb.c \
-	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/mlock.c mm/clear_refs.c \
+	mm/clear.c mm/madvise.c mm/khugepaged.c mm/vmscan.c mm/mlock.c mm/clear_refs.c mm/mremap.c \
 	mm/memblock.c fs/seq_file.c \
 	arch/host/uaccess.c arch/host/clear.c
 FUZZ_VM_OBJS := $(patsubst %.c,$(B)/fuzz-obj/%.o,$(VM_HOST_SRCS) \

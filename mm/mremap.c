@@ -3,15 +3,15 @@
  * move it, with Linux's order of checks and errno values. Shrinking
  * unmaps the tail; growing extends the VMA when the pages after it are
  * free, merging it with the next one; otherwise MREMAP_MAYMOVE moves it:
- * a new VMA, the entries moved into it as Linux does when every folio
- * fits (move_page_tables below), else each present page's bytes copied in
- * through copy_to_user (zero-page entries skipped, they read as zero
- * anyway); then the old range unmapped, or with MREMAP_DONTUNMAP emptied,
- * and the new VMA merged with its neighbours if it was never faulted.
- * MREMAP_FIXED at the same size moves every VMA of the range, the gaps
- * between them kept (remap_move). Example: a 3-page VMA at A whose next
- * page is taken, grown to 4 pages with MAYMOVE, becomes a 4-page VMA at
- * B with A's 3 pages' bytes.
+ * a new VMA gets the old range's page-table entries (move_page_tables
+ * below: whole PTE tables and PMD leaves where both addresses are
+ * PMD-aligned, large folios' PTEs in batches elsewhere; no byte is
+ * copied and every folio stays whole), then the old range is unmapped,
+ * or with MREMAP_DONTUNMAP left empty, and the new VMA merged with its
+ * neighbours if it was never faulted. MREMAP_FIXED at the same size
+ * moves every VMA of the range, the gaps between them kept (remap_move).
+ * Example: a 3-page VMA at A whose next page is taken, grown to 4 pages
+ * with MAYMOVE, becomes a 4-page VMA at B mapping A's 3 pages.
  */
 #include <hugetlb.h>
 #include <mman.h>
@@ -70,185 +70,160 @@ static bool vma_expandable(struct mm_struct *mm, struct vm_area_struct *vma, uns
 	       !find_vma_intersection(mm, vma->vm_end, end);
 }
 
-struct mremap_copy {
-	unsigned long old_addr, new_addr;
-};
-
-/* Copy len bytes at the kernel address src to where addr moves. A
- * reference keeps the folio while the copy's own faults may reclaim. */
-static int copy_moved(struct mm_walk *walk, struct page *page, unsigned long addr, const void *src,
-		      size_t len)
-{
-	struct mremap_copy *mc = walk->private;
-	struct folio *folio = page_folio(page);
-	int err;
-
-	folio_get(folio);
-	err = copy_to_user(mc->new_addr + (addr - mc->old_addr), src, len);
-	folio_put(folio);
-	return err;
-}
-
-static int copy_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
-{
-	pmd_t pmd = *pmdp;
-
-	if (!pmd_leaf(pmd))
-		return 0;
-	walk->action = ACTION_CONTINUE;
-	if (is_huge_zero_pmd(pmd))
-		return 0;
-	return copy_moved(walk, pmd_page(pmd), addr,
-			  (char *)page_address(pmd_page(pmd)) + (addr & ~PMD_MASK), next - addr);
-}
-
-static int copy_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
-{
-	pte_t pte = *ptep;
-
-	if (is_zero_pfn(pte_pfn(pte)))
-		return 0;
-	return copy_moved(walk, pte_page(pte), addr, page_address(pte_page(pte)), PAGE_SIZE);
-}
-
-static const struct mm_walk_ops copy_ops = {
-	.pmd_entry = copy_pmd,
-	.pte_entry = copy_pte,
-};
-
-/* Guard markers go where their pages move (Linux: move_ptes moves every
- * entry). For a copy they are placed first, so the new range's PTE
- * table exists and no fault of the copy maps a PMD leaf over them. */
-static int copy_marker(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
-{
-	const struct mremap_copy *mc = walk->private;
-	unsigned long to = mc->new_addr + (addr - mc->old_addr);
-	pmd_t *pmd = pmd_alloc(walk->mm, to);
-	pte_t *pte = pmd ? pte_alloc_map(walk->mm, pmd, to) : NULL;
-
-	if (!pte)
-		return -ENOMEM;
-	set_ptes(walk->mm, to, pte, *ptep, 1);
-	return 0;
-}
-
-static const struct mm_walk_ops copy_marker_ops = {
-	.pte_marker_entry = copy_marker,
-};
-
 /*
  * Moving the entries themselves (Linux: move_page_tables): the folios stay
- * and only their mappings change place, so each moved folio's rmap
- * address moves with them. Folium's rmap keeps one naturally aligned
- * address per folio, so this is possible only when every folio the range
- * maps lies wholly inside it and the distance keeps each one aligned (a
- * PMD leaf: PMD-aligned, moved whole); otherwise the bytes are copied.
- * Example: 2 MiB of 64K folios moved from 0x40000000 to 0x40600000 keeps
- * its 32 folios, each folio's address now 6 MiB higher.
+ * and only their mappings change place. The new VMA keeps the old range's
+ * page offset (vma_set_anon_vma), so rmap finds each folio at its new
+ * address whatever the distance, and a folio cut by the range's ends
+ * lives on in both VMAs. Where old and new addresses are both PMD-aligned
+ * over a whole 2 MiB, the PTE table itself moves (move_normal_pmd) and a
+ * PMD leaf moves as one entry (move_huge_pmd); a leaf that cannot is
+ * split first, as Linux's split_huge_pmd in move_page_tables. Other
+ * entries move batch by batch (move_ptes). Example: 2 MiB of 64K folios
+ * at 0x40000000 moved to 0x40600000: one table entry written, the 32
+ * folios and their pages where they were; moved to 0x40601000 instead:
+ * 32 batches of 16 PTEs, every folio whole.
  */
 struct mremap_move {
 	unsigned long old_addr, old_end, delta;
-	struct vm_area_struct old_vma; /* a copy: where its folios are (vma_address) */
 };
 
-/* The first pass changes nothing but the new range's tables: it refuses
- * (-EBUSY) a folio that cannot move, and allocates every table the
- * entries will need, so the second pass cannot fail half way. */
-static int check_move_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
-{
-	const struct mremap_move *mv = walk->private;
-	unsigned long to = addr + mv->delta, last = next - PAGE_SIZE + mv->delta;
-	pmd_t *pmd;
+bool mremap_batched = true;
 
-	if (!pmd_leaf(*pmdp)) {
-		pmd = pmd_alloc(walk->mm, to);
-		if (!pmd || !pte_alloc_map(walk->mm, pmd, to))
-			return -ENOMEM;
-		pmd = pmd_alloc(walk->mm, last);
-		return pmd && pte_alloc_map(walk->mm, pmd, last) ? 0 : -ENOMEM;
-	}
-	walk->action = ACTION_CONTINUE;
-	if ((addr & ~PMD_MASK) || next - addr != PMD_SIZE || (mv->delta & ~PMD_MASK))
-		return -EBUSY;
-	return pmd_alloc(walk->mm, to) ? 0 : -ENOMEM;
-}
-
-static int check_move_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
-{
-	const struct mremap_move *mv = walk->private;
-	struct folio *folio = page_folio(pte_page(*ptep));
-	unsigned long first = vma_address(&mv->old_vma, folio->page.index);
-
-	(void)addr;
-	if (is_zero_pfn(pte_pfn(*ptep)))
-		return 0;
-	if (first < mv->old_addr || first + folio_size(folio) > mv->old_end ||
-	    mv->delta % folio_size(folio))
-		return -EBUSY;
-	return 0;
-}
-
-static const struct mm_walk_ops check_move_ops = {
-	.pmd_entry = check_move_pmd,
-	.pte_entry = check_move_pte,
-};
-
-static int move_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
-{
-	struct mremap_move *mv = walk->private;
-	pmd_t old;
-
-	(void)next;
-	if (!pmd_leaf(*pmdp))
-		return 0;
-	walk->action = ACTION_CONTINUE;
-	old = pmdp_get_and_clear(walk->mm, addr, pmdp);
-	/* Linux: move_huge_pmd's move_soft_dirty_pmd, a moved leaf is new
-	 * data to a tracker. */
-	set_pmd_at(walk->mm, addr + mv->delta, pmd_alloc(walk->mm, addr + mv->delta),
-		   pmd_mksoft_dirty(old));
-	return 0;
-}
-
-/* Does Linux move the whole PTE table holding addr's entry (old and new
- * PMD-aligned, the range covering it: move_normal_pmd), so the entries
- * keep every bit? Otherwise move_ptes moves them one by one, marking
- * each soft-dirty (move_soft_dirty_pte): new data to a tracker. */
-static bool mremap_moves_whole_table(const struct mremap_move *mv, unsigned long addr)
+/* Linux: move_normal_pmd's conditions (get_extent of PMD_SIZE): the 2 MiB
+ * of the table at addr lie in the range, the distance keeps it aligned,
+ * and no table is at the new place (Linux refuses a populated PMD). */
+static bool move_whole_table(const struct mremap_move *mv, unsigned long addr, pmd_t new_pmd)
 {
 	unsigned long table = addr & PMD_MASK;
 
-	return !(mv->delta & ~PMD_MASK) && table >= mv->old_addr && table + PMD_SIZE <= mv->old_end;
+	return !(mv->delta & ~PMD_MASK) && table >= mv->old_addr &&
+	       table + PMD_SIZE <= mv->old_end && pmd_none(new_pmd);
 }
 
-static int move_pte(pte_t *ptep, unsigned long addr, struct mm_walk *walk)
+/* Linux: move_huge_pmd's conditions for a leaf covering [addr, next). */
+static bool move_whole_leaf(const struct mremap_move *mv, unsigned long addr, unsigned long next)
+{
+	return !(addr & ~PMD_MASK) && next - addr == PMD_SIZE && !(mv->delta & ~PMD_MASK);
+}
+
+/* The first pass changes no entry of the old range: it makes every table
+ * the move will need at the new place and splits the leaves that cannot
+ * move whole (a split changes no translation), so the second pass cannot
+ * fail half way. Return: 0 or -ENOMEM. */
+static int prepare_move_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next,
+			    struct mm_walk *walk)
+{
+	const struct mremap_move *mv = walk->private;
+	unsigned long to = addr + mv->delta, last = next - PAGE_SIZE + mv->delta;
+	pmd_t *pmd = pmd_alloc(walk->mm, to);
+
+	walk->action = ACTION_CONTINUE;
+	if (!pmd)
+		return -ENOMEM;
+	if (pmd_leaf(*pmdp)) {
+		if (move_whole_leaf(mv, addr, next) && pmd_none(*pmd))
+			return 0;
+		if (__split_huge_pmd(walk->mm, pmdp, addr))
+			return -ENOMEM;
+		walk->action = ACTION_AGAIN; /* now a table */
+		return 0;
+	}
+	if (move_whole_table(mv, addr, *pmd))
+		return 0;
+	if (!pte_alloc_map(walk->mm, pmd, to))
+		return -ENOMEM;
+	pmd = pmd_alloc(walk->mm, last);
+	return pmd && pte_alloc_map(walk->mm, pmd, last) ? 0 : -ENOMEM;
+}
+
+static const struct mm_walk_ops prepare_move_ops = {
+	.pmd_entry = prepare_move_pmd,
+};
+
+/* Linux: mremap_folio_pte_batch, with FPB_RESPECT_WRITE: the entries from
+ * ptep that map consecutive pages of one large folio, at most max_nr.
+ * x86 Linux asks pte_batch_hint first, which is 1 there (no contiguous
+ * PTE bit), and so moves one entry at a time: mremap_batched off. */
+static unsigned int mremap_folio_pte_batch(pte_t *ptep, pte_t pte, unsigned int max_nr)
+{
+	struct folio *folio;
+
+	if (!mremap_batched || max_nr == 1 || is_zero_pfn(pte_pfn(pte)))
+		return 1;
+	folio = page_folio(pte_page(pte));
+	if (!folio_test_large(folio))
+		return 1;
+	return folio_pte_batch_flags(folio, ptep, pte, max_nr, FPB_RESPECT_WRITE, NULL, NULL, NULL);
+}
+
+/*
+ * Linux: move_ptes, for the entries of one old table in [addr, end). A
+ * batch stops where the new range's table does (the distance need not be
+ * PMD-aligned: Linux's get_extent). Each moved entry is soft-dirty, new
+ * data to a tracker (move_soft_dirty_pte); guard markers move as they
+ * are.
+ */
+static void move_ptes(const struct mremap_move *mv, struct mm_struct *mm, pmd_t *pmdp,
+		      unsigned long addr, unsigned long end)
+{
+	pte_t *ptep = pte_offset_map(pmdp, addr);
+	unsigned int nr;
+
+	for (; ptep && addr < end; addr += nr * PAGE_SIZE, ptep += nr) {
+		unsigned long to = addr + mv->delta;
+		unsigned long limit = MIN(end, addr + PMD_SIZE - (to & ~PMD_MASK));
+		pte_t *new_ptep = pte_alloc_map(mm, pmd_alloc(mm, to), to); /* made by prepare */
+		pte_t pte = *ptep;
+
+		nr = 1;
+		if (pte_none(pte))
+			continue;
+		if (is_pte_marker(pte)) {
+			set_ptes(mm, to, new_ptep, ptep_get_and_clear(mm, addr, ptep), 1);
+			continue;
+		}
+		nr = mremap_folio_pte_batch(ptep, pte,
+					    (unsigned int)((limit - addr) >> PAGE_SHIFT));
+		pte = get_and_clear_full_ptes(mm, addr, ptep, nr);
+		set_ptes(mm, to, new_ptep, pte_mksoft_dirty(pte), nr);
+		mm->counters[MM_MREMAP_BATCHES]++;
+	}
+}
+
+/* A leaf or a whole table moves as one entry; other tables entry by entry. */
+static int move_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
 {
 	struct mremap_move *mv = walk->private;
-	unsigned long to = addr + mv->delta;
-	pte_t old = ptep_get_and_clear(walk->mm, addr, ptep);
+	pmd_t *new_pmd = pmd_alloc(walk->mm, addr + mv->delta); /* made by prepare */
 
-	if (!mremap_moves_whole_table(mv, addr))
-		old = pte_mksoft_dirty(old);
-	set_ptes(walk->mm, to, pte_alloc_map(walk->mm, pmd_alloc(walk->mm, to), to), old, 1);
+	walk->action = ACTION_CONTINUE;
+	if (pmd_leaf(*pmdp)) {
+		/* Linux: move_huge_pmd's move_soft_dirty_pmd, a moved leaf is
+		 * new data to a tracker. */
+		pmd_t old = pmdp_get_and_clear(walk->mm, addr, pmdp);
+
+		set_pmd_at(walk->mm, addr + mv->delta, new_pmd, pmd_mksoft_dirty(old));
+	} else if (move_whole_table(mv, addr, *new_pmd)) {
+		/* Linux: move_normal_pmd; every entry keeps every bit. */
+		pmd_move_table(walk->mm, pmdp, new_pmd);
+	} else {
+		move_ptes(mv, walk->mm, pmdp, addr, next);
+	}
 	return 0;
 }
 
-/* A guard marker moves as a present entry does (its table was made by
- * check_move_pmd). */
 static const struct mm_walk_ops move_ops = {
 	.pmd_entry = move_pmd,
-	.pte_entry = move_pte,
-	.pte_marker_entry = move_pte,
 };
 
 /* Move the entries of [addr, addr + len) to new_addr, one flush for the
- * old range. Return: 0, -EBUSY when some folio cannot move (nothing
- * moved: copy instead), or -ENOMEM. */
+ * old range. Return: 0, or -ENOMEM with no entry moved. */
 static int move_page_tables(struct mm_struct *mm, unsigned long addr, unsigned long len,
 			    unsigned long new_addr)
 {
-	struct mremap_move mv = { addr, addr + len, new_addr - addr, *find_vma(mm, addr) };
-	int err = walk_page_range(mm, addr, addr + len, &check_move_ops, &mv);
+	struct mremap_move mv = { addr, addr + len, new_addr - addr };
+	int err = walk_page_range(mm, addr, addr + len, &prepare_move_ops, &mv);
 
 	if (err)
 		return err;
@@ -293,13 +268,10 @@ static long mremap_charge(struct mm_struct *mm, unsigned long vm_flags, unsigned
 }
 
 /*
- * Linux: move_vma. The entries move when every folio can
- * (move_page_tables); else the new VMA is writable while the bytes are
- * copied in. Then it gets the old flags; nothing of the old range changes
- * until the move or the copy succeeded. Return: the new address, or
- * -ENOMEM (no VMA slot, no room, or no memory for the copy: then the old
- * range is as it was). Context: mm is current (copy_to_user writes
- * through it).
+ * Linux: move_vma. A new VMA with the old one's flags gets the entries
+ * (move_page_tables); nothing of the old range changes until they moved.
+ * Return: the new address, or -ENOMEM (no VMA slot, no room, or no
+ * memory for the new range's tables: then the old range is as it was).
  */
 static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
 		     unsigned long new_len, unsigned long new_addr, unsigned long flags)
@@ -313,11 +285,9 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	 * vma_merge_new_range's rules decide. */
 	struct anon_vma *av = old_vma->anon_vma;
 	unsigned long pgoff = linear_page_index(old_vma, addr);
-	struct mremap_copy mc = { addr, 0 };
 	struct vm_area_struct *vma;
+	unsigned long to;
 	long charged;
-	bool whole;
-	int err;
 
 	/* The new VMA, and a split of the old one (Linux: move_vma's
 	 * map_count check). */
@@ -326,55 +296,41 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	charged = mremap_charge(mm, vm_flags, old_len, new_len, flags);
 	if (charged < 0)
 		return -ENOMEM;
-	/* Not charged by vm_mmap: the old range's charge moves with it. A
-	 * locked VMA's copies are mlocked as they fault in; moved entries keep
-	 * their folios' mlock. */
-	mc.new_addr = map_new_range(mm, new_addr, new_len,
-				    prot | VM_WRITE | VM_NORESERVE | (vm_flags & VM_LOCKED_MASK),
-				    flags & MREMAP_FIXED);
-	if (IS_ERR_VALUE(mc.new_addr)) {
+	/* Not charged by vm_mmap: the old range's charge moves with it.
+	 * Moved entries keep their folios' mlock; the grown part is
+	 * populated below. */
+	to = map_new_range(mm, new_addr, new_len, prot | VM_NORESERVE | (vm_flags & VM_LOCKED_MASK),
+			   flags & MREMAP_FIXED);
+	if (IS_ERR_VALUE(to)) {
 		vm_unacct_memory(charged);
 		return -ENOMEM;
 	}
-	err = move_page_tables(mm, addr, old_len, mc.new_addr);
-	if (!err && av) /* the moved folios keep their index */
-		vma_set_anon_vma(mm, find_vma(mm, mc.new_addr), av, pgoff);
-	if (err == -EBUSY) {
-		err = walk_page_range(mm, addr, addr + old_len, &copy_marker_ops, &mc);
-		if (!err)
-			err = walk_page_range(mm, addr, addr + old_len, &copy_ops, &mc);
-	}
-	if (err || (!(prot & VM_WRITE) && vm_mprotect(mm, mc.new_addr, new_len, prot))) {
-		vm_munmap(mm, mc.new_addr, new_len);
+	if (move_page_tables(mm, addr, old_len, to)) {
+		vm_munmap(mm, to, new_len);
 		vm_unacct_memory(charged);
 		return -ENOMEM;
 	}
-	/* The other flags (VM_HUGEPAGE, VM_ACCOUNT, ...) move too, unless
-	 * mprotect merged the new VMA with a neighbour that lacks them: then
-	 * the new range is not charged either. */
-	vma = find_vma(mm, mc.new_addr);
-	whole = vma->vm_start == mc.new_addr && vma->vm_end == mc.new_addr + new_len;
-	if (whole)
-		vma->vm_flags = vm_flags;
-	else
-		vm_unacct_memory(charged);
+	vma = find_vma(mm, to);
+	if (av) /* the moved folios keep their index */
+		vma_set_anon_vma(mm, vma, av, pgoff);
+	/* The other flags (VM_HUGEPAGE, VM_ACCOUNT, ...) move too. */
+	vma->vm_flags = vm_flags;
 	if (flags & MREMAP_DONTUNMAP) {
 		zap_page_range(mm, addr, addr + old_len);
 	} else {
 		/* Linux clears the old VMA's VM_ACCOUNT before unmapping it, so
 		 * its charge stays with the new one: the munmap uncharges what
 		 * this adds. */
-		if (whole && (vm_flags & VM_ACCOUNT))
+		if (vm_flags & VM_ACCOUNT)
 			vm_acct_memory((long)(old_len >> PAGE_SHIFT));
 		vm_munmap(mm, addr, old_len);
 	}
 	/* Linux: copy_vma's vma_merge_copied_range (never with a
 	 * MREMAP_DONTUNMAP source). */
-	if (whole)
-		vma_merge_new_range(mm, mc.new_addr, true, flags & MREMAP_DONTUNMAP ? addr : 0);
+	vma_merge_new_range(mm, to, true, flags & MREMAP_DONTUNMAP ? addr : 0);
 	if (vm_flags & VM_LOCKED) /* Linux: mremap's mm_populate of the grown part */
-		__mm_populate(mm, mc.new_addr + old_len, new_len - old_len, true);
-	return (long)mc.new_addr;
+		__mm_populate(mm, to + old_len, new_len - old_len, true);
+	return (long)to;
 }
 
 /* Linux: check_mremap_params's checks of new_addr, for MREMAP_FIXED and
@@ -479,10 +435,9 @@ static long expand_vma_in_place(struct mm_struct *mm, struct vm_area_struct *vma
  * or with a new size), addr alignment, new_len 0, a new_addr's range,
  * alignment and overlap (all -EINVAL), then addr in no VMA (-EFAULT).
  */
-SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len, unsigned long, new_len,
-		unsigned long, flags, unsigned long, new_addr)
+long vm_mremap(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
+	       unsigned long new_len, unsigned long flags, unsigned long new_addr)
 {
-	struct mm_struct *mm = task->mm;
 	struct vm_area_struct *vma;
 	long err;
 
@@ -523,4 +478,10 @@ SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len, unsigned lo
 	if (!(flags & MREMAP_MAYMOVE))
 		return -ENOMEM;
 	return move_vma(mm, addr, old_len, new_len, 0, flags);
+}
+
+SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len, unsigned long, new_len,
+		unsigned long, flags, unsigned long, new_addr)
+{
+	return vm_mremap(task->mm, addr, old_len, new_len, flags, new_addr);
 }

@@ -174,6 +174,13 @@ void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte, 
 	mm->counters[MM_PTE_WRITES] += nr;
 }
 
+void pmd_move_table(struct mm_struct *mm, pmd_t *from, pmd_t *to)
+{
+	*to = *from;
+	*from = 0;
+	mm->counters[MM_PTE_WRITES] += 2;
+}
+
 /* x86 clears the bit with one atomic and (no CPU could set dirty on a
  * read-only translation afterwards) needs no get-and-clear. */
 void ptep_set_wrprotect(struct mm_struct *mm, unsigned long addr, pte_t *ptep)
@@ -415,7 +422,8 @@ void free_pgtables(struct mm_struct *mm, unsigned long start, unsigned long end)
  * them per PTE), write and soft-dirty (a write fault after clear_refs 4
  * sets both in one PTE): Linux's folio_pte_batch ignores them unless the
  * caller passes FPB_RESPECT_DIRTY or FPB_RESPECT_SOFT_DIRTY, which
- * fork's copy_present_ptes does. */
+ * fork's copy_present_ptes does, or FPB_RESPECT_WRITE (mprotect's
+ * change_pte_range and mremap's move_ptes). */
 #define PTE_BATCH_IGNORED (_PAGE_ACCESSED | _PAGE_DIRTY | _PAGE_RW | _PAGE_SOFT_DIRTY)
 
 /*
@@ -437,7 +445,8 @@ unsigned int folio_pte_batch_flags(struct folio *folio, const pte_t *ptep, pte_t
 	unsigned long left = folio_pfn(folio) + folio_nr_pages(folio) - pte_pfn(pte);
 	pte_t ignored =
 		PTE_BATCH_IGNORED & ~((flags & FPB_RESPECT_DIRTY ? _PAGE_DIRTY : 0) |
-				      (flags & FPB_RESPECT_SOFT_DIRTY ? _PAGE_SOFT_DIRTY : 0));
+				      (flags & FPB_RESPECT_SOFT_DIRTY ? _PAGE_SOFT_DIRTY : 0) |
+				      (flags & FPB_RESPECT_WRITE ? _PAGE_RW : 0));
 	pte_t first = pte & ~ignored, diff = 0, young_dirty = pte;
 	unsigned int nr;
 
@@ -486,6 +495,21 @@ pte_t get_and_clear_full_ptes(struct mm_struct *mm, unsigned long addr, pte_t *p
 	/* After the loop: the counter may alias a PTE (see below). */
 	mm->counters[MM_PTE_WRITES] += nr;
 	return first | young_dirty;
+}
+
+pte_t modify_prot_start_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, unsigned int nr)
+{
+	pte_t pte = ptep_get_and_clear(mm, addr, ptep);
+
+	for (unsigned int i = 1; i < nr; i++) {
+		pte_t other = ptep_get_and_clear(mm, addr + i * PAGE_SIZE, ptep + i);
+
+		if (pte_dirty(other))
+			pte = pte_mkdirty(pte);
+		if (pte_young(other))
+			pte = pte_mkyoung(pte);
+	}
+	return pte;
 }
 
 /*

@@ -123,10 +123,14 @@ reuse = one byte written per folio after the child's exit; reuse4k = one
 byte per page after another fork and exit (a folio reused whole takes one
 fault, per_page_reuse4k_faults against batched_reuse4k_faults); copy = one
 byte per folio while a child still maps it (a page copied per write);
-munmap = vm_munmap of a freshly faulted range. per_page runs with
-fork_copy_batched, zap_batched and wp_reuse_batched off (Linux before 6.9,
-and 6.15's one-PTE reuse), batched with them on; *_fork_runs count
-copy_present_ptes calls. Upstream's cover letters (native): fork 16K -16%,
+munmap = vm_munmap of a freshly faulted range; mprotect = mprotect to
+PROT_READ and back of another fresh range; mremap = that range moved by
+its size + 64K (folios stay aligned, PTE tables do not: the PTEs move).
+per_page runs with fork_copy_batched, zap_batched, wp_reuse_batched,
+mprotect_batched and mremap_batched off (Linux before 6.9, 6.15's one-PTE
+reuse, before 6.17; x86 Linux 7.3's mremap), batched with them on;
+*_fork_runs count copy_present_ptes calls, *_mprotect_runs and
+*_mremap_runs their batches. Upstream's cover letters (native): fork 16K -16%,
 64K -26%, 512K-2M -30%; munmap 64K -37%, 2M -58%; reuse of PTE-mapped THP
 -64% against copying it.
 EOF
@@ -212,7 +216,7 @@ style() {
 	fragment) title="2 MiB blocks after a fragmenting load, and the smallest CMA area"
 		style="lines logy y=smallest_cma right=thp_nocompact,thp_compact,hugetlb_compact" ;;
 	page_alloc) title="one alloc + one free, buddy vs bitmap" style="lines logy" ;;
-	fork_batching) title="fork, exit, reuse, copy and munmap per folio size, per-page vs batched"
+	fork_batching) title="fork, exit, reuse, copy, munmap, mprotect and mremap per folio size, per-page vs batched"
 		style="lines logx logy" ;;
 	madvise_pte_floor | page_alloc_mixed) style=none ;;
 	fill_bandwidth) style=ref ;;

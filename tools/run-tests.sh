@@ -907,11 +907,17 @@ bench_quick_in_qemu() {
 	expect_in "$report/REPORT.md" "## 1. MADV_FREE" "## 5. Fork: batched vs per-page" \
 		"emulated (TCG): compare ratios" || return 1
 	# The batched fork copies a 64K folio's 16 PTEs in one run, and the
-	# batched reuse takes one fault per 64K folio: 4 MiB is 64 of them.
+	# batched reuse takes one fault per 64K folio: 4 MiB is 64 of them;
+	# mprotect there and back changes each in one batch per way, mremap
+	# moves each in one.
 	awk -F, '/^folio/ { for (i = 1; i <= NF; i++) col[$i] = i; next }
 		/^64,/ { rows++; if ($col["batched_fork_runs[count]"] != 64 ||
 			$col["batched_reuse4k_faults[count]"] != 64 ||
-			$col["per_page_fork_runs[count]"] != 1024) bad = 1 }
+			$col["per_page_fork_runs[count]"] != 1024 ||
+			$col["batched_mprotect_runs[count]"] != 128 ||
+			$col["per_page_mprotect_runs[count]"] != 2048 ||
+			$col["batched_mremap_runs[count]"] != 64 ||
+			$col["per_page_mremap_runs[count]"] != 1024) bad = 1 }
 		END { exit bad || rows != 1 }' "$report/kernel-fork_batching.csv" ||
 		{ echo "fork_batching: the 64K row's counters are not batched ones:"; cat "$report/kernel-fork_batching.csv"; return 1; }
 	[ -s "$report/kernel-madvise_free.png" ] || { echo "no kernel-madvise_free.png"; return 1; }

@@ -560,8 +560,10 @@ static void step_munmap(unsigned int kib)
 	munmap(p, RANGE);
 }
 
-/* mremap of the whole range to another 2 MiB aligned address. */
-static void step_mremap(unsigned int kib)
+/* mremap of the whole range to another 2 MiB aligned address (shift 0:
+ * whole tables or a PMD leaf move), or 64 KiB past one (the PTEs move,
+ * a PMD leaf is split first; every folio stays whole either way). */
+static void step_mremap(unsigned int kib, size_t shift)
 {
 	char name[48];
 	char *p, *q, *to;
@@ -570,8 +572,8 @@ static void step_mremap(unsigned int kib)
 	set_size(kib);
 	p = map_range(RANGE);
 	write_pages(p, RANGE);
-	to = (char *)(BASE + next_slot++ * SLOT);
-	snprintf(name, sizeof(name), "mremap-%uK", kib);
+	to = (char *)(BASE + next_slot++ * SLOT + shift);
+	snprintf(name, sizeof(name), "mremap%s-%uK", shift ? "-shifted" : "", kib);
 	old_pfn = read_page_info((unsigned long)p, 1) ? 0 : PM_PFN(pme[0]);
 	begin(name);
 	q = mremap(p, RANGE, RANGE, MREMAP_MAYMOVE | MREMAP_FIXED, to);
@@ -1793,7 +1795,8 @@ int main(void)
 		step_dontneed(script_sizes[i]);
 		step_mprotect(script_sizes[i]);
 		step_munmap(script_sizes[i]);
-		step_mremap(script_sizes[i]);
+		step_mremap(script_sizes[i], 0);
+		step_mremap(script_sizes[i], 64 << 10);
 	}
 	step_pressure();
 	step_overcommit_refusals();

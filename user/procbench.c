@@ -31,7 +31,16 @@
  *             writes page i % 16 of each 64 KiB, so a 64 KiB folio stays
  *             large from op to op;
  *   cow_reuse the same writes after the child has exited (each write
- *             finds its folio the parent's alone: reuse, no copy).
+ *             finds its folio the parent's alone: reuse, no copy);
+ *   mprotect_big  mprotect(PROT_READ) and back to PROT_READ|PROT_WRITE
+ *             of --bytes populated once before (every entry
+ *             write-protected, then made writable again where the page
+ *             is the process's alone);
+ *   mremap_big  mremap(MREMAP_MAYMOVE|MREMAP_FIXED) of --bytes populated
+ *             once before, between its place and another 64 KiB past a
+ *             2 MiB boundary, back and forth (a distance that moves the
+ *             PTEs, not whole tables; PMD-mapped THPs are split on the
+ *             first move).
  * The THP controls are left as the kernel has them, only reported: the
  * @env line says "thp=" (each control that is not "never": the top-level
  * one as "enabled", a size as "64K", with its choice), and fork_big's row
@@ -50,6 +59,7 @@
  * Usage: procbench [--quick] [--bytes N[K|M|G]] [--runs R]   (default 256M, 5;
  *        --quick: fewer iterations, 64M)
  */
+#define _GNU_SOURCE /* mremap's MREMAP_FIXED */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/syscall.h>
@@ -72,6 +82,8 @@ enum op {
 	OP_MUNMAP_BIG,
 	OP_COW_COPY,
 	OP_COW_REUSE,
+	OP_MPROTECT_BIG,
+	OP_MREMAP_BIG,
 	NR_OPS
 };
 
@@ -94,6 +106,8 @@ static struct row rows[NR_OPS] = {
 	[OP_MUNMAP_BIG] = { "munmap_big", 2, 1 },
 	[OP_COW_COPY] = { "cow_copy", 8, 2 },
 	[OP_COW_REUSE] = { "cow_reuse", 8, 2 },
+	[OP_MPROTECT_BIG] = { "mprotect_big", 8, 2 },
+	[OP_MREMAP_BIG] = { "mremap_big", 8, 2 },
 };
 
 static const char *self;
@@ -236,6 +250,52 @@ static double munmap_big(size_t len, int n)
 		if (i >= 0)
 			ms += now_ms() - t0;
 	}
+	return ms;
+}
+
+/* mprotect_big: n round trips to PROT_READ and back over len bytes
+ * populated once, one untimed first. */
+static double mprotect_big(size_t len, int n)
+{
+	char *raw;
+	void *p = (void *)populate(len, &raw);
+	double ms = 0;
+
+	for (int i = -1; i < n; i++) {
+		double t0 = now_ms();
+
+		if (mprotect(p, len, PROT_READ) || mprotect(p, len, PROT_READ | PROT_WRITE))
+			die("mprotect_big: mprotect: %s", strerror(errno));
+		if (i >= 0)
+			ms += now_ms() - t0;
+	}
+	munmap(raw, len + SZ_2M);
+	return ms;
+}
+
+/* mremap_big: n moves of len bytes populated once, between their 2 MiB
+ * aligned place and 64 KiB into a reserved range, back and forth; one
+ * untimed first. */
+static double mremap_big(size_t len, int n)
+{
+	char *raw, *far = mmap(NULL, len + SZ_2M + (64 << 10), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *here = (char *)populate(len, &raw), *there = far + (64 << 10);
+	double ms = 0;
+
+	if (far == MAP_FAILED)
+		die("mremap_big: mmap: %s", strerror(errno));
+	for (int i = -1; i < n; i++) {
+		char *from = (i & 1) ? here : there, *to = (i & 1) ? there : here;
+		double t0 = now_ms();
+
+		if (mremap(from, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, to) != to)
+			die("mremap_big: mremap: %s", strerror(errno));
+		if (i >= 0)
+			ms += now_ms() - t0;
+	}
+	munmap(raw, len + SZ_2M);
+	munmap(far, len + SZ_2M + (64 << 10));
 	return ms;
 }
 
@@ -421,6 +481,12 @@ static void run_row(enum op op, size_t len, int run, int quick)
 	case OP_COW_REUSE:
 		ms = cow_writes(len, n, 1);
 		break;
+	case OP_MPROTECT_BIG:
+		ms = mprotect_big(len, n);
+		break;
+	case OP_MREMAP_BIG:
+		ms = mremap_big(len, n);
+		break;
 	default:
 		ms = time_ops(thread_create_join, n);
 	}
@@ -483,7 +549,7 @@ static void print_rows(size_t len, int runs, int quick)
 	for (int i = 0; i < NR_OPS; i++) {
 		struct row *r = &rows[i];
 		int big = i == OP_FORK_BIG;
-		int populated = big || i == OP_MUNMAP_BIG || i == OP_COW_COPY || i == OP_COW_REUSE;
+		int populated = big || i >= OP_MUNMAP_BIG;
 
 		rec_line("@row %s %.2f %.2f %.2f %d %zu %ld %ld", r->name, r->us[runs / 2],
 			 r->us[0], r->us[runs - 1], quick ? r->quick_iters : r->iters,

@@ -636,6 +636,16 @@ static void thp_sysfs_write_never_makes_faults_order_0(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, wp_copy_folio);
 	KUNIT_EXPECT_EQ(test, read_path(THP_DIR "/folium_fork_copy_batched"), 2);
 	KUNIT_EXPECT_EQ(test, read_path(THP_DIR "/folium_wp_reuse_batched"), 2);
+	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_mprotect_batched", "0"), 1);
+	KUNIT_EXPECT_FALSE(test, mprotect_batched);
+	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_mprotect_batched", "1"), 1);
+	KUNIT_EXPECT_TRUE(test, mprotect_batched);
+	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_mremap_batched", "0"), 1);
+	KUNIT_EXPECT_FALSE(test, mremap_batched);
+	KUNIT_EXPECT_EQ(test, read_path(THP_DIR "/folium_mremap_batched"), 2);
+	KUNIT_EXPECT_STREQ(test, text, "0\n");
+	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_mremap_batched", "1"), 1);
+	KUNIT_EXPECT_TRUE(test, mremap_batched);
 }
 
 static long madvise_as_task(unsigned long start, unsigned long len, int advice)

@@ -251,9 +251,10 @@ static void a_move_keeps_the_folios_and_their_pages(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 2 * HPAGE_PMD_NR);
 }
 
-/* A range that cuts a folio, or a distance that would misalign one, is
- * copied: new pages, the same bytes. */
-static void a_cut_or_misaligned_folio_is_copied(struct kunit *test)
+/* A range that cuts a folio, or a distance that misaligns one, moves its
+ * entries all the same (Linux: move_page_tables never copies): the folio
+ * stays whole, mapped from both VMAs when cut, and rmap finds every PTE. */
+static void a_cut_or_misaligned_folio_moves_whole(struct kunit *test)
 {
 	unsigned long saved = thp_orders_enabled, b = A + 4 * PMD_SIZE, c = A + 2 * PMD_SIZE;
 	struct folio *folio;
@@ -265,21 +266,114 @@ static void a_cut_or_misaligned_folio_is_copied(struct kunit *test)
 	test_map_and_fill(test, t.mm, c, 0x10000, 0x4f);
 	thp_orders_enabled = saved;
 	/* Cut: half of the first folio is in the range. */
-	folio = test_mapped_folio(t.mm, A + 0x10000);
+	folio = test_mapped_folio(t.mm, A);
 	KUNIT_ASSERT_EQ(test, mremap(A + 0x8000, 0x18000, 0x18000, MAYMOVE | FIXED, b), b);
-	KUNIT_EXPECT_FALSE(test, test_mapped_folio(t.mm, b + 0x8000) == folio);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, b) == folio);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, A) == folio);
+	KUNIT_EXPECT_EQ(test, pte_pfn(*mm_find_pte(t.mm, b)), folio_pfn(folio) + 8);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 16);
+	KUNIT_EXPECT_EQ(test, folio_count_mappings(folio), 16);
 	KUNIT_EXPECT_TRUE(test, test_reads_as(b, 0x18000, 0x4e));
 	KUNIT_EXPECT_TRUE(test, test_reads_as(A, 0x8000, 0x4e));
 	/* Misaligned: a whole 64K folio moved by 64K + 4K. */
 	folio = test_mapped_folio(t.mm, c);
 	KUNIT_ASSERT_EQ(test, mremap(c, 0x10000, 0x10000, MAYMOVE | FIXED, c + 0x11000),
 			c + 0x11000);
-	KUNIT_EXPECT_FALSE(test, test_mapped_folio(t.mm, c + 0x11000) == folio);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, c + 0x11000) == folio);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, c + 0x20000) == folio);
+	KUNIT_EXPECT_EQ(test, folio_count_mappings(folio), 16);
 	KUNIT_EXPECT_TRUE(test, test_reads_as(c + 0x11000, 0x10000, 0x4f));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 3 * 16);
 }
 
-/* Guard markers move with their range, whether the entries move or the
- * bytes are copied (a misaligned 64K folio), and none stays behind. */
+/* Both addresses PMD-aligned over whole 2 MiB: the PTE table itself moves
+ * (Linux: move_normal_pmd), every entry keeping every bit, soft-dirty
+ * clear ones included; elsewhere each moved entry turns soft-dirty. */
+static void an_aligned_move_hands_over_the_pte_table(struct kunit *test)
+{
+	unsigned long saved = thp_orders_enabled, b = A + 4 * PMD_SIZE, c = A + 8 * PMD_SIZE;
+	pmd_t table;
+
+	if (!t.mm)
+		return;
+	thp_orders_enabled = 1ul << 4;
+	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x61);
+	thp_orders_enabled = saved;
+	for (unsigned long a = A; a < A + PMD_SIZE; a += P)
+		*mm_find_pte(t.mm, a) &= ~_PAGE_SOFT_DIRTY;
+	table = *mm_find_pmd(t.mm, A);
+	KUNIT_ASSERT_EQ(test, mremap(A, PMD_SIZE, PMD_SIZE, MAYMOVE | FIXED, b), b);
+	KUNIT_EXPECT_EQ(test, *mm_find_pmd(t.mm, b), table);
+	KUNIT_EXPECT_TRUE(test, !mm_find_pmd(t.mm, A) || pmd_none(*mm_find_pmd(t.mm, A)));
+	KUNIT_EXPECT_FALSE(test, pte_soft_dirty(*mm_find_pte(t.mm, b + 5 * P)));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, PMD_SIZE, 0x61));
+	/* Moved by a page more: entry by entry, each soft-dirty. */
+	KUNIT_ASSERT_EQ(test, mremap(b, PMD_SIZE, PMD_SIZE, MAYMOVE | FIXED, c + P), c + P);
+	KUNIT_EXPECT_NE(test, *mm_find_pmd(t.mm, c + P), table);
+	KUNIT_EXPECT_TRUE(test, pte_soft_dirty(*mm_find_pte(t.mm, c + 6 * P)));
+	KUNIT_EXPECT_TRUE(test, test_reads_as(c + P, PMD_SIZE, 0x61));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], HPAGE_PMD_NR);
+}
+
+/* A PMD leaf whose new place is not PMD-aligned is split, then its PTEs
+ * move (Linux: move_page_tables' split_huge_pmd): the THP stays one folio
+ * mapped by 512 PTEs across two tables. */
+static void a_pmd_leaf_moved_off_alignment_is_split_not_copied(struct kunit *test)
+{
+	unsigned long b = A + 4 * PMD_SIZE + 0x3000;
+	struct folio *folio;
+
+	if (!t.mm || test_skip_without_thp(test))
+		return;
+	test_map_and_fill(test, t.mm, A, PMD_SIZE, 0x7e);
+	folio = test_mapped_folio(t.mm, A);
+	KUNIT_ASSERT_EQ(test, folio_order(folio), HPAGE_PMD_ORDER);
+	KUNIT_ASSERT_EQ(test, mremap(A, PMD_SIZE, PMD_SIZE, MAYMOVE | FIXED, b), b);
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(*mm_find_pmd(t.mm, b)));
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, b) == folio);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, b + PMD_SIZE - P) == folio);
+	KUNIT_EXPECT_EQ(test, folio_order(folio), HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_EQ(test, folio_count_mappings(folio), HPAGE_PMD_NR);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b, PMD_SIZE, 0x7e));
+}
+
+/* A large folio's PTEs move as one batch (Linux 6.17's move_ptes with
+ * mremap_folio_pte_batch), or one by one with mremap_batched off (x86
+ * Linux); a batch ends where the new range's table does. */
+static void a_folio_moves_in_one_batch_up_to_the_new_table_end(struct kunit *test)
+{
+	unsigned long saved = thp_orders_enabled, b = A + 4 * PMD_SIZE;
+	static const bool batched[] = { true, false };
+
+	if (!t.mm || test_skip_without_thp(test))
+		return;
+	for (unsigned int i = 0; i < ARRAY_SIZE(batched); i++) {
+		unsigned long to = b + 0x11000;
+
+		thp_orders_enabled = 1ul << 4;
+		test_map_and_fill(test, t.mm, A, 0x10000, 0x33);
+		thp_orders_enabled = saved;
+		mremap_batched = batched[i];
+		t.mm->counters[MM_MREMAP_BATCHES] = 0;
+		KUNIT_EXPECT_EQ(test, mremap(A, 0x10000, 0x10000, MAYMOVE | FIXED, to), to);
+		mremap_batched = true;
+		KUNIT_EXPECT_EQ(test, t.mm->counters[MM_MREMAP_BATCHES], batched[i] ? 1 : 16);
+		KUNIT_EXPECT_TRUE(test, test_reads_as(to, 0x10000, 0x33));
+		KUNIT_ASSERT_EQ(test, vm_munmap(t.mm, to, 0x10000), 0);
+	}
+	/* 6 pages before the new table's end, 10 after it: two batches. */
+	thp_orders_enabled = 1ul << 4;
+	test_map_and_fill(test, t.mm, A, 0x10000, 0x34);
+	thp_orders_enabled = saved;
+	t.mm->counters[MM_MREMAP_BATCHES] = 0;
+	KUNIT_EXPECT_EQ(test, mremap(A, 0x10000, 0x10000, MAYMOVE | FIXED, b + PMD_SIZE - 6 * P),
+			b + PMD_SIZE - 6 * P);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_MREMAP_BATCHES], 2);
+	KUNIT_EXPECT_TRUE(test, test_reads_as(b + PMD_SIZE - 6 * P, 0x10000, 0x34));
+}
+
+/* Guard markers move with their range, in a moved table or entry by
+ * entry (a misaligned 64K folio), and none stays behind. */
 static void guard_markers_move_with_the_range(struct kunit *test)
 {
 	unsigned long saved = thp_orders_enabled, b = A + 4 * PMD_SIZE, c = A + 2 * PMD_SIZE;
@@ -503,7 +597,10 @@ static struct kunit_case mremap_test_cases[] = {
 	KUNIT_CASE(a_pmd_mapped_thp_moves_whole),
 	KUNIT_CASE(the_huge_zero_page_is_not_copied),
 	KUNIT_CASE(a_move_keeps_the_folios_and_their_pages),
-	KUNIT_CASE(a_cut_or_misaligned_folio_is_copied),
+	KUNIT_CASE(a_cut_or_misaligned_folio_moves_whole),
+	KUNIT_CASE(an_aligned_move_hands_over_the_pte_table),
+	KUNIT_CASE(a_pmd_leaf_moved_off_alignment_is_split_not_copied),
+	KUNIT_CASE(a_folio_moves_in_one_batch_up_to_the_new_table_end),
 	KUNIT_CASE(guard_markers_move_with_the_range),
 	KUNIT_CASE(growing_into_a_hole_merges_with_the_next_vma),
 	KUNIT_CASE(fixed_moves_every_vma_of_the_range_and_keeps_the_gaps),

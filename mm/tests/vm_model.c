@@ -537,6 +537,65 @@ static int op_fork(struct vm_model *m)
 	return 0;
 }
 
+/* A page range inside the VMA of the current mm that holds a random
+ * page of model VMA v (mprotect and mremap split VMAs; merges usually
+ * join them again, but the range must not depend on it). */
+static void pick_range_in_vma(struct vm_model *m, unsigned int v, unsigned long *start,
+			      unsigned long *end)
+{
+	unsigned long a = vma_start(v) + rnd(m, vm_model_vmas[v].len / PAGE_SIZE) * PAGE_SIZE;
+	const struct vm_area_struct *vma = find_vma(current_mm, a);
+	unsigned long pages = (vma->vm_end - vma->vm_start) / PAGE_SIZE;
+
+	*start = vma->vm_start + rnd(m, pages) * PAGE_SIZE;
+	*end = *start + (1 + rnd(m, (vma->vm_end - *start) / PAGE_SIZE)) * PAGE_SIZE;
+}
+
+/* mprotect(PROT_READ) and back over part of a VMA, batched or entry by
+ * entry, in the mm or the child: no byte changes, and check_counts then
+ * finds no writable entry on a page that is not anon-exclusive (Linux's
+ * can_change_pte_writable gave RW back only where a fault would). */
+static int op_mprotect(struct vm_model *m, unsigned int v)
+{
+	unsigned long start, end;
+	int ret;
+
+	pick_range_in_vma(m, v, &start, &end);
+	mprotect_batched = rnd(m, 2);
+	ret = vm_mprotect(current_mm, start, end - start, VM_READ);
+	if (!ret)
+		ret = check_range(m, start, end - start);
+	if (!ret)
+		ret = vm_mprotect(current_mm, start, end - start, RW);
+	mprotect_batched = true;
+	if (ret)
+		return fail(m, "mprotect %lx+%lx: %d", start, end - start, ret);
+	return 0;
+}
+
+/* mremap part of a VMA outside the span and back (MREMAP_FIXED both
+ * ways; the first move with MREMAP_DONTUNMAP a third of the time), by a
+ * distance PMD-aligned a quarter of the time (whole tables and leaves
+ * move), batched or entry by entry: every folio moves, none is copied,
+ * so every byte and every lazyfree cell is as it was. */
+static int op_mremap(struct vm_model *m, unsigned int v)
+{
+	const unsigned long dontunmap = rnd(m, 3) ? 0 : 4, fixed = 2 | 1;
+	unsigned long start, end, away = VM_MODEL_BASE + VM_MODEL_SPAN + 2 * PMD_SIZE;
+	long ret;
+
+	pick_range_in_vma(m, v, &start, &end);
+	away += rnd(m, 4) ? rnd(m, PMD_SIZE / PAGE_SIZE) * PAGE_SIZE : (start & ~PMD_MASK);
+	mremap_batched = rnd(m, 2);
+	ret = vm_mremap(current_mm, start, end - start, end - start, fixed | dontunmap, away);
+	if (ret == (long)away)
+		ret = vm_mremap(current_mm, away, end - start, end - start, fixed, start);
+	mremap_batched = true;
+	if (ret != (long)start)
+		return fail(m, "mremap %lx+%lx via %lx: %ld", start, end - start, away, ret);
+	return 0;
+}
+
 static int check_vma_op(struct vm_model *m, unsigned int v)
 {
 	return check_range(m, vma_start(v), vm_model_vmas[v].len);
@@ -572,6 +631,10 @@ static int run_op(struct vm_model *m, unsigned int op, unsigned int v)
 		return m->child ? in_child(m, op_write, v) : 0;
 	case 14:
 		return m->child ? in_child(m, check_vma_op, v) : 0;
+	case 15:
+		return m->child && rnd(m, 2) ? in_child(m, op_mprotect, v) : op_mprotect(m, v);
+	case 16:
+		return m->child && rnd(m, 2) ? in_child(m, op_mremap, v) : op_mremap(m, v);
 	default:
 		return op_bad_madvise(m, v);
 	}
@@ -579,7 +642,7 @@ static int run_op(struct vm_model *m, unsigned int op, unsigned int v)
 
 int vm_model_step(struct vm_model *m)
 {
-	unsigned int op = rnd(m, 16), v = rnd(m, NR_VMAS);
+	unsigned int op = rnd(m, 18), v = rnd(m, NR_VMAS);
 	unsigned long addr, len;
 	char err[200];
 

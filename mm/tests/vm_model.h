@@ -1,7 +1,8 @@
 /*
  * A byte model of four anonymous VMAs for random operation sequences:
  * write (fill_user), MADV_FREE, MADV_DONTNEED, lazyfree reclaim,
- * compaction, fork (dup_mmap, then writes and reads in the child too),
+ * compaction, mprotect away and back, mremap away and back,
+ * fork (dup_mmap, then writes and reads in the child too),
  * child exit (the next fork's) and read, each checked against what every
  * byte may read, with the batched and per-page forms of fork, zap and
  * reuse and the whole-folio copy on write switched at random. After each
