@@ -173,12 +173,12 @@ static void move_ptes(const struct mremap_move *mv, struct mm_struct *mm, pmd_t 
 	for (; ptep && addr < end; addr += nr * PAGE_SIZE, ptep += nr) {
 		unsigned long to = addr + mv->delta;
 		unsigned long limit = MIN(end, addr + PMD_SIZE - (to & ~PMD_MASK));
-		pte_t *new_ptep = pte_alloc_map(mm, pmd_alloc(mm, to), to); /* made by prepare */
-		pte_t pte = *ptep;
+		pte_t pte = *ptep, *new_ptep;
 
 		nr = 1;
 		if (pte_none(pte))
 			continue;
+		new_ptep = pte_alloc_map(mm, pmd_alloc(mm, to), to); /* made by prepare */
 		if (is_pte_marker(pte)) {
 			set_ptes(mm, to, new_ptep, ptep_get_and_clear(mm, addr, ptep), 1);
 			continue;

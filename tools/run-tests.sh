@@ -793,17 +793,20 @@ side_by_side_quick_run() {
 			END { exit bad || rows != 2 }' "$out/$k-fragment_sbs.csv" ||
 			{ echo "fragment on $k:"; cat "$out/$k-fragment_sbs.csv"; return 1; }
 	done
-	# Processes and threads: the nine rows, once each, on every kernel and
-	# natively; every time positive and within its runs' min..max, the
-	# range of fork_big, munmap_big and the cow rows populated.
+	# Processes and threads: the eleven rows, once each, on every kernel
+	# and natively; every time positive and within its runs' min..max, the
+	# range of fork_big, munmap_big, the cow, mprotect and mremap rows
+	# populated.
 	for k in linux-old linux-new folium native; do
 		awk -F, '/^[a-z_]+,/ { n[$1]++; rows++
 			if (!($2 > 0 && $3 > 0 && $3 <= $2 && $2 <= $4 && $5 > 0)) bad = 1
-			if ($1 ~ /^(fork_big|munmap_big|cow_copy|cow_reuse)$/ && !($6 > 0)) bad = 1 }
-			END { exit bad || rows != 9 || n["fork"] != 1 || n["fork_big"] != 1 ||
+			if ($1 ~ /^(fork_big|munmap_big|cow_copy|cow_reuse|mprotect_big|mremap_big)$/ &&
+				!($6 > 0)) bad = 1 }
+			END { exit bad || rows != 11 || n["fork"] != 1 || n["fork_big"] != 1 ||
 				n["exec"] != 1 || n["pipe"] != 1 || n["futex_pingpong"] != 1 ||
 				n["thread_create"] != 1 || n["munmap_big"] != 1 ||
-				n["cow_copy"] != 1 || n["cow_reuse"] != 1 }' "$out/$k-procs_sbs.csv" ||
+				n["cow_copy"] != 1 || n["cow_reuse"] != 1 ||
+				n["mprotect_big"] != 1 || n["mremap_big"] != 1 }' "$out/$k-procs_sbs.csv" ||
 			{ echo "procbench on $k:"; cat "$out/$k-procs_sbs.csv"; return 1; }
 	done
 	sh tools/sbs-report.sh "$out" "$out/sbs.png" >"$out/section.md" || return 1
@@ -811,7 +814,7 @@ side_by_side_quick_run() {
 		"- Accelerator (from every record's CPUID): tcg" "| 2048 | pte |" \
 		"### Processes and threads (lmbench lat_proc and lat_pipe shapes)" "| fork_big |" \
 		"| futex_pingpong |" "| thread_create |" "| munmap_big |" "| cow_copy |" \
-		"| cow_reuse |" || return 1
+		"| cow_reuse |" "| mprotect_big |" "| mremap_big |" || return 1
 }
 
 # Ctrl-C on the serial console while /bin/spin runs: SIGINT ends it, the
