@@ -143,14 +143,21 @@ static const struct mm_walk_ops prepare_move_ops = {
 
 /* Linux: mremap_folio_pte_batch, with FPB_RESPECT_WRITE: the entries from
  * ptep that map consecutive pages of one large folio, at most max_nr.
- * x86 Linux asks pte_batch_hint first, which is 1 there (no contiguous
- * PTE bit), and so moves one entry at a time: mremap_batched off. */
+ * Linux first asks pte_batch_hint, so that an entry that cannot start a
+ * batch costs no look at its struct page (cold memory a move of page
+ * tables otherwise never touches); x86 has no contiguous-PTE bit and its
+ * hint is always 1, so x86 Linux moves one entry at a time
+ * (mremap_batched off). Folium's hint reads the next entry instead:
+ * only one mapping the next pfn can continue a batch. */
 static unsigned int mremap_folio_pte_batch(pte_t *ptep, pte_t pte, unsigned int max_nr)
 {
 	struct folio *folio;
 
-	if (!mremap_batched || max_nr == 1 || is_zero_pfn(pte_pfn(pte)))
+	if (!mremap_batched || max_nr == 1 || !pte_present(ptep[1]) ||
+	    pte_pfn(ptep[1]) != pte_pfn(pte) + 1)
 		return 1;
+	/* The zero page is an order-0 folio: no batch. Entries of a split
+	 * huge zero folio may go as one: moving needs no folio accounting. */
 	folio = page_folio(pte_page(pte));
 	if (!folio_test_large(folio))
 		return 1;
@@ -160,14 +167,15 @@ static unsigned int mremap_folio_pte_batch(pte_t *ptep, pte_t pte, unsigned int 
 /*
  * Linux: move_ptes, for the entries of one old table in [addr, end). A
  * batch stops where the new range's table does (the distance need not be
- * PMD-aligned: Linux's get_extent). Each moved entry is soft-dirty, new
- * data to a tracker (move_soft_dirty_pte); guard markers move as they
- * are.
+ * PMD-aligned: Linux's get_extent); that table is looked up once, not
+ * per entry. Each moved entry is soft-dirty, new data to a tracker
+ * (move_soft_dirty_pte); guard markers move as they are.
  */
 static void move_ptes(const struct mremap_move *mv, struct mm_struct *mm, pmd_t *pmdp,
 		      unsigned long addr, unsigned long end)
 {
-	pte_t *ptep = pte_offset_map(pmdp, addr);
+	pte_t *ptep = pte_offset_map(pmdp, addr), *new_table = NULL;
+	unsigned long new_base = 0;
 	unsigned int nr;
 
 	for (; ptep && addr < end; addr += nr * PAGE_SIZE, ptep += nr) {
@@ -178,7 +186,11 @@ static void move_ptes(const struct mremap_move *mv, struct mm_struct *mm, pmd_t 
 		nr = 1;
 		if (pte_none(pte))
 			continue;
-		new_ptep = pte_alloc_map(mm, pmd_alloc(mm, to), to); /* made by prepare */
+		if (!new_table || (to & PMD_MASK) != new_base) {
+			new_base = to & PMD_MASK; /* its table was made by prepare */
+			new_table = pte_alloc_map(mm, pmd_alloc(mm, new_base), new_base);
+		}
+		new_ptep = new_table + pte_index(to);
 		if (is_pte_marker(pte)) {
 			set_ptes(mm, to, new_ptep, ptep_get_and_clear(mm, addr, ptep), 1);
 			continue;
@@ -229,6 +241,10 @@ static int move_page_tables(struct mm_struct *mm, unsigned long addr, unsigned l
 		return err;
 	walk_page_range(mm, addr, addr + len, &move_ops, &mv);
 	flush_tlb_range(mm, addr, addr + len);
+	/* The tables the move emptied go now, so the old range's unmap
+	 * finds no table to read through (Linux: free_pgtables in its
+	 * unmap_region). */
+	free_pgtables(mm, addr, addr + len);
 	return 0;
 }
 
