@@ -164,6 +164,13 @@ pte_t *pte_alloc_map(struct mm_struct *mm, pmd_t *pmd, unsigned long addr)
 
 void set_ptes(struct mm_struct *mm, unsigned long addr, pte_t *ptep, pte_t pte, unsigned int nr)
 {
+	/* One entry, the common case (every order-0 fault and move): one
+	 * store, no loop; it cannot cross a table. */
+	if (nr == 1) {
+		*ptep = pte;
+		mm->counters[MM_PTE_WRITES]++;
+		return;
+	}
 	/* One PTE table: the run may not cross a PMD boundary. */
 	if (pte_index(addr) + nr > PTRS_PER_TABLE) {
 		pr_err("set_ptes: addr %lx nr %u crosses a PTE table, not mapped\n", addr, nr);
@@ -488,6 +495,11 @@ pte_t get_and_clear_full_ptes(struct mm_struct *mm, unsigned long addr, pte_t *p
 {
 	pte_t first = ptep[0], young_dirty = 0;
 
+	if (nr == 1) { /* one entry: no loop */
+		ptep[0] = 0;
+		mm->counters[MM_PTE_WRITES]++;
+		return first;
+	}
 	for (unsigned int i = 0; i < nr; i++) {
 		young_dirty |= ptep[i] & (_PAGE_ACCESSED | _PAGE_DIRTY);
 		ptep[i] = 0;
