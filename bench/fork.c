@@ -365,7 +365,7 @@ static int bench_size(struct mm_struct *mm, unsigned long bytes, unsigned int si
 
 static void print_record(unsigned long bytes, unsigned int runs, const char *time_unit)
 {
-	char cols[600], env[64], t[NR_PHASES * 2][24], c[24];
+	char cols[1024], env[64], t[NR_PHASES * 2][24], c[24];
 	struct benchrec rec;
 	int n = ksnprintf(cols, sizeof(cols), "folio[KiB]");
 
