@@ -37,6 +37,7 @@
 #include <arch.h>
 #include <bench.h>
 #include <benchrec.h>
+#include <mman.h>
 #include <vm.h>
 
 #define RW (VM_READ | VM_WRITE)
@@ -198,7 +199,7 @@ static int protect_and_move(struct mm_struct *mm, unsigned long bytes, unsigned 
 		return -1;
 	batches = mm->counters[MM_MREMAP_BATCHES];
 	t0 = arch_cycles();
-	moved = vm_mremap(mm, addr, bytes, bytes, 1 | 2 /* MAYMOVE | FIXED */, dst + 64 * KIB);
+	moved = vm_mremap(mm, addr, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, dst + 64 * KIB);
 	r->time[PH_MREMAP] = arch_cycles() - t0;
 	r->mremap_batches = mm->counters[MM_MREMAP_BATCHES] - batches;
 	if (moved != (long)(dst + 64 * KIB))

@@ -39,6 +39,10 @@
 /* MAP_HUGETLB's size: log2 of it in bits 26..31, 0 for the default. */
 #define MAP_HUGE_SHIFT 26
 #define MAP_HUGE_MASK 0x3f
+/* mremap flags (Linux: include/uapi/linux/mman.h). */
+#define MREMAP_MAYMOVE 1
+#define MREMAP_FIXED 2
+#define MREMAP_DONTUNMAP 4
 
 /* Linux: calc_vm_prot_bits, one VMA flag per PROT bit. A PROT_WRITE-only
  * VMA has no VM_READ ("-w-p" in maps, MADV_POPULATE_READ refuses it),

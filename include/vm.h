@@ -415,8 +415,8 @@ void mm_populate(struct mm_struct *mm, unsigned long start, unsigned long end, u
  * changed). */
 int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 		unsigned long vm_flags);
-/* Linux: sys_mremap on mm (MREMAP_MAYMOVE 1, MREMAP_FIXED 2,
- * MREMAP_DONTUNMAP 4). Return: the new address, or -errno. */
+/* Linux: sys_mremap on mm (flags: MREMAP_* of <mman.h>). Return: the new
+ * address, or -errno. */
 long vm_mremap(struct mm_struct *mm, unsigned long addr, unsigned long old_len,
 	       unsigned long new_len, unsigned long flags, unsigned long new_addr);
 /* Cut the VMA strictly containing addr in two at addr (Linux: split_vma).

@@ -19,10 +19,6 @@
 #include <vm.h>
 #include <asm/processor.h>
 
-#define MREMAP_MAYMOVE 1
-#define MREMAP_FIXED 2
-#define MREMAP_DONTUNMAP 4
-
 /* Linux: vma_to_resize (resize_is_valid). A private mapping cannot be
  * duplicated (old_len 0), the old range must lie in the one VMA at addr,
  * and growing must stay under RLIMIT_AS and RLIMIT_DATA (-ENOMEM). */

@@ -18,6 +18,7 @@
  */
 #include <compaction.h>
 #include <kernel.h>
+#include <mman.h>
 #include "vm_model.h"
 
 #define NR_CELLS (VM_MODEL_SPAN / VM_MODEL_CELL)
@@ -580,7 +581,8 @@ static int op_mprotect(struct vm_model *m, unsigned int v)
  * so every byte and every lazyfree cell is as it was. */
 static int op_mremap(struct vm_model *m, unsigned int v)
 {
-	const unsigned long dontunmap = rnd(m, 3) ? 0 : 4, fixed = 2 | 1;
+	const unsigned long dontunmap = rnd(m, 3) ? 0 : MREMAP_DONTUNMAP,
+			    fixed = MREMAP_MAYMOVE | MREMAP_FIXED;
 	unsigned long start, end, away = VM_MODEL_BASE + VM_MODEL_SPAN + 2 * PMD_SIZE;
 	long ret;
 
