@@ -581,6 +581,23 @@ static void proc_self_and_exe_lead_to_the_task(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "\nflags\t\t: fpu "));
 }
 
+/* One of Folium's 0/1 switches at path: reads its default (on or off),
+ * follows a write of 0 and of 1 (the file reads 0 back), and is left at
+ * its default again. */
+static void expect_switch(struct kunit *test, const char *path, bool *knob, bool on)
+{
+	KUNIT_EXPECT_EQ(test, read_path(path), 2);
+	KUNIT_EXPECT_STREQ(test, text, on ? "1\n" : "0\n");
+	KUNIT_EXPECT_EQ(test, write_path(path, "0"), 1);
+	KUNIT_EXPECT_FALSE(test, *knob);
+	KUNIT_EXPECT_EQ(test, read_path(path), 2);
+	KUNIT_EXPECT_STREQ(test, text, "0\n");
+	KUNIT_EXPECT_EQ(test, write_path(path, "1"), 1);
+	KUNIT_EXPECT_TRUE(test, *knob);
+	KUNIT_EXPECT_EQ(test, write_path(path, on ? "1" : "0"), 1);
+	KUNIT_EXPECT_EQ(test, *knob, on);
+}
+
 static void thp_sysfs_write_never_makes_faults_order_0(struct kunit *test)
 {
 	if (!CONFIG_TRANSPARENT_HUGEPAGE) {
@@ -630,22 +647,11 @@ static void thp_sysfs_write_never_makes_faults_order_0(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, zap_batched);
 	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_zap_batched", "1"), 1);
 	KUNIT_EXPECT_TRUE(test, zap_batched);
-	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_wp_copy_folio", "1"), 1);
-	KUNIT_EXPECT_TRUE(test, wp_copy_folio);
-	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_wp_copy_folio", "0"), 1);
-	KUNIT_EXPECT_FALSE(test, wp_copy_folio);
-	KUNIT_EXPECT_EQ(test, read_path(THP_DIR "/folium_fork_copy_batched"), 2);
-	KUNIT_EXPECT_EQ(test, read_path(THP_DIR "/folium_wp_reuse_batched"), 2);
-	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_mprotect_batched", "0"), 1);
-	KUNIT_EXPECT_FALSE(test, mprotect_batched);
-	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_mprotect_batched", "1"), 1);
-	KUNIT_EXPECT_TRUE(test, mprotect_batched);
-	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_mremap_batched", "0"), 1);
-	KUNIT_EXPECT_FALSE(test, mremap_batched);
-	KUNIT_EXPECT_EQ(test, read_path(THP_DIR "/folium_mremap_batched"), 2);
-	KUNIT_EXPECT_STREQ(test, text, "0\n");
-	KUNIT_EXPECT_EQ(test, write_path(THP_DIR "/folium_mremap_batched", "1"), 1);
-	KUNIT_EXPECT_TRUE(test, mremap_batched);
+	expect_switch(test, THP_DIR "/folium_wp_copy_folio", &wp_copy_folio, false);
+	expect_switch(test, THP_DIR "/folium_fork_copy_batched", &fork_copy_batched, true);
+	expect_switch(test, THP_DIR "/folium_wp_reuse_batched", &wp_reuse_batched, true);
+	expect_switch(test, THP_DIR "/folium_mprotect_batched", &mprotect_batched, true);
+	expect_switch(test, THP_DIR "/folium_mremap_batched", &mremap_batched, true);
 }
 
 static long madvise_as_task(unsigned long start, unsigned long len, int advice)
