@@ -1,7 +1,7 @@
 /*
  * binfmt_elf: checking a static ELF program and building its initial
  * stack (Linux: fs/binfmt_elf.c, load_elf_binary and create_elf_tables).
- * Every header is copied out of the image with bounds checked first, so a
+ * Every header is read out of the file with bounds checked first, so a
  * truncated or hostile file yields a message, never an out-of-bounds read.
  * Example: gcc -static puts text at 0x401000 and data + bss at 0x4a06d8
  * (file 0x5b98, memory 0x23a68 bytes); the plan maps [0x4a0000, 0x4c5000)
@@ -21,7 +21,7 @@
 
 /* One check of one image: the state the helpers below share. */
 struct elf_check {
-	const unsigned char *image;
+	const struct elf_image *img;
 	size_t size;
 	Elf64_Ehdr ehdr;
 	struct elf_program *prog;
@@ -56,7 +56,7 @@ static int check_ehdr(struct elf_check *c)
 
 	if (c->size < sizeof(*e))
 		return refuse(c, "truncated: %zu bytes is too small for an ELF header", c->size);
-	memcpy(&c->ehdr, c->image, sizeof(*e));
+	c->img->read(c->img, 0, &c->ehdr, sizeof(*e));
 	if (memcmp(e->e_ident, ELFMAG, SELFMAG) != 0)
 		return refuse(c, "bad magic: not an ELF file");
 	if (e->e_ident[EI_CLASS] != ELFCLASS64)
@@ -80,7 +80,7 @@ static int check_ehdr(struct elf_check *c)
 
 static void read_phdr(const struct elf_check *c, unsigned int i, Elf64_Phdr *ph)
 {
-	memcpy(ph, c->image + c->ehdr.e_phoff + (uint64_t)i * sizeof(*ph), sizeof(*ph));
+	c->img->read(c->img, c->ehdr.e_phoff + (uint64_t)i * sizeof(*ph), ph, sizeof(*ph));
 }
 
 /* A program with an interpreter needs a dynamic loader Folium does not
@@ -88,14 +88,16 @@ static void read_phdr(const struct elf_check *c, unsigned int i, Elf64_Phdr *ph)
  * NUL-terminated (Linux's checks); anything unprintable becomes '?'. */
 static int refuse_interp(struct elf_check *c, const Elf64_Phdr *ph)
 {
-	char path[64];
+	char path[64], last = 1;
 	size_t i, len = ph->p_filesz;
 
-	if (!in_file(c, ph->p_offset, len) || len < 2 || len > ELF_MAX_INTERP_PATH ||
-	    c->image[ph->p_offset + len - 1] != '\0')
+	if (in_file(c, ph->p_offset, len) && len >= 2 && len <= ELF_MAX_INTERP_PATH)
+		c->img->read(c->img, ph->p_offset + len - 1, &last, 1);
+	if (last != '\0')
 		return refuse(c, "needs a dynamic loader (malformed PT_INTERP): not supported");
+	c->img->read(c->img, ph->p_offset, path, MIN(len - 1, sizeof(path) - 1));
 	for (i = 0; i < len - 1 && i < sizeof(path) - 1; i++) {
-		unsigned char ch = c->image[ph->p_offset + i];
+		unsigned char ch = (unsigned char)path[i];
 
 		path[i] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
 	}
@@ -296,10 +298,10 @@ static int scan_phdrs(struct elf_check *c, uint64_t bias)
 }
 
 /* Linux: load_elf_binary up to the first mapping. */
-int elf_check_program(const void *image, size_t size, uint64_t load_bias, struct elf_program *prog,
-		      char *why, size_t whylen)
+int elf_check_image(const struct elf_image *img, uint64_t load_bias, struct elf_program *prog,
+		    char *why, size_t whylen)
 {
-	struct elf_check c = { .image = image, .size = size, .why = why, .whylen = whylen };
+	struct elf_check c = { .img = img, .size = img->size, .why = why, .whylen = whylen };
 	struct elf_program plan = { .stack_prot = PROT_READ | PROT_WRITE };
 	uint64_t bias = 0;
 	int ret;
@@ -320,6 +322,19 @@ int elf_check_program(const void *image, size_t size, uint64_t load_bias, struct
 	plan.brk = plan.segments[plan.nr_segments - 1].end;
 	*prog = plan;
 	return 0;
+}
+
+static void memory_image_read(const struct elf_image *img, uint64_t off, void *buf, size_t len)
+{
+	memcpy(buf, (const char *)img->priv + off, len);
+}
+
+int elf_check_program(const void *image, size_t size, uint64_t load_bias, struct elf_program *prog,
+		      char *why, size_t whylen)
+{
+	struct elf_image img = { .size = size, .read = memory_image_read, .priv = image };
+
+	return elf_check_image(&img, load_bias, prog, why, whylen);
 }
 
 uint32_t elf_page_prot(const struct elf_program *prog, uint64_t addr)

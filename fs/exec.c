@@ -69,12 +69,30 @@ static int map_run(struct mm_struct *mm, unsigned long start, unsigned long end,
 	return 0;
 }
 
+/* The program file as elf_check_image reads it: from its page cache. */
+static void inode_image_read(const struct elf_image *img, uint64_t off, void *buf, size_t len)
+{
+	ramfs_read((struct ramfs_inode *)img->priv, off, buf, len);
+}
+
+/* Copy the file's [off, +len) to the user's @uaddr of the current mm
+ * (Linux maps the file's pages instead: elf_map). */
+static int copy_file_to_user(struct ramfs_inode *inode, uint64_t off, unsigned long uaddr,
+			     size_t len)
+{
+	struct iov_iter iter;
+
+	iov_iter_ubuf(&iter, ITER_DEST, uaddr, len);
+	return filemap_read(inode->i_mapping, &off, &iter) == (long)len ? 0 : -EFAULT;
+}
+
 /*
  * Map every segment's pages, one VMA per run of equal protection, copy
  * the file bytes in, then drop the write permission the plan does not
  * give. Context: mm is current (copy_to_user writes through it).
  */
-static int load_segments(struct mm_struct *mm, const struct elf_program *prog, const char *image)
+static int load_segments(struct mm_struct *mm, const struct elf_program *prog,
+			 struct ramfs_inode *inode)
 {
 	uint64_t first = prog->segments[0].start;
 	uint64_t last = prog->segments[prog->nr_segments - 1].end;
@@ -94,7 +112,7 @@ static int load_segments(struct mm_struct *mm, const struct elf_program *prog, c
 	for (unsigned int i = 0; i < prog->nr_segments; i++) {
 		const struct elf_load_segment *seg = &prog->segments[i];
 
-		if (copy_to_user(seg->vaddr, image + seg->offset, seg->filesz))
+		if (seg->filesz && copy_file_to_user(inode, seg->offset, seg->vaddr, seg->filesz))
 			return -EFAULT;
 	}
 	for (int i = 0; i < mm->nr_vmas; i++)
@@ -329,9 +347,10 @@ killed:
 /* Check the ELF program and load it into a new mm, then make it @task's
  * (Linux: load_elf_binary, begin_new_exec). */
 static int load_elf_binary(struct task_struct *task, const char *filename, const char *path,
-			   const struct ramfs_inode *inode, const char *const *argv,
+			   struct ramfs_inode *inode, const char *const *argv,
 			   const char *const *envp)
 {
+	struct elf_image img = { .size = inode->size, .read = inode_image_read, .priv = inode };
 	struct elf_program prog;
 	struct mm_struct *prev = current_mm, *old_mm = task->mm, *mm;
 	struct mmap_layout layout;
@@ -339,7 +358,7 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 	uint64_t sp;
 	int ret;
 
-	ret = elf_check_program(inode->data, inode->size, ELF_ET_DYN_BASE, &prog, why, sizeof(why));
+	ret = elf_check_image(&img, ELF_ET_DYN_BASE, &prog, why, sizeof(why));
 	if (ret) {
 		kprintf("%s: %s\n", path, why);
 		return ret;
@@ -353,7 +372,7 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 	mm->start_brk = mm->brk = prog.brk;
 	set_code_data(mm, &prog);
 	switch_mm(mm);
-	ret = load_segments(mm, &prog, inode->data);
+	ret = load_segments(mm, &prog, inode);
 	if (!ret)
 		ret = setup_stack(mm, &prog, &layout, filename, argv, envp, &sp);
 	switch_mm(prev);
@@ -430,17 +449,22 @@ static int exec_binprm(struct task_struct *task, const char *filename, const cha
 		       struct ramfs_inode *inode, const char *const *argv, const char *const *envp,
 		       int depth)
 {
+	char buf[BINPRM_BUF_SIZE]; /* Linux: bprm->buf, the file's first bytes */
 	struct script_interp *si;
+	long n;
 	int ret;
 
 	if (depth > BINPRM_MAX_DEPTH)
 		return -ELOOP;
-	if (inode->size < 2 || inode->data[0] != '#' || inode->data[1] != '!')
+	if (!inode->i_mapping)
+		return -EACCES;
+	n = ramfs_read(inode, 0, buf, sizeof(buf));
+	if (n < 2 || buf[0] != '#' || buf[1] != '!')
 		return load_elf_binary(task, filename, path, inode, argv, envp);
 	si = kmalloc(sizeof(*si), GFP_KERNEL);
 	if (!si)
 		return -ENOMEM;
-	ret = script_parse(inode->data, inode->size, si);
+	ret = script_parse(buf, (size_t)n, si);
 	if (!ret)
 		ret = load_script(task, filename, si, argv, envp, depth);
 	kfree(si);

@@ -25,6 +25,8 @@ struct file *alloc_file(struct ramfs_inode *inode, const struct file_operations 
 	file->f_flags = flags;
 	file->f_mode = mode;
 	file->f_count = 1;
+	if (inode)
+		ihold(inode);
 	return file;
 }
 
@@ -58,6 +60,9 @@ void fput(struct file *file)
 	if (--file->f_count)
 		return;
 	eventpoll_release(file); /* Linux: __fput's, before ->release frees the queues */
+	/* Before ->release: a pipe's or an eventfd's inode goes with it. */
+	if (file->f_inode)
+		iput(file->f_inode);
 	if (file->f_op && file->f_op->release)
 		file->f_op->release(file->f_inode, file);
 	kfree(file);

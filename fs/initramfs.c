@@ -226,10 +226,8 @@ static int do_file(struct unpack *u, const struct cpio_entry *e)
 	if (l) {
 		clean_path(u, e->name, 0);
 		err = ramfs_link(u->fs, l->inode, e->name);
-		if (!err && size) {
-			l->inode->data = e->data;
-			l->inode->size = size;
-		}
+		if (!err && size)
+			err = ramfs_set_data(l->inode, e->data, size);
 		u->st->hardlinks += !err;
 		return err;
 	}
@@ -337,50 +335,10 @@ int unpack_to_rootfs(struct ramfs *fs, const void *buf, size_t len, struct initr
 	return err;
 }
 
-/* Copy out the files under dir (depth-first: the tree is shallow). */
-static int copy_out_dir(struct ramfs_inode *dir, const char *start, const char *end,
-			void *(*alloc)(size_t size))
-{
-	for (struct ramfs_dentry *d = dir->children; d; d = d->next) {
-		struct ramfs_inode *inode = d->inode;
-		char *copy;
-
-		if (S_ISDIR(inode->mode)) {
-			if (copy_out_dir(inode, start, end, alloc) < 0)
-				return -ENOMEM;
-			continue;
-		}
-		/* A hard link's inode was copied at its first name. */
-		if (!S_ISREG(inode->mode) || !inode->size || inode->data < start ||
-		    inode->data >= end)
-			continue;
-		copy = alloc(inode->size);
-		if (!copy)
-			return -ENOMEM;
-		memcpy(copy, inode->data, inode->size);
-		inode->data = copy;
-	}
-	return 0;
-}
-
-int initramfs_copy_out(struct ramfs *fs, const void *buf, size_t len, void *(*alloc)(size_t size))
-{
-	return copy_out_dir(fs->root, buf, (const char *)buf + len, alloc);
-}
-
-static void *initramfs_alloc_data(size_t size)
-{
-	return alloc_pages_exact(size, GFP_KERNEL | __GFP_NOWARN);
-}
-
-/* Linux: free_initrd_mem. Every file has its own copy first: no byte of
- * the archive is read once it is free. */
+/* Linux: free_initrd_mem. Every file's bytes were copied into its page
+ * cache as it was unpacked: no byte of the archive is read once it is free. */
 static void free_initrd_mem(const void *archive, size_t len)
 {
-	if (initramfs_copy_out(&rootfs, archive, len, initramfs_alloc_data) < 0) {
-		pr_err("initramfs: no memory to copy the files out; the archive stays reserved\n");
-		return;
-	}
 	free_reserved_area((void *)archive, (char *)archive + len, "initrd");
 }
 

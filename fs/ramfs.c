@@ -3,9 +3,10 @@
  * (Linux: fs/ramfs/inode.c, with fs/namei.c's path walk). A directory
  * keeps its names in a list sorted by name; an inode may have several
  * names (hard links) unless it is a directory, whose one parent is "..".
- * File bytes are not copied: the creator keeps them alive (the initramfs
- * archive is never freed); names and symlink targets are copied. Nothing is freed at all: the fs
- * lives for ever.
+ * A regular file's bytes live in its page cache (mm/filemap.c), in
+ * large folios where the writes allow; names and symlink targets are
+ * copied. Only file bytes are ever freed (ramfs_set_data, ramfs_truncate):
+ * inodes and names live as long as the fs.
  *
  * Path walk, worked example: with /bin -> usr/bin and /usr/bin/sh,
  * "/bin/../etc" is "/" then "bin" (a link, followed: "usr/bin" from "/",
@@ -33,6 +34,14 @@ static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
 		inode->mode = mode;
 		inode->nlink = 1;
 		inode->ino = ++fs->last_ino;
+	}
+	if (inode && S_ISREG(mode)) {
+		/* Linux's ramfs_get_inode: no writeback, so never reclaimed;
+		 * large folios as a write's size allows. */
+		address_space_init(&inode->i_data, inode, GFP_KERNEL);
+		mapping_set_unevictable(&inode->i_data);
+		mapping_set_large_folios(&inode->i_data);
+		inode->i_mapping = &inode->i_data;
 	}
 	return inode;
 }
@@ -356,10 +365,31 @@ int ramfs_create(struct ramfs *fs, const char *path, uint32_t mode, const char *
 		if (err)
 			return err;
 	}
-	inode->data = data;
-	inode->size = size;
 	if (out)
 		*out = inode;
+	return ramfs_set_data(inode, data, size);
+}
+
+void ramfs_truncate(struct ramfs_inode *inode)
+{
+	if (!inode->i_mapping)
+		return;
+	inode->size = 0;
+	truncate_inode_pages(inode->i_mapping, 0);
+}
+
+int ramfs_set_data(struct ramfs_inode *inode, const char *data, uint64_t size)
+{
+	struct iov_iter iter;
+
+	if (!inode->i_mapping)
+		return -EINVAL;
+	ramfs_truncate(inode);
+	iov_iter_kvec(&iter, ITER_SOURCE, (void *)data, size);
+	if (size && generic_perform_write(inode->i_mapping, &iter, 0) != (long)size) {
+		ramfs_truncate(inode); /* all or nothing: never half a file */
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -433,20 +463,36 @@ int ramfs_unlink(struct ramfs *fs, const char *path)
 	inode->nlink--;
 	if (S_ISDIR(inode->mode))
 		dir->nlink--;
+	else if (!inode->nlink && !inode->i_count)
+		ramfs_truncate(inode); /* Linux: iput_final, evict */
 	return 0;
 }
 
-long ramfs_read(const struct ramfs_inode *inode, uint64_t off, void *buf, size_t len)
+void ihold(struct ramfs_inode *inode)
 {
+	inode->i_count++;
+}
+
+void iput(struct ramfs_inode *inode)
+{
+	if (!inode->i_count) {
+		pr_err("iput: inode %lu has no reference to drop\n", inode->ino);
+		return;
+	}
+	if (!--inode->i_count && !inode->nlink)
+		ramfs_truncate(inode);
+}
+
+long ramfs_read(struct ramfs_inode *inode, uint64_t off, void *buf, size_t len)
+{
+	struct iov_iter iter;
+
 	if (S_ISDIR(inode->mode))
 		return -EISDIR;
-	if (!S_ISREG(inode->mode))
+	if (!S_ISREG(inode->mode) || !inode->i_mapping)
 		return -EINVAL;
-	if (off >= inode->size)
-		return 0;
-	len = MIN(len, inode->size - off);
-	memcpy(buf, inode->data + off, len);
-	return (long)len;
+	iov_iter_kvec(&iter, ITER_DEST, buf, len);
+	return filemap_read(inode->i_mapping, &off, &iter);
 }
 
 /* Linux: ls's filemode(); "rws" and "rwS" for set-id without/with x off. */

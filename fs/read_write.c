@@ -2,7 +2,7 @@
  * read, write, their vector and positioned forms, and lseek (Linux:
  * fs/read_write.c): the fd's access mode is checked, then the call goes
  * to file->f_op for every kind of file. The initramfs's regular files
- * are read from the inode's bytes (ramfs_file_fops). Example: with
+ * are read from their page cache (ramfs_file_fops, filemap_read). Example: with
  * /etc/motd open at fd 3, read(3, buf, 4) copies bytes 0-3 and moves
  * f_pos to 4; pread64(3, buf, 4, 0) copies them again and leaves f_pos.
  */
@@ -26,35 +26,16 @@ static bool access_ok(unsigned long addr, size_t size)
 	return size <= TASK_SIZE && addr <= TASK_SIZE - size;
 }
 
-/* Copy [src, +len) to the user page by page. Return: bytes copied, or
- * -EFAULT if not even the first page could be written. */
-static long copy_to_user_partial(unsigned long dst, const char *src, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		size_t n = MIN(len - done, PAGE_SIZE - ((dst + done) & (PAGE_SIZE - 1)));
-
-		if (copy_to_user(dst + done, src + done, n))
-			return done ? (long)done : -EFAULT;
-		done += n;
-	}
-	return (long)done;
-}
-
-/* Linux: filemap_read for the initramfs's bytes. */
+/* Linux: generic_file_read_iter for a file of the page cache. */
 static long ramfs_file_read(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
 {
-	const struct ramfs_inode *inode = file->f_inode;
-	long n;
+	struct address_space *mapping = file->f_inode->i_mapping;
+	struct iov_iter iter;
 
-	if (*pos >= inode->size)
-		return 0;
-	count = MIN(count, inode->size - *pos);
-	n = copy_to_user_partial(buf, inode->data + *pos, count);
-	if (n > 0)
-		*pos += (uint64_t)n;
-	return n;
+	if (!mapping)
+		return -EINVAL;
+	iov_iter_ubuf(&iter, ITER_DEST, buf, count);
+	return filemap_read(mapping, pos, &iter);
 }
 
 int64_t generic_file_llseek(struct file *file, int64_t offset, int whence)
@@ -92,12 +73,19 @@ int64_t generic_file_llseek(struct file *file, int64_t offset, int whence)
 static int ramfs_file_mmap(struct file *file, unsigned long addr, unsigned long len,
 			   unsigned long off)
 {
-	const struct ramfs_inode *inode = file->f_inode;
+	struct ramfs_inode *inode = file->f_inode;
+	uint64_t pos = off;
+	struct iov_iter iter;
+	long n;
 
+	if (!inode->i_mapping)
+		return -ENODEV;
 	if (off >= inode->size)
 		return 0;
 	len = MIN(len, inode->size - off);
-	return copy_to_user(addr, inode->data + off, len) ? -EFAULT : 0;
+	iov_iter_ubuf(&iter, ITER_DEST, addr, len);
+	n = filemap_read(inode->i_mapping, &pos, &iter);
+	return n == (long)len ? 0 : -EFAULT;
 }
 
 const struct file_operations ramfs_file_fops = {

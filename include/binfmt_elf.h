@@ -70,9 +70,18 @@ struct elf_program {
 	struct elf_load_segment segments[ELF_MAX_LOAD]; /* ascending vaddr */
 };
 
+/* The file elf_check_image reads (Linux: elf_read over kernel_read):
+ * @size bytes; @read copies [@off, +@len), always inside the file, to
+ * @buf (exec: from the page cache). */
+struct elf_image {
+	uint64_t size;
+	void (*read)(const struct elf_image *img, uint64_t off, void *buf, size_t len);
+	const void *priv;
+};
+
 /**
- * elf_check_program - check a static x86-64 ELF program and plan its load.
- * @image: the whole file, @size bytes; need not be aligned.
+ * elf_check_image - check a static x86-64 ELF program and plan its load.
+ * @img: the file; only its headers and PT_INTERP's bytes are read.
  * @load_bias: added to every address of an ET_DYN (static-PIE) program,
  *             rounded down to its largest p_align as Linux does; normally
  *             ELF_ET_DYN_BASE. Ignored for ET_EXEC.
@@ -89,6 +98,9 @@ struct elf_program {
  * table (Linux >= 5.18); a PT_PHDR must agree with it.
  * Return: 0, or -ENOEXEC with @why set.
  */
+int elf_check_image(const struct elf_image *img, uint64_t load_bias, struct elf_program *prog,
+		    char *why, size_t whylen);
+/* elf_check_image of the file in [@image, +@size) (need not be aligned). */
 int elf_check_program(const void *image, size_t size, uint64_t load_bias, struct elf_program *prog,
 		      char *why, size_t whylen);
 

@@ -16,6 +16,9 @@
 #include <generated/config.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#ifndef ULONG_MAX /* the host's <limits.h> may have defined it */
+#define ULONG_MAX (~0ul)
+#endif
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 /* Branch hints for fast paths (Linux: include/linux/compiler.h). */

@@ -59,6 +59,16 @@ void kunit_fail_streq(struct kunit *test, const char *file, int line, const char
 		      const char *expr_b, const char *a, const char *b);
 void kunit_mark_skipped(struct kunit *test, const char *reason);
 
+/* xorshift64: a test's reproducible pseudo-random numbers, from a
+ * nonzero *state (its seed). */
+static inline uint64_t ktest_rand(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
 #define __KUNIT_BINARY(test, a, op, b, on_fail)                                            \
 	do {                                                                               \
 		long long __a = (long long)(a), __b = (long long)(b);                      \

@@ -463,6 +463,12 @@ FOLIO_FLAG_FNS(swapbacked, PG_swapbacked)
 FOLIO_FLAG_FNS(large, PG_head)
 FOLIO_FLAG_FNS(mlocked, PG_mlocked)
 FOLIO_FLAG_FNS(unevictable, PG_unevictable)
+FOLIO_FLAG_FNS(uptodate, PG_uptodate)
+/* Linux: folio_mark_uptodate (with the write barrier SMP will need). */
+static inline void folio_mark_uptodate(struct folio *folio)
+{
+	folio_set_uptodate(folio);
+}
 /* Linux: an anonymous folio without PG_swapbacked is lazyfree (MADV_FREE). */
 static inline bool folio_test_lazyfree(const struct folio *folio)
 {

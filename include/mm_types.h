@@ -89,6 +89,9 @@ enum pageflags {
 	 * folio, so a write may reuse it (Linux: PG_anon_exclusive); for
 	 * a PMD-mapped folio the head's bit speaks for all of it. */
 	PG_anon_exclusive,
+	/* A page-cache folio's bytes are the file's (read or written in
+	 * whole); without it a reader must fill it first (Linux's). */
+	PG_uptodate,
 	NR_PAGEFLAGS
 };
 
@@ -316,6 +319,7 @@ struct pglist_data {
 	unsigned long nr_lru_lazyfree;		   /* folios */
 	unsigned long nr_lru_unevictable;	   /* folios */
 	unsigned long nr_mlock;			   /* PG_mlocked pages (Linux: NR_MLOCK) */
+	unsigned long nr_file_pages;		   /* page-cache pages (Linux: NR_FILE_PAGES) */
 	unsigned long split_count[NR_PAGE_ORDERS]; /* large folios split, by order */
 };
 extern struct pglist_data *node_data[MAX_NUMNODES];

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pagemap.h>
 
 /* File types and permission bits of st_mode, Linux's values. */
 #define S_IFMT 0170000
@@ -46,15 +47,21 @@ struct ramfs_dentry {
 struct ramfs_inode {
 	uint32_t mode; /* S_IF* | permission bits */
 	uint32_t nlink;
+	/* Open files on it (Linux: i_count): a file's bytes outlive its
+	 * last name until the last close (ihold, iput). */
+	uint32_t i_count;
 	unsigned long ino; /* Linux: i_ino, unique in its fs; the root's is 1 */
 	uint32_t rdev;	   /* device number of a S_IFCHR inode (Linux: i_rdev) */
 	uint32_t uid, gid;
 	uint64_t mtime; /* seconds since the epoch */
 	uint64_t size;	/* bytes of data: file contents or symlink target */
-	/* Regular file or symlink target bytes (not NUL-terminated). A
-	 * file's bytes are not copied: they stay where the creator had them;
-	 * populate_rootfs copies the initramfs's out before freeing it. */
+	/* A symlink's target bytes (not NUL-terminated); a regular file's
+	 * bytes are in its page cache, i_data. */
 	const char *data;
+	/* Linux: i_mapping, the page cache of a regular file (its own
+	 * i_data); NULL for every other type. */
+	struct address_space *i_mapping;
+	struct address_space i_data;
 	struct ramfs_inode *parent;    /* directories: "..", the root's is itself */
 	struct ramfs_dentry *children; /* directories: sorted by name */
 	/* Special files (/proc, /sys): their own operations, used by open
@@ -131,9 +138,10 @@ int ramfs_lookup_perm(struct ramfs *fs, struct ramfs_inode *dir, const char *pat
 /* Create a directory. Return: 0, -EEXIST, -ENOMEM or a lookup error for
  * the parent. */
 int ramfs_mkdir(struct ramfs *fs, const char *path, uint32_t mode, struct ramfs_inode **out);
-/* Create a regular file holding [data, +size), or give an existing one
- * those bytes (Linux: open with O_CREAT | O_TRUNC, then write).
- * Return: 0, -EISDIR, -EEXIST (another type is there), -ENOMEM, ... */
+/* Create a regular file holding a copy of [data, +size) in its page
+ * cache, or give an existing one those bytes (Linux: open with O_CREAT |
+ * O_TRUNC, then write). Return: 0, -EISDIR, -EEXIST (another type is
+ * there), -ENOMEM (the file is left empty), ... */
 int ramfs_create(struct ramfs *fs, const char *path, uint32_t mode, const char *data, uint64_t size,
 		 struct ramfs_inode **out);
 /* A new inode of mode in dir, named name, or with no name (NULL: a
@@ -154,12 +162,25 @@ int ramfs_symlink(struct ramfs *fs, const char *path, const char *target, size_t
 /* Give inode another name (a hard link). Return: 0, -EEXIST, -EPERM for a
  * directory, -ENOMEM, ... */
 int ramfs_link(struct ramfs *fs, struct ramfs_inode *inode, const char *path);
-/* Remove a name (Linux: unlink, or rmdir for a directory). The bytes are
- * not reclaimed. Return: 0, -ENOENT, -ENOTEMPTY, -EBUSY for the root. */
+/* Remove a name (Linux: unlink, or rmdir for a directory). A regular
+ * file's last name takes its bytes with it, unless a file is open on it
+ * (then the last iput does). Return: 0, -ENOENT, -ENOTEMPTY, -EBUSY for
+ * the root. */
 int ramfs_unlink(struct ramfs *fs, const char *path);
+/* Make a regular file's bytes a copy of [data, +size): its page cache
+ * emptied, then written (large folios where the sizes allow). Return: 0,
+ * or -ENOMEM with the file left empty. */
+int ramfs_set_data(struct ramfs_inode *inode, const char *data, uint64_t size);
+/* Free a regular file's bytes (its page cache) and make it empty (Linux:
+ * truncate_setsize(inode, 0)). */
+void ramfs_truncate(struct ramfs_inode *inode);
+/* Linux: ihold and iput. The last iput of an inode with no name left
+ * frees its bytes (Linux: evict, truncate_inode_pages_final). */
+void ihold(struct ramfs_inode *inode);
+void iput(struct ramfs_inode *inode);
 /* Copy up to len bytes from offset off of a regular file. Return: bytes
  * copied (0 at or past the end), -EISDIR, -EINVAL for another type. */
-long ramfs_read(const struct ramfs_inode *inode, uint64_t off, void *buf, size_t len);
+long ramfs_read(struct ramfs_inode *inode, uint64_t off, void *buf, size_t len);
 /* "drwxr-xr-x" for mode, in buf[11]. Return: buf. */
 const char *ramfs_mode_string(uint32_t mode, char buf[11]);
 
@@ -180,23 +201,16 @@ struct initramfs_stats {
 /*
  * Unpack every cpio "newc" archive in [buf, +len) into fs, in order: a
  * later archive's entries replace or extend an earlier one's (Linux:
- * unpack_to_rootfs). Zero bytes between archives are skipped. Data is not
- * copied: buf must live as long as fs, or until initramfs_copy_out. A
- * malformed entry stops the unpack
+ * unpack_to_rootfs). Zero bytes between archives are skipped. File bytes
+ * are copied into the files' page cache (as Linux's ramfs), so buf may be
+ * freed afterwards. A malformed entry stops the unpack
  * there; the entries before it stay.
  * Return: 0, or -EINVAL with st->message naming the entry and its offset.
  */
 int unpack_to_rootfs(struct ramfs *fs, const void *buf, size_t len, struct initramfs_stats *st);
-/*
- * Give every regular file whose bytes lie in [buf, +len) a copy of its
- * own from alloc(size), so that buf may be freed (Linux writes the
- * initramfs's files into the page cache). Hard links share one copy.
- * Return: 0, or -ENOMEM: the files not copied still point into buf.
- */
-int initramfs_copy_out(struct ramfs *fs, const void *buf, size_t len, void *(*alloc)(size_t size));
 /* Boot: make rootfs and unpack the archive the loader handed over (NULL
- * for none) into it, copy the files out of it and free it ("Freeing
- * initrd memory"); prints one summary line. Context: after mm_init. */
+ * for none) into it, then free it ("Freeing initrd memory"); prints one
+ * summary line. Context: after mm_init. */
 void populate_rootfs(const void *archive, size_t len);
 
 #endif

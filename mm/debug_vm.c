@@ -11,11 +11,12 @@
 #include "internal.h"
 
 static const char *const pageflag_names[NR_PAGEFLAGS] = {
-	"locked",  "referenced",  "dirty",	   "lru",
-	"head",	   "anon",	  "swapbacked",	   "reserved",
-	"buddy",   "pcp",	  "poisoned",	   "cma",
-	"offline", "slab",	  "large_kmalloc", "partially_mapped",
-	"mlocked", "unevictable", "hugetlb",	   "anon_exclusive",
+	"locked",   "referenced",  "dirty",	    "lru",
+	"head",	    "anon",	   "swapbacked",    "reserved",
+	"buddy",    "pcp",	   "poisoned",	    "cma",
+	"offline",  "slab",	   "large_kmalloc", "partially_mapped",
+	"mlocked",  "unevictable", "hugetlb",	    "anon_exclusive",
+	"uptodate",
 };
 
 /* "reserved|buddy" for the PG_* bits of flags. */

@@ -90,7 +90,7 @@ void folio_put(struct folio *folio)
 	mlock_folio_free(folio);
 	page->flags &= ~((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) |
 			 (1ul << PG_swapbacked) | (1ul << PG_lru) | (1ul << PG_cma) |
-			 (1ul << PG_unevictable));
+			 (1ul << PG_unevictable) | (1ul << PG_uptodate));
 	folio_clear_anon_owner(folio);
 	destroy_large_folio(folio, order);
 	__free_pages(page, order);

@@ -274,6 +274,7 @@ int vmstat_show(struct seq_file *m, void *v)
 	seq_printf(m, "nr_inactive_file %lu\nnr_active_file 0\n", lazy);
 	seq_printf(m, "nr_unevictable %lu\n", unevictable);
 	seq_printf(m, "nr_anon_pages %lu\n", anon + lazy + unevictable);
+	seq_printf(m, "nr_file_pages %lu\n", pgdat->nr_file_pages);
 	seq_printf(m, "nr_anon_transparent_hugepages %lu\n", vm_anon_thps(pgdat));
 	seq_printf(m, "nr_page_table_pages %lu\n",
 		   current_mm ? current_mm->counters[MM_PGTABLES] : 0ul);

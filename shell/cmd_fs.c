@@ -1,6 +1,7 @@
 /*
  * `ls` and `cat`: the files the initramfs unpacked into rootfs (Linux:
- * coreutils' ls -l and cat over the VFS). Errors read as coreutils'
+ * coreutils' ls -l and cat over the VFS); `pagecache`: how a file's bytes
+ * sit in the page cache, folios by order. Errors read as coreutils'
  * do: "ls: /x: No such file or directory".
  */
 #include <ramfs.h>
@@ -124,3 +125,41 @@ static int cmd_cat(int argc, char **argv)
 	return n < 0 ? fs_error("cat", argv[1], (int)n) : CMD_OK;
 }
 DEFINE_SHELL_COMMAND(cat, "cat PATH", "print a file of the initramfs");
+
+/* One file's line: "PATH: SIZE bytes, N pages in M folios, order:count
+ * 0:1 2:1". */
+static int pagecache_show(const char *path)
+{
+	unsigned long counts[NR_PAGE_ORDERS], folios = 0;
+	struct ramfs_inode *inode;
+	int err = ramfs_lookup(&rootfs, path, true, &inode);
+
+	if (err)
+		return fs_error("pagecache", path, err);
+	if (!inode->i_mapping)
+		return fs_error("pagecache", path, S_ISDIR(inode->mode) ? -EISDIR : -EINVAL);
+	mapping_folio_orders(inode->i_mapping, counts);
+	for (int o = 0; o < NR_PAGE_ORDERS; o++)
+		folios += counts[o];
+	kprintf("%s: %llu bytes, %lu pages in %lu folios, order:count", path,
+		(unsigned long long)inode->size, inode->i_mapping->nrpages, folios);
+	for (int o = 0; o < NR_PAGE_ORDERS; o++)
+		if (counts[o])
+			kprintf(" %d:%lu", o, counts[o]);
+	kprintf("\n");
+	return CMD_OK;
+}
+
+static int cmd_pagecache(int argc, char **argv)
+{
+	int ret = CMD_OK;
+
+	if (argc < 2)
+		return CMD_USAGE;
+	for (int i = 1; i < argc; i++)
+		if (pagecache_show(argv[i]) != CMD_OK)
+			ret = CMD_ERROR;
+	return ret;
+}
+DEFINE_SHELL_COMMAND(pagecache, "pagecache PATH...",
+		     "a file's page cache: its folios by order (large folios as written)");

@@ -1,7 +1,8 @@
 /*
  * /proc/meminfo (Linux: fs/proc/meminfo.c): Linux's lines in Linux's
  * order and format ("%-16s%8lu kB"), Folium's numbers where it has them,
- * 0 where it has no such memory (swap, page cache, shmem, hugetlb).
+ * 0 where it has no such memory (swap, shmem). Cached is the page
+ * cache: the initramfs's files, held by ramfs (not on an LRU list yet).
  * Node 0 is the machine's memory. Example: "MemFree:         3911768 kB"
  * is node_free_pages(node 0), the per-CPU lists included, times 4.
  * MADV_FREE'd folios are on Linux's inactive file LRU, so they are
@@ -99,7 +100,8 @@ int meminfo_proc_show(struct seq_file *m, void *v)
 	show_val_kb(m, "MemFree:", free);
 	show_val_kb(m, "MemAvailable:", free + lazy);
 	show_val_kb(m, "Buffers:", 0);
-	show_val_kb(m, "Cached:", 0);
+	/* Linux: NR_FILE_PAGES less swap cache and buffers (none here). */
+	show_val_kb(m, "Cached:", pgdat->nr_file_pages);
 	show_val_kb(m, "SwapCached:", 0);
 	show_val_kb(m, "Active:", active_anon);
 	show_val_kb(m, "Inactive:", lazy);

@@ -56,7 +56,9 @@ uint64_t stable_page_flags(const struct page *page)
 	folio = page_folio(page);
 	u |= kpf_bit(folio_mapped(folio), KPF_MMAP);
 	u |= kpf_bit(folio_test_anon(folio), KPF_ANON);
-	u |= kpf_bit(folio_test_anon(folio), KPF_UPTODATE);
+	/* An anon folio is uptodate from its first fault (Folium sets no
+	 * bit for it); a page-cache folio once its bytes are the file's. */
+	u |= kpf_bit(folio_test_anon(folio) || folio_test_uptodate(folio), KPF_UPTODATE);
 	if (page == &folio->page)
 		u |= kpf_bit(PageHead(page), KPF_COMPOUND_HEAD);
 	else

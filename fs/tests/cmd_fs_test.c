@@ -13,7 +13,7 @@ static struct shell_capture out;
 static int cmd_fs_test_init(struct kunit *test)
 {
 	saved_rootfs = rootfs;
-	if (test_fs_init(&rootfs, &arena, sizeof(arena.mem)) ||
+	if (test_fs_init(test, &rootfs, &arena, sizeof(arena.mem)) ||
 	    ramfs_mkdir(&rootfs, "/etc", 0755, NULL) ||
 	    ramfs_create(&rootfs, "/etc/motd", 0644, "hello\n", 6, NULL) ||
 	    ramfs_symlink(&rootfs, "/bin", "usr/bin", 7, NULL))
@@ -23,6 +23,7 @@ static int cmd_fs_test_init(struct kunit *test)
 
 static void cmd_fs_test_exit(struct kunit *test)
 {
+	test_fs_release(test, &rootfs);
 	rootfs = saved_rootfs;
 }
 
@@ -59,10 +60,26 @@ static void fs_commands_report_errors_as_coreutils(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, shell_run_captured(&out, "cat"), CMD_USAGE);
 }
 
+static void pagecache_counts_a_files_folios_by_order(struct kunit *test)
+{
+	static char bytes[5 * 4096];
+
+	KUNIT_ASSERT_EQ(test, ramfs_create(&rootfs, "/big", 0644, bytes, sizeof(bytes), NULL), 0);
+	KUNIT_EXPECT_EQ(test, shell_run_captured(&out, "pagecache /big /etc/motd"), CMD_OK);
+	/* 20 KiB written at once: 16 KiB in an order-2 folio, then a page */
+	KUNIT_EXPECT_STREQ(test, out.text,
+			   "/big: 20480 bytes, 5 pages in 2 folios, order:count 0:1 2:1\n"
+			   "/etc/motd: 6 bytes, 1 pages in 1 folios, order:count 0:1\n");
+	KUNIT_EXPECT_EQ(test, shell_run_captured(&out, "pagecache /etc /big"), CMD_ERROR);
+	KUNIT_EXPECT_TRUE(test, strstr(out.text, "pagecache: /etc: Is a directory\n") != NULL);
+	KUNIT_EXPECT_EQ(test, shell_run_captured(&out, "pagecache"), CMD_USAGE);
+}
+
 static struct kunit_case cmd_fs_cases[] = {
 	KUNIT_CASE(ls_shows_mode_size_name_and_link_target),
 	KUNIT_CASE(cat_prints_the_bytes),
 	KUNIT_CASE(fs_commands_report_errors_as_coreutils),
+	KUNIT_CASE(pagecache_counts_a_files_folios_by_order),
 	{},
 };
 

@@ -22,7 +22,13 @@ static struct {
 static int initramfs_test_init(struct kunit *test)
 {
 	memset(&cpio, 0, sizeof(cpio));
-	return test_fs_init(&fs, &arena, sizeof(arena.mem));
+	return test_fs_init(test, &fs, &arena, sizeof(arena.mem));
+}
+
+static void initramfs_test_exit(struct kunit *test)
+{
+	(void)test;
+	test_fs_release(test, &fs);
 }
 
 /* Append one entry: header, name, padding, data, padding. */
@@ -107,8 +113,8 @@ static void initramfs_unpacks_dirs_files_and_symlinks_with_modes(struct kunit *t
 	KUNIT_EXPECT_EQ(test, motd->uid, 1000);
 	KUNIT_EXPECT_EQ(test, motd->gid, 100);
 	KUNIT_EXPECT_EQ(test, motd->mtime, 1700000000);
-	/* Not copied: the file's bytes are the archive's. */
-	KUNIT_EXPECT_TRUE(test, motd->data > cpio.buf && motd->data < cpio.buf + cpio.len);
+	/* Copied: the file's bytes are in its page cache, one page. */
+	KUNIT_EXPECT_EQ(test, motd->i_mapping->nrpages, 1);
 	KUNIT_EXPECT_EQ(test, get(test, "/etc", true)->mode, S_IFDIR | 0750);
 	tool = get(test, "/bin/tool", true);
 	KUNIT_ASSERT_NOT_NULL(test, tool);
@@ -164,34 +170,13 @@ static void initramfs_hard_links_share_one_inode(struct kunit *test)
 	expect_file(test, "/a", "shared");
 }
 
-/* The copies initramfs_copy_out gives: from a small arena, counted. */
-static struct {
-	_Alignas(16) char mem[256];
-	size_t used;
-	unsigned int calls;
-} copies;
-
-static void *copy_alloc(size_t size)
+/* Unpacking copies every file's bytes into its page cache, so the
+ * archive may be overwritten (freed) at once: every file still reads its
+ * bytes, and a hard-linked inode holds one copy. */
+static void initramfs_files_outlive_the_archive(struct kunit *test)
 {
-	void *p;
+	struct ramfs_inode *a;
 
-	if (size > sizeof(copies.mem) - copies.used)
-		return NULL;
-	p = copies.mem + copies.used;
-	copies.used += ALIGN_UP(size, 16);
-	copies.calls++;
-	return p;
-}
-
-/* After initramfs_copy_out the archive may be overwritten (freed): every
- * file still reads its bytes, a hard-linked inode was copied once, and
- * data that was never in the archive is left where it is. */
-static void initramfs_copy_out_frees_the_files_from_the_archive(struct kunit *test)
-{
-	static const char elsewhere[] = "not in the archive";
-	struct ramfs_inode *motd, *other;
-
-	memset(&copies, 0, sizeof(copies));
 	newc_entry(S_IFDIR | 0755, "etc", "");
 	newc_entry(S_IFREG | 0644, "etc/motd", "Welcome to Folium\n");
 	newc_entry(S_IFREG | 0644, "etc/empty", "");
@@ -200,34 +185,16 @@ static void initramfs_copy_out_frees_the_files_from_the_archive(struct kunit *te
 	newc_entry_full("070701", 7, S_IFREG | 0755, 2, "b", "shared", 6);
 	newc_trailer();
 	KUNIT_ASSERT_EQ(test, unpack(), 0);
-	KUNIT_ASSERT_EQ(test,
-			ramfs_create(&fs, "/other", S_IFREG | 0644, elsewhere,
-				     sizeof(elsewhere) - 1, &other),
-			0);
-	KUNIT_ASSERT_EQ(test, initramfs_copy_out(&fs, cpio.buf, cpio.len, copy_alloc), 0);
-	KUNIT_EXPECT_EQ(test, copies.calls, 2); /* motd, and a/b once */
 	memset(cpio.buf, 'X', sizeof(cpio.buf));
 	expect_file(test, "/etc/motd", "Welcome to Folium\n");
 	expect_file(test, "/motd", "Welcome to Folium\n");
 	expect_file(test, "/a", "shared");
 	expect_file(test, "/b", "shared");
 	expect_file(test, "/etc/empty", "");
-	motd = get(test, "/etc/motd", true);
-	KUNIT_ASSERT_NOT_NULL(test, motd);
-	KUNIT_EXPECT_TRUE(test, motd->data >= copies.mem && motd->data < copies.mem + copies.used);
-	KUNIT_EXPECT_TRUE(test, other->data == elsewhere);
-}
-
-/* Without memory for a copy the call says so: the caller keeps the archive. */
-static void initramfs_copy_out_without_memory_fails(struct kunit *test)
-{
-	memset(&copies, 0, sizeof(copies));
-	copies.used = sizeof(copies.mem);
-	newc_entry(S_IFREG | 0644, "motd", "hello");
-	newc_trailer();
-	KUNIT_ASSERT_EQ(test, unpack(), 0);
-	KUNIT_EXPECT_EQ(test, initramfs_copy_out(&fs, cpio.buf, cpio.len, copy_alloc), -ENOMEM);
-	expect_file(test, "/motd", "hello");
+	a = get(test, "/a", true);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_EQ(test, a->i_mapping->nrpages, 1);
+	KUNIT_EXPECT_EQ(test, get(test, "/etc/empty", true)->i_mapping->nrpages, 0);
 }
 
 static void initramfs_070702_checksum_is_verified(struct kunit *test)
@@ -466,8 +433,7 @@ static struct kunit_case initramfs_cases[] = {
 	KUNIT_CASE(initramfs_unpacks_dirs_files_and_symlinks_with_modes),
 	KUNIT_CASE(initramfs_later_archive_replaces_and_extends_the_first),
 	KUNIT_CASE(initramfs_hard_links_share_one_inode),
-	KUNIT_CASE(initramfs_copy_out_frees_the_files_from_the_archive),
-	KUNIT_CASE(initramfs_copy_out_without_memory_fails),
+	KUNIT_CASE(initramfs_files_outlive_the_archive),
 	KUNIT_CASE(initramfs_070702_checksum_is_verified),
 	KUNIT_CASE(initramfs_bad_magic_stops_there),
 	KUNIT_CASE(initramfs_old_cpio_format_is_named),
@@ -490,6 +456,7 @@ static struct kunit_case initramfs_cases[] = {
 static struct kunit_suite initramfs_suite = {
 	.name = "initramfs",
 	.init = initramfs_test_init,
+	.exit = initramfs_test_exit,
 	.test_cases = initramfs_cases,
 };
 kunit_test_suite(initramfs_suite);

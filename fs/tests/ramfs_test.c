@@ -14,7 +14,13 @@ static struct ramfs fs;
 
 static int ramfs_test_init(struct kunit *test)
 {
-	return test_fs_init(&fs, &arena, sizeof(arena.mem));
+	return test_fs_init(test, &fs, &arena, sizeof(arena.mem));
+}
+
+static void ramfs_test_exit(struct kunit *test)
+{
+	(void)test;
+	test_fs_release(test, &fs);
 }
 
 /* Expect path to resolve (following links) to want. */
@@ -191,7 +197,7 @@ static void ramfs_out_of_memory_is_enomem_and_keeps_the_rest(struct kunit *test)
 	int err = 0, made = 0;
 	char name[16];
 
-	KUNIT_ASSERT_EQ(test, test_fs_init(&fs, &arena, 1024), 0);
+	KUNIT_ASSERT_EQ(test, test_fs_init(test, &fs, &arena, 1024), 0);
 	while (!err && made < 100) {
 		ksnprintf(name, sizeof(name), "/dir%d", made);
 		err = ramfs_mkdir(&fs, name, 0755, NULL);
@@ -318,6 +324,7 @@ static struct kunit_case ramfs_cases[] = {
 static struct kunit_suite ramfs_suite = {
 	.name = "ramfs",
 	.init = ramfs_test_init,
+	.exit = ramfs_test_exit,
 	.test_cases = ramfs_cases,
 };
 kunit_test_suite(ramfs_suite);

@@ -26,10 +26,9 @@ static int free_nid(void)
 	return -1;
 }
 
-static struct pglist_data *node_setup(struct kunit *test, unsigned long start_pfn,
+static struct pglist_data *node_setup(struct kunit *test, int nid, unsigned long start_pfn,
 				      unsigned long nr_pages)
 {
-	int nid = free_nid();
 	struct test_node_slot *slot = NULL;
 
 	for (int i = 0; i < TEST_NODE_SLOTS && !slot; i++)
@@ -49,7 +48,8 @@ static struct pglist_data *node_setup(struct kunit *test, unsigned long start_pf
 	return &slot->pgdat;
 }
 
-struct pglist_data *test_node_create(struct kunit *test, unsigned long nr_pages)
+/* A node numbered nid over the next nr_pages of the test memory. */
+static struct pglist_data *carve_node(struct kunit *test, int nid, unsigned long nr_pages)
 {
 	unsigned long start, avail, first;
 
@@ -67,7 +67,35 @@ struct pglist_data *test_node_create(struct kunit *test, unsigned long nr_pages)
 		return NULL;
 	}
 	carve_used = first + nr_pages - start;
-	return node_setup(test, first, nr_pages);
+	return node_setup(test, nid, first, nr_pages);
+}
+
+struct pglist_data *test_node_create(struct kunit *test, unsigned long nr_pages)
+{
+	return carve_node(test, free_nid(), nr_pages);
+}
+
+static struct pglist_data *host_node0; /* test_node0_get's, on the host */
+static unsigned long host_node0_free;
+
+int test_node0_get(struct kunit *test, unsigned long nr_pages)
+{
+	if (NODE_DATA(0))
+		return 0; /* the machine's (or one made and not put yet) */
+	host_node0 = carve_node(test, 0, nr_pages);
+	if (!host_node0)
+		return -ENOMEM;
+	host_node0_free = node_free_pages(host_node0);
+	return 0;
+}
+
+void test_node0_put(struct kunit *test)
+{
+	if (!host_node0)
+		return;
+	KUNIT_EXPECT_EQ(test, node_free_pages(host_node0), host_node0_free);
+	test_node_destroy(host_node0);
+	host_node0 = NULL;
 }
 
 struct pglist_data *test_node_create_at(struct kunit *test, unsigned long start_pfn,
@@ -82,7 +110,7 @@ struct pglist_data *test_node_create_at(struct kunit *test, unsigned long start_
 		return NULL;
 	}
 #endif
-	return node_setup(test, start_pfn, nr_pages);
+	return node_setup(test, free_nid(), start_pfn, nr_pages);
 }
 
 unsigned long test_fill_node(struct pglist_data *pgdat, struct page **pages, unsigned long from,

@@ -22,6 +22,16 @@ struct pglist_data *test_node_create_at(struct kunit *test, unsigned long start_
 					unsigned long nr_pages);
 void test_node_destroy(struct pglist_data *pgdat);
 
+/* Node 0 for suites that allocate without naming a node (kmalloc, the
+ * page cache, the XArray's nodes): the machine's in the kernel; on the
+ * host, which has none, a private node 0 of nr_pages over the test
+ * memory, until test_node0_put. Return: 0, or -ENOMEM with the case
+ * marked skipped (no test memory). */
+int test_node0_get(struct kunit *test, unsigned long nr_pages);
+/* The host's node 0: expect every page back (nothing leaked), then
+ * destroy it. Nothing in the kernel. */
+void test_node0_put(struct kunit *test);
+
 /* Allocate order-0 pages of pgdat without reclaim (GFP_NOWAIT) into
  * pages[from..max) until the watermark says no. Return: the pages held,
  * from included; test_free_filled gives back pages[0..n). */
