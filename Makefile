@@ -212,8 +212,20 @@ $(B)/distro.cpio: $(B)/distro/busybox $(B)/distro/bash $(USER_PROGS)
 		find $(B)/distro-root -exec touch -h -d @0 {} + && \
 		(cd $(B)/distro-root && find . -mindepth 1 | LC_ALL=C sort | \
 		 cpio -o -H newc --reproducible --owner=0:0 --quiet) > $@.tmp && mv $@.tmp $@
-$(B)/initramfs.cpio: $(B)/initramfs-own.cpio $(B)/distro.cpio
-	$(Q)cat $(B)/initramfs-own.cpio $(B)/distro.cpio > $@.tmp && mv $@.tmp $@
+# Programs of this machine, dynamically linked ones with their loader and
+# libraries (tools/initramfs-extra.sh), as a third archive:
+# `make initramfs-extra PROGS="ls cat grep"`, then `make run`; without
+# PROGS the archive is emptied again.
+.PHONY: initramfs-extra
+initramfs-extra:
+	@mkdir -p $(B)
+	$(Q)sh tools/initramfs-extra.sh $(B)/initramfs-extra.cpio $(PROGS)
+$(B)/initramfs-extra.cpio:
+	@mkdir -p $(@D)
+	$(Q): > $@
+$(B)/initramfs.cpio: $(B)/initramfs-own.cpio $(B)/distro.cpio $(B)/initramfs-extra.cpio
+	$(Q)cat $(B)/initramfs-own.cpio $(B)/distro.cpio $(B)/initramfs-extra.cpio > $@.tmp && \
+		mv $@.tmp $@
 
 # --- the Linux side of the side-by-side: two of Debian's kernels (config.mk
 # pins them; tools/fetch-linux.sh fetches each as data into $(B)/linux/)

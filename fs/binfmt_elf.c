@@ -1,5 +1,5 @@
 /*
- * binfmt_elf: checking a static ELF program and building its initial
+ * binfmt_elf: checking an ELF program and building its initial
  * stack (Linux: fs/binfmt_elf.c, load_elf_binary and create_elf_tables).
  * Every header is read out of the file with bounds checked first, so a
  * truncated or hostile file yields a message, never an out-of-bounds read.
@@ -83,26 +83,23 @@ static void read_phdr(const struct elf_check *c, unsigned int i, Elf64_Phdr *ph)
 	c->img->read(c->img, c->ehdr.e_phoff + (uint64_t)i * sizeof(*ph), ph, sizeof(*ph));
 }
 
-/* A program with an interpreter needs a dynamic loader Folium does not
- * have. The path is shown only if it is in the file, at most PATH_MAX and
- * NUL-terminated (Linux's checks); anything unprintable becomes '?'. */
-static int refuse_interp(struct elf_check *c, const Elf64_Phdr *ph)
+/* PT_INTERP: the dynamic loader's path, kept as where its bytes are.
+ * Linux's checks (load_elf_binary): in the file, 2 to PATH_MAX bytes,
+ * NUL-terminated; the first PT_INTERP counts. */
+static int note_interp(struct elf_check *c, const Elf64_Phdr *ph)
 {
-	char path[64], last = 1;
-	size_t i, len = ph->p_filesz;
+	size_t len = ph->p_filesz;
+	char last = 1;
 
+	if (c->prog->interp_len)
+		return 0;
 	if (in_file(c, ph->p_offset, len) && len >= 2 && len <= ELF_MAX_INTERP_PATH)
 		c->img->read(c->img, ph->p_offset + len - 1, &last, 1);
 	if (last != '\0')
-		return refuse(c, "needs a dynamic loader (malformed PT_INTERP): not supported");
-	c->img->read(c->img, ph->p_offset, path, MIN(len - 1, sizeof(path) - 1));
-	for (i = 0; i < len - 1 && i < sizeof(path) - 1; i++) {
-		unsigned char ch = (unsigned char)path[i];
-
-		path[i] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
-	}
-	path[i] = '\0';
-	return refuse(c, "needs the dynamic loader %s: not supported", path);
+		return refuse(c, "malformed PT_INTERP: not a NUL-terminated path in the file");
+	c->prog->interp_offset = ph->p_offset;
+	c->prog->interp_len = len;
+	return 0;
 }
 
 static bool is_power_of_2(uint64_t v)
@@ -195,7 +192,7 @@ static int note_phdr(struct elf_check *c, const Elf64_Phdr *ph, uint64_t bias)
 
 	switch (ph->p_type) {
 	case PT_INTERP:
-		return refuse_interp(c, ph);
+		return note_interp(c, ph);
 	case PT_GNU_STACK:
 		if (ph->p_flags & PF_X)
 			prog->stack_prot |= PROT_EXEC;
@@ -230,6 +227,7 @@ static uint64_t dyn_load_bias(const struct elf_check *c, uint64_t base)
 			first = ph.p_vaddr;
 		found = true;
 	}
+	c->prog->max_align = align;
 	return ELF_PAGESTART((base & ~(align - 1)) - first);
 }
 
@@ -302,7 +300,8 @@ int elf_check_image(const struct elf_image *img, uint64_t load_bias, struct elf_
 		    char *why, size_t whylen)
 {
 	struct elf_check c = { .img = img, .size = img->size, .why = why, .whylen = whylen };
-	struct elf_program plan = { .stack_prot = PROT_READ | PROT_WRITE };
+	struct elf_program plan = { .stack_prot = PROT_READ | PROT_WRITE,
+				    .max_align = ELF_EXEC_PAGESIZE };
 	uint64_t bias = 0;
 	int ret;
 
@@ -429,7 +428,7 @@ static unsigned int fill_auxv(uint64_t auxv[AUXV_WORDS], const struct elf_progra
 		{ AT_PHDR, prog->phdr_addr },
 		{ AT_PHENT, sizeof(Elf64_Phdr) },
 		{ AT_PHNUM, prog->phnum },
-		{ AT_BASE, 0 }, /* no interpreter */
+		{ AT_BASE, bprm->interp_base }, /* 0 without an interpreter */
 		{ AT_FLAGS, 0 },
 		{ AT_ENTRY, prog->entry },
 		{ AT_UID, 0 },

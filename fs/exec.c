@@ -18,6 +18,7 @@
 #include <arch.h>
 #include <binfmt_elf.h>
 #include <binfmts.h>
+#include <elf.h>
 #include <fs.h>
 #include <posix-timers.h>
 #include <ramfs.h>
@@ -115,10 +116,53 @@ static int load_segments(struct mm_struct *mm, const struct elf_program *prog,
 		if (seg->filesz && copy_file_to_user(inode, seg->offset, seg->vaddr, seg->filesz))
 			return -EFAULT;
 	}
-	for (int i = 0; i < mm->nr_vmas; i++)
-		if (!(elf_page_prot(prog, mm->vmas[i].vm_start) & PROT_WRITE))
-			wrprotect_run(mm, mm->vmas[i].vm_start, mm->vmas[i].vm_end);
+	for (int i = 0; i < mm->nr_vmas; i++) { /* this program's VMAs only */
+		const struct vm_area_struct *vma = &mm->vmas[i];
+
+		if (vma->vm_start >= first && vma->vm_end <= last &&
+		    !(elf_page_prot(prog, vma->vm_start) & PROT_WRITE))
+			wrprotect_run(mm, vma->vm_start, vma->vm_end);
+	}
 	return 0;
+}
+
+/*
+ * Linux: load_elf_interp. Load the dynamic loader @inode where the mmap
+ * allocator finds room for all of it (top-down below mmap_base, as
+ * Linux's elf_map with no address does), aligned to its largest p_align.
+ * Return: 0 with *@base (AT_BASE) and *@entry (where the program starts)
+ * set, or a negative errno. Context: mm is current.
+ */
+static int load_elf_interp(struct mm_struct *mm, struct ramfs_inode *inode, const char *path,
+			   uint64_t *base, uint64_t *entry)
+{
+	struct elf_image img = { .size = inode->size, .read = inode_image_read, .priv = inode };
+	struct elf_program *iprog = kmalloc(sizeof(*iprog), GFP_KERNEL);
+	unsigned long span, addr;
+	char why[96];
+	int ret;
+
+	if (!iprog)
+		return -ENOMEM;
+	/* First anywhere valid, to learn its span; then where it goes. */
+	ret = elf_check_image(&img, ELF_ET_DYN_BASE, iprog, why, sizeof(why));
+	if (!ret && iprog->e_type == ET_DYN) {
+		span = iprog->segments[iprog->nr_segments - 1].end - iprog->segments[0].start +
+		       iprog->max_align - PAGE_SIZE;
+		addr = vm_mmap(mm, 0, span, VM_READ | VM_USER, 0);
+		ret = IS_ERR_VALUE(addr) || vm_munmap(mm, addr, span) ? -ENOMEM : 0;
+		if (!ret)
+			ret = elf_check_image(&img, ALIGN_UP(addr, iprog->max_align), iprog, why,
+					      sizeof(why));
+	}
+	if (ret == -ENOEXEC)
+		kprintf("%s: %s\n", path, why);
+	if (!ret)
+		ret = load_segments(mm, iprog, inode);
+	*base = iprog->load_bias;
+	*entry = iprog->entry;
+	kfree(iprog);
+	return ret;
 }
 
 /* Linux: load_elf_binary's start_code, end_code, start_data, end_data:
@@ -161,7 +205,7 @@ static size_t stack_image_size(const char *path, const char *const *argv, const 
  * set, or a negative errno. Context: mm is current. */
 static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
 		       const struct mmap_layout *layout, const char *path, const char *const *argv,
-		       const char *const *envp, uint64_t *sp)
+		       const char *const *envp, uint64_t interp_base, uint64_t *sp)
 {
 	unsigned long flags =
 		calc_vm_prot_bits(prog->stack_prot | PROT_READ | PROT_WRITE) | VM_USER;
@@ -171,6 +215,7 @@ static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
 		.filename = path,
 		.hwcap = arch_elf_hwcap(),
 		.rlim_stack = layout->stack_size,
+		.interp_base = interp_base,
 	};
 	struct elf_stack st;
 	size_t used, size = stack_image_size(path, argv, envp);
@@ -344,8 +389,30 @@ killed:
 	return -EAGAIN;
 }
 
+/* Linux: load_elf_binary's PT_INTERP step: read the dynamic loader's
+ * path from the program and open it as exec opens a program. */
+static int open_interp(struct task_struct *task, const char *path, struct ramfs_inode *inode,
+		       const struct elf_program *prog, struct ramfs_inode **interp, char **name)
+{
+	char *buf = kmalloc(prog->interp_len, GFP_KERNEL);
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	ramfs_read(inode, prog->interp_offset, buf, prog->interp_len);
+	ret = open_exec(task, AT_FDCWD, buf, LOOKUP_FOLLOW, interp);
+	if (ret == -ENOENT)
+		kprintf("%s: its dynamic loader %s is not there\n", path, buf);
+	if (ret)
+		kfree(buf);
+	else
+		*name = buf;
+	return ret;
+}
+
 /* Check the ELF program and load it into a new mm, then make it @task's
- * (Linux: load_elf_binary, begin_new_exec). */
+ * (Linux: load_elf_binary, begin_new_exec). A dynamic program gets its
+ * loader too, where the program starts. */
 static int load_elf_binary(struct task_struct *task, const char *filename, const char *path,
 			   struct ramfs_inode *inode, const char *const *argv,
 			   const char *const *envp)
@@ -353,9 +420,10 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 	struct elf_image img = { .size = inode->size, .read = inode_image_read, .priv = inode };
 	struct elf_program prog;
 	struct mm_struct *prev = current_mm, *old_mm = task->mm, *mm;
+	struct ramfs_inode *interp = NULL;
+	uint64_t sp, entry, interp_base = 0;
 	struct mmap_layout layout;
-	char why[96];
-	uint64_t sp;
+	char why[96], *interp_name = NULL;
 	int ret;
 
 	ret = elf_check_image(&img, ELF_ET_DYN_BASE, &prog, why, sizeof(why));
@@ -363,9 +431,17 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 		kprintf("%s: %s\n", path, why);
 		return ret;
 	}
+	entry = prog.entry;
+	if (prog.interp_len) {
+		ret = open_interp(task, path, inode, &prog, &interp, &interp_name);
+		if (ret)
+			return ret;
+	}
 	mm = mm_create(0);
-	if (!mm)
+	if (!mm) {
+		kfree(interp_name);
 		return -ENOMEM;
+	}
 	pick_mmap_layout(task_rlimit(task, RLIMIT_STACK), &layout);
 	mm->mmap_base = layout.mmap_base;
 	mm->flags |= MMF_TOPDOWN; /* Linux: arch_pick_mmap_layout's default */
@@ -373,8 +449,11 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 	set_code_data(mm, &prog);
 	switch_mm(mm);
 	ret = load_segments(mm, &prog, inode);
+	if (!ret && interp)
+		ret = load_elf_interp(mm, interp, interp_name, &interp_base, &entry);
+	kfree(interp_name);
 	if (!ret)
-		ret = setup_stack(mm, &prog, &layout, filename, argv, envp, &sp);
+		ret = setup_stack(mm, &prog, &layout, filename, argv, envp, interp_base, &sp);
 	switch_mm(prev);
 	if (ret) {
 		/* A failed exec leaves the caller as it was. */
@@ -403,7 +482,7 @@ static int load_elf_binary(struct task_struct *task, const char *filename, const
 	do_close_on_exec(task);
 	exit_itimers(task); /* Linux: begin_new_exec; itimers stay */
 	flush_signal_handlers(task);
-	start_thread(task, prog.entry, sp);
+	start_thread(task, entry, sp);
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 /*
- * binfmt_elf: the pure half of exec for static ELF programs (Linux:
+ * binfmt_elf: the pure half of exec for ELF programs (Linux:
  * fs/binfmt_elf.c). elf_check_program() turns a file image into a load
  * plan or a one-line reason; create_elf_tables() writes argc, argv, envp
  * and the auxiliary vector into a buffer standing for the top of the user
@@ -66,6 +66,10 @@ struct elf_program {
 	uint64_t brk;	     /* mm->start_brk: page after the highest segment */
 	uint32_t stack_prot; /* PT_GNU_STACK: PROT_EXEC only if asked */
 	struct elf_tls tls;
+	/* PT_INTERP: the dynamic loader's path is file bytes [interp_offset,
+	 * +interp_len), its NUL the last; interp_len 0: a static program. */
+	uint64_t interp_offset, interp_len;
+	uint64_t max_align; /* an ET_DYN's largest PT_LOAD p_align, at least a page */
 	unsigned int nr_segments;
 	struct elf_load_segment segments[ELF_MAX_LOAD]; /* ascending vaddr */
 };
@@ -80,7 +84,7 @@ struct elf_image {
 };
 
 /**
- * elf_check_image - check a static x86-64 ELF program and plan its load.
+ * elf_check_image - check an x86-64 ELF program and plan its load.
  * @img: the file; only its headers and PT_INTERP's bytes are read.
  * @load_bias: added to every address of an ET_DYN (static-PIE) program,
  *             rounded down to its largest p_align as Linux does; normally
@@ -90,8 +94,9 @@ struct elf_image {
  *       @whylen), e.g. "segments 2 and 3 overlap". May be NULL if @whylen
  *       is 0.
  *
- * Accepts ET_EXEC and ET_DYN without PT_INTERP (what gcc -static,
- * gcc -static-pie and musl-gcc -static produce). Segments must be in
+ * Accepts ET_EXEC and ET_DYN, static (gcc -static, gcc -static-pie,
+ * musl-gcc -static) or with a PT_INTERP naming its dynamic loader, whose
+ * path exec reads and loads as a program of its own. Segments must be in
  * ascending order and must not overlap, but may share a boundary page;
  * they must lie in [MMAP_MIN_ADDR, TASK_SIZE) and span at most
  * ELF_MAX_SPAN. AT_PHDR is where the PT_LOAD holding e_phoff puts the
@@ -120,6 +125,7 @@ struct elf_binprm {
 	uint64_t hwcap2;	 /* AT_HWCAP2 */
 	uint8_t rand_bytes[16];	 /* AT_RANDOM: the caller's random bytes */
 	uint64_t rlim_stack;	 /* the stack limit: bounds argv + envp */
+	uint64_t interp_base;	 /* AT_BASE: where the dynamic loader is, or 0 */
 };
 
 /* Where create_elf_tables put things, as user addresses. */

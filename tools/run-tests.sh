@@ -431,6 +431,32 @@ initramfs_appended_archive_adds_files() {
 		"appended with cat" "$(head -n 1 user/etc/motd)" "Power down."
 }
 
+# Debian's dynamically linked programs (glibc) and a musl-linked hello,
+# packed with their loaders and libraries as `make initramfs-extra` packs
+# them: the kernel loads each program's PT_INTERP loader, which maps the
+# libraries from the files; each prints what it prints on this machine.
+dynamic_programs_run_with_their_libraries() {
+	musl-gcc -O2 -o "$IMGS/hello-dyn" user/hello.c || return 1
+	sh tools/initramfs-extra.sh "$IMGS/dynamic.cpio" cat sha256sum sort ls grep \
+		"$IMGS/hello-dyn" || return 1
+	cat "$B/initramfs.cpio" "$IMGS/dynamic.cpio" > "$IMGS/dynamic-all.cpio"
+	initramfs_boot dynamic "$IMGS/dynamic-all.cpio" "/usr/bin/sha256sum /etc/motd; \
+/usr/bin/sort -r /etc/shells/features.sh; /usr/bin/ls /usr/bin /usr/local/bin; \
+/usr/bin/grep -c Folium /etc/motd; /usr/local/bin/hello-dyn one two" > /dev/null || return 1
+	log=$LOGS/initramfs-dynamic.serial
+	LC_ALL=C sort -r user/etc/shells/features.sh > "$IMGS/shells.want"
+	sed -n '/^folium> \/usr\/bin\/sort -r/,/^folium> /p' "$log" | sed '1d;$d' | tr -d '\r' |
+		grep -v '^\[' > "$IMGS/shells.got"
+	if ! cmp -s "$IMGS/shells.want" "$IMGS/shells.got"; then
+		echo "sort -r /etc/shells/features.sh printed other lines than on this machine:"
+		diff "$IMGS/shells.want" "$IMGS/shells.got"
+		return 1
+	fi
+	expect_in "$log" "$(sha256sum < user/etc/motd | cut -d' ' -f1)  /etc/motd" \
+		"cat  grep  ls  sha256sum  sort" "hello-dyn" "$(grep -c Folium user/etc/motd)" \
+		'argv[0] = "/usr/local/bin/hello-dyn"' 'argv[2] = "two"' "Power down."
+}
+
 # A header made absurd (etc/second's filesize 0x7fffffff): the kernel
 # names the entry, keeps etc/first and still reaches the shell.
 initramfs_damaged_archive_is_reported() {
@@ -1054,6 +1080,7 @@ boot_jobs() {
 		"${LINUX_NEW_VMLINUZ:-}" "$LOGS/jobs-linux-7.3.serial"
 	job initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
 	job initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
+	job dynamic-programs-run-with-their-libraries dynamic_programs_run_with_their_libraries
 	job reboot-resets-the-machine reboot_resets_the_machine
 	REGS="RIP: 0008:ffffffff8 RSP: 0010: RFLAGS: RAX: RBX: RCX: RDX: RSI: RDI: RBP: R08: R15: CR0: CR3: CR4:"
 	# shellcheck disable=SC2086

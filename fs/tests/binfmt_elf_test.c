@@ -410,33 +410,36 @@ static void refuses_entry_outside_executable_segments(struct kunit *test)
 	expect_refused(test, IMG_SIZE, "entry point 0x1000000 is not inside an executable segment");
 }
 
-static void refuses_interpreter_naming_it(struct kunit *test)
+/* A PT_INTERP is kept as where its path lies; exec reads and loads it. */
+static void records_the_interpreter_path(struct kunit *test)
 {
 	static const char path[] = "/lib64/ld-linux-x86-64.so.2";
-	static const char odd[] = "/lib/ld\033[2J.so";
 
 	build_exec();
+	KUNIT_ASSERT_EQ(test, check(IMG_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, prog.interp_len, 0); /* static */
 	memcpy(img + 0x1000, path, sizeof(path));
 	add_phdr(PT_INTERP, PF_R, 0x1000, TEXT + 0x1000, sizeof(path), sizeof(path));
-	expect_refused(test, IMG_SIZE,
-		       "needs the dynamic loader /lib64/ld-linux-x86-64.so.2: not supported");
-	/* A terminal escape in the path is not passed on to the console. */
-	memcpy(img + 0x1000, odd, sizeof(odd));
-	EDIT_PHDR(4, ph.p_filesz = sizeof(odd));
-	expect_refused(test, IMG_SIZE, "needs the dynamic loader /lib/ld?[2J.so: not supported");
+	KUNIT_ASSERT_EQ(test, check(IMG_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, prog.interp_offset, 0x1000);
+	KUNIT_EXPECT_EQ(test, prog.interp_len, sizeof(path));
 }
 
-/* Not NUL-terminated, or past the end: the path is never read. */
+/* Not NUL-terminated, too short, or past the end: refused, as Linux's
+ * -ENOEXEC, without reading the path. */
 static void refuses_malformed_interpreter_without_reading_it(struct kunit *test)
 {
+	static const char *const msg = "malformed PT_INTERP: not a NUL-terminated path in the file";
+
 	build_exec();
 	memset(img + 0x1000, 'A', 0x20);
 	add_phdr(PT_INTERP, PF_R, 0x1000, TEXT + 0x1000, 0x20, 0x20);
-	expect_refused(test, IMG_SIZE,
-		       "needs a dynamic loader (malformed PT_INTERP): not supported");
+	expect_refused(test, IMG_SIZE, msg);
 	EDIT_PHDR(4, ph.p_offset = IMG_SIZE - 4);
-	expect_refused(test, IMG_SIZE,
-		       "needs a dynamic loader (malformed PT_INTERP): not supported");
+	expect_refused(test, IMG_SIZE, msg);
+	img[0x1000] = '\0';
+	EDIT_PHDR(4, ph.p_offset = 0x1000; ph.p_filesz = 1);
+	expect_refused(test, IMG_SIZE, msg);
 }
 
 static void refuses_phdrs_outside_every_load(struct kunit *test)
@@ -585,19 +588,29 @@ static void auxv_has_every_entry_in_linux_order(struct kunit *test)
 	struct elf_binprm bprm;
 	struct elf_stack st;
 	const uint64_t want[][2] = {
-		{ AT_HWCAP, 0x178bfbff }, { AT_PAGESZ, 4096 },
-		{ AT_CLKTCK, 100 },	  { AT_PHDR, TEXT + 0x40 },
-		{ AT_PHENT, 56 },	  { AT_PHNUM, 4 },
-		{ AT_BASE, 0 },		  { AT_FLAGS, 0 },
-		{ AT_ENTRY, ENTRY },	  { AT_UID, 0 },
-		{ AT_EUID, 0 },		  { AT_GID, 0 },
-		{ AT_EGID, 0 },		  { AT_SECURE, 0 },
+		{ AT_HWCAP, 0x178bfbff },
+		{ AT_PAGESZ, 4096 },
+		{ AT_CLKTCK, 100 },
+		{ AT_PHDR, TEXT + 0x40 },
+		{ AT_PHENT, 56 },
+		{ AT_PHNUM, 4 },
+		{ AT_BASE, 0x7ffff7fc3000 },
+		{ AT_FLAGS, 0 },
+		{ AT_ENTRY, ENTRY },
+		{ AT_UID, 0 },
+		{ AT_EUID, 0 },
+		{ AT_GID, 0 },
+		{ AT_EGID, 0 },
+		{ AT_SECURE, 0 },
 		{ AT_RANDOM, 0 }, /* checked against st below */
-		{ AT_HWCAP2, 0x2 },	  { AT_EXECFN, 0 },
-		{ AT_PLATFORM, 0 },	  { AT_NULL, 0 },
+		{ AT_HWCAP2, 0x2 },
+		{ AT_EXECFN, 0 },
+		{ AT_PLATFORM, 0 },
+		{ AT_NULL, 0 },
 	};
 
 	init_bprm(&bprm);
+	bprm.interp_base = 0x7ffff7fc3000; /* where exec put a dynamic loader */
 	KUNIT_ASSERT_EQ(test, build_stack(&bprm, &st), 0);
 	for (unsigned int i = 0; i < ARRAY_SIZE(want); i++) {
 		uint64_t type = ustack_word(st.auxv + 16 * i),
@@ -791,7 +804,7 @@ static struct kunit_case binfmt_elf_cases[] = {
 	KUNIT_CASE(refuses_absurd_segment_size),
 	KUNIT_CASE(refuses_absurd_span),
 	KUNIT_CASE(refuses_entry_outside_executable_segments),
-	KUNIT_CASE(refuses_interpreter_naming_it),
+	KUNIT_CASE(records_the_interpreter_path),
 	KUNIT_CASE(refuses_malformed_interpreter_without_reading_it),
 	KUNIT_CASE(refuses_phdrs_outside_every_load),
 	KUNIT_CASE(refuses_pt_phdr_that_disagrees),
