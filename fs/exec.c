@@ -250,7 +250,7 @@ static int setup_stack(struct mm_struct *mm, const struct elf_program *prog,
  * own name, not its interpreter's) and the file that runs, for
  * /proc/self/exe (Linux: set_mm_exe_file). */
 static void set_task_comm_exe(struct task_struct *task, const char *filename,
-			      const struct ramfs_inode *exe)
+			      struct ramfs_inode *exe)
 {
 	const char *base = filename;
 
@@ -259,6 +259,9 @@ static void set_task_comm_exe(struct task_struct *task, const char *filename,
 			base = p + 1;
 	memset(task->comm, 0, sizeof(task->comm));
 	memcpy(task->comm, base, MIN(strlen(base), sizeof(task->comm) - 1));
+	ihold(exe);
+	if (task->exe_file)
+		iput(task->exe_file);
 	task->exe_file = exe;
 }
 

@@ -346,12 +346,13 @@ void populate_rootfs(const void *archive, size_t len)
 {
 	struct initramfs_stats st;
 
-	if (ramfs_init(&rootfs, ramfs_page_alloc, NULL) < 0) {
+	if (ramfs_init(&rootfs, ramfs_kzalloc, ramfs_kfree, NULL) < 0) {
 		pr_err("initramfs: no memory for the root directory\n");
 		return;
 	}
 	/* Linux: init_mount_tree's set_fs_pwd; every task inherits it. */
 	init_task.fs->pwd = rootfs.root;
+	ihold(rootfs.root);
 	if (!archive || !len) {
 		pr_info("initramfs: none (no /folium/initramfs.cpio): no programs\n");
 		return;

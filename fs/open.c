@@ -244,6 +244,9 @@ SYSCALL_DEFINE1(chdir, unsigned long, filename)
 	err = inode_permission(&task->cred, inode, MAY_EXEC);
 	if (err)
 		return err;
+	ihold(inode);
+	if (task->fs->pwd)
+		iput(task->fs->pwd);
 	task->fs->pwd = inode;
 	return 0;
 }

@@ -227,6 +227,10 @@ int create_pipe_files(struct file *res[2], unsigned int flags)
 	struct page **pages = kzalloc(PIPE_DEF_BUFFERS * sizeof(*pages), GFP_KERNEL);
 
 	flags &= O_NONBLOCK;
+	if (pipe) /* before alloc_file, which takes a reference on it */
+		pipe->inode = (struct ramfs_inode){ .mode = S_IFIFO | 0600,
+						    .nlink = 1,
+						    .ino = pipe_ino++ };
 	res[0] = pipe && pages
 			 ? alloc_file(&pipe->inode, &pipefifo_fops, O_RDONLY | flags, FMODE_READ)
 			 : NULL;
@@ -240,7 +244,6 @@ int create_pipe_files(struct file *res[2], unsigned int flags)
 	}
 	pipe->pages = pages;
 	pipe->nr_pages = PIPE_DEF_BUFFERS;
-	pipe->inode = (struct ramfs_inode){ .mode = S_IFIFO | 0600, .nlink = 1, .ino = pipe_ino++ };
 	pipe->readers = pipe->writers = 1;
 	init_waitqueue_head(&pipe->rd_wait);
 	init_waitqueue_head(&pipe->wr_wait);

@@ -5,8 +5,10 @@
  * names (hard links) unless it is a directory, whose one parent is "..".
  * A regular file's bytes live in its page cache (mm/filemap.c), in
  * large folios where the writes allow; names and symlink targets are
- * copied. Only file bytes are ever freed (ramfs_set_data, ramfs_truncate):
- * inodes and names live as long as the fs.
+ * copied. A removed name is freed at once; an inode goes when it has
+ * neither a name nor a user (i_count: open files, a cwd, an exe, a child
+ * directory), its bytes with it (Linux: iput_final, evict). rootfs's
+ * memory is kzalloc'ed; a test's arena gives none back.
  *
  * Path walk, worked example: with /bin -> usr/bin and /usr/bin/sh,
  * "/bin/../etc" is "/" then "bin" (a link, followed: "usr/bin" from "/",
@@ -15,6 +17,7 @@
 #include <kernel.h>
 #include <mm.h>
 #include <ramfs.h>
+#include <slab.h>
 
 struct ramfs rootfs;
 
@@ -34,6 +37,7 @@ static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
 		inode->mode = mode;
 		inode->nlink = 1;
 		inode->ino = ++fs->last_ino;
+		inode->i_sb = fs;
 	}
 	if (inode && S_ISREG(mode)) {
 		/* Linux's ramfs_get_inode: no writeback, so never reclaimed;
@@ -46,10 +50,11 @@ static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
 	return inode;
 }
 
-int ramfs_init(struct ramfs *fs, ramfs_alloc_t alloc, void *alloc_priv)
+int ramfs_init(struct ramfs *fs, ramfs_alloc_t alloc, ramfs_free_t free, void *alloc_priv)
 {
 	memset(fs, 0, sizeof(*fs));
 	fs->alloc = alloc;
+	fs->free = free;
 	fs->alloc_priv = alloc_priv;
 	fs->root = new_inode(fs, S_IFDIR | 0755);
 	if (!fs->root)
@@ -59,27 +64,16 @@ int ramfs_init(struct ramfs *fs, ramfs_alloc_t alloc, void *alloc_priv)
 	return 0;
 }
 
-/* Inodes, dentries and names are all far below a page: carve them from
- * one page at a time; a larger request is a bug in the caller. */
-void *ramfs_page_alloc(struct ramfs *fs, size_t size)
+void *ramfs_kzalloc(struct ramfs *fs, size_t size)
 {
-	struct page *page;
-	void *p;
+	(void)fs;
+	return kzalloc(size, GFP_KERNEL);
+}
 
-	size = ALIGN_UP(size, 16);
-	if (size > PAGE_SIZE)
-		return NULL;
-	if (size > fs->chunk_left) {
-		page = alloc_pages(GFP_KERNEL | __GFP_ZERO, 0);
-		if (!page)
-			return NULL;
-		fs->chunk = page_address(page);
-		fs->chunk_left = PAGE_SIZE;
-	}
-	p = fs->chunk;
-	fs->chunk += size;
-	fs->chunk_left -= size;
-	return p;
+void ramfs_kfree(struct ramfs *fs, void *ptr)
+{
+	(void)fs;
+	kfree(ptr);
 }
 
 /* Linux: simple_lookup. Return: the dentry named [name, +len) in dir. */
@@ -246,6 +240,38 @@ static int lookup_parent(struct ramfs *fs, const char *path, struct ramfs_inode 
 	return err;
 }
 
+/* A name removed: its memory goes back, if the fs gives any back. */
+static void free_dentry(struct ramfs *fs, struct ramfs_dentry *d)
+{
+	if (!fs->free)
+		return;
+	fs->free(fs, (void *)d->name);
+	fs->free(fs, d);
+}
+
+/*
+ * Linux: iput_final and evict. An inode with no name and no user goes:
+ * its bytes, a symlink's target, its hold on its parent directory, and
+ * (where the fs gives memory back) the inode itself. An inode no fs made
+ * (i_sb NULL: a pipe's, the console's) belongs to its maker.
+ */
+static void evict(struct ramfs_inode *inode)
+{
+	struct ramfs *fs = inode->i_sb;
+	struct ramfs_inode *parent = inode->parent;
+
+	ramfs_truncate(inode);
+	if (!fs)
+		return;
+	if (S_ISDIR(inode->mode) && parent && parent != inode)
+		iput(parent);
+	if (!fs->free)
+		return;
+	if (S_ISLNK(inode->mode) && !inode->get_link) /* ramfs_symlink's copy */
+		fs->free(fs, (void *)inode->data);
+	fs->free(fs, inode);
+}
+
 /* Insert a name for inode into dir, keeping the list sorted. */
 static int add_dentry(struct ramfs *fs, struct ramfs_inode *dir, const char *name, size_t len,
 		      struct ramfs_inode *inode)
@@ -253,8 +279,13 @@ static int add_dentry(struct ramfs *fs, struct ramfs_inode *dir, const char *nam
 	struct ramfs_dentry *d = fs->alloc(fs, sizeof(*d)), **pp;
 	char *copy = fs->alloc(fs, len + 1); /* zeroed: the NUL is there */
 
-	if (!d || !copy)
+	if (!d || !copy) {
+		if (fs->free) {
+			fs->free(fs, d);
+			fs->free(fs, copy);
+		}
 		return -ENOMEM;
+	}
 	memcpy(copy, name, len);
 	d->name = copy;
 	d->inode = inode;
@@ -277,16 +308,19 @@ static int add_node(struct ramfs *fs, struct ramfs_inode *dir, const char *name,
 	inode = new_inode(fs, mode);
 	if (!inode)
 		return -ENOMEM;
+	if (len) {
+		err = add_dentry(fs, dir, name, len, inode);
+		if (err) {
+			if (fs->free)
+				fs->free(fs, inode);
+			return err;
+		}
+	}
 	if (S_ISDIR(mode)) {
 		inode->parent = dir;
 		inode->nlink = 2;
-	}
-	if (len) {
-		err = add_dentry(fs, dir, name, len, inode);
-		if (err)
-			return err;
-		if (S_ISDIR(mode))
-			dir->nlink++;
+		ihold(dir); /* its ".." (Linux: the dentry's d_parent reference) */
+		dir->nlink += len ? 1 : 0;
 	}
 	if (out)
 		*out = inode;
@@ -409,8 +443,11 @@ int ramfs_symlink(struct ramfs *fs, const char *path, const char *target, size_t
 		return -ENOMEM;
 	memcpy(copy, target, len);
 	err = make_node(fs, path, S_IFLNK | 0777, &inode);
-	if (err)
+	if (err) {
+		if (fs->free)
+			fs->free(fs, copy);
 		return err;
+	}
 	inode->data = copy;
 	inode->size = len;
 	if (out)
@@ -441,7 +478,7 @@ int ramfs_link(struct ramfs *fs, struct ramfs_inode *inode, const char *path)
 int ramfs_unlink(struct ramfs *fs, const char *path)
 {
 	struct ramfs_inode *dir, *inode;
-	struct ramfs_dentry **pp;
+	struct ramfs_dentry **pp, *d;
 	const char *name;
 	size_t len;
 	int err;
@@ -456,15 +493,20 @@ int ramfs_unlink(struct ramfs *fs, const char *path)
 			break;
 	if (!*pp)
 		return -ENOENT;
-	inode = (*pp)->inode;
+	d = *pp;
+	inode = d->inode;
 	if (S_ISDIR(inode->mode) && inode->children)
 		return -ENOTEMPTY;
-	*pp = (*pp)->next;
-	inode->nlink--;
-	if (S_ISDIR(inode->mode))
+	*pp = d->next;
+	free_dentry(fs, d);
+	if (S_ISDIR(inode->mode)) {
+		inode->nlink = 0; /* Linux: simple_rmdir's two drop_nlinks */
 		dir->nlink--;
-	else if (!inode->nlink && !inode->i_count)
-		ramfs_truncate(inode); /* Linux: iput_final, evict */
+	} else {
+		inode->nlink--;
+	}
+	if (!inode->nlink && !inode->i_count)
+		evict(inode);
 	return 0;
 }
 
@@ -480,7 +522,7 @@ void iput(struct ramfs_inode *inode)
 		return;
 	}
 	if (!--inode->i_count && !inode->nlink)
-		ramfs_truncate(inode);
+		evict(inode);
 }
 
 long ramfs_read(struct ramfs_inode *inode, uint64_t off, void *buf, size_t len)

@@ -69,7 +69,7 @@ const struct file_operations sysfs_file_fops = {
 
 int sysfs_create_file(const char *path, const struct kobj_attribute *attr, void *priv)
 {
-	struct sysfs_node *node = ramfs_page_alloc(&rootfs, sizeof(*node));
+	struct sysfs_node *node = kzalloc(sizeof(*node), GFP_KERNEL);
 	struct ramfs_inode *inode;
 	int err;
 

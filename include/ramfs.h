@@ -47,11 +47,14 @@ struct ramfs_dentry {
 struct ramfs_inode {
 	uint32_t mode; /* S_IF* | permission bits */
 	uint32_t nlink;
-	/* Open files on it (Linux: i_count): a file's bytes outlive its
-	 * last name until the last close (ihold, iput). */
+	/* Its users besides its names (Linux: i_count): open files, a
+	 * task's cwd or exe, a directory's children (ihold, iput). An inode
+	 * of a fs that frees goes when both this and nlink are 0; until
+	 * then an unlinked file keeps its bytes. */
 	uint32_t i_count;
-	unsigned long ino; /* Linux: i_ino, unique in its fs; the root's is 1 */
-	uint32_t rdev;	   /* device number of a S_IFCHR inode (Linux: i_rdev) */
+	struct ramfs *i_sb; /* the fs that made it; NULL: not a fs's (a pipe's) */
+	unsigned long ino;  /* Linux: i_ino, unique in its fs; the root's is 1 */
+	uint32_t rdev;	    /* device number of a S_IFCHR inode (Linux: i_rdev) */
 	uint32_t uid, gid;
 	uint64_t mtime; /* seconds since the epoch */
 	uint64_t size;	/* bytes of data: file contents or symlink target */
@@ -81,17 +84,17 @@ struct ramfs_inode {
 };
 
 struct ramfs;
-/* Zeroed memory that lives as long as the file system. Return: NULL when
+/* Zeroed memory for an inode, a dentry or a name. Return: NULL when
  * there is none. */
 typedef void *(*ramfs_alloc_t)(struct ramfs *fs, size_t size);
+/* Give back what the allocator gave (a name removed, an inode evicted). */
+typedef void (*ramfs_free_t)(struct ramfs *fs, void *ptr);
 
 struct ramfs {
 	struct ramfs_inode *root;
 	ramfs_alloc_t alloc;
-	void *alloc_priv; /* for the allocator */
-	/* ramfs_page_alloc's current page: the unused tail [chunk, +left). */
-	char *chunk;
-	size_t chunk_left;
+	ramfs_free_t free;	/* NULL: nothing is given back (a test's arena) */
+	void *alloc_priv;	/* for the allocator */
 	unsigned long last_ino; /* the last inode number handed out */
 };
 
@@ -99,12 +102,13 @@ struct ramfs {
 /* The kernel's file system (populate_rootfs fills it); empty until then. */
 extern struct ramfs rootfs;
 
-/* An empty file system: a root directory with mode S_IFDIR | 0755.
- * Return: 0, or -ENOMEM. Nothing is ever freed: the fs lives for ever. */
-int ramfs_init(struct ramfs *fs, ramfs_alloc_t alloc, void *alloc_priv);
-/* An allocator over the page allocator (small requests share pages).
- * Context: after mm_init. */
-void *ramfs_page_alloc(struct ramfs *fs, size_t size);
+/* An empty file system: a root directory with mode S_IFDIR | 0755,
+ * whose inodes, dentries and names come from @alloc and go back through
+ * @free (NULL: never). Return: 0, or -ENOMEM. */
+int ramfs_init(struct ramfs *fs, ramfs_alloc_t alloc, ramfs_free_t free, void *alloc_priv);
+/* rootfs's allocator: kzalloc and kfree. Context: after mm_init. */
+void *ramfs_kzalloc(struct ramfs *fs, size_t size);
+void ramfs_kfree(struct ramfs *fs, void *ptr);
 
 /*
  * Find path (Linux: kern_path). Every path starts at the root, with or

@@ -193,7 +193,7 @@ struct task_struct {
 	bool no_new_privs;	       /* prctl(PR_SET_NO_NEW_PRIVS) */
 	/* The file exec ran, whose path /proc/PID/exe shows (Linux keeps it in
 	 * the mm as exe_file); a forked child runs its parent's. */
-	const struct ramfs_inode *exe_file;
+	struct ramfs_inode *exe_file; /* with a reference (ihold) */
 };
 
 /* The kernel's own task (init/init_task.c). */

@@ -94,8 +94,11 @@ static int copy_parts(unsigned long clone_flags, struct task_struct *p,
 		p->fs = parent->fs;
 	} else {
 		p->fs = kmalloc(sizeof(*p->fs), GFP_KERNEL);
-		if (p->fs)
+		if (p->fs) {
 			*p->fs = (struct fs_struct){ 1, parent->fs->pwd, parent->fs->umask };
+			if (p->fs->pwd)
+				ihold(p->fs->pwd);
+		}
 	}
 	if (!p->files || !p->fs)
 		return -ENOMEM;
@@ -209,6 +212,8 @@ static struct task_struct *__copy_process(const struct kernel_clone_args *args, 
 		p->clear_child_tid = args->child_tid;
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
 	p->exe_file = parent->exe_file;
+	if (p->exe_file)
+		ihold(p->exe_file);
 	/* Linux: the child gets the parent's mask, none of its pending. */
 	p->signals.blocked = parent->signals.blocked;
 	p->start_time = arch_uptime_ns();
@@ -254,8 +259,13 @@ void free_task(struct task_struct *task)
 {
 	exit_creds(task);
 	put_files_struct(task->files);
-	if (task->fs && !--task->fs->users)
+	if (task->fs && !--task->fs->users) {
+		if (task->fs->pwd)
+			iput(task->fs->pwd);
 		kfree(task->fs);
+	}
+	if (task->exe_file)
+		iput(task->exe_file);
 	if (task->sighand)
 		__cleanup_sighand(task->sighand);
 	flush_sigqueue(&task->signals.pending);

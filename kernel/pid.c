@@ -181,6 +181,10 @@ SYSCALL_DEFINE2(pidfd_open, int, pid, unsigned int, flags)
 	if (!find_task_by_vpid(pid))
 		return -ESRCH;
 	inode = kzalloc(sizeof(*inode), GFP_KERNEL);
+	if (inode) /* before alloc_file, which takes a reference on it */
+		*inode = (struct ramfs_inode){ .mode = S_IFREG | 0600,
+					       .nlink = 1,
+					       .ino = (unsigned long)pid };
 	file = inode ? alloc_file(inode, &pidfd_fops, O_RDWR | (flags & PIDFD_NONBLOCK),
 				  FMODE_READ | FMODE_WRITE)
 		     : NULL;
@@ -188,9 +192,6 @@ SYSCALL_DEFINE2(pidfd_open, int, pid, unsigned int, flags)
 		kfree(inode);
 		return -ENOMEM;
 	}
-	*inode = (struct ramfs_inode){ .mode = S_IFREG | 0600,
-				       .nlink = 1,
-				       .ino = (unsigned long)pid };
 	file->private_data = (void *)(uintptr_t)pid;
 	fd = fd_install_lowest(task, file, 0, true);
 	if (fd < 0)

@@ -61,7 +61,7 @@ static inline int test_fs_init(struct kunit *test, struct ramfs *fs, struct test
 		return -ENOMEM;
 	a->used = 0;
 	a->limit = MIN(limit, sizeof(a->mem));
-	return ramfs_init(fs, test_arena_alloc, a);
+	return ramfs_init(fs, test_arena_alloc, NULL, a);
 }
 
 #endif

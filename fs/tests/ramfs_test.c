@@ -7,6 +7,7 @@
  * computed links (get_link, as /proc/self/exe) and inode numbers.
  */
 #include <ktest.h>
+#include <slab.h>
 #include "fs_test_util.h"
 
 static struct test_arena arena; /* 64 KiB: not on a kernel stack */
@@ -192,6 +193,43 @@ static void ramfs_unlink_and_hard_links_keep_counts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lookup_err("/d", true), -ENOENT);
 }
 
+/* A fs that gives memory back (rootfs's kzalloc and kfree): removing
+ * names and inodes gives back every object they took; an unlinked file
+ * that is still held keeps its bytes until the last iput, and a removed
+ * directory still held keeps its parent. */
+static void ramfs_unlink_and_iput_give_every_object_back(struct kunit *test)
+{
+	struct ramfs kfs;
+	struct ramfs_inode *f, *sub;
+	struct kmalloc_stats before, after;
+	char buf[8];
+
+	kmalloc_stats(0, &before);
+	KUNIT_ASSERT_EQ(test, ramfs_init(&kfs, ramfs_kzalloc, ramfs_kfree, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&kfs, "/d", 0755, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&kfs, "/d/sub", 0755, &sub), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&kfs, "/d/f", 0644, "bytes", 5, &f), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_symlink(&kfs, "/d/l", "f", 1, NULL), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_link(&kfs, f, "/g"), 0);
+	ihold(f);   /* an open file */
+	ihold(sub); /* a cwd */
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&kfs, "/d/f"), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&kfs, "/g"), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&kfs, "/d/l"), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&kfs, "/d/sub"), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_unlink(&kfs, "/d"), 0);
+	/* no name left, but held: the bytes are still there */
+	KUNIT_EXPECT_EQ(test, f->nlink, 0);
+	KUNIT_EXPECT_EQ(test, ramfs_read(f, 0, buf, sizeof(buf)), 5);
+	KUNIT_EXPECT_EQ(test, sub->parent->i_count, 1); /* /d, kept by sub */
+	iput(f);
+	iput(sub); /* sub goes, then /d with it */
+	kmalloc_stats(0, &after);
+	/* only the root is left */
+	KUNIT_EXPECT_EQ(test, after.objects, before.objects + 1);
+	ramfs_kfree(&kfs, kfs.root);
+}
+
 static void ramfs_out_of_memory_is_enomem_and_keeps_the_rest(struct kunit *test)
 {
 	int err = 0, made = 0;
@@ -208,7 +246,7 @@ static void ramfs_out_of_memory_is_enomem_and_keeps_the_rest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lookup_err("/dir0", true), 0);
 	ksnprintf(name, sizeof(name), "/dir%d", made - 1);
 	KUNIT_EXPECT_EQ(test, lookup_err(name, true), 0);
-	KUNIT_EXPECT_EQ(test, ramfs_init(&fs, test_arena_alloc, &arena), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, ramfs_init(&fs, test_arena_alloc, NULL, &arena), -ENOMEM);
 }
 
 static void ramfs_lists_a_directory_sorted_with_ls_modes(struct kunit *test)
@@ -317,6 +355,7 @@ static struct kunit_case ramfs_cases[] = {
 	KUNIT_CASE(ramfs_create_refuses_what_linux_refuses),
 	KUNIT_CASE(ramfs_unlink_and_hard_links_keep_counts),
 	KUNIT_CASE(ramfs_out_of_memory_is_enomem_and_keeps_the_rest),
+	KUNIT_CASE(ramfs_unlink_and_iput_give_every_object_back),
 	KUNIT_CASE(ramfs_lists_a_directory_sorted_with_ls_modes),
 	{},
 };

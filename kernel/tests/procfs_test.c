@@ -63,6 +63,8 @@ static int procfs_test_init(struct kunit *test)
 	 * the boot has one (not the matrix's boots). */
 	if (ramfs_lookup(&rootfs, "/bin/hello", true, &exe))
 		exe = NULL;
+	if (exe)
+		ihold(exe); /* free_task drops it */
 	task->exe_file = exe;
 	task_pi = (struct proc_inode){ .pid = task->pid };
 	mm->start_brk = mm->brk = HEAP;
