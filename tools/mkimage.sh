@@ -1,9 +1,11 @@
 #!/bin/sh
-# mkimage.sh: build a bootable 64 MiB GPT disk image holding one FAT32 EFI
+# mkimage.sh: build a bootable GPT disk image (64 MiB, or larger as the
+# files need: 16 MiB more than they take) holding one FAT32 EFI
 # System Partition with the loader, the kernel and (optionally) its command
 # line and initramfs. Uses sgdisk and mtools on a plain file: no loop
 # devices, no root.
-# Layout: GPT, ESP from 1 MiB (LBA 2048) to 63 MiB, FAT32 with 512 B clusters.
+# Layout: GPT, ESP from 1 MiB (LBA 2048) to 1 MiB before the end, FAT32
+# with 512 B clusters.
 # The GPT is written here with printf and dd (sgdisk sleeps a second per run).
 set -eu
 
@@ -35,10 +37,17 @@ out=$1 efi=$2 elf=$3 cmdline=${4:--} initramfs=${5:--}
 [ "$cmdline" = - ] || [ -f "$cmdline" ] || die "command line file $cmdline not found"
 [ "$initramfs" = - ] || [ -f "$initramfs" ] || die "initramfs $initramfs not found"
 
-DISK_MIB=64
+# The files' MiB, rounded up, plus room for the FATs and the GPT.
+file_mib() {
+	[ "$1" = - ] && { echo 0; return; }
+	echo $(( ($(wc -c < "$1") + 1048575) / 1048576 ))
+}
+DISK_MIB=$(( $(file_mib "$efi") + $(file_mib "$elf") + $(file_mib "$cmdline") + \
+	$(file_mib "$initramfs") + 16 ))
+[ $DISK_MIB -ge 64 ] || DISK_MIB=64
 SECTORS=$(( DISK_MIB * 2048 ))
 PART_START=2048				# 1 MiB
-PART_SECTORS=$(( (DISK_MIB - 2) * 2048 ))	# 62 MiB, room for the backup GPT
+PART_SECTORS=$(( (DISK_MIB - 2) * 2048 ))	# room for the backup GPT
 PART_END=$(( PART_START + PART_SECTORS - 1 ))
 ENTRIES_SECTORS=32			# 128 entries of 128 bytes
 BACKUP_ENTRIES=$(( SECTORS - 1 - ENTRIES_SECTORS ))

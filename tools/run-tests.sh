@@ -457,6 +457,21 @@ dynamic_programs_run_with_their_libraries() {
 		'argv[0] = "/usr/local/bin/hello-dyn"' 'argv[2] = "two"' "Power down."
 }
 
+# An initramfs past what a 64 MiB image holds (stress-ng and its
+# libraries are 32 MiB): the image grows to fit, and the archive reads
+# back whole from its FAT.
+image_grows_for_a_large_initramfs() {
+	head -c $((70 << 20)) /dev/urandom > "$IMGS/large.cpio" || return 1
+	sh tools/mkimage.sh "$IMGS/large.img" "$B/BOOTX64.EFI" "$B/folium.elf" - \
+		"$IMGS/large.cpio" || return 1
+	[ "$(wc -c < "$IMGS/large.img")" -ge $((86 << 20)) ] ||
+		{ echo "the image did not grow: $(wc -c < "$IMGS/large.img") bytes"; return 1; }
+	MTOOLS_SKIP_CHECK=1 mcopy -n -i "$IMGS/large.img@@1M" ::/folium/initramfs.cpio \
+		"$IMGS/large.back" || return 1
+	cmp "$IMGS/large.cpio" "$IMGS/large.back" || return 1
+	rm -f "$IMGS/large.cpio" "$IMGS/large.back" "$IMGS/large.img"
+}
+
 # A header made absurd (etc/second's filesize 0x7fffffff): the kernel
 # names the entry, keeps etc/first and still reaches the shell.
 initramfs_damaged_archive_is_reported() {
@@ -1081,6 +1096,7 @@ boot_jobs() {
 	job initramfs-appended-archive-adds-files initramfs_appended_archive_adds_files
 	job initramfs-damaged-archive-is-reported initramfs_damaged_archive_is_reported
 	job dynamic-programs-run-with-their-libraries dynamic_programs_run_with_their_libraries
+	job image-grows-for-a-large-initramfs image_grows_for_a_large_initramfs
 	job reboot-resets-the-machine reboot_resets_the_machine
 	REGS="RIP: 0008:ffffffff8 RSP: 0010: RFLAGS: RAX: RBX: RCX: RDX: RSI: RDI: RBP: R08: R15: CR0: CR3: CR4:"
 	# shellcheck disable=SC2086
