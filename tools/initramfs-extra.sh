@@ -23,6 +23,18 @@ fi
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
+# in_path NAME: the first executable file NAME in $PATH (not a shell
+# builtin: true, echo and test are programs too).
+in_path() {
+	(
+		IFS=:
+		for dir in $PATH; do
+			[ -f "$dir/$1" ] && [ -x "$dir/$1" ] && { echo "$dir/$1"; exit 0; }
+		done
+		exit 1
+	)
+}
+
 # add FILE [PATH]: a copy of FILE's bytes at PATH (default: FILE's own
 # path) in the archive.
 add() {
@@ -33,7 +45,7 @@ add() {
 for prog in "$@"; do
 	case $prog in
 	*/*) path=$prog dest=/usr/local/bin/${prog##*/} ;;
-	*) path=$(command -v "$prog" 2>/dev/null) || path= dest= ;;
+	*) path=$(in_path "$prog") || path= dest= ;;
 	esac
 	if [ -z "$path" ] || [ ! -f "$path" ]; then
 		echo "initramfs-extra: $prog: no such program on this machine" >&2

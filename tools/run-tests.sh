@@ -437,13 +437,19 @@ initramfs_appended_archive_adds_files() {
 # libraries from the files; each prints what it prints on this machine.
 dynamic_programs_run_with_their_libraries() {
 	musl-gcc -O2 -o "$IMGS/hello-dyn" user/hello.c || return 1
-	sh tools/initramfs-extra.sh "$IMGS/dynamic.cpio" cat sha256sum sort ls grep \
+	sh tools/initramfs-extra.sh "$IMGS/dynamic.cpio" cat sha256sum sort ls grep true \
 		"$IMGS/hello-dyn" || return 1
 	cat "$B/initramfs.cpio" "$IMGS/dynamic.cpio" > "$IMGS/dynamic-all.cpio"
 	initramfs_boot dynamic "$IMGS/dynamic-all.cpio" "/usr/bin/sha256sum /etc/motd; \
 /usr/bin/sort -r /etc/shells/features.sh; /usr/bin/ls /usr/bin /usr/local/bin; \
-/usr/bin/grep -c Folium /etc/motd; /usr/local/bin/hello-dyn one two" > /dev/null || return 1
+/usr/bin/grep -c Folium /etc/motd; /usr/local/bin/hello-dyn one two; \
+LD_SHOW_AUXV=1 /usr/bin/true; /usr/bin/cat /proc/self/maps" > /dev/null || return 1
 	log=$LOGS/initramfs-dynamic.serial
+	# AT_BASE is where the loader's first page is mapped (the same place
+	# for cat as for true: both start from an empty mm below mmap_base).
+	base=$(tr -d '\r' < "$log" | sed -n 's/^AT_BASE: *0x\([0-9a-f]*\)$/\1/p')
+	[ -n "$base" ] && tr -d '\r' < "$log" | grep -q "^$base-[0-9a-f]* r--p " ||
+		{ echo "AT_BASE ${base:-(none)} is not where a mapping starts"; return 1; }
 	LC_ALL=C sort -r user/etc/shells/features.sh > "$IMGS/shells.want"
 	sed -n '/^folium> \/usr\/bin\/sort -r/,/^folium> /p' "$log" | sed '1d;$d' | tr -d '\r' |
 		grep -v '^\[' > "$IMGS/shells.got"
