@@ -129,6 +129,7 @@
 	X(213, epoll_create)      \
 	X(217, getdents64)        \
 	X(218, set_tid_address)   \
+	X(221, fadvise64)         \
 	X(222, timer_create)      \
 	X(223, timer_settime)     \
 	X(224, timer_gettime)     \
@@ -172,6 +173,7 @@
 	X(293, pipe2)             \
 	X(297, rt_tgsigqueueinfo) \
 	X(302, prlimit64)         \
+	X(309, getcpu)            \
 	X(316, renameat2)         \
 	X(318, getrandom)         \
 	X(322, execveat)          \

@@ -107,6 +107,8 @@ TEST_SRCS += mm/tests/soft_dirty_test.c
 # The page cache: each file's folios in an XArray by index, large
 # folios on writes, reads, truncation (Linux: mm/filemap.c, mm/truncate.c).
 MM_GENERIC_SRCS += mm/filemap.c mm/truncate.c
+# posix_fadvise: checked, and nothing to read ahead or drop (no backing store).
+KERNEL_ONLY_SRCS += mm/fadvise.c
 TEST_SRCS += mm/tests/filemap_test.c
 # Overcommit accounting: Committed_AS, CommitLimit, __vm_enough_memory.
 MM_GENERIC_SRCS += mm/util.c

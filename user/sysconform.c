@@ -200,6 +200,12 @@ static void files(void)
 	ok_eq("pread64 leaves the offset", SYS(SYS_lseek, fd, 0, SEEK_CUR), exe_size);
 	fails("pread64 negative offset is EINVAL", SYS(SYS_pread64, fd, buf, 1, -1), EINVAL);
 	fails("pwrite64 to a read-only fd is EBADF", SYS(SYS_pwrite64, fd, buf, 1, 0), EBADF);
+	/* posix_fadvise: files in memory take the advice as given. */
+	ok_eq("fadvise64 DONTNEED", SYS(SYS_fadvise64, fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	ok_eq("fadvise64 SEQUENTIAL of a range", SYS(SYS_fadvise64, fd, 4096, 8192, 2), 0);
+	fails("fadvise64 advice 6 is EINVAL", SYS(SYS_fadvise64, fd, 0, 0, 6), EINVAL);
+	fails("fadvise64 negative length is EINVAL", SYS(SYS_fadvise64, fd, 0, -1, 0), EINVAL);
+	fails("fadvise64 closed fd is EBADF", SYS(SYS_fadvise64, bad, 0, 0, 0), EBADF);
 
 	ok("fstat", SYS(SYS_fstat, fd, &st));
 	cond("fstat: a regular file of the size", S_ISREG(st.st_mode) && st.st_size == exe_size,
@@ -424,6 +430,7 @@ static void pipes_and_dups(void)
 	struct stat st;
 
 	ok_eq("pipe", SYS(SYS_pipe, p), 0);
+	fails("fadvise64 of a pipe is ESPIPE", SYS(SYS_fadvise64, p[0], 0, 0, 0), ESPIPE);
 	fails("pipe to a bad pointer is EFAULT", SYS(SYS_pipe, BAD), EFAULT);
 	fails("pipe2 bad flags is EINVAL", SYS(SYS_pipe2, q, 0x1), EINVAL);
 	ok_eq("pipe2 O_CLOEXEC|O_NONBLOCK", SYS(SYS_pipe2, q, O_CLOEXEC | O_NONBLOCK), 0);
@@ -912,6 +919,17 @@ static void identity(void)
 	      SYS(SYS_sched_getaffinity, 0, sizeof(mask), BAD), EFAULT);
 	fails("sched_getaffinity of a missing pid is ESRCH",
 	      SYS(SYS_sched_getaffinity, 0x3fffffff, sizeof(mask), mask), ESRCH);
+	{
+		unsigned int cpu = ~0u, node = ~0u;
+
+		ok_eq("getcpu", SYS(SYS_getcpu, &cpu, &node, NULL), 0);
+		cond("getcpu gives a CPU the task may run on, on node 0",
+		     cpu < 64 * 16 && (mask[cpu / 64] >> (cpu % 64) & 1) && node == 0,
+		     "a CPU of the mask, node 0");
+		ok_eq("getcpu with both pointers NULL", SYS(SYS_getcpu, NULL, NULL, NULL), 0);
+		fails("getcpu to a bad pointer is EFAULT", SYS(SYS_getcpu, BAD, NULL, NULL),
+		      EFAULT);
+	}
 
 	ok_eq("getrandom 16 bytes", SYS(SYS_getrandom, buf, 16, 0), 16);
 	ok_eq("getrandom again", SYS(SYS_getrandom, buf2, 16, 0), 16);
