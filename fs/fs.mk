@@ -12,7 +12,7 @@ TEST_SRCS += fs/tests/ramfs_test.c fs/tests/initramfs_test.c fs/tests/cmd_fs_tes
 FS_GENERIC_SRCS += fs/file.c
 FS_GENERIC_SRCS += fs/tty_io.c fs/n_tty.c fs/tty_ioctl.c fs/tty_jobctrl.c
 KERNEL_ONLY_SRCS += fs/read_write.c fs/ioctl.c fs/open.c fs/stat.c fs/readdir.c \
-	fs/pipe.c fs/fcntl.c fs/locks.c fs/namei.c fs/d_path.c fs/readonly.c
+	fs/pipe.c fs/fcntl.c fs/locks.c fs/namei.c fs/d_path.c fs/change.c
 # poll and select over every file's ->poll (Linux: fs/select.c); /dev:
 # character devices by number, the memory devices and the nodes at boot
 # (Linux: fs/char_dev.c, drivers/char/mem.c, drivers/base/devtmpfs.c).

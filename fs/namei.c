@@ -70,22 +70,14 @@ int generic_permission(const struct cred *cred, const struct ramfs_inode *inode,
 }
 
 /*
- * Linux: inode_permission. Writing the read-only fs's files, directories
- * and links is -EROFS first (sb_permission); a /proc or /sys file whose
- * operations cannot write is -EACCES, as kernfs answers; then the mode
- * bits (generic_permission).
+ * Linux: inode_permission. A /proc or /sys file whose operations cannot
+ * write is -EACCES for a write, as kernfs answers; then the mode bits
+ * (generic_permission).
  */
 int inode_permission(const struct cred *cred, const struct ramfs_inode *inode, int mask)
 {
-	if (mask & MAY_WRITE) {
-		bool special_write = inode->i_fop && inode->i_fop->write;
-
-		if (inode->i_fop && !inode->i_fop->write)
-			return -EACCES;
-		if (!special_write &&
-		    (S_ISREG(inode->mode) || S_ISDIR(inode->mode) || S_ISLNK(inode->mode)))
-			return -EROFS;
-	}
+	if ((mask & MAY_WRITE) && inode->i_fop && !inode->i_fop->write)
+		return -EACCES;
 	return generic_permission(cred, inode, mask);
 }
 

@@ -1,58 +1,53 @@
 /*
  * open, close, access, chdir and umask (Linux: fs/open.c, fs/namei.c
- * do_open/may_open, kernel/sys.c umask). The root file system is
- * read-only: a write access or a create is -EROFS, except on a /proc or
- * /sys inode whose own file_operations can write. Checks come in Linux's
- * order. Example: open("/etc/motd", O_RDONLY) with fds 0-2 taken returns
- * 3; open("/etc/motd", O_WRONLY) is -EROFS; open("/etc/motd/",
- * O_RDONLY) is -ENOTDIR.
+ * do_open/may_open, kernel/sys.c umask). O_CREAT makes a regular file in
+ * an existing directory (vfs_create), O_TRUNC empties one once it is
+ * open. Checks come in Linux's order. Example: open("/etc/motd",
+ * O_RDONLY) with fds 0-2 taken returns 3; open("/etc/new", O_WRONLY |
+ * O_CREAT, 0666) makes it with mode 0644 under umask 022;
+ * open("/etc/motd/", O_RDONLY) is -ENOTDIR.
  */
 #include <sched.h>
 #include <slab.h>
 #include <syscalls.h>
+#include <timekeeping.h>
 
 /* What open keeps in f_flags (Linux: do_dentry_open drops the rest). */
 #define OPEN_FLAGS_DROPPED (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC)
 
-static bool is_writable_special(const struct ramfs_inode *inode)
-{
-	return inode->i_fop && inode->i_fop->write;
-}
-
-/* Linux: the O_CREAT half of open_last_lookups: the name must not exist
- * to be created, and nothing can be created here. */
-static int open_create(struct task_struct *task, int dfd, char *name, int flags,
-		       struct ramfs_inode **inode)
+/* Linux: the O_CREAT half of open_last_lookups and lookup_open. An
+ * existing name is opened (not with O_EXCL, nor a directory); a missing
+ * one is made a regular file of mode & ~umask in its existing parent
+ * (vfs_create), and *created says so: its opener needs no permission
+ * on it (Linux: FMODE_CREATED). */
+static int open_create(struct task_struct *task, int dfd, char *name, int flags, uint32_t mode,
+		       struct ramfs_inode **inode, bool *created)
 {
 	int err = path_lookupat(task, dfd, name, flags & O_EXCL ? 0 : LOOKUP_FOLLOW, inode);
+	size_t len = strlen(name);
+	struct ramfs_inode *parent;
+	enum last_type type;
+	char *last;
 
-	if (err == -ENOENT) {
-		/* The parent must exist for the create to be tried at all. */
-		struct ramfs_inode *parent;
-		char *slash = NULL;
-
-		for (char *p = name; *p; p++)
-			if (*p == '/')
-				slash = p;
-		if (!slash || slash == name)
-			return -EROFS; /* in the cwd, dfd or root: all exist */
-		*slash = '\0';
-		err = path_lookupat(task, dfd, name, LOOKUP_FOLLOW, &parent);
-		*slash = '/';
-		if (err)
-			return err;
-		return S_ISDIR(parent->mode) ? -EROFS : -ENOTDIR;
-	}
-	if (err)
-		return err;
-	if (flags & O_EXCL)
+	if (!err && (flags & O_EXCL))
 		return -EEXIST;
-	if (S_ISDIR((*inode)->mode))
-		return -EISDIR;
-	return 0;
+	if (!err)
+		return S_ISDIR((*inode)->mode) ? -EISDIR : 0;
+	if (err != -ENOENT)
+		return err;
+	if (len && name[len - 1] == '/')
+		return -EISDIR; /* "new/": only a directory could be meant */
+	err = filename_parentat(task, dfd, name, &type, &parent, &last);
+	if (!err && type != LAST_NORM)
+		err = -EISDIR;
+	if (!err)
+		err = vfs_create(task, parent, last, S_IFREG | (mode & 07777 & ~task->fs->umask), 0,
+				 inode);
+	*created = !err;
+	return err;
 }
 
-/* Linux: may_open with the O_TRUNC check of do_open before it. */
+/* Linux: may_open, with build_open_flags' MAY_WRITE for O_TRUNC. */
 static int may_open(const struct cred *cred, const struct ramfs_inode *inode, int flags)
 {
 	int acc = flags & O_ACCMODE;
@@ -62,8 +57,8 @@ static int may_open(const struct cred *cred, const struct ramfs_inode *inode, in
 		return -ELOOP;
 	if (S_ISDIR(inode->mode) && (mask & W_OK))
 		return -EISDIR;
-	if ((flags & O_TRUNC) && S_ISREG(inode->mode) && !is_writable_special(inode))
-		return -EROFS;
+	if ((flags & O_TRUNC) && S_ISREG(inode->mode))
+		mask |= W_OK;
 	return inode_permission(cred, inode, mask);
 }
 
@@ -115,10 +110,11 @@ static int dentry_open(struct ramfs_inode *inode, int flags, struct file **filep
 }
 
 /* Linux: build_open_flags, path_openat and do_open. */
-static long do_filp_open(struct task_struct *task, int dfd, char *name, int flags,
+static long do_filp_open(struct task_struct *task, int dfd, char *name, int flags, uint32_t mode,
 			 struct file **filep)
 {
 	struct ramfs_inode *inode;
+	bool created = false;
 	int err;
 
 	if (flags & O_PATH)
@@ -126,7 +122,7 @@ static long do_filp_open(struct task_struct *task, int dfd, char *name, int flag
 	if ((flags & (O_DIRECTORY | O_CREAT)) == (O_DIRECTORY | O_CREAT))
 		return -EINVAL;
 	if (flags & O_CREAT)
-		err = open_create(task, dfd, name, flags, &inode);
+		err = open_create(task, dfd, name, flags, mode, &inode, &created);
 	else
 		err = path_lookupat(task, dfd, name, flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW,
 				    &inode);
@@ -134,16 +130,23 @@ static long do_filp_open(struct task_struct *task, int dfd, char *name, int flag
 		return err;
 	if ((flags & O_DIRECTORY) && !S_ISDIR(inode->mode))
 		return -ENOTDIR;
-	if (!(flags & O_PATH)) {
+	if (!(flags & O_PATH) && !created) {
 		err = may_open(&task->cred, inode, flags);
 		if (err)
 			return err;
 	}
-	return dentry_open(inode, flags, filep);
+	err = dentry_open(inode, flags, filep);
+	/* Linux: handle_truncate, once the file is open (not a new one). */
+	if (!err && (flags & O_TRUNC) && !created && S_ISREG(inode->mode) && inode->i_mapping) {
+		ramfs_setsize(inode, 0);
+		inode->mtime = ktime_get_real_ns() / NSEC_PER_SEC;
+	}
+	return err;
 }
 
 /* Linux: do_sys_openat2. */
-static long do_sys_open(struct task_struct *task, int dfd, unsigned long filename, int flags)
+static long do_sys_open(struct task_struct *task, int dfd, unsigned long filename, int flags,
+			uint32_t mode)
 {
 	struct file *file;
 	char *name;
@@ -152,7 +155,7 @@ static long do_sys_open(struct task_struct *task, int dfd, unsigned long filenam
 	name = getname(filename, &err);
 	if (!name)
 		return err;
-	err = do_filp_open(task, dfd, name, flags, &file);
+	err = do_filp_open(task, dfd, name, flags, mode, &file);
 	kfree(name);
 	if (err)
 		return err;
@@ -162,16 +165,15 @@ static long do_sys_open(struct task_struct *task, int dfd, unsigned long filenam
 	return fd;
 }
 
-/* mode would be the new file's permissions less the umask; nothing is
- * ever created here. */
+/* mode: a new file's permissions, less the umask (O_CREAT). */
 SYSCALL_DEFINE4(openat, int, dfd, unsigned long, filename, int, flags, uint32_t, mode)
 {
-	return do_sys_open(task, dfd, filename, flags);
+	return do_sys_open(task, dfd, filename, flags, mode);
 }
 
 SYSCALL_DEFINE3(open, unsigned long, filename, int, flags, uint32_t, mode)
 {
-	return do_sys_open(task, AT_FDCWD, filename, flags);
+	return do_sys_open(task, AT_FDCWD, filename, flags, mode);
 }
 
 SYSCALL_DEFINE1(close, unsigned int, fd)

@@ -404,6 +404,17 @@ int ramfs_create(struct ramfs *fs, const char *path, uint32_t mode, const char *
 	return ramfs_set_data(inode, data, size);
 }
 
+void ramfs_setsize(struct ramfs_inode *inode, uint64_t size)
+{
+	uint64_t old = inode->size;
+
+	if (!inode->i_mapping)
+		return;
+	inode->size = size; /* Linux: truncate_setsize, the size first */
+	if (size < old)
+		truncate_inode_pages(inode->i_mapping, size);
+}
+
 void ramfs_truncate(struct ramfs_inode *inode)
 {
 	if (!inode->i_mapping)
@@ -455,6 +466,23 @@ int ramfs_symlink(struct ramfs *fs, const char *path, const char *target, size_t
 	return 0;
 }
 
+int ramfs_link_at(struct ramfs *fs, struct ramfs_inode *inode, struct ramfs_inode *dir,
+		  const char *name, size_t len)
+{
+	int err;
+
+	if (S_ISDIR(inode->mode))
+		return -EPERM;
+	if (!len || is_dot_or_dotdot(name, len) || find_child(dir, name, len))
+		return -EEXIST;
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	err = add_dentry(fs, dir, name, len, inode);
+	if (!err)
+		inode->nlink++;
+	return err;
+}
+
 int ramfs_link(struct ramfs *fs, struct ramfs_inode *inode, const char *path)
 {
 	struct ramfs_inode *dir;
@@ -465,27 +493,14 @@ int ramfs_link(struct ramfs *fs, struct ramfs_inode *inode, const char *path)
 	if (S_ISDIR(inode->mode))
 		return -EPERM;
 	err = lookup_parent(fs, path, &dir, &name, &len);
-	if (err)
-		return err;
-	if (!len || is_dot_or_dotdot(name, len) || find_child(dir, name, len))
-		return -EEXIST;
-	err = add_dentry(fs, dir, name, len, inode);
-	if (!err)
-		inode->nlink++;
-	return err;
+	return err ? err : ramfs_link_at(fs, inode, dir, name, len);
 }
 
-int ramfs_unlink(struct ramfs *fs, const char *path)
+int ramfs_remove(struct ramfs *fs, struct ramfs_inode *dir, const char *name, size_t len)
 {
-	struct ramfs_inode *dir, *inode;
 	struct ramfs_dentry **pp, *d;
-	const char *name;
-	size_t len;
-	int err;
+	struct ramfs_inode *inode;
 
-	err = lookup_parent(fs, path, &dir, &name, &len);
-	if (err)
-		return err;
 	if (!len || is_dot_or_dotdot(name, len))
 		return -EBUSY;
 	for (pp = &dir->children; *pp; pp = &(*pp)->next)
@@ -508,6 +523,17 @@ int ramfs_unlink(struct ramfs *fs, const char *path)
 	if (!inode->nlink && !inode->i_count)
 		evict(inode);
 	return 0;
+}
+
+int ramfs_unlink(struct ramfs *fs, const char *path)
+{
+	struct ramfs_inode *dir;
+	const char *name;
+	size_t len;
+	int err;
+
+	err = lookup_parent(fs, path, &dir, &name, &len);
+	return err ? err : ramfs_remove(fs, dir, name, len);
 }
 
 void ihold(struct ramfs_inode *inode)

@@ -9,6 +9,9 @@
 #include <asm/processor.h>
 #include <slab.h>
 #include <syscalls.h>
+#include <timekeeping.h>
+#include <sched.h>
+#include <signal.h>
 #include <vm.h>
 
 #define UIO_FASTIOV 8	/* vectors kept on the stack (Linux's number) */
@@ -36,6 +39,47 @@ static long ramfs_file_read(struct file *file, unsigned long buf, size_t count, 
 		return -EINVAL;
 	iov_iter_ubuf(&iter, ITER_DEST, buf, count);
 	return filemap_read(mapping, pos, &iter);
+}
+
+/* Linux: generic_write_checks and generic_write_check_limits. O_APPEND
+ * writes at the end; a write starting at RLIMIT_FSIZE or past it is
+ * SIGXFSZ and -EFBIG, one that would cross it is cut there. Return: the
+ * bytes that may be written, or -EFBIG. */
+static long write_checks(struct file *file, uint64_t *pos, size_t count)
+{
+	uint64_t limit = task_rlimit(current, RLIMIT_FSIZE);
+
+	if (file->f_flags & O_APPEND)
+		*pos = file->f_inode->size;
+	if (!count)
+		return 0;
+	if (*pos >= limit) {
+		send_signal(current, SIGXFSZ, NULL);
+		return -EFBIG;
+	}
+	return (long)MIN((uint64_t)count, limit - *pos);
+}
+
+/* Linux: generic_file_write_iter for a file of the page cache: the bytes
+ * go into its folios (generic_perform_write), the size grows. */
+static long ramfs_file_write(struct file *file, unsigned long buf, size_t count, uint64_t *pos)
+{
+	struct ramfs_inode *inode = file->f_inode;
+	struct iov_iter iter;
+	long n;
+
+	if (!inode->i_mapping)
+		return -EINVAL;
+	n = write_checks(file, pos, count);
+	if (n <= 0)
+		return n;
+	iov_iter_ubuf(&iter, ITER_SOURCE, buf, (size_t)n);
+	n = generic_perform_write(inode->i_mapping, &iter, *pos);
+	if (n > 0) {
+		*pos += (uint64_t)n;
+		inode->mtime = ktime_get_real_ns() / NSEC_PER_SEC;
+	}
+	return n;
 }
 
 int64_t generic_file_llseek(struct file *file, int64_t offset, int whence)
@@ -90,6 +134,7 @@ static int ramfs_file_mmap(struct file *file, unsigned long addr, unsigned long 
 
 const struct file_operations ramfs_file_fops = {
 	.read = ramfs_file_read,
+	.write = ramfs_file_write,
 	.llseek = generic_file_llseek,
 	.mmap = ramfs_file_mmap,
 };

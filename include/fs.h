@@ -229,9 +229,30 @@ char *getname(unsigned long upath, int *err);
  * ramfs_lookup_at error. */
 int path_lookupat(struct task_struct *task, int dfd, const char *name, unsigned int flags,
 		  struct ramfs_inode **out);
+/* The last component's kind (Linux: LAST_NORM, LAST_DOT, LAST_DOTDOT). */
+enum last_type {
+	LAST_NORM,
+	LAST_DOT,
+	LAST_DOTDOT
+};
 /* getname + path_lookupat (Linux: user_path_at). */
 int user_path_at(struct task_struct *task, int dfd, unsigned long upath, unsigned int flags,
 		 struct ramfs_inode **out);
+
+/* --- fs/change.c: the calls that change the file system ------------------ */
+/* Linux: filename_parentat. The directory holding @name's last component
+ * (trailing slashes cut from @name) in *@parent, the component in *@last
+ * (inside @name), its kind in *@type. Return: 0, -ENOENT for "", or the
+ * parent's lookup error (-ENOTDIR: not a directory). */
+int filename_parentat(struct task_struct *task, int dfd, char *name, enum last_type *type,
+		      struct ramfs_inode **parent, char **last);
+/* Linux: vfs_create/vfs_mkdir/vfs_mknod after may_create: a new inode of
+ * @mode named @last in @dir, owned by @task's fsuid (inode_init_owner).
+ * Return: 0 with *@out set (if not NULL), -EEXIST, -EACCES (no write or
+ * search on @dir; a create in /proc), -EPERM (mkdir or mknod in /proc),
+ * -ENOENT (@dir was removed), -ENAMETOOLONG, -ENOMEM. */
+int vfs_create(struct task_struct *task, struct ramfs_inode *dir, const char *last, uint32_t mode,
+	       uint32_t rdev, struct ramfs_inode **out);
 
 /* --- fs/read_write.c, fs/readdir.c: the initramfs's own files ------------ */
 /* Regular files (read from the inode's bytes, seek) and directories

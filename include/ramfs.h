@@ -23,6 +23,9 @@
 #define S_IFDIR 0040000
 #define S_IFCHR 0020000
 #define S_IFIFO 0010000
+#define S_ISUID 0004000
+#define S_ISGID 0002000
+#define S_ISVTX 0001000
 #define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 #define S_ISREG(m) (((m)&S_IFMT) == S_IFREG)
 #define S_ISDIR(m) (((m)&S_IFMT) == S_IFDIR)
@@ -166,15 +169,24 @@ int ramfs_symlink(struct ramfs *fs, const char *path, const char *target, size_t
 /* Give inode another name (a hard link). Return: 0, -EEXIST, -EPERM for a
  * directory, -ENOMEM, ... */
 int ramfs_link(struct ramfs *fs, struct ramfs_inode *inode, const char *path);
+/* The same as [name, +len) in dir (no path walk). */
+int ramfs_link_at(struct ramfs *fs, struct ramfs_inode *inode, struct ramfs_inode *dir,
+		  const char *name, size_t len);
 /* Remove a name (Linux: unlink, or rmdir for a directory). A regular
  * file's last name takes its bytes with it, unless a file is open on it
  * (then the last iput does). Return: 0, -ENOENT, -ENOTEMPTY, -EBUSY for
  * the root. */
 int ramfs_unlink(struct ramfs *fs, const char *path);
+/* The same for the name [name, +len) in dir (no path walk). Return: as
+ * ramfs_unlink. */
+int ramfs_remove(struct ramfs *fs, struct ramfs_inode *dir, const char *name, size_t len);
 /* Make a regular file's bytes a copy of [data, +size): its page cache
  * emptied, then written (large folios where the sizes allow). Return: 0,
  * or -ENOMEM with the file left empty. */
 int ramfs_set_data(struct ramfs_inode *inode, const char *data, uint64_t size);
+/* A regular file's new size (Linux: truncate_setsize): the bytes past a
+ * smaller one leave the page cache, a larger one reads as zeros. */
+void ramfs_setsize(struct ramfs_inode *inode, uint64_t size);
 /* Free a regular file's bytes (its page cache) and make it empty (Linux:
  * truncate_setsize(inode, 0)). */
 void ramfs_truncate(struct ramfs_inode *inode);

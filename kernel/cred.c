@@ -163,8 +163,6 @@ void cap_task_fix_setuid(struct cred *next, const struct cred *old, enum setid_k
 		next->cap_effective |= next->cap_permitted & CAP_FS_SET;
 }
 
-#define S_ISUID 04000
-#define S_ISGID 02000
 #define S_IXGRP 00010
 
 void bprm_creds(struct cred *cred, uint32_t mode, uint32_t uid, uint32_t gid, bool no_new_privs)

@@ -1012,10 +1012,10 @@ static long mmap_anywhere(struct mm_struct *mm, unsigned long hint, unsigned lon
 	return (long)addr;
 }
 
-/* Linux's order in do_mmap: the access checks (every fd here is
- * read-only, so MAP_SHARED with PROT_WRITE is -EACCES), then whether the
- * file can be mapped at all (only the initramfs's regular files can:
- * -ENODEV for the console, a pipe, a directory). */
+/* Linux's order in do_mmap: the access checks (MAP_SHARED with
+ * PROT_WRITE of an fd not open for writing is -EACCES), then whether the
+ * file can be mapped at all (only regular files can: -ENODEV for the
+ * console, a pipe, a directory). */
 static long mmap_file_check(const struct file *file, unsigned long prot, unsigned long flags)
 {
 	if (!(file->f_mode & FMODE_READ))
@@ -1024,6 +1024,10 @@ static long mmap_file_check(const struct file *file, unsigned long prot, unsigne
 	    !(file->f_mode & FMODE_WRITE))
 		return -EACCES;
 	if (!file->f_op->mmap)
+		return -ENODEV;
+	/* A copy cannot carry writes back to the file: a shared writable
+	 * mapping waits for mappings of the page cache itself. */
+	if ((flags & MAP_TYPE) == MAP_SHARED && (prot & PROT_WRITE))
 		return -ENODEV;
 	return 0;
 }

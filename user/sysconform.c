@@ -360,6 +360,76 @@ static void links(void)
 	}
 }
 
+/* The root file system takes new files and directories (Linux's rootfs
+ * is tmpfs or ramfs): made, written, truncated, linked and removed, an
+ * open file outliving its last name. */
+static void writes(void)
+{
+	static const char dir[] = "/sysconform-w", file[] = "/sysconform-w/f",
+			  hard[] = "/sysconform-w/h", sym[] = "/sysconform-w/s",
+			  sub[] = "/sysconform-w/d";
+	mode_t old_umask = umask(022);
+	char buf[32];
+	struct stat st;
+	int fd, fd2;
+
+	ok_eq("mkdir", SYS(SYS_mkdir, dir, 0777), 0);
+	fails("mkdir again is EEXIST", SYS(SYS_mkdir, dir, 0777), EEXIST);
+	SYS(SYS_stat, dir, &st);
+	cond("mkdir's mode is 0777 less the umask",
+	     S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0755, "drwxr-xr-x");
+	fd = (int)SYS(SYS_open, file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	ok("open O_CREAT|O_EXCL", fd);
+	fails("open O_CREAT|O_EXCL of an existing file is EEXIST",
+	      SYS(SYS_open, file, O_RDWR | O_CREAT | O_EXCL, 0666), EEXIST);
+	SYS(SYS_fstat, fd, &st);
+	cond("a new file: regular, 0666 less the umask, empty",
+	     S_ISREG(st.st_mode) && (st.st_mode & 07777) == 0644 && st.st_size == 0,
+	     "-rw-r--r--, 0 bytes");
+	ok_eq("write", SYS(SYS_write, fd, "hello, world", 12), 12);
+	ok_eq("pwrite64 past the end", SYS(SYS_pwrite64, fd, "!", 1, 100), 1);
+	SYS(SYS_fstat, fd, &st);
+	cond("the size follows the last byte", st.st_size == 101, "101");
+	memset(buf, 'x', sizeof(buf));
+	ok_eq("pread64 over the hole", SYS(SYS_pread64, fd, buf, 16, 0), 16);
+	cond("the bytes, then zeros", memcmp(buf, "hello, world\0\0\0\0", 16) == 0,
+	     "hello, world and zeros");
+	fd2 = (int)SYS(SYS_open, file, O_WRONLY | O_APPEND | O_CLOEXEC);
+	ok_eq("write with O_APPEND", SYS(SYS_write, fd2, "ab", 2), 2);
+	SYS(SYS_fstat, fd, &st);
+	cond("O_APPEND wrote at the end", st.st_size == 103, "103");
+	close(fd2);
+	fd2 = (int)SYS(SYS_open, file, O_RDONLY | O_CLOEXEC);
+	fails("ftruncate of a read-only fd is EINVAL", SYS(SYS_ftruncate, fd2, 0), EINVAL);
+	close(fd2);
+	ok_eq("ftruncate", SYS(SYS_ftruncate, fd, 5), 0);
+	ok_eq("truncate", SYS(SYS_truncate, file, 3), 0);
+	fails("truncate of a directory is EISDIR", SYS(SYS_truncate, dir, 0), EISDIR);
+	SYS(SYS_fstat, fd, &st);
+	cond("truncate sets the size", st.st_size == 3, "3");
+	ok_eq("link", SYS(SYS_link, file, hard), 0);
+	SYS(SYS_stat, hard, &st);
+	cond("a link counts in st_nlink", st.st_nlink == 2, "2");
+	fails("link of a directory is EPERM", SYS(SYS_link, dir, sub), EPERM);
+	ok_eq("symlink", SYS(SYS_symlink, "f", sym), 0);
+	SYS(SYS_stat, sym, &st);
+	cond("stat follows the symlink", st.st_size == 3, "3");
+	ok_eq("mkdir inside", SYS(SYS_mkdir, sub, 0700), 0);
+	fails("rmdir of a directory with names is ENOTEMPTY", SYS(SYS_rmdir, dir), ENOTEMPTY);
+	fails("unlink of a directory is EISDIR", SYS(SYS_unlink, sub), EISDIR);
+	fails("rmdir of a file is ENOTDIR", SYS(SYS_rmdir, file), ENOTDIR);
+	ok_eq("rmdir", SYS(SYS_rmdir, sub), 0);
+	ok_eq("unlink", SYS(SYS_unlink, file), 0);
+	ok_eq("unlink the other name", SYS(SYS_unlink, hard), 0);
+	fails("open of a removed file is ENOENT", SYS(SYS_open, file, O_RDONLY), ENOENT);
+	ok_eq("an open file outlives its names", SYS(SYS_pread64, fd, buf, 3, 0), 3);
+	cond("... with its bytes", memcmp(buf, "hel", 3) == 0, "hel");
+	close(fd);
+	ok_eq("unlink the symlink", SYS(SYS_unlink, sym), 0);
+	ok_eq("rmdir the directory", SYS(SYS_rmdir, dir), 0);
+	umask(old_umask);
+}
+
 static void dirs(void)
 {
 	char buf[4096], cwd[4096], name[256];
@@ -979,6 +1049,7 @@ int main(int argc, char **argv)
 	exe = find_exe(argv[0]);
 	files();
 	links();
+	writes();
 	dirs();
 	pipes_and_dups();
 	fd_limit();

@@ -4,8 +4,7 @@
 # make test runs it under busybox ash and under bash on Folium and on
 # Linux 7.3 and compares the output byte for byte, so nothing here prints
 # a pid, a time or anything else that differs between two runs.
-# Folium's root is read-only until tmpfs comes (the page-cache issue), so
-# files are read and written only through /dev and pipes.
+# Files are written in a directory of their own under /, removed after.
 # Usage: SHELL_PROGRAM /etc/shells/features.sh SHELL_PROGRAM
 sh=$1
 echo "== features under ${sh##*/}"
@@ -27,6 +26,18 @@ echo "gone" > /dev/null && echo "appended" >> /dev/null && echo "/dev/null took 
 (echo "to stdout"; echo "only stderr is piped" >&2) 2>&1 1>/dev/null | cat
 exec 3>&1; echo "through fd 3" >&3; exec 3>&-
 { echo grouped; echo lines; } | wc -l
+
+# Files: made by redirections, appended, read back, linked, removed.
+dir=/features-files
+mkdir "$dir" && echo "made $dir"
+echo one > "$dir/f"; echo two >> "$dir/f"
+cat "$dir/f"; wc -l < "$dir/f"
+cat > "$dir/g" <<EOF
+a here-document into a file
+EOF
+ln -s g "$dir/s"; cat "$dir/s"
+: > "$dir/f"; wc -c < "$dir/f"
+rm "$dir/f" "$dir/g" "$dir/s" && rmdir "$dir" && echo "removed $dir"
 
 # Here-documents: expanded, quoted, tab-stripped, and piped.
 x=expanded
