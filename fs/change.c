@@ -169,16 +169,16 @@ static long remove_at(struct task_struct *task, int dfd, unsigned long upath, bo
 	if (!name)
 		return err;
 	err = filename_parentat(task, dfd, name, &type, &parent, &last);
-	if (!err && type != LAST_NORM)
-		err = !dir ? -EISDIR : type == LAST_DOT ? -EINVAL : -ENOTEMPTY;
+	if (!err && type != LAST_NORM) /* "/" is Linux's LAST_ROOT: busy */
+		err = !dir ? -EISDIR : !*last ? -EBUSY : type == LAST_DOT ? -EINVAL : -ENOTEMPTY;
 	if (!err)
 		err = ramfs_lookup_at(&rootfs, parent, last, false, &victim);
 	if (!err)
 		err = may_delete(task, parent, victim);
-	if (!err && (special_dir(parent) || (dir && special_dir(victim))))
-		err = dir && special_dir(victim) ? -EBUSY : -EPERM; /* a mount point */
-	if (!err && dir != S_ISDIR(victim->mode))
+	if (!err && dir != S_ISDIR(victim->mode)) /* may_delete's type check */
 		err = dir ? -ENOTDIR : -EISDIR;
+	if (!err && (special_dir(parent) || (dir && special_dir(victim))))
+		err = dir && special_dir(victim) ? -EBUSY : -EPERM; /* a mount point; no ->unlink */
 	if (!err)
 		err = ramfs_remove(&rootfs, parent, last, strlen(last));
 	if (!err)
@@ -258,7 +258,7 @@ SYSCALL_DEFINE2(mkdir, unsigned long, pathname, unsigned int, mode)
 SYSCALL_DEFINE4(mknodat, int, dfd, unsigned long, filename, unsigned int, mode, unsigned int, dev)
 {
 	uint32_t type = mode & S_IFMT, perm = mode & 07777 & ~task->fs->umask;
-	uint32_t rdev = ((dev & 0xfff00) << 12) | (dev & 0xff) | ((dev >> 12) & 0xfff00);
+	uint32_t rdev = MKDEV((dev & 0xfff00) >> 8, (dev & 0xff) | ((dev >> 12) & 0xfff00));
 
 	if (!type)
 		type = S_IFREG;

@@ -427,6 +427,9 @@ static void writes(void)
 	close(fd);
 	ok_eq("unlink the symlink", SYS(SYS_unlink, sym), 0);
 	ok_eq("rmdir the directory", SYS(SYS_rmdir, dir), 0);
+	fails("mkdir / is EEXIST", SYS(SYS_mkdir, "/", 0755), EEXIST);
+	fails("rmdir / is EBUSY", SYS(SYS_rmdir, "/"), EBUSY);
+	fails("unlink / is EISDIR", SYS(SYS_unlink, "/"), EISDIR);
 	umask(old_umask);
 }
 

@@ -1112,8 +1112,11 @@ static void directories_and_links_are_made_and_removed(struct kunit *test)
 	task->cred.cap_effective |= CAP_TO_MASK(CAP_DAC_OVERRIDE);
 	KUNIT_EXPECT_EQ(test, sys_paths(__NR_mkdir, "/proc/x", NULL, 0755), -EPERM);
 	KUNIT_EXPECT_EQ(test, sys_paths(__NR_unlink, "/proc/meminfo", NULL, 0), -EPERM);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rmdir, "/proc/meminfo", NULL, 0), -ENOTDIR);
 	task->cred.cap_effective = 0;
 	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rmdir, "/proc", NULL, 0), -EBUSY);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rmdir, "/", NULL, 0), -EBUSY);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_unlink, "/", NULL, 0), -EISDIR);
 	KUNIT_EXPECT_EQ(test, sys_paths(__NR_unlink, "/no/absent", NULL, 0), -ENOENT);
 	KUNIT_EXPECT_EQ(test, sys(__NR_unlinkat, (unsigned long)AT_FDCWD, PATH_A, 0x1), -EINVAL);
 }
