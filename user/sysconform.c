@@ -360,20 +360,28 @@ static void links(void)
 	}
 }
 
-/* The root file system takes new files and directories (Linux's rootfs
- * is tmpfs or ramfs): made, written, truncated, linked and removed, an
- * open file outliving its last name. */
+/* Files and directories made in the working directory (the root, a
+ * tmpfs or ramfs, under Folium's and Linux's init; a scratch directory
+ * on the build machine): made, written, truncated, linked and removed,
+ * an open file outliving its last name. Only a user who is not root may
+ * find the directory unwritable (the build machine's run as nobody). */
 static void writes(void)
 {
-	static const char dir[] = "/sysconform-w", file[] = "/sysconform-w/f",
-			  hard[] = "/sysconform-w/h", sym[] = "/sysconform-w/s",
-			  sub[] = "/sysconform-w/d";
+	static const char dir[] = "sysconform-w", file[] = "sysconform-w/f",
+			  hard[] = "sysconform-w/h", sym[] = "sysconform-w/s",
+			  sub[] = "sysconform-w/d";
 	mode_t old_umask = umask(022);
 	char buf[32];
 	struct stat st;
 	int fd, fd2;
 
-	ok_eq("mkdir", SYS(SYS_mkdir, dir, 0777), 0);
+	SYS(SYS_mkdir, dir, 0777);
+	if (r < 0 && e == EACCES && geteuid() != 0) {
+		skip("files made, written and removed", "the working directory is not writable");
+		umask(old_umask);
+		return;
+	}
+	ok_eq("mkdir", r, 0);
 	fails("mkdir again is EEXIST", SYS(SYS_mkdir, dir, 0777), EEXIST);
 	SYS(SYS_stat, dir, &st);
 	cond("mkdir's mode is 0777 less the umask",
