@@ -1,13 +1,14 @@
 /*
  * The calls that change the file system (Linux: fs/namei.c do_mkdirat,
- * do_mknodat, do_unlinkat, do_rmdir, do_symlinkat, do_linkat; fs/open.c
+ * do_mknodat, do_unlinkat, do_rmdir, do_symlinkat, do_linkat,
+ * do_renameat2; fs/open.c
  * do_truncate; fs/sync.c). Each walks the path as Linux does (a missing
  * parent is -ENOENT, a name that exists -EEXIST for a create, a bad
  * pointer -EFAULT), checks the directory's permissions (may_create,
  * may_delete with the sticky bit), then changes rootfs. /proc's
  * directories are a file system of their own that makes and removes
- * nothing (-EPERM). Still refused as on a read-only mount (-EROFS, after
- * the walk): rename, chmod, chown and utimensat, which come with tmpfs.
+ * nothing (-EPERM); a rename between it and the root is -EXDEV, as
+ * between two mounts.
  * Example: mkdir("/etc", 0755) is -EEXIST, mkdir("/no/new", 0755)
  * -ENOENT, mkdir("/etc/new", 0755) makes it (mode 0755 & ~umask).
  */
@@ -110,7 +111,7 @@ static void init_owner(const struct task_struct *task, const struct ramfs_inode 
 		if (S_ISDIR(inode->mode))
 			inode->mode |= S_ISGID;
 	}
-	inode->mtime = ktime_get_real_ns() / NSEC_PER_SEC;
+	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time();
 }
 
 int vfs_create(struct task_struct *task, struct ramfs_inode *dir, const char *last, uint32_t mode,
@@ -127,7 +128,7 @@ int vfs_create(struct task_struct *task, struct ramfs_inode *dir, const char *la
 		return err;
 	inode->rdev = rdev;
 	init_owner(task, dir, inode);
-	dir->mtime = inode->mtime;
+	dir->i_mtime = dir->i_ctime = inode->i_mtime;
 	if (out)
 		*out = inode;
 	return 0;
@@ -179,64 +180,51 @@ static long remove_at(struct task_struct *task, int dfd, unsigned long upath, bo
 		err = dir ? -ENOTDIR : -EISDIR;
 	if (!err && (special_dir(parent) || (dir && special_dir(victim))))
 		err = dir && special_dir(victim) ? -EBUSY : -EPERM; /* a mount point; no ->unlink */
-	if (!err)
+	if (!err) {
+		/* Stamped before: the removal may free it (then no one sees). */
+		struct timespec64 ctime = victim->i_ctime;
+
+		inode_set_ctime_current(victim);
 		err = ramfs_remove(&rootfs, parent, last, strlen(last));
-	if (!err)
-		parent->mtime = ktime_get_real_ns() / NSEC_PER_SEC;
+		if (err)
+			victim->i_ctime = ctime;
+		else
+			inode_touch_dir(parent);
+	}
 	kfree(name);
 	return err;
 }
 
 /* Linux: do_truncate after vfs_truncate's or do_ftruncate's checks: a
  * size past RLIMIT_FSIZE is SIGXFSZ and -EFBIG (inode_newsize_ok); the
- * bytes past a smaller size go from the page cache. */
-static long do_truncate(struct task_struct *task, struct ramfs_inode *inode, long length)
+ * bytes past a smaller size go from the page cache. A new size stamps
+ * mtime and ctime (shmem_setattr); ftruncate and O_TRUNC stamp them
+ * always (ATTR_MTIME | ATTR_CTIME). The write clears set-user-ID as a
+ * write does (ATTR_KILL_SUID). */
+long do_truncate(struct task_struct *task, struct ramfs_inode *inode, long length, bool stamp)
 {
 	if ((uint64_t)length > task_rlimit(task, RLIMIT_FSIZE)) {
 		send_signal(task, SIGXFSZ, NULL);
 		return -EFBIG;
 	}
+	if ((uint64_t)length != inode->size)
+		stamp = true;
 	ramfs_setsize(inode, (uint64_t)length);
-	inode->mtime = ktime_get_real_ns() / NSEC_PER_SEC;
+	file_remove_privs(task, inode);
+	if (stamp)
+		file_update_time(inode);
 	return 0;
 }
 
-/* chmod, chown, utimes of a name: it must exist, then -EROFS (they
- * come with tmpfs). */
-static long change_at(struct task_struct *task, int dfd, unsigned long upath, unsigned int lookup)
-{
-	struct ramfs_inode *inode;
-	int err = user_path_at(task, dfd, upath, lookup, &inode);
-
-	return err ? err : -EROFS;
-}
-
-/* An inode of the read-only initramfs (not the console, a pipe, /proc
- * or /sys, whose own file systems Linux would let change). */
+/* An inode of rootfs (not the console, a pipe, /proc or /sys, which
+ * have no fsync). */
 static bool on_rootfs(const struct ramfs_inode *inode)
 {
 	return inode && !inode->i_fop &&
 	       (S_ISREG(inode->mode) || S_ISDIR(inode->mode) || S_ISLNK(inode->mode));
 }
 
-/* fchmod, fchown, futimens on an fd: -EBADF, else -EROFS for a file of
- * the initramfs; the console and pipes accept (and keep nothing). */
-static long change_fd(struct task_struct *task, int fd)
-{
-	struct file *file = fget(task, fd);
-	long err;
-
-	if (!file)
-		return -EBADF;
-	err = on_rootfs(file->f_inode) ? -EROFS : 0;
-	fput(file);
-	return err;
-}
-
 #define AT_REMOVEDIR 0x200
-#define RENAME_NOREPLACE 1
-#define RENAME_EXCHANGE 2
-#define RENAME_WHITEOUT 4
 
 /* Linux: do_mkdirat: the mode's permission and sticky bits, less the umask. */
 SYSCALL_DEFINE3(mkdirat, int, dfd, unsigned long, pathname, unsigned int, mode)
@@ -384,11 +372,128 @@ SYSCALL_DEFINE3(unlinkat, int, dfd, unsigned long, pathname, int, flag)
 	return remove_at(task, dfd, pathname, flag & AT_REMOVEDIR);
 }
 
-/* Linux: do_renameat2. Flags first, then both parents, then the mount. */
+/* The directory that stands for the mount @dir is on (Linux: the
+ * vfsmount): the nearest /proc-like directory above it, or the root. */
+static const struct ramfs_inode *mount_of(const struct ramfs_inode *dir)
+{
+	while (!special_dir(dir) && dir->parent && dir->parent != dir)
+		dir = dir->parent;
+	return dir;
+}
+
+static bool has_trailing_slash(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 1 && name[len - 1] == '/';
+}
+
+/* A directory that changes parent has its ".." rewritten: write
+ * permission on it (a /proc directory's mode bits, as dir_permission). */
+static int dotdot_permission(const struct task_struct *task, const struct ramfs_inode *dir)
+{
+	if (special_dir(dir))
+		return generic_permission(&task->cred, dir, MAY_WRITE);
+	return inode_permission(&task->cred, dir, MAY_WRITE);
+}
+
+/* Linux: vfs_rename's checks, in its order: may_delete of the old name,
+ * may_create or may_delete (with its type check) of the new one, write
+ * permission on a directory that changes parent (its ".."), mount points. */
+static int may_rename(struct task_struct *task, struct ramfs_inode *old_dir,
+		      struct ramfs_inode *inode, struct ramfs_inode *new_dir,
+		      struct ramfs_inode *target, unsigned int flags)
+{
+	int err = may_delete(task, old_dir, inode);
+
+	if (!err && !target)
+		err = may_create(task, new_dir);
+	else if (!err)
+		err = may_delete(task, new_dir, target);
+	if (!err && target && !(flags & RENAME_EXCHANGE) &&
+	    S_ISDIR(inode->mode) != S_ISDIR(target->mode))
+		err = S_ISDIR(inode->mode) ? -ENOTDIR : -EISDIR;
+	if (!err && S_ISDIR(inode->mode) && old_dir != new_dir)
+		err = dotdot_permission(task, inode);
+	if (!err && target && (flags & RENAME_EXCHANGE) && S_ISDIR(target->mode) &&
+	    old_dir != new_dir)
+		err = dotdot_permission(task, target);
+	if (!err && (special_dir(inode) || (target && special_dir(target))))
+		err = -EBUSY; /* a mount point */
+	if (!err && special_dir(old_dir))
+		err = -EPERM; /* /proc has no ->rename */
+	return err;
+}
+
+/* Linux: do_renameat2 from both parents on: the mount, "." and "..",
+ * the old name, the new one, trailing slashes, the trap (a directory
+ * moved below itself), then vfs_rename. */
+static int do_renameat2(struct task_struct *task, int olddfd, char *from, int newdfd, char *to,
+			unsigned int flags)
+{
+	bool old_slash = has_trailing_slash(from), new_slash = has_trailing_slash(to);
+	struct ramfs_inode *old_dir, *new_dir, *inode, *target = NULL;
+	enum last_type old_type, new_type;
+	struct timespec64 ctime = { 0, 0 };
+	char *old_last, *new_last;
+	int err;
+
+	err = filename_parentat(task, olddfd, from, &old_type, &old_dir, &old_last);
+	if (!err)
+		err = filename_parentat(task, newdfd, to, &new_type, &new_dir, &new_last);
+	if (err)
+		return err;
+	if (mount_of(old_dir) != mount_of(new_dir))
+		return -EXDEV;
+	if (old_type != LAST_NORM)
+		return -EBUSY;
+	if (new_type != LAST_NORM)
+		return flags & RENAME_NOREPLACE ? -EEXIST : -EBUSY;
+	err = ramfs_lookup_at(&rootfs, old_dir, old_last, false, &inode);
+	if (err)
+		return err;
+	if (ramfs_lookup_at(&rootfs, new_dir, new_last, false, &target))
+		target = NULL;
+	if ((flags & RENAME_NOREPLACE) && target)
+		return -EEXIST;
+	if ((flags & RENAME_EXCHANGE) && !target)
+		return -ENOENT;
+	if ((flags & RENAME_EXCHANGE) && !S_ISDIR(target->mode) && new_slash)
+		return -ENOTDIR;
+	if (!S_ISDIR(inode->mode) && (old_slash || (!(flags & RENAME_EXCHANGE) && new_slash)))
+		return -ENOTDIR;
+	if (S_ISDIR(inode->mode) && is_subdir(new_dir, inode))
+		return -EINVAL;
+	if (target && S_ISDIR(target->mode) && is_subdir(old_dir, target))
+		return flags & RENAME_EXCHANGE ? -EINVAL : -ENOTEMPTY;
+	if (inode == target)
+		return 0;
+	err = may_rename(task, old_dir, inode, new_dir, target, flags);
+	if (err)
+		return err;
+	if (target) { /* stamped before: the rename may free it */
+		ctime = target->i_ctime;
+		inode_set_ctime_current(target);
+	}
+	err = ramfs_rename(&rootfs, old_dir, old_last, new_dir, new_last, flags);
+	if (err && target)
+		target->i_ctime = ctime;
+	if (err)
+		return err;
+	/* Linux: simple_rename_timestamp. */
+	inode_set_ctime_current(inode);
+	inode_touch_dir(old_dir);
+	inode_touch_dir(new_dir);
+	/* Linux: shmem_whiteout, a 0:0 character device where the old name was. */
+	if (flags & RENAME_WHITEOUT)
+		err = vfs_create(task, old_dir, old_last, S_IFCHR, 0, NULL);
+	return err;
+}
+
+/* Linux: renameat2. Flags first, then the names. */
 SYSCALL_DEFINE5(renameat2, int, olddfd, unsigned long, oldname, int, newdfd, unsigned long, newname,
 		unsigned int, flags)
 {
-	enum last_type type;
 	char *from, *to = NULL;
 	int err;
 
@@ -399,18 +504,8 @@ SYSCALL_DEFINE5(renameat2, int, olddfd, unsigned long, oldname, int, newdfd, uns
 	from = getname(oldname, &err);
 	if (from)
 		to = getname(newname, &err);
-	if (to) {
-		struct ramfs_inode *parent;
-		char *last;
-
-		err = filename_parentat(task, olddfd, from, &type, &parent, &last);
-		if (!err && type != LAST_NORM)
-			err = -EBUSY;
-		if (!err)
-			err = filename_parentat(task, newdfd, to, &type, &parent, &last);
-		if (!err)
-			err = type != LAST_NORM ? -EBUSY : -EROFS;
-	}
+	if (to)
+		err = do_renameat2(task, olddfd, from, newdfd, to, flags);
 	kfree(from);
 	kfree(to);
 	return err;
@@ -440,58 +535,6 @@ SYSCALL_DEFINE2(creat, unsigned long, pathname, unsigned int, mode)
 	return sys_open(task, args);
 }
 
-SYSCALL_DEFINE2(chmod, unsigned long, filename, unsigned int, mode)
-{
-	return change_at(task, AT_FDCWD, filename, LOOKUP_FOLLOW);
-}
-
-SYSCALL_DEFINE3(fchmodat, int, dfd, unsigned long, filename, unsigned int, mode)
-{
-	return change_at(task, dfd, filename, LOOKUP_FOLLOW);
-}
-
-SYSCALL_DEFINE2(fchmod, int, fd, unsigned int, mode)
-{
-	return change_fd(task, fd);
-}
-
-SYSCALL_DEFINE3(chown, unsigned long, filename, unsigned int, user, unsigned int, group)
-{
-	return change_at(task, AT_FDCWD, filename, LOOKUP_FOLLOW);
-}
-
-SYSCALL_DEFINE3(lchown, unsigned long, filename, unsigned int, user, unsigned int, group)
-{
-	return change_at(task, AT_FDCWD, filename, 0);
-}
-
-SYSCALL_DEFINE5(fchownat, int, dfd, unsigned long, filename, unsigned int, user, unsigned int,
-		group, int, flag)
-{
-	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return -EINVAL;
-	return change_at(task, dfd, filename,
-			 (flag & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-				 (flag & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0));
-}
-
-SYSCALL_DEFINE3(fchown, int, fd, unsigned int, user, unsigned int, group)
-{
-	return change_fd(task, fd);
-}
-
-/* Linux: do_utimes. A NULL name with a dfd is futimens. */
-SYSCALL_DEFINE4(utimensat, int, dfd, unsigned long, filename, unsigned long, utimes, int, flags)
-{
-	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
-		return -EINVAL;
-	if (!filename)
-		return dfd == AT_FDCWD ? -EFAULT : change_fd(task, dfd);
-	return change_at(task, dfd, filename,
-			 (flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-				 (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0));
-}
-
 /* Linux: vfs_truncate: a directory is -EISDIR, another non-regular file
  * -EINVAL, then the caller needs write permission. */
 SYSCALL_DEFINE2(truncate, unsigned long, path, long, length)
@@ -509,7 +552,7 @@ SYSCALL_DEFINE2(truncate, unsigned long, path, long, length)
 	if (!S_ISREG(inode->mode) || !inode->i_mapping)
 		return -EINVAL;
 	err = inode_permission(&task->cred, inode, MAY_WRITE);
-	return err ? err : do_truncate(task, inode, length);
+	return err ? err : do_truncate(task, inode, length, false);
 }
 
 /* Linux: do_ftruncate: an fd not open for writing, or not on a regular
@@ -526,7 +569,52 @@ SYSCALL_DEFINE2(ftruncate, int, fd, long, length)
 		return -EBADF;
 	if ((file->f_mode & FMODE_WRITE) && S_ISREG(file->f_inode->mode) &&
 	    file->f_inode->i_mapping)
-		err = do_truncate(task, file->f_inode, length);
+		err = do_truncate(task, file->f_inode, length, true);
+	fput(file);
+	return err;
+}
+
+/* Linux: vfs_fallocate's checks in its order, then shmem_fallocate:
+ * only KEEP_SIZE and PUNCH_HOLE (with KEEP_SIZE) are known; the fd must
+ * be open for writing; a pipe is -ESPIPE, a directory -EISDIR, another
+ * non-regular file -ENODEV; a new end past RLIMIT_FSIZE SIGXFSZ and
+ * -EFBIG (inode_newsize_ok, for an allocation). */
+SYSCALL_DEFINE4(fallocate, int, fd, int, mode, long, offset, long, len)
+{
+	struct ramfs_inode *inode;
+	struct file *file;
+	long err = 0, end;
+
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	file = fget(task, fd);
+	if (!file)
+		return -EBADF;
+	inode = file->f_inode;
+	if (!(file->f_mode & FMODE_WRITE))
+		err = -EBADF;
+	else if (S_ISFIFO(inode->mode))
+		err = -ESPIPE;
+	else if (S_ISDIR(inode->mode))
+		err = -EISDIR;
+	else if (!S_ISREG(inode->mode) || !inode->i_mapping)
+		err = -ENODEV;
+	else if (__builtin_add_overflow(offset, len, &end))
+		err = -EFBIG;
+	else if (!(mode & FALLOC_FL_PUNCH_HOLE) &&
+		 (uint64_t)end > task_rlimit(task, RLIMIT_FSIZE)) {
+		send_signal(task, SIGXFSZ, NULL);
+		err = -EFBIG;
+	}
+	if (!err) {
+		file_remove_privs(task, inode); /* Linux: file_modified */
+		file_update_time(inode);
+		err = ramfs_fallocate(inode, mode, (uint64_t)offset, (uint64_t)len);
+	}
 	fput(file);
 	return err;
 }

@@ -182,7 +182,9 @@ static void set_attrs(struct ramfs_inode *inode, const struct cpio_entry *e)
 	inode->mode = (inode->mode & S_IFMT) | (e->field[F_MODE] & 07777);
 	inode->uid = e->field[F_UID];
 	inode->gid = e->field[F_GID];
-	inode->mtime = e->field[F_MTIME];
+	/* Linux: do_utime's atime and mtime; the ctime too (no clock here). */
+	inode->i_mtime = (struct timespec64){ (int64_t)e->field[F_MTIME], 0 };
+	inode->i_atime = inode->i_ctime = inode->i_mtime;
 }
 
 static struct hardlink *find_link(struct unpack *u, const struct cpio_entry *e)

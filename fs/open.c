@@ -137,10 +137,8 @@ static long do_filp_open(struct task_struct *task, int dfd, char *name, int flag
 	}
 	err = dentry_open(inode, flags, filep);
 	/* Linux: handle_truncate, once the file is open (not a new one). */
-	if (!err && (flags & O_TRUNC) && !created && S_ISREG(inode->mode) && inode->i_mapping) {
-		ramfs_setsize(inode, 0);
-		inode->mtime = ktime_get_real_ns() / NSEC_PER_SEC;
-	}
+	if (!err && (flags & O_TRUNC) && !created && S_ISREG(inode->mode) && inode->i_mapping)
+		do_truncate(task, inode, 0, true);
 	return err;
 }
 

@@ -38,6 +38,7 @@ static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
 		inode->nlink = 1;
 		inode->ino = ++fs->last_ino;
 		inode->i_sb = fs;
+		fs->nr_inodes++;
 	}
 	if (inode && S_ISREG(mode)) {
 		/* Linux's ramfs_get_inode: no writeback, so never reclaimed;
@@ -263,6 +264,7 @@ static void evict(struct ramfs_inode *inode)
 	ramfs_truncate(inode);
 	if (!fs)
 		return;
+	fs->nr_inodes--;
 	if (S_ISDIR(inode->mode) && parent && parent != inode)
 		iput(parent);
 	if (!fs->free)
@@ -272,11 +274,32 @@ static void evict(struct ramfs_inode *inode)
 	fs->free(fs, inode);
 }
 
+/* Put d in dir's list, keeping it sorted by name. */
+static void insert_dentry(struct ramfs_inode *dir, struct ramfs_dentry *d)
+{
+	struct ramfs_dentry **pp;
+
+	for (pp = &dir->children; *pp && strcmp((*pp)->name, d->name) < 0; pp = &(*pp)->next)
+		;
+	d->next = *pp;
+	*pp = d;
+}
+
+/* Take d out of dir's list (it must be there). */
+static void unlink_dentry(struct ramfs_inode *dir, struct ramfs_dentry *d)
+{
+	struct ramfs_dentry **pp;
+
+	for (pp = &dir->children; *pp != d; pp = &(*pp)->next)
+		;
+	*pp = d->next;
+}
+
 /* Insert a name for inode into dir, keeping the list sorted. */
 static int add_dentry(struct ramfs *fs, struct ramfs_inode *dir, const char *name, size_t len,
 		      struct ramfs_inode *inode)
 {
-	struct ramfs_dentry *d = fs->alloc(fs, sizeof(*d)), **pp;
+	struct ramfs_dentry *d = fs->alloc(fs, sizeof(*d));
 	char *copy = fs->alloc(fs, len + 1); /* zeroed: the NUL is there */
 
 	if (!d || !copy) {
@@ -289,10 +312,7 @@ static int add_dentry(struct ramfs *fs, struct ramfs_inode *dir, const char *nam
 	memcpy(copy, name, len);
 	d->name = copy;
 	d->inode = inode;
-	for (pp = &dir->children; *pp && strcmp((*pp)->name, copy) < 0; pp = &(*pp)->next)
-		;
-	d->next = *pp;
-	*pp = d;
+	insert_dentry(dir, d);
 	return 0;
 }
 
@@ -413,6 +433,16 @@ void ramfs_setsize(struct ramfs_inode *inode, uint64_t size)
 	inode->size = size; /* Linux: truncate_setsize, the size first */
 	if (size < old)
 		truncate_inode_pages(inode->i_mapping, size);
+	ramfs_recalc_inode(inode);
+}
+
+void ramfs_recalc_inode(struct ramfs_inode *inode)
+{
+	unsigned long now = inode->i_mapping ? inode->i_mapping->nrpages : 0;
+
+	if (inode->i_sb)
+		inode->i_sb->used_pages += now - inode->alloced;
+	inode->alloced = now;
 }
 
 void ramfs_truncate(struct ramfs_inode *inode)
@@ -421,6 +451,69 @@ void ramfs_truncate(struct ramfs_inode *inode)
 		return;
 	inode->size = 0;
 	truncate_inode_pages(inode->i_mapping, 0);
+	ramfs_recalc_inode(inode);
+}
+
+/* Undo a failed fallocate: the folios it made (not uptodate: nothing
+ * was written or allocated there before) leave [start, end). */
+static void fallocate_undo(struct address_space *mapping, pgoff_t start, pgoff_t end)
+{
+	for (pgoff_t index = start; index < end;) {
+		struct folio *folio = filemap_get_folio(mapping, index);
+
+		if (IS_ERR(folio)) {
+			index++;
+			continue;
+		}
+		index = folio_next_index(folio);
+		if (!folio_test_uptodate(folio))
+			truncate_inode_pages_range(mapping, folio_pos(folio),
+						   folio_pos(folio) + folio_size(folio) - 1);
+		folio_put(folio);
+	}
+}
+
+int ramfs_fallocate(struct ramfs_inode *inode, int mode, uint64_t offset, uint64_t len)
+{
+	struct address_space *mapping = inode->i_mapping;
+	pgoff_t start = offset >> PAGE_SHIFT, end = (offset + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+	if (!mapping)
+		return -ENODEV;
+	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		truncate_inode_pages_range(mapping, offset, offset + len - 1);
+		ramfs_recalc_inode(inode);
+		return 0;
+	}
+	/* Linux: shmem_fallocate, folio by folio, each as large as the
+	 * rest of the range and its index's alignment allow. */
+	for (pgoff_t index = start; index < end;) {
+		struct folio *folio = __filemap_get_folio(
+			mapping, index,
+			FGP_LOCK | FGP_CREAT | fgf_set_order((size_t)(end - index) << PAGE_SHIFT),
+			mapping_gfp_mask(mapping));
+
+		if (IS_ERR(folio)) {
+			fallocate_undo(mapping, start, index);
+			ramfs_recalc_inode(inode);
+			return -ENOSPC; /* Linux's answer when the memory is not there */
+		}
+		index = folio_next_index(folio);
+		folio_unlock(folio);
+		folio_put(folio);
+	}
+	/* Every folio is there: the new ones (zeroed) become the file's. */
+	for (pgoff_t index = start; index < end;) {
+		struct folio *folio = filemap_get_folio(mapping, index);
+
+		index = folio_next_index(folio);
+		folio_mark_uptodate(folio);
+		folio_put(folio);
+	}
+	if (!(mode & FALLOC_FL_KEEP_SIZE) && offset + len > inode->size)
+		inode->size = offset + len;
+	ramfs_recalc_inode(inode);
+	return 0;
 }
 
 int ramfs_set_data(struct ramfs_inode *inode, const char *data, uint64_t size)
@@ -435,6 +528,7 @@ int ramfs_set_data(struct ramfs_inode *inode, const char *data, uint64_t size)
 		ramfs_truncate(inode); /* all or nothing: never half a file */
 		return -ENOMEM;
 	}
+	ramfs_recalc_inode(inode);
 	return 0;
 }
 
@@ -534,6 +628,108 @@ int ramfs_unlink(struct ramfs *fs, const char *path)
 
 	err = lookup_parent(fs, path, &dir, &name, &len);
 	return err ? err : ramfs_remove(fs, dir, name, len);
+}
+
+bool is_subdir(const struct ramfs_inode *dir, const struct ramfs_inode *inode)
+{
+	for (const struct ramfs_inode *p = dir; p; p = p->parent) {
+		if (p == inode)
+			return true;
+		if (p->parent == p)
+			break;
+	}
+	return false;
+}
+
+/* A directory's ".." moves from @from to @to (Linux: the d_parent of
+ * d_move; simple_rename's nlink changes). */
+static void reparent(struct ramfs_inode *dir, struct ramfs_inode *from, struct ramfs_inode *to)
+{
+	if (from == to)
+		return;
+	dir->parent = to;
+	ihold(to);
+	to->nlink++;
+	from->nlink--;
+	iput(from);
+}
+
+/* Linux: simple_rename_exchange. Both names stay; their inodes swap. */
+static void rename_exchange(struct ramfs_inode *old_dir, struct ramfs_dentry *od,
+			    struct ramfs_inode *new_dir, struct ramfs_dentry *nd)
+{
+	struct ramfs_inode *inode = od->inode, *target = nd->inode;
+
+	od->inode = target;
+	nd->inode = inode;
+	if (S_ISDIR(inode->mode))
+		reparent(inode, old_dir, new_dir);
+	if (S_ISDIR(target->mode))
+		reparent(target, new_dir, old_dir);
+}
+
+/* Linux: the checks simple_rename's callers make (do_renameat2's trap,
+ * may_delete's types, simple_empty) for moving @inode onto @target. */
+static int rename_check(const struct ramfs_inode *old_dir, const struct ramfs_inode *inode,
+			const struct ramfs_inode *new_dir, const struct ramfs_inode *target,
+			unsigned int flags)
+{
+	if ((flags & RENAME_NOREPLACE) && target)
+		return -EEXIST;
+	if ((flags & RENAME_EXCHANGE) && !target)
+		return -ENOENT;
+	if (S_ISDIR(inode->mode) && is_subdir(new_dir, inode))
+		return -EINVAL;
+	if (target && S_ISDIR(target->mode) && is_subdir(old_dir, target))
+		return flags & RENAME_EXCHANGE ? -EINVAL : -ENOTEMPTY;
+	if (!target || (flags & RENAME_EXCHANGE))
+		return 0;
+	if (S_ISDIR(inode->mode) != S_ISDIR(target->mode))
+		return S_ISDIR(inode->mode) ? -ENOTDIR : -EISDIR;
+	return S_ISDIR(target->mode) && target->children ? -ENOTEMPTY : 0;
+}
+
+int ramfs_rename(struct ramfs *fs, struct ramfs_inode *old_dir, const char *old_name,
+		 struct ramfs_inode *new_dir, const char *new_name, unsigned int flags)
+{
+	size_t len = strlen(new_name);
+	struct ramfs_dentry *od = find_child(old_dir, old_name, strlen(old_name));
+	struct ramfs_dentry *nd = find_child(new_dir, new_name, len);
+	struct ramfs_inode *inode, *target;
+	char *copy;
+	int err;
+
+	if (!od || is_dot_or_dotdot(old_name, strlen(old_name)))
+		return -ENOENT;
+	if (!len || is_dot_or_dotdot(new_name, len))
+		return -EBUSY;
+	if (len > NAME_MAX)
+		return -ENAMETOOLONG;
+	inode = od->inode;
+	target = nd ? nd->inode : NULL;
+	if (target == inode)
+		return 0; /* Linux: vfs_rename of two names of one inode does nothing */
+	err = rename_check(old_dir, inode, new_dir, target, flags);
+	if (err)
+		return err;
+	if (flags & RENAME_EXCHANGE) {
+		rename_exchange(old_dir, od, new_dir, nd);
+		return 0;
+	}
+	copy = fs->alloc(fs, len + 1); /* the one allocation: before any change */
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, new_name, len);
+	if (nd) /* the replaced name goes as an unlink or rmdir would take it */
+		ramfs_remove(fs, new_dir, new_name, len);
+	unlink_dentry(old_dir, od);
+	if (fs->free)
+		fs->free(fs, (void *)od->name);
+	od->name = copy;
+	insert_dentry(new_dir, od);
+	if (S_ISDIR(inode->mode))
+		reparent(inode, old_dir, new_dir);
+	return 0;
 }
 
 void ihold(struct ramfs_inode *inode)

@@ -34,11 +34,14 @@ static long ramfs_file_read(struct file *file, unsigned long buf, size_t count, 
 {
 	struct address_space *mapping = file->f_inode->i_mapping;
 	struct iov_iter iter;
+	long n;
 
 	if (!mapping)
 		return -EINVAL;
 	iov_iter_ubuf(&iter, ITER_DEST, buf, count);
-	return filemap_read(mapping, pos, &iter);
+	n = filemap_read(mapping, pos, &iter);
+	file_accessed(file->f_inode);
+	return n;
 }
 
 /* Linux: generic_write_checks and generic_write_check_limits. O_APPEND
@@ -73,12 +76,14 @@ static long ramfs_file_write(struct file *file, unsigned long buf, size_t count,
 	n = write_checks(file, pos, count);
 	if (n <= 0)
 		return n;
+	/* Linux: file_modified, before the bytes go in. */
+	file_remove_privs(current, inode);
+	file_update_time(inode);
 	iov_iter_ubuf(&iter, ITER_SOURCE, buf, (size_t)n);
 	n = generic_perform_write(inode->i_mapping, &iter, *pos);
-	if (n > 0) {
+	ramfs_recalc_inode(inode);
+	if (n > 0)
 		*pos += (uint64_t)n;
-		inode->mtime = ktime_get_real_ns() / NSEC_PER_SEC;
-	}
 	return n;
 }
 

@@ -35,12 +35,6 @@
 #define POLLOUT_SET (POLLWRBAND | POLLWRNORM | POLLOUT | POLLERR)
 #define POLLEX_SET (POLLPRI)
 
-/* Linux: struct timespec64, the end time. {0, 0}: do not wait. */
-struct timespec64 {
-	int64_t tv_sec;
-	long tv_nsec;
-};
-
 /* Linux: struct poll_table_entry. The caller queued on one file's queue;
  * it holds a reference to the file so the queue outlives the wait. */
 struct poll_table_entry {

@@ -4,7 +4,7 @@
  * Every file has an inode (the console's and a pipe's too), so fstat,
  * stat by path and statx all go through generic_fillattr. Example: stat
  * of /etc/motd (12 bytes, mode 0644) gives st_mode 0100644, st_size 12,
- * st_blocks 1 (512-byte units), st_blksize 4096.
+ * st_blocks 8 (512-byte units: the page its cache holds), st_blksize 4096.
  */
 #include <sched.h>
 #include <slab.h>
@@ -19,7 +19,8 @@
 
 /* Linux: struct kstat, the attributes both layouts are made from. */
 struct kstat {
-	uint64_t ino, dev, rdev, size, blocks, mtime;
+	uint64_t ino, dev, rdev, size, blocks;
+	struct timespec64 atime, mtime, ctime;
 	uint32_t mode, nlink, uid, gid, blksize;
 };
 
@@ -64,7 +65,19 @@ static uint64_t inode_dev(const struct ramfs_inode *inode)
 	return ROOTFS_DEV;
 }
 
-/* Linux: generic_fillattr. atime and ctime are mtime: nothing changes. */
+/* Linux: i_blocks as tmpfs keeps it, in 512-byte units: the pages a
+ * regular file's cache holds (a hole takes none), the page a symlink of
+ * 128 bytes or more is kept in (SHORT_SYMLINK_LEN); nothing else. */
+static uint64_t inode_blocks(const struct ramfs_inode *inode)
+{
+	if (S_ISREG(inode->mode) && inode->i_mapping)
+		return inode->i_mapping->nrpages * (PAGE_SIZE / 512);
+	if (S_ISLNK(inode->mode) && !inode->get_link && inode->size >= 128)
+		return PAGE_SIZE / 512;
+	return 0;
+}
+
+/* Linux: generic_fillattr. */
 static void generic_fillattr(const struct ramfs_inode *inode, struct kstat *st)
 {
 	*st = (struct kstat){
@@ -72,8 +85,10 @@ static void generic_fillattr(const struct ramfs_inode *inode, struct kstat *st)
 		.dev = inode_dev(inode),
 		.rdev = inode->rdev,
 		.size = inode->size,
-		.blocks = (inode->size + 511) / 512,
-		.mtime = inode->mtime,
+		.blocks = inode_blocks(inode),
+		.atime = inode->i_atime,
+		.mtime = inode->i_mtime,
+		.ctime = inode->i_ctime,
 		.mode = inode->mode,
 		.nlink = inode->nlink,
 		.uid = inode->uid,
@@ -96,9 +111,12 @@ static int cp_new_stat(const struct kstat *st, unsigned long ubuf)
 		.st_size = (int64_t)st->size,
 		.st_blksize = st->blksize,
 		.st_blocks = (int64_t)st->blocks,
-		.st_atime = st->mtime,
-		.st_mtime = st->mtime,
-		.st_ctime = st->mtime,
+		.st_atime = (uint64_t)st->atime.tv_sec,
+		.st_atime_nsec = (uint64_t)st->atime.tv_nsec,
+		.st_mtime = (uint64_t)st->mtime.tv_sec,
+		.st_mtime_nsec = (uint64_t)st->mtime.tv_nsec,
+		.st_ctime = (uint64_t)st->ctime.tv_sec,
+		.st_ctime_nsec = (uint64_t)st->ctime.tv_nsec,
 	};
 
 	return copy_to_user(ubuf, &tmp, sizeof(tmp)) ? -EFAULT : 0;
@@ -116,9 +134,9 @@ static int cp_statx(const struct kstat *st, unsigned long ubuf)
 		.stx_ino = st->ino,
 		.stx_size = st->size,
 		.stx_blocks = st->blocks,
-		.stx_atime.tv_sec = (int64_t)st->mtime,
-		.stx_ctime.tv_sec = (int64_t)st->mtime,
-		.stx_mtime.tv_sec = (int64_t)st->mtime,
+		.stx_atime = { st->atime.tv_sec, (uint32_t)st->atime.tv_nsec, 0 },
+		.stx_ctime = { st->ctime.tv_sec, (uint32_t)st->ctime.tv_nsec, 0 },
+		.stx_mtime = { st->mtime.tv_sec, (uint32_t)st->mtime.tv_nsec, 0 },
 		.stx_rdev_major = (uint32_t)(st->rdev >> 8),
 		.stx_rdev_minor = (uint32_t)(st->rdev & 0xff),
 		.stx_dev_major = (uint32_t)(st->dev >> 8),

@@ -214,8 +214,9 @@ void set_close_on_exec(struct task_struct *task, int fd, bool on);
 #define MAY_EXEC 0x1 /* the same bits as access(2)'s X_OK, W_OK, R_OK */
 #define MAY_WRITE 0x2
 #define MAY_READ 0x4
-/* Linux: generic_permission, inode_permission. Return: 0, -EACCES, or
- * (inode_permission, a write) -EROFS. */
+/* Linux: generic_permission, inode_permission (which also refuses a
+ * write to a /proc or /sys file that has no ->write). Return: 0 or
+ * -EACCES. */
 int generic_permission(const struct cred *cred, const struct ramfs_inode *inode, int mask);
 int inode_permission(const struct cred *cred, const struct ramfs_inode *inode, int mask);
 #define LOOKUP_FOLLOW 0x1 /* follow a symlink in the last component */
@@ -253,6 +254,25 @@ int filename_parentat(struct task_struct *task, int dfd, char *name, enum last_t
  * -ENOENT (@dir was removed), -ENAMETOOLONG, -ENOMEM. */
 int vfs_create(struct task_struct *task, struct ramfs_inode *dir, const char *last, uint32_t mode,
 	       uint32_t rdev, struct ramfs_inode **out);
+/* Linux: do_truncate. @inode's new size (@length, checked against
+ * RLIMIT_FSIZE: SIGXFSZ and -EFBIG); mtime and ctime stamped when the
+ * size changes, or always with @stamp (ftruncate, O_TRUNC). Return: 0. */
+long do_truncate(struct task_struct *task, struct ramfs_inode *inode, long length, bool stamp);
+
+/* --- fs/attr.c: modes, owners and times -------------------------------- */
+/* Linux: current_time, the wall-clock time a change is stamped with. */
+struct timespec64 current_time(void);
+/* Linux: inode_set_ctime_current (the inode changed) and, for a
+ * directory whose names changed, its mtime and ctime (inode_touch_dir). */
+void inode_set_ctime_current(struct ramfs_inode *inode);
+void inode_touch_dir(struct ramfs_inode *dir);
+/* Linux: file_update_time (the bytes changed: mtime and ctime),
+ * file_accessed (a read: atime, under relatime's rule) and
+ * file_remove_privs (a write by @task clears set-user-ID and
+ * set-group-ID, unless it has CAP_FSETID). */
+void file_update_time(struct ramfs_inode *inode);
+void file_accessed(struct ramfs_inode *inode);
+void file_remove_privs(const struct task_struct *task, struct ramfs_inode *inode);
 
 /* --- fs/read_write.c, fs/readdir.c: the initramfs's own files ------------ */
 /* Regular files (read from the inode's bytes, seek) and directories

@@ -39,6 +39,12 @@
 struct ramfs_inode;
 struct file_operations;
 
+/* Linux: struct timespec64, an inode's times (and select's end time). */
+struct timespec64 {
+	int64_t tv_sec;
+	long tv_nsec;
+};
+
 /* One name in a directory (Linux: a dentry). Hard links are several
  * dentries for one inode; a directory has exactly one. */
 struct ramfs_dentry {
@@ -59,8 +65,10 @@ struct ramfs_inode {
 	unsigned long ino;  /* Linux: i_ino, unique in its fs; the root's is 1 */
 	uint32_t rdev;	    /* device number of a S_IFCHR inode (Linux: i_rdev) */
 	uint32_t uid, gid;
-	uint64_t mtime; /* seconds since the epoch */
-	uint64_t size;	/* bytes of data: file contents or symlink target */
+	/* Since the epoch: last read (relatime), last change of the bytes,
+	 * last change of the inode (Linux: i_atime, i_mtime, i_ctime). */
+	struct timespec64 i_atime, i_mtime, i_ctime;
+	uint64_t size; /* bytes of data: file contents or symlink target */
 	/* A symlink's target bytes (not NUL-terminated); a regular file's
 	 * bytes are in its page cache, i_data. */
 	const char *data;
@@ -68,6 +76,9 @@ struct ramfs_inode {
 	 * i_data); NULL for every other type. */
 	struct address_space *i_mapping;
 	struct address_space i_data;
+	/* Pages of i_data counted in i_sb->used_pages (Linux: shmem's
+	 * info->alloced), brought level by ramfs_recalc_inode. */
+	unsigned long alloced;
 	struct ramfs_inode *parent;    /* directories: "..", the root's is itself */
 	struct ramfs_dentry *children; /* directories: sorted by name */
 	/* Special files (/proc, /sys): their own operations, used by open
@@ -96,9 +107,11 @@ typedef void (*ramfs_free_t)(struct ramfs *fs, void *ptr);
 struct ramfs {
 	struct ramfs_inode *root;
 	ramfs_alloc_t alloc;
-	ramfs_free_t free;	/* NULL: nothing is given back (a test's arena) */
-	void *alloc_priv;	/* for the allocator */
-	unsigned long last_ino; /* the last inode number handed out */
+	ramfs_free_t free;	  /* NULL: nothing is given back (a test's arena) */
+	void *alloc_priv;	  /* for the allocator */
+	unsigned long last_ino;	  /* the last inode number handed out */
+	unsigned long nr_inodes;  /* inodes alive (statfs: f_files - f_ffree) */
+	unsigned long used_pages; /* page-cache pages of its files (f_blocks - f_bfree) */
 };
 
 /* --- fs/ramfs.c --------------------------------------------------------- */
@@ -177,6 +190,27 @@ int ramfs_link_at(struct ramfs *fs, struct ramfs_inode *inode, struct ramfs_inod
  * (then the last iput does). Return: 0, -ENOENT, -ENOTEMPTY, -EBUSY for
  * the root. */
 int ramfs_unlink(struct ramfs *fs, const char *path);
+/* Whether @dir is @inode or lies below it (Linux: is_subdir, the walk
+ * up the ".." chain lock_rename's trap check makes). */
+bool is_subdir(const struct ramfs_inode *dir, const struct ramfs_inode *inode);
+/* renameat2's flags (Linux's values). */
+#define RENAME_NOREPLACE 1 /* fail with -EEXIST rather than replace */
+#define RENAME_EXCHANGE 2  /* swap the two names' inodes */
+#define RENAME_WHITEOUT 4  /* leave a whiteout (0:0 device) behind */
+/*
+ * Move the name @old_name of @old_dir to @new_name in @new_dir (Linux:
+ * simple_rename, shmem_rename2): a name there is replaced (a regular
+ * file by any non-directory, a directory only by a directory into an
+ * empty one), its inode going as with ramfs_remove; a directory's ".."
+ * and both parents' link counts follow. RENAME_EXCHANGE swaps two names'
+ * inodes; RENAME_NOREPLACE keeps an existing name. Two names of one
+ * inode: nothing happens. WHITEOUT is the caller's. Return: 0, -ENOENT
+ * (no old name; no new one to exchange), -EEXIST, -EINVAL (a directory
+ * into itself), -ENOTDIR, -EISDIR, -ENOTEMPTY, -EBUSY ("." or ".."),
+ * -ENAMETOOLONG, -ENOMEM (nothing changed).
+ */
+int ramfs_rename(struct ramfs *fs, struct ramfs_inode *old_dir, const char *old_name,
+		 struct ramfs_inode *new_dir, const char *new_name, unsigned int flags);
 /* The same for the name [name, +len) in dir (no path walk). Return: as
  * ramfs_unlink. */
 int ramfs_remove(struct ramfs *fs, struct ramfs_inode *dir, const char *name, size_t len);
@@ -187,6 +221,20 @@ int ramfs_set_data(struct ramfs_inode *inode, const char *data, uint64_t size);
 /* A regular file's new size (Linux: truncate_setsize): the bytes past a
  * smaller one leave the page cache, a larger one reads as zeros. */
 void ramfs_setsize(struct ramfs_inode *inode, uint64_t size);
+/* Bring the fs's used_pages level with the pages @inode's cache holds
+ * now (Linux: shmem_recalc_inode); after every write, truncate and
+ * fallocate. */
+void ramfs_recalc_inode(struct ramfs_inode *inode);
+/* fallocate's modes (Linux's values). */
+#define FALLOC_FL_KEEP_SIZE 0x01  /* the size stays */
+#define FALLOC_FL_PUNCH_HOLE 0x02 /* free the range (with KEEP_SIZE) */
+/* Linux: shmem_fallocate. Allocate [@offset, +@len) of a regular file
+ * in its page cache (zeroed folios, as large as the range allows), the
+ * size growing to its end unless FALLOC_FL_KEEP_SIZE; or with
+ * FALLOC_FL_PUNCH_HOLE free it, zeroing the parts of folios it cuts.
+ * Return: 0, -ENODEV (not a regular file), -ENOSPC (no memory: what this
+ * call allocated is freed again). Context: @len > 0, checked modes. */
+int ramfs_fallocate(struct ramfs_inode *inode, int mode, uint64_t offset, uint64_t len);
 /* Free a regular file's bytes (its page cache) and make it empty (Linux:
  * truncate_setsize(inode, 0)). */
 void ramfs_truncate(struct ramfs_inode *inode);

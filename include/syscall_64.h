@@ -110,7 +110,10 @@
 	X(129, rt_sigqueueinfo)   \
 	X(130, rt_sigsuspend)     \
 	X(131, sigaltstack)       \
+	X(132, utime)             \
 	X(133, mknod)             \
+	X(137, statfs)            \
+	X(138, fstatfs)           \
 	X(140, getpriority)       \
 	X(141, setpriority)       \
 	X(149, mlock)             \
@@ -142,11 +145,13 @@
 	X(232, epoll_wait)        \
 	X(233, epoll_ctl)         \
 	X(234, tgkill)            \
+	X(235, utimes)            \
 	X(247, waitid)            \
 	X(257, openat)            \
 	X(258, mkdirat)           \
 	X(259, mknodat)           \
 	X(260, fchownat)          \
+	X(261, futimesat)         \
 	X(262, newfstatat)        \
 	X(263, unlinkat)          \
 	X(264, renameat)          \
@@ -164,6 +169,7 @@
 	X(282, signalfd)          \
 	X(283, timerfd_create)    \
 	X(284, eventfd)           \
+	X(285, fallocate)         \
 	X(286, timerfd_settime)   \
 	X(287, timerfd_gettime)   \
 	X(289, signalfd4)         \
@@ -185,7 +191,8 @@
 	X(439, faccessat2)        \
 	X(440, process_madvise)   \
 	X(441, epoll_pwait2)      \
-	X(449, futex_waitv)
+	X(449, futex_waitv)       \
+	X(452, fchmodat2)
 
 #define __SYSCALL_NR(nr, name) __NR_##name = nr,
 enum {

@@ -26,6 +26,7 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
@@ -52,6 +53,18 @@
 #define AT_STATX_FORCE_SYNC 0x2000
 #define AT_STATX_DONT_SYNC 0x4000
 #endif
+
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE 1
+#define RENAME_EXCHANGE 2
+#endif
+#ifndef FALLOC_FL_KEEP_SIZE
+#define FALLOC_FL_KEEP_SIZE 1
+#define FALLOC_FL_PUNCH_HOLE 2
+#endif
+#define SYS_fchmodat2_ 452 /* Linux 6.6; musl 1.2.3 has no number for it */
+#define TMPFS_MAGIC_ 0x01021994
+#define PIPEFS_MAGIC_ 0x50495045
 
 /* The kernel's struct statx (<linux/stat.h>): musl 1.2.3 has none. */
 struct kstatx {
@@ -439,6 +452,317 @@ static void writes(void)
 	fails("rmdir / is EBUSY", SYS(SYS_rmdir, "/"), EBUSY);
 	fails("unlink / is EISDIR", SYS(SYS_unlink, "/"), EISDIR);
 	umask(old_umask);
+}
+
+/* The names used by renames_and_attrs, in the working directory. */
+#define RD "sysconform-r"
+static const char *const rd_files[] = { RD "/s/t/e", RD "/s/t", RD "/s/b", RD "/s", RD "/b",
+					RD "/h",     RD "/l",	RD "/big", RD "/e", RD "/c" };
+
+/* Renames, with their refusals and replacements. */
+static void renames(int tmpfs)
+{
+	struct stat st, st2;
+	int fd = (int)SYS(SYS_open, RD "/a", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	SYS(SYS_write, fd, "A", 1);
+	close(fd);
+	fd = (int)SYS(SYS_open, RD "/b", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	SYS(SYS_write, fd, "BB", 2);
+	close(fd);
+	SYS(SYS_mkdir, RD "/s", 0755);
+	SYS(SYS_mkdir, RD "/s/t", 0755);
+	SYS(SYS_mkdir, RD "/e", 0755);
+	ok_eq("rename to a new name", SYS(SYS_rename, RD "/a", RD "/c"), 0);
+	fails("the old name is gone", SYS(SYS_stat, RD "/a", &st), ENOENT);
+	fails("renameat2 RENAME_NOREPLACE onto a name is EEXIST",
+	      SYS(SYS_renameat2, AT_FDCWD, RD "/c", AT_FDCWD, RD "/b", RENAME_NOREPLACE), EEXIST);
+	fails("renameat2 NOREPLACE with EXCHANGE is EINVAL",
+	      SYS(SYS_renameat2, AT_FDCWD, RD "/c", AT_FDCWD, RD "/b",
+		  RENAME_NOREPLACE | RENAME_EXCHANGE),
+	      EINVAL);
+	fails("renameat2 with an unknown flag is EINVAL",
+	      SYS(SYS_renameat2, AT_FDCWD, RD "/c", AT_FDCWD, RD "/b", 8), EINVAL);
+	fails("rename of a file onto a directory is EISDIR", SYS(SYS_rename, RD "/c", RD "/s"),
+	      EISDIR);
+	fails("rename of a directory onto a file is ENOTDIR", SYS(SYS_rename, RD "/s", RD "/c"),
+	      ENOTDIR);
+	fails("rename of a directory below itself is EINVAL", SYS(SYS_rename, RD "/s", RD "/s/t/x"),
+	      EINVAL);
+	fails("rename onto a directory with names is ENOTEMPTY", SYS(SYS_rename, RD "/e", RD "/s"),
+	      ENOTEMPTY);
+	fails("rename of a file named with a trailing slash is ENOTDIR",
+	      SYS(SYS_rename, RD "/c/", RD "/z"), ENOTDIR);
+	fails("rename of a missing name is ENOENT", SYS(SYS_rename, RD "/nope", RD "/z"), ENOENT);
+	fails("rename of \".\" is EBUSY", SYS(SYS_rename, RD "/.", RD "/z"), EBUSY);
+	ok_eq("rename onto a file replaces it", SYS(SYS_rename, RD "/c", RD "/b"), 0);
+	SYS(SYS_stat, RD "/b", &st);
+	cond("... which then has the moved file's bytes", r == 0 && st.st_size == 1, "1 byte");
+	SYS(SYS_link, RD "/b", RD "/h");
+	ok_eq("rename between two names of one file", SYS(SYS_rename, RD "/b", RD "/h"), 0);
+	cond("... does nothing: both names stay",
+	     SYS(SYS_stat, RD "/b", &st) == 0 && SYS(SYS_stat, RD "/h", &st2) == 0 &&
+		     st.st_ino == st2.st_ino && st.st_nlink == 2,
+	     "both, one inode, 2 links");
+	ok_eq("rename of a directory onto an empty one", SYS(SYS_rename, RD "/e", RD "/s/t"), 0);
+	SYS(SYS_stat, RD, &st);
+	SYS(SYS_stat, RD "/s", &st2);
+	cond("directory link counts follow the move", st.st_nlink == 3 && st2.st_nlink == 3,
+	     "3 and 3");
+	if (SYS(SYS_access, "/proc/self", F_OK) == 0)
+		fails("rename into /proc is EXDEV", SYS(SYS_rename, RD "/h", "/proc/x"), EXDEV);
+	if (!tmpfs) {
+		skip("renameat2 RENAME_EXCHANGE", "not on tmpfs");
+		return;
+	}
+	ok_eq("renameat2 RENAME_EXCHANGE of a file and a directory",
+	      SYS(SYS_renameat2, AT_FDCWD, RD "/b", AT_FDCWD, RD "/s", RENAME_EXCHANGE), 0);
+	SYS(SYS_stat, RD "/b", &st);
+	SYS(SYS_stat, RD "/s", &st2);
+	cond("... swaps them", S_ISDIR(st.st_mode) && S_ISREG(st2.st_mode),
+	     "b a directory, s a file");
+	fails("RENAME_EXCHANGE with a missing name is ENOENT",
+	      SYS(SYS_renameat2, AT_FDCWD, RD "/b", AT_FDCWD, RD "/z", RENAME_EXCHANGE), ENOENT);
+	SYS(SYS_renameat2, AT_FDCWD, RD "/b", AT_FDCWD, RD "/s", RENAME_EXCHANGE);
+}
+
+/* Modes and owners. */
+static void modes(void)
+{
+	struct stat st;
+	int fd = (int)SYS(SYS_open, RD "/h", O_RDONLY | O_CLOEXEC);
+
+	ok_eq("chmod", SYS(SYS_chmod, RD "/h", 0600), 0);
+	SYS(SYS_stat, RD "/h", &st);
+	cond("chmod sets the permission bits", (st.st_mode & 07777) == 0600, "0600");
+	ok_eq("fchmod on a read-only fd", SYS(SYS_fchmod, fd, 04711), 0);
+	SYS(SYS_stat, RD "/h", &st);
+	cond("fchmod sets set-user-ID too", (st.st_mode & 07777) == 04711, "04711");
+	ok_eq("chown to the same owner", SYS(SYS_chown, RD "/h", geteuid(), getegid()), 0);
+	SYS(SYS_stat, RD "/h", &st);
+	cond("chown clears set-user-ID", (st.st_mode & 07777) == 0711, "0711");
+	SYS(SYS_symlink, "h", RD "/l");
+	ok_eq("chmod through a symlink", SYS(SYS_chmod, RD "/l", 0640), 0);
+	SYS(SYS_lstat, RD "/l", &st);
+	cond("... leaves the link's mode", (st.st_mode & 0777) == 0777, "0777");
+	SYS(SYS_stat, RD "/h", &st);
+	cond("... and changes the file's", (st.st_mode & 07777) == 0640, "0640");
+	SYS(SYS_fchmodat2_, AT_FDCWD, RD "/l", 0600, AT_SYMLINK_NOFOLLOW);
+	if (r == -1 && e == ENOSYS)
+		skip("fchmodat2", "before Linux 6.6");
+	else
+		fails("fchmodat2 AT_SYMLINK_NOFOLLOW of a symlink is EOPNOTSUPP", r, EOPNOTSUPP);
+	fails("fchmod of a closed fd is EBADF", SYS(SYS_fchmod, closed_fd(), 0600), EBADF);
+	fails("chown of a missing name is ENOENT", SYS(SYS_chown, RD "/nope", 0, 0), ENOENT);
+	close(fd);
+}
+
+/* Times: explicit, UTIME_NOW and UTIME_OMIT, microseconds and seconds,
+ * who may set them; the ctime every change stamps. */
+static void file_times(int tmpfs)
+{
+	struct timespec ts[2] = { { 1000000000, 123456789 }, { 1100000000, 5 } };
+	struct timeval tv[2] = { { 1200000000, 7 }, { 1300000000, 999999 } };
+	time_t t0 = time(NULL);
+	struct stat st;
+	char c;
+	int fd;
+
+	ok_eq("utimensat", SYS(SYS_utimensat, AT_FDCWD, RD "/h", ts, 0), 0);
+	SYS(SYS_stat, RD "/h", &st);
+	cond("utimensat sets atime and mtime to the nanosecond",
+	     st.st_atim.tv_sec == 1000000000 && st.st_atim.tv_nsec == 123456789 &&
+		     st.st_mtim.tv_sec == 1100000000 && st.st_mtim.tv_nsec == 5,
+	     "1000000000.123456789 and 1100000000.000000005");
+	cond("... and the ctime to now", st.st_ctim.tv_sec >= t0, ">= the time before");
+	ts[0].tv_nsec = UTIME_OMIT;
+	ts[1].tv_nsec = UTIME_NOW;
+	ok_eq("utimensat UTIME_OMIT, UTIME_NOW", SYS(SYS_utimensat, AT_FDCWD, RD "/h", ts, 0), 0);
+	SYS(SYS_stat, RD "/h", &st);
+	cond("... keeps atime, sets mtime to now",
+	     st.st_atim.tv_sec == 1000000000 && st.st_mtim.tv_sec >= t0, "atime kept, mtime now");
+	if (tmpfs) {
+		fd = (int)SYS(SYS_open, RD "/h", O_RDONLY | O_CLOEXEC);
+		SYS(SYS_read, fd, &c, 1);
+		close(fd);
+		SYS(SYS_stat, RD "/h", &st);
+		cond("a read sets an atime older than the mtime (relatime)",
+		     st.st_atim.tv_sec >= t0, "atime now");
+	}
+	ts[0].tv_nsec = ts[1].tv_nsec = UTIME_OMIT;
+	ok_eq("utimensat of both UTIME_OMIT does not even look up the name",
+	      SYS(SYS_utimensat, AT_FDCWD, RD "/nope", ts, 0), 0);
+	ts[0].tv_nsec = 1000000000;
+	fails("utimensat with tv_nsec 1e9 is EINVAL", SYS(SYS_utimensat, AT_FDCWD, RD "/h", ts, 0),
+	      EINVAL);
+	fails("utimensat with an unknown flag is EINVAL",
+	      SYS(SYS_utimensat, AT_FDCWD, RD "/h", NULL, 1), EINVAL);
+	ok_eq("utimensat AT_SYMLINK_NOFOLLOW of a symlink",
+	      SYS(SYS_utimensat, AT_FDCWD, RD "/l", NULL, AT_SYMLINK_NOFOLLOW), 0);
+	ok_eq("utimes", SYS(SYS_utimes, RD "/h", tv), 0);
+	SYS(SYS_stat, RD "/h", &st);
+	cond("utimes sets microseconds",
+	     st.st_atim.tv_sec == 1200000000 && st.st_atim.tv_nsec == 7000 &&
+		     st.st_mtim.tv_nsec == 999999000,
+	     "1200000000.000007 and .999999");
+	tv[0].tv_usec = 1000000;
+	fails("utimes with tv_usec 1e6 is EINVAL", SYS(SYS_utimes, RD "/h", tv), EINVAL);
+	ok_eq("utime to now", SYS(SYS_utime, RD "/h", NULL), 0);
+	SYS(SYS_stat, RD "/h", &st);
+	cond("... sets both times to now", st.st_atim.tv_sec >= t0 && st.st_mtim.tv_sec >= t0,
+	     ">= the time before");
+	fd = (int)SYS(SYS_open, RD "/h", O_RDONLY | O_CLOEXEC);
+	ts[0] = (struct timespec){ 5, 0 };
+	ts[1] = (struct timespec){ 6, 0 };
+	ok_eq("futimens (a NULL name and an fd)", SYS(SYS_utimensat, fd, NULL, ts, 0), 0);
+	fails("futimens with a flag is EINVAL",
+	      SYS(SYS_utimensat, fd, NULL, ts, AT_SYMLINK_NOFOLLOW), EINVAL);
+	close(fd);
+	SYS(SYS_stat, RD "/h", &st);
+	cond("futimens sets the times", st.st_atim.tv_sec == 5 && st.st_mtim.tv_sec == 6,
+	     "5 and 6");
+}
+
+/* Another user's file. Root looks through setfsuid(65534) at its own
+ * file; anyone else at "/" (root's, not writable by others) and the
+ * working directory when it is another's and writable (the build
+ * machine's run as nobody). Then who may give a file away. */
+static void other_users(void)
+{
+	struct timespec ts[2] = { { 5, 0 }, { 6, 0 } };
+	int root = geteuid() == 0;
+	const char *theirs = root ? RD "/h" : "/", *writable = root ? RD "/h" : ".";
+	struct stat st;
+
+	if (root) {
+		SYS(SYS_chmod, RD "/h", 0644);
+		SYS(SYS_setfsuid, 65534);
+	}
+	fails("chmod of another's file is EPERM", SYS(SYS_chmod, theirs, 0644), EPERM);
+	fails("chown of another's file is EPERM", SYS(SYS_chown, theirs, 65534, -1), EPERM);
+	fails("utimensat of another's file with times is EPERM",
+	      SYS(SYS_utimensat, AT_FDCWD, theirs, ts, 0), EPERM);
+	fails("utimensat to now of another's file not writable is EACCES",
+	      SYS(SYS_utimensat, AT_FDCWD, theirs, NULL, 0), EACCES);
+	if (root) {
+		SYS(SYS_setfsuid, 0);
+		SYS(SYS_chmod, RD "/h", 0666);
+		SYS(SYS_setfsuid, 65534);
+	}
+	if (root || (stat(".", &st) == 0 && st.st_uid != geteuid() && access(".", W_OK) == 0))
+		ok_eq("utimensat to now of another's file that is writable",
+		      SYS(SYS_utimensat, AT_FDCWD, writable, NULL, 0), 0);
+	else
+		skip("utimensat to now of another's writable file", "none here");
+	if (!root) {
+		fails("a user cannot give a file away (EPERM)", SYS(SYS_chown, RD "/h", 0, -1),
+		      EPERM);
+		fails("nor give it a group it is not in (EPERM)", SYS(SYS_chown, RD "/h", -1, 0),
+		      EPERM);
+		return;
+	}
+	SYS(SYS_setfsuid, 0);
+	ok_eq("root gives a file away", SYS(SYS_chown, RD "/h", 65534, 65534), 0);
+	SYS(SYS_stat, RD "/h", &st);
+	cond("... its owner and group change", st.st_uid == 65534 && st.st_gid == 65534,
+	     "65534:65534");
+	SYS(SYS_chown, RD "/h", 0, 0);
+}
+
+/* statfs and fallocate: tmpfs counts pages and inodes exactly. */
+static void space(int tmpfs)
+{
+	static char page[4096];
+	struct statfs sf, sf2;
+	struct stat st;
+	char buf[4];
+	int fd, p[2];
+
+	ok_eq("statfs", SYS(SYS_statfs, RD, &sf), 0);
+	cond("statfs: names of 255 bytes, a block size", sf.f_namelen == 255 && sf.f_bsize > 0,
+	     "255, > 0");
+	fails("statfs of a missing name is ENOENT", SYS(SYS_statfs, RD "/nope", &sf2), ENOENT);
+	fails("statfs to a bad pointer is EFAULT", SYS(SYS_statfs, RD, BAD), EFAULT);
+	fails("fstatfs of a closed fd is EBADF", SYS(SYS_fstatfs, closed_fd(), &sf2), EBADF);
+	SYS(SYS_pipe2, p, O_CLOEXEC);
+	SYS(SYS_fstatfs, p[0], &sf2);
+	cond("fstatfs of a pipe: pipefs", r == 0 && sf2.f_type == PIPEFS_MAGIC_, "PIPEFS_MAGIC");
+	fd = (int)SYS(SYS_open, RD "/big", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	fails("fallocate of length 0 is EINVAL", SYS(SYS_fallocate, fd, 0, 0, 0), EINVAL);
+	fails("fallocate PUNCH_HOLE without KEEP_SIZE is EOPNOTSUPP",
+	      SYS(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE, 0, 4096), EOPNOTSUPP);
+	fails("fallocate of a pipe is ESPIPE", SYS(SYS_fallocate, p[1], 0, 0, 4096), ESPIPE);
+	fails("fallocate of a read-only fd is EBADF", SYS(SYS_fallocate, p[0], 0, 0, 4096), EBADF);
+	close(p[0]);
+	close(p[1]);
+	if (!tmpfs) {
+		skip("statfs counts and fallocate", "not on tmpfs");
+		close(fd);
+		return;
+	}
+	cond("statfs of tmpfs: TMPFS_MAGIC, 4 KiB blocks, free <= total",
+	     sf.f_type == TMPFS_MAGIC_ && sf.f_bsize == 4096 && sf.f_bfree <= sf.f_blocks &&
+		     sf.f_ffree <= sf.f_files,
+	     "0x01021994, 4096");
+	for (int i = 0; i < 256; i++)
+		SYS(SYS_write, fd, page, sizeof(page));
+	SYS(SYS_fstatfs, fd, &sf2);
+	cond("1 MiB written and a new inode: 256 blocks and 1 inode fewer free",
+	     sf.f_bfree - sf2.f_bfree == 256 && sf.f_ffree - sf2.f_ffree == 1, "256 and 1");
+	SYS(SYS_fstat, fd, &st);
+	cond("st_blocks counts the pages in 512-byte units", st.st_blocks == 2048, "2048");
+	ok_eq("fallocate KEEP_SIZE past the end",
+	      SYS(SYS_fallocate, fd, FALLOC_FL_KEEP_SIZE, 1 << 20, 1 << 20), 0);
+	SYS(SYS_fstat, fd, &st);
+	cond("... allocates, the size stays", st.st_size == 1 << 20 && st.st_blocks == 4096,
+	     "1 MiB, 4096 blocks");
+	ok_eq("fallocate to 3 MiB", SYS(SYS_fallocate, fd, 0, 2 << 20, 1 << 20), 0);
+	SYS(SYS_fstat, fd, &st);
+	cond("... the size follows", st.st_size == 3 << 20 && st.st_blocks == 6144,
+	     "3 MiB, 6144 blocks");
+	SYS(SYS_pwrite64, fd, "data", 4, 4096 * 10);
+	ok_eq("fallocate PUNCH_HOLE|KEEP_SIZE",
+	      SYS(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 4096 * 8,
+		  4096 * 8 + 2),
+	      0);
+	SYS(SYS_fstat, fd, &st);
+	cond("... frees the whole pages, keeps the size",
+	     st.st_size == 3 << 20 && st.st_blocks == 6144 - 64, "3 MiB, 6080 blocks");
+	memset(buf, 'x', sizeof(buf));
+	SYS(SYS_pread64, fd, buf, 4, 4096 * 10);
+	cond("... and the hole reads as zeros", !memcmp(buf, "\0\0\0\0", 4), "zeros");
+	close(fd);
+	SYS(SYS_unlink, RD "/big");
+	SYS(SYS_statfs, RD, &sf2);
+	cond("unlink of a closed file gives its blocks and inode back",
+	     sf2.f_bfree == sf.f_bfree && sf2.f_ffree == sf.f_ffree, "as before");
+}
+
+/* Renames, modes, owners, times, statfs and fallocate in a directory
+ * of the working directory (tmpfs under Folium's and Linux's init). What
+ * only tmpfs promises (RENAME_EXCHANGE, page-sized blocks, statfs's
+ * counts, relatime) is checked there and skipped on another fs. */
+static void renames_and_attrs(void)
+{
+	struct statfs sf;
+	int tmpfs;
+
+	SYS(SYS_mkdir, RD, 0755);
+	if (r < 0 && e == EACCES && geteuid() != 0) {
+		skip("renames and attributes", "the working directory is not writable");
+		return;
+	}
+	ok_eq("mkdir " RD, r, 0);
+	tmpfs = SYS(SYS_statfs, RD, &sf) == 0 && sf.f_type == TMPFS_MAGIC_;
+	renames(tmpfs);
+	modes();
+	file_times(tmpfs);
+	other_users();
+	space(tmpfs);
+	for (size_t i = 0; i < sizeof(rd_files) / sizeof(rd_files[0]); i++)
+		if (SYS(SYS_unlink, rd_files[i]) && e == EISDIR)
+			SYS(SYS_rmdir, rd_files[i]);
+	ok_eq("rmdir " RD " when all is removed", SYS(SYS_rmdir, RD), 0);
 }
 
 static void dirs(void)
@@ -1061,6 +1385,7 @@ int main(int argc, char **argv)
 	files();
 	links();
 	writes();
+	renames_and_attrs();
 	dirs();
 	pipes_and_dups();
 	fd_limit();

@@ -112,7 +112,7 @@ static void initramfs_unpacks_dirs_files_and_symlinks_with_modes(struct kunit *t
 	KUNIT_EXPECT_EQ(test, motd->mode, S_IFREG | 0640);
 	KUNIT_EXPECT_EQ(test, motd->uid, 1000);
 	KUNIT_EXPECT_EQ(test, motd->gid, 100);
-	KUNIT_EXPECT_EQ(test, motd->mtime, 1700000000);
+	KUNIT_EXPECT_EQ(test, motd->i_mtime.tv_sec, 1700000000);
 	/* Copied: the file's bytes are in its page cache, one page. */
 	KUNIT_EXPECT_EQ(test, motd->i_mapping->nrpages, 1);
 	KUNIT_EXPECT_EQ(test, get(test, "/etc", true)->mode, S_IFDIR | 0750);

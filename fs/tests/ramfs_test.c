@@ -4,7 +4,8 @@
  * MAXSYMLINKS (ELOOP), each -errno the calls promise, hard links and
  * unlinking, out-of-memory that keeps what was made before, the sorted
  * directory listing and ls's mode strings; lookups from a given directory,
- * computed links (get_link, as /proc/self/exe) and inode numbers.
+ * computed links (get_link, as /proc/self/exe) and inode numbers;
+ * rename (moves, replacements, exchanges, refusals) and fallocate.
  */
 #include <ktest.h>
 #include <slab.h>
@@ -230,12 +231,137 @@ static void ramfs_unlink_and_iput_give_every_object_back(struct kunit *test)
 	ramfs_kfree(&kfs, kfs.root);
 }
 
+/* Rename moves a name, replaces what Linux lets it replace, refuses
+ * the rest with Linux's errors and changes nothing then; a directory's
+ * ".." and both parents' link counts follow it. */
+static void ramfs_rename_moves_replaces_and_refuses_as_linux(struct kunit *test)
+{
+	struct ramfs_inode *a, *b, *f, *g, *e, *got;
+	char buf[8] = { 0 };
+
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/a", 0755, &a), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/b", 0755, &b), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/a/f", 0644, "eff", 3, &f), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/b/g", 0644, "gee", 3, &g), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/b/e", 0755, &e), 0);
+	/* refused: nothing changes */
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, a, "nope", b, "x", 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, a, "f", b, "g", RENAME_NOREPLACE), -EEXIST);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, a, "f", b, "x", RENAME_EXCHANGE), -ENOENT);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, a, "f", b, "e", 0), -EISDIR);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, b, "e", b, "g", 0), -ENOTDIR);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, fs.root, "b", e, "in", 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, fs.root, "a", fs.root, "b", 0), -ENOTEMPTY);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, a, "f", b, "..", 0), -EBUSY);
+	expect_resolves(test, "/a/f", f);
+	expect_resolves(test, "/b/g", g);
+	/* a move to a new name; then onto a file, which goes */
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, a, "f", b, "h", 0), 0);
+	KUNIT_EXPECT_EQ(test, lookup_err("/a/f", true), -ENOENT);
+	expect_resolves(test, "/b/h", f);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, b, "h", b, "g", 0), 0);
+	expect_resolves(test, "/b/g", f);
+	KUNIT_EXPECT_EQ(test, ramfs_read(f, 0, buf, sizeof(buf)), 3);
+	KUNIT_EXPECT_STREQ(test, buf, "eff");
+	KUNIT_EXPECT_EQ(test, g->nlink, 0);
+	/* two names of one inode: nothing happens */
+	KUNIT_ASSERT_EQ(test, ramfs_link(&fs, f, "/b/h"), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, b, "h", b, "g", 0), 0);
+	expect_resolves(test, "/b/h", f);
+	KUNIT_EXPECT_EQ(test, f->nlink, 2);
+	/* a directory changes parent: "..", and the counts of both */
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, b, "e", a, "e2", 0), 0);
+	KUNIT_EXPECT_TRUE(test, e->parent == a);
+	KUNIT_EXPECT_EQ(test, a->nlink, 3);
+	KUNIT_EXPECT_EQ(test, b->nlink, 2);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup(&fs, "/a/e2/..", true, &got), 0);
+	KUNIT_EXPECT_TRUE(test, got == a);
+	/* onto an empty directory, which goes */
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/b/empty", 0755, NULL), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, a, "e2", b, "empty", 0), 0);
+	expect_resolves(test, "/b/empty", e);
+	KUNIT_EXPECT_EQ(test, a->nlink, 2);
+	KUNIT_EXPECT_EQ(test, b->nlink, 3);
+	KUNIT_EXPECT_EQ(test, lookup_err("/a/e2", true), -ENOENT);
+}
+
+/* RENAME_EXCHANGE swaps a file and a directory across two parents. */
+static void ramfs_rename_exchange_swaps_two_names(struct kunit *test)
+{
+	struct ramfs_inode *a, *b, *f, *d;
+
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/a", 0755, &a), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/b", 0755, &b), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/a/f", 0644, "x", 1, &f), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/b/d", 0755, &d), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, a, "f", b, "d", RENAME_EXCHANGE), 0);
+	expect_resolves(test, "/a/f", d);
+	expect_resolves(test, "/b/d", f);
+	KUNIT_EXPECT_TRUE(test, d->parent == a);
+	KUNIT_EXPECT_EQ(test, a->nlink, 3);
+	KUNIT_EXPECT_EQ(test, b->nlink, 2);
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, fs.root, "a", a, "f", RENAME_EXCHANGE), -EINVAL);
+}
+
+/* A rename's one allocation (the new name) fails before anything moves. */
+static void ramfs_rename_out_of_memory_changes_nothing(struct kunit *test)
+{
+	struct ramfs_inode *f, *g;
+
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/f", 0644, "x", 1, &f), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/g", 0644, "y", 1, &g), 0);
+	arena.limit = arena.used;
+	KUNIT_EXPECT_EQ(test, ramfs_rename(&fs, fs.root, "f", fs.root, "g", 0), -ENOMEM);
+	expect_resolves(test, "/f", f);
+	expect_resolves(test, "/g", g);
+	KUNIT_EXPECT_EQ(test, g->nlink, 1);
+}
+
+/* fallocate gives a file zeroed folios (large where the range allows),
+ * the size following unless KEEP_SIZE; a punched hole reads as zeros
+ * and gives its whole folios back; used_pages follows every step. */
+static void ramfs_fallocate_allocates_and_punches(struct kunit *test)
+{
+	struct ramfs_inode *f;
+	unsigned long counts[NR_PAGE_ORDERS];
+	char buf[4] = { 1, 1, 1, 1 };
+	unsigned long used0 = fs.used_pages;
+
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/f", 0644, "abcd", 4, &f), 0);
+	KUNIT_EXPECT_EQ(test, fs.used_pages, used0 + 1);
+	KUNIT_ASSERT_EQ(test, ramfs_fallocate(f, 0, 0, 64 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, f->size, 64 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, f->i_mapping->nrpages, 64);
+	KUNIT_EXPECT_EQ(test, fs.used_pages, used0 + 64);
+	mapping_folio_orders(f->i_mapping, counts);
+	KUNIT_EXPECT_GT(test, counts[5], 0); /* 32 pages from index 32 */
+	KUNIT_EXPECT_EQ(test, ramfs_read(f, 0, buf, 4), 4);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, "abcd", 4), 0); /* the data stays */
+	KUNIT_EXPECT_EQ(test, ramfs_read(f, 40 * PAGE_SIZE, buf, 4), 4);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, "\0\0\0\0", 4), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_fallocate(f, FALLOC_FL_KEEP_SIZE, 64 * PAGE_SIZE, PAGE_SIZE),
+			0);
+	KUNIT_EXPECT_EQ(test, f->size, 64 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, f->i_mapping->nrpages, 65);
+	KUNIT_ASSERT_EQ(
+		test,
+		ramfs_fallocate(f, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 2, 64 * PAGE_SIZE),
+		0);
+	KUNIT_EXPECT_EQ(test, f->size, 64 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, f->i_mapping->nrpages, 2); /* the pages it cuts */
+	KUNIT_EXPECT_EQ(test, fs.used_pages, used0 + 2);
+	KUNIT_EXPECT_EQ(test, ramfs_read(f, 0, buf, 4), 4);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, "ab\0\0", 4), 0);
+	ramfs_truncate(f);
+	KUNIT_EXPECT_EQ(test, fs.used_pages, used0);
+}
+
 static void ramfs_out_of_memory_is_enomem_and_keeps_the_rest(struct kunit *test)
 {
 	int err = 0, made = 0;
 	char name[16];
 
-	KUNIT_ASSERT_EQ(test, test_fs_init(test, &fs, &arena, 1024), 0);
+	KUNIT_ASSERT_EQ(test, test_fs_init(test, &fs, &arena, 2048), 0);
 	while (!err && made < 100) {
 		ksnprintf(name, sizeof(name), "/dir%d", made);
 		err = ramfs_mkdir(&fs, name, 0755, NULL);
@@ -354,6 +480,10 @@ static struct kunit_case ramfs_cases[] = {
 	KUNIT_CASE(ramfs_symlink_loops_end_in_eloop_after_maxsymlinks),
 	KUNIT_CASE(ramfs_create_refuses_what_linux_refuses),
 	KUNIT_CASE(ramfs_unlink_and_hard_links_keep_counts),
+	KUNIT_CASE(ramfs_rename_moves_replaces_and_refuses_as_linux),
+	KUNIT_CASE(ramfs_rename_exchange_swaps_two_names),
+	KUNIT_CASE(ramfs_rename_out_of_memory_changes_nothing),
+	KUNIT_CASE(ramfs_fallocate_allocates_and_punches),
 	KUNIT_CASE(ramfs_out_of_memory_is_enomem_and_keeps_the_rest),
 	KUNIT_CASE(ramfs_unlink_and_iput_give_every_object_back),
 	KUNIT_CASE(ramfs_lists_a_directory_sorted_with_ls_modes),

@@ -663,7 +663,7 @@ static void stat_lstat_fstat_fill_linux_struct_stat(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, stat_mode(), S_IFREG | 0644);
 	KUNIT_EXPECT_EQ(test, stat_u64(48), 12);   /* st_size */
 	KUNIT_EXPECT_EQ(test, stat_u64(56), 4096); /* st_blksize */
-	KUNIT_EXPECT_EQ(test, stat_u64(64), 1);	   /* st_blocks */
+	KUNIT_EXPECT_EQ(test, stat_u64(64), 8);	   /* st_blocks: its page, as tmpfs */
 	KUNIT_EXPECT_EQ(test, stat_u64(16), 1);	   /* st_nlink */
 	KUNIT_EXPECT_NE(test, stat_u64(8), 0);	   /* st_ino */
 	KUNIT_EXPECT_EQ(test, sys(__NR_lstat, PATH_A, DATA, 0), 0);
@@ -1121,21 +1121,72 @@ static void directories_and_links_are_made_and_removed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_unlinkat, (unsigned long)AT_FDCWD, PATH_A, 0x1), -EINVAL);
 }
 
-/* What comes with tmpfs is refused as on a read-only mount, after the
- * path walk's errors (-ENOENT first). */
-static void rename_chmod_chown_and_utimes_are_still_erofs(struct kunit *test)
+/* statfs's f_bfree or f_ffree of path (struct statfs: at 24 and 48). */
+static uint64_t statfs_u64(const char *path, unsigned long off)
 {
+	put_str(PATH_B, path);
+	BUG_ON(sys(__NR_statfs, PATH_B, DATA, 0));
+	return stat_u64(off);
+}
+
+/* rename moves a name (/proc is another mount: -EXDEV); chmod and
+ * utimensat change the inode, stamping its ctime; statfs counts the
+ * pages a write and a fallocate take and a punched hole gives back,
+ * and the inode; the last close gives everything back. fsync of a
+ * rootfs file is 0, of the console -EINVAL. */
+static void rename_modes_times_and_space_change_rootfs(struct kunit *test)
+{
+	uint64_t bfree = statfs_u64("/", 24), ffree = statfs_u64("/", 48);
+	struct __kernel_timespec ts[2] = { { 1000000000, 7 }, { 1100000000, 9 } };
 	long fd;
 
-	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rename, "/etc/motd", "/etc/m2", 0), -EROFS);
-	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rename, "/etc/motd", "/no/m2", 0), -ENOENT);
-	KUNIT_EXPECT_EQ(test, sys_paths(__NR_chmod, "/etc/motd", NULL, 0600), -EROFS);
-	KUNIT_EXPECT_EQ(test, sys_paths(__NR_chmod, "/etc/absent", NULL, 0600), -ENOENT);
-	fd = open_path("/etc/motd", O_RDONLY);
+	put_str(PATH_A, FIXTURE "/r");
+	fd = sys4(__NR_open, PATH_A, O_RDWR | O_CREAT | O_EXCL, 0644, 0);
 	KUNIT_ASSERT_GE(test, fd, 0);
-	KUNIT_EXPECT_EQ(test, sys(__NR_fchmod, (unsigned long)fd, 0600, 0), -EROFS);
+	KUNIT_EXPECT_EQ(test, statfs_u64("/", 48), ffree - 1);
+	KUNIT_EXPECT_EQ(test, sys(__NR_write, (unsigned long)fd, DATA, 100), 100);
+	KUNIT_EXPECT_EQ(test, statfs_u64("/", 24), bfree - 1);
+	KUNIT_EXPECT_EQ(test, sys4(__NR_fallocate, (unsigned long)fd, 0, 0, 16 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, statfs_u64("/", 24), bfree - 16);
+	KUNIT_EXPECT_EQ(test, size_of(FIXTURE "/r"), 16 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test,
+			sys4(__NR_fallocate, (unsigned long)fd,
+			     FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 4 * PAGE_SIZE,
+			     4 * PAGE_SIZE),
+			0);
+	KUNIT_EXPECT_EQ(test, statfs_u64("/", 24), bfree - 12);
+	KUNIT_EXPECT_EQ(test, sys4(__NR_fallocate, (unsigned long)fd, FALLOC_FL_PUNCH_HOLE, 0, 1),
+			-EOPNOTSUPP);
+	/* rename: the name moves; into /proc is -EXDEV */
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rename, FIXTURE "/r", FIXTURE "/r2", 0), 0);
+	KUNIT_EXPECT_EQ(test, size_of(FIXTURE "/r"), -1);
+	KUNIT_EXPECT_EQ(test, size_of(FIXTURE "/r2"), 16 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rename, FIXTURE "/r2", "/proc/r2", 0), -EXDEV);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rename, "/proc", FIXTURE "/p", 0), -EACCES);
+	task->cred.cap_effective |= CAP_TO_MASK(CAP_DAC_OVERRIDE); /* then: a mount point */
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rename, "/proc", FIXTURE "/p", 0), -EBUSY);
+	task->cred.cap_effective = 0;
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_rename, FIXTURE "/r2", "/no/r2", 0), -ENOENT);
+	/* chmod, and times to the nanosecond; stat's mode at 24, times at 72 */
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_chmod, FIXTURE "/r2", NULL, 0600), 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_fchmod, (unsigned long)fd, 0640, 0), 0);
+	BUG_ON(copy_to_user(DATA + 512, ts, sizeof(ts)));
+	put_str(PATH_A, FIXTURE "/r2");
+	KUNIT_EXPECT_EQ(test, sys4(__NR_utimensat, (unsigned long)AT_FDCWD, PATH_A, DATA + 512, 0),
+			0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_fstat, (unsigned long)fd, DATA, 0), 0);
+	KUNIT_EXPECT_EQ(test, stat_u64(24) & 0xffffffff, S_IFREG | 0640);
+	KUNIT_EXPECT_EQ(test, stat_u64(72), 1000000000);
+	KUNIT_EXPECT_EQ(test, stat_u64(80), 7);
+	KUNIT_EXPECT_EQ(test, stat_u64(88), 1100000000);
+	KUNIT_EXPECT_EQ(test, stat_u64(96), 9);
+	KUNIT_EXPECT_GE(test, stat_u64(104), 1000000000); /* ctime: now, after 2001 */
 	KUNIT_EXPECT_EQ(test, sys(__NR_fsync, (unsigned long)fd, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_unlink, FIXTURE "/r2", NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, statfs_u64("/", 24), bfree - 12); /* open: kept */
 	KUNIT_EXPECT_EQ(test, sys(__NR_close, (unsigned long)fd, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, statfs_u64("/", 24), bfree);
+	KUNIT_EXPECT_EQ(test, statfs_u64("/", 48), ffree);
 	KUNIT_EXPECT_EQ(test, sys(__NR_fsync, 1, 0, 0), -EINVAL); /* the console */
 	KUNIT_EXPECT_EQ(test, sys(__NR_fsync, 99, 0, 0), -EBADF);
 	KUNIT_EXPECT_EQ(test, sys(__NR_sync, 0, 0, 0), 0);
@@ -1203,7 +1254,7 @@ static struct kunit_case fs_syscall_cases[] = {
 	KUNIT_CASE(char_devices_open_by_number_and_pipes_poll),
 	KUNIT_CASE(files_are_made_written_truncated_and_removed),
 	KUNIT_CASE(directories_and_links_are_made_and_removed),
-	KUNIT_CASE(rename_chmod_chown_and_utimes_are_still_erofs),
+	KUNIT_CASE(rename_modes_times_and_space_change_rootfs),
 	{},
 };
 
