@@ -134,6 +134,29 @@ int vfs_create(struct task_struct *task, struct ramfs_inode *dir, const char *la
 	return 0;
 }
 
+/* Linux: vfs_tmpfile with shmem_tmpfile and d_tmpfile: an unnamed
+ * regular file in @dir (nlink 0: it goes with its last close), linkable
+ * unless O_EXCL asked otherwise. A /proc directory has no ->tmpfile. */
+int vfs_tmpfile(struct task_struct *task, struct ramfs_inode *dir, uint32_t mode, bool linkable,
+		struct ramfs_inode **out)
+{
+	struct ramfs_inode *inode;
+	int err = may_create(task, dir);
+
+	if (!err && special_dir(dir))
+		err = -EOPNOTSUPP;
+	if (!err)
+		err = ramfs_add(&rootfs, dir, NULL, S_IFREG | mode, &inode);
+	if (err)
+		return err;
+	init_owner(task, dir, inode);
+	inode->nlink = 0;
+	if (linkable)
+		inode->i_state |= I_LINKABLE;
+	*out = inode;
+	return 0;
+}
+
 /* Linux: filename_create then vfs_mkdir or vfs_mknod. The parent must
  * exist; a name that exists is -EEXIST; "." and ".." too. */
 static long create_at(struct task_struct *task, int dfd, unsigned long upath, uint32_t mode,

@@ -1,11 +1,10 @@
 /*
  * open, close, access, chdir and umask (Linux: fs/open.c, fs/namei.c
  * do_open/may_open, kernel/sys.c umask). O_CREAT makes a regular file in
- * an existing directory (vfs_create), O_TRUNC empties one once it is
- * open. Checks come in Linux's order. Example: open("/etc/motd",
- * O_RDONLY) with fds 0-2 taken returns 3; open("/etc/new", O_WRONLY |
- * O_CREAT, 0666) makes it with mode 0644 under umask 022;
- * open("/etc/motd/", O_RDONLY) is -ENOTDIR.
+ * an existing directory (vfs_create), O_TMPFILE an unnamed one
+ * (vfs_tmpfile), O_TRUNC empties one once it is open. Checks come in Linux's order. Example:
+ * open("/etc/motd", O_RDONLY) with fds 0-2 taken returns 3; open("/etc/new", O_WRONLY | O_CREAT,
+ * 0666) makes it with mode 0644 under umask 022; open("/etc/motd/", O_RDONLY) is -ENOTDIR.
  */
 #include <sched.h>
 #include <slab.h>
@@ -109,6 +108,31 @@ static int dentry_open(struct ramfs_inode *inode, int flags, struct file **filep
 	return 0;
 }
 
+/* Linux: build_open_flags' O_TMPFILE rules (O_DIRECTORY with it, no
+ * O_CREAT, opened for writing: else -EINVAL), then do_tmpfile: the
+ * directory is looked up and the file made in it, mode & ~umask. */
+static long open_tmpfile(struct task_struct *task, int dfd, char *name, int flags, uint32_t mode,
+			 struct file **filep)
+{
+	struct ramfs_inode *dir, *inode;
+	int err;
+
+	if ((flags & (O_TMPFILE | O_CREAT)) != O_TMPFILE || (flags & O_ACCMODE) == O_RDONLY)
+		return -EINVAL;
+	err = path_lookupat(task, dfd, name, LOOKUP_FOLLOW, &dir);
+	if (!err && !S_ISDIR(dir->mode))
+		err = -ENOTDIR;
+	if (!err)
+		err = vfs_tmpfile(task, dir, mode & 07777 & ~task->fs->umask, !(flags & O_EXCL),
+				  &inode);
+	if (err)
+		return err;
+	ihold(inode); /* so a failed open's iput takes it away */
+	err = dentry_open(inode, flags & ~(O_TMPFILE | O_EXCL), filep);
+	iput(inode);
+	return err;
+}
+
 /* Linux: build_open_flags, path_openat and do_open. */
 static long do_filp_open(struct task_struct *task, int dfd, char *name, int flags, uint32_t mode,
 			 struct file **filep)
@@ -121,6 +145,8 @@ static long do_filp_open(struct task_struct *task, int dfd, char *name, int flag
 		flags &= O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC;
 	if ((flags & (O_DIRECTORY | O_CREAT)) == (O_DIRECTORY | O_CREAT))
 		return -EINVAL;
+	if (flags & __O_TMPFILE)
+		return open_tmpfile(task, dfd, name, flags, mode, filep);
 	if (flags & O_CREAT)
 		err = open_create(task, dfd, name, flags, mode, &inode, &created);
 	else

@@ -571,9 +571,13 @@ int ramfs_link_at(struct ramfs *fs, struct ramfs_inode *inode, struct ramfs_inod
 		return -EEXIST;
 	if (len > NAME_MAX)
 		return -ENAMETOOLONG;
+	if (!inode->nlink && !(inode->i_state & I_LINKABLE))
+		return -ENOENT; /* Linux: vfs_link, no resurrection */
 	err = add_dentry(fs, dir, name, len, inode);
-	if (!err)
+	if (!err) {
 		inode->nlink++;
+		inode->i_state &= ~I_LINKABLE;
+	}
 	return err;
 }
 

@@ -59,6 +59,8 @@ struct epitem;
 #define O_NOFOLLOW 00400000
 #define O_CLOEXEC 02000000
 #define O_PATH 010000000
+#define __O_TMPFILE 020000000
+#define O_TMPFILE (__O_TMPFILE | O_DIRECTORY) /* an unnamed file in the directory */
 #define AT_FDCWD (-100)
 #define TIOCGWINSZ 0x5413 /* ioctl: the terminal's size */
 #define AT_SYMLINK_NOFOLLOW 0x100
@@ -254,6 +256,12 @@ int filename_parentat(struct task_struct *task, int dfd, char *name, enum last_t
  * -ENOENT (@dir was removed), -ENAMETOOLONG, -ENOMEM. */
 int vfs_create(struct task_struct *task, struct ramfs_inode *dir, const char *last, uint32_t mode,
 	       uint32_t rdev, struct ramfs_inode **out);
+/* Linux: vfs_tmpfile. An unnamed regular file of @mode in @dir with
+ * nlink 0 (the caller's open holds it), I_LINKABLE if @linkable.
+ * Return: 0 with *@out, may_create's errors, -EOPNOTSUPP in /proc,
+ * -ENOMEM. */
+int vfs_tmpfile(struct task_struct *task, struct ramfs_inode *dir, uint32_t mode, bool linkable,
+		struct ramfs_inode **out);
 /* Linux: do_truncate. @inode's new size (@length, checked against
  * RLIMIT_FSIZE: SIGXFSZ and -EFBIG); mtime and ctime stamped when the
  * size changes, or always with @stamp (ftruncate, O_TRUNC). Return: 0. */

@@ -61,9 +61,10 @@ struct ramfs_inode {
 	 * of a fs that frees goes when both this and nlink are 0; until
 	 * then an unlinked file keeps its bytes. */
 	uint32_t i_count;
-	struct ramfs *i_sb; /* the fs that made it; NULL: not a fs's (a pipe's) */
-	unsigned long ino;  /* Linux: i_ino, unique in its fs; the root's is 1 */
-	uint32_t rdev;	    /* device number of a S_IFCHR inode (Linux: i_rdev) */
+	unsigned int i_state; /* I_LINKABLE */
+	struct ramfs *i_sb;   /* the fs that made it; NULL: not a fs's (a pipe's) */
+	unsigned long ino;    /* Linux: i_ino, unique in its fs; the root's is 1 */
+	uint32_t rdev;	      /* device number of a S_IFCHR inode (Linux: i_rdev) */
 	uint32_t uid, gid;
 	/* Since the epoch: last read (relatime), last change of the bytes,
 	 * last change of the inode (Linux: i_atime, i_mtime, i_ctime). */
@@ -96,6 +97,9 @@ struct ramfs_inode {
 	 * leads to), for getcwd and readlink of /proc/PID/cwd; NULL otherwise. */
 	const char *i_name;
 };
+
+/* i_state: an O_TMPFILE inode (no name, nlink 0) linkat may name. */
+#define I_LINKABLE 0x1u
 
 struct ramfs;
 /* Zeroed memory for an inode, a dentry or a name. Return: NULL when
@@ -179,8 +183,10 @@ int ramfs_mknod(struct ramfs *fs, const char *path, uint32_t mode, uint32_t rdev
  * -ENAMETOOLONG (len >= PATH_MAX), -ENOMEM, ... */
 int ramfs_symlink(struct ramfs *fs, const char *path, const char *target, size_t len,
 		  struct ramfs_inode **out);
-/* Give inode another name (a hard link). Return: 0, -EEXIST, -EPERM for a
- * directory, -ENOMEM, ... */
+/* Give inode another name (a hard link). An inode with no name left
+ * takes one only while I_LINKABLE (an O_TMPFILE file; then no more).
+ * Return: 0, -EEXIST, -EPERM for a directory, -ENOENT (no name, not
+ * linkable), -ENOMEM, ... */
 int ramfs_link(struct ramfs *fs, struct ramfs_inode *inode, const char *path);
 /* The same as [name, +len) in dir (no path walk). */
 int ramfs_link_at(struct ramfs *fs, struct ramfs_inode *inode, struct ramfs_inode *dir,

@@ -456,8 +456,10 @@ static void writes(void)
 
 /* The names used by renames_and_attrs, in the working directory. */
 #define RD "sysconform-r"
-static const char *const rd_files[] = { RD "/s/t/e", RD "/s/t", RD "/s/b", RD "/s", RD "/b",
-					RD "/h",     RD "/l",	RD "/big", RD "/e", RD "/c" };
+static const char *const rd_files[] = {
+	RD "/s/t/e", RD "/s/t", RD "/s/b", RD "/s", RD "/b",  RD "/h",
+	RD "/l",     RD "/big", RD "/e",   RD "/c", RD "/tn", RD "/tx",
+};
 
 /* Renames, with their refusals and replacements. */
 static void renames(int tmpfs)
@@ -738,18 +740,65 @@ static void space(int tmpfs)
 	     sf2.f_bfree == sf.f_bfree && sf2.f_ffree == sf.f_ffree, "as before");
 }
 
-/* Renames, modes, owners, times, statfs and fallocate in a directory
- * of the working directory (tmpfs under Folium's and Linux's init). What
- * only tmpfs promises (RENAME_EXCHANGE, page-sized blocks, statfs's
- * counts, relatime) is checked there and skipped on another fs. */
+/* linkat of an O_TMPFILE fd to @name: root through AT_EMPTY_PATH
+ * (which Linux before 6.10 keeps to CAP_DAC_READ_SEARCH), anyone else
+ * through /proc/self/fd. */
+static long link_tmpfile(int fd, const char *name)
+{
+	char path[64];
+
+	if (geteuid() == 0)
+		return SYS(SYS_linkat, fd, "", AT_FDCWD, name, AT_EMPTY_PATH);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	return SYS(SYS_linkat, AT_FDCWD, path, AT_FDCWD, name, AT_SYMLINK_FOLLOW);
+}
+
+/* O_TMPFILE: an unnamed file that linkat may name, unless O_EXCL. */
+static void tmpfiles(int tmpfs)
+{
+	struct stat st;
+	int fd;
+
+	if (!tmpfs) {
+		skip("O_TMPFILE", "not on tmpfs");
+		return;
+	}
+	fails("O_TMPFILE read-only is EINVAL", SYS(SYS_open, RD, O_TMPFILE | O_RDONLY, 0600),
+	      EINVAL);
+	fails("O_TMPFILE of a file is ENOTDIR", SYS(SYS_open, RD "/h", O_TMPFILE | O_RDWR, 0600),
+	      ENOTDIR);
+	fd = (int)SYS(SYS_open, RD, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+	ok("open O_TMPFILE", fd);
+	SYS(SYS_fstat, fd, &st);
+	cond("... a regular file with no name, 0666 less the umask",
+	     S_ISREG(st.st_mode) && st.st_nlink == 0 && (st.st_mode & 07777) == 0644,
+	     "-rw-r--r--, 0 links");
+	ok_eq("write to it", SYS(SYS_write, fd, "tmp", 3), 3);
+	ok_eq("linkat names an O_TMPFILE file", link_tmpfile(fd, RD "/tn"), 0);
+	SYS(SYS_stat, RD "/tn", &st);
+	cond("... with its bytes", r == 0 && st.st_size == 3 && st.st_nlink == 1,
+	     "3 bytes, 1 link");
+	close(fd);
+	fd = (int)SYS(SYS_open, RD, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+	fails("linkat of an O_TMPFILE|O_EXCL file is ENOENT", link_tmpfile(fd, RD "/tx"), ENOENT);
+	close(fd);
+}
+
+/* Renames, modes, owners, times, statfs, fallocate and O_TMPFILE in a
+ * directory of the working directory (tmpfs under Folium's and Linux's
+ * init). What only tmpfs promises (RENAME_EXCHANGE, page-sized blocks,
+ * statfs's counts, relatime, O_TMPFILE) is checked there and skipped on
+ * another fs. */
 static void renames_and_attrs(void)
 {
+	mode_t old_umask = umask(022);
 	struct statfs sf;
 	int tmpfs;
 
 	SYS(SYS_mkdir, RD, 0755);
 	if (r < 0 && e == EACCES && geteuid() != 0) {
 		skip("renames and attributes", "the working directory is not writable");
+		umask(old_umask);
 		return;
 	}
 	ok_eq("mkdir " RD, r, 0);
@@ -759,10 +808,12 @@ static void renames_and_attrs(void)
 	file_times(tmpfs);
 	other_users();
 	space(tmpfs);
+	tmpfiles(tmpfs);
 	for (size_t i = 0; i < sizeof(rd_files) / sizeof(rd_files[0]); i++)
 		if (SYS(SYS_unlink, rd_files[i]) && e == EISDIR)
 			SYS(SYS_rmdir, rd_files[i]);
 	ok_eq("rmdir " RD " when all is removed", SYS(SYS_rmdir, RD), 0);
+	umask(old_umask);
 }
 
 static void dirs(void)

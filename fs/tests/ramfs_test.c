@@ -285,6 +285,30 @@ static void ramfs_rename_moves_replaces_and_refuses_as_linux(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lookup_err("/a/e2", true), -ENOENT);
 }
 
+/* A file with no name left takes one only while I_LINKABLE (an
+ * O_TMPFILE file), and then only once from nothing. */
+static void ramfs_link_names_a_nameless_inode_only_if_linkable(struct kunit *test)
+{
+	struct ramfs_inode *tmp, *f;
+
+	KUNIT_ASSERT_EQ(test, ramfs_add(&fs, fs.root, NULL, S_IFREG | 0600, &tmp), 0);
+	tmp->nlink = 0; /* as vfs_tmpfile leaves it */
+	ihold(tmp);
+	KUNIT_EXPECT_EQ(test, ramfs_link_at(&fs, tmp, fs.root, "t", 1), -ENOENT);
+	tmp->i_state |= I_LINKABLE;
+	KUNIT_EXPECT_EQ(test, ramfs_link_at(&fs, tmp, fs.root, "t", 1), 0);
+	KUNIT_EXPECT_EQ(test, tmp->nlink, 1);
+	KUNIT_EXPECT_EQ(test, tmp->i_state & I_LINKABLE, 0);
+	expect_resolves(test, "/t", tmp);
+	iput(tmp);
+	/* an unlinked file still open: no new name */
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/f", 0644, "x", 1, &f), 0);
+	ihold(f);
+	KUNIT_ASSERT_EQ(test, ramfs_unlink(&fs, "/f"), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_link_at(&fs, f, fs.root, "g", 1), -ENOENT);
+	iput(f);
+}
+
 /* RENAME_EXCHANGE swaps a file and a directory across two parents. */
 static void ramfs_rename_exchange_swaps_two_names(struct kunit *test)
 {
@@ -482,6 +506,7 @@ static struct kunit_case ramfs_cases[] = {
 	KUNIT_CASE(ramfs_unlink_and_hard_links_keep_counts),
 	KUNIT_CASE(ramfs_rename_moves_replaces_and_refuses_as_linux),
 	KUNIT_CASE(ramfs_rename_exchange_swaps_two_names),
+	KUNIT_CASE(ramfs_link_names_a_nameless_inode_only_if_linkable),
 	KUNIT_CASE(ramfs_rename_out_of_memory_changes_nothing),
 	KUNIT_CASE(ramfs_fallocate_allocates_and_punches),
 	KUNIT_CASE(ramfs_out_of_memory_is_enomem_and_keeps_the_rest),

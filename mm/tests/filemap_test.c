@@ -4,8 +4,8 @@
  * alignment, and order 0 only without large folios), reads of holes and
  * past the end, truncation zeroing a straddled folio and dropping the
  * cache's references, and a byte model of one file under random writes,
- * reads and truncations. Example: a 1.5 MiB write at 0 makes one order-8
- * and one order-7 folio.
+ * reads, truncations, punched holes and fallocates (fs/ramfs.c's). Example: a 1.5 MiB write at 0
+ * makes one order-8 and one order-7 folio.
  */
 #include <ktest.h>
 #include <pagemap.h>
@@ -309,7 +309,7 @@ static bool model_matches(struct kunit *test, const char *model, uint64_t size, 
 	return true;
 }
 
-static void random_writes_reads_and_truncates_match_a_byte_model(struct kunit *test)
+static void random_writes_truncates_punches_and_fallocates_match_a_byte_model(struct kunit *test)
 {
 	char *model = kzalloc(MODEL_SIZE, GFP_KERNEL), *buf = kmalloc(MODEL_SIZE, GFP_KERNEL);
 	uint64_t size = 0;
@@ -324,21 +324,38 @@ static void random_writes_reads_and_truncates_match_a_byte_model(struct kunit *t
 
 		len = MIN(len, MODEL_SIZE - pos); /* MIN evaluates twice */
 
-		if (rnd(8) == 0) { /* truncate, as ramfs would: size, then cache */
+		switch (rnd(8)) {
+		case 0: /* truncate, as ramfs would: size, then cache */
 			size = MIN(size, pos);
 			inode.size = size;
 			truncate_inode_pages(inode.i_mapping, size);
 			memset(model + size, 0, MODEL_SIZE - size);
-		} else {
+			break;
+		case 1: /* a punched hole reads as zeros; the size stays */
+			KUNIT_EXPECT_EQ(test,
+					ramfs_fallocate(&inode,
+							FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+							pos, len),
+					0);
+			memset(model + pos, 0, len);
+			break;
+		case 2: /* fallocate: zeros where nothing was, the size may grow */
+			if (ramfs_fallocate(&inode, rnd(2) ? FALLOC_FL_KEEP_SIZE : 0, pos, len))
+				goto out;
+			if (inode.size > size)
+				size = pos + len;
+			break;
+		default:
 			for (uint64_t i = 0; i < len; i++)
 				buf[i] = model[pos + i] = pat(pos + i, step);
 			if (write_at(pos, buf, len) != (long)len)
-				break;
+				goto out;
 			size = MAX(size, pos + len);
 		}
 		if (inode.size != size || !model_matches(test, model, size, buf, step))
 			break;
 	}
+out:
 	KUNIT_EXPECT_EQ(test, inode.size, size);
 	/* the steps made large folios, not only pages */
 	KUNIT_EXPECT_LT(test, mapping_folio_count(), inode.i_data.nrpages);
@@ -355,7 +372,7 @@ static struct kunit_case filemap_test_cases[] = {
 	KUNIT_CASE(an_overwrite_reuses_the_folios_in_place),
 	KUNIT_CASE(truncate_zeroes_a_straddled_folio_and_frees_whole_ones),
 	KUNIT_CASE(add_folio_refuses_overlaps_and_misalignment),
-	KUNIT_CASE(random_writes_reads_and_truncates_match_a_byte_model),
+	KUNIT_CASE(random_writes_truncates_punches_and_fallocates_match_a_byte_model),
 	{},
 };
 

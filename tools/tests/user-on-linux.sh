@@ -55,7 +55,8 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
 fi
 for libc in "" .glibc; do
-	n=$("$tmp/sysconform$libc" | grep -c '^ok ')
+	# counted where it runs below: what sysconform checks depends on the fs
+	n=$(cd "$tmp/run" && "$tmp/sysconform$libc" | grep -c '^ok ')
 	want="sysconform: $n checks, all ok"
 	[ "$n" -ge 300 ] || fail "sysconform$libc: only $n checks passed"
 	run "sysconform$libc as $(id -un)" "$want" "$tmp/sysconform$libc"
