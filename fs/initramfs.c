@@ -16,6 +16,7 @@
  */
 #include <kernel.h>
 #include <mm.h>
+#include <mman.h>
 #include <ramfs.h>
 #include <sched.h>
 
@@ -352,6 +353,9 @@ void populate_rootfs(const void *archive, size_t len)
 		pr_err("initramfs: no memory for the root directory\n");
 		return;
 	}
+	/* Linux: shmem_default_max_blocks and _max_inodes, tmpfs's size
+	 * when mounted without size=: half of RAM. */
+	rootfs.max_pages = rootfs.max_inodes = totalram_pages() / 2;
 	/* Linux: init_mount_tree's set_fs_pwd; every task inherits it. */
 	init_task.fs->pwd = rootfs.root;
 	ihold(rootfs.root);

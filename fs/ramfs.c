@@ -454,6 +454,53 @@ void ramfs_truncate(struct ramfs_inode *inode)
 	ramfs_recalc_inode(inode);
 }
 
+/* Pages the fs may still give its files (ULONG_MAX: no limit). */
+static unsigned long space_left(const struct ramfs_inode *inode)
+{
+	const struct ramfs *fs = inode->i_sb;
+
+	if (!fs || !fs->max_pages)
+		return ULONG_MAX;
+	return fs->used_pages < fs->max_pages ? fs->max_pages - fs->used_pages : 0;
+}
+
+/* The pages of [start, end) the cache does not hold. */
+static unsigned long missing_pages(struct ramfs_inode *inode, pgoff_t start, pgoff_t end)
+{
+	unsigned long missing = 0;
+
+	for (pgoff_t index = start; index < end;) {
+		struct folio *folio = filemap_get_folio(inode->i_mapping, index);
+
+		if (IS_ERR(folio)) {
+			missing++;
+			index++;
+			continue;
+		}
+		index = folio_next_index(folio);
+		folio_put(folio);
+	}
+	return missing;
+}
+
+size_t ramfs_write_room(struct ramfs_inode *inode, uint64_t pos, size_t len)
+{
+	unsigned long left = space_left(inode);
+	pgoff_t index = pos >> PAGE_SHIFT, last = (pos + len - 1) >> PAGE_SHIFT;
+
+	if (!len || left == ULONG_MAX)
+		return len;
+	for (; index <= last; index++) {
+		struct folio *folio = filemap_get_folio(inode->i_mapping, index);
+
+		if (!IS_ERR(folio))
+			folio_put(folio);
+		else if (!left--)
+			break; /* the write stops where this page would start */
+	}
+	return index > last ? len : (size_t)(MAX((uint64_t)index << PAGE_SHIFT, pos) - pos);
+}
+
 /* Undo a failed fallocate: the folios it made (not uptodate: nothing
  * was written or allocated there before) leave [start, end). */
 static void fallocate_undo(struct address_space *mapping, pgoff_t start, pgoff_t end)
@@ -480,6 +527,8 @@ int ramfs_fallocate(struct ramfs_inode *inode, int mode, uint64_t offset, uint64
 
 	if (!mapping)
 		return -ENODEV;
+	if (!(mode & FALLOC_FL_PUNCH_HOLE) && missing_pages(inode, start, end) > space_left(inode))
+		return -ENOSPC;
 	if (mode & FALLOC_FL_PUNCH_HOLE) {
 		truncate_inode_pages_range(mapping, offset, offset + len - 1);
 		ramfs_recalc_inode(inode);
@@ -523,6 +572,8 @@ int ramfs_set_data(struct ramfs_inode *inode, const char *data, uint64_t size)
 	if (!inode->i_mapping)
 		return -EINVAL;
 	ramfs_truncate(inode);
+	if (size && ramfs_write_room(inode, 0, size) < size)
+		return -ENOSPC;
 	iov_iter_kvec(&iter, ITER_SOURCE, (void *)data, size);
 	if (size && generic_perform_write(inode->i_mapping, &iter, 0) != (long)size) {
 		ramfs_truncate(inode); /* all or nothing: never half a file */

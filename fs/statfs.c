@@ -1,15 +1,15 @@
 /*
  * statfs and fstatfs (Linux: fs/statfs.c, shmem_statfs): what the file
  * system a file lives on holds and has left. rootfs answers as Linux's
- * tmpfs root does: 4 KiB blocks, half of RAM (shmem_default_max_blocks)
- * and as many inodes (shmem_default_max_inodes), less what its files'
- * page caches and its inodes take. A pipe is on pipefs, an eventfd or
+ * tmpfs root does: 4 KiB blocks, its limits (half of RAM and as many
+ * inodes, set by populate_rootfs), less what its files' page caches and
+ * its inodes take. A pipe is on pipefs, an eventfd or
  * epoll on anon_inodefs, which count nothing. Example: after a 1 MiB file is written, f_bfree is
  * 256 less.
  */
-#include <mman.h>
 #include <sched.h>
 #include <syscalls.h>
+#include <vm.h>
 
 #define TMPFS_MAGIC 0x01021994
 #define PIPEFS_MAGIC 0x50495045
@@ -31,7 +31,6 @@ _Static_assert(sizeof(struct statfs) == 120, "x86-64 struct statfs");
 static void vfs_statfs(const struct ramfs_inode *inode, struct statfs *buf)
 {
 	const struct ramfs *fs = inode->i_sb;
-	uint64_t max = totalram_pages() / 2;
 
 	*buf = (struct statfs){
 		.f_type = S_ISFIFO(inode->mode) ? PIPEFS_MAGIC : ANON_INODE_FS_MAGIC,
@@ -43,10 +42,15 @@ static void vfs_statfs(const struct ramfs_inode *inode, struct statfs *buf)
 	if (!fs)
 		return;
 	buf->f_type = TMPFS_MAGIC;
-	buf->f_blocks = max;
-	buf->f_bfree = buf->f_bavail = fs->used_pages < max ? max - fs->used_pages : 0;
-	buf->f_files = max;
-	buf->f_ffree = fs->nr_inodes < max ? max - fs->nr_inodes : 0;
+	if (fs->max_pages) { /* Linux's shmem_statfs: no limit, no counts */
+		buf->f_blocks = fs->max_pages;
+		buf->f_bfree = buf->f_bavail =
+			fs->used_pages < fs->max_pages ? fs->max_pages - fs->used_pages : 0;
+	}
+	if (fs->max_inodes) {
+		buf->f_files = fs->max_inodes;
+		buf->f_ffree = fs->nr_inodes < fs->max_inodes ? fs->max_inodes - fs->nr_inodes : 0;
+	}
 	buf->f_fsid[0] = 1; /* its st_dev: 0:1 (Linux's tmpfs: from its uuid) */
 }
 

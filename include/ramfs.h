@@ -116,6 +116,10 @@ struct ramfs {
 	unsigned long last_ino;	  /* the last inode number handed out */
 	unsigned long nr_inodes;  /* inodes alive (statfs: f_files - f_ffree) */
 	unsigned long used_pages; /* page-cache pages of its files (f_blocks - f_bfree) */
+	/* Linux: tmpfs's max_blocks and max_inodes (size=, nr_inodes=): the
+	 * pages its files may hold, -ENOSPC past them; 0: no limit. The
+	 * inode count is reported, not enforced. */
+	unsigned long max_pages, max_inodes;
 };
 
 /* --- fs/ramfs.c --------------------------------------------------------- */
@@ -222,11 +226,17 @@ int ramfs_rename(struct ramfs *fs, struct ramfs_inode *old_dir, const char *old_
 int ramfs_remove(struct ramfs *fs, struct ramfs_inode *dir, const char *name, size_t len);
 /* Make a regular file's bytes a copy of [data, +size): its page cache
  * emptied, then written (large folios where the sizes allow). Return: 0,
- * or -ENOMEM with the file left empty. */
+ * or -ENOMEM or -ENOSPC (past max_pages) with the file left empty. */
 int ramfs_set_data(struct ramfs_inode *inode, const char *data, uint64_t size);
 /* A regular file's new size (Linux: truncate_setsize): the bytes past a
  * smaller one leave the page cache, a larger one reads as zeros. */
 void ramfs_setsize(struct ramfs_inode *inode, uint64_t size);
+/* How many of the @len bytes a write at @pos may put in @inode before
+ * its fs's max_pages is reached: the pages the range already holds are
+ * free, each missing one takes one (Linux: shmem_inode_acct_blocks at
+ * each folio, the write cut short where it fails). Return: @len, less,
+ * or 0 (then the write is -ENOSPC). */
+size_t ramfs_write_room(struct ramfs_inode *inode, uint64_t pos, size_t len);
 /* Bring the fs's used_pages level with the pages @inode's cache holds
  * now (Linux: shmem_recalc_inode); after every write, truncate and
  * fallocate. */
@@ -238,8 +248,9 @@ void ramfs_recalc_inode(struct ramfs_inode *inode);
  * in its page cache (zeroed folios, as large as the range allows), the
  * size growing to its end unless FALLOC_FL_KEEP_SIZE; or with
  * FALLOC_FL_PUNCH_HOLE free it, zeroing the parts of folios it cuts.
- * Return: 0, -ENODEV (not a regular file), -ENOSPC (no memory: what this
- * call allocated is freed again). Context: @len > 0, checked modes. */
+ * Return: 0, -ENODEV (not a regular file), -ENOSPC (past the fs's
+ * max_pages, or no memory: what this call allocated is freed again).
+ * Context: @len > 0, checked modes. */
 int ramfs_fallocate(struct ramfs_inode *inode, int mode, uint64_t offset, uint64_t len);
 /* Free a regular file's bytes (its page cache) and make it empty (Linux:
  * truncate_setsize(inode, 0)). */

@@ -380,6 +380,37 @@ static void ramfs_fallocate_allocates_and_punches(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fs.used_pages, used0);
 }
 
+/* A size limit (tmpfs's size=): a write is cut where a new page would
+ * pass it (pages already there are free), a file that would not fit is
+ * -ENOSPC and left empty, fallocate past it allocates nothing; what a
+ * truncate frees is there again. */
+static void ramfs_size_limit_cuts_writes_and_refuses_what_does_not_fit(struct kunit *test)
+{
+	static char data[10 * PAGE_SIZE];
+	struct ramfs_inode *f, *g;
+
+	fs.max_pages = 8;
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/f", 0644, data, 6 * PAGE_SIZE, &f), 0);
+	KUNIT_EXPECT_EQ(test, fs.used_pages, 6);
+	/* pages 0-5 are there: only 2 more, so a write from page 4 stops at page 8 */
+	KUNIT_EXPECT_EQ(test, ramfs_write_room(f, 4 * PAGE_SIZE + 10, 6 * PAGE_SIZE),
+			4 * PAGE_SIZE - 10);
+	KUNIT_EXPECT_EQ(test, ramfs_write_room(f, 0, 6 * PAGE_SIZE), 6 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ramfs_write_room(f, 100 * PAGE_SIZE, 3 * PAGE_SIZE), 2 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ramfs_fallocate(f, 0, 6 * PAGE_SIZE, 3 * PAGE_SIZE), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, f->i_mapping->nrpages, 6);
+	KUNIT_EXPECT_EQ(test, f->size, 6 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ramfs_create(&fs, "/g", 0644, data, 3 * PAGE_SIZE, &g), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, g->size, 0);
+	KUNIT_EXPECT_EQ(test, fs.used_pages, 6);
+	KUNIT_EXPECT_EQ(test, ramfs_fallocate(f, 0, 6 * PAGE_SIZE, 2 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, ramfs_write_room(g, 0, 1), 0); /* full */
+	ramfs_setsize(f, 4 * PAGE_SIZE); /* its order-1 folio and the fallocated pages go */
+	KUNIT_EXPECT_EQ(test, fs.used_pages, 4);
+	KUNIT_EXPECT_EQ(test, ramfs_set_data(g, data, 4 * PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, fs.used_pages, 8);
+}
+
 static void ramfs_out_of_memory_is_enomem_and_keeps_the_rest(struct kunit *test)
 {
 	int err = 0, made = 0;
@@ -509,6 +540,7 @@ static struct kunit_case ramfs_cases[] = {
 	KUNIT_CASE(ramfs_link_names_a_nameless_inode_only_if_linkable),
 	KUNIT_CASE(ramfs_rename_out_of_memory_changes_nothing),
 	KUNIT_CASE(ramfs_fallocate_allocates_and_punches),
+	KUNIT_CASE(ramfs_size_limit_cuts_writes_and_refuses_what_does_not_fit),
 	KUNIT_CASE(ramfs_out_of_memory_is_enomem_and_keeps_the_rest),
 	KUNIT_CASE(ramfs_unlink_and_iput_give_every_object_back),
 	KUNIT_CASE(ramfs_lists_a_directory_sorted_with_ls_modes),

@@ -1192,6 +1192,29 @@ static void rename_modes_times_and_space_change_rootfs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_sync, 0, 0, 0), 0);
 }
 
+/* tmpfs's size limit: a write stops where its next new page would pass
+ * it, the next is -ENOSPC, as is a fallocate; statfs says none is free. */
+static void a_full_rootfs_cuts_writes_and_is_enospc(struct kunit *test)
+{
+	unsigned long max = rootfs.max_pages;
+	long fd;
+
+	put_str(PATH_A, FIXTURE "/full");
+	fd = sys4(__NR_open, PATH_A, O_RDWR | O_CREAT | O_EXCL, 0644, 0);
+	KUNIT_ASSERT_GE(test, fd, 0);
+	rootfs.max_pages = rootfs.used_pages + 1;
+	KUNIT_EXPECT_EQ(test, sys(__NR_write, (unsigned long)fd, BIG, 2 * PAGE_SIZE), PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, sys(__NR_write, (unsigned long)fd, BIG, 1), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, sys4(__NR_fallocate, (unsigned long)fd, 0, PAGE_SIZE, 1), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, sys4(__NR_pwrite64, (unsigned long)fd, BIG, 10, 0),
+			10); /* in place */
+	KUNIT_EXPECT_EQ(test, statfs_u64("/", 24), 0);
+	rootfs.max_pages = max;
+	KUNIT_EXPECT_EQ(test, size_of(FIXTURE "/full"), PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, sys(__NR_close, (unsigned long)fd, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, sys_paths(__NR_unlink, FIXTURE "/full", NULL, 0), 0);
+}
+
 /* chrdev_open by rdev: a node anywhere reaches its driver; an unknown
  * major is -ENXIO. poll sees a pipe's bytes and its writer's close. */
 static void char_devices_open_by_number_and_pipes_poll(struct kunit *test)
@@ -1255,6 +1278,7 @@ static struct kunit_case fs_syscall_cases[] = {
 	KUNIT_CASE(files_are_made_written_truncated_and_removed),
 	KUNIT_CASE(directories_and_links_are_made_and_removed),
 	KUNIT_CASE(rename_modes_times_and_space_change_rootfs),
+	KUNIT_CASE(a_full_rootfs_cuts_writes_and_is_enospc),
 	{},
 };
 
