@@ -41,11 +41,12 @@ static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
 		fs->nr_inodes++;
 	}
 	if (inode && S_ISREG(mode)) {
-		/* Linux's ramfs_get_inode: no writeback, so never reclaimed;
-		 * large folios as a write's size allows. */
+		/* Linux's shmem_get_inode without swap: never reclaimed,
+		 * large folios as a write's size allows, counted as Shmem. */
 		address_space_init(&inode->i_data, inode, GFP_KERNEL);
 		mapping_set_unevictable(&inode->i_data);
 		mapping_set_large_folios(&inode->i_data);
+		mapping_set_shmem(&inode->i_data); /* the root is tmpfs, as Linux's */
 		inode->i_mapping = &inode->i_data;
 	}
 	return inode;

@@ -315,11 +315,13 @@ struct pglist_data {
 	struct list_head lru_anon;
 	struct list_head lru_lazyfree;
 	struct list_head lru_unevictable;
-	unsigned long nr_lru_anon;		   /* folios */
-	unsigned long nr_lru_lazyfree;		   /* folios */
-	unsigned long nr_lru_unevictable;	   /* folios */
-	unsigned long nr_mlock;			   /* PG_mlocked pages (Linux: NR_MLOCK) */
-	unsigned long nr_file_pages;		   /* page-cache pages (Linux: NR_FILE_PAGES) */
+	unsigned long nr_lru_anon;	  /* folios */
+	unsigned long nr_lru_lazyfree;	  /* folios */
+	unsigned long nr_lru_unevictable; /* folios */
+	unsigned long nr_mlock;		  /* PG_mlocked pages (Linux: NR_MLOCK) */
+	unsigned long nr_file_pages;	  /* page-cache pages (Linux: NR_FILE_PAGES) */
+	unsigned long nr_shmem;		  /* of those, shmem's (Linux: NR_SHMEM) */
+	unsigned long nr_shmem_thps; /* pages of shmem's PMD-sized folios (Linux: NR_SHMEM_THPS) */
 	unsigned long split_count[NR_PAGE_ORDERS]; /* large folios split, by order */
 };
 extern struct pglist_data *node_data[MAX_NUMNODES];

@@ -22,11 +22,12 @@ typedef unsigned long pgoff_t; /* a page's index in its file */
 
 /*
  * mapping->flags (Linux: enum mapping_flags): the folio orders the file
- * may have, in two 5-bit fields as Linux 6.10+ keeps them, and whether
- * reclaim may take its folios.
+ * may have, in two 5-bit fields as Linux 6.10+ keeps them, whether
+ * reclaim may take its folios, and whether it is shmem's (tmpfs's).
  */
 enum mapping_flags {
 	AS_UNEVICTABLE = 3,
+	AS_SHMEM = 10, /* Folium's stand-in for Linux's a_ops == &shmem_aops */
 	AS_FOLIO_ORDER_BITS = 5,
 	AS_FOLIO_ORDER_MIN = 16,
 	AS_FOLIO_ORDER_MAX = AS_FOLIO_ORDER_MIN + AS_FOLIO_ORDER_BITS,
@@ -68,6 +69,15 @@ static inline gfp_t mapping_gfp_mask(const struct address_space *mapping)
 static inline void mapping_set_unevictable(struct address_space *mapping)
 {
 	mapping->flags |= 1ul << AS_UNEVICTABLE;
+}
+/* Linux: shmem_mapping. Its folios are swap-backed and count in Shmem. */
+static inline void mapping_set_shmem(struct address_space *mapping)
+{
+	mapping->flags |= 1ul << AS_SHMEM;
+}
+static inline bool shmem_mapping(const struct address_space *mapping)
+{
+	return mapping->flags & (1ul << AS_SHMEM);
 }
 static inline bool mapping_unevictable(const struct address_space *mapping)
 {

@@ -52,6 +52,12 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 	folio->page._refcount += (int)nr; /* the cache's, one per page */
 	mapping->nrpages += nr;
 	folio_pgdat(folio)->nr_file_pages += nr;
+	if (shmem_mapping(mapping)) { /* Linux: shmem_add_to_page_cache */
+		folio_set_swapbacked(folio);
+		folio_pgdat(folio)->nr_shmem += nr;
+		if (order == HPAGE_PMD_ORDER)
+			folio_pgdat(folio)->nr_shmem_thps += nr;
+	}
 	/* Linux puts it on the file LRU (folio_add_lru); Folium's reclaim
 	 * has no file LRU yet and migration does not move page-cache
 	 * folios, so it stays off every list, allocated unmovable. */
@@ -71,6 +77,11 @@ void filemap_remove_folio(struct folio *folio)
 	folio->page.mapping = NULL;
 	mapping->nrpages -= nr;
 	folio_pgdat(folio)->nr_file_pages -= nr;
+	if (folio_test_swapbacked(folio)) { /* Linux: filemap_unaccount_folio */
+		folio_pgdat(folio)->nr_shmem -= nr;
+		if (folio_order(folio) == HPAGE_PMD_ORDER)
+			folio_pgdat(folio)->nr_shmem_thps -= nr;
+	}
 	folio_put_refs(folio, (int)nr); /* Linux: filemap_free_folio */
 }
 

@@ -275,6 +275,8 @@ int vmstat_show(struct seq_file *m, void *v)
 	seq_printf(m, "nr_unevictable %lu\n", unevictable);
 	seq_printf(m, "nr_anon_pages %lu\n", anon + lazy + unevictable);
 	seq_printf(m, "nr_file_pages %lu\n", pgdat->nr_file_pages);
+	seq_printf(m, "nr_shmem %lu\n", pgdat->nr_shmem);
+	seq_printf(m, "nr_shmem_hugepages %lu\n", pgdat->nr_shmem_thps >> HPAGE_PMD_ORDER);
 	seq_printf(m, "nr_anon_transparent_hugepages %lu\n", vm_anon_thps(pgdat));
 	seq_printf(m, "nr_page_table_pages %lu\n",
 		   current_mm ? current_mm->counters[MM_PGTABLES] : 0ul);

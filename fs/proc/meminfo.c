@@ -1,8 +1,9 @@
 /*
  * /proc/meminfo (Linux: fs/proc/meminfo.c): Linux's lines in Linux's
  * order and format ("%-16s%8lu kB"), Folium's numbers where it has them,
- * 0 where it has no such memory (swap, shmem). Cached is the page
- * cache: the initramfs's files, held by ramfs (not on an LRU list yet).
+ * 0 where it has no such memory (swap). Cached is the page cache: the
+ * root's files, which are tmpfs's and so Shmem too (not on an LRU list
+ * yet).
  * Node 0 is the machine's memory. Example: "MemFree:         3911768 kB"
  * is node_free_pages(node 0), the per-CPU lists included, times 4.
  * MADV_FREE'd folios are on Linux's inactive file LRU, so they are
@@ -55,7 +56,7 @@ static void meminfo_kernel(struct seq_file *m, struct pglist_data *pgdat, unsign
 	show_val_kb(m, "Writeback:", 0);
 	show_val_kb(m, "AnonPages:", anon);
 	show_val_kb(m, "Mapped:", 0);
-	show_val_kb(m, "Shmem:", 0);
+	show_val_kb(m, "Shmem:", pgdat->nr_shmem);
 	show_val_kb(m, "KReclaimable:", 0);
 	show_val_kb(m, "Slab:", slab);
 	show_val_kb(m, "SReclaimable:", 0);
@@ -77,7 +78,7 @@ static void meminfo_kernel(struct seq_file *m, struct pglist_data *pgdat, unsign
 	show_val_kb(m, "Percpu:", 0);
 	if (CONFIG_TRANSPARENT_HUGEPAGE) {
 		show_val_kb(m, "AnonHugePages:", vm_anon_thps(pgdat) << HPAGE_PMD_ORDER);
-		show_val_kb(m, "ShmemHugePages:", 0);
+		show_val_kb(m, "ShmemHugePages:", pgdat->nr_shmem_thps);
 		show_val_kb(m, "ShmemPmdMapped:", 0);
 		show_val_kb(m, "FileHugePages:", 0);
 		show_val_kb(m, "FilePmdMapped:", 0);

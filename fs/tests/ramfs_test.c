@@ -349,14 +349,17 @@ static void ramfs_fallocate_allocates_and_punches(struct kunit *test)
 	struct ramfs_inode *f;
 	unsigned long counts[NR_PAGE_ORDERS];
 	char buf[4] = { 1, 1, 1, 1 };
-	unsigned long used0 = fs.used_pages;
+	unsigned long used0 = fs.used_pages, shmem0 = NODE_DATA(0)->nr_shmem;
 
 	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/f", 0644, "abcd", 4, &f), 0);
 	KUNIT_EXPECT_EQ(test, fs.used_pages, used0 + 1);
+	/* tmpfs's folios: swap-backed, counted as Shmem (NR_SHMEM) */
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_shmem, shmem0 + 1);
 	KUNIT_ASSERT_EQ(test, ramfs_fallocate(f, 0, 0, 64 * PAGE_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, f->size, 64 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, f->i_mapping->nrpages, 64);
 	KUNIT_EXPECT_EQ(test, fs.used_pages, used0 + 64);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_shmem, shmem0 + 64);
 	mapping_folio_orders(f->i_mapping, counts);
 	KUNIT_EXPECT_GT(test, counts[5], 0); /* 32 pages from index 32 */
 	KUNIT_EXPECT_EQ(test, ramfs_read(f, 0, buf, 4), 4);
@@ -378,6 +381,15 @@ static void ramfs_fallocate_allocates_and_punches(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(buf, "ab\0\0", 4), 0);
 	ramfs_truncate(f);
 	KUNIT_EXPECT_EQ(test, fs.used_pages, used0);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_shmem, shmem0);
+	/* a PMD-sized folio counts in ShmemHugePages too */
+	shmem0 = NODE_DATA(0)->nr_shmem_thps;
+	KUNIT_ASSERT_EQ(test, ramfs_fallocate(f, 0, 0, HPAGE_PMD_NR * PAGE_SIZE), 0);
+	mapping_folio_orders(f->i_mapping, counts);
+	KUNIT_EXPECT_EQ(test, counts[HPAGE_PMD_ORDER], 1);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_shmem_thps, shmem0 + HPAGE_PMD_NR);
+	ramfs_truncate(f);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_shmem_thps, shmem0);
 }
 
 /* A size limit (tmpfs's size=): a write is cut where a new page would
