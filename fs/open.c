@@ -14,13 +14,52 @@
 /* What open keeps in f_flags (Linux: do_dentry_open drops the rest). */
 #define OPEN_FLAGS_DROPPED (O_CREAT | O_EXCL | O_NOCTTY | O_TRUNC | O_CLOEXEC)
 
+static int open_create(struct task_struct *task, int dfd, char *name, int flags, uint32_t mode,
+		       struct ramfs_inode **inode, bool *created, int links);
+
+/* Linux: the O_CREAT walk follows a symlink in the last component
+ * (step_into), so a dangling one makes its target: in the link's
+ * directory for a relative target. Return: open_create's answer for the
+ * target, -ENOENT when @name is not a dangling symlink, -ELOOP past
+ * MAXSYMLINKS, -ENAMETOOLONG. */
+static int create_through_link(struct task_struct *task, int dfd, char *name, int flags,
+			       uint32_t mode, struct ramfs_inode **inode, bool *created, int links)
+{
+	size_t dir_len = 0; /* the link's directory: name up to its last '/' */
+	struct ramfs_inode *link;
+	char *target;
+	int err;
+
+	if (path_lookupat(task, dfd, name, 0, &link) || !S_ISLNK(link->mode) || link->get_link)
+		return -ENOENT;
+	if (++links > MAXSYMLINKS)
+		return -ELOOP;
+	for (size_t i = 0; name[i]; i++)
+		if (name[i] == '/')
+			dir_len = i + 1;
+	if (link->data[0] == '/' || !link->size)
+		dir_len = 0;
+	if (dir_len + link->size >= PATH_MAX)
+		return -ENAMETOOLONG;
+	target = kmalloc(PATH_MAX, GFP_KERNEL);
+	if (!target)
+		return -ENOMEM;
+	memcpy(target, name, dir_len);
+	memcpy(target + dir_len, link->data, link->size);
+	target[dir_len + link->size] = '\0';
+	err = open_create(task, dfd, target, flags, mode, inode, created, links);
+	kfree(target);
+	return err;
+}
+
 /* Linux: the O_CREAT half of open_last_lookups and lookup_open. An
- * existing name is opened (not with O_EXCL, nor a directory); a missing
+ * existing name is opened (not with O_EXCL, nor a directory); a dangling
+ * symlink's target is made (not with O_EXCL); a missing
  * one is made a regular file of mode & ~umask in its existing parent
  * (vfs_create), and *created says so: its opener needs no permission
  * on it (Linux: FMODE_CREATED). */
 static int open_create(struct task_struct *task, int dfd, char *name, int flags, uint32_t mode,
-		       struct ramfs_inode **inode, bool *created)
+		       struct ramfs_inode **inode, bool *created, int links)
 {
 	int err = path_lookupat(task, dfd, name, flags & O_EXCL ? 0 : LOOKUP_FOLLOW, inode);
 	size_t len = strlen(name);
@@ -34,6 +73,11 @@ static int open_create(struct task_struct *task, int dfd, char *name, int flags,
 		return S_ISDIR((*inode)->mode) ? -EISDIR : 0;
 	if (err != -ENOENT)
 		return err;
+	if (!(flags & O_EXCL)) {
+		err = create_through_link(task, dfd, name, flags, mode, inode, created, links);
+		if (err != -ENOENT)
+			return err;
+	}
 	if (len && name[len - 1] == '/')
 		return -EISDIR; /* "new/": only a directory could be meant */
 	err = filename_parentat(task, dfd, name, &type, &parent, &last);
@@ -148,7 +192,7 @@ static long do_filp_open(struct task_struct *task, int dfd, char *name, int flag
 	if (flags & __O_TMPFILE)
 		return open_tmpfile(task, dfd, name, flags, mode, filep);
 	if (flags & O_CREAT)
-		err = open_create(task, dfd, name, flags, mode, &inode, &created);
+		err = open_create(task, dfd, name, flags, mode, &inode, &created, 0);
 	else
 		err = path_lookupat(task, dfd, name, flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW,
 				    &inode);

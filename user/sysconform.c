@@ -435,6 +435,16 @@ static void writes(void)
 	ok_eq("symlink", SYS(SYS_symlink, "f", sym), 0);
 	SYS(SYS_stat, sym, &st);
 	cond("stat follows the symlink", st.st_size == 3, "3");
+	ok_eq("symlink to a missing name", SYS(SYS_symlink, "made", "sysconform-w/dl"), 0);
+	fd2 = (int)SYS(SYS_open, "sysconform-w/dl", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	ok("open O_CREAT through a dangling symlink", fd2);
+	close(fd2);
+	cond("... makes the link's target",
+	     SYS(SYS_stat, "sysconform-w/made", &st) == 0 && S_ISREG(st.st_mode), "a regular file");
+	fails("open O_CREAT|O_EXCL of a symlink is EEXIST",
+	      SYS(SYS_open, "sysconform-w/dl", O_WRONLY | O_CREAT | O_EXCL, 0644), EEXIST);
+	SYS(SYS_unlink, "sysconform-w/dl");
+	SYS(SYS_unlink, "sysconform-w/made");
 	ok_eq("mkdir inside", SYS(SYS_mkdir, sub, 0700), 0);
 	fails("rmdir of a directory with names is ENOTEMPTY", SYS(SYS_rmdir, dir), ENOTEMPTY);
 	fails("unlink of a directory is EISDIR", SYS(SYS_unlink, sub), EISDIR);

@@ -1192,6 +1192,30 @@ static void rename_modes_times_and_space_change_rootfs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys(__NR_sync, 0, 0, 0), 0);
 }
 
+/* O_CREAT through a dangling symlink makes its target, in the link's
+ * directory; with O_EXCL it is -EEXIST; two links to each other -ELOOP. */
+static void o_creat_follows_a_dangling_symlink(struct kunit *test)
+{
+	long fd;
+
+	KUNIT_ASSERT_EQ(test, sys_paths(__NR_symlink, "t", FIXTURE "/dl", 0), 0);
+	put_str(PATH_A, FIXTURE "/dl");
+	KUNIT_EXPECT_EQ(test, sys4(__NR_open, PATH_A, O_WRONLY | O_CREAT | O_EXCL, 0644, 0),
+			-EEXIST);
+	fd = sys4(__NR_open, PATH_A, O_WRONLY | O_CREAT, 0644, 0);
+	KUNIT_EXPECT_GE(test, fd, 0);
+	KUNIT_EXPECT_EQ(test, sys(__NR_close, (unsigned long)fd, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, size_of(FIXTURE "/t"), 0);
+	KUNIT_ASSERT_EQ(test, sys_paths(__NR_symlink, "l2", FIXTURE "/l1", 0), 0);
+	KUNIT_ASSERT_EQ(test, sys_paths(__NR_symlink, "l1", FIXTURE "/l2", 0), 0);
+	put_str(PATH_A, FIXTURE "/l1");
+	KUNIT_EXPECT_EQ(test, sys4(__NR_open, PATH_A, O_WRONLY | O_CREAT, 0644, 0), -ELOOP);
+	for (const char *const *n = (const char *const[]){ FIXTURE "/dl", FIXTURE "/t",
+							   FIXTURE "/l1", FIXTURE "/l2", NULL };
+	     *n; n++)
+		KUNIT_EXPECT_EQ(test, sys_paths(__NR_unlink, *n, NULL, 0), 0);
+}
+
 /* tmpfs's size limit: a write stops where its next new page would pass
  * it, the next is -ENOSPC, as is a fallocate; statfs says none is free. */
 static void a_full_rootfs_cuts_writes_and_is_enospc(struct kunit *test)
@@ -1279,6 +1303,7 @@ static struct kunit_case fs_syscall_cases[] = {
 	KUNIT_CASE(directories_and_links_are_made_and_removed),
 	KUNIT_CASE(rename_modes_times_and_space_change_rootfs),
 	KUNIT_CASE(a_full_rootfs_cuts_writes_and_is_enospc),
+	KUNIT_CASE(o_creat_follows_a_dangling_symlink),
 	{},
 };
 
