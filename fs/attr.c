@@ -79,9 +79,11 @@ static bool owner_or_capable(const struct task_struct *task, const struct ramfs_
 	return task->cred.fsuid == inode->uid || has_capability(task, CAP_FOWNER);
 }
 
-/* A /proc or /sys file keeps the mode and owner it was made with
- * (Linux: proc_setattr, proc_sys_setattr refuse them); the console's
- * and a pipe's inode change as any other. */
+/* A /proc or /sys file keeps the attributes it was made with: -EPERM.
+ * Linux refuses a pid file's mode (proc_setattr) and a /proc/sys file's
+ * mode and owner (proc_sys_setattr) too, but lets root change the rest,
+ * which Folium does not keep. The console's and a pipe's inode change as
+ * any other. */
 static bool fixed_attrs(const struct ramfs_inode *inode)
 {
 	return (inode->i_fop || inode->lookup || inode->get_link) && !S_ISCHR(inode->mode) &&

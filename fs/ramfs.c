@@ -8,7 +8,10 @@
  * copied. A removed name is freed at once; an inode goes when it has
  * neither a name nor a user (i_count: open files, a cwd, an exe, a child
  * directory), its bytes with it (Linux: iput_final, evict). rootfs's
- * memory is kzalloc'ed; a test's arena gives none back.
+ * memory is kzalloc'ed; a test's arena gives none back. As Linux's root
+ * is tmpfs, the fs keeps shmem's books: its files' pages and its inodes
+ * counted against a size limit (-ENOSPC past it), their folios Shmem;
+ * rename, fallocate and O_TMPFILE's linkable inodes are shmem's too.
  *
  * Path walk, worked example: with /bin -> usr/bin and /usr/bin/sh,
  * "/bin/../etc" is "/" then "bin" (a link, followed: "usr/bin" from "/",

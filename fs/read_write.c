@@ -76,12 +76,12 @@ static long ramfs_file_write(struct file *file, unsigned long buf, size_t count,
 	n = write_checks(file, pos, count);
 	if (n <= 0)
 		return n;
+	/* Linux: file_modified, before the bytes go in (or do not fit). */
+	file_remove_privs(current, inode);
+	file_update_time(inode);
 	n = (long)ramfs_write_room(inode, *pos, (size_t)n); /* tmpfs's size limit */
 	if (!n)
 		return -ENOSPC;
-	/* Linux: file_modified, before the bytes go in. */
-	file_remove_privs(current, inode);
-	file_update_time(inode);
 	iov_iter_ubuf(&iter, ITER_SOURCE, buf, (size_t)n);
 	n = generic_perform_write(inode->i_mapping, &iter, *pos);
 	ramfs_recalc_inode(inode);

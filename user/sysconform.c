@@ -58,6 +58,7 @@
 #define RENAME_NOREPLACE 1
 #define RENAME_EXCHANGE 2
 #endif
+#define RENAME_WHITEOUT_ 4 /* musl 1.2.3 has no name for it */
 #ifndef FALLOC_FL_KEEP_SIZE
 #define FALLOC_FL_KEEP_SIZE 1
 #define FALLOC_FL_PUNCH_HOLE 2
@@ -467,8 +468,8 @@ static void writes(void)
 /* The names used by renames_and_attrs, in the working directory. */
 #define RD "sysconform-r"
 static const char *const rd_files[] = {
-	RD "/s/t/e", RD "/s/t", RD "/s/b", RD "/s", RD "/b",  RD "/h",
-	RD "/l",     RD "/big", RD "/e",   RD "/c", RD "/tn", RD "/tx",
+	RD "/s/t/e", RD "/s/t", RD "/s/b", RD "/s",  RD "/b",  RD "/h", RD "/l",
+	RD "/big",   RD "/e",	RD "/c",   RD "/tn", RD "/tx", RD "/w",
 };
 
 /* Renames, with their refusals and replacements. */
@@ -536,6 +537,14 @@ static void renames(int tmpfs)
 	fails("RENAME_EXCHANGE with a missing name is ENOENT",
 	      SYS(SYS_renameat2, AT_FDCWD, RD "/b", AT_FDCWD, RD "/z", RENAME_EXCHANGE), ENOENT);
 	SYS(SYS_renameat2, AT_FDCWD, RD "/b", AT_FDCWD, RD "/s", RENAME_EXCHANGE);
+	ok_eq("renameat2 RENAME_WHITEOUT",
+	      SYS(SYS_renameat2, AT_FDCWD, RD "/b", AT_FDCWD, RD "/w", RENAME_WHITEOUT_), 0);
+	SYS(SYS_lstat, RD "/b", &st);
+	SYS(SYS_stat, RD "/w", &st2);
+	cond("... leaves a 0:0 character device at the old name",
+	     S_ISCHR(st.st_mode) && st.st_rdev == 0 && S_ISREG(st2.st_mode), "c 0:0, and w a file");
+	SYS(SYS_unlink, RD "/b");
+	SYS(SYS_rename, RD "/w", RD "/b");
 }
 
 /* Modes and owners. */
