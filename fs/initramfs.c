@@ -17,6 +17,7 @@
 #include <kernel.h>
 #include <mm.h>
 #include <mman.h>
+#include <shmem_fs.h>
 #include <ramfs.h>
 #include <sched.h>
 
@@ -356,6 +357,8 @@ void populate_rootfs(const void *archive, size_t len)
 	/* Linux: shmem_default_max_blocks and _max_inodes, tmpfs's size
 	 * when mounted without size=: half of RAM. */
 	rootfs.max_pages = rootfs.max_inodes = totalram_pages() / 2;
+	pr_info("rootfs: tmpfs, size=%luk, huge=%s\n", rootfs.max_pages << (PAGE_SHIFT - 10),
+		shmem_format_huge(rootfs.huge));
 	/* Linux: init_mount_tree's set_fs_pwd; every task inherits it. */
 	init_task.fs->pwd = rootfs.root;
 	ihold(rootfs.root);

@@ -20,6 +20,7 @@
 #include <kernel.h>
 #include <mm.h>
 #include <ramfs.h>
+#include <shmem_fs.h>
 #include <slab.h>
 
 struct ramfs rootfs;
@@ -45,10 +46,11 @@ static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
 	}
 	if (inode && S_ISREG(mode)) {
 		/* Linux's shmem_get_inode without swap: never reclaimed,
-		 * large folios as a write's size allows, counted as Shmem. */
+		 * large folios as huge= and a write's size allow, counted
+		 * as Shmem. */
 		address_space_init(&inode->i_data, inode, GFP_KERNEL);
 		mapping_set_unevictable(&inode->i_data);
-		mapping_set_large_folios(&inode->i_data);
+		mapping_set_folio_order_range(&inode->i_data, 0, shmem_huge_max_order(fs->huge));
 		mapping_set_shmem(&inode->i_data); /* the root is tmpfs, as Linux's */
 		inode->i_mapping = &inode->i_data;
 	}
@@ -61,6 +63,7 @@ int ramfs_init(struct ramfs *fs, ramfs_alloc_t alloc, ramfs_free_t free, void *a
 	fs->alloc = alloc;
 	fs->free = free;
 	fs->alloc_priv = alloc_priv;
+	fs->huge = tmpfs_huge; /* Linux: a mount without huge= takes tmpfs_huge */
 	fs->root = new_inode(fs, S_IFDIR | 0755);
 	if (!fs->root)
 		return -ENOMEM;
@@ -541,9 +544,11 @@ int ramfs_fallocate(struct ramfs_inode *inode, int mode, uint64_t offset, uint64
 	/* Linux: shmem_fallocate, folio by folio, each as large as the
 	 * rest of the range and its index's alignment allow. */
 	for (pgoff_t index = start; index < end;) {
+		uint64_t bytes = shmem_huge_fallocate_bytes(
+			inode->i_sb ? inode->i_sb->huge : 0, (uint64_t)index << PAGE_SHIFT,
+			(uint64_t)(end - index) << PAGE_SHIFT, inode->size);
 		struct folio *folio = __filemap_get_folio(
-			mapping, index,
-			FGP_LOCK | FGP_CREAT | fgf_set_order((size_t)(end - index) << PAGE_SHIFT),
+			mapping, index, FGP_LOCK | FGP_CREAT | fgf_set_order(bytes),
 			mapping_gfp_mask(mapping));
 
 		if (IS_ERR(folio)) {

@@ -120,6 +120,7 @@ struct ramfs {
 	 * pages its files may hold, -ENOSPC past them; 0: no limit. The
 	 * inode count is reported, not enforced. */
 	unsigned long max_pages, max_inodes;
+	int huge; /* Linux: tmpfs's huge= (SHMEM_HUGE_*, <shmem_fs.h>), for new inodes */
 };
 
 /* --- fs/ramfs.c --------------------------------------------------------- */

@@ -11,6 +11,7 @@
 #include <arch.h>
 #include <kthread.h>
 #include <sched.h>
+#include <shmem_fs.h>
 #include <acpi.h>
 #include <asm/page.h>
 #include <fbcon.h>
@@ -169,6 +170,7 @@ void kmain(uint64_t boot_info_phys)
 	init_overcommit_reserves(); /* admin/user_reserve_kbytes from free memory */
 	hugetlb_init();		    /* hugepagesz=, hugepages=, default_hugepagesz= */
 	/* The initramfs into rootfs (/): its files need the page allocator. */
+	shmem_init(); /* transparent_hugepage_tmpfs=, the root's huge= */
 	populate_rootfs(bi->initrd_size ? __va(bi->initrd_phys) : NULL, bi->initrd_size);
 	devtmpfs_init();  /* /dev: null, zero, full, random, urandom, tty, console */
 	proc_root_init(); /* /proc: meminfo, vmstat, self/maps, ... */

@@ -1,6 +1,8 @@
 # mm/: generic memory management, built into the kernel and the host
 # test program (no x86 or libc knowledge), and its tests.
 MM_GENERIC_SRCS += mm/memblock.c
+# shmem's huge policy: the folio orders a tmpfs file may hold (huge=).
+MM_GENERIC_SRCS += mm/shmem.c
 TEST_SRCS += mm/tests/memblock_test.c
 # Boot-time memory (node 0, vmemmap sections, mm_test_memory):
 # kernel only, the host has its own mm_test_memory in arch/host/phys.c.

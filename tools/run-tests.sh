@@ -293,10 +293,11 @@ memtotal_at_least() {
 # boot_with_mem SIZE: `mem; meminfo; test; meminfo` with SIZE of RAM and
 # the initramfs, which is freed once its files are copied out (Linux's
 # "Freeing initrd memory" line): at 128M, MemTotal is then >= 112 MiB.
+# The root is tmpfs with Folium's default huge=always.
 boot_with_mem() {
 	boot_and_test "mem-$1" "$IMGS/mem.img" --mem "$1" || return 1
 	memtotal_near_usable "$LOGS/mem-$1.serial" && mm_suites_ran "$LOGS/mem-$1.serial" &&
-		expect_in "$LOGS/mem-$1.serial" "Freeing initrd memory: " || return 1
+		expect_in "$LOGS/mem-$1.serial" "Freeing initrd memory: " "huge=always" || return 1
 	[ "$1" != 128M ] || memtotal_at_least "$LOGS/mem-$1.serial" $((112 * 1024))
 }
 
@@ -362,10 +363,15 @@ config_matrix_entry() {
 	mm_suites_ran "$LOGS/matrix-$cfg.serial"
 }
 
+# The same boot takes transparent_hugepage_tmpfs=never: the root's files
+# are then pages only (Linux's default tmpfs).
 clear_pages_from_cmdline() {
 	boot_and_test stosq "$IMGS/stosq.img" || return 1
 	expect_in "$LOGS/stosq.serial" "clear_pages:   rep stosq (clear_pages= on the command line)" \
-		"folio_zero_user: page"
+		"folio_zero_user: page" "huge=never" "/bin/sysconform.glibc: " || return 1
+	tr -d '\r' < "$LOGS/stosq.serial" | grep '^/bin/sysconform.glibc: ' |
+		grep -q ' order:count 0:[0-9]*$' ||
+		{ echo "huge=never: /bin/sysconform.glibc is not in pages only"; return 1; }
 }
 
 cma_that_cannot_be_placed_is_reported() {
@@ -1040,7 +1046,10 @@ sh tools/mkimage.sh "$IMGS/mem.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/mem.
 	"$B/initramfs.cpio" >/dev/null
 image cma 'cma=16M' >/dev/null
 image vm 'thp=16K,64K,2M' >/dev/null
-image stosq 'clear_pages=stosq zero=page run="cpuinfo; zero; test fault; test clear; poweroff"' >/dev/null
+printf '%s\n' 'clear_pages=stosq zero=page transparent_hugepage_tmpfs=never run="cpuinfo; zero; pagecache /bin/sysconform.glibc; test fault; test clear; poweroff"' \
+	> "$IMGS/stosq.cmdline"
+sh tools/mkimage.sh "$IMGS/stosq.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/stosq.cmdline" \
+	"$B/initramfs.cpio" >/dev/null
 image cma-too-big 'cma=64G run="cma; poweroff"' >/dev/null
 for kind in pf ud gp stack bootstack panic; do
 	image crash-$kind "run=\"crash $kind\"" >/dev/null
@@ -1091,7 +1100,7 @@ boot_jobs() {
 		sh tools/qemu-run.sh --serial-stdio --image "$IMGS/vm.img"
 	job hugetlb-1g-pages-at-boot-and-at-run-time hugetlb_1g_pages_at_boot_and_at_run_time
 	job init-runs-as-pid-1 init_runs_as_pid_1
-	job clear-pages-stosq-and-zero-page-from-cmdline clear_pages_from_cmdline
+	job clear-pages-zero-page-and-tmpfs-huge-from-cmdline clear_pages_from_cmdline
 	job cma-that-cannot-be-placed-is-reported cma_that_cannot_be_placed_is_reported
 	job ps2-keyboard-reaches-the-shell ps2_keyboard_reaches_the_shell
 	job ctrl-c-stops-long-shell-commands ctrl_c_stops_shell_commands

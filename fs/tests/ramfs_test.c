@@ -8,6 +8,7 @@
  * rename (moves, replacements, exchanges, refusals) and fallocate.
  */
 #include <ktest.h>
+#include <shmem_fs.h>
 #include <slab.h>
 #include "fs_test_util.h"
 
@@ -423,6 +424,44 @@ static void ramfs_size_limit_cuts_writes_and_refuses_what_does_not_fit(struct ku
 	KUNIT_EXPECT_EQ(test, fs.used_pages, 8);
 }
 
+/* huge= decides a new file's folio sizes: never and advise make pages
+ * only, always any size a write allows, within_size the same but no
+ * fallocated folio past the size. Names parse both ways. */
+static void ramfs_huge_option_decides_folio_sizes(struct kunit *test)
+{
+	static char data[64 * PAGE_SIZE];
+	unsigned long counts[NR_PAGE_ORDERS];
+	static const char *const names[] = { "never", "always", "within_size", "advise" };
+	struct ramfs_inode *f;
+
+	for (int i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, shmem_parse_huge(names[i]), i);
+		KUNIT_EXPECT_STREQ(test, shmem_format_huge(i), names[i]);
+	}
+	KUNIT_EXPECT_EQ(test, shmem_parse_huge("sometimes"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fs.huge, tmpfs_huge); /* a mount without huge= */
+	for (int huge = SHMEM_HUGE_NEVER; huge <= SHMEM_HUGE_ADVISE; huge += SHMEM_HUGE_ADVISE) {
+		fs.huge = huge;
+		KUNIT_ASSERT_EQ(test,
+				ramfs_create(&fs, huge ? "/advise" : "/never", 0644, data,
+					     sizeof(data), &f),
+				0);
+		mapping_folio_orders(f->i_mapping, counts);
+		KUNIT_EXPECT_EQ(test, counts[0], 64);
+	}
+	fs.huge = SHMEM_HUGE_ALWAYS;
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/always", 0644, data, sizeof(data), &f), 0);
+	mapping_folio_orders(f->i_mapping, counts);
+	KUNIT_EXPECT_EQ(test, counts[6], 1);
+	fs.huge = SHMEM_HUGE_WITHIN_SIZE;
+	KUNIT_ASSERT_EQ(test, ramfs_create(&fs, "/within", 0644, data, sizeof(data), &f), 0);
+	KUNIT_ASSERT_EQ(test,
+			ramfs_fallocate(f, FALLOC_FL_KEEP_SIZE, 64 * PAGE_SIZE, 64 * PAGE_SIZE), 0);
+	mapping_folio_orders(f->i_mapping, counts);
+	KUNIT_EXPECT_EQ(test, counts[6], 1);  /* the write's: within its size */
+	KUNIT_EXPECT_EQ(test, counts[0], 64); /* past the size: pages */
+}
+
 static void ramfs_out_of_memory_is_enomem_and_keeps_the_rest(struct kunit *test)
 {
 	int err = 0, made = 0;
@@ -553,6 +592,7 @@ static struct kunit_case ramfs_cases[] = {
 	KUNIT_CASE(ramfs_rename_out_of_memory_changes_nothing),
 	KUNIT_CASE(ramfs_fallocate_allocates_and_punches),
 	KUNIT_CASE(ramfs_size_limit_cuts_writes_and_refuses_what_does_not_fit),
+	KUNIT_CASE(ramfs_huge_option_decides_folio_sizes),
 	KUNIT_CASE(ramfs_out_of_memory_is_enomem_and_keeps_the_rest),
 	KUNIT_CASE(ramfs_unlink_and_iput_give_every_object_back),
 	KUNIT_CASE(ramfs_lists_a_directory_sorted_with_ls_modes),

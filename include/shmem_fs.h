@@ -1,0 +1,44 @@
+/*
+ * shmem's huge policy (Linux: include/linux/shmem_fs.h, mm/shmem.c): the
+ * folio sizes a tmpfs file's page cache gets, by the mount's huge=
+ * option as Linux 6.18+ reads it (never: pages only; always: any size a
+ * write's length and alignment allow; within_size: the same, but not
+ * past the file's size; advise: only for madvised mappings, so pages
+ * for write and fallocate). The root's huge= comes from the command
+ * line (Linux: transparent_hugepage_tmpfs=).
+ */
+#ifndef FOLIUM_SHMEM_FS_H
+#define FOLIUM_SHMEM_FS_H
+
+#include <stdint.h>
+
+/* Linux's values of sbinfo->huge. */
+#define SHMEM_HUGE_NEVER 0
+#define SHMEM_HUGE_ALWAYS 1
+#define SHMEM_HUGE_WITHIN_SIZE 2
+#define SHMEM_HUGE_ADVISE 3
+
+/* huge= of a tmpfs mounted without one, the root's (Linux: tmpfs_huge).
+ * Folium's default is always, so its page cache shows large folios;
+ * Linux's is never (boot with transparent_hugepage_tmpfs=never for it). */
+extern int tmpfs_huge;
+
+/* "never", "always", "within_size" or "advise" as SHMEM_HUGE_*. Return:
+ * the value, or -EINVAL. */
+int shmem_parse_huge(const char *s);
+/* The name of a SHMEM_HUGE_* value. */
+const char *shmem_format_huge(int huge);
+/* The largest folio order a file of a fs with @huge may hold (Linux:
+ * shmem_get_inode's mapping_set_large_folios when huge= is not never;
+ * advise asks for a madvised mapping, which no write or fallocate has). */
+unsigned int shmem_huge_max_order(int huge);
+/* How many of the @bytes at @pos a new folio may cover under @huge for a
+ * file of @i_size (Linux: shmem_get_orders_within_size for a fallocate,
+ * whose end is not yet the size): within_size stops folios at the size,
+ * one page at least; any other value leaves @bytes. */
+uint64_t shmem_huge_fallocate_bytes(int huge, uint64_t pos, uint64_t bytes, uint64_t i_size);
+/* Boot: transparent_hugepage_tmpfs= from the command line (a bad value
+ * is reported and the default kept). */
+void shmem_init(void);
+
+#endif
