@@ -69,6 +69,7 @@ int ramfs_init(struct ramfs *fs, ramfs_alloc_t alloc, ramfs_free_t free, void *a
 		return -ENOMEM;
 	fs->root->parent = fs->root;
 	fs->root->nlink = 2;
+	fs->root->size = 2 * BOGO_DIRENT_SIZE;
 	return 0;
 }
 
@@ -320,6 +321,7 @@ static int add_dentry(struct ramfs *fs, struct ramfs_inode *dir, const char *nam
 	d->name = copy;
 	d->inode = inode;
 	insert_dentry(dir, d);
+	dir->size += BOGO_DIRENT_SIZE;
 	return 0;
 }
 
@@ -346,6 +348,7 @@ static int add_node(struct ramfs *fs, struct ramfs_inode *dir, const char *name,
 	if (S_ISDIR(mode)) {
 		inode->parent = dir;
 		inode->nlink = 2;
+		inode->size = 2 * BOGO_DIRENT_SIZE; /* "." and ".." */
 		ihold(dir); /* its ".." (Linux: the dentry's d_parent reference) */
 		dir->nlink += len ? 1 : 0;
 	}
@@ -672,6 +675,7 @@ int ramfs_remove(struct ramfs *fs, struct ramfs_inode *dir, const char *name, si
 		return -ENOTEMPTY;
 	*pp = d->next;
 	free_dentry(fs, d);
+	dir->size -= BOGO_DIRENT_SIZE;
 	if (S_ISDIR(inode->mode)) {
 		inode->nlink = 0; /* Linux: simple_rmdir's two drop_nlinks */
 		dir->nlink--;
@@ -787,10 +791,12 @@ int ramfs_rename(struct ramfs *fs, struct ramfs_inode *old_dir, const char *old_
 	if (nd) /* the replaced name goes as an unlink or rmdir would take it */
 		ramfs_remove(fs, new_dir, new_name, len);
 	unlink_dentry(old_dir, od);
+	old_dir->size -= BOGO_DIRENT_SIZE;
 	if (fs->free)
 		fs->free(fs, (void *)od->name);
 	od->name = copy;
 	insert_dentry(new_dir, od);
+	new_dir->size += BOGO_DIRENT_SIZE;
 	if (S_ISDIR(inode->mode))
 		reparent(inode, old_dir, new_dir);
 	return 0;

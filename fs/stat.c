@@ -77,6 +77,19 @@ static uint64_t inode_blocks(const struct ramfs_inode *inode)
 	return 0;
 }
 
+/* A directory's st_size: 0 in /proc's tree (a directory with a lookup
+ * hook or operations of its own, or one below it), as procfs says; on
+ * rootfs tmpfs's count of BOGO_DIRENT_SIZE per name. */
+static uint64_t dir_size(const struct ramfs_inode *dir)
+{
+	for (const struct ramfs_inode *p = dir;; p = p->parent) {
+		if (p->lookup || p->i_fop)
+			return 0;
+		if (!p->parent || p->parent == p)
+			return dir->size;
+	}
+}
+
 /* Linux: generic_fillattr. */
 static void generic_fillattr(const struct ramfs_inode *inode, struct kstat *st)
 {
@@ -84,7 +97,7 @@ static void generic_fillattr(const struct ramfs_inode *inode, struct kstat *st)
 		.ino = inode->ino,
 		.dev = inode_dev(inode),
 		.rdev = inode->rdev,
-		.size = inode->size,
+		.size = S_ISDIR(inode->mode) ? dir_size(inode) : inode->size,
 		.blocks = inode_blocks(inode),
 		.atime = inode->i_atime,
 		.mtime = inode->i_mtime,

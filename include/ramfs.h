@@ -32,9 +32,10 @@
 #define S_ISCHR(m) (((m)&S_IFMT) == S_IFCHR)
 #define S_ISFIFO(m) (((m)&S_IFMT) == S_IFIFO)
 
-#define PATH_MAX 4096  /* bytes of a path, with its NUL (Linux) */
-#define NAME_MAX 255   /* bytes of one component */
-#define MAXSYMLINKS 40 /* links followed in one lookup before ELOOP */
+#define PATH_MAX 4096	    /* bytes of a path, with its NUL (Linux) */
+#define NAME_MAX 255	    /* bytes of one component */
+#define MAXSYMLINKS 40	    /* links followed in one lookup before ELOOP */
+#define BOGO_DIRENT_SIZE 20 /* a name's share of a directory's size (Linux's shmem) */
 
 struct ramfs_inode;
 struct file_operations;
@@ -69,7 +70,9 @@ struct ramfs_inode {
 	/* Since the epoch: last read (relatime), last change of the bytes,
 	 * last change of the inode (Linux: i_atime, i_mtime, i_ctime). */
 	struct timespec64 i_atime, i_mtime, i_ctime;
-	uint64_t size; /* bytes of data: file contents or symlink target */
+	/* bytes of data: file contents or symlink target; a directory's,
+	 * BOGO_DIRENT_SIZE per name and for "." and ".." (tmpfs's) */
+	uint64_t size;
 	/* A symlink's target bytes (not NUL-terminated); a regular file's
 	 * bytes are in its page cache, i_data. */
 	const char *data;

@@ -486,6 +486,12 @@ static void renames(int tmpfs)
 	SYS(SYS_mkdir, RD "/s", 0755);
 	SYS(SYS_mkdir, RD "/s/t", 0755);
 	SYS(SYS_mkdir, RD "/e", 0755);
+	if (tmpfs) {
+		SYS(SYS_stat, RD "/s", &st);
+		SYS(SYS_stat, RD, &st2);
+		cond("a tmpfs directory's size: 20 for each name and for . and ..",
+		     st.st_size == 60 && st2.st_size == 120, "60 and 120");
+	}
 	ok_eq("rename to a new name", SYS(SYS_rename, RD "/a", RD "/c"), 0);
 	fails("the old name is gone", SYS(SYS_stat, RD "/a", &st), ENOENT);
 	fails("renameat2 RENAME_NOREPLACE onto a name is EEXIST",

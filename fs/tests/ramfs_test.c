@@ -284,6 +284,9 @@ static void ramfs_rename_moves_replaces_and_refuses_as_linux(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->nlink, 2);
 	KUNIT_EXPECT_EQ(test, b->nlink, 3);
 	KUNIT_EXPECT_EQ(test, lookup_err("/a/e2", true), -ENOENT);
+	/* tmpfs's directory sizes follow: /a empty, /b with g, h, empty */
+	KUNIT_EXPECT_EQ(test, a->size, 2 * BOGO_DIRENT_SIZE);
+	KUNIT_EXPECT_EQ(test, b->size, 5 * BOGO_DIRENT_SIZE);
 }
 
 /* A file with no name left takes one only while I_LINKABLE (an

@@ -1083,9 +1083,11 @@ static void directories_and_links_are_made_and_removed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys_paths(__NR_mkdir, "/etc/motd/x", NULL, 0755), -ENOTDIR);
 	KUNIT_EXPECT_EQ(test, sys(__NR_mkdir, UNMAPPED, 0755, 0), -EFAULT);
 	KUNIT_EXPECT_EQ(test, sys_paths(__NR_mkdir, FIXTURE "/d/", NULL, 0777), 0);
-	KUNIT_EXPECT_EQ(test, size_of(FIXTURE "/d"), 0);
+	KUNIT_EXPECT_EQ(test, size_of(FIXTURE "/d"), 2 * BOGO_DIRENT_SIZE); /* ".", ".." */
 	KUNIT_EXPECT_EQ(test, stat_mode(), S_IFDIR | 0755);
 	KUNIT_EXPECT_EQ(test, sys_paths(__NR_mkdir, FIXTURE "/d/e", NULL, 0700), 0);
+	KUNIT_EXPECT_EQ(test, size_of(FIXTURE "/d"), 3 * BOGO_DIRENT_SIZE);
+	KUNIT_EXPECT_EQ(test, size_of("/proc"), 0); /* procfs's directories: 0 */
 	KUNIT_EXPECT_EQ(test, sys_paths(__NR_symlink, "../f", FIXTURE "/d/s", 0), 0);
 	KUNIT_EXPECT_EQ(test, size_of(FIXTURE "/d/s"), 12); /* followed to f */
 	KUNIT_EXPECT_EQ(test, sys_paths(__NR_link, FIXTURE "/f", FIXTURE "/d/h", 0), 0);
