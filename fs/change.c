@@ -5,7 +5,7 @@
  * do_truncate; fs/sync.c). Each walks the path as Linux does (a missing
  * parent is -ENOENT, a name that exists -EEXIST for a create, a bad
  * pointer -EFAULT), checks the directory's permissions (may_create,
- * may_delete with the sticky bit), then changes rootfs. /proc's
+ * may_delete with the sticky bit), then changes the directory's fs. /proc's
  * directories are a file system of their own that makes and removes
  * nothing (-EPERM); a rename between it and the root is -EXDEV, as
  * between two mounts.
@@ -123,7 +123,7 @@ int vfs_create(struct task_struct *task, struct ramfs_inode *dir, const char *la
 	if (!err && special_dir(dir))
 		err = S_ISREG(mode) ? -EACCES : -EPERM; /* no ->create, no ->mkdir */
 	if (!err)
-		err = ramfs_add(&rootfs, dir, last, mode, &inode);
+		err = ramfs_add(dir->i_sb, dir, last, mode, &inode);
 	if (err)
 		return err;
 	inode->rdev = rdev;
@@ -146,7 +146,7 @@ int vfs_tmpfile(struct task_struct *task, struct ramfs_inode *dir, uint32_t mode
 	if (!err && special_dir(dir))
 		err = -EOPNOTSUPP;
 	if (!err)
-		err = ramfs_add(&rootfs, dir, NULL, S_IFREG | mode, &inode);
+		err = ramfs_add(dir->i_sb, dir, NULL, S_IFREG | mode, &inode);
 	if (err)
 		return err;
 	init_owner(task, dir, inode);
@@ -196,19 +196,20 @@ static long remove_at(struct task_struct *task, int dfd, unsigned long upath, bo
 	if (!err && type != LAST_NORM) /* "/" is Linux's LAST_ROOT: busy */
 		err = !dir ? -EISDIR : !*last ? -EBUSY : type == LAST_DOT ? -EINVAL : -ENOTEMPTY;
 	if (!err)
-		err = ramfs_lookup_at(&rootfs, parent, last, false, &victim);
+		err = ramfs_lookup_child(parent, last, strlen(last), &victim);
 	if (!err)
 		err = may_delete(task, parent, victim);
 	if (!err && dir != S_ISDIR(victim->mode)) /* may_delete's type check */
 		err = dir ? -ENOTDIR : -EISDIR;
-	if (!err && (special_dir(parent) || (dir && special_dir(victim))))
-		err = dir && special_dir(victim) ? -EBUSY : -EPERM; /* a mount point; no ->unlink */
+	if (!err && (special_dir(parent) || (dir && (special_dir(victim) || victim->i_mounted))))
+		err = dir && (special_dir(victim) || victim->i_mounted) ? -EBUSY /* a mount point */
+									: -EPERM; /* no ->unlink */
 	if (!err) {
 		/* Stamped before: the removal may free it (then no one sees). */
 		struct timespec64 ctime = victim->i_ctime;
 
 		inode_set_ctime_current(victim);
-		err = ramfs_remove(&rootfs, parent, last, strlen(last));
+		err = ramfs_remove(parent->i_sb, parent, last, strlen(last));
 		if (err)
 			victim->i_ctime = ctime;
 		else
@@ -311,7 +312,7 @@ SYSCALL_DEFINE3(symlinkat, unsigned long, oldname, int, newdfd, unsigned long, n
 	if (name && !err && type != LAST_NORM)
 		err = -EEXIST;
 	if (name && !err)
-		err = (copy = rootfs.alloc(&rootfs, len)) ? 0 : -ENOMEM;
+		err = (copy = parent->i_sb->alloc(parent->i_sb, len)) ? 0 : -ENOMEM;
 	if (name && !err)
 		err = vfs_create(task, parent, last, S_IFLNK | 0777, 0, &inode);
 	if (name && !err) {
@@ -321,7 +322,7 @@ SYSCALL_DEFINE3(symlinkat, unsigned long, oldname, int, newdfd, unsigned long, n
 		copy = NULL;
 	}
 	if (copy)
-		rootfs.free(&rootfs, copy);
+		parent->i_sb->free(parent->i_sb, copy);
 	kfree(target);
 	kfree(name);
 	return err;
@@ -362,10 +363,11 @@ SYSCALL_DEFINE5(linkat, int, olddfd, unsigned long, oldname, int, newdfd, unsign
 		err = -EEXIST;
 	if (!err)
 		err = may_create(task, parent);
-	if (!err && (inode->i_fop || S_ISCHR(inode->mode) || special_dir(parent)))
+	if (!err && (inode->i_fop || S_ISCHR(inode->mode) || special_dir(parent) ||
+		     inode->i_sb != parent->i_sb))
 		err = -EXDEV;
 	if (!err)
-		err = ramfs_link_at(&rootfs, inode, parent, last, strlen(last));
+		err = ramfs_link_at(parent->i_sb, inode, parent, last, strlen(last));
 	kfree(name);
 	return err;
 }
@@ -441,7 +443,8 @@ static int may_rename(struct task_struct *task, struct ramfs_inode *old_dir,
 	if (!err && target && (flags & RENAME_EXCHANGE) && S_ISDIR(target->mode) &&
 	    old_dir != new_dir)
 		err = dotdot_permission(task, target);
-	if (!err && (special_dir(inode) || (target && special_dir(target))))
+	if (!err && (special_dir(inode) || inode->i_mounted ||
+		     (target && (special_dir(target) || target->i_mounted))))
 		err = -EBUSY; /* a mount point */
 	if (!err && special_dir(old_dir))
 		err = -EPERM; /* /proc has no ->rename */
@@ -466,16 +469,16 @@ static int do_renameat2(struct task_struct *task, int olddfd, char *from, int ne
 		err = filename_parentat(task, newdfd, to, &new_type, &new_dir, &new_last);
 	if (err)
 		return err;
-	if (mount_of(old_dir) != mount_of(new_dir))
+	if (old_dir->i_sb != new_dir->i_sb || mount_of(old_dir) != mount_of(new_dir))
 		return -EXDEV;
 	if (old_type != LAST_NORM)
 		return -EBUSY;
 	if (new_type != LAST_NORM)
 		return flags & RENAME_NOREPLACE ? -EEXIST : -EBUSY;
-	err = ramfs_lookup_at(&rootfs, old_dir, old_last, false, &inode);
+	err = ramfs_lookup_child(old_dir, old_last, strlen(old_last), &inode);
 	if (err)
 		return err;
-	if (ramfs_lookup_at(&rootfs, new_dir, new_last, false, &target))
+	if (ramfs_lookup_child(new_dir, new_last, strlen(new_last), &target))
 		target = NULL;
 	if ((flags & RENAME_NOREPLACE) && target)
 		return -EEXIST;
@@ -498,7 +501,7 @@ static int do_renameat2(struct task_struct *task, int olddfd, char *from, int ne
 		ctime = target->i_ctime;
 		inode_set_ctime_current(target);
 	}
-	err = ramfs_rename(&rootfs, old_dir, old_last, new_dir, new_last, flags);
+	err = ramfs_rename(old_dir->i_sb, old_dir, old_last, new_dir, new_last, flags);
 	if (err && target)
 		target->i_ctime = ctime;
 	if (err)

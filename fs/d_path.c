@@ -1,7 +1,8 @@
 /*
  * The path of a directory, and getcwd (Linux: fs/d_path.c). The path is
  * built backwards from the directory through its parent links, each name
- * found in its parent's list. Example: /usr/bin is "bin" found in /usr,
+ * found in its parent's list; a mounted fs's root is named as the
+ * directory it covers. Example: /usr/bin is "bin" found in /usr,
  * then "usr" found in /, giving "/usr/bin" (8 bytes, so getcwd returns 9
  * with the NUL, and a buffer of 8 is -ERANGE).
  */
@@ -29,8 +30,15 @@ int ramfs_dir_path(struct ramfs *fs, const struct ramfs_inode *dir, char *buf, s
 		return -ENAMETOOLONG;
 	buf[--pos] = '\0';
 	for (; dir != fs->root; dir = dir->parent) {
-		const char *name = dir_name(dir);
+		const char *name;
 		size_t len;
+
+		/* a mounted fs's root stands for the directory it covers */
+		while (dir->i_sb && dir == dir->i_sb->root && dir->i_sb->mountpoint)
+			dir = dir->i_sb->mountpoint;
+		if (dir == fs->root)
+			break;
+		name = dir_name(dir);
 
 		if (!name)
 			return -ENOENT;
@@ -53,6 +61,7 @@ static const struct ramfs_dentry *find_dentry(const struct ramfs_inode *dir,
 					      const struct ramfs_inode *inode, uint32_t rdev,
 					      const struct ramfs_inode **parent)
 {
+	dir = follow_mount((struct ramfs_inode *)dir); /* a covered directory's names are hidden */
 	for (const struct ramfs_dentry *d = dir->children; d; d = d->next) {
 		const struct ramfs_dentry *found;
 

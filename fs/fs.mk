@@ -5,15 +5,15 @@ FS_GENERIC_SRCS += fs/ramfs.c fs/initramfs.c
 TEST_SRCS += fs/tests/ramfs_test.c fs/tests/initramfs_test.c fs/tests/cmd_fs_test.c
 # Open files and the system calls on them (Linux: fs/file.c, open.c,
 # read_write.c, stat.c, readdir.c, pipe.c, fcntl.c, locks.c, namei.c,
-# d_path.c, ioctl.c, attr.c, statfs.c; change.c: namei.c's and open.c's
-# calls that change the fs). Kernel only: they run for a program; their suite
+# d_path.c, ioctl.c, attr.c, statfs.c, namespace.c; change.c: namei.c's
+# and open.c's calls that change the fs). Kernel only: they run for a program; their suite
 # needs the real initramfs. file.c and the console tty (Linux:
 # drivers/tty) are generic: exit closes files, and a session leader's
 # exit hangs up its controlling tty.
 FS_GENERIC_SRCS += fs/file.c
 FS_GENERIC_SRCS += fs/tty_io.c fs/n_tty.c fs/tty_ioctl.c fs/tty_jobctrl.c
 KERNEL_ONLY_SRCS += fs/read_write.c fs/ioctl.c fs/open.c fs/stat.c fs/readdir.c \
-	fs/pipe.c fs/fcntl.c fs/locks.c fs/namei.c fs/d_path.c fs/change.c fs/attr.c fs/statfs.c
+	fs/pipe.c fs/fcntl.c fs/locks.c fs/namei.c fs/d_path.c fs/change.c fs/attr.c fs/statfs.c fs/namespace.c
 # poll and select over every file's ->poll (Linux: fs/select.c); /dev:
 # character devices by number, the memory devices and the nodes at boot
 # (Linux: fs/char_dev.c, drivers/char/mem.c, drivers/base/devtmpfs.c).

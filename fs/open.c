@@ -2,9 +2,10 @@
  * open, close, access, chdir and umask (Linux: fs/open.c, fs/namei.c
  * do_open/may_open, kernel/sys.c umask). O_CREAT makes a regular file in
  * an existing directory (vfs_create), O_TMPFILE an unnamed one
- * (vfs_tmpfile), O_TRUNC empties one once it is open. Checks come in Linux's order. Example:
- * open("/etc/motd", O_RDONLY) with fds 0-2 taken returns 3; open("/etc/new", O_WRONLY | O_CREAT,
- * 0666) makes it with mode 0644 under umask 022; open("/etc/motd/", O_RDONLY) is -ENOTDIR.
+ * (vfs_tmpfile), O_TRUNC empties one once it is open. Checks come in
+ * Linux's order. Example: open("/etc/motd", O_RDONLY) with fds 0-2 taken
+ * returns 3; open("/etc/new", O_WRONLY | O_CREAT, 0666) makes it with
+ * mode 0644 under umask 022; open("/etc/motd/", O_RDONLY) is -ENOTDIR.
  */
 #include <sched.h>
 #include <slab.h>
@@ -37,7 +38,7 @@ static int create_through_link(struct task_struct *task, int dfd, char *name, in
 	for (size_t i = 0; name[i]; i++)
 		if (name[i] == '/')
 			dir_len = i + 1;
-	if (link->data[0] == '/' || !link->size)
+	if (!link->size || link->data[0] == '/')
 		dir_len = 0;
 	if (dir_len + link->size >= PATH_MAX)
 		return -ENAMETOOLONG;

@@ -43,6 +43,7 @@ static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
 		inode->ino = ++fs->last_ino;
 		inode->i_sb = fs;
 		fs->nr_inodes++;
+		fs->nr_dirs += S_ISDIR(mode);
 	}
 	if (inode && S_ISREG(mode)) {
 		/* Linux's shmem_get_inode without swap: never reclaimed,
@@ -113,6 +114,22 @@ static bool is_dot_or_dotdot(const char *name, size_t len)
 	return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
 }
 
+struct ramfs_inode *follow_mount(struct ramfs_inode *inode)
+{
+	while (S_ISDIR(inode->mode) && inode->i_mounted)
+		inode = inode->i_mounted->root;
+	return inode;
+}
+
+/* Linux: follow_dotdot. ".." of a mounted fs's root is ".." of the
+ * directory it covers; the root of all is its own "..". */
+static struct ramfs_inode *follow_dotdot(struct ramfs_inode *dir)
+{
+	while (dir->i_sb && dir == dir->i_sb->root && dir->i_sb->mountpoint)
+		dir = dir->i_sb->mountpoint;
+	return follow_mount(dir->parent); /* "/..": whatever is mounted on / */
+}
+
 static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path, size_t len,
 		bool follow, struct ramfs_inode **out);
 
@@ -151,7 +168,7 @@ static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path,
 		bool follow, struct ramfs_inode **out)
 {
 	const char *p = path, *end = path + len, *name, *rest, *next;
-	struct ramfs_inode *cur = len && path[0] == '/' ? nd->fs->root : dir;
+	struct ramfs_inode *cur = len && path[0] == '/' ? follow_mount(nd->fs->root) : dir;
 	size_t n;
 
 	while ((n = next_component(&p, end, &name))) {
@@ -167,7 +184,7 @@ static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path,
 		if (n > NAME_MAX)
 			return -ENAMETOOLONG;
 		if (is_dot_or_dotdot(name, n)) {
-			cur = n == 2 ? cur->parent : cur;
+			cur = n == 2 ? follow_dotdot(cur) : cur;
 			continue;
 		}
 		d = find_child(cur, name, n);
@@ -188,7 +205,7 @@ static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path,
 			if (err)
 				return err;
 		} else {
-			cur = child;
+			cur = follow_mount(child);
 		}
 		if (last && slash && !S_ISDIR(cur->mode))
 			return -ENOTDIR;
@@ -273,6 +290,7 @@ static void evict(struct ramfs_inode *inode)
 	if (!fs)
 		return;
 	fs->nr_inodes--;
+	fs->nr_dirs -= S_ISDIR(inode->mode);
 	if (S_ISDIR(inode->mode) && parent && parent != inode)
 		iput(parent);
 	if (!fs->free)
@@ -709,6 +727,48 @@ bool is_subdir(const struct ramfs_inode *dir, const struct ramfs_inode *inode)
 	return false;
 }
 
+int ramfs_lookup_child(struct ramfs_inode *dir, const char *name, size_t len,
+		       struct ramfs_inode **out)
+{
+	struct ramfs_dentry *d = find_child(dir, name, len);
+	struct ramfs_inode *inode = d ? d->inode : dir->lookup ? dir->lookup(dir, name, len) : NULL;
+
+	if (!inode)
+		return -ENOENT;
+	*out = inode;
+	return 0;
+}
+
+bool ramfs_busy(const struct ramfs *fs)
+{
+	return fs->nr_refs > fs->nr_dirs - 1;
+}
+
+void ramfs_kill(struct ramfs *fs)
+{
+	struct ramfs_inode *dir = fs->root;
+
+	/* Depth first without recursion (a deep tree must not take the
+	 * stack): into the first child while it is a directory with names,
+	 * else remove the first child; up when a directory is empty. */
+	for (;;) {
+		struct ramfs_dentry *d = dir->children;
+
+		if (!d) {
+			if (dir == fs->root)
+				break;
+			dir = dir->parent;
+		} else if (S_ISDIR(d->inode->mode) && d->inode->children) {
+			dir = d->inode;
+		} else {
+			ramfs_remove(fs, dir, d->name, strlen(d->name));
+		}
+	}
+	fs->root->nlink = 0;
+	evict(fs->root);
+	fs->root = NULL;
+}
+
 /* A directory's ".." moves from @from to @to (Linux: the d_parent of
  * d_move; simple_rename's nlink changes). */
 static void reparent(struct ramfs_inode *dir, struct ramfs_inode *from, struct ramfs_inode *to)
@@ -805,6 +865,8 @@ int ramfs_rename(struct ramfs *fs, struct ramfs_inode *old_dir, const char *old_
 void ihold(struct ramfs_inode *inode)
 {
 	inode->i_count++;
+	if (inode->i_sb)
+		inode->i_sb->nr_refs++;
 }
 
 void iput(struct ramfs_inode *inode)
@@ -813,6 +875,8 @@ void iput(struct ramfs_inode *inode)
 		pr_err("iput: inode %lu has no reference to drop\n", inode->ino);
 		return;
 	}
+	if (inode->i_sb)
+		inode->i_sb->nr_refs--;
 	if (!--inode->i_count && !inode->nlink)
 		evict(inode);
 }

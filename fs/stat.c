@@ -62,7 +62,7 @@ static uint64_t inode_dev(const struct ramfs_inode *inode)
 		return DEVTMPFS_DEV;
 	if (S_ISFIFO(inode->mode))
 		return PIPEFS_DEV;
-	return ROOTFS_DEV;
+	return inode->i_sb && inode->i_sb->dev ? inode->i_sb->dev : ROOTFS_DEV; /* a mount's own */
 }
 
 /* Linux: i_blocks as tmpfs keeps it, in 512-byte units: the pages a

@@ -3,9 +3,9 @@
  * system a file lives on holds and has left. rootfs answers as Linux's
  * tmpfs root does: 4 KiB blocks, its limits (half of RAM and as many
  * inodes, set by populate_rootfs), less what its files' page caches and
- * its inodes take. A pipe is on pipefs, an eventfd or
- * epoll on anon_inodefs, which count nothing. Example: after a 1 MiB file is written, f_bfree is
- * 256 less.
+ * its inodes take. A pipe is on pipefs, an eventfd or epoll on
+ * anon_inodefs, which count nothing. Example: after a 1 MiB file is
+ * written, f_bfree is 256 less.
  */
 #include <sched.h>
 #include <syscalls.h>
@@ -51,7 +51,7 @@ static void vfs_statfs(const struct ramfs_inode *inode, struct statfs *buf)
 		buf->f_files = fs->max_inodes;
 		buf->f_ffree = fs->nr_inodes < fs->max_inodes ? fs->max_inodes - fs->nr_inodes : 0;
 	}
-	buf->f_fsid[0] = 1; /* its st_dev: 0:1 (Linux's tmpfs: from its uuid) */
+	buf->f_fsid[0] = fs->dev ? (int)fs->dev : 1; /* its st_dev (Linux's tmpfs: its uuid's) */
 }
 
 static long put_statfs(const struct ramfs_inode *inode, unsigned long ubuf)

@@ -99,6 +99,9 @@ struct ramfs_inode {
 	/* The name of a directory no dentry names (/proc/PID, which lookup
 	 * leads to), for getcwd and readlink of /proc/PID/cwd; NULL otherwise. */
 	const char *i_name;
+	/* The fs mounted on this directory, whose root a walk enters in its
+	 * place (Linux: d_mountpoint and the mount hash); NULL: none. */
+	struct ramfs *i_mounted;
 };
 
 /* i_state: an O_TMPFILE inode (no name, nlink 0) linkat may name. */
@@ -124,6 +127,12 @@ struct ramfs {
 	 * inode count is reported, not enforced. */
 	unsigned long max_pages, max_inodes;
 	int huge; /* Linux: tmpfs's huge= (SHMEM_HUGE_*, <shmem_fs.h>), for new inodes */
+	/* Mounted: the directory of another fs it covers (its root's ".."
+	 * leads there); NULL for rootfs. */
+	struct ramfs_inode *mountpoint;
+	unsigned long nr_refs; /* the i_count of all its inodes, for umount's busy test */
+	unsigned long nr_dirs; /* its directories alive: each but the root holds its parent */
+	uint32_t dev;	       /* st_dev's minor (major 0); 0: rootfs's */
 };
 
 /* --- fs/ramfs.c --------------------------------------------------------- */
@@ -204,6 +213,22 @@ int ramfs_link_at(struct ramfs *fs, struct ramfs_inode *inode, struct ramfs_inod
  * (then the last iput does). Return: 0, -ENOENT, -ENOTEMPTY, -EBUSY for
  * the root. */
 int ramfs_unlink(struct ramfs *fs, const char *path);
+/* Linux: follow_mount. The root of what is mounted on @inode, over and
+ * over (mounts stack); @inode when nothing is. */
+struct ramfs_inode *follow_mount(struct ramfs_inode *inode);
+/* The inode named [name, +len) in @dir, as the last step of an unlink,
+ * rmdir or rename looks it up (Linux: lookup_one_qstr_excl): a lookup
+ * hook's names too, a symlink or a mount point not followed. Return: 0,
+ * -ENOENT. */
+int ramfs_lookup_child(struct ramfs_inode *dir, const char *name, size_t len,
+		       struct ramfs_inode **out);
+/* Whether anything outside @fs's own tree holds one of its inodes: an
+ * open file, a cwd, an fs mounted on one of its directories (Linux:
+ * may_umount_tree's refcount test). */
+bool ramfs_busy(const struct ramfs *fs);
+/* Remove every name of @fs and free its inodes, the root's too (Linux:
+ * kill_litter_super at umount). Context: not busy. */
+void ramfs_kill(struct ramfs *fs);
 /* Whether @dir is @inode or lies below it (Linux: is_subdir, the walk
  * up the ".." chain lock_rename's trap check makes). */
 bool is_subdir(const struct ramfs_inode *dir, const struct ramfs_inode *inode);

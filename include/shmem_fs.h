@@ -37,6 +37,31 @@ unsigned int shmem_huge_max_order(int huge);
  * whose end is not yet the size): within_size stops folios at the size,
  * one page at least; any other value leaves @bytes. */
 uint64_t shmem_huge_fallocate_bytes(int huge, uint64_t pos, uint64_t bytes, uint64_t i_size);
+/* What a tmpfs mount's options say (Linux: struct shmem_options). */
+struct shmem_options {
+	unsigned long blocks;	 /* pages its files may hold; 0: no limit */
+	unsigned long inodes;	 /* 0: no limit */
+	uint32_t mode, uid, gid; /* the root directory's */
+	int huge;
+	unsigned int seen; /* SHMEM_SEEN_* */
+};
+#define SHMEM_SEEN_BLOCKS 0x1u
+#define SHMEM_SEEN_INODES 0x2u
+#define SHMEM_SEEN_HUGE 0x4u
+#define SHMEM_SEEN_MODE 0x8u
+#define SHMEM_SEEN_UID 0x10u
+#define SHMEM_SEEN_GID 0x20u
+/*
+ * Linux: shmem_parse_options and shmem_parse_one. Read @data, "opt=value"
+ * pairs split by commas (NULL or "": none), into @opts, setting what it
+ * names in opts->seen: size= (bytes with a k, m, g, t, p or e suffix,
+ * rounded up to pages, or N% of RAM), nr_blocks=, nr_inodes= (with the
+ * same suffixes), mode= (octal), uid=, gid=, huge= (never, always,
+ * within_size, advise). @totalram: RAM's pages, for N%. Return: 0, or
+ * -EINVAL with @err naming the option and why.
+ */
+int shmem_parse_options(const char *data, unsigned long totalram, struct shmem_options *opts,
+			char *err, size_t errlen);
 /* Boot: transparent_hugepage_tmpfs= from the command line (a bad value
  * is reported and the default kept). */
 void shmem_init(void);

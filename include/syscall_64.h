@@ -123,6 +123,8 @@
 	X(157, prctl)             \
 	X(158, arch_prctl)        \
 	X(162, sync)              \
+	X(165, mount)             \
+	X(166, umount2)           \
 	X(186, gettid)            \
 	X(200, tkill)             \
 	X(201, time)              \

@@ -48,6 +48,157 @@ uint64_t shmem_huge_fallocate_bytes(int huge, uint64_t pos, uint64_t bytes, uint
 	return MIN(bytes, i_size - pos);
 }
 
+/* Linux: memparse for the whole of @s (no junk after the suffix).
+ * Return: 0, or -1. */
+static int memparse_all(const char *s, uint64_t *out)
+{
+	size_t n = strlen(s);
+	uint64_t v;
+	unsigned int shift = 0;
+	char num[32];
+
+	if (!n || n >= sizeof(num))
+		return -1;
+	memcpy(num, s, n + 1);
+	switch (num[n - 1] | 0x20) { /* lower case */
+	case 'e':
+		shift += 10;
+		/* fall through */
+	case 'p':
+		shift += 10;
+		/* fall through */
+	case 't':
+		shift += 10;
+		/* fall through */
+	case 'g':
+		shift += 10;
+		/* fall through */
+	case 'm':
+		shift += 10;
+		/* fall through */
+	case 'k':
+		shift += 10;
+		num[n - 1] = '\0';
+	}
+	if (kstrtou64(num, &v) || (shift && v > (UINT64_MAX >> shift)))
+		return -1;
+	*out = v << shift;
+	return 0;
+}
+
+/* An octal number that fills all of @s. Return: 0, or -1. */
+static int parse_octal(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '7' || v > (UINT64_MAX >> 3))
+			return -1;
+		v = v << 3 | (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* A count of pages or inodes: N with memparse's suffixes, or N% of
+ * @totalram (Linux: size= and nr_inodes= take a percentage). */
+static int parse_count(const char *s, unsigned long totalram, bool bytes, unsigned long *out)
+{
+	size_t n = strlen(s);
+	uint64_t v;
+	char num[32];
+
+	if (n && s[n - 1] == '%' && n < sizeof(num)) {
+		memcpy(num, s, n - 1);
+		num[n - 1] = '\0';
+		if (kstrtou64(num, &v) || v > UINT64_MAX / (totalram ? totalram : 1))
+			return -1;
+		*out = (unsigned long)(v * totalram / 100); /* pages */
+		return 0;
+	}
+	if (memparse_all(s, &v))
+		return -1;
+	*out = bytes ? (unsigned long)((v >> PAGE_SHIFT) + !!(v & (PAGE_SIZE - 1)))
+		     : (unsigned long)v;
+	return 0;
+}
+
+/* One "key=value" (Linux: shmem_parse_one). Return: 0, or -EINVAL with
+ * @err set. */
+static int parse_one(char *opt, unsigned long totalram, struct shmem_options *opts, char *err,
+		     size_t errlen)
+{
+	char *value = strchr(opt, '=');
+	uint64_t v;
+
+	if (!value) {
+		ksnprintf(err, errlen, "tmpfs: Unknown parameter '%s'", opt);
+		return -EINVAL;
+	}
+	*value++ = '\0';
+	if (!strcmp(opt, "size") || !strcmp(opt, "nr_blocks")) {
+		if (parse_count(value, totalram, !strcmp(opt, "size"), &opts->blocks))
+			goto bad;
+		opts->seen |= SHMEM_SEEN_BLOCKS;
+	} else if (!strcmp(opt, "nr_inodes")) {
+		if (parse_count(value, totalram, false, &opts->inodes))
+			goto bad;
+		opts->seen |= SHMEM_SEEN_INODES;
+	} else if (!strcmp(opt, "mode")) {
+		if (parse_octal(value, &v) || v > 07777)
+			goto bad;
+		opts->mode = (uint32_t)v;
+		opts->seen |= SHMEM_SEEN_MODE;
+	} else if (!strcmp(opt, "uid") || !strcmp(opt, "gid")) {
+		if (kstrtou64(value, &v) || v >= UINT32_MAX)
+			goto bad;
+		*(opt[0] == 'u' ? &opts->uid : &opts->gid) = (uint32_t)v;
+		opts->seen |= opt[0] == 'u' ? SHMEM_SEEN_UID : SHMEM_SEEN_GID;
+	} else if (!strcmp(opt, "huge")) {
+		opts->huge = shmem_parse_huge(value);
+		if (opts->huge < 0)
+			goto bad;
+		opts->seen |= SHMEM_SEEN_HUGE;
+	} else {
+		ksnprintf(err, errlen, "tmpfs: Unknown parameter '%s'", opt);
+		return -EINVAL;
+	}
+	return 0;
+bad:
+	ksnprintf(err, errlen, "tmpfs: Bad value for '%s'", opt);
+	return -EINVAL;
+}
+
+int shmem_parse_options(const char *data, unsigned long totalram, struct shmem_options *opts,
+			char *err, size_t errlen)
+{
+	char buf[256], *opt = buf;
+	size_t n = data ? strlen(data) : 0;
+
+	err[0] = '\0';
+	if (n >= sizeof(buf)) {
+		ksnprintf(err, errlen, "tmpfs: options longer than %lu bytes",
+			  (unsigned long)sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	memcpy(buf, data ? data : "", n + 1);
+	while (*opt) {
+		char *comma = strchr(opt, ',');
+		int ret;
+
+		if (comma)
+			*comma = '\0';
+		if (*opt && (ret = parse_one(opt, totalram, opts, err, errlen)))
+			return ret;
+		if (!comma)
+			break;
+		opt = comma + 1;
+	}
+	return 0;
+}
+
 CMDLINE_KEY(transparent_hugepage_tmpfs,
 	    "never|always|within_size|advise: the root tmpfs's huge= (its large folios)");
 

@@ -569,7 +569,8 @@ kill -KILL 3; kill 99; /bin/proctest burn; jobs; /bin/proctest bomb; meminfo; /b
 # loadavg, syslog), forktest (64 children, copy-on-write of
 # every folio size, 10000 fork + exit + wait and 1000 fork + exec + wait
 # cycles with musl, a tenth of that with glibc), credtest (set*uid,
-# capabilities, groups, permissions, RLIMIT_NPROC), ttytest (termios,
+# capabilities, groups, permissions, RLIMIT_NPROC), mounttest (a tmpfs
+# mounted with size= and huge=, remounted and unmounted), ttytest (termios,
 # n_tty's editing, signals and VMIN/VTIME, the controlling tty and job
 # control), timertest (itimers,
 # POSIX timers, timerfd, alarm, clock_nanosleep), threadtest (pthreads,
@@ -584,7 +585,7 @@ kill -KILL 3; kill 99; /bin/proctest burn; jobs; /bin/proctest bomb; meminfo; /b
 user_syscalls_conform_in_ring3() { # $1: --usb or empty
 	name=syscalls${1:-}
 	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
-/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/credtest; /bin/credtest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/ttytest; /bin/ttytest.glibc; /bin/epolltest; /bin/epolltest.glibc; /bin/timertest; /bin/timertest.glibc; /bin/threadtest; /bin/threadtest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
+/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/credtest; /bin/credtest.glibc; /bin/mounttest; /bin/mounttest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/ttytest; /bin/ttytest.glibc; /bin/epolltest; /bin/epolltest.glibc; /bin/timertest; /bin/timertest.glibc; /bin/threadtest; /bin/threadtest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
 /bin/fuzz.glibc 3 2000; /bin/fuzz 4 1000 - 4; /bin/linux-madvise-free --bytes 8M --runs 1; \
 /bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
 	log=$LOGS/initramfs-$name.serial
@@ -616,6 +617,8 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "threadtest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^credtest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "credtest failed"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^mounttest: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "mounttest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^ttytest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "ttytest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^epolltest: [0-9]* checks, all ok$')" = 2 ] ||
@@ -634,8 +637,8 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 # Debian's Linux 6.1 and 7.3 in the same QEMU (the side-by-side's other
 # kernels, fetched by make as data, booted by tools/qemu-run.sh --kernel
 # with the same machine line) run the very same /bin files: sysconform,
-# proctest, procfs, forktest, credtest, ttytest, epolltest, timertest and
-# threadtest pass there with both C
+# proctest, procfs, forktest, credtest, mounttest, ttytest, epolltest,
+# timertest and threadtest pass there with both C
 # libraries, as on Folium, and schedtest (2 s a pair) and mmtest; sigtest
 # ends by SIGABRT; fpstate passes and its bad XSTATE_BV frame is SIGSEGV
 # (not its bad MXCSR: QEMU's TCG XRSTOR takes reserved MXCSR bits, which
@@ -654,7 +657,7 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 /bin/forktest; /bin/schedtest 2; /bin/credtest; /bin/credtest.glibc; \
 /bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/ttytest; /bin/ttytest.glibc; /bin/epolltest; /bin/epolltest.glibc; /bin/timertest; /bin/timertest.glibc; \
 /bin/threadtest; /bin/threadtest.glibc; /bin/mmtest; /bin/sigtest; \
-/bin/fpstate; /bin/fpstate.glibc badheader" || return 1
+/bin/fpstate; /bin/fpstate.glibc badheader; /bin/mounttest; /bin/mounttest.glibc" || return 1
 	tr -d '\r' < "$log" | grep -v '^ok '
 	expect_in "$log" 'argv[1] = "a"' 'init: /bin/hello: exit status 0' \
 		'init: /bin/sysconform: exit status 0' 'init: /bin/sysconform.glibc: exit status 0' \
@@ -687,6 +690,8 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 	fi
 	[ "$(tr -d '\r' < "$log" | grep -c '^credtest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "credtest failed on Linux"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^mounttest: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "mounttest failed on Linux"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^ttytest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "ttytest failed on Linux"; return 1; }
 	# Linux 6.1 checks epoll_wait's count and buffer before its epfd, 7.3

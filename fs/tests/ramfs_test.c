@@ -465,6 +465,87 @@ static void ramfs_huge_option_decides_folio_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, counts[0], 64); /* past the size: pages */
 }
 
+/* A second fs mounted on /mnt (as fs/namespace.c mounts a tmpfs): walks
+ * enter its root and leave it by "..", the last step of an unlink or
+ * rename sees the covered directory; it is busy while something outside
+ * holds one of its inodes, and killing it gives back every object and
+ * page it took. */
+static void ramfs_walks_cross_a_mount_and_kill_frees_it(struct kunit *test)
+{
+	struct ramfs *fs2 = kzalloc(sizeof(*fs2), GFP_KERNEL);
+	struct ramfs_inode *mnt, *sub, *f, *got;
+	struct kmalloc_stats before, after;
+	unsigned long file_pages = NODE_DATA(0)->nr_file_pages;
+
+	KUNIT_ASSERT_TRUE(test, fs2 != NULL);
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(&fs, "/mnt", 0755, &mnt), 0);
+	kmalloc_stats(0, &before);
+	KUNIT_ASSERT_EQ(test, ramfs_init(fs2, ramfs_kzalloc, ramfs_kfree, NULL), 0);
+	fs2->mountpoint = mnt;
+	mnt->i_mounted = fs2;
+	KUNIT_ASSERT_EQ(test, ramfs_mkdir(fs2, "/sub", 0755, &sub), 0);
+	KUNIT_ASSERT_EQ(test, ramfs_create(fs2, "/sub/f", 0644, "data", 4, &f), 0);
+	expect_resolves(test, "/mnt", fs2->root);
+	expect_resolves(test, "/mnt/sub/f", f);
+	expect_resolves(test, "/mnt/sub/../..", fs.root);
+	expect_resolves(test, "/mnt/../mnt/sub", sub);
+	KUNIT_EXPECT_TRUE(test, follow_mount(mnt) == fs2->root);
+	KUNIT_EXPECT_EQ(test, ramfs_lookup_child(fs.root, "mnt", 3, &got), 0);
+	KUNIT_EXPECT_TRUE(test, got == mnt);	   /* what unlink and rename see */
+	KUNIT_EXPECT_FALSE(test, ramfs_busy(fs2)); /* sub's ".." is its own */
+	ihold(f);				   /* an open file */
+	KUNIT_EXPECT_TRUE(test, ramfs_busy(fs2));
+	iput(f);
+	ihold(fs2->root); /* a cwd at its root */
+	KUNIT_EXPECT_TRUE(test, ramfs_busy(fs2));
+	iput(fs2->root);
+	KUNIT_EXPECT_FALSE(test, ramfs_busy(fs2));
+	ramfs_kill(fs2);
+	mnt->i_mounted = NULL;
+	KUNIT_EXPECT_EQ(test, fs2->nr_inodes, 0);
+	KUNIT_EXPECT_EQ(test, fs2->used_pages, 0);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_pages, file_pages);
+	kmalloc_stats(0, &after);
+	KUNIT_EXPECT_EQ(test, after.objects, before.objects);
+	expect_resolves(test, "/mnt", mnt);
+	kfree(fs2);
+}
+
+/* tmpfs's mount options as Linux reads them (shmem_parse_one): sizes
+ * with suffixes rounded up to pages or a percentage of RAM, octal modes,
+ * huge= names; anything else -EINVAL naming the option. */
+static void tmpfs_options_parse_as_linux(struct kunit *test)
+{
+	struct shmem_options o = { 0 };
+	char err[80];
+
+	KUNIT_EXPECT_EQ(
+		test,
+		shmem_parse_options("size=1m,nr_inodes=2k,mode=1777,uid=5,gid=6,huge=within_size",
+				    1000, &o, err, sizeof(err)),
+		0);
+	KUNIT_EXPECT_EQ(test, o.blocks, 256);
+	KUNIT_EXPECT_EQ(test, o.inodes, 2048);
+	KUNIT_EXPECT_EQ(test, o.mode, 01777);
+	KUNIT_EXPECT_EQ(test, o.uid, 5);
+	KUNIT_EXPECT_EQ(test, o.gid, 6);
+	KUNIT_EXPECT_EQ(test, o.huge, SHMEM_HUGE_WITHIN_SIZE);
+	KUNIT_EXPECT_EQ(test, o.seen, 0x3fu);
+	o = (struct shmem_options){ 0 };
+	KUNIT_EXPECT_EQ(test, shmem_parse_options("size=4097", 1000, &o, err, sizeof(err)), 0);
+	KUNIT_EXPECT_EQ(test, o.blocks, 2); /* rounded up to pages */
+	KUNIT_EXPECT_EQ(test, shmem_parse_options("size=50%,,", 1000, &o, err, sizeof(err)), 0);
+	KUNIT_EXPECT_EQ(test, o.blocks, 500);
+	KUNIT_EXPECT_EQ(test, shmem_parse_options(NULL, 1000, &o, err, sizeof(err)), 0);
+	KUNIT_EXPECT_EQ(test, shmem_parse_options("size=1q", 1000, &o, err, sizeof(err)), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, err, "tmpfs: Bad value for 'size'");
+	KUNIT_EXPECT_EQ(test, shmem_parse_options("mode=9", 1000, &o, err, sizeof(err)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, shmem_parse_options("huge=deny", 1000, &o, err, sizeof(err)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, shmem_parse_options("noswap", 1000, &o, err, sizeof(err)), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, err, "tmpfs: Unknown parameter 'noswap'");
+}
+
 static void ramfs_out_of_memory_is_enomem_and_keeps_the_rest(struct kunit *test)
 {
 	int err = 0, made = 0;
@@ -596,6 +677,8 @@ static struct kunit_case ramfs_cases[] = {
 	KUNIT_CASE(ramfs_fallocate_allocates_and_punches),
 	KUNIT_CASE(ramfs_size_limit_cuts_writes_and_refuses_what_does_not_fit),
 	KUNIT_CASE(ramfs_huge_option_decides_folio_sizes),
+	KUNIT_CASE(ramfs_walks_cross_a_mount_and_kill_frees_it),
+	KUNIT_CASE(tmpfs_options_parse_as_linux),
 	KUNIT_CASE(ramfs_out_of_memory_is_enomem_and_keeps_the_rest),
 	KUNIT_CASE(ramfs_unlink_and_iput_give_every_object_back),
 	KUNIT_CASE(ramfs_lists_a_directory_sorted_with_ls_modes),
