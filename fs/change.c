@@ -114,6 +114,14 @@ static void init_owner(const struct task_struct *task, const struct ramfs_inode 
 	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time();
 }
 
+/* Linux: shmem_reserve_inode. A program's new inode counts against the
+ * fs's nr_inodes= (the kernel's own, /proc's on rootfs, do not). Return:
+ * 0 or -ENOSPC. */
+static int reserve_inode(const struct ramfs *fs)
+{
+	return fs->max_inodes && fs->nr_inodes >= fs->max_inodes ? -ENOSPC : 0;
+}
+
 int vfs_create(struct task_struct *task, struct ramfs_inode *dir, const char *last, uint32_t mode,
 	       uint32_t rdev, struct ramfs_inode **out)
 {
@@ -122,6 +130,8 @@ int vfs_create(struct task_struct *task, struct ramfs_inode *dir, const char *la
 
 	if (!err && special_dir(dir))
 		err = S_ISREG(mode) ? -EACCES : -EPERM; /* no ->create, no ->mkdir */
+	if (!err)
+		err = reserve_inode(dir->i_sb);
 	if (!err)
 		err = ramfs_add(dir->i_sb, dir, last, mode, &inode);
 	if (err)
@@ -145,6 +155,8 @@ int vfs_tmpfile(struct task_struct *task, struct ramfs_inode *dir, uint32_t mode
 
 	if (!err && special_dir(dir))
 		err = -EOPNOTSUPP;
+	if (!err)
+		err = reserve_inode(dir->i_sb);
 	if (!err)
 		err = ramfs_add(dir->i_sb, dir, NULL, S_IFREG | mode, &inode);
 	if (err)

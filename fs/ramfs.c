@@ -358,6 +358,8 @@ static int add_node(struct ramfs *fs, struct ramfs_inode *dir, const char *name,
 	if (len) {
 		err = add_dentry(fs, dir, name, len, inode);
 		if (err) {
+			fs->nr_inodes--; /* new_inode's counts, undone */
+			fs->nr_dirs -= S_ISDIR(mode);
 			if (fs->free)
 				fs->free(fs, inode);
 			return err;

@@ -123,8 +123,9 @@ struct ramfs {
 	unsigned long nr_inodes;  /* inodes alive (statfs: f_files - f_ffree) */
 	unsigned long used_pages; /* page-cache pages of its files (f_blocks - f_bfree) */
 	/* Linux: tmpfs's max_blocks and max_inodes (size=, nr_inodes=): the
-	 * pages its files may hold, -ENOSPC past them; 0: no limit. The
-	 * inode count is reported, not enforced. */
+	 * pages its files may hold and the inodes programs may make (the
+	 * kernel's /proc inodes on rootfs count, unchecked), -ENOSPC past
+	 * them; 0: no limit. */
 	unsigned long max_pages, max_inodes;
 	int huge; /* Linux: tmpfs's huge= (SHMEM_HUGE_*, <shmem_fs.h>), for new inodes */
 	/* Mounted: the directory of another fs it covers (its root's ".."

@@ -2,7 +2,7 @@
  * /bin/mounttest: a tmpfs mounted on a directory, checked from ring 3 the
  * same way on Linux and on Folium, started as root: its own device, root
  * mode and statfs numbers, size= enforced (a write stops at the limit,
- * then ENOSPC), names that cannot leave it (EXDEV), its mount point busy
+ * then ENOSPC) and nr_inodes= too, names that cannot leave it (EXDEV), its mount point busy
  * for rmdir, ".." leading out of it and getcwd through it, remount's new
  * size (and a size below what it holds refused), huge= deciding whether a
  * 2 MiB write makes a PMD-sized folio (ShmemHugePages), umount refused
@@ -122,6 +122,12 @@ static void remount_and_huge(void)
 	      (unsigned long)sf.f_blocks);
 	EXPECT("remount below what it holds is EINVAL",
 	       mount("none", DIR, "tmpfs", MS_REMOUNT, "size=64k") == -1 ? errno : 0, EINVAL);
+	EXPECT("umount", umount(DIR), 0);
+	EXPECT("mount nr_inodes=3", mount("none", DIR, "tmpfs", 0, "nr_inodes=3"), 0);
+	EXPECT("the root and two files fit", mkdir(DIR "/a", 0755) | mkdir(DIR "/b", 0755), 0);
+	EXPECT("a fourth inode is ENOSPC", mkdir(DIR "/c", 0755) == -1 ? errno : 0, ENOSPC);
+	rmdir(DIR "/a");
+	rmdir(DIR "/b");
 	EXPECT("umount", umount(DIR), 0);
 	for (int always = 0; always <= 1; always++) {
 		EXPECT(always ? "mount huge=always" : "mount huge=never",
