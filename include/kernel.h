@@ -47,8 +47,9 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...) __printf(3, 4);
 /* Parse a decimal or 0x-hex unsigned number that fills all of s.
  * Return: 0 on success, -1 if s is empty, malformed or overflows. */
 int kstrtou64(const char *s, uint64_t *out);
-/* Parse a size like 512, 64K, 16M, 2G (binary units).
- * Return: 0 on success, -1 if malformed or overflows. */
+/* Parse a size like 512, 64K, 16M, 2G (binary units: K, M, G, T, P, E
+ * in either case, as Linux's memparse). Return: 0 on success, -1 if
+ * malformed or overflows. */
 int kparse_size(const char *s, uint64_t *out);
 /* Format a byte count as "512 B", "64 KiB", "1.5 GiB" into buf. */
 const char *kformat_size(char *buf, size_t size, uint64_t bytes);

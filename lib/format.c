@@ -341,6 +341,14 @@ int kparse_size(const char *s, uint64_t *out)
 	case 'T':
 		shift = 40;
 		break;
+	case 'p':
+	case 'P':
+		shift = 50;
+		break;
+	case 'e':
+	case 'E':
+		shift = 60;
+		break;
 	}
 	if (shift)
 		num[n - 1] = '\0';

@@ -48,44 +48,6 @@ uint64_t shmem_huge_fallocate_bytes(int huge, uint64_t pos, uint64_t bytes, uint
 	return MIN(bytes, i_size - pos);
 }
 
-/* Linux: memparse for the whole of @s (no junk after the suffix).
- * Return: 0, or -1. */
-static int memparse_all(const char *s, uint64_t *out)
-{
-	size_t n = strlen(s);
-	uint64_t v;
-	unsigned int shift = 0;
-	char num[32];
-
-	if (!n || n >= sizeof(num))
-		return -1;
-	memcpy(num, s, n + 1);
-	switch (num[n - 1] | 0x20) { /* lower case */
-	case 'e':
-		shift += 10;
-		/* fall through */
-	case 'p':
-		shift += 10;
-		/* fall through */
-	case 't':
-		shift += 10;
-		/* fall through */
-	case 'g':
-		shift += 10;
-		/* fall through */
-	case 'm':
-		shift += 10;
-		/* fall through */
-	case 'k':
-		shift += 10;
-		num[n - 1] = '\0';
-	}
-	if (kstrtou64(num, &v) || (shift && v > (UINT64_MAX >> shift)))
-		return -1;
-	*out = v << shift;
-	return 0;
-}
-
 /* An octal number that fills all of @s. Return: 0, or -1. */
 static int parse_octal(const char *s, uint64_t *out)
 {
@@ -102,8 +64,8 @@ static int parse_octal(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* A count of pages or inodes: N with memparse's suffixes, or N% of
- * @totalram (Linux: size= and nr_inodes= take a percentage). */
+/* A count of pages or inodes: N with memparse's suffixes (kparse_size),
+ * or N% of @totalram (Linux: size= and nr_inodes= take a percentage). */
 static int parse_count(const char *s, unsigned long totalram, bool bytes, unsigned long *out)
 {
 	size_t n = strlen(s);
@@ -118,7 +80,7 @@ static int parse_count(const char *s, unsigned long totalram, bool bytes, unsign
 		*out = (unsigned long)(v * totalram / 100); /* pages */
 		return 0;
 	}
-	if (memparse_all(s, &v))
+	if (kparse_size(s, &v))
 		return -1;
 	*out = bytes ? (unsigned long)((v >> PAGE_SHIFT) + !!(v & (PAGE_SIZE - 1)))
 		     : (unsigned long)v;

@@ -85,6 +85,11 @@ static void parse_sizes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v, GIB);
 	KUNIT_EXPECT_EQ(test, kparse_size("K", &v), -1);
 	KUNIT_EXPECT_EQ(test, kparse_size("12Q", &v), -1);
+	KUNIT_EXPECT_EQ(test, kparse_size("1p", &v), 0); /* memparse's last two */
+	KUNIT_EXPECT_EQ(test, v, 1ull << 50);
+	KUNIT_EXPECT_EQ(test, kparse_size("3E", &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 3ull << 60);
+	KUNIT_EXPECT_EQ(test, kparse_size("16E", &v), -1);
 	KUNIT_EXPECT_EQ(test, kparse_size("17179869184G", &v), -1);
 }
 
