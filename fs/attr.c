@@ -73,6 +73,12 @@ void file_remove_privs(const struct task_struct *task, struct ramfs_inode *inode
 	inode_set_ctime_current(inode);
 }
 
+void file_modified(const struct task_struct *task, struct ramfs_inode *inode)
+{
+	file_remove_privs(task, inode);
+	file_update_time(inode);
+}
+
 /* Linux: inode_owner_or_capable. */
 static bool owner_or_capable(const struct task_struct *task, const struct ramfs_inode *inode)
 {
@@ -201,10 +207,7 @@ static long do_utimes(struct task_struct *task, int dfd, unsigned long upath,
 	}
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	err = user_path_at(task, dfd, upath,
-			   (flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-				   (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0),
-			   &inode);
+	err = user_path_at(task, dfd, upath, at_lookup_flags(flags), &inode);
 	return err ? err : vfs_utimes(task, inode, times);
 }
 
@@ -276,10 +279,7 @@ static long do_fchmodat(struct task_struct *task, int dfd, unsigned long filenam
 
 	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	err = user_path_at(task, dfd, filename,
-			   (flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-				   (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0),
-			   &inode);
+	err = user_path_at(task, dfd, filename, at_lookup_flags(flags), &inode);
 	if (err)
 		return err;
 	if (S_ISLNK(inode->mode))
@@ -324,10 +324,7 @@ SYSCALL_DEFINE5(fchownat, int, dfd, unsigned long, filename, unsigned int, user,
 
 	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	err = user_path_at(task, dfd, filename,
-			   (flag & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-				   (flag & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0),
-			   &inode);
+	err = user_path_at(task, dfd, filename, at_lookup_flags(flag), &inode);
 	return err ? err : chown_common(task, inode, user, group);
 }
 

@@ -649,8 +649,7 @@ SYSCALL_DEFINE4(fallocate, int, fd, int, mode, long, offset, long, len)
 		err = -EFBIG;
 	}
 	if (!err) {
-		file_remove_privs(task, inode); /* Linux: file_modified */
-		file_update_time(inode);
+		file_modified(task, inode);
 		err = ramfs_fallocate(inode, mode, (uint64_t)offset, (uint64_t)len);
 	}
 	fput(file);

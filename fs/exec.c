@@ -559,8 +559,7 @@ static int exec_binprm(struct task_struct *task, const char *filename, const cha
 static int do_execveat(struct task_struct *task, int dfd, const char *path, const char *const *argv,
 		       const char *const *envp, int flags)
 {
-	unsigned int lookup = (flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-			      (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0);
+	unsigned int lookup = at_lookup_flags(flags);
 	struct ramfs_inode *inode;
 	char *filename = NULL;
 	int ret;

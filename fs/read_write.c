@@ -76,9 +76,7 @@ static long ramfs_file_write(struct file *file, unsigned long buf, size_t count,
 	n = write_checks(file, pos, count);
 	if (n <= 0)
 		return n;
-	/* Linux: file_modified, before the bytes go in (or do not fit). */
-	file_remove_privs(current, inode);
-	file_update_time(inode);
+	file_modified(current, inode); /* before the bytes go in (or do not fit) */
 	n = (long)ramfs_write_room(inode, *pos, (size_t)n); /* tmpfs's size limit */
 	if (!n)
 		return -ENOSPC;

@@ -223,6 +223,13 @@ int generic_permission(const struct cred *cred, const struct ramfs_inode *inode,
 int inode_permission(const struct cred *cred, const struct ramfs_inode *inode, int mask);
 #define LOOKUP_FOLLOW 0x1 /* follow a symlink in the last component */
 #define LOOKUP_EMPTY 0x2  /* "" names dfd itself (AT_EMPTY_PATH) */
+/* The lookup an *at call's AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH ask for
+ * (as each Linux caller spells it out). */
+static inline unsigned int at_lookup_flags(int at_flags)
+{
+	return (at_flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+	       (at_flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0);
+}
 /* Copy a path from the user into a new PATH_MAX buffer (Linux: getname).
  * Return: the buffer (kfree it), or NULL with *err -EFAULT or
  * -ENAMETOOLONG. */
@@ -281,6 +288,9 @@ void inode_touch_dir(struct ramfs_inode *dir);
 void file_update_time(struct ramfs_inode *inode);
 void file_accessed(struct ramfs_inode *inode);
 void file_remove_privs(const struct task_struct *task, struct ramfs_inode *inode);
+/* Linux: file_modified, before a write or fallocate changes the bytes:
+ * file_remove_privs, then file_update_time. */
+void file_modified(const struct task_struct *task, struct ramfs_inode *inode);
 
 /* --- fs/read_write.c, fs/readdir.c: the initramfs's own files ------------ */
 /* Regular files (read from the inode's bytes, seek) and directories
