@@ -33,13 +33,11 @@ int ramfs_dir_path(struct ramfs *fs, const struct ramfs_inode *dir, char *buf, s
 		const char *name;
 		size_t len;
 
-		/* a mounted fs's root stands for the directory it covers */
-		while (dir->i_sb && dir == dir->i_sb->root && dir->i_sb->mountpoint)
-			dir = dir->i_sb->mountpoint;
+		/* a mount's root is named as the directory it covers */
+		dir = follow_up((struct ramfs_inode *)dir);
 		if (dir == fs->root)
 			break;
 		name = dir_name(dir);
-
 		if (!name)
 			return -ENOENT;
 		len = strlen(name);

@@ -16,7 +16,6 @@
  */
 #include <kernel.h>
 #include <mm.h>
-#include <mman.h>
 #include <shmem_fs.h>
 #include <ramfs.h>
 #include <sched.h>
@@ -354,9 +353,8 @@ void populate_rootfs(const void *archive, size_t len)
 		pr_err("initramfs: no memory for the root directory\n");
 		return;
 	}
-	/* Linux: shmem_default_max_blocks and _max_inodes, tmpfs's size
-	 * when mounted without size=: half of RAM. */
-	rootfs.max_pages = rootfs.max_inodes = totalram_pages() / 2;
+	/* tmpfs's limits when mounted without size= and nr_inodes= */
+	rootfs.max_pages = rootfs.max_inodes = shmem_default_max_pages();
 	pr_info("rootfs: tmpfs, size=%luk, huge=%s\n", rootfs.max_pages << (PAGE_SHIFT - 10),
 		shmem_format_huge(rootfs.huge));
 	/* Linux: init_mount_tree's set_fs_pwd; every task inherits it. */

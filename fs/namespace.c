@@ -77,7 +77,7 @@ static int new_tmpfs(struct task_struct *task, struct ramfs_inode *dir, const ch
 		kfree(fs);
 		return -ENOMEM;
 	}
-	fs->max_pages = fs->max_inodes = totalram_pages() / 2;
+	fs->max_pages = fs->max_inodes = shmem_default_max_pages();
 	shmem_apply(fs, &opts, err, sizeof(err)); /* an empty fs takes any limit */
 	fs->dev = next_dev++;
 	fs->mountpoint = dir;
@@ -89,12 +89,12 @@ static int new_tmpfs(struct task_struct *task, struct ramfs_inode *dir, const ch
 /* Linux: do_remount of a tmpfs: its options change its limits. */
 static int remount_tmpfs(struct ramfs_inode *root, const char *data)
 {
-	struct ramfs *fs = root->i_sb;
+	struct ramfs *fs = mount_root_sb(root);
 	struct shmem_options opts = { 0 };
 	char err[80];
 	int ret;
 
-	if (!fs || root != fs->root || !fs->mountpoint)
+	if (!fs)
 		return -EINVAL; /* not the root of a mount */
 	ret = shmem_parse_options(data, totalram_pages(), &opts, err, sizeof(err));
 	if (!ret)
@@ -171,8 +171,8 @@ SYSCALL_DEFINE2(umount2, unsigned long, name, int, flags)
 			   &root);
 	if (err)
 		return err;
-	fs = root->i_sb;
-	if (!fs || root != fs->root || !fs->mountpoint)
+	fs = mount_root_sb(root);
+	if (!fs)
 		return -EINVAL;
 	if (ramfs_busy(fs) || root->i_mounted)
 		return -EBUSY;

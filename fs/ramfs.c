@@ -121,13 +121,18 @@ struct ramfs_inode *follow_mount(struct ramfs_inode *inode)
 	return inode;
 }
 
+struct ramfs_inode *follow_up(struct ramfs_inode *dir)
+{
+	for (struct ramfs *fs; (fs = mount_root_sb(dir));)
+		dir = fs->mountpoint;
+	return dir;
+}
+
 /* Linux: follow_dotdot. ".." of a mounted fs's root is ".." of the
  * directory it covers; the root of all is its own "..". */
 static struct ramfs_inode *follow_dotdot(struct ramfs_inode *dir)
 {
-	while (dir->i_sb && dir == dir->i_sb->root && dir->i_sb->mountpoint)
-		dir = dir->i_sb->mountpoint;
-	return follow_mount(dir->parent); /* "/..": whatever is mounted on / */
+	return follow_mount(follow_up(dir)->parent); /* "/..": whatever is mounted on / */
 }
 
 static int walk(struct nameidata *nd, struct ramfs_inode *dir, const char *path, size_t len,
@@ -494,41 +499,51 @@ static unsigned long space_left(const struct ramfs_inode *inode)
 	return fs->used_pages < fs->max_pages ? fs->max_pages - fs->used_pages : 0;
 }
 
+/* Walk [start, end) of the cache a folio at a time, counting the pages
+ * it does not hold in *missing, and stop at the missing page that would
+ * make them more than @budget. Return: where the walk stopped (@end when
+ * it went through). */
+static pgoff_t walk_missing_pages(struct ramfs_inode *inode, pgoff_t start, pgoff_t end,
+				  unsigned long budget, unsigned long *missing)
+{
+	pgoff_t index = start;
+
+	*missing = 0;
+	while (index < end) {
+		struct folio *folio = filemap_get_folio(inode->i_mapping, index);
+
+		if (!IS_ERR(folio)) {
+			index = folio_next_index(folio);
+			folio_put(folio);
+		} else if (*missing == budget) {
+			break;
+		} else {
+			++*missing;
+			index++;
+		}
+	}
+	return MIN(index, end);
+}
+
 /* The pages of [start, end) the cache does not hold. */
 static unsigned long missing_pages(struct ramfs_inode *inode, pgoff_t start, pgoff_t end)
 {
-	unsigned long missing = 0;
+	unsigned long missing;
 
-	for (pgoff_t index = start; index < end;) {
-		struct folio *folio = filemap_get_folio(inode->i_mapping, index);
-
-		if (IS_ERR(folio)) {
-			missing++;
-			index++;
-			continue;
-		}
-		index = folio_next_index(folio);
-		folio_put(folio);
-	}
+	walk_missing_pages(inode, start, end, ULONG_MAX, &missing);
 	return missing;
 }
 
 size_t ramfs_write_room(struct ramfs_inode *inode, uint64_t pos, size_t len)
 {
-	unsigned long left = space_left(inode);
-	pgoff_t index = pos >> PAGE_SHIFT, last = (pos + len - 1) >> PAGE_SHIFT;
+	unsigned long left = space_left(inode), missing;
+	pgoff_t start = pos >> PAGE_SHIFT, end = ((pos + len - 1) >> PAGE_SHIFT) + 1, stop;
 
 	if (!len || left == ULONG_MAX)
 		return len;
-	for (; index <= last; index++) {
-		struct folio *folio = filemap_get_folio(inode->i_mapping, index);
-
-		if (!IS_ERR(folio))
-			folio_put(folio);
-		else if (!left--)
-			break; /* the write stops where this page would start */
-	}
-	return index > last ? len : (size_t)(MAX((uint64_t)index << PAGE_SHIFT, pos) - pos);
+	stop = walk_missing_pages(inode, start, end, left, &missing);
+	/* the write stops where the first page past the limit would start */
+	return stop == end ? len : (size_t)(MAX((uint64_t)stop << PAGE_SHIFT, pos) - pos);
 }
 
 /* Undo a failed fallocate: the folios it made (not uptodate: nothing

@@ -214,6 +214,19 @@ int ramfs_link_at(struct ramfs *fs, struct ramfs_inode *inode, struct ramfs_inod
  * (then the last iput does). Return: 0, -ENOENT, -ENOTEMPTY, -EBUSY for
  * the root. */
 int ramfs_unlink(struct ramfs *fs, const char *path);
+/* The fs whose mounted root @inode is (not rootfs, which covers
+ * nothing), or NULL (Linux: path->dentry == path->mnt->mnt_root with a
+ * parent mount). */
+static inline struct ramfs *mount_root_sb(const struct ramfs_inode *inode)
+{
+	struct ramfs *fs = inode->i_sb;
+
+	return fs && inode == fs->root && fs->mountpoint ? fs : NULL;
+}
+/* Linux: follow_up, from the root of a mounted fs to the directory it
+ * covers, through every mount stacked there; @dir when it is no mount's
+ * root. */
+struct ramfs_inode *follow_up(struct ramfs_inode *dir);
 /* Linux: follow_mount. The root of what is mounted on @inode, over and
  * over (mounts stack); @inode when nothing is. */
 struct ramfs_inode *follow_mount(struct ramfs_inode *inode);

@@ -62,6 +62,10 @@ struct shmem_options {
  */
 int shmem_parse_options(const char *data, unsigned long totalram, struct shmem_options *opts,
 			char *err, size_t errlen);
+/* Linux: shmem_default_max_blocks and shmem_default_max_inodes (equal
+ * on x86-64, no highmem): a tmpfs mounted without size= or nr_inodes=
+ * takes half of RAM's pages, and as many inodes. */
+unsigned long shmem_default_max_pages(void);
 /* Boot: transparent_hugepage_tmpfs= from the command line (a bad value
  * is reported and the default kept). */
 void shmem_init(void);

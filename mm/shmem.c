@@ -8,6 +8,7 @@
  * the end makes pages only.
  */
 #include <kernel.h>
+#include <mman.h>
 #include <pagemap.h>
 #include <shmem_fs.h>
 
@@ -159,6 +160,11 @@ int shmem_parse_options(const char *data, unsigned long totalram, struct shmem_o
 		opt = comma + 1;
 	}
 	return 0;
+}
+
+unsigned long shmem_default_max_pages(void)
+{
+	return totalram_pages() / 2;
 }
 
 CMDLINE_KEY(transparent_hugepage_tmpfs,
