@@ -20,8 +20,10 @@
 #include <kernel.h>
 #include <mm.h>
 #include <ramfs.h>
+#include <fs.h>
 #include <shmem_fs.h>
 #include <slab.h>
+#include <vm.h>
 
 struct ramfs rootfs;
 
@@ -466,8 +468,15 @@ void ramfs_setsize(struct ramfs_inode *inode, uint64_t size)
 	if (!inode->i_mapping)
 		return;
 	inode->size = size; /* Linux: truncate_setsize, the size first */
-	if (size < old)
+	if (size < old) {
+		/* Linux: truncate_pagecache. Mappings of whole pages past the
+		 * new end go (a later access is SIGBUS); the last partial
+		 * page stays mapped, its tail zeroed. */
+		pgoff_t first = (pgoff_t)DIV_ROUND_UP(size, PAGE_SIZE);
+
+		unmap_mapping_pages(inode->i_mapping, first, ULONG_MAX - first);
 		truncate_inode_pages(inode->i_mapping, size);
+	}
 	ramfs_recalc_inode(inode);
 }
 
@@ -575,6 +584,13 @@ int ramfs_fallocate(struct ramfs_inode *inode, int mode, uint64_t offset, uint64
 	if (!(mode & FALLOC_FL_PUNCH_HOLE) && missing_pages(inode, start, end) > space_left(inode))
 		return -ENOSPC;
 	if (mode & FALLOC_FL_PUNCH_HOLE) {
+		/* Linux: shmem_fallocate's unmap_mapping_range of the whole
+		 * pages in the hole, before they leave the cache. */
+		pgoff_t first = (pgoff_t)DIV_ROUND_UP(offset, PAGE_SIZE);
+		pgoff_t last = (pgoff_t)((offset + len) >> PAGE_SHIFT);
+
+		if (last > first)
+			unmap_mapping_pages(mapping, first, last - first);
 		truncate_inode_pages_range(mapping, offset, offset + len - 1);
 		ramfs_recalc_inode(inode);
 		return 0;
@@ -927,4 +943,97 @@ const char *ramfs_mode_string(uint32_t mode, char buf[11])
 		buf[9] = buf[9] == 'x' ? 't' : 'T';
 	buf[10] = '\0';
 	return buf;
+}
+
+/* --- mappings of its files (Linux: mm/shmem.c's shmem_fault, shmem_mmap) --------- */
+
+/*
+ * Linux: shmem_fault with shmem_get_folio_gfp(SGP_CACHE). The folio at
+ * vmf->pgoff, made if the page is a hole: a read of a shared mapping
+ * allocates too, unlike read(2). Past the end of the file is SIGBUS; so
+ * is a hole the fs has no room for (-ENOSPC), and no memory is OOM. A
+ * new folio is PMD-sized where the fs's huge= and the VMA allow
+ * (shmem_fault_order), else one page; a folio fallocate left not
+ * uptodate is zero and becomes uptodate.
+ */
+static enum vm_fault_reason shmem_fault(struct vm_fault *vmf)
+{
+	struct ramfs_inode *inode = vmf->vma->vm_file->f_inode;
+	struct address_space *mapping = inode->i_mapping;
+	unsigned long left = space_left(inode);
+	unsigned int order;
+	struct folio *folio;
+
+	if (vmf->pgoff >= DIV_ROUND_UP(inode->size, PAGE_SIZE))
+		return VM_FAULT_SIGBUS;
+	folio = filemap_get_folio(mapping, vmf->pgoff);
+	if (IS_ERR(folio)) {
+		if (!left)
+			return VM_FAULT_SIGBUS;
+		order = shmem_fault_order(inode->i_sb ? inode->i_sb->huge : SHMEM_HUGE_NEVER,
+					  vmf->vma->vm_flags, vmf->pgoff, inode->size,
+					  vmf->max_order);
+		if (left < (1ul << order))
+			order = 0;
+		folio = __filemap_get_folio(mapping, vmf->pgoff,
+					    FGP_LOCK | FGP_CREAT |
+						    fgf_set_order(PAGE_SIZE << order),
+					    mapping_gfp_mask(mapping));
+		if (IS_ERR(folio))
+			return VM_FAULT_OOM;
+		folio_unlock(folio);
+		ramfs_recalc_inode(inode);
+	}
+	if (!folio_test_uptodate(folio))
+		folio_mark_uptodate(folio);
+	vmf->folio = folio;
+	return VM_FAULT_OK;
+}
+
+static const struct vm_operations_struct shmem_vm_ops = {
+	.fault = shmem_fault,
+};
+
+int shmem_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	if (!file->f_inode->i_mapping)
+		return -ENODEV;
+	vma->vm_ops = &shmem_vm_ops;
+	return 0;
+}
+
+/* Linux: shm_mnt, the kernel's own tmpfs instance: no size limit, no
+ * huge pages (shmem_enabled's default, never). Its files have no name,
+ * so it needs no root directory and holds no memory of its own. */
+static struct ramfs shm_mnt = {
+	.alloc = ramfs_kzalloc,
+	.free = ramfs_kfree,
+	.huge = SHMEM_HUGE_NEVER,
+};
+
+struct file *shmem_file_setup(uint64_t size, const struct file_operations *fops)
+{
+	struct ramfs_inode *inode = new_inode(&shm_mnt, S_IFREG | 0777);
+	struct file *file;
+
+	if (!inode)
+		return NULL;
+	inode->nlink = 0;
+	inode->size = size;
+	file = alloc_file(inode, fops, O_RDWR, FMODE_READ | FMODE_WRITE);
+	if (!file) {
+		ihold(inode);
+		iput(inode); /* no name, no user: evicted */
+	}
+	return file;
+}
+
+/* A shared anonymous mapping's file has no fd: it is only mapped. */
+static const struct file_operations shmem_zero_fops = {
+	.mmap = shmem_mmap,
+};
+
+struct file *shmem_zero_setup(uint64_t size)
+{
+	return shmem_file_setup(size, &shmem_zero_fops);
 }

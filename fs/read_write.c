@@ -119,30 +119,11 @@ int64_t generic_file_llseek(struct file *file, int64_t offset, int whence)
 	return offset;
 }
 
-/* The copy that stands for a mapping of the file (f_op->mmap). */
-static int ramfs_file_mmap(struct file *file, unsigned long addr, unsigned long len,
-			   unsigned long off)
-{
-	struct ramfs_inode *inode = file->f_inode;
-	uint64_t pos = off;
-	struct iov_iter iter;
-	long n;
-
-	if (!inode->i_mapping)
-		return -ENODEV;
-	if (off >= inode->size)
-		return 0;
-	len = MIN(len, inode->size - off);
-	iov_iter_ubuf(&iter, ITER_DEST, addr, len);
-	n = filemap_read(inode->i_mapping, &pos, &iter);
-	return n == (long)len ? 0 : -EFAULT;
-}
-
 const struct file_operations ramfs_file_fops = {
 	.read = ramfs_file_read,
 	.write = ramfs_file_write,
 	.llseek = generic_file_llseek,
-	.mmap = ramfs_file_mmap,
+	.mmap = shmem_mmap,
 };
 
 /* Linux: vfs_read. */

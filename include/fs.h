@@ -40,6 +40,7 @@
 struct task_struct;
 struct cred;
 struct file;
+struct vm_area_struct;
 struct epitem;
 
 /* open's flags and fcntl's commands: Linux's x86-64 values. */
@@ -137,12 +138,11 @@ struct file_operations {
 	/* Offer each entry from ctx->pos on to ctx->actor, advancing ctx->pos
 	 * past each one taken. Return: 0 or a negative errno. */
 	int (*iterate_shared)(struct file *file, struct dir_context *ctx);
-	/* mmap of the file (Linux: f_op->mmap, which sets up the VMA's
-	 * vm_ops). Without a page cache a mapping is a copy: fill the user
-	 * range [addr, +len), mapped writable, with the file's bytes from
-	 * off; past the file's end it stays zero. Return: 0 or -EFAULT.
-	 * NULL: the file cannot be mapped (-ENODEV). */
-	int (*mmap)(struct file *file, unsigned long addr, unsigned long len, unsigned long off);
+	/* mmap of the file (Linux: f_op->mmap): give the new VMA, not yet
+	 * in its mm, its vm_ops (shmem_mmap), or refuse it. Return: 0 or
+	 * -errno. NULL: the file cannot be mapped (-ENODEV). A private
+	 * mapping of a file is still a copy of its bytes (sys_mmap). */
+	int (*mmap)(struct file *file, struct vm_area_struct *vma);
 	/* Linux: f_op->poll. The events ready now (POLL*), after
 	 * poll_wait on every queue whose wake-up may change them. Must not
 	 * sleep. NULL: always ready (DEFAULT_POLLMASK). */
@@ -195,6 +195,12 @@ struct file *fget(struct task_struct *task, int fd);
 /* Linux: fget_raw: O_PATH files too (fstat, fcntl, dup, a dirfd). */
 struct file *fget_raw(struct task_struct *task, int fd);
 void fput(struct file *file);
+/* Linux: get_file, one more reference on a file already held. */
+static inline struct file *get_file(struct file *file)
+{
+	file->f_count++;
+	return file;
+}
 /* A new file on inode with f_count 1 (Linux: alloc_file). Return: it, or
  * NULL without memory. */
 struct file *alloc_file(struct ramfs_inode *inode, const struct file_operations *fop,

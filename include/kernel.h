@@ -32,6 +32,8 @@
  * prefetchw, include/linux/prefetch.h). */
 #define prefetchw(x) __builtin_prefetch((x), 1)
 #define ALIGN_UP(x, a) (((x) + (a)-1) & ~((__typeof__(x))(a)-1))
+/* Linux: DIV_ROUND_UP. */
+#define DIV_ROUND_UP(n, d) (((n) + (d)-1) / (d))
 #define ALIGN_DOWN(x, a) ((x) & ~((__typeof__(x))(a)-1))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define __noreturn __attribute__((noreturn))

@@ -42,6 +42,10 @@
 /* mremap flags (Linux: include/uapi/linux/mman.h). */
 #define MREMAP_MAYMOVE 1
 #define MREMAP_FIXED 2
+/* msync's flags (Linux's values). */
+#define MS_ASYNC 1
+#define MS_INVALIDATE 2
+#define MS_SYNC 4
 #define MREMAP_DONTUNMAP 4
 
 /* Linux: calc_vm_prot_bits, one VMA flag per PROT bit. A PROT_WRITE-only

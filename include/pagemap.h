@@ -52,6 +52,13 @@ struct address_space {
 	gfp_t gfp_mask;		  /* how its folios are allocated */
 	unsigned long flags;	  /* enum mapping_flags */
 	unsigned long nrpages;	  /* pages held (a folio counts its pages) */
+	/* The mms whose VMAs map the file (struct rmap_member; Linux: the
+	 * i_mmap interval tree of the VMAs themselves), for
+	 * unmap_mapping_range and rmap_walk. */
+	struct list_head i_mmap;
+	/* VMAs mapping it shared and writable, or (negative) writes denied
+	 * (Linux: i_mmap_writable, mapping_map_writable; F_SEAL_WRITE asks). */
+	long i_mmap_writable;
 };
 
 /* An empty cache for @host: order-0 folios only, allocated @gfp. */
@@ -60,6 +67,7 @@ static inline void address_space_init(struct address_space *mapping, struct ramf
 {
 	*mapping = (struct address_space){ .host = host, .gfp_mask = gfp };
 	xa_init(&mapping->i_pages);
+	INIT_LIST_HEAD(&mapping->i_mmap);
 }
 
 static inline gfp_t mapping_gfp_mask(const struct address_space *mapping)

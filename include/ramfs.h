@@ -298,6 +298,23 @@ int ramfs_fallocate(struct ramfs_inode *inode, int mode, uint64_t offset, uint64
 /* Free a regular file's bytes (its page cache) and make it empty (Linux:
  * truncate_setsize(inode, 0)). */
 void ramfs_truncate(struct ramfs_inode *inode);
+/* Linux: shmem_mmap, a regular file's f_op->mmap: its VMA's faults come
+ * to shmem_fault (the page cache's folio, made for a hole; SIGBUS past
+ * the end of the file or with the fs full). Return: 0, or -ENODEV for a
+ * file without page cache. */
+struct file;
+struct vm_area_struct;
+struct file_operations;
+int shmem_mmap(struct file *file, struct vm_area_struct *vma);
+/* Linux: shmem_file_setup on shm_mnt (the kernel's own tmpfs: no size
+ * limit, huge=never): a new unnamed regular file of size bytes, open
+ * for reading and writing with fops; it goes with its last reference
+ * (shared anonymous memory: shmem_zero_setup; memfd). Return: the file,
+ * or NULL without memory. */
+struct file *shmem_file_setup(uint64_t size, const struct file_operations *fops);
+/* Linux: shmem_zero_setup, the file of a MAP_SHARED|MAP_ANONYMOUS
+ * mapping of size bytes (only its mapping uses it). Return: it, or NULL. */
+struct file *shmem_zero_setup(uint64_t size);
 /* Linux: ihold and iput. The last iput of an inode with no name left
  * frees its bytes (Linux: evict, truncate_inode_pages_final). */
 void ihold(struct ramfs_inode *inode);

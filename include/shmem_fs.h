@@ -37,6 +37,13 @@ unsigned int shmem_huge_max_order(int huge);
  * whose end is not yet the size): within_size stops folios at the size,
  * one page at least; any other value leaves @bytes. */
 uint64_t shmem_huge_fallocate_bytes(int huge, uint64_t pos, uint64_t bytes, uint64_t i_size);
+/* The folio order a fault of a shared mapping makes for a hole at index
+ * (Linux 6.18: shmem_allowable_huge_orders for a VMA, whose global part
+ * is PMD-only): HPAGE_PMD_ORDER when huge= allows it (always;
+ * within_size when the file covers the PMD-sized folio; advise when the
+ * VMA has VM_HUGEPAGE) and the VMA can map it (max_order), else 0. */
+unsigned int shmem_fault_order(int huge, unsigned long vm_flags, unsigned long index,
+			       uint64_t i_size, unsigned int max_order);
 /* What a tmpfs mount's options say (Linux: struct shmem_options). */
 struct shmem_options {
 	unsigned long blocks;	 /* pages its files may hold; 0: no limit */

@@ -104,6 +104,7 @@ typedef uint64_t sigset_t; /* bit (sig - 1) */
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
 #define BUS_ADRALN 1
+#define BUS_ADRERR 2
 #define TRAP_BRKPT 1
 #define TRAP_TRACE 2
 

@@ -35,6 +35,7 @@
 	X(23, select)             \
 	X(24, sched_yield)        \
 	X(25, mremap)             \
+	X(26, msync)              \
 	X(27, mincore)            \
 	X(28, madvise)            \
 	X(32, dup)                \

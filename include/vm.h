@@ -196,8 +196,51 @@ static inline pud_t pfn_pud(unsigned long pfn, uint64_t prot) { return pfn_pmd(p
 #define VM_HSTATE_SHIFT 32
 #define VM_HSTATE_MASK (3ul << VM_HSTATE_SHIFT)
 #define VM_HSTATE(idx) ((unsigned long)(idx) << VM_HSTATE_SHIFT)
+/* A shared mapping of a file or of shmem (MAP_SHARED): its writes land
+ * in the page cache, every mapping and read() sees them, and fork shares
+ * it instead of copying it. Linux's VM_SHARED is 0x08, Folium's VM_USER,
+ * so it lives in a high bit. VM_MAYSHARE (Linux's value) says the mapping
+ * was asked shared; VM_MAYWRITE (Linux's value) that mprotect may add
+ * PROT_WRITE (a shared mapping of a file not open for writing, or of a
+ * memfd sealed F_SEAL_FUTURE_WRITE, lacks it: -EACCES). */
+#define VM_SHARED (1ul << 41)
+#define VM_MAYWRITE 0x20ul
+#define VM_MAYSHARE 0x80ul
 
+enum vm_fault_reason {
+	VM_FAULT_OK = 0,
+	VM_FAULT_NOVMA,	 /* no VMA covers the address */
+	VM_FAULT_ACCESS, /* the VMA does not allow this access */
+	VM_FAULT_OOM,	 /* no memory even for an order-0 folio */
+	/* A guard marker: SIGSEGV with SEGV_MAPERR, as Linux. */
+	VM_FAULT_SIGSEGV,
+	/* A file mapping's page past the end of the file, or one its file
+	 * system has no room for: SIGBUS with BUS_ADRERR, as Linux. */
+	VM_FAULT_SIGBUS,
+};
+
+struct address_space;
 struct anon_vma;
+struct file;
+struct vm_area_struct;
+/* Linux: struct vm_fault, what a file mapping's fault asks its file
+ * system for and gets back. */
+struct vm_fault {
+	struct vm_area_struct *vma;
+	unsigned long address; /* the faulting page */
+	unsigned long pgoff;   /* its index in the file */
+	unsigned int flags;    /* FAULT_FLAG_* */
+	/* The largest folio order the VMA can map around address (the
+	 * folio must lie inside the VMA and one PTE table, at an address
+	 * as aligned as its index); the file system may make a smaller one. */
+	unsigned int max_order;
+	struct folio *folio; /* out: the folio holding pgoff, referenced */
+};
+/* Linux: struct vm_operations_struct, what a file mapping's faults ask
+ * of its file system: the folio at vmf->pgoff (shmem_fault). */
+struct vm_operations_struct {
+	enum vm_fault_reason (*fault)(struct vm_fault *vmf);
+};
 struct vm_area_struct {
 	unsigned long vm_start; /* first byte */
 	unsigned long vm_end;	/* first byte after */
@@ -212,7 +255,18 @@ struct vm_area_struct {
 	 * fault (anon_vma_prepare) and shared with the VMAs fork copies from
 	 * it; NULL until then (Linux: vma->anon_vma). */
 	struct anon_vma *anon_vma;
+	/* The file it maps (Linux: vm_file), a reference held by the VMA
+	 * (get_file/fput), page vm_pgoff of it at vm_start; NULL: anonymous.
+	 * vm_ops serve its faults. */
+	struct file *vm_file;
+	const struct vm_operations_struct *vm_ops;
 };
+
+/* Linux: vma_is_anonymous. */
+static inline bool vma_is_anonymous(const struct vm_area_struct *vma)
+{
+	return !vma->vm_ops;
+}
 
 /* The page index a user address of vma has (Linux: linear_page_index). */
 static inline unsigned long linear_page_index(const struct vm_area_struct *vma, unsigned long addr)
@@ -241,7 +295,9 @@ enum mm_counter {
 	MM_TLB_FLUSH_ONE, /* single-page invalidations (invlpg) */
 	MM_TLB_FLUSH_ALL, /* full flushes (CR3 reload) */
 	MM_PGTABLES,	  /* page-table pages in use, top level included */
-	MM_ANONPAGES,	  /* pages mapped (RSS) */
+	MM_ANONPAGES,	  /* anonymous pages mapped (RssAnon) */
+	MM_FILEPAGES,	  /* page-cache pages of files mapped (RssFile) */
+	MM_SHMEMPAGES,	  /* shmem's (tmpfs, shared anonymous, memfd) (RssShmem) */
 	MM_FAULTS,	  /* faults handled */
 	/* Write faults on a write-protected anonymous entry (do_wp_page):
 	 * the folio reused in place, or a page copied (wp_page_copy; the
@@ -315,20 +371,34 @@ struct mm_struct {
  * by a change of credentials. Kept by fork. */
 #define MMF_DUMPABLE 0x10ul
 
+/* Linux: mm_counter. Which RSS counter a folio's pages count in. */
+static inline enum mm_counter mm_counter(const struct folio *folio)
+{
+	if (folio_test_anon(folio))
+		return MM_ANONPAGES;
+	return folio_test_swapbacked(folio) ? MM_SHMEMPAGES : MM_FILEPAGES;
+}
+/* Linux: get_mm_rss, every page mapped. */
+static inline unsigned long get_mm_rss(const struct mm_struct *mm)
+{
+	return mm->counters[MM_ANONPAGES] + mm->counters[MM_FILEPAGES] +
+	       mm->counters[MM_SHMEMPAGES];
+}
+
 /* The RSS high-water mark (Linux: update_hiwater_rss, called before RSS
  * drops; get_mm_hiwater_rss; reset_mm_hiwater_rss, for clear_refs 5). */
 static inline void update_hiwater_rss(struct mm_struct *mm)
 {
-	if (mm->hiwater_rss < mm->counters[MM_ANONPAGES])
-		mm->hiwater_rss = mm->counters[MM_ANONPAGES];
+	if (mm->hiwater_rss < get_mm_rss(mm))
+		mm->hiwater_rss = get_mm_rss(mm);
 }
 static inline unsigned long get_mm_hiwater_rss(const struct mm_struct *mm)
 {
-	return MAX(mm->hiwater_rss, mm->counters[MM_ANONPAGES]);
+	return MAX(mm->hiwater_rss, get_mm_rss(mm));
 }
 static inline void reset_mm_hiwater_rss(struct mm_struct *mm)
 {
-	mm->hiwater_rss = mm->counters[MM_ANONPAGES];
+	mm->hiwater_rss = get_mm_rss(mm);
 }
 
 /* Return: an empty address space whose tables come from node nid, or
@@ -385,6 +455,13 @@ bool vma_range_has_hole(struct mm_struct *mm, unsigned long start, unsigned long
  * bad arguments or overlap with an existing VMA). */
 unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
 		      unsigned long vm_flags, unsigned long align);
+/* The same for a mapping of file from its page pgoff on (Linux: do_mmap
+ * with a file): the file's f_op->mmap gives the VMA its vm_ops (or
+ * refuses: its errno), the VMA holds a reference on the file and mm is
+ * listed in its i_mmap. vm_flags may add VM_SHARED (its writes land in
+ * the page cache), VM_MAYWRITE and VM_MAYSHARE. */
+unsigned long vm_mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len,
+			   unsigned long vm_flags, struct file *file, unsigned long pgoff);
 #define IS_ERR_VALUE(x) ((unsigned long)(x) >= (unsigned long)-4095)
 /* Unmap [start, start + len): clear the PTEs/PMDs (batched), drop the
  * folios, free tables left empty, one TLB flush for the range, split or
@@ -434,6 +511,11 @@ void vma_merge_range(struct mm_struct *mm, unsigned long start, unsigned long en
  * MREMAP_DONTUNMAP source apart; 0: none). */
 void vma_merge_new_range(struct mm_struct *mm, unsigned long addr, bool merge_prev,
 			 unsigned long keep);
+/* An anonymous vma of mm (mremap's new range) becomes a mapping of file
+ * from page pgoff with vm_ops, as the VMA it moves from (Linux:
+ * copy_vma). Context: mm maps file already. */
+void vma_set_file(struct mm_struct *mm, struct vm_area_struct *vma, struct file *file,
+		  const struct vm_operations_struct *vm_ops, unsigned long pgoff);
 /* vma, a VMA of mm, takes over av (of which mm is a member) with its
  * folios at page index pgoff from vm_start: mremap's moved entries
  * (Linux: copy_vma gives the new VMA the old one's anon_vma and pgoff). */
@@ -650,20 +732,21 @@ void tlb_finish_mmu(struct mmu_gather *tlb);
 /* --- faults (mm/memory.c) ---------------------------------------------------------- */
 #define FAULT_FLAG_WRITE 0x1u
 #define FAULT_FLAG_INSTRUCTION 0x2u
-enum vm_fault_reason {
-	VM_FAULT_OK = 0,
-	VM_FAULT_NOVMA,	 /* no VMA covers the address */
-	VM_FAULT_ACCESS, /* the VMA does not allow this access */
-	VM_FAULT_OOM,	 /* no memory even for an order-0 folio */
-	/* A guard marker: SIGSEGV with SEGV_MAPERR, as Linux. */
-	VM_FAULT_SIGSEGV,
-};
 /* Resolve a fault at addr in mm. Return: VM_FAULT_OK (retry the access)
  * or why not; the caller reports and ends the workload. */
 enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, unsigned int flags);
 /* A program's fault got VM_FAULT_OOM: kill it with SIGKILL and say so
  * (mm/oom_kill.c). Return: false when no program runs. */
 bool pagefault_out_of_memory(void);
+/* Linux: sys_msync on mm (mm/msync.c): the checks and the range's
+ * answer; there is nothing to write back. Return: 0 or -errno. */
+long do_msync(struct mm_struct *mm, unsigned long start, size_t len, int flags);
+/* Linux: unmap_mapping_pages. Zap every entry that maps a page of
+ * [start, start + nr) of the file whose cache is mapping, in every mm
+ * that maps it (its i_mmap): truncate and hole punching, before the
+ * pages leave the cache. (Linux's even_cows, for private mappings'
+ * copies, has nothing to choose: a private file mapping is a copy.) */
+void unmap_mapping_pages(struct address_space *mapping, unsigned long start, unsigned long nr);
 /* Linux: access_remote_vm, reading only: copy [addr, +len) of mm's user
  * half to buf from the pages mapped now (none is faulted in). Return:
  * the bytes copied, fewer at the first page not present. Context: the
@@ -902,15 +985,15 @@ void clear_pages_init(void);
  * page index of its first page (folio->index, linear_page_index). Folium
  * uses the flat form Linux had before 2.6.34: one anon_vma per family,
  * not Linux's anon_vma_chain hierarchy. Folium's VMAs live by value in
- * each mm's array, so the anon_vma lists the mms (anon_vma_mm) whose VMAs
+ * each mm's array, so the anon_vma lists the mms (rmap_member) whose VMAs
  * use it, and rmap_walk scans their arrays for those VMAs. refcount
  * counts the member mms and the folios pointing here; the last put frees
  * it, when its last VMA and last folio are gone.
  */
-struct anon_vma_mm {
-	struct list_head node; /* on anon_vma->mms */
+struct rmap_member {
+	struct list_head node; /* on anon_vma->mms, or a file's i_mmap */
 	struct mm_struct *mm;
-	int nr_vmas; /* mm's VMAs whose anon_vma this is */
+	int nr_vmas; /* mm's VMAs using the anon_vma, or mapping the file */
 };
 struct anon_vma {
 	int refcount; /* member mms + folios pointing here */
@@ -926,6 +1009,12 @@ int anon_vma_prepare(struct mm_struct *mm, struct vm_area_struct *vma);
 int anon_vma_link(struct mm_struct *mm, struct anon_vma *av);
 /* A VMA of mm no longer uses av (Linux: unlink_anon_vmas). */
 void unlink_anon_vma(struct mm_struct *mm, struct anon_vma *av);
+/* The file side (Linux: vma_link_file, the i_mmap tree; Folium lists the
+ * member mms, as for an anon_vma): one more (fewer) VMA of mm maps the
+ * file whose cache is mapping. Link: 0, or -ENOMEM when mm is new to it
+ * and no memory is left for that. */
+int i_mmap_link(struct mm_struct *mm, struct address_space *mapping);
+void i_mmap_unlink(struct mm_struct *mm, struct address_space *mapping);
 /* Return: the anon_vma of an anonymous folio with an owner, else NULL
  * (Linux: folio_anon_vma). */
 static inline struct anon_vma *folio_anon_vma(const struct folio *folio)
@@ -949,6 +1038,9 @@ void folio_clear_anon_owner(struct folio *folio);
 void folio_add_new_anon_rmap(struct folio *folio, struct mm_struct *mm, struct vm_area_struct *vma,
 			     unsigned long addr);
 void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm);
+/* nr more PTEs of mm map a page-cache folio (the first takes the
+ * mappings' reference on it, which the zap of the last gives back). */
+void folio_add_file_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm);
 void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm);
 void folio_remove_rmap_pmd(struct folio *folio, struct mm_struct *mm);
 /* A HugeTLB folio's leaves: no mm ids, one count per leaf. */

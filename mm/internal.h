@@ -111,12 +111,13 @@ void bad_free(struct page *page, unsigned int order, const char *fn);
 
 /* mmap.c, mprotect.c */
 /* Linux: accountable_mapping. Private writable memory is charged (not
- * HugeTLB's: its pool is reserved instead); the
+ * HugeTLB's: its pool is reserved instead; not a shared mapping's: its
+ * pages are the file's, shmem charges a shared anonymous one itself); the
  * shell's workloads (no VM_USER) are not: Linux has no kernel VMAs, and
  * `usemem` or `peek` over a 1 TiB range are experiments, not commitments. */
 static inline bool accountable_mapping(unsigned long vm_flags)
 {
-	return (vm_flags & (VM_NORESERVE | VM_WRITE | VM_USER | VM_HUGETLB)) ==
+	return (vm_flags & (VM_NORESERVE | VM_WRITE | VM_USER | VM_HUGETLB | VM_SHARED)) ==
 	       (VM_WRITE | VM_USER);
 }
 

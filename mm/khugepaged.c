@@ -180,8 +180,10 @@ static enum scan_result collapse_huge_page(struct mm_struct *mm, struct vm_area_
  */
 static bool collapse_allowed(const struct mm_struct *mm, const struct vm_area_struct *vma)
 {
+	/* A file VMA's collapse (Linux: collapse_file, into the page
+	 * cache) is not served: anonymous memory only. */
 	if (!CONFIG_TRANSPARENT_HUGEPAGE || (vma->vm_flags & VM_NOHUGEPAGE) ||
-	    (mm->flags & MMF_DISABLE_THP))
+	    (mm->flags & MMF_DISABLE_THP) || !vma_is_anonymous(vma))
 		return false;
 	return ALIGN_UP(vma->vm_start, PMD_SIZE) + PMD_SIZE <= vma->vm_end;
 }

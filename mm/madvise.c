@@ -249,6 +249,10 @@ static unsigned int madvise_cold_pte(struct madvise_cold_walk *cw, pte_t *ptep, 
 	struct folio *folio = page_folio(pte_page(ptent));
 	unsigned int nr = 1;
 
+	/* A shmem folio would go to swap (Linux: shmem_writeout), which
+	 * Folium has not: it stays, as unevictable memory does. */
+	if (!folio_test_anon(folio))
+		return 1;
 	if (folio_test_large(folio)) {
 		bool any_young;
 
@@ -470,13 +474,14 @@ static void madvise_vma_flags(int advice, unsigned long *set, unsigned long *cle
 }
 
 /* Linux's -EINVAL cases: MADV_WIPEONFORK only on private anonymous
- * memory (a HugeTLB mapping is a hugetlbfs file in Linux), and
+ * memory (not a file's, nor shared memory; a HugeTLB mapping is a
+ * hugetlbfs file in Linux), and
  * MADV_KEEPONFORK never on MAP_DROPPABLE memory, which must not survive
  * a fork. Folium has no VM_IO, so DONTFORK and DOFORK always apply. */
 static bool madvise_vma_flags_allowed(const struct vm_area_struct *vma, int advice)
 {
 	if (advice == MADV_WIPEONFORK)
-		return !(vma->vm_flags & VM_HUGETLB);
+		return !(vma->vm_flags & (VM_HUGETLB | VM_SHARED)) && !vma->vm_file;
 	if (advice == MADV_KEEPONFORK)
 		return !(vma->vm_flags & VM_DROPPABLE);
 	return true;
@@ -567,6 +572,10 @@ static int madvise_vma_behavior(struct mmu_gather *tlb, struct vm_area_struct *v
 	default: /* MADV_FREE, MADV_DONTNEED */
 		if (vma->vm_flags & VM_LOCKED)
 			return -EINVAL; /* Linux: madvise_dontneed_free_valid_vma */
+		/* Linux: madvise_free_single_vma. A file's pages are the file's:
+		 * only MADV_DONTNEED may drop this mapping's entries. */
+		if (advice == MADV_FREE && !vma_is_anonymous(vma))
+			return -EINVAL;
 		return madvise_vma_range(tlb, start, end, advice);
 	}
 }

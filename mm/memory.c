@@ -14,7 +14,10 @@
  * a write into the huge zero folio gets a PMD-size folio if one is
  * enabled (do_huge_zero_wp_pmd), else order 0.
  */
+#include <fs.h>
 #include <hugetlb.h>
+#include <pagemap.h>
+#include <ramfs.h>
 #include <vm.h>
 #include "internal.h"
 
@@ -463,6 +466,12 @@ static enum vm_fault_reason do_wp_page(struct mm_struct *mm, struct vm_area_stru
 	struct page *page = pte_page(*pte);
 	struct folio *folio = page_folio(page);
 
+	/* Linux: wp_page_shared. A shared mapping writes the file's own
+	 * page: it only becomes writable (after mprotect or clear_refs). */
+	if (vma->vm_flags & VM_SHARED) {
+		wp_page_reuse(mm, addr, pte);
+		return VM_FAULT_OK;
+	}
 	if (PageAnonExclusive(page)) { /* ours alone: no need to look further */
 		wp_page_reuse(mm, addr, pte);
 		return VM_FAULT_OK;
@@ -505,6 +514,170 @@ static enum vm_fault_reason fault_present(struct mm_struct *mm, struct vm_area_s
 	return VM_FAULT_OK;
 }
 
+/* --- faults of file mappings (Linux: do_read_fault, do_shared_fault) --------------- */
+
+/* Linux: fault_around_bytes (64 KiB), in pages. */
+#define FAULT_AROUND_PAGES 16u
+
+/* The index past the file's last page: nothing there is mapped. */
+static unsigned long vma_file_end_index(const struct vm_area_struct *vma)
+{
+	return (unsigned long)DIV_ROUND_UP(vma->vm_file->f_inode->size, PAGE_SIZE);
+}
+
+/* Map nr pages of folio from its page idx on at addr, whose PTEs are
+ * none: one set_ptes, one rmap update, one RSS update (Linux:
+ * set_pte_range with folio_add_file_rmap_ptes). Writable where a shared
+ * VMA is; dirty only for the write fault. */
+static void map_file_ptes(struct mm_struct *mm, const struct vm_area_struct *vma,
+			  struct folio *folio, unsigned long idx, unsigned int nr,
+			  unsigned long addr, pte_t *pte, bool write)
+{
+	pte_t entry =
+		pfn_pte(folio_pfn(folio) + idx, vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED);
+
+	if (write)
+		entry = pte_mkdirty(entry);
+	folio_add_file_rmap_ptes(folio, nr, mm);
+	mm->counters[mm_counter(folio)] += nr;
+	set_ptes(mm, addr, pte, entry, nr);
+}
+
+/* The largest folio order a fault at addr (file page pgoff) could map
+ * whole: inside the VMA and one PTE table, at an address as aligned as
+ * its index (Linux: thp_vma_suitable_order's test, for every order). */
+static unsigned int file_fault_max_order(const struct vm_area_struct *vma, unsigned long addr,
+					 unsigned long pgoff)
+{
+	for (unsigned int order = HPAGE_PMD_ORDER; order; order--) {
+		unsigned long size = PAGE_SIZE << order, start = ALIGN_DOWN(addr, size);
+
+		if (!(((addr >> PAGE_SHIFT) - pgoff) & ((1ul << order) - 1)) &&
+		    start >= vma->vm_start && start + size <= vma->vm_end)
+			return order;
+	}
+	return 0;
+}
+
+/*
+ * Linux: filemap_map_pages with filemap_map_folio_range, the fault-around
+ * half of a read fault. Every page of the cache in [first, last] (inside
+ * the file) that is uptodate and whose PTE is none is mapped, each run
+ * of such pages of one folio with one map_file_ptes. Nothing is
+ * allocated: holes stay holes. pte is the entry of addr (index pgoff).
+ */
+static void filemap_map_pages(struct mm_struct *mm, const struct vm_area_struct *vma,
+			      unsigned long addr, unsigned long pgoff, pte_t *pte,
+			      unsigned long first, unsigned long last)
+{
+	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
+	unsigned long end = vma_file_end_index(vma);
+	unsigned long index = first;
+	struct folio *folio;
+
+	if (!end)
+		return;
+	last = MIN(last, end - 1);
+	while (index <= last &&
+	       (folio = xa_find(&mapping->i_pages, &index, last, XA_PRESENT)) != NULL) {
+		unsigned long from = MAX(index, folio->page.index);
+		unsigned long to = MIN(last, folio_next_index(folio) - 1);
+
+		index = folio_next_index(folio);
+		if (!folio_test_uptodate(folio))
+			continue;
+		for (unsigned long i = from; i <= to;) {
+			long off = (long)i - (long)pgoff; /* entries from addr's */
+			pte_t *p = pte + off;
+			unsigned int nr = 0;
+
+			while (i + nr <= to && pte_none(p[nr]))
+				nr++;
+			if (nr)
+				map_file_ptes(mm, vma, folio, i - folio->page.index, nr,
+					      (unsigned long)((long)addr + off * (long)PAGE_SIZE),
+					      p, false);
+			i += nr + 1; /* past the run and the entry that ended it */
+		}
+	}
+}
+
+/* Linux: do_fault_around. The window of FAULT_AROUND_PAGES entries
+ * around addr, aligned, inside the VMA and addr's PTE table. */
+static void do_fault_around(struct mm_struct *mm, const struct vm_area_struct *vma,
+			    unsigned long addr, unsigned long pgoff, pte_t *pte)
+{
+	unsigned long pte_off = pte_index(addr);
+	unsigned long vma_off = (addr - vma->vm_start) >> PAGE_SHIFT;
+	unsigned long vma_pages = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+	unsigned long from =
+		MAX(ALIGN_DOWN(pte_off, FAULT_AROUND_PAGES), pte_off - MIN(pte_off, vma_off));
+	unsigned long to =
+		MIN(MIN(from + FAULT_AROUND_PAGES, 512ul), pte_off + vma_pages - vma_off);
+
+	filemap_map_pages(mm, vma, addr, pgoff, pte, pgoff + from - pte_off,
+			  pgoff + to - 1 - pte_off);
+}
+
+/*
+ * Linux: finish_fault, for the folio the file system gave. The whole
+ * folio is mapped in one batch when all of it lies inside the VMA, this
+ * PTE table and the file, and no entry of it is there yet (Linux 6.18's
+ * shmem rule); else only the faulting page.
+ */
+static void finish_fault(struct mm_struct *mm, const struct vm_fault *vmf, pte_t *pte)
+{
+	const struct vm_area_struct *vma = vmf->vma;
+	struct folio *folio = vmf->folio;
+	unsigned long idx = vmf->pgoff - folio->page.index;
+	unsigned long nr = folio_nr_pages(folio);
+	unsigned long start = vmf->address - (idx << PAGE_SHIFT);
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+
+	if (nr > 1 && start >= vma->vm_start && start + (nr << PAGE_SHIFT) <= vma->vm_end &&
+	    (start & PMD_MASK) == ((start + (nr << PAGE_SHIFT) - 1) & PMD_MASK) &&
+	    folio_next_index(folio) <= vma_file_end_index(vma) && pte_range_none(pte - idx, nr)) {
+		map_file_ptes(mm, vma, folio, 0, (unsigned int)nr, start, pte - idx, write);
+		return;
+	}
+	if (pte_none(*pte))
+		map_file_ptes(mm, vma, folio, idx, 1, vmf->address, pte, write);
+}
+
+/*
+ * Linux: do_fault for a file mapping's missing entry. A read first maps
+ * what the cache holds around it (do_fault_around); if that left the page
+ * unmapped, or for a write, the file system finds or makes the folio
+ * (vm_ops->fault: shmem_fault, which may say SIGBUS past the end of the
+ * file) and finish_fault maps it. Only shared file VMAs exist: a private
+ * mapping of a file is a copy (sys_mmap).
+ */
+static enum vm_fault_reason do_fault(struct mm_struct *mm, struct vm_area_struct *vma,
+				     unsigned long addr, pmd_t *pmd, unsigned int flags)
+{
+	struct vm_fault vmf = { .vma = vma,
+				.address = ALIGN_DOWN(addr, PAGE_SIZE),
+				.pgoff = linear_page_index(vma, addr),
+				.flags = flags };
+	pte_t *pte = pte_alloc_map(mm, pmd, addr);
+	enum vm_fault_reason ret;
+
+	if (!pte)
+		return VM_FAULT_OOM;
+	if (!(flags & FAULT_FLAG_WRITE)) {
+		do_fault_around(mm, vma, vmf.address, vmf.pgoff, pte);
+		if (!pte_none(*pte))
+			return VM_FAULT_OK;
+	}
+	vmf.max_order = file_fault_max_order(vma, vmf.address, vmf.pgoff);
+	ret = vma->vm_ops->fault(&vmf);
+	if (ret != VM_FAULT_OK)
+		return ret;
+	finish_fault(mm, &vmf, pte);
+	folio_put(vmf.folio);
+	return VM_FAULT_OK;
+}
+
 /* Linux: __handle_mm_fault, from the PMD slot down. */
 static enum vm_fault_reason __handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma,
 					      unsigned long addr, unsigned int flags)
@@ -528,6 +701,8 @@ static enum vm_fault_reason __handle_mm_fault(struct mm_struct *mm, struct vm_ar
 			return do_anonymous_write(mm, vma, addr, pmd);
 		return fault_present(mm, vma, addr, pmd, pte, flags);
 	}
+	if (!vma_is_anonymous(vma))
+		return do_fault(mm, vma, addr, pmd, flags);
 	/* Linux: do_anonymous_page, reads served by the zero page. */
 	if (flags & FAULT_FLAG_WRITE)
 		return do_anonymous_write(mm, vma, addr, pmd);
@@ -665,6 +840,32 @@ int copy_page_range(struct mm_struct *dst_mm, struct mm_struct *src_mm,
 	if (is_vm_hugetlb_page(src_vma))
 		return copy_hugetlb_page_range(dst_mm, src_mm, src_vma);
 	return walk_page_range(src_mm, src_vma->vm_start, src_vma->vm_end, &copy_walk_ops, &c);
+}
+
+/* --- unmapping a file's pages from every mm (Linux: unmap_mapping_range) ----------- */
+
+void unmap_mapping_pages(struct address_space *mapping, unsigned long start, unsigned long nr)
+{
+	unsigned long last = nr > ULONG_MAX - start ? ULONG_MAX : start + nr - 1;
+	struct rmap_member *m;
+
+	list_for_each_entry(m, &mapping->i_mmap, node) {
+		struct mm_struct *mm = m->mm;
+
+		for (int i = 0; i < mm->nr_vmas; i++) {
+			const struct vm_area_struct *vma = &mm->vmas[i];
+			unsigned long vstart = vma->vm_pgoff;
+			unsigned long vlast =
+				vstart + ((vma->vm_end - vma->vm_start) >> PAGE_SHIFT) - 1;
+
+			if (!vma->vm_file || vma->vm_file->f_inode->i_mapping != mapping ||
+			    vlast < start || vstart > last)
+				continue;
+			/* No PMD leaf maps a file here, so nothing can fail. */
+			zap_page_range(mm, vma_address(vma, MAX(start, vstart)),
+				       vma_address(vma, MIN(last, vlast) + 1));
+		}
+	}
 }
 
 /* --- reading another address space ---------------------------------------------- */

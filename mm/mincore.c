@@ -3,10 +3,14 @@
  * where a page is in memory. Anonymous memory has no page cache and no
  * swap here, so a page is in memory exactly when an entry maps it: a
  * present PTE (the zero page's too), a PMD leaf (512 ones) or a PUD leaf
- * (a 1 GiB HugeTLB page). Example:
+ * (a 1 GiB HugeTLB page). A file mapping's page is in memory when an
+ * entry maps it or its page cache holds it. Example:
  * a 4-page VMA whose pages 0 and 2 were touched gives 1 0 1 0.
  */
+#include <fs.h>
 #include <mman.h>
+#include <pagemap.h>
+#include <ramfs.h>
 #include <syscalls.h>
 #include <vm.h>
 #include <asm/processor.h>
@@ -57,6 +61,28 @@ static const struct mm_walk_ops mincore_walk_ops = {
 	.pud_entry = mincore_pud_entry,
 };
 
+/* Linux: mincore_page, for a file VMA's pages no entry maps: 1 when the
+ * page cache holds the page uptodate (another mapping or a write put it
+ * there). Linux asks can_do_mincore first (the file's owner, or one who
+ * may write it); Folium does not. */
+static void mincore_file_pages(const struct vm_area_struct *vma, unsigned long addr,
+			       unsigned long end, unsigned char *vec)
+{
+	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
+
+	for (unsigned long a = addr; a < end; a += PAGE_SIZE, vec++) {
+		struct folio *folio;
+
+		if (*vec)
+			continue;
+		folio = filemap_get_folio(mapping, linear_page_index(vma, a));
+		if (IS_ERR(folio))
+			continue;
+		*vec = folio_test_uptodate(folio);
+		folio_put(folio);
+	}
+}
+
 /* Linux: do_mincore. Fill vec for up to pages pages from addr, within the
  * one VMA at addr. Return: pages filled, or -ENOMEM outside every VMA. */
 static long do_mincore(struct mm_struct *mm, unsigned long addr, unsigned long pages,
@@ -71,6 +97,8 @@ static long do_mincore(struct mm_struct *mm, unsigned long addr, unsigned long p
 	end = MIN(vma->vm_end, addr + (pages << PAGE_SHIFT));
 	memset(vec, 0, (end - addr) >> PAGE_SHIFT);
 	walk_page_range(mm, addr, end, &mincore_walk_ops, &mw);
+	if (vma->vm_file)
+		mincore_file_pages(vma, addr, end, vec);
 	return (long)((end - addr) >> PAGE_SHIFT);
 }
 

@@ -95,6 +95,8 @@ TEST_SRCS += mm/tests/mprotect_test.c
 # mremap: shrink, grow in place, move the page-table entries.
 MM_GENERIC_SRCS += mm/mremap.c
 TEST_SRCS += mm/tests/mremap_test.c
+# msync: Linux's checks (tmpfs has nothing to write back).
+MM_GENERIC_SRCS += mm/msync.c
 # mincore: which pages of a range an entry maps.
 MM_GENERIC_SRCS += mm/mincore.c
 TEST_SRCS += mm/tests/mincore_test.c
@@ -112,6 +114,8 @@ MM_GENERIC_SRCS += mm/filemap.c mm/truncate.c
 # posix_fadvise: checked, and nothing to read ahead or drop (no backing store).
 KERNEL_ONLY_SRCS += mm/fadvise.c
 TEST_SRCS += mm/tests/filemap_test.c
+# Shared mappings of tmpfs files and shared anonymous memory.
+TEST_SRCS += mm/tests/shmem_map_test.c
 # Overcommit accounting: Committed_AS, CommitLimit, __vm_enough_memory.
 MM_GENERIC_SRCS += mm/util.c
 TEST_SRCS += mm/tests/overcommit_test.c

@@ -11,6 +11,8 @@
 #include <bitmap.h>
 #include <fs.h>
 #include <hugetlb.h>
+#include <pagemap.h>
+#include <ramfs.h>
 #include <mman.h>
 #include <sched.h>
 #include <slab.h>
@@ -191,6 +193,44 @@ void mm_destroy(struct mm_struct *mm)
 
 /* --- fork: Linux's dup_mmap ------------------------------------------------------ */
 
+/* The page cache a file VMA maps (Linux: vma->vm_file->f_mapping). */
+static struct address_space *vma_mapping(const struct vm_area_struct *vma)
+{
+	return vma->vm_file->f_inode->i_mapping;
+}
+
+/* Linux: vma_is_shared_maywrite, what mapping_map_writable counts. */
+static bool vma_is_shared_maywrite(const struct vm_area_struct *vma)
+{
+	return (vma->vm_flags & (VM_SHARED | VM_MAYWRITE)) == (VM_SHARED | VM_MAYWRITE);
+}
+
+/* A file VMA holds a reference on its file and counts in its i_mmap
+ * (and i_mmap_writable) while it is in an mm (Linux: vma_link_file,
+ * remove_vma's fput). Return: 0, or -ENOMEM when mm is new to the file
+ * and no memory is left to list it. */
+static int vma_link_file(struct mm_struct *mm, const struct vm_area_struct *vma)
+{
+	if (!vma->vm_file)
+		return 0;
+	if (i_mmap_link(mm, vma_mapping(vma)))
+		return -ENOMEM;
+	get_file(vma->vm_file);
+	if (vma_is_shared_maywrite(vma))
+		vma_mapping(vma)->i_mmap_writable++;
+	return 0;
+}
+
+static void vma_unlink_file(struct mm_struct *mm, const struct vm_area_struct *vma)
+{
+	if (!vma->vm_file)
+		return;
+	if (vma_is_shared_maywrite(vma))
+		vma_mapping(vma)->i_mmap_writable--;
+	i_mmap_unlink(mm, vma_mapping(vma));
+	fput(vma->vm_file);
+}
+
 /* The mm flags a child keeps (Linux: MMF_INIT_MASK, through mm_init's
  * mmf_init_flags); the zero-page references are taken, not copied. */
 #define MMF_INIT_MASK (MMF_TOPDOWN | MMF_DISABLE_THP | MMF_DUMPABLE)
@@ -219,15 +259,24 @@ static int dup_vma(struct mm_struct *mm, struct mm_struct *oldmm, const struct v
 	tmp.vm_flags &= ~VM_LOCKED_MASK; /* Linux: vm_flags_clear(tmp, VM_LOCKED_MASK) */
 	if (tmp.vm_flags & VM_WIPEONFORK)
 		tmp.anon_vma = NULL; /* Linux: the child faults in new pages */
-	else if (tmp.anon_vma && anon_vma_link(mm, tmp.anon_vma)) { /* Linux: anon_vma_fork */
-		if (mpnt->vm_flags & VM_ACCOUNT)
-			vm_unacct_memory(pages);
-		return -ENOMEM;
+	else if (tmp.anon_vma && anon_vma_link(mm, tmp.anon_vma)) /* Linux: anon_vma_fork */
+		goto fail;
+	if (vma_link_file(mm, &tmp)) {
+		if (tmp.anon_vma)
+			unlink_anon_vma(mm, tmp.anon_vma);
+		goto fail;
 	}
 	mm->vmas[mm->nr_vmas++] = tmp;
-	if (tmp.vm_flags & VM_WIPEONFORK)
+	/* Linux: vma_needs_copy. A file VMA that no write ever copied from
+	 * (no anon_vma) is faulted in again from the page cache: a shared
+	 * one sees the same folios, so copying its entries buys nothing. */
+	if ((tmp.vm_flags & VM_WIPEONFORK) || (tmp.vm_file && !tmp.anon_vma))
 		return 0;
 	return copy_page_range(mm, oldmm, mpnt);
+fail:
+	if (mpnt->vm_flags & VM_ACCOUNT)
+		vm_unacct_memory(pages);
+	return -ENOMEM;
 }
 
 int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
@@ -289,14 +338,17 @@ uint64_t vm_get_page_prot(unsigned long vm_flags)
 /* --- the VMA array ----------------------------------------------------------- */
 
 /* A VMA with an anon_vma counts in it (anon_vma_link, unlink_anon_vma)
- * while it is in the array. Context: an inserted VMA's anon_vma already
- * has mm as a member (it is a split or a move of one of mm's), so the
- * link cannot fail. */
+ * while it is in the array, and one of a file in the file's i_mmap.
+ * Context: an inserted VMA's anon_vma and file already have mm as a
+ * member (it is a split or a move of one of mm's, or a new mapping whose
+ * caller linked mm first), so the links cannot fail. */
 static void vma_insert_at(struct mm_struct *mm, int i, const struct vm_area_struct *vma)
 {
 	if (vma->anon_vma && anon_vma_link(mm, vma->anon_vma))
 		pr_err("vma_insert_at: mm %p not yet in anon_vma %p\n", (void *)mm,
 		       (void *)vma->anon_vma);
+	if (vma_link_file(mm, vma))
+		pr_err("vma_insert_at: mm %p not yet in i_mmap\n", (void *)mm);
 	memmove(&mm->vmas[i + 1], &mm->vmas[i], (mm->nr_vmas - i) * sizeof(*vma));
 	mm->vmas[i] = *vma;
 	mm->nr_vmas++;
@@ -306,6 +358,7 @@ static void vma_remove_at(struct mm_struct *mm, int i)
 {
 	if (mm->vmas[i].anon_vma)
 		unlink_anon_vma(mm, mm->vmas[i].anon_vma);
+	vma_unlink_file(mm, &mm->vmas[i]);
 	mm->nr_vmas--;
 	memmove(&mm->vmas[i], &mm->vmas[i + 1], (mm->nr_vmas - i) * sizeof(mm->vmas[0]));
 }
@@ -421,16 +474,19 @@ bool may_expand_vm(struct mm_struct *mm, unsigned long flags, unsigned long npag
 	return true;
 }
 
-unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
-		      unsigned long vm_flags, unsigned long align)
+/* Linux: mmap_region, for vm_mmap and vm_mmap_file. */
+static unsigned long mmap_region(struct mm_struct *mm, unsigned long addr, unsigned long len,
+				 unsigned long vm_flags, unsigned long align, struct file *file,
+				 unsigned long pgoff)
 {
 	struct vm_area_struct vma;
 	int i;
 
 	if (!len ||
 	    (vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC | VM_USER | VM_LOCKED_MASK | VM_HUGETLB |
-			  VM_HSTATE_MASK | VM_NORESERVE | VM_DROPPABLE | VM_WIPEONFORK)) ||
-	    (align & (align - 1)))
+			  VM_HSTATE_MASK | VM_NORESERVE | VM_DROPPABLE | VM_WIPEONFORK | VM_SHARED |
+			  VM_MAYWRITE | VM_MAYSHARE)) ||
+	    (align & (align - 1)) || (!file && (vm_flags & VM_SHARED)))
 		return (unsigned long)-EINVAL;
 	if (len > USER_VA_END - USER_VA_START)
 		return (unsigned long)-ENOMEM;
@@ -460,23 +516,54 @@ unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long le
 	}
 	if ((vm_flags & VM_HUGETLB) && hugetlb_reserve_pages(mm, addr, addr + len, vm_flags))
 		return (unsigned long)-ENOMEM;
+	/* Linux: mmap_region's file half: the file sets the VMA's
+	 * operations (f_op->mmap), and mm joins its i_mmap first, so the
+	 * insertion below cannot fail. */
+	vma = (struct vm_area_struct){ .vm_start = addr,
+				       .vm_end = addr + len,
+				       .vm_flags = vm_flags | mm->def_flags | VM_SOFTDIRTY,
+				       .vm_pgoff = file ? pgoff : addr >> PAGE_SHIFT,
+				       .vm_file = file };
+	if (file) {
+		int err = file->f_op->mmap(file, &vma);
+
+		if (!err && i_mmap_link(mm, file->f_inode->i_mapping))
+			err = -ENOMEM;
+		if (err)
+			return (unsigned long)(long)err;
+	}
 	if (accountable_mapping(vm_flags)) {
-		if (__vm_enough_memory(mm, (long)(len >> PAGE_SHIFT), true))
+		if (__vm_enough_memory(mm, (long)(len >> PAGE_SHIFT), true)) {
+			if (file)
+				i_mmap_unlink(mm, file->f_inode->i_mapping);
 			return (unsigned long)-ENOMEM;
-		vm_flags |= VM_ACCOUNT;
+		}
+		vma.vm_flags |= VM_ACCOUNT;
 	}
 	/* Linux's __mmap_complete: a new mapping is new data to a soft-dirty
 	 * tracker, even where an old one was unmapped; mlockall(MCL_FUTURE)
 	 * locks no mapping mlock cannot lock (__mmap_complete clears
 	 * VM_LOCKED_MASK when !vma_supports_mlock). */
-	vma = (struct vm_area_struct){ addr, addr + len, vm_flags | mm->def_flags | VM_SOFTDIRTY,
-				       addr >> PAGE_SHIFT, NULL };
 	if (!vma_supports_mlock(&vma))
 		vma.vm_flags &= ~VM_LOCKED_MASK;
 	for (i = 0; i < mm->nr_vmas && mm->vmas[i].vm_start < addr; i++)
 		;
 	vma_insert_at(mm, i, &vma);
+	if (file)
+		i_mmap_unlink(mm, file->f_inode->i_mapping); /* the VMA holds its own */
 	return addr;
+}
+
+unsigned long vm_mmap(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		      unsigned long vm_flags, unsigned long align)
+{
+	return mmap_region(mm, addr, len, vm_flags, align, NULL, 0);
+}
+
+unsigned long vm_mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len,
+			   unsigned long vm_flags, struct file *file, unsigned long pgoff)
+{
+	return mmap_region(mm, addr, len, vm_flags, 0, file, pgoff);
 }
 
 /* Pages of [start, end) in VM_ACCOUNT VMAs (Linux: the nr_accounted
@@ -577,7 +664,7 @@ static void zap_munlock_folio(struct zap_details *d, struct mm_struct *mm, unsig
 }
 
 /*
- * A large folio still mapped once the walk has left it is partially
+ * A large anonymous folio still mapped once the walk has left it is partially
  * mapped (Linux decides it after each zap_present_ptes batch; a folio
  * whose run was cut by a table or VMA end has more batches to come, so
  * Folium waits until the walk leaves the folio; a folio fully unmapped
@@ -585,13 +672,14 @@ static void zap_munlock_folio(struct zap_details *d, struct mm_struct *mm, unsig
  */
 static void zap_folio_done(struct zap_details *d, struct folio *next)
 {
-	if (d->folio && d->folio != next && folio_mapped(d->folio))
+	if (d->folio && d->folio != next && folio_mapped(d->folio) && folio_test_anon(d->folio))
 		deferred_split_folio(d->folio);
 	d->folio = next && folio_test_large(next) ? next : NULL;
 }
 
 /* One mapping of folio went. The last one hands the folio to the gather,
- * which frees it after the flush. */
+ * which frees it after the flush (a page-cache folio: drops the
+ * mappings' reference; the cache keeps its own). */
 static void zap_folio_mapping(struct mmu_gather *tlb, struct folio *folio)
 {
 	if (folio_mapped(folio))
@@ -645,7 +733,7 @@ static unsigned int zap_present_ptes(struct zap_details *d, struct mm_struct *mm
 	tlb_remove_tlb_entries(&d->tlb, addr, nr);
 	zap_folio_done(d, folio);
 	zap_munlock_folio(d, mm, addr, folio);
-	mm->counters[MM_ANONPAGES] -= nr;
+	mm->counters[mm_counter(folio)] -= nr;
 	mm->counters[MM_ZAP_BATCHES]++;
 	folio_remove_rmap_ptes(folio, nr, mm);
 	zap_folio_mapping(&d->tlb, folio);
@@ -840,12 +928,14 @@ static bool is_mergeable_anon_vma(const struct anon_vma *a, const struct anon_vm
 
 /* Linux: is_mergeable_vma with can_vma_merge_after. Touching, with equal
  * flags but for VM_SOFTDIRTY, which does not keep VMAs apart
- * (VM_IGNORE_MERGE), compatible anon_vmas and next's pgoff continuing
+ * (VM_IGNORE_MERGE), the same file (or none), compatible anon_vmas and
+ * next's pgoff continuing
  * vma's, so every folio keeps its address in the merged VMA. */
 static bool vma_mergeable(const struct vm_area_struct *vma, const struct vm_area_struct *next)
 {
 	return vma->vm_end == next->vm_start &&
 	       !((vma->vm_flags ^ next->vm_flags) & ~VM_SOFTDIRTY) &&
+	       vma->vm_file == next->vm_file &&
 	       is_mergeable_anon_vma(vma->anon_vma, next->anon_vma) &&
 	       next->vm_pgoff == linear_page_index(vma, vma->vm_end);
 }
@@ -865,6 +955,16 @@ static void vma_merge_next(struct mm_struct *mm, int i)
 	vma->vm_end = next->vm_end;
 	vma->vm_flags |= next->vm_flags & VM_SOFTDIRTY;
 	vma_remove_at(mm, i + 1);
+}
+
+void vma_set_file(struct mm_struct *mm, struct vm_area_struct *vma, struct file *file,
+		  const struct vm_operations_struct *vm_ops, unsigned long pgoff)
+{
+	vma->vm_file = file;
+	vma->vm_ops = vm_ops;
+	vma->vm_pgoff = pgoff;
+	if (vma_link_file(mm, vma)) /* mm maps file already: cannot fail */
+		pr_err("vma_set_file: mm %p not yet in i_mmap\n", (void *)mm);
 }
 
 void vma_set_anon_vma(struct mm_struct *mm, struct vm_area_struct *vma, struct anon_vma *av,
@@ -965,7 +1065,8 @@ static unsigned long mapped_pages(struct mm_struct *mm, unsigned long start, uns
  * CAP_SYS_RAWIO (root on Linux may map there).
  */
 static long mmap_fixed(struct mm_struct *mm, unsigned long addr, unsigned long len,
-		       unsigned long vm_flags, unsigned long flags)
+		       unsigned long vm_flags, unsigned long flags, struct file *file,
+		       unsigned long pgoff)
 {
 	if (addr & (PAGE_SIZE - 1))
 		return -EINVAL;
@@ -986,7 +1087,7 @@ static long mmap_fixed(struct mm_struct *mm, unsigned long addr, unsigned long l
 		return -ENOMEM;
 	if (!(flags & MAP_FIXED_NOREPLACE) && vm_munmap(mm, addr, len))
 		return -ENOMEM;
-	return (long)vm_mmap(mm, addr, len, vm_flags, 0);
+	return (long)mmap_region(mm, addr, len, vm_flags, 0, file, pgoff);
 }
 
 /* Without MAP_FIXED: the hint if it is free and not below mmap_min_addr
@@ -994,7 +1095,7 @@ static long mmap_fixed(struct mm_struct *mm, unsigned long addr, unsigned long l
  * which for a program searches downwards from mm->mmap_base, as Linux
  * (MMF_TOPDOWN); never the page above TASK_SIZE. */
 static long mmap_anywhere(struct mm_struct *mm, unsigned long hint, unsigned long len,
-			  unsigned long vm_flags)
+			  unsigned long vm_flags, struct file *file, unsigned long pgoff)
 {
 	unsigned long addr = (unsigned long)-ENOMEM;
 
@@ -1002,9 +1103,9 @@ static long mmap_anywhere(struct mm_struct *mm, unsigned long hint, unsigned lon
 		return -ENOMEM;
 	hint = ALIGN_UP(hint, PAGE_SIZE);
 	if (hint >= mmap_min_addr && hint <= TASK_SIZE && len <= TASK_SIZE - hint)
-		addr = vm_mmap(mm, hint, len, vm_flags, 0);
+		addr = mmap_region(mm, hint, len, vm_flags, 0, file, pgoff);
 	if (IS_ERR_VALUE(addr))
-		addr = vm_mmap(mm, 0, len, vm_flags, 0);
+		addr = mmap_region(mm, 0, len, vm_flags, 0, file, pgoff);
 	if (!IS_ERR_VALUE(addr) && addr + len > TASK_SIZE) {
 		vm_munmap(mm, addr, len);
 		return -ENOMEM;
@@ -1025,11 +1126,54 @@ static long mmap_file_check(const struct file *file, unsigned long prot, unsigne
 		return -EACCES;
 	if (!file->f_op->mmap)
 		return -ENODEV;
-	/* A copy cannot carry writes back to the file: a shared writable
-	 * mapping waits for mappings of the page cache itself. */
-	if ((flags & MAP_TYPE) == MAP_SHARED && (prot & PROT_WRITE))
-		return -ENODEV;
 	return 0;
+}
+
+/* The copy that stands for a private mapping of a file: the user range
+ * [addr, +len), mapped writable, gets the file's bytes from off; past
+ * the file's end it stays zero. Return: 0, -ENODEV (no page cache) or
+ * -EFAULT. */
+static int mmap_file_copy(struct file *file, unsigned long addr, unsigned long len,
+			  unsigned long off)
+{
+	struct ramfs_inode *inode = file->f_inode;
+	uint64_t pos = off;
+	struct iov_iter iter;
+	long n;
+
+	if (!inode->i_mapping)
+		return -ENODEV;
+	if (off >= inode->size)
+		return 0;
+	len = MIN(len, inode->size - off);
+	iov_iter_ubuf(&iter, ITER_DEST, addr, len);
+	n = filemap_read(inode->i_mapping, &pos, &iter);
+	return n == (long)len ? 0 : -EFAULT;
+}
+
+/* A shared mapping: of the file, or of a new shmem file for
+ * MAP_SHARED|MAP_ANONYMOUS (Linux: shmem_zero_setup; its pgoff is 0).
+ * The VMA holds the file. Return: the address, or -errno. */
+static long mmap_shared(struct mm_struct *mm, unsigned long addr, unsigned long len,
+			unsigned long vm_flags, unsigned long flags, struct file *file,
+			unsigned long pgoff)
+{
+	struct file *anon = NULL;
+	long ret;
+
+	if (!file) {
+		anon = file = shmem_zero_setup(len);
+		if (!file)
+			return -ENOMEM;
+		pgoff = 0;
+	}
+	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
+		ret = mmap_fixed(mm, addr, len, vm_flags, flags, file, pgoff);
+	else
+		ret = mmap_anywhere(mm, addr, len, vm_flags, file, pgoff);
+	if (anon)
+		fput(anon);
+	return ret;
 }
 
 /* A file's copy is written in through a writable VMA first, then given
@@ -1124,8 +1268,15 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 		if (file || (flags & (MAP_LOCKED | MAP_HUGETLB | MAP_GROWSDOWN)))
 			goto out;
 		vm_flags |= VM_DROPPABLE | VM_NORESERVE | VM_WIPEONFORK;
-	} else if ((flags & MAP_TYPE) != MAP_PRIVATE &&
-		   !(file && (flags & MAP_TYPE) == MAP_SHARED)) {
+	} else if ((flags & MAP_TYPE) == MAP_SHARED) {
+		/* Linux: do_mmap's MAP_SHARED case. A shared HugeTLB mapping
+		 * (a hugetlbfs file in Linux) is not served. */
+		if (flags & MAP_HUGETLB)
+			goto out;
+		vm_flags |= VM_SHARED | VM_MAYSHARE | VM_MAYWRITE;
+		if (file && !(file->f_mode & FMODE_WRITE))
+			vm_flags &= ~VM_MAYWRITE;
+	} else if ((flags & MAP_TYPE) != MAP_PRIVATE) {
 		goto out;
 	}
 	if (flags & MAP_HUGETLB) {
@@ -1135,15 +1286,19 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 	} else if ((flags & MAP_NORESERVE) && sysctl_overcommit_memory != OVERCOMMIT_NEVER) {
 		vm_flags |= VM_NORESERVE;
 	}
+	if (vm_flags & VM_SHARED) {
+		ret = mmap_shared(task->mm, addr, len, vm_flags, flags, file, off >> PAGE_SHIFT);
+		goto populate;
+	}
 	fill_flags = file ? mmap_file_fill_flags(vm_flags, flags) : vm_flags;
 	/* A file's copy is written in first, then given prot. */
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
-		ret = mmap_fixed(task->mm, addr, len, fill_flags, flags);
+		ret = mmap_fixed(task->mm, addr, len, fill_flags, flags, NULL, 0);
 	else
-		ret = mmap_anywhere(task->mm, addr, len, fill_flags);
+		ret = mmap_anywhere(task->mm, addr, len, fill_flags, NULL, 0);
 	if (IS_ERR_VALUE(ret) || !file)
 		goto populate;
-	if (file->f_op->mmap(file, (unsigned long)ret, len, off) ||
+	if (mmap_file_copy(file, (unsigned long)ret, len, off) ||
 	    (!(vm_flags & VM_WRITE) && vm_mprotect(task->mm, (unsigned long)ret, len, vm_flags))) {
 		vm_munmap(task->mm, (unsigned long)ret, len);
 		ret = -ENOMEM;

@@ -133,10 +133,15 @@ static unsigned int change_present_ptes(struct change_prot *cp, pte_t *ptep, uns
 	oldpte = modify_prot_start_ptes(cp->tlb->mm, addr, ptep, nr);
 	ptent = change_modify(cp, oldpte);
 	cp->tlb->mm->counters[MM_MPROTECT_BATCHES]++;
-	/* Linux: set_write_prot_commit_flush_ptes, for a private mapping. */
+	/* Linux: set_write_prot_commit_flush_ptes, for a private mapping;
+	 * a shared one's pages are the file's, writable wherever the VMA is
+	 * (shmem needs no write notification) and no soft-dirty tracker
+	 * waits for the write fault. */
 	if (cp->try_writable && folio && folio_test_anon(folio) &&
 	    maybe_change_pte_writable(cp->vma, ptent))
 		commit_anon_folio_batch(cp, pte_page(oldpte), addr, ptep, oldpte, ptent, nr);
+	else if ((cp->vma->vm_flags & VM_SHARED) && maybe_change_pte_writable(cp->vma, ptent))
+		prot_commit_flush_ptes(cp, addr, ptep, oldpte, ptent, nr, 0, true);
 	else
 		prot_commit_flush_ptes(cp, addr, ptep, oldpte, ptent, nr, 0, false);
 	return nr;
@@ -237,14 +242,15 @@ static void change_protection(struct mmu_gather *tlb, const struct vm_area_struc
 /* The flags mprotect leaves as they were. */
 #define VM_MPROTECT_KEEP                                                                           \
 	(VM_HUGEPAGE | VM_NOHUGEPAGE | VM_ACCOUNT | VM_NORESERVE | VM_LOCKED_MASK | VM_SOFTDIRTY | \
-	 VM_HUGETLB | VM_HSTATE_MASK | VM_DROPPABLE | VM_DONTCOPY | VM_WIPEONFORK)
+	 VM_HUGETLB | VM_HSTATE_MASK | VM_DROPPABLE | VM_DONTCOPY | VM_WIPEONFORK | VM_SHARED |    \
+	 VM_MAYWRITE | VM_MAYSHARE)
 
 /* Linux: mprotect_fixup's rule. A program's private VMA becoming writable
  * is charged unless it was charged, writable or VM_NORESERVE already. */
 static bool mprotect_needs_charge(const struct vm_area_struct *vma, unsigned long vm_flags)
 {
 	return !(vma->vm_flags & (VM_ACCOUNT | VM_WRITE)) &&
-	       accountable_mapping(vm_flags | (vma->vm_flags & VM_NORESERVE));
+	       accountable_mapping(vm_flags | (vma->vm_flags & (VM_NORESERVE | VM_SHARED)));
 }
 
 /* The pages of [start, end) mprotect to vm_flags must charge. */
@@ -300,6 +306,12 @@ int vm_mprotect(struct mm_struct *mm, unsigned long start, unsigned long len,
 	 * a hole and then fails). Splits alone change no translation. */
 	if (vma_range_has_hole(mm, start, end))
 		return -ENOMEM;
+	/* Linux: mprotect's "newflags & ~(newflags >> 4)" test: a shared
+	 * mapping without VM_MAYWRITE never becomes writable. */
+	for (int i = 0; i < mm->nr_vmas && (vm_flags & VM_WRITE); i++)
+		if (mm->vmas[i].vm_end > start && mm->vmas[i].vm_start < end &&
+		    (mm->vmas[i].vm_flags & (VM_SHARED | VM_MAYWRITE)) == VM_SHARED)
+			return -EACCES;
 	if (!hugetlb_range_aligned(mm, start, end))
 		return -EINVAL; /* Linux: hugetlb_vm_op_split */
 	charged = mprotect_charge(mm, start, end, vm_flags);

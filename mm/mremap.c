@@ -297,6 +297,10 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	 * vma_merge_new_range's rules decide. */
 	struct anon_vma *av = old_vma->anon_vma;
 	unsigned long pgoff = linear_page_index(old_vma, addr);
+	/* A file VMA's new one maps the same pages of the file (Linux:
+	 * copy_vma's get_file); the old VMA keeps the file alive meanwhile. */
+	struct file *file = old_vma->vm_file;
+	const struct vm_operations_struct *vm_ops = old_vma->vm_ops;
 	struct vm_area_struct *vma;
 	unsigned long to;
 	long charged;
@@ -325,8 +329,10 @@ static long move_vma(struct mm_struct *mm, unsigned long addr, unsigned long old
 	vma = find_vma(mm, to);
 	if (av) /* the moved folios keep their index */
 		vma_set_anon_vma(mm, vma, av, pgoff);
-	/* The other flags (VM_HUGEPAGE, VM_ACCOUNT, ...) move too. */
+	/* The other flags (VM_HUGEPAGE, VM_ACCOUNT, VM_SHARED, ...) move too. */
 	vma->vm_flags = vm_flags;
+	if (file)
+		vma_set_file(mm, vma, file, vm_ops, pgoff);
 	if (flags & MREMAP_DONTUNMAP) {
 		zap_page_range(mm, addr, addr + old_len);
 	} else {

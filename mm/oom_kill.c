@@ -32,7 +32,7 @@ static long oom_badness(const struct task_struct *p)
 {
 	if (!p->mm || (p->flags & (PF_KTHREAD | PF_EXITING)) || p->pid == 1 || p->exit_state)
 		return -1;
-	return (long)(p->mm->counters[MM_ANONPAGES] + p->mm->counters[MM_PGTABLES]);
+	return (long)(get_mm_rss(p->mm) + p->mm->counters[MM_PGTABLES]);
 }
 
 /* Linux: select_bad_process. A process already killed for memory and
@@ -73,9 +73,11 @@ static void oom_kill_process(struct task_struct *victim)
 	for (int i = 0; i < mm->nr_vmas; i++)
 		total_vm += (mm->vmas[i].vm_end - mm->vmas[i].vm_start) >> PAGE_SHIFT;
 	pr_err("Out of memory: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB, "
-	       "file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:%lukB oom_score_adj:0\n",
+	       "file-rss:%lukB, shmem-rss:%lukB, UID:0 pgtables:%lukB oom_score_adj:0\n",
 	       victim->tgid, victim->comm, total_vm << (PAGE_SHIFT - 10),
 	       mm->counters[MM_ANONPAGES] << (PAGE_SHIFT - 10),
+	       mm->counters[MM_FILEPAGES] << (PAGE_SHIFT - 10),
+	       mm->counters[MM_SHMEMPAGES] << (PAGE_SHIFT - 10),
 	       mm->counters[MM_PGTABLES] << (PAGE_SHIFT - 10));
 	/* Every process on this mm goes, or the memory would stay. */
 	for_each_process(p)

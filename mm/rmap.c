@@ -11,14 +11,18 @@
  * the VMA has the same vm_pgoff, rmap_walk visits 16 PTEs in each mm and
  * the mapcount is 32.
  */
+#include <fs.h>
+#include <pagemap.h>
+#include <ramfs.h>
 #include <slab.h>
 #include <vm.h>
 
 /* --- anon_vma: the reverse map of a family of VMAs --------------------------------- */
 
-/* Linux: anon_vma_cachep, anon_vma_chain_cachep (here the member mms). */
+/* Linux: anon_vma_cachep, anon_vma_chain_cachep (here the member mms,
+ * of anon_vmas and of files' i_mmap alike). */
 static struct kmem_cache anon_vma_cachep = KMEM_CACHE_INIT("anon_vma", struct anon_vma);
-static struct kmem_cache anon_vma_mm_cachep = KMEM_CACHE_INIT("anon_vma_mm", struct anon_vma_mm);
+static struct kmem_cache rmap_member_cachep = KMEM_CACHE_INIT("rmap_member", struct rmap_member);
 
 static void put_anon_vma(struct anon_vma *av)
 {
@@ -29,47 +33,76 @@ static void put_anon_vma(struct anon_vma *av)
 	kmem_cache_free(&anon_vma_cachep, av);
 }
 
-static struct anon_vma_mm *anon_vma_find_mm(struct anon_vma *av, struct mm_struct *mm)
+static struct rmap_member *rmap_find_member(struct list_head *mms, struct mm_struct *mm)
 {
-	struct anon_vma_mm *m;
+	struct rmap_member *m;
 
-	list_for_each_entry(m, &av->mms, node)
+	list_for_each_entry(m, mms, node)
 		if (m->mm == mm)
 			return m;
 	return NULL;
 }
 
-int anon_vma_link(struct mm_struct *mm, struct anon_vma *av)
+/* One more VMA of mm on the list mms. Return: 1 when mm is new to it,
+ * 0 when it was a member, -ENOMEM. */
+static int rmap_member_add(struct list_head *mms, struct mm_struct *mm)
 {
-	struct anon_vma_mm *m = anon_vma_find_mm(av, mm);
+	struct rmap_member *m = rmap_find_member(mms, mm);
+	bool added = !m;
 
 	if (!m) {
-		m = kmem_cache_alloc_node(&anon_vma_mm_cachep, GFP_KERNEL | __GFP_NOWARN, mm->nid);
+		m = kmem_cache_alloc_node(&rmap_member_cachep, GFP_KERNEL | __GFP_NOWARN, mm->nid);
 		if (!m)
 			return -ENOMEM;
 		m->mm = mm;
 		m->nr_vmas = 0;
-		list_add_tail(&m->node, &av->mms);
-		av->refcount++;
+		list_add_tail(&m->node, mms);
 	}
 	m->nr_vmas++;
-	return 0;
+	return added;
+}
+
+/* One VMA of mm fewer on mms. Return: true when it was mm's last. */
+static bool rmap_member_del(struct list_head *mms, struct mm_struct *mm, const char *who)
+{
+	struct rmap_member *m = rmap_find_member(mms, mm);
+
+	if (!m) {
+		pr_err("%s: mm %p is no member\n", who, (void *)mm);
+		return false;
+	}
+	if (--m->nr_vmas)
+		return false;
+	list_del(&m->node);
+	kmem_cache_free(&rmap_member_cachep, m);
+	return true;
+}
+
+int anon_vma_link(struct mm_struct *mm, struct anon_vma *av)
+{
+	int ret = rmap_member_add(&av->mms, mm);
+
+	if (ret > 0)
+		av->refcount++;
+	return ret < 0 ? ret : 0;
 }
 
 void unlink_anon_vma(struct mm_struct *mm, struct anon_vma *av)
 {
-	struct anon_vma_mm *m = anon_vma_find_mm(av, mm);
+	if (rmap_member_del(&av->mms, mm, "unlink_anon_vma"))
+		put_anon_vma(av);
+}
 
-	if (!m) {
-		pr_err("unlink_anon_vma: mm %p is no member of anon_vma %p\n", (void *)mm,
-		       (void *)av);
-		return;
-	}
-	if (--m->nr_vmas)
-		return;
-	list_del(&m->node);
-	kmem_cache_free(&anon_vma_mm_cachep, m);
-	put_anon_vma(av);
+int i_mmap_link(struct mm_struct *mm, struct address_space *mapping)
+{
+	int ret = rmap_member_add(&mapping->i_mmap, mm);
+
+	return ret < 0 ? ret : 0;
+}
+
+void i_mmap_unlink(struct mm_struct *mm, struct address_space *mapping)
+{
+	rmap_member_del(&mapping->i_mmap, mm, "i_mmap_unlink");
 }
 
 /* Could a and b (a just below b) be one VMA but for their flags' access
@@ -265,6 +298,16 @@ void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_st
 	folio_add_rmap(folio, (int)nr, false, mm);
 }
 
+/* Linux: folio_add_file_rmap_ptes. The mappings of a page-cache folio
+ * hold one reference on it together (as an anonymous folio's hold its
+ * only one), taken by the first. */
+void folio_add_file_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm)
+{
+	if (!folio_mapped(folio))
+		folio_get(folio);
+	folio_add_rmap(folio, (int)nr, false, mm);
+}
+
 /* Both mms map the pages now: neither may reuse them without asking
  * (Linux: folio_try_dup_anon_rmap_ptes clears PageAnonExclusive; it
  * fails for a page that may be pinned, which Folium never has). */
@@ -394,21 +437,33 @@ static int rmap_walk_vma(struct rmap_walk_state *s, struct vm_area_struct *vma)
 	return ret;
 }
 
-/* Linux: rmap_walk_anon, over the mms of the flat anon_vma. */
+/* Does vma use the anon_vma, or map the file, whose members are walked? */
+static bool rmap_vma_matches(const struct vm_area_struct *vma, const struct anon_vma *av,
+			     const struct address_space *mapping)
+{
+	if (av)
+		return vma->anon_vma == av;
+	return vma->vm_file && vma->vm_file->f_inode->i_mapping == mapping;
+}
+
+/* Linux: rmap_walk_anon over the mms of the flat anon_vma, and
+ * rmap_walk_file over the mms of the file's i_mmap. */
 int rmap_walk(struct folio *folio, const struct rmap_walk_control *rwc)
 {
 	struct anon_vma *av = folio_anon_vma(folio);
+	struct address_space *mapping = folio_test_anon(folio) ? NULL : folio->page.mapping;
 	struct rmap_walk_state s = { .pvmw = { .folio = folio }, .rwc = rwc };
-	struct anon_vma_mm *m;
+	struct list_head *mms = av ? &av->mms : mapping ? &mapping->i_mmap : NULL;
+	struct rmap_member *m;
 
-	if (!av || !folio_mapped(folio))
+	if (!mms || !folio_mapped(folio))
 		return 0;
-	list_for_each_entry(m, &av->mms, node) {
+	list_for_each_entry(m, mms, node) {
 		s.pvmw.mm = m->mm;
 		for (int i = 0; i < m->mm->nr_vmas; i++) {
 			int ret;
 
-			if (m->mm->vmas[i].anon_vma != av)
+			if (!rmap_vma_matches(&m->mm->vmas[i], av, mapping))
 				continue;
 			ret = rmap_walk_vma(&s, &m->mm->vmas[i]);
 			if (ret)
@@ -455,7 +510,7 @@ int folio_precise_page_mapcount(struct folio *folio, struct page *page)
 	struct page_mapcount_arg a = { .n = page_to_pfn(page) - folio_pfn(folio) };
 	const struct rmap_walk_control rwc = { .rmap_one = count_page_one, .arg = &a };
 
-	if (!folio_test_anon(folio))
+	if (!folio_test_anon(folio) && !folio->page.mapping)
 		return 0; /* the zero pages are never rmapped */
 	rmap_walk(folio, &rwc);
 	return a.count;

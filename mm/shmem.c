@@ -11,6 +11,7 @@
 #include <mman.h>
 #include <pagemap.h>
 #include <shmem_fs.h>
+#include <vm.h>
 
 int tmpfs_huge = SHMEM_HUGE_ALWAYS;
 
@@ -47,6 +48,27 @@ uint64_t shmem_huge_fallocate_bytes(int huge, uint64_t pos, uint64_t bytes, uint
 	if (pos >= i_size)
 		return PAGE_SIZE;
 	return MIN(bytes, i_size - pos);
+}
+
+unsigned int shmem_fault_order(int huge, unsigned long vm_flags, unsigned long index,
+			       uint64_t i_size, unsigned int max_order)
+{
+	unsigned long end = (index | (HPAGE_PMD_NR - 1)) + 1; /* the PMD folio's end */
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE || max_order < HPAGE_PMD_ORDER ||
+	    (vm_flags & VM_NOHUGEPAGE))
+		return 0;
+	switch (huge) {
+	case SHMEM_HUGE_ALWAYS:
+		return HPAGE_PMD_ORDER;
+	case SHMEM_HUGE_WITHIN_SIZE:
+		return (uint64_t)end << PAGE_SHIFT <= ALIGN_UP(i_size, PAGE_SIZE) ? HPAGE_PMD_ORDER
+										  : 0;
+	case SHMEM_HUGE_ADVISE:
+		return vm_flags & VM_HUGEPAGE ? HPAGE_PMD_ORDER : 0;
+	default:
+		return 0;
+	}
 }
 
 /* An octal number that fills all of @s. Return: 0, or -1. */

@@ -207,7 +207,13 @@ void user_fault(struct trap_frame *f)
 	if (!task)
 		panic("user_fault: ring-3 exception %llu with no task",
 		      (unsigned long long)f->vector);
-	if (f->vector == 14) {
+	if (f->vector == 14 && user_fault_reason == VM_FAULT_SIGBUS) {
+		/* Linux: do_sigbus, a file mapping's page past the end of its file. */
+		user_fault_reason = VM_FAULT_OK;
+		sig = SIGBUS;
+		code = BUS_ADRERR;
+		addr = cr2;
+	} else if (f->vector == 14) {
 		code = user_fault_si_code(cr2);
 		addr = cr2;
 	} else if (f->vector < 32 && trap_signals[f->vector].sig) {
@@ -218,7 +224,8 @@ void user_fault(struct trap_frame *f)
 			code = math_error_code(f->vector);
 	}
 	signal_note_trap(f->vector, f->error_code, cr2);
-	if (unhandled_signal(task, sig))
+	/* Linux: do_sigbus prints no line, show_signal_msg is SIGSEGV's. */
+	if (unhandled_signal(task, sig) && !(f->vector == 14 && sig == SIGBUS))
 		show_signal_msg(task, f, cr2);
 	force_sig_fault(task, sig, code, addr);
 }

@@ -60,10 +60,10 @@ static void task_mem(struct seq_file *m, const struct mm_struct *mm)
 	status_kb(m, "VmSize:", mm_total_vm(mm));
 	status_kb(m, "VmLck:", mm_locked_vm(mm));
 	status_kb(m, "VmHWM:", get_mm_hiwater_rss(mm));
-	status_kb(m, "VmRSS:", mm->counters[MM_ANONPAGES]);
+	status_kb(m, "VmRSS:", get_mm_rss(mm));
 	status_kb(m, "RssAnon:", mm->counters[MM_ANONPAGES]);
-	status_kb(m, "RssFile:", 0);  /* no file mappings yet */
-	status_kb(m, "RssShmem:", 0); /* no shared memory yet */
+	status_kb(m, "RssFile:", mm->counters[MM_FILEPAGES]);
+	status_kb(m, "RssShmem:", mm->counters[MM_SHMEMPAGES]);
 	status_kb(m, "VmData:", data);
 	status_kb(m, "VmStk:", stack);
 	status_kb(m, "VmExe:", exec);
@@ -230,7 +230,7 @@ int proc_tgid_stat_show(struct seq_file *m, void *v)
 	lay = mm_layout_of(mm);
 	if (mm) {
 		vsize = mm_total_vm(mm) << PAGE_SHIFT;
-		rss = mm->counters[MM_ANONPAGES];
+		rss = get_mm_rss(mm);
 	}
 	thread_group_cputime_adjusted(task, &ut, &st);
 	sigign_sigcatch(task, &ign, &catch);
@@ -279,8 +279,10 @@ int proc_pid_statm_show(struct seq_file *m, void *v)
 	c = vm_stat_account(mm);
 	text = (ALIGN_UP(mm->end_code, PAGE_SIZE) - ALIGN_DOWN(mm->start_code, PAGE_SIZE)) >>
 	       PAGE_SHIFT;
-	seq_printf(m, "%lu %lu 0 %lu 0 %lu 0\n", mm_total_vm(mm), mm->counters[MM_ANONPAGES],
-		   MIN(text, c.exec), c.data + c.stack);
+	/* Linux: task_statm, shared = the file and shmem pages mapped. */
+	seq_printf(m, "%lu %lu %lu %lu 0 %lu 0\n", mm_total_vm(mm), get_mm_rss(mm),
+		   mm->counters[MM_FILEPAGES] + mm->counters[MM_SHMEMPAGES], MIN(text, c.exec),
+		   c.data + c.stack);
 	mmput(mm);
 	return 0;
 }

@@ -1331,14 +1331,14 @@ static void proc_pid_stat_statm_status_show_the_task(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, stat_field(19, &count), 0L);  /* nice */
 	KUNIT_EXPECT_EQ(test, stat_field(18, &count), 20L); /* priority */
 	KUNIT_EXPECT_EQ(test, stat_field(23, &count), (long)(mm_total_vm(mm) << PAGE_SHIFT));
-	KUNIT_EXPECT_EQ(test, stat_field(24, &count), (long)mm->counters[MM_ANONPAGES]);
+	KUNIT_EXPECT_EQ(test, stat_field(24, &count), (long)get_mm_rss(mm));
 	KUNIT_EXPECT_GE(test, stat_field(24, &count), 3L);
 	KUNIT_EXPECT_EQ(test, stat_field(47, &count), (long)HEAP); /* start_brk */
 	ksnprintf(path, sizeof(path), "/proc/%d/statm", task->pid);
 	KUNIT_ASSERT_GT(test, read_path(path), 0);
 	const char *s = text;
 	KUNIT_EXPECT_EQ(test, parse_num(&s), (long)mm_total_vm(mm));
-	KUNIT_EXPECT_EQ(test, parse_num(&s), (long)mm->counters[MM_ANONPAGES]);
+	KUNIT_EXPECT_EQ(test, parse_num(&s), (long)get_mm_rss(mm));
 	ksnprintf(path, sizeof(path), "/proc/%d/status", task->pid);
 	KUNIT_ASSERT_GT(test, read_path(path), 0);
 	KUNIT_EXPECT_EQ(test, field("PPid:\t"), (long)current->pid);

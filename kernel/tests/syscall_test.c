@@ -258,7 +258,9 @@ static void mmap_refuses_what_linux_refuses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sys6(__NR_mmap, 0, PAGE_SIZE, RW, ANON, -1ul, 100), -EINVAL);
 	KUNIT_EXPECT_EQ(test, sys6(__NR_mmap, 0, PAGE_SIZE, RW, MAP_PRIVATE, 1, 0), -ENODEV);
 	KUNIT_EXPECT_EQ(test, sys6(__NR_mmap, 0, PAGE_SIZE, RW, MAP_PRIVATE, 7, 0), -EBADF);
-	KUNIT_EXPECT_EQ(test, test_mmap(0, PAGE_SIZE, RW, MAP_SHARED | MAP_ANONYMOUS), -EINVAL);
+	/* A shared HugeTLB mapping (a hugetlbfs file in Linux) is not served. */
+	KUNIT_EXPECT_EQ(test, test_mmap(0, PAGE_SIZE, RW, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB),
+			-EINVAL);
 	KUNIT_EXPECT_EQ(test, test_mmap(FIXED + 1, PAGE_SIZE, RW, ANON | MAP_FIXED), -EINVAL);
 	KUNIT_EXPECT_EQ(test, test_mmap(0, -1ul, RW, ANON), -ENOMEM);
 	KUNIT_EXPECT_EQ(test,

@@ -261,7 +261,7 @@ static void a_first_fault_keeps_no_table_reserve(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->nr_table_reserve, 0);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_PGTABLES], 4);
 	/* The tables, the folio, and the slab pages of the VMA's anon_vma
-	 * (the anon_vma and anon_vma_mm caches: one page each). */
+	 * (the anon_vma and rmap_member caches: one page each). */
 	KUNIT_EXPECT_EQ(test, node_free_pages(t.node),
 			free_before - 3 - t.mm->counters[MM_ANONPAGES] - 2);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, TEST_ADDR, 4 * PAGE_SIZE), 0);

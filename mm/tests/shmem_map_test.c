@@ -1,0 +1,261 @@
+/*
+ * Shared mappings of tmpfs files (mm/memory.c's do_fault, finish_fault
+ * and fault-around, fs/ramfs.c's shmem_fault, mm/mmap.c's file VMAs):
+ * a write through the mapping lands in the page cache; a write fault
+ * maps a whole large folio with one batch and a read fault maps the
+ * fault-around window of what the cache holds; past the end of the file
+ * is SIGBUS and truncate unmaps what it cuts; fork shares the pages; the
+ * mapping's reference and the file's go with munmap, so no page is left.
+ * Example: a 64 KiB folio mapped at A, written at A + 3 pages: 16 PTEs
+ * map it after that one fault.
+ */
+#include <fs.h>
+#include <ktest.h>
+#include <pagemap.h>
+#include <ramfs.h>
+#include <shmem_fs.h>
+#include <slab.h>
+#include <vm.h>
+#include "mm_test_util.h"
+
+#define A 0x40000000ul
+#define P PAGE_SIZE
+#define SHARED_RW (VM_READ | VM_WRITE | VM_SHARED | VM_MAYWRITE | VM_MAYSHARE)
+
+static struct test_mm t;
+static struct mm_struct *prev_mm;
+static struct ramfs fs;
+static unsigned long file_pages_at_start;
+
+static const struct file_operations map_fops = { .mmap = shmem_mmap };
+
+static int shmem_map_test_init(struct kunit *test)
+{
+	if (test_node0_get(test, 8192))
+		return 0;
+	file_pages_at_start = NODE_DATA(0)->nr_file_pages;
+	test_mm_create(test, &t, 4 * MAX_ORDER_NR_PAGES);
+	prev_mm = current_mm;
+	if (t.mm)
+		switch_mm(t.mm);
+	if (ramfs_init(&fs, ramfs_kzalloc, ramfs_kfree, NULL))
+		kunit_mark_skipped(test, "no memory for a ramfs");
+	return 0;
+}
+
+/* Every case unmaps what it mapped and drops its file: the file system
+ * goes, and with it every page-cache page. */
+static void shmem_map_test_exit(struct kunit *test)
+{
+	if (!NODE_DATA(0))
+		return;
+	switch_mm(prev_mm);
+	test_mm_destroy(test, &t);
+	if (fs.root)
+		ramfs_kill(&fs);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_pages, file_pages_at_start);
+	test_node0_put(test);
+}
+
+/* A file /name of @pages pages, page i full of 'a' + i, made with huge=
+ * @huge, open for reading and writing. Return: the file, or NULL. */
+static struct file *make_file(struct kunit *test, const char *name, unsigned long pages, int huge)
+{
+	char *buf = kmalloc(pages * P, GFP_KERNEL);
+	struct ramfs_inode *inode = NULL;
+	struct file *file = NULL;
+
+	fs.huge = huge;
+	for (unsigned long i = 0; buf && i < pages; i++)
+		memset(buf + i * P, 'a' + (int)i, P);
+	if (buf && !ramfs_create(&fs, name, 0644, buf, pages * P, &inode))
+		file = alloc_file(inode, &map_fops, O_RDWR, FMODE_READ | FMODE_WRITE);
+	kfree(buf);
+	KUNIT_EXPECT_NOT_NULL(test, file);
+	return file;
+}
+
+static pte_t pte_at(unsigned long addr)
+{
+	pmd_t *pmd = mm_find_pmd(t.mm, addr);
+	pte_t *pte = pmd && !pmd_leaf(*pmd) ? pte_offset_map(pmd, addr) : NULL;
+
+	return pte ? *pte : 0;
+}
+
+static char file_byte(struct file *file, uint64_t off)
+{
+	char c = '?';
+
+	ramfs_read(file->f_inode, off, &c, 1);
+	return c;
+}
+
+static void shared_write_lands_in_the_page_cache(struct kunit *test)
+{
+	struct file *file;
+	char c = 0;
+
+	if (!t.mm || !fs.root)
+		return;
+	file = make_file(test, "/f", 4, SHMEM_HUGE_NEVER);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 4 * P, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, file->f_count, 2); /* the fd's and the VMA's */
+	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->i_mmap_writable, 1);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 2 * P + 5, 1), 0);
+	KUNIT_EXPECT_EQ(test, c, 'c');
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + P + 7, "z", 1), 0);
+	KUNIT_EXPECT_EQ(test, file_byte(file, P + 7), 'z');
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 4); /* fault-around took all */
+	/* The cache's reference and the mappings' one. */
+	KUNIT_EXPECT_EQ(test, folio_ref_count(test_mapped_folio(t.mm, A + P)), 2);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 4 * P), 0);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 0);
+	KUNIT_EXPECT_EQ(test, file->f_count, 1);
+	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->i_mmap_writable, 0);
+	KUNIT_EXPECT_TRUE(test, list_empty(&file->f_inode->i_mapping->i_mmap));
+	KUNIT_EXPECT_EQ(test, file_byte(file, P + 7), 'z');
+	fput(file);
+}
+
+static void write_fault_maps_a_whole_folio(struct kunit *test)
+{
+	struct folio *folio;
+	struct file *file;
+
+	if (!t.mm || !fs.root || test_skip_without_thp(test))
+		return;
+	file = make_file(test, "/big", 16, SHMEM_HUGE_ALWAYS); /* one 64 KiB folio */
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 16 * P, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 3 * P, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	folio = test_mapped_folio(t.mm, A);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_EXPECT_EQ(test, folio_order(folio), 4);
+	for (unsigned long i = 0; i < 16; i++)
+		KUNIT_EXPECT_EQ(test, pte_pfn(pte_at(A + i * P)), folio_pfn(folio) + i);
+	KUNIT_EXPECT_TRUE(test, pte_dirty(pte_at(A + 3 * P)) && pte_write(pte_at(A)));
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 16);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 16);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_FAULTS], 1);
+	/* Off by one page, no whole folio fits: only the faulting page. */
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A + 32 * P, 16 * P, SHARED_RW, file, 1),
+			A + 32 * P);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 35 * P, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 17);
+	KUNIT_EXPECT_EQ(test, pte_pfn(pte_at(A + 35 * P)), folio_pfn(folio) + 4);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 17);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 48 * P), 0);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 0);
+	fput(file);
+}
+
+static void read_fault_maps_the_window_around(struct kunit *test)
+{
+	struct file *file;
+
+	if (!t.mm || !fs.root)
+		return;
+	file = make_file(test, "/small", 32, SHMEM_HUGE_NEVER); /* 32 order-0 folios */
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 32 * P, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 20 * P, 0), VM_FAULT_OK);
+	for (unsigned long i = 0; i < 32; i++)
+		KUNIT_EXPECT_EQ(test, pte_present(pte_at(A + i * P)), i >= 16);
+	KUNIT_EXPECT_FALSE(test, pte_dirty(pte_at(A + 20 * P)));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 16);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 32 * P), 0);
+	fput(file);
+}
+
+static void past_the_end_is_sigbus_and_truncate_unmaps(struct kunit *test)
+{
+	struct file *file;
+
+	if (!t.mm || !fs.root)
+		return;
+	file = make_file(test, "/t", 4, SHMEM_HUGE_NEVER);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 8 * P, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 5 * P, 0), VM_FAULT_SIGBUS);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 3 * P, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_TRUE(test, pte_present(pte_at(A + 2 * P)) && pte_present(pte_at(A + 3 * P)));
+	ramfs_setsize(file->f_inode, P + 100);
+	KUNIT_EXPECT_TRUE(test, pte_present(pte_at(A)) && pte_present(pte_at(A + P)));
+	KUNIT_EXPECT_TRUE(test, pte_none(pte_at(A + 2 * P)) && pte_none(pte_at(A + 3 * P)));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 2);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 2 * P, 0), VM_FAULT_SIGBUS);
+	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 2);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 8 * P), 0);
+	fput(file);
+}
+
+static void fork_shares_the_pages(struct kunit *test)
+{
+	struct mm_struct *child;
+	struct file *file;
+	char c = 0;
+
+	if (!t.mm || !fs.root)
+		return;
+	file = make_file(test, "/s", 2, SHMEM_HUGE_NEVER);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 2 * P, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	child = mm_create(t.node->node_id);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_EXPECT_EQ(test, dup_mmap(child, t.mm), 0);
+	/* Not copied: the child faults the file's pages in itself. */
+	KUNIT_EXPECT_EQ(test, child->counters[MM_SHMEMPAGES], 0);
+	KUNIT_EXPECT_EQ(test, file->f_count, 3);
+	switch_mm(child);
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + P + 1, "Q", 1), 0);
+	KUNIT_EXPECT_EQ(test, child->counters[MM_SHMEMPAGES], 1); /* a write: no fault-around */
+	switch_mm(t.mm);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + P + 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, c, 'Q');
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, A + P) == test_mapped_folio(child, A + P));
+	mm_destroy(child);
+	KUNIT_EXPECT_EQ(test, file->f_count, 2);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 2 * P), 0);
+	fput(file);
+}
+
+static void shared_anonymous_memory_goes_with_its_mapping(struct kunit *test)
+{
+	struct file *file;
+	unsigned long before;
+
+	if (!t.mm || !fs.root)
+		return;
+	before = NODE_DATA(0)->nr_file_pages;
+	file = shmem_zero_setup(8 * P);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 8 * P, SHARED_RW, file, 0), A);
+	fput(file); /* the VMA holds it now, as sys_mmap leaves it */
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + 7 * P, "x", 1), 0);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_pages, before + 1);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 8 * P), 0);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_pages, before);
+}
+
+static struct kunit_case shmem_map_test_cases[] = {
+	KUNIT_CASE(shared_write_lands_in_the_page_cache),
+	KUNIT_CASE(write_fault_maps_a_whole_folio),
+	KUNIT_CASE(read_fault_maps_the_window_around),
+	KUNIT_CASE(past_the_end_is_sigbus_and_truncate_unmaps),
+	KUNIT_CASE(fork_shares_the_pages),
+	KUNIT_CASE(shared_anonymous_memory_goes_with_its_mapping),
+	{}
+};
+
+static struct kunit_suite shmem_map_test_suite = {
+	.name = "shmem_map",
+	.init = shmem_map_test_init,
+	.exit = shmem_map_test_exit,
+	.test_cases = shmem_map_test_cases,
+};
+kunit_test_suite(shmem_map_test_suite);

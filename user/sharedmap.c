@@ -1,0 +1,260 @@
+/*
+ * /bin/sharedmap: shared mappings of tmpfs files and shared anonymous
+ * memory, checked from ring 3 the same way on Linux and on Folium:
+ * writes through a MAP_SHARED mapping are seen by read(2), by a second
+ * mapping and after munmap; write(2) is seen by the mapping; a read of a
+ * page past the end of the file is SIGBUS (BUS_ADRERR at the address);
+ * ftruncate unmaps what lies past the new end (SIGBUS), and a hole
+ * punched reads zero through the mapping; MAP_SHARED|MAP_ANONYMOUS is
+ * shared with a forked child (and MAP_PRIVATE is not); a mapped file
+ * stays when unlinked; mremap moves a shared mapping with its data, and
+ * growing shared anonymous memory past its size is SIGBUS; RssShmem and
+ * mincore count what is mapped and cached; and the errors: PROT_WRITE
+ * shared of a read-only fd (EACCES, mmap and mprotect), a pipe (ENODEV),
+ * MADV_FREE of a shared mapping (EINVAL), msync's argument checks. Works
+ * in the current directory (tmpfs on both kernels' initramfs). Prints
+ * "ok NAME" or "FAIL NAME: ..." a line, then "sharedmap: N checks, all
+ * ok" (exit 0) or "sharedmap: K of N checks FAILED" (exit 1).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define PAGE 4096l
+#define FILE_NAME "sharedmap-f"
+
+static sigjmp_buf bus_jmp;
+static volatile void *bus_addr;
+static volatile int bus_code;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	bus_addr = si->si_addr;
+	bus_code = si->si_code;
+	siglongjmp(bus_jmp, 1);
+}
+
+/* Read the byte at p. Return: 1 and the byte in *out, or 0 after a
+ * SIGBUS at exactly p with BUS_ADRERR, or -1 after another SIGBUS. */
+static int read_byte(volatile char *p, char *out)
+{
+	if (sigsetjmp(bus_jmp, 1))
+		return bus_addr == p && bus_code == BUS_ADRERR ? 0 : -1;
+	*out = *p;
+	return 1;
+}
+
+/* A new file of @pages pages, page i full of 'a' + i. Return: its fd. */
+static int make_file(long pages)
+{
+	char page[PAGE];
+	int fd = open(FILE_NAME, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	for (long i = 0; i < pages; i++) {
+		memset(page, 'a' + (int)i, sizeof(page));
+		if (write(fd, page, sizeof(page)) != PAGE)
+			return -1;
+	}
+	return fd;
+}
+
+/* /proc/self/status's RssShmem in kB, or -1. */
+static long rss_shmem_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+	long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "RssShmem: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static void file_visibility(void)
+{
+	int fd = make_file(4);
+	char *a = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	char *b = mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED, fd, 2 * PAGE);
+	char got[8] = { 0 };
+
+	check("mmap shared of a file", a != MAP_FAILED && b != MAP_FAILED, "errno %s",
+	      strerror(errno));
+	if (a == MAP_FAILED || b == MAP_FAILED)
+		return;
+	check("the mapping reads the file", a[0] == 'a' && a[PAGE] == 'b' && a[3 * PAGE + 7] == 'd',
+	      "%c %c %c", a[0], a[PAGE], a[3 * PAGE + 7]);
+	memcpy(a + 2 * PAGE + 100, "shared", 6);
+	check("read(2) sees a write through the mapping",
+	      pread(fd, got, 6, 2 * PAGE + 100) == 6 && !memcmp(got, "shared", 6), "got %.6s", got);
+	check("a second mapping at another offset sees it", !memcmp(b + 100, "shared", 6),
+	      "got %.6s", b + 100);
+	EXPECT("pwrite into the mapped file", pwrite(fd, "write", 5, 3 * PAGE + 9), 5);
+	check("the mapping sees write(2)", !memcmp(a + 3 * PAGE + 9, "write", 5), "got %.5s",
+	      a + 3 * PAGE + 9);
+	EXPECT("msync MS_SYNC", msync(a, 4 * PAGE, MS_SYNC), 0);
+	EXPECT("msync MS_ASYNC|MS_SYNC: EINVAL",
+	       msync(a, PAGE, MS_ASYNC | MS_SYNC) == -1 ? errno : 0, EINVAL);
+	EXPECT("msync of an unaligned address: EINVAL",
+	       msync(a + 1, PAGE, MS_SYNC) == -1 ? errno : 0, EINVAL);
+	EXPECT("madvise MADV_FREE of a shared mapping: EINVAL",
+	       madvise(a, PAGE, MADV_FREE) == -1 ? errno : 0, EINVAL);
+	EXPECT("madvise MADV_DONTNEED of a shared mapping", madvise(a, 4 * PAGE, MADV_DONTNEED), 0);
+	check("after MADV_DONTNEED the data comes back from the file",
+	      !memcmp(a + 2 * PAGE + 100, "shared", 6) && a[0] == 'a', "got %.6s",
+	      a + 2 * PAGE + 100);
+	EXPECT("munmap", munmap(a, 4 * PAGE), 0);
+	a = mmap(NULL, 4 * PAGE, PROT_READ, MAP_SHARED, fd, 0);
+	check("a new mapping still has the write",
+	      a != MAP_FAILED && !memcmp(a + 2 * PAGE + 100, "shared", 6), "errno %s",
+	      strerror(errno));
+	EXPECT("unlink the mapped file", unlink(FILE_NAME), 0);
+	close(fd);
+	check("the mapping outlives the name and the fd", a != MAP_FAILED && a[PAGE] == 'b', "%c",
+	      a != MAP_FAILED ? a[PAGE] : '?');
+	munmap(a, 4 * PAGE);
+	munmap(b, 2 * PAGE);
+}
+
+static void file_end(void)
+{
+	int fd = make_file(4);
+	char *a = mmap(NULL, 8 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	char c = 0;
+	unsigned char vec[8];
+
+	if (a == MAP_FAILED) {
+		check("mmap past the end of the file", 0, "errno %s", strerror(errno));
+		return;
+	}
+	EXPECT("a read past the end of the file: SIGBUS", read_byte(a + 5 * PAGE, &c), 0);
+	EXPECT("ftruncate to 1.5 pages", ftruncate(fd, PAGE + PAGE / 2), 0);
+	EXPECT("the last partial page stays readable", read_byte(a + PAGE + 10, &c), 1);
+	check("and keeps its data", c == 'b', "%c", c);
+	EXPECT("the page after it: SIGBUS", read_byte(a + 2 * PAGE, &c), 0);
+	EXPECT("the partial page's tail reads zero", read_byte(a + PAGE + PAGE / 2 + 1, &c), 1);
+	check("zero", c == 0, "%d", c);
+	EXPECT("ftruncate back to 4 pages", ftruncate(fd, 4 * PAGE), 0);
+	EXPECT("the cut pages read again", read_byte(a + 3 * PAGE, &c), 1);
+	check("as zeros", c == 0, "%d", c);
+	memset(a, 'x', 3 * PAGE);
+	EXPECT("punch a hole in page 1",
+	       fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, PAGE, PAGE), 0);
+	check("the hole reads zero through the mapping, the rest stays",
+	      a[PAGE] == 0 && a[2 * PAGE - 1] == 0 && a[0] == 'x' && a[2 * PAGE] == 'x',
+	      "%d %d %d %d", a[PAGE], a[2 * PAGE - 1], a[0], a[2 * PAGE]);
+	EXPECT("mincore of the mapping", mincore(a, 4 * PAGE, vec), 0);
+	check("mincore: the pages in the cache",
+	      vec[0] & 1 && vec[1] & 1 && vec[2] & 1 && vec[3] & 1, "%d %d %d %d", vec[0], vec[1],
+	      vec[2], vec[3]);
+	close(fd);
+	unlink(FILE_NAME);
+	munmap(a, 8 * PAGE);
+}
+
+static void shared_anon(void)
+{
+	long before = rss_shmem_kb();
+	int *s = mmap(NULL, 16 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int status = -1;
+	char c = 0;
+	pid_t pid;
+
+	if (s == MAP_FAILED || p == MAP_FAILED) {
+		check("mmap MAP_SHARED|MAP_ANONYMOUS", 0, "errno %s", strerror(errno));
+		return;
+	}
+	check("shared anonymous memory starts zero", s[0] == 0 && s[16 * PAGE / 4 - 1] == 0, "%d",
+	      s[0]);
+	for (long i = 0; i < 16; i++)
+		s[i * PAGE / 4] = 1;
+	check("RssShmem counts its 16 pages", rss_shmem_kb() - before == 64, "%ld kB more",
+	      rss_shmem_kb() - before);
+	s[0] = 1;
+	*p = 1;
+	pid = fork();
+	if (pid == 0) {
+		s[0] = 42;
+		s[5 * PAGE / 4] = 43;
+		*p = 42;
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	check("a forked child's writes to shared memory are seen",
+	      s[0] == 42 && s[5 * PAGE / 4] == 43, "%d %d", s[0], s[5 * PAGE / 4]);
+	check("and to private memory are not", *p == 1, "%d", *p);
+	s = mremap(s, 16 * PAGE, 32 * PAGE, MREMAP_MAYMOVE);
+	check("mremap grows it, the data moves along", s != MAP_FAILED && s[0] == 42, "errno %s",
+	      strerror(errno));
+	if (s != MAP_FAILED) {
+		EXPECT("past its original size: SIGBUS", read_byte((char *)s + 20 * PAGE, &c), 0);
+		munmap(s, 32 * PAGE);
+	}
+	check("RssShmem back where it was", rss_shmem_kb() == before, "%ld kB, %ld before",
+	      rss_shmem_kb(), before);
+	munmap(p, PAGE);
+}
+
+static void errors(void)
+{
+	int fd = make_file(1), ro = open(FILE_NAME, O_RDONLY | O_CLOEXEC), pipefd[2];
+	char *a;
+
+	errno = 0;
+	a = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, ro, 0);
+	EXPECT("mmap shared writable of a read-only fd: EACCES", a == MAP_FAILED ? errno : 0,
+	       EACCES);
+	a = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, ro, 0);
+	check("mmap shared read-only of it", a != MAP_FAILED, "errno %s", strerror(errno));
+	if (a != MAP_FAILED) {
+		EXPECT("mprotect PROT_WRITE of it: EACCES",
+		       mprotect(a, PAGE, PROT_READ | PROT_WRITE) == -1 ? errno : 0, EACCES);
+		munmap(a, PAGE);
+	}
+	a = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, ro, 0);
+	check("mmap private of it, then mprotect PROT_WRITE",
+	      a != MAP_FAILED && mprotect(a, PAGE, PROT_READ | PROT_WRITE) == 0, "errno %s",
+	      strerror(errno));
+	if (a != MAP_FAILED)
+		munmap(a, PAGE);
+	if (pipe(pipefd) == 0) {
+		a = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, pipefd[0], 0);
+		EXPECT("mmap shared of a pipe: ENODEV", a == MAP_FAILED ? errno : 0, ENODEV);
+		close(pipefd[0]);
+		close(pipefd[1]);
+	}
+	a = mmap(NULL, 0, PROT_READ, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	EXPECT("mmap shared anonymous of length 0: EINVAL", a == MAP_FAILED ? errno : 0, EINVAL);
+	close(ro);
+	close(fd);
+	unlink(FILE_NAME);
+}
+
+int main(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO };
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sigaction(SIGBUS, &sa, NULL);
+	file_visibility();
+	file_end();
+	shared_anon();
+	errors();
+	return check_summary("sharedmap");
+}
