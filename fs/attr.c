@@ -108,6 +108,9 @@ static long chmod_common(struct task_struct *task, struct ramfs_inode *inode, ui
 	mode &= 07777;
 	if (!in_group_p(&task->cred, inode->gid) && !has_capability(task, CAP_FSETID))
 		mode &= ~S_ISGID;
+	/* Linux: shmem_setattr, a memfd sealed F_SEAL_EXEC. */
+	if ((inode->i_seals & F_SEAL_EXEC) && ((inode->mode ^ mode) & 0111))
+		return -EPERM;
 	inode->mode = (inode->mode & S_IFMT) | mode;
 	inode_set_ctime_current(inode);
 	return 0;

@@ -239,10 +239,15 @@ static long remove_at(struct task_struct *task, int dfd, unsigned long upath, bo
  * write does (ATTR_KILL_SUID). */
 long do_truncate(struct task_struct *task, struct ramfs_inode *inode, long length, bool stamp)
 {
+	long err;
+
 	if ((uint64_t)length > task_rlimit(task, RLIMIT_FSIZE)) {
 		send_signal(task, SIGXFSZ, NULL);
 		return -EFBIG;
 	}
+	err = shmem_setsize_sealed(inode, (uint64_t)length);
+	if (err)
+		return err;
 	if ((uint64_t)length != inode->size)
 		stamp = true;
 	ramfs_setsize(inode, (uint64_t)length);
@@ -647,6 +652,8 @@ SYSCALL_DEFINE4(fallocate, int, fd, int, mode, long, offset, long, len)
 		 (uint64_t)end > task_rlimit(task, RLIMIT_FSIZE)) {
 		send_signal(task, SIGXFSZ, NULL);
 		err = -EFBIG;
+	} else {
+		err = shmem_fallocate_sealed(inode, mode, (uint64_t)offset, (uint64_t)len);
 	}
 	if (!err) {
 		file_modified(task, inode);

@@ -59,6 +59,9 @@ static long do_fcntl(struct task_struct *task, int fd, unsigned int cmd, unsigne
 	case F_SETPIPE_SZ:
 	case F_GETPIPE_SZ:
 		return pipe_fcntl(task, file, cmd, (unsigned int)arg);
+	case F_ADD_SEALS:
+	case F_GET_SEALS:
+		return memfd_fcntl(file, cmd, (unsigned int)arg);
 	default:
 		return -EINVAL;
 	}

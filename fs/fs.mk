@@ -35,3 +35,5 @@ KERNEL_ONLY_TEST_SRCS += kernel/tests/procfs_test.c
 # generic: fput (fs/file.c) calls its eventpoll_release_file.
 FS_GENERIC_SRCS += fs/eventpoll.c
 KERNEL_ONLY_SRCS += fs/eventfd.c
+# memfd_create and file seals (Linux: mm/memfd.c).
+KERNEL_ONLY_SRCS += fs/memfd.c

@@ -26,6 +26,7 @@
 #include <vm.h>
 
 struct ramfs rootfs;
+static struct ramfs shm_mnt;
 
 /* One lookup's state (Linux: struct nameidata): links followed so far. */
 struct nameidata {
@@ -56,6 +57,7 @@ static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
 		mapping_set_folio_order_range(&inode->i_data, 0, shmem_huge_max_order(fs->huge));
 		mapping_set_shmem(&inode->i_data); /* the root is tmpfs, as Linux's */
 		inode->i_mapping = &inode->i_data;
+		inode->i_seals = F_SEAL_SEAL; /* Linux: shmem_get_inode */
 	}
 	return inode;
 }
@@ -304,6 +306,8 @@ static void evict(struct ramfs_inode *inode)
 		return;
 	if (S_ISLNK(inode->mode) && !inode->get_link) /* ramfs_symlink's copy */
 		fs->free(fs, (void *)inode->data);
+	if (fs == &shm_mnt) /* shmem_file_setup's name */
+		fs->free(fs, (void *)inode->i_name);
 	fs->free(fs, inode);
 }
 
@@ -998,7 +1002,51 @@ int shmem_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	if (!file->f_inode->i_mapping)
 		return -ENODEV;
+	/* Linux: memfd_check_seals_mmap. A write-sealed file takes no new
+	 * shared writable mapping, and a read-only one may never become
+	 * writable; a private mapping's writes are its own. */
+	if ((file->f_inode->i_seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)) &&
+	    (vma->vm_flags & VM_SHARED)) {
+		if (vma->vm_flags & VM_WRITE)
+			return -EPERM;
+		vma->vm_flags &= ~VM_MAYWRITE;
+	}
 	vma->vm_ops = &shmem_vm_ops;
+	return 0;
+}
+
+long shmem_write_sealed(const struct ramfs_inode *inode, uint64_t pos, size_t len)
+{
+	uint64_t room;
+
+	if (inode->i_seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE))
+		return -EPERM;
+	if (!(inode->i_seals & F_SEAL_GROW) || pos + len <= inode->size)
+		return (long)len;
+	/* Linux 7.3 refuses in shmem_write_begin, a chunk at a time, and
+	 * generic_perform_write's chunk is the mapping's largest folio (a
+	 * PMD's for shmem): the whole chunks before the one that would
+	 * grow the file are written. */
+	room = ALIGN_DOWN(inode->size, PAGE_SIZE << MAX_PAGECACHE_ORDER);
+	return pos < room ? (long)(room - pos) : -EPERM;
+}
+
+int shmem_setsize_sealed(const struct ramfs_inode *inode, uint64_t size)
+{
+	if ((size < inode->size && (inode->i_seals & F_SEAL_SHRINK)) ||
+	    (size > inode->size && (inode->i_seals & F_SEAL_GROW)))
+		return -EPERM;
+	return 0;
+}
+
+int shmem_fallocate_sealed(const struct ramfs_inode *inode, int mode, uint64_t offset, uint64_t len)
+{
+	if ((mode & FALLOC_FL_PUNCH_HOLE) &&
+	    (inode->i_seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE)))
+		return -EPERM;
+	if (!(mode & FALLOC_FL_PUNCH_HOLE) && (inode->i_seals & F_SEAL_GROW) &&
+	    offset + len > inode->size)
+		return -EPERM;
 	return 0;
 }
 
@@ -1011,15 +1059,18 @@ static struct ramfs shm_mnt = {
 	.huge = SHMEM_HUGE_NEVER,
 };
 
-struct file *shmem_file_setup(uint64_t size, const struct file_operations *fops)
+struct file *shmem_file_setup(char *name, uint64_t size, const struct file_operations *fops)
 {
 	struct ramfs_inode *inode = new_inode(&shm_mnt, S_IFREG | 0777);
 	struct file *file;
 
-	if (!inode)
+	if (!inode) {
+		kfree(name);
 		return NULL;
+	}
 	inode->nlink = 0;
 	inode->size = size;
+	inode->i_name = name;
 	file = alloc_file(inode, fops, O_RDWR, FMODE_READ | FMODE_WRITE);
 	if (!file) {
 		ihold(inode);
@@ -1035,5 +1086,5 @@ static const struct file_operations shmem_zero_fops = {
 
 struct file *shmem_zero_setup(uint64_t size)
 {
-	return shmem_file_setup(size, &shmem_zero_fops);
+	return shmem_file_setup(NULL, size, &shmem_zero_fops);
 }

@@ -77,6 +77,9 @@ static long ramfs_file_write(struct file *file, unsigned long buf, size_t count,
 	if (n <= 0)
 		return n;
 	file_modified(current, inode); /* before the bytes go in (or do not fit) */
+	n = shmem_write_sealed(inode, *pos, (size_t)n);
+	if (n < 0)
+		return n;
 	n = (long)ramfs_write_room(inode, *pos, (size_t)n); /* tmpfs's size limit */
 	if (!n)
 		return -ENOSPC;

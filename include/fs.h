@@ -85,6 +85,19 @@ struct epitem;
 #define F_SETLKW 7
 #define F_DUPFD_CLOEXEC 1030
 #define F_SETPIPE_SZ 1031 /* F_LINUX_SPECIFIC_BASE + 7 */
+/* File seals (memfd): fcntl F_ADD_SEALS and F_GET_SEALS, the bits
+ * (Linux's values). */
+#define F_ADD_SEALS 1033
+#define F_GET_SEALS 1034
+#define F_SEAL_SEAL 0x0001	   /* no more seals may be added */
+#define F_SEAL_SHRINK 0x0002	   /* the size may not shrink */
+#define F_SEAL_GROW 0x0004	   /* the size may not grow */
+#define F_SEAL_WRITE 0x0008	   /* no write at all (no writable shared mapping left) */
+#define F_SEAL_FUTURE_WRITE 0x0010 /* no new write; existing writable mappings stay */
+#define F_SEAL_EXEC 0x0020	   /* the exec bits may not change */
+#define F_ALL_SEALS                                                                       \
+	(F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_FUTURE_WRITE | \
+	 F_SEAL_EXEC)
 #define F_GETPIPE_SZ 1032
 #define FD_CLOEXEC 1
 #define F_RDLCK 0
@@ -302,6 +315,11 @@ void file_modified(const struct task_struct *task, struct ramfs_inode *inode);
 /* Regular files (read from the inode's bytes, seek) and directories
  * (getdents64, read is -EISDIR). */
 extern const struct file_operations ramfs_file_fops;
+/* fs/memfd.c: fcntl's F_ADD_SEALS (-EPERM: not open for writing or
+ * F_SEAL_SEAL; -EINVAL: unknown bits or not a tmpfs file; -EBUSY:
+ * F_SEAL_WRITE while a shared mapping may write) and F_GET_SEALS (the
+ * seals, or -EINVAL). */
+long memfd_fcntl(struct file *file, unsigned int cmd, unsigned int arg);
 extern const struct file_operations ramfs_dir_fops;
 /* Linux: dcache_readdir, the names of a directory's list after "." and
  * ".." (positions 0 and 1: dir_emit_dots, false when the buffer is

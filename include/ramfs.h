@@ -80,6 +80,9 @@ struct ramfs_inode {
 	 * i_data); NULL for every other type. */
 	struct address_space *i_mapping;
 	struct address_space i_data;
+	/* A regular file's F_SEAL_* (Linux: shmem_inode_info->seals):
+	 * F_SEAL_SEAL on every file but a memfd made to be sealed. */
+	unsigned int i_seals;
 	/* Pages of i_data counted in i_sb->used_pages (Linux: shmem's
 	 * info->alloced), brought level by ramfs_recalc_inode. */
 	unsigned long alloced;
@@ -309,9 +312,19 @@ int shmem_mmap(struct file *file, struct vm_area_struct *vma);
 /* Linux: shmem_file_setup on shm_mnt (the kernel's own tmpfs: no size
  * limit, huge=never): a new unnamed regular file of size bytes, open
  * for reading and writing with fops; it goes with its last reference
- * (shared anonymous memory: shmem_zero_setup; memfd). Return: the file,
- * or NULL without memory. */
-struct file *shmem_file_setup(uint64_t size, const struct file_operations *fops);
+ * (shared anonymous memory: shmem_zero_setup; memfd), and name (a
+ * kmalloc'd "memfd:NAME" for /proc/PID/fd, or NULL) with it. Return:
+ * the file, or NULL without memory (name freed). */
+struct file *shmem_file_setup(char *name, uint64_t size, const struct file_operations *fops);
+/* The file's seals against a change (Linux: shmem_write_begin,
+ * shmem_setattr and shmem_fallocate's tests). A write of len bytes at
+ * pos: the bytes it may write (fewer when F_SEAL_GROW stops it at the
+ * 2 MiB chunk that would grow the file), or -EPERM. A new size, an fallocate
+ * (mode FALLOC_FL_*): 0 or -EPERM. */
+long shmem_write_sealed(const struct ramfs_inode *inode, uint64_t pos, size_t len);
+int shmem_setsize_sealed(const struct ramfs_inode *inode, uint64_t size);
+int shmem_fallocate_sealed(const struct ramfs_inode *inode, int mode, uint64_t offset,
+			   uint64_t len);
 /* Linux: shmem_zero_setup, the file of a MAP_SHARED|MAP_ANONYMOUS
  * mapping of size bytes (only its mapping uses it). Return: it, or NULL. */
 struct file *shmem_zero_setup(uint64_t size);

@@ -185,6 +185,7 @@
 	X(309, getcpu)            \
 	X(316, renameat2)         \
 	X(318, getrandom)         \
+	X(319, memfd_create)      \
 	X(322, execveat)          \
 	X(325, mlock2)            \
 	X(332, statx)             \

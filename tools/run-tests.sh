@@ -572,7 +572,8 @@ kill -KILL 3; kill 99; /bin/proctest burn; jobs; /bin/proctest bomb; meminfo; /b
 # capabilities, groups, permissions, RLIMIT_NPROC), mounttest (a tmpfs
 # mounted with size= and huge=, remounted and unmounted), sharedmap
 # (MAP_SHARED of files and of anonymous memory, SIGBUS past the end,
-# truncate and holes, fork, mremap, msync), ttytest (termios,
+# truncate and holes, fork, mremap, msync), memfdtest (memfd_create and
+# every seal), ttytest (termios,
 # n_tty's editing, signals and VMIN/VTIME, the controlling tty and job
 # control), timertest (itimers,
 # POSIX timers, timerfd, alarm, clock_nanosleep), threadtest (pthreads,
@@ -587,7 +588,7 @@ kill -KILL 3; kill 99; /bin/proctest burn; jobs; /bin/proctest bomb; meminfo; /b
 user_syscalls_conform_in_ring3() { # $1: --usb or empty
 	name=syscalls${1:-}
 	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
-/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/credtest; /bin/credtest.glibc; /bin/mounttest; /bin/mounttest.glibc; /bin/sharedmap; /bin/sharedmap.glibc; /bin/polltest; /bin/polltest.glibc; /bin/ttytest; /bin/ttytest.glibc; /bin/epolltest; /bin/epolltest.glibc; /bin/timertest; /bin/timertest.glibc; /bin/threadtest; /bin/threadtest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
+/bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/credtest; /bin/credtest.glibc; /bin/mounttest; /bin/mounttest.glibc; /bin/sharedmap; /bin/sharedmap.glibc; /bin/memfdtest; /bin/memfdtest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/ttytest; /bin/ttytest.glibc; /bin/epolltest; /bin/epolltest.glibc; /bin/timertest; /bin/timertest.glibc; /bin/threadtest; /bin/threadtest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
 /bin/fuzz.glibc 3 2000; /bin/fuzz 4 1000 - 4; /bin/linux-madvise-free --bytes 8M --runs 1; \
 /bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
 	log=$LOGS/initramfs-$name.serial
@@ -623,6 +624,8 @@ user_syscalls_conform_in_ring3() { # $1: --usb or empty
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "mounttest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^sharedmap: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "sharedmap failed"; return 1; }
+	[ "$(tr -d '\r' < "$log" | grep -c '^memfdtest: [0-9]* checks, all ok$')" = 2 ] ||
+		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "memfdtest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^ttytest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "ttytest failed"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^epolltest: [0-9]* checks, all ok$')" = 2 ] ||
@@ -655,14 +658,18 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 	esac
 	[ -r "$kernel" ] || { echo "no readable Linux kernel '$kernel' (make test fetches it)"; return 1; }
 	log=$LOGS/linux-$1-same-programs.serial
+	# memfd's exec seals (MFD_NOEXEC_SEAL, F_SEAL_EXEC) are Linux 6.3's:
+	# memfdtest is the yardstick's alone.
+	memfd=
+	[ "$1" = new ] && memfd=";/bin/memfdtest;/bin/memfdtest.glibc"
 	qemu --kernel "$kernel" --initrd "$B/linux-initramfs.cpio" --log "$log" \
 		--append "console=ttyS0 quiet panic=-1 -- /bin/hello a; /bin/sysconform; \
 /bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; \
 /bin/forktest; /bin/schedtest 2; /bin/credtest; /bin/credtest.glibc; \
 /bin/forktest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/ttytest; /bin/ttytest.glibc; /bin/epolltest; /bin/epolltest.glibc; /bin/timertest; /bin/timertest.glibc; \
 /bin/threadtest; /bin/threadtest.glibc; /bin/mmtest; /bin/sigtest; \
-/bin/fpstate; /bin/fpstate.glibc badheader; /bin/mounttest; /bin/mounttest.glibc; \
-/bin/sharedmap; /bin/sharedmap.glibc" || return 1
+/bin/fpstate; /bin/fpstate.glibc badheader; /bin/mounttest;/bin/mounttest.glibc;\
+/bin/sharedmap;/bin/sharedmap.glibc$memfd" || return 1
 	tr -d '\r' < "$log" | grep -v '^ok '
 	expect_in "$log" 'argv[1] = "a"' 'init: /bin/hello: exit status 0' \
 		'init: /bin/sysconform: exit status 0' 'init: /bin/sysconform.glibc: exit status 0' \
@@ -697,6 +704,10 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "credtest failed on Linux"; return 1; }
 	[ "$(tr -d '\r' < "$log" | grep -c '^mounttest: [0-9]* checks, all ok$')" = 2 ] ||
 		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "mounttest failed on Linux"; return 1; }
+	if [ "$1" = new ]; then
+		[ "$(tr -d '\r' < "$log" | grep -c '^memfdtest: [0-9]* checks, all ok$')" = 2 ] ||
+			{ tr -d '\r' < "$log" | grep '^FAIL '; echo "memfdtest failed on Linux"; return 1; }
+	fi
 	# Linux 6.1 counts RSS per task and adds it to the mm's every 64
 	# faults (SPLIT_RSS_COUNTING, gone in 6.2), so /proc/self/status may
 	# lag the pages sharedmap just touched: on 6.1 its two RssShmem

@@ -3,13 +3,13 @@
  * boot Debian's Linux in the same QEMU as Folium, with an initramfs whose
  * init is this program): mount /proc and /sys, run each program given on
  * the kernel command line after "--" in turn, say how each ended, then
- * power the machine off. Programs are separated by a lone ";" argument
- * or by a ";" ending a word (Linux hands init at most 32 arguments,
- * MAX_INIT_ARGS, and panics past that, so long lists save words).
- * Example: append "console=ttyS0 -- /bin/hello a; /bin/sysconform" runs
- * hello with "a", then sysconform, and prints "init: /bin/hello: exit
- * status 0" after each. Folium's shell does this job on Folium itself, so
- * anywhere but as pid 1 of a Linux this program only says so.
+ * power the machine off. Programs are separated by a ";" anywhere: a
+ * lone ";" argument, one ending a word, or one inside a word (Linux
+ * hands init at most 32 arguments, MAX_INIT_ARGS, and panics past that,
+ * so long lists save words). Example: append "console=ttyS0 -- /bin/hello
+ * a; /bin/sysconform;/bin/mmtest" runs hello with "a", then sysconform,
+ * then mmtest, and prints "init: /bin/hello: exit status 0" after each. Folium's shell does this
+ * job on Folium itself, so anywhere but as pid 1 of a Linux this program only says so.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -70,20 +70,23 @@ int main(int argc, char **argv)
 	if (argc > 1 && strncmp(argv[argc - 1], "initrd=", 7) == 0)
 		argc--;
 	for (int i = 1; i <= argc; i++) {
-		size_t len = i < argc ? strlen(argv[i]) : 0;
-		int ends = i == argc || (len && argv[i][len - 1] == ';');
+		char end[] = ";"; /* the list's end ends a program too */
+		char *word = i < argc ? argv[i] : end;
 
-		if (len > 1 && ends && n < MAX_ARGS) {
-			argv[i][len - 1] = '\0';
-			prog[n++] = argv[i];
-		} else if (!ends && n < MAX_ARGS) {
-			prog[n++] = argv[i];
-		}
-		if (ends) {
+		for (;;) {
+			char *semi = strchr(word, ';');
+
+			if (semi)
+				*semi = '\0';
+			if (*word && n < MAX_ARGS)
+				prog[n++] = word;
+			if (!semi)
+				break;
 			prog[n] = NULL;
 			if (n)
 				run(prog);
 			n = 0;
+			word = semi + 1;
 		}
 	}
 	printf("init: done, powering off\n");
