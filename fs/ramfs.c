@@ -478,7 +478,7 @@ void ramfs_setsize(struct ramfs_inode *inode, uint64_t size)
 		 * page stays mapped, its tail zeroed. */
 		pgoff_t first = (pgoff_t)DIV_ROUND_UP(size, PAGE_SIZE);
 
-		unmap_mapping_pages(inode->i_mapping, first, ULONG_MAX - first);
+		unmap_mapping_pages(inode->i_mapping, first, ULONG_MAX - first, true);
 		truncate_inode_pages(inode->i_mapping, size);
 	}
 	ramfs_recalc_inode(inode);
@@ -594,7 +594,7 @@ int ramfs_fallocate(struct ramfs_inode *inode, int mode, uint64_t offset, uint64
 		pgoff_t last = (pgoff_t)((offset + len) >> PAGE_SHIFT);
 
 		if (last > first)
-			unmap_mapping_pages(mapping, first, last - first);
+			unmap_mapping_pages(mapping, first, last - first, false);
 		truncate_inode_pages_range(mapping, offset, offset + len - 1);
 		ramfs_recalc_inode(inode);
 		return 0;

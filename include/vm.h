@@ -201,8 +201,9 @@ static inline pud_t pfn_pud(unsigned long pfn, uint64_t prot) { return pfn_pmd(p
  * it instead of copying it. Linux's VM_SHARED is 0x08, Folium's VM_USER,
  * so it lives in a high bit. VM_MAYSHARE (Linux's value) says the mapping
  * was asked shared; VM_MAYWRITE (Linux's value) that mprotect may add
- * PROT_WRITE (a shared mapping of a file not open for writing, or of a
- * memfd sealed F_SEAL_FUTURE_WRITE, lacks it: -EACCES). */
+ * PROT_WRITE to a shared mapping (one of a file not open for writing,
+ * or of a write-sealed memfd, lacks it: -EACCES). Linux sets it on every
+ * private mapping too; Folium looks at it only with VM_SHARED. */
 #define VM_SHARED (1ul << 41)
 #define VM_MAYWRITE 0x20ul
 #define VM_MAYSHARE 0x80ul
@@ -474,6 +475,9 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
  * zap_page_range_single). One TLB flush. Return: 0, or -ENOMEM when a PMD
  * leaf cut by an end cannot be split (nothing unmapped). */
 int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+/* The same, but only the entries that map a file's folios: a private
+ * file mapping's anonymous copies stay (a hole punched in the file). */
+int zap_file_pages(struct mm_struct *mm, unsigned long start, unsigned long end);
 /* Folium's run-time switch for zapping (munmap, exit, MADV_DONTNEED): a
  * large folio's run of PTEs at once (true: Linux 6.9's zap_present_ptes)
  * or one PTE at a time (the path it replaced), the bench's baseline. */
@@ -744,9 +748,11 @@ long do_msync(struct mm_struct *mm, unsigned long start, size_t len, int flags);
 /* Linux: unmap_mapping_pages. Zap every entry that maps a page of
  * [start, start + nr) of the file whose cache is mapping, in every mm
  * that maps it (its i_mmap): truncate and hole punching, before the
- * pages leave the cache. (Linux's even_cows, for private mappings'
- * copies, has nothing to choose: a private file mapping is a copy.) */
-void unmap_mapping_pages(struct address_space *mapping, unsigned long start, unsigned long nr);
+ * pages leave the cache. even_cows: a private mapping's anonymous copies
+ * of those pages go too (truncate: past the end is SIGBUS for them as
+ * well), else they stay (a hole punched). */
+void unmap_mapping_pages(struct address_space *mapping, unsigned long start, unsigned long nr,
+			 bool even_cows);
 /* Linux: access_remote_vm, reading only: copy [addr, +len) of mm's user
  * half to buf from the pages mapped now (none is faulted in). Return:
  * the bytes copied, fewer at the first page not present. Context: the

@@ -398,10 +398,14 @@ static enum vm_fault_reason wp_page_copy(struct mm_struct *mm, struct vm_area_st
 	if ((vma->vm_flags & VM_LOCKED) && !folio_test_large(old))
 		munlock_folio(old);
 	folio_remove_rmap_ptes(old, 1, mm);
+	if (!folio_test_anon(old)) { /* a private file mapping's page: now anonymous */
+		mm->counters[mm_counter(old)]--;
+		mm->counters[MM_ANONPAGES]++;
+	}
 	if (!folio_mapped(old)) {
 		folio_del_lru(old);
 		folio_put(old);
-	} else if (folio_test_large(old)) {
+	} else if (folio_test_large(old) && folio_test_anon(old)) {
 		deferred_split_folio(old);
 	}
 	mm->counters[MM_WP_COPY]++;
@@ -432,8 +436,8 @@ static bool wp_folio_copy(struct mm_struct *mm, struct vm_area_struct *vma, unsi
 	pte_t *first = pte - ((ALIGN_DOWN(addr, PAGE_SIZE) - start) >> PAGE_SHIFT);
 	struct folio *folio;
 
-	if (!folio_test_large(old) || order >= HPAGE_PMD_ORDER || (vma->vm_flags & VM_LOCKED) ||
-	    start < vma->vm_start || start + size > vma->vm_end)
+	if (!folio_test_large(old) || !folio_test_anon(old) || order >= HPAGE_PMD_ORDER ||
+	    (vma->vm_flags & VM_LOCKED) || start < vma->vm_start || start + size > vma->vm_end)
 		return false;
 	for (unsigned long i = 0; i < nr; i++)
 		if (!pte_present(first[i]) || pte_pfn(first[i]) != folio_pfn(old) + i)
@@ -472,6 +476,9 @@ static enum vm_fault_reason do_wp_page(struct mm_struct *mm, struct vm_area_stru
 		wp_page_reuse(mm, addr, pte);
 		return VM_FAULT_OK;
 	}
+	/* A private mapping's file page is never written in place. */
+	if (!folio_test_anon(folio))
+		return wp_page_copy(mm, vma, addr, pte);
 	if (PageAnonExclusive(page)) { /* ours alone: no need to look further */
 		wp_page_reuse(mm, addr, pte);
 		return VM_FAULT_OK;
@@ -528,13 +535,14 @@ static unsigned long vma_file_end_index(const struct vm_area_struct *vma)
 /* Map nr pages of folio from its page idx on at addr, whose PTEs are
  * none: one set_ptes, one rmap update, one RSS update (Linux:
  * set_pte_range with folio_add_file_rmap_ptes). Writable where a shared
- * VMA is; dirty only for the write fault. */
+ * VMA is (a private one's pages stay read-only: a write copies them);
+ * dirty only for the write fault. */
 static void map_file_ptes(struct mm_struct *mm, const struct vm_area_struct *vma,
 			  struct folio *folio, unsigned long idx, unsigned int nr,
 			  unsigned long addr, pte_t *pte, bool write)
 {
-	pte_t entry =
-		pfn_pte(folio_pfn(folio) + idx, vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED);
+	unsigned long vm_flags = vma->vm_flags & (vma->vm_flags & VM_SHARED ? ~0ul : ~VM_WRITE);
+	pte_t entry = pfn_pte(folio_pfn(folio) + idx, vm_get_page_prot(vm_flags) | _PAGE_ACCESSED);
 
 	if (write)
 		entry = pte_mkdirty(entry);
@@ -645,12 +653,36 @@ static void finish_fault(struct mm_struct *mm, const struct vm_fault *vmf, pte_t
 }
 
 /*
+ * Linux: do_cow_fault. A write to a private file mapping's missing page:
+ * a new anonymous page gets a copy of the file's, mapped writable and
+ * dirty; the file's folio is not mapped here and keeps its bytes.
+ */
+static enum vm_fault_reason do_cow_fault(struct mm_struct *mm, struct vm_area_struct *vma,
+					 const struct vm_fault *vmf, pte_t *pte)
+{
+	struct page *src = folio_page(vmf->folio, vmf->pgoff - vmf->folio->page.index);
+	uint64_t prot = pte_mkdirty(vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED);
+	struct folio *folio;
+
+	if (anon_vma_prepare(mm, vma)) /* Linux: vmf_anon_prepare */
+		return VM_FAULT_OOM;
+	folio = folio_alloc_node(mm->nid, anon_folio_gfp(vma, 0), 0);
+	if (!folio)
+		return VM_FAULT_OOM;
+	memcpy(folio_address(folio), page_address(src), PAGE_SIZE);
+	map_new_anon_folio(folio, mm, vma, vmf->address);
+	set_ptes(mm, vmf->address, pte, pfn_pte(folio_pfn(folio), prot), 1);
+	mm->counters[MM_ANONPAGES]++;
+	return VM_FAULT_OK;
+}
+
+/*
  * Linux: do_fault for a file mapping's missing entry. A read first maps
  * what the cache holds around it (do_fault_around); if that left the page
  * unmapped, or for a write, the file system finds or makes the folio
  * (vm_ops->fault: shmem_fault, which may say SIGBUS past the end of the
- * file) and finish_fault maps it. Only shared file VMAs exist: a private
- * mapping of a file is a copy (sys_mmap).
+ * file) and finish_fault maps it; a write to a private mapping maps a
+ * copy of the page instead (do_cow_fault).
  */
 static enum vm_fault_reason do_fault(struct mm_struct *mm, struct vm_area_struct *vma,
 				     unsigned long addr, pmd_t *pmd, unsigned int flags)
@@ -673,9 +705,12 @@ static enum vm_fault_reason do_fault(struct mm_struct *mm, struct vm_area_struct
 	ret = vma->vm_ops->fault(&vmf);
 	if (ret != VM_FAULT_OK)
 		return ret;
-	finish_fault(mm, &vmf, pte);
+	if ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_SHARED))
+		ret = do_cow_fault(mm, vma, &vmf, pte);
+	else
+		finish_fault(mm, &vmf, pte);
 	folio_put(vmf.folio);
-	return VM_FAULT_OK;
+	return ret;
 }
 
 /* Linux: __handle_mm_fault, from the PMD slot down. */
@@ -785,8 +820,12 @@ static unsigned int copy_present_ptes(struct copy_state *c, struct mm_struct *sr
 		nr = folio_pte_batch_flags(folio, src_pte, pte, max_nr, flags, NULL, NULL,
 					   &any_writable);
 	}
-	folio_dup_anon_rmap_ptes(folio, pte_page(pte), nr, c->dst_mm);
-	c->dst_mm->counters[MM_ANONPAGES] += nr;
+	/* A private file mapping's page of the file: read-only in both. */
+	if (folio_test_anon(folio))
+		folio_dup_anon_rmap_ptes(folio, pte_page(pte), nr, c->dst_mm);
+	else
+		folio_add_file_rmap_ptes(folio, nr, c->dst_mm);
+	c->dst_mm->counters[mm_counter(folio)] += nr;
 	c->dst_mm->counters[MM_FORK_COPY_BATCHES]++;
 	/* Linux: is_cow_mapping; every Folium VMA is private. */
 	if (any_writable)
@@ -844,7 +883,8 @@ int copy_page_range(struct mm_struct *dst_mm, struct mm_struct *src_mm,
 
 /* --- unmapping a file's pages from every mm (Linux: unmap_mapping_range) ----------- */
 
-void unmap_mapping_pages(struct address_space *mapping, unsigned long start, unsigned long nr)
+void unmap_mapping_pages(struct address_space *mapping, unsigned long start, unsigned long nr,
+			 bool even_cows)
 {
 	unsigned long last = nr > ULONG_MAX - start ? ULONG_MAX : start + nr - 1;
 	struct rmap_member *m;
@@ -862,8 +902,12 @@ void unmap_mapping_pages(struct address_space *mapping, unsigned long start, uns
 			    vlast < start || vstart > last)
 				continue;
 			/* No PMD leaf maps a file here, so nothing can fail. */
-			zap_page_range(mm, vma_address(vma, MAX(start, vstart)),
-				       vma_address(vma, MIN(last, vlast) + 1));
+			if (even_cows || (vma->vm_flags & VM_SHARED))
+				zap_page_range(mm, vma_address(vma, MAX(start, vstart)),
+					       vma_address(vma, MIN(last, vlast) + 1));
+			else
+				zap_file_pages(mm, vma_address(vma, MAX(start, vstart)),
+					       vma_address(vma, MIN(last, vlast) + 1));
 		}
 	}
 }

@@ -635,6 +635,9 @@ struct zap_details {
 	struct folio *munlocked; /* the folio last munlocked: once per folio */
 	unsigned long vm_start, vm_end, vm_flags;
 	bool drop_markers; /* munmap's: guard markers go too (Linux: ZAP_FLAG_DROP_MARKER) */
+	/* Only a file's folios go; a private mapping's anonymous copies of
+	 * them stay (Linux: zap_details's even_cows false, a hole punched). */
+	bool keep_anon;
 };
 
 /* The VMA @addr is in becomes the zap's current one (its end and flags). */
@@ -723,6 +726,8 @@ static unsigned int zap_present_ptes(struct zap_details *d, struct mm_struct *mm
 		return 1;
 	}
 	folio = page_folio(pte_page(pte));
+	if (d->keep_anon && folio_test_anon(folio))
+		return 1;
 	zap_vma_at(d, mm, addr);
 	if (zap_batched && folio_test_large(folio)) {
 		max_nr = (unsigned int)MIN((unsigned long)max_nr, (d->vm_end - addr) >> PAGE_SHIFT);
@@ -832,11 +837,13 @@ static bool unmap_splits_vma(struct mm_struct *mm, unsigned long start, unsigned
 }
 
 static int __zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end,
-			    bool drop_markers)
+			    bool drop_markers, bool keep_anon)
 {
-	struct zap_details d = {
-		.folio = NULL, .vm_start = 1, .vm_end = 0, .drop_markers = drop_markers
-	};
+	struct zap_details d = { .folio = NULL,
+				 .vm_start = 1,
+				 .vm_end = 0,
+				 .drop_markers = drop_markers,
+				 .keep_anon = keep_anon };
 
 	/* Only the two ends can cut a PMD leaf. A split alone changes no
 	 * translation, so failing after the first one is harmless. */
@@ -855,7 +862,12 @@ static int __zap_page_range(struct mm_struct *mm, unsigned long start, unsigned 
  * with no details); munmap's drops them. */
 int zap_page_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
-	return __zap_page_range(mm, start, end, false);
+	return __zap_page_range(mm, start, end, false, false);
+}
+
+int zap_file_pages(struct mm_struct *mm, unsigned long start, unsigned long end)
+{
+	return __zap_page_range(mm, start, end, false, true);
 }
 
 int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
@@ -871,7 +883,7 @@ int vm_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	if (unmap_splits_vma(mm, start, end) &&
 	    (mm->nr_vmas >= sysctl_max_map_count || mm_vmas_reserve(mm, 1)))
 		return -ENOMEM;
-	if (__zap_page_range(mm, start, end, true))
+	if (__zap_page_range(mm, start, end, true, false))
 		return -ENOMEM;
 	hugetlb_unreserve_range(mm, start, end);
 	vma_unmap_range(mm, start, end);
@@ -1129,34 +1141,12 @@ static long mmap_file_check(const struct file *file, unsigned long prot, unsigne
 	return 0;
 }
 
-/* The copy that stands for a private mapping of a file: the user range
- * [addr, +len), mapped writable, gets the file's bytes from off; past
- * the file's end it stays zero. Return: 0, -ENODEV (no page cache) or
- * -EFAULT. */
-static int mmap_file_copy(struct file *file, unsigned long addr, unsigned long len,
-			  unsigned long off)
-{
-	struct ramfs_inode *inode = file->f_inode;
-	uint64_t pos = off;
-	struct iov_iter iter;
-	long n;
-
-	if (!inode->i_mapping)
-		return -ENODEV;
-	if (off >= inode->size)
-		return 0;
-	len = MIN(len, inode->size - off);
-	iov_iter_ubuf(&iter, ITER_DEST, addr, len);
-	n = filemap_read(inode->i_mapping, &pos, &iter);
-	return n == (long)len ? 0 : -EFAULT;
-}
-
-/* A shared mapping: of the file, or of a new shmem file for
+/* A mapping of a file (shared or private), or of a new shmem file for
  * MAP_SHARED|MAP_ANONYMOUS (Linux: shmem_zero_setup; its pgoff is 0).
  * The VMA holds the file. Return: the address, or -errno. */
-static long mmap_shared(struct mm_struct *mm, unsigned long addr, unsigned long len,
-			unsigned long vm_flags, unsigned long flags, struct file *file,
-			unsigned long pgoff)
+static long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long len,
+		      unsigned long vm_flags, unsigned long flags, struct file *file,
+		      unsigned long pgoff)
 {
 	struct file *anon = NULL;
 	long ret;
@@ -1174,29 +1164,6 @@ static long mmap_shared(struct mm_struct *mm, unsigned long addr, unsigned long 
 	if (anon)
 		fput(anon);
 	return ret;
-}
-
-/* A file's copy is written in through a writable VMA first, then given
- * prot. Linux charges only a private writable file mapping, so any other
- * is filled with VM_NORESERVE (a shared one keeps it: Linux never charges
- * VM_SHARED). */
-static unsigned long mmap_file_fill_flags(unsigned long vm_flags, unsigned long flags)
-{
-	if ((flags & MAP_TYPE) == MAP_PRIVATE && (vm_flags & VM_WRITE))
-		return vm_flags;
-	return vm_flags | VM_WRITE | VM_NORESERVE;
-}
-
-/* A private read-only copy, filled: it drops the VM_NORESERVE of its
- * fill, so a later mprotect(PROT_WRITE) charges it as Linux does. */
-static void mmap_file_reserve_again(struct mm_struct *mm, unsigned long addr, unsigned long len,
-				    unsigned long flags)
-{
-	struct vm_area_struct *vma = find_vma(mm, addr);
-
-	if ((flags & MAP_TYPE) == MAP_PRIVATE && vma && vma->vm_start == addr &&
-	    vma->vm_end == addr + len)
-		vma->vm_flags &= ~VM_NORESERVE;
 }
 
 /* MAP_HUGETLB: the pool MAP_HUGE_* names (Linux: hstate_sizelog; a size
@@ -1217,17 +1184,14 @@ static long mmap_hugetlb_flags(unsigned long flags, unsigned long *len, unsigned
 }
 
 /*
- * Linux: sys_mmap. Anonymous private mappings, and copies of files: the
- * root file system is read-only, so a private mapping of a file (and a
- * shared read-only one) cannot be told from a copy of its bytes, which is
- * what it gets (the file's f_op->mmap fills it); the bytes past
- * the end of the file read as zeros, as in Linux's last page. The checks
- * come in Linux's order: offset, file (with MAP_ANONYMOUS fd is ignored,
- * as Linux does), length, type. MAP_SHARED anonymous memory (shmem) does
- * not exist here: -EINVAL, Linux's answer for a mapping type it does not
- * serve; -ENOSYS would tell libc the whole call is missing. A private
- * writable mapping is charged to Committed_AS (vm_mmap), except with
- * MAP_NORESERVE outside overcommit mode 2 (Linux: do_mmap's VM_NORESERVE).
+ * Linux: sys_mmap. Anonymous memory, private or shared (a shmem file of
+ * its own), and mappings of files' page caches: MAP_SHARED writes the
+ * file, MAP_PRIVATE reads it and copies a page on its first write
+ * (mm/memory.c); past the end of the file is SIGBUS. The checks come in
+ * Linux's order: offset, file (with MAP_ANONYMOUS fd is ignored, as Linux
+ * does), length, type. A private writable mapping is charged to
+ * Committed_AS (vm_mmap), except with MAP_NORESERVE outside overcommit
+ * mode 2 (Linux: do_mmap's VM_NORESERVE); a shared one never is.
  * MAP_HUGETLB's size comes from MAP_HUGE_* (0: the default), its length
  * is rounded up to it (Linux: ksys_mmap_pgoff), and the pool must cover
  * it unless MAP_NORESERVE (-ENOMEM, vm_mmap's hugetlb_reserve_pages); it
@@ -1237,7 +1201,6 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 		flags, int, fd, unsigned long, off)
 {
 	unsigned long vm_flags = calc_vm_prot_bits(prot) | VM_USER;
-	unsigned long fill_flags;
 	struct file *file = NULL;
 	long ret;
 
@@ -1247,6 +1210,11 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 		file = fget(task, fd);
 		if (!file)
 			return -EBADF;
+		/* Linux: ksys_mmap_pgoff, MAP_HUGETLB of a file that is no
+		 * hugetlbfs file. */
+		ret = -EINVAL;
+		if (flags & MAP_HUGETLB)
+			goto out;
 		ret = mmap_file_check(file, prot, flags);
 		if (ret)
 			goto out;
@@ -1286,26 +1254,12 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len, unsigned long, pr
 	} else if ((flags & MAP_NORESERVE) && sysctl_overcommit_memory != OVERCOMMIT_NEVER) {
 		vm_flags |= VM_NORESERVE;
 	}
-	if (vm_flags & VM_SHARED) {
-		ret = mmap_shared(task->mm, addr, len, vm_flags, flags, file, off >> PAGE_SHIFT);
-		goto populate;
-	}
-	fill_flags = file ? mmap_file_fill_flags(vm_flags, flags) : vm_flags;
-	/* A file's copy is written in first, then given prot. */
-	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
-		ret = mmap_fixed(task->mm, addr, len, fill_flags, flags, NULL, 0);
+	if (file || (vm_flags & VM_SHARED))
+		ret = mmap_file(task->mm, addr, len, vm_flags, flags, file, off >> PAGE_SHIFT);
+	else if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE))
+		ret = mmap_fixed(task->mm, addr, len, vm_flags, flags, NULL, 0);
 	else
-		ret = mmap_anywhere(task->mm, addr, len, fill_flags, NULL, 0);
-	if (IS_ERR_VALUE(ret) || !file)
-		goto populate;
-	if (mmap_file_copy(file, (unsigned long)ret, len, off) ||
-	    (!(vm_flags & VM_WRITE) && vm_mprotect(task->mm, (unsigned long)ret, len, vm_flags))) {
-		vm_munmap(task->mm, (unsigned long)ret, len);
-		ret = -ENOMEM;
-	} else if ((fill_flags & ~vm_flags) & VM_NORESERVE) {
-		mmap_file_reserve_again(task->mm, (unsigned long)ret, len, flags);
-	}
-populate:
+		ret = mmap_anywhere(task->mm, addr, len, vm_flags, NULL, 0);
 	/* Linux: mm_populate, which skips PROT_NONE and ignores failures;
 	 * a VMA locked by mlockall(MCL_FUTURE) is populated as mlock does. */
 	if (!IS_ERR_VALUE(ret) && (task->mm->def_flags & VM_LOCKED_MASK) == VM_LOCKED)

@@ -5,7 +5,10 @@
  * mapping and after munmap; write(2) is seen by the mapping; a read of a
  * page past the end of the file is SIGBUS (BUS_ADRERR at the address);
  * ftruncate unmaps what lies past the new end (SIGBUS), and a hole
- * punched reads zero through the mapping; MAP_SHARED|MAP_ANONYMOUS is
+ * punched reads zero through the mapping; a MAP_PRIVATE mapping reads
+ * the file until it writes a page, keeps its copies through a forked
+ * child's writes and a punched hole, and loses them to truncate (SIGBUS);
+ * MAP_SHARED|MAP_ANONYMOUS is
  * shared with a forked child (and MAP_PRIVATE is not); a mapped file
  * stays when unlinked; mremap moves a shared mapping with its data, and
  * growing shared anonymous memory past its size is SIGBUS; RssShmem and
@@ -167,6 +170,53 @@ static void file_end(void)
 	munmap(a, 8 * PAGE);
 }
 
+static void private_mapping(void)
+{
+	int fd = make_file(4), status = -1;
+	char *m = mmap(NULL, 6 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	char c = 0, got[4] = { 0 };
+	pid_t pid;
+
+	if (m == MAP_FAILED) {
+		check("mmap private of a file", 0, "errno %s", strerror(errno));
+		return;
+	}
+	check("a private mapping reads the file", m[0] == 'a' && m[3 * PAGE] == 'd', "%c %c", m[0],
+	      m[3 * PAGE]);
+	m[PAGE] = 'P';
+	check("its write stays its own",
+	      pread(fd, got, 1, PAGE) == 1 && got[0] == 'b' && m[PAGE] == 'P', "file %c map %c",
+	      got[0], m[PAGE]);
+	EXPECT("pwrite to pages 1 and 2",
+	       pwrite(fd, "W", 1, PAGE + 1) + pwrite(fd, "W", 1, 2 * PAGE), 2);
+	check("a page not yet written sees write(2)", m[2 * PAGE] == 'W', "%c", m[2 * PAGE]);
+	check("a copied page does not", m[PAGE + 1] == 'b', "%c", m[PAGE + 1]);
+	EXPECT("a private read past the end: SIGBUS", read_byte(m + 5 * PAGE, &c), 0);
+	pid = fork();
+	if (pid == 0) {
+		m[0] = 'C';
+		m[PAGE] = 'C';
+		_exit(m[0] == 'C' ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	check("a child's private writes are its own",
+	      WIFEXITED(status) && WEXITSTATUS(status) == 0 && m[0] == 'a' && m[PAGE] == 'P',
+	      "status %d, %c %c", status, m[0], m[PAGE]);
+	m[3 * PAGE] = 'Q';
+	EXPECT("punch a hole in pages 0 and 3",
+	       fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, PAGE) +
+		       fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 3 * PAGE, PAGE),
+	       0);
+	check("the hole shows where the mapping had not written, the copy stays",
+	      m[0] == 0 && m[3 * PAGE] == 'Q', "%d %c", m[0], m[3 * PAGE]);
+	EXPECT("ftruncate to 1 page", ftruncate(fd, PAGE), 0);
+	EXPECT("a copied page past the new end: SIGBUS", read_byte(m + PAGE, &c), 0);
+	EXPECT("a page of the file there: SIGBUS", read_byte(m + 2 * PAGE, &c), 0);
+	munmap(m, 6 * PAGE);
+	close(fd);
+	unlink(FILE_NAME);
+}
+
 static void shared_anon(void)
 {
 	long before = rss_shmem_kb();
@@ -254,6 +304,7 @@ int main(void)
 	sigaction(SIGBUS, &sa, NULL);
 	file_visibility();
 	file_end();
+	private_mapping();
 	shared_anon();
 	errors();
 	return check_summary("sharedmap");

@@ -978,7 +978,7 @@ static void special_files_dispatch_through_their_own_operations(struct kunit *te
 	KUNIT_EXPECT_EQ(test, mmap_fd(3), -ENODEV);
 }
 
-static void mmap_of_a_file_copies_its_bytes(struct kunit *test)
+static void mmap_of_a_file_maps_its_page_cache(struct kunit *test)
 {
 	long fd = open_path(FIXTURE "/f", O_RDONLY), addr;
 	const unsigned long args[6] = { 0, PAGE_SIZE, PROT_READ, MAP_PRIVATE, 3, 0 };
@@ -987,6 +987,7 @@ static void mmap_of_a_file_copies_its_bytes(struct kunit *test)
 	};
 	const unsigned long dir[6] = { 0, PAGE_SIZE, PROT_READ, MAP_PRIVATE, 4, 0 };
 	const unsigned long path[6] = { 0, PAGE_SIZE, PROT_READ, MAP_PRIVATE, 5, 0 };
+	unsigned long anon_before = mm->counters[MM_ANONPAGES];
 	char tail;
 
 	KUNIT_ASSERT_EQ(test, fd, 3);
@@ -995,6 +996,13 @@ static void mmap_of_a_file_copies_its_bytes(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, user_str((unsigned long)addr, 12), FILE_BYTES);
 	KUNIT_ASSERT_EQ(test, copy_from_user(&tail, (unsigned long)addr + 12, 1), 0);
 	KUNIT_EXPECT_EQ(test, tail, 0);
+	/* The file's own page, read-only: no copy was made. */
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_ANONPAGES], anon_before);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_SHMEMPAGES], 1);
+	KUNIT_EXPECT_NOT_NULL(test, find_vma(mm, (unsigned long)addr)->vm_file);
+	/* The VMA holds the file until it is unmapped. */
+	KUNIT_EXPECT_EQ(test, sys(__NR_munmap, (unsigned long)addr, PAGE_SIZE, 0), 0);
+	KUNIT_EXPECT_EQ(test, mm->counters[MM_SHMEMPAGES], 0);
 	KUNIT_EXPECT_EQ(test, do_syscall(task, __NR_mmap, shared_w), -EACCES);
 	KUNIT_EXPECT_EQ(test, open_path("/etc", O_RDONLY), 4);
 	KUNIT_EXPECT_EQ(test, do_syscall(task, __NR_mmap, dir), -ENODEV);
@@ -1299,7 +1307,7 @@ static struct kunit_case fs_syscall_cases[] = {
 	KUNIT_CASE(console_read_is_a_canonical_line_with_echo_and_erase),
 	KUNIT_CASE(console_read_waits_until_a_signal_or_refuses_with_nonblock),
 	KUNIT_CASE(special_files_dispatch_through_their_own_operations),
-	KUNIT_CASE(mmap_of_a_file_copies_its_bytes),
+	KUNIT_CASE(mmap_of_a_file_maps_its_page_cache),
 	KUNIT_CASE(char_devices_open_by_number_and_pipes_poll),
 	KUNIT_CASE(files_are_made_written_truncated_and_removed),
 	KUNIT_CASE(directories_and_links_are_made_and_removed),
