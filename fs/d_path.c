@@ -101,6 +101,19 @@ int ramfs_inode_path(struct ramfs *fs, const struct ramfs_inode *inode, char *bu
 	return (int)(dlen + 1 + len);
 }
 
+int d_path(const struct ramfs_inode *inode, char *buf, size_t size)
+{
+	int len = ramfs_inode_path(&rootfs, inode, buf, size);
+
+	if (len != -ENOENT || !inode->i_sb || !S_ISREG(inode->mode))
+		return len;
+	if (inode->i_name)
+		len = ksnprintf(buf, size, "/%s (deleted)", inode->i_name);
+	else
+		len = ksnprintf(buf, size, "/#%lu (deleted)", inode->ino);
+	return len < (int)size ? len : -ENAMETOOLONG;
+}
+
 /* Linux: sys_getcwd. Return: the length with the NUL. */
 SYSCALL_DEFINE2(getcwd, unsigned long, buf, unsigned long, size)
 {

@@ -1086,5 +1086,10 @@ static const struct file_operations shmem_zero_fops = {
 
 struct file *shmem_zero_setup(uint64_t size)
 {
-	return shmem_file_setup(NULL, size, &shmem_zero_fops);
+	static const char zero_name[] = "dev/zero"; /* Linux's, for /proc/PID/maps */
+	char *name = kmalloc(sizeof(zero_name), GFP_KERNEL);
+
+	if (name)
+		memcpy(name, zero_name, sizeof(zero_name));
+	return shmem_file_setup(name, size, &shmem_zero_fops);
 }

@@ -356,6 +356,14 @@ int ramfs_dir_path(struct ramfs *fs, const struct ramfs_inode *dir, char *buf, s
  * parent link), or for a device the node in /dev with its number.
  * Return: as ramfs_dir_path; -ENOENT if no name leads to it. */
 int ramfs_inode_path(struct ramfs *fs, const struct ramfs_inode *inode, char *buf, size_t size);
+/* Linux: d_path of an open or mapped file, as /proc/PID/fd and
+ * /proc/PID/maps show it: its path in rootfs, or for a tmpfs file with
+ * no name left, the name its maker gave and " (deleted)" ("/memfd:buf
+ * (deleted)", "/dev/zero (deleted)" for shared anonymous memory), else
+ * "/#INO (deleted)" (Linux keeps the unlinked name; Folium does not).
+ * Return: the length, -ENOENT (no path: a pipe, an anonymous inode) or
+ * -ENAMETOOLONG. */
+int d_path(const struct ramfs_inode *inode, char *buf, size_t size);
 
 /* --- fs/tty_io.c (the tty itself: include/tty.h) ------------------------- */
 /* The console tty as a file: what fds 0, 1 and 2 are. Reads are n_tty's

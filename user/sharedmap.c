@@ -11,7 +11,8 @@
  * MAP_SHARED|MAP_ANONYMOUS is
  * shared with a forked child (and MAP_PRIVATE is not); a mapped file
  * stays when unlinked; mremap moves a shared mapping with its data, and
- * growing shared anonymous memory past its size is SIGBUS; RssShmem and
+ * growing shared anonymous memory past its size is SIGBUS; /proc/self/maps
+ * names the file and /dev/zero (deleted); RssShmem and
  * mincore count what is mapped and cached; and the errors: PROT_WRITE
  * shared of a read-only fd (EACCES, mmap and mprotect), a pipe (ENODEV),
  * MADV_FREE of a shared mapping (EINVAL), msync's argument checks. Works
@@ -74,6 +75,35 @@ static int make_file(long pages)
 	return fd;
 }
 
+/* The /proc/self/maps line of the mapping at addr, without its newline,
+ * in line; "" if there is none. */
+static void maps_line(const void *addr, char *line, size_t size)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char start[32];
+
+	snprintf(start, sizeof(start), "%08lx-", (unsigned long)addr);
+	line[0] = '\0';
+	while (f && fgets(line, (int)size, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, start, strlen(start)))
+			break;
+		line[0] = '\0';
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Does the maps line have these permissions and offset, and end with name? */
+static int maps_line_is(const char *line, const char *perms, const char *offset, const char *name)
+{
+	const char *sp = strchr(line, ' ');
+	size_t n = strlen(line), len = strlen(name);
+
+	return sp && !strncmp(sp + 1, perms, 4) && !strncmp(sp + 6, offset, 8) && n >= len &&
+	       !strcmp(line + n - len, name);
+}
+
 /* /proc/self/status's RssShmem in kB, or -1. */
 static long rss_shmem_kb(void)
 {
@@ -94,7 +124,7 @@ static void file_visibility(void)
 	int fd = make_file(4);
 	char *a = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	char *b = mmap(NULL, 2 * PAGE, PROT_READ, MAP_SHARED, fd, 2 * PAGE);
-	char got[8] = { 0 };
+	char got[8] = { 0 }, path[512], line[1024];
 
 	check("mmap shared of a file", a != MAP_FAILED && b != MAP_FAILED, "errno %s",
 	      strerror(errno));
@@ -107,6 +137,15 @@ static void file_visibility(void)
 	      pread(fd, got, 6, 2 * PAGE + 100) == 6 && !memcmp(got, "shared", 6), "got %.6s", got);
 	check("a second mapping at another offset sees it", !memcmp(b + 100, "shared", 6),
 	      "got %.6s", b + 100);
+	if (getcwd(path, sizeof(path) - sizeof(FILE_NAME) - 1)) {
+		strcat(strcmp(path, "/") ? strcat(path, "/") : path, FILE_NAME);
+		maps_line(b, line, sizeof(line));
+		check("/proc/self/maps: shared, its offset, the file's path",
+		      maps_line_is(line, "r--s", "00002000", path), "'%s'", line);
+		maps_line(a, line, sizeof(line));
+		check("and the writable one", maps_line_is(line, "rw-s", "00000000", path), "'%s'",
+		      line);
+	}
 	EXPECT("pwrite into the mapped file", pwrite(fd, "write", 5, 3 * PAGE + 9), 5);
 	check("the mapping sees write(2)", !memcmp(a + 3 * PAGE + 9, "write", 5), "got %.5s",
 	      a + 3 * PAGE + 9);
@@ -223,7 +262,7 @@ static void shared_anon(void)
 	int *s = mmap(NULL, 16 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	int status = -1;
-	char c = 0;
+	char c = 0, line[1024];
 	pid_t pid;
 
 	if (s == MAP_FAILED || p == MAP_FAILED) {
@@ -232,6 +271,9 @@ static void shared_anon(void)
 	}
 	check("shared anonymous memory starts zero", s[0] == 0 && s[16 * PAGE / 4 - 1] == 0, "%d",
 	      s[0]);
+	maps_line(s, line, sizeof(line));
+	check("/proc/self/maps names it /dev/zero (deleted)",
+	      maps_line_is(line, "rw-s", "00000000", "/dev/zero (deleted)"), "'%s'", line);
 	for (long i = 0; i < 16; i++)
 		s[i * PAGE / 4] = 1;
 	check("RssShmem counts its 16 pages", rss_shmem_kb() - before == 64, "%ld kB more",

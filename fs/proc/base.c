@@ -260,11 +260,9 @@ static int proc_fd_get_link(struct ramfs_inode *inode, char *buf, size_t size)
 	if (!file)
 		return -ENOENT;
 	f = file->f_inode;
-	len = ramfs_inode_path(&rootfs, f, buf, size);
+	len = d_path(f, buf, size);
 	if (len == -ENOENT && S_ISFIFO(f->mode))
 		len = ksnprintf(buf, size, "pipe:[%lu]", f->ino);
-	else if (len == -ENOENT && f->i_sb && f->i_name) /* a memfd's */
-		len = ksnprintf(buf, size, "/%s (deleted)", f->i_name);
 	else if (len == -ENOENT && f->i_name) /* an anon inode's name: <anon_inodes.h> */
 		len = ksnprintf(buf, size, "anon_inode:%s", f->i_name);
 	else if (len == -ENOENT)

@@ -1,9 +1,11 @@
 /*
  * /proc/PID/maps and /proc/PID/smaps (Linux: fs/proc/task_mmu.c). maps:
  * one line per VMA, "start-end perms offset dev inode", padded to column
- * 73 before a name ([heap], [stack]); Folium's VMAs carry no file, so
- * every one reads as anonymous: offset 0, device 00:00, inode 0, e.g.
- * "7fffff7ff000-7ffffffff000 rw-p 00000000 00:00 0                          [stack]".
+ * 73 before a name ([heap], [stack], a file's path); an anonymous VMA
+ * reads offset 0, device 00:00, inode 0, e.g.
+ * "7fffff7ff000-7ffffffff000 rw-p 00000000 00:00 0                          [stack]",
+ * a file's its offset, device, inode and path, 's' when shared:
+ * "7ffff7ff0000-7ffff7ff4000 rw-s 00000000 00:00 17                         /tmp/f".
  * smaps: that line, then Linux's fields from a page-table walk of the VMA
  * (walk_page_range): a PTE adds 4 kB to Rss, a PMD leaf 2048 kB and the
  * same to AnonHugePages; zero-page entries count nowhere (Linux:
@@ -49,16 +51,24 @@ static const char *vma_name(const struct mm_struct *mm, const struct vm_area_str
 	return NULL;
 }
 
-/* Linux: show_map_vma (show_vma_header_prefix, then the padded name). */
+/* Linux: show_map_vma (show_vma_header_prefix, then the padded name). A
+ * file VMA shows its offset in the file, the file's device and inode and
+ * its path (d_path), 's' when shared. */
 static void show_map_vma(struct seq_file *m, const struct mm_struct *mm,
 			 const struct vm_area_struct *vma)
 {
+	const struct ramfs_inode *inode = vma->vm_file ? vma->vm_file->f_inode : NULL;
 	size_t line = m->count;
 	const char *name = vma_name(mm, vma);
+	char path[256];
 
-	seq_printf(m, "%08lx-%08lx %c%c%cp %08lx %02x:%02x %lu ", vma->vm_start, vma->vm_end,
+	if (inode && d_path(inode, path, sizeof(path)) >= 0)
+		name = path;
+	seq_printf(m, "%08lx-%08lx %c%c%c%c %08lx %02x:%02x %lu ", vma->vm_start, vma->vm_end,
 		   vma->vm_flags & VM_READ ? 'r' : '-', vma->vm_flags & VM_WRITE ? 'w' : '-',
-		   vma->vm_flags & VM_EXEC ? 'x' : '-', 0ul, 0u, 0u, 0ul);
+		   vma->vm_flags & VM_EXEC ? 'x' : '-', vma->vm_flags & VM_MAYSHARE ? 's' : 'p',
+		   inode ? vma->vm_pgoff << PAGE_SHIFT : 0ul, 0u,
+		   inode && inode->i_sb ? inode->i_sb->dev : 0u, inode ? inode->ino : 0ul);
 	if (name) {
 		seq_pad_to(m, line, 25 + sizeof(void *) * 6 - 1, ' ');
 		seq_puts(m, name);

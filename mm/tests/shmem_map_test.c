@@ -4,7 +4,9 @@
  * a write through the mapping lands in the page cache; a write fault
  * maps a whole large folio with one batch and a read fault maps the
  * fault-around window of what the cache holds; past the end of the file
- * is SIGBUS and truncate unmaps what it cuts; fork shares the pages; the
+ * is SIGBUS and truncate unmaps what it cuts; fork shares the pages; a
+ * private mapping copies a page on its first write, a hole punched keeps
+ * the copy and truncate drops it; the
  * mapping's reference and the file's go with munmap, so no page is left.
  * Example: a 64 KiB folio mapped at A, written at A + 3 pages: 16 PTEs
  * map it after that one fault.
@@ -224,6 +226,62 @@ static void fork_shares_the_pages(struct kunit *test)
 	fput(file);
 }
 
+static void private_write_copies_and_hole_keeps_the_copy(struct kunit *test)
+{
+	struct mm_struct *child;
+	struct folio *cache;
+	struct file *file;
+	char c = 0;
+
+	if (!t.mm || !fs.root)
+		return;
+	file = make_file(test, "/p", 4, SHMEM_HUGE_NEVER);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 4 * P, VM_READ | VM_WRITE, file, 0), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + P, 0), VM_FAULT_OK);
+	cache = test_mapped_folio(t.mm, A + P);
+	KUNIT_ASSERT_NOT_NULL(test, cache);
+	KUNIT_EXPECT_FALSE(test, folio_test_anon(cache));
+	KUNIT_EXPECT_FALSE(test, pte_write(pte_at(A + P))); /* a write must copy */
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 4);
+	/* A write to a mapped file page copies it (wp_page_copy)... */
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + P, "W", 1), 0);
+	KUNIT_EXPECT_TRUE(test, folio_test_anon(test_mapped_folio(t.mm, A + P)));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 3);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 1);
+	KUNIT_EXPECT_EQ(test, file_byte(file, P), 'b');
+	KUNIT_EXPECT_EQ(test, folio_mapcount(cache), 0);
+	/* ...and so does one to a page never mapped (do_cow_fault). */
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A + 3 * P, P), 0);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A + 3 * P, P, VM_READ | VM_WRITE, file, 3),
+			A + 3 * P);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 3 * P, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	KUNIT_EXPECT_TRUE(test, folio_test_anon(test_mapped_folio(t.mm, A + 3 * P)));
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 3 * P, 1), 0);
+	KUNIT_EXPECT_EQ(test, c, 'd');
+	/* fork copies the entries: the file's page read-only in both. */
+	child = mm_create(t.node->node_id);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_EXPECT_EQ(test, dup_mmap(child, t.mm), 0);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(child, A + 2 * P) ==
+					test_mapped_folio(t.mm, A + 2 * P));
+	KUNIT_EXPECT_EQ(test, child->counters[MM_SHMEMPAGES], 2);
+	mm_destroy(child);
+	/* A hole keeps the copies, its file pages go; truncate takes all. */
+	KUNIT_EXPECT_EQ(test,
+			ramfs_fallocate(file->f_inode, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+					0, 2 * P),
+			0);
+	KUNIT_EXPECT_TRUE(test, pte_none(pte_at(A)));
+	KUNIT_EXPECT_TRUE(test, pte_present(pte_at(A + P)));
+	ramfs_setsize(file->f_inode, P);
+	KUNIT_EXPECT_TRUE(test, pte_none(pte_at(A + P)) && pte_none(pte_at(A + 3 * P)));
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + P, 0), VM_FAULT_SIGBUS);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 0);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 4 * P), 0);
+	fput(file);
+}
+
 static void shared_anonymous_memory_goes_with_its_mapping(struct kunit *test)
 {
 	struct file *file;
@@ -248,6 +306,7 @@ static struct kunit_case shmem_map_test_cases[] = {
 	KUNIT_CASE(read_fault_maps_the_window_around),
 	KUNIT_CASE(past_the_end_is_sigbus_and_truncate_unmaps),
 	KUNIT_CASE(fork_shares_the_pages),
+	KUNIT_CASE(private_write_copies_and_hole_keeps_the_copy),
 	KUNIT_CASE(shared_anonymous_memory_goes_with_its_mapping),
 	{}
 };
