@@ -321,6 +321,10 @@ struct pglist_data {
 	unsigned long nr_mlock;		  /* PG_mlocked pages (Linux: NR_MLOCK) */
 	unsigned long nr_file_pages;	  /* page-cache pages (Linux: NR_FILE_PAGES) */
 	unsigned long nr_shmem;		  /* of those, shmem's (Linux: NR_SHMEM) */
+	/* Pages of page-cache folios some entry maps (Linux: NR_FILE_MAPPED,
+	 * Mapped:), counted per folio as Linux's CONFIG_NO_PAGE_MAPCOUNT
+	 * does: a large folio mapped at all counts whole. */
+	unsigned long nr_file_mapped;
 	unsigned long nr_shmem_thps; /* pages of shmem's PMD-sized folios (Linux: NR_SHMEM_THPS) */
 	unsigned long split_count[NR_PAGE_ORDERS]; /* large folios split, by order */
 };

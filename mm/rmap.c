@@ -303,8 +303,10 @@ void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_st
  * only one), taken by the first. */
 void folio_add_file_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm)
 {
-	if (!folio_mapped(folio))
+	if (!folio_mapped(folio)) {
 		folio_get(folio);
+		folio_pgdat(folio)->nr_file_mapped += folio_nr_pages(folio);
+	}
 	folio_add_rmap(folio, (int)nr, false, mm);
 }
 
@@ -328,6 +330,9 @@ void folio_dup_anon_rmap_pmd(struct folio *folio, struct mm_struct *dst_mm)
 void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm)
 {
 	folio_remove_rmap(folio, (int)nr, false, mm);
+	/* A page-cache folio's last mapping (Linux: NR_FILE_MAPPED). */
+	if (!folio_test_anon(folio) && folio->page.mapping && !folio_mapped(folio))
+		folio_pgdat(folio)->nr_file_mapped -= folio_nr_pages(folio);
 }
 
 void folio_remove_rmap_pmd(struct folio *folio, struct mm_struct *mm)

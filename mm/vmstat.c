@@ -274,6 +274,7 @@ int vmstat_show(struct seq_file *m, void *v)
 	seq_printf(m, "nr_inactive_file %lu\nnr_active_file 0\n", lazy);
 	seq_printf(m, "nr_unevictable %lu\n", unevictable);
 	seq_printf(m, "nr_anon_pages %lu\n", anon + lazy + unevictable);
+	seq_printf(m, "nr_mapped %lu\n", pgdat->nr_file_mapped);
 	seq_printf(m, "nr_file_pages %lu\n", pgdat->nr_file_pages);
 	seq_printf(m, "nr_shmem %lu\n", pgdat->nr_shmem);
 	seq_printf(m, "nr_shmem_hugepages %lu\n", pgdat->nr_shmem_thps >> HPAGE_PMD_ORDER);

@@ -55,7 +55,7 @@ static void meminfo_kernel(struct seq_file *m, struct pglist_data *pgdat, unsign
 	show_val_kb(m, "Dirty:", 0);
 	show_val_kb(m, "Writeback:", 0);
 	show_val_kb(m, "AnonPages:", anon);
-	show_val_kb(m, "Mapped:", 0);
+	show_val_kb(m, "Mapped:", pgdat->nr_file_mapped);
 	show_val_kb(m, "Shmem:", pgdat->nr_shmem);
 	show_val_kb(m, "KReclaimable:", 0);
 	show_val_kb(m, "Slab:", slab);

@@ -95,6 +95,7 @@ static char file_byte(struct file *file, uint64_t off)
 
 static void shared_write_lands_in_the_page_cache(struct kunit *test)
 {
+	unsigned long mapped_before = NODE_DATA(0) ? NODE_DATA(0)->nr_file_mapped : 0;
 	struct file *file;
 	char c = 0;
 
@@ -111,10 +112,12 @@ static void shared_write_lands_in_the_page_cache(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, file_byte(file, P + 7), 'z');
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 0);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 4); /* fault-around took all */
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_mapped, mapped_before + 4);
 	/* The cache's reference and the mappings' one. */
 	KUNIT_EXPECT_EQ(test, folio_ref_count(test_mapped_folio(t.mm, A + P)), 2);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 4 * P), 0);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 0);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_mapped, mapped_before);
 	KUNIT_EXPECT_EQ(test, file->f_count, 1);
 	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->i_mmap_writable, 0);
 	KUNIT_EXPECT_TRUE(test, list_empty(&file->f_inode->i_mapping->i_mmap));
@@ -141,6 +144,7 @@ static void write_fault_maps_a_whole_folio(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pte_dirty(pte_at(A + 3 * P)) && pte_write(pte_at(A)));
 	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 16);
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 16);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_mapped, 16); /* the folio, whole */
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_FAULTS], 1);
 	/* Off by one page, no whole folio fits: only the faulting page. */
 	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A + 32 * P, 16 * P, SHARED_RW, file, 1),
