@@ -474,6 +474,7 @@ static enum vm_fault_reason do_wp_page(struct mm_struct *mm, struct vm_area_stru
 	 * page: it only becomes writable (after mprotect or clear_refs). */
 	if (vma->vm_flags & VM_SHARED) {
 		wp_page_reuse(mm, addr, pte);
+		folio_set_dirty(folio); /* Linux: wp_page_shared's fault_dirty_shared_page */
 		return VM_FAULT_OK;
 	}
 	/* A private mapping's file page is never written in place. */
@@ -705,10 +706,15 @@ static enum vm_fault_reason do_fault(struct mm_struct *mm, struct vm_area_struct
 	ret = vma->vm_ops->fault(&vmf);
 	if (ret != VM_FAULT_OK)
 		return ret;
-	if ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_SHARED))
+	if ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_SHARED)) {
 		ret = do_cow_fault(mm, vma, &vmf, pte);
-	else
+	} else {
 		finish_fault(mm, &vmf, pte);
+		/* Linux: do_shared_fault's fault_dirty_shared_page (shmem's
+		 * noop_dirty_folio: the flag, no writeback). */
+		if (flags & FAULT_FLAG_WRITE)
+			folio_set_dirty(vmf.folio);
+	}
 	folio_put(vmf.folio);
 	return ret;
 }

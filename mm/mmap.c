@@ -734,8 +734,12 @@ static unsigned int zap_present_ptes(struct zap_details *d, struct mm_struct *mm
 		if (max_nr > 1)
 			nr = folio_pte_batch(folio, ptep, pte, max_nr, NULL, NULL);
 	}
-	get_and_clear_full_ptes(mm, addr, ptep, nr);
+	pte = get_and_clear_full_ptes(mm, addr, ptep, nr);
 	tlb_remove_tlb_entries(&d->tlb, addr, nr);
+	/* Linux: zap_present_folio_ptes, a file folio written through a
+	 * writable entry the CPU made dirty. */
+	if (!folio_test_anon(folio) && pte_dirty(pte))
+		folio_set_dirty(folio);
 	zap_folio_done(d, folio);
 	zap_munlock_folio(d, mm, addr, folio);
 	mm->counters[mm_counter(folio)] -= nr;

@@ -1754,6 +1754,79 @@ out:
 	out("nr_hugepages restored %ld", read_long(HUGETLB_NR));
 }
 
+/* --- file steps: shmem's own tmpfs (huge=never on both kernels) ------------------- */
+
+/* A shared or private mapping of fd at the next slot. */
+static char *map_fd(size_t len, int flags, int fd)
+{
+	unsigned long addr = BASE + next_slot++ * SLOT;
+	void *p =
+		mmap((void *)addr, len, PROT_READ | PROT_WRITE, flags | MAP_FIXED_NOREPLACE, fd, 0);
+
+	if (p != (void *)addr)
+		die("mmap at %#lx: %s", addr, strerror(errno));
+	return p;
+}
+
+/* A memfd of len bytes written with write(2) (its pages in the cache). */
+static int filled_memfd(size_t len)
+{
+	int fd = (int)syscall(SYS_memfd_create, "mmdiff", 0x10u /* MFD_EXEC */);
+	static char chunk[1 << 16];
+
+	memset(chunk, 7, sizeof(chunk));
+	for (size_t off = 0; fd >= 0 && off < len; off += sizeof(chunk))
+		if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk))
+			die("memfd write: %s", strerror(errno));
+	if (fd < 0)
+		die("memfd_create: %s", strerror(errno));
+	return fd;
+}
+
+/* shared-anon: MAP_SHARED|MAP_ANONYMOUS, every page written. */
+static void step_shared_anon(void)
+{
+	char *p;
+
+	set_size(4);
+	p = map_fd(RANGE, MAP_SHARED | MAP_ANONYMOUS, -1);
+	begin("shared-anon");
+	write_pages(p, RANGE);
+	end_range(p);
+}
+
+/* memfd-shared: a shared mapping of a written memfd, read (fault-around
+ * maps what the cache holds), then a write, then truncated to half: the
+ * cut half is unmapped. */
+static void step_memfd_shared(void)
+{
+	int fd = filled_memfd(RANGE);
+	char *p = map_fd(RANGE, MAP_SHARED, fd);
+
+	begin("memfd-shared");
+	check(read_pages(p, RANGE) == 7 * (long)(RANGE / PAGE), "the file's bytes read");
+	((volatile char *)p)[PAGE] = 9;
+	check(ftruncate(fd, RANGE / 2) == 0, "ftruncate to half");
+	end_range(p);
+	close(fd);
+}
+
+/* memfd-private: a private mapping of it, every page read, the second
+ * half written: those pages become anonymous copies. */
+static void step_memfd_private(void)
+{
+	int fd = filled_memfd(RANGE);
+	char *p = map_fd(RANGE, MAP_PRIVATE, fd);
+	char b = 0;
+
+	begin("memfd-private");
+	check(read_pages(p, RANGE) == 7 * (long)(RANGE / PAGE), "the file's bytes read");
+	write_pages(p + RANGE / 2, RANGE / 2);
+	check(pread(fd, &b, 1, RANGE / 2) == 1 && b == 7, "the file keeps its bytes");
+	end_range(p);
+	close(fd);
+}
+
 int main(void)
 {
 	static const unsigned int script_sizes[] = { 16, 64, 2048 };
@@ -1839,6 +1912,9 @@ int main(void)
 	step_soft_dirty_mremap(2048, 0);
 	step_soft_dirty_mprotect();
 	step_clear_refs_values();
+	step_shared_anon();
+	step_memfd_shared();
+	step_memfd_private();
 	restore();
 	khugepaged_sleep(1);
 	printf("mmdiff: done\n");
