@@ -951,21 +951,69 @@ const char *ramfs_mode_string(uint32_t mode, char buf[11])
 
 /* --- mappings of its files (Linux: mm/shmem.c's shmem_fault, shmem_mmap) --------- */
 
+static const struct vm_operations_struct shmem_vm_ops, shmem_anon_vm_ops;
+
+/* The huge= a file's faults follow: its mount's, or for the kernel's own
+ * instance the global shmem_enabled (Linux: shmem_enabled_store sets
+ * shm_mnt's huge but for force). */
+static int shmem_sb_huge(const struct ramfs_inode *inode)
+{
+	if (inode->i_sb == &shm_mnt)
+		return shmem_huge >= 0 ? shmem_huge : SHMEM_HUGE_NEVER;
+	return inode->i_sb ? inode->i_sb->huge : SHMEM_HUGE_NEVER;
+}
+
+/*
+ * Linux: shmem_alloc_and_add_folio. A zeroed folio of the largest order
+ * in @orders the mapping takes and @left pages hold, added at @index
+ * aligned down to it; an order that cannot be had (no memory, or a
+ * smaller folio in its range) gives way to the next, then to one page.
+ * Return: the folio holding @index, unlocked, with a reference; NULL
+ * without memory.
+ */
+static struct folio *shmem_alloc_and_add_folio(struct address_space *mapping, pgoff_t index,
+					       unsigned long orders, unsigned long left)
+{
+	gfp_t gfp = mapping_gfp_mask(mapping);
+
+	for (orders |= 1; orders;) {
+		unsigned int order = 63u - (unsigned int)__builtin_clzl(orders);
+		struct folio *folio;
+
+		orders &= ~(1ul << order);
+		if (order && (order > mapping_max_folio_order(mapping) || (1ul << order) > left))
+			continue;
+		folio = folio_alloc(gfp | __GFP_ZERO | (order ? __GFP_NORETRY | __GFP_NOWARN : 0),
+				    order);
+		if (!folio)
+			continue;
+		folio_set_locked(folio);
+		if (!filemap_add_folio(mapping, folio, ALIGN_DOWN(index, 1ul << order), gfp)) {
+			folio_unlock(folio);
+			return folio;
+		}
+		folio_clear_locked(folio);
+		folio_put(folio);
+	}
+	return NULL;
+}
+
 /*
  * Linux: shmem_fault with shmem_get_folio_gfp(SGP_CACHE). The folio at
  * vmf->pgoff, made if the page is a hole: a read of a shared mapping
  * allocates too, unlike read(2). Past the end of the file is SIGBUS; so
  * is a hole the fs has no room for (-ENOSPC), and no memory is OOM. A
- * new folio is PMD-sized where the fs's huge= and the VMA allow
- * (shmem_fault_order), else one page; a folio fallocate left not
- * uptodate is zero and becomes uptodate.
+ * new folio takes the largest order shmem_allowable_huge_orders allows
+ * (huge=, shmem_enabled, and for shared anonymous memory the per-size
+ * shmem_enabled files) that the VMA can map and the fs has room for,
+ * else the next allowed one, else a page (shmem_alloc_and_add_folio). A
+ * folio fallocate left not uptodate is zero and becomes uptodate.
  */
 static enum vm_fault_reason shmem_fault(struct vm_fault *vmf)
 {
 	struct ramfs_inode *inode = vmf->vma->vm_file->f_inode;
 	struct address_space *mapping = inode->i_mapping;
-	unsigned long left = space_left(inode);
-	unsigned int order;
+	unsigned long left = space_left(inode), orders;
 	struct folio *folio;
 
 	if (vmf->pgoff >= DIV_ROUND_UP(inode->size, PAGE_SIZE))
@@ -974,18 +1022,12 @@ static enum vm_fault_reason shmem_fault(struct vm_fault *vmf)
 	if (IS_ERR(folio)) {
 		if (!left)
 			return VM_FAULT_SIGBUS;
-		order = shmem_fault_order(inode->i_sb ? inode->i_sb->huge : SHMEM_HUGE_NEVER,
-					  vmf->vma->vm_flags, vmf->pgoff, inode->size,
-					  vmf->max_order);
-		if (left < (1ul << order))
-			order = 0;
-		folio = __filemap_get_folio(mapping, vmf->pgoff,
-					    FGP_LOCK | FGP_CREAT |
-						    fgf_set_order(PAGE_SIZE << order),
-					    mapping_gfp_mask(mapping));
-		if (IS_ERR(folio))
+		orders = shmem_allowable_huge_orders(
+			shmem_sb_huge(inode), vmf->vma->vm_ops == &shmem_anon_vm_ops,
+			vmf->vma->vm_flags, vmf->pgoff, inode->size, vmf->max_order);
+		folio = shmem_alloc_and_add_folio(mapping, vmf->pgoff, orders, left);
+		if (!folio)
 			return VM_FAULT_OOM;
-		folio_unlock(folio);
 		ramfs_recalc_inode(inode);
 	}
 	if (!folio_test_uptodate(folio))
@@ -995,6 +1037,11 @@ static enum vm_fault_reason shmem_fault(struct vm_fault *vmf)
 }
 
 static const struct vm_operations_struct shmem_vm_ops = {
+	.fault = shmem_fault,
+};
+
+/* Linux: shmem_anon_vm_ops, what vma_is_anon_shmem looks for. */
+static const struct vm_operations_struct shmem_anon_vm_ops = {
 	.fault = shmem_fault,
 };
 
@@ -1079,17 +1126,31 @@ struct file *shmem_file_setup(char *name, uint64_t size, const struct file_opera
 	return file;
 }
 
+/* Linux: shmem_zero_setup's vma->vm_ops = &shmem_anon_vm_ops. */
+static int shmem_zero_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	(void)file;
+	vma->vm_ops = &shmem_anon_vm_ops;
+	return 0;
+}
+
 /* A shared anonymous mapping's file has no fd: it is only mapped. */
 static const struct file_operations shmem_zero_fops = {
-	.mmap = shmem_mmap,
+	.mmap = shmem_zero_mmap,
 };
 
 struct file *shmem_zero_setup(uint64_t size)
 {
 	static const char zero_name[] = "dev/zero"; /* Linux's, for /proc/PID/maps */
 	char *name = kmalloc(sizeof(zero_name), GFP_KERNEL);
+	struct file *file;
 
 	if (name)
 		memcpy(name, zero_name, sizeof(zero_name));
-	return shmem_file_setup(name, size, &shmem_zero_fops);
+	file = shmem_file_setup(name, size, &shmem_zero_fops);
+	/* Its faults' folio sizes are the shmem_enabled files' to choose
+	 * (shmem_allowable_huge_orders); it has no fd to write through. */
+	if (file)
+		mapping_set_large_folios(file->f_inode->i_mapping);
+	return file;
 }

@@ -10,6 +10,7 @@
  */
 #include <hugetlb.h>
 #include <seq_file.h>
+#include <shmem_fs.h>
 #include <slab.h>
 #include <vm.h>
 
@@ -97,6 +98,8 @@ static int thpsize_create(unsigned int order)
 	err = ramfs_mkdir(&rootfs, dir, S_IFDIR | 0755, NULL);
 	ksnprintf(path, sizeof(path), "%s/enabled", dir);
 	err = err ?: sysfs_create_file(path, &thpsize_enabled_attr, (void *)(uintptr_t)order);
+	ksnprintf(path, sizeof(path), "%s/shmem_enabled", dir);
+	err = err ?: sysfs_create_file(path, &thpsize_shmem_enabled_attr, (void *)(uintptr_t)order);
 	ksnprintf(path, sizeof(path), "%s/stats", dir);
 	err = err ?: ramfs_mkdir(&rootfs, path, S_IFDIR | 0755, NULL);
 	for (unsigned int i = 0; !err && i < nr_thp_stat_names; i++) {
@@ -134,6 +137,7 @@ static int thp_sysfs_init(void)
 		return 0;
 	err = ramfs_mkdir(&rootfs, THP_DIR, S_IFDIR | 0755, NULL);
 	err = err ?: sysfs_create_file(THP_DIR "/enabled", &thp_enabled_attr, NULL);
+	err = err ?: sysfs_create_file(THP_DIR "/shmem_enabled", &shmem_enabled_attr, NULL);
 	err = err ?: sysfs_create_file(THP_DIR "/defrag", &thp_defrag_attr, NULL);
 	err = err ?: sysfs_create_file(THP_DIR "/hpage_pmd_size", &hpage_pmd_size_attr, NULL);
 	for (unsigned int i = 0; !err && i < ARRAY_SIZE(folium_knobs); i++)

@@ -10,6 +10,7 @@
 #ifndef FOLIUM_SHMEM_FS_H
 #define FOLIUM_SHMEM_FS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Linux's values of sbinfo->huge. */
@@ -17,6 +18,10 @@
 #define SHMEM_HUGE_ALWAYS 1
 #define SHMEM_HUGE_WITHIN_SIZE 2
 #define SHMEM_HUGE_ADVISE 3
+/* shmem_enabled's two global-only values (Linux's): no huge folio on any
+ * mount, or PMD-sized ones on every mount, whatever its huge= says. */
+#define SHMEM_HUGE_DENY (-1)
+#define SHMEM_HUGE_FORCE (-2)
 
 /* huge= of a tmpfs mounted without one, the root's (Linux: tmpfs_huge).
  * Folium's default is always, so its page cache shows large folios;
@@ -37,13 +42,44 @@ unsigned int shmem_huge_max_order(int huge);
  * whose end is not yet the size): within_size stops folios at the size,
  * one page at least; any other value leaves @bytes. */
 uint64_t shmem_huge_fallocate_bytes(int huge, uint64_t pos, uint64_t bytes, uint64_t i_size);
-/* The folio order a fault of a shared mapping makes for a hole at index
- * (Linux 6.18: shmem_allowable_huge_orders for a VMA, whose global part
- * is PMD-only): HPAGE_PMD_ORDER when huge= allows it (always;
- * within_size when the file covers the PMD-sized folio; advise when the
- * VMA has VM_HUGEPAGE) and the VMA can map it (max_order), else 0. */
-unsigned int shmem_fault_order(int huge, unsigned long vm_flags, unsigned long index,
-			       uint64_t i_size, unsigned int max_order);
+/*
+ * /sys/kernel/mm/transparent_hugepage/shmem_enabled (Linux: shmem_huge):
+ * the huge= of the kernel's own instance (shared anonymous memory,
+ * memfds), or SHMEM_HUGE_DENY / SHMEM_HUGE_FORCE over every mount.
+ * Default: never. And hugepages-<N>kB/shmem_enabled, per folio size, for
+ * shared anonymous memory only (Linux 6.11's huge_shmem_orders_*: always,
+ * inherit (the global value decides; the PMD size's default), within_size,
+ * advise, never).
+ */
+extern int shmem_huge;
+extern unsigned long huge_shmem_orders_always, huge_shmem_orders_inherit, huge_shmem_orders_madvise,
+	huge_shmem_orders_within_size;
+/* Parse a global (per_size false: always within_size advise never deny
+ * force) or per-size (always inherit within_size advise never) value,
+ * one trailing newline allowed. Return: 0, or -EINVAL. */
+int shmem_enabled_parse(const char *buf, bool per_size, int *value);
+/* The global value, or a size's mode (SHMEM_HUGE_* or, per size,
+ * SHMEM_ENABLED_INHERIT), as the sysfs files show and take them. */
+#define SHMEM_ENABLED_INHERIT 4
+int shmem_order_mode(unsigned int order);
+void shmem_set_order_mode(unsigned int order, int mode);
+void shmem_set_huge(int huge);
+/*
+ * The folio orders a fault at index may make (Linux 7.3:
+ * shmem_allowable_huge_orders): a tmpfs file's from its mount's huge=
+ * (PMD-only: always; within_size when the file covers the PMD folio;
+ * advise with VM_HUGEPAGE), under the global deny and force; shared
+ * anonymous memory's (anon_shmem) from the per-size masks, the inherit
+ * ones only while the global value would allow the PMD size. Orders the
+ * VMA cannot map (above max_order) are left out. Return: the mask.
+ */
+unsigned long shmem_allowable_huge_orders(int sb_huge, bool anon_shmem, unsigned long vm_flags,
+					  unsigned long index, uint64_t i_size,
+					  unsigned int max_order);
+/* The sysfs files (fs/sysfs.c makes them): transparent_hugepage/
+ * shmem_enabled, and hugepages-<N>kB/shmem_enabled (priv: the order). */
+struct kobj_attribute;
+extern const struct kobj_attribute shmem_enabled_attr, thpsize_shmem_enabled_attr;
 /* What a tmpfs mount's options say (Linux: struct shmem_options). */
 struct shmem_options {
 	unsigned long blocks;	 /* pages its files may hold; 0: no limit */

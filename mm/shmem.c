@@ -10,6 +10,7 @@
 #include <kernel.h>
 #include <mman.h>
 #include <pagemap.h>
+#include <seq_file.h>
 #include <shmem_fs.h>
 #include <vm.h>
 
@@ -50,26 +51,205 @@ uint64_t shmem_huge_fallocate_bytes(int huge, uint64_t pos, uint64_t bytes, uint
 	return MIN(bytes, i_size - pos);
 }
 
-unsigned int shmem_fault_order(int huge, unsigned long vm_flags, unsigned long index,
-			       uint64_t i_size, unsigned int max_order)
-{
-	unsigned long end = (index | (HPAGE_PMD_NR - 1)) + 1; /* the PMD folio's end */
+int shmem_huge = SHMEM_HUGE_NEVER;
+unsigned long huge_shmem_orders_always, huge_shmem_orders_madvise, huge_shmem_orders_within_size;
+/* Linux: the PMD size inherits the global value unless told otherwise. */
+unsigned long huge_shmem_orders_inherit = CONFIG_TRANSPARENT_HUGEPAGE ? 1ul << HPAGE_PMD_ORDER : 0;
 
-	if (!CONFIG_TRANSPARENT_HUGEPAGE || max_order < HPAGE_PMD_ORDER ||
-	    (vm_flags & VM_NOHUGEPAGE))
+static const char *const enabled_words[] = {
+	"always", "within_size", "advise", "never", "deny", "force", "inherit",
+};
+static const int enabled_values[] = {
+	SHMEM_HUGE_ALWAYS, SHMEM_HUGE_WITHIN_SIZE, SHMEM_HUGE_ADVISE,	  SHMEM_HUGE_NEVER,
+	SHMEM_HUGE_DENY,   SHMEM_HUGE_FORCE,	   SHMEM_ENABLED_INHERIT,
+};
+
+int shmem_enabled_parse(const char *buf, bool per_size, int *value)
+{
+	for (unsigned int i = 0; i < ARRAY_SIZE(enabled_words); i++) {
+		size_t n = strlen(enabled_words[i]);
+		bool global_only = enabled_values[i] < 0,
+		     size_only = i == ARRAY_SIZE(enabled_words) - 1;
+
+		if ((per_size ? global_only : size_only) || strncmp(buf, enabled_words[i], n) ||
+		    (buf[n] && (buf[n] != '\n' || buf[n + 1])))
+			continue;
+		*value = enabled_values[i];
 		return 0;
-	switch (huge) {
+	}
+	return -EINVAL;
+}
+
+int shmem_order_mode(unsigned int order)
+{
+	unsigned long bit = 1ul << order;
+
+	if (huge_shmem_orders_always & bit)
+		return SHMEM_HUGE_ALWAYS;
+	if (huge_shmem_orders_inherit & bit)
+		return SHMEM_ENABLED_INHERIT;
+	if (huge_shmem_orders_within_size & bit)
+		return SHMEM_HUGE_WITHIN_SIZE;
+	if (huge_shmem_orders_madvise & bit)
+		return SHMEM_HUGE_ADVISE;
+	return SHMEM_HUGE_NEVER;
+}
+
+/* Linux: thpsize_shmem_enabled_store, one mask gains the bit. */
+void shmem_set_order_mode(unsigned int order, int mode)
+{
+	unsigned long bit = 1ul << order;
+
+	huge_shmem_orders_always &= ~bit;
+	huge_shmem_orders_inherit &= ~bit;
+	huge_shmem_orders_within_size &= ~bit;
+	huge_shmem_orders_madvise &= ~bit;
+	if (mode == SHMEM_HUGE_ALWAYS)
+		huge_shmem_orders_always |= bit;
+	else if (mode == SHMEM_ENABLED_INHERIT)
+		huge_shmem_orders_inherit |= bit;
+	else if (mode == SHMEM_HUGE_WITHIN_SIZE)
+		huge_shmem_orders_within_size |= bit;
+	else if (mode == SHMEM_HUGE_ADVISE)
+		huge_shmem_orders_madvise |= bit;
+}
+
+/* Linux: shmem_enabled_store; the kernel's own instance takes the value
+ * but force (fs/ramfs.c reads shmem_huge for it). */
+void shmem_set_huge(int huge)
+{
+	shmem_huge = huge;
+}
+
+/* The orders of @mask whose folio at index lies inside the file (Linux:
+ * shmem_get_orders_within_size). */
+static unsigned long orders_within_size(unsigned long mask, unsigned long index, uint64_t i_size)
+{
+	unsigned long within = 0;
+
+	for (unsigned int order = 1; order <= HPAGE_PMD_ORDER; order++) {
+		unsigned long end = (index | ((1ul << order) - 1)) + 1;
+
+		if ((mask & (1ul << order)) &&
+		    (uint64_t)end << PAGE_SHIFT <= ALIGN_UP(i_size, PAGE_SIZE))
+			within |= 1ul << order;
+	}
+	return within;
+}
+
+/* Linux: shmem_huge_global_enabled, the PMD order or nothing. */
+static unsigned long global_orders(int sb_huge, unsigned long vm_flags, unsigned long index,
+				   uint64_t i_size)
+{
+	unsigned long pmd = 1ul << HPAGE_PMD_ORDER;
+
+	if (shmem_huge == SHMEM_HUGE_DENY)
+		return 0;
+	if (shmem_huge == SHMEM_HUGE_FORCE)
+		return pmd;
+	switch (sb_huge) {
 	case SHMEM_HUGE_ALWAYS:
-		return HPAGE_PMD_ORDER;
+		return pmd;
 	case SHMEM_HUGE_WITHIN_SIZE:
-		return (uint64_t)end << PAGE_SHIFT <= ALIGN_UP(i_size, PAGE_SIZE) ? HPAGE_PMD_ORDER
-										  : 0;
+		return orders_within_size(pmd, index, i_size);
 	case SHMEM_HUGE_ADVISE:
-		return vm_flags & VM_HUGEPAGE ? HPAGE_PMD_ORDER : 0;
+		return vm_flags & VM_HUGEPAGE ? pmd : 0;
 	default:
 		return 0;
 	}
 }
+
+unsigned long shmem_allowable_huge_orders(int sb_huge, bool anon_shmem, unsigned long vm_flags,
+					  unsigned long index, uint64_t i_size,
+					  unsigned int max_order)
+{
+	unsigned long fits = (2ul << max_order) - 1, mask;
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE || (vm_flags & VM_NOHUGEPAGE))
+		return 0;
+	if (!anon_shmem)
+		return global_orders(sb_huge, vm_flags, index, i_size) & fits;
+	if (shmem_huge == SHMEM_HUGE_DENY)
+		return 0;
+	if (shmem_huge == SHMEM_HUGE_FORCE)
+		return huge_shmem_orders_inherit & fits;
+	mask = huge_shmem_orders_always |
+	       orders_within_size(huge_shmem_orders_within_size, index, i_size);
+	if (vm_flags & VM_HUGEPAGE)
+		mask |= huge_shmem_orders_madvise;
+	if (global_orders(sb_huge, vm_flags, index, i_size))
+		mask |= huge_shmem_orders_inherit;
+	return mask & THP_ORDERS_ALL & fits;
+}
+
+/* "always within_size advise [never] deny force": every choice of the
+ * file (the global one's or a size's, in Linux's order), the current one
+ * bracketed (Linux: shmem_enabled_show, thpsize_shmem_enabled_show). */
+static void show_enabled(struct seq_file *m, const int *values, unsigned int n, int current)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		const char *word = NULL;
+
+		for (unsigned int j = 0; j < ARRAY_SIZE(enabled_values); j++)
+			if (enabled_values[j] == values[i])
+				word = enabled_words[j];
+		seq_printf(m, values[i] == current ? "%s[%s]" : "%s%s", i ? " " : "", word);
+	}
+	seq_putc(m, '\n');
+}
+
+static int shmem_enabled_show(struct seq_file *m, void *priv)
+{
+	static const int values[] = { SHMEM_HUGE_ALWAYS, SHMEM_HUGE_WITHIN_SIZE, SHMEM_HUGE_ADVISE,
+				      SHMEM_HUGE_NEVER,	 SHMEM_HUGE_DENY,	 SHMEM_HUGE_FORCE };
+
+	(void)priv;
+	show_enabled(m, values, ARRAY_SIZE(values), shmem_huge);
+	return 0;
+}
+
+static long shmem_enabled_store(const char *buf, size_t count, void *priv)
+{
+	int huge;
+
+	(void)priv;
+	if (shmem_enabled_parse(buf, false, &huge))
+		return -EINVAL;
+	/* Linux: "Do not override huge allocation policy with non-PMD sized
+	 * mTHP": force only while the PMD size alone inherits. */
+	if (huge == SHMEM_HUGE_FORCE && huge_shmem_orders_inherit != 1ul << HPAGE_PMD_ORDER)
+		return -EINVAL;
+	shmem_set_huge(huge);
+	return (long)count;
+}
+
+static int thpsize_shmem_enabled_show(struct seq_file *m, void *priv)
+{
+	static const int values[] = { SHMEM_HUGE_ALWAYS, SHMEM_ENABLED_INHERIT,
+				      SHMEM_HUGE_WITHIN_SIZE, SHMEM_HUGE_ADVISE, SHMEM_HUGE_NEVER };
+
+	show_enabled(m, values, ARRAY_SIZE(values),
+		     shmem_order_mode((unsigned int)(uintptr_t)priv));
+	return 0;
+}
+
+static long thpsize_shmem_enabled_store(const char *buf, size_t count, void *priv)
+{
+	int mode;
+
+	if (shmem_enabled_parse(buf, true, &mode))
+		return -EINVAL;
+	/* Linux: under force no size but the PMD's may inherit. */
+	if (mode == SHMEM_ENABLED_INHERIT && shmem_huge == SHMEM_HUGE_FORCE &&
+	    (uintptr_t)priv != HPAGE_PMD_ORDER)
+		return -EINVAL;
+	shmem_set_order_mode((unsigned int)(uintptr_t)priv, mode);
+	return (long)count;
+}
+
+const struct kobj_attribute shmem_enabled_attr = { shmem_enabled_show, shmem_enabled_store };
+const struct kobj_attribute thpsize_shmem_enabled_attr = { thpsize_shmem_enabled_show,
+							   thpsize_shmem_enabled_store };
 
 /* An octal number that fills all of @s. Return: 0, or -1. */
 static int parse_octal(const char *s, uint64_t *out)

@@ -214,6 +214,38 @@ static void exec_seals(void)
 	}
 }
 
+/* The first line of @path, without its newline, in line ("" if none). */
+static void first_line(const char *path, char *line, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, line, size - 1) : -1;
+
+	line[n > 0 ? n : 0] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The shmem_enabled files that say which folio sizes memfds and shared
+ * anonymous memory get: Linux 6.11's words, the defaults. */
+static void shmem_enabled(void)
+{
+	static const char dir[] = "/sys/kernel/mm/transparent_hugepage";
+	char path[128], line[128];
+
+	first_line("/sys/kernel/mm/transparent_hugepage/shmem_enabled", line, sizeof(line));
+	check("shmem_enabled: never of six",
+	      !strcmp(line, "always within_size advise [never] deny force"), "'%s'", line);
+	snprintf(path, sizeof(path), "%s/hugepages-2048kB/shmem_enabled", dir);
+	first_line(path, line, sizeof(line));
+	check("hugepages-2048kB/shmem_enabled: inherit",
+	      !strcmp(line, "always [inherit] within_size advise never"), "'%s'", line);
+	snprintf(path, sizeof(path), "%s/hugepages-64kB/shmem_enabled", dir);
+	first_line(path, line, sizeof(line));
+	check("hugepages-64kB/shmem_enabled: never",
+	      !strcmp(line, "always inherit within_size advise [never]"), "'%s'", line);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -221,5 +253,6 @@ int main(void)
 	shared_data();
 	future_write_and_grow();
 	exec_seals();
+	shmem_enabled();
 	return check_summary("memfdtest");
 }

@@ -286,6 +286,32 @@ static void private_write_copies_and_hole_keeps_the_copy(struct kunit *test)
 	fput(file);
 }
 
+/* hugepages-64kB/shmem_enabled "always": a write fault in shared
+ * anonymous memory makes a 64 KiB folio and maps all of it at once. */
+static void shmem_enabled_gives_shared_anonymous_memory_large_folios(struct kunit *test)
+{
+	unsigned long saved = huge_shmem_orders_always;
+	struct folio *folio;
+	struct file *file;
+
+	if (!t.mm || !fs.root || test_skip_without_thp(test))
+		return;
+	shmem_set_order_mode(4, SHMEM_HUGE_ALWAYS);
+	file = shmem_zero_setup(32 * P);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, file->f_op->mmap == NULL, false);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 32 * P, SHARED_RW, file, 0), A);
+	fput(file);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 17 * P, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	folio = test_mapped_folio(t.mm, A + 16 * P);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_EXPECT_EQ(test, folio_order(folio), 4);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 16);
+	KUNIT_EXPECT_TRUE(test, pte_none(pte_at(A + 15 * P)) && pte_present(pte_at(A + 31 * P)));
+	huge_shmem_orders_always = saved;
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 32 * P), 0);
+}
+
 static void shared_anonymous_memory_goes_with_its_mapping(struct kunit *test)
 {
 	struct file *file;
@@ -311,6 +337,7 @@ static struct kunit_case shmem_map_test_cases[] = {
 	KUNIT_CASE(past_the_end_is_sigbus_and_truncate_unmaps),
 	KUNIT_CASE(fork_shares_the_pages),
 	KUNIT_CASE(private_write_copies_and_hole_keeps_the_copy),
+	KUNIT_CASE(shmem_enabled_gives_shared_anonymous_memory_large_folios),
 	KUNIT_CASE(shared_anonymous_memory_goes_with_its_mapping),
 	{}
 };

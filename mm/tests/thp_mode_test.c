@@ -6,11 +6,14 @@
  */
 #include <ktest.h>
 #include <seq_file.h>
+#include <shmem_fs.h>
 #include <vm.h>
 
 static unsigned long saved_always, saved_madvise, saved_inherit;
 static enum thp_mode saved_global;
 static enum thp_defrag saved_defrag;
+static int saved_shmem_huge;
+static unsigned long saved_shmem[4];
 
 static int thp_mode_init(struct kunit *test)
 {
@@ -20,6 +23,11 @@ static int thp_mode_init(struct kunit *test)
 	saved_inherit = huge_anon_orders_inherit;
 	saved_global = thp_global_mode;
 	saved_defrag = thp_defrag_mode;
+	saved_shmem_huge = shmem_huge;
+	saved_shmem[0] = huge_shmem_orders_always;
+	saved_shmem[1] = huge_shmem_orders_inherit;
+	saved_shmem[2] = huge_shmem_orders_madvise;
+	saved_shmem[3] = huge_shmem_orders_within_size;
 	return 0;
 }
 
@@ -31,6 +39,11 @@ static void thp_mode_exit(struct kunit *test)
 	huge_anon_orders_inherit = saved_inherit;
 	thp_global_mode = saved_global;
 	thp_defrag_mode = saved_defrag;
+	shmem_huge = saved_shmem_huge;
+	huge_shmem_orders_always = saved_shmem[0];
+	huge_shmem_orders_inherit = saved_shmem[1];
+	huge_shmem_orders_madvise = saved_shmem[2];
+	huge_shmem_orders_within_size = saved_shmem[3];
 }
 
 /* The file's text, shown into out (no kmalloc: the host has no node 0). */
@@ -104,6 +117,87 @@ static void thp_sysfs_show_and_store(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, out, "always inherit madvise [never]\n");
 }
 
+/* shmem_enabled (global and per size) read and write Linux 6.11's words,
+ * and decide shmem's fault orders as shmem_allowable_huge_orders does: a
+ * tmpfs file's from its huge= (PMD only) under deny and force; shared
+ * anonymous memory's from the per-size masks, inherit only while the
+ * global value allows the PMD size. */
+static void shmem_enabled_follows_linux(struct kunit *test)
+{
+	const unsigned long pmd = 1ul << HPAGE_PMD_ORDER, all = HPAGE_PMD_ORDER;
+	const unsigned long rw = VM_READ | VM_WRITE | VM_SHARED;
+	char out[96];
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE)
+		return;
+	shmem_huge = SHMEM_HUGE_NEVER;
+	show(&shmem_enabled_attr, NULL, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "always within_size advise [never] deny force\n");
+	KUNIT_EXPECT_EQ(test, shmem_enabled_attr.store("force\n", 6, NULL), 6);
+	show(&shmem_enabled_attr, NULL, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "always within_size advise never deny [force]\n");
+	KUNIT_EXPECT_EQ(test, shmem_enabled_attr.store("inherit", 7, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, shmem_huge, SHMEM_HUGE_FORCE);
+	show(&thpsize_shmem_enabled_attr, (void *)(uintptr_t)HPAGE_PMD_ORDER, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "always [inherit] within_size advise never\n");
+	KUNIT_EXPECT_EQ(test, thpsize_shmem_enabled_attr.store("always", 6, (void *)4ul), 6);
+	KUNIT_EXPECT_EQ(test, thpsize_shmem_enabled_attr.store("deny", 4, (void *)4ul), -EINVAL);
+	show(&thpsize_shmem_enabled_attr, (void *)4ul, out, sizeof(out));
+	KUNIT_EXPECT_STREQ(test, out, "[always] inherit within_size advise never\n");
+	/* Under force only the PMD size may inherit, and force needs that. */
+	KUNIT_EXPECT_EQ(test, thpsize_shmem_enabled_attr.store("inherit", 7, (void *)4ul), -EINVAL);
+	KUNIT_EXPECT_EQ(test, shmem_enabled_attr.store("never", 5, NULL), 5);
+	KUNIT_EXPECT_EQ(test, thpsize_shmem_enabled_attr.store("inherit", 7, (void *)4ul), 7);
+	KUNIT_EXPECT_EQ(test, shmem_enabled_attr.store("force", 5, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, thpsize_shmem_enabled_attr.store("always", 6, (void *)4ul), 6);
+	KUNIT_EXPECT_EQ(test, shmem_enabled_attr.store("force", 5, NULL), 5);
+
+	/* force: every tmpfs PMD, shared anonymous memory the inherit ones. */
+	KUNIT_EXPECT_EQ(test, shmem_allowable_huge_orders(SHMEM_HUGE_NEVER, false, rw, 0, 0, all),
+			pmd);
+	KUNIT_EXPECT_EQ(test, shmem_allowable_huge_orders(SHMEM_HUGE_NEVER, true, rw, 0, 0, all),
+			pmd);
+	shmem_huge = SHMEM_HUGE_DENY;
+	KUNIT_EXPECT_EQ(test, shmem_allowable_huge_orders(SHMEM_HUGE_ALWAYS, false, rw, 0, 0, all),
+			0);
+	KUNIT_EXPECT_EQ(test, shmem_allowable_huge_orders(SHMEM_HUGE_ALWAYS, true, rw, 0, 0, all),
+			0);
+	shmem_huge = SHMEM_HUGE_NEVER;
+	/* never: 64K (always) only; PMD inherits nothing. */
+	KUNIT_EXPECT_EQ(test, shmem_allowable_huge_orders(SHMEM_HUGE_NEVER, true, rw, 0, 0, all),
+			1ul << 4);
+	/* a VMA that fits no 64K folio gets none. */
+	KUNIT_EXPECT_EQ(test, shmem_allowable_huge_orders(SHMEM_HUGE_NEVER, true, rw, 0, 0, 3), 0);
+	/* the global advise: the PMD inherits it with VM_HUGEPAGE only. */
+	KUNIT_EXPECT_EQ(test, shmem_allowable_huge_orders(SHMEM_HUGE_ADVISE, true, rw, 0, 0, all),
+			1ul << 4);
+	KUNIT_EXPECT_EQ(
+		test,
+		shmem_allowable_huge_orders(SHMEM_HUGE_ADVISE, true, rw | VM_HUGEPAGE, 0, 0, all),
+		(1ul << 4) | pmd);
+	/* within_size, per size: only a folio the file covers. */
+	shmem_set_order_mode(4, SHMEM_HUGE_WITHIN_SIZE);
+	KUNIT_EXPECT_EQ(
+		test,
+		shmem_allowable_huge_orders(SHMEM_HUGE_NEVER, true, rw, 16, 32 * PAGE_SIZE, all),
+		1ul << 4);
+	KUNIT_EXPECT_EQ(
+		test,
+		shmem_allowable_huge_orders(SHMEM_HUGE_NEVER, true, rw, 16, 31 * PAGE_SIZE, all),
+		0);
+	/* a tmpfs file with huge=always: the PMD; within_size: if covered. */
+	KUNIT_EXPECT_EQ(test, shmem_allowable_huge_orders(SHMEM_HUGE_ALWAYS, false, rw, 0, 0, all),
+			pmd);
+	KUNIT_EXPECT_EQ(test,
+			shmem_allowable_huge_orders(SHMEM_HUGE_WITHIN_SIZE, false, rw, 0,
+						    PMD_SIZE - PAGE_SIZE - 1, all),
+			0);
+	KUNIT_EXPECT_EQ(test,
+			shmem_allowable_huge_orders(SHMEM_HUGE_ALWAYS, false, rw | VM_NOHUGEPAGE, 0,
+						    0, all),
+			0);
+}
+
 /* defrag reads and writes Linux's five words, and each mode gives a THP
  * fault Linux's mask (vma_thp_gfp_mask): direct reclaim (so compaction)
  * for every VMA under "always" (one light try without MADV_HUGEPAGE),
@@ -163,11 +257,9 @@ static void thp_stats_and_dir_names(struct kunit *test)
 }
 
 static struct kunit_case thp_mode_cases[] = {
-	KUNIT_CASE(thp_modes_follow_linux_rules),
-	KUNIT_CASE(thp_sysfs_show_and_store),
-	KUNIT_CASE(thp_defrag_follows_linux),
-	KUNIT_CASE(thp_stats_and_dir_names),
-	{},
+	KUNIT_CASE(thp_modes_follow_linux_rules), KUNIT_CASE(thp_sysfs_show_and_store),
+	KUNIT_CASE(shmem_enabled_follows_linux),  KUNIT_CASE(thp_defrag_follows_linux),
+	KUNIT_CASE(thp_stats_and_dir_names),	  {},
 };
 
 static struct kunit_suite thp_mode_suite = {
