@@ -4,13 +4,18 @@
  * alignment, and order 0 only without large folios), reads of holes and
  * past the end, truncation zeroing a straddled folio and dropping the
  * cache's references, and a byte model of one file under random writes,
- * reads, truncations, punched holes and fallocates (fs/ramfs.c's). Example: a 1.5 MiB write at 0
+ * reads, truncations, punched holes, fallocates (fs/ramfs.c's) and
+ * writes through a shared mapping of it, with msync, the mapping read
+ * back too. Example: a 1.5 MiB write at 0
  * makes one order-8 and one order-7 folio.
  */
+#include <fs.h>
 #include <ktest.h>
+#include <mman.h>
 #include <pagemap.h>
 #include <ramfs.h>
 #include <slab.h>
+#include <vm.h>
 #include "mm_test_util.h"
 
 #define P PAGE_SIZE
@@ -309,12 +314,51 @@ static bool model_matches(struct kunit *test, const char *model, uint64_t size, 
 	return true;
 }
 
+/* Where the model maps the file, shared, all MODEL_SIZE of it. */
+#define MODEL_MAP 0x40000000ul
+
+static const struct file_operations model_fops = { .mmap = shmem_mmap };
+
+/* The mapping reads what read(2) reads (every page inside the file). */
+static bool mapping_matches(struct kunit *test, const char *model, uint64_t size, char *buf,
+			    unsigned int step)
+{
+	uint64_t i = 0;
+
+	if (copy_from_user(buf, MODEL_MAP, size)) {
+		kunit_fail(test, __FILE__, __LINE__, "step %u: the mapping faults inside the file",
+			   step);
+		return false;
+	}
+	while (i < size && buf[i] == model[i])
+		i++;
+	if (i < size)
+		kunit_fail(test, __FILE__, __LINE__,
+			   "step %u: mapped byte %llu is %#x, the model says %#x", step,
+			   (unsigned long long)i, buf[i] & 0xff, model[i] & 0xff);
+	return i == size;
+}
+
 static void random_writes_truncates_punches_and_fallocates_match_a_byte_model(struct kunit *test)
 {
 	char *model = kzalloc(MODEL_SIZE, GFP_KERNEL), *buf = kmalloc(MODEL_SIZE, GFP_KERNEL);
+	struct mm_struct *prev = current_mm;
+	struct test_mm t;
+	struct file *file;
 	uint64_t size = 0;
 
 	KUNIT_ASSERT_TRUE(test, model && buf);
+	test_mm_create(test, &t, 4 * MAX_ORDER_NR_PAGES);
+	if (!t.mm)
+		goto free;
+	file = alloc_file(&inode, &model_fops, O_RDWR, FMODE_READ | FMODE_WRITE);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	switch_mm(t.mm);
+	KUNIT_ASSERT_EQ(test,
+			vm_mmap_file(t.mm, MODEL_MAP, MODEL_SIZE,
+				     VM_READ | VM_WRITE | VM_SHARED | VM_MAYWRITE | VM_MAYSHARE,
+				     file, 0),
+			MODEL_MAP);
 	rng_state = 0x9e3779b97f4a7c15ull;
 	for (unsigned int step = 0; step < MODEL_STEPS; step++) {
 		uint64_t pos = rnd(MODEL_SIZE), len = rnd_len();
@@ -324,12 +368,21 @@ static void random_writes_truncates_punches_and_fallocates_match_a_byte_model(st
 
 		len = MIN(len, MODEL_SIZE - pos); /* MIN evaluates twice */
 
-		switch (rnd(8)) {
-		case 0: /* truncate, as ramfs would: size, then cache */
+		switch (rnd(10)) {
+		case 0: /* truncate: size, mappings past it, then cache */
 			size = MIN(size, pos);
-			inode.size = size;
-			truncate_inode_pages(inode.i_mapping, size);
+			ramfs_setsize(&inode, size);
 			memset(model + size, 0, MODEL_SIZE - size);
+			break;
+		case 8: /* a write through the shared mapping, inside the file */
+		case 9:
+			len = pos < size ? MIN(len, size - pos) : 0;
+			for (uint64_t i = 0; i < len; i++)
+				buf[i] = model[pos + i] = pat(pos + i, step + 1000);
+			KUNIT_EXPECT_EQ(test, copy_to_user(MODEL_MAP + pos, buf, len), 0);
+			KUNIT_EXPECT_EQ(
+				test, do_msync(t.mm, MODEL_MAP + ALIGN_DOWN(pos, P), len, MS_SYNC),
+				0);
 			break;
 		case 1: /* a punched hole reads as zeros; the size stays */
 			KUNIT_EXPECT_EQ(test,
@@ -352,13 +405,22 @@ static void random_writes_truncates_punches_and_fallocates_match_a_byte_model(st
 				goto out;
 			size = MAX(size, pos + len);
 		}
-		if (inode.size != size || !model_matches(test, model, size, buf, step))
+		if (inode.size != size || !model_matches(test, model, size, buf, step) ||
+		    !mapping_matches(test, model, size, buf, step))
 			break;
 	}
 out:
 	KUNIT_EXPECT_EQ(test, inode.size, size);
 	/* the steps made large folios, not only pages */
 	KUNIT_EXPECT_LT(test, mapping_folio_count(), inode.i_data.nrpages);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, MODEL_MAP, MODEL_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_mapped, 0);
+	switch_mm(prev);
+	/* The file's last reference: the inode has no name, so it is
+	 * emptied (evict), the exit's check then finds no page left. */
+	fput(file);
+	test_mm_destroy(test, &t);
+free:
 	kfree(model);
 	kfree(buf);
 }
