@@ -36,6 +36,18 @@ extern const uint8_t font_psf_start[], font_psf_end[];
 uint32_t psf_glyph_index(const struct psf_font *font, uint32_t cp);
 
 /* kernel/fbcon.c: a console drawing into a framebuffer in memory. */
+
+/* The most text cells a console keeps: a 3840x2160 screen of 8x16 glyphs.
+ * A larger screen uses its top left part. */
+#define FBCON_MAX_COLS 480
+#define FBCON_MAX_CELLS (480 * 135)
+#define FBCON_BLANK 0xffff /* a cell of background only */
+
+struct fbcon_cell {
+	uint32_t fg, bg; /* encoded pixel values */
+	uint16_t glyph;	 /* a glyph index, or FBCON_BLANK */
+};
+
 struct fbcon {
 	struct console con; /* first: the write hook casts back */
 	uint32_t *pixels;
@@ -47,12 +59,21 @@ struct fbcon {
 	uint32_t format;     /* enum boot_fb_format */
 	uint32_t masks[3];   /* red, green, blue (BOOT_FB_BITMASK only) */
 	bool cursor_shown;
+	/* The text, a ring of rows: screen row r is ring row (top + r) % rows. */
+	uint32_t top;
+	bool redraw_pending; /* the screen shows less than the cells hold */
+	/* Set by the owner: a write leaves a redraw pending for
+	 * fbcon_flush() and calls flush_later (if set) to schedule it. */
+	bool defer;
+	void (*flush_later)(struct fbcon *fc);
+	bool writing;	 /* inside fbcon_write: the cells may be half updated */
 	bool tty_output; /* writing the tty's bytes: '\n' is a bare line feed */
 	/* Escape sequence parser and UTF-8 decoder state. */
 	uint8_t esc_state;
 	uint32_t esc_param;
 	uint32_t utf8_cp;
 	uint8_t utf8_left;
+	struct fbcon_cell cells[FBCON_MAX_CELLS];
 };
 
 /* Set up fc to draw into width x height pixels, pitch pixels per scanline,
@@ -70,10 +91,18 @@ uint32_t fbcon_pixel(const struct fbcon *fc, uint32_t rgb);
  * ESC [ n D; other escape sequences are consumed without drawing. */
 void fbcon_write(struct fbcon *fc, const char *s, size_t n);
 
+/* Draw the whole screen from the cells if a scroll left it pending. */
+void fbcon_flush(struct fbcon *fc);
+
 /* kernel/fbcon_boot.c (kernel only): register the GOP framebuffer as a
  * console with the font linked into the kernel. Does nothing if the loader
  * found no framebuffer.
  * Context: after paging_init() mapped the framebuffer at __va(fb.base). */
 void fbcon_boot_init(const struct boot_info *bi);
+/* From now on a scroll's redraw waits for a timer (kernel/fbcon_boot.c).
+ * Context: once timer interrupts arrive (after arch_late_setup()). */
+void fbcon_boot_defer(void);
+/* Return: the boot console, or NULL if there is no framebuffer. */
+struct fbcon *fbcon_boot_console(void);
 
 #endif

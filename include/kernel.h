@@ -127,9 +127,16 @@ struct console {
 	/* The tty's bytes after its output processing (n_tty's OPOST): '\n'
 	 * is a bare line feed, as a terminal takes it. NULL: write. */
 	void (*write_tty)(struct console *con, const char *s, size_t n);
+	/* Show what the console holds back and write through from now on
+	 * (console_flush_on_panic). NULL: nothing is ever held back. */
+	void (*flush)(struct console *con);
 	struct console *next;
 };
 void console_register(struct console *con);
+/* The machine is going down (a panic or a fault report): every console
+ * shows what it holds back and writes through from now on (Linux:
+ * console_flush_on_panic). Context: any, interrupts off. */
+void console_flush_on_panic(void);
 /* Bytes from the tty to every console's write_tty (fs/n_tty.c). */
 void console_write_tty(const char *s, size_t n);
 /* Send all output to one console only (tests capture command output this

@@ -176,7 +176,8 @@ void kmain(uint64_t boot_info_phys)
 	proc_root_init(); /* /proc: meminfo, vmstat, self/maps, ... */
 	sysfs_init();	  /* /sys/kernel/mm/transparent_hugepage */
 	acpi_init(bi);
-	arch_late_setup(); /* keyboard and interrupts, last */
+	arch_late_setup();  /* keyboard and interrupts, last */
+	fbcon_boot_defer(); /* redraws after scrolling wait for a timer */
 	pr_info("Boot complete in %llu ms; type 'help' for commands\n",
 		(unsigned long long)(arch_uptime_ns() / 1000000));
 	/* Linux: rest_init. The shell becomes a kernel thread, pid 1 (it

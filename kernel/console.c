@@ -29,6 +29,13 @@ void console_register(struct console *con)
 	*p = con;
 }
 
+void console_flush_on_panic(void)
+{
+	for (struct console *con = consoles; con; con = con->next)
+		if (con->flush)
+			con->flush(con);
+}
+
 void console_redirect(struct console *only)
 {
 	redirect = only;

@@ -6,6 +6,17 @@
  * insertion point (cx, cy) is always a visible cell where the cursor, an
  * underline XORed into the cell's bottom rows, is drawn. The cursor is
  * removed before any drawing and put back when a write returns.
+ *
+ * The text is kept in cells (glyph and colors), a ring of rows, and the
+ * framebuffer is only ever written, never read: a scroll moves the ring's
+ * top and leaves the whole screen to be redrawn from the cells, as
+ * Linux's fbcon does on a framebuffer it cannot read back fast
+ * (SCROLL_REDRAW; efifb's memory is write-combining or uncached). Text
+ * written while no redraw is pending is drawn at once; a pending redraw
+ * happens at the end of the write, or, with defer set, when the owner calls
+ * fbcon_flush() (Linux's drm_fb_helper flushes its damage from a worker
+ * the same way), so a burst of scrolling output costs one redraw per flush
+ * rather than a screen of pixels per line.
  */
 #include <fbcon.h>
 
@@ -66,30 +77,54 @@ static uint32_t *cell_origin(struct fbcon *fc, uint32_t col, uint32_t row)
 	       (size_t)col * fc->font->width;
 }
 
-static void draw_glyph(struct fbcon *fc, uint32_t glyph)
+/* The cell of text row row (0: the top of the screen) in column col. */
+static struct fbcon_cell *cell_at(struct fbcon *fc, uint32_t col, uint32_t row)
 {
+	uint32_t ring_row = fc->top + row;
+
+	if (ring_row >= fc->rows)
+		ring_row -= fc->rows;
+	return &fc->cells[(size_t)ring_row * fc->cols + col];
+}
+
+/* Draw cell (col, row) from the text: a glyph, or the background. */
+static void draw_cell(struct fbcon *fc, uint32_t col, uint32_t row)
+{
+	const struct fbcon_cell *cell = cell_at(fc, col, row);
 	const struct psf_font *f = fc->font;
-	const uint8_t *bits = f->glyphs + (size_t)glyph * f->glyph_size;
-	uint32_t *line = cell_origin(fc, fc->cx, fc->cy);
+	const uint8_t *bits = f->glyphs + (size_t)cell->glyph * f->glyph_size;
+	uint32_t *line = cell_origin(fc, col, row);
 
 	for (uint32_t y = 0; y < f->height; y++, line += fc->pitch) {
-		const uint8_t *row = bits + y * f->stride;
+		const uint8_t *glyph_row = bits + y * f->stride;
 
+		if (cell->glyph == FBCON_BLANK) {
+			for (uint32_t x = 0; x < f->width; x++)
+				line[x] = cell->bg;
+			continue;
+		}
 		/* Glyph rows are MSB first: bit 7 of byte 0 is x = 0. */
 		for (uint32_t x = 0; x < f->width; x++)
-			line[x] = row[x / 8] & (0x80 >> (x % 8)) ? fc->fg : fc->bg;
+			line[x] = glyph_row[x / 8] & (0x80 >> (x % 8)) ? cell->fg : cell->bg;
 	}
 }
 
-/* Fill cells [col0, col1) of row with the background. */
+static void put_cell(struct fbcon *fc, uint32_t col, uint32_t row, uint32_t glyph)
+{
+	struct fbcon_cell *cell = cell_at(fc, col, row);
+
+	cell->glyph = (uint16_t)glyph;
+	cell->fg = fc->fg;
+	cell->bg = fc->bg;
+	if (!fc->redraw_pending)
+		draw_cell(fc, col, row);
+}
+
+/* Blank cells [col0, col1) of row in the background color. */
 static void clear_cells(struct fbcon *fc, uint32_t row, uint32_t col0, uint32_t col1)
 {
-	uint32_t *line = cell_origin(fc, col0, row);
-	uint32_t n = (col1 - col0) * fc->font->width;
-
-	for (uint32_t y = 0; y < fc->font->height; y++, line += fc->pitch)
-		for (uint32_t x = 0; x < n; x++)
-			line[x] = fc->bg;
+	for (uint32_t col = col0; col < col1; col++)
+		put_cell(fc, col, row, FBCON_BLANK);
 }
 
 /* XOR is its own inverse, so drawing twice removes the cursor exactly. */
@@ -99,23 +134,37 @@ static void toggle_cursor(struct fbcon *fc)
 	uint32_t *line = cell_origin(fc, fc->cx, fc->cy) + (h - thick) * fc->pitch;
 	uint32_t mask = fc->fg ^ fc->bg;
 
+	fc->cursor_shown = !fc->cursor_shown;
+	/* The redraw draws the cursor where cursor_shown says. */
+	if (fc->redraw_pending)
+		return;
 	for (uint32_t y = 0; y < thick; y++, line += fc->pitch)
 		for (uint32_t x = 0; x < fc->font->width; x++)
 			line[x] ^= mask;
-	fc->cursor_shown = !fc->cursor_shown;
 }
 
-/* Move every text row up by one and blank the last. Rows are memmoved
- * scanline by scanline because the pitch may exceed the visible width. */
+/* Move every text row up by one and blank the last: the ring's top moves
+ * and every cell on the screen is to be drawn again. */
 static void scroll_up(struct fbcon *fc)
 {
-	uint32_t fh = fc->font->height, lines = (fc->rows - 1) * fh;
-	size_t bytes = (size_t)fc->cols * fc->font->width * sizeof(uint32_t);
-
-	for (uint32_t y = 0; y < lines; y++)
-		memmove(fc->pixels + (size_t)y * fc->pitch,
-			fc->pixels + (size_t)(y + fh) * fc->pitch, bytes);
+	fc->top = fc->top + 1 == fc->rows ? 0 : fc->top + 1;
+	fc->redraw_pending = true;
 	clear_cells(fc, fc->rows - 1, 0, fc->cols);
+}
+
+void fbcon_flush(struct fbcon *fc)
+{
+	if (!fc->redraw_pending)
+		return;
+	fc->redraw_pending = false;
+	for (uint32_t row = 0; row < fc->rows; row++)
+		for (uint32_t col = 0; col < fc->cols; col++)
+			draw_cell(fc, col, row);
+	if (fc->cursor_shown) {
+		/* toggle_cursor flips the state and draws the underline */
+		fc->cursor_shown = false;
+		toggle_cursor(fc);
+	}
 }
 
 static void newline(struct fbcon *fc)
@@ -129,7 +178,7 @@ static void newline(struct fbcon *fc)
 
 static void put_codepoint(struct fbcon *fc, uint32_t cp)
 {
-	draw_glyph(fc, psf_glyph_index(fc->font, cp));
+	put_cell(fc, fc->cx, fc->cy, psf_glyph_index(fc->font, cp));
 	if (++fc->cx == fc->cols)
 		newline(fc);
 }
@@ -265,11 +314,17 @@ static void fbcon_putb(struct fbcon *fc, uint8_t c)
 
 void fbcon_write(struct fbcon *fc, const char *s, size_t n)
 {
+	fc->writing = true;
 	if (fc->cursor_shown)
 		toggle_cursor(fc);
 	for (size_t i = 0; i < n; i++)
 		fbcon_putb(fc, (uint8_t)s[i]);
 	toggle_cursor(fc);
+	fc->writing = false;
+	if (!fc->defer)
+		fbcon_flush(fc);
+	else if (fc->redraw_pending && fc->flush_later)
+		fc->flush_later(fc);
 }
 
 static void fbcon_con_write(struct console *con, const char *s, size_t n)
@@ -286,6 +341,15 @@ static void fbcon_con_write_tty(struct console *con, const char *s, size_t n)
 	fc->tty_output = false;
 }
 
+/* console_flush_on_panic: no timer may ever flush again. */
+static void fbcon_con_flush(struct console *con)
+{
+	struct fbcon *fc = (struct fbcon *)con;
+
+	fc->defer = false;
+	fbcon_flush(fc);
+}
+
 int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width, uint32_t height, uint32_t pitch,
 	       uint32_t format, uint32_t red_mask, uint32_t green_mask, uint32_t blue_mask,
 	       const struct psf_font *font)
@@ -297,6 +361,7 @@ int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width, uint32_t height, 
 	fc->con.name = "fbcon";
 	fc->con.write = fbcon_con_write;
 	fc->con.write_tty = fbcon_con_write_tty;
+	fc->con.flush = fbcon_con_flush;
 	fc->pixels = pixels;
 	fc->width = width;
 	fc->height = height;
@@ -306,12 +371,18 @@ int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width, uint32_t height, 
 	fc->masks[1] = green_mask;
 	fc->masks[2] = blue_mask;
 	fc->font = font;
-	fc->cols = width / font->width;
-	fc->rows = height / font->height;
+	fc->cols = MIN(width / font->width, (uint32_t)FBCON_MAX_COLS);
+	fc->rows = MIN(height / font->height, (uint32_t)(FBCON_MAX_CELLS / fc->cols));
 	fbcon_set_colors(fc, DEFAULT_FG, DEFAULT_BG);
+	/* The margins right of and below the cells stay background. */
 	for (uint32_t y = 0; y < height; y++)
 		for (uint32_t x = 0; x < width; x++)
 			fc->pixels[(size_t)y * pitch + x] = fc->bg;
+	for (uint32_t row = 0; row < fc->rows; row++)
+		for (uint32_t col = 0; col < fc->cols; col++)
+			*cell_at(fc, col, row) = (struct fbcon_cell){ .fg = fc->fg,
+								      .bg = fc->bg,
+								      .glyph = FBCON_BLANK };
 	toggle_cursor(fc);
 	return 0;
 }

@@ -56,6 +56,8 @@ TEST_SRCS += \
 # Drivers: framebuffer console, keyboard translation, ACPI tables.
 KERNEL_GENERIC_SRCS += kernel/psf.c kernel/fbcon.c kernel/keymap.c kernel/acpi.c
 KERNEL_ONLY_SRCS += kernel/fbcon_boot.c
+# The boot console's redraw timer (needs the GOP framebuffer and ticks).
+KERNEL_ONLY_TEST_SRCS += kernel/tests/fbcon_boot_test.c
 TEST_SRCS += kernel/tests/fbcon_test.c kernel/tests/keymap_test.c \
 	kernel/tests/acpi_test.c
 

@@ -16,6 +16,7 @@ void panic(const char *fmt, ...)
 	if (panicking)
 		arch_halt();
 	panicking = true;
+	console_flush_on_panic();
 	va_start(ap, fmt);
 	kvsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

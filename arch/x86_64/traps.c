@@ -138,6 +138,7 @@ static void __noreturn die(const struct trap_frame *f)
 		arch_halt();
 	}
 	dying = true;
+	console_flush_on_panic();
 	pr_emerg("------------[ cut here ]------------\n");
 	pr_emerg("Exception %llu: %s\n", (unsigned long long)f->vector, name ? name : "Reserved");
 	report_error_code(f);

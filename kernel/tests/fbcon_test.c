@@ -23,6 +23,7 @@ static struct psf_font font;
 static struct fbcon fc;
 static uint32_t fb[FB_PITCH * FB_H];
 static uint32_t saved_row[FB_PITCH * 8];
+static struct kunit *current_test_for_flush;
 static char err[128];
 
 /* Every glyph row differs from its neighbours, and ' ' is not blank, so an
@@ -315,6 +316,83 @@ static void fbcon_scrolls_up_one_line_past_last_row(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fb[FB_W], PADDING);
 }
 
+static int flush_later_calls;
+
+static void count_flush_later(struct fbcon *f)
+{
+	KUNIT_EXPECT_TRUE(current_test_for_flush, f == &fc && f->redraw_pending);
+	flush_later_calls++;
+}
+
+/* Every cell of a 16x6 screen against rows of text (' ': blank). */
+static int screen_mismatches(const char *const text[6])
+{
+	int bad = 0;
+
+	for (uint32_t row = 0; row < 6; row++)
+		for (uint32_t col = 0; col < 16; col++) {
+			char c = col < strlen(text[row]) ? text[row][col] : ' ';
+
+			bad += cell_mismatches(col, row, c == ' ' ? -1 : c,
+					       fc.cx == col && fc.cy == row ? 7 : 8);
+		}
+	return bad;
+}
+
+/* A deferring owner: text without a scroll is drawn at once, a scroll
+ * leaves the pixels alone and asks for a flush, and the flush draws the
+ * whole screen from the text, never from the pixels (junk written over
+ * them is gone). console_flush_on_panic's hook draws and ends deferral. */
+static void fbcon_defers_a_scroll_to_one_redraw_from_the_text(struct kunit *test)
+{
+	static const char *const after_two[6] = { "2", "3", "4", "5", "AB", "" };
+	static const char *const after_three[6] = { "3", "4", "5", "AB", "", "" };
+	static const char *const after_panic[6] = { "AB", "", "", "", "C", "D" };
+
+	KUNIT_ASSERT_EQ(test, start(test, BOOT_FB_RGBX), 0);
+	current_test_for_flush = test;
+	flush_later_calls = 0;
+	fc.defer = true;
+	fc.flush_later = count_flush_later;
+	out("0\n1\n2\n3\n4\n5");
+	EXPECT_CELL(test, 0, 5, '5');
+	KUNIT_EXPECT_TRUE(test, cursor_at(1, 5, -1));
+	KUNIT_EXPECT_EQ(test, flush_later_calls, 0);
+	out("\nA");
+	out("B\n");
+	KUNIT_EXPECT_TRUE(test, fc.redraw_pending);
+	KUNIT_EXPECT_EQ(test, flush_later_calls, 2);
+	/* Unscrolled; only the old cursor was taken away. */
+	EXPECT_CELL(test, 0, 0, '0');
+	EXPECT_CELL(test, 0, 4, '4');
+	EXPECT_CELL(test, 0, 5, '5');
+	EXPECT_CELL(test, 1, 5, -1);
+	fbcon_flush(&fc);
+	KUNIT_EXPECT_FALSE(test, fc.redraw_pending);
+	KUNIT_EXPECT_EQ(test, screen_mismatches(after_two), 0);
+	KUNIT_EXPECT_TRUE(test, cursor_at(0, 5, -1));
+	/* A second flush with nothing pending draws nothing. */
+	fb[0] = PADDING;
+	fbcon_flush(&fc);
+	KUNIT_EXPECT_EQ(test, fb[0], PADDING);
+	for (uint32_t y = 0; y < FB_H; y++)
+		for (uint32_t x = 0; x < FB_W; x++)
+			fb[y * FB_PITCH + x] = 0x123456;
+	out("\n");
+	fbcon_flush(&fc);
+	KUNIT_EXPECT_EQ(test, screen_mismatches(after_three), 0);
+	KUNIT_EXPECT_TRUE(test, cursor_at(0, 5, -1));
+	out("\n\nC");
+	KUNIT_EXPECT_TRUE(test, fc.redraw_pending);
+	fc.con.flush(&fc.con);
+	KUNIT_EXPECT_FALSE(test, fc.defer);
+	flush_later_calls = 0;
+	out("\nD");
+	KUNIT_EXPECT_EQ(test, flush_later_calls, 0);
+	KUNIT_EXPECT_EQ(test, screen_mismatches(after_panic), 0);
+	KUNIT_EXPECT_TRUE(test, cursor_at(1, 5, -1));
+}
+
 static void fbcon_backspace_moves_and_erase_clears(struct kunit *test)
 {
 	KUNIT_ASSERT_EQ(test, start(test, BOOT_FB_RGBX), 0);
@@ -423,6 +501,7 @@ static struct kunit_case fbcon_cases[] = {
 	KUNIT_CASE(fbcon_newline_and_wrap_move_to_next_row),
 	KUNIT_CASE(fbcon_tty_line_feed_keeps_the_column),
 	KUNIT_CASE(fbcon_scrolls_up_one_line_past_last_row),
+	KUNIT_CASE(fbcon_defers_a_scroll_to_one_redraw_from_the_text),
 	KUNIT_CASE(fbcon_backspace_moves_and_erase_clears),
 	KUNIT_CASE(fbcon_erase_line_keeps_text_left_of_cursor),
 	KUNIT_CASE(fbcon_unknown_escape_sequences_draw_nothing),
