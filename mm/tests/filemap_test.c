@@ -258,7 +258,13 @@ static void add_folio_refuses_overlaps_and_misalignment(struct kunit *test)
 
 /* --- a byte model of one file ------------------------------------------------- */
 #define MODEL_SIZE (600 * 1024)
+/* The host's run (ASan, UBSan) is the long one; the kernel's shows the
+ * same code right in the kernel's own environment. */
+#ifdef FOLIUM_HOST
 #define MODEL_STEPS 300
+#else
+#define MODEL_STEPS 100
+#endif
 
 static uint64_t rng_state;
 
@@ -346,6 +352,7 @@ static void random_writes_truncates_punches_and_fallocates_match_a_byte_model(st
 	struct test_mm t;
 	struct file *file;
 	uint64_t size = 0;
+	bool made_large = false;
 
 	KUNIT_ASSERT_TRUE(test, model && buf);
 	test_mm_create(test, &t, 4 * MAX_ORDER_NR_PAGES);
@@ -408,11 +415,12 @@ static void random_writes_truncates_punches_and_fallocates_match_a_byte_model(st
 		if (inode.size != size || !model_matches(test, model, size, buf, step) ||
 		    !mapping_matches(test, model, size, buf, step))
 			break;
+		made_large |= mapping_folio_count() < inode.i_data.nrpages;
 	}
 out:
 	KUNIT_EXPECT_EQ(test, inode.size, size);
 	/* the steps made large folios, not only pages */
-	KUNIT_EXPECT_LT(test, mapping_folio_count(), inode.i_data.nrpages);
+	KUNIT_EXPECT_TRUE(test, made_large);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, MODEL_MAP, MODEL_SIZE), 0);
 	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_mapped, 0);
 	switch_mm(prev);

@@ -16,7 +16,7 @@
 #define NR_SEEDS 8
 #define NR_STEPS 1000
 #else
-#define NR_SEEDS 4
+#define NR_SEEDS 2
 #define NR_STEPS 300
 #endif
 
