@@ -498,6 +498,8 @@ void ramfs_truncate(struct ramfs_inode *inode)
 	if (!inode->i_mapping)
 		return;
 	inode->size = 0;
+	/* Linux: truncate_pagecache. No mapping may keep a page that goes. */
+	unmap_mapping_pages(inode->i_mapping, 0, ULONG_MAX, true);
 	truncate_inode_pages(inode->i_mapping, 0);
 	ramfs_recalc_inode(inode);
 }

@@ -195,6 +195,20 @@ static void past_the_end_is_sigbus_and_truncate_unmaps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 2);
 	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 2 * P, 0), VM_FAULT_SIGBUS);
 	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 2);
+	/* The file's bytes replaced whole (ramfs_set_data: an initramfs
+	 * entry or the shell writing it): the old pages are unmapped
+	 * before they go, and the mapping reads the new bytes. */
+	KUNIT_EXPECT_EQ(test, ramfs_set_data(file->f_inode, "xy", 2), 0);
+	KUNIT_EXPECT_TRUE(test, pte_none(pte_at(A)) && pte_none(pte_at(A + P)));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 0);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + P, 0), VM_FAULT_SIGBUS);
+	{
+		char got[4] = { 0 };
+
+		KUNIT_EXPECT_EQ(test, copy_from_user(got, A, 3), 0);
+		KUNIT_EXPECT_STREQ(test, got, "xy");
+	}
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 8 * P), 0);
 	fput(file);
 }
