@@ -52,7 +52,9 @@ static struct ramfs_inode *new_inode(struct ramfs *fs, uint32_t mode)
 		/* Linux's shmem_get_inode without swap: never reclaimed,
 		 * large folios as huge= and a write's size allow, counted
 		 * as Shmem. */
-		address_space_init(&inode->i_data, inode, GFP_KERNEL);
+		/* Linux: inode_init_always's GFP_HIGHUSER_MOVABLE; the
+		 * folios migrate (move_to_new_folio). */
+		address_space_init(&inode->i_data, inode, GFP_HIGHUSER_MOVABLE);
 		mapping_set_unevictable(&inode->i_data);
 		mapping_set_folio_order_range(&inode->i_data, 0, shmem_huge_max_order(fs->huge));
 		mapping_set_shmem(&inode->i_data); /* the root is tmpfs, as Linux's */

@@ -475,6 +475,13 @@ static inline bool folio_test_lazyfree(const struct folio *folio)
 	return folio_test_anon(folio) && !folio_test_swapbacked(folio);
 }
 
+/* A folio in a file's page cache (Linux: !folio_test_anon with a
+ * mapping): the cache holds it, whether or not anything maps it. */
+static inline bool folio_in_page_cache(const struct folio *folio)
+{
+	return !folio_test_anon(folio) && folio->page.mapping;
+}
+
 /* The node whose LRU lists and counters the folio belongs to. */
 static inline struct pglist_data *folio_pgdat(const struct folio *folio)
 {

@@ -195,6 +195,13 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 /* Take @folio (locked, unmapped) out of its cache and drop the cache's
  * references (Linux: filemap_remove_folio). */
 void filemap_remove_folio(struct folio *folio);
+/* Put dst where src is in @mapping's cache, at src's index, with the
+ * cache's references and the node's counters (Linux:
+ * folio_migrate_mapping). dst is a copy of src of its order; the caller
+ * moves the mappings (src->mapping still leads its rmap walk to them)
+ * and the flags, then clears src->mapping. Return: 0, or -ENOMEM with
+ * nothing changed. */
+int folio_migrate_mapping(struct address_space *mapping, struct folio *dst, struct folio *src);
 /*
  * Linux: __filemap_get_folio. The folio covering @index, with a
  * reference. FGP_CREAT makes one when there is none: the largest order

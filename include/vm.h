@@ -1109,6 +1109,24 @@ int folio_precise_page_mapcount(struct folio *folio, struct page *page);
 void try_to_unmap(struct folio *folio);
 /* The migration hook for anonymous folios: copy, remap, flush. */
 int anon_migrate_folio(struct folio *dst, struct folio *src);
+/* The migration of a page-cache folio: copy, the cache's entry, remap,
+ * flush (mm/rmap.c). */
+int filemap_migrate_folio(struct folio *dst, struct folio *src);
+/* The kernel's migration hook: an anonymous folio through
+ * anon_migrate_folio, a page-cache one through filemap_migrate_folio
+ * (Linux: move_to_new_folio, which asks the mapping's a_ops). */
+int move_to_new_folio(struct folio *dst, struct folio *src);
+/* Linux: folio_expected_ref_count, in Folium's reference model: an
+ * anonymous folio's mappings hold one reference together; a page-cache
+ * folio has one per page from the cache and one from all its mappings
+ * together (folio_add_file_rmap_ptes). Return: the references the folio
+ * has when no one else holds it (a higher count: it is pinned or in use). */
+static inline int folio_expected_ref_count(const struct folio *folio)
+{
+	if (folio_test_anon(folio))
+		return 1;
+	return (int)folio_nr_pages(folio) + (folio_mapped(folio) ? 1 : 0);
+}
 
 /* --- batched PTE operations for large folios (mm/pgtable.c) ------------------- */
 /* Return: how many PTEs from ptep (at most max_nr) map consecutive pages of

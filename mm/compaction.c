@@ -379,19 +379,21 @@ static bool skip_isolation_on_order(unsigned int order, int target_order)
 }
 
 /* Can compaction move folio now? Linux's checks in
- * isolate_migratepages_block for Folium's movable folios (anonymous, on
- * an LRU list): no reference but its owner's (a pinned folio would not
- * move), not locked, smaller than what the pass wants, and not mlocked
- * unless vm.compact_unevictable_allowed (Linux: ISOLATE_UNEVICTABLE). */
+ * isolate_migratepages_block for Folium's movable folios (anonymous or in
+ * the page cache, on an LRU list): no reference but its owners' (a pinned
+ * folio would not move), not locked, smaller than what the pass wants,
+ * and not mlocked unless vm.compact_unevictable_allowed (Linux:
+ * ISOLATE_UNEVICTABLE). */
 static bool folio_isolatable(const struct compact_control *cc, const struct folio *folio)
 {
-	if (!folio_test_lru(folio) || !folio_test_anon(folio))
+	if (!folio_test_lru(folio) || (!folio_test_anon(folio) && !folio->page.mapping))
 		return false;
 	if (folio_test_unevictable(folio) && !sysctl_compact_unevictable_allowed)
 		return false;
 	if (skip_isolation_on_order(folio_order(folio), cc->order))
 		return false;
-	return folio_ref_count(folio) == 1 && !folio_test_locked(folio);
+	return folio_ref_count(folio) == folio_expected_ref_count(folio) &&
+	       !folio_test_locked(folio);
 }
 
 enum scan_result {

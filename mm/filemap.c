@@ -44,7 +44,7 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 	/* Linux: xas_for_each_conflict; no shadow entries here. */
 	if (xa_find(&mapping->i_pages, &first, index + nr - 1, XA_PRESENT))
 		return -EEXIST;
-	old = xa_store_order(&mapping->i_pages, index, order, folio, gfp);
+	old = xa_store_order(&mapping->i_pages, index, order, folio, gfp & GFP_RECLAIM_MASK);
 	if (xa_is_err(old))
 		return xa_err(old);
 	folio->page.mapping = mapping;
@@ -58,9 +58,11 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 		if (order == HPAGE_PMD_ORDER)
 			folio_pgdat(folio)->nr_shmem_thps += nr;
 	}
-	/* Linux puts it on the file LRU (folio_add_lru); Folium's reclaim
-	 * has no file LRU yet and migration does not move page-cache
-	 * folios, so it stays off every list, allocated unmovable. */
+	/* Linux: folio_add_lru. A shmem folio is swap-backed, so it goes
+	 * on the anon list, where compaction finds it to migrate; without
+	 * swap, reclaim never takes it (Folium's reclaim scans lazyfree
+	 * folios only). */
+	folio_add_lru(folio);
 	return 0;
 }
 
@@ -74,6 +76,7 @@ void filemap_remove_folio(struct folio *folio)
 		return;
 	}
 	xa_erase(&mapping->i_pages, folio->page.index);
+	folio_del_lru(folio);
 	folio->page.mapping = NULL;
 	mapping->nrpages -= nr;
 	folio_pgdat(folio)->nr_file_pages -= nr;
@@ -83,6 +86,41 @@ void filemap_remove_folio(struct folio *folio)
 			folio_pgdat(folio)->nr_shmem_thps -= nr;
 	}
 	folio_put_refs(folio, (int)nr); /* Linux: filemap_free_folio */
+}
+
+/* Move @nr pages' worth of a page-cache folio's node counters. */
+static void filemap_account_folio(struct folio *folio, long nr)
+{
+	struct pglist_data *pgdat = folio_pgdat(folio);
+
+	pgdat->nr_file_pages += (unsigned long)nr;
+	if (folio_test_swapbacked(folio)) {
+		pgdat->nr_shmem += (unsigned long)nr;
+		if (folio_order(folio) == HPAGE_PMD_ORDER)
+			pgdat->nr_shmem_thps += (unsigned long)nr;
+	}
+}
+
+int folio_migrate_mapping(struct address_space *mapping, struct folio *dst, struct folio *src)
+{
+	unsigned long nr = folio_nr_pages(src);
+	void *old = xa_store_order(&mapping->i_pages, src->page.index, folio_order(src), dst,
+				   mapping_gfp_mask(mapping) & GFP_RECLAIM_MASK);
+
+	if (xa_is_err(old))
+		return xa_err(old);
+	dst->page.mapping = mapping;
+	dst->page.index = src->page.index;
+	/* The cache's references, one per page, move with the entry. */
+	dst->page._refcount += (int)nr;
+	src->page._refcount -= (int)nr;
+	if (folio_test_swapbacked(src))
+		folio_set_swapbacked(dst);
+	if (folio_pgdat(dst) != folio_pgdat(src)) {
+		filemap_account_folio(src, -(long)nr);
+		filemap_account_folio(dst, (long)nr);
+	}
+	return 0;
 }
 
 /* A new folio for @index, as large as the caller asked and the mapping

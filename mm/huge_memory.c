@@ -388,7 +388,7 @@ void thp_init(void)
 	unsigned long orders;
 	char err[80];
 
-	set_migrate_folio_hook(anon_migrate_folio);
+	set_migrate_folio_hook(move_to_new_folio);
 	if (!arg)
 		return;
 	if (thp_parse_orders(arg, &orders, err, sizeof(err))) {

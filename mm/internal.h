@@ -27,6 +27,13 @@ static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
 	return pfn >= zone->zone_start_pfn && pfn < zone->zone_start_pfn + zone->spanned_pages;
 }
 
+/* The gfp bits that say how hard to try, not where the memory comes from:
+ * what the page cache passes on to its XArray's nodes (Linux's
+ * GFP_RECLAIM_MASK in mm/internal.h). */
+#define GFP_RECLAIM_MASK                                                                       \
+	(__GFP_HIGH | __GFP_DIRECT_RECLAIM | __GFP_NOWARN | __GFP_NORETRY | __GFP_NOMEMALLOC | \
+	 __GFP_RETRY_MAYFAIL)
+
 /* mm_init.c */
 /* Make the struct pages of [start, end) reserved, refcount 0, unmapped,
  * in zone zt of node nid (Linux: memmap_init_range, __init_single_page).

@@ -403,7 +403,8 @@ static enum vm_fault_reason wp_page_copy(struct mm_struct *mm, struct vm_area_st
 		mm->counters[MM_ANONPAGES]++;
 	}
 	if (!folio_mapped(old)) {
-		folio_del_lru(old);
+		if (!folio_in_page_cache(old)) /* the cache keeps it on its list */
+			folio_del_lru(old);
 		folio_put(old);
 	} else if (folio_test_large(old) && folio_test_anon(old)) {
 		deferred_split_folio(old);

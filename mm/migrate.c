@@ -1,9 +1,10 @@
 /*
  * Page migration: moving in-use folios out of a pfn range so the range
- * can be handed out whole. mm/ does not know who maps a folio, so the
- * owner of movable folios (anonymous memory) registers a hook that copies
- * the data and repoints its mappings; migrate allocates the destination
- * and frees the source. Example: an order-2 anon folio at pfn 0x10008 in
+ * can be handed out whole. The owner of movable folios registers a hook
+ * that copies the data and repoints the mappings (the kernel's is
+ * move_to_new_folio in mm/rmap.c: anonymous folios, and page-cache ones
+ * with their cache entry); migrate allocates the destination and frees
+ * the source. Example: an order-2 anon folio at pfn 0x10008 in
  * a range being cleared gets an order-2 destination outside the range
  * (the range is isolated, so the allocator cannot return it), the hook
  * moves it, and pfns 0x10008..0x1000b go back to the buddy allocator.
@@ -25,7 +26,7 @@ migrate_folio_fn set_migrate_folio_hook(migrate_folio_fn fn)
 }
 
 /* Linux migrates LRU folios and those with movable_ops; Folium's movable
- * folios are the anonymous ones, which live on LRU lists. */
+ * folios are the anonymous and page-cache ones, which live on LRU lists. */
 static bool folio_movable(const struct folio *folio)
 {
 	return folio_test_anon(folio) || folio_test_lru(folio);

@@ -695,7 +695,10 @@ static void zap_folio_mapping(struct mmu_gather *tlb, struct folio *folio)
 			page_mapcount_reset(&folio->page);
 		return;
 	}
-	folio_del_lru(folio); /* never freed while on an LRU list */
+	/* Never freed while on an LRU list; a page-cache folio stays on
+	 * its list, held by the cache. */
+	if (!folio_in_page_cache(folio))
+		folio_del_lru(folio);
 	tlb_remove_folio(tlb, folio);
 }
 

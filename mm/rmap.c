@@ -624,15 +624,32 @@ static int remap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 	return 0;
 }
 
+/* The flags a folio's state is in, which migration moves (Linux:
+ * folio_migrate_flags); PG_anon and PG_swapbacked go with the owner. */
+#define MIGRATE_FLAGS                                                                          \
+	((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_lru) | (1ul << PG_uptodate) | \
+	 (1ul << PG_partially_mapped) | (1ul << PG_mlocked) | (1ul << PG_unevictable))
+
+/* Linux: folio_migrate_flags. The data flags, mlock_count and the LRU
+ * position (dst takes src's place on its list) move from src to dst. */
+static void folio_migrate_flags(struct folio *dst, struct folio *src)
+{
+	dst->page.flags |= src->page.flags & MIGRATE_FLAGS;
+	dst->page.private = src->page.private; /* mlock_count */
+	if (folio_test_lru(src)) {
+		list_add(&dst->page.lru, &src->page.lru);
+		list_del(&src->page.lru);
+	}
+	src->page.flags &= ~MIGRATE_FLAGS;
+}
+
 /* The owner's state moves from src to dst: anon_vma and index,
  * mapcount, the data flags and the LRU position; src keeps only
  * migration's reference. */
 static void move_anon_state(struct folio *dst, struct folio *src)
 {
-	const unsigned long moved = (1ul << PG_anon) | (1ul << PG_swapbacked) | (1ul << PG_dirty) |
-				    (1ul << PG_referenced) | (1ul << PG_lru) |
-				    (1ul << PG_partially_mapped) | (1ul << PG_mlocked) |
-				    (1ul << PG_unevictable);
+	const unsigned long owner = (1ul << PG_anon) | (1ul << PG_swapbacked);
+
 	folio_set_anon_owner(dst, folio_anon_vma(src), src->page.index);
 	folio_move_mapcounts(dst, src);
 	for (unsigned long i = 0; i < folio_nr_pages(src);
@@ -641,13 +658,9 @@ static void move_anon_state(struct folio *dst, struct folio *src)
 			SetPageAnonExclusive(folio_page(dst, i));
 			ClearPageAnonExclusive(folio_page(src, i));
 		}
-	dst->page.flags |= src->page.flags & moved;
-	dst->page.private = src->page.private; /* mlock_count */
-	if (folio_test_lru(src)) {
-		list_add(&dst->page.lru, &src->page.lru);
-		list_del(&src->page.lru);
-	}
-	src->page.flags &= ~moved;
+	dst->page.flags |= src->page.flags & owner;
+	src->page.flags &= ~owner;
+	folio_migrate_flags(dst, src);
 	folio_clear_anon_owner(src);
 }
 
@@ -675,4 +688,60 @@ int anon_migrate_folio(struct folio *dst, struct folio *src)
 	rmap_walk(src, &rwc);
 	move_anon_state(dst, src);
 	return 0;
+}
+
+/*
+ * The migration of a page-cache folio (Linux: migrate_folio, shmem's
+ * a_ops->migrate_folio, with try_to_migrate and remove_migration_ptes
+ * around it): copy src into dst, put dst in the cache at src's index
+ * (folio_migrate_mapping), point every entry that maps src at dst with
+ * its flags, flush once per mm, and move the flags and LRU position.
+ * References: the cache's one per page move with the entry; the one all
+ * the mappings hold together is dst's own from its allocation, so an
+ * unmapped src hands that one back and keeps migration's.
+ * Return: 0; -EBUSY if src is not an unpinned page-cache folio of dst's
+ * order or its entries do not match its mapcount; -ENOMEM if the cache's
+ * index needed memory (nothing changed).
+ */
+int filemap_migrate_folio(struct folio *dst, struct folio *src)
+{
+	struct address_space *mapping = src->page.mapping;
+	struct remap_state state = { .dst = dst };
+	const struct rmap_walk_control rwc = { .rmap_one = remap_one,
+					       .vma_done = rmap_flush_vma,
+					       .arg = &state };
+	bool mapped = folio_mapped(src);
+	int err;
+
+	if (folio_test_anon(src) || !mapping || folio_order(dst) != folio_order(src) ||
+	    folio_ref_count(src) != folio_expected_ref_count(src))
+		return -EBUSY;
+	if (mapped && folio_count_mappings(src) != (unsigned int)folio_mapcount(src))
+		return -EBUSY;
+	memcpy(folio_address(dst), folio_address(src), folio_size(src));
+	err = folio_migrate_mapping(mapping, dst, src);
+	if (err)
+		return err;
+	if (mapped) {
+		rmap_walk(src, &rwc);
+		folio_move_mapcounts(dst, src);
+		if (folio_pgdat(dst) != folio_pgdat(src)) {
+			folio_pgdat(src)->nr_file_mapped -= folio_nr_pages(src);
+			folio_pgdat(dst)->nr_file_mapped += folio_nr_pages(src);
+		}
+	} else {
+		/* Nothing maps it: dst keeps only the cache's references,
+		 * src gets migration's (its own went with the cache's). */
+		dst->page._refcount--;
+		src->page._refcount++;
+	}
+	src->page.mapping = NULL;
+	folio_migrate_flags(dst, src);
+	return 0;
+}
+
+int move_to_new_folio(struct folio *dst, struct folio *src)
+{
+	return folio_test_anon(src) ? anon_migrate_folio(dst, src)
+				    : filemap_migrate_folio(dst, src);
 }

@@ -11,6 +11,7 @@
  * Example: a 64 KiB folio mapped at A, written at A + 3 pages: 16 PTEs
  * map it after that one fault.
  */
+#include <compaction.h>
 #include <fs.h>
 #include <ktest.h>
 #include <pagemap.h>
@@ -18,6 +19,7 @@
 #include <shmem_fs.h>
 #include <slab.h>
 #include <vm.h>
+#include "../internal.h"
 #include "mm_test_util.h"
 
 #define A 0x40000000ul
@@ -244,6 +246,219 @@ static void fork_shares_the_pages(struct kunit *test)
 	fput(file);
 }
 
+static struct folio *alloc_migration_dst(struct folio *src, unsigned long private)
+{
+	(void)private;
+	return folio_alloc(GFP_HIGHUSER_MOVABLE, folio_order(src));
+}
+
+/* migrate_pages() of one folio with the kernel's hook. Return: how many
+ * failed; *moved: the pages that moved. */
+static int migrate_one(struct folio *folio, unsigned long *moved)
+{
+	migrate_folio_fn saved = set_migrate_folio_hook(move_to_new_folio);
+	int failed = migrate_pages(&folio, 1, alloc_migration_dst, NULL, 0, moved);
+
+	set_migrate_folio_hook(saved);
+	return failed;
+}
+
+/* Page-cache folios are on an LRU list and migrate as Linux's
+ * migrate_folio moves them: the cache's entry, every mapping in two mms,
+ * the references and counters go to the new folio, and the data with
+ * them; a folio someone else holds (here, a lookup's reference) stays. */
+static void migrate_file_folio(struct kunit *test, const char *name, int huge)
+{
+	unsigned long moved, file_pages, file_mapped, nr, old_pfn;
+	struct mm_struct *child;
+	struct address_space *mapping;
+	struct folio *src, *dst;
+	struct file *file;
+	char c = 0;
+
+	if (!t.mm || !fs.root)
+		return;
+	file = make_file(test, name, 16, huge);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	mapping = file->f_inode->i_mapping;
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 16 * P, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 2 * P, 1), 0);
+	child = mm_create(t.node->node_id);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_EXPECT_EQ(test, dup_mmap(child, t.mm), 0);
+	switch_mm(child);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 2 * P, 1), 0);
+	switch_mm(t.mm);
+	src = filemap_get_folio(mapping, 2);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	nr = folio_nr_pages(src);
+	old_pfn = folio_pfn(src);
+	KUNIT_EXPECT_TRUE(test, huge == SHMEM_HUGE_NEVER ? nr == 1 : nr == 16);
+	KUNIT_EXPECT_TRUE(test, folio_test_lru(src));
+	KUNIT_EXPECT_EQ(test, folio_mapcount(src), (int)(2 * nr));
+	file_pages = NODE_DATA(0)->nr_file_pages;
+	file_mapped = NODE_DATA(0)->nr_file_mapped;
+	/* The lookup's reference pins it. */
+	KUNIT_EXPECT_EQ(test, migrate_one(src, &moved), 1);
+	KUNIT_EXPECT_EQ(test, moved, 0);
+	KUNIT_EXPECT_TRUE(test, xa_load(&mapping->i_pages, 2) == src);
+	folio_put(src);
+	KUNIT_EXPECT_EQ(test, folio_ref_count(src), (int)nr + 1);
+	KUNIT_EXPECT_EQ(test, migrate_one(src, &moved), 0);
+	KUNIT_EXPECT_EQ(test, moved, nr);
+	dst = xa_load(&mapping->i_pages, 2);
+	KUNIT_ASSERT_NOT_NULL(test, dst);
+	KUNIT_EXPECT_NE(test, folio_pfn(dst), old_pfn);
+	KUNIT_EXPECT_EQ(test, folio_nr_pages(dst), nr);
+	KUNIT_EXPECT_TRUE(test, dst->page.mapping == mapping && folio_test_lru(dst));
+	KUNIT_EXPECT_EQ(test, folio_ref_count(dst), (int)nr + 1);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(dst), (int)(2 * nr));
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, A + 2 * P) == dst);
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(child, A + 2 * P) == dst);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_pages, file_pages);
+	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_mapped, file_mapped);
+	/* The data moved, and the mappings and the cache share it still. */
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 2 * P + 7, 1), 0);
+	KUNIT_EXPECT_EQ(test, c, 'c');
+	switch_mm(child);
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + 2 * P + 7, "Z", 1), 0);
+	switch_mm(t.mm);
+	KUNIT_EXPECT_EQ(test, file_byte(file, 2 * P + 7), 'Z');
+	mm_destroy(child);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 16 * P), 0);
+	/* Unmapped: the cache's references alone. */
+	src = xa_load(&mapping->i_pages, 2);
+	KUNIT_ASSERT_NOT_NULL(test, src);
+	KUNIT_EXPECT_EQ(test, folio_ref_count(src), (int)nr);
+	KUNIT_EXPECT_EQ(test, migrate_one(src, &moved), 0);
+	dst = xa_load(&mapping->i_pages, 2);
+	KUNIT_EXPECT_TRUE(test, dst && dst != src && folio_ref_count(dst) == (int)nr);
+	KUNIT_EXPECT_EQ(test, file_byte(file, 2 * P + 7), 'Z');
+	KUNIT_EXPECT_EQ(test, file_byte(file, 2 * P + 8), 'c');
+	fput(file);
+}
+
+static void page_cache_folios_migrate_with_their_mappings(struct kunit *test)
+{
+	migrate_file_folio(test, "/m", SHMEM_HUGE_NEVER);
+	if (CONFIG_TRANSPARENT_HUGEPAGE)
+		migrate_file_folio(test, "/m64k", SHMEM_HUGE_ALWAYS);
+}
+
+/* alloc_contig_range (CMA's and gigantic HugeTLB's path) over the
+ * pageblock a mapped file's folios are in moves them out, as it moves
+ * anonymous ones: the mapping and a read see the same bytes at their new
+ * pfns, outside the range. */
+static void alloc_contig_range_moves_page_cache_folios(struct kunit *test)
+{
+	migrate_folio_fn saved = set_migrate_folio_hook(move_to_new_folio);
+	unsigned long old_pfn[8], moved = 0, start;
+	struct file *file;
+	char c = 0;
+
+	if (!t.mm || !fs.root)
+		goto out;
+	file = make_file(test, "/c", 8, SHMEM_HUGE_NEVER);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 8 * P, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A, 1), 0); /* fault-around maps all 8 */
+	for (unsigned long i = 0; i < 8; i++)
+		old_pfn[i] = pte_pfn(pte_at(A + i * P));
+	start = pageblock_start_pfn(old_pfn[0]);
+	KUNIT_ASSERT_EQ(test, alloc_contig_range(start, start + pageblock_nr_pages, GFP_KERNEL), 0);
+	free_contig_range(start, pageblock_nr_pages);
+	for (unsigned long i = 0; i < 8; i++) {
+		struct folio *folio = xa_load(&file->f_inode->i_mapping->i_pages, i);
+		unsigned long pfn = pte_pfn(pte_at(A + i * P));
+
+		moved += pfn < start || pfn >= start + pageblock_nr_pages;
+		KUNIT_EXPECT_TRUE(test, folio && pte_pfn(pte_at(A + i * P)) == folio_pfn(folio));
+		KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + i * P + 9, 1), 0);
+		KUNIT_EXPECT_EQ(test, c, 'a' + (char)i);
+	}
+	KUNIT_EXPECT_EQ(test, moved, 8);
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + 5 * P, "W", 1), 0);
+	KUNIT_EXPECT_EQ(test, file_byte(file, 5 * P), 'W');
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 8 * P), 0);
+	fput(file);
+out:
+	set_migrate_folio_hook(saved);
+}
+
+/* A full compaction of the node moves a mapped file's folios up from
+ * the bottom, as it moves anonymous ones: the mapping and a read see the
+ * same bytes at the new pfns. A hog takes the node in half pageblocks,
+ * gives the lowest back for the file, and frees the upper half of every
+ * other pageblock while compaction runs (a whole free pageblock is no
+ * target: Linux's suitable_migration_target). Host only: the kernel's
+ * node is the machine's, its layout not the test's to arrange. */
+static void compaction_moves_mapped_page_cache_folios(struct kunit *test)
+{
+	migrate_folio_fn saved = set_migrate_folio_hook(move_to_new_folio);
+	const unsigned int half = pageblock_order - 1;
+	unsigned long old_pfn[8], moved = 0;
+	struct compact_stats st = { 0 };
+	struct page *hog[40], *lowest = NULL, *page, *next;
+	unsigned int nr_hog = 0;
+	struct list_head crumbs = LIST_HEAD_INIT(crumbs);
+	struct file *file;
+	char c = 0;
+
+#ifndef FOLIUM_HOST
+	kunit_mark_skipped(test, "the machine's node");
+	goto out;
+#endif
+	if (!t.mm || !fs.root)
+		goto out;
+	while (nr_hog < ARRAY_SIZE(hog) &&
+	       (hog[nr_hog] = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, half)))
+		nr_hog++;
+	KUNIT_ASSERT_GE(test, nr_hog, 4);
+	/* and the crumbs, reserves too, so the file can only land in the
+	 * half pageblock the hog gives back */
+	while ((page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0)))
+		list_add(&page->lru, &crumbs);
+	for (unsigned int i = 0; i < nr_hog; i++)
+		if (!lowest || page_to_pfn(hog[i]) < page_to_pfn(lowest))
+			lowest = hog[i];
+	__free_pages(lowest, half);
+	file = make_file(test, "/c", 8, SHMEM_HUGE_NEVER);
+	list_for_each_entry_safe(page, next, &crumbs, lru) {
+		list_del(&page->lru);
+		__free_pages(page, 0);
+	}
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 8 * P, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A, 1), 0); /* fault-around maps all 8 */
+	for (unsigned long i = 0; i < 8; i++)
+		old_pfn[i] = pte_pfn(pte_at(A + i * P));
+	for (unsigned int i = 0; i < nr_hog; i++)
+		if (hog[i] != lowest && page_to_pfn(hog[i]) & (1ul << half)) {
+			__free_pages(hog[i], half);
+			hog[i] = NULL;
+		}
+	compact_node(NODE_DATA(0), &st);
+	for (unsigned int i = 0; i < nr_hog; i++)
+		if (hog[i] && hog[i] != lowest)
+			__free_pages(hog[i], half);
+	KUNIT_EXPECT_GE(test, st.migrated, 8);
+	for (unsigned long i = 0; i < 8; i++) {
+		struct folio *folio = xa_load(&file->f_inode->i_mapping->i_pages, i);
+
+		moved += pte_pfn(pte_at(A + i * P)) > old_pfn[i];
+		KUNIT_EXPECT_TRUE(test, folio && pte_pfn(pte_at(A + i * P)) == folio_pfn(folio));
+		KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + i * P + 9, 1), 0);
+		KUNIT_EXPECT_EQ(test, c, 'a' + (char)i);
+	}
+	KUNIT_EXPECT_EQ(test, moved, 8);
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + 5 * P, "W", 1), 0);
+	KUNIT_EXPECT_EQ(test, file_byte(file, 5 * P), 'W');
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 8 * P), 0);
+	fput(file);
+out:
+	set_migrate_folio_hook(saved);
+}
+
 static void private_write_copies_and_hole_keeps_the_copy(struct kunit *test)
 {
 	struct mm_struct *child;
@@ -351,6 +566,9 @@ static struct kunit_case shmem_map_test_cases[] = {
 	KUNIT_CASE(past_the_end_is_sigbus_and_truncate_unmaps),
 	KUNIT_CASE(fork_shares_the_pages),
 	KUNIT_CASE(private_write_copies_and_hole_keeps_the_copy),
+	KUNIT_CASE(page_cache_folios_migrate_with_their_mappings),
+	KUNIT_CASE(alloc_contig_range_moves_page_cache_folios),
+	KUNIT_CASE(compaction_moves_mapped_page_cache_folios),
 	KUNIT_CASE(shmem_enabled_gives_shared_anonymous_memory_large_folios),
 	KUNIT_CASE(shared_anonymous_memory_goes_with_its_mapping),
 	{}
