@@ -37,10 +37,6 @@ uint32_t psf_glyph_index(const struct psf_font *font, uint32_t cp);
 
 /* kernel/fbcon.c: a console drawing into a framebuffer in memory. */
 
-/* The most text cells a console keeps: a 3840x2160 screen of 8x16 glyphs.
- * A larger screen uses its top left part. */
-#define FBCON_MAX_COLS 480
-#define FBCON_MAX_CELLS (480 * 135)
 #define FBCON_BLANK 0xffff /* a cell of background only */
 
 struct fbcon_cell {
@@ -73,16 +69,24 @@ struct fbcon {
 	uint32_t esc_param;
 	uint32_t utf8_cp;
 	uint8_t utf8_left;
-	struct fbcon_cell cells[FBCON_MAX_CELLS];
+	struct fbcon_cell *cells; /* cols * rows of them */
 };
 
 /* Set up fc to draw into width x height pixels, pitch pixels per scanline,
  * in format (enum boot_fb_format; masks used for BOOT_FB_BITMASK), with
- * font. Clears the screen and shows the cursor at the top left.
+ * font, keeping the text in cells, nr_cells of them (fewer than the
+ * screen has: the rows that fit). Clears the screen and shows the
+ * cursor at the top left.
  * Return: 0, or -1 if the format is unknown or not one cell fits. */
 int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width, uint32_t height, uint32_t pitch,
 	       uint32_t format, uint32_t red_mask, uint32_t green_mask, uint32_t blue_mask,
-	       const struct psf_font *font);
+	       const struct psf_font *font, struct fbcon_cell *cells, size_t nr_cells);
+/* Return: the cells a width x height screen of font's glyphs holds. */
+static inline size_t fbcon_cells_needed(uint32_t width, uint32_t height,
+					const struct psf_font *font)
+{
+	return (size_t)(width / font->width) * (height / font->height);
+}
 /* Colors as 0xRRGGBB; takes effect for text drawn from now on. */
 void fbcon_set_colors(struct fbcon *fc, uint32_t fg_rgb, uint32_t bg_rgb);
 /* Return: 0xRRGGBB encoded in fc's pixel format. */

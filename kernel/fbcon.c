@@ -352,11 +352,11 @@ static void fbcon_con_flush(struct console *con)
 
 int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width, uint32_t height, uint32_t pitch,
 	       uint32_t format, uint32_t red_mask, uint32_t green_mask, uint32_t blue_mask,
-	       const struct psf_font *font)
+	       const struct psf_font *font, struct fbcon_cell *cells, size_t nr_cells)
 {
 	memset(fc, 0, sizeof(*fc));
 	if (format < BOOT_FB_RGBX || format > BOOT_FB_BITMASK || pitch < width ||
-	    width < font->width || height < font->height)
+	    width < font->width || height < font->height || nr_cells < width / font->width)
 		return -1;
 	fc->con.name = "fbcon";
 	fc->con.write = fbcon_con_write;
@@ -371,8 +371,9 @@ int fbcon_init(struct fbcon *fc, void *pixels, uint32_t width, uint32_t height, 
 	fc->masks[1] = green_mask;
 	fc->masks[2] = blue_mask;
 	fc->font = font;
-	fc->cols = MIN(width / font->width, (uint32_t)FBCON_MAX_COLS);
-	fc->rows = MIN(height / font->height, (uint32_t)(FBCON_MAX_CELLS / fc->cols));
+	fc->cells = cells;
+	fc->cols = width / font->width;
+	fc->rows = (uint32_t)MIN((size_t)(height / font->height), nr_cells / fc->cols);
 	fbcon_set_colors(fc, DEFAULT_FG, DEFAULT_BG);
 	/* The margins right of and below the cells stay background. */
 	for (uint32_t y = 0; y < height; y++)

@@ -14,6 +14,7 @@
 #include <arch.h>
 #include <asm/page.h>
 #include <fbcon.h>
+#include <mm.h>
 #include <timer.h>
 
 #define FLUSH_INTERVAL_NS (40 * 1000 * 1000ull)
@@ -52,6 +53,8 @@ static void fbcon_boot_flush_later(struct fbcon *fc)
 void fbcon_boot_init(const struct boot_info *bi)
 {
 	const struct boot_framebuffer *fb = &bi->fb;
+	phys_addr_t cells_phys;
+	size_t nr_cells;
 	char err[96];
 
 	if (fb->format == BOOT_FB_NONE)
@@ -61,8 +64,18 @@ void fbcon_boot_init(const struct boot_info *bi)
 		pr_warn("fbcon: built-in font: %s\n", err);
 		return;
 	}
+	/* The text's cells come from memblock (arch_setup built it), sized
+	 * to the screen: 96 KiB at 1280x800. */
+	nr_cells = fbcon_cells_needed(fb->width, fb->height, &boot_font);
+	cells_phys =
+		memblock_phys_alloc(&memblock, nr_cells * sizeof(struct fbcon_cell), PAGE_SIZE);
+	if (!cells_phys) {
+		pr_warn("fbcon: no memory for %zu text cells\n", nr_cells);
+		return;
+	}
 	if (fbcon_init(&boot_fbcon, __va(fb->base), fb->width, fb->height, fb->pixels_per_scanline,
-		       fb->format, fb->red_mask, fb->green_mask, fb->blue_mask, &boot_font)) {
+		       fb->format, fb->red_mask, fb->green_mask, fb->blue_mask, &boot_font,
+		       __va(cells_phys), nr_cells)) {
 		pr_warn("fbcon: unusable framebuffer %ux%u pitch %u format %u\n", fb->width,
 			fb->height, fb->pixels_per_scanline, fb->format);
 		return;

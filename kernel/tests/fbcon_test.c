@@ -22,6 +22,8 @@ static size_t psf2_size;
 static struct psf_font font;
 static struct fbcon fc;
 static uint32_t fb[FB_PITCH * FB_H];
+#define FB_CELLS (16 * 6)
+static struct fbcon_cell cells[FB_CELLS];
 static uint32_t saved_row[FB_PITCH * 8];
 static struct kunit *current_test_for_flush;
 static char err[128];
@@ -202,7 +204,7 @@ static int start(struct kunit *test, uint32_t format)
 {
 	KUNIT_EXPECT_EQ(test, psf_parse(psf1_plain, sizeof(psf1_plain), &font, err, sizeof(err)),
 			0);
-	return fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, format, 0, 0, 0, &font);
+	return fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, format, 0, 0, 0, &font, cells, FB_CELLS);
 }
 
 static void out(const char *s)
@@ -393,6 +395,27 @@ static void fbcon_defers_a_scroll_to_one_redraw_from_the_text(struct kunit *test
 	KUNIT_EXPECT_TRUE(test, cursor_at(1, 5, -1));
 }
 
+/* The owner gives the cells: fewer than the screen holds make fewer rows
+ * (the text scrolls within them); less than a row is refused. */
+static void fbcon_keeps_as_many_rows_as_its_cells_hold(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, fbcon_cells_needed(FB_W, FB_H, &font), 16 * 6);
+	KUNIT_ASSERT_EQ(test, start(test, BOOT_FB_RGBX), 0);
+	KUNIT_ASSERT_EQ(test,
+			fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, BOOT_FB_RGBX, 0, 0, 0, &font,
+				   cells, 16 * 3 + 5),
+			0);
+	KUNIT_EXPECT_EQ(test, fc.rows, 3);
+	out("0\n1\n2\n3");
+	EXPECT_CELL(test, 0, 0, '1');
+	EXPECT_CELL(test, 0, 2, '3');
+	EXPECT_CELL(test, 0, 3, -1); /* below the rows: background */
+	KUNIT_EXPECT_EQ(
+		test,
+		fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, BOOT_FB_RGBX, 0, 0, 0, &font, cells, 15),
+		-1);
+}
+
 static void fbcon_backspace_moves_and_erase_clears(struct kunit *test)
 {
 	KUNIT_ASSERT_EQ(test, start(test, BOOT_FB_RGBX), 0);
@@ -468,19 +491,23 @@ static void fbcon_pixel_byte_order_follows_format(struct kunit *test)
 	/* BITMASK, 5:6:5 in the low 16 bits. */
 	KUNIT_ASSERT_EQ(test,
 			fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, BOOT_FB_BITMASK, 0xf800, 0x07e0,
-				   0x001f, &font),
+				   0x001f, &font, cells, FB_CELLS),
 			0);
 	KUNIT_EXPECT_EQ(test, fbcon_pixel(&fc, 0xff8000), 0xfc00);
 	KUNIT_EXPECT_EQ(test, fbcon_pixel(&fc, 0xffffff), 0xffff);
-	KUNIT_EXPECT_EQ(
-		test, fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, BOOT_FB_NONE, 0, 0, 0, &font), -1);
+	KUNIT_EXPECT_EQ(test,
+			fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, BOOT_FB_NONE, 0, 0, 0, &font,
+				   cells, FB_CELLS),
+			-1);
 }
 
 static void fbcon_utf8_goes_through_unicode_table(struct kunit *test)
 {
 	KUNIT_ASSERT_EQ(test, psf_parse(psf1_tab, psf1_tab_size, &font, err, sizeof(err)), 0);
 	KUNIT_ASSERT_EQ(test,
-			fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, BOOT_FB_RGBX, 0, 0, 0, &font), 0);
+			fbcon_init(&fc, fb, FB_W, FB_H, FB_PITCH, BOOT_FB_RGBX, 0, 0, 0, &font,
+				   cells, FB_CELLS),
+			0);
 	out("A\xc3\xa9\xe2\x94\x80\xc3Z\xff");
 	EXPECT_CELL(test, 0, 0, 255 - 'A');
 	EXPECT_CELL(test, 1, 0, 255 - 0xe9);
@@ -502,6 +529,7 @@ static struct kunit_case fbcon_cases[] = {
 	KUNIT_CASE(fbcon_tty_line_feed_keeps_the_column),
 	KUNIT_CASE(fbcon_scrolls_up_one_line_past_last_row),
 	KUNIT_CASE(fbcon_defers_a_scroll_to_one_redraw_from_the_text),
+	KUNIT_CASE(fbcon_keeps_as_many_rows_as_its_cells_hold),
 	KUNIT_CASE(fbcon_backspace_moves_and_erase_clears),
 	KUNIT_CASE(fbcon_erase_line_keeps_text_left_of_cursor),
 	KUNIT_CASE(fbcon_unknown_escape_sequences_draw_nothing),
