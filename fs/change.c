@@ -617,48 +617,14 @@ SYSCALL_DEFINE2(ftruncate, int, fd, long, length)
 	return err;
 }
 
-/* Linux: vfs_fallocate's checks in its order, then shmem_fallocate:
- * only KEEP_SIZE and PUNCH_HOLE (with KEEP_SIZE) are known; the fd must
- * be open for writing; a pipe is -ESPIPE, a directory -EISDIR, another
- * non-regular file -ENODEV; a new end past RLIMIT_FSIZE SIGXFSZ and
- * -EFBIG (inode_newsize_ok, for an allocation). */
 SYSCALL_DEFINE4(fallocate, int, fd, int, mode, long, offset, long, len)
 {
-	struct ramfs_inode *inode;
-	struct file *file;
-	long err = 0, end;
+	struct file *file = fget(task, fd); /* Linux: ksys_fallocate, the fd first */
+	long err;
 
-	if (offset < 0 || len <= 0)
-		return -EINVAL;
-	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
-		return -EOPNOTSUPP;
-	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
-		return -EOPNOTSUPP;
-	file = fget(task, fd);
 	if (!file)
 		return -EBADF;
-	inode = file->f_inode;
-	if (!(file->f_mode & FMODE_WRITE))
-		err = -EBADF;
-	else if (S_ISFIFO(inode->mode))
-		err = -ESPIPE;
-	else if (S_ISDIR(inode->mode))
-		err = -EISDIR;
-	else if (!S_ISREG(inode->mode) || !inode->i_mapping)
-		err = -ENODEV;
-	else if (__builtin_add_overflow(offset, len, &end))
-		err = -EFBIG;
-	else if (!(mode & FALLOC_FL_PUNCH_HOLE) &&
-		 (uint64_t)end > task_rlimit(task, RLIMIT_FSIZE)) {
-		send_signal(task, SIGXFSZ, NULL);
-		err = -EFBIG;
-	} else {
-		err = shmem_fallocate_sealed(inode, mode, (uint64_t)offset, (uint64_t)len);
-	}
-	if (!err) {
-		file_modified(task, inode);
-		err = ramfs_fallocate(inode, mode, (uint64_t)offset, (uint64_t)len);
-	}
+	err = vfs_fallocate(file, mode, offset, len);
 	fput(file);
 	return err;
 }

@@ -215,3 +215,50 @@ SYSCALL_DEFINE1(dup, unsigned int, fildes)
 		fput(file);
 	return fd;
 }
+
+/* Linux: vfs_fallocate (fs/open.c; here with the generic file code, for
+ * madvise's MADV_REMOVE calls it too). Its checks in its order, then
+ * f_op->fallocate: only
+ * KEEP_SIZE and PUNCH_HOLE (with KEEP_SIZE) are known; the file must be
+ * open for writing; a pipe is -ESPIPE, a directory -EISDIR, another
+ * non-regular file -ENODEV; a new end past RLIMIT_FSIZE SIGXFSZ and
+ * -EFBIG (inode_newsize_ok, for an allocation). */
+static long fallocate_args_valid(int mode, long offset, long len)
+{
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE))
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+long vfs_fallocate(struct file *file, int mode, long offset, long len)
+{
+	struct ramfs_inode *inode = file->f_inode;
+	long err = fallocate_args_valid(mode, offset, len), end;
+
+	if (err)
+		return err;
+	if (!(file->f_mode & FMODE_WRITE))
+		err = -EBADF;
+	else if (S_ISFIFO(inode->mode))
+		err = -ESPIPE;
+	else if (S_ISDIR(inode->mode))
+		err = -EISDIR;
+	else if (!S_ISREG(inode->mode) || !inode->i_mapping)
+		err = -ENODEV;
+	else if (__builtin_add_overflow(offset, len, &end))
+		err = -EFBIG;
+	else if (!(mode & FALLOC_FL_PUNCH_HOLE) &&
+		 (uint64_t)end > task_rlimit(current, RLIMIT_FSIZE)) {
+		send_signal(current, SIGXFSZ, NULL);
+		err = -EFBIG;
+	} else if (!file->f_op->fallocate) {
+		err = -EOPNOTSUPP;
+	} else {
+		err = file->f_op->fallocate(file, mode, (uint64_t)offset, (uint64_t)len);
+	}
+	return err;
+}

@@ -11,6 +11,9 @@ TEST_SRCS += fs/tests/ramfs_test.c fs/tests/initramfs_test.c fs/tests/cmd_fs_tes
 # drivers/tty) are generic: exit closes files, and a session leader's
 # exit hangs up its controlling tty.
 FS_GENERIC_SRCS += fs/file.c
+# The stamps on an inode (times, privileges) every change makes
+# (Linux: fs/inode.c): generic, the page cache's writers use them.
+FS_GENERIC_SRCS += fs/inode.c
 FS_GENERIC_SRCS += fs/tty_io.c fs/n_tty.c fs/tty_ioctl.c fs/tty_jobctrl.c
 KERNEL_ONLY_SRCS += fs/read_write.c fs/ioctl.c fs/open.c fs/stat.c fs/readdir.c \
 	fs/pipe.c fs/fcntl.c fs/locks.c fs/namei.c fs/d_path.c fs/change.c fs/attr.c fs/statfs.c fs/namespace.c

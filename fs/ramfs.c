@@ -21,6 +21,7 @@
 #include <mm.h>
 #include <ramfs.h>
 #include <fs.h>
+#include <sched.h>
 #include <shmem_fs.h>
 #include <slab.h>
 #include <vm.h>
@@ -1101,6 +1102,17 @@ int shmem_fallocate_sealed(const struct ramfs_inode *inode, int mode, uint64_t o
 	return 0;
 }
 
+long shmem_fallocate(struct file *file, int mode, uint64_t offset, uint64_t len)
+{
+	struct ramfs_inode *inode = file->f_inode;
+	int err = shmem_fallocate_sealed(inode, mode, offset, len);
+
+	if (err)
+		return err;
+	file_modified(current, inode);
+	return ramfs_fallocate(inode, mode, offset, len);
+}
+
 /* Linux: shm_mnt, the kernel's own tmpfs instance: no size limit, no
  * huge pages (shmem_enabled's default, never). Its files have no name,
  * so it needs no root directory and holds no memory of its own. */
@@ -1140,7 +1152,7 @@ static int shmem_zero_mmap(struct file *file, struct vm_area_struct *vma)
 
 /* A shared anonymous mapping's file has no fd: it is only mapped. */
 static const struct file_operations shmem_zero_fops = {
-	.mmap = shmem_zero_mmap,
+	.mmap = shmem_zero_mmap, .fallocate = shmem_fallocate, /* MADV_REMOVE */
 };
 
 struct file *shmem_zero_setup(uint64_t size)

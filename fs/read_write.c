@@ -127,6 +127,7 @@ const struct file_operations ramfs_file_fops = {
 	.write = ramfs_file_write,
 	.llseek = generic_file_llseek,
 	.mmap = shmem_mmap,
+	.fallocate = shmem_fallocate,
 };
 
 /* Linux: vfs_read. */

@@ -160,6 +160,9 @@ struct file_operations {
 	 * poll_wait on every queue whose wake-up may change them. Must not
 	 * sleep. NULL: always ready (DEFAULT_POLLMASK). */
 	__poll_t (*poll)(struct file *file, poll_table *wait);
+	/* Linux: f_op->fallocate, after vfs_fallocate's checks: mode is
+	 * FALLOC_FL_*. Return: 0 or -errno. NULL: -EOPNOTSUPP. */
+	long (*fallocate)(struct file *file, int mode, uint64_t offset, uint64_t len);
 	/* The last reference is gone (all fds closed). */
 	void (*release)(struct ramfs_inode *inode, struct file *file);
 };
@@ -310,6 +313,10 @@ void file_remove_privs(const struct task_struct *task, struct ramfs_inode *inode
 /* Linux: file_modified, before a write or fallocate changes the bytes:
  * file_remove_privs, then file_update_time. */
 void file_modified(const struct task_struct *task, struct ramfs_inode *inode);
+/* Linux: vfs_fallocate, for fallocate(2) and MADV_REMOVE: its checks in
+ * Linux's order (fs/change.c), then f_op->fallocate, with file_modified
+ * for current. Return: 0 or -errno. */
+long vfs_fallocate(struct file *file, int mode, long offset, long len);
 
 /* --- fs/read_write.c, fs/readdir.c: the initramfs's own files ------------ */
 /* Regular files (read from the inode's bytes, seek) and directories

@@ -325,6 +325,9 @@ long shmem_write_sealed(const struct ramfs_inode *inode, uint64_t pos, size_t le
 int shmem_setsize_sealed(const struct ramfs_inode *inode, uint64_t size);
 int shmem_fallocate_sealed(const struct ramfs_inode *inode, int mode, uint64_t offset,
 			   uint64_t len);
+/* Linux: shmem_fallocate, a tmpfs file's f_op->fallocate: the seals,
+ * file_modified, ramfs_fallocate. Return: 0 or -errno. */
+long shmem_fallocate(struct file *file, int mode, uint64_t offset, uint64_t len);
 /* Linux: shmem_zero_setup, the file of a MAP_SHARED|MAP_ANONYMOUS
  * mapping of size bytes (only its mapping uses it). Return: it, or NULL. */
 struct file *shmem_zero_setup(uint64_t size);

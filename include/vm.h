@@ -1194,6 +1194,7 @@ int clear_refs(struct mm_struct *mm, enum clear_refs_types type);
 #define MADV_WILLNEED 3
 #define MADV_DONTNEED 4
 #define MADV_FREE 8
+#define MADV_REMOVE 9
 #define MADV_DONTFORK 10
 #define MADV_DOFORK 11
 #define MADV_WIPEONFORK 18

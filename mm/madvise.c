@@ -18,7 +18,9 @@
  * WRITE (fault in), HUGEPAGE/NOHUGEPAGE (the VMAs' THP policy);
  * COLLAPSE is mm/khugepaged.c's, WILLNEED does nothing (no swap).
  */
+#include <fs.h>
 #include <hugetlb.h>
+#include <ramfs.h>
 #include <sched.h>
 #include <slab.h>
 #include <syscalls.h>
@@ -553,6 +555,30 @@ static int madvise_hugetlb_range(struct mm_struct *mm, const struct vm_area_stru
 	return end > start ? zap_page_range(mm, start, end) : 0;
 }
 
+/*
+ * Linux: madvise_remove. Free the file's pages (and backing store) under
+ * [start, end) of a shared writable mapping by punching a hole in the
+ * file (vfs_fallocate, which unmaps them from every mapping first); the
+ * file keeps its size and the range reads zeros. Return: 0, -EINVAL for
+ * a locked VMA or one with no file, -EACCES for one not shared and
+ * writable, or vfs_fallocate's error (-EPERM for a sealed memfd).
+ */
+static int madvise_remove(struct vm_area_struct *vma, unsigned long start, unsigned long end)
+{
+	struct file *file = vma->vm_file;
+	uint64_t offset;
+
+	if (vma->vm_flags & VM_LOCKED)
+		return -EINVAL;
+	if (!file || !file->f_inode->i_mapping)
+		return -EINVAL;
+	if ((vma->vm_flags & (VM_SHARED | VM_MAYWRITE)) != (VM_SHARED | VM_MAYWRITE))
+		return -EACCES; /* Linux: vma_is_shared_maywrite */
+	offset = (start - vma->vm_start) + ((uint64_t)vma->vm_pgoff << PAGE_SHIFT);
+	return (int)vfs_fallocate(file, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (long)offset,
+				  (long)(end - start));
+}
+
 /* Linux: madvise_vma_behavior, the advice that works VMA part by part. */
 static int madvise_vma_behavior(struct mmu_gather *tlb, struct vm_area_struct *vma,
 				unsigned long start, unsigned long end, int advice)
@@ -569,6 +595,8 @@ static int madvise_vma_behavior(struct mmu_gather *tlb, struct vm_area_struct *v
 		return madvise_guard_install(tlb->mm, vma, start, end);
 	case MADV_GUARD_REMOVE:
 		return walk_page_range(tlb->mm, start, end, &guard_remove_walk_ops, NULL);
+	case MADV_REMOVE:
+		return madvise_remove(vma, start, end);
 	default: /* MADV_FREE, MADV_DONTNEED */
 		if (vma->vm_flags & VM_LOCKED)
 			return -EINVAL; /* Linux: madvise_dontneed_free_valid_vma */
@@ -622,6 +650,7 @@ static bool madvise_behavior_valid(int advice)
 	case MADV_WILLNEED:
 	case MADV_DONTNEED:
 	case MADV_FREE:
+	case MADV_REMOVE:
 	case MADV_HUGEPAGE:
 	case MADV_NOHUGEPAGE:
 	case MADV_DONTFORK:

@@ -15,7 +15,11 @@
  * names the file and /dev/zero (deleted); RssShmem and
  * mincore count what is mapped and cached; and the errors: PROT_WRITE
  * shared of a read-only fd (EACCES, mmap and mprotect), a pipe (ENODEV),
- * MADV_FREE of a shared mapping (EINVAL), msync's argument checks. Works
+ * MADV_FREE of a shared mapping (EINVAL), msync's argument checks;
+ * MADV_REMOVE frees a shared mapping's file pages (the range reads zero
+ * through the mapping and read(2), the size stays, RssShmem drops, shared
+ * anonymous memory too) and refuses a private mapping (EACCES), private
+ * anonymous memory and a locked mapping (EINVAL). Works
  * in the current directory (tmpfs on both kernels' initramfs). Prints
  * "ok NAME" or "FAIL NAME: ..." a line, then "sharedmap: N checks, all
  * ok" (exit 0) or "sharedmap: K of N checks FAILED" (exit 1).
@@ -303,6 +307,60 @@ static void shared_anon(void)
 	munmap(p, PAGE);
 }
 
+static void madv_remove(void)
+{
+	int fd = make_file(4);
+	long before = rss_shmem_kb();
+	char *a = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	char *p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	char *anon =
+		mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char *priv = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char buf[PAGE];
+	struct stat st;
+
+	if (a == MAP_FAILED || p == MAP_FAILED || anon == MAP_FAILED || priv == MAP_FAILED) {
+		check("MADV_REMOVE: the mappings", 0, "errno %s", strerror(errno));
+		return;
+	}
+	for (long i = 0; i < 4; i++)
+		a[i * PAGE] = 'A' + (char)i;
+	check("RssShmem counts the 4 mapped pages", rss_shmem_kb() - before == 16, "%ld kB more",
+	      rss_shmem_kb() - before);
+	EXPECT("MADV_REMOVE of 2 pages of a shared file mapping",
+	       madvise(a + PAGE, 2 * PAGE, MADV_REMOVE), 0);
+	check("RssShmem drops by the 2 pages", rss_shmem_kb() - before == 8, "%ld kB more",
+	      rss_shmem_kb() - before);
+	check("the range reads zero through the mapping, the rest stays",
+	      a[PAGE] == 0 && a[3 * PAGE - 1] == 0 && a[0] == 'A' && a[3 * PAGE] == 'D',
+	      "%d %d %d %d", a[PAGE], a[3 * PAGE - 1], a[0], a[3 * PAGE]);
+	check("and through read(2)",
+	      pread(fd, buf, PAGE, 2 * PAGE) == PAGE && buf[0] == 0 && buf[PAGE - 1] == 0, "'%c'",
+	      buf[0]);
+	check("the file keeps its size", fstat(fd, &st) == 0 && st.st_size == 4 * PAGE, "%lld",
+	      (long long)st.st_size);
+	EXPECT("MADV_REMOVE of a private file mapping: EACCES",
+	       madvise(p, PAGE, MADV_REMOVE) == -1 ? errno : 0, EACCES);
+	EXPECT("MADV_REMOVE of private anonymous memory: EINVAL",
+	       madvise(priv, PAGE, MADV_REMOVE) == -1 ? errno : 0, EINVAL);
+	anon[0] = 'x';
+	anon[PAGE] = 'y';
+	EXPECT("MADV_REMOVE of shared anonymous memory", madvise(anon, PAGE, MADV_REMOVE), 0);
+	check("its page reads zero, the next stays", anon[0] == 0 && anon[PAGE] == 'y', "%d %d",
+	      anon[0], anon[PAGE]);
+	if (mlock(a, PAGE) == 0) {
+		EXPECT("MADV_REMOVE of a locked mapping: EINVAL",
+		       madvise(a, PAGE, MADV_REMOVE) == -1 ? errno : 0, EINVAL);
+		munlock(a, PAGE);
+	}
+	munmap(a, 4 * PAGE);
+	munmap(p, 4 * PAGE);
+	munmap(anon, 2 * PAGE);
+	munmap(priv, PAGE);
+	close(fd);
+	unlink(FILE_NAME);
+}
+
 static void errors(void)
 {
 	int fd = make_file(1), ro = open(FILE_NAME, O_RDONLY | O_CLOEXEC), pipefd[2];
@@ -348,6 +406,7 @@ int main(void)
 	file_end();
 	private_mapping();
 	shared_anon();
+	madv_remove();
 	errors();
 	return check_summary("sharedmap");
 }

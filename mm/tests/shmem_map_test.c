@@ -31,7 +31,7 @@ static struct mm_struct *prev_mm;
 static struct ramfs fs;
 static unsigned long file_pages_at_start;
 
-static const struct file_operations map_fops = { .mmap = shmem_mmap };
+static const struct file_operations map_fops = { .mmap = shmem_mmap, .fallocate = shmem_fallocate };
 
 static int shmem_map_test_init(struct kunit *test)
 {
@@ -497,6 +497,41 @@ out:
 	set_migrate_folio_hook(saved);
 }
 
+/* MADV_REMOVE punches a hole in the file under a shared writable
+ * mapping (Linux: madvise_remove, vfs_fallocate): the range is unmapped
+ * and its pages freed, the size stays; a private mapping is -EACCES. */
+static void madv_remove_punches_a_hole_under_a_shared_mapping(struct kunit *test)
+{
+	struct file *file;
+	char c = 1;
+
+	if (!t.mm || !fs.root)
+		return;
+	file = make_file(test, "/r", 4, SHMEM_HUGE_NEVER);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 4 * P, SHARED_RW, file, 0), A);
+	KUNIT_ASSERT_EQ(
+		test,
+		vm_mmap_file(t.mm, A + 8 * P, 4 * P, VM_READ | VM_WRITE | VM_MAYWRITE, file, 0),
+		A + 8 * P);
+	for (unsigned long i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + i * P, FAULT_FLAG_WRITE),
+				VM_FAULT_OK);
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + P, 2 * P, MADV_REMOVE), 0);
+	KUNIT_EXPECT_TRUE(test, pte_none(pte_at(A + P)) && pte_none(pte_at(A + 2 * P)));
+	KUNIT_EXPECT_TRUE(test, pte_present(pte_at(A)) && pte_present(pte_at(A + 3 * P)));
+	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 2);
+	KUNIT_EXPECT_EQ(test, file->f_inode->size, 4 * P);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 2);
+	KUNIT_EXPECT_EQ(test, file_byte(file, P + 5), 0);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 2 * P + 5, 1), 0);
+	KUNIT_EXPECT_EQ(test, c, 0);
+	KUNIT_EXPECT_EQ(test, file_byte(file, 3 * P), 'd');
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + 8 * P, P, MADV_REMOVE), -EACCES);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 12 * P), 0);
+	fput(file);
+}
+
 static void private_write_copies_and_hole_keeps_the_copy(struct kunit *test)
 {
 	struct mm_struct *child;
@@ -607,6 +642,7 @@ static struct kunit_case shmem_map_test_cases[] = {
 	KUNIT_CASE(page_cache_folios_migrate_with_their_mappings),
 	KUNIT_CASE(alloc_contig_range_moves_page_cache_folios),
 	KUNIT_CASE(compaction_moves_mapped_page_cache_folios),
+	KUNIT_CASE(madv_remove_punches_a_hole_under_a_shared_mapping),
 	KUNIT_CASE(shmem_enabled_gives_shared_anonymous_memory_large_folios),
 	KUNIT_CASE(shared_anonymous_memory_goes_with_its_mapping),
 	{}
