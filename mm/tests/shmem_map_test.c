@@ -79,6 +79,24 @@ static struct file *make_file(struct kunit *test, const char *name, unsigned lon
 	return file;
 }
 
+/* make_file, then all of it mapped shared and writable at A. Return:
+ * the file, or NULL (no mm or fs for the case, or it failed). */
+static struct file *map_new_file(struct kunit *test, const char *name, unsigned long pages,
+				 int huge)
+{
+	struct file *file;
+
+	if (!t.mm || !fs.root)
+		return NULL;
+	file = make_file(test, name, pages, huge);
+	if (file && vm_mmap_file(t.mm, A, pages * P, SHARED_RW, file, 0) != A) {
+		kunit_fail(test, __FILE__, __LINE__, "%s: mmap shared at A failed", name);
+		fput(file);
+		file = NULL;
+	}
+	return file;
+}
+
 static pte_t pte_at(unsigned long addr)
 {
 	pmd_t *pmd = mm_find_pmd(t.mm, addr);
@@ -101,11 +119,9 @@ static void shared_write_lands_in_the_page_cache(struct kunit *test)
 	struct file *file;
 	char c = 0;
 
-	if (!t.mm || !fs.root)
+	file = map_new_file(test, "/f", 4, SHMEM_HUGE_NEVER);
+	if (!file)
 		return;
-	file = make_file(test, "/f", 4, SHMEM_HUGE_NEVER);
-	KUNIT_ASSERT_NOT_NULL(test, file);
-	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 4 * P, SHARED_RW, file, 0), A);
 	KUNIT_EXPECT_EQ(test, file->f_count, 2); /* the fd's and the VMA's */
 	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->i_mmap_writable, 1);
 	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 2 * P + 5, 1), 0);
@@ -221,11 +237,9 @@ static void fork_shares_the_pages(struct kunit *test)
 	struct file *file;
 	char c = 0;
 
-	if (!t.mm || !fs.root)
+	file = map_new_file(test, "/s", 2, SHMEM_HUGE_NEVER);
+	if (!file)
 		return;
-	file = make_file(test, "/s", 2, SHMEM_HUGE_NEVER);
-	KUNIT_ASSERT_NOT_NULL(test, file);
-	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 2 * P, SHARED_RW, file, 0), A);
 	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A, FAULT_FLAG_WRITE), VM_FAULT_OK);
 	child = mm_create(t.node->node_id);
 	KUNIT_ASSERT_NOT_NULL(test, child);
@@ -276,12 +290,10 @@ static void migrate_file_folio(struct kunit *test, const char *name, int huge)
 	struct file *file;
 	char c = 0;
 
-	if (!t.mm || !fs.root)
+	file = map_new_file(test, name, 16, huge);
+	if (!file)
 		return;
-	file = make_file(test, name, 16, huge);
-	KUNIT_ASSERT_NOT_NULL(test, file);
 	mapping = file->f_inode->i_mapping;
-	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 16 * P, SHARED_RW, file, 0), A);
 	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 2 * P, 1), 0);
 	child = mm_create(t.node->node_id);
 	KUNIT_ASSERT_NOT_NULL(test, child);
@@ -345,6 +357,25 @@ static void page_cache_folios_migrate_with_their_mappings(struct kunit *test)
 		migrate_file_folio(test, "/m64k", SHMEM_HUGE_ALWAYS);
 }
 
+/* After a migration of the 8-page file made by make_file and mapped at
+ * A: every page moved, its PTE maps the folio the cache holds and reads
+ * the file's bytes, and a write through the mapping lands in the file. */
+static void expect_file_moved(struct kunit *test, struct file *file, const unsigned long *old_pfn)
+{
+	char c = 0;
+
+	for (unsigned long i = 0; i < 8; i++) {
+		struct folio *folio = xa_load(&file->f_inode->i_mapping->i_pages, i);
+
+		KUNIT_EXPECT_NE(test, pte_pfn(pte_at(A + i * P)), old_pfn[i]);
+		KUNIT_EXPECT_TRUE(test, folio && pte_pfn(pte_at(A + i * P)) == folio_pfn(folio));
+		KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + i * P + 9, 1), 0);
+		KUNIT_EXPECT_EQ(test, c, 'a' + (char)i);
+	}
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + 5 * P, "W", 1), 0);
+	KUNIT_EXPECT_EQ(test, file_byte(file, 5 * P), 'W');
+}
+
 /* Return: the first in-use pfn of [pfn, end) that is no folio migration
  * takes (off every LRU list, held by someone besides its owners, or
  * locked), or 0. */
@@ -374,7 +405,7 @@ static unsigned long unmovable_pfn(unsigned long pfn, unsigned long end)
 static void alloc_contig_range_moves_page_cache_folios(struct kunit *test)
 {
 	migrate_folio_fn saved = set_migrate_folio_hook(move_to_new_folio);
-	unsigned long old_pfn[8], moved = 0, start, pfn;
+	unsigned long old_pfn[8], start, pfn;
 	struct file *file;
 	char c = 0;
 	int err;
@@ -405,17 +436,11 @@ static void alloc_contig_range_moves_page_cache_folios(struct kunit *test)
 	if (!err)
 		free_contig_range(start, pageblock_nr_pages);
 	for (unsigned long i = 0; i < 8; i++) {
-		struct folio *folio = xa_load(&file->f_inode->i_mapping->i_pages, i);
 		unsigned long pfn = pte_pfn(pte_at(A + i * P));
 
-		moved += pfn < start || pfn >= start + pageblock_nr_pages;
-		KUNIT_EXPECT_TRUE(test, folio && pte_pfn(pte_at(A + i * P)) == folio_pfn(folio));
-		KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + i * P + 9, 1), 0);
-		KUNIT_EXPECT_EQ(test, c, 'a' + (char)i);
+		KUNIT_EXPECT_TRUE(test, pfn < start || pfn >= start + pageblock_nr_pages);
 	}
-	KUNIT_EXPECT_EQ(test, moved, 8);
-	KUNIT_EXPECT_EQ(test, copy_to_user(A + 5 * P, "W", 1), 0);
-	KUNIT_EXPECT_EQ(test, file_byte(file, 5 * P), 'W');
+	expect_file_moved(test, file, old_pfn);
 unmap:
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 8 * P), 0);
 	fput(file);
@@ -434,7 +459,7 @@ static void compaction_moves_mapped_page_cache_folios(struct kunit *test)
 {
 	migrate_folio_fn saved = set_migrate_folio_hook(move_to_new_folio);
 	const unsigned int half = pageblock_order - 1;
-	unsigned long old_pfn[8], moved = 0;
+	unsigned long old_pfn[8];
 	struct compact_stats st = { 0 };
 	struct page *hog[40], *lowest = NULL, *page, *next;
 	unsigned int nr_hog = 0;
@@ -480,17 +505,9 @@ static void compaction_moves_mapped_page_cache_folios(struct kunit *test)
 		if (hog[i] && hog[i] != lowest)
 			__free_pages(hog[i], half);
 	KUNIT_EXPECT_GE(test, st.migrated, 8);
-	for (unsigned long i = 0; i < 8; i++) {
-		struct folio *folio = xa_load(&file->f_inode->i_mapping->i_pages, i);
-
-		moved += pte_pfn(pte_at(A + i * P)) > old_pfn[i];
-		KUNIT_EXPECT_TRUE(test, folio && pte_pfn(pte_at(A + i * P)) == folio_pfn(folio));
-		KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + i * P + 9, 1), 0);
-		KUNIT_EXPECT_EQ(test, c, 'a' + (char)i);
-	}
-	KUNIT_EXPECT_EQ(test, moved, 8);
-	KUNIT_EXPECT_EQ(test, copy_to_user(A + 5 * P, "W", 1), 0);
-	KUNIT_EXPECT_EQ(test, file_byte(file, 5 * P), 'W');
+	for (unsigned long i = 0; i < 8; i++)
+		KUNIT_EXPECT_GT(test, pte_pfn(pte_at(A + i * P)), old_pfn[i]);
+	expect_file_moved(test, file, old_pfn);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 8 * P), 0);
 	fput(file);
 out:
@@ -505,11 +522,9 @@ static void madv_remove_punches_a_hole_under_a_shared_mapping(struct kunit *test
 	struct file *file;
 	char c = 1;
 
-	if (!t.mm || !fs.root)
+	file = map_new_file(test, "/r", 4, SHMEM_HUGE_NEVER);
+	if (!file)
 		return;
-	file = make_file(test, "/r", 4, SHMEM_HUGE_NEVER);
-	KUNIT_ASSERT_NOT_NULL(test, file);
-	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 4 * P, SHARED_RW, file, 0), A);
 	KUNIT_ASSERT_EQ(
 		test,
 		vm_mmap_file(t.mm, A + 8 * P, 4 * P, VM_READ | VM_WRITE | VM_MAYWRITE, file, 0),
