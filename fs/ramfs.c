@@ -19,6 +19,7 @@
  */
 #include <kernel.h>
 #include <mm.h>
+#include <mman.h>
 #include <ramfs.h>
 #include <fs.h>
 #include <sched.h>
@@ -299,6 +300,7 @@ static void evict(struct ramfs_inode *inode)
 	struct ramfs_inode *parent = inode->parent;
 
 	ramfs_truncate(inode);
+	vm_unacct_memory((long)inode->acct_size_pages); /* Linux: shmem_unacct_size */
 	if (!fs)
 		return;
 	fs->nr_inodes--;
@@ -493,6 +495,10 @@ void ramfs_recalc_inode(struct ramfs_inode *inode)
 
 	if (inode->i_sb)
 		inode->i_sb->used_pages += now - inode->alloced;
+	/* Linux: shmem_inode_acct_blocks as pages come, and
+	 * shmem_recalc_inode's shmem_inode_unacct_blocks as they go. */
+	if (!inode->acct_size_pages)
+		vm_acct_memory((long)(now - inode->alloced));
 	inode->alloced = now;
 }
 
@@ -1155,18 +1161,30 @@ static const struct file_operations shmem_zero_fops = {
 	.mmap = shmem_zero_mmap, .fallocate = shmem_fallocate, /* MADV_REMOVE */
 };
 
-struct file *shmem_zero_setup(uint64_t size)
+struct file *shmem_zero_setup(uint64_t size, unsigned long vm_flags)
 {
 	static const char zero_name[] = "dev/zero"; /* Linux's, for /proc/PID/maps */
-	char *name = kmalloc(sizeof(zero_name), GFP_KERNEL);
+	long pages = (long)(ALIGN_UP(size, PAGE_SIZE) >> PAGE_SHIFT);
+	char *name;
 	struct file *file;
 
+	/* Linux: shmem_acct_size, the whole size at once unless
+	 * MAP_NORESERVE; given back when the file goes (evict). */
+	if (!(vm_flags & VM_NORESERVE) && __vm_enough_memory(current->mm, pages, true))
+		return NULL;
+	name = kmalloc(sizeof(zero_name), GFP_KERNEL);
 	if (name)
 		memcpy(name, zero_name, sizeof(zero_name));
 	file = shmem_file_setup(name, size, &shmem_zero_fops);
+	if (!file) {
+		if (!(vm_flags & VM_NORESERVE))
+			vm_unacct_memory(pages);
+		return NULL;
+	}
+	if (!(vm_flags & VM_NORESERVE))
+		file->f_inode->acct_size_pages = (unsigned long)pages;
 	/* Its faults' folio sizes are the shmem_enabled files' to choose
 	 * (shmem_allowable_huge_orders); it has no fd to write through. */
-	if (file)
-		mapping_set_large_folios(file->f_inode->i_mapping);
+	mapping_set_large_folios(file->f_inode->i_mapping);
 	return file;
 }

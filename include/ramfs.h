@@ -84,8 +84,14 @@ struct ramfs_inode {
 	 * F_SEAL_SEAL on every file but a memfd made to be sealed. */
 	unsigned int i_seals;
 	/* Pages of i_data counted in i_sb->used_pages (Linux: shmem's
-	 * info->alloced), brought level by ramfs_recalc_inode. */
+	 * info->alloced), brought level by ramfs_recalc_inode, which
+	 * charges them to Committed_AS too (Linux: shmem_acct_blocks for a
+	 * VM_NORESERVE file, every tmpfs file and memfd)... */
 	unsigned long alloced;
+	/* ...unless the file was charged its whole size when made (Linux:
+	 * shmem_acct_size, a shared anonymous mapping without
+	 * MAP_NORESERVE): those pages, given back at evict. */
+	unsigned long acct_size_pages;
 	struct ramfs_inode *parent;    /* directories: "..", the root's is itself */
 	struct ramfs_dentry *children; /* directories: sorted by name */
 	/* Special files (/proc, /sys): their own operations, used by open
@@ -329,8 +335,10 @@ int shmem_fallocate_sealed(const struct ramfs_inode *inode, int mode, uint64_t o
  * file_modified, ramfs_fallocate. Return: 0 or -errno. */
 long shmem_fallocate(struct file *file, int mode, uint64_t offset, uint64_t len);
 /* Linux: shmem_zero_setup, the file of a MAP_SHARED|MAP_ANONYMOUS
- * mapping of size bytes (only its mapping uses it). Return: it, or NULL. */
-struct file *shmem_zero_setup(uint64_t size);
+ * mapping of size bytes (only its mapping uses it), charged its size to
+ * Committed_AS unless vm_flags has VM_NORESERVE (shmem_acct_size).
+ * Return: it, or NULL (no memory, or the charge was refused). */
+struct file *shmem_zero_setup(uint64_t size, unsigned long vm_flags);
 /* Linux: ihold and iput. The last iput of an inode with no name left
  * frees its bytes (Linux: evict, truncate_inode_pages_final). */
 void ihold(struct ramfs_inode *inode);

@@ -1159,7 +1159,7 @@ static long mmap_file(struct mm_struct *mm, unsigned long addr, unsigned long le
 	long ret;
 
 	if (!file) {
-		anon = file = shmem_zero_setup(len);
+		anon = file = shmem_zero_setup(len, vm_flags);
 		if (!file)
 			return -ENOMEM;
 		pgoff = 0;
@@ -1198,7 +1198,9 @@ static long mmap_hugetlb_flags(unsigned long flags, unsigned long *len, unsigned
  * Linux's order: offset, file (with MAP_ANONYMOUS fd is ignored, as Linux
  * does), length, type. A private writable mapping is charged to
  * Committed_AS (vm_mmap), except with MAP_NORESERVE outside overcommit
- * mode 2 (Linux: do_mmap's VM_NORESERVE); a shared one never is.
+ * mode 2 (Linux: do_mmap's VM_NORESERVE); a shared one is not, but shared
+ * anonymous memory's file is charged its size (shmem_zero_setup, the
+ * same MAP_NORESERVE rule) and a file's pages as it gets them.
  * MAP_HUGETLB's size comes from MAP_HUGE_* (0: the default), its length
  * is rounded up to it (Linux: ksys_mmap_pgoff), and the pool must cover
  * it unless MAP_NORESERVE (-ENOMEM, vm_mmap's hugetlb_reserve_pages); it

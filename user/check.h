@@ -49,6 +49,25 @@ static inline void expect_result(const char *name, int ok, long got, long want)
 		expect_result(name, got_ == (long)(want), got_, want); \
 	} while (0)
 
+/* A "KEY: N kB" line's N from a /proc file (meminfo, PID/status):
+ * proc_kb("/proc/meminfo", "Committed_AS") (the key without its colon).
+ * Return: N, or -1 if the file or the key is missing. */
+static inline long proc_kb(const char *path, const char *key)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = strlen(key);
+	char line[160];
+	long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == ':' &&
+		    sscanf(line + n + 1, " %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 /* The last line; the program's exit status. */
 static int check_summary(const char *prog)
 {

@@ -35,16 +35,7 @@ static char buf[2 << 20];
 /* /proc/meminfo's ShmemHugePages in kB, or -1. */
 static long shmem_huge_kb(void)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[128];
-	long kb = -1;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "ShmemHugePages: %ld kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
+	return proc_kb("/proc/meminfo", "ShmemHugePages");
 }
 
 /* Write @len bytes to @fd in CHUNKs until one fails. Return: the bytes

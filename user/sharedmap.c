@@ -19,7 +19,9 @@
  * MADV_REMOVE frees a shared mapping's file pages (the range reads zero
  * through the mapping and read(2), the size stays, RssShmem drops, shared
  * anonymous memory too) and refuses a private mapping (EACCES), private
- * anonymous memory and a locked mapping (EINVAL). Works
+ * anonymous memory and a locked mapping (EINVAL); Committed_AS charges
+ * shared anonymous memory its size (page by page with MAP_NORESERVE) and
+ * a tmpfs file its pages. Works
  * in the current directory (tmpfs on both kernels' initramfs). Prints
  * "ok NAME" or "FAIL NAME: ..." a line, then "sharedmap: N checks, all
  * ok" (exit 0) or "sharedmap: K of N checks FAILED" (exit 1).
@@ -111,16 +113,58 @@ static int maps_line_is(const char *line, const char *perms, const char *offset,
 /* /proc/self/status's RssShmem in kB, or -1. */
 static long rss_shmem_kb(void)
 {
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[128];
-	long kb = -1;
+	return proc_kb("/proc/self/status", "RssShmem");
+}
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "RssShmem: %ld kB", &kb) == 1)
+/* /proc/meminfo's Committed_AS in kB, or -1. */
+static long committed_kb(void)
+{
+	return proc_kb("/proc/meminfo", "Committed_AS");
+}
+
+/* Linux's shmem accounting, as /proc/meminfo shows it: shared anonymous
+ * memory is charged its whole size when mapped (shmem_acct_size), or
+ * with MAP_NORESERVE a page at a time as it is touched; a tmpfs file is
+ * charged its pages as it gets them and gives them back on truncate
+ * (shmem_acct_blocks). */
+static void committed_as(void)
+{
+	long before = committed_kb();
+	char *s = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	char page[PAGE];
+	int fd;
+
+	check("shared anonymous memory: Committed_AS +1024 kB", committed_kb() - before == 1024,
+	      "%+ld kB", committed_kb() - before);
+	if (s != MAP_FAILED) {
+		s[0] = 1;
+		check("touching it charges nothing more", committed_kb() - before == 1024,
+		      "%+ld kB", committed_kb() - before);
+		munmap(s, 1 << 20);
+	}
+	check("munmap gives it back", committed_kb() == before, "%+ld kB", committed_kb() - before);
+	s = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
+	check("with MAP_NORESERVE: nothing at mmap", committed_kb() == before, "%+ld kB",
+	      committed_kb() - before);
+	if (s != MAP_FAILED) {
+		s[0] = 1;
+		s[5 * PAGE] = 1;
+		check("and a page per page touched", committed_kb() - before == 8, "%+ld kB",
+		      committed_kb() - before);
+		munmap(s, 1 << 20);
+	}
+	fd = open(FILE_NAME, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	memset(page, 'c', sizeof(page));
+	for (int i = 0; i < 16; i++)
+		if (write(fd, page, sizeof(page)) != PAGE)
 			break;
-	if (f)
-		fclose(f);
-	return kb;
+	check("a tmpfs file's 16 pages: +64 kB", committed_kb() - before == 64, "%+ld kB",
+	      committed_kb() - before);
+	check("ftruncate to 0 gives them back", ftruncate(fd, 0) == 0 && committed_kb() == before,
+	      "%+ld kB", committed_kb() - before);
+	close(fd);
+	unlink(FILE_NAME);
 }
 
 static void file_visibility(void)
@@ -407,6 +451,7 @@ int main(void)
 	private_mapping();
 	shared_anon();
 	madv_remove();
+	committed_as();
 	errors();
 	return check_summary("sharedmap");
 }

@@ -14,6 +14,7 @@
 #include <compaction.h>
 #include <fs.h>
 #include <ktest.h>
+#include <mman.h>
 #include <pagemap.h>
 #include <ramfs.h>
 #include <shmem_fs.h>
@@ -405,10 +406,9 @@ static unsigned long unmovable_pfn(unsigned long pfn, unsigned long end)
 static void alloc_contig_range_moves_page_cache_folios(struct kunit *test)
 {
 	migrate_folio_fn saved = set_migrate_folio_hook(move_to_new_folio);
-	unsigned long old_pfn[8], start, pfn;
+	unsigned long old_pfn[8], pfn;
 	struct file *file;
 	char c = 0;
-	int err;
 
 	if (!t.mm || !fs.root)
 		goto out;
@@ -418,28 +418,35 @@ static void alloc_contig_range_moves_page_cache_folios(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A, 1), 0); /* fault-around maps all 8 */
 	for (unsigned long i = 0; i < 8; i++)
 		old_pfn[i] = pte_pfn(pte_at(A + i * P));
-	start = pageblock_start_pfn(old_pfn[0]);
-	err = alloc_contig_range(start, start + pageblock_nr_pages, GFP_KERNEL);
-	if (err == -EBUSY && (pfn = unmovable_pfn(start, start + pageblock_nr_pages))) {
-		/* The machine's node (in the kernel): its pageblock may hold
-		 * what no one can move, which is not this test's subject. */
-		struct folio *f = page_folio(pfn_to_page(pfn));
-		static char why[96];
-
-		ksnprintf(why, sizeof(why), "pfn %#lx in the pageblock cannot move (%s, %d refs)",
-			  pfn, folio_test_lru(f) ? "on an LRU list" : "on no LRU list",
-			  folio_ref_count(f));
-		kunit_mark_skipped(test, why);
-		goto unmap;
-	}
-	KUNIT_EXPECT_EQ(test, err, 0);
-	if (!err)
-		free_contig_range(start, pageblock_nr_pages);
+	/* Each pageblock a page is in (the pages may lie in more than one),
+	 * once: its pages still where they were. */
 	for (unsigned long i = 0; i < 8; i++) {
-		unsigned long pfn = pte_pfn(pte_at(A + i * P));
+		unsigned long start = pageblock_start_pfn(old_pfn[i]);
+		int err;
 
-		KUNIT_EXPECT_TRUE(test, pfn < start || pfn >= start + pageblock_nr_pages);
+		if (pte_pfn(pte_at(A + i * P)) != old_pfn[i])
+			continue; /* its pageblock was taken already */
+		err = alloc_contig_range(start, start + pageblock_nr_pages, GFP_KERNEL);
+		if (err == -EBUSY && (pfn = unmovable_pfn(start, start + pageblock_nr_pages))) {
+			/* The machine's node (in the kernel): a pageblock may
+			 * hold what no one can move, not this test's subject. */
+			struct folio *f = page_folio(pfn_to_page(pfn));
+			static char why[96];
+
+			ksnprintf(why, sizeof(why),
+				  "pfn %#lx in the pageblock cannot move (%s, %d refs)", pfn,
+				  folio_test_lru(f) ? "on an LRU list" : "on no LRU list",
+				  folio_ref_count(f));
+			kunit_mark_skipped(test, why);
+			goto unmap;
+		}
+		KUNIT_EXPECT_EQ(test, err, 0);
+		if (!err)
+			free_contig_range(start, pageblock_nr_pages);
 	}
+	for (unsigned long i = 0; i < 8; i++)
+		KUNIT_EXPECT_NE(test, pageblock_start_pfn(pte_pfn(pte_at(A + i * P))),
+				pageblock_start_pfn(old_pfn[i]));
 	expect_file_moved(test, file, old_pfn);
 unmap:
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 8 * P), 0);
@@ -614,7 +621,7 @@ static void shmem_enabled_gives_shared_anonymous_memory_large_folios(struct kuni
 	if (!t.mm || !fs.root || test_skip_without_thp(test))
 		return;
 	shmem_set_order_mode(4, SHMEM_HUGE_ALWAYS);
-	file = shmem_zero_setup(32 * P);
+	file = shmem_zero_setup(32 * P, 0);
 	KUNIT_ASSERT_NOT_NULL(test, file);
 	KUNIT_ASSERT_EQ(test, file->f_op->mmap == NULL, false);
 	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 32 * P, SHARED_RW, file, 0), A);
@@ -629,22 +636,62 @@ static void shmem_enabled_gives_shared_anonymous_memory_large_folios(struct kuni
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 32 * P), 0);
 }
 
+/* Shared anonymous memory goes with its mapping, and with it the
+ * Committed_AS charge of its whole size taken when it was made. */
 static void shared_anonymous_memory_goes_with_its_mapping(struct kunit *test)
 {
+	unsigned long committed = vm_memory_committed();
 	struct file *file;
 	unsigned long before;
 
 	if (!t.mm || !fs.root)
 		return;
 	before = NODE_DATA(0)->nr_file_pages;
-	file = shmem_zero_setup(8 * P);
+	file = shmem_zero_setup(8 * P, 0);
 	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed + 8);
 	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 8 * P, SHARED_RW, file, 0), A);
 	fput(file); /* the VMA holds it now, as sys_mmap leaves it */
 	KUNIT_EXPECT_EQ(test, copy_to_user(A + 7 * P, "x", 1), 0);
 	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_pages, before + 1);
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed + 8); /* no page charged again */
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 8 * P), 0);
 	KUNIT_EXPECT_EQ(test, NODE_DATA(0)->nr_file_pages, before);
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed);
+}
+
+/* Linux's shmem accounting: a tmpfs file (VM_NORESERVE, as every tmpfs
+ * file and memfd is) charges Committed_AS a page at a time as its cache
+ * gets pages and gives them back as they go (shmem_acct_blocks); shared
+ * anonymous memory with MAP_NORESERVE is charged that way too, instead
+ * of its whole size (shmem_acct_size). */
+static void shmem_pages_are_charged_to_committed_as(struct kunit *test)
+{
+	unsigned long committed = vm_memory_committed();
+	struct file *file;
+
+	if (!t.mm || !fs.root)
+		return;
+	file = make_file(test, "/a", 4, SHMEM_HUGE_NEVER);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed + 4);
+	KUNIT_EXPECT_EQ(
+		test,
+		ramfs_fallocate(file->f_inode, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, P, P),
+		0);
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed + 3);
+	ramfs_setsize(file->f_inode, 0);
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed);
+	fput(file);
+	file = shmem_zero_setup(8 * P, VM_NORESERVE);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 8 * P, SHARED_RW | VM_NORESERVE, file, 0), A);
+	fput(file);
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + 2 * P, "x", 1), 0);
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed + 1);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 8 * P), 0);
+	KUNIT_EXPECT_EQ(test, vm_memory_committed(), committed);
 }
 
 static struct kunit_case shmem_map_test_cases[] = {
@@ -660,6 +707,7 @@ static struct kunit_case shmem_map_test_cases[] = {
 	KUNIT_CASE(madv_remove_punches_a_hole_under_a_shared_mapping),
 	KUNIT_CASE(shmem_enabled_gives_shared_anonymous_memory_large_folios),
 	KUNIT_CASE(shared_anonymous_memory_goes_with_its_mapping),
+	KUNIT_CASE(shmem_pages_are_charged_to_committed_as),
 	{}
 };
 
