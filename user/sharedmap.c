@@ -154,6 +154,14 @@ static void committed_as(void)
 		      committed_kb() - before);
 		munmap(s, 1 << 20);
 	}
+	s = mmap(NULL, 1ul << 40, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	EXPECT("1 TiB of it, more than all memory: the charge is refused, ENOMEM",
+	       s == MAP_FAILED ? errno : 0, ENOMEM);
+	s = mmap(NULL, 1ul << 40, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	check("with MAP_NORESERVE it maps", s != MAP_FAILED, "errno %s", strerror(errno));
+	if (s != MAP_FAILED)
+		munmap(s, 1ul << 40);
 	fd = open(FILE_NAME, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	memset(page, 'c', sizeof(page));
 	for (int i = 0; i < 16; i++)
