@@ -367,6 +367,22 @@ static void wp_folio_reuse(struct mm_struct *mm, struct vm_area_struct *vma, uns
 	mm->counters[MM_WP_REUSE]++;
 }
 
+/* A new order-0 anonymous folio for vma holding a copy of page src
+ * (Linux: vmf_anon_prepare, folio_prealloc and __wp_page_copy_user).
+ * Return: it, or NULL (the fault is VM_FAULT_OOM). */
+static struct folio *anon_copy_of_page(struct mm_struct *mm, struct vm_area_struct *vma,
+				       struct page *src)
+{
+	struct folio *folio;
+
+	if (anon_vma_prepare(mm, vma))
+		return NULL;
+	folio = folio_alloc_node(mm->nid, anon_folio_gfp(vma, 0), 0);
+	if (folio)
+		memcpy(folio_address(folio), page_address(src), PAGE_SIZE);
+	return folio;
+}
+
 /*
  * Copy-on-write of one page (Linux: wp_page_copy): a new order-0 folio
  * gets the page's bytes, the old entry is cleared and flushed (Linux:
@@ -381,14 +397,10 @@ static enum vm_fault_reason wp_page_copy(struct mm_struct *mm, struct vm_area_st
 	unsigned long page = addr & ~(PAGE_SIZE - 1);
 	uint64_t prot = pte_mkdirty(vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED);
 	struct folio *old = page_folio(pte_page(*pte));
-	struct folio *folio;
+	struct folio *folio = anon_copy_of_page(mm, vma, pte_page(*pte));
 
-	if (anon_vma_prepare(mm, vma)) /* Linux: vmf_anon_prepare */
-		return VM_FAULT_OOM;
-	folio = folio_alloc_node(mm->nid, anon_folio_gfp(vma, 0), 0);
 	if (!folio)
 		return VM_FAULT_OOM;
-	memcpy(folio_address(folio), page_address(pte_page(*pte)), PAGE_SIZE);
 	ptep_get_and_clear(mm, page, pte);
 	flush_tlb_range(mm, page, page + PAGE_SIZE);
 	map_new_anon_folio(folio, mm, vma, page);
@@ -664,14 +676,10 @@ static enum vm_fault_reason do_cow_fault(struct mm_struct *mm, struct vm_area_st
 {
 	struct page *src = folio_page(vmf->folio, vmf->pgoff - vmf->folio->page.index);
 	uint64_t prot = pte_mkdirty(vm_get_page_prot(vma->vm_flags) | _PAGE_ACCESSED);
-	struct folio *folio;
+	struct folio *folio = anon_copy_of_page(mm, vma, src);
 
-	if (anon_vma_prepare(mm, vma)) /* Linux: vmf_anon_prepare */
-		return VM_FAULT_OOM;
-	folio = folio_alloc_node(mm->nid, anon_folio_gfp(vma, 0), 0);
 	if (!folio)
 		return VM_FAULT_OOM;
-	memcpy(folio_address(folio), page_address(src), PAGE_SIZE);
 	map_new_anon_folio(folio, mm, vma, vmf->address);
 	set_ptes(mm, vmf->address, pte, pfn_pte(folio_pfn(folio), prot), 1);
 	mm->counters[MM_ANONPAGES]++;
