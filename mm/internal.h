@@ -34,6 +34,28 @@ static inline bool zone_spans_pfn(const struct zone *zone, unsigned long pfn)
 	(__GFP_HIGH | __GFP_DIRECT_RECLAIM | __GFP_NOWARN | __GFP_NORETRY | __GFP_NOMEMALLOC | \
 	 __GFP_RETRY_MAYFAIL)
 
+/* memory.c, for filemap.c's fault-around */
+/* The index past the file's last page: nothing there is mapped. */
+unsigned long vma_file_end_index(const struct vm_area_struct *vma);
+/* Map nr pages of folio from its page idx on at addr, whose PTEs are
+ * none: one set_ptes, one rmap update, one RSS update (Linux:
+ * set_pte_range with folio_add_file_rmap_ptes). Writable where a shared
+ * VMA is (a private one's pages stay read-only: a write copies them);
+ * dirty only for the write fault. */
+void map_file_ptes(struct mm_struct *mm, const struct vm_area_struct *vma, struct folio *folio,
+		   unsigned long idx, unsigned int nr, unsigned long addr, pte_t *pte, bool write);
+
+/* filemap.c, for memory.c's read faults */
+/* Linux: filemap_map_pages. Map every uptodate page the cache holds in
+ * [first, last] (inside the file) whose PTE is none, a folio's run with
+ * one map_file_ptes; pte is the entry of addr (file index pgoff). */
+void filemap_map_pages(struct mm_struct *mm, const struct vm_area_struct *vma, unsigned long addr,
+		       unsigned long pgoff, pte_t *pte, unsigned long first, unsigned long last);
+/* Linux: do_fault_around. filemap_map_pages over the aligned window of
+ * fault_around_bytes around addr, inside the VMA and its PTE table. */
+void do_fault_around(struct mm_struct *mm, const struct vm_area_struct *vma, unsigned long addr,
+		     unsigned long pgoff, pte_t *pte);
+
 /* mm_init.c */
 /* Make the struct pages of [start, end) reserved, refcount 0, unmapped,
  * in zone zt of node nid (Linux: memmap_init_range, __init_single_page).

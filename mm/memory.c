@@ -537,23 +537,13 @@ static enum vm_fault_reason fault_present(struct mm_struct *mm, struct vm_area_s
 
 /* --- faults of file mappings (Linux: do_read_fault, do_shared_fault) --------------- */
 
-/* Linux: fault_around_bytes (64 KiB), in pages. */
-#define FAULT_AROUND_PAGES 16u
-
-/* The index past the file's last page: nothing there is mapped. */
-static unsigned long vma_file_end_index(const struct vm_area_struct *vma)
+unsigned long vma_file_end_index(const struct vm_area_struct *vma)
 {
 	return (unsigned long)DIV_ROUND_UP(vma->vm_file->f_inode->size, PAGE_SIZE);
 }
 
-/* Map nr pages of folio from its page idx on at addr, whose PTEs are
- * none: one set_ptes, one rmap update, one RSS update (Linux:
- * set_pte_range with folio_add_file_rmap_ptes). Writable where a shared
- * VMA is (a private one's pages stay read-only: a write copies them);
- * dirty only for the write fault. */
-static void map_file_ptes(struct mm_struct *mm, const struct vm_area_struct *vma,
-			  struct folio *folio, unsigned long idx, unsigned int nr,
-			  unsigned long addr, pte_t *pte, bool write)
+void map_file_ptes(struct mm_struct *mm, const struct vm_area_struct *vma, struct folio *folio,
+		   unsigned long idx, unsigned int nr, unsigned long addr, pte_t *pte, bool write)
 {
 	unsigned long vm_flags = vma->vm_flags & (vma->vm_flags & VM_SHARED ? ~0ul : ~VM_WRITE);
 	pte_t entry = pfn_pte(folio_pfn(folio) + idx, vm_get_page_prot(vm_flags) | _PAGE_ACCESSED);
@@ -579,66 +569,6 @@ static unsigned int file_fault_max_order(const struct vm_area_struct *vma, unsig
 			return order;
 	}
 	return 0;
-}
-
-/*
- * Linux: filemap_map_pages with filemap_map_folio_range, the fault-around
- * half of a read fault. Every page of the cache in [first, last] (inside
- * the file) that is uptodate and whose PTE is none is mapped, each run
- * of such pages of one folio with one map_file_ptes. Nothing is
- * allocated: holes stay holes. pte is the entry of addr (index pgoff).
- */
-static void filemap_map_pages(struct mm_struct *mm, const struct vm_area_struct *vma,
-			      unsigned long addr, unsigned long pgoff, pte_t *pte,
-			      unsigned long first, unsigned long last)
-{
-	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
-	unsigned long end = vma_file_end_index(vma);
-	unsigned long index = first;
-	struct folio *folio;
-
-	if (!end)
-		return;
-	last = MIN(last, end - 1);
-	while (index <= last &&
-	       (folio = xa_find(&mapping->i_pages, &index, last, XA_PRESENT)) != NULL) {
-		unsigned long from = MAX(index, folio->page.index);
-		unsigned long to = MIN(last, folio_next_index(folio) - 1);
-
-		index = folio_next_index(folio);
-		if (!folio_test_uptodate(folio))
-			continue;
-		for (unsigned long i = from; i <= to;) {
-			long off = (long)i - (long)pgoff; /* entries from addr's */
-			pte_t *p = pte + off;
-			unsigned int nr = 0;
-
-			while (i + nr <= to && pte_none(p[nr]))
-				nr++;
-			if (nr)
-				map_file_ptes(mm, vma, folio, i - folio->page.index, nr,
-					      (unsigned long)((long)addr + off * (long)PAGE_SIZE),
-					      p, false);
-			i += nr + 1; /* past the run and the entry that ended it */
-		}
-	}
-}
-
-/* Linux: do_fault_around. The window of FAULT_AROUND_PAGES entries
- * around addr, aligned, inside the VMA and addr's PTE table. */
-static void do_fault_around(struct mm_struct *mm, const struct vm_area_struct *vma,
-			    unsigned long addr, unsigned long pgoff, pte_t *pte)
-{
-	unsigned long pte_off = pte_index(addr);
-	unsigned long vma_off = (addr - vma->vm_start) >> PAGE_SHIFT;
-	unsigned long vma_pages = (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
-	unsigned long from =
-		MAX(ALIGN_DOWN(pte_off, FAULT_AROUND_PAGES), pte_off - MIN(pte_off, vma_off));
-	unsigned long to =
-		MIN(MIN(from + FAULT_AROUND_PAGES, 512ul), pte_off + vma_pages - vma_off);
-
-	filemap_map_pages(mm, vma, addr, pgoff, pte, pgoff + from - pte_off,
-			  pgoff + to - 1 - pte_off);
 }
 
 /*
