@@ -480,6 +480,10 @@ static void compaction_moves_mapped_page_cache_folios(struct kunit *test)
 #endif
 	if (!t.mm || !fs.root)
 		goto out;
+	if (NODE_DATA(0)->node_spanned_pages < 4 * pageblock_nr_pages) {
+		kunit_mark_skipped(test, "fewer than four pageblocks: no room for the layout");
+		goto out;
+	}
 	while (nr_hog < ARRAY_SIZE(hog) &&
 	       (hog[nr_hog] = alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_NOWARN, half)))
 		nr_hog++;
