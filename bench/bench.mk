@@ -28,7 +28,7 @@ $(B)/bench-obj/%.o: %.c $(B)/bench/include/generated/config.h | $(B)/include/ver
 
 # sort: once each, whichever of these VM_HOST_SRCS already lists.
 BENCH_HOST_SRCS := $(sort $(VM_HOST_SRCS) mm/memblock.c mm/cma.c mm/memory_hotplug.c \
-	mm/page_owner.c mm/compaction.c shell/shell.c shell/jobs.c fs/ramfs.c mm/shmem.c $(BENCH_GENERIC_SRCS) \
+	mm/page_owner.c mm/compaction.c shell/shell.c shell/jobs.c fs/ramfs.c fs/inode.c mm/shmem.c $(BENCH_GENERIC_SRCS) \
 	bench/host/start.c)
 BENCH_HOST_OBJS := $(patsubst %.c,$(B)/bench-obj/%.o,$(BENCH_HOST_SRCS))
 BENCH_PROGRAMS := $(addprefix $(B)/bench-,page-alloc clear madvise pageblock fragment fork)

@@ -41,7 +41,7 @@ BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
 	mm/compaction.c mm/migrate.c mm/page_isolation.c \
 	lib/format.c kernel/printk.c kernel/console.c kernel/sysctl.c \
 	init/init_task.c kernel/fork.c kernel/pid.c kernel/sched/core.c kernel/sched/fair.c kernel/sched/wait.c kernel/timer.c kernel/hrtimer.c lib/rbtree.c \
-	fs/file.c fs/eventpoll.c fs/ramfs.c mm/shmem.c mm/filemap.c mm/truncate.c lib/xarray.c lib/iov_iter.c \
+	fs/file.c fs/inode.c fs/eventpoll.c fs/ramfs.c mm/shmem.c mm/filemap.c mm/truncate.c lib/xarray.c lib/iov_iter.c \
 	fs/tty_io.c fs/n_tty.c fs/tty_ioctl.c fs/tty_jobctrl.c \
 	mm/slab.c mm/tlb.c mm/vmalloc.c \
 	arch/host/arch.c arch/host/cpu.c arch/host/phys.c arch/host/process.c arch/host/mmu.c

@@ -406,7 +406,8 @@ static unsigned long unmovable_pfn(unsigned long pfn, unsigned long end)
 static void alloc_contig_range_moves_page_cache_folios(struct kunit *test)
 {
 	migrate_folio_fn saved = set_migrate_folio_hook(move_to_new_folio);
-	unsigned long old_pfn[8], pfn;
+	unsigned long old_pfn[8], taken[8], pfn;
+	unsigned int nr_taken = 0;
 	struct file *file;
 	char c = 0;
 
@@ -419,7 +420,7 @@ static void alloc_contig_range_moves_page_cache_folios(struct kunit *test)
 	for (unsigned long i = 0; i < 8; i++)
 		old_pfn[i] = pte_pfn(pte_at(A + i * P));
 	/* Each pageblock a page is in (the pages may lie in more than one),
-	 * once: its pages still where they were. */
+	 * once, each held until the end so no page moves back into one. */
 	for (unsigned long i = 0; i < 8; i++) {
 		unsigned long start = pageblock_start_pfn(old_pfn[i]);
 		int err;
@@ -438,17 +439,20 @@ static void alloc_contig_range_moves_page_cache_folios(struct kunit *test)
 				  folio_test_lru(f) ? "on an LRU list" : "on no LRU list",
 				  folio_ref_count(f));
 			kunit_mark_skipped(test, why);
-			goto unmap;
+			goto release;
 		}
 		KUNIT_EXPECT_EQ(test, err, 0);
 		if (!err)
-			free_contig_range(start, pageblock_nr_pages);
+			taken[nr_taken++] = start;
 	}
 	for (unsigned long i = 0; i < 8; i++)
-		KUNIT_EXPECT_NE(test, pageblock_start_pfn(pte_pfn(pte_at(A + i * P))),
-				pageblock_start_pfn(old_pfn[i]));
+		for (unsigned int r = 0; r < nr_taken; r++)
+			KUNIT_EXPECT_NE(test, pageblock_start_pfn(pte_pfn(pte_at(A + i * P))),
+					taken[r]);
 	expect_file_moved(test, file, old_pfn);
-unmap:
+release:
+	while (nr_taken)
+		free_contig_range(taken[--nr_taken], pageblock_nr_pages);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 8 * P), 0);
 	fput(file);
 out:
