@@ -32,6 +32,22 @@ static bool mapping_order_allowed(const struct address_space *mapping, unsigned 
 	       order <= mapping_max_folio_order(mapping);
 }
 
+/* Add @nr (or take, negative) pages of a page-cache folio to its node's
+ * counters: NR_FILE_PAGES, and NR_SHMEM and NR_SHMEM_THPS for a
+ * swap-backed one (Linux: __filemap_add_folio's and
+ * filemap_unaccount_folio's __lruvec_stat_mod_folio calls). */
+static void filemap_account_folio(struct folio *folio, long nr)
+{
+	struct pglist_data *pgdat = folio_pgdat(folio);
+
+	pgdat->nr_file_pages += (unsigned long)nr;
+	if (folio_test_swapbacked(folio)) {
+		pgdat->nr_shmem += (unsigned long)nr;
+		if (folio_order(folio) == HPAGE_PMD_ORDER)
+			pgdat->nr_shmem_thps += (unsigned long)nr;
+	}
+}
+
 int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_t index, gfp_t gfp)
 {
 	unsigned int order = folio_order(folio);
@@ -52,13 +68,9 @@ int filemap_add_folio(struct address_space *mapping, struct folio *folio, pgoff_
 	folio->page.index = index;
 	folio->page._refcount += (int)nr; /* the cache's, one per page */
 	mapping->nrpages += nr;
-	folio_pgdat(folio)->nr_file_pages += nr;
-	if (shmem_mapping(mapping)) { /* Linux: shmem_add_to_page_cache */
+	if (shmem_mapping(mapping)) /* Linux: shmem_add_to_page_cache */
 		folio_set_swapbacked(folio);
-		folio_pgdat(folio)->nr_shmem += nr;
-		if (order == HPAGE_PMD_ORDER)
-			folio_pgdat(folio)->nr_shmem_thps += nr;
-	}
+	filemap_account_folio(folio, (long)nr);
 	/* Linux: folio_add_lru. A shmem folio is swap-backed, so it goes
 	 * on the anon list, where compaction finds it to migrate; without
 	 * swap, reclaim never takes it (Folium's reclaim scans lazyfree
@@ -80,26 +92,8 @@ void filemap_remove_folio(struct folio *folio)
 	folio_del_lru(folio);
 	folio->page.mapping = NULL;
 	mapping->nrpages -= nr;
-	folio_pgdat(folio)->nr_file_pages -= nr;
-	if (folio_test_swapbacked(folio)) { /* Linux: filemap_unaccount_folio */
-		folio_pgdat(folio)->nr_shmem -= nr;
-		if (folio_order(folio) == HPAGE_PMD_ORDER)
-			folio_pgdat(folio)->nr_shmem_thps -= nr;
-	}
-	folio_put_refs(folio, (int)nr); /* Linux: filemap_free_folio */
-}
-
-/* Move @nr pages' worth of a page-cache folio's node counters. */
-static void filemap_account_folio(struct folio *folio, long nr)
-{
-	struct pglist_data *pgdat = folio_pgdat(folio);
-
-	pgdat->nr_file_pages += (unsigned long)nr;
-	if (folio_test_swapbacked(folio)) {
-		pgdat->nr_shmem += (unsigned long)nr;
-		if (folio_order(folio) == HPAGE_PMD_ORDER)
-			pgdat->nr_shmem_thps += (unsigned long)nr;
-	}
+	filemap_account_folio(folio, -(long)nr); /* Linux: filemap_unaccount_folio */
+	folio_put_refs(folio, (int)nr);		 /* Linux: filemap_free_folio */
 }
 
 int folio_migrate_mapping(struct address_space *mapping, struct folio *dst, struct folio *src)
