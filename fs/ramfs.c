@@ -1164,25 +1164,24 @@ static const struct file_operations shmem_zero_fops = {
 struct file *shmem_zero_setup(uint64_t size, unsigned long vm_flags)
 {
 	static const char zero_name[] = "dev/zero"; /* Linux's, for /proc/PID/maps */
-	long pages = (long)(ALIGN_UP(size, PAGE_SIZE) >> PAGE_SHIFT);
+	/* Linux: shmem_acct_size, the whole size at once unless
+	 * MAP_NORESERVE; given back when the file goes (evict). */
+	long charged =
+		vm_flags & VM_NORESERVE ? 0 : (long)(ALIGN_UP(size, PAGE_SIZE) >> PAGE_SHIFT);
 	char *name;
 	struct file *file;
 
-	/* Linux: shmem_acct_size, the whole size at once unless
-	 * MAP_NORESERVE; given back when the file goes (evict). */
-	if (!(vm_flags & VM_NORESERVE) && __vm_enough_memory(current->mm, pages, true))
+	if (charged && __vm_enough_memory(current->mm, charged, true))
 		return NULL;
 	name = kmalloc(sizeof(zero_name), GFP_KERNEL);
 	if (name)
 		memcpy(name, zero_name, sizeof(zero_name));
 	file = shmem_file_setup(name, size, &shmem_zero_fops);
 	if (!file) {
-		if (!(vm_flags & VM_NORESERVE))
-			vm_unacct_memory(pages);
+		vm_unacct_memory(charged);
 		return NULL;
 	}
-	if (!(vm_flags & VM_NORESERVE))
-		file->f_inode->acct_size_pages = (unsigned long)pages;
+	file->f_inode->acct_size_pages = (unsigned long)charged;
 	/* Its faults' folio sizes are the shmem_enabled files' to choose
 	 * (shmem_allowable_huge_orders); it has no fd to write through. */
 	mapping_set_large_folios(file->f_inode->i_mapping);

@@ -386,7 +386,7 @@ static bool skip_isolation_on_order(unsigned int order, int target_order)
  * ISOLATE_UNEVICTABLE). */
 static bool folio_isolatable(const struct compact_control *cc, const struct folio *folio)
 {
-	if (!folio_test_lru(folio) || (!folio_test_anon(folio) && !folio->page.mapping))
+	if (!folio_test_lru(folio) || !(folio_test_anon(folio) || folio_in_page_cache(folio)))
 		return false;
 	if (folio_test_unevictable(folio) && !sysctl_compact_unevictable_allowed)
 		return false;

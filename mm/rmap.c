@@ -713,7 +713,7 @@ int filemap_migrate_folio(struct folio *dst, struct folio *src)
 	bool mapped = folio_mapped(src);
 	int err;
 
-	if (folio_test_anon(src) || !mapping || folio_order(dst) != folio_order(src) ||
+	if (!folio_in_page_cache(src) || folio_order(dst) != folio_order(src) ||
 	    folio_ref_count(src) != folio_expected_ref_count(src))
 		return -EBUSY;
 	if (mapped && folio_count_mappings(src) != (unsigned int)folio_mapcount(src))
