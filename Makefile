@@ -113,6 +113,13 @@ $(VERSION_H): FORCE
 	@echo '#define FOLIUM_VERSION "$(FOLIUM_VERSION)"' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
+# The kernel's compiler flags and the headers make generates before any
+# object compiles, for tools/seed-objects.sh.
+.PHONY: print-kcflags generated-headers
+generated-headers: $(CONFIG_H) $(VERSION_H) $(B)/include/generated/syscall_names.h
+print-kcflags:
+	@echo '$(KCFLAGS)'
+
 .PHONY: config
 config:
 	@$(foreach k,$(CONFIG_KNOBS),printf '%-28s %-4s (%s) %s\n' \

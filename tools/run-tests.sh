@@ -161,11 +161,25 @@ mm_suites_ran() {
 		{ echo "the memory_hotplug suite did not run in full"; return 1; }
 }
 
+# kernel_tests_in_qemu [--usb]: every in-kernel suite. From the USB stick
+# the same boot first runs programs of both C libraries from the archive the
+# loader read over xHCI (the disk image's boot runs them all in
+# user_syscalls_conform_in_ring3), with MemFree equal before and after.
 kernel_tests_in_qemu() { # $1: --usb or empty
 	log=$LOGS/ktest$1.serial
-	qemu --image "$IMGS/ktest.img" --log "$log" $1 || return 1
+	qemu --image "$IMGS/ktest$1.img" --log "$log" $1 || return 1
 	expect_in "$log" "folium loader: jumping to the kernel" "Boot complete" \
 		"folium> test" "Power down." || return 1
+	if [ "$1" = --usb ]; then
+		expect_in "$log" 'argv[2] = "b"' 'hello from ring 3' 'mmtest: all ok' || return 1
+		for prog in sysconform sharedmap forktest; do
+			[ "$(tr -d '\r' < "$log" | grep -c "^$prog: [0-9]* checks, all ok$")" = 2 ] ||
+				{ tr -d '\r' < "$log" | grep '^FAIL '; echo "$prog failed"; return 1; }
+		done
+		v=$(tr -d '\r' < "$log" | grep "^MemFree:")
+		[ "$(echo "$v" | wc -l)" = 2 ] && [ "$(echo "$v" | uniq | wc -l)" = 1 ] ||
+			{ echo "MemFree differs after the programs ran: $v"; return 1; }
+	fi
 	"$B/tools/ktap" "$log" && mm_suites_ran "$log" || return 1
 	expect_in "$log" "apic: tick from " || return 1
 	for suite in cred exec fs_syscall procfs signal sys syscall x86_tick; do
@@ -324,9 +338,12 @@ config_matrix_entry() {
 	cfg=pb$pb-thp$thp${order:+-order$order}
 	dir=$B/matrix/$cfg
 	matrix_tick "$cfg"
-	make -s -j2 O="$dir" CONFIG_PAGE_BLOCK_ORDER="$pb" CONFIG_TRANSPARENT_HUGEPAGE="$thp" \
-		${order:+CONFIG_MAX_PAGE_ORDER="$order"} "$dir/folium.elf" \
-		${order:+"$dir/host-tests"} || return 1
+	set -- CONFIG_PAGE_BLOCK_ORDER="$pb" CONFIG_TRANSPARENT_HUGEPAGE="$thp" \
+		${order:+CONFIG_MAX_PAGE_ORDER="$order"}
+	# The kernel objects whose preprocessed text these knobs leave alone
+	# come from the default build (tools/seed-objects.sh).
+	make -s O="$dir" "$@" generated-headers && sh tools/seed-objects.sh "$B" "$dir" &&
+		make -s -j2 O="$dir" "$@" "$dir/folium.elf" ${order:+"$dir/host-tests"} || return 1
 	if [ -n "$order" ]; then
 		"$dir/host-tests" > "$LOGS/matrix-$cfg-host.ktap"
 		"$B/tools/ktap" "$LOGS/matrix-$cfg-host.ktap" || return 1
@@ -585,12 +602,12 @@ kill -KILL 3; kill 99; /bin/proctest burn; jobs; /bin/proctest bomb; meminfo; /b
 # through the sysfs files and prints its record (source=folium), and
 # MemFree, Slab and PageTables after all that are what they were before
 # the first program ran.
-user_syscalls_conform_in_ring3() { # $1: --usb or empty
-	name=syscalls${1:-}
+user_syscalls_conform_in_ring3() {
+	name=syscalls
 	initramfs_boot "$name" "$B/initramfs.cpio" "meminfo; /bin/hello.glibc a b; /bin/sysconform; \
 /bin/sysconform.glibc; /bin/proctest; /bin/proctest.glibc; /bin/procfs; /bin/procfs.glibc; /bin/forktest 10000; /bin/forktest.glibc; /bin/credtest; /bin/credtest.glibc; /bin/mounttest; /bin/mounttest.glibc; /bin/sharedmap; /bin/sharedmap.glibc; /bin/memfdtest; /bin/memfdtest.glibc; /bin/polltest; /bin/polltest.glibc; /bin/ttytest; /bin/ttytest.glibc; /bin/epolltest; /bin/epolltest.glibc; /bin/timertest; /bin/timertest.glibc; /bin/threadtest; /bin/threadtest.glibc; /bin/mmtest.glibc; /bin/sigtest.glibc; /bin/fpstate.glibc; /bin/fuzz 1 100; /bin/fuzz 2 2000; \
 /bin/fuzz.glibc 3 2000; /bin/fuzz 4 1000 - 4; /bin/linux-madvise-free --bytes 8M --runs 1; \
-/bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" "${1:-}" || return 1
+/bin/madvfree --bytes 8M --runs 1; /bin/faultrate --bytes 8M --runs 1; meminfo" || return 1
 	log=$LOGS/initramfs-$name.serial
 	expect_in "$log" 'argv[0] = "/bin/hello.glibc"' 'argv[2] = "b"' 'hello from ring 3' \
 		'mmtest: all ok' 'sigtest: all ok' 'killed by SIGABRT' 'fpstate: all ok' \
@@ -1053,6 +1070,7 @@ host_lane_a() {
 	run_test deps-without-apt deps_without_apt_says_what_to_install
 	run_test mmdiff-comparison-on-saved-logs sh tools/tests/mmdiff-test.sh
 	run_test layering sh tools/tests/check-layering-test.sh
+	run_test seed-objects-tool sh tools/tests/seed-objects-test.sh "$B"
 }
 
 host_lane_b() {
@@ -1076,6 +1094,10 @@ echo "  MAX_PAGE_ORDER 12; TCG, -cpu max; two at a time)"
 printf '%s\n' 'run="test; poweroff"' > "$IMGS/ktest.cmdline"
 sh tools/mkimage.sh "$IMGS/ktest.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/ktest.cmdline" \
 	"$B/initramfs.cpio" >/dev/null
+printf '%s\n' 'run="meminfo; /bin/hello.glibc a b; /bin/sysconform; /bin/sysconform.glibc; /bin/sharedmap; /bin/sharedmap.glibc; /bin/forktest 1000; /bin/forktest.glibc; /bin/mmtest.glibc; meminfo; test; poweroff"' \
+	> "$IMGS/ktest--usb.cmdline"
+sh tools/mkimage.sh "$IMGS/ktest--usb.img" "$B/BOOTX64.EFI" "$B/folium.elf" \
+	"$IMGS/ktest--usb.cmdline" "$B/initramfs.cpio" >/dev/null
 image nocmdline - >/dev/null
 image reboot 'run="reboot"' >/dev/null
 printf '%s\n' 'run="mem; meminfo; test; meminfo; poweroff"' > "$IMGS/mem.cmdline"
@@ -1111,8 +1133,7 @@ boot_jobs() {
 	job side-by-side-quick-run-boots-three-kernels-and-reports side_by_side_quick_run
 	job mmdiff-linux-7.3-and-folium-give-the-same-answers \
 		sh tools/tests/mmdiff-qemu.sh "$B" "${LINUX_NEW_VMLINUZ:-}" "$LOGS/mmdiff"
-	job user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3 ""
-	job user-syscalls-conform-in-ring3-usb user_syscalls_conform_in_ring3 --usb
+	job user-syscalls-conform-in-ring3 user_syscalls_conform_in_ring3
 	job distro-shells-run-scripts-as-on-linux-7.3 distro_shells_run_scripts_as_on_linux
 	job accel-kvm-probes-and-falls-back-to-tcg sh tools/tests/qemu-accel-test.sh \
 		"$IMGS/accel.img" "$LOGS"
