@@ -8,6 +8,7 @@
  * crediting entropy. Example: read(open("/dev/zero"), buf, 10) is 10
  * zero bytes; write(open("/dev/full"), "x", 1) is -ENOSPC.
  */
+#include <ramfs.h>
 #include <random.h>
 #include <syscalls.h>
 #include <vm.h>
@@ -103,12 +104,41 @@ static const struct file_operations null_fops = {
 	.llseek = null_lseek,
 };
 
-/* mmap of /dev/zero (Linux: a shared anonymous mapping) is not served:
- * -ENODEV. */
+/*
+ * Linux: mmap_zero. /dev/zero maps anonymous memory: MAP_SHARED through
+ * a shmem file of its own (shmem_zero_setup, as MAP_SHARED|MAP_ANONYMOUS;
+ * the VMA holds it instead of /dev/zero), MAP_PRIVATE as private
+ * anonymous memory. Linux's private VMA keeps /dev/zero as its file
+ * (vma_set_anonymous), which /proc/PID/maps names; here it has none.
+ */
+static int mmap_zero(struct file *file, struct vm_area_struct *vma)
+{
+	struct file *shm;
+	int err;
+
+	(void)file;
+	if (!(vma->vm_flags & VM_SHARED)) {
+		vma->vm_file = NULL;
+		vma->vm_ops = NULL;
+		vma->vm_pgoff = vma->vm_start >> PAGE_SHIFT;
+		return 0;
+	}
+	shm = shmem_zero_setup(vma->vm_end - vma->vm_start, vma->vm_flags);
+	if (!shm)
+		return -ENOMEM;
+	vma->vm_file = shm;
+	vma->vm_pgoff = 0;
+	err = shm->f_op->mmap(shm, vma);
+	if (err)
+		fput(shm);
+	return err;
+}
+
 static const struct file_operations zero_fops = {
 	.read = read_zero,
 	.write = write_null,
 	.llseek = null_lseek,
+	.mmap = mmap_zero,
 };
 
 static const struct file_operations full_fops = {

@@ -513,14 +513,20 @@ void ramfs_truncate(struct ramfs_inode *inode)
 	ramfs_recalc_inode(inode);
 }
 
-/* Pages the fs may still give its files (ULONG_MAX: no limit). */
+/* Pages the fs may still give the file (ULONG_MAX: no limit): its size=
+ * limit, and for a file charged page by page what Committed_AS can still
+ * take under overcommit mode 2 (Linux: shmem_inode_acct_blocks, whose
+ * refusal is -ENOSPC). */
 static unsigned long space_left(const struct ramfs_inode *inode)
 {
 	const struct ramfs *fs = inode->i_sb;
+	unsigned long commit =
+		inode->acct_size_pages ? ULONG_MAX : vm_commit_room(current->mm, true);
+	unsigned long left = ULONG_MAX;
 
-	if (!fs || !fs->max_pages)
-		return ULONG_MAX;
-	return fs->used_pages < fs->max_pages ? fs->max_pages - fs->used_pages : 0;
+	if (fs && fs->max_pages)
+		left = fs->used_pages < fs->max_pages ? fs->max_pages - fs->used_pages : 0;
+	return MIN(left, commit);
 }
 
 /* Walk [start, end) of the cache a folio at a time, counting the pages

@@ -11,8 +11,11 @@
 struct mm_struct;
 struct task_struct;
 
-/* Wake at most @nr waiters on the word at @uaddr of @mm (Linux:
- * futex_wake with FUTEX_BITSET_MATCH_ANY). Return: how many. */
+/* Wake at most @nr waiters on the word at @uaddr of @mm, keyed as a
+ * shared futex (Linux: futex_wake with FLAGS_SHARED and
+ * FUTEX_BITSET_MATCH_ANY, as mm_release and handle_futex_death call it:
+ * C libraries wait on a thread's tid and on robust locks shared). Return:
+ * how many. */
 int futex_wake(struct mm_struct *mm, unsigned long uaddr, int nr);
 /* Linux: exit_robust_list, at exit and exec: each lock of @tsk's robust
  * list it still owns gets FUTEX_OWNER_DIED and one waiter woken. */

@@ -92,6 +92,11 @@ void vm_unacct_memory(long pages);
  * with nothing charged.
  */
 int __vm_enough_memory(const struct mm_struct *mm, long pages, bool cap_sys_admin);
+/* How many pages __vm_enough_memory would still grant mm, charged one
+ * request at a time: ULONG_MAX outside overcommit mode 2 (there a request
+ * fails only alone, by its own size). For tmpfs, whose files are charged
+ * page by page as they get them (Linux: shmem_acct_blocks, -ENOSPC). */
+unsigned long vm_commit_room(const struct mm_struct *mm, bool cap_sys_admin);
 /* Set the reserves from the free memory now (Linux: init_admin_reserve,
  * init_user_reserve). Context: boot, after mm_init. */
 void init_overcommit_reserves(void);

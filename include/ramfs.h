@@ -65,6 +65,7 @@ struct ramfs_inode {
 	unsigned int i_state; /* I_LINKABLE */
 	struct ramfs *i_sb;   /* the fs that made it; NULL: not a fs's (a pipe's) */
 	unsigned long ino;    /* Linux: i_ino, unique in its fs; the root's is 1 */
+	uint64_t i_sequence;  /* its futexes' key, 0 until one is used (Linux's) */
 	uint32_t rdev;	      /* device number of a S_IFCHR inode (Linux: i_rdev) */
 	uint32_t uid, gid;
 	/* Since the epoch: last read (relatime), last change of the bytes,

@@ -582,6 +582,16 @@ void pgtable_prealloc_release(struct mm_struct *mm);
  * leaf). mm_find_pte: both steps. Linux: mm_find_pmd, pte_offset_map. */
 pmd_t *mm_find_pmd(struct mm_struct *mm, unsigned long addr);
 pte_t *pte_offset_map(pmd_t *pmd, unsigned long addr);
+/* The page mapped at addr by a PTE, a PMD or a PUD leaf, if the entry
+ * allows the access (a write needs a writable one); NULL if not, or
+ * nothing is mapped. Linux: follow_page_mask. */
+struct page *follow_page(struct mm_struct *mm, unsigned long addr, bool write);
+/* Linux: get_user_pages_fast for one page: follow_page, and if that
+ * finds nothing, the fault the access would take, then follow_page
+ * again. No reference is taken: the page is the caller's only until it
+ * sleeps or the mapping changes. Return: the page, or NULL (no VMA, an
+ * access the VMA refuses, a fault that fails). */
+struct page *get_user_page(struct mm_struct *mm, unsigned long addr, bool write);
 static inline pte_t *mm_find_pte(struct mm_struct *mm, unsigned long addr)
 {
 	pmd_t *pmd = mm_find_pmd(mm, addr);

@@ -147,6 +147,16 @@ void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp);
  */
 void *xa_store_order(struct xarray *xa, unsigned long index, unsigned int order, void *entry,
 		     gfp_t gfp);
+/*
+ * Split the multi-index entry covering @index into order-0 entries, each
+ * holding the same entry with its marks (Linux: xas_split_alloc and
+ * xas_split to order 0). The nodes are had before anything changes; a
+ * later xa_store of another entry at one of the indices then allocates
+ * nothing (how a large folio's pieces take its place in the page cache).
+ * Return: 0 (also for an order-0 entry), -ENOENT if nothing covers
+ * @index, or -ENOMEM with nothing changed.
+ */
+int xa_split(struct xarray *xa, unsigned long index, gfp_t gfp);
 /* Return: the order of the entry covering @index (0 if none). */
 unsigned int xa_get_order(struct xarray *xa, unsigned long index);
 /* Remove the entry covering @index, all of a multi-index one, with its

@@ -5,17 +5,21 @@
  * 32-bit word in user memory; a thread that finds it taken sleeps on it
  * with FUTEX_WAIT (if it still holds the value it saw), and the thread
  * that releases it wakes sleepers with FUTEX_WAKE. Sleepers wait in a
- * hash of buckets keyed by (mm, address): Linux's key for a private
- * futex, and for a shared one in private anonymous memory, the only
- * memory there is here (a MAP_SHARED mapping would key by its object and
- * offset). One CPU and no preemption in the kernel make the check of the
- * word and the queueing one step, as Linux's bucket lock does.
+ * hash of buckets keyed by what the word is: a private futex
+ * (FUTEX_PRIVATE_FLAG) by (mm, address); a shared one by the page under
+ * it, so processes mapping the same page meet: a file's page (a tmpfs
+ * file, a memfd, shared anonymous memory) by (inode, index in the file),
+ * whatever address each maps it at, and a private anonymous page by (mm,
+ * address) again. One CPU and no preemption in the kernel make the check
+ * of the word and the queueing one step, as Linux's bucket lock does.
  * Example: glibc's pthread_join waits with FUTEX_WAIT on the thread's tid
  * word; the thread's exit writes 0 there and wakes it (mm_release, with
  * CLONE_CHILD_CLEARTID's address).
  */
 #include <errno.h>
 #include <hrtimer.h>
+#include <pagemap.h>
+#include <ramfs.h>
 #include <sched.h>
 #include <slab.h>
 #include <syscalls.h>
@@ -66,10 +70,27 @@
 
 #define FUTEX_HASH_BITS 8
 
-/* Linux: union futex_key, here (mm, address) for every futex. */
+/*
+ * Linux: union futex_key. ptr and word: the mm and the page's address,
+ * or the file's inode (its i_sequence) and the page's index in the file.
+ * offset: the word's offset in its page, its low bits saying which:
+ * FUT_OFF_INODE a file's page, FUT_OFF_MMSHARED a shared futex in a
+ * private anonymous page, neither a private futex. Keys match when all
+ * three do, so a private wait is never woken by a shared wake.
+ */
+#define FUT_OFF_INODE 1u
+#define FUT_OFF_MMSHARED 2u
 struct futex_key {
-	const struct mm_struct *mm;
-	unsigned long address;
+	uint64_t ptr;
+	unsigned long word;
+	unsigned int offset;
+};
+
+/* get_futex_key's access: a wait or wake reads the word (a read-only
+ * mapping will do), FUTEX_WAKE_OP writes it. */
+enum futex_access {
+	FUTEX_READ,
+	FUTEX_WRITE
 };
 
 /* Linux: struct futex_q, one sleeping waiter. */
@@ -85,7 +106,7 @@ static struct list_head futex_queues[1 << FUTEX_HASH_BITS];
 
 static struct list_head *hash_futex(const struct futex_key *key)
 {
-	uint64_t h = ((uintptr_t)key->mm >> 4) ^ (key->address >> 2);
+	uint64_t h = (key->ptr >> 4) ^ key->word ^ ((uint64_t)key->offset << 40);
 
 	h *= 0x9e3779b97f4a7c15ull; /* Fibonacci hashing */
 	return &futex_queues[h >> (64 - FUTEX_HASH_BITS)];
@@ -93,18 +114,71 @@ static struct list_head *hash_futex(const struct futex_key *key)
 
 static bool match_futex(const struct futex_key *a, const struct futex_key *b)
 {
-	return a->mm == b->mm && a->address == b->address;
+	return a->ptr == b->ptr && a->word == b->word && a->offset == b->offset;
 }
 
-/* Linux: get_futex_key. The word must be 4-byte aligned (-EINVAL). */
-static int get_futex_key(const struct mm_struct *mm, unsigned long uaddr, struct futex_key *key)
+/* Linux: get_inode_sequence_number. An inode's number for futex keys,
+ * given on first use and never reused (an inode's address could be, once
+ * it is freed), so a key needs no reference on the inode. */
+static uint64_t get_inode_sequence_number(struct ramfs_inode *inode)
 {
+	static uint64_t i_seq;
+
+	if (!inode->i_sequence)
+		inode->i_sequence = ++i_seq;
+	return inode->i_sequence;
+}
+
+/*
+ * Linux: get_futex_key. The word must be 4-byte aligned (-EINVAL) and in
+ * user space. A shared futex's page is looked up, faulted in for writing
+ * first as Linux does (a private file mapping's page is then the
+ * process's own copy, keyed by its mm) and for reading if that fails
+ * (@rw FUTEX_READ only): a page of the page cache keys by its file; an
+ * anonymous one by the mm, unless it is read-only (it can never change,
+ * -EFAULT); the zero page and a failed fault are -EFAULT.
+ */
+static int get_futex_key(struct mm_struct *mm, unsigned long uaddr, bool shared,
+			 struct futex_key *key, enum futex_access rw)
+{
+	unsigned long address = ALIGN_DOWN(uaddr, PAGE_SIZE);
+	struct address_space *mapping;
+	struct folio *folio;
+	struct page *page;
+	bool ro = false;
+
 	if (uaddr & 3)
 		return -EINVAL;
 	if (uaddr >= TASK_SIZE)
 		return -EFAULT;
-	key->mm = mm;
-	key->address = uaddr;
+	key->offset = (unsigned int)(uaddr % PAGE_SIZE);
+	if (!shared) {
+		key->ptr = (uintptr_t)mm;
+		key->word = address;
+		return 0;
+	}
+	page = get_user_page(mm, address, true);
+	if (!page && rw == FUTEX_READ) {
+		page = get_user_page(mm, address, false);
+		ro = true;
+	}
+	if (!page)
+		return -EFAULT;
+	folio = page_folio(page);
+	if (folio_test_anon(folio)) {
+		if (ro)
+			return -EFAULT;
+		key->offset |= FUT_OFF_MMSHARED;
+		key->ptr = (uintptr_t)mm;
+		key->word = address;
+		return 0;
+	}
+	mapping = folio_file_mapping(folio);
+	if (!mapping)
+		return -EFAULT;
+	key->offset |= FUT_OFF_INODE;
+	key->ptr = get_inode_sequence_number(mapping->host);
+	key->word = folio->page.index + (unsigned long)(page - &folio->page);
 	return 0;
 }
 
@@ -154,7 +228,7 @@ int futex_wake(struct mm_struct *mm, unsigned long uaddr, int nr)
 {
 	struct futex_key key;
 
-	if (get_futex_key(mm, uaddr, &key))
+	if (get_futex_key(mm, uaddr, true, &key, FUTEX_READ))
 		return 0;
 	futex_queues_init();
 	return futex_wake_key(&key, nr, FUTEX_BITSET_MATCH_ANY);
@@ -215,7 +289,7 @@ static long futex_sleep(struct task_struct *task, const struct futex_q *qs, unsi
  * those through a restart block with the time left; here the caller sees
  * EINTR, which glibc and musl retry).
  */
-static long futex_wait(struct task_struct *task, unsigned long uaddr, uint32_t val,
+static long futex_wait(struct task_struct *task, unsigned long uaddr, bool shared, uint32_t val,
 		       uint64_t deadline, uint32_t bitset)
 {
 	struct futex_q q = { .task = task, .bitset = bitset };
@@ -224,7 +298,7 @@ static long futex_wait(struct task_struct *task, unsigned long uaddr, uint32_t v
 
 	if (!bitset)
 		return -EINVAL;
-	ret = get_futex_key(task->mm, uaddr, &q.key);
+	ret = get_futex_key(task->mm, uaddr, shared, &q.key, FUTEX_READ);
 	if (ret)
 		return ret;
 	futex_queues_init();
@@ -247,8 +321,8 @@ static long futex_wait(struct task_struct *task, unsigned long uaddr, uint32_t v
  * and move up to @nr_requeue more to wait on @uaddr2. Return: the woken
  * and moved together.
  */
-static long futex_requeue(struct task_struct *task, unsigned long uaddr1, unsigned long uaddr2,
-			  int nr_wake, int nr_requeue, const uint32_t *cmpval)
+static long futex_requeue(struct task_struct *task, bool shared, unsigned long uaddr1,
+			  unsigned long uaddr2, int nr_wake, int nr_requeue, const uint32_t *cmpval)
 {
 	struct futex_key key1, key2;
 	struct futex_q *q, *n;
@@ -258,9 +332,9 @@ static long futex_requeue(struct task_struct *task, unsigned long uaddr1, unsign
 
 	if (nr_wake < 0 || nr_requeue < 0)
 		return -EINVAL;
-	ret = get_futex_key(task->mm, uaddr1, &key1);
+	ret = get_futex_key(task->mm, uaddr1, shared, &key1, FUTEX_READ);
 	if (!ret)
-		ret = get_futex_key(task->mm, uaddr2, &key2);
+		ret = get_futex_key(task->mm, uaddr2, shared, &key2, FUTEX_READ);
 	if (ret)
 		return ret;
 	futex_queues_init();
@@ -360,16 +434,16 @@ static int futex_op_cmp(uint32_t encoded_op, int oldval)
 /* Linux: futex_wake_op. Change the word at @uaddr2 by @op, wake
  * @nr_wake waiters of @uaddr1 and, if the old value passes @op's test,
  * @nr_wake2 of @uaddr2. Return: how many were woken. */
-static long futex_wake_op(struct task_struct *task, unsigned long uaddr1, unsigned long uaddr2,
-			  int nr_wake, int nr_wake2, uint32_t op)
+static long futex_wake_op(struct task_struct *task, bool shared, unsigned long uaddr1,
+			  unsigned long uaddr2, int nr_wake, int nr_wake2, uint32_t op)
 {
 	struct futex_key key1, key2;
 	int oldval, cmp, ret;
 	long woken;
 
-	ret = get_futex_key(task->mm, uaddr1, &key1);
+	ret = get_futex_key(task->mm, uaddr1, shared, &key1, FUTEX_READ);
 	if (!ret)
-		ret = get_futex_key(task->mm, uaddr2, &key2);
+		ret = get_futex_key(task->mm, uaddr2, shared, &key2, FUTEX_WRITE);
 	if (ret)
 		return ret;
 	futex_queues_init();
@@ -423,6 +497,7 @@ long do_futex(struct task_struct *task, unsigned long uaddr, int op, uint32_t va
 	      unsigned long utime, unsigned long uaddr2, uint32_t val3)
 {
 	int cmd = op & FUTEX_CMD_MASK;
+	bool shared = !(op & FUTEX_PRIVATE_FLAG);
 	uint64_t deadline;
 	long ret;
 
@@ -438,7 +513,7 @@ long do_futex(struct task_struct *task, unsigned long uaddr, int op, uint32_t va
 		ret = futex_deadline(cmd, op, utime, &deadline);
 		if (ret)
 			return ret;
-		return futex_wait(task, uaddr, val, deadline, val3);
+		return futex_wait(task, uaddr, shared, val, deadline, val3);
 	case FUTEX_WAKE:
 		val3 = FUTEX_BITSET_MATCH_ANY;
 		/* fall through */
@@ -447,18 +522,18 @@ long do_futex(struct task_struct *task, unsigned long uaddr, int op, uint32_t va
 
 		if (!val3)
 			return -EINVAL;
-		ret = get_futex_key(task->mm, uaddr, &key);
+		ret = get_futex_key(task->mm, uaddr, shared, &key, FUTEX_READ);
 		if (ret)
 			return ret;
 		futex_queues_init();
 		return futex_wake_key(&key, (int)MIN(val, (uint32_t)INT32_MAX), val3);
 	}
 	case FUTEX_REQUEUE:
-		return futex_requeue(task, uaddr, uaddr2, (int)val, (int)utime, NULL);
+		return futex_requeue(task, shared, uaddr, uaddr2, (int)val, (int)utime, NULL);
 	case FUTEX_CMP_REQUEUE:
-		return futex_requeue(task, uaddr, uaddr2, (int)val, (int)utime, &val3);
+		return futex_requeue(task, shared, uaddr, uaddr2, (int)val, (int)utime, &val3);
 	case FUTEX_WAKE_OP:
-		return futex_wake_op(task, uaddr, uaddr2, (int)val, (int)utime, val3);
+		return futex_wake_op(task, shared, uaddr, uaddr2, (int)val, (int)utime, val3);
 	default:
 		/* Priority-inheritance futexes (LOCK_PI, ...) and FUTEX_FD
 		 * (gone since Linux 2.6.26) are not served. */
@@ -487,9 +562,8 @@ struct futex_waitv {
 	uint32_t reserved;
 };
 
-/* Linux: futex_parse_waitv. Each waiter a 32-bit futex (FUTEX2_SIZE_U32,
- * FUTEX2_PRIVATE or not: every futex here is keyed by (mm, address)), a
- * value that fits it and nothing reserved. */
+/* Linux: futex_parse_waitv. Each waiter a 32-bit futex (FUTEX2_SIZE_U32;
+ * FUTEX2_PRIVATE or shared), a value that fits it and nothing reserved. */
 static int futex_parse_waitv(struct task_struct *task, struct futex_q *qs, struct futex_waitv *ws,
 			     unsigned long uwaiters, unsigned int nr)
 {
@@ -502,7 +576,8 @@ static int futex_parse_waitv(struct task_struct *task, struct futex_q *qs, struc
 		if ((w->flags & ~(FUTEX2_SIZE_MASK | FUTEX2_PRIVATE)) || w->reserved ||
 		    (w->flags & FUTEX2_SIZE_MASK) != FUTEX2_SIZE_U32 || w->val > UINT32_MAX)
 			return -EINVAL;
-		ret = get_futex_key(task->mm, (unsigned long)w->uaddr, &qs[i].key);
+		ret = get_futex_key(task->mm, (unsigned long)w->uaddr, !(w->flags & FUTEX2_PRIVATE),
+				    &qs[i].key, FUTEX_READ);
 		if (ret)
 			return ret;
 		qs[i].task = task;

@@ -621,6 +621,97 @@ void *xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 	return xa_store_order(xa, index, 0, entry, gfp);
 }
 
+/* --- split ------------------------------------------------------------------ */
+
+/* Nodes in a full subtree whose top node has @shift. */
+static unsigned long subtree_nodes(unsigned int shift)
+{
+	return shift ? 1 + XA_CHUNK_SIZE * subtree_nodes(shift - XA_CHUNK_SHIFT) : 1;
+}
+
+/* A full subtree of @shift from @pool (a list through ->parent), every
+ * index holding @entry with the marks in @marks (a bit per mark). */
+static struct xa_node *split_subtree(struct xa_node **pool, unsigned int shift, void *entry,
+				     unsigned int marks)
+{
+	struct xa_node *node = *pool;
+
+	*pool = node->parent;
+	node->parent = NULL;
+	node->shift = (unsigned char)shift;
+	for (unsigned int i = 0; i < XA_CHUNK_SIZE; i++) {
+		if (shift) {
+			node_link(node, i,
+				  split_subtree(pool, shift - XA_CHUNK_SHIFT, entry, marks));
+		} else {
+			node->slots[i] = entry;
+			node->count++;
+			node->nr_values += xa_is_value(entry);
+		}
+		for (xa_mark_t mark = 0; mark < XA_MAX_MARKS; mark++)
+			if (marks & (1u << mark))
+				node_set_mark(node, i, mark);
+	}
+	return node;
+}
+
+int xa_split(struct xarray *xa, unsigned long index, gfp_t gfp)
+{
+	struct xa_node *node, *pool = NULL;
+	unsigned int offset, slots, marks = 0;
+	unsigned long need;
+	void *entry = xas_load(xa, index, &node, &offset);
+
+	if (!entry)
+		return -ENOENT;
+	if (!node || xa_get_order(xa, index) == 0)
+		return 0;
+	/* Every node first (Linux: xas_split_alloc), so a failure changes
+	 * nothing. */
+	slots = node_entry_slots(node, offset);
+	need = node->shift ? slots * subtree_nodes(node->shift - XA_CHUNK_SHIFT) : 0;
+	for (unsigned long i = 0; i < need; i++) {
+		struct xa_node *n = xa_node_alloc(xa, 0, gfp);
+
+		if (!n) {
+			while (pool) {
+				n = pool;
+				pool = pool->parent;
+				xa_node_free(n);
+			}
+			return -ENOMEM;
+		}
+		n->parent = pool;
+		pool = n;
+	}
+	for (xa_mark_t mark = 0; mark < XA_MAX_MARKS; mark++)
+		if (node_get_mark(node, offset, mark))
+			marks |= 1u << mark;
+	for (unsigned int i = 0; i < slots; i++) {
+		if (node->shift) {
+			struct xa_node *child =
+				split_subtree(&pool, node->shift - XA_CHUNK_SHIFT, entry, marks);
+
+			child->parent = node;
+			child->offset = (unsigned char)(offset + i);
+			node->slots[offset + i] = xa_mk_node(child);
+		} else {
+			node->slots[offset + i] = entry;
+		}
+		if (i && !node->shift)
+			node->nr_values += xa_is_value(entry);
+		for (xa_mark_t mark = 0; mark < XA_MAX_MARKS; mark++)
+			if (marks & (1u << mark))
+				node_set_mark(node, offset + i, mark);
+	}
+	/* Above the entries the slots now hold nodes: a value entry is
+	 * counted in the nodes below instead. */
+	if (node->shift)
+		node->nr_values -= xa_is_value(entry);
+	xas_update_marks(xa, node);
+	return 0;
+}
+
 void *xa_erase(struct xarray *xa, unsigned long index)
 {
 	struct xa_node *node;

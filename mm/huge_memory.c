@@ -415,11 +415,14 @@ void deferred_split_folio(struct folio *folio)
 /* --- splitting a folio ------------------------------------------------------------ */
 
 /* Can folio be split? Linux's rule (split_huge_page_to_list_to_order):
- * nobody else may hold it, lock it or map it while its pages change
- * hands. */
+ * nobody else may hold it (the caller's reference, and a page-cache
+ * folio's one per page from the cache), lock it or map it while its
+ * pages change hands. */
 static bool folio_can_split(const struct folio *folio)
 {
-	return !folio_test_locked(folio) && folio_ref_count(folio) == 1 && !folio_mapped(folio);
+	int refs = 1 + (folio_in_page_cache(folio) ? (int)folio_nr_pages(folio) : 0);
+
+	return !folio_test_locked(folio) && folio_ref_count(folio) == refs && !folio_mapped(folio);
 }
 
 /* Flags that describe the data, not the grouping: each piece inherits
@@ -427,7 +430,8 @@ static bool folio_can_split(const struct folio *folio)
  * migratetype the folio was allocated as (Linux: split_page_owner). */
 #define SPLIT_INHERITED_FLAGS                                                                     \
 	((1ul << PG_dirty) | (1ul << PG_referenced) | (1ul << PG_anon) | (1ul << PG_swapbacked) | \
-	 (1ul << PG_cma) | (1ul << PG_mlocked) | (1ul << PG_unevictable) | PAGE_FLAGS_OWNER_MASK)
+	 (1ul << PG_uptodate) | (1ul << PG_cma) | (1ul << PG_mlocked) | (1ul << PG_unevictable) | \
+	 PAGE_FLAGS_OWNER_MASK)
 
 /* A split's counters: the event (PMD size only, as Linux), the per-order count, and the pieces
  * now on the head's LRU list (nr_lru_* count folios). */
@@ -462,24 +466,35 @@ static void split_failed_count(struct folio *folio, unsigned int order)
  * caller owns every page and may free them one by one. Pieces inherit
  * the data flags and the owner; piece n's address is the folio's + n pages.
  * A folio on an LRU list leaves its pieces on that list right after the
- * head, in address order (Linux: lru_add_split_folio).
- * Return: 0 (an order-0 folio is already split), or -EBUSY if the folio
- * is locked, has references besides the caller's, or is mapped.
+ * head, in address order (Linux: lru_add_split_folio). A page-cache
+ * folio's pieces take its place in the cache, each with the cache's
+ * reference as its one (Linux: __split_unmapped_folio's xas_split, then
+ * an entry per piece); the caller keeps its reference on the first.
+ * Return: 0 (an order-0 folio is already split), -EBUSY if the folio
+ * is locked, has references besides the caller's (and the cache's), or
+ * is mapped, or -ENOMEM (no node for the cache's entries; nothing changed).
  */
 int split_folio(struct folio *folio)
 {
 	unsigned int order = folio_order(folio);
 	struct page *head = &folio->page;
 	unsigned long inherit = head->flags & SPLIT_INHERITED_FLAGS;
+	struct address_space *mapping = folio_file_mapping(folio);
 
 	if (!order)
 		return 0;
-	if (!folio_can_split(folio)) {
+	if (!folio_can_split(folio) ||
+	    (mapping && xa_split(&mapping->i_pages, head->index,
+				 mapping_gfp_mask(mapping) & GFP_RECLAIM_MASK))) {
 		split_failed_count(folio, order);
-		return -EBUSY;
+		return folio_can_split(folio) ? -ENOMEM : -EBUSY;
 	}
+	if (mapping && folio_test_swapbacked(folio) && order == HPAGE_PMD_ORDER)
+		folio_pgdat(folio)->nr_shmem_thps -= HPAGE_PMD_NR; /* Linux: NR_SHMEM_THPS */
 	folio_undo_large_rmappable(folio); /* its pieces are order 0: none counts */
 	destroy_large_folio(folio, order);
+	if (mapping)
+		head->_refcount = 2; /* the caller's and the cache's */
 	for (unsigned long i = 1; i < (1ul << order); i++) {
 		struct page *page = head + i;
 
@@ -487,6 +502,11 @@ int split_folio(struct folio *folio)
 		if (folio_anon_vma(folio))
 			folio_set_anon_owner((struct folio *)page, folio_anon_vma(folio),
 					     head->index + i);
+		if (mapping) {
+			page->mapping = mapping;
+			page->index = head->index + i;
+			xa_store(&mapping->i_pages, page->index, page, 0); /* allocates nothing */
+		}
 		page->_refcount = 1;
 		page_mapcount_reset(page);
 		page->private =

@@ -540,7 +540,8 @@ static int madvise_vma_range(struct mmu_gather *tlb, unsigned long start, unsign
 }
 
 /*
- * A HugeTLB VMA takes MADV_DONTNEED only, from a huge-page-aligned start;
+ * A HugeTLB VMA takes MADV_DONTNEED only (and MADV_REMOVE, which
+ * madvise_remove refuses), from a huge-page-aligned start;
  * the end is rounded down, so no more is freed than was asked (Linux:
  * madvise_dontneed_free_valid_vma). Return: 0 or -EINVAL.
  */
@@ -561,7 +562,8 @@ static int madvise_hugetlb_range(struct mm_struct *mm, const struct vm_area_stru
  * file (vfs_fallocate, which unmaps them from every mapping first); the
  * file keeps its size and the range reads zeros. Return: 0, -EINVAL for
  * a locked VMA or one with no file, -EACCES for one not shared and
- * writable, or vfs_fallocate's error (-EPERM for a sealed memfd).
+ * writable (a HugeTLB mapping), or vfs_fallocate's error (-EPERM for a
+ * sealed memfd).
  */
 static int madvise_remove(struct vm_area_struct *vma, unsigned long start, unsigned long end)
 {
@@ -570,6 +572,11 @@ static int madvise_remove(struct vm_area_struct *vma, unsigned long start, unsig
 
 	if (vma->vm_flags & VM_LOCKED)
 		return -EINVAL;
+	/* A HugeTLB mapping has a hugetlbfs file in Linux, a private one
+	 * too (MAP_HUGETLB: hugetlb_file_setup); shared ones are not
+	 * served here, so it is never shared and writable. */
+	if (is_vm_hugetlb_page(vma))
+		return -EACCES;
 	if (!file || !file->f_inode->i_mapping)
 		return -EINVAL;
 	if ((vma->vm_flags & (VM_SHARED | VM_MAYWRITE)) != (VM_SHARED | VM_MAYWRITE))
@@ -631,7 +638,7 @@ static int madvise_walk_vmas(struct mmu_gather *tlb, unsigned long start, unsign
 		if (vma->vm_start > addr)
 			err = -ENOMEM; /* a hole before this VMA */
 		addr = MAX(addr, vma->vm_start);
-		if (is_vm_hugetlb_page(vma))
+		if (is_vm_hugetlb_page(vma) && advice != MADV_REMOVE) /* that one: -EACCES */
 			ret = madvise_hugetlb_range(tlb->mm, vma, addr, MIN(end, vma->vm_end),
 						    advice);
 		else

@@ -719,6 +719,16 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, u
 	return ret;
 }
 
+struct page *get_user_page(struct mm_struct *mm, unsigned long addr, bool write)
+{
+	struct page *page = follow_page(mm, addr, write);
+
+	/* Linux: faultin_page, then the walk again. */
+	if (!page && handle_mm_fault(mm, addr, write ? FAULT_FLAG_WRITE : 0) == VM_FAULT_OK)
+		page = follow_page(mm, addr, write);
+	return page;
+}
+
 /* --- fork: copying the entries (Linux: copy_page_range) ----------------------------- */
 
 bool fork_copy_batched = true;

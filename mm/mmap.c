@@ -480,6 +480,7 @@ static unsigned long mmap_region(struct mm_struct *mm, unsigned long addr, unsig
 				 unsigned long pgoff)
 {
 	struct vm_area_struct vma;
+	struct file *made = NULL;
 	int i;
 
 	if (!len ||
@@ -527,15 +528,25 @@ static unsigned long mmap_region(struct mm_struct *mm, unsigned long addr, unsig
 	if (file) {
 		int err = file->f_op->mmap(file, &vma);
 
-		if (!err && i_mmap_link(mm, file->f_inode->i_mapping))
+		/* The file may give the VMA another (Linux: mmap_zero's
+		 * shmem_zero_setup), held by the VMA once it is in, or none
+		 * (anonymous memory): the VMA's file is the one linked. */
+		if (!err && vma.vm_file != file)
+			made = file = vma.vm_file;
+		if (!err && file && i_mmap_link(mm, file->f_inode->i_mapping))
 			err = -ENOMEM;
-		if (err)
+		if (err) {
+			if (made)
+				fput(made);
 			return (unsigned long)(long)err;
+		}
 	}
 	if (accountable_mapping(vm_flags)) {
 		if (__vm_enough_memory(mm, (long)(len >> PAGE_SHIFT), true)) {
 			if (file)
 				i_mmap_unlink(mm, file->f_inode->i_mapping);
+			if (made)
+				fput(made);
 			return (unsigned long)-ENOMEM;
 		}
 		vma.vm_flags |= VM_ACCOUNT;
@@ -551,6 +562,8 @@ static unsigned long mmap_region(struct mm_struct *mm, unsigned long addr, unsig
 	vma_insert_at(mm, i, &vma);
 	if (file)
 		i_mmap_unlink(mm, file->f_inode->i_mapping); /* the VMA holds its own */
+	if (made)
+		fput(made);
 	return addr;
 }
 

@@ -126,6 +126,34 @@ pmd_t *mm_find_pmd(struct mm_struct *mm, unsigned long addr)
 	return pmd ? &pmd[pmd_index(addr)] : NULL;
 }
 
+/* Linux: follow_page_mask (follow_pud_mask, follow_pmd_mask,
+ * follow_page_pte): a leaf of any level, for the access asked. */
+struct page *follow_page(struct mm_struct *mm, unsigned long addr, bool write)
+{
+	pgd_t *pgd = __va(mm->pgd);
+	pud_t *pud = table_lookup(&pgd[pgd_index(addr)]);
+	pmd_t *pmd;
+	pte_t *pte;
+
+	if (!pud)
+		return NULL;
+	pud += pud_index(addr);
+	if (pud_leaf(*pud))
+		return !write || pud_write(*pud)
+			       ? pfn_to_page(pud_pfn(*pud)) + ((addr & ~PUD_MASK) >> PAGE_SHIFT)
+			       : NULL;
+	pmd = table_lookup(pud);
+	if (!pmd)
+		return NULL;
+	pmd += pmd_index(addr);
+	if (pmd_leaf(*pmd))
+		return !write || pmd_write(*pmd)
+			       ? pmd_page(*pmd) + ((addr & ~PMD_MASK) >> PAGE_SHIFT)
+			       : NULL;
+	pte = pte_offset_map(pmd, addr);
+	return pte && pte_present(*pte) && (!write || pte_write(*pte)) ? pte_page(*pte) : NULL;
+}
+
 pte_t *pte_offset_map(pmd_t *pmd, unsigned long addr)
 {
 	if (!pmd_present(*pmd) || pmd_leaf(*pmd))

@@ -1,12 +1,13 @@
 /*
  * Taking bytes out of the page cache (Linux: mm/truncate.c): a folio
- * wholly inside the range leaves the cache, one that straddles an end
- * keeps its pages and has the range's part zeroed, so a later read or
- * extension sees zeros there (Linux splits such a large folio where it
- * can: try_folio_split; Folium's split is for anonymous folios only, so
- * the pages past the end stay until the folio goes). Example: truncating
- * a 64 KiB file held by one order-4 folio to 10000 bytes zeroes bytes
- * 10000..65535 of the folio and keeps it.
+ * wholly inside the range leaves the cache; one that straddles an end has
+ * the range's part zeroed, so a later read or extension sees zeros there,
+ * and a large one is split where nothing else holds or maps it, so the
+ * pages inside the range can go too (Linux: truncate_inode_partial_folio,
+ * whose try_folio_split also splits mapped folios by unmapping them first;
+ * a mapped folio stays whole here). Example: truncating a 64 KiB file held
+ * by one unmapped order-4 folio to 10000 bytes zeroes bytes 10000..65535,
+ * splits it, and frees its pages 3..15: 12 KiB stay cached.
  */
 #include <pagemap.h>
 #include "internal.h"
@@ -31,21 +32,40 @@ static void truncate_inode_folio(struct folio *folio)
 	folio_put(folio);
 }
 
+/* Linux: truncate_inode_partial_folio. Zero the range's part of @folio,
+ * then split it if it is large. Return: whether it was split (its pieces
+ * are then looked at one by one). */
+static bool truncate_inode_partial_folio(struct folio *folio, uint64_t lstart, uint64_t lend)
+{
+	bool split;
+
+	folio_zero_file_range(folio, lstart, lend);
+	if (!folio_test_large(folio))
+		return false;
+	folio_get(folio);
+	split = !split_folio(folio);
+	folio_put(folio);
+	return split;
+}
+
 void truncate_inode_pages_range(struct address_space *mapping, uint64_t lstart, uint64_t lend)
 {
-	unsigned long index;
+	unsigned long index = lstart >> PAGE_SHIFT, last_index = lend >> PAGE_SHIFT;
 	struct folio *folio;
 
 	if (!mapping->nrpages || lstart > lend)
 		return;
-	xa_for_each_range(&mapping->i_pages, index, folio, lstart >> PAGE_SHIFT,
-			  lend >> PAGE_SHIFT) {
+	while ((folio = xa_find(&mapping->i_pages, &index, last_index, XA_PRESENT)) != NULL) {
 		uint64_t first = folio_pos(folio), last = first + folio_size(folio) - 1;
+		unsigned long next = folio_next_index(folio);
 
 		if (first >= lstart && last <= lend)
 			truncate_inode_folio(folio);
-		else
-			folio_zero_file_range(folio, lstart, lend);
+		else if (truncate_inode_partial_folio(folio, lstart, lend))
+			continue; /* the piece at index is looked at again */
+		if (next > last_index || !next)
+			break;
+		index = next;
 	}
 }
 

@@ -72,10 +72,22 @@ static void vm_enough_memory_warn(long pages)
 			(unsigned long)pages << PAGE_SHIFT);
 }
 
+/* What overcommit mode 2 lets Committed_AS stay below for @mm. */
+static long vm_commit_allowed(const struct mm_struct *mm, bool cap_sys_admin)
+{
+	long allowed = (long)vm_commit_limit();
+
+	if (!cap_sys_admin)
+		allowed -= (long)(sysctl_admin_reserve_kbytes >> (PAGE_SHIFT - 10));
+	/* Don't let a single process grow so big a user can't recover. */
+	if (mm)
+		allowed -= MIN((long)(mm_total_vm(mm) / 32),
+			       (long)(sysctl_user_reserve_kbytes >> (PAGE_SHIFT - 10)));
+	return allowed;
+}
+
 int __vm_enough_memory(const struct mm_struct *mm, long pages, bool cap_sys_admin)
 {
-	long allowed;
-
 	/* Charged first, so a racing check sees it (Linux's order). */
 	vm_acct_memory(pages);
 	if (sysctl_overcommit_memory == OVERCOMMIT_ALWAYS)
@@ -85,19 +97,22 @@ int __vm_enough_memory(const struct mm_struct *mm, long pages, bool cap_sys_admi
 			goto error;
 		return 0;
 	}
-	allowed = (long)vm_commit_limit();
-	if (!cap_sys_admin)
-		allowed -= (long)(sysctl_admin_reserve_kbytes >> (PAGE_SHIFT - 10));
-	/* Don't let a single process grow so big a user can't recover. */
-	if (mm)
-		allowed -= MIN((long)(mm_total_vm(mm) / 32),
-			       (long)(sysctl_user_reserve_kbytes >> (PAGE_SHIFT - 10)));
-	if (vm_committed_as < allowed)
+	if (vm_committed_as < vm_commit_allowed(mm, cap_sys_admin))
 		return 0;
 error:
 	vm_enough_memory_warn(pages);
 	vm_unacct_memory(pages);
 	return -ENOMEM;
+}
+
+unsigned long vm_commit_room(const struct mm_struct *mm, bool cap_sys_admin)
+{
+	long allowed;
+
+	if (sysctl_overcommit_memory != OVERCOMMIT_NEVER)
+		return ULONG_MAX;
+	allowed = vm_commit_allowed(mm, cap_sys_admin);
+	return vm_committed_as + 1 < allowed ? (unsigned long)(allowed - vm_committed_as - 1) : 0;
 }
 
 void init_overcommit_reserves(void)

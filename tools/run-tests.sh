@@ -804,10 +804,11 @@ distro_shells_run_scripts_as_on_linux() {
 			{ echo "$sh: Folium's output (+) differs from Linux 7.3's (-)"; return 1; }
 		echo "$sh: $(wc -l < "$LOGS/shells-folium.$sh.out") lines, the same on both kernels"
 	done
-	# busybox's ps, top, free and dmesg read /proc and syslog(2) as on Linux.
-	tr -d '\r' < "$folium" | grep -Eq '^ +[0-9]+ +[0-9]+ S +sleep$' &&
+	# busybox's ps, top, free and dmesg read /proc and syslog(2) as on Linux
+	# (sleep may not have gone to sleep yet when ps looks: R or S).
+	tr -d '\r' < "$folium" | grep -Eq '^ +[0-9]+ +[0-9]+ [RS] +sleep$' &&
 		tr -d '\r' < "$folium" | grep -Eq '^ +1 +0 I.? +kshell$' &&
-		tr -d '\r' < "$folium" | grep -Eq '^ +[0-9]+ +[0-9]+ 0 +S +[0-9]+ +[0-9]+% +[0-9]+% /bin/sleep 100$' ||
+		tr -d '\r' < "$folium" | grep -Eq '^ +[0-9]+ +[0-9]+ 0 +[RS] +[0-9]+ +[0-9]+% +[0-9]+% /bin/sleep 100$' ||
 		{ echo "busybox ps or top did not list the kernel shell and sleep"; return 1; }
 	# pidof finds it (Debian's busybox has no pgrep); the shell's
 	# /proc/PID/exe is the file /bin/sh leads to.

@@ -8,7 +8,7 @@
  * punched reads zero through the mapping; a MAP_PRIVATE mapping reads
  * the file until it writes a page, keeps its copies through a forked
  * child's writes and a punched hole, and loses them to truncate (SIGBUS);
- * MAP_SHARED|MAP_ANONYMOUS is
+ * MAP_SHARED|MAP_ANONYMOUS and MAP_SHARED of /dev/zero are
  * shared with a forked child (and MAP_PRIVATE is not); a mapped file
  * stays when unlinked; mremap moves a shared mapping with its data, and
  * growing shared anonymous memory past its size is SIGBUS; /proc/self/maps
@@ -19,9 +19,14 @@
  * MADV_REMOVE frees a shared mapping's file pages (the range reads zero
  * through the mapping and read(2), the size stays, RssShmem drops, shared
  * anonymous memory too) and refuses a private mapping (EACCES), private
- * anonymous memory and a locked mapping (EINVAL); Committed_AS charges
+ * anonymous memory and a locked mapping (EINVAL) and a private HugeTLB
+ * mapping (EACCES); Committed_AS charges
  * shared anonymous memory its size (page by page with MAP_NORESERVE) and
- * a tmpfs file its pages. Works
+ * a tmpfs file its pages (under overcommit mode 2 a write past what it
+ * allows is ENOSPC); shared futexes meet on the page under the word
+ * (across fork, at two addresses of a memfd, a file's page under private
+ * and shared mappings) while private ones, private copies and private
+ * anonymous memory stay per process. Works
  * in the current directory (tmpfs on both kernels' initramfs). Prints
  * "ok NAME" or "FAIL NAME: ..." a line, then "sharedmap: N checks, all
  * ok" (exit 0) or "sharedmap: K of N checks FAILED" (exit 1).
@@ -35,8 +40,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -359,6 +367,252 @@ static void shared_anon(void)
 	munmap(p, PAGE);
 }
 
+/* A /proc/sys/vm file's first line into buf. Return: 0, or -1. */
+static int sysctl_read(const char *name, char *buf, size_t size)
+{
+	char path[96];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/proc/sys/vm/%s", name);
+	f = fopen(path, "r");
+	ok = f && fgets(buf, (int)size, f);
+	if (f)
+		fclose(f);
+	return ok ? 0 : -1;
+}
+
+static int sysctl_write(const char *name, const char *value)
+{
+	char path[96];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/proc/sys/vm/%s", name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	ok = fd >= 0 && write(fd, value, strlen(value)) == (long)strlen(value);
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Under overcommit mode 2 a tmpfs file gets no page Committed_AS cannot
+ * take (Linux: shmem_inode_acct_blocks): with CommitLimit 8 MiB above
+ * Committed_AS, a 32 MiB write stops short, the next is ENOSPC, pages the
+ * file has can still be written, and once the limit is lifted it grows.
+ */
+static void tmpfs_under_overcommit_never(void)
+{
+	const long len = 32l << 20;
+	char mode[32], ratio[32], kbytes[32], value[32];
+	char *buf =
+		mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int fd = open(FILE_NAME, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	struct stat st;
+	long n, more, again;
+
+	if (buf == MAP_FAILED || fd < 0 || sysctl_read("overcommit_memory", mode, sizeof(mode)) ||
+	    sysctl_read("overcommit_ratio", ratio, sizeof(ratio)) ||
+	    sysctl_read("overcommit_kbytes", kbytes, sizeof(kbytes))) {
+		check("overcommit 2: the buffer, the file and the sysctls", 0, "errno %s",
+		      strerror(errno));
+		return;
+	}
+	memset(buf, 'o', (size_t)len);
+	snprintf(value, sizeof(value), "%ld", committed_kb() + 8192);
+	if (sysctl_write("overcommit_kbytes", value) || sysctl_write("overcommit_memory", "2")) {
+		check("overcommit 2: set", 0, "errno %s", strerror(errno));
+	} else {
+		n = write(fd, buf, (size_t)len);
+		errno = 0;
+		more = write(fd, buf, PAGE);
+		check("overcommit 2: a 32 MiB tmpfs write stops short of CommitLimit, then ENOSPC",
+		      n > 0 && n < len && more == -1 && errno == ENOSPC,
+		      "wrote %ld, then %ld (errno %s)", n, more, strerror(errno));
+		check("the file is what was written",
+		      fstat(fd, &st) == 0 && st.st_size == (n > 0 ? n : 0), "%lld bytes",
+		      (long long)st.st_size);
+		EXPECT("a page it has can still be written", pwrite(fd, buf, PAGE, 0), PAGE);
+	}
+	sysctl_write("overcommit_memory", mode);
+	sysctl_write(strtol(kbytes, NULL, 10) ? "overcommit_kbytes" : "overcommit_ratio",
+		     strtol(kbytes, NULL, 10) ? kbytes : ratio);
+	again = pwrite(fd, buf, PAGE, len);
+	EXPECT("with the limit lifted it grows", again, PAGE);
+	close(fd);
+	unlink(FILE_NAME);
+	munmap(buf, (size_t)len);
+}
+
+/* mmap of /dev/zero (Linux: mmap_zero) is anonymous memory: shared with a
+ * forked child through MAP_SHARED (named /dev/zero (deleted), as shared
+ * anonymous memory), private with MAP_PRIVATE; both start zero. */
+static void dev_zero(void)
+{
+	int fd = open("/dev/zero", O_RDWR | O_CLOEXEC);
+	int *s = MAP_FAILED, *p = MAP_FAILED, status = -1;
+	char line[1024];
+	pid_t pid;
+
+	if (fd >= 0) {
+		s = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	}
+	if (s == MAP_FAILED || p == MAP_FAILED) {
+		check("mmap of /dev/zero", 0, "errno %s", strerror(errno));
+		return;
+	}
+	check("/dev/zero's mappings start zero", !s[0] && !s[2 * PAGE / 4 - 1] && !p[PAGE / 4],
+	      "%d %d %d", s[0], s[2 * PAGE / 4 - 1], p[PAGE / 4]);
+	maps_line(s, line, sizeof(line));
+	check("MAP_SHARED of /dev/zero is named /dev/zero (deleted)",
+	      maps_line_is(line, "rw-s", "00000000", "/dev/zero (deleted)"), "'%s'", line);
+	pid = fork();
+	if (pid == 0) {
+		s[PAGE / 4] = 7;
+		p[PAGE / 4] = 7;
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	check("a child's write to MAP_SHARED /dev/zero is seen, to MAP_PRIVATE not",
+	      s[PAGE / 4] == 7 && p[PAGE / 4] == 0, "%d %d", s[PAGE / 4], p[PAGE / 4]);
+	munmap(s, 2 * PAGE);
+	munmap(p, 2 * PAGE);
+	close(fd);
+}
+
+/* futex(2)'s operations (Linux: include/uapi/linux/futex.h; musl has no
+ * <linux/futex.h>). */
+#define FUTEX_WAIT 0
+#define FUTEX_WAKE 1
+#define FUTEX_PRIVATE_FLAG 128
+
+static long futex(volatile int *word, int op, int val, long timeout_ms)
+{
+	struct timespec ts = { timeout_ms / 1000, timeout_ms % 1000 * 1000000 };
+
+	return syscall(SYS_futex, word, op, val, timeout_ms ? &ts : NULL, NULL, 0);
+}
+
+/* Is @pid asleep ('S' in /proc/PID/stat), within 2 s? */
+static int sleeping(pid_t pid)
+{
+	char path[64], buf[512], *state;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 2000; i++) {
+		FILE *f = fopen(path, "r");
+		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		buf[n] = 0;
+		state = strrchr(buf, ')');
+		if (state && state[1] == ' ' && state[2] == 'S')
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/* A forked child waits (@op: FUTEX_WAIT, maybe private) on @wait_at
+ * holding 0 for at most 300 ms; once it sleeps, the parent wakes every
+ * waiter at @wake_at (the same op's wake). Return: how many the wake
+ * woke (-1: the child never slept), and in *child what its wait gave:
+ * 0 woken, 2 timed out, 3 another error. */
+static long wake_a_waiting_child(volatile int *wait_at, volatile int *wake_at, int op, int *child)
+{
+	int status = -1;
+	long woken = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		long r = futex(wait_at, FUTEX_WAIT | op, 0, 300);
+
+		_exit(r == 0 ? 0 : errno == ETIMEDOUT ? 2 : 3);
+	}
+	if (pid > 0 && sleeping(pid))
+		woken = futex(wake_at, FUTEX_WAKE | op, 1 << 30, 0);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	*child = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return woken;
+}
+
+/*
+ * Shared futexes (Linux: get_futex_key) meet on the page under the word,
+ * so processes mapping the same page wake each other: shared anonymous
+ * memory across fork, a memfd mapped at two addresses, a file's page
+ * cache under a read-only private mapping and a shared one. A private
+ * futex, a private writable file mapping (the wait's write fault makes
+ * the child its own copy) and private anonymous memory are per process.
+ * A shared futex on a read-only anonymous page (the zero page) is EFAULT.
+ */
+static void shared_futex(void)
+{
+	int *s = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int *p = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int *ro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int mfd = memfd_create("sharedmap-futex", MFD_CLOEXEC);
+	int fd = make_file(1);
+	int *a = MAP_FAILED, *b = MAP_FAILED, *fshared = MAP_FAILED, *fro = MAP_FAILED,
+	    *frw = MAP_FAILED;
+	int child = -1;
+	long woken;
+
+	if (mfd >= 0 && ftruncate(mfd, PAGE) == 0) {
+		a = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+		b = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	}
+	if (fd >= 0) {
+		fshared = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		fro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE, fd, 0);
+		frw = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	}
+	if (s == MAP_FAILED || p == MAP_FAILED || ro == MAP_FAILED || a == MAP_FAILED ||
+	    b == MAP_FAILED || fshared == MAP_FAILED || fro == MAP_FAILED || frw == MAP_FAILED) {
+		check("futex: the mappings", 0, "errno %s", strerror(errno));
+		return;
+	}
+	fshared[4] = 0; /* the file is 'a's: the word waited on holds 0 */
+
+	woken = wake_a_waiting_child(&s[1], &s[1], 0, &child);
+	check("futex in shared anonymous memory: the parent wakes its child", woken == 1 && !child,
+	      "woke %ld, child %d", woken, child);
+	woken = wake_a_waiting_child(&s[1], &s[1], FUTEX_PRIVATE_FLAG, &child);
+	check("a private futex there is the child's own", woken == 0 && child == 2,
+	      "woke %ld, child %d", woken, child);
+	woken = wake_a_waiting_child(&a[2], &b[2], 0, &child);
+	check("a memfd mapped twice: a wait at one address, the wake at the other",
+	      woken == 1 && !child, "woke %ld, child %d", woken, child);
+	woken = wake_a_waiting_child(&fro[4], &fshared[4], 0, &child);
+	check("a read-only private file mapping waits on the file's page", woken == 1 && !child,
+	      "woke %ld, child %d", woken, child);
+	woken = wake_a_waiting_child(&frw[4], &fshared[4], 0, &child);
+	check("a writable private one on its own copy", woken == 0 && child == 2,
+	      "woke %ld, child %d", woken, child);
+	woken = wake_a_waiting_child(&p[3], &p[3], 0, &child);
+	check("private anonymous memory: each process's own", woken == 0 && child == 2,
+	      "woke %ld, child %d", woken, child);
+	errno = 0;
+	woken = futex(&ro[5], FUTEX_WAKE, 1, 0);
+	check("a shared futex on a read-only anonymous page: EFAULT",
+	      woken == -1 && errno == EFAULT, "got %ld (errno %s)", woken, strerror(errno));
+	EXPECT("a private one there: 0 woken", futex(&ro[5], FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, 0),
+	       0);
+	munmap(s, PAGE);
+	munmap(p, PAGE);
+	munmap(ro, PAGE);
+	munmap(a, PAGE);
+	munmap(b, PAGE);
+	munmap(fshared, PAGE);
+	munmap(fro, PAGE);
+	munmap(frw, PAGE);
+	close(mfd);
+	close(fd);
+	unlink(FILE_NAME);
+}
+
 static void madv_remove(void)
 {
 	int fd = make_file(4);
@@ -368,6 +622,7 @@ static void madv_remove(void)
 	char *anon =
 		mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	char *priv = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *huge;
 	char buf[PAGE];
 	struct stat st;
 
@@ -395,6 +650,15 @@ static void madv_remove(void)
 	       madvise(p, PAGE, MADV_REMOVE) == -1 ? errno : 0, EACCES);
 	EXPECT("MADV_REMOVE of private anonymous memory: EINVAL",
 	       madvise(priv, PAGE, MADV_REMOVE) == -1 ? errno : 0, EINVAL);
+	huge = mmap(NULL, 2 << 20, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE, -1, 0);
+	if (huge == MAP_FAILED) {
+		check("mmap MAP_HUGETLB|MAP_NORESERVE", 0, "errno %s", strerror(errno));
+	} else {
+		EXPECT("MADV_REMOVE of a private HugeTLB mapping: EACCES (its file is not shared)",
+		       madvise(huge, 2 << 20, MADV_REMOVE) == -1 ? errno : 0, EACCES);
+		munmap(huge, 2 << 20);
+	}
 	anon[0] = 'x';
 	anon[PAGE] = 'y';
 	EXPECT("MADV_REMOVE of shared anonymous memory", madvise(anon, PAGE, MADV_REMOVE), 0);
@@ -454,12 +718,19 @@ int main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sigaction(SIGBUS, &sa, NULL);
+	if (access("/dev/zero", F_OK)) { /* Linux's initramfs: no devtmpfs yet */
+		mkdir("/dev", 0755);
+		mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	}
 	file_visibility();
 	file_end();
 	private_mapping();
 	shared_anon();
+	dev_zero();
 	madv_remove();
 	committed_as();
+	tmpfs_under_overcommit_never();
+	shared_futex();
 	errors();
 	return check_summary("sharedmap");
 }

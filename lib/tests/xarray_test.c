@@ -414,6 +414,7 @@ static void a_failed_allocation_returns_enomem_and_changes_nothing(struct kunit 
 	xa_store(&xa, 0, &objs[0], GFP_KERNEL);
 	xa_store(&xa, 1, &objs[1], GFP_KERNEL);
 	xa_store(&xa, 200, &objs[2], GFP_KERNEL);
+	xa_store_order(&xa, 4096, 12, &objs[6], GFP_KERNEL);
 	xa_store(&lone, 0, &objs[3], GFP_KERNEL);
 	kmem_cache_stats(&radix_tree_node_cachep, 0, &st);
 	spare = st.slab_pages * per_slab - st.objects; /* free objects in the slab */
@@ -437,6 +438,10 @@ static void a_failed_allocation_returns_enomem_and_changes_nothing(struct kunit 
 	KUNIT_EXPECT_EQ(test, xa_err(xa_store_order(&lone, 1ul << 30, 9, &objs[4], nomem)),
 			-ENOMEM);
 	EXPECT_PTR_EQ(test, lone.xa_head, &objs[3]);
+	KUNIT_EXPECT_EQ(test, node_objects(), st.objects);
+	/* splitting an order-12 entry takes 65 nodes: none, and nothing changes */
+	KUNIT_EXPECT_EQ(test, xa_split(&xa, 4096 + 5, nomem), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, xa_get_order(&xa, 4096 + 5), 12);
 	KUNIT_EXPECT_EQ(test, node_objects(), st.objects);
 	/* a store into an existing node allocates nothing */
 	KUNIT_EXPECT_NULL(test, xa_store(&xa, 2, &objs[5], nomem));
@@ -600,6 +605,49 @@ static void an_order_0_store_inside_a_multi_index_entry_splits_it_away(struct ku
 		KUNIT_EXPECT_FALSE(test, xa_marked(&xa, XA_MARK_0));
 		EXPECT_XA_OK(test, &xa);
 		xa_destroy(&xa);
+	}
+}
+
+/* xa_split: every order, a pointer or a value entry, marked: each index
+ * then holds the entry at order 0 with the marks, the tree is sound, and
+ * storing another entry at every index allocates no node (the page
+ * cache's split of a large folio). Nothing to split: -ENOENT, and 0 for
+ * an order-0 entry. */
+static void split_makes_order_0_entries_and_later_stores_allocate_nothing(struct kunit *test)
+{
+	for (unsigned int order = 1; order <= 12; order++) {
+		struct xarray xa = XARRAY_INIT;
+		unsigned long size = 1ul << order, first = 3 * size, nodes;
+		void *entry = order & 1 ? (void *)&objs[0] : xa_mk_value(order);
+
+		xa_store(&xa, first - 1, &objs[2], GFP_KERNEL);
+		xa_store_order(&xa, first, order, entry, GFP_KERNEL);
+		xa_set_mark(&xa, first, XA_MARK_1);
+		KUNIT_EXPECT_EQ(test, xa_split(&xa, first + 1, GFP_KERNEL), 0);
+		EXPECT_XA_OK(test, &xa);
+		KUNIT_EXPECT_EQ(test, count_entries(&xa, 0, ULONG_MAX), size + 1);
+		for (unsigned long i = 0; i < size; i++) {
+			if (xa_load(&xa, first + i) != entry || xa_get_order(&xa, first + i) ||
+			    !xa_get_mark(&xa, first + i, XA_MARK_1)) {
+				kunit_fail(test, __FILE__, __LINE__, "order %u: index +%lu", order,
+					   i);
+				break;
+			}
+		}
+		KUNIT_EXPECT_FALSE(test, xa_get_mark(&xa, first - 1, XA_MARK_1));
+		nodes = node_objects();
+		for (unsigned long i = 0; i < size; i++)
+			xa_store(&xa, first + i, &objs[1], GFP_NOWAIT);
+		KUNIT_EXPECT_EQ(test, node_objects(), nodes);
+		EXPECT_PTR_EQ(test, xa_load(&xa, first + size - 1), &objs[1]);
+		KUNIT_EXPECT_TRUE(test, xa_get_mark(&xa, first + size - 1, XA_MARK_1));
+		EXPECT_XA_OK(test, &xa);
+		KUNIT_EXPECT_EQ(test, xa_split(&xa, first, GFP_KERNEL), 0); /* order 0 now */
+		KUNIT_EXPECT_EQ(test, xa_split(&xa, first + size, GFP_KERNEL), -ENOENT);
+		for (unsigned long i = 0; i < size; i++)
+			xa_erase(&xa, first + i);
+		xa_erase(&xa, first - 1);
+		KUNIT_EXPECT_NULL(test, xa.xa_head);
 	}
 }
 
@@ -1158,6 +1206,7 @@ static struct kunit_case xarray_cases[] = {
 	KUNIT_CASE(an_unaligned_index_rounds_down_and_order_64_is_refused),
 	KUNIT_CASE(a_store_over_a_range_removes_what_covered_it),
 	KUNIT_CASE(an_order_0_store_inside_a_multi_index_entry_splits_it_away),
+	KUNIT_CASE(split_makes_order_0_entries_and_later_stores_allocate_nothing),
 	KUNIT_CASE(marks_are_set_read_and_cleared_from_any_index_of_an_entry),
 	KUNIT_CASE(for_each_marked_visits_exactly_the_marked_entries_in_order),
 	KUNIT_CASE(marks_vanish_with_erase_and_survive_an_order_0_replacement),

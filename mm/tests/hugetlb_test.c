@@ -254,6 +254,10 @@ static void dontneed_and_munmap_give_pages_back_to_the_pool(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h->free_huge_pages, 0);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + PAGE_SIZE, HP, MADV_DONTNEED), -EINVAL);
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, HP, MADV_FREE), -EINVAL);
+	/* Linux's private HugeTLB mapping has a hugetlbfs file, not shared:
+	 * madvise_remove's -EACCES, and the pages stay. */
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, HP, MADV_REMOVE), -EACCES);
+	KUNIT_EXPECT_NOT_NULL(test, test_mapped_folio(t.mm, A));
 	/* The end is rounded down: less than a huge page frees nothing. */
 	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, HP - PAGE_SIZE, MADV_DONTNEED), 0);
 	KUNIT_EXPECT_EQ(test, h->free_huge_pages, 0);

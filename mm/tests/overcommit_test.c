@@ -137,6 +137,30 @@ static void never_mode_keeps_committed_below_commit_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mmap_pages(A, 1, URW), (unsigned long)-ENOMEM);
 }
 
+/* vm_commit_room (tmpfs's budget, page by page): what mode 2 would still
+ * grant, exactly: that many pages one at a time are granted, the next is
+ * refused; in the other modes no budget. */
+static void commit_room_is_what_mode_2_still_grants(struct kunit *test)
+{
+	unsigned long room;
+
+	if (!t.mm)
+		return;
+	KUNIT_EXPECT_EQ(test, vm_commit_room(t.mm, true), ULONG_MAX);
+	sysctl_overcommit_memory = OVERCOMMIT_NEVER;
+	sysctl_user_reserve_kbytes = 0;
+	sysctl_overcommit_kbytes = (vm_memory_committed() + 10) * (P / 1024);
+	room = vm_commit_room(t.mm, true);
+	KUNIT_EXPECT_EQ(test, room, 9);
+	for (unsigned long i = 0; i < room; i++)
+		KUNIT_EXPECT_EQ(test, __vm_enough_memory(t.mm, 1, true), 0);
+	KUNIT_EXPECT_EQ(test, vm_commit_room(t.mm, true), 0);
+	KUNIT_EXPECT_EQ(test, __vm_enough_memory(t.mm, 1, true), -ENOMEM);
+	vm_unacct_memory((long)room);
+	sysctl_overcommit_memory = OVERCOMMIT_ALWAYS;
+	KUNIT_EXPECT_EQ(test, vm_commit_room(t.mm, true), ULONG_MAX);
+}
+
 /* munmap uncharges exactly the accounted pages it removes, whether it
  * trims, splits or removes a VMA. */
 static void munmap_uncharges_the_pages_it_removes(struct kunit *test)
@@ -250,6 +274,7 @@ static struct kunit_case overcommit_test_cases[] = {
 	KUNIT_CASE(guess_mode_refuses_only_a_single_request_above_ram),
 	KUNIT_CASE(always_mode_refuses_nothing),
 	KUNIT_CASE(never_mode_keeps_committed_below_commit_limit),
+	KUNIT_CASE(commit_room_is_what_mode_2_still_grants),
 	KUNIT_CASE(munmap_uncharges_the_pages_it_removes),
 	KUNIT_CASE(mprotect_charges_a_mapping_made_writable_once),
 	KUNIT_CASE(mprotect_part_and_back_merges_again),

@@ -232,6 +232,101 @@ static void past_the_end_is_sigbus_and_truncate_unmaps(struct kunit *test)
 	fput(file);
 }
 
+/* Linux: truncate_inode_partial_folio. A PMD-size folio a truncate cuts
+ * is split when nothing maps it: the pages past the end go, ShmemHugePages
+ * drops by the folio, the pages kept keep their bytes and the new end
+ * reads zeros after. While a mapping maps it, it stays whole, zeroed past
+ * the end; a punched hole splits it the same way. */
+static void truncate_splits_a_large_folio_it_cuts_unless_mapped(struct kunit *test)
+{
+	struct pglist_data *pgdat = NODE_DATA(0);
+	unsigned long thps_before = pgdat ? pgdat->nr_shmem_thps : 0;
+	struct folio *folio;
+	struct file *file;
+	char c = 0;
+
+	if (!t.mm || !fs.root || test_skip_without_thp(test))
+		return;
+	file = make_file(test, "/split", 512, SHMEM_HUGE_ALWAYS);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	folio = filemap_get_folio(file->f_inode->i_mapping, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
+	KUNIT_EXPECT_EQ(test, folio_order(folio), HPAGE_PMD_ORDER);
+	folio_put(folio);
+	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_thps, thps_before + HPAGE_PMD_NR);
+	/* Mapped at page 0: the truncate unmaps pages 3 on, page 0 keeps
+	 * the folio whole. */
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 512 * P, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A, 0), VM_FAULT_OK);
+	ramfs_setsize(file->f_inode, 400 * P + 100);
+	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 512);
+	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_thps, thps_before + HPAGE_PMD_NR);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 512 * P), 0);
+	/* Unmapped: split, the 100 pages past the end freed. */
+	ramfs_setsize(file->f_inode, 2 * P + 100);
+	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 3);
+	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_thps, thps_before);
+	for (unsigned long i = 0; i < 3; i++) {
+		folio = filemap_get_folio(file->f_inode->i_mapping, i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(folio));
+		KUNIT_EXPECT_EQ(test, folio_order(folio), 0);
+		KUNIT_EXPECT_TRUE(test, folio_test_uptodate(folio) && folio_test_swapbacked(folio));
+		KUNIT_EXPECT_EQ(test, folio->page.index, i);
+		KUNIT_EXPECT_EQ(test, folio_ref_count(folio), 2); /* the cache's and ours */
+		folio_put(folio);
+	}
+	KUNIT_EXPECT_EQ(test, file_byte(file, P + 5), 'b');
+	KUNIT_EXPECT_EQ(test, file_byte(file, 2 * P + 99), 'c');
+	ramfs_setsize(file->f_inode, 3 * P);
+	KUNIT_EXPECT_EQ(test, file_byte(file, 2 * P + 100), 0);
+	ramfs_read(file->f_inode, 2 * P + 4000, &c, 1);
+	KUNIT_EXPECT_EQ(test, c, 0);
+	fput(file);
+	/* A hole punched in the middle of a whole folio splits it too. */
+	file = make_file(test, "/hole", 16, SHMEM_HUGE_ALWAYS);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_EXPECT_EQ(test, mapping_max_folio_order(file->f_inode->i_mapping) >= 4, true);
+	KUNIT_EXPECT_EQ(test,
+			shmem_fallocate(file, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 4 * P,
+					4 * P + 10),
+			0);
+	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 12);
+	KUNIT_EXPECT_EQ(test, file_byte(file, 8 * P + 9), 0);
+	KUNIT_EXPECT_EQ(test, file_byte(file, 8 * P + 10), 'i');
+	fput(file);
+}
+
+/* Linux: shmem_inode_acct_blocks under overcommit mode 2. A tmpfs file
+ * gets no page Committed_AS cannot take: a write's room stops at the
+ * commit room, pages it has are free to write, and shared anonymous
+ * memory (charged its size at mmap) is not held to it. */
+static void tmpfs_pages_stop_at_the_commit_room_in_mode_2(struct kunit *test)
+{
+	int mode = sysctl_overcommit_memory;
+	unsigned long kbytes = sysctl_overcommit_kbytes, reserve = sysctl_user_reserve_kbytes;
+	struct file *file, *anon;
+
+	if (!t.mm || !fs.root)
+		return;
+	file = make_file(test, "/commit", 2, SHMEM_HUGE_NEVER);
+	anon = shmem_zero_setup(64 * P, VM_NORESERVE);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_NOT_NULL(test, anon);
+	anon->f_inode->acct_size_pages = 64; /* as if charged its size at mmap */
+	sysctl_overcommit_memory = OVERCOMMIT_NEVER;
+	sysctl_user_reserve_kbytes = 0;
+	sysctl_overcommit_kbytes = (vm_memory_committed() + 10) * (P / 1024);
+	KUNIT_EXPECT_EQ(test, ramfs_write_room(file->f_inode, 0, 100 * P), 11 * P);
+	KUNIT_EXPECT_EQ(test, ramfs_write_room(file->f_inode, 0, 2 * P), 2 * P);
+	KUNIT_EXPECT_EQ(test, ramfs_write_room(anon->f_inode, 0, 64 * P), 64 * P);
+	sysctl_overcommit_memory = mode;
+	sysctl_overcommit_kbytes = kbytes;
+	sysctl_user_reserve_kbytes = reserve;
+	anon->f_inode->acct_size_pages = 0;
+	fput(anon);
+	fput(file);
+}
+
 static void fork_shares_the_pages(struct kunit *test)
 {
 	struct mm_struct *child;
@@ -620,6 +715,38 @@ static void private_write_copies_and_hole_keeps_the_copy(struct kunit *test)
 
 /* hugepages-64kB/shmem_enabled "always": a write fault in shared
  * anonymous memory makes a 64 KiB folio and maps all of it at once. */
+/* get_user_page (the futex key's lookup): the page the access would
+ * use, faulting it in: through a shared mapping and a read-only private
+ * one the cache's page; a write through a writable private mapping makes
+ * the process's copy; a write through a read-only one and an address
+ * without a VMA find nothing. */
+static void get_user_page_finds_the_page_an_access_uses(struct kunit *test)
+{
+	struct file *file = map_new_file(test, "/g", 2, SHMEM_HUGE_NEVER);
+	struct page *page, *copy;
+
+	if (!file)
+		return;
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A + 16 * P, 2 * P, VM_READ, file, 0), A + 16 * P);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A + 32 * P, 2 * P, VM_READ | VM_WRITE, file, 0),
+			A + 32 * P);
+	KUNIT_EXPECT_NULL(test, follow_page(t.mm, A + P, false)); /* not faulted yet */
+	page = get_user_page(t.mm, A + P, true);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_TRUE(test, folio_file_mapping(page_folio(page)) == file->f_inode->i_mapping);
+	KUNIT_EXPECT_EQ(test, page_folio(page)->page.index, 1);
+	KUNIT_EXPECT_TRUE(test, follow_page(t.mm, A + P, true) == page);
+	KUNIT_EXPECT_TRUE(test, get_user_page(t.mm, A + 17 * P, false) == page);
+	KUNIT_EXPECT_NULL(test, get_user_page(t.mm, A + 17 * P, true));
+	copy = get_user_page(t.mm, A + 33 * P, true);
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	KUNIT_EXPECT_TRUE(test, folio_test_anon(page_folio(copy)));
+	KUNIT_EXPECT_EQ(test, *(char *)page_address(copy), 'b');
+	KUNIT_EXPECT_NULL(test, get_user_page(t.mm, A + 64 * P, false));
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 64 * P), 0);
+	fput(file);
+}
+
 static void shmem_enabled_gives_shared_anonymous_memory_large_folios(struct kunit *test)
 {
 	unsigned long saved = huge_shmem_orders_always;
@@ -707,12 +834,15 @@ static struct kunit_case shmem_map_test_cases[] = {
 	KUNIT_CASE(write_fault_maps_a_whole_folio),
 	KUNIT_CASE(read_fault_maps_the_window_around),
 	KUNIT_CASE(past_the_end_is_sigbus_and_truncate_unmaps),
+	KUNIT_CASE(truncate_splits_a_large_folio_it_cuts_unless_mapped),
+	KUNIT_CASE(tmpfs_pages_stop_at_the_commit_room_in_mode_2),
 	KUNIT_CASE(fork_shares_the_pages),
 	KUNIT_CASE(private_write_copies_and_hole_keeps_the_copy),
 	KUNIT_CASE(page_cache_folios_migrate_with_their_mappings),
 	KUNIT_CASE(alloc_contig_range_moves_page_cache_folios),
 	KUNIT_CASE(compaction_moves_mapped_page_cache_folios),
 	KUNIT_CASE(madv_remove_punches_a_hole_under_a_shared_mapping),
+	KUNIT_CASE(get_user_page_finds_the_page_an_access_uses),
 	KUNIT_CASE(shmem_enabled_gives_shared_anonymous_memory_large_folios),
 	KUNIT_CASE(shared_anonymous_memory_goes_with_its_mapping),
 	KUNIT_CASE(shmem_pages_are_charged_to_committed_as),
