@@ -237,6 +237,8 @@ enum vm_event_item {
 	THP_ZERO_PAGE_ALLOC_FAILED, /* ... or not: the read fault used 4K */
 	BAD_PAGE,		    /* bad_page() reports: refused frees, poisoned blocks */
 	PGLAZYFREE,		    /* pages marked lazyfree by MADV_FREE */
+	PGFAULT,		    /* faults handle_mm_fault took on, failed ones too */
+	PGMAJFAULT,		    /* ... that read from a disk or swap: none here */
 	PGLAZYFREED,		    /* lazyfree pages reclaimed (freed) */
 	PGSCAN_ANON,		    /* anonymous pages reclaim looked at */
 	COMPACTMIGRATE_SCANNED,	    /* pages the migrate scanner looked at */

@@ -702,7 +702,11 @@ enum vm_fault_reason handle_mm_fault(struct mm_struct *mm, unsigned long addr, u
 	    ((flags & FAULT_FLAG_INSTRUCTION) && !(vma->vm_flags & VM_EXEC)) ||
 	    ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_WRITE)))
 		return VM_FAULT_ACCESS;
+	/* Linux: mm_account_fault, for faults past the access checks,
+	 * whatever they end in. A major fault is one that waited for I/O:
+	 * there is none without swap or a disk (PGMAJFAULT stays 0). */
 	mm->counters[MM_FAULTS]++;
+	count_vm_event(NODE_DATA(mm->nid), PGFAULT);
 	if (is_vm_hugetlb_page(vma)) /* Linux: handle_mm_fault's hugetlb branch */
 		return hugetlb_fault(mm, vma, addr, flags);
 	/* The tables a first touch of an empty region needs, in one bulk

@@ -181,6 +181,8 @@ int zoneinfo_show(struct seq_file *m, void *v)
 static const enum vm_event_item linux_events[] = {
 	PGFREE,
 	PGLAZYFREE,
+	PGFAULT,
+	PGMAJFAULT,
 	PGLAZYFREED,
 	PGSCAN_ANON,
 	PGMIGRATE_SUCCESS,

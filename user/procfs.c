@@ -11,7 +11,8 @@
  * Then /proc/self is getpid(), /proc/stat's idle grows by about 100
  * ticks across a 1 s sleep and hardly across 0.5 s of spinning (whose
  * utime shows in /proc/self/stat), ctxt and processes grow across a
- * fork, loadavg and uptime have Linux's format, and syslog(2) gives the
+ * fork, /proc/vmstat's pgfault grows by the pages a program touches,
+ * loadavg and uptime have Linux's format, and syslog(2) gives the
  * log ("<6>[...] text" lines) with do_syslog's errors.
  * Prints "ok NAME" or "FAIL NAME: ..." a line, then "procfs: N checks,
  * all ok" (exit 0) or "procfs: K of N checks FAILED" (exit 1).
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -119,17 +121,25 @@ static int read_cpu_line(long long v[10])
 }
 
 /* A "key N" line of /proc/stat, or -1. */
-static long long stat_key(const char *key)
+/* KEY's value in @path's "KEY VALUE" lines (/proc/stat, /proc/vmstat),
+ * or -1. */
+static long long key_in(const char *path, const char *key)
 {
-	char buf[4096], *p;
+	static char buf[16384];
+	char *p;
 	size_t n = strlen(key);
 
-	if (read_file("/proc/stat", buf, sizeof(buf)) <= 0)
+	if (read_file(path, buf, sizeof(buf)) <= 0)
 		return -1;
 	for (p = buf; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
 		if (!strncmp(p, key, n) && p[n] == ' ')
 			return atoll(p + n + 1);
 	return -1;
+}
+
+static long long stat_key(const char *key)
+{
+	return key_in("/proc/stat", key);
 }
 
 /* Does directory path list name (readdir, as ps and pidof walk /proc)? */
@@ -546,6 +556,27 @@ static void check_proc_stat(void)
 	      "got %lld", stat_key("procs_running"));
 }
 
+/* /proc/vmstat's pgfault counts faults (Linux: mm_account_fault): 16
+ * new pages touched are at least 16 more; pgmajfault is there too. */
+static void check_vmstat_faults(void)
+{
+	long long before = key_in("/proc/vmstat", "pgfault");
+	char *p = mmap(NULL, 16 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		check("mmap for the fault count", 0, "errno %d", errno);
+		return;
+	}
+	for (int i = 0; i < 16; i++)
+		p[i * 4096] = 1;
+	check("/proc/vmstat pgfault grows by the 16 pages touched",
+	      before >= 0 && key_in("/proc/vmstat", "pgfault") - before >= 16, "from %lld to %lld",
+	      before, key_in("/proc/vmstat", "pgfault"));
+	check("/proc/vmstat has pgmajfault", key_in("/proc/vmstat", "pgmajfault") >= 0, "%s",
+	      "missing");
+	munmap(p, 16 * 4096);
+}
+
 static void check_loadavg_uptime(void)
 {
 	char buf[256], tail;
@@ -619,6 +650,7 @@ int main(int argc, char **argv)
 	check_child();
 	check_comm_write();
 	check_proc_stat();
+	check_vmstat_faults();
 	check_loadavg_uptime();
 	check_syslog();
 	return check_summary("procfs");

@@ -387,6 +387,8 @@ static void vmstat_names_linux_counters(struct kunit *test)
 		free += NODE_DATA(0)->node_zones[z].nr_free_pages;
 	KUNIT_EXPECT_EQ(test, field("nr_free_pages"), (long)free);
 	KUNIT_EXPECT_EQ(test, field("pglazyfree"), (long)NODE_DATA(0)->vm_events[PGLAZYFREE]);
+	KUNIT_EXPECT_EQ(test, field("pgfault"), (long)NODE_DATA(0)->vm_events[PGFAULT]);
+	KUNIT_EXPECT_EQ(test, field("pgmajfault"), 0);
 	KUNIT_EXPECT_GE(test, field("thp_fault_alloc"), 0);
 	KUNIT_EXPECT_EQ(test, field("pgalloc_fail"), -1); /* Folium's own: the shell shows it */
 }

@@ -98,6 +98,24 @@ static int fault_order(struct kunit *test, unsigned long addr)
 	return (int)folio_order(folio);
 }
 
+/* Linux: mm_account_fault. Every fault past the access checks counts in
+ * pgfault (one the memory cannot serve too); one outside every VMA or
+ * one the VMA refuses does not; none is major without swap or a disk. */
+static void faults_are_counted_in_pgfault(struct kunit *test)
+{
+	struct pglist_data *pgdat = NODE_DATA(mm->nid);
+	unsigned long before = pgdat->vm_events[PGFAULT];
+
+	KUNIT_ASSERT_EQ(test, map(A, 4 * PAGE_SIZE, VM_READ), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(mm, A, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(mm, A + PAGE_SIZE, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_EQ(test, pgdat->vm_events[PGFAULT], before + 2);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(mm, A + 8 * PAGE_SIZE, 0), VM_FAULT_NOVMA);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(mm, A, FAULT_FLAG_WRITE), VM_FAULT_ACCESS);
+	KUNIT_EXPECT_EQ(test, pgdat->vm_events[PGFAULT], before + 2);
+	KUNIT_EXPECT_EQ(test, pgdat->vm_events[PGMAJFAULT], 0);
+}
+
 static void fault_maps_largest_enabled_order_inside_vma(struct kunit *test)
 {
 	unsigned long alloc4 = mthp_stats[4][MTHP_STAT_ANON_FAULT_ALLOC];
@@ -694,6 +712,7 @@ static void thp_parse_orders_rejects_bad_lists(struct kunit *test)
 }
 
 static struct kunit_case fault_test_cases[] = {
+	KUNIT_CASE(faults_are_counted_in_pgfault),
 	KUNIT_CASE(fault_maps_largest_enabled_order_inside_vma),
 	KUNIT_CASE(fault_order_shrinks_at_vma_edges),
 	KUNIT_CASE(fault_order_skips_ranges_with_a_mapped_pte),
