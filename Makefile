@@ -309,7 +309,13 @@ format-check:
 .PHONY: test host-test
 host-test: $(B)/host-tests $(B)/tools/ktap
 	$(B)/host-tests > $(B)/host-tests.ktap; $(B)/tools/ktap $(B)/host-tests.ktap
-test: all $(B)/host-tests $(TOOLS_BINS) $(LINUX_KERNELS)
+# What the tests need is built with every core first (unless make was
+# given a -j of its own): make test on a fresh machine is mostly this
+# build and the tests' QEMU boots, which run two at a time themselves.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+test:
+	+@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC)) \
+		all $(B)/host-tests $(TOOLS_BINS) $(LINUX_KERNELS)
 	@$(LINUX_ENV) sh tools/run-tests.sh
 
 # Mutation checks (not part of make test: about a minute per mutant): each
