@@ -491,6 +491,33 @@ static void write_over_zero_ptes_copies_one_page_as_linux(struct kunit *test)
  * read-only PMD (allocated once: thp_zero_page_alloc); the first write
  * replaces it by a PMD-mapped folio (Linux: do_huge_zero_wp_pmd). A
  * partial munmap splits it into zero-page PTEs. */
+/* follow_page and get_user_page (futex keys) at PMD level: a read finds
+ * the huge zero folio's page under the address, a write does not (it is
+ * read-only) and get_user_page's write fault replaces it by a PMD-mapped
+ * folio, whose page at the address it returns. */
+static void get_user_page_follows_a_pmd_leaf(struct kunit *test)
+{
+	struct page *zero, *page;
+	pmd_t *pmd;
+
+	if (test_skip_without_thp(test))
+		return;
+	thp_orders_enabled = ORDERS(HPAGE_PMD_ORDER);
+	KUNIT_ASSERT_EQ(test, map(A, PMD_SIZE, RW), A);
+	KUNIT_EXPECT_NULL(test, follow_page(mm, A + 5 * PAGE_SIZE, false));
+	zero = get_user_page(mm, A + 5 * PAGE_SIZE, false);
+	pmd = mm_find_pmd(mm, A);
+	KUNIT_ASSERT_TRUE(test, zero && pmd && is_huge_zero_pmd(*pmd));
+	KUNIT_EXPECT_TRUE(test, zero == pmd_page(*pmd) + 5);
+	KUNIT_EXPECT_NULL(test, follow_page(mm, A + 5 * PAGE_SIZE, true));
+	page = get_user_page(mm, A + 5 * PAGE_SIZE, true);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_EXPECT_TRUE(test, pmd_leaf(*pmd) && !is_huge_zero_pmd(*pmd) && pmd_write(*pmd));
+	KUNIT_EXPECT_TRUE(test, page == pmd_page(*pmd) + 5);
+	KUNIT_EXPECT_EQ(test, folio_order(page_folio(page)), HPAGE_PMD_ORDER);
+	KUNIT_EXPECT_TRUE(test, follow_page(mm, A + PMD_SIZE - 1, true) == pmd_page(*pmd) + 511);
+}
+
 static void read_fault_in_a_pmd_range_maps_the_huge_zero_folio(struct kunit *test)
 {
 	unsigned long zero_alloc = node->vm_events[THP_ZERO_PAGE_ALLOC], flush_one;
@@ -724,6 +751,7 @@ static struct kunit_case fault_test_cases[] = {
 	KUNIT_CASE(read_fault_maps_the_zero_page_until_the_first_write),
 	KUNIT_CASE(write_over_zero_ptes_copies_one_page_as_linux),
 	KUNIT_CASE(read_fault_in_a_pmd_range_maps_the_huge_zero_folio),
+	KUNIT_CASE(get_user_page_follows_a_pmd_leaf),
 	KUNIT_CASE(migrating_anon_folio_keeps_data_and_remaps),
 	KUNIT_CASE(bad_access_returns_efault_and_goes_on),
 	KUNIT_CASE(munmap_after_faults_gives_back_every_page),
