@@ -629,8 +629,33 @@ static unsigned long subtree_nodes(unsigned int shift)
 	return shift ? 1 + XA_CHUNK_SIZE * subtree_nodes(shift - XA_CHUNK_SHIFT) : 1;
 }
 
+static struct xa_node *split_subtree(struct xa_node **pool, unsigned int shift, void *entry,
+				     unsigned int marks);
+
+/* Fill slot @i of @node for a split, with @marks (a bit per mark): @entry
+ * itself in a node of shift 0, else a full subtree of it from @pool. The
+ * caller counts the slot in node->count. */
+static void split_fill_slot(struct xa_node *node, unsigned int i, struct xa_node **pool,
+			    void *entry, unsigned int marks)
+{
+	if (node->shift) {
+		struct xa_node *child =
+			split_subtree(pool, node->shift - XA_CHUNK_SHIFT, entry, marks);
+
+		child->parent = node;
+		child->offset = (unsigned char)i;
+		node->slots[i] = xa_mk_node(child);
+	} else {
+		node->slots[i] = entry;
+		node->nr_values += xa_is_value(entry);
+	}
+	for (xa_mark_t mark = 0; mark < XA_MAX_MARKS; mark++)
+		if (marks & (1u << mark))
+			node_set_mark(node, i, mark);
+}
+
 /* A full subtree of @shift from @pool (a list through ->parent), every
- * index holding @entry with the marks in @marks (a bit per mark). */
+ * index holding @entry with @marks. */
 static struct xa_node *split_subtree(struct xa_node **pool, unsigned int shift, void *entry,
 				     unsigned int marks)
 {
@@ -640,17 +665,8 @@ static struct xa_node *split_subtree(struct xa_node **pool, unsigned int shift, 
 	node->parent = NULL;
 	node->shift = (unsigned char)shift;
 	for (unsigned int i = 0; i < XA_CHUNK_SIZE; i++) {
-		if (shift) {
-			node_link(node, i,
-				  split_subtree(pool, shift - XA_CHUNK_SHIFT, entry, marks));
-		} else {
-			node->slots[i] = entry;
-			node->count++;
-			node->nr_values += xa_is_value(entry);
-		}
-		for (xa_mark_t mark = 0; mark < XA_MAX_MARKS; mark++)
-			if (marks & (1u << mark))
-				node_set_mark(node, i, mark);
+		split_fill_slot(node, i, pool, entry, marks);
+		node->count++;
 	}
 	return node;
 }
@@ -687,27 +703,12 @@ int xa_split(struct xarray *xa, unsigned long index, gfp_t gfp)
 	for (xa_mark_t mark = 0; mark < XA_MAX_MARKS; mark++)
 		if (node_get_mark(node, offset, mark))
 			marks |= 1u << mark;
-	for (unsigned int i = 0; i < slots; i++) {
-		if (node->shift) {
-			struct xa_node *child =
-				split_subtree(&pool, node->shift - XA_CHUNK_SHIFT, entry, marks);
-
-			child->parent = node;
-			child->offset = (unsigned char)(offset + i);
-			node->slots[offset + i] = xa_mk_node(child);
-		} else {
-			node->slots[offset + i] = entry;
-		}
-		if (i && !node->shift)
-			node->nr_values += xa_is_value(entry);
-		for (xa_mark_t mark = 0; mark < XA_MAX_MARKS; mark++)
-			if (marks & (1u << mark))
-				node_set_mark(node, offset + i, mark);
-	}
-	/* Above the entries the slots now hold nodes: a value entry is
-	 * counted in the nodes below instead. */
-	if (node->shift)
-		node->nr_values -= xa_is_value(entry);
+	/* The slots stay full (node->count holds): the entry and its
+	 * siblings give way to one entry, or one subtree, per slot, each
+	 * counting its own value entries. */
+	node->nr_values -= xa_is_value(entry);
+	for (unsigned int i = 0; i < slots; i++)
+		split_fill_slot(node, offset + i, &pool, entry, marks);
 	xas_update_marks(xa, node);
 	return 0;
 }
