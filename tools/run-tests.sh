@@ -103,13 +103,40 @@ expect_re() {
 	expect_grep -E "$@"
 }
 
-# image NAME CMDLINE|-: a disk image with that command line (- = no file).
+# both_libcs_pass LOG WHERE PROG...: each check program PROG, run as its
+# musl and its glibc build, printed "PROG: N checks, all ok" twice in LOG;
+# else its FAIL lines and "PROG failed" with WHERE (" on Linux", or "").
+both_libcs_pass() {
+	bl_log=$1 bl_where=$2
+	shift 2
+	for bl_prog in "$@"; do
+		[ "$(tr -d '\r' < "$bl_log" | grep -c "^$bl_prog: [0-9]* checks, all ok$")" = 2 ] ||
+			{ tr -d '\r' < "$bl_log" | grep '^FAIL '; echo "$bl_prog failed$bl_where"; return 1; }
+	done
+}
+
+# same_before_and_after LOG KEY...: LOG's two "KEY:" lines (meminfo before
+# and after the programs) are shown, and are equal.
+same_before_and_after() {
+	sb_log=$1
+	shift
+	for sb_key in "$@"; do
+		sb_lines=$(tr -d '\r' < "$sb_log" | grep "^$sb_key:")
+		echo "$sb_lines"
+		[ "$(echo "$sb_lines" | wc -l)" = 2 ] && [ "$(echo "$sb_lines" | uniq | wc -l)" = 1 ] ||
+			{ echo "$sb_key differs after the programs ran"; return 1; }
+	done
+}
+
+# image NAME CMDLINE|- [INITRAMFS]: a disk image with that command line
+# (- = no file), and that initramfs if given.
 image() {
 	if [ "$2" = - ]; then
-		sh tools/mkimage.sh "$IMGS/$1.img" "$B/BOOTX64.EFI" "$B/folium.elf" -
+		sh tools/mkimage.sh "$IMGS/$1.img" "$B/BOOTX64.EFI" "$B/folium.elf" - ${3:+"$3"}
 	else
 		printf '%s\n' "$2" > "$IMGS/$1.cmdline"
-		sh tools/mkimage.sh "$IMGS/$1.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/$1.cmdline"
+		sh tools/mkimage.sh "$IMGS/$1.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/$1.cmdline" \
+			${3:+"$3"}
 	fi
 }
 
@@ -171,14 +198,9 @@ kernel_tests_in_qemu() { # $1: --usb or empty
 	expect_in "$log" "folium loader: jumping to the kernel" "Boot complete" \
 		"folium> test" "Power down." || return 1
 	if [ "$1" = --usb ]; then
-		expect_in "$log" 'argv[2] = "b"' 'hello from ring 3' 'mmtest: all ok' || return 1
-		for prog in sysconform sharedmap forktest; do
-			[ "$(tr -d '\r' < "$log" | grep -c "^$prog: [0-9]* checks, all ok$")" = 2 ] ||
-				{ tr -d '\r' < "$log" | grep '^FAIL '; echo "$prog failed"; return 1; }
-		done
-		v=$(tr -d '\r' < "$log" | grep "^MemFree:")
-		[ "$(echo "$v" | wc -l)" = 2 ] && [ "$(echo "$v" | uniq | wc -l)" = 1 ] ||
-			{ echo "MemFree differs after the programs ran: $v"; return 1; }
+		expect_in "$log" 'argv[2] = "b"' 'hello from ring 3' 'mmtest: all ok' &&
+			both_libcs_pass "$log" "" sysconform sharedmap forktest &&
+			same_before_and_after "$log" MemFree || return 1
 	fi
 	"$B/tools/ktap" "$log" && mm_suites_ran "$log" || return 1
 	expect_in "$log" "apic: tick from " || return 1
@@ -573,10 +595,7 @@ kill -KILL 3; kill 99; /bin/proctest burn; jobs; /bin/proctest bomb; meminfo; /b
 	# MemFree lines come after it.
 	[ "$(grep -c 'bomb: Resource temporarily unavailable after over 100 forks, all children reaped' "$log")" = 2 ] ||
 		{ echo "the fork bomb did not end in EAGAIN with every child reaped"; return 1; }
-	free=$(tr -d '\r' < "$log" | grep '^MemFree:')
-	echo "$free"
-	[ "$(echo "$free" | wc -l)" = 2 ] && [ "$(echo "$free" | uniq | wc -l)" = 1 ] ||
-		{ echo "MemFree differs after the programs ran"; return 1; }
+	same_before_and_after "$log" MemFree
 }
 
 # The syscall conformance test and the fuzzer in ring 3, with both C
@@ -621,41 +640,12 @@ user_syscalls_conform_in_ring3() {
 	# Folium lazyfrees PTE-mapped 2 MiB folios without splitting them.
 	tr -d '\r' < "$log" | grep -q '^@row 2048 pte [0-9.]* [0-9.]* [0-9.]* 0 0$' ||
 		{ echo "madvfree: Folium's PTE-mapped 2048K row is wrong"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^sysconform: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "sysconform failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^proctest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "proctest failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^procfs: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "procfs failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^forktest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "polltest failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^timertest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "timertest failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^threadtest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "threadtest failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^credtest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "credtest failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^mounttest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "mounttest failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^sharedmap: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "sharedmap failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^memfdtest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "memfdtest failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^ttytest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "ttytest failed"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^epolltest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "epolltest failed"; return 1; }
+	both_libcs_pass "$log" "" sysconform proctest procfs forktest polltest timertest \
+		threadtest credtest mounttest sharedmap memfdtest ttytest epolltest || return 1
 	# sigtest's abort is the one death; nothing else may fail.
 	! grep -q 'FAILED\|exit status' "$log" || { echo "a program failed"; return 1; }
 	[ "$(grep -c 'killed by' "$log")" = 1 ] || { echo "a program was killed"; return 1; }
-	for line in MemFree Slab PageTables; do
-		v=$(tr -d '\r' < "$log" | grep "^$line:")
-		echo "$v"
-		[ "$(echo "$v" | wc -l)" = 2 ] && [ "$(echo "$v" | uniq | wc -l)" = 1 ] ||
-			{ echo "$line differs after the programs ran"; return 1; }
-	done
+	same_before_and_after "$log" MemFree Slab PageTables
 }
 
 # Debian's Linux 6.1 and 7.3 in the same QEMU (the side-by-side's other
@@ -695,43 +685,27 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 		'init: /bin/sigtest: killed by signal 6' 'fpstate: all ok' \
 		'init: /bin/fpstate: exit status 0' 'init: /bin/fpstate.glibc: killed by signal 11' \
 		'init: done, powering off' || return 1
-	[ "$(tr -d '\r' < "$log" | grep -c '^sysconform: [0-9]* checks, all ok$')" = 2 ] ||
-		{ echo "sysconform failed on Linux"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^proctest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "proctest failed on Linux"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^procfs: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "procfs failed on Linux"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^forktest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "forktest failed on Linux"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^polltest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "polltest failed on Linux"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^timertest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "timertest failed on Linux"; return 1; }
+	both_libcs_pass "$log" " on Linux" sysconform proctest procfs forktest polltest \
+		timertest || return 1
 	# Linux 6.1 cuts a futex_waitv value to 32 bits (6.7 refuses one
 	# that does not fit, as Folium does): that check fails on 6.1, no other.
 	if [ "$1" = new ]; then
-		[ "$(tr -d '\r' < "$log" | grep -c '^threadtest: [0-9]* checks, all ok$')" = 2 ] ||
-			{ tr -d '\r' < "$log" | grep '^FAIL '; echo "threadtest failed on Linux"; return 1; }
+		both_libcs_pass "$log" " on Linux" threadtest || return 1
 	else
 		[ "$(tr -d '\r' < "$log" | grep -c '^threadtest: 1 of [0-9]* checks FAILED$')" = 2 ] &&
 			[ "$(tr -d '\r' < "$log" | grep -c '^FAIL waitv_value_too_big_einval: ')" = 2 ] ||
 			{ tr -d '\r' < "$log" | grep '^FAIL '; echo "threadtest failed on Linux 6.1"; return 1; }
 	fi
-	[ "$(tr -d '\r' < "$log" | grep -c '^credtest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "credtest failed on Linux"; return 1; }
-	[ "$(tr -d '\r' < "$log" | grep -c '^mounttest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "mounttest failed on Linux"; return 1; }
+	both_libcs_pass "$log" " on Linux" credtest mounttest || return 1
 	if [ "$1" = new ]; then
-		[ "$(tr -d '\r' < "$log" | grep -c '^memfdtest: [0-9]* checks, all ok$')" = 2 ] ||
-			{ tr -d '\r' < "$log" | grep '^FAIL '; echo "memfdtest failed on Linux"; return 1; }
+		both_libcs_pass "$log" " on Linux" memfdtest || return 1
 	fi
 	# Linux 6.1 counts RSS per task and adds it to the mm's every 64
 	# faults (SPLIT_RSS_COUNTING, gone in 6.2), so /proc/self/status may
 	# lag the pages sharedmap just touched: on 6.1 its four RssShmem
 	# checks may fail, no other.
 	if [ "$1" = new ]; then
-		[ "$(tr -d '\r' < "$log" | grep -c '^sharedmap: [0-9]* checks, all ok$')" = 2 ] ||
-			{ tr -d '\r' < "$log" | grep '^FAIL '; echo "sharedmap failed on Linux"; return 1; }
+		both_libcs_pass "$log" " on Linux" sharedmap || return 1
 	else
 		# Both runs end, each failing at most those four, all its FAIL
 		# lines RssShmem ones.
@@ -740,16 +714,14 @@ linux_runs_the_same_programs_in_the_same_qemu() {
 			/^FAIL RssShmem / { r++ } END { exit !(n == 2 && k == r) }' ||
 			{ tr -d '\r' < "$log" | grep '^FAIL '; echo "sharedmap failed on Linux 6.1"; return 1; }
 	fi
-	[ "$(tr -d '\r' < "$log" | grep -c '^ttytest: [0-9]* checks, all ok$')" = 2 ] ||
-		{ tr -d '\r' < "$log" | grep '^FAIL '; echo "ttytest failed on Linux"; return 1; }
+	both_libcs_pass "$log" " on Linux" ttytest || return 1
 	# Linux 6.1 checks epoll_wait's count and buffer before its epfd, 7.3
 	# (and Folium) the epfd first, and 6.1 takes an eventfd write of more
 	# than 8 bytes: those three checks fail on 6.1, no other (the log's
 	# 8 FAIL lines are those twice and threadtest's one twice, besides
 	# sharedmap's RssShmem ones).
 	if [ "$1" = new ]; then
-		[ "$(tr -d '\r' < "$log" | grep -c '^epolltest: [0-9]* checks, all ok$')" = 2 ] ||
-			{ tr -d '\r' < "$log" | grep '^FAIL '; echo "epolltest failed on Linux"; return 1; }
+		both_libcs_pass "$log" " on Linux" epolltest || return 1
 	else
 		[ "$(tr -d '\r' < "$log" | grep -c '^epolltest: 3 of [0-9]* checks FAILED$')" = 2 ] &&
 			[ "$(tr -d '\r' < "$log" | grep '^FAIL ' | grep -vc '^FAIL RssShmem ')" = 8 ] &&
@@ -823,11 +795,7 @@ distro_shells_run_scripts_as_on_linux() {
 		{ echo "the ash fork bomb did not end in a failed fork twice"; return 1; }
 	[ "$(tr -d '\r' < "$folium" | grep -c '^bomb: kill -9 -1 left nothing to kill after [0-9]* round(s)$')" = 2 ] ||
 		{ echo "kill -9 -1 did not end the fork bomb twice"; return 1; }
-	expect_in "$folium" "Power down." || return 1
-	free=$(tr -d '\r' < "$folium" | grep '^MemFree:')
-	echo "$free"
-	[ "$(echo "$free" | wc -l)" = 2 ] && [ "$(echo "$free" | uniq | wc -l)" = 1 ] ||
-		{ echo "MemFree differs after the second fork bomb"; return 1; }
+	expect_in "$folium" "Power down." && same_before_and_after "$folium" MemFree
 }
 
 # init=PATH (Linux's): a #! script runs as pid 1 with Linux's environment
@@ -1092,23 +1060,15 @@ echo "make test: QEMU boots and the config matrix (CONFIG_PAGE_BLOCK_ORDER x THP
 echo "  MAX_PAGE_ORDER 12; TCG, -cpu max; two at a time)"
 # The in-kernel tests boot with the initramfs: the exec, fs_syscall and
 # procfs suites run /bin programs and read its files.
-printf '%s\n' 'run="test; poweroff"' > "$IMGS/ktest.cmdline"
-sh tools/mkimage.sh "$IMGS/ktest.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/ktest.cmdline" \
+image ktest 'run="test; poweroff"' "$B/initramfs.cpio" >/dev/null
+image ktest--usb 'run="meminfo; /bin/hello.glibc a b; /bin/sysconform; /bin/sysconform.glibc; /bin/sharedmap; /bin/sharedmap.glibc; /bin/forktest 1000; /bin/forktest.glibc; /bin/mmtest.glibc; meminfo; test; poweroff"' \
 	"$B/initramfs.cpio" >/dev/null
-printf '%s\n' 'run="meminfo; /bin/hello.glibc a b; /bin/sysconform; /bin/sysconform.glibc; /bin/sharedmap; /bin/sharedmap.glibc; /bin/forktest 1000; /bin/forktest.glibc; /bin/mmtest.glibc; meminfo; test; poweroff"' \
-	> "$IMGS/ktest--usb.cmdline"
-sh tools/mkimage.sh "$IMGS/ktest--usb.img" "$B/BOOTX64.EFI" "$B/folium.elf" \
-	"$IMGS/ktest--usb.cmdline" "$B/initramfs.cpio" >/dev/null
 image nocmdline - >/dev/null
 image reboot 'run="reboot"' >/dev/null
-printf '%s\n' 'run="mem; meminfo; test; meminfo; poweroff"' > "$IMGS/mem.cmdline"
-sh tools/mkimage.sh "$IMGS/mem.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/mem.cmdline" \
-	"$B/initramfs.cpio" >/dev/null
+image mem 'run="mem; meminfo; test; meminfo; poweroff"' "$B/initramfs.cpio" >/dev/null
 image cma 'cma=16M' >/dev/null
 image vm 'thp=16K,64K,2M' >/dev/null
-printf '%s\n' 'clear_pages=stosq zero=page transparent_hugepage_tmpfs=never run="cpuinfo; zero; pagecache /bin/sysconform.glibc; test fault; test clear; poweroff"' \
-	> "$IMGS/stosq.cmdline"
-sh tools/mkimage.sh "$IMGS/stosq.img" "$B/BOOTX64.EFI" "$B/folium.elf" "$IMGS/stosq.cmdline" \
+image stosq 'clear_pages=stosq zero=page transparent_hugepage_tmpfs=never run="cpuinfo; zero; pagecache /bin/sysconform.glibc; test fault; test clear; poweroff"' \
 	"$B/initramfs.cpio" >/dev/null
 image cma-too-big 'cma=64G run="cma; poweroff"' >/dev/null
 for kind in pf ud gp stack bootstack panic; do

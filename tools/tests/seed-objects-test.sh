@@ -30,14 +30,20 @@ else
 	bad "a tree without generated headers: no clear message"
 fi
 
+# seed_says RE GOOD BAD: seed $to from $B; its summary line matches RE.
+seed_says() {
+	if sh tools/seed-objects.sh "$B" "$to" > "$TMP/out" 2>&1 && grep -q "$1" "$TMP/out"; then
+		ok "$2"
+	else
+		bad "$3"
+	fi
+}
+
 make -s O="$to" CONFIG_PAGE_BLOCK_ORDER=7 generated-headers > "$TMP/out" 2>&1 ||
 	bad "make generated-headers failed"
-if sh tools/seed-objects.sh "$B" "$to" > "$TMP/out" 2>&1 &&
-	grep -q "^seed-objects.sh: [1-9][0-9]* objects from $B, [1-9][0-9]* to compile for $to$" "$TMP/out"; then
-	ok "pageblock order 7: some objects copied, some left to compile"
-else
-	bad "pageblock order 7: seeding failed"
-fi
+seed_says "^seed-objects.sh: [1-9][0-9]* objects from $B, [1-9][0-9]* to compile for $to$" \
+	"pageblock order 7: some objects copied, some left to compile" \
+	"pageblock order 7: seeding failed"
 if [ ! -e "$to/kernel-obj/mm/page_alloc.o" ]; then
 	ok "mm/page_alloc.o (pageblock_order) is compiled, not copied"
 else
@@ -55,10 +61,6 @@ else
 	cp "$to/kernel-obj/mm/madvise.d" "$TMP/out"
 	bad "the copied dependency file still names $B"
 fi
-if sh tools/seed-objects.sh "$B" "$to" > "$TMP/out" 2>&1 &&
-	grep -q "^seed-objects.sh: 0 objects from $B" "$TMP/out"; then
-	ok "a second run copies nothing"
-else
-	bad "a second run copied again"
-fi
+seed_says "^seed-objects.sh: 0 objects from $B" "a second run copies nothing" \
+	"a second run copied again"
 summary seed-objects-test
