@@ -1002,6 +1002,7 @@ static struct folio *shmem_alloc_and_add_folio(struct address_space *mapping, pg
 			continue;
 		folio = folio_alloc(gfp | __GFP_ZERO | (order ? __GFP_NORETRY | __GFP_NOWARN : 0),
 				    order);
+		count_shmem_thp_alloc(mapping, order, folio);
 		if (!folio)
 			continue;
 		folio_set_locked(folio);

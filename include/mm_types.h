@@ -229,6 +229,9 @@ enum vm_event_item {
 	PGMIGRATE_FAIL,
 	THP_COLLAPSE_ALLOC,	    /* PMD-size folios MADV_COLLAPSE allocated */
 	THP_COLLAPSE_ALLOC_FAILED,  /* ... or could not */
+	THP_FILE_ALLOC,		    /* PMD-size folios shmem allocated */
+	THP_FILE_FALLBACK,	    /* ... or could not, and tried a smaller order */
+	THP_FILE_MAPPED,	    /* page-cache folios mapped by a PMD leaf */
 	THP_SPLIT_PAGE,		    /* PMD-size folios split */
 	THP_SPLIT_PAGE_FAILED,	    /* ... or refused (locked, referenced, mapped) */
 	THP_DEFERRED_SPLIT_PAGE,    /* PMD-size folios found partially mapped */
@@ -328,6 +331,10 @@ struct pglist_data {
 	 * does: a large folio mapped at all counts whole. */
 	unsigned long nr_file_mapped;
 	unsigned long nr_shmem_thps; /* pages of shmem's PMD-sized folios (Linux: NR_SHMEM_THPS) */
+	unsigned long nr_file_thps;  /* ... and of other files' (Linux: NR_FILE_THPS) */
+	/* Pages of page-cache folios a PMD leaf maps, shmem's and other
+	 * files' (Linux: NR_SHMEM_PMDMAPPED, NR_FILE_PMDMAPPED). */
+	unsigned long nr_shmem_pmdmapped, nr_file_pmdmapped;
 	unsigned long split_count[NR_PAGE_ORDERS]; /* large folios split, by order */
 };
 extern struct pglist_data *node_data[MAX_NUMNODES];

@@ -230,6 +230,9 @@ long filemap_read(struct address_space *mapping, uint64_t *ppos, struct iov_iter
  * or memory ran out after some), or -ENOMEM / -EFAULT if none were.
  */
 long generic_perform_write(struct address_space *mapping, struct iov_iter *i, uint64_t pos);
+/* A folio of @order for @mapping was allocated (@got) or not: a
+ * PMD-sized shmem one counts as THP_FILE_ALLOC or THP_FILE_FALLBACK. */
+void count_shmem_thp_alloc(const struct address_space *mapping, unsigned int order, bool got);
 /* How many folios of each order @mapping holds (the debug view of the
  * page cache's orders). */
 void mapping_folio_orders(struct address_space *mapping, unsigned long counts[NR_PAGE_ORDERS]);

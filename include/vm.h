@@ -1057,6 +1057,8 @@ void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_st
 /* nr more PTEs of mm map a page-cache folio (the first takes the
  * mappings' reference on it, which the zap of the last gives back). */
 void folio_add_file_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm);
+/* ... or one PMD leaf of mm maps all of a PMD-sized one. */
+void folio_add_file_rmap_pmd(struct folio *folio, struct mm_struct *mm);
 void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm);
 void folio_remove_rmap_pmd(struct folio *folio, struct mm_struct *mm);
 /* A HugeTLB folio's leaves: no mm ids, one count per leaf. */

@@ -33,9 +33,10 @@ static bool mapping_order_allowed(const struct address_space *mapping, unsigned 
 }
 
 /* Add @nr (or take, negative) pages of a page-cache folio to its node's
- * counters: NR_FILE_PAGES, and NR_SHMEM and NR_SHMEM_THPS for a
- * swap-backed one (Linux: __filemap_add_folio's and
- * filemap_unaccount_folio's __lruvec_stat_mod_folio calls). */
+ * counters: NR_FILE_PAGES, NR_SHMEM and NR_SHMEM_THPS for a swap-backed
+ * one, NR_FILE_THPS for another PMD-sized one (Linux:
+ * __filemap_add_folio's and filemap_unaccount_folio's
+ * __lruvec_stat_mod_folio calls). */
 static void filemap_account_folio(struct folio *folio, long nr)
 {
 	struct pglist_data *pgdat = folio_pgdat(folio);
@@ -45,6 +46,8 @@ static void filemap_account_folio(struct folio *folio, long nr)
 		pgdat->nr_shmem += (unsigned long)nr;
 		if (folio_order(folio) == HPAGE_PMD_ORDER)
 			pgdat->nr_shmem_thps += (unsigned long)nr;
+	} else if (folio_order(folio) == HPAGE_PMD_ORDER) {
+		pgdat->nr_file_thps += (unsigned long)nr;
 	}
 }
 
@@ -118,6 +121,14 @@ int folio_migrate_mapping(struct address_space *mapping, struct folio *dst, stru
 	return 0;
 }
 
+/* Linux: shmem_alloc_and_add_folio's THP_FILE_ALLOC and
+ * THP_FILE_FALLBACK, for an attempt at a PMD-sized shmem folio. */
+void count_shmem_thp_alloc(const struct address_space *mapping, unsigned int order, bool got)
+{
+	if (order == HPAGE_PMD_ORDER && shmem_mapping(mapping))
+		count_vm_event(NODE_DATA(0), got ? THP_FILE_ALLOC : THP_FILE_FALLBACK);
+}
+
 /* A new folio for @index, as large as the caller asked and the mapping
  * and the allocator allow (Linux: the FGP_CREAT half of
  * __filemap_get_folio). Return: it locked with a reference, or NULL. */
@@ -138,6 +149,7 @@ static struct folio *filemap_create_folio(struct address_space *mapping, pgoff_t
 		if (order > min_order) /* a large one only if it comes easily */
 			alloc_gfp |= __GFP_NORETRY | __GFP_NOWARN;
 		folio = folio_alloc(alloc_gfp, order);
+		count_shmem_thp_alloc(mapping, order, folio);
 		if (folio) {
 			folio_set_locked(folio);
 			if (fgp_flags & FGP_ACCESSED)
@@ -321,6 +333,24 @@ void filemap_map_pages(struct mm_struct *mm, const struct vm_area_struct *vma, u
 			i += nr + 1; /* past the run and the entry that ended it */
 		}
 	}
+}
+
+/*
+ * Linux: filemap_map_pmd, the first step of filemap_map_pages. A read
+ * fault in an empty PMD slot whose page the cache holds, uptodate, in a
+ * PMD-sized folio maps the folio by the PMD (do_set_pmd) and is done.
+ * Return: true when mapped.
+ */
+bool filemap_map_pmd(struct mm_struct *mm, const struct vm_area_struct *vma, pmd_t *pmd,
+		     unsigned long addr, unsigned long pgoff)
+{
+	struct folio *folio;
+
+	if (!pmd_none(*pmd) || pgoff >= vma_file_end_index(vma))
+		return false;
+	folio = xa_load(&vma->vm_file->f_inode->i_mapping->i_pages, pgoff);
+	return folio && folio_test_uptodate(folio) &&
+	       do_set_pmd(mm, vma, pmd, folio, addr, pgoff, false);
 }
 
 /* Linux: do_fault_around. The window of FAULT_AROUND_PAGES entries

@@ -489,8 +489,9 @@ int split_folio(struct folio *folio)
 		split_failed_count(folio, order);
 		return folio_can_split(folio) ? -ENOMEM : -EBUSY;
 	}
-	if (mapping && folio_test_swapbacked(folio) && order == HPAGE_PMD_ORDER)
-		folio_pgdat(folio)->nr_shmem_thps -= HPAGE_PMD_NR; /* Linux: NR_SHMEM_THPS */
+	if (mapping && order == HPAGE_PMD_ORDER) /* Linux: NR_SHMEM_THPS, NR_FILE_THPS */
+		*(folio_test_swapbacked(folio) ? &folio_pgdat(folio)->nr_shmem_thps
+					       : &folio_pgdat(folio)->nr_file_thps) -= HPAGE_PMD_NR;
 	folio_undo_large_rmappable(folio); /* its pieces are order 0: none counts */
 	destroy_large_folio(folio, order);
 	if (mapping)
@@ -719,8 +720,35 @@ static int __split_huge_zero_page_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigne
 /* --- splitting a PMD ------------------------------------------------------------------ */
 
 /*
+ * A page-cache folio's PMD leaf is not replaced by PTEs but taken away:
+ * the file still holds the folio, and the next fault maps what it needs
+ * by PTEs (Linux: __split_huge_pmd_locked for a VMA that is not
+ * anonymous, "We are going to unmap this huge page. So just go ahead and
+ * zap it"). A dirty or young leaf leaves the folio dirty or referenced;
+ * the last mapping's reference goes, as a zap's would.
+ */
+static void __split_huge_file_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long haddr)
+{
+	pmd_t old = pmdp_huge_clear_flush(mm, haddr, pmdp);
+	struct folio *folio = pmd_folio(old);
+
+	if (pmd_dirty(old))
+		folio_set_dirty(folio);
+	if (pmd_young(old))
+		folio_set_referenced(folio);
+	mm->counters[mm_counter(folio)] -= HPAGE_PMD_NR;
+	folio_remove_rmap_pmd(folio, mm);
+	if (folio_mapped(folio))
+		return;
+	if (!folio_in_page_cache(folio)) /* truncated while mapped */
+		folio_del_lru(folio);
+	folio_put(folio);
+}
+
+/*
  * Replace the PMD leaf at pmdp (mapping the 2 MiB at addr & PMD_MASK) by a
- * PTE table with the same 512 translations; its one PMD mapping becomes
+ * PTE table with the same 512 translations (a page-cache folio's leaf is
+ * only cleared: __split_huge_file_pmd); its one PMD mapping becomes
  * 512 PTE mappings. The leaf is invalidated and its 2 MiB TLB entry
  * flushed before the table goes in, so no CPU keeps using (or setting
  * accessed/dirty through) the old translation while the PTEs take over;
@@ -739,6 +767,10 @@ int __split_huge_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned long addr)
 	count_vm_event(NODE_DATA(mm->nid), THP_SPLIT_PMD);
 	if (is_huge_zero_pmd(*pmdp))
 		return __split_huge_zero_page_pmd(mm, pmdp, haddr);
+	if (!folio_test_anon(pmd_folio(*pmdp))) {
+		__split_huge_file_pmd(mm, pmdp, haddr);
+		return 0;
+	}
 	table = pte_alloc_one(mm);
 
 	if (!table)
@@ -783,6 +815,10 @@ void copy_huge_pmd(struct mm_struct *dst_mm, struct mm_struct *src_mm, pmd_t *ds
 {
 	pmd_t pmd = *src_pmd;
 
+	/* Linux: copy_huge_pmd's "Skip if can be re-fill on fault": a
+	 * page-cache folio's leaf is not copied; the child's fault maps it. */
+	if (!is_huge_zero_pmd(pmd) && !folio_test_anon(pmd_folio(pmd)))
+		return;
 	/* Linux: "copy_huge_pmd: huge zero page"; dup_mmap took dst_mm's
 	 * reference (mm_get_huge_zero_folio). */
 	if (!is_huge_zero_pmd(pmd)) {

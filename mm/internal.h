@@ -44,6 +44,11 @@ unsigned long vma_file_end_index(const struct vm_area_struct *vma);
  * dirty only for the write fault. */
 void map_file_ptes(struct mm_struct *mm, const struct vm_area_struct *vma, struct folio *folio,
 		   unsigned long idx, unsigned int nr, unsigned long addr, pte_t *pte, bool write);
+/* Linux: do_set_pmd. Map the PMD-sized folio holding file page pgoff by
+ * the empty PMD slot pmd of addr, if THP and the VMA's alignment allow.
+ * Return: true when mapped, false to use PTEs. */
+bool do_set_pmd(struct mm_struct *mm, const struct vm_area_struct *vma, pmd_t *pmd,
+		struct folio *folio, unsigned long addr, unsigned long pgoff, bool write);
 
 /* filemap.c, for memory.c's read faults */
 /* Linux: filemap_map_pages. Map every uptodate page the cache holds in
@@ -51,6 +56,11 @@ void map_file_ptes(struct mm_struct *mm, const struct vm_area_struct *vma, struc
  * one map_file_ptes; pte is the entry of addr (file index pgoff). */
 void filemap_map_pages(struct mm_struct *mm, const struct vm_area_struct *vma, unsigned long addr,
 		       unsigned long pgoff, pte_t *pte, unsigned long first, unsigned long last);
+/* Linux: filemap_map_pmd. A read fault at addr (file page pgoff) in an
+ * empty PMD slot maps the cache's uptodate PMD-sized folio there by the
+ * PMD. Return: true when it did. */
+bool filemap_map_pmd(struct mm_struct *mm, const struct vm_area_struct *vma, pmd_t *pmd,
+		     unsigned long addr, unsigned long pgoff);
 /* Linux: do_fault_around. filemap_map_pages over the aligned window of
  * fault_around_bytes around addr, inside the VMA and its PTE table. */
 void do_fault_around(struct mm_struct *mm, const struct vm_area_struct *vma, unsigned long addr,

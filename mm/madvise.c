@@ -230,7 +230,8 @@ static bool madvise_cold_or_pageout_huge_pmd(struct madvise_cold_walk *cw, pmd_t
 	if (is_huge_zero_pmd(orig))
 		return true;
 	folio = pmd_folio(orig);
-	if (folio_maybe_mapped_shared(folio))
+	/* A shmem folio stays, as madvise_cold_pte leaves its PTEs. */
+	if (folio_maybe_mapped_shared(folio) || !folio_test_anon(folio))
 		return true;
 	if (next - addr != PMD_SIZE)
 		return folio_test_locked(folio) || split_anon_folio_mapped(folio);

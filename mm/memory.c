@@ -572,12 +572,50 @@ static unsigned int file_fault_max_order(const struct vm_area_struct *vma, unsig
 }
 
 /*
- * Linux: finish_fault, for the folio the file system gave. The whole
- * folio is mapped in one batch when all of it lies inside the VMA, this
- * PTE table and the file, and no entry of it is there yet (Linux 6.18's
- * shmem rule); else only the faulting page.
+ * Linux: do_set_pmd. Map a PMD-sized page-cache folio (the one holding
+ * file page pgoff) by one PMD leaf at addr's 2 MiB, when the slot is
+ * empty, THP is not disabled for the VMA (MADV_NOHUGEPAGE) or the process
+ * (PR_SET_THP_DISABLE), and the VMA covers that 2 MiB at an address as
+ * aligned as the folio's index. Linux 6.18 maps no PMD across the end of
+ * a file, but for shmem, whose PMDs always have (so a page past the end
+ * there is not SIGBUS). A private mapping's leaf is read-only: a write
+ * takes the leaf away and copies one page (__handle_mm_fault); a shared
+ * one's write fault makes it writable and dirty at once.
+ * Return: true when mapped; false to map by PTEs instead.
  */
-static void finish_fault(struct mm_struct *mm, const struct vm_fault *vmf, pte_t *pte)
+bool do_set_pmd(struct mm_struct *mm, const struct vm_area_struct *vma, pmd_t *pmd,
+		struct folio *folio, unsigned long addr, unsigned long pgoff, bool write)
+{
+	unsigned long vm_flags = vma->vm_flags & (vma->vm_flags & VM_SHARED ? ~0ul : ~VM_WRITE);
+	pmd_t entry;
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE || !pmd_none(*pmd) ||
+	    folio_order(folio) != HPAGE_PMD_ORDER || (vma->vm_flags & VM_NOHUGEPAGE) ||
+	    (mm->flags & MMF_DISABLE_THP) ||
+	    file_fault_max_order(vma, addr, pgoff) != HPAGE_PMD_ORDER)
+		return false;
+	if (!shmem_mapping(folio->page.mapping) &&
+	    folio_next_index(folio) > vma_file_end_index(vma))
+		return false;
+	entry = pfn_pmd(folio_pfn(folio), vm_get_page_prot(vm_flags) | _PAGE_ACCESSED);
+	if (write)
+		entry = pmd_mkdirty(entry);
+	mm->counters[mm_counter(folio)] += HPAGE_PMD_NR;
+	folio_add_file_rmap_pmd(folio, mm);
+	set_pmd_at(mm, addr & PMD_MASK, pmd, entry);
+	count_vm_event(folio_pgdat(folio), THP_FILE_MAPPED);
+	return true;
+}
+
+/*
+ * Linux: finish_fault, for the folio the file system gave. In an empty
+ * PMD slot a PMD-sized folio is mapped by the PMD (do_set_pmd). Else the
+ * whole folio is mapped in one batch of PTEs when all of it lies inside
+ * the VMA, this PTE table and the file, and no entry of it is there yet
+ * (Linux 6.18's shmem rule); else only the faulting page.
+ */
+static enum vm_fault_reason finish_fault(struct mm_struct *mm, const struct vm_fault *vmf,
+					 pmd_t *pmd)
 {
 	const struct vm_area_struct *vma = vmf->vma;
 	struct folio *folio = vmf->folio;
@@ -585,15 +623,22 @@ static void finish_fault(struct mm_struct *mm, const struct vm_fault *vmf, pte_t
 	unsigned long nr = folio_nr_pages(folio);
 	unsigned long start = vmf->address - (idx << PAGE_SHIFT);
 	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	pte_t *pte;
 
+	if (do_set_pmd(mm, vma, pmd, folio, vmf->address, vmf->pgoff, write))
+		return VM_FAULT_OK;
+	pte = pte_alloc_map(mm, pmd, vmf->address);
+	if (!pte)
+		return VM_FAULT_OOM;
 	if (nr > 1 && start >= vma->vm_start && start + (nr << PAGE_SHIFT) <= vma->vm_end &&
 	    (start & PMD_MASK) == ((start + (nr << PAGE_SHIFT) - 1) & PMD_MASK) &&
 	    folio_next_index(folio) <= vma_file_end_index(vma) && pte_range_none(pte - idx, nr)) {
 		map_file_ptes(mm, vma, folio, 0, (unsigned int)nr, start, pte - idx, write);
-		return;
+		return VM_FAULT_OK;
 	}
 	if (pte_none(*pte))
 		map_file_ptes(mm, vma, folio, idx, 1, vmf->address, pte, write);
+	return VM_FAULT_OK;
 }
 
 /*
@@ -631,12 +676,15 @@ static enum vm_fault_reason do_fault(struct mm_struct *mm, struct vm_area_struct
 				.address = ALIGN_DOWN(addr, PAGE_SIZE),
 				.pgoff = linear_page_index(vma, addr),
 				.flags = flags };
-	pte_t *pte = pte_alloc_map(mm, pmd, addr);
 	enum vm_fault_reason ret;
+	pte_t *pte;
 
-	if (!pte)
-		return VM_FAULT_OOM;
 	if (!(flags & FAULT_FLAG_WRITE)) {
+		if (filemap_map_pmd(mm, vma, pmd, vmf.address, vmf.pgoff))
+			return VM_FAULT_OK;
+		pte = pte_alloc_map(mm, pmd, addr);
+		if (!pte)
+			return VM_FAULT_OOM;
 		do_fault_around(mm, vma, vmf.address, vmf.pgoff, pte);
 		if (!pte_none(*pte))
 			return VM_FAULT_OK;
@@ -646,12 +694,13 @@ static enum vm_fault_reason do_fault(struct mm_struct *mm, struct vm_area_struct
 	if (ret != VM_FAULT_OK)
 		return ret;
 	if ((flags & FAULT_FLAG_WRITE) && !(vma->vm_flags & VM_SHARED)) {
-		ret = do_cow_fault(mm, vma, &vmf, pte);
+		pte = pte_alloc_map(mm, pmd, addr);
+		ret = pte ? do_cow_fault(mm, vma, &vmf, pte) : VM_FAULT_OOM;
 	} else {
-		finish_fault(mm, &vmf, pte);
+		ret = finish_fault(mm, &vmf, pmd);
 		/* Linux: do_shared_fault's fault_dirty_shared_page (shmem's
 		 * noop_dirty_folio: the flag, no writeback). */
-		if (flags & FAULT_FLAG_WRITE)
+		if ((flags & FAULT_FLAG_WRITE) && ret == VM_FAULT_OK)
 			folio_set_dirty(vmf.folio);
 	}
 	folio_put(vmf.folio);
@@ -670,6 +719,14 @@ static enum vm_fault_reason __handle_mm_fault(struct mm_struct *mm, struct vm_ar
 	if (pmd_leaf(*pmd)) {
 		if ((flags & FAULT_FLAG_WRITE) && is_huge_zero_pmd(*pmd))
 			return do_anonymous_write(mm, vma, addr, pmd);
+		/* Linux: wp_huge_pmd for a file mapping, "COW or write-notify
+		 * handled on pte level: split pmd": the leaf goes
+		 * (__split_huge_file_pmd) and the fault is an empty slot's. */
+		if ((flags & FAULT_FLAG_WRITE) && !pmd_write(*pmd) && !vma_is_anonymous(vma)) {
+			if (__split_huge_pmd(mm, pmd, addr))
+				return VM_FAULT_OOM;
+			return do_fault(mm, vma, addr, pmd, flags);
+		}
 		return fault_present(mm, vma, addr, pmd, NULL, flags);
 	}
 	pte = pte_offset_map(pmd, addr);

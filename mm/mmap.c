@@ -819,9 +819,12 @@ static int zap_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct m
 			tlb_remove_folio(&d->tlb, folio);
 		return 0;
 	}
+	/* Linux: zap_huge_pmd, a page-cache folio written through the leaf. */
+	if (!folio_test_anon(folio) && pmd_dirty(pmd))
+		folio_set_dirty(folio);
 	zap_folio_done(d, NULL); /* before the gather may free the last one */
 	zap_munlock_folio(d, walk->mm, addr, folio);
-	walk->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
+	walk->mm->counters[mm_counter(folio)] -= HPAGE_PMD_NR;
 	folio_remove_rmap_pmd(folio, walk->mm);
 	zap_folio_mapping(&d->tlb, folio);
 	return 0;

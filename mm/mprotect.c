@@ -162,11 +162,22 @@ static void change_pte_range(struct change_prot *cp, pmd_t *pmdp, unsigned long 
 	}
 }
 
+/* Linux: can_change_pmd_writable, as change_present_ptes decides for
+ * PTEs: RW back on an anon-exclusive folio, or on a page-cache one in a
+ * shared mapping; never on the huge zero folio. */
+static bool can_change_pmd_writable(const struct change_prot *cp, pmd_t old, pmd_t pmd)
+{
+	if (is_huge_zero_pmd(old) || !maybe_change_pte_writable(cp->vma, pmd))
+		return false;
+	if (folio_test_anon(pmd_folio(old)))
+		return cp->try_writable && PageAnonExclusive(pmd_page(old));
+	return cp->vma->vm_flags & VM_SHARED;
+}
+
 /*
  * A PTE table batch by batch; a THP's PMD leaf as Linux's change_huge_pmd
- * (RW back only on an anon-exclusive folio: can_change_pmd_writable); a
- * HugeTLB leaf by hugetlb_modify. split_huge_pmd() left only leaves
- * wholly inside the range.
+ * (can_change_pmd_writable); a HugeTLB leaf by hugetlb_modify.
+ * split_huge_pmd() left only leaves wholly inside the range.
  */
 static int change_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struct mm_walk *walk)
 {
@@ -182,8 +193,7 @@ static int change_pmd(pmd_t *pmdp, unsigned long addr, unsigned long next, struc
 		pmd = hugetlb_modify(cp, old);
 	} else {
 		pmd = change_modify(cp, old);
-		if (cp->try_writable && !is_huge_zero_pmd(old) &&
-		    maybe_change_pte_writable(cp->vma, pmd) && PageAnonExclusive(pmd_page(old)))
+		if (can_change_pmd_writable(cp, old, pmd))
 			pmd |= _PAGE_RW;
 	}
 	if (pmd == old)

@@ -310,6 +310,28 @@ void folio_add_file_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_st
 	folio_add_rmap(folio, (int)nr, false, mm);
 }
 
+/* The node's count of PMD-mapped page-cache pages, shmem's or another
+ * file's (Linux: NR_SHMEM_PMDMAPPED, NR_FILE_PMDMAPPED). */
+static unsigned long *file_pmdmapped(struct folio *folio)
+{
+	return folio_test_swapbacked(folio) ? &folio_pgdat(folio)->nr_shmem_pmdmapped
+					    : &folio_pgdat(folio)->nr_file_pmdmapped;
+}
+
+/* Linux: folio_add_file_rmap_pmd. As the PTEs' version, and the folio's
+ * first PMD leaf counts it as PMD-mapped (__folio_add_rmap's
+ * nr_pmdmapped, which goes to NR_SHMEM_PMDMAPPED or NR_FILE_PMDMAPPED). */
+void folio_add_file_rmap_pmd(struct folio *folio, struct mm_struct *mm)
+{
+	if (!folio_mapped(folio)) {
+		folio_get(folio);
+		folio_pgdat(folio)->nr_file_mapped += folio_nr_pages(folio);
+	}
+	if (!folio_entire_mapcount(folio))
+		*file_pmdmapped(folio) += HPAGE_PMD_NR;
+	folio_add_rmap(folio, 1, true, mm);
+}
+
 /* Both mms map the pages now: neither may reuse them without asking
  * (Linux: folio_try_dup_anon_rmap_ptes clears PageAnonExclusive; it
  * fails for a page that may be pinned, which Folium never has). */
@@ -338,6 +360,12 @@ void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_stru
 void folio_remove_rmap_pmd(struct folio *folio, struct mm_struct *mm)
 {
 	folio_remove_rmap(folio, 1, true, mm);
+	if (folio_test_anon(folio) || !folio->page.mapping)
+		return;
+	if (!folio_entire_mapcount(folio))
+		*file_pmdmapped(folio) -= HPAGE_PMD_NR;
+	if (!folio_mapped(folio))
+		folio_pgdat(folio)->nr_file_mapped -= folio_nr_pages(folio);
 }
 
 /* HugeTLB folios are mapped whole, by one leaf per mapping, and keep no
@@ -569,13 +597,13 @@ static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 	if (pvmw->pmd) {
 		pmdp_huge_clear_flush(pvmw->mm, pvmw->address, pvmw->pmd);
 		folio_remove_rmap_pmd(pvmw->folio, pvmw->mm);
-		pvmw->mm->counters[MM_ANONPAGES] -= HPAGE_PMD_NR;
+		pvmw->mm->counters[mm_counter(pvmw->folio)] -= HPAGE_PMD_NR;
 		return 0;
 	}
 	nr = folio_unmap_pte_batch(pvmw);
 	get_and_clear_full_ptes(pvmw->mm, pvmw->address, pvmw->pte, nr);
 	folio_remove_rmap_ptes(pvmw->folio, nr, pvmw->mm);
-	pvmw->mm->counters[MM_ANONPAGES] -= nr;
+	pvmw->mm->counters[mm_counter(pvmw->folio)] -= nr;
 	f->ptes_changed = true;
 	return 0;
 }

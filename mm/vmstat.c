@@ -206,6 +206,9 @@ static const enum vm_event_item linux_events[] = {
 	UNEVICTABLE_PGSTRANDED,
 	THP_COLLAPSE_ALLOC,
 	THP_COLLAPSE_ALLOC_FAILED,
+	THP_FILE_ALLOC,
+	THP_FILE_FALLBACK,
+	THP_FILE_MAPPED,
 	THP_SPLIT_PAGE,
 	THP_SPLIT_PAGE_FAILED,
 	THP_DEFERRED_SPLIT_PAGE,
@@ -280,6 +283,9 @@ int vmstat_show(struct seq_file *m, void *v)
 	seq_printf(m, "nr_file_pages %lu\n", pgdat->nr_file_pages);
 	seq_printf(m, "nr_shmem %lu\n", pgdat->nr_shmem);
 	seq_printf(m, "nr_shmem_hugepages %lu\n", pgdat->nr_shmem_thps >> HPAGE_PMD_ORDER);
+	seq_printf(m, "nr_shmem_pmdmapped %lu\n", pgdat->nr_shmem_pmdmapped >> HPAGE_PMD_ORDER);
+	seq_printf(m, "nr_file_hugepages %lu\n", pgdat->nr_file_thps >> HPAGE_PMD_ORDER);
+	seq_printf(m, "nr_file_pmdmapped %lu\n", pgdat->nr_file_pmdmapped >> HPAGE_PMD_ORDER);
 	seq_printf(m, "nr_anon_transparent_hugepages %lu\n", vm_anon_thps(pgdat));
 	seq_printf(m, "nr_page_table_pages %lu\n",
 		   current_mm ? current_mm->counters[MM_PGTABLES] : 0ul);

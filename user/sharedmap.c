@@ -26,7 +26,9 @@
  * allows is ENOSPC); shared futexes meet on the page under the word
  * (across fork, at two addresses of a memfd, a file's page under private
  * and shared mappings) while private ones, private copies and private
- * anonymous memory stay per process. Works
+ * anonymous memory stay per process; a PMD-sized tmpfs folio is mapped by
+ * a PMD (ShmemPmdMapped) until a private write or an mprotect cuts it,
+ * and not with MADV_NOHUGEPAGE. Works
  * in the current directory (tmpfs on both kernels' initramfs). Prints
  * "ok NAME" or "FAIL NAME: ..." a line, then "sharedmap: N checks, all
  * ok" (exit 0) or "sharedmap: K of N checks FAILED" (exit 1).
@@ -318,6 +320,114 @@ static void private_mapping(void)
 	munmap(m, 6 * PAGE);
 	close(fd);
 	unlink(FILE_NAME);
+}
+
+/* The smaps field key (e.g. "ShmemPmdMapped") of the mapping at addr, in
+ * kB, or -1. */
+static long smaps_kb(const void *addr, const char *key)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[256], start[32];
+	size_t n = strlen(key);
+	int in = 0;
+	long kb = -1;
+
+	snprintf(start, sizeof(start), "%08lx-", (unsigned long)addr);
+	while (f && kb < 0 && fgets(line, sizeof(line), f)) {
+		if (strchr(line, '-') && strchr(line, '-') < strchr(line, ' ')) /* a VMA's line */
+			in = !strncmp(line, start, strlen(start));
+		else if (in && !strncmp(line, key, n) && line[n] == ':')
+			kb = atol(line + n + 1);
+	}
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+#define HUGE_DIR "sharedmap-huge"
+#define PMD (2l << 20)
+
+/*
+ * A PMD-sized tmpfs folio (huge=always) under a 2 MiB-aligned mapping is
+ * mapped by one PMD (Linux: do_set_pmd): smaps' ShmemPmdMapped, and
+ * /proc/meminfo's counts the folio once however many mappings have it.
+ * A private mapping's write copies one page and leaves its PMD mapping;
+ * mprotect of one page of the shared one ends its PMD mapping; a forked
+ * child maps the folio by its own PMD; MADV_NOHUGEPAGE maps by pages.
+ */
+static void pmd_mapping(void)
+{
+	char *area, *buf = malloc(PMD), *m, *p, got = 0;
+	long before = proc_kb("/proc/meminfo", "ShmemPmdMapped");
+	int fd, status = -1;
+	pid_t pid;
+
+	mkdir(HUGE_DIR, 0700);
+	if (!buf || mount("none", HUGE_DIR, "tmpfs", 0, "huge=always")) {
+		check("mount tmpfs huge=always", 0, "errno %s", strerror(errno));
+		free(buf);
+		return;
+	}
+	for (long i = 0; i < PMD; i++)
+		buf[i] = (char)('a' + i / PAGE % 26);
+	fd = open(HUGE_DIR "/f", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	EXPECT("a 2 MiB file on huge=always", write(fd, buf, PMD), PMD);
+	free(buf);
+	/* Two 2 MiB-aligned slots: the shared mapping, then a private one. */
+	area = mmap(NULL, 3 * PMD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (area == MAP_FAILED) {
+		check("mmap 6 MiB to align in", 0, "errno %s", strerror(errno));
+		close(fd);
+		umount(HUGE_DIR);
+		return;
+	}
+	m = (char *)(((unsigned long)area + PMD - 1) & ~(PMD - 1));
+	EXPECT("mmap shared at a 2 MiB boundary",
+	       mmap(m, PMD, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == m, 1);
+	p = m + PMD;
+	EXPECT("mmap private after it",
+	       mmap(p, PMD, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) == p, 1);
+	check("a read maps the folio by a PMD",
+	      m[5 * PAGE] == 'f' && m[300 * PAGE] == 'a' + 300 % 26, "%c", m[5 * PAGE]);
+	EXPECT("smaps: ShmemPmdMapped 2048 kB", smaps_kb(m, "ShmemPmdMapped"), 2048);
+	EXPECT("smaps: Rss 2048 kB", smaps_kb(m, "Rss"), 2048);
+	EXPECT("meminfo: ShmemPmdMapped +2048 kB",
+	       proc_kb("/proc/meminfo", "ShmemPmdMapped") - before, 2048);
+	check("the private mapping reads it", p[7 * PAGE] == 'h', "%c", p[7 * PAGE]);
+	EXPECT("smaps: its ShmemPmdMapped 2048 kB", smaps_kb(p, "ShmemPmdMapped"), 2048);
+	EXPECT("meminfo: the folio counts once",
+	       proc_kb("/proc/meminfo", "ShmemPmdMapped") - before, 2048);
+	p[7 * PAGE] = 'P';
+	check("a private write copies the page",
+	      pread(fd, &got, 1, 7 * PAGE) == 1 && got == 'h' && p[7 * PAGE] == 'P' &&
+		      p[8 * PAGE] == 'i',
+	      "file %c", got);
+	EXPECT("smaps: the private PMD mapping is gone", smaps_kb(p, "ShmemPmdMapped"), 0);
+	EXPECT("smaps: one anonymous page", smaps_kb(p, "Anonymous"), 4);
+	m[9 * PAGE] = 'S';
+	check("a shared write lands in the file", pread(fd, &got, 1, 9 * PAGE) == 1 && got == 'S',
+	      "%c", got);
+	pid = fork();
+	if (pid == 0)
+		_exit(m[10 * PAGE] == 'k' && smaps_kb(m, "ShmemPmdMapped") == 2048 ? 0 : 1);
+	waitpid(pid, &status, 0);
+	check("a child maps the folio by its own PMD",
+	      WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
+	EXPECT("mprotect of one page", mprotect(m, PAGE, PROT_READ), 0);
+	EXPECT("smaps: no PMD mapping left", smaps_kb(m + PAGE, "ShmemPmdMapped"), 0);
+	check("the pages read on", m[20 * PAGE] == 'u' && m[0] == 'a', "%c", m[20 * PAGE]);
+	munmap(m, 2 * PMD);
+	EXPECT("mmap shared again",
+	       mmap(m, PMD, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == m, 1);
+	EXPECT("MADV_NOHUGEPAGE", madvise(m, PMD, MADV_NOHUGEPAGE), 0);
+	check("reads", m[PAGE] == 'b', "%c", m[PAGE]);
+	EXPECT("smaps: MADV_NOHUGEPAGE maps by pages", smaps_kb(m, "ShmemPmdMapped"), 0);
+	munmap(area, 3 * PMD);
+	close(fd);
+	EXPECT("meminfo: ShmemPmdMapped back", proc_kb("/proc/meminfo", "ShmemPmdMapped") - before,
+	       0);
+	umount(HUGE_DIR);
+	rmdir(HUGE_DIR);
 }
 
 static void shared_anon(void)
@@ -725,6 +835,7 @@ int main(void)
 	file_visibility();
 	file_end();
 	private_mapping();
+	pmd_mapping();
 	shared_anon();
 	dev_zero();
 	madv_remove();

@@ -79,9 +79,9 @@ static void meminfo_kernel(struct seq_file *m, struct pglist_data *pgdat, unsign
 	if (CONFIG_TRANSPARENT_HUGEPAGE) {
 		show_val_kb(m, "AnonHugePages:", vm_anon_thps(pgdat) << HPAGE_PMD_ORDER);
 		show_val_kb(m, "ShmemHugePages:", pgdat->nr_shmem_thps);
-		show_val_kb(m, "ShmemPmdMapped:", 0);
-		show_val_kb(m, "FileHugePages:", 0);
-		show_val_kb(m, "FilePmdMapped:", 0);
+		show_val_kb(m, "ShmemPmdMapped:", pgdat->nr_shmem_pmdmapped);
+		show_val_kb(m, "FileHugePages:", pgdat->nr_file_thps);
+		show_val_kb(m, "FilePmdMapped:", pgdat->nr_file_pmdmapped);
 	}
 }
 

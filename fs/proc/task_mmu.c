@@ -92,9 +92,9 @@ static int show_map(struct seq_file *m, void *v)
 /* Linux: struct mem_size_stats, in bytes (pss << PSS_SHIFT). */
 struct mem_size_stats {
 	unsigned long resident, shared_clean, shared_dirty, private_clean, private_dirty;
-	unsigned long referenced, anonymous, lazyfree, anonymous_thp;
+	unsigned long referenced, anonymous, lazyfree, anonymous_thp, shmem_thp, file_thp;
 	unsigned long shared_hugetlb, private_hugetlb;
-	uint64_t pss, pss_dirty, pss_locked;
+	uint64_t pss, pss_dirty, pss_locked, pss_anon, pss_file, pss_shmem;
 	bool vma_locked;			  /* the VMA being walked is VM_LOCKED */
 	unsigned long anon_folio[NR_PAGE_ORDERS]; /* Folium's: bytes per folio order */
 };
@@ -133,6 +133,13 @@ static void smaps_account(struct mem_size_stats *mss, struct folio *folio, unsig
 			pss = (((uint64_t)PAGE_SIZE << PSS_SHIFT) / (unsigned int)mapcount) * nr;
 	}
 	mss->pss += pss;
+	/* Linux: smaps_page_accumulate's split of Pss by kind. */
+	if (folio_test_anon(folio))
+		mss->pss_anon += pss;
+	else if (folio_test_swapbacked(folio))
+		mss->pss_shmem += pss;
+	else
+		mss->pss_file += pss;
 	if (dirty)
 		mss->pss_dirty += pss;
 	if (mss->vma_locked)
@@ -175,6 +182,10 @@ static int smaps_pmd_entry(pmd_t *pmdp, unsigned long addr, unsigned long next,
 	smaps_account(mss, pmd_folio(*pmdp), PMD_SIZE, pmd_young(*pmdp), pmd_dirty(*pmdp));
 	if (folio_test_anon(pmd_folio(*pmdp)))
 		mss->anonymous_thp += PMD_SIZE;
+	else if (folio_test_swapbacked(pmd_folio(*pmdp)))
+		mss->shmem_thp += PMD_SIZE;
+	else
+		mss->file_thp += PMD_SIZE;
 	return 0;
 }
 
@@ -216,8 +227,8 @@ static void __show_smap_fields(struct seq_file *m, const struct mem_size_stats *
 	seq_kb(m, "KSM:", 0);
 	seq_kb(m, "LazyFree:", mss->lazyfree);
 	seq_kb(m, "AnonHugePages:", mss->anonymous_thp);
-	seq_kb(m, "ShmemPmdMapped:", 0);
-	seq_kb(m, "FilePmdMapped:", 0);
+	seq_kb(m, "ShmemPmdMapped:", mss->shmem_thp);
+	seq_kb(m, "FilePmdMapped:", mss->file_thp);
 	seq_kb(m, "Shared_Hugetlb:", mss->shared_hugetlb);
 	seq_printf(m, "Private_Hugetlb: %7lu kB\n", mss->private_hugetlb >> 10);
 	seq_kb(m, "Swap:", 0);
@@ -337,9 +348,9 @@ static int show_smaps_rollup(struct seq_file *m, void *v)
 	seq_kb(m, "Rss:", mss.resident);
 	seq_kb(m, "Pss:", mss.pss >> PSS_SHIFT);
 	seq_kb(m, "Pss_Dirty:", mss.pss_dirty >> PSS_SHIFT);
-	seq_kb(m, "Pss_Anon:", mss.pss >> PSS_SHIFT);
-	seq_kb(m, "Pss_File:", 0);
-	seq_kb(m, "Pss_Shmem:", 0);
+	seq_kb(m, "Pss_Anon:", mss.pss_anon >> PSS_SHIFT);
+	seq_kb(m, "Pss_File:", mss.pss_file >> PSS_SHIFT);
+	seq_kb(m, "Pss_Shmem:", mss.pss_shmem >> PSS_SHIFT);
 	__show_smap_fields(m, &mss);
 	mmput(mm);
 	return 0;

@@ -16,6 +16,7 @@
 #include <mman.h>
 #include <sched.h>
 #include <seq_file.h>
+#include <shmem_fs.h>
 #include <slab.h>
 #include <syscalls.h>
 #include <timekeeping.h>
@@ -408,15 +409,25 @@ static void maps_lists_the_vmas_with_their_perms(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, text, want);
 }
 
+/* Read /proc/PID/smaps into text and keep it from the entry that starts
+ * with @entry (the user buffer's VMA comes first). */
+static void read_smaps_from(struct kunit *test, const char *entry)
+{
+	const char *at;
+
+	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
+	at = strstr(text, entry);
+	KUNIT_ASSERT_NOT_NULL(test, at);
+	memmove(text, at, strlen(at) + 1);
+}
+
 static void smaps_rss_counts_touched_pages(struct kunit *test)
 {
 	thp_set_orders(0);
 	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, 64 * PAGE_SIZE, VM_READ | VM_WRITE | VM_USER, 0),
 			AREA);
 	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 5 * PAGE_SIZE), 0);
-	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
-	/* The user buffer's VMA comes first: look at the second entry. */
-	memmove(text, strstr(text, "40000000-40040000 rw-p"), strlen(strstr(text, "40000000")) + 1);
+	read_smaps_from(test, "40000000-40040000 rw-p");
 	KUNIT_EXPECT_EQ(test, field("Size:"), 256);
 	KUNIT_EXPECT_EQ(test, field("Rss:"), 20);
 	KUNIT_EXPECT_EQ(test, field("Pss:"), 20);
@@ -429,8 +440,7 @@ static void smaps_rss_counts_touched_pages(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, strstr(text, "AnonFolio64kB:"));
 	/* MADV_FREE'd pages are LazyFree once clean. */
 	KUNIT_ASSERT_EQ(test, do_madvise(mm, AREA, 2 * PAGE_SIZE, MADV_FREE), 0);
-	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
-	memmove(text, strstr(text, "40000000-40040000 rw-p"), strlen(strstr(text, "40000000")) + 1);
+	read_smaps_from(test, "40000000-40040000 rw-p");
 	KUNIT_EXPECT_EQ(test, field("LazyFree:"), 8);
 }
 
@@ -442,12 +452,51 @@ static void smaps_counts_pmd_mapped_thp(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vm_mmap(mm, AREA, PMD_SIZE, VM_READ | VM_WRITE | VM_USER, 0), AREA);
 	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 1), 0);
 	KUNIT_ASSERT_EQ(test, test_mapped_order(mm, AREA), HPAGE_PMD_ORDER);
-	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
-	memmove(text, strstr(text, "40000000-40200000"), strlen(strstr(text, "40000000")) + 1);
+	read_smaps_from(test, "40000000-40200000");
 	KUNIT_EXPECT_EQ(test, field("Rss:"), 2048);
 	KUNIT_EXPECT_EQ(test, field("AnonHugePages:"), 2048);
 	KUNIT_EXPECT_EQ(test, field("AnonFolio2048kB:"), 2048);
 	KUNIT_EXPECT_EQ(test, field("THPeligible:"), 1);
+}
+
+/* A PMD leaf of shared anonymous memory (a shmem folio) is Rss,
+ * ShmemPmdMapped and Pss_Shmem, not anonymous (Linux: smaps_pmd_entry,
+ * smaps_page_accumulate); /proc/meminfo and /proc/vmstat count it too. */
+static void smaps_counts_pmd_mapped_shmem(struct kunit *test)
+{
+	unsigned long saved = huge_shmem_orders_always;
+	struct file *file;
+
+	if (!CONFIG_TRANSPARENT_HUGEPAGE)
+		return;
+	shmem_set_order_mode(HPAGE_PMD_ORDER, SHMEM_HUGE_ALWAYS);
+	file = shmem_zero_setup(PMD_SIZE, 0);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(test,
+			vm_mmap_file(mm, AREA, PMD_SIZE,
+				     VM_READ | VM_WRITE | VM_SHARED | VM_MAYWRITE | VM_MAYSHARE,
+				     file, 0),
+			AREA);
+	fput(file);
+	KUNIT_EXPECT_EQ(test, fill_user(AREA, 1, 1), 0);
+	huge_shmem_orders_always = saved;
+	read_smaps_from(test, "40000000-40200000");
+	KUNIT_EXPECT_EQ(test, field("Rss:"), 2048);
+	KUNIT_EXPECT_EQ(test, field("ShmemPmdMapped:"), 2048);
+	KUNIT_EXPECT_EQ(test, field("FilePmdMapped:"), 0);
+	KUNIT_EXPECT_EQ(test, field("AnonHugePages:"), 0);
+	KUNIT_EXPECT_EQ(test, field("Anonymous:"), 0);
+	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_rollup_fops, PAGE_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, field("Pss_Shmem:"), 2048);
+	KUNIT_EXPECT_EQ(test, field("Pss_File:"), 0);
+	KUNIT_EXPECT_EQ(test, field("Pss_Anon:"), field("Pss:") - 2048);
+	KUNIT_EXPECT_GT(test, read_path("/proc/meminfo"), 0);
+	KUNIT_EXPECT_GE(test, field("ShmemPmdMapped:"), 2048);
+	KUNIT_EXPECT_GE(test, field("ShmemHugePages:"), 2048);
+	KUNIT_EXPECT_GT(test, read_path("/proc/vmstat"), 0);
+	KUNIT_EXPECT_GE(test, field("nr_shmem_pmdmapped "), 1);
+	KUNIT_EXPECT_GE(test, field("thp_file_mapped "), 1);
+	KUNIT_EXPECT_GE(test, field("thp_file_alloc "), 1);
 }
 
 /* Folium's per-size lines: 64 KiB folios; MADV_DONTNEED of one page
@@ -465,13 +514,11 @@ static void smaps_counts_anon_folios_per_size(struct kunit *test)
 		AREA);
 	KUNIT_ASSERT_EQ(test, fill_user(AREA, 1, 4 * (PAGE_SIZE << order)), 0);
 	KUNIT_ASSERT_EQ(test, test_mapped_order(mm, AREA), order);
-	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
-	memmove(text, strstr(text, "40000000-40040000"), strlen(strstr(text, "40000000")) + 1);
+	read_smaps_from(test, "40000000-40040000");
 	KUNIT_EXPECT_EQ(test, field("AnonFolio64kB:"), 256);
 	KUNIT_EXPECT_NULL(test, strstr(text, "AnonFolio4kB:"));
 	KUNIT_ASSERT_EQ(test, do_madvise(mm, AREA + PAGE_SIZE, PAGE_SIZE, MADV_DONTNEED), 0);
-	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
-	memmove(text, strstr(text, "40000000-40040000"), strlen(strstr(text, "40000000")) + 1);
+	read_smaps_from(test, "40000000-40040000");
 	KUNIT_EXPECT_EQ(test, field("AnonFolio64kB:"), 252);
 	KUNIT_EXPECT_EQ(test, field("Rss:"), 252);
 	KUNIT_ASSERT_EQ(test,
@@ -481,8 +528,7 @@ static void smaps_counts_anon_folios_per_size(struct kunit *test)
 	thp_set_orders(0);
 	KUNIT_ASSERT_EQ(test,
 			fill_user(AREA + 2 * (PAGE_SIZE << order), 1, 2 * (PAGE_SIZE << order)), 0);
-	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
-	memmove(text, strstr(text, "40000000-40040000"), strlen(strstr(text, "40000000")) + 1);
+	read_smaps_from(test, "40000000-40040000");
 	KUNIT_EXPECT_EQ(test, field("AnonFolio64kB:"), 124);
 	KUNIT_EXPECT_EQ(test, field("AnonFolio4kB:"), 128);
 	KUNIT_EXPECT_EQ(test, field("Rss:"), 252);
@@ -1551,6 +1597,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(maps_lists_the_vmas_with_their_perms),
 	KUNIT_CASE(smaps_rss_counts_touched_pages),
 	KUNIT_CASE(smaps_counts_pmd_mapped_thp),
+	KUNIT_CASE(smaps_counts_pmd_mapped_shmem),
 	KUNIT_CASE(smaps_and_pagemap_follow_a_folio_across_fork),
 	KUNIT_CASE(smaps_counts_anon_folios_per_size),
 	KUNIT_CASE(smaps_of_many_vmas_outgrows_one_page),

@@ -254,14 +254,17 @@ static void truncate_splits_a_large_folio_it_cuts_unless_mapped(struct kunit *te
 	KUNIT_EXPECT_EQ(test, folio_order(folio), HPAGE_PMD_ORDER);
 	folio_put(folio);
 	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_thps, thps_before + HPAGE_PMD_NR);
-	/* Mapped at page 0: the truncate unmaps pages 3 on, page 0 keeps
-	 * the folio whole. */
-	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, 512 * P, SHARED_RW, file, 0), A);
-	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A, 0), VM_FAULT_OK);
+	/* Page 0 mapped by a PTE (the mapping is not 2 MiB-aligned, so no
+	 * PMD leaf): the truncate unmaps pages 401 on, page 0 keeps the
+	 * folio whole. */
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A + 16 * P, 512 * P, SHARED_RW, file, 0),
+			A + 16 * P);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 16 * P, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_TRUE(test, pte_present(pte_at(A + 16 * P)));
 	ramfs_setsize(file->f_inode, 400 * P + 100);
 	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 512);
 	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_thps, thps_before + HPAGE_PMD_NR);
-	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 512 * P), 0);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A + 16 * P, 512 * P), 0);
 	/* Unmapped: split, the 100 pages past the end freed. */
 	ramfs_setsize(file->f_inode, 2 * P + 100);
 	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 3);
@@ -324,6 +327,217 @@ static void tmpfs_pages_stop_at_the_commit_room_in_mode_2(struct kunit *test)
 	sysctl_user_reserve_kbytes = reserve;
 	anon->f_inode->acct_size_pages = 0;
 	fput(anon);
+	fput(file);
+}
+
+static pmd_t pmd_at(unsigned long addr)
+{
+	pmd_t *pmd = mm_find_pmd(t.mm, addr);
+
+	return pmd ? *pmd : 0;
+}
+
+/* make_file of a whole PMD-sized folio (huge=always). Return: the file
+ * and, in *folio, its folio (no reference kept); NULL without THP. */
+static struct file *make_pmd_file(struct kunit *test, const char *name, struct folio **folio)
+{
+	struct file *file;
+
+	if (!t.mm || !fs.root || test_skip_without_thp(test))
+		return NULL;
+	file = make_file(test, name, HPAGE_PMD_NR, SHMEM_HUGE_ALWAYS);
+	if (!file)
+		return NULL;
+	*folio = filemap_get_folio(file->f_inode->i_mapping, 0);
+	if (IS_ERR(*folio) || folio_order(*folio) != HPAGE_PMD_ORDER) {
+		kunit_fail(test, __FILE__, __LINE__, "%s: no PMD-sized folio", name);
+		fput(file);
+		return NULL;
+	}
+	folio_put(*folio);
+	return file;
+}
+
+/*
+ * Linux: do_set_pmd, from filemap_map_pmd (a read) and finish_fault. A
+ * PMD-sized page-cache folio under a 2 MiB-aligned mapping is mapped by
+ * one PMD leaf: writable in a shared mapping, read-only in a private one;
+ * counted once in ShmemPmdMapped however many leaves map it, once per
+ * leaf in thp_file_mapped. A write to the private one takes its leaf
+ * away and copies one page; the file keeps its bytes. munmap leaves the
+ * folio to the cache.
+ */
+static void a_pmd_sized_folio_is_mapped_by_a_pmd_leaf(struct kunit *test)
+{
+	struct pglist_data *pgdat = NODE_DATA(0);
+	unsigned long pmdmapped, mapped, events, splits;
+	struct folio *folio;
+	struct file *file;
+	char c = 0;
+
+	file = make_pmd_file(test, "/pmd", &folio);
+	if (!file)
+		return;
+	pmdmapped = pgdat->nr_shmem_pmdmapped;
+	mapped = pgdat->nr_file_mapped;
+	events = pgdat->vm_events[THP_FILE_MAPPED];
+	splits = NODE_DATA(t.mm->nid)->vm_events[THP_SPLIT_PMD];
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, PMD_SIZE, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 5 * P, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_TRUE(test, pmd_leaf(pmd_at(A)));
+	KUNIT_EXPECT_EQ(test, pmd_pfn(pmd_at(A)), folio_pfn(folio));
+	KUNIT_EXPECT_TRUE(test, pmd_write(pmd_at(A)) && !pmd_dirty(pmd_at(A)));
+	KUNIT_EXPECT_EQ(test, folio_entire_mapcount(folio), 1);
+	KUNIT_EXPECT_EQ(test, folio_ref_count(folio), HPAGE_PMD_NR + 1); /* cache's + mapping's */
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], HPAGE_PMD_NR);
+	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_pmdmapped, pmdmapped + HPAGE_PMD_NR);
+	KUNIT_EXPECT_EQ(test, pgdat->nr_file_mapped, mapped + HPAGE_PMD_NR);
+	KUNIT_EXPECT_EQ(test, pgdat->vm_events[THP_FILE_MAPPED], events + 1);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 300 * P + 1, 1), 0);
+	KUNIT_EXPECT_EQ(test, c, file_byte(file, 300 * P));
+	/* A private mapping of the same folio: a read-only leaf of its own. */
+	KUNIT_ASSERT_EQ(test,
+			vm_mmap_file(t.mm, A + PMD_SIZE, PMD_SIZE, VM_READ | VM_WRITE | VM_MAYWRITE,
+				     file, 0),
+			A + PMD_SIZE);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + PMD_SIZE, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_TRUE(test, pmd_leaf(pmd_at(A + PMD_SIZE)) && !pmd_write(pmd_at(A + PMD_SIZE)));
+	KUNIT_EXPECT_EQ(test, folio_entire_mapcount(folio), 2);
+	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_pmdmapped, pmdmapped + HPAGE_PMD_NR);
+	KUNIT_EXPECT_EQ(test, pgdat->vm_events[THP_FILE_MAPPED], events + 2);
+	/* Its write: the leaf goes, one anonymous copy comes. */
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + PMD_SIZE + 7 * P, "W", 1), 0);
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(pmd_at(A + PMD_SIZE)));
+	KUNIT_EXPECT_EQ(test, NODE_DATA(t.mm->nid)->vm_events[THP_SPLIT_PMD], splits + 1);
+	KUNIT_EXPECT_TRUE(test, folio_test_anon(test_mapped_folio(t.mm, A + PMD_SIZE + 7 * P)));
+	KUNIT_EXPECT_EQ(test, file_byte(file, 7 * P), 'h');
+	KUNIT_EXPECT_EQ(test, folio_entire_mapcount(folio), 1);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], HPAGE_PMD_NR);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_ANONPAGES], 1);
+	/* Its other pages come back by PTEs, from the same folio. */
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + PMD_SIZE + 8 * P, 1), 0);
+	KUNIT_EXPECT_EQ(test, c, 'i');
+	KUNIT_EXPECT_TRUE(test, test_mapped_folio(t.mm, A + PMD_SIZE + 8 * P) == folio);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, 2 * PMD_SIZE), 0);
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 0);
+	KUNIT_EXPECT_EQ(test, folio_ref_count(folio), HPAGE_PMD_NR);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 0);
+	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_pmdmapped, pmdmapped);
+	KUNIT_EXPECT_EQ(test, pgdat->nr_file_mapped, mapped);
+	fput(file);
+}
+
+/*
+ * A write fault maps the leaf writable and dirty, and the folio dirty
+ * (do_set_pmd with write). mprotect takes RW off the leaf and, the
+ * mapping being shared, gives it back (can_change_pmd_writable); one that
+ * cuts the leaf takes it away (__split_huge_file_pmd), as MADV_DONTNEED
+ * of a part and a truncate do; the next faults map PTEs where the VMA no
+ * longer covers 2 MiB, and the leaf again where it does.
+ */
+static void a_file_pmd_leaf_goes_where_a_change_cuts_it(struct kunit *test)
+{
+	struct folio *folio;
+	struct file *file;
+	char c = 0;
+
+	file = make_pmd_file(test, "/pmdw", &folio);
+	if (!file)
+		return;
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, PMD_SIZE, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 9 * P, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	KUNIT_EXPECT_TRUE(test,
+			  pmd_leaf(pmd_at(A)) && pmd_write(pmd_at(A)) && pmd_dirty(pmd_at(A)));
+	KUNIT_EXPECT_TRUE(test, folio_test_dirty(folio));
+	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, A, PMD_SIZE, VM_READ), 0);
+	KUNIT_EXPECT_TRUE(test, pmd_leaf(pmd_at(A)) && !pmd_write(pmd_at(A)));
+	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, A, PMD_SIZE, VM_READ | VM_WRITE), 0);
+	KUNIT_EXPECT_TRUE(test, pmd_leaf(pmd_at(A)) && pmd_write(pmd_at(A)));
+	/* MADV_DONTNEED of one page: the leaf goes; a read maps it again. */
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A + P, P, MADV_DONTNEED), 0);
+	KUNIT_EXPECT_TRUE(test, pmd_none(pmd_at(A)));
+	KUNIT_EXPECT_EQ(test, folio_mapcount(folio), 0);
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + P, 1), 0);
+	KUNIT_EXPECT_EQ(test, c, 'b');
+	KUNIT_EXPECT_TRUE(test, pmd_leaf(pmd_at(A)));
+	/* mprotect of one page: two VMAs, neither covers 2 MiB: PTEs. */
+	KUNIT_EXPECT_EQ(test, vm_mprotect(t.mm, A, P, VM_READ), 0);
+	KUNIT_EXPECT_TRUE(test, pmd_none(pmd_at(A)));
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + 20 * P, "Z", 1), 0);
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(pmd_at(A)));
+	KUNIT_EXPECT_EQ(test, pte_pfn(pte_at(A + 20 * P)), folio_pfn(folio) + 20);
+	KUNIT_EXPECT_EQ(test, file_byte(file, 20 * P), 'Z');
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 1);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, PMD_SIZE), 0);
+	/* Mapped again, then truncated inside the folio: the leaf goes and
+	 * the folio, no longer mapped, is split (Linux: truncate_pagecache
+	 * unmaps first, truncate_inode_partial_folio splits). */
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, PMD_SIZE, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_TRUE(test, pmd_leaf(pmd_at(A)));
+	ramfs_setsize(file->f_inode, 100 * P);
+	KUNIT_EXPECT_TRUE(test, pmd_none(pmd_at(A)));
+	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 100);
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 0);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, PMD_SIZE), 0);
+	fput(file);
+}
+
+/* No leaf where THP is refused or the alignment is off: MADV_NOHUGEPAGE,
+ * PR_SET_THP_DISABLE, a file offset not 2 MiB-aligned with the address.
+ * fork copies no leaf, even where it copies the VMA's page tables: the
+ * child's own fault maps its leaf (Linux: copy_huge_pmd's "Skip if can
+ * be re-fill on fault"). */
+static void a_file_pmd_leaf_needs_thp_and_alignment(struct kunit *test)
+{
+	struct mm_struct *child;
+	struct folio *folio;
+	struct file *file;
+
+	file = make_pmd_file(test, "/pmdno", &folio);
+	if (!file)
+		return;
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, PMD_SIZE, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, PMD_SIZE, MADV_NOHUGEPAGE), 0);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 40 * P, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(pmd_at(A)));
+	KUNIT_EXPECT_EQ(test, pte_pfn(pte_at(A + 40 * P)), folio_pfn(folio) + 40);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, PMD_SIZE), 0);
+	t.mm->flags |= MMF_DISABLE_THP;
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A, PMD_SIZE, SHARED_RW, file, 0), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(pmd_at(A)));
+	t.mm->flags &= ~MMF_DISABLE_THP;
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, PMD_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A + P, PMD_SIZE - P, SHARED_RW, file, 1), A + P);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + P, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_FALSE(test, pmd_leaf(pmd_at(A)));
+	KUNIT_EXPECT_EQ(test, pte_pfn(pte_at(A + P)), folio_pfn(folio) + 1);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A + P, PMD_SIZE - P), 0);
+	fput(file);
+	/* fork of a private mapping with a copied page past the leaf (so
+	 * its page tables are copied): the leaf is not. */
+	file = make_file(test, "/pmdfork", HPAGE_PMD_NR + 1, SHMEM_HUGE_ALWAYS);
+	KUNIT_ASSERT_NOT_NULL(test, file);
+	KUNIT_ASSERT_EQ(
+		test,
+		vm_mmap_file(t.mm, A, PMD_SIZE + P, VM_READ | VM_WRITE | VM_MAYWRITE, file, 0), A);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + PMD_SIZE, FAULT_FLAG_WRITE), VM_FAULT_OK);
+	KUNIT_ASSERT_TRUE(test, pmd_leaf(pmd_at(A)));
+	folio = pmd_folio(pmd_at(A));
+	child = mm_create(t.node->node_id);
+	KUNIT_ASSERT_NOT_NULL(test, child);
+	KUNIT_EXPECT_EQ(test, dup_mmap(child, t.mm), 0);
+	KUNIT_EXPECT_EQ(test, child->counters[MM_ANONPAGES], 1);
+	KUNIT_EXPECT_EQ(test, child->counters[MM_SHMEMPAGES], 0);
+	KUNIT_EXPECT_EQ(test, folio_entire_mapcount(folio), 1);
+	KUNIT_EXPECT_EQ(test, handle_mm_fault(child, A + 3 * P, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_EQ(test, child->counters[MM_SHMEMPAGES], HPAGE_PMD_NR);
+	KUNIT_EXPECT_EQ(test, folio_entire_mapcount(folio), 2);
+	mm_destroy(child);
+	KUNIT_EXPECT_EQ(test, folio_entire_mapcount(folio), 1);
+	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A, PMD_SIZE + P), 0);
 	fput(file);
 }
 
@@ -837,6 +1051,9 @@ static struct kunit_case shmem_map_test_cases[] = {
 	KUNIT_CASE(truncate_splits_a_large_folio_it_cuts_unless_mapped),
 	KUNIT_CASE(tmpfs_pages_stop_at_the_commit_room_in_mode_2),
 	KUNIT_CASE(fork_shares_the_pages),
+	KUNIT_CASE(a_pmd_sized_folio_is_mapped_by_a_pmd_leaf),
+	KUNIT_CASE(a_file_pmd_leaf_goes_where_a_change_cuts_it),
+	KUNIT_CASE(a_file_pmd_leaf_needs_thp_and_alignment),
 	KUNIT_CASE(private_write_copies_and_hole_keeps_the_copy),
 	KUNIT_CASE(page_cache_folios_migrate_with_their_mappings),
 	KUNIT_CASE(alloc_contig_range_moves_page_cache_folios),
