@@ -592,16 +592,23 @@ static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 {
 	struct rmap_flush *f = arg;
 	unsigned int nr;
+	pte_t pte;
 
 	update_hiwater_rss(pvmw->mm); /* Linux: try_to_unmap_one */
 	if (pvmw->pmd) {
-		pmdp_huge_clear_flush(pvmw->mm, pvmw->address, pvmw->pmd);
+		pmd_t old = pmdp_huge_clear_flush(pvmw->mm, pvmw->address, pvmw->pmd);
+
+		/* A page-cache folio written through the entry keeps the news. */
+		if (!folio_test_anon(pvmw->folio) && pmd_dirty(old))
+			folio_set_dirty(pvmw->folio);
 		folio_remove_rmap_pmd(pvmw->folio, pvmw->mm);
 		pvmw->mm->counters[mm_counter(pvmw->folio)] -= HPAGE_PMD_NR;
 		return 0;
 	}
 	nr = folio_unmap_pte_batch(pvmw);
-	get_and_clear_full_ptes(pvmw->mm, pvmw->address, pvmw->pte, nr);
+	pte = get_and_clear_full_ptes(pvmw->mm, pvmw->address, pvmw->pte, nr);
+	if (!folio_test_anon(pvmw->folio) && pte_dirty(pte))
+		folio_set_dirty(pvmw->folio);
 	folio_remove_rmap_ptes(pvmw->folio, nr, pvmw->mm);
 	pvmw->mm->counters[mm_counter(pvmw->folio)] -= nr;
 	f->ptes_changed = true;
@@ -610,15 +617,20 @@ static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 
 /* Before the caller frees the pages: each mm's PTEs flushed once, as
  * Linux's try_to_unmap_one on one CPU (should_defer_flush is false
- * there: no other CPU to batch a shootdown for). */
+ * there: no other CPU to batch a shootdown for). A page-cache folio's
+ * mappings give back their one reference with the last of them (the
+ * caller holds its own). */
 void try_to_unmap(struct folio *folio)
 {
 	struct rmap_flush flush = { false };
 	const struct rmap_walk_control rwc = { .rmap_one = unmap_one,
 					       .vma_done = rmap_flush_vma,
 					       .arg = &flush };
+	bool file_mapped = !folio_test_anon(folio) && folio_mapped(folio);
 
 	rmap_walk(folio, &rwc);
+	if (file_mapped && !folio_mapped(folio))
+		folio_put(folio);
 }
 
 /* --- migration ------------------------------------------------------------------------ */

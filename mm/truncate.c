@@ -3,9 +3,8 @@
  * wholly inside the range leaves the cache; one that straddles an end has
  * the range's part zeroed, so a later read or extension sees zeros there,
  * and a large one is split where nothing else holds or maps it, so the
- * pages inside the range can go too (Linux: truncate_inode_partial_folio,
- * whose try_folio_split also splits mapped folios by unmapping them first;
- * a mapped folio stays whole here). Example: truncating a 64 KiB file held
+ * pages inside the range can go too, a mapped one after it is unmapped
+ * (Linux: truncate_inode_partial_folio and try_folio_split). Example: truncating a 64 KiB file held
  * by one unmapped order-4 folio to 10000 bytes zeroes bytes 10000..65535,
  * splits it, and frees its pages 3..15: 12 KiB stay cached.
  */
@@ -33,16 +32,21 @@ static void truncate_inode_folio(struct folio *folio)
 }
 
 /* Linux: truncate_inode_partial_folio. Zero the range's part of @folio,
- * then split it if it is large. Return: whether it was split (its pieces
- * are then looked at one by one). */
+ * then split it if it is large: a mapped one is unmapped first, and its
+ * mappings fault the pages they use back from the cache (Linux:
+ * try_folio_split's unmap_folio, try_to_unmap for a file folio). An
+ * mlocked one stays whole and mapped. Return: whether it was split (its
+ * pieces are then looked at one by one). */
 static bool truncate_inode_partial_folio(struct folio *folio, uint64_t lstart, uint64_t lend)
 {
 	bool split;
 
 	folio_zero_file_range(folio, lstart, lend);
-	if (!folio_test_large(folio))
+	if (!folio_test_large(folio) || folio_test_mlocked(folio))
 		return false;
 	folio_get(folio);
+	if (folio_mapped(folio))
+		try_to_unmap(folio);
 	split = !split_folio(folio);
 	folio_put(folio);
 	return split;

@@ -28,7 +28,8 @@
  * and shared mappings) while private ones, private copies and private
  * anonymous memory stay per process; a PMD-sized tmpfs folio is mapped by
  * a PMD (ShmemPmdMapped) until a private write or an mprotect cuts it,
- * and not with MADV_NOHUGEPAGE. Works
+ * and not with MADV_NOHUGEPAGE, and a truncate splits it even while
+ * mapped. Works
  * in the current directory (tmpfs on both kernels' initramfs). Prints
  * "ok NAME" or "FAIL NAME: ..." a line, then "sharedmap: N checks, all
  * ok" (exit 0) or "sharedmap: K of N checks FAILED" (exit 1).
@@ -353,12 +354,13 @@ static long smaps_kb(const void *addr, const char *key)
  * /proc/meminfo's counts the folio once however many mappings have it.
  * A private mapping's write copies one page and leaves its PMD mapping;
  * mprotect of one page of the shared one ends its PMD mapping; a forked
- * child maps the folio by its own PMD; MADV_NOHUGEPAGE maps by pages.
+ * child maps the folio by its own PMD; MADV_NOHUGEPAGE maps by pages; a
+ * truncate splits the folio mapped so (Linux: try_folio_split).
  */
 static void pmd_mapping(void)
 {
 	char *area, *buf = malloc(PMD), *m, *p, got = 0;
-	long before = proc_kb("/proc/meminfo", "ShmemPmdMapped");
+	long before = proc_kb("/proc/meminfo", "ShmemPmdMapped"), huge;
 	int fd, status = -1;
 	pid_t pid;
 
@@ -422,6 +424,13 @@ static void pmd_mapping(void)
 	EXPECT("MADV_NOHUGEPAGE", madvise(m, PMD, MADV_NOHUGEPAGE), 0);
 	check("reads", m[PAGE] == 'b', "%c", m[PAGE]);
 	EXPECT("smaps: MADV_NOHUGEPAGE maps by pages", smaps_kb(m, "ShmemPmdMapped"), 0);
+	huge = proc_kb("/proc/meminfo", "ShmemHugePages");
+	EXPECT("ftruncate the mapped folio's file to 1 MiB + 100", ftruncate(fd, PMD / 2 + 100), 0);
+	EXPECT("meminfo: the mapped folio is split",
+	       huge - proc_kb("/proc/meminfo", "ShmemHugePages"), 2048);
+	check("its mapping reads on, zeros past the end",
+	      m[PAGE] == 'b' && m[256 * PAGE + 99] == 'w' && m[256 * PAGE + 100] == 0, "%c %c %d",
+	      m[PAGE], m[256 * PAGE + 99], m[256 * PAGE + 100]);
 	munmap(area, 3 * PMD);
 	close(fd);
 	EXPECT("meminfo: ShmemPmdMapped back", proc_kb("/proc/meminfo", "ShmemPmdMapped") - before,

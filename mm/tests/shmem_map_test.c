@@ -233,11 +233,12 @@ static void past_the_end_is_sigbus_and_truncate_unmaps(struct kunit *test)
 }
 
 /* Linux: truncate_inode_partial_folio. A PMD-size folio a truncate cuts
- * is split when nothing maps it: the pages past the end go, ShmemHugePages
+ * is split, a mapped one after it is unmapped (its mappings fault the
+ * pages back from the cache): the pages past the end go, ShmemHugePages
  * drops by the folio, the pages kept keep their bytes and the new end
- * reads zeros after. While a mapping maps it, it stays whole, zeroed past
- * the end; a punched hole splits it the same way. */
-static void truncate_splits_a_large_folio_it_cuts_unless_mapped(struct kunit *test)
+ * reads zeros after. An mlocked one stays whole, zeroed past the end; a
+ * punched hole splits it the same way. */
+static void truncate_splits_a_large_folio_it_cuts(struct kunit *test)
 {
 	struct pglist_data *pgdat = NODE_DATA(0);
 	unsigned long thps_before = pgdat ? pgdat->nr_shmem_thps : 0;
@@ -254,18 +255,33 @@ static void truncate_splits_a_large_folio_it_cuts_unless_mapped(struct kunit *te
 	KUNIT_EXPECT_EQ(test, folio_order(folio), HPAGE_PMD_ORDER);
 	folio_put(folio);
 	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_thps, thps_before + HPAGE_PMD_NR);
-	/* Page 0 mapped by a PTE (the mapping is not 2 MiB-aligned, so no
-	 * PMD leaf): the truncate unmaps pages 401 on, page 0 keeps the
-	 * folio whole. */
+	/* Pages 0 and 7 mapped by PTEs (the mapping is not 2 MiB-aligned,
+	 * so no PMD leaf), page 7 written through the mapping, and mlocked:
+	 * the truncate unmaps pages 401 on and leaves the folio whole. */
 	KUNIT_ASSERT_EQ(test, vm_mmap_file(t.mm, A + 16 * P, 512 * P, SHARED_RW, file, 0),
 			A + 16 * P);
 	KUNIT_EXPECT_EQ(test, handle_mm_fault(t.mm, A + 16 * P, 0), VM_FAULT_OK);
+	KUNIT_EXPECT_EQ(test, copy_to_user(A + 23 * P, "D", 1), 0);
 	KUNIT_EXPECT_TRUE(test, pte_present(pte_at(A + 16 * P)));
-	ramfs_setsize(file->f_inode, 400 * P + 100);
+	folio = test_mapped_folio(t.mm, A + 16 * P);
+	folio_clear_dirty(folio);
+	folio_set_mlocked(folio);
+	ramfs_setsize(file->f_inode, 500 * P);
 	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 512);
-	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_thps, thps_before + HPAGE_PMD_NR);
+	KUNIT_EXPECT_TRUE(test, pte_present(pte_at(A + 16 * P)));
+	folio_clear_mlocked(folio);
+	/* Not mlocked: unmapped (the written PTE's dirt goes to the folio),
+	 * split, the pages past the end freed; page 0 faults back in. */
+	ramfs_setsize(file->f_inode, 400 * P + 100);
+	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 401);
+	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_thps, thps_before);
+	KUNIT_EXPECT_FALSE(test, pte_present(pte_at(A + 16 * P)));
+	KUNIT_EXPECT_EQ(test, t.mm->counters[MM_SHMEMPAGES], 0);
+	KUNIT_EXPECT_TRUE(test, folio_test_dirty(folio));
+	KUNIT_EXPECT_EQ(test, copy_from_user(&c, A + 23 * P, 1), 0);
+	KUNIT_EXPECT_EQ(test, c, 'D');
+	KUNIT_EXPECT_EQ(test, folio_order(test_mapped_folio(t.mm, A + 23 * P)), 0);
 	KUNIT_EXPECT_EQ(test, vm_munmap(t.mm, A + 16 * P, 512 * P), 0);
-	/* Unmapped: split, the 100 pages past the end freed. */
 	ramfs_setsize(file->f_inode, 2 * P + 100);
 	KUNIT_EXPECT_EQ(test, file->f_inode->i_mapping->nrpages, 3);
 	KUNIT_EXPECT_EQ(test, pgdat->nr_shmem_thps, thps_before);
@@ -1048,7 +1064,7 @@ static struct kunit_case shmem_map_test_cases[] = {
 	KUNIT_CASE(write_fault_maps_a_whole_folio),
 	KUNIT_CASE(read_fault_maps_the_window_around),
 	KUNIT_CASE(past_the_end_is_sigbus_and_truncate_unmaps),
-	KUNIT_CASE(truncate_splits_a_large_folio_it_cuts_unless_mapped),
+	KUNIT_CASE(truncate_splits_a_large_folio_it_cuts),
 	KUNIT_CASE(tmpfs_pages_stop_at_the_commit_room_in_mode_2),
 	KUNIT_CASE(fork_shares_the_pages),
 	KUNIT_CASE(a_pmd_sized_folio_is_mapped_by_a_pmd_leaf),
