@@ -26,7 +26,9 @@
 # only /bin/fragment: sources folium-pboN (logs folium-pboN-R.log).
 # Usage: sh tools/bench-sbs.sh [--quick] [--rounds N] OUTDIR
 #        sh tools/bench-sbs.sh --from-logs DIR OUTDIR
-#   --quick: one round with small ranges and one run per program (make test).
+#   --quick: one round with small ranges and one run per program, in 512
+#   MiB guests instead of 1 GiB (lazyfree's pressure region is most of
+#   MemFree) (make test).
 #   --from-logs: no boots; DIR's logs, sbs.env and qemu-*.txt (a run kept,
 #   or a test's saved logs) are checked and converted as a run's would be.
 # Environment: B (build dir, default build), LINUX_OLD_VMLINUZ and
@@ -59,7 +61,7 @@ set_sources() {
 }
 while [ $# -gt 0 ]; do
 	case $1 in
-	--quick) quick=1 rounds=1 ;;
+	--quick) quick=1 rounds=1 MEM=512M ;;
 	--from-logs)
 		[ $# -ge 2 ] || usage
 		from=$2
