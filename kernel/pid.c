@@ -24,20 +24,30 @@
 /* The tasks with a pid (Linux: the pid idr). */
 static struct task_struct *pid_table[NR_PID_SLOTS];
 
+/* Linux: RESERVED_PIDS. Once the cycle has passed it, the pids below
+ * are left to the boot's first tasks. */
+#define RESERVED_PIDS 300
+
 /*
  * /proc/sys/kernel/pid_max and threads-max (Linux: pid_table in
- * kernel/pid.c, sysctl_max_threads in kernel/fork.c): both are the pid
- * table's size, since every task, thread or not, takes a slot. Read-only:
- * the table is an array sized at build time (Linux lets root write them).
+ * kernel/pid.c, sysctl_max_threads in kernel/fork.c). pid_max, the
+ * highest pid the cycle gives, root may lower or raise between Linux's
+ * PID_MAX_MIN (301) and the table's size (Folium's PID_MAX_LIMIT: the
+ * table is an array sized at build time); pids above a lowered one live
+ * on. threads-max is the table's size, read-only: every task, thread or
+ * not, takes a slot (Linux lets root write it too).
  */
 static int pid_max = PID_MAX;
+static const int pid_max_min = RESERVED_PIDS + 1, pid_max_max = NR_PID_SLOTS;
 static int max_threads = NR_PID_SLOTS;
 static const struct ctl_table pid_sysctl_table[] = {
 	{ .procname = "pid_max",
 	  .data = &pid_max,
 	  .maxlen = sizeof(int),
-	  .mode = 0444,
-	  .proc_handler = proc_dointvec },
+	  .mode = 0644,
+	  .proc_handler = proc_dointvec_minmax,
+	  .extra1 = &pid_max_min,
+	  .extra2 = &pid_max_max },
 	{ .procname = "threads-max",
 	  .data = &max_threads,
 	  .maxlen = sizeof(int),
@@ -45,10 +55,6 @@ static const struct ctl_table pid_sysctl_table[] = {
 	  .proc_handler = proc_dointvec },
 };
 SYSCTL_TABLE("kernel", pid_sysctl_table);
-
-/* Linux: RESERVED_PIDS. Once the cycle has passed it, the pids below
- * are left to the boot's first tasks. */
-#define RESERVED_PIDS 300
 
 /* The next pid to try (Linux: the pid idr's cursor), and whether the
  * cycle has wrapped once: before that, no free pid was ever given, so
@@ -68,15 +74,15 @@ static bool pid_names_a_group(int nr)
 }
 
 /* Linux: alloc_pid's idr_alloc_cyclic(pid_min, pid_max): from the
- * cursor to the top, then from pid_min, which is RESERVED_PIDS once the
+ * cursor to pid_max, then from pid_min, which is RESERVED_PIDS once the
  * cursor is past it. */
 int alloc_pid(struct task_struct *task)
 {
 	int min = pid_cursor > RESERVED_PIDS ? RESERVED_PIDS : 1;
 	int nr = MAX(pid_cursor, min);
 
-	for (int tried = 0; tried <= NR_PID_SLOTS - min; tried++, nr++) {
-		if (nr > NR_PID_SLOTS) {
+	for (int tried = 0; tried <= pid_max - min; tried++, nr++) {
+		if (nr > pid_max) {
 			nr = min;
 			pid_wrapped = true;
 		}

@@ -1172,8 +1172,50 @@ static void proc_sys_kernel_pid_max_and_threads_max_are_the_pid_table(struct kun
 	KUNIT_EXPECT_EQ(test, read_path("/proc/sys/kernel/threads-max"), (long)strlen(want));
 	KUNIT_EXPECT_STREQ(test, text, want);
 	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, "/proc/sys/kernel/pid_max", true, &inode), 0);
+	KUNIT_EXPECT_EQ(test, inode->mode, S_IFREG | 0644);
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, "/proc/sys/kernel/threads-max", true, &inode),
+			0);
 	KUNIT_EXPECT_EQ(test, inode->mode, S_IFREG | 0444);
-	KUNIT_EXPECT_LT(test, write_path("/proc/sys/kernel/pid_max", "100"), 0);
+	KUNIT_EXPECT_LT(test, write_path("/proc/sys/kernel/threads-max", "100"), 0);
+	/* Linux's bounds: PID_MAX_MIN (301) up to the table's size. */
+	KUNIT_EXPECT_EQ(test, write_path("/proc/sys/kernel/pid_max", "300"), -EINVAL);
+	ksnprintf(want, sizeof(want), "%d", PID_MAX + 1);
+	KUNIT_EXPECT_EQ(test, write_path("/proc/sys/kernel/pid_max", want), -EINVAL);
+	KUNIT_EXPECT_EQ(test, write_path("/proc/sys/kernel/pid_max", "301"), 3);
+	KUNIT_EXPECT_EQ(test, read_path("/proc/sys/kernel/pid_max"), 4);
+	KUNIT_EXPECT_STREQ(test, text, "301\n");
+	ksnprintf(want, sizeof(want), "%d", PID_MAX);
+	KUNIT_EXPECT_EQ(test, write_path("/proc/sys/kernel/pid_max", want), (long)strlen(want));
+}
+
+/* A lowered pid_max turns alloc_pid's cycle at it: no pid above it is
+ * given, and a fork finds none free once those up to it are all taken
+ * (-EAGAIN, as Linux's). */
+static void a_lowered_pid_max_turns_the_pid_cycle_at_it(struct kunit *test)
+{
+	static struct task_struct *held[PID_MAX];
+	struct task_struct probe = { 0 };
+	char want[16];
+	int n = 0, highest = 0;
+
+	KUNIT_ASSERT_EQ(test, write_path("/proc/sys/kernel/pid_max", "400"), 3);
+	while (n < PID_MAX && (held[n] = copy_process(&(struct kernel_clone_args){ 0 })) != NULL) {
+		highest = MAX(highest, held[n]->pid);
+		n++;
+	}
+	KUNIT_EXPECT_LE(test, highest, 400);
+	KUNIT_EXPECT_GT(test, n, 0);
+	KUNIT_EXPECT_LT(test, n, 400);
+	KUNIT_EXPECT_EQ(test, alloc_pid(&probe), -EAGAIN);
+	while (n--)
+		free_task(held[n]);
+	/* Raised again: the cycle goes past 400. */
+	ksnprintf(want, sizeof(want), "%d", PID_MAX);
+	KUNIT_EXPECT_EQ(test, write_path("/proc/sys/kernel/pid_max", want), (long)strlen(want));
+	for (n = 0; n < PID_MAX && !alloc_pid(&probe) && probe.pid <= 400; n++)
+		free_pid(&probe);
+	KUNIT_EXPECT_GT(test, probe.pid, 400);
+	free_pid(&probe);
 }
 
 static void loadavg_counts_the_tasks_and_shows_the_highest_pid(struct kunit *test)
@@ -1574,6 +1616,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(syslog_reads_the_log_with_levels),
 	KUNIT_CASE(syslog_console_level_decides_what_is_echoed),
 	KUNIT_CASE(proc_sys_kernel_pid_max_and_threads_max_are_the_pid_table),
+	KUNIT_CASE(a_lowered_pid_max_turns_the_pid_cycle_at_it),
 	KUNIT_CASE(loadavg_counts_the_tasks_and_shows_the_highest_pid),
 	KUNIT_CASE(uptime_grows_and_idle_is_within_it),
 	KUNIT_CASE(pagemap_shows_each_page_of_a_pte_mapped_folio),
