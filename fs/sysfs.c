@@ -182,6 +182,46 @@ static int hugetlb_sysfs_init(void)
 	return err;
 }
 
+/* The CPU masks of /sys/devices/system/cpu (Linux: drivers/base/cpu.c's
+ * cpu_attrs): one CPU, 0, is possible, present and online, none is
+ * offline; kernel_max is NR_CPUS - 1. priv is the list printed. */
+static int cpu_list_show(struct seq_file *m, void *priv)
+{
+	seq_printf(m, "%s\n", (const char *)priv);
+	return 0;
+}
+
+static const struct kobj_attribute cpu_list_attr = { .show = cpu_list_show };
+
+#define CPU_DIR "/sys/devices/system/cpu"
+
+/* Linux: cpu_dev_init and register_cpu: the masks, and a directory per
+ * CPU (cpu0) that programs count CPUs by (stress-ng scans for cpuN). */
+static int cpu_sysfs_init(void)
+{
+	static const struct {
+		const char *name, *list;
+	} files[] = {
+		{ "possible", "0" }, { "present", "0" },    { "online", "0" },
+		{ "offline", "" },   { "kernel_max", "0" },
+	};
+	static const char *const dirs[] = { "/sys/devices", "/sys/devices/system", CPU_DIR,
+					    CPU_DIR "/cpu0" };
+	int err = 0;
+
+	for (unsigned int i = 0; !err && i < ARRAY_SIZE(dirs); i++) {
+		err = ramfs_mkdir(&rootfs, dirs[i], S_IFDIR | 0755, NULL);
+		err = err == -EEXIST ? 0 : err;
+	}
+	for (unsigned int f = 0; !err && f < ARRAY_SIZE(files); f++) {
+		char path[64];
+
+		ksnprintf(path, sizeof(path), CPU_DIR "/%s", files[f].name);
+		err = sysfs_create_file(path, &cpu_list_attr, (void *)files[f].list);
+	}
+	return err;
+}
+
 void sysfs_init(void)
 {
 	static const char *const dirs[] = { "/sys", "/sys/kernel", "/sys/kernel/mm" };
@@ -193,6 +233,7 @@ void sysfs_init(void)
 	}
 	err = err ?: thp_sysfs_init();
 	err = err ?: hugetlb_sysfs_init();
+	err = err ?: cpu_sysfs_init();
 	if (err)
 		pr_err("sysfs: cannot make /sys: error %d\n", err);
 }

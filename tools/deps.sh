@@ -32,6 +32,7 @@ linux-libc-dev     file:/usr/include/x86_64-linux-gnu/asm/unistd_64.h
 gnuplot-nox        cmd:gnuplot
 miller             cmd:mlr
 clang-format       cmd:clang-format
+stress-ng          cmd:stress-ng
 '
 
 have() {

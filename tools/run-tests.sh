@@ -484,14 +484,17 @@ newc_of() {
 	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet)
 }
 
-# initramfs_boot NAME ARCHIVE RUN: boot with ARCHIVE as the initramfs and
+# initramfs_boot NAME ARCHIVE RUN [QEMU OPTION...]: boot with ARCHIVE as the initramfs and
 # run="RUN; poweroff"; the serial log is $LOGS/initramfs-NAME.serial.
-initramfs_boot() { # $4: --usb to boot the image as a USB stick
-	printf 'run="%s; poweroff"\n' "$3" > "$IMGS/initramfs-$1.cmdline"
-	sh tools/mkimage.sh "$IMGS/initramfs-$1.img" "$B/BOOTX64.EFI" "$B/folium.elf" \
-		"$IMGS/initramfs-$1.cmdline" "$2" || return 1
-	qemu --image "$IMGS/initramfs-$1.img" --log "$LOGS/initramfs-$1.serial" ${4:-} || return 1
-	cat "$LOGS/initramfs-$1.serial"
+initramfs_boot() { # $4...: QEMU options (--usb, --mem SIZE)
+	ib_name=$1 ib_cpio=$2
+	printf 'run="%s; poweroff"\n' "$3" > "$IMGS/initramfs-$ib_name.cmdline"
+	shift 3
+	sh tools/mkimage.sh "$IMGS/initramfs-$ib_name.img" "$B/BOOTX64.EFI" "$B/folium.elf" \
+		"$IMGS/initramfs-$ib_name.cmdline" "$ib_cpio" || return 1
+	qemu --image "$IMGS/initramfs-$ib_name.img" --log "$LOGS/initramfs-$ib_name.serial" \
+		"$@" || return 1
+	cat "$LOGS/initramfs-$ib_name.serial"
 }
 
 # The default archive with a second one appended by cat, as a user adds
@@ -523,13 +526,23 @@ initramfs_appended_archive_adds_files() {
 dynamic_programs_run_with_their_libraries() {
 	musl-gcc -O2 -o "$IMGS/hello-dyn" user/hello.c || return 1
 	sh tools/initramfs-extra.sh "$IMGS/dynamic.cpio" cat sha256sum sort ls grep true \
-		"$IMGS/hello-dyn" || return 1
+		stress-ng "$IMGS/hello-dyn" || return 1
 	cat "$B/initramfs.cpio" "$IMGS/dynamic.cpio" > "$IMGS/dynamic-all.cpio"
 	initramfs_boot dynamic "$IMGS/dynamic-all.cpio" "/usr/bin/sha256sum /etc/motd; \
 /usr/bin/sort -r /etc/shells/features.sh; /usr/bin/ls /usr/bin /usr/local/bin; \
 /usr/bin/grep -c Folium /etc/motd; /usr/local/bin/hello-dyn one two; \
-LD_SHOW_AUXV=1 /usr/bin/true; /usr/bin/cat /proc/self/maps" > /dev/null || return 1
+LD_SHOW_AUXV=1 /usr/bin/true; /usr/bin/cat /proc/self/maps; meminfo; \
+/usr/bin/stress-ng --vm 2 --vm-bytes 64M --mmap 2 --madvise 1 --timeout 20s --metrics-brief; \
+meminfo" --mem 1G > /dev/null || return 1
 	log=$LOGS/initramfs-dynamic.serial
+	# stress-ng's memory stressors (forking workers that fault, mmap,
+	# munmap, madvise and check their data) end in success, none reports
+	# an error or a failed check, and every page comes back.
+	tr -d '\r' < "$log" | grep -Eq '^stress-ng: info: +\[[0-9]+\] successful run completed in ' ||
+		{ echo "stress-ng did not complete successfully"; return 1; }
+	! tr -d '\r' < "$log" | grep -E '^stress-ng: (error|fail)' ||
+		{ echo "stress-ng reported an error or a failure"; return 1; }
+	same_before_and_after "$log" MemFree || return 1
 	# AT_BASE is where the loader's first page is mapped (the same place
 	# for cat as for true: both start from an empty mm below mmap_base).
 	base=$(tr -d '\r' < "$log" | sed -n 's/^AT_BASE: *0x\([0-9a-f]*\)$/\1/p')

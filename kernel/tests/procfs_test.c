@@ -1188,6 +1188,25 @@ static void proc_sys_kernel_pid_max_and_threads_max_are_the_pid_table(struct kun
 	KUNIT_EXPECT_EQ(test, write_path("/proc/sys/kernel/pid_max", want), (long)strlen(want));
 }
 
+/* /sys/devices/system/cpu as Linux's with one CPU: its masks, and cpu0. */
+static void sys_devices_system_cpu_lists_cpu0(struct kunit *test)
+{
+	struct ramfs_inode *inode;
+
+	KUNIT_EXPECT_EQ(test, read_path("/sys/devices/system/cpu/online"), 2);
+	KUNIT_EXPECT_STREQ(test, text, "0\n");
+	KUNIT_EXPECT_EQ(test, read_path("/sys/devices/system/cpu/possible"), 2);
+	KUNIT_EXPECT_STREQ(test, text, "0\n");
+	KUNIT_EXPECT_EQ(test, read_path("/sys/devices/system/cpu/present"), 2);
+	KUNIT_EXPECT_EQ(test, read_path("/sys/devices/system/cpu/offline"), 1);
+	KUNIT_EXPECT_STREQ(test, text, "\n");
+	KUNIT_EXPECT_EQ(test, read_path("/sys/devices/system/cpu/kernel_max"), 2);
+	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, "/sys/devices/system/cpu/cpu0", true, &inode),
+			0);
+	KUNIT_EXPECT_EQ(test, inode->mode & S_IFMT, S_IFDIR);
+	KUNIT_EXPECT_LT(test, write_path("/sys/devices/system/cpu/online", "0-1"), 0);
+}
+
 /* A lowered pid_max turns alloc_pid's cycle at it: no pid above it is
  * given, and a fork finds none free once those up to it are all taken
  * (-EAGAIN, as Linux's). */
@@ -1617,6 +1636,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(syslog_console_level_decides_what_is_echoed),
 	KUNIT_CASE(proc_sys_kernel_pid_max_and_threads_max_are_the_pid_table),
 	KUNIT_CASE(a_lowered_pid_max_turns_the_pid_cycle_at_it),
+	KUNIT_CASE(sys_devices_system_cpu_lists_cpu0),
 	KUNIT_CASE(loadavg_counts_the_tasks_and_shows_the_highest_pid),
 	KUNIT_CASE(uptime_grows_and_idle_is_within_it),
 	KUNIT_CASE(pagemap_shows_each_page_of_a_pte_mapped_folio),
