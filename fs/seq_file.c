@@ -4,26 +4,62 @@
  * from offset 0, and reads copy from it at f_pos. Linux's seq_read_iter prints the
  * records as they are read, so a reader that rewinds (lseek 0, glibc's
  * rewind) sees the file as it is now, not as it was at open: /proc/PID/maps
- * after an mmap. The buffer starts at one page; when the output does not
- * fit, the show is rerun into a buffer twice as large (Linux's seq_read
- * does the same per record). Example: a show that prints 5000 bytes
- * overflows 4096, runs again into 8192 and leaves count = 5000;
- * read(fd, b, 4096) then copies bytes 0..4095, the next read 4096..4999,
- * the third returns 0.
+ * after an mmap. The buffer starts at one page and grows while the show
+ * prints (doubling, the output so far copied), so the show runs once
+ * however long its output (Linux's seq_read reruns a record that
+ * overflows into a doubled buffer; a show here is the whole file, and
+ * rerunning it, a smaps walking every page table, cost as much again per
+ * doubling). Example: a show that prints 5000 bytes grows 4096 to 8192
+ * and leaves count = 5000; read(fd, b, 4096) then copies bytes 0..4095,
+ * the next read 4096..4999, the third returns 0.
  */
 #include <seq_file.h>
 #include <slab.h>
 #include <vm.h>
 
+/* Room for len more bytes and a NUL: a buffer seq_fill made grows to
+ * twice its size (or more, as len needs), up to SEQ_BUF_MAX, keeping the
+ * output so far. Return: whether there is room now. */
+static bool seq_reserve(struct seq_file *m, size_t len)
+{
+	size_t size = m->size;
+	char *buf;
+
+	if (m->size - m->count > len)
+		return true;
+	if (!m->grows || seq_has_overflowed(m))
+		return false;
+	while (size - m->count <= len && size < SEQ_BUF_MAX)
+		size *= 2;
+	size = MIN(size, SEQ_BUF_MAX);
+	if (size - m->count <= len)
+		return false;
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return false;
+	memcpy(buf, m->buf, m->count);
+	kfree(m->buf);
+	m->buf = buf;
+	m->size = size;
+	return true;
+}
+
 void seq_vprintf(struct seq_file *m, const char *fmt, va_list ap)
 {
 	size_t room = m->size - m->count;
+	va_list again;
 	int len;
 
 	if (!room)
 		return;
+	va_copy(again, ap);
 	len = kvsnprintf(m->buf + m->count, room, fmt, ap);
 	/* kvsnprintf wants room for its NUL: len == room did not fit either. */
+	if (len >= 0 && (size_t)len >= room && seq_reserve(m, (size_t)len)) {
+		room = m->size - m->count;
+		len = kvsnprintf(m->buf + m->count, room, fmt, again);
+	}
+	va_end(again);
 	m->count = len >= 0 && (size_t)len < room ? m->count + (size_t)len : m->size;
 }
 
@@ -38,7 +74,7 @@ void seq_printf(struct seq_file *m, const char *fmt, ...)
 
 void seq_write(struct seq_file *m, const void *data, size_t len)
 {
-	if (m->size - m->count <= len) { /* keep count < size unless overflowed */
+	if (!seq_reserve(m, len)) { /* keep count < size unless overflowed */
 		m->count = m->size;
 		return;
 	}
@@ -73,24 +109,21 @@ void seq_release_buf(struct seq_file *m)
 
 int seq_fill(struct seq_file *m, seq_show_t show, void *v)
 {
-	for (size_t size = PAGE_SIZE; size <= SEQ_BUF_MAX; size *= 2) {
-		int err;
+	int err;
 
-		*m = (struct seq_file){
-			.buf = kmalloc(size, GFP_KERNEL), .size = size, .private = v, .show = show
-		};
-		if (!m->buf)
-			return -ENOMEM;
-		err = show(m, v);
-		if (err) {
-			seq_release_buf(m);
-			return err;
-		}
-		if (!seq_has_overflowed(m))
-			return 0;
+	*m = (struct seq_file){ .buf = kmalloc(PAGE_SIZE, GFP_KERNEL),
+				.size = PAGE_SIZE,
+				.private = v,
+				.show = show,
+				.grows = true };
+	if (!m->buf)
+		return -ENOMEM;
+	err = show(m, v);
+	if (!err && seq_has_overflowed(m)) /* past SEQ_BUF_MAX, or no memory to grow */
+		err = -ENOMEM;
+	if (err)
 		seq_release_buf(m);
-	}
-	return -ENOMEM;
+	return err;
 }
 
 int seq_show_to_console(seq_show_t show, void *v)

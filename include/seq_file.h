@@ -2,10 +2,10 @@
  * Files whose contents a function prints (Linux: include/linux/seq_file.h):
  * /proc and /sys. The show function runs at open and at each read from
  * offset 0 (as Linux's seq_read prints the file afresh after a rewind)
- * into a kmalloc'd buffer that starts at one page and doubles while the
- * output overflows it (Linux's seq_read retries the same way); read then
- * copies from it at f_pos. Example: open("/proc/meminfo") runs meminfo_proc_show into 4 KiB;
- * a smaps of 40 VMAs overflows 4 KiB, is rerun into 8 KiB and fits.
+ * into a kmalloc'd buffer that starts at one page and doubles as the
+ * output needs; read then copies from it at f_pos. Example:
+ * open("/proc/meminfo") runs meminfo_proc_show into 4 KiB; a smaps of 40
+ * VMAs grows it to 8 KiB as it prints.
  */
 #ifndef FOLIUM_SEQ_FILE_H
 #define FOLIUM_SEQ_FILE_H
@@ -22,11 +22,12 @@ struct seq_file {
 	size_t count; /* bytes written; == size once it overflowed */
 	void *private;
 	int (*show)(struct seq_file *m, void *v); /* what prints it again */
+	bool grows; /* seq_fill's kmalloc'd buffer: doubles when full */
 };
 
 /* --- fs/seq_file.c ------------------------------------------------------- */
-/* Append to m; output that does not fit marks m overflowed (the whole
- * show is then rerun into a larger buffer). Linux: seq_printf, ... */
+/* Append to m; a buffer seq_fill made grows to fit, up to SEQ_BUF_MAX;
+ * output that does not fit marks m overflowed. Linux: seq_printf, ... */
 void seq_printf(struct seq_file *m, const char *fmt, ...) __printf(2, 3);
 void seq_vprintf(struct seq_file *m, const char *fmt, va_list ap);
 void seq_puts(struct seq_file *m, const char *s);
@@ -44,8 +45,8 @@ typedef int (*seq_show_t)(struct seq_file *m, void *v);
 /* The largest output a show may produce (the buffer stops doubling). */
 #define SEQ_BUF_MAX (4ul << 20)
 /*
- * Run show(m, v) into a fresh buffer, doubling it from PAGE_SIZE until
- * the output fits (m->private = v). Return: 0 with m->buf holding
+ * Run show(m, v) once into a fresh buffer of PAGE_SIZE that doubles as
+ * the output needs (m->private = v). Return: 0 with m->buf holding
  * m->count bytes (free with seq_release_buf), show's negative errno, or
  * -ENOMEM (no memory, or more than SEQ_BUF_MAX bytes).
  */

@@ -309,19 +309,32 @@ int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm)
 	return err;
 }
 
+/* The index of the first VMA ending above addr, or nr_vmas: a binary
+ * search of the array, which is sorted and without overlaps (Linux finds
+ * it in the maple tree, mas_find). A process that madvised page by page
+ * has a thousand VMAs; every fault looks one up. */
+static int vma_index_above(const struct mm_struct *mm, unsigned long addr)
+{
+	int lo = 0, hi = mm->nr_vmas;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (mm->vmas[mid].vm_end > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /* Linux's find_vma returns the first VMA ending above addr; this is its
  * vma_lookup(), which only returns a VMA containing addr. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
-	for (int i = 0; i < mm->nr_vmas; i++) {
-		struct vm_area_struct *vma = &mm->vmas[i];
+	int i = vma_index_above(mm, addr);
 
-		if (addr < vma->vm_start)
-			break;
-		if (addr < vma->vm_end)
-			return vma;
-	}
-	return NULL;
+	return i < mm->nr_vmas && mm->vmas[i].vm_start <= addr ? &mm->vmas[i] : NULL;
 }
 
 uint64_t vm_get_page_prot(unsigned long vm_flags)
@@ -366,10 +379,9 @@ static void vma_remove_at(struct mm_struct *mm, int i)
 struct vm_area_struct *find_vma_intersection(struct mm_struct *mm, unsigned long start,
 					     unsigned long end)
 {
-	for (int i = 0; i < mm->nr_vmas; i++)
-		if (mm->vmas[i].vm_start < end && start < mm->vmas[i].vm_end)
-			return &mm->vmas[i];
-	return NULL;
+	int i = vma_index_above(mm, start);
+
+	return i < mm->nr_vmas && mm->vmas[i].vm_start < end ? &mm->vmas[i] : NULL;
 }
 
 bool vma_range_has_hole(struct mm_struct *mm, unsigned long start, unsigned long end)

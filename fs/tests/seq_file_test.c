@@ -1,14 +1,18 @@
 /*
- * seq_file: output that overflows one page is produced again into a
- * doubled buffer and comes out whole; a show's error fails the fill;
- * seq_pad_to pads to a column as /proc/PID/maps does.
+ * seq_file: output past one page grows seq_fill's buffer as it is
+ * printed (the show runs once) and comes out whole; a show's error fails
+ * the fill; a buffer of the caller's own does not grow; seq_pad_to pads
+ * to a column as /proc/PID/maps does.
  */
 #include <ktest.h>
 #include <mm.h>
 #include <seq_file.h>
 
+static unsigned int shows;
+
 static int show_lines(struct seq_file *m, void *v)
 {
+	shows++;
 	for (unsigned long i = 0; i < (unsigned long)(uintptr_t)v; i++)
 		seq_printf(m, "line %05lu\n", i); /* 11 bytes */
 	return 0;
@@ -36,11 +40,18 @@ static void seq_fill_grows_past_one_page(struct kunit *test)
 
 	if (skip_without_node0(test))
 		return;
+	shows = 0;
 	KUNIT_ASSERT_EQ(test, seq_fill(&m, show_lines, (void *)1000ul), 0);
+	KUNIT_EXPECT_EQ(test, shows, 1);
 	KUNIT_EXPECT_EQ(test, m.count, 11000);
 	KUNIT_EXPECT_EQ(test, m.size, 4 * PAGE_SIZE);
+	KUNIT_EXPECT_TRUE(test, !memcmp(m.buf, "line 00000\n", 11));
+	KUNIT_EXPECT_TRUE(test, !memcmp(m.buf + 4092, "line 00372\n", 11)); /* across 4096 */
 	KUNIT_EXPECT_TRUE(test, !memcmp(m.buf + 10989, "line 00999\n", 11));
 	seq_release_buf(&m);
+	/* Past SEQ_BUF_MAX: -ENOMEM, nothing kept. */
+	KUNIT_EXPECT_EQ(test, seq_fill(&m, show_lines, (void *)(SEQ_BUF_MAX / 11 + 1)), -ENOMEM);
+	KUNIT_EXPECT_NULL(test, m.buf);
 	KUNIT_ASSERT_EQ(test, seq_fill(&m, show_lines, (void *)2ul), 0);
 	KUNIT_EXPECT_EQ(test, m.size, PAGE_SIZE);
 	seq_release_buf(&m);
