@@ -542,11 +542,19 @@ unsigned long vma_file_end_index(const struct vm_area_struct *vma)
 	return (unsigned long)DIV_ROUND_UP(vma->vm_file->f_inode->size, PAGE_SIZE);
 }
 
+/* The protection a file folio is mapped with: a shared VMA's, writable
+ * where it is; a private one's read-only (a write copies the page). */
+static uint64_t file_page_prot(const struct vm_area_struct *vma)
+{
+	unsigned long vm_flags = vma->vm_flags & (vma->vm_flags & VM_SHARED ? ~0ul : ~VM_WRITE);
+
+	return vm_get_page_prot(vm_flags) | _PAGE_ACCESSED;
+}
+
 void map_file_ptes(struct mm_struct *mm, const struct vm_area_struct *vma, struct folio *folio,
 		   unsigned long idx, unsigned int nr, unsigned long addr, pte_t *pte, bool write)
 {
-	unsigned long vm_flags = vma->vm_flags & (vma->vm_flags & VM_SHARED ? ~0ul : ~VM_WRITE);
-	pte_t entry = pfn_pte(folio_pfn(folio) + idx, vm_get_page_prot(vm_flags) | _PAGE_ACCESSED);
+	pte_t entry = pfn_pte(folio_pfn(folio) + idx, file_page_prot(vma));
 
 	if (write)
 		entry = pte_mkdirty(entry);
@@ -586,7 +594,6 @@ static unsigned int file_fault_max_order(const struct vm_area_struct *vma, unsig
 bool do_set_pmd(struct mm_struct *mm, const struct vm_area_struct *vma, pmd_t *pmd,
 		struct folio *folio, unsigned long addr, unsigned long pgoff, bool write)
 {
-	unsigned long vm_flags = vma->vm_flags & (vma->vm_flags & VM_SHARED ? ~0ul : ~VM_WRITE);
 	pmd_t entry;
 
 	if (!CONFIG_TRANSPARENT_HUGEPAGE || !pmd_none(*pmd) ||
@@ -597,7 +604,7 @@ bool do_set_pmd(struct mm_struct *mm, const struct vm_area_struct *vma, pmd_t *p
 	if (!shmem_mapping(folio->page.mapping) &&
 	    folio_next_index(folio) > vma_file_end_index(vma))
 		return false;
-	entry = pfn_pmd(folio_pfn(folio), vm_get_page_prot(vm_flags) | _PAGE_ACCESSED);
+	entry = pfn_pmd(folio_pfn(folio), file_page_prot(vma));
 	if (write)
 		entry = pmd_mkdirty(entry);
 	mm->counters[mm_counter(folio)] += HPAGE_PMD_NR;

@@ -298,15 +298,21 @@ void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_st
 	folio_add_rmap(folio, (int)nr, false, mm);
 }
 
-/* Linux: folio_add_file_rmap_ptes. The mappings of a page-cache folio
- * hold one reference on it together (as an anonymous folio's hold its
- * only one), taken by the first. */
-void folio_add_file_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm)
+/* The mappings of a page-cache folio hold one reference on it together
+ * (as an anonymous folio's hold its only one), taken by the first, which
+ * also counts the folio in NR_FILE_MAPPED. */
+static void folio_file_mapping_starts(struct folio *folio)
 {
 	if (!folio_mapped(folio)) {
 		folio_get(folio);
 		folio_pgdat(folio)->nr_file_mapped += folio_nr_pages(folio);
 	}
+}
+
+/* Linux: folio_add_file_rmap_ptes. */
+void folio_add_file_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm)
+{
+	folio_file_mapping_starts(folio);
 	folio_add_rmap(folio, (int)nr, false, mm);
 }
 
@@ -323,10 +329,7 @@ static unsigned long *file_pmdmapped(struct folio *folio)
  * nr_pmdmapped, which goes to NR_SHMEM_PMDMAPPED or NR_FILE_PMDMAPPED). */
 void folio_add_file_rmap_pmd(struct folio *folio, struct mm_struct *mm)
 {
-	if (!folio_mapped(folio)) {
-		folio_get(folio);
-		folio_pgdat(folio)->nr_file_mapped += folio_nr_pages(folio);
-	}
+	folio_file_mapping_starts(folio);
 	if (!folio_entire_mapcount(folio))
 		*file_pmdmapped(folio) += HPAGE_PMD_NR;
 	folio_add_rmap(folio, 1, true, mm);

@@ -2,11 +2,11 @@
  * Taking bytes out of the page cache (Linux: mm/truncate.c): a folio
  * wholly inside the range leaves the cache; one that straddles an end has
  * the range's part zeroed, so a later read or extension sees zeros there,
- * and a large one is split where nothing else holds or maps it, so the
- * pages inside the range can go too, a mapped one after it is unmapped
- * (Linux: truncate_inode_partial_folio and try_folio_split). Example: truncating a 64 KiB file held
- * by one unmapped order-4 folio to 10000 bytes zeroes bytes 10000..65535,
- * splits it, and frees its pages 3..15: 12 KiB stay cached.
+ * and a large one is split where nothing else holds it (a mapped one is
+ * unmapped first), so the pages inside the range can go too (Linux:
+ * truncate_inode_partial_folio and try_folio_split). Example: truncating
+ * a 64 KiB file held by one order-4 folio to 10000 bytes zeroes bytes
+ * 10000..65535, splits it, and frees its pages 3..15: 12 KiB stay cached.
  */
 #include <pagemap.h>
 #include "internal.h"

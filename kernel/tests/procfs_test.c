@@ -1217,23 +1217,23 @@ static void a_lowered_pid_max_turns_the_pid_cycle_at_it(struct kunit *test)
 	char want[16];
 	int n = 0, highest = 0;
 
-	KUNIT_ASSERT_EQ(test, write_path("/proc/sys/kernel/pid_max", "400"), 3);
+	KUNIT_ASSERT_EQ(test, write_path("/proc/sys/kernel/pid_max", "320"), 3);
 	while (n < PID_MAX && (held[n] = copy_process(&(struct kernel_clone_args){ 0 })) != NULL) {
 		highest = MAX(highest, held[n]->pid);
 		n++;
 	}
-	KUNIT_EXPECT_LE(test, highest, 400);
+	KUNIT_EXPECT_LE(test, highest, 320);
 	KUNIT_EXPECT_GT(test, n, 0);
-	KUNIT_EXPECT_LT(test, n, 400);
+	KUNIT_EXPECT_LT(test, n, 320);
 	KUNIT_EXPECT_EQ(test, alloc_pid(&probe), -EAGAIN);
 	while (n--)
 		free_task(held[n]);
-	/* Raised again: the cycle goes past 400. */
+	/* Raised again: the cycle goes past 320. */
 	ksnprintf(want, sizeof(want), "%d", PID_MAX);
 	KUNIT_EXPECT_EQ(test, write_path("/proc/sys/kernel/pid_max", want), (long)strlen(want));
-	for (n = 0; n < PID_MAX && !alloc_pid(&probe) && probe.pid <= 400; n++)
+	for (n = 0; n < PID_MAX && !alloc_pid(&probe) && probe.pid <= 320; n++)
 		free_pid(&probe);
-	KUNIT_EXPECT_GT(test, probe.pid, 400);
+	KUNIT_EXPECT_GT(test, probe.pid, 320);
 	free_pid(&probe);
 }
 
