@@ -1059,6 +1059,11 @@ void folio_add_anon_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_st
 void folio_add_file_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm);
 /* ... or one PMD leaf of mm maps all of a PMD-sized one. */
 void folio_add_file_rmap_pmd(struct folio *folio, struct mm_struct *mm);
+/* After entries of a page-cache folio were taken away and flushed: if
+ * none maps it any more, the mappings' reference goes (off its LRU list
+ * first when truncation took it out of the cache; zap_folio_mapping does
+ * the same through the mmu_gather). */
+void folio_put_file_mappings(struct folio *folio);
 void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm);
 void folio_remove_rmap_pmd(struct folio *folio, struct mm_struct *mm);
 /* A HugeTLB folio's leaves: no mm ids, one count per leaf. */

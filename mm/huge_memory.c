@@ -738,11 +738,7 @@ static void __split_huge_file_pmd(struct mm_struct *mm, pmd_t *pmdp, unsigned lo
 		folio_set_referenced(folio);
 	mm->counters[mm_counter(folio)] -= HPAGE_PMD_NR;
 	folio_remove_rmap_pmd(folio, mm);
-	if (folio_mapped(folio))
-		return;
-	if (!folio_in_page_cache(folio)) /* truncated while mapped */
-		folio_del_lru(folio);
-	folio_put(folio);
+	folio_put_file_mappings(folio);
 }
 
 /*

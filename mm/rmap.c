@@ -352,12 +352,19 @@ void folio_dup_anon_rmap_pmd(struct folio *folio, struct mm_struct *dst_mm)
 	folio_add_rmap(folio, 1, true, dst_mm);
 }
 
+/* A page-cache folio's last mapping went: it leaves NR_FILE_MAPPED (the
+ * mappings' reference is the unmapper's to give back). */
+static void folio_file_mapping_ends(struct folio *folio)
+{
+	if (!folio_mapped(folio))
+		folio_pgdat(folio)->nr_file_mapped -= folio_nr_pages(folio);
+}
+
 void folio_remove_rmap_ptes(struct folio *folio, unsigned int nr, struct mm_struct *mm)
 {
 	folio_remove_rmap(folio, (int)nr, false, mm);
-	/* A page-cache folio's last mapping (Linux: NR_FILE_MAPPED). */
-	if (!folio_test_anon(folio) && folio->page.mapping && !folio_mapped(folio))
-		folio_pgdat(folio)->nr_file_mapped -= folio_nr_pages(folio);
+	if (!folio_test_anon(folio) && folio->page.mapping)
+		folio_file_mapping_ends(folio);
 }
 
 void folio_remove_rmap_pmd(struct folio *folio, struct mm_struct *mm)
@@ -367,8 +374,16 @@ void folio_remove_rmap_pmd(struct folio *folio, struct mm_struct *mm)
 		return;
 	if (!folio_entire_mapcount(folio))
 		*file_pmdmapped(folio) -= HPAGE_PMD_NR;
-	if (!folio_mapped(folio))
-		folio_pgdat(folio)->nr_file_mapped -= folio_nr_pages(folio);
+	folio_file_mapping_ends(folio);
+}
+
+void folio_put_file_mappings(struct folio *folio)
+{
+	if (folio_mapped(folio))
+		return;
+	if (!folio_in_page_cache(folio)) /* truncated while mapped */
+		folio_del_lru(folio);
+	folio_put(folio);
 }
 
 /* HugeTLB folios are mapped whole, by one leaf per mapping, and keep no
@@ -632,8 +647,8 @@ void try_to_unmap(struct folio *folio)
 	bool file_mapped = !folio_test_anon(folio) && folio_mapped(folio);
 
 	rmap_walk(folio, &rwc);
-	if (file_mapped && !folio_mapped(folio))
-		folio_put(folio);
+	if (file_mapped)
+		folio_put_file_mappings(folio);
 }
 
 /* --- migration ------------------------------------------------------------------------ */

@@ -410,15 +410,21 @@ static void maps_lists_the_vmas_with_their_perms(struct kunit *test)
 }
 
 /* Read /proc/PID/smaps into text and keep it from the entry that starts
- * with @entry (the user buffer's VMA comes first). */
-static void read_smaps_from(struct kunit *test, const char *entry)
+ * with @entry (the user buffer's VMA comes first). Return: whether the
+ * file read and had that entry. */
+static bool smaps_from(const char *entry)
 {
 	const char *at;
 
-	KUNIT_ASSERT_GT(test, read_task_file(&proc_pid_smaps_fops, PAGE_SIZE), 0);
-	at = strstr(text, entry);
-	KUNIT_ASSERT_NOT_NULL(test, at);
+	if (read_task_file(&proc_pid_smaps_fops, PAGE_SIZE) <= 0 || !(at = strstr(text, entry)))
+		return false;
 	memmove(text, at, strlen(at) + 1);
+	return true;
+}
+
+static void read_smaps_from(struct kunit *test, const char *entry)
+{
+	KUNIT_ASSERT_TRUE(test, smaps_from(entry));
 }
 
 static void smaps_rss_counts_touched_pages(struct kunit *test)
@@ -860,11 +866,7 @@ static bool map_filled_64k_folio(struct kunit *test)
 /* smaps of the parent's 64 KiB VMA, as a field's kB. */
 static long fork_smaps_field(const char *name)
 {
-	if (read_task_file(&proc_pid_smaps_fops, PAGE_SIZE) <= 0 ||
-	    !strstr(text, "40000000-40010000"))
-		return -1;
-	memmove(text, strstr(text, "40000000-40010000"), strlen(strstr(text, "40000000")) + 1);
-	return field(name);
+	return smaps_from("40000000-40010000") ? field(name) : -1;
 }
 
 /*
