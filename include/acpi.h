@@ -1,7 +1,8 @@
 /*
  * ACPI table discovery: from the RSDP the loader found, through the XSDT
  * (or RSDT) to the tables the kernel uses for power control: the FADT
- * (PM1 control ports, reset register) and the DSDT's \_S5 sleep type. The
+ * (PM1 control ports, reset register), the DSDT's \_S5 sleep type and
+ * the MADT's processors (the CPUs SMP bring-up starts). The
  * parser reads physical memory only through a caller's map function, so the
  * host tests run it on synthetic tables in a buffer.
  */
@@ -12,6 +13,7 @@
 #include <kernel.h>
 
 #define ACPI_MAX_TABLES 32
+#define ACPI_MAX_CPUS 256
 
 /* Generic Address Structure space ids (ACPI 6.5, table 5.25). */
 #define ACPI_SPACE_MEMORY 0
@@ -33,6 +35,14 @@ struct acpi_table {
 	bool checksum_ok; /* tables with a bad checksum are not used */
 };
 
+/* A processor the MADT lists (Linux: acpi_parse_lapic/_x2apic's view). */
+struct acpi_cpu {
+	uint32_t apic_id; /* the local APIC (or x2APIC) ID: whom an IPI goes to */
+	uint32_t uid;	  /* the ACPI processor UID */
+	bool enabled;	  /* usable now; else only online capable (hot-add) */
+	bool x2apic;	  /* listed by a Local x2APIC entry */
+};
+
 struct acpi_info {
 	uint8_t revision; /* RSDP revision: 0 = ACPI 1.0, 2+ = XSDT */
 	char oem_id[7];
@@ -50,6 +60,12 @@ struct acpi_info {
 	struct acpi_gas reset_reg;
 	uint8_t reset_value;
 	uint64_t dsdt_phys;
+
+	bool madt_found;
+	uint64_t lapic_phys; /* the MADT's local APIC address (or its override) */
+	int ncpus;	     /* CPUs the MADT lists as enabled or online capable */
+	int cpus_dropped;    /* listed past ACPI_MAX_CPUS */
+	struct acpi_cpu cpus[ACPI_MAX_CPUS];
 
 	bool s5_found;
 	uint8_t slp_typa, slp_typb; /* \_S5 package elements 0 and 1 */

@@ -13,6 +13,12 @@
 #define RSDP_V2_SIZE 36
 #define ACPI_TABLE_MAX (16 * MIB) /* sanity bound on a table's length */
 #define FADT_RESET_REG_SUP (1u << 10)
+#define MADT_ENTRIES 44
+#define MADT_LOCAL_APIC 0
+#define MADT_LAPIC_ADDR_OVERRIDE 5
+#define MADT_LOCAL_X2APIC 9
+#define ACPI_MADT_ENABLED (1u << 0)
+#define ACPI_MADT_ONLINE_CAPABLE (1u << 1)
 #define AML_NAME_OP 0x08
 #define AML_PACKAGE_OP 0x12
 #define AML_ROOT_CHAR '\\'
@@ -221,6 +227,69 @@ static void dsdt_parse(struct acpi_info *out, acpi_map_fn map)
 				     &out->slp_typb);
 }
 
+/*
+ * MADT (5.2.12): 36 local APIC address (u32)  40 flags (bit 0 PCAT_COMPAT)
+ * 44.. entries, each 0 type (u8)  1 length (u8):
+ *   type 0, Processor Local APIC (8 bytes): 2 ACPI processor UID (u8)
+ *     3 APIC ID (u8)  4 flags (u32)
+ *   type 5, Local APIC Address Override (12 bytes): 4 address (u64)
+ *   type 9, Processor Local x2APIC (16 bytes): 4 x2APIC ID (u32)
+ *     8 flags (u32)  12 ACPI processor UID (u32)
+ * Flags: bit 0 Enabled; bit 1 Online Capable (ACPI 6.3: a disabled CPU
+ * that may be hot-added). Linux: acpi_parse_lapic, acpi_parse_x2apic.
+ * A CPU listed twice (a firmware giving both entry types for one APIC
+ * ID) is kept once, as Linux's topology_register_apic does.
+ */
+static void madt_add_cpu(struct acpi_info *out, uint32_t apic_id, uint32_t uid, uint32_t flags,
+			 bool x2apic)
+{
+	struct acpi_cpu *c;
+
+	if (!(flags & (ACPI_MADT_ENABLED | ACPI_MADT_ONLINE_CAPABLE)))
+		return; /* not usable, not hot-pluggable: Linux skips it too */
+	for (int i = 0; i < out->ncpus; i++)
+		if (out->cpus[i].apic_id == apic_id)
+			return;
+	if (out->ncpus == ACPI_MAX_CPUS) {
+		out->cpus_dropped++;
+		return;
+	}
+	c = &out->cpus[out->ncpus++];
+	c->apic_id = apic_id;
+	c->uid = uid;
+	c->enabled = flags & ACPI_MADT_ENABLED;
+	c->x2apic = x2apic;
+}
+
+static void madt_parse(struct acpi_info *out, const uint8_t *p, uint32_t len)
+{
+	if (len < MADT_ENTRIES) {
+		note_error(out, "acpi: MADT too short (%u bytes)", len);
+		return;
+	}
+	out->madt_found = true;
+	out->lapic_phys = get32(p + 36);
+	for (uint32_t off = MADT_ENTRIES; off + 2 <= len;) {
+		const uint8_t *e = p + off;
+		uint8_t type = e[0], elen = e[1];
+
+		if (elen < 2 || off + elen > len) {
+			note_error(out, "acpi: MADT entry at offset %u has length %u", off, elen);
+			return;
+		}
+		if (type == MADT_LOCAL_APIC && elen >= 8)
+			madt_add_cpu(out, e[3], e[2], get32(e + 4), false);
+		else if (type == MADT_LOCAL_X2APIC && elen >= 16)
+			madt_add_cpu(out, get32(e + 4), get32(e + 12), get32(e + 8), true);
+		else if (type == MADT_LAPIC_ADDR_OVERRIDE && elen >= 12)
+			out->lapic_phys = get64(e + 4);
+		off += elen;
+	}
+	if (out->cpus_dropped)
+		note_error(out, "acpi: MADT lists more than %d CPUs; %d left out", ACPI_MAX_CPUS,
+			   out->cpus_dropped);
+}
+
 /* Visit every entry of the XSDT (esize 8) or RSDT (esize 4). */
 static void root_walk(struct acpi_info *out, const uint8_t *root, uint32_t len, size_t esize,
 		      acpi_map_fn map)
@@ -237,9 +306,12 @@ static void root_walk(struct acpi_info *out, const uint8_t *root, uint32_t len, 
 				   (unsigned long long)phys);
 			continue;
 		}
-		if (record_table(out, t, phys, tlen) && memcmp(t, "FACP", 4) == 0 &&
-		    !out->fadt_found)
+		if (!record_table(out, t, phys, tlen))
+			continue;
+		if (memcmp(t, "FACP", 4) == 0 && !out->fadt_found)
 			fadt_parse(out, t, tlen);
+		else if (memcmp(t, "APIC", 4) == 0 && !out->madt_found)
+			madt_parse(out, t, tlen);
 	}
 }
 
@@ -394,6 +466,14 @@ void acpi_info_print(const struct acpi_info *info)
 			info->reset_value);
 	if (info->s5_found)
 		kprintf("  \\_S5: SLP_TYPa %u, SLP_TYPb %u\n", info->slp_typa, info->slp_typb);
+	if (info->madt_found) {
+		kprintf("  MADT: local APIC at 0x%llx, %d CPU(s):", (unsigned long long)info->lapic_phys,
+			info->ncpus);
+		for (int i = 0; i < info->ncpus; i++)
+			kprintf(" %s%u%s", info->cpus[i].x2apic ? "x2apic " : "apic ",
+				info->cpus[i].apic_id, info->cpus[i].enabled ? "" : " (hot-pluggable)");
+		kprintf("\n");
+	}
 	if (info->nerrors)
 		kprintf("  %d problem(s), first: %s\n", info->nerrors, info->error);
 }

@@ -1,6 +1,6 @@
 /*
  * ACPI table walk on synthetic firmware: an RSDP, RSDT and XSDT, a FADT, an
- * "APIC" filler table and a DSDT with a \_S5 package, laid out in a 4 KiB
+ * "APIC" table (the MADT: empty, or the CPUs a case lists) and a DSDT with a \_S5 package, laid out in a 4 KiB
  * buffer that stands for physical memory at FAKE_BASE. Checksums are
  * computed like firmware does; the cases then corrupt one thing each.
  */
@@ -343,7 +343,65 @@ static void acpi_x_pm1_block_overrides_legacy_port(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.pm1a_cnt.bit_width, 16);
 }
 
+/* A MADT at APIC: the header, then @n entries of @entries' bytes. */
+static void build_madt(const uint8_t *entries, size_t n)
+{
+	build(2, aml_zero_ops, sizeof(aml_zero_ops));
+	sdt_header(APIC, "APIC", 44 + n);
+	put32(APIC + 36, 0xfee00000); /* the local APIC's address */
+	put32(APIC + 40, 1);	      /* PCAT_COMPAT */
+	memcpy(mem + APIC + 44, entries, n);
+	seal_table(APIC);
+}
+
+static void acpi_madt_lists_enabled_and_hotpluggable_cpus(struct kunit *test)
+{
+	static const uint8_t entries[] = {
+		0, 8, 0, 0, 1, 0, 0, 0,	 /* LAPIC uid 0, id 0, enabled */
+		0, 8, 1, 2, 1, 0, 0, 0,	 /* LAPIC uid 1, id 2, enabled */
+		0, 8, 2, 4, 0, 0, 0, 0,	 /* LAPIC id 4: neither flag, skipped */
+		0, 8, 3, 6, 2, 0, 0, 0,	 /* LAPIC id 6: online capable only */
+		1, 12, 0, 0, 0, 0, 0xc0, 0xfe, 0, 0, 0, 0, /* an I/O APIC: not a CPU */
+		9, 16, 0, 0, 0x2c, 1, 0, 0, 1, 0, 0, 0, 7, 0, 0, 0, /* x2APIC id 300 uid 7 */
+		0, 8, 9, 2, 1, 0, 0, 0,	 /* id 2 again: kept once */
+	};
+
+	build_madt(entries, sizeof(entries));
+	KUNIT_ASSERT_EQ(test, parse(), 0);
+	KUNIT_EXPECT_TRUE(test, info.madt_found);
+	KUNIT_EXPECT_EQ(test, info.lapic_phys, 0xfee00000);
+	KUNIT_ASSERT_EQ(test, info.ncpus, 4);
+	KUNIT_EXPECT_EQ(test, info.cpus[0].apic_id, 0);
+	KUNIT_EXPECT_EQ(test, info.cpus[1].apic_id, 2);
+	KUNIT_EXPECT_EQ(test, info.cpus[1].uid, 1);
+	KUNIT_EXPECT_TRUE(test, info.cpus[1].enabled);
+	KUNIT_EXPECT_EQ(test, info.cpus[2].apic_id, 6);
+	KUNIT_EXPECT_FALSE(test, info.cpus[2].enabled);
+	KUNIT_EXPECT_EQ(test, info.cpus[3].apic_id, 300);
+	KUNIT_EXPECT_EQ(test, info.cpus[3].uid, 7);
+	KUNIT_EXPECT_TRUE(test, info.cpus[3].x2apic);
+	KUNIT_EXPECT_EQ(test, info.nerrors, 0);
+}
+
+static void acpi_madt_address_override_and_bad_entry(struct kunit *test)
+{
+	static const uint8_t entries[] = {
+		5, 12, 0, 0, 0, 0, 0xd0, 0xfe, 1, 0, 0, 0, /* override: 0x1fed00000 */
+		0, 8, 0, 0, 1, 0, 0, 0,			   /* LAPIC id 0 */
+		0, 40, 1, 1, 1, 0, 0, 0,		   /* runs past the table's end */
+	};
+
+	build_madt(entries, sizeof(entries));
+	KUNIT_ASSERT_EQ(test, parse(), 0);
+	KUNIT_EXPECT_EQ(test, info.lapic_phys, 0x1fed00000ull);
+	KUNIT_EXPECT_EQ(test, info.ncpus, 1);
+	KUNIT_EXPECT_EQ(test, info.nerrors, 1);
+	KUNIT_EXPECT_TRUE(test, contains(info.error, "MADT"));
+}
+
 static struct kunit_case acpi_cases[] = {
+	KUNIT_CASE(acpi_madt_lists_enabled_and_hotpluggable_cpus),
+	KUNIT_CASE(acpi_madt_address_override_and_bad_entry),
 	KUNIT_CASE(acpi_xsdt_fadt_and_s5_are_found),
 	KUNIT_CASE(acpi_s5_byte_prefix_and_root_prefix),
 	KUNIT_CASE(acpi_s5_one_op_and_word_prefix),

@@ -15,6 +15,16 @@
 
 #define THREAD_SIZE 16384ul
 
+/* Linux: cpu_relax, in a spin-wait loop (the tests' threads spin too). */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("pause" ::: "memory");
+#else
+	__asm__ volatile("" ::: "memory");
+#endif
+}
+
 /* Nothing runs in ring 3 or switches on the host: the tests call system
  * calls as the task they made. copy_thread keeps a kernel thread's
  * function here. */

@@ -20,6 +20,14 @@
 /* A task's kernel stack (Linux: THREAD_SIZE with KASAN off). */
 #define THREAD_SIZE 16384ul
 
+/* Linux: cpu_relax. In a spin-wait loop: PAUSE tells the CPU (and its
+ * hyperthread sibling) that this is a wait, saving power and the memory-
+ * order mis-speculation at the loop's exit. */
+static inline void cpu_relax(void)
+{
+	__asm__ volatile("pause" ::: "memory");
+}
+
 /* What the arch keeps per task (Linux: struct thread_struct): its
  * kernel rsp while it is switched out (the callee-saved registers are on
  * that stack), the user's FS and GS bases, which live in MSRs while it
