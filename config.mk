@@ -24,6 +24,7 @@ CONFIG_KNOBS = \
 	CONFIG_DEBUG_VM:y:n:y:poison~freed~pages~and~check~every~page~state~change \
 	CONFIG_LOG_BUF_SHIFT:15:12:22:printk~ring~buffer~size~as~a~power~of~two~(bytes) \
 	CONFIG_HZ:100:10:1000:timer~interrupts~per~second~(PIT~channel~0) \
+	CONFIG_NR_CPUS:64:1:512:most~CPUs~the~kernel~can~use;~the~MADT's~others~are~reported~and~left~out \
 	CONFIG_SHELL_LINE_MAX:256:64:4096:longest~shell~line~in~bytes;~longer~lines~are~refused \
 	CONFIG_SHELL_HISTORY:16:1:128:shell~lines~kept~for~up/down~history
 
@@ -39,6 +40,7 @@ CONFIG_TRANSPARENT_HUGEPAGE ?= y
 CONFIG_DEBUG_VM ?= y
 CONFIG_LOG_BUF_SHIFT ?= 15
 CONFIG_HZ ?= 100
+CONFIG_NR_CPUS ?= 64
 CONFIG_SHELL_LINE_MAX ?= 256
 CONFIG_SHELL_HISTORY ?= 16
 

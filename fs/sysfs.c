@@ -9,6 +9,7 @@
  * thpsize_enabled_store("madvise\n", 8, order 4), which returns 8.
  */
 #include <hugetlb.h>
+#include <cpumask.h>
 #include <seq_file.h>
 #include <shmem_fs.h>
 #include <slab.h>
@@ -183,30 +184,64 @@ static int hugetlb_sysfs_init(void)
 }
 
 /* The CPU masks of /sys/devices/system/cpu (Linux: drivers/base/cpu.c's
- * cpu_attrs): one CPU, 0, is possible, present and online, none is
- * offline; kernel_max is NR_CPUS - 1. priv is the list printed. */
+ * cpu_attrs), read when shown: possible, present, online, offline
+ * (possible and not online) as lists ("0-3"), kernel_max as NR_CPUS - 1.
+ * priv is which. */
+enum cpu_list { CPU_POSSIBLE, CPU_PRESENT, CPU_ONLINE, CPU_OFFLINE, CPU_KERNEL_MAX };
+
 static int cpu_list_show(struct seq_file *m, void *priv)
 {
-	seq_printf(m, "%s\n", (const char *)priv);
+	struct cpumask offline;
+	char buf[256];
+
+	switch ((enum cpu_list)(uintptr_t)priv) {
+	case CPU_POSSIBLE:
+		cpumask_print_list(buf, sizeof(buf), cpu_possible_mask);
+		break;
+	case CPU_PRESENT:
+		cpumask_print_list(buf, sizeof(buf), cpu_present_mask);
+		break;
+	case CPU_ONLINE:
+		cpumask_print_list(buf, sizeof(buf), cpu_online_mask);
+		break;
+	case CPU_OFFLINE:
+		for (size_t i = 0; i < ARRAY_SIZE(offline.bits); i++)
+			offline.bits[i] = cpu_possible_mask->bits[i] & ~cpu_online_mask->bits[i];
+		cpumask_print_list(buf, sizeof(buf), &offline);
+		break;
+	default:
+		ksnprintf(buf, sizeof(buf), "%d", NR_CPUS - 1);
+	}
+	seq_printf(m, "%s\n", buf);
+	return 0;
+}
+
+/* cpuN/online (Linux: the hotplug attribute): 1 or 0. The boot CPU has
+ * none, as on Linux; priv is the CPU. */
+static int cpu_online_show(struct seq_file *m, void *priv)
+{
+	seq_printf(m, "%d\n", cpu_online((unsigned int)(uintptr_t)priv) ? 1 : 0);
 	return 0;
 }
 
 static const struct kobj_attribute cpu_list_attr = { .show = cpu_list_show };
+static const struct kobj_attribute cpu_online_attr = { .show = cpu_online_show };
 
 #define CPU_DIR "/sys/devices/system/cpu"
 
 /* Linux: cpu_dev_init and register_cpu: the masks, and a directory per
- * CPU (cpu0) that programs count CPUs by (stress-ng scans for cpuN). */
-static int cpu_sysfs_init(void)
+ * present CPU (cpuN) that programs count CPUs by (stress-ng scans for
+ * cpuN). */
+void cpu_dev_init(void)
 {
-	static const struct {
-		const char *name, *list;
-	} files[] = {
-		{ "possible", "0" }, { "present", "0" },    { "online", "0" },
-		{ "offline", "" },   { "kernel_max", "0" },
-	};
-	static const char *const dirs[] = { "/sys/devices", "/sys/devices/system", CPU_DIR,
-					    CPU_DIR "/cpu0" };
+	static const char *const files[] = { [CPU_POSSIBLE] = "possible",
+					     [CPU_PRESENT] = "present",
+					     [CPU_ONLINE] = "online",
+					     [CPU_OFFLINE] = "offline",
+					     [CPU_KERNEL_MAX] = "kernel_max" };
+	static const char *const dirs[] = { "/sys/devices", "/sys/devices/system", CPU_DIR };
+	char path[64];
+	unsigned int cpu;
 	int err = 0;
 
 	for (unsigned int i = 0; !err && i < ARRAY_SIZE(dirs); i++) {
@@ -214,12 +249,22 @@ static int cpu_sysfs_init(void)
 		err = err == -EEXIST ? 0 : err;
 	}
 	for (unsigned int f = 0; !err && f < ARRAY_SIZE(files); f++) {
-		char path[64];
-
-		ksnprintf(path, sizeof(path), CPU_DIR "/%s", files[f].name);
-		err = sysfs_create_file(path, &cpu_list_attr, (void *)files[f].list);
+		ksnprintf(path, sizeof(path), CPU_DIR "/%s", files[f]);
+		err = sysfs_create_file(path, &cpu_list_attr, (void *)(uintptr_t)f);
 	}
-	return err;
+	for_each_present_cpu(cpu) {
+		if (err)
+			break;
+		ksnprintf(path, sizeof(path), CPU_DIR "/cpu%u", cpu);
+		err = ramfs_mkdir(&rootfs, path, S_IFDIR | 0755, NULL);
+		err = err == -EEXIST ? 0 : err;
+		if (!err && cpu) {
+			ksnprintf(path, sizeof(path), CPU_DIR "/cpu%u/online", cpu);
+			err = sysfs_create_file(path, &cpu_online_attr, (void *)(uintptr_t)cpu);
+		}
+	}
+	if (err)
+		pr_err("sysfs: cannot make " CPU_DIR ": error %d\n", err);
 }
 
 void sysfs_init(void)
@@ -233,7 +278,6 @@ void sysfs_init(void)
 	}
 	err = err ?: thp_sysfs_init();
 	err = err ?: hugetlb_sysfs_init();
-	err = err ?: cpu_sysfs_init();
 	if (err)
 		pr_err("sysfs: cannot make /sys: error %d\n", err);
 }

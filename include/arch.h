@@ -39,11 +39,29 @@ void arch_machine_info(struct arch_machine_info *info);
 void arch_idle(void);
 /* Stop this CPU for good, interrupts off. */
 void arch_halt(void) __attribute__((noreturn));
+/* Return: whether interrupts are off on this CPU (Linux: irqs_disabled). */
+bool arch_irqs_disabled(void);
 /* Disable interrupts. Return: a cookie for arch_irq_restore(). */
 unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
 /* Enable interrupts (Linux: local_irq_enable). */
 void arch_irq_enable(void);
+
+/* More CPUs (kernel/smp.c calls these; <smp.h> has the rest).
+ * arch_smp_prepare_cpus: register the firmware's CPUs with
+ * set_cpu_possible/set_cpu_present (CPU 0 is the boot CPU), at most
+ * smp_cpu_limit(), reporting the rest. arch_cpu_up: start @cpu on @idle's
+ * stack, wait until it is online (it calls secondary_cpu_online).
+ * Return: 0, or -EIO if it did not answer in time; with @test_no_answer
+ * the CPU is started but told to stop before answering (the test of that
+ * path). The IPIs: the function-call vector to one CPU, or to each of a
+ * mask; the target runs generic_smp_call_function_single_interrupt. */
+struct task_struct;
+struct cpumask;
+void arch_smp_prepare_cpus(void);
+int arch_cpu_up(unsigned int cpu, struct task_struct *idle, bool test_no_answer);
+void arch_send_call_function_single_ipi(unsigned int cpu);
+void arch_send_call_function_ipi_mask(const struct cpumask *mask);
 
 /* A cycle counter and its calibrated rate (TSC on x86_64). */
 uint64_t arch_cycles(void);

@@ -68,6 +68,7 @@ struct thread_info {
 #define PF_EXITING 0x00000004	     /* in do_exit */
 #define PF_FORKNOEXEC 0x00000040     /* forked and not exec'd yet (setpgid's -EACCES) */
 #define PF_NPROC_EXCEEDED 0x00001000 /* set*uid went past RLIMIT_NPROC: exec checks again */
+#define PF_IDLE 0x00000002	     /* a CPU's idle task */
 #define PF_KTHREAD 0x00200000	     /* a kernel thread: no user mm */
 
 /* Linux: struct fs_struct. */
@@ -150,6 +151,7 @@ struct task_struct {
 	unsigned int __state;	   /* TASK_*: read with READ_ONCE-like care (interrupts) */
 	unsigned int flags;	   /* PF_* */
 	int on_rq;		   /* queued on the run queue (or running) */
+	unsigned int cpu;	   /* the CPU it runs on or last ran on */
 	int static_prio;	   /* 120 + nice (Linux: DEFAULT_PRIO + nice) */
 	struct sched_entity se;	   /* the fair class's: weight, vruntime, deadline */
 	uint64_t sum_exec_runtime; /* ns on the CPU, for clocks and /proc */
@@ -407,6 +409,16 @@ void scheduler_tick(void);
 void schedule_tail(struct task_struct *prev);
 /* The idle loop the boot thread ends in (Linux: cpu_startup_entry). */
 void __noreturn cpu_idle(void);
+/* Another CPU's idle loop until the run queues are per CPU: it answers
+ * IPIs (smp_call_function_*) and runs no task. */
+void __noreturn cpu_idle_secondary(void);
+/* Linux: fork_idle. @cpu's idle task (pid 0, "swapper/N"), sharing
+ * init_task's files, fs and signal state; never woken: the CPU starts on
+ * its stack. free_idle: undo it for a CPU that did not start. */
+struct task_struct *fork_idle(unsigned int cpu);
+/* Linux: init_idle. The scheduler's part of an idle task for @cpu. */
+void init_idle(struct task_struct *idle, unsigned int cpu);
+void free_idle(struct task_struct *idle);
 /* Sleep for at least @ns of the monotonic clock, or until woken, if the
  * caller set its state first (Linux: schedule_hrtimeout). Return: the ns
  * left, 0 once the time has passed. */

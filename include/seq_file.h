@@ -183,5 +183,7 @@ int sysfs_create_file(const char *path, const struct kobj_attribute *attr, void 
 int sysfs_show_to_console(const struct ramfs_inode *inode);
 /* Boot, after populate_rootfs: /sys/kernel/mm/transparent_hugepage/... */
 void sysfs_init(void);
+/* Boot, after smp_init: /sys/devices/system/cpu (Linux: cpu_dev_init). */
+void cpu_dev_init(void);
 
 #endif

@@ -22,6 +22,7 @@
 #include <ramfs.h>
 #include <seq_file.h>
 #include <shell.h>
+#include <smp.h>
 #include <umh.h>
 #include <version.h>
 #include <vm.h>
@@ -176,7 +177,9 @@ void kmain(uint64_t boot_info_phys)
 	proc_root_init(); /* /proc: meminfo, vmstat, self/maps, ... */
 	sysfs_init();	  /* /sys/kernel/mm/transparent_hugepage */
 	acpi_init(bi);
-	arch_late_setup();  /* keyboard and interrupts, last */
+	arch_late_setup();  /* keyboard and interrupts */
+	smp_init();	    /* the other CPUs, after the boot CPU's APIC */
+	cpu_dev_init();	    /* /sys/devices/system/cpu: the CPUs smp_init found */
 	fbcon_boot_defer(); /* redraws after scrolling wait for a timer */
 	pr_info("Boot complete in %llu ms; type 'help' for commands\n",
 		(unsigned long long)(arch_uptime_ns() / 1000000));

@@ -245,6 +245,44 @@ struct task_struct *copy_process(const struct kernel_clone_args *args)
 	return __copy_process(args, &err);
 }
 
+struct task_struct *fork_idle(unsigned int cpu)
+{
+	struct task_struct *p = kzalloc(sizeof(*p), GFP_KERNEL);
+
+	if (!p)
+		return NULL;
+	/* Linux: init_idle. The boot CPU's idle is init_task itself. */
+	p->flags = PF_KTHREAD | PF_IDLE;
+	if (alloc_thread_stack_node(p, 0) || arch_dup_task_struct(p, &init_task)) {
+		free_idle(p);
+		return NULL;
+	}
+	p->__state = TASK_RUNNING;
+	p->static_prio = init_task.static_prio;
+	p->files = init_task.files;
+	p->fs = init_task.fs;
+	p->sighand = init_task.sighand;
+	p->signal = init_task.signal;
+	p->cred = init_task.cred;
+	p->group_leader = p;
+	p->cpu = cpu;
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
+	INIT_LIST_HEAD(&p->thread_node);
+	init_sigpending(&p->signals.pending);
+	ksnprintf(p->comm, sizeof(p->comm), "swapper/%u", cpu);
+	p->start_time = arch_uptime_ns();
+	init_idle(p, cpu);
+	return p;
+}
+
+void free_idle(struct task_struct *idle)
+{
+	arch_release_task_struct(idle);
+	vfree(idle->stack);
+	kfree(idle);
+}
+
 void __cleanup_sighand(struct sighand_struct *sighand)
 {
 	if (--sighand->count)

@@ -53,6 +53,10 @@ TEST_SRCS += \
 	kernel/tests/printk_test.c \
 	kernel/tests/ksyms_test.c
 
+# More CPUs: the masks, bring-up, cross-CPU function calls (IPIs).
+KERNEL_GENERIC_SRCS += kernel/smp.c
+TEST_SRCS += kernel/tests/smp_test.c
+
 # Drivers: framebuffer console, keyboard translation, ACPI tables.
 KERNEL_GENERIC_SRCS += kernel/psf.c kernel/fbcon.c kernel/keymap.c kernel/acpi.c
 KERNEL_ONLY_SRCS += kernel/fbcon_boot.c

@@ -9,6 +9,8 @@ LIB_GENERIC_SRCS += lib/xarray.c
 # iov_iter.c: where a read puts bytes and a write takes them (user or
 # kernel buffers), for the page cache.
 LIB_GENERIC_SRCS += lib/iov_iter.c
+# cpumask.c: CPU lists ("0-3,6") for sysfs and the command line.
+LIB_GENERIC_SRCS += lib/cpumask.c
 KERNEL_ONLY_SRCS += lib/string.c
 TEST_SRCS += lib/tests/format_test.c lib/tests/rbtree_test.c
 TEST_SRCS += lib/tests/xarray_test.c

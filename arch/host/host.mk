@@ -4,6 +4,8 @@ HOST_ARCH_SRCS += \
 	arch/host/cpu.c \
 	arch/host/phys.c \
 	arch/host/test_main.c
+# More CPUs as a model: host_cpu, IPIs delivered at once on the target.
+HOST_ARCH_SRCS += arch/host/smp.c
 # clear_pages() on the host: the same two instructions.
 HOST_ARCH_SRCS += arch/host/clear.c
 # copy_thread for kernel/fork.c.

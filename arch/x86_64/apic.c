@@ -27,6 +27,7 @@
 #include <asm/apicdef.h>
 #include <asm/io.h>
 #include <asm/page.h>
+#include <asm/processor.h>
 #include "x86.h"
 
 #define CALIBRATE_MS 20
@@ -59,9 +60,62 @@ static void apic_eoi(void)
 	apic_write(APIC_EOI, 0);
 }
 
-/* Linux: init_bsp_APIC and the single-CPU part of setup_local_APIC. The
- * software enable comes first: while it is off, the LVT mask bits cannot
- * be cleared. Whatever timer the firmware ran is stopped. */
+CMDLINE_KEY(nox2apic, "keep the local APIC in xAPIC (MMIO) mode even where the CPU has x2APIC");
+
+/* Linux: x2apic_enable. The APIC must be enabled in xAPIC mode before
+ * x2APIC mode may be entered (SDM vol. 3A, 11.12.5's state diagram). */
+static void x2apic_enable(void)
+{
+	uint64_t base = rdmsr(MSR_IA32_APICBASE);
+
+	if (!(base & X2APIC_ENABLE))
+		wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE | X2APIC_ENABLE);
+}
+
+/* Linux: check_x2apic and try_to_enable_x2apic. x2APIC mode where the
+ * CPU has it (IPIs are one MSR write, 32-bit APIC IDs), unless nox2apic;
+ * a firmware that left it on keeps it on (leaving it needs a reset of
+ * the APIC). */
+static bool want_x2apic(uint64_t base)
+{
+	const char *arg = boot_cmdline_get(nox2apic);
+
+	if (arg && arg[0])
+		pr_err("cmdline: nox2apic takes no value; ignoring '=%s'\n", arg);
+	if (base & X2APIC_ENABLE)
+		return true;
+	return cpu.x2apic && !arg;
+}
+
+/* The software enable, the task priority, the timer masked and stopped;
+ * LINT0 passes the PICs' interrupts on (ExtINT) on the boot CPU only,
+ * LINT1 is NMI everywhere (Linux: setup_local_APIC's LVT0/LVT1 rule).
+ * The software enable comes first: while it is off, the LVT mask bits
+ * cannot be cleared. */
+static void lapic_setup(bool boot_cpu)
+{
+	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
+	apic_write(APIC_TASKPRI, 0);
+	apic_write(APIC_LVTT, APIC_LVT_MASKED | LOCAL_TIMER_VECTOR);
+	apic_write(APIC_TMICT, 0);
+	apic_write(APIC_LVT0, boot_cpu ? APIC_DM_EXTINT : APIC_LVT_MASKED | APIC_DM_EXTINT);
+	apic_write(APIC_LVT1, APIC_DM_NMI);
+}
+
+uint32_t read_apic_id(void)
+{
+	uint32_t id = apic_read(APIC_ID);
+
+	return lapic_x2apic ? id : id >> 24;
+}
+
+bool lapic_x2apic_mode(void)
+{
+	return lapic_x2apic;
+}
+
+/* Linux: init_bsp_APIC and the boot CPU's setup_local_APIC. Whatever
+ * timer the firmware ran is stopped. */
 bool lapic_init(void)
 {
 	uint64_t base;
@@ -70,22 +124,66 @@ bool lapic_init(void)
 		return false;
 	base = rdmsr(MSR_IA32_APICBASE);
 	wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE);
-	lapic_x2apic = base & X2APIC_ENABLE;
-	if (!lapic_x2apic)
+	lapic_x2apic = want_x2apic(base);
+	if (lapic_x2apic)
+		x2apic_enable();
+	else
 		lapic_mmio = ioremap(base & MSR_IA32_APICBASE_BASE, PAGE_SIZE);
 	if (!APIC_INTEGRATED(apic_read(APIC_LVR))) {
 		pr_warn("apic: version register reads %#x; no usable local APIC\n",
 			apic_read(APIC_LVR));
 		return false;
 	}
-	apic_write(APIC_SPIV, APIC_SPIV_APIC_ENABLED | SPURIOUS_APIC_VECTOR);
-	apic_write(APIC_TASKPRI, 0);
-	apic_write(APIC_LVTT, APIC_LVT_MASKED | LOCAL_TIMER_VECTOR);
-	apic_write(APIC_TMICT, 0);
-	apic_write(APIC_LVT0, APIC_DM_EXTINT);
-	apic_write(APIC_LVT1, APIC_DM_NMI);
+	lapic_setup(true);
 	lapic_usable = true;
+	pr_info("apic: local APIC in %s mode, ID %u\n", lapic_x2apic ? "x2APIC" : "xAPIC",
+		read_apic_id());
 	return true;
+}
+
+void lapic_init_secondary(void)
+{
+	uint64_t base = rdmsr(MSR_IA32_APICBASE);
+
+	wrmsr(MSR_IA32_APICBASE, base | MSR_IA32_APICBASE_ENABLE);
+	if (lapic_x2apic)
+		x2apic_enable();
+	lapic_setup(false);
+}
+
+bool lapic_present(void)
+{
+	return lapic_usable;
+}
+
+/* Linux: __default_send_IPI_dest_field and x2apic's __x2apic_send_IPI_dest.
+ * xAPIC: the destination in ICR2's top byte, then the write of ICR's low
+ * half sends; wait while the previous one is still pending. x2APIC: one
+ * MSR write of both halves. */
+void apic_icr_write(uint32_t low, uint32_t apic_id)
+{
+	if (lapic_x2apic) {
+		/* The SDM asks for a fence before the ICR write in x2APIC
+		 * mode: the MSR write is not serializing (Linux:
+		 * weak_wrmsr_fence). */
+		__asm__ volatile("mfence" ::: "memory");
+		wrmsr(APIC_X2APIC_MSR + (APIC_ICR >> 4), ((uint64_t)apic_id << 32) | low);
+		return;
+	}
+	while (apic_read(APIC_ICR) & APIC_ICR_BUSY)
+		cpu_relax();
+	apic_write(APIC_ICR2, apic_id << 24);
+	apic_write(APIC_ICR, low);
+}
+
+void apic_send_IPI(uint32_t apic_id, unsigned int vector)
+{
+	apic_icr_write(APIC_DM_FIXED | vector, apic_id);
+}
+
+void apic_eoi_irq(void)
+{
+	apic_eoi();
 }
 
 /* Bus clocks / 16 since lapic_calibrate started the counter at the top. */

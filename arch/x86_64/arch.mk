@@ -38,6 +38,9 @@ ARCH_X86_SRCS += arch/x86_64/rtc.c arch/x86_64/random.c
 ARCH_X86_ASMS += arch/x86_64/uaccess.asm
 # Ring 3: SYSCALL/SYSRET, entering and leaving a program; the task switch.
 ARCH_X86_SRCS += arch/x86_64/syscall.c arch/x86_64/process.c
+# The other CPUs: the trampoline below 1 MiB, INIT-SIPI-SIPI, the IPIs.
+ARCH_X86_SRCS += arch/x86_64/smpboot.c
+ARCH_X86_ASMS += arch/x86_64/trampoline.asm
 ARCH_X86_ASMS += arch/x86_64/syscall_entry.asm
 # Signal frames and the return to ring 3 (exit_to_user_mode).
 ARCH_X86_SRCS += arch/x86_64/signal.c

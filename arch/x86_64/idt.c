@@ -33,13 +33,18 @@ static void set_gate(unsigned vector, uint64_t handler, unsigned ist, uint8_t dp
 	};
 }
 
-void idt_init(void)
+void idt_load(void)
 {
 	struct {
 		uint16_t limit;
 		uint64_t base;
 	} __packed idtr = { sizeof(idt) - 1, (uint64_t)idt };
 
+	__asm__ volatile("lidt %0" : : "m"(idtr));
+}
+
+void idt_init(void)
+{
 	for (unsigned v = 0; v < 256; v++)
 		set_gate(v, trap_stubs[v], 0, 0);
 	set_gate(8, trap_stubs[8], IST_DOUBLE_FAULT, 0);
@@ -47,5 +52,5 @@ void idt_init(void)
 	/* Linux: set_system_intr_gate(X86_TRAP_BP). A program's int3 is a
 	 * breakpoint (SIGTRAP), not a #GP on a ring-0 gate. */
 	set_gate(3, trap_stubs[3], 0, GATE_DPL3);
-	__asm__ volatile("lidt %0" : : "m"(idtr));
+	idt_load();
 }

@@ -150,6 +150,14 @@ void arch_halt(void)
 		__asm__ volatile("cli; hlt");
 }
 
+bool arch_irqs_disabled(void)
+{
+	unsigned long flags;
+
+	__asm__ volatile("pushfq; popq %0" : "=r"(flags));
+	return !(flags & X86_EFLAGS_IF);
+}
+
 unsigned long arch_irq_save(void)
 {
 	unsigned long flags;

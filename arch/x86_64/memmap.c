@@ -81,3 +81,19 @@ void memblock_from_efi(struct memblock *mb, const struct boot_info *bi)
 		panic("memblock_from_efi: cannot reserve the initramfs %#llx+%#llx",
 		      (unsigned long long)bi->initrd_phys, (unsigned long long)bi->initrd_size);
 }
+
+uint64_t efi_low_free_range(const struct boot_info *bi, uint64_t size, uint64_t limit)
+{
+	uint64_t best = 0;
+
+	for (uint64_t i = 0; i < boot_mmap_count(bi); i++) {
+		const struct efi_memory_desc *d = boot_mmap_desc(bi, __va(bi->mmap), i);
+		uint64_t start = MAX(d->phys_start, PAGE_SIZE);
+		uint64_t end = MIN(d->phys_start + d->num_pages * PAGE_SIZE, limit);
+
+		if (efi_type_use(d->type) != EFI_FREE || end < start + size)
+			continue;
+		best = MAX(best, ALIGN_DOWN(end - size, PAGE_SIZE));
+	}
+	return best;
+}

@@ -27,19 +27,6 @@
 #define PCI_CONFIG_DATA 0xcfc
 #define ACPI_ENABLE_WAIT_MS 3000
 
-static void mdelay(unsigned int ms)
-{
-	uint64_t start = arch_uptime_ns();
-
-	if (!tsc_hz) { /* not calibrated: ~1 us per port 0x80 write */
-		for (unsigned int i = 0; i < ms * 1000; i++)
-			io_delay();
-		return;
-	}
-	while (arch_uptime_ns() - start < ms * 1000000ull)
-		__asm__ volatile("pause");
-}
-
 static void *acpi_map(uint64_t phys, uint64_t size)
 {
 	return memremap(phys, size);

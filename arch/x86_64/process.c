@@ -111,7 +111,7 @@ struct task_struct *__switch_to(struct task_struct *prev, struct task_struct *ne
 		wrmsr(MSR_KERNEL_GS_BASE, next->thread.gsbase);
 	}
 	fpu_switch(&prev->thread.fpu, &next->thread.fpu);
-	percpu.current_task = next;
+	this_cpu_area()->current_task = next;
 	if (next->stack)
 		set_kernel_stack((uint64_t)next->stack + THREAD_SIZE);
 	return prev;

@@ -25,6 +25,7 @@ void arch_setup(const struct boot_info *bi)
 	syscall_init();
 	memblock_from_efi(&memblock, bi); /* paging_init allocates from it */
 	ram_bytes = memblock_phys_mem_size(&memblock);
+	smp_reserve_trampoline(bi); /* below 1 MiB, from the firmware's map */
 	paging_init(bi);
 	setup_smap(); /* CR4.SMAP: the kernel's page tables are in */
 	tsc_calibrate();

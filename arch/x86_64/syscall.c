@@ -14,6 +14,7 @@
 #include <asm/io.h>
 #include <asm/prctl.h>
 #include <asm/special_insns.h>
+#include <asm/smp.h>
 #include "x86.h"
 
 #define EFER_SCE (1ull << 0)	  /* SYSCALL/SYSRET enabled */
@@ -30,6 +31,7 @@ _Static_assert(offsetof(struct trap_frame, rcx) == 12 * 8, "trap_frame layout");
 _Static_assert(offsetof(struct trap_frame, r11) == 4 * 8, "trap_frame layout");
 _Static_assert(offsetof(struct trap_frame, rflags) == 19 * 8, "trap_frame layout");
 _Static_assert(offsetof(struct percpu, current_task) == PERCPU_CURRENT, "percpu layout");
+_Static_assert(offsetof(struct percpu, cpu_number) == PERCPU_CPU_NUMBER, "percpu layout");
 
 void syscall_init(void)
 {

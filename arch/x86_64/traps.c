@@ -222,6 +222,8 @@ void trap_dispatch(struct trap_frame *frame)
 		irq_dispatch(frame);
 	else if (frame->vector == LOCAL_TIMER_VECTOR)
 		local_apic_timer_interrupt(frame);
+	else if (frame->vector == CALL_FUNCTION_SINGLE_VECTOR)
+		call_function_single_interrupt();
 	/* The local APIC's spurious vector: no EOI, nothing to do. */
 	else if (frame->vector != SPURIOUS_APIC_VECTOR)
 		pr_warn("unexpected interrupt vector %llu\n", (unsigned long long)frame->vector);

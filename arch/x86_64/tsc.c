@@ -85,3 +85,21 @@ uint64_t arch_uptime_ns(void)
 	 * any hz below 18 GHz. */
 	return c / tsc_hz * 1000000000ull + c % tsc_hz * 1000000000ull / tsc_hz;
 }
+
+void udelay(uint64_t us)
+{
+	uint64_t start = arch_uptime_ns();
+
+	if (!tsc_hz) { /* not calibrated: ~1 us per port 0x80 write */
+		for (uint64_t i = 0; i < us; i++)
+			io_delay();
+		return;
+	}
+	while (arch_uptime_ns() - start < us * 1000)
+		__asm__ volatile("pause");
+}
+
+void mdelay(unsigned int ms)
+{
+	udelay(ms * 1000ull);
+}

@@ -55,24 +55,48 @@ void cpu_print_info(void);
 #define TSS_SEL 0x30
 #define IST_DOUBLE_FAULT 1
 #define IST_NMI 2
+struct cpu_tables;
+struct percpu;
+/* The boot CPU's tables and GS. */
 void gdt_init(void);
+/* Another CPU's: @tables (zeroed, cpu_tables_size() bytes) and @area
+ * become its GDT, TSS, IST stacks and GS (Linux: cpu_init). */
+size_t cpu_tables_size(void);
+void gdt_init_secondary(struct cpu_tables *tables, struct percpu *area);
+/* Load the shared IDT on this CPU. */
+void idt_load(void);
 /* The stack the CPU switches to on a trap from ring 3 (TSS.rsp0), and the
  * one the syscall entry loads. */
 void set_kernel_stack(uint64_t top);
 
 /* The per-CPU area, reached through GS in the kernel (MSR_GS_BASE; swapgs
  * swaps it with the user's MSR_KERNEL_GS_BASE at every ring change).
- * syscall_entry.asm uses the offsets below: keep them in step. */
+ * syscall_entry.asm uses the offsets below: keep them in step. Each CPU
+ * has its own, with its own GDT and TSS (struct cpu_tables, gdt.c). */
 struct percpu {
 	struct percpu *self;
 	uint64_t kernel_stack;		  /* top of the running task's kernel stack */
 	uint64_t user_rsp;		  /* scratch: the user rsp at syscall entry */
 	struct task_struct *current_task; /* `current` (<asm/current.h>) */
+	unsigned int cpu_number;	  /* smp_processor_id() (<asm/smp.h>) */
+	uint32_t apic_id;		  /* whom an IPI to this CPU goes to */
+	struct cpu_tables *tables;	  /* its GDT, TSS and IST stacks */
 };
 #define PERCPU_KERNEL_STACK 8
 #define PERCPU_USER_RSP 16
-/* PERCPU_CURRENT 24: <asm/current.h> */
-extern struct percpu percpu;
+/* PERCPU_CURRENT 24: <asm/current.h>; PERCPU_CPU_NUMBER 32: <asm/smp.h> */
+/* Every CPU's area, by CPU number (NULL: not started); the boot CPU's is
+ * static, the others' are allocated when they start. */
+extern struct percpu *per_cpu_area[];
+
+/* This CPU's area (its self pointer, read through GS). */
+static inline struct percpu *this_cpu_area(void)
+{
+	struct percpu *p;
+
+	__asm__("movq %%gs:0, %0" : "=r"(p));
+	return p;
+}
 
 #define MSR_EFER 0xc0000080
 #define MSR_STAR 0xc0000081
@@ -159,6 +183,20 @@ bool lapic_init(void);
 bool apic_timer_init(const char **why_not);
 /* LOCAL_TIMER_VECTOR's handler (Linux: sysvec_apic_timer_interrupt). */
 void local_apic_timer_interrupt(struct trap_frame *frame);
+/* Another CPU's APIC, in the boot CPU's mode (x2APIC or xAPIC), with
+ * LINT0 masked: only the boot CPU takes the PICs' interrupts. */
+void lapic_init_secondary(void);
+/* Whether lapic_init found a usable APIC; whether it is in x2APIC mode. */
+bool lapic_present(void);
+bool lapic_x2apic_mode(void);
+/* This CPU's APIC ID (Linux: read_apic_id). */
+uint32_t read_apic_id(void);
+/* Send: the ICR's low half (vector, delivery mode, level) to @apic_id. */
+void apic_icr_write(uint32_t low, uint32_t apic_id);
+/* A fixed interrupt at @vector to @apic_id (Linux: apic->send_IPI). */
+void apic_send_IPI(uint32_t apic_id, unsigned int vector);
+/* End the in-service interrupt (an IPI's handler). */
+void apic_eoi_irq(void);
 /* Context: after lapic_init returned true. */
 uint32_t apic_read(uint32_t reg);
 void apic_write(uint32_t reg, uint32_t v);
@@ -172,6 +210,10 @@ uint64_t tsc_deadline_after(uint64_t last, uint64_t now, uint64_t period);
 void tsc_calibrate(void);
 extern uint64_t tsc_hz;
 extern bool tsc_rate_known; /* false: neither worked, tsc_hz is a guess */
+/* Busy-wait (Linux: udelay, mdelay): by the TSC once calibrated, else
+ * about 1 us per port 0x80 write. */
+void udelay(uint64_t us);
+void mdelay(unsigned int ms);
 /* Return: how far read_counter() moved per second over one countdown of
  * the PIT's channel 2; 0 if the PIT never counted. */
 uint64_t pit_measure_rate(uint64_t (*read_counter)(void));
@@ -185,6 +227,19 @@ void serial_write_raw(const char *s, size_t n); /* usable in any state */
  * console_input(). Probes quietly (no controller is normal on new PCs)
  * and requests IRQ 1, polled on the tick too. */
 void i8042_init(void);
+
+/* memmap.c: the highest page-aligned @size bytes below @limit (and above
+ * page 0) that the firmware's map calls free once boot services are
+ * gone; 0 if none. The first 1 MiB is memblock-reserved as a whole, so
+ * nothing else takes them. */
+uint64_t efi_low_free_range(const struct boot_info *bi, uint64_t size, uint64_t limit);
+
+/* smpboot.c: the other CPUs. smp_reserve_trampoline finds the trampoline's
+ * pages below 1 MiB (Linux: reserve_real_mode), at boot. The arch hooks
+ * of <arch.h> (arch_smp_prepare_cpus, arch_cpu_up, the IPIs) live there
+ * too. call_function_single_interrupt: CALL_FUNCTION_SINGLE_VECTOR's. */
+void smp_reserve_trampoline(const struct boot_info *bi);
+void call_function_single_interrupt(void);
 
 /* paging.c: the kernel's own page tables. */
 void paging_init(const struct boot_info *bi);

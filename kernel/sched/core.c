@@ -52,6 +52,13 @@ void sched_init(void)
 	sched_entity_init(&init_task.se, 0);
 }
 
+void init_idle(struct task_struct *idle, unsigned int cpu)
+{
+	idle->cpu = cpu;
+	idle->on_rq = 1; /* an idle task is always runnable (init_task's too) */
+	sched_entity_init(&idle->se, 0);
+}
+
 void sched_fork(struct task_struct *p)
 {
 	p->static_prio = current->static_prio;
@@ -285,6 +292,14 @@ void cpu_idle(void)
 			continue;
 		}
 		arch_idle(); /* sti; hlt: an interrupt that wakes a task ends it */
+	}
+}
+
+void cpu_idle_secondary(void)
+{
+	for (;;) {
+		arch_irq_save();
+		arch_idle(); /* sti; hlt: an IPI ends it and runs first */
 	}
 }
 

@@ -12,6 +12,7 @@
 #include <kernel-page-flags.h>
 #include <kernel_stat.h>
 #include <ktest.h>
+#include <smp.h>
 #include <mm.h>
 #include <mman.h>
 #include <sched.h>
@@ -1190,22 +1191,38 @@ static void proc_sys_kernel_pid_max_and_threads_max_are_the_pid_table(struct kun
 	KUNIT_EXPECT_EQ(test, write_path("/proc/sys/kernel/pid_max", want), (long)strlen(want));
 }
 
-/* /sys/devices/system/cpu as Linux's with one CPU: its masks, and cpu0. */
-static void sys_devices_system_cpu_lists_cpu0(struct kunit *test)
+/* /sys/devices/system/cpu as Linux's: the masks as lists, kernel_max,
+ * and a cpuN directory per present CPU (cpuN/online for all but cpu0). */
+static void sys_devices_system_cpu_lists_the_cpus(struct kunit *test)
 {
 	struct ramfs_inode *inode;
+	char want[64], path[64];
+	unsigned int cpu;
 
-	KUNIT_EXPECT_EQ(test, read_path("/sys/devices/system/cpu/online"), 2);
-	KUNIT_EXPECT_STREQ(test, text, "0\n");
-	KUNIT_EXPECT_EQ(test, read_path("/sys/devices/system/cpu/possible"), 2);
-	KUNIT_EXPECT_STREQ(test, text, "0\n");
-	KUNIT_EXPECT_EQ(test, read_path("/sys/devices/system/cpu/present"), 2);
-	KUNIT_EXPECT_EQ(test, read_path("/sys/devices/system/cpu/offline"), 1);
-	KUNIT_EXPECT_STREQ(test, text, "\n");
-	KUNIT_EXPECT_EQ(test, read_path("/sys/devices/system/cpu/kernel_max"), 2);
-	KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, "/sys/devices/system/cpu/cpu0", true, &inode),
-			0);
-	KUNIT_EXPECT_EQ(test, inode->mode & S_IFMT, S_IFDIR);
+	KUNIT_EXPECT_GT(test, read_path("/sys/devices/system/cpu/online"), 0);
+	cpumask_print_list(want, sizeof(want), cpu_online_mask);
+	KUNIT_EXPECT_EQ(test, strncmp(text, want, strlen(want)), 0);
+	KUNIT_EXPECT_EQ(test, text[0], '0'); /* the boot CPU is always online */
+	KUNIT_EXPECT_GT(test, read_path("/sys/devices/system/cpu/possible"), 0);
+	cpumask_print_list(want, sizeof(want), cpu_possible_mask);
+	KUNIT_EXPECT_EQ(test, strncmp(text, want, strlen(want)), 0);
+	KUNIT_EXPECT_GT(test, read_path("/sys/devices/system/cpu/present"), 0);
+	KUNIT_EXPECT_GT(test, read_path("/sys/devices/system/cpu/offline"), 0);
+	if (num_online_cpus() == num_possible_cpus())
+		KUNIT_EXPECT_STREQ(test, text, "\n");
+	KUNIT_EXPECT_GT(test, read_path("/sys/devices/system/cpu/kernel_max"), 0);
+	ksnprintf(want, sizeof(want), "%d\n", NR_CPUS - 1);
+	KUNIT_EXPECT_STREQ(test, text, want);
+	for_each_present_cpu(cpu) {
+		ksnprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
+		KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, path, true, &inode), 0);
+		KUNIT_EXPECT_EQ(test, inode->mode & S_IFMT, S_IFDIR);
+		if (!cpu)
+			continue;
+		ksnprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
+		KUNIT_EXPECT_EQ(test, read_path(path), 2);
+		KUNIT_EXPECT_EQ(test, text[0], cpu_online(cpu) ? '1' : '0');
+	}
 	KUNIT_EXPECT_LT(test, write_path("/sys/devices/system/cpu/online", "0-1"), 0);
 }
 
@@ -1638,7 +1655,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(syslog_console_level_decides_what_is_echoed),
 	KUNIT_CASE(proc_sys_kernel_pid_max_and_threads_max_are_the_pid_table),
 	KUNIT_CASE(a_lowered_pid_max_turns_the_pid_cycle_at_it),
-	KUNIT_CASE(sys_devices_system_cpu_lists_cpu0),
+	KUNIT_CASE(sys_devices_system_cpu_lists_the_cpus),
 	KUNIT_CASE(loadavg_counts_the_tasks_and_shows_the_highest_pid),
 	KUNIT_CASE(uptime_grows_and_idle_is_within_it),
 	KUNIT_CASE(pagemap_shows_each_page_of_a_pte_mapped_folio),

@@ -23,6 +23,24 @@
 #define APIC_SPIV_APIC_ENABLED (1u << 8)
 
 /*
+ * The interrupt command register: writing its low half sends an IPI.
+ *   bits 0-7   vector (fixed), or the start page for a STARTUP IPI
+ *   bits 8-10  delivery mode: 000 fixed, 101 INIT, 110 STARTUP
+ *   bit 12     delivery status (xAPIC): 1 while the previous is pending
+ *   bit 14     level: 1 assert; bit 15 trigger: 1 level
+ * The destination APIC ID is ICR2's top byte (xAPIC), or bits 32-63 of
+ * the one 64-bit MSR (x2APIC).
+ */
+#define APIC_ICR 0x300
+#define APIC_ICR2 0x310
+#define APIC_DM_FIXED (0u << 8)
+#define APIC_DM_INIT (5u << 8)
+#define APIC_DM_STARTUP (6u << 8)
+#define APIC_ICR_BUSY (1u << 12)
+#define APIC_INT_ASSERT (1u << 14)
+#define APIC_INT_LEVELTRIG (1u << 15)
+
+/*
  * Local vector table entries (LVTT: the timer, LVT0/LVT1: the LINT pins):
  *   bits 0-7   vector
  *   bits 8-10  delivery mode (LINT only): 000 fixed, 100 NMI, 111 ExtINT
