@@ -187,7 +187,13 @@ static int hugetlb_sysfs_init(void)
  * cpu_attrs), read when shown: possible, present, online, offline
  * (possible and not online) as lists ("0-3"), kernel_max as NR_CPUS - 1.
  * priv is which. */
-enum cpu_list { CPU_POSSIBLE, CPU_PRESENT, CPU_ONLINE, CPU_OFFLINE, CPU_KERNEL_MAX };
+enum cpu_list {
+	CPU_POSSIBLE,
+	CPU_PRESENT,
+	CPU_ONLINE,
+	CPU_OFFLINE,
+	CPU_KERNEL_MAX
+};
 
 static int cpu_list_show(struct seq_file *m, void *priv)
 {
@@ -252,7 +258,8 @@ void cpu_dev_init(void)
 		ksnprintf(path, sizeof(path), CPU_DIR "/%s", files[f]);
 		err = sysfs_create_file(path, &cpu_list_attr, (void *)(uintptr_t)f);
 	}
-	for_each_present_cpu(cpu) {
+	for_each_present_cpu(cpu)
+	{
 		if (err)
 			break;
 		ksnprintf(path, sizeof(path), CPU_DIR "/cpu%u", cpu);

@@ -60,6 +60,11 @@ void set_cpu_online(unsigned int cpu, bool online);
 /* How many CPUs the arch may register: NR_CPUS, or nr_cpus= below it. */
 unsigned int smp_cpu_limit(void);
 
+/* Linux: smp_send_stop. Stop every other CPU (interrupts off, halted),
+ * without waiting: panic and a kernel fault's report, before they print.
+ * The arch implements it (the host has nothing to stop). */
+void smp_send_stop(void);
+
 /* Linux: smpcfd_prepare_cpu / smpcfd_dead_cpu. The csds @cpu sends
  * smp_call_function_many's calls with, one per possible target: made
  * before it comes online. Return: 0 or -ENOMEM. */

@@ -37,7 +37,10 @@ typedef struct raw_spinlock {
 } raw_spinlock_t;
 typedef raw_spinlock_t spinlock_t;
 
-#define __RAW_SPIN_LOCK_UNLOCKED(name) { .raw_lock = { .val = 0 } }
+#define __RAW_SPIN_LOCK_UNLOCKED(name)  \
+	{                               \
+		.raw_lock = {.val = 0 } \
+	}
 #define DEFINE_RAW_SPINLOCK(x) raw_spinlock_t x = __RAW_SPIN_LOCK_UNLOCKED(x)
 #define DEFINE_SPINLOCK(x) spinlock_t x = __RAW_SPIN_LOCK_UNLOCKED(x)
 
@@ -112,10 +115,10 @@ static inline void raw_spin_unlock_irq(raw_spinlock_t *lock)
 
 /* Linux: raw_spin_lock_irqsave. @flags gets the interrupt state to give
  * back to raw_spin_unlock_irqrestore. */
-#define raw_spin_lock_irqsave(lock, flags)         \
-	do {                                       \
-		(flags) = arch_irq_save();         \
-		raw_spin_lock(lock);               \
+#define raw_spin_lock_irqsave(lock, flags) \
+	do {                               \
+		(flags) = arch_irq_save(); \
+		raw_spin_lock(lock);       \
 	} while (0)
 
 static inline void raw_spin_unlock_irqrestore(raw_spinlock_t *lock, unsigned long flags)

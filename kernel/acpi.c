@@ -467,11 +467,12 @@ void acpi_info_print(const struct acpi_info *info)
 	if (info->s5_found)
 		kprintf("  \\_S5: SLP_TYPa %u, SLP_TYPb %u\n", info->slp_typa, info->slp_typb);
 	if (info->madt_found) {
-		kprintf("  MADT: local APIC at 0x%llx, %d CPU(s):", (unsigned long long)info->lapic_phys,
-			info->ncpus);
+		kprintf("  MADT: local APIC at 0x%llx, %d CPU(s):",
+			(unsigned long long)info->lapic_phys, info->ncpus);
 		for (int i = 0; i < info->ncpus; i++)
 			kprintf(" %s%u%s", info->cpus[i].x2apic ? "x2apic " : "apic ",
-				info->cpus[i].apic_id, info->cpus[i].enabled ? "" : " (hot-pluggable)");
+				info->cpus[i].apic_id,
+				info->cpus[i].enabled ? "" : " (hot-pluggable)");
 		kprintf("\n");
 	}
 	if (info->nerrors)

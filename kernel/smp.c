@@ -170,8 +170,7 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
 	return 0;
 }
 
-void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func, void *info,
-			    bool wait)
+void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func, void *info, bool wait)
 {
 	unsigned int this_cpu = smp_processor_id(), cpu;
 	struct call_single_data *cfd = cfd_data[this_cpu];
@@ -185,7 +184,8 @@ void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func, vo
 		panic("smp_call_function_many: waiting with interrupts off can deadlock");
 	BUG_ON(!cfd); /* set up when this CPU came online */
 	cpumask_clear(&ipi);
-	for_each_cpu(cpu, &targets) {
+	for_each_cpu(cpu, &targets)
+	{
 		struct call_single_data *csd = &cfd[cpu];
 
 		csd_lock(csd);
@@ -205,8 +205,7 @@ void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func, vo
 		arch_send_call_function_ipi_mask(&ipi);
 	}
 	if (wait)
-		for_each_cpu(cpu, &targets)
-			csd_lock_wait(&cfd[cpu]);
+		for_each_cpu(cpu, &targets) csd_lock_wait(&cfd[cpu]);
 }
 
 void on_each_cpu(smp_call_func_t func, void *info, bool wait)
@@ -279,7 +278,8 @@ void smp_init(void)
 		panic("smp: no memory for the boot CPU's call data");
 	if (num_present_cpus() > 1)
 		pr_info("smp: Bringing up secondary CPUs ...\n");
-	for_each_present_cpu(cpu) {
+	for_each_present_cpu(cpu)
+	{
 		int err;
 
 		if (cpu_online(cpu))

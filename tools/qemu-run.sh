@@ -37,7 +37,7 @@ usage: qemu-run.sh --image IMG [options]
                      (default: ICOUNT=1 turns it on, ICOUNT=0 or unset off)
   --usb              attach the image as a USB stick (qemu-xhci + usb-storage)
   --mem SIZE         guest RAM (default 512M)
-  --cpus N           guest CPUs (default 1)
+  --cpus N           guest CPUs (default 2)
   --interactive      serial console on this terminal (make run)
   --serial-stdio     serial on stdin/stdout, nothing else (for serial-session)
   --gdb              wait for gdb on tcp::1234 (with --interactive)
@@ -52,7 +52,7 @@ usage: qemu-run.sh --image IMG [options]
 USAGE
 }
 
-image= kernel= initrd= append=console=ttyS0 accel=${ACCEL:-tcg} icount=${ICOUNT:-0} usb=0 mem=512M cpus=1 mode=batch gdb=0 log= timeout=120 expect= monitor= fail_on= show=
+image= kernel= initrd= append=console=ttyS0 accel=${ACCEL:-tcg} icount=${ICOUNT:-0} usb=0 mem=512M cpus=2 mode=batch gdb=0 log= timeout=120 expect= monitor= fail_on= show=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift ;;

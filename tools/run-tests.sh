@@ -387,6 +387,40 @@ matrix_tick() {
 	esac
 }
 
+# cpus_online_are LOG LIST: the shell's `cat /sys/devices/system/cpu/online`
+# in LOG printed LIST.
+cpus_online_are() {
+	tr -d '\r' < "$1" | awk -v want="$2" '
+		found { got = $0; exit }
+		$0 == "folium> cat /sys/devices/system/cpu/online" { found = 1 }
+		END {
+			if (got == want) exit 0
+			printf "/sys/devices/system/cpu/online: \"%s\", expected \"%s\"\n", got, want
+			exit 1
+		}'
+}
+
+# matrix_smp CFG: more CPUs ride on two matrix boots, which then run every
+# suite on them: four CPUs with one that never answers (smp_fail_cpu=, the
+# path of a broken AP: reported, the rest boot), and four that nr_cpus=
+# and maxcpus= cut to three possible and two started. The others boot
+# with qemu-run.sh's default two. Sets cpus (--cpus), smp (the words),
+# smp_lines (what the boot must print, |-separated) and online (what
+# /sys/devices/system/cpu/online must say).
+matrix_smp() {
+	case $1 in
+	pb9-thpy)
+		cpus=4 smp=smp_fail_cpu=2
+		smp_lines="smpboot: CPU 2 (APIC ID 2) started but did not come online|smp: Brought up 1 node, 3 CPUs (some failed" online=0-1,3
+		;;
+	pb7-thpy)
+		cpus=4 smp='nr_cpus=3 maxcpus=2'
+		smp_lines="smpboot: Allowing 3 CPUs, 0 hotplug CPUs|smp: maxcpus=2: CPU 2 stays offline|smp: Brought up 1 node, 2 CPUs" online=0-1
+		;;
+	*) cpus=2 smp='' smp_lines="smp: Brought up 1 node, 2 CPUs" online=0-1 ;;
+	esac
+}
+
 # config_matrix_entry PAGE_BLOCK_ORDER THP [MAX_PAGE_ORDER]: build that
 # kernel in its own build directory, boot it, check the effective
 # pageblock_order and run every in-kernel suite. With MAX_PAGE_ORDER the
@@ -398,6 +432,7 @@ config_matrix_entry() {
 	dir=$B/matrix/$cfg
 	matrix_tick "$cfg"
 	matrix_mem "$cfg"
+	matrix_smp "$cfg"
 	set -- CONFIG_PAGE_BLOCK_ORDER="$pb" CONFIG_TRANSPARENT_HUGEPAGE="$thp" \
 		${order:+CONFIG_MAX_PAGE_ORDER="$order"}
 	# The kernel objects whose preprocessed text these knobs leave alone
@@ -411,20 +446,22 @@ config_matrix_entry() {
 	# THP n: thp= on the command line and `thp SIZES` are refused, and a
 	# 2 MiB read and write still map order 0 only.
 	if [ "$thp" = n ]; then
-		printf '%s\n' "${tick:+$tick }"'thp=2M run="config; thp 64K; thp; usemem 2M seq write --order-stats; test; poweroff"'
+		printf '%s\n' "${tick:+$tick }${smp:+$smp }"'thp=2M run="config; cat /sys/devices/system/cpu/online; thp 64K; thp; usemem 2M seq write --order-stats; test; poweroff"'
 	elif [ -n "$mem" ]; then
-		printf '%s\n' "${tick:+$tick }"'run="config; mem; meminfo; test; meminfo; poweroff"'
+		printf '%s\n' "${tick:+$tick }${smp:+$smp }"'run="config; cat /sys/devices/system/cpu/online; mem; meminfo; test; meminfo; poweroff"'
 	else
-		printf '%s\n' "${tick:+$tick }"'run="config; test; poweroff"'
+		printf '%s\n' "${tick:+$tick }${smp:+$smp }"'run="config; cat /sys/devices/system/cpu/online; test; poweroff"'
 	fi > "$dir/cmdline.txt"
 	sh tools/mkimage.sh "$dir/test.img" "$B/BOOTX64.EFI" "$dir/folium.elf" \
 		"$dir/cmdline.txt" ${mem:+"$B/initramfs.cpio"} || return 1
 	want=$pb
 	[ "$thp" = y ] && [ "$pb" -gt 9 ] && want=9
-	boot_and_test "matrix-$cfg" "$dir/test.img" ${mem:+--mem "$mem"} || return 1
+	boot_and_test "matrix-$cfg" "$dir/test.img" ${mem:+--mem "$mem"} --cpus "$cpus" || return 1
 	expect_in "$LOGS/matrix-$cfg.serial" "pageblock_order=$want " \
 		"CMA_MIN_ALIGNMENT_BYTES=$((4096 << want))" \
 		${order:+"MAX_PAGE_ORDER=$order "} "$tick_line" || return 1
+	(IFS='|' && set -f && expect_in "$LOGS/matrix-$cfg.serial" $smp_lines) &&
+		cpus_online_are "$LOGS/matrix-$cfg.serial" "$online" || return 1
 	[ -z "$mem" ] || mem_checks "$LOGS/matrix-$cfg.serial" "$mem" || return 1
 	if [ "$thp" = n ]; then
 		expect_in "$LOGS/matrix-$cfg.serial" \

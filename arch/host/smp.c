@@ -61,8 +61,11 @@ void arch_send_call_function_ipi_mask(const struct cpumask *mask)
 {
 	unsigned int cpu;
 
-	for_each_cpu(cpu, mask)
-		arch_send_call_function_single_ipi(cpu);
+	for_each_cpu(cpu, mask) arch_send_call_function_single_ipi(cpu);
+}
+
+void smp_send_stop(void)
+{
 }
 
 void host_smp_model_start(unsigned int nr_cpus)
@@ -80,7 +83,8 @@ void host_smp_model_stop(void)
 {
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu) {
+	for_each_possible_cpu(cpu)
+	{
 		smpcfd_dead_cpu(cpu);
 		set_cpu_online(cpu, false);
 		set_cpu_present(cpu, false);

@@ -6,6 +6,7 @@
  * Virtual CPU version 2.5+", "flags\t\t: fpu ... sse2 ... erms".
  */
 #include <seq_file.h>
+#include <smp.h>
 #include "x86.h"
 
 static void cpuid_regs(uint32_t leaf, uint32_t sub, uint32_t r[4])
@@ -68,21 +69,24 @@ static void show_flags(struct seq_file *m, uint32_t max_leaf)
 	seq_putc(m, '\n');
 }
 
-/* Linux: show_cpuinfo, for processor 0 of 1. */
-int cpuinfo_proc_show(struct seq_file *m, void *v)
+/* Linux: show_cpuinfo for one CPU. Every CPU is the boot CPU's model
+ * (QEMU's and a PC's CPUs are alike), so the CPUID fields are read here;
+ * the numbers are the CPU's own: processor, apicid. One package, one
+ * thread per core: siblings and cpu cores are the CPUs online. */
+static void show_cpuinfo(struct seq_file *m, unsigned int nr, uint32_t apic_id)
 {
 	uint32_t r[4];
 
-	(void)v;
 	cpuid_regs(0, 0, r);
-	seq_printf(m, "processor\t: 0\nvendor_id\t: %s\n", cpu.vendor);
+	seq_printf(m, "processor\t: %u\nvendor_id\t: %s\n", nr, cpu.vendor);
 	seq_printf(m, "cpu family\t: %u\nmodel\t\t: %u\n", cpu.family, cpu.model);
 	seq_printf(m, "model name\t: %s\n", cpu.brand[0] ? cpu.brand : "unknown");
 	seq_printf(m, "stepping\t: %u\n", cpu.stepping);
 	seq_printf(m, "cpu MHz\t\t: %llu.%03llu\n", (unsigned long long)(tsc_hz / 1000000),
 		   (unsigned long long)(tsc_hz / 1000 % 1000));
-	seq_printf(m, "physical id\t: 0\nsiblings\t: 1\ncore id\t\t: 0\ncpu cores\t: 1\n");
-	seq_printf(m, "apicid\t\t: 0\ninitial apicid\t: 0\nfpu\t\t: yes\n");
+	seq_printf(m, "physical id\t: 0\nsiblings\t: %u\ncore id\t\t: %u\ncpu cores\t: %u\n",
+		   num_online_cpus(), nr, num_online_cpus());
+	seq_printf(m, "apicid\t\t: %u\ninitial apicid\t: %u\nfpu\t\t: yes\n", apic_id, apic_id);
 	seq_printf(m, "fpu_exception\t: yes\ncpuid level\t: %u\nwp\t\t: yes\n", r[0]);
 	show_flags(m, r[0]);
 	seq_printf(m, "bogomips\t: %llu.%02llu\n", (unsigned long long)(tsc_hz / 500000),
@@ -91,5 +95,15 @@ int cpuinfo_proc_show(struct seq_file *m, void *v)
 	seq_printf(m, "address sizes\t: %u bits physical, %u bits virtual\n", cpu.phys_addr_bits,
 		   cpu.virt_addr_bits);
 	seq_printf(m, "power management:\n\n");
+}
+
+/* Linux: c_start/c_next over the online CPUs. */
+int cpuinfo_proc_show(struct seq_file *m, void *v)
+{
+	unsigned int nr;
+
+	(void)v;
+	for_each_online_cpu(nr)
+		show_cpuinfo(m, nr, per_cpu_area[nr] ? per_cpu_area[nr]->apic_id : 0);
 	return 0;
 }

@@ -168,7 +168,8 @@ static void wakeup_secondary_cpu_via_init(uint32_t apic_id)
 	if (!lapic_x2apic_mode())
 		apic_icr_write(APIC_INT_LEVELTRIG | APIC_DM_INIT, apic_id);
 	for (int i = 0; i < 2; i++) {
-		apic_icr_write(APIC_DM_STARTUP | (uint32_t)(trampoline_phys >> PAGE_SHIFT), apic_id);
+		apic_icr_write(APIC_DM_STARTUP | (uint32_t)(trampoline_phys >> PAGE_SHIFT),
+			       apic_id);
 		udelay(200);
 	}
 }
@@ -246,8 +247,7 @@ void arch_send_call_function_ipi_mask(const struct cpumask *mask)
 {
 	unsigned int c;
 
-	for_each_cpu(c, mask)
-		apic_send_IPI(per_cpu_area[c]->apic_id, CALL_FUNCTION_SINGLE_VECTOR);
+	for_each_cpu(c, mask) apic_send_IPI(per_cpu_area[c]->apic_id, CALL_FUNCTION_SINGLE_VECTOR);
 }
 
 /* Linux: sysvec_call_function_single. */
@@ -255,4 +255,25 @@ void call_function_single_interrupt(void)
 {
 	apic_eoi_irq();
 	generic_smp_call_function_single_interrupt();
+}
+
+/* Linux: native_stop_other_cpus's REBOOT_VECTOR IPI, without the NMI
+ * fallback: a CPU spinning with interrupts off keeps spinning, which
+ * changes nothing the report shows. */
+void smp_send_stop(void)
+{
+	unsigned int self, c;
+
+	if (num_online_cpus() < 2)
+		return;
+	self = smp_processor_id();
+	for_each_online_cpu(c) if (c != self && per_cpu_area[c])
+		apic_send_IPI(per_cpu_area[c]->apic_id, REBOOT_VECTOR);
+}
+
+/* REBOOT_VECTOR's handler: this CPU stops for good. */
+void stop_this_cpu(void)
+{
+	set_cpu_online(smp_processor_id(), false);
+	arch_halt();
 }

@@ -15,6 +15,7 @@
 #include <ksyms.h>
 #include <sched.h>
 #include <asm/special_insns.h>
+#include <smp.h>
 #include "x86.h"
 
 static const char *const exception_names[32] = {
@@ -130,17 +131,19 @@ static void __noreturn die(const struct trap_frame *f)
 	static bool dying;
 	const char *name = f->vector < 32 ? exception_names[f->vector] : NULL;
 
-	if (dying) {
-		/* The report itself faulted: fall back to the barest output. */
+	if (__atomic_exchange_n(&dying, true, __ATOMIC_SEQ_CST)) {
+		/* The report itself faulted (or another CPU is reporting):
+		 * fall back to the barest output. */
 		static const char msg[] =
 			"\r\n*** nested exception while reporting a fault; halting\r\n";
 		serial_write_raw(msg, sizeof(msg) - 1);
 		arch_halt();
 	}
-	dying = true;
+	smp_send_stop();
 	console_flush_on_panic();
 	pr_emerg("------------[ cut here ]------------\n");
 	pr_emerg("Exception %llu: %s\n", (unsigned long long)f->vector, name ? name : "Reserved");
+	pr_emerg("CPU: %u PID: %d Comm: %s\n", smp_processor_id(), current->pid, current->comm);
 	report_error_code(f);
 	if (f->vector == 14)
 		pr_emerg("CR2 (faulting address): 0x%016llx\n", (unsigned long long)read_cr2());
@@ -224,6 +227,8 @@ void trap_dispatch(struct trap_frame *frame)
 		local_apic_timer_interrupt(frame);
 	else if (frame->vector == CALL_FUNCTION_SINGLE_VECTOR)
 		call_function_single_interrupt();
+	else if (frame->vector == REBOOT_VECTOR)
+		stop_this_cpu();
 	/* The local APIC's spurious vector: no EOI, nothing to do. */
 	else if (frame->vector != SPURIOUS_APIC_VECTOR)
 		pr_warn("unexpected interrupt vector %llu\n", (unsigned long long)frame->vector);

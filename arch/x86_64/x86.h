@@ -240,6 +240,8 @@ uint64_t efi_low_free_range(const struct boot_info *bi, uint64_t size, uint64_t 
  * too. call_function_single_interrupt: CALL_FUNCTION_SINGLE_VECTOR's. */
 void smp_reserve_trampoline(const struct boot_info *bi);
 void call_function_single_interrupt(void);
+/* REBOOT_VECTOR's handler (smp_send_stop's IPI): halt this CPU. */
+void __noreturn stop_this_cpu(void);
 
 /* paging.c: the kernel's own page tables. */
 void paging_init(const struct boot_info *bi);

@@ -1,8 +1,8 @@
 /*
  * ACPI table walk on synthetic firmware: an RSDP, RSDT and XSDT, a FADT, an
- * "APIC" table (the MADT: empty, or the CPUs a case lists) and a DSDT with a \_S5 package, laid out in a 4 KiB
- * buffer that stands for physical memory at FAKE_BASE. Checksums are
- * computed like firmware does; the cases then corrupt one thing each.
+ * "APIC" table (the MADT: empty, or the CPUs a case lists) and a DSDT with a \_S5 package, laid out
+ * in a 4 KiB buffer that stands for physical memory at FAKE_BASE. Checksums are computed like
+ * firmware does; the cases then corrupt one thing each.
  */
 #include <acpi.h>
 #include <ktest.h>
@@ -357,13 +357,13 @@ static void build_madt(const uint8_t *entries, size_t n)
 static void acpi_madt_lists_enabled_and_hotpluggable_cpus(struct kunit *test)
 {
 	static const uint8_t entries[] = {
-		0, 8, 0, 0, 1, 0, 0, 0,	 /* LAPIC uid 0, id 0, enabled */
-		0, 8, 1, 2, 1, 0, 0, 0,	 /* LAPIC uid 1, id 2, enabled */
-		0, 8, 2, 4, 0, 0, 0, 0,	 /* LAPIC id 4: neither flag, skipped */
-		0, 8, 3, 6, 2, 0, 0, 0,	 /* LAPIC id 6: online capable only */
-		1, 12, 0, 0, 0, 0, 0xc0, 0xfe, 0, 0, 0, 0, /* an I/O APIC: not a CPU */
-		9, 16, 0, 0, 0x2c, 1, 0, 0, 1, 0, 0, 0, 7, 0, 0, 0, /* x2APIC id 300 uid 7 */
-		0, 8, 9, 2, 1, 0, 0, 0,	 /* id 2 again: kept once */
+		0, 8,  0, 0, 1,	   0, 0,    0, /* LAPIC uid 0, id 0, enabled */
+		0, 8,  1, 2, 1,	   0, 0,    0, /* LAPIC uid 1, id 2, enabled */
+		0, 8,  2, 4, 0,	   0, 0,    0, /* LAPIC id 4: neither flag, skipped */
+		0, 8,  3, 6, 2,	   0, 0,    0, /* LAPIC id 6: online capable only */
+		1, 12, 0, 0, 0,	   0, 0xc0, 0xfe, 0, 0, 0, 0, /* an I/O APIC: not a CPU */
+		9, 16, 0, 0, 0x2c, 1, 0,    0,	  1, 0, 0, 0, 7, 0, 0, 0, /* x2APIC id 300 uid 7 */
+		0, 8,  9, 2, 1,	   0, 0,    0, /* id 2 again: kept once */
 	};
 
 	build_madt(entries, sizeof(entries));
@@ -387,8 +387,8 @@ static void acpi_madt_address_override_and_bad_entry(struct kunit *test)
 {
 	static const uint8_t entries[] = {
 		5, 12, 0, 0, 0, 0, 0xd0, 0xfe, 1, 0, 0, 0, /* override: 0x1fed00000 */
-		0, 8, 0, 0, 1, 0, 0, 0,			   /* LAPIC id 0 */
-		0, 40, 1, 1, 1, 0, 0, 0,		   /* runs past the table's end */
+		0, 8,  0, 0, 1, 0, 0,	 0,		   /* LAPIC id 0 */
+		0, 40, 1, 1, 1, 0, 0,	 0,		   /* runs past the table's end */
 	};
 
 	build_madt(entries, sizeof(entries));

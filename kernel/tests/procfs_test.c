@@ -636,6 +636,20 @@ static void proc_self_and_exe_lead_to_the_task(struct kunit *test)
 	KUNIT_EXPECT_GT(test, read_path("/proc/cpuinfo"), 0);
 	KUNIT_EXPECT_EQ(test, field("processor\t:"), 0);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "\nflags\t\t: fpu "));
+	/* One stanza per online CPU, numbered as they are. */
+	{
+		unsigned int stanzas = 0, cpu = 0;
+		char want[32];
+
+		for (const char *p = text; (p = strstr(p, "processor\t: ")); p++)
+			stanzas++;
+		KUNIT_EXPECT_EQ(test, stanzas, num_online_cpus());
+		for_each_online_cpu(cpu)
+		{
+			ksnprintf(want, sizeof(want), "processor\t: %u\n", cpu);
+			KUNIT_EXPECT_NOT_NULL(test, strstr(text, want));
+		}
+	}
 }
 
 /* One of Folium's 0/1 switches at path: reads its default (on or off),
@@ -1213,7 +1227,8 @@ static void sys_devices_system_cpu_lists_the_cpus(struct kunit *test)
 	KUNIT_EXPECT_GT(test, read_path("/sys/devices/system/cpu/kernel_max"), 0);
 	ksnprintf(want, sizeof(want), "%d\n", NR_CPUS - 1);
 	KUNIT_EXPECT_STREQ(test, text, want);
-	for_each_present_cpu(cpu) {
+	for_each_present_cpu(cpu)
+	{
 		ksnprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
 		KUNIT_ASSERT_EQ(test, ramfs_lookup(&rootfs, path, true, &inode), 0);
 		KUNIT_EXPECT_EQ(test, inode->mode & S_IFMT, S_IFDIR);

@@ -86,7 +86,8 @@ static void a_call_runs_on_the_cpu_it_names(struct kunit *test)
 	for (unsigned int c = 0; c < NR_CPUS; c++)
 		if (!cpu_online(c))
 			offline = c;
-	for_each_online_cpu(cpu) {
+	for_each_online_cpu(cpu)
+	{
 		unsigned int ran_on = 0;
 
 		KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu, record_cpu, &ran_on, true), 0);
@@ -117,11 +118,9 @@ static void a_call_to_many_runs_once_on_each_other_cpu(struct kunit *test)
 
 	memset(calls_on, 0, sizeof(calls_on));
 	smp_call_function_many(cpu_online_mask, count_call, NULL, true);
-	for_each_online_cpu(cpu)
-		KUNIT_EXPECT_EQ(test, calls_on[cpu], cpu == self ? 0u : 1u);
+	for_each_online_cpu(cpu) KUNIT_EXPECT_EQ(test, calls_on[cpu], cpu == self ? 0u : 1u);
 	on_each_cpu(count_call, NULL, true);
-	for_each_online_cpu(cpu)
-		KUNIT_EXPECT_EQ(test, calls_on[cpu], cpu == self ? 1u : 2u);
+	for_each_online_cpu(cpu) KUNIT_EXPECT_EQ(test, calls_on[cpu], cpu == self ? 1u : 2u);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		if (!cpu_online(cpu))
 			KUNIT_EXPECT_EQ(test, calls_on[cpu], 0u);
@@ -133,15 +132,16 @@ static void an_async_call_runs_and_is_counted(struct kunit *test)
 {
 	unsigned int self = smp_processor_id(), cpu;
 
-	for_each_online_cpu(cpu) {
+	for_each_online_cpu(cpu)
+	{
 		volatile unsigned int ran_on = 0;
 		unsigned long ipis = irq_call_count[cpu];
 		uint64_t start = arch_uptime_ns();
 
 		if (cpu == self)
 			continue;
-		KUNIT_ASSERT_EQ(test, smp_call_function_single(cpu, record_cpu, (void *)&ran_on, false),
-				0);
+		KUNIT_ASSERT_EQ(
+			test, smp_call_function_single(cpu, record_cpu, (void *)&ran_on, false), 0);
 		while (!ran_on && arch_uptime_ns() - start < 2000000000ull)
 			cpu_relax();
 		KUNIT_EXPECT_EQ(test, ran_on, cpu + 1);

@@ -17,6 +17,7 @@ struct trap_frame {
 /* The local APIC's own vectors, as Linux numbers them
  * (arch/x86/include/asm/irq_vectors.h): far above the PICs' 32..47. */
 #define LOCAL_TIMER_VECTOR 0xec
+#define REBOOT_VECTOR 0xf8		 /* smp_send_stop: halt */
 #define CALL_FUNCTION_SINGLE_VECTOR 0xfb /* smp_call_function_* (kernel/smp.c) */
 #define SPURIOUS_APIC_VECTOR 0xff
 
