@@ -22,6 +22,7 @@ CONFIG_KNOBS = \
 	CONFIG_PAGE_BLOCK_ORDER:$(CONFIG_MAX_PAGE_ORDER):1:$(CONFIG_MAX_PAGE_ORDER):pageblock~order~ceiling~(alias~PAGE_BLOCK_MAX_ORDER) \
 	CONFIG_TRANSPARENT_HUGEPAGE:y:n:y:large~anonymous~folios;~caps~pageblock~order~at~HPAGE_PMD_ORDER \
 	CONFIG_DEBUG_VM:y:n:y:poison~freed~pages~and~check~every~page~state~change \
+	CONFIG_PROVE_LOCKING:y:n:y:the~lock-order~checker~(lockdep):~inversions,~interrupt~misuse,~recursion \
 	CONFIG_LOG_BUF_SHIFT:15:12:22:printk~ring~buffer~size~as~a~power~of~two~(bytes) \
 	CONFIG_HZ:100:10:1000:timer~interrupts~per~second~(PIT~channel~0) \
 	CONFIG_NR_CPUS:64:1:512:most~CPUs~the~kernel~can~use;~the~MADT's~others~are~reported~and~left~out \
@@ -38,6 +39,7 @@ endif
 CONFIG_PAGE_BLOCK_ORDER ?= $(CONFIG_MAX_PAGE_ORDER)
 CONFIG_TRANSPARENT_HUGEPAGE ?= y
 CONFIG_DEBUG_VM ?= y
+CONFIG_PROVE_LOCKING ?= y
 CONFIG_LOG_BUF_SHIFT ?= 15
 CONFIG_HZ ?= 100
 CONFIG_NR_CPUS ?= 64

@@ -107,6 +107,12 @@ bool arch_has_fast_stosb(void);
 
 /* Print "  <symbol>+0xoff" for each frame of the caller's stack. */
 void arch_dump_stack(void);
+/* Linux: stack_trace_save. The return addresses of the caller's stack,
+ * the innermost @skip frames left out, into @entries (at most @max).
+ * Return: how many were stored. arch_stack_trace_print: one line each,
+ * with the symbol where the arch knows it (zeros end the list). */
+unsigned int arch_stack_trace_save(unsigned long *entries, unsigned int max, unsigned int skip);
+void arch_stack_trace_print(const unsigned long *entries, unsigned int n);
 
 /* Can a PUD entry map 1 GiB (x86's PDPE1GB, Linux's X86_FEATURE_GBPAGES)?
  * mm/hugetlb.c registers the 1 GiB HugeTLB size only then. */

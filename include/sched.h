@@ -16,6 +16,7 @@
 #define FOLIUM_SCHED_H
 
 #include <cred.h>
+#include <lockdep.h>
 #include <fs.h>
 #include <hrtimer.h>
 #include <kernel.h>
@@ -148,10 +149,16 @@ struct signal_struct {
 /* Linux: struct task_struct. */
 struct task_struct {
 	struct thread_info thread_info;
-	unsigned int __state;	   /* TASK_*: read with READ_ONCE-like care (interrupts) */
-	unsigned int flags;	   /* PF_* */
-	int on_rq;		   /* queued on the run queue (or running) */
-	unsigned int cpu;	   /* the CPU it runs on or last ran on */
+	unsigned int __state; /* TASK_*: read with READ_ONCE-like care (interrupts) */
+	unsigned int flags;   /* PF_* */
+	int on_rq;	      /* queued on the run queue (or running) */
+	unsigned int cpu;     /* the CPU it runs on or last ran on */
+#if CONFIG_PROVE_LOCKING
+	/* The locks it holds, innermost last (<lockdep.h>). */
+	int lockdep_depth;
+	int lockdep_recursion; /* inside the checker: do not check */
+	struct held_lock held_locks[MAX_LOCK_DEPTH];
+#endif
 	int static_prio;	   /* 120 + nice (Linux: DEFAULT_PRIO + nice) */
 	struct sched_entity se;	   /* the fair class's: weight, vruntime, deadline */
 	uint64_t sum_exec_runtime; /* ns on the CPU, for clocks and /proc */

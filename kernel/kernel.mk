@@ -56,6 +56,9 @@ TEST_SRCS += \
 # More CPUs: the masks, bring-up, cross-CPU function calls (IPIs).
 KERNEL_GENERIC_SRCS += kernel/smp.c
 TEST_SRCS += kernel/tests/smp_test.c
+# Locks: the order checker (lockdep), mutexes and rw_semaphores.
+KERNEL_GENERIC_SRCS += kernel/locking/lockdep.c kernel/locking/mutex.c
+TEST_SRCS += kernel/tests/locking_test.c
 
 # Drivers: framebuffer console, keyboard translation, ACPI tables.
 KERNEL_GENERIC_SRCS += kernel/psf.c kernel/fbcon.c kernel/keymap.c kernel/acpi.c

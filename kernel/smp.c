@@ -11,6 +11,7 @@
  */
 #include <arch.h>
 #include <errno.h>
+#include <hardirq.h>
 #include <sched.h>
 #include <slab.h>
 #include <smp.h>
@@ -19,6 +20,7 @@ struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask;
 unsigned int nr_cpu_ids = 1;
 unsigned long irq_call_count[NR_CPUS];
 unsigned long ipis_sent[NR_CPUS];
+unsigned int hardirq_nesting[NR_CPUS];
 
 /* Linux: call_single_queue, one per CPU. */
 static struct llist_head call_single_queue[NR_CPUS];

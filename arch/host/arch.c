@@ -10,7 +10,9 @@
 #include <ksyms.h>
 #include <ktest.h>
 #include <signal.h>
+#include <smp.h>
 #include <timekeeping.h>
+#include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -58,17 +60,32 @@ void panic(const char *fmt, ...)
 /* `current` (<asm/current.h>): init_task until a test sets it. */
 struct task_struct *host_current;
 
+/* The interrupt flag of each modelled CPU (arch/host/smp.c): nothing
+ * interrupts a host test, but code that checks the flag (the lock
+ * checker, smp_call_function's wait) sees what the kernel would. */
+bool host_irqs_off[NR_CPUS];
+
 void arch_irq_enable(void)
 {
+	host_irqs_off[host_cpu] = false;
 }
 
 unsigned long arch_irq_save(void)
 {
-	return 0;
+	bool was_off = host_irqs_off[host_cpu];
+
+	host_irqs_off[host_cpu] = true;
+	return was_off;
 }
 
 void arch_irq_restore(unsigned long flags)
 {
+	host_irqs_off[host_cpu] = flags != 0;
+}
+
+bool arch_irqs_disabled(void)
+{
+	return host_irqs_off[host_cpu];
 }
 
 uint64_t arch_cycles(void)
@@ -106,6 +123,28 @@ void arch_poweroff(void)
 void arch_dump_stack(void)
 {
 	fprintf(stderr, "  (host: no kernel backtrace; run under a debugger)\n");
+}
+
+unsigned int arch_stack_trace_save(unsigned long *entries, unsigned int max, unsigned int skip)
+{
+	void *frames[64];
+	int n = backtrace(frames, 64);
+	unsigned int stored = 0;
+
+	for (int i = (int)skip + 1; i < n && stored < max; i++)
+		entries[stored++] = (unsigned long)frames[i];
+	return stored;
+}
+
+void arch_stack_trace_print(const unsigned long *entries, unsigned int n)
+{
+	for (unsigned int i = 0; i < n && entries[i]; i++) {
+		void *addr = (void *)entries[i];
+		char **name = backtrace_symbols(&addr, 1);
+
+		kprintf("  [<%016lx>] %s\n", entries[i], name ? name[0] : "?");
+		free(name);
+	}
 }
 
 void ktest_print(const char *fmt, ...)

@@ -15,9 +15,14 @@
 #include <smp.h>
 
 unsigned int host_cpu;
+
+int sched_yield(void); /* libc's: <sched.h> here is the kernel's */
+
+void host_cpu_relax(void)
+{
+	sched_yield();
+}
 unsigned int host_nr_cpus = 1;
-/* The interrupt flag each modelled CPU would have (the tests set it). */
-bool host_irqs_off[NR_CPUS];
 /* IPIs the model delivered, per target. */
 unsigned long host_ipis_delivered[NR_CPUS];
 
@@ -38,11 +43,6 @@ int arch_cpu_up(unsigned int cpu, struct task_struct *idle, bool test_no_answer)
 		return -EIO;
 	set_cpu_online(cpu, true);
 	return 0;
-}
-
-bool arch_irqs_disabled(void)
-{
-	return host_irqs_off[host_cpu];
 }
 
 void arch_send_call_function_single_ipi(unsigned int cpu)

@@ -61,3 +61,30 @@ void arch_dump_stack(void)
 
 	dump_stack_from((uint64_t)__builtin_return_address(0), *(uint64_t *)rbp);
 }
+
+unsigned int arch_stack_trace_save(unsigned long *entries, unsigned int max, unsigned int skip)
+{
+	uint64_t rbp = (uint64_t)__builtin_frame_address(0);
+	unsigned int n = 0;
+
+	for (int depth = 0; rbp && n < max && depth < MAX_FRAMES; depth++) {
+		uint64_t *frame = (uint64_t *)rbp;
+
+		if (!frame_readable(rbp))
+			break;
+		if (frame[1] && skip)
+			skip--;
+		else if (frame[1])
+			entries[n++] = frame[1] - 1;
+		if (frame[0] <= rbp)
+			break;
+		rbp = frame[0];
+	}
+	return n;
+}
+
+void arch_stack_trace_print(const unsigned long *entries, unsigned int n)
+{
+	for (unsigned int i = 0; i < n && entries[i]; i++)
+		print_frame(entries[i]);
+}

@@ -15,6 +15,7 @@
 #include <ksyms.h>
 #include <sched.h>
 #include <asm/special_insns.h>
+#include <hardirq.h>
 #include <smp.h>
 #include "x86.h"
 
@@ -207,6 +208,7 @@ static void __noreturn handle_double_fault(const struct trap_frame *f)
 }
 
 void trap_dispatch(struct trap_frame *frame);
+static void interrupt_dispatch(struct trap_frame *frame);
 
 void trap_dispatch(struct trap_frame *frame)
 {
@@ -221,7 +223,19 @@ void trap_dispatch(struct trap_frame *frame)
 		handle_double_fault(frame);
 	else if (frame->vector < IRQ_BASE)
 		die(frame);
-	else if (frame->vector < IRQ_BASE + NR_LEGACY_IRQS)
+	else
+		interrupt_dispatch(frame);
+	/* Linux: irqentry_exit_to_user_mode. A signal sent here (a fault's,
+	 * Ctrl-C's SIGINT) is delivered before ring 3 runs again. */
+	if (frame->cs & 3)
+		exit_to_user_mode(frame);
+}
+
+/* A device's or the local APIC's interrupt, in hard-IRQ context. */
+static void interrupt_dispatch(struct trap_frame *frame)
+{
+	irq_enter();
+	if (frame->vector < IRQ_BASE + NR_LEGACY_IRQS)
 		irq_dispatch(frame);
 	else if (frame->vector == LOCAL_TIMER_VECTOR)
 		local_apic_timer_interrupt(frame);
@@ -232,8 +246,5 @@ void trap_dispatch(struct trap_frame *frame)
 	/* The local APIC's spurious vector: no EOI, nothing to do. */
 	else if (frame->vector != SPURIOUS_APIC_VECTOR)
 		pr_warn("unexpected interrupt vector %llu\n", (unsigned long long)frame->vector);
-	/* Linux: irqentry_exit_to_user_mode. A signal sent here (a fault's,
-	 * Ctrl-C's SIGINT) is delivered before ring 3 runs again. */
-	if (frame->cs & 3)
-		exit_to_user_mode(frame);
+	irq_exit();
 }
