@@ -14,6 +14,7 @@
 #define FOLIUM_VM_H
 
 #include <mm.h>
+#include <percpu.h>
 #include <pgtable_bits.h>
 
 /* --- page-table entries (layout in <pgtable_bits.h>) ------------------------ */
@@ -355,6 +356,10 @@ struct mm_struct {
 	 * walk (pgtable_prealloc), used before any other; empty between faults. */
 	struct page *table_reserve[3];
 	unsigned int nr_table_reserve;
+	/* mm_cpumask(): the CPUs that have it loaded; tlb_gen: bumped by
+	 * every flush request (mm/tlb.c, Linux's mm->context.tlb_gen). */
+	struct cpumask cpu_bitmap;
+	uint64_t tlb_gen;
 };
 /* This mm holds a reference to the (huge) zero folio: taken at its first
  * zero-page mapping, dropped by mm_destroy (Linux: MMF_HUGE_ZERO_PAGE). */
@@ -424,7 +429,26 @@ int dup_mmap(struct mm_struct *mm, struct mm_struct *oldmm);
 /* Make mm the active address space (loads CR3 in the kernel); NULL goes
  * back to the kernel's own tables (empty lower half). */
 void switch_mm(struct mm_struct *mm);
-extern struct mm_struct *current_mm; /* NULL: none active */
+/* Linux: struct tlb_state (arch/x86/include/asm/tlbflush.h), per CPU:
+ * the mm whose tables it has loaded and the tlb_gen its TLB has caught
+ * up with (mm/tlb.c). */
+struct tlb_state {
+	struct mm_struct *loaded_mm; /* NULL: the kernel's own tables */
+	uint64_t loaded_mm_tlb_gen;
+};
+DECLARE_PER_CPU(struct tlb_state, cpu_tlbstate);
+/* The mm this CPU has loaded (NULL: none). */
+#define current_mm (this_cpu_read(cpu_tlbstate).loaded_mm)
+/* Linux: mm_cpumask. The CPUs that have @mm loaded: the targets of its
+ * TLB shootdowns. */
+static inline struct cpumask *mm_cpumask(struct mm_struct *mm)
+{
+	return &mm->cpu_bitmap;
+}
+/* Before @mm's tables go: every CPU that has it loaded loads the
+ * kernel's tables instead (Linux: exit_mmap's flush with freed tables,
+ * which makes lazy CPUs leave_mm). */
+void mm_leave_all_cpus(struct mm_struct *mm);
 /* vm.max_map_count: the most VMAs an mm may have (Linux's checks: a new
  * mapping while nr_vmas > it, a split while nr_vmas >= it, mremap while
  * nr_vmas >= it - 3 are -ENOMEM). */
@@ -687,8 +711,26 @@ int walk_page_range(struct mm_struct *mm, unsigned long start, unsigned long end
 /* Linux's tlb_single_page_flush_ceiling: up to this many pages are
  * invalidated one by one, a larger range reloads CR3. */
 #define TLB_SINGLE_PAGE_FLUSH_CEILING 33
+#define TLB_FLUSH_ALL (~0ul)
+/* Linux: struct flush_tlb_info, what every CPU of a shootdown gets. */
+struct flush_tlb_info {
+	struct mm_struct *mm;
+	unsigned long start, end; /* end TLB_FLUSH_ALL: everything */
+	uint64_t new_tlb_gen;	  /* the mm's tlb_gen this request made */
+	unsigned int stride_shift;
+	unsigned int initiating_cpu;
+};
+/* Linux: flush_tlb_mm_range. Flush [start, end) of @mm (entries of
+ * 1 << @stride_shift bytes; end TLB_FLUSH_ALL for all) on every CPU of
+ * mm_cpumask, this one included; the others by one IPI batch, waited
+ * for. */
+void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+			unsigned int stride_shift);
 void flush_tlb_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 void flush_tlb_mm(struct mm_struct *mm);
+/* TLB shootdown IPIs each CPU sent and received (Linux: the TLB line of
+ * /proc/interrupts counts the second). */
+extern unsigned long tlb_flush_ipis_sent[], tlb_flush_ipis_received[];
 /* The 2 MiB of the PMD leaf mapping addr: one invlpg (counted as one). */
 void flush_pmd_tlb_range(struct mm_struct *mm, unsigned long addr);
 /* The 1 GiB of the PUD leaf mapping addr: one invlpg too (Linux:

@@ -104,6 +104,12 @@ void *vzalloc(unsigned long size);
  * reported (Linux's "Trying to vfree() ..." lines) and changes nothing.
  */
 void vfree(const void *addr);
+/* Linux: vfree_atomic. vfree later, from a context that may wait for the
+ * other CPUs (vfree_drain_deferred: the next vfree with interrupts on,
+ * or the idle loop). vfree itself defers when interrupts are off and
+ * other CPUs are online. */
+void vfree_atomic(const void *addr);
+void vfree_drain_deferred(void);
 /* Linux: vmalloc_to_page. Return: the page mapped at @addr (any byte of
  * a vmalloc'ed area), or NULL (a guard, a bare area, not in an area). */
 struct page *vmalloc_to_page(const void *addr);

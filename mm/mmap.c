@@ -176,8 +176,7 @@ struct mm_struct *mm_create(int nid)
 
 void mm_destroy(struct mm_struct *mm)
 {
-	if (current_mm == mm)
-		switch_mm(NULL);
+	mm_leave_all_cpus(mm);
 	vm_munmap(mm, USER_VA_START, USER_VA_END - USER_VA_START);
 	free_pgtables(mm, 0, USER_VA_END);
 	mm_put_zero_folio(mm);

@@ -1,90 +1,203 @@
 /*
- * The active mm and TLB flushing with Linux's ceiling rule
- * (arch/x86/mm/tlb.c): a range of at
- * most TLB_SINGLE_PAGE_FLUSH_CEILING pages is invalidated page by page
- * (invlpg), a larger one by reloading CR3. Example: 33 pages → 33 invlpg;
- * 34 pages → one CR3 reload.
- * The counters record the flushes the code requests, whether or not mm is
- * active: they are the evidence the batching tests assert on, and they
- * read the same on the host as in the kernel.
+ * The loaded mm of each CPU and TLB flushing across CPUs, as Linux does
+ * it on x86 (arch/x86/mm/tlb.c), without PCIDs yet:
+ *
+ *   mm_cpumask(mm)  the CPUs that may cache mm's translations: a CPU sets
+ *                   its bit when it loads mm (switch_mm) and clears it
+ *                   when it loads another;
+ *   mm->tlb_gen     bumped by every flush request (inc_mm_tlb_gen);
+ *   cpu_tlbstate    per CPU: the loaded mm and the tlb_gen its TLB has
+ *                   caught up with.
+ *
+ * flush_tlb_mm_range bumps tlb_gen, sends one IPI batch to the other
+ * CPUs of mm_cpumask and waits (smp_call_function_many_cond), and runs
+ * the same flush_tlb_func here if this CPU has mm loaded. flush_tlb_func
+ * compares generations: a CPU already at mm's tlb_gen (a later request
+ * flushed everything first) does nothing; one exactly one request behind
+ * flushes that request's range; one further behind flushes everything.
+ * A range of at most tlb_single_page_flush_ceiling (33) entries is
+ * invalidated entry by entry (invlpg), a larger one by a full flush.
+ * Example: 33 pages → 33 invlpg; 34 pages → one CR3 reload; a 2 MiB leaf
+ * → one invlpg (stride PMD_SHIFT).
+ *
+ * The mm counters record the flushes the code requests, whichever CPUs
+ * run them: they are the evidence the batching tests assert on, the
+ * same on the host as in the kernel. tlb_flush_ipis_* count the IPIs.
  */
 #include <arch.h>
+#include <percpu.h>
+#include <smp.h>
 #include <vm.h>
 
-struct mm_struct *current_mm;
+DEFINE_PER_CPU(struct tlb_state, cpu_tlbstate);
+unsigned long tlb_flush_ipis_sent[NR_CPUS];
+unsigned long tlb_flush_ipis_received[NR_CPUS];
 
-/* Linux: switch_mm (arch/x86/mm/tlb.c switch_mm_irqs_off): load @mm's
- * tables, or the kernel's own for NULL. */
+/* Linux: switch_mm_irqs_off, without PCIDs: the CR3 load flushes the old
+ * mm's entries, so this CPU leaves the old mm's cpumask at once, and
+ * joins the new one's before reading its tlb_gen: a flusher bumps
+ * tlb_gen, then reads the mask, so either it sees this CPU or this CPU
+ * sees its generation (both orders are full barriers). */
 void switch_mm(struct mm_struct *mm)
 {
-	current_mm = mm;
+	unsigned long flags = arch_irq_save();
+	unsigned int cpu = smp_processor_id();
+	struct tlb_state *ts = this_cpu_ptr(cpu_tlbstate);
+	struct mm_struct *prev = ts->loaded_mm;
+
+	if (prev && prev != mm)
+		cpumask_clear_cpu(cpu, mm_cpumask(prev));
+	if (mm) {
+		cpumask_set_cpu(cpu, mm_cpumask(mm));
+		smp_mb();
+		ts->loaded_mm_tlb_gen = __atomic_load_n(&mm->tlb_gen, __ATOMIC_SEQ_CST);
+	}
+	ts->loaded_mm = mm;
 	arch_switch_mm(mm ? mm->pgd : 0);
+	arch_irq_restore(flags);
 }
 
-/*
- * Only the active mm can have translations in the TLB (one CPU, and a CR3
- * write drops every non-global entry), so an inactive mm needs no hardware
- * flush. Linux: the same idea, per CPU, with mm_cpumask().
- */
-static bool mm_is_active(const struct mm_struct *mm)
+/* Linux: inc_mm_tlb_gen. Return: the new generation, this request's. */
+static uint64_t inc_mm_tlb_gen(struct mm_struct *mm)
 {
-	return mm == current_mm;
+	return __atomic_add_fetch(&mm->tlb_gen, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Linux: flush_tlb_func. On every CPU the request reaches, interrupts
+ * off (an IPI's handler, or the local call). */
+static void flush_tlb_func(void *arg)
+{
+	const struct flush_tlb_info *f = arg;
+	struct tlb_state *ts = this_cpu_ptr(cpu_tlbstate);
+	uint64_t local_gen, mm_gen;
+	unsigned long nr;
+
+	if (smp_processor_id() != f->initiating_cpu)
+		tlb_flush_ipis_received[smp_processor_id()]++;
+	if (ts->loaded_mm != f->mm)
+		return; /* switched away since: the CR3 load flushed it */
+	local_gen = ts->loaded_mm_tlb_gen;
+	mm_gen = __atomic_load_n(&f->mm->tlb_gen, __ATOMIC_SEQ_CST);
+	if (local_gen == mm_gen)
+		return; /* a full flush for a later request already ran here */
+	nr = (f->end - f->start) >> f->stride_shift;
+	if (f->end != TLB_FLUSH_ALL && f->new_tlb_gen == local_gen + 1 &&
+	    f->new_tlb_gen == mm_gen && nr <= TLB_SINGLE_PAGE_FLUSH_CEILING) {
+		for (unsigned long addr = f->start; addr < f->end; addr += 1ul << f->stride_shift)
+			arch_flush_tlb_one(addr);
+	} else {
+		arch_flush_tlb_all();
+	}
+	ts->loaded_mm_tlb_gen = mm_gen;
+}
+
+void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end,
+			unsigned int stride_shift)
+{
+	struct flush_tlb_info info = {
+		.mm = mm,
+		.start = start,
+		.end = end,
+		.stride_shift = stride_shift,
+	};
+	unsigned long flags;
+	struct cpumask others;
+	unsigned int cpu;
+
+	if (end != TLB_FLUSH_ALL && start >= end)
+		return;
+	/* What the request asks for, as the ceiling decides it. */
+	if (end != TLB_FLUSH_ALL &&
+	    ((end - start) >> stride_shift) <= TLB_SINGLE_PAGE_FLUSH_CEILING) {
+		mm->counters[MM_TLB_FLUSH_ONE] += (end - start) >> stride_shift;
+	} else {
+		mm->counters[MM_TLB_FLUSH_ALL]++;
+		info.start = 0;
+		info.end = TLB_FLUSH_ALL;
+	}
+	info.new_tlb_gen = inc_mm_tlb_gen(mm);
+	cpu = smp_processor_id();
+	info.initiating_cpu = cpu;
+	cpumask_copy(&others, mm_cpumask(mm));
+	cpumask_clear_cpu(cpu, &others);
+	if (!cpumask_empty(&others)) {
+		/* Linux: flush_tlb_multi. */
+		tlb_flush_ipis_sent[cpu] += cpumask_weight(&others);
+		smp_call_function_many(&others, flush_tlb_func, &info, true);
+	}
+	flags = arch_irq_save();
+	if (this_cpu_read(cpu_tlbstate).loaded_mm == mm)
+		flush_tlb_func(&info);
+	arch_irq_restore(flags);
 }
 
 void flush_tlb_range(struct mm_struct *mm, unsigned long start, unsigned long end)
 {
-	unsigned long nr = (end - start) >> PAGE_SHIFT;
-
-	if (start >= end)
-		return;
-	if (nr > TLB_SINGLE_PAGE_FLUSH_CEILING) {
-		flush_tlb_mm(mm);
-		return;
-	}
-	for (unsigned long addr = start; addr < end; addr += PAGE_SIZE) {
-		mm->counters[MM_TLB_FLUSH_ONE]++;
-		if (mm_is_active(mm))
-			arch_flush_tlb_one(addr);
-	}
+	flush_tlb_mm_range(mm, start, end, PAGE_SHIFT);
 }
 
 void flush_tlb_mm(struct mm_struct *mm)
 {
-	mm->counters[MM_TLB_FLUSH_ALL]++;
-	if (mm_is_active(mm))
-		arch_flush_tlb_all();
-}
-
-unsigned long nr_kernel_tlb_flush_one;
-
-/*
- * Every mm shares the kernel half, so this flushes whatever is active.
- * Always page by page: the kernel's entries are global, which a CR3
- * reload keeps (Linux, past its ceiling, flushes everything, globals too,
- * with a CR4.PGE toggle; Folium has no such hook and vfree's ranges are
- * small).
- */
-void flush_tlb_kernel_range(unsigned long start, unsigned long end)
-{
-	for (unsigned long addr = start; addr < end; addr += PAGE_SIZE) {
-		nr_kernel_tlb_flush_one++;
-		arch_flush_tlb_one(addr);
-	}
+	flush_tlb_mm_range(mm, 0, TLB_FLUSH_ALL, PAGE_SHIFT);
 }
 
 /* One PMD leaf's 2 MiB: one invlpg drops it (x86 flush_pmd_tlb_range uses
  * a 2 MiB stride, so the ceiling sees one entry, not 512 pages). */
 void flush_pmd_tlb_range(struct mm_struct *mm, unsigned long addr)
 {
-	mm->counters[MM_TLB_FLUSH_ONE]++;
-	if (mm_is_active(mm))
-		arch_flush_tlb_one(addr & PMD_MASK);
+	addr &= PMD_MASK;
+	flush_tlb_mm_range(mm, addr, addr + PMD_SIZE, PMD_SHIFT);
 }
 
 /* invlpg of any address inside a 1 GiB page drops its whole entry. */
 void flush_pud_tlb_range(struct mm_struct *mm, unsigned long addr)
 {
-	mm->counters[MM_TLB_FLUSH_ONE]++;
-	if (mm_is_active(mm))
-		arch_flush_tlb_one(addr & PUD_MASK);
+	addr &= PUD_MASK;
+	flush_tlb_mm_range(mm, addr, addr + PUD_SIZE, PUD_SHIFT);
+}
+
+/* Linux: leave_mm. The CPU that has @arg loaded goes to the kernel's own
+ * tables. */
+static void leave_mm(void *arg)
+{
+	if (this_cpu_read(cpu_tlbstate).loaded_mm == arg)
+		switch_mm(NULL);
+}
+
+void mm_leave_all_cpus(struct mm_struct *mm)
+{
+	struct cpumask others;
+
+	cpumask_copy(&others, mm_cpumask(mm));
+	cpumask_clear_cpu(smp_processor_id(), &others);
+	if (!cpumask_empty(&others))
+		smp_call_function_many(&others, leave_mm, mm, true);
+	leave_mm(mm);
+}
+
+unsigned long nr_kernel_tlb_flush_one;
+
+/* The kernel half on this CPU (an IPI's handler, or the local call). */
+static void flush_kernel_range_func(void *arg)
+{
+	const unsigned long *range = arg;
+
+	for (unsigned long addr = range[0]; addr < range[1]; addr += PAGE_SIZE)
+		arch_flush_tlb_one(addr);
+}
+
+/*
+ * Every mm shares the kernel half, so every online CPU flushes. Always
+ * page by page: the kernel's entries are global, which a CR3 reload keeps
+ * (Linux, past its ceiling, flushes everything, globals too, with a
+ * CR4.PGE toggle; Folium has no such hook and vfree's ranges are small).
+ */
+void flush_tlb_kernel_range(unsigned long start, unsigned long end)
+{
+	unsigned long range[2] = { start, end };
+
+	if (start >= end)
+		return;
+	nr_kernel_tlb_flush_one += (end - start) >> PAGE_SHIFT;
+	on_each_cpu(flush_kernel_range_func, range, true);
 }

@@ -18,6 +18,8 @@
 #include <arch.h>
 #include <slab.h>
 #include <vm.h>
+#include <llist.h>
+#include <smp.h>
 #include <vmalloc.h>
 
 static struct list_head vmap_area_list = LIST_HEAD_INIT(vmap_area_list);
@@ -164,12 +166,46 @@ static void vm_area_free(struct vm_struct *area)
 	kfree(area);
 }
 
+/* Linux: vfree_atomic's deferred list (vmap_purge's llist): areas freed
+ * where the other CPUs' TLBs could not be flushed and waited for. Each
+ * area is still mapped, so its first bytes hold the list node. */
+static struct llist_head vfree_deferred;
+
+void vfree_atomic(const void *addr)
+{
+	if (addr)
+		llist_add((struct llist_node *)addr, &vfree_deferred);
+}
+
+void vfree_drain_deferred(void)
+{
+	struct llist_node *n;
+
+	if (llist_empty(&vfree_deferred) || arch_irqs_disabled())
+		return;
+	n = llist_del_all(&vfree_deferred);
+	while (n) {
+		struct llist_node *next = n->next;
+
+		vfree(n);
+		n = next;
+	}
+}
+
 void vfree(const void *addr)
 {
 	struct vm_struct *area;
 
 	if (!addr)
 		return;
+	/* Linux: vfree in atomic context defers. Unmapping flushes every
+	 * CPU's TLB and waits for the IPIs, which needs interrupts on here;
+	 * with one CPU online there is nobody to wait for. */
+	if (arch_irqs_disabled() && num_online_cpus() > 1) {
+		vfree_atomic(addr);
+		return;
+	}
+	vfree_drain_deferred();
 	area = remove_vm_area(addr);
 	if (!area) {
 		pr_warn("Trying to vfree() nonexistent vm area (0x%lx)\n", (unsigned long)addr);

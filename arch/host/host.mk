@@ -16,6 +16,8 @@ HOST_ARCH_SRCS += arch/host/mmu.c
 HOST_ARCH_SRCS += arch/host/uaccess.c
 # The TLB model's tests: host only, they look into the software TLB.
 HOST_ARCH_SRCS += mm/tests/tlb_model_test.c
+# TLB shootdown on the model of four CPUs, a TLB each.
+HOST_ARCH_SRCS += mm/tests/tlb_shootdown_test.c
 # vmalloc through the host's mappings: a guard page or a freed area
 # faults (a caught SIGSEGV), as only the host can show without an oops.
 # The probe needs libc's <signal.h>, which include/'s would hide.

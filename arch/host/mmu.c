@@ -13,6 +13,7 @@
  */
 #include <arch.h>
 #include <asm/mmu.h>
+#include <asm/smp.h>
 #include <vm.h>
 
 /*
@@ -43,14 +44,40 @@ struct tlb_array {
 	struct tlb_entry *entries; /* set s is entries[s * ways .. s * ways + ways - 1] */
 };
 
-static struct tlb_entry tlb_4k_entries[TLB_4K_SETS * TLB_4K_WAYS];
-static struct tlb_entry tlb_2m_entries[TLB_2M_SETS * TLB_2M_WAYS];
-static struct tlb_array tlb_4k = { PAGE_SHIFT, TLB_4K_SETS, TLB_4K_WAYS, tlb_4k_entries };
-static struct tlb_array tlb_2m = { PMD_SHIFT, TLB_2M_SETS, TLB_2M_WAYS, tlb_2m_entries };
+/* Each modelled CPU (host_cpu, arch/host/smp.c) has its own TLB and its
+ * own loaded tables: an invlpg or CR3 write on one leaves the others'
+ * entries alone, so only a TLB shootdown (mm/tlb.c's IPIs) drops them. */
+struct host_cpu_mmu {
+	struct tlb_entry entries_4k[TLB_4K_SETS * TLB_4K_WAYS];
+	struct tlb_entry entries_2m[TLB_2M_SETS * TLB_2M_WAYS];
+	struct tlb_array tlb_4k, tlb_2m;
+	uint64_t active_pgd;
+};
+static struct host_cpu_mmu cpu_mmu[HOST_MMU_CPUS];
 static uint64_t tlb_clock;
 
-uint64_t host_active_pgd;
 struct host_tlb_stat host_tlb_stat;
+
+static struct host_cpu_mmu *this_cpu_mmu(void)
+{
+	struct host_cpu_mmu *m;
+
+	if (host_cpu >= HOST_MMU_CPUS)
+		panic("host MMU: CPU %u is past the %d modelled", host_cpu, HOST_MMU_CPUS);
+	m = &cpu_mmu[host_cpu];
+	if (!m->tlb_4k.entries) {
+		m->tlb_4k =
+			(struct tlb_array){ PAGE_SHIFT, TLB_4K_SETS, TLB_4K_WAYS, m->entries_4k };
+		m->tlb_2m =
+			(struct tlb_array){ PMD_SHIFT, TLB_2M_SETS, TLB_2M_WAYS, m->entries_2m };
+	}
+	return m;
+}
+
+uint64_t host_active_pgd_of_this_cpu(void)
+{
+	return this_cpu_mmu()->active_pgd;
+}
 
 static struct tlb_entry *tlb_set(struct tlb_array *tlb, unsigned long vpn)
 {
@@ -80,9 +107,9 @@ static void tlb_drop_addr(unsigned long addr)
 {
 	struct tlb_entry *e;
 
-	if ((e = tlb_find(&tlb_4k, addr)))
+	if ((e = tlb_find(&this_cpu_mmu()->tlb_4k, addr)))
 		tlb_drop(e);
-	if ((e = tlb_find(&tlb_2m, addr)))
+	if ((e = tlb_find(&this_cpu_mmu()->tlb_2m, addr)))
 		tlb_drop(e);
 }
 
@@ -119,13 +146,13 @@ void arch_flush_tlb_one(unsigned long addr)
  * no global ones. */
 void arch_flush_tlb_all(void)
 {
-	tlb_drop_array(&tlb_4k);
-	tlb_drop_array(&tlb_2m);
+	tlb_drop_array(&this_cpu_mmu()->tlb_4k);
+	tlb_drop_array(&this_cpu_mmu()->tlb_2m);
 }
 
 void arch_switch_mm(uint64_t pgd)
 {
-	host_active_pgd = pgd;
+	this_cpu_mmu()->active_pgd = pgd;
 	arch_flush_tlb_all();
 }
 
@@ -206,33 +233,34 @@ static int mmu_translate_uncached(struct mm_struct *mm, unsigned long addr, bool
 static int mmu_walk_and_fill(unsigned long addr, bool write, void **host_ptr)
 {
 	struct tlb_entry walked;
-	unsigned int shift = mmu_walk(host_active_pgd, addr, write, &walked);
+	unsigned int shift = mmu_walk(this_cpu_mmu()->active_pgd, addr, write, &walked);
 
 	tlb_drop_addr(addr);
 	if (!shift)
 		return -1;
 	if (shift == PAGE_SHIFT)
-		tlb_fill(&tlb_4k, &walked);
+		tlb_fill(&this_cpu_mmu()->tlb_4k, &walked);
 	else if (shift == PMD_SHIFT)
-		tlb_fill(&tlb_2m, &walked);
+		tlb_fill(&this_cpu_mmu()->tlb_2m, &walked);
 	*host_ptr = entry_host_ptr(&walked, shift, addr);
 	return 0;
 }
 
 int host_mmu_translate(struct mm_struct *mm, unsigned long addr, bool write, void **host_ptr)
 {
-	struct tlb_array *tlb = &tlb_4k;
+	struct host_cpu_mmu *m = this_cpu_mmu();
+	struct tlb_array *tlb = &m->tlb_4k;
 	struct tlb_entry *e;
 
 	if (addr >= USER_VA_END)
 		return -1;
-	if (mm->pgd != host_active_pgd)
+	if (mm->pgd != m->active_pgd)
 		return mmu_translate_uncached(mm, addr, write, host_ptr);
 	/* Both sizes can cover addr (a PMD split without a flush); the SDM
 	 * lets either serve, the model takes the 4 KiB entry. */
 	e = tlb_find(tlb, addr);
 	if (!e)
-		e = tlb_find(tlb = &tlb_2m, addr);
+		e = tlb_find(tlb = &m->tlb_2m, addr);
 	if (!e) {
 		host_tlb_stat.misses++;
 		return mmu_walk_and_fill(addr, write, host_ptr);
@@ -255,11 +283,11 @@ int host_mmu_translate(struct mm_struct *mm, unsigned long addr, bool write, voi
 
 bool host_tlb_lookup(unsigned long addr, struct host_tlb_entry *out)
 {
-	struct tlb_array *tlb = &tlb_4k;
+	struct tlb_array *tlb = &this_cpu_mmu()->tlb_4k;
 	struct tlb_entry *e = tlb_find(tlb, addr);
 
 	if (!e)
-		e = tlb_find(tlb = &tlb_2m, addr);
+		e = tlb_find(tlb = &this_cpu_mmu()->tlb_2m, addr);
 	if (!e)
 		return false;
 	*out = (struct host_tlb_entry){
@@ -274,10 +302,12 @@ unsigned long host_tlb_nr_entries(void)
 {
 	unsigned long n = 0;
 
-	for (unsigned int i = 0; i < ARRAY_SIZE(tlb_4k_entries); i++)
-		n += tlb_4k_entries[i].last_use != 0;
-	for (unsigned int i = 0; i < ARRAY_SIZE(tlb_2m_entries); i++)
-		n += tlb_2m_entries[i].last_use != 0;
+	struct host_cpu_mmu *m = this_cpu_mmu();
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(m->entries_4k); i++)
+		n += m->entries_4k[i].last_use != 0;
+	for (unsigned int i = 0; i < ARRAY_SIZE(m->entries_2m); i++)
+		n += m->entries_2m[i].last_use != 0;
 	return n;
 }
 

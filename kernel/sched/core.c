@@ -24,6 +24,7 @@
 #include <hrtimer.h>
 #include <timekeeping.h>
 #include <vm.h>
+#include <vmalloc.h>
 #include "sched.h"
 
 /* Linux: struct rq. */
@@ -284,7 +285,10 @@ void cond_resched(void)
 void cpu_idle(void)
 {
 	for (;;) {
-		unsigned long flags = arch_irq_save();
+		unsigned long flags;
+
+		vfree_drain_deferred(); /* Linux: the vmap purge worker */
+		flags = arch_irq_save();
 
 		if (need_resched()) {
 			arch_irq_restore(flags);

@@ -2,8 +2,9 @@
  * The host's software MMU (arch/host/mmu.c): translate a lower-half
  * address of an mm through its page tables in simulated physical memory,
  * as the CPU would, setting accessed and dirty bits on the way, with a
- * TLB for the active address space that keeps each translation until
- * invlpg, a CR3 write or a fault drops it. Tests read the TLB through
+ * TLB per modelled CPU (host_cpu) for the address space it has loaded,
+ * keeping each translation until invlpg, a CR3 write or a fault on that
+ * CPU drops it. Tests read the TLB through
  * host_tlb_lookup and host_tlb_stat.
  */
 #ifndef FOLIUM_ASM_MMU_H
@@ -30,10 +31,13 @@ struct mm_struct;
  */
 int host_mmu_translate(struct mm_struct *mm, unsigned long addr, bool write, void **host_ptr);
 
-/* The pgd last passed to arch_switch_mm (0: the "kernel's" tables). The
- * TLB holds translations of these tables only: switch_mm sets it with
- * current_mm, and the CR3 write empties the TLB. */
-extern uint64_t host_active_pgd;
+/* The CPUs the MMU models (host_cpu 0..HOST_MMU_CPUS-1), each with its
+ * own TLB and loaded tables. */
+#define HOST_MMU_CPUS 8
+/* The pgd this CPU last passed to arch_switch_mm (0: the "kernel's"
+ * tables). Its TLB holds translations of these tables only: switch_mm
+ * sets it with current_mm, and the CR3 write empties the TLB. */
+uint64_t host_active_pgd_of_this_cpu(void);
 
 /* What the TLB caches for an address. */
 struct host_tlb_entry {
