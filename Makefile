@@ -275,7 +275,7 @@ all: $(B)/BOOTX64.EFI $(B)/folium.elf $(B)/folium.img $(B)/linux-initramfs.cpio
 
 # --- running ---------------------------------------------------------------
 QEMU_MEM ?= 512M
-QEMU_CPUS ?= 1
+QEMU_CPUS ?= 2
 QEMU_RUN := sh tools/qemu-run.sh --mem $(QEMU_MEM) --cpus $(QEMU_CPUS)
 .PHONY: run run-usb debug
 run: all

@@ -44,7 +44,8 @@ BUDDY_HOST_SRCS := mm/mm_init.c mm/page_alloc.c mm/debug_vm.c mm/folio.c \
 	fs/file.c fs/inode.c fs/eventpoll.c fs/ramfs.c mm/shmem.c mm/filemap.c mm/truncate.c lib/xarray.c lib/iov_iter.c \
 	fs/tty_io.c fs/n_tty.c fs/tty_ioctl.c fs/tty_jobctrl.c \
 	mm/slab.c mm/tlb.c mm/vmalloc.c \
-	arch/host/arch.c arch/host/cpu.c arch/host/phys.c arch/host/process.c arch/host/mmu.c
+	arch/host/arch.c arch/host/cpu.c arch/host/phys.c arch/host/process.c arch/host/mmu.c \
+	arch/host/smp.c kernel/smp.c lib/cpumask.c kernel/locking/lockdep.c
 
 # libFuzzer: every object instrumented for coverage, ASan and UBSan.
 # `make fuzz` runs 10 minutes, `make fuzz-smoke` 10 seconds (make test).
@@ -147,14 +148,20 @@ $(B)/fuzz-page-alloc: $(FUZZ_OBJS)
 	$(Q)clang $(HOST_TEST_CFLAGS) -fsanitize=fuzzer -o $@ $^
 # `make fuzz` and `make fuzz-smoke` run this target too, before the
 # allocator's (10 minutes / 10 seconds, its own corpus; inputs of up to
-# 1 KiB from the start, about 250 model steps each).
+# 1 KiB from the start, about 250 model steps each), then again with the
+# steps on 2 and on 4 CPUs of the host's model (5 minutes / 5 seconds
+# each).
 .PHONY: fuzz-vm fuzz-vm-smoke
 fuzz-vm: $(B)/fuzz-vm
 	@mkdir -p $(B)/fuzz-vm-corpus
 	$(B)/fuzz-vm -max_total_time=600 -max_len=1024 -len_control=0 $(B)/fuzz-vm-corpus
+	FOLIUM_FUZZ_CPUS=2 $(B)/fuzz-vm -max_total_time=300 -max_len=1024 -len_control=0 $(B)/fuzz-vm-corpus
+	FOLIUM_FUZZ_CPUS=4 $(B)/fuzz-vm -max_total_time=300 -max_len=1024 -len_control=0 $(B)/fuzz-vm-corpus
 fuzz-vm-smoke: $(B)/fuzz-vm
 	@mkdir -p $(B)/fuzz-vm-corpus
 	$(B)/fuzz-vm -max_total_time=10 -max_len=1024 -len_control=0 $(B)/fuzz-vm-corpus
+	FOLIUM_FUZZ_CPUS=2 $(B)/fuzz-vm -max_total_time=5 -max_len=1024 -len_control=0 $(B)/fuzz-vm-corpus
+	FOLIUM_FUZZ_CPUS=4 $(B)/fuzz-vm -max_total_time=5 -max_len=1024 -len_control=0 $(B)/fuzz-vm-corpus
 fuzz: fuzz-vm
 fuzz-smoke: fuzz-vm-smoke
 # The model is the oracle, not the target: no coverage feedback from it.

@@ -41,6 +41,10 @@ prog=bench-sbs.sh
 B=${B:-build}
 FOLIUM_ELF=${FOLIUM_ELF:-$B/bench-kernel/folium.elf}
 MEM=1G
+# One CPU for all three kernels: Folium runs its tasks on CPU 0 only so
+# far, and these tables compare single-CPU paths (the SMP section, when
+# it comes, boots all three with the same -smp N).
+CPUS=1
 BENCHREC=$B/tools/benchrec
 
 usage() {
@@ -266,7 +270,8 @@ boot() {
 	esac
 	echo "  $name"
 	status=0
-	sh tools/qemu-run.sh "$@" --show-command "$show" --mem "$MEM" --log "$log" --timeout "$TIMEOUT" 2>"$out/qemu.err" ||
+	sh tools/qemu-run.sh "$@" --show-command "$show" --mem "$MEM" --cpus "$CPUS" --log "$log" \
+		--timeout "$TIMEOUT" 2>"$out/qemu.err" ||
 		status=$?
 	case $status in
 	0) ;;

@@ -25,8 +25,14 @@ static const uint64_t seeds[8] = {
 	0xfeedface, 0x0badc0de5eedull,	   0x7777777777ull,
 };
 
-/* Run one seed on a fresh node and mm. Return: false after a failure. */
-static bool run_seed(struct kunit *test, uint64_t seed, unsigned int steps)
+#ifdef FOLIUM_HOST
+void host_smp_model_start(unsigned int nr_cpus);
+void host_smp_model_stop(void);
+#endif
+
+/* Run one seed on a fresh node and mm, on @nr_cpus CPUs (host only above
+ * one). Return: false after a failure. */
+static bool run_seed(struct kunit *test, uint64_t seed, unsigned int steps, unsigned int nr_cpus)
 {
 	struct mm_struct *prev_mm = current_mm;
 	struct vm_model model;
@@ -38,13 +44,14 @@ static bool run_seed(struct kunit *test, uint64_t seed, unsigned int steps)
 		return false;
 	switch_mm(t.mm);
 	ret = vm_model_init(&model, t.mm, t.node, seed, NULL, 0);
+	model.nr_cpus = nr_cpus;
 	for (unsigned int i = 0; i < steps && !ret; i++)
 		ret = vm_model_step(&model);
 	if (!ret)
 		ret = vm_model_check_all(&model);
 	if (ret)
-		kunit_fail(test, __FILE__, __LINE__, "seed %#llx: %s", (unsigned long long)seed,
-			   model.err);
+		kunit_fail(test, __FILE__, __LINE__, "seed %#llx on %u CPU(s): %s",
+			   (unsigned long long)seed, nr_cpus, model.err);
 	vm_model_fini(&model);
 	switch_mm(prev_mm);
 	test_mm_destroy(test, &t);
@@ -59,8 +66,20 @@ static void madvise_random_sequences_match_byte_model(struct kunit *test)
 	migrate_folio_fn saved_hook = set_migrate_folio_hook(anon_migrate_folio);
 
 	for (unsigned int s = 0; s < NR_SEEDS; s++)
-		if (!run_seed(test, seeds[s], NR_STEPS))
+		if (!run_seed(test, seeds[s], NR_STEPS, 1))
 			break;
+#ifdef FOLIUM_HOST
+	/* Half the seeds again with the steps spread over two and four
+	 * CPUs of the host's model, each caching translations in its TLB. */
+	if (!test->failed && !test_node0_get(test, 256)) {
+		for (unsigned int s = 0; s < NR_SEEDS / 2 && !test->failed; s++) {
+			host_smp_model_start(2 + 2 * (s & 1));
+			run_seed(test, seeds[s], NR_STEPS, 2 + 2 * (s & 1));
+			host_smp_model_stop();
+		}
+		test_node0_put(test);
+	}
+#endif
 	thp_orders_enabled = saved_orders;
 	lazyfree_mode = saved_mode;
 	set_migrate_folio_hook(saved_hook);

@@ -126,7 +126,12 @@ int vm_model_init(struct vm_model *m, struct mm_struct *mm, struct pglist_data *
 		  const uint8_t *data, size_t len)
 {
 	*m = (struct vm_model){
-		.mm = mm, .node = node, .data = data, .len = len, .state = seed ? seed : 1
+		.mm = mm,
+		.node = node,
+		.data = data,
+		.len = len,
+		.state = seed ? seed : 1,
+		.nr_cpus = 1,
 	};
 	memset(&parent_bytes, 0, sizeof(parent_bytes));
 	cur = &parent_bytes;
@@ -286,8 +291,27 @@ int vm_model_check_all(struct vm_model *m)
 	return m->child ? in_child(m, check_all_op, 0) : 0;
 }
 
+#ifdef FOLIUM_HOST
+extern unsigned int host_cpu;
+
+/* The next step runs on CPU @cpu of the host's model, which loads the mm
+ * there if it has not yet; the CPU left keeps it loaded (and cached). */
+static void move_to_cpu(struct vm_model *m, unsigned int cpu)
+{
+	host_cpu = cpu;
+	if (current_mm != m->mm)
+		switch_mm(m->mm);
+}
+#else
+static void move_to_cpu(struct vm_model *m, unsigned int cpu)
+{
+	(void)m, (void)cpu;
+}
+#endif
+
 void vm_model_fini(struct vm_model *m)
 {
+	move_to_cpu(m, 0);
 	if (m->child)
 		mm_destroy(m->child);
 	m->child = NULL;
@@ -644,10 +668,14 @@ static int run_op(struct vm_model *m, unsigned int op, unsigned int v)
 
 int vm_model_step(struct vm_model *m)
 {
-	unsigned int op = rnd(m, 18), v = rnd(m, NR_VMAS);
+	unsigned int op, v;
 	unsigned long addr, len;
 	char err[200];
 
+	if (m->nr_cpus > 1)
+		move_to_cpu(m, rnd(m, m->nr_cpus));
+	op = rnd(m, 18);
+	v = rnd(m, NR_VMAS);
 	m->step++;
 	if (run_op(m, op, v))
 		return -1;

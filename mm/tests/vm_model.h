@@ -9,7 +9,8 @@
  * step every folio's mapcounts are checked against the entries rmap
  * finds (total, PMD leaves, each mm's MM-ID slot, "maybe mapped shared"
  * exact with two mms), and every writable entry must map an
- * anon-exclusive page, no page both mms map may be one.
+ * anon-exclusive page, no page both mms map may be one. On the host the
+ * steps may run on any of nr_cpus modelled CPUs, each with its own TLB.
  * Driven by a PRNG (the seeded ktest) or by fuzzer bytes (fuzz_vm); both
  * share this code, so a fuzzer crash replays as a seed-free input and a
  * ktest failure prints its seed and step.
@@ -33,6 +34,11 @@ struct vm_model {
 	size_t len, pos;
 	uint64_t state; /* xorshift64 state (seed) */
 	unsigned long step;
+	/* CPUs the steps move between (1 unless the caller raises it after
+	 * vm_model_init; only the host's model of CPUs can: each loads the
+	 * mm on its first step there, keeps its own TLB, and the others'
+	 * changes must shoot its stale entries down). */
+	unsigned int nr_cpus;
 	char err[256]; /* the first violation */
 };
 
