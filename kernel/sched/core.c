@@ -160,12 +160,17 @@ void schedule(void)
 		context_switch(rq, prev, next);
 	}
 	arch_irq_restore(flags);
+	/* A task freed by finish_task_switch (interrupts off) leaves its
+	 * stack to vfree_atomic; give it back now, as Linux's deferred
+	 * stack free does soon after. */
+	vfree_drain_deferred();
 }
 
 void schedule_tail(struct task_struct *prev)
 {
 	finish_task_switch(prev);
 	arch_irq_enable();
+	vfree_drain_deferred(); /* as at the end of schedule() */
 	/* Linux: CLONE_CHILD_SETTID's word, written from the child's mm. */
 	if (current->set_child_tid) {
 		int pid = current->pid;
