@@ -78,9 +78,11 @@ void proc_root_init(void);
  * Return: the inode, or NULL (reported) when rootfs refused it. */
 struct ramfs_inode *proc_create(const char *path, uint32_t mode, const struct file_operations *fops,
 				void *data);
-/* /proc/meminfo (fs/proc/meminfo.c) and /proc/cpuinfo (arch). */
+/* /proc/meminfo (fs/proc/meminfo.c), /proc/cpuinfo and /proc/interrupts
+ * (arch). */
 int meminfo_proc_show(struct seq_file *m, void *v);
 int cpuinfo_proc_show(struct seq_file *m, void *v);
+int interrupts_proc_show(struct seq_file *m, void *v);
 /* --- fs/proc/base.c: /proc/PID ------------------------------------------------- */
 /* A /proc/PID inode's data (Linux: struct proc_inode's pid and op): the
  * pid it belongs to, fd/N's N, and the show function of a file one

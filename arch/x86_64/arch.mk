@@ -39,7 +39,7 @@ ARCH_X86_ASMS += arch/x86_64/uaccess.asm
 # Ring 3: SYSCALL/SYSRET, entering and leaving a program; the task switch.
 ARCH_X86_SRCS += arch/x86_64/syscall.c arch/x86_64/process.c
 # The other CPUs: the trampoline below 1 MiB, INIT-SIPI-SIPI, the IPIs.
-ARCH_X86_SRCS += arch/x86_64/smpboot.c
+ARCH_X86_SRCS += arch/x86_64/smpboot.c arch/x86_64/proc_interrupts.c
 ARCH_X86_ASMS += arch/x86_64/trampoline.asm
 ARCH_X86_ASMS += arch/x86_64/syscall_entry.asm
 # Signal frames and the return to ring 3 (exit_to_user_mode).

@@ -124,6 +124,6 @@ void i8042_init(void)
 		pr_info("i8042: no ACK to enable-scanning (no keyboard?)\n");
 	flush_output();
 	keymap_init(&keys);
-	request_irq(IRQ_KEYBOARD, i8042_irq, IRQF_TICK_POLL);
+	request_irq(IRQ_KEYBOARD, i8042_irq, IRQF_TICK_POLL, "i8042");
 	pr_info("i8042: PS/2 keyboard on IRQ %d\n", IRQ_KEYBOARD);
 }

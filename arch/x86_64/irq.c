@@ -29,6 +29,7 @@ volatile uint64_t jiffies;
 static struct irq_action {
 	irq_handler_t handler;
 	unsigned int flags; /* IRQF_* */
+	const char *name;   /* /proc/interrupts' last column */
 } irq_actions[NR_LEGACY_IRQS];
 static uint16_t irq_mask = 0xffff & ~(1u << 2); /* cascade always open */
 
@@ -86,12 +87,12 @@ void tick_handle_periodic(struct trap_frame *frame)
 			irq_actions[irq].handler(frame);
 }
 
-void request_irq(unsigned irq, irq_handler_t handler, unsigned int flags)
+void request_irq(unsigned irq, irq_handler_t handler, unsigned int flags, const char *name)
 {
 	if (irq >= NR_LEGACY_IRQS || irq_actions[irq].handler)
 		panic("request_irq: irq %u %s", irq,
 		      irq >= NR_LEGACY_IRQS ? "out of range" : "already taken");
-	irq_actions[irq] = (struct irq_action){ handler, flags };
+	irq_actions[irq] = (struct irq_action){ handler, flags, name };
 	irq_mask &= ~(1u << irq);
 	if (irq >= 8)
 		irq_mask &= ~(1u << 2);
@@ -131,7 +132,7 @@ void irq_init(void)
 		pit_stop_tick();
 	} else {
 		pit_start_tick();
-		request_irq(0, tick_handle_periodic, 0);
+		request_irq(0, tick_handle_periodic, 0, "timer");
 		pr_info("irq: tick from the PIT at %d Hz (%s)\n", CONFIG_HZ, why_not);
 	}
 	__asm__ volatile("sti");
@@ -175,4 +176,9 @@ void arch_irq_restore(unsigned long flags)
 {
 	if (flags & (1ul << 9)) /* IF */
 		__asm__ volatile("sti" ::: "memory");
+}
+
+const char *irq_name(unsigned irq)
+{
+	return irq < NR_LEGACY_IRQS ? irq_actions[irq].name : NULL;
 }

@@ -114,5 +114,5 @@ void serial_console_init(void)
 	if (!serial_init())
 		return;
 	console_register(&serial_console);
-	request_irq(IRQ_COM1, serial_irq, IRQF_TICK_POLL);
+	request_irq(IRQ_COM1, serial_irq, IRQF_TICK_POLL, "ttyS0");
 }

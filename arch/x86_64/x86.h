@@ -145,11 +145,13 @@ typedef void (*irq_handler_t)(struct trap_frame *frame);
 #define IRQF_TICK_POLL 0x1
 /* The PICs, the local APIC (lapic_init), the tick's clock, then sti. */
 void irq_init(void);
-/* Route legacy IRQ irq (0..15) to handler and unmask it (Linux:
- * request_irq(), without sharing: a second request for a line panics).
+/* Route legacy IRQ irq (0..15) to handler and unmask it, named @name in
+ * /proc/interrupts (Linux: request_irq(), without sharing: a second request for a line panics).
  * Context: boot, before or after irq_init(); handlers run with
  * interrupts off. */
-void request_irq(unsigned irq, irq_handler_t handler, unsigned int flags);
+void request_irq(unsigned irq, irq_handler_t handler, unsigned int flags, const char *name);
+/* The name a legacy IRQ's handler was requested with; NULL if none. */
+const char *irq_name(unsigned irq);
 void irq_dispatch(struct trap_frame *frame);
 /* Linux: tick_handle_periodic (tick_periodic: do_timer, then
  * update_process_times, where a scheduler's scheduler_tick() goes). The

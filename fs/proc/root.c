@@ -48,6 +48,7 @@ void proc_root_init(void)
 	proc_create_single("/proc/pagetypeinfo", pagetypeinfo_show);
 	proc_create_single("/proc/zoneinfo", zoneinfo_show);
 	proc_create_single("/proc/cpuinfo", cpuinfo_proc_show);
+	proc_create_single("/proc/interrupts", interrupts_proc_show);
 	proc_create_single("/proc/loadavg", loadavg_proc_show);
 	proc_create_single("/proc/uptime", uptime_proc_show);
 	proc_create_single("/proc/stat", stat_proc_show);

@@ -1241,6 +1241,71 @@ static void sys_devices_system_cpu_lists_the_cpus(struct kunit *test)
 	KUNIT_EXPECT_LT(test, write_path("/sys/devices/system/cpu/online", "0-1"), 0);
 }
 
+/* Row @label of /proc/interrupts in text: each online CPU's count into
+ * @vals. Return: how many columns it had. */
+static unsigned int interrupts_row(const char *label, unsigned long *vals, unsigned int max)
+{
+	char want[16];
+	const char *p;
+	unsigned int n = 0;
+
+	ksnprintf(want, sizeof(want), "\n%3s:", label);
+	p = strstr(text, want);
+	if (!p)
+		return 0;
+	p += strlen(want);
+	while (n < max) {
+		uint64_t v = 0;
+		bool digits = false;
+
+		while (*p == ' ')
+			p++;
+		while (*p >= '0' && *p <= '9') {
+			v = v * 10 + (uint64_t)(*p++ - '0');
+			digits = true;
+		}
+		if (!digits)
+			break;
+		vals[n++] = (unsigned long)v;
+	}
+	return n;
+}
+
+static void note_cpu(void *arg)
+{
+	(void)arg;
+}
+
+/* /proc/interrupts as Linux's: a CPUn column per online CPU, the tick
+ * (LOC) on the boot CPU, and each function-call IPI counted on its
+ * target's CAL column. */
+static void proc_interrupts_counts_per_cpu(struct kunit *test)
+{
+	unsigned long before[NR_CPUS], after[NR_CPUS], loc[NR_CPUS];
+	unsigned int n = num_online_cpus(), cpu;
+
+	KUNIT_ASSERT_GT(test, read_path("/proc/interrupts"), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "CPU0"));
+	if (n > 1)
+		KUNIT_EXPECT_NOT_NULL(test, strstr(text, "CPU1"));
+	KUNIT_ASSERT_EQ(test, interrupts_row("LOC", loc, NR_CPUS), n);
+	KUNIT_EXPECT_GT(test, loc[0], 0ul);
+	KUNIT_ASSERT_EQ(test, interrupts_row("CAL", before, NR_CPUS), n);
+	KUNIT_ASSERT_EQ(test, interrupts_row("TLB", after, NR_CPUS), n);
+	smp_call_function_many(cpu_online_mask, note_cpu, NULL, true);
+	KUNIT_ASSERT_GT(test, read_path("/proc/interrupts"), 0);
+	KUNIT_ASSERT_EQ(test, interrupts_row("CAL", after, NR_CPUS), n);
+	cpu = 0;
+	for (unsigned int col = 0; col < n; col++, cpu++) {
+		while (!cpu_online(cpu))
+			cpu++;
+		if (cpu == smp_processor_id())
+			KUNIT_EXPECT_EQ(test, after[col], before[col]);
+		else
+			KUNIT_EXPECT_GE(test, after[col], before[col] + 1);
+	}
+}
+
 /* A lowered pid_max turns alloc_pid's cycle at it: no pid above it is
  * given, and a fork finds none free once those up to it are all taken
  * (-EAGAIN, as Linux's). */
@@ -1671,6 +1736,7 @@ static struct kunit_case procfs_cases[] = {
 	KUNIT_CASE(proc_sys_kernel_pid_max_and_threads_max_are_the_pid_table),
 	KUNIT_CASE(a_lowered_pid_max_turns_the_pid_cycle_at_it),
 	KUNIT_CASE(sys_devices_system_cpu_lists_the_cpus),
+	KUNIT_CASE(proc_interrupts_counts_per_cpu),
 	KUNIT_CASE(loadavg_counts_the_tasks_and_shows_the_highest_pid),
 	KUNIT_CASE(uptime_grows_and_idle_is_within_it),
 	KUNIT_CASE(pagemap_shows_each_page_of_a_pte_mapped_folio),
