@@ -731,6 +731,23 @@ void flush_tlb_mm(struct mm_struct *mm);
 /* TLB shootdown IPIs each CPU sent and received (Linux: the TLB line of
  * /proc/interrupts counts the second). */
 extern unsigned long tlb_flush_ipis_sent[], tlb_flush_ipis_received[];
+/*
+ * Reclaim's deferred flush (Linux 4.3's TTU_BATCH_FLUSH: struct
+ * tlbflush_unmap_batch, x86's arch_tlbbatch_*): try_to_unmap_batched
+ * clears the entries and only notes each mm (its tlb_gen bumped, its
+ * CPUs added to the batch's mask); try_to_unmap_flush then flushes those
+ * CPUs' TLBs once, a full flush each, and the caller frees the folios
+ * only after it. Example: reclaiming 32 lazyfree folios of one mm: one
+ * shootdown instead of 32.
+ */
+struct tlbflush_unmap_batch {
+	struct cpumask cpumask;
+	bool flush_required;
+};
+void arch_tlbbatch_add_pending(struct tlbflush_unmap_batch *batch, struct mm_struct *mm);
+void try_to_unmap_flush(struct tlbflush_unmap_batch *batch);
+/* Batched flushes run (each one full flush per CPU of its mask). */
+extern unsigned long nr_tlb_batch_flushes;
 /* The 2 MiB of the PMD leaf mapping addr: one invlpg (counted as one). */
 void flush_pmd_tlb_range(struct mm_struct *mm, unsigned long addr);
 /* The 1 GiB of the PUD leaf mapping addr: one invlpg too (Linux:
@@ -1166,6 +1183,10 @@ int folio_precise_page_mapcount(struct folio *folio, struct page *page);
  * and MM_ANONPAGES (Linux: try_to_unmap; the caller has decided the
  * contents may go, as for a clean lazyfree folio). */
 void try_to_unmap(struct folio *folio);
+/* The same, the flush left to @batch (see struct tlbflush_unmap_batch):
+ * the caller runs try_to_unmap_flush before it frees the folio. A PMD
+ * leaf is still flushed at once. */
+void try_to_unmap_batched(struct folio *folio, struct tlbflush_unmap_batch *batch);
 /* The migration hook for anonymous folios: copy, remap, flush. */
 int anon_migrate_folio(struct folio *dst, struct folio *src);
 /* The migration of a page-cache folio: copy, the cache's entry, remap,

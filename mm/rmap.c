@@ -588,16 +588,20 @@ static unsigned int folio_unmap_pte_batch(const struct page_vma_mapped_walk *pvm
 }
 
 /* What rmap_one callbacks that change PTEs leave for vma_done: a flush
- * of the VMA's part of the folio, once per VMA (so once per mm). */
+ * of the VMA's part of the folio, once per VMA (so once per mm), or,
+ * with a batch, the mm noted in it (Linux: set_tlb_ubc_flush_pending). */
 struct rmap_flush {
 	bool ptes_changed;
+	struct tlbflush_unmap_batch *batch; /* NULL: flush now */
 };
 
 static void rmap_flush_vma(struct mm_struct *mm, unsigned long start, unsigned long end, void *arg)
 {
 	struct rmap_flush *f = arg;
 
-	if (f->ptes_changed)
+	if (f->ptes_changed && f->batch)
+		arch_tlbbatch_add_pending(f->batch, mm);
+	else if (f->ptes_changed)
 		flush_tlb_range(mm, start, end);
 	f->ptes_changed = false;
 }
@@ -633,14 +637,14 @@ static int unmap_one(struct page_vma_mapped_walk *pvmw, void *arg)
 	return 0;
 }
 
-/* Before the caller frees the pages: each mm's PTEs flushed once, as
- * Linux's try_to_unmap_one on one CPU (should_defer_flush is false
- * there: no other CPU to batch a shootdown for). A page-cache folio's
+/* Before the caller frees the pages: each mm's PTEs flushed once, or
+ * noted in a batch the caller flushes before it frees (reclaim: Linux's
+ * TTU_BATCH_FLUSH, should_defer_flush). A page-cache folio's
  * mappings give back their one reference with the last of them (the
  * caller holds its own). */
-void try_to_unmap(struct folio *folio)
+void try_to_unmap_batched(struct folio *folio, struct tlbflush_unmap_batch *batch)
 {
-	struct rmap_flush flush = { false };
+	struct rmap_flush flush = { .batch = batch };
 	const struct rmap_walk_control rwc = { .rmap_one = unmap_one,
 					       .vma_done = rmap_flush_vma,
 					       .arg = &flush };
@@ -649,6 +653,11 @@ void try_to_unmap(struct folio *folio)
 	rmap_walk(folio, &rwc);
 	if (file_mapped)
 		folio_put_file_mappings(folio);
+}
+
+void try_to_unmap(struct folio *folio)
+{
+	try_to_unmap_batched(folio, NULL);
 }
 
 /* --- migration ------------------------------------------------------------------------ */

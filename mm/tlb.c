@@ -74,6 +74,15 @@ static void flush_tlb_func(void *arg)
 
 	if (smp_processor_id() != f->initiating_cpu)
 		tlb_flush_ipis_received[smp_processor_id()]++;
+	if (!f->mm) {
+		/* A reclaim batch (arch_tlbbatch_flush): everything, and the
+		 * loaded mm is caught up with whatever the batch bumped. */
+		arch_flush_tlb_all();
+		if (ts->loaded_mm)
+			ts->loaded_mm_tlb_gen =
+				__atomic_load_n(&ts->loaded_mm->tlb_gen, __ATOMIC_SEQ_CST);
+		return;
+	}
 	if (ts->loaded_mm != f->mm)
 		return; /* switched away since: the CR3 load flushed it */
 	local_gen = ts->loaded_mm_tlb_gen;
@@ -154,6 +163,47 @@ void flush_pud_tlb_range(struct mm_struct *mm, unsigned long addr)
 {
 	addr &= PUD_MASK;
 	flush_tlb_mm_range(mm, addr, addr + PUD_SIZE, PUD_SHIFT);
+}
+
+unsigned long nr_tlb_batch_flushes;
+
+/* Linux: arch_tlbbatch_add_pending (6.4's form): a new generation, so a
+ * CPU that switches to mm later still flushes, and mm's CPUs join the
+ * batch. No mm counter: the flush is the batch's (nr_tlb_batch_flushes). */
+void arch_tlbbatch_add_pending(struct tlbflush_unmap_batch *batch, struct mm_struct *mm)
+{
+	inc_mm_tlb_gen(mm);
+	for (size_t i = 0; i < ARRAY_SIZE(batch->cpumask.bits); i++)
+		batch->cpumask.bits[i] |=
+			__atomic_load_n(&mm_cpumask(mm)->bits[i], __ATOMIC_SEQ_CST);
+	batch->flush_required = true;
+}
+
+/* Linux: try_to_unmap_flush, arch_tlbbatch_flush: one IPI batch to the
+ * CPUs gathered, waited for, and this CPU's flush if it is one of them. */
+void try_to_unmap_flush(struct tlbflush_unmap_batch *batch)
+{
+	struct flush_tlb_info info = { .mm = NULL, .start = 0, .end = TLB_FLUSH_ALL };
+	unsigned int cpu = smp_processor_id();
+	unsigned long flags;
+	struct cpumask others;
+
+	if (!batch->flush_required)
+		return;
+	nr_tlb_batch_flushes++;
+	info.initiating_cpu = cpu;
+	cpumask_copy(&others, &batch->cpumask);
+	cpumask_clear_cpu(cpu, &others);
+	if (!cpumask_empty(&others)) {
+		tlb_flush_ipis_sent[cpu] += cpumask_weight(&others);
+		smp_call_function_many(&others, flush_tlb_func, &info, true);
+	}
+	flags = arch_irq_save();
+	if (cpumask_test_cpu(cpu, &batch->cpumask))
+		flush_tlb_func(&info);
+	arch_irq_restore(flags);
+	cpumask_clear(&batch->cpumask);
+	batch->flush_required = false;
 }
 
 /* Linux: leave_mm. The CPU that has @arg loaded goes to the kernel's own

@@ -165,9 +165,35 @@ static void folio_mkold(struct folio *folio)
 
 /* --- reclaim ------------------------------------------------------------------------ */
 
+/* A reclaim pass's unmapped folios and their one deferred flush (Linux:
+ * shrink_folio_list's free_folios and current->tlb_ubc). */
+struct reclaim_batch {
+	struct tlbflush_unmap_batch tlb;
+	struct list_head free_folios;
+	unsigned int nr;
+};
+
+/* Linux: shrink_folio_list's end: try_to_unmap_flush, then
+ * free_unref_folios. No CPU can reach a page through a stale entry once
+ * it is freed. */
+static void reclaim_batch_free(struct reclaim_batch *rb)
+{
+	try_to_unmap_flush(&rb->tlb);
+	while (!list_empty(&rb->free_folios)) {
+		struct page *page = list_first_entry(&rb->free_folios, struct page, lru);
+
+		list_del(&page->lru);
+		folio_put(page_folio(page));
+	}
+	rb->nr = 0;
+}
+
+/* Linux: SWAP_CLUSTER_MAX, the folios shrink_folio_list takes at once. */
+#define RECLAIM_BATCH_MAX 32
+
 /* One folio from the lazyfree tail: free it, age it, or reactivate it. */
 static void shrink_lazyfree_folio(struct pglist_data *pgdat, struct folio *folio,
-				  struct lazyfree_reclaim_stat *stat)
+				  struct lazyfree_reclaim_stat *stat, struct reclaim_batch *rb)
 {
 	unsigned long nr = folio_nr_pages(folio);
 	struct folio_refs refs = { 0 };
@@ -198,10 +224,13 @@ static void shrink_lazyfree_folio(struct pglist_data *pgdat, struct folio *folio
 		stat->second_chance += nr;
 	} else {
 		/* Clean and old: the contents may go, a later read faults in
-		 * zeros (Linux: try_to_unmap_one's lazyfree branch). */
-		try_to_unmap(folio);
+		 * zeros (Linux: try_to_unmap_one's lazyfree branch). Freed
+		 * after the batch's flush. */
+		try_to_unmap_batched(folio, &rb->tlb);
 		folio_del_lru(folio);
-		folio_put(folio);
+		list_add_tail(&folio->page.lru, &rb->free_folios);
+		if (++rb->nr == RECLAIM_BATCH_MAX)
+			reclaim_batch_free(rb);
 		pgdat->vm_events[PGLAZYFREED] += nr;
 		stat->freed += nr;
 	}
@@ -265,13 +294,17 @@ unsigned long reclaim_lazyfree_stat(struct pglist_data *pgdat, unsigned long nr_
 				    struct lazyfree_reclaim_stat *stat)
 {
 	unsigned long budget = pgdat->nr_lru_lazyfree;
+	struct reclaim_batch rb = { .nr = 0 };
 
+	INIT_LIST_HEAD(&rb.free_folios);
+	cpumask_clear(&rb.tlb.cpumask);
 	*stat = (struct lazyfree_reclaim_stat){ 0 };
 	while (budget-- && stat->freed < nr_to_reclaim && !list_empty(&pgdat->lru_lazyfree)) {
 		struct page *page = list_last_entry(&pgdat->lru_lazyfree, struct page, lru);
 
-		shrink_lazyfree_folio(pgdat, page_folio(page), stat);
+		shrink_lazyfree_folio(pgdat, page_folio(page), stat, &rb);
 	}
+	reclaim_batch_free(&rb);
 	return stat->freed;
 }
 

@@ -220,6 +220,37 @@ static void remote_cpus_follow_the_ceiling_and_the_generation(struct kunit *test
 	KUNIT_EXPECT_EQ(test, read_on(1, kept), 0x5a);
 }
 
+/* Reclaim's deferred flush: CPU 1 caches four clean, old lazyfree 64K
+ * folios; CPU 0 reclaims them with one batched shootdown (one IPI to
+ * CPU 1, not four), before the pages are freed, so CPU 1 then reads
+ * zeros. Young is cleared without a flush, as x86 Linux does. */
+static void reclaim_shoots_down_once_per_batch(struct kunit *test)
+{
+	unsigned long got, batches;
+
+	SKIP_WITHOUT_MM(test);
+	if (test_skip_without_thp(test))
+		return;
+	thp_orders_enabled = 1ul << 4;
+	test_map_and_fill(test, t.mm, A, 4 * K64, 0x5a);
+	KUNIT_EXPECT_EQ(test, do_madvise(t.mm, A, 4 * K64, MADV_FREE), 0);
+	for (unsigned long f = A; f < A + 4 * K64; f += K64) {
+		KUNIT_EXPECT_EQ(test, load_and_read_on(1, f), 0x5a);
+		clear_young_dirty_ptes(t.mm, f, mm_find_pte(t.mm, f), 16, CYDP_CLEAR_YOUNG);
+		KUNIT_EXPECT_TRUE(test, cached_on(1, f));
+	}
+	got = tlb_flush_ipis_received[1];
+	batches = nr_tlb_batch_flushes;
+	KUNIT_EXPECT_EQ(test, reclaim_lazyfree(t.node, ALL), 4 * 16);
+	KUNIT_EXPECT_EQ(test, nr_tlb_batch_flushes - batches, 1ul);
+	KUNIT_EXPECT_EQ(test, tlb_flush_ipis_received[1] - got, 1ul);
+	for (unsigned long f = A; f < A + 4 * K64; f += K64) {
+		KUNIT_EXPECT_FALSE(test, cached_on(1, f));
+		KUNIT_EXPECT_EQ(test, read_on(1, f), 0);
+	}
+	KUNIT_EXPECT_BUDDY_OK(test, t.node);
+}
+
 /* mm_destroy first makes every CPU that has the mm loaded leave it. */
 static void a_destroyed_mm_is_loaded_nowhere(struct kunit *test)
 {
@@ -242,6 +273,7 @@ static struct kunit_case tlb_shootdown_cases[] = {
 	KUNIT_CASE(a_cpu_that_switched_away_gets_no_ipi),
 	KUNIT_CASE(a_write_on_another_cpu_after_madv_free_survives_reclaim),
 	KUNIT_CASE(remote_cpus_follow_the_ceiling_and_the_generation),
+	KUNIT_CASE(reclaim_shoots_down_once_per_batch),
 	KUNIT_CASE(a_destroyed_mm_is_loaded_nowhere),
 	{},
 };
