@@ -65,6 +65,12 @@ static inline bool cpumask_and(struct cpumask *dst, const struct cpumask *a,
 	return any != 0;
 }
 
+static inline void cpumask_or(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dst->bits); i++)
+		dst->bits[i] = a->bits[i] | b->bits[i];
+}
+
 static inline bool cpumask_empty(const struct cpumask *m)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(m->bits); i++)

@@ -100,6 +100,21 @@ static void flush_tlb_func(void *arg)
 	ts->loaded_mm_tlb_gen = mm_gen;
 }
 
+/* Linux: flush_tlb_multi. One IPI batch to the CPUs of @cpus but this
+ * one, waited for. */
+static void flush_tlb_multi(const struct cpumask *cpus, struct flush_tlb_info *info)
+{
+	unsigned int cpu = smp_processor_id();
+	struct cpumask others;
+
+	cpumask_copy(&others, cpus);
+	cpumask_clear_cpu(cpu, &others);
+	if (cpumask_empty(&others))
+		return;
+	tlb_flush_ipis_sent[cpu] += cpumask_weight(&others);
+	smp_call_function_many(&others, flush_tlb_func, info, true);
+}
+
 void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long end,
 			unsigned int stride_shift)
 {
@@ -110,8 +125,6 @@ void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long
 		.stride_shift = stride_shift,
 	};
 	unsigned long flags;
-	struct cpumask others;
-	unsigned int cpu;
 
 	if (end != TLB_FLUSH_ALL && start >= end)
 		return;
@@ -125,15 +138,8 @@ void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start, unsigned long
 		info.end = TLB_FLUSH_ALL;
 	}
 	info.new_tlb_gen = inc_mm_tlb_gen(mm);
-	cpu = smp_processor_id();
-	info.initiating_cpu = cpu;
-	cpumask_copy(&others, mm_cpumask(mm));
-	cpumask_clear_cpu(cpu, &others);
-	if (!cpumask_empty(&others)) {
-		/* Linux: flush_tlb_multi. */
-		tlb_flush_ipis_sent[cpu] += cpumask_weight(&others);
-		smp_call_function_many(&others, flush_tlb_func, &info, true);
-	}
+	info.initiating_cpu = smp_processor_id();
+	flush_tlb_multi(mm_cpumask(mm), &info);
 	flags = arch_irq_save();
 	if (this_cpu_read(cpu_tlbstate).loaded_mm == mm)
 		flush_tlb_func(&info);
@@ -173,9 +179,7 @@ unsigned long nr_tlb_batch_flushes;
 void arch_tlbbatch_add_pending(struct tlbflush_unmap_batch *batch, struct mm_struct *mm)
 {
 	inc_mm_tlb_gen(mm);
-	for (size_t i = 0; i < ARRAY_SIZE(batch->cpumask.bits); i++)
-		batch->cpumask.bits[i] |=
-			__atomic_load_n(&mm_cpumask(mm)->bits[i], __ATOMIC_SEQ_CST);
+	cpumask_or(&batch->cpumask, &batch->cpumask, mm_cpumask(mm));
 	batch->flush_required = true;
 }
 
@@ -186,18 +190,12 @@ void try_to_unmap_flush(struct tlbflush_unmap_batch *batch)
 	struct flush_tlb_info info = { .mm = NULL, .start = 0, .end = TLB_FLUSH_ALL };
 	unsigned int cpu = smp_processor_id();
 	unsigned long flags;
-	struct cpumask others;
 
 	if (!batch->flush_required)
 		return;
 	nr_tlb_batch_flushes++;
 	info.initiating_cpu = cpu;
-	cpumask_copy(&others, &batch->cpumask);
-	cpumask_clear_cpu(cpu, &others);
-	if (!cpumask_empty(&others)) {
-		tlb_flush_ipis_sent[cpu] += cpumask_weight(&others);
-		smp_call_function_many(&others, flush_tlb_func, &info, true);
-	}
+	flush_tlb_multi(&batch->cpumask, &info);
 	flags = arch_irq_save();
 	if (cpumask_test_cpu(cpu, &batch->cpumask))
 		flush_tlb_func(&info);
