@@ -421,11 +421,10 @@ void __noreturn cpu_idle(void);
 void __noreturn cpu_idle_secondary(void);
 /* Linux: fork_idle. @cpu's idle task (pid 0, "swapper/N"), sharing
  * init_task's files, fs and signal state; never woken: the CPU starts on
- * its stack. free_idle: undo it for a CPU that did not start. */
+ * its stack, and keeps it (kernel/smp.c's idle_threads). */
 struct task_struct *fork_idle(unsigned int cpu);
 /* Linux: init_idle. The scheduler's part of an idle task for @cpu. */
 void init_idle(struct task_struct *idle, unsigned int cpu);
-void free_idle(struct task_struct *idle);
 /* Sleep for at least @ns of the monotonic clock, or until woken, if the
  * caller set its state first (Linux: schedule_hrtimeout). Return: the ns
  * left, 0 once the time has passed. */

@@ -254,7 +254,9 @@ struct task_struct *fork_idle(unsigned int cpu)
 	/* Linux: init_idle. The boot CPU's idle is init_task itself. */
 	p->flags = PF_KTHREAD | PF_IDLE;
 	if (alloc_thread_stack_node(p, 0) || arch_dup_task_struct(p, &init_task)) {
-		free_idle(p);
+		arch_release_task_struct(p);
+		vfree(p->stack);
+		kfree(p);
 		return NULL;
 	}
 	p->__state = TASK_RUNNING;
@@ -274,13 +276,6 @@ struct task_struct *fork_idle(unsigned int cpu)
 	p->start_time = arch_uptime_ns();
 	init_idle(p, cpu);
 	return p;
-}
-
-void free_idle(struct task_struct *idle)
-{
-	arch_release_task_struct(idle);
-	vfree(idle->stack);
-	kfree(idle);
 }
 
 void __cleanup_sighand(struct sighand_struct *sighand)

@@ -229,6 +229,9 @@ void smpcfd_dead_cpu(unsigned int cpu)
 	cfd_data[cpu] = NULL;
 }
 
+/* Each CPU's idle task, made at its first cpu_up (Linux: idle_threads). */
+static struct task_struct *idle_threads[NR_CPUS];
+
 CMDLINE_KEY(smp_fail_cpu, "N: test hook: CPU N is started but never answers, as a broken one");
 static unsigned int test_fail_cpu = NR_CPUS; /* smp_fail_cpu= */
 
@@ -242,15 +245,13 @@ int cpu_up(unsigned int cpu)
 	if (cpu_online(cpu))
 		return 0;
 	err = smpcfd_prepare_cpu(cpu);
-	idle = err ? NULL : fork_idle(cpu);
+	idle = err ? NULL : idle_threads[cpu] ? idle_threads[cpu] : fork_idle(cpu);
 	if (!idle)
 		return -ENOMEM;
-	err = arch_cpu_up(cpu, idle, cpu == test_fail_cpu);
-	if (err) {
-		free_idle(idle);
-		return err;
-	}
-	return 0;
+	/* Linux: idle_threads_get. The idle task stays the CPU's, even if
+	 * it did not come online: it may have started on that stack. */
+	idle_threads[cpu] = idle;
+	return arch_cpu_up(cpu, idle, cpu == test_fail_cpu);
 }
 
 void __noreturn secondary_cpu_online(unsigned int cpu)
