@@ -109,6 +109,19 @@ static bool call_single_queue_add(unsigned int cpu, struct call_single_data *csd
 	return llist_add(&csd->node, &call_single_queue[cpu]);
 }
 
+/* Lock @csd (once its last call ran), fill it and queue it on @cpu.
+ * Return: whether @cpu needs an IPI. */
+static bool csd_queue(unsigned int cpu, struct call_single_data *csd, smp_call_func_t func,
+		      void *info, bool wait)
+{
+	csd_lock(csd);
+	csd->func = func;
+	csd->info = info;
+	if (wait)
+		csd->flags |= CSD_TYPE_SYNC;
+	return call_single_queue_add(cpu, csd);
+}
+
 static void send_call_function_single_ipi(unsigned int cpu)
 {
 	ipis_sent[smp_processor_id()]++;
@@ -160,12 +173,7 @@ int smp_call_function_single(unsigned int cpu, smp_call_func_t func, void *info,
 	if (wait && arch_irqs_disabled())
 		panic("smp_call_function_single: waiting with interrupts off can deadlock");
 	csd = wait ? &stack_csd : &csd_data[smp_processor_id()];
-	csd_lock(csd);
-	csd->func = func;
-	csd->info = info;
-	if (wait)
-		csd->flags |= CSD_TYPE_SYNC;
-	if (call_single_queue_add(cpu, csd))
+	if (csd_queue(cpu, csd, func, info, wait))
 		send_call_function_single_ipi(cpu);
 	if (wait)
 		csd_lock_wait(csd);
@@ -188,14 +196,7 @@ void smp_call_function_many(const struct cpumask *mask, smp_call_func_t func, vo
 	cpumask_clear(&ipi);
 	for_each_cpu(cpu, &targets)
 	{
-		struct call_single_data *csd = &cfd[cpu];
-
-		csd_lock(csd);
-		csd->func = func;
-		csd->info = info;
-		if (wait)
-			csd->flags |= CSD_TYPE_SYNC;
-		if (call_single_queue_add(cpu, csd))
+		if (csd_queue(cpu, &cfd[cpu], func, info, wait))
 			cpumask_set_cpu(cpu, &ipi);
 	}
 	/* Linux: one IPI to one CPU, else the mask at once (x2APIC and
